@@ -1,0 +1,128 @@
+/**
+ * The client's retry policy (docs/retry-policy.md), as a pure function of what happened on one attempt.
+ * The client asks `decide` after every failed attempt; nothing else in the client decides to repeat a call.
+ */
+import type { Endpoint } from '../../shared/api/api-error';
+
+/** What one attempt ended with, as far as retrying is concerned. */
+export type AttemptFailure =
+  | { readonly kind: 'status'; readonly status: number; readonly retryAfterMs: number | null }
+  /** The connection failed; `sent` is false only when no byte of the request can have reached the service. */
+  | { readonly kind: 'network'; readonly sent: boolean }
+  | { readonly kind: 'timeout' }
+  /** A 2xx whose body could not be read or broke the schema. */
+  | { readonly kind: 'invalid_response' };
+
+export type Decision =
+  | { readonly action: 'retry'; readonly delayMs: number; readonly ambiguous: boolean }
+  | { readonly action: 'give_up' }
+  /** Only for uploads: the service may have accepted (and charged) the request. Never repeated. */
+  | { readonly action: 'uncertain' };
+
+export interface RetryConfig {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for inside the client: the caller gets RateLimited. */
+  readonly maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryConfig = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 };
+
+/** Attempts for the non-idempotent POSTs, counted separately per reason. */
+const POST_LIMITS = { notSent: 3, rateLimited: 3, ambiguousAccount: 1 } as const;
+
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+/** Equal jitter: half of the exponential delay fixed, half random. `random` returns [0, 1). */
+export const backoffMs = (attempt: number, cfg: RetryConfig, random: () => number): number => {
+  const exp = Math.min(cfg.maxDelayMs, cfg.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp / 2 + random() * (exp / 2));
+};
+
+/** Parses Retry-After (delta-seconds or HTTP date) into milliseconds, or null when absent or unreadable. */
+export const parseRetryAfter = (value: string | null, nowMs: number): number | null => {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+};
+
+export interface AttemptHistory {
+  /** 1-based number of the attempt that just failed. */
+  readonly attempt: number;
+  /** Earlier failures of the same call, oldest first (not including this one). */
+  readonly previous: readonly AttemptFailure[];
+}
+
+const count = (hist: AttemptHistory, f: AttemptFailure, pred: (x: AttemptFailure) => boolean) =>
+  hist.previous.filter(pred).length + (pred(f) ? 1 : 0);
+
+const isNotSent = (f: AttemptFailure) => f.kind === 'network' && !f.sent;
+const is429 = (f: AttemptFailure) => f.kind === 'status' && f.status === 429;
+const isAmbiguous = (f: AttemptFailure) =>
+  f.kind === 'timeout' || (f.kind === 'network' && f.sent) || (f.kind === 'status' && f.status >= 500);
+
+/** The wait before retrying a 429: its Retry-After when given and acceptable, else backoff. Null: do not wait inside the client. */
+const rateLimitWait = (f: AttemptFailure, hist: AttemptHistory, cfg: RetryConfig, random: () => number): number | null => {
+  if (f.kind !== 'status' || f.retryAfterMs === null) return backoffMs(hist.attempt, cfg, random);
+  return f.retryAfterMs <= cfg.maxRetryAfterMs ? f.retryAfterMs : null;
+};
+
+export const decide = (
+  endpoint: Endpoint,
+  failure: AttemptFailure,
+  hist: AttemptHistory,
+  cfg: RetryConfig = DEFAULT_RETRY,
+  random: () => number = Math.random,
+): Decision => {
+  switch (endpoint) {
+    case 'ping':
+    case 'getUsage':
+    case 'getAnalysis': {
+      if (hist.attempt >= cfg.maxAttempts) return { action: 'give_up' };
+      const transient =
+        failure.kind === 'network' || failure.kind === 'timeout' ||
+        (failure.kind === 'status' && TRANSIENT_STATUSES.has(failure.status));
+      if (!transient) return { action: 'give_up' };
+      const wait = is429(failure) ? rateLimitWait(failure, hist, cfg, random) : backoffMs(hist.attempt, cfg, random);
+      return wait === null ? { action: 'give_up' } : { action: 'retry', delayMs: wait, ambiguous: false };
+    }
+    case 'createAccount': {
+      if (isNotSent(failure)) {
+        return count(hist, failure, isNotSent) < POST_LIMITS.notSent
+          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: false }
+          : { action: 'give_up' };
+      }
+      if (is429(failure)) {
+        const wait = rateLimitWait(failure, hist, cfg, random);
+        return wait !== null && count(hist, failure, is429) < POST_LIMITS.rateLimited
+          ? { action: 'retry', delayMs: wait, ambiguous: false }
+          : { action: 'give_up' };
+      }
+      if (isAmbiguous(failure) || failure.kind === 'invalid_response') {
+        const ambiguousSoFar = hist.previous.filter((f) => isAmbiguous(f) || f.kind === 'invalid_response').length;
+        return ambiguousSoFar < POST_LIMITS.ambiguousAccount
+          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: true }
+          : { action: 'give_up' };
+      }
+      return { action: 'give_up' };
+    }
+    case 'upload': {
+      if (isNotSent(failure)) {
+        return count(hist, failure, isNotSent) < POST_LIMITS.notSent
+          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: false }
+          : { action: 'give_up' };
+      }
+      if (is429(failure)) {
+        const wait = rateLimitWait(failure, hist, cfg, random);
+        return wait !== null && count(hist, failure, is429) < POST_LIMITS.rateLimited
+          ? { action: 'retry', delayMs: wait, ambiguous: false }
+          : { action: 'give_up' };
+      }
+      if (isAmbiguous(failure) || failure.kind === 'invalid_response') return { action: 'uncertain' };
+      return { action: 'give_up' };
+    }
+  }
+};
