@@ -90,6 +90,20 @@ const errorCode = (e: unknown): string | null => {
   return null;
 };
 
+/**
+ * Two copies would otherwise hold a whole streamed upload in memory (67 MB for a 50 MB file): ky clones
+ * every request to be ready for retries, and fetch clones a request whose redirect mode is not `error`
+ * (Fetch standard, HTTP-network-or-cache fetch); each clone tees the body, and the unread branch
+ * buffers it all. So ky builds the request without a body, and this fetch attaches the stream with
+ * `redirect: 'error'`. A redirect answer to an upload then surfaces as a network failure after sending,
+ * which the retry policy treats as uncertain: the safe reading.
+ */
+const withStreamedBody = (body: ReadableStream<Uint8Array>, headers: Record<string, string>, base: typeof fetch = fetch) =>
+  (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    return base(req.url, { method: req.method, headers, body, duplex: 'half', signal: req.signal, redirect: 'error' } as RequestInit);
+  };
+
 type RawAttempt =
   | { readonly kind: 'response'; readonly status: number; readonly headers: Headers; readonly body: string }
   | { readonly kind: 'failed'; readonly failure: AttemptFailure; readonly detail: string };
@@ -161,7 +175,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         headers,
         signal: controller.signal,
         ...(init.json !== undefined ? { json: init.json } : {}),
-        ...(init.body ? { body: init.body } : {}),
+        ...(init.body ? { fetch: withStreamedBody(init.body, headers, opts.fetch) } : {}),
       });
       const body = await readCapped(res, maxResponseBytes);
       return { kind: 'response', status: res.status, headers: res.headers, body };

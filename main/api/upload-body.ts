@@ -4,8 +4,7 @@
  * known in advance. The stream has no read-ahead (highWaterMark 0), so `bytesDelivered` counts only
  * what the HTTP stack actually pulled: 0 means nothing of the body can have left the machine.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 /** Audio to upload: its size and a way to read it, from the start, as many times as needed. */
 export interface AudioSource {
@@ -16,9 +15,28 @@ export interface AudioSource {
 /** 192 KiB: a multiple of 3, so chunk boundaries rarely need carrying. */
 const CHUNK = 3 * 64 * 1024;
 
+/**
+ * Reads the file into one reused buffer. Each yielded view is valid only until the next one is asked
+ * for, which is how base64Chunks consumes it (it copies the 0–2 carried bytes).
+ */
 export const fileAudioSource = async (path: string): Promise<AudioSource> => {
   const { size } = await stat(path);
-  return { sizeBytes: size, open: () => createReadStream(path, { highWaterMark: CHUNK }) };
+  return {
+    sizeBytes: size,
+    async *open() {
+      const handle = await open(path, 'r');
+      const buf = Buffer.allocUnsafe(CHUNK);
+      try {
+        for (;;) {
+          const { bytesRead } = await handle.read(buf, 0, CHUNK, null);
+          if (bytesRead === 0) return;
+          yield buf.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    },
+  };
 };
 
 export const bytesAudioSource = (bytes: Uint8Array): AudioSource => ({
