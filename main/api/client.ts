@@ -15,7 +15,8 @@ import { Ping, SIMULATED_HEADER } from '../../shared/api/wire-common';
 import { WIRE } from '../../shared/api/wire';
 import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_RETRY, decide, parseRetryAfter, type AttemptFailure, type RetryConfig } from './retry-policy';
-import { streamedJsonBody, type AudioSource } from './upload-body';
+import { jsonUploadBody, type AudioSource, type JsonUploadBody } from './upload-body';
+import { streamingUploadFetch } from './upload-transport';
 
 export interface ServiceProfile {
   /** Base address without the version, e.g. `https://api.example.org`. */
@@ -45,6 +46,7 @@ export interface ClientOptions {
   readonly uploadTimeout?: { readonly baseMs: number; readonly minBytesPerSecond: number };
   /** Answers larger than this are refused as InvalidResponse rather than read into memory. */
   readonly maxResponseBytes?: number;
+  /** Replaces Node's fetch for every call but uploads, which have their own streaming transport (upload-transport.ts). */
   readonly fetch?: typeof fetch;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -89,20 +91,6 @@ const errorCode = (e: unknown): string | null => {
   }
   return null;
 };
-
-/**
- * Two copies would otherwise hold a whole streamed upload in memory (67 MB for a 50 MB file): ky clones
- * every request to be ready for retries, and fetch clones a request whose redirect mode is not `error`
- * (Fetch standard, HTTP-network-or-cache fetch); each clone tees the body, and the unread branch
- * buffers it all. So ky builds the request without a body, and this fetch attaches the stream with
- * `redirect: 'error'`. A redirect answer to an upload then surfaces as a network failure after sending,
- * which the retry policy treats as uncertain: the safe reading.
- */
-const withStreamedBody = (body: ReadableStream<Uint8Array>, headers: Record<string, string>, base: typeof fetch = fetch) =>
-  (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    return base(req.url, { method: req.method, headers, body, duplex: 'half', signal: req.signal, redirect: 'error' } as RequestInit);
-  };
 
 type RawAttempt =
   | { readonly kind: 'response'; readonly status: number; readonly headers: Headers; readonly body: string }
@@ -158,16 +146,16 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   const attemptOnce = async (
     method: 'GET' | 'POST',
     path: string,
-    init: { auth: boolean; json?: unknown; body?: ReadableStream<Uint8Array>; contentLength?: number; timeoutMs: number; bytesDelivered?: () => number },
+    init: { auth: boolean; json?: unknown; upload?: JsonUploadBody; timeoutMs: number },
   ): Promise<RawAttempt> => {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; controller.abort(); }, init.timeoutMs);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (init.auth) headers['Authorization'] = `Bearer ${profile.apiKey}`;
-    if (init.body) {
+    if (init.upload) {
       headers['Content-Type'] = 'application/json';
-      if (init.contentLength !== undefined) headers['Content-Length'] = String(init.contentLength);
+      headers['Content-Length'] = String(init.upload.contentLength);
     }
     try {
       const res = await http(path, {
@@ -175,7 +163,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         headers,
         signal: controller.signal,
         ...(init.json !== undefined ? { json: init.json } : {}),
-        ...(init.body ? { fetch: withStreamedBody(init.body, headers, opts.fetch) } : {}),
+        ...(init.upload ? { fetch: streamingUploadFetch(init.upload.chunks, headers) } : {}),
       });
       const body = await readCapped(res, maxResponseBytes);
       return { kind: 'response', status: res.status, headers: res.headers, body };
@@ -183,7 +171,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       if (e instanceof BodyTooLarge) return { kind: 'failed', failure: { kind: 'invalid_response' }, detail: e.message };
       if (timedOut) return { kind: 'failed', failure: { kind: 'timeout' }, detail: `no complete answer within ${init.timeoutMs} ms` };
       const code = errorCode(e);
-      const nothingPulled = init.bytesDelivered ? init.bytesDelivered() === 0 : false;
+      const nothingPulled = init.upload ? init.upload.bytesDelivered() === 0 : false;
       const sent = !(code !== null && NOT_SENT_CODES.has(code)) && !nothingPulled;
       return { kind: 'failed', failure: { kind: 'network', sent }, detail: code ?? (e instanceof Error ? e.message : String(e)) };
     } finally {
@@ -305,11 +293,9 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       const timeoutMs = uploadTimeout.baseMs + Math.ceil((req.audio.sizeBytes / uploadTimeout.minBytesPerSecond) * 1000);
       const previous: AttemptFailure[] = [];
       for (let attempt = 1; ; attempt++) {
-        const body = streamedJsonBody(fields, req.audio);
+        const body = jsonUploadBody(fields, req.audio);
         const startedAt = now();
-        const raw = await attemptOnce('POST', 'recordings', {
-          auth: true, body: body.stream, contentLength: body.contentLength, timeoutMs, bytesDelivered: body.bytesDelivered,
-        });
+        const raw = await attemptOnce('POST', 'recordings', { auth: true, upload: body, timeoutMs });
         const parsed = interpret('upload', raw, wire.recording);
         emit('upload', 'POST', 'recordings', attempt, startedAt, raw, parsed.ok ? null : parsed.failure, body.bytesDelivered());
         if (parsed.ok) {

@@ -1,8 +1,8 @@
 /**
- * Streams `POST /recordings` bodies: the JSON fields, then the audio Base64-encoded chunk by chunk,
- * then the closing bytes. Memory stays at a few chunks whatever the file size, and the exact length is
- * known in advance. The stream has no read-ahead (highWaterMark 0), so `bytesDelivered` counts only
- * what the HTTP stack actually pulled: 0 means nothing of the body can have left the machine.
+ * Builds `POST /recordings` bodies as a stream: the JSON fields, then the audio Base64-encoded chunk by
+ * chunk, then the closing bytes. Memory stays at a few chunks whatever the file size, and the exact
+ * length is known in advance. Chunks are produced only as the transport asks for them, so
+ * `bytesDelivered` tells how much of the body the transport has taken.
  */
 import { open, stat } from 'node:fs/promises';
 
@@ -60,10 +60,11 @@ export async function* base64Chunks(source: AsyncIterable<Uint8Array>): AsyncGen
   if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
 }
 
-export interface StreamedBody {
-  readonly stream: ReadableStream<Uint8Array>;
+export interface JsonUploadBody {
   readonly contentLength: number;
-  /** Bytes of the body the HTTP stack has pulled so far. */
+  /** The body's bytes, read afresh on every call (one call per attempt). */
+  chunks(): AsyncGenerator<Uint8Array>;
+  /** Bytes the transport has taken from the current `chunks()` so far. */
   bytesDelivered(): number;
 }
 
@@ -71,47 +72,24 @@ export interface StreamedBody {
  * `fields` are the request's other members; they are serialised first and `audio` is appended last,
  * so the prefix is `{...,"audio":"` and the suffix `"}`.
  */
-export const streamedJsonBody = (fields: Record<string, unknown>, audio: AudioSource): StreamedBody => {
+export const jsonUploadBody = (fields: Record<string, unknown>, audio: AudioSource): JsonUploadBody => {
   const skeleton = JSON.stringify({ ...fields, audio: '' });
   const prefix = Buffer.from(skeleton.slice(0, -2), 'utf8');
   const suffix = Buffer.from(skeleton.slice(-2), 'utf8');
   let delivered = 0;
-  let iterator: AsyncIterator<Uint8Array> | null = null;
-  let phase: 'prefix' | 'audio' | 'done' = 'prefix';
-
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (phase === 'prefix') {
-          phase = 'audio';
-          iterator = base64Chunks(audio.open())[Symbol.asyncIterator]();
-          delivered += prefix.length;
-          controller.enqueue(new Uint8Array(prefix));
-          return;
-        }
-        if (phase === 'audio' && iterator) {
-          const next = await iterator.next();
-          if (!next.done) {
-            delivered += next.value.byteLength;
-            controller.enqueue(next.value);
-            return;
-          }
-          phase = 'done';
-          delivered += suffix.length;
-          controller.enqueue(new Uint8Array(suffix));
-          controller.close();
-        }
-      },
-      async cancel() {
-        await iterator?.return?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-
   return {
-    stream,
     contentLength: prefix.length + base64Length(audio.sizeBytes) + suffix.length,
     bytesDelivered: () => delivered,
+    async *chunks() {
+      delivered = 0;
+      delivered += prefix.length;
+      yield prefix;
+      for await (const c of base64Chunks(audio.open())) {
+        delivered += c.byteLength;
+        yield c;
+      }
+      delivered += suffix.length;
+      yield suffix;
+    },
   };
 };

@@ -2,7 +2,7 @@
  * A minimal upload sink for memory and throughput measurements, run as its own process so that its
  * memory is not counted against the client. It streams the body, decodes the Base64 audio
  * incrementally, hashes it, and answers a valid v1.3 Recording with the hash in `X-Audio-Sha256`.
- * Prints `SINK_READY <url>` on stdout.
+ * Prints `SINK_READY <url>` on stdout, then `RECEIVED <sha256> <audio bytes>` for every upload.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -51,8 +51,10 @@ const server = http.createServer((req, res) => {
     }
   });
   req.on('end', () => {
+    const digest = hash.digest('hex');
+    process.stdout.write(`RECEIVED ${digest} ${audioBytes}\n`);
     const id = '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f';
-    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Audio-Sha256': hash.digest('hex'), 'X-Body-Bytes': String(total) });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Audio-Sha256': digest, 'X-Body-Bytes': String(total) });
     res.end(JSON.stringify({
       recording_id: id, account_id: id, recorded_at: '2026-01-01T00:00:00Z', uploaded_at: new Date().toISOString(),
       audio_file_format: 'wav', audio_size_bytes: audioBytes, audio_sample_rate_hz: 16000, audio_bit_rate_bps: 256000,

@@ -29,3 +29,16 @@ export const runTs = async (script: string, args: string[], nodeFlags: string[] 
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
   return out.trim();
 };
+
+/** Collects every stdout line of a running child, for assertions after the fact. */
+export const collectLines = (child: ChildProcess): string[] => {
+  const lines: string[] = [];
+  let buf = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const parts = buf.split('\n');
+    buf = parts.pop()!;
+    lines.push(...parts);
+  });
+  return lines;
+};

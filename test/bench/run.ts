@@ -1,0 +1,16 @@
+/**
+ * `npm run bench`: the issue's benchmarks, printed as plain text. Not part of `npm test`.
+ */
+import { benchUploadOverhead } from './upload-overhead.bench';
+
+const sections: [string, () => Promise<string[]>][] = [
+  ['Upload overhead', () => benchUploadOverhead()],
+];
+
+console.log(`Voicescope benchmarks — ${new Date().toISOString()} — node ${process.version}, ${process.platform} ${process.arch}`);
+for (const [name, run] of sections) {
+  const t0 = performance.now();
+  const lines = await run();
+  console.log(`\n## ${name} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  for (const l of lines) console.log(l);
+}
