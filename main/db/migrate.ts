@@ -1,0 +1,44 @@
+/**
+ * Versioned schema migrations. Each migration has a version (rising in tens) and an `up` step; the
+ * database's `user_version` records the last one applied. Pending steps run in one transaction, so a
+ * crash mid-way leaves the database as it was. A database written by a newer Voicescope is refused
+ * rather than misread.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  up(db: Database.Database): void;
+}
+
+export interface MigrationReport {
+  readonly from: number;
+  readonly to: number;
+  readonly applied: readonly string[];
+}
+
+export class DatabaseFromFutureError extends Error {
+  constructor(readonly found: number, readonly known: number) {
+    super(`This study database was written by a newer Voicescope (schema ${found}; this version knows up to ${known}). Update Voicescope to open it; the file was not changed.`);
+    this.name = 'DatabaseFromFutureError';
+  }
+}
+
+export const schemaVersion = (db: Database.Database): number => db.pragma('user_version', { simple: true }) as number;
+
+export const migrate = (db: Database.Database, migrations: readonly Migration[], target?: number): MigrationReport => {
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i]!.version <= migrations[i - 1]!.version) throw new Error(`migrations out of order at ${migrations[i]!.name}`);
+  }
+  const latest = migrations.at(-1)?.version ?? 0;
+  const to = target ?? latest;
+  const from = schemaVersion(db);
+  if (from > latest) throw new DatabaseFromFutureError(from, latest);
+  const pending = migrations.filter((m) => m.version > from && m.version <= to);
+  db.transaction(() => {
+    for (const m of pending) m.up(db);
+    if (pending.length) db.pragma(`user_version = ${pending.at(-1)!.version}`);
+  }).immediate();
+  return { from, to: schemaVersion(db), applied: pending.map((m) => m.name) };
+};
