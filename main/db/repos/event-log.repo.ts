@@ -1,0 +1,19 @@
+/**
+ * The append-only event log: what was sent to and received from the service, without audio, keys or
+ * participant codes (only database ids and the service's own ids).
+ */
+import type { Db } from '../open';
+
+export type EventKind =
+  | 'account_created' | 'account_creation_uncertain' | 'upload_intent' | 'upload_accepted' | 'upload_rejected'
+  | 'upload_uncertain' | 'upload_interrupted' | 'analysis_polled' | 'analysis_final' | 'usage_read';
+
+export interface EventRef {
+  readonly studyId?: number | null;
+  readonly recordingId?: number | null;
+}
+
+export const appendEvent = (db: Db, at: string, kind: EventKind, ref: EventRef, detail: Record<string, unknown> = {}): void => {
+  db.prepare(`INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`)
+    .run(at, kind, ref.studyId ?? null, ref.recordingId ?? null, JSON.stringify(detail));
+};

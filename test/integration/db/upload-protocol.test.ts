@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiError } from '../../../shared/api/api-error';
+import type { RecordingAnalysis, RecordingReceipt } from '../../../shared/api/domain';
+import { openStudyDb, type Db } from '../../../main/db/open';
+import {
+  beginUpload, recordAccepted, recordRejected, recordUncertain, recoverInterruptedUploads, resolveUncertain,
+} from '../../../main/db/repos/uploads.repo';
+import { storeAnalysis } from '../../../main/db/repos/results.repo';
+
+const AT = '2026-03-02T10:00:00.000Z';
+let db: Db;
+let recId: number;
+
+const seed = (d: Db): number => {
+  d.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`).run(AT);
+  d.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`).run(AT);
+  d.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`).run(AT);
+  return Number(d.prepare(
+    `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+     VALUES (1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?)`,
+  ).run(AT).lastInsertRowid);
+};
+
+const intent = () => ({ recordingId: recId, contentSha256: 'abc123', accountId: '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', analyses: ['wellbeing', 'parkinsons'] as const, isolateOldestSpeaker: false });
+const state = () => (db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(recId) as { upload_state: string }).upload_state;
+const events = () => (db.prepare(`SELECT kind FROM event_log ORDER BY id`).all() as { kind: string }[]).map((e) => e.kind);
+
+const receipt: RecordingReceipt = {
+  apiVersion: 'v1.3', recordingId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f', accountId: null, recordedAt: null, uploadedAt: '2026-03-02T10:00:01Z',
+  audio: { format: 'wav', sizeBytes: 1000, sampleRateHz: 16000, bitRateBps: 256000, durationSeconds: 60, speechDurationSeconds: 45 }, source: 'simulated',
+};
+
+beforeEach(() => { db = openStudyDb(':memory:').db; recId = seed(db); });
+afterEach(() => db.close());
+
+describe('write-ahead upload protocol', () => {
+  it('the intent is committed before sending, and only once', () => {
+    expect(beginUpload(db, AT, intent())).toBe(true);
+    expect(state()).toBe('uploading');
+    expect(beginUpload(db, AT, intent())).toBe(false);
+    expect(events()).toEqual(['upload_intent']);
+  });
+
+  it('an accepted upload stores the receipt and starts polling each requested type', () => {
+    beginUpload(db, AT, intent());
+    recordAccepted(db, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
+    expect(state()).toBe('uploaded');
+    expect(db.prepare(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
+      { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
+      { type: 'wellbeing', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
+    ]);
+    expect(db.prepare(`SELECT recording_id, result_source FROM recordings`).get()).toEqual({ recording_id: receipt.recordingId, result_source: 'simulated' });
+  });
+
+  it('a rejected upload keeps the typed error', () => {
+    beginUpload(db, AT, intent());
+    recordRejected(db, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
+    expect(state()).toBe('rejected');
+    expect(JSON.parse((db.prepare(`SELECT upload_error FROM recordings`).get() as { upload_error: string }).upload_error).kind).toBe('UploadLimitExceeded');
+  });
+
+  it('an uncertain upload waits for the researcher; only an explicit decision queues it again', () => {
+    beginUpload(db, AT, intent());
+    recordUncertain(db, AT, recId, apiError('Timeout', 'upload'), 'no answer in time');
+    expect(state()).toBe('upload_uncertain');
+    expect(beginUpload(db, AT, intent())).toBe(false);
+    expect(resolveUncertain(db, recId, 'queue_again')).toBe(true);
+    expect(beginUpload(db, AT, intent())).toBe(true);
+  });
+
+  it('an upload interrupted by a crash after its intent becomes uncertain on the next start, never re-sent', () => {
+    beginUpload(db, AT, intent());
+    expect(recoverInterruptedUploads(db, AT)).toEqual([recId]);
+    expect(state()).toBe('upload_uncertain');
+    expect(recoverInterruptedUploads(db, AT)).toEqual([]);
+    expect(events()).toEqual(['upload_intent', 'upload_interrupted']);
+  });
+});
+
+describe('storing results', () => {
+  const result = (status: 'processing' | 'completed' | 'error', values: Record<string, number | string> = {}): RecordingAnalysis => ({
+    apiVersion: 'v1.3', recordingId: receipt.recordingId, accountId: 'a', recordedAt: '2026-03-01T09:00:00Z', uploadedAt: null,
+    audio: receipt.audio, source: 'simulated',
+    outcomes: [{ type: 'wellbeing', status: 'completed', values: { wb_stress: 'low' } }, { type: 'parkinsons', status, values }],
+  });
+
+  beforeEach(() => {
+    beginUpload(db, AT, intent());
+    recordAccepted(db, AT, recId, receipt, ['wellbeing', 'parkinsons'], AT);
+  });
+
+  it('completed types store their values; processing types only reschedule', () => {
+    storeAnalysis(db, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
+    expect(db.prepare(`SELECT type, state, polls, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
+      { type: 'parkinsons', state: 'processing', polls: 1, next_poll_at: '2026-03-02T10:00:40Z' },
+      { type: 'wellbeing', state: 'completed', polls: 1, next_poll_at: null },
+    ]);
+    storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
+    expect(db.prepare(`SELECT measure_key, value_num, value_text, participant_id FROM measure_values ORDER BY measure_key`).all()).toEqual([
+      { measure_key: 'pd_hnr', value_num: 17, value_text: null, participant_id: 1 },
+      { measure_key: 'pd_risk_band', value_num: null, value_text: 'low', participant_id: 1 },
+      { measure_key: 'wb_stress', value_num: null, value_text: 'low', participant_id: 1 },
+    ]);
+  });
+
+  it('a final state is never overwritten by a later poll', () => {
+    storeAnalysis(db, AT, recId, result('error'), null);
+    storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17 }), null);
+    expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({ state: 'error' });
+    expect(db.prepare(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`).get()).toEqual({ n: 0 });
+  });
+});
