@@ -1,0 +1,381 @@
+/**
+ * Reading uncompressed WAV files: the header (`parseWavHeader`) and the samples, mixed down to mono
+ * floats (`readMonoSamples`).
+ *
+ * The header walk follows RIFF: chunks are word-aligned (an odd-sized chunk is followed by one pad
+ * byte; files whose writer forgot the pad byte are recognised too), unknown chunks (LIST, fact,
+ * bext, JUNK, cue, ...) are skipped, `fmt ` may come before or after `data`. RF64/BW64 files take
+ * their sizes from the `ds64` chunk. A `data` chunk that claims more bytes than the file holds is a
+ * truncated file: what is there is used and `truncated` is set. A `data` size of 0xFFFFFFFF (written
+ * by streaming recorders that could not seek back) means "to the end of the file".
+ *
+ * Supported encodings: integer PCM of 1–32 bits (8-bit and narrower unsigned, wider signed; samples
+ * are left-justified in 1–4 byte containers, so 12-, 20- or 24-bit-in-32 read correctly), IEEE float
+ * of 32 and 64 bits, and WAVE_FORMAT_EXTENSIBLE (0xFFFE) whose SubFormat GUID is PCM or IEEE float.
+ * Anything else (ADPCM, A-law, µ-law, MP3-in-WAV, ...) is refused with a reason a researcher can act
+ * on. Problems are values (`Result`), never exceptions.
+ */
+import { err, ok, type Result } from '../../shared/result';
+import { sniffContainer } from './sniff';
+
+export type WavCodec = 'pcm' | 'float';
+
+/** What the header of a readable WAV file says, with the sizes checked against the file itself. */
+export interface WavInfo {
+  readonly codec: WavCodec;
+  /** The format tag of the `fmt ` chunk as written (0xFFFE for extensible files). */
+  readonly formatTag: number;
+  /** WAVE_FORMAT_EXTENSIBLE: the codec comes from the SubFormat GUID. */
+  readonly extensible: boolean;
+  readonly channels: number;
+  readonly sampleRateHz: number;
+  /** Bits of the sample container as written in the header (`wBitsPerSample`). */
+  readonly bitsPerSample: number;
+  /** Bits that carry signal: `wValidBitsPerSample` of extensible files, else `bitsPerSample`. */
+  readonly validBitsPerSample: number;
+  /** Bytes per frame (one sample of every channel). */
+  readonly blockAlign: number;
+  /** Offset of the first sample byte in the file. */
+  readonly dataOffset: number;
+  /** Sample bytes present in the file (less than declared when `truncated`). */
+  readonly dataBytes: number;
+  /** Whole frames present. */
+  readonly frames: number;
+  readonly durationSeconds: number;
+  /** sampleRate × bitsPerSample × channels. */
+  readonly bitRateBps: number;
+  /** The `data` chunk declares more bytes than the file holds. */
+  readonly truncated: boolean;
+}
+
+export type WavProblemCode = 'not_riff' | 'no_fmt' | 'no_data' | 'unsupported_codec' | 'bad_header';
+
+export interface WavProblem {
+  readonly code: WavProblemCode;
+  /** One or two sentences for a researcher: what is wrong and, where it helps, what can be read. */
+  readonly detail: string;
+}
+
+const FORMAT_PCM = 0x0001;
+const FORMAT_FLOAT = 0x0003;
+const FORMAT_EXTENSIBLE = 0xfffe;
+const SIZE_UNKNOWN = 0xffffffff;
+
+/** Names of format tags a researcher may meet, for the refusal message. */
+const CODEC_NAMES: Readonly<Record<number, string>> = {
+  0x0000: 'unknown format',
+  0x0002: 'Microsoft ADPCM',
+  0x0006: 'A-law',
+  0x0007: 'µ-law',
+  0x0011: 'IMA ADPCM',
+  0x0022: 'TrueSpeech',
+  0x0031: 'GSM 6.10',
+  0x0040: 'G.721 ADPCM',
+  0x0045: 'G.726 ADPCM',
+  0x0050: 'MPEG audio',
+  0x0055: 'MP3',
+  0x0064: 'G.726 ADPCM',
+  0x0092: 'Dolby AC-3 (S/PDIF)',
+  0x00ff: 'AAC',
+  0x0160: 'Windows Media Audio',
+  0x0161: 'Windows Media Audio',
+  0x0162: 'Windows Media Audio Pro',
+  0x0163: 'Windows Media Audio Lossless',
+  0x1610: 'HE-AAC',
+  0x2000: 'Dolby AC-3',
+  0x2001: 'DTS',
+  0x674f: 'Ogg Vorbis',
+  0x6750: 'Ogg Vorbis',
+  0x6751: 'Ogg Vorbis',
+  0xf1ac: 'FLAC',
+};
+
+/** Bytes 2–15 of every KSDATAFORMAT_SUBTYPE_* GUID built from a format tag (…-0000-0010-8000-00AA00389B71). */
+const GUID_TAIL = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71] as const;
+
+const hex4 = (n: number): string => `0x${n.toString(16).toUpperCase().padStart(4, '0')}`;
+
+const problem = (code: WavProblemCode, detail: string): Result<never, WavProblem> => err({ code, detail });
+
+const refuseCodec = (tag: number): Result<never, WavProblem> => {
+  const name = CODEC_NAMES[tag];
+  return problem(
+    'unsupported_codec',
+    name === undefined
+      ? `This WAV file uses codec ${hex4(tag)}, which is not uncompressed audio; only uncompressed PCM or float WAV can be read.`
+      : `This WAV file is compressed with codec ${hex4(tag)} (${name}); only uncompressed PCM or float WAV can be read.`,
+  );
+};
+
+interface Fmt {
+  readonly codec: WavCodec;
+  readonly formatTag: number;
+  readonly extensible: boolean;
+  readonly channels: number;
+  readonly sampleRateHz: number;
+  readonly bitsPerSample: number;
+  readonly validBitsPerSample: number;
+  readonly blockAlign: number;
+}
+
+const fourcc = (b: Uint8Array, at: number): string =>
+  String.fromCharCode(b[at] ?? 0, b[at + 1] ?? 0, b[at + 2] ?? 0, b[at + 3] ?? 0);
+
+/** A chunk id of printable ASCII, as every real chunk id is. */
+const plausibleId = (b: Uint8Array, at: number): boolean => {
+  if (at + 4 > b.length) return false;
+  for (let i = 0; i < 4; i++) {
+    const c = b[at + i]!;
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+};
+
+/** Chunk ids that occur in WAV files, to tell where the next chunk starts when a pad byte may be missing. */
+const KNOWN_IDS = new Set([
+  'fmt ', 'data', 'fact', 'LIST', 'JUNK', 'junk', 'PAD ', 'FLLR', 'bext', 'iXML', 'axml', 'cart', 'cue ', 'smpl', 'inst',
+  'PEAK', 'acid', 'id3 ', 'ID3 ', 'plst', 'ds64', 'chna', 'umid', 'minf', 'elm1', 'regn', 'DISP', 'afsp',
+]);
+
+/**
+ * Where the chunk after an odd-sized one starts. RIFF wants a pad byte (normally 0) after it, but
+ * some writers leave it out: then the byte after the chunk is the first letter of the next id.
+ */
+const afterOddChunk = (b: Uint8Array, end: number): number => {
+  const padded = plausibleId(b, end + 1);
+  if (padded && b[end] === 0) return end + 1;
+  const unpadded = plausibleId(b, end);
+  if (unpadded && !padded) return end;
+  if (unpadded && padded && KNOWN_IDS.has(fourcc(b, end)) && !KNOWN_IDS.has(fourcc(b, end + 1))) return end;
+  return end + 1;
+};
+
+const printable = (id: string): string => (/^[\x20-\x7e]{4}$/.test(id) ? `'${id}'` : 'unreadable bytes');
+
+const CONTAINER_NAMES = { mp3: 'an MP3', mp4: 'an MP4 (M4A)', ogg: 'an Ogg' } as const;
+
+const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Result<Fmt, WavProblem> => {
+  if (size < 16) return problem('bad_header', `The format chunk of this WAV file is ${size} bytes long; at least 16 are needed, so the file is damaged.`);
+  const formatTag = dv.getUint16(body, true);
+  const channels = dv.getUint16(body + 2, true);
+  const sampleRateHz = dv.getUint32(body + 4, true);
+  const blockAlignDeclared = dv.getUint16(body + 12, true);
+  const bitsPerSample = dv.getUint16(body + 14, true);
+  let codecTag = formatTag;
+  let validBitsPerSample = bitsPerSample;
+  const extensible = formatTag === FORMAT_EXTENSIBLE;
+  if (extensible) {
+    if (size < 40) return problem('bad_header', `This WAV file says its format is "extensible" but its format chunk is ${size} bytes long instead of 40, so the file is damaged.`);
+    const valid = dv.getUint16(body + 18, true);
+    if (valid !== 0) validBitsPerSample = valid;
+    codecTag = dv.getUint16(body + 24, true);
+    const standard = GUID_TAIL.every((v, i) => b[body + 26 + i] === v);
+    if (!standard) {
+      return problem('unsupported_codec', 'This extensible WAV file names its codec with a vendor-specific GUID; only uncompressed PCM or float WAV can be read.');
+    }
+  }
+  if (codecTag !== FORMAT_PCM && codecTag !== FORMAT_FLOAT) return refuseCodec(codecTag);
+  const codec: WavCodec = codecTag === FORMAT_PCM ? 'pcm' : 'float';
+  if (channels === 0) return problem('bad_header', 'This WAV file says it has 0 channels, so the file is damaged.');
+  if (sampleRateHz === 0) return problem('bad_header', 'This WAV file says its sample rate is 0 Hz, so the file is damaged.');
+  if (codec === 'pcm' && (bitsPerSample < 1 || bitsPerSample > 32)) {
+    return bitsPerSample === 0
+      ? problem('bad_header', 'This WAV file says it has 0 bits per sample, so the file is damaged.')
+      : problem('unsupported_codec', `This WAV file has ${bitsPerSample}-bit PCM samples; PCM of up to 32 bits can be read.`);
+  }
+  if (codec === 'float' && bitsPerSample !== 32 && bitsPerSample !== 64) {
+    return problem('unsupported_codec', `This WAV file has ${bitsPerSample}-bit floating-point samples; only 32- and 64-bit float can be read.`);
+  }
+  if (validBitsPerSample > bitsPerSample) validBitsPerSample = bitsPerSample;
+  const expectedAlign = channels * Math.ceil(bitsPerSample / 8);
+  // A block align of 0 is a writer's slip with one possible meaning; any other mismatch is damage.
+  const blockAlign = blockAlignDeclared === 0 ? expectedAlign : blockAlignDeclared;
+  if (blockAlign !== expectedAlign) {
+    return problem('bad_header', `This WAV file's header is inconsistent: ${channels} channel(s) of ${bitsPerSample}-bit samples take ${expectedAlign} bytes per frame, but the header says ${blockAlign}.`);
+  }
+  return ok({ codec, formatTag, extensible, channels, sampleRateHz, bitsPerSample, validBitsPerSample, blockAlign });
+};
+
+interface DataChunk {
+  readonly offset: number;
+  readonly bytes: number;
+  readonly truncated: boolean;
+}
+
+/** Reads a WAV header and checks it against the file's length. Needs the whole file (or at least everything up to the samples, and the file's real length). */
+export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> => {
+  const len = bytes.length;
+  if (len < 12) return problem('not_riff', `This file is only ${len} bytes long; a WAV file starts with a 12-byte RIFF header.`);
+  const magic = fourcc(bytes, 0);
+  if (magic === 'RIFX') return problem('unsupported_codec', 'This is a big-endian (RIFX) WAV file; only ordinary little-endian WAV can be read.');
+  if (magic !== 'RIFF' && magic !== 'RF64' && magic !== 'BW64') {
+    const other = sniffContainer(bytes);
+    return problem('not_riff', other !== null && other !== 'wav'
+      ? `This is ${CONTAINER_NAMES[other]} file, not a WAV file.`
+      : "This file does not start with 'RIFF', so it is not a WAV file.");
+  }
+  const form = fourcc(bytes, 8);
+  if (form !== 'WAVE') return problem('not_riff', `This is a RIFF file of type ${printable(form)}, not WAVE audio.`);
+
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const sixtyFour = magic !== 'RIFF';
+  const riffSize = dv.getUint32(4, true);
+  let ds64DataSize: number | null = null;
+  let fmt: Fmt | null = null;
+  let data: DataChunk | null = null;
+
+  let off = 12;
+  while (off + 8 <= len) {
+    const id = fourcc(bytes, off);
+    const size = dv.getUint32(off + 4, true);
+    const body = off + 8;
+    const available = len - body;
+    let advance = size;
+    if (id === 'ds64' && sixtyFour && size >= 24 && available >= 16) {
+      ds64DataSize = dv.getUint32(body + 8, true) + dv.getUint32(body + 12, true) * 2 ** 32;
+    } else if (id === 'fmt ' && fmt === null) {
+      if (available < 16) {
+        return problem('bad_header', 'This WAV file ends inside its format chunk, so the file is damaged.');
+      }
+      const parsed = parseFmt(bytes, dv, body, Math.min(size, available));
+      if (!parsed.ok) return parsed;
+      fmt = parsed.value;
+    } else if (id === 'data' && data === null) {
+      let declared = size;
+      if (sixtyFour && size === SIZE_UNKNOWN && ds64DataSize !== null) declared = ds64DataSize;
+      const streaming =
+        (declared === SIZE_UNKNOWN) || (declared === 0 && available > 0 && (riffSize === 0 || riffSize === SIZE_UNKNOWN));
+      if (streaming) {
+        data = { offset: body, bytes: available, truncated: false };
+        break; // the samples run to the end of the file: nothing after them can be found
+      }
+      if (declared > available) {
+        data = { offset: body, bytes: available, truncated: true };
+        break;
+      }
+      data = { offset: body, bytes: declared, truncated: false };
+      advance = declared;
+    }
+    if (fmt !== null && data !== null) break;
+    off = advance % 2 === 1 ? afterOddChunk(bytes, body + advance) : body + advance;
+  }
+
+  if (fmt === null) {
+    return problem('no_fmt', data === null
+      ? 'This WAV file has neither a format chunk nor audio data, so there is nothing to read.'
+      : 'This WAV file has no format chunk, so its sample rate, channels and encoding are unknown.');
+  }
+  if (data === null) return problem('no_data', 'This WAV file has a format chunk but no audio data chunk; the file may have been cut short while it was written.');
+
+  const frames = Math.floor(data.bytes / fmt.blockAlign);
+  return ok({
+    codec: fmt.codec,
+    formatTag: fmt.formatTag,
+    extensible: fmt.extensible,
+    channels: fmt.channels,
+    sampleRateHz: fmt.sampleRateHz,
+    bitsPerSample: fmt.bitsPerSample,
+    validBitsPerSample: fmt.validBitsPerSample,
+    blockAlign: fmt.blockAlign,
+    dataOffset: data.offset,
+    dataBytes: data.bytes,
+    frames,
+    durationSeconds: frames / fmt.sampleRateHz,
+    bitRateBps: fmt.sampleRateHz * fmt.bitsPerSample * fmt.channels,
+    truncated: data.truncated,
+  });
+};
+
+const clampUnit = (v: number): number => (v > 1 ? 1 : v < -1 ? -1 : v === v ? v : 0);
+
+/**
+ * Decodes frames `[fromFrame, fromFrame + frameCount)` (clamped to the frames present) to floats in
+ * [-1, 1], averaging the channels. Integer PCM is scaled by 2^(bits − 1) of its container (8-bit is
+ * unsigned, centred on 128); float samples outside [-1, 1] are clipped and NaN becomes 0.
+ */
+export const readMonoSamples = (bytes: Uint8Array, info: WavInfo, fromFrame = 0, frameCount?: number): Float32Array => {
+  const present = Math.max(0, Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)));
+  const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
+  const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
+  const count = Math.min(wanted, present - start);
+  const out = new Float32Array(count);
+  if (count === 0) return out;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ch = info.channels;
+  const align = info.blockAlign;
+  const width = align / ch;
+  const base = info.dataOffset + start * align;
+  const end = base + count * align;
+
+  if (info.codec === 'float') {
+    const mix = 1 / ch;
+    if (width === 4) {
+      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 4) out[i] = clampUnit(dv.getFloat32(p, true));
+      else {
+        for (let i = 0, p = base; p < end; i++) {
+          let s = 0;
+          for (let c = 0; c < ch; c++, p += 4) s += clampUnit(dv.getFloat32(p, true));
+          out[i] = s * mix;
+        }
+      }
+    } else {
+      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 8) out[i] = clampUnit(dv.getFloat64(p, true));
+      else {
+        for (let i = 0, p = base; p < end; i++) {
+          let s = 0;
+          for (let c = 0; c < ch; c++, p += 8) s += clampUnit(dv.getFloat64(p, true));
+          out[i] = s * mix;
+        }
+      }
+    }
+    return out;
+  }
+
+  switch (width) {
+    case 1: {
+      const scale = 1 / (128 * ch);
+      if (ch === 1) for (let i = 0, p = base; p < end; i++, p++) out[i] = (bytes[p]! - 128) * scale;
+      else {
+        for (let i = 0, p = base; p < end; i++) {
+          let s = 0;
+          for (let c = 0; c < ch; c++, p++) s += bytes[p]! - 128;
+          out[i] = s * scale;
+        }
+      }
+      break;
+    }
+    case 2: {
+      const scale = 1 / (32768 * ch);
+      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 2) out[i] = dv.getInt16(p, true) * scale;
+      else {
+        for (let i = 0, p = base; p < end; i++) {
+          let s = 0;
+          for (let c = 0; c < ch; c++, p += 2) s += dv.getInt16(p, true);
+          out[i] = s * scale;
+        }
+      }
+      break;
+    }
+    case 3: {
+      const scale = 1 / (8388608 * ch);
+      for (let i = 0, p = base; p < end; i++) {
+        let s = 0;
+        for (let c = 0; c < ch; c++, p += 3) s += bytes[p]! | (bytes[p + 1]! << 8) | ((bytes[p + 2]! << 24) >> 8);
+        out[i] = s * scale;
+      }
+      break;
+    }
+    default: {
+      const scale = 1 / (2147483648 * ch);
+      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 4) out[i] = dv.getInt32(p, true) * scale;
+      else {
+        for (let i = 0, p = base; p < end; i++) {
+          let s = 0;
+          for (let c = 0; c < ch; c++, p += 4) s += dv.getInt32(p, true);
+          out[i] = s * scale;
+        }
+      }
+    }
+  }
+  return out;
+};
