@@ -20,8 +20,8 @@ import { sniffContainer } from './sniff';
 
 export type WavCodec = 'pcm' | 'float';
 
-/** What the header of a readable WAV file says, with the sizes checked against the file itself. */
-export interface WavInfo {
+/** The sample format a WAV file's `fmt ` chunk declares. */
+export interface WavFormat {
   readonly codec: WavCodec;
   /** The format tag of the `fmt ` chunk as written (0xFFFE for extensible files). */
   readonly formatTag: number;
@@ -35,6 +35,10 @@ export interface WavInfo {
   readonly validBitsPerSample: number;
   /** Bytes per frame (one sample of every channel). */
   readonly blockAlign: number;
+}
+
+/** What the header of a readable WAV file says, with the sizes checked against the file itself. */
+export interface WavInfo extends WavFormat {
   /** Offset of the first sample byte in the file. */
   readonly dataOffset: number;
   /** Sample bytes present in the file (less than declared when `truncated`). */
@@ -107,16 +111,6 @@ const refuseCodec = (tag: number): Result<never, WavProblem> => {
   );
 };
 
-interface Fmt {
-  readonly codec: WavCodec;
-  readonly formatTag: number;
-  readonly extensible: boolean;
-  readonly channels: number;
-  readonly sampleRateHz: number;
-  readonly bitsPerSample: number;
-  readonly validBitsPerSample: number;
-  readonly blockAlign: number;
-}
 
 const fourcc = (b: Uint8Array, at: number): string =>
   String.fromCharCode(b[at] ?? 0, b[at + 1] ?? 0, b[at + 2] ?? 0, b[at + 3] ?? 0);
@@ -154,7 +148,7 @@ const printable = (id: string): string => (/^[\x20-\x7e]{4}$/.test(id) ? `'${id}
 
 const CONTAINER_NAMES = { mp3: 'an MP3', mp4: 'an MP4 (M4A)', ogg: 'an Ogg' } as const;
 
-const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Result<Fmt, WavProblem> => {
+const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Result<WavFormat, WavProblem> => {
   if (size < 16) return problem('bad_header', `The format chunk of this WAV file is ${size} bytes long; at least 16 are needed, so the file is damaged.`);
   const formatTag = dv.getUint16(body, true);
   const channels = dv.getUint16(body + 2, true);
@@ -221,7 +215,7 @@ export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> =
   const sixtyFour = magic !== 'RIFF';
   const riffSize = dv.getUint32(4, true);
   let ds64DataSize: number | null = null;
-  let fmt: Fmt | null = null;
+  let fmt: WavFormat | null = null;
   let data: DataChunk | null = null;
 
   let off = 12;
