@@ -8,7 +8,7 @@ import { API_VERSIONS, type ApiVersion } from '../../../shared/api/vocabulary';
 import { WIRE } from '../../../shared/api/wire';
 import { MAX_UPLOAD_BODY_BYTES } from '../../../main/sandbox/server';
 import { fmtChunk, makeMp3Header, makeMp4Header, makeOggHeader, riffFile } from '../../fixtures/audio';
-import { makeLowBitRateMp3, makeMp3, makeMp4, makeOggOpus } from './compressed-audio';
+import { makeLowBitRateMp3, makeMp3, makeMp4, makeOggOpus } from '../../fixtures/compressed-audio';
 import {
   call, createAccount, expectErrorShape, goodWav, KEYS, parseWire, startTestSandbox, T0, upload, uploadBody, wav, type TestSandbox,
 } from './helpers';
