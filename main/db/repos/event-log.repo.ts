@@ -3,6 +3,7 @@
  * participant codes (only database ids and the service's own ids).
  */
 import type { Db } from '../open';
+import { stmt } from '../statements';
 
 export type EventKind =
   | 'account_created' | 'account_creation_uncertain' | 'upload_intent' | 'upload_accepted' | 'upload_rejected'
@@ -14,6 +15,6 @@ export interface EventRef {
 }
 
 export const appendEvent = (db: Db, at: string, kind: EventKind, ref: EventRef, detail: Record<string, unknown> = {}): void => {
-  db.prepare(`INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`)
+  stmt(db, `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`)
     .run(at, kind, ref.studyId ?? null, ref.recordingId ?? null, JSON.stringify(detail));
 };

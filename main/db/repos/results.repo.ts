@@ -5,20 +5,21 @@
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import { isFinalStatus } from '../../../shared/api/vocabulary';
 import type { Db } from '../open';
+import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
 
 export const storeAnalysis = (db: Db, at: string, recordingId: number, result: RecordingAnalysis, nextPollAt: string | null): void =>
   db.transaction(() => {
-    const rec = db.prepare(`SELECT participant_id, recorded_at, study_id FROM recordings WHERE id = ?`).get(recordingId) as
+    const rec = stmt(db, `SELECT participant_id, recorded_at, study_id FROM recordings WHERE id = ?`).get(recordingId) as
       { participant_id: number; recorded_at: string; study_id: number };
-    const update = db.prepare(
+    const update = stmt(db, 
       `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?
        WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
     );
-    const pollOnly = db.prepare(
+    const pollOnly = stmt(db, 
       `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ? WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
     );
-    const putValue = db.prepare(
+    const putValue = stmt(db, 
       `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (recording_id, measure_key) DO UPDATE SET value_num = excluded.value_num, value_text = excluded.value_text`,
     );

@@ -14,6 +14,7 @@ import type { ApiError } from '../../../shared/api/api-error';
 import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { Db } from '../open';
+import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
 
 export interface UploadIntent {
@@ -25,12 +26,12 @@ export interface UploadIntent {
 }
 
 const studyOf = (db: Db, recordingId: number): number =>
-  (db.prepare(`SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as { study_id: number }).study_id;
+  (stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as { study_id: number }).study_id;
 
 /** Commits the intent. Returns false (and changes nothing) unless the recording was `queued`. */
 export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =>
   db.transaction(() => {
-    const changed = db.prepare(
+    const changed = stmt(db, 
       `UPDATE recordings SET upload_state = 'uploading', upload_intent_at = ?, upload_attempts = upload_attempts + 1
        WHERE id = ? AND upload_state = 'queued'`,
     ).run(at, intent.recordingId).changes;
@@ -43,7 +44,7 @@ export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =
 
 export const recordAccepted = (db: Db, at: string, recordingId: number, receipt: RecordingReceipt, analyses: readonly AnalysisType[], firstPollAt: string): void =>
   db.transaction(() => {
-    db.prepare(
+    stmt(db, 
       `UPDATE recordings SET upload_state = 'uploaded', upload_error = NULL, recording_id = ?, api_version = ?, result_source = ?,
          uploaded_at = ?, svc_format = ?, svc_size_bytes = ?, svc_sample_rate_hz = ?, svc_bit_rate_bps = ?,
          svc_duration_seconds = ?, svc_speech_seconds = ?
@@ -52,7 +53,7 @@ export const recordAccepted = (db: Db, at: string, recordingId: number, receipt:
       receipt.recordingId, receipt.apiVersion, receipt.source, receipt.uploadedAt ?? at, receipt.audio.format, receipt.audio.sizeBytes,
       receipt.audio.sampleRateHz, receipt.audio.bitRateBps, receipt.audio.durationSeconds, receipt.audio.speechDurationSeconds, recordingId,
     );
-    const insert = db.prepare(
+    const insert = stmt(db, 
       `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', ?, ?)
        ON CONFLICT (recording_id, type) DO UPDATE SET state = 'processing', next_poll_at = excluded.next_poll_at`,
     );
@@ -62,14 +63,14 @@ export const recordAccepted = (db: Db, at: string, recordingId: number, receipt:
 
 export const recordRejected = (db: Db, at: string, recordingId: number, error: ApiError): void =>
   db.transaction(() => {
-    db.prepare(`UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`)
+    stmt(db, `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`)
       .run(JSON.stringify(error), recordingId);
     appendEvent(db, at, 'upload_rejected', { studyId: studyOf(db, recordingId), recordingId }, { kind: error.kind, status: error.status, type: error.serviceType });
   }).immediate();
 
 export const recordUncertain = (db: Db, at: string, recordingId: number, error: ApiError | null, reason: string): void =>
   db.transaction(() => {
-    db.prepare(`UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`)
+    stmt(db, `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`)
       .run(JSON.stringify({ reason, error }), recordingId);
     appendEvent(db, at, 'upload_uncertain', { studyId: studyOf(db, recordingId), recordingId }, { reason, kind: error?.kind ?? null });
   }).immediate();
@@ -77,8 +78,8 @@ export const recordUncertain = (db: Db, at: string, recordingId: number, error: 
 /** On start: every upload interrupted after its intent was written becomes uncertain. Returns their ids. */
 export const recoverInterruptedUploads = (db: Db, at: string): number[] =>
   db.transaction(() => {
-    const rows = db.prepare(`SELECT id, study_id FROM recordings WHERE upload_state = 'uploading'`).all() as { id: number; study_id: number }[];
-    const mark = db.prepare(`UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ?`);
+    const rows = stmt(db, `SELECT id, study_id FROM recordings WHERE upload_state = 'uploading'`).all() as { id: number; study_id: number }[];
+    const mark = stmt(db, `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ?`);
     const reason = 'Voicescope stopped while this upload was being sent; the service may have received it.';
     for (const r of rows) {
       mark.run(JSON.stringify({ reason, error: null }), r.id);
@@ -89,5 +90,5 @@ export const recoverInterruptedUploads = (db: Db, at: string): number[] =>
 
 /** The researcher's decision on an uncertain upload: send it again (possibly charged twice) or give it up. */
 export const resolveUncertain = (db: Db, recordingId: number, decision: 'queue_again' | 'cancel'): boolean =>
-  db.prepare(`UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = 'upload_uncertain'`)
+  stmt(db, `UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = 'upload_uncertain'`)
     .run(decision === 'queue_again' ? 'queued' : 'cancelled', recordingId).changes === 1;
