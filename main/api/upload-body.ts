@@ -46,7 +46,7 @@ export const bytesAudioSource = (bytes: Uint8Array): AudioSource => ({
   },
 });
 
-export const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);
+const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);
 
 /** Base64-encodes an async byte stream, carrying the 0–2 bytes that do not fill a 3-byte group. */
 export async function* base64Chunks(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {

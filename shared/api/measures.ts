@@ -127,9 +127,5 @@ export const MEASURES: readonly MeasureDef[] = [
   ccScore('speaking_rate', 'Speaking rate', "Closeness of the speaker's word rate to the ideal words-per-minute rate"),
 ];
 
-export type MeasureKey = string;
-
-export const MEASURES_BY_KEY: ReadonlyMap<string, MeasureDef> = new Map(MEASURES.map((m) => [m.key, m]));
-
 export const measuresOf = (analysis: AnalysisType): readonly MeasureDef[] =>
   MEASURES.filter((m) => m.analysis === analysis);

@@ -26,7 +26,7 @@ const valueAt = (root: unknown, path: readonly string[]): unknown => {
 
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
 
-export const sourceOf = (simulation: Simulation | undefined, simulatedHeader: boolean): ResultSource =>
+const sourceOf = (simulation: Simulation | undefined, simulatedHeader: boolean): ResultSource =>
   simulatedHeader || simulation?.simulated === true ? 'simulated' : 'service';
 
 const audioFacts = (r: {

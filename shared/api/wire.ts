@@ -1,5 +1,4 @@
 /** The wire schemas of each version, looked up by version so callers never branch on it. */
-import type { ApiVersion } from './vocabulary';
 import {
   AccountV12, AnalysisResponseV12, ErrorV12, RecordingV12, UploadRequestV12, UsageV12,
 } from './wire-v12';
@@ -25,5 +24,3 @@ export const WIRE = {
     error: ErrorV12,
   },
 } as const;
-
-export const wireFor = <V extends ApiVersion>(version: V): (typeof WIRE)[V] => WIRE[version];
