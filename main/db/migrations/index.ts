@@ -1,5 +1,6 @@
 /** Every migration, in order. Released migrations are never edited: add a new one. */
 import type { Migration } from '../migrate';
 import { m0010 } from './0010-study-schema';
+import { m0020 } from './0020-import-and-queue';
 
-export const MIGRATIONS: readonly Migration[] = [m0010];
+export const MIGRATIONS: readonly Migration[] = [m0010, m0020];

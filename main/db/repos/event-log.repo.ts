@@ -7,7 +7,9 @@ import { stmt } from '../statements';
 
 export type EventKind =
   | 'account_created' | 'account_creation_uncertain' | 'upload_intent' | 'upload_accepted' | 'upload_rejected'
-  | 'upload_uncertain' | 'upload_interrupted' | 'analysis_polled' | 'analysis_final' | 'usage_read';
+  | 'upload_uncertain' | 'upload_interrupted' | 'analysis_polled' | 'analysis_final' | 'usage_read'
+  | 'batch_created' | 'batch_started' | 'batch_paused' | 'batch_resumed' | 'batch_cancelled' | 'batch_finished'
+  | 'queue_paused' | 'uncertain_resolved' | 'duplicate_insisted';
 
 export interface EventRef {
   readonly studyId?: number | null;

@@ -75,8 +75,8 @@ const importBatch = async () => {
 const drive = async () => {
   const bucket = createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now);
   for (let step = 0; step < 400; step++) {
-    await runUploadStep(db, client, { studyId: 1, concurrency: 4, now, firstPollAfterMs: settings.firstPollAfterMs });
-    await runPollStep(db, client, { studyId: 1, now, settings, bucket, random: () => 0.5, sleep: async (ms) => { clock += ms; } });
+    await runUploadStep(db, client, { profileId: 1, concurrency: 4, now, firstPollAfterMs: settings.firstPollAfterMs });
+    await runPollStep(db, client, { profileId: 1, now, settings, bucket, random: () => 0.5, sleep: async (ms) => { clock += ms; } });
     const pending = db.prepare(`SELECT (SELECT count(*) FROM recordings WHERE upload_state = 'queued') + (SELECT count(*) FROM analyses WHERE state = 'processing') AS n`).get() as { n: number };
     if (pending.n === 0) return step;
     clock += 1_000;

@@ -1,0 +1,59 @@
+/**
+ * Service accounts for participants, created only after the researcher confirms (each is a request to
+ * the service and, in v1.3, may count against the organisation). A participant's pending recordings
+ * become queued once it has an account. Ambiguous attempts (the client retried after a request whose
+ * answer was lost) are logged: each may have left an empty account on the service.
+ */
+import type { ApiError } from '../../shared/api/api-error';
+import type { ApiClient } from '../api/client';
+import type { Db } from '../db/open';
+import { appendEvent } from '../db/repos/event-log.repo';
+
+export interface AccountCreationReport {
+  readonly created: readonly { code: string; accountId: string }[];
+  readonly failed: readonly { code: string; error: ApiError }[];
+  /** Attempts that may have created an unused account on the service. */
+  readonly possibleOrphans: number;
+}
+
+export const participantsWithoutAccount = (db: Db, studyId: number, codes?: readonly string[]): { id: number; code: string }[] => {
+  const rows = db.prepare(`SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`).all(studyId) as { id: number; code: string }[];
+  return codes ? rows.filter((r) => codes.includes(r.code)) : rows;
+};
+
+export const createMissingAccounts = async (
+  db: Db, client: ApiClient, studyId: number, opts: { now: () => number; codes?: readonly string[] },
+): Promise<AccountCreationReport> => {
+  const created: { code: string; accountId: string }[] = [];
+  const failed: { code: string; error: ApiError }[] = [];
+  let possibleOrphans = 0;
+  for (const p of participantsWithoutAccount(db, studyId, opts.codes)) {
+    const res = await client.createAccount();
+    const at = new Date(opts.now()).toISOString();
+    if (!res.ok) {
+      failed.push({ code: p.code, error: res.error });
+      if (res.error.kind === 'Unauthorized' || res.error.kind === 'Suspended' || res.error.kind === 'ApiNotProvisioned') break; // the same for every participant
+      continue;
+    }
+    possibleOrphans += res.value.uncertainAttempts;
+    const accountId = res.value.account.accountId;
+    db.transaction(() => {
+      db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(accountId, at, p.id);
+      db.prepare(`UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`).run(p.id);
+      appendEvent(db, at, 'account_created', { studyId }, { participant_id: p.id, account_id: accountId, uncertain_attempts: res.value.uncertainAttempts });
+      if (res.value.uncertainAttempts > 0) appendEvent(db, at, 'account_creation_uncertain', { studyId }, { participant_id: p.id, attempts: res.value.uncertainAttempts });
+    }).immediate();
+    created.push({ code: p.code, accountId });
+  }
+  return { created, failed, possibleOrphans };
+};
+
+/** Links an existing service account (e.g. created in another tool) to a participant instead of creating one. */
+export const linkAccount = (db: Db, studyId: number, code: string, accountId: string, at: string): boolean =>
+  db.transaction(() => {
+    const p = db.prepare(`SELECT id FROM participants WHERE study_id = ? AND code = ? AND account_id IS NULL`).get(studyId, code) as { id: number } | undefined;
+    if (!p) return false;
+    db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(accountId, at, p.id);
+    db.prepare(`UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`).run(p.id);
+    return true;
+  }).immediate();

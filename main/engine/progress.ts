@@ -1,0 +1,61 @@
+/**
+ * Progress for the UI, coalesced: the engine marks what changed (cheap, any number of times), and at
+ * most every `intervalMs` one flush sends the counts of the batches touched and the ids of the
+ * recordings touched. Thousands of files cost a few events a second; an idle engine sends nothing.
+ */
+import type { EngineEvent } from '../../shared/study';
+import type { Db } from '../db/open';
+import { batchProgress } from '../db/repos/batches.repo';
+
+export interface ProgressHub {
+  recordingChanged(studyId: number, recordingId: number, batchId: number | null): void;
+  batchChanged(batchId: number): void;
+  /** Sends what is pending now (also called by the timer). */
+  flush(): void;
+  close(): void;
+}
+
+/** Recording ids listed per event at most; beyond that the UI reloads the whole list. */
+export const MAX_IDS_PER_EVENT = 500;
+
+export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, intervalMs = 250): ProgressHub => {
+  const batches = new Set<number>();
+  const recordings = new Map<number, Set<number>>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+  const schedule = () => {
+    if (timer === null && !closed) timer = setTimeout(flush, intervalMs);
+  };
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (batches.size > 0) {
+      const list = [...batches].map((id) => batchProgress(db, id)).filter((b) => b !== null);
+      batches.clear();
+      if (list.length > 0) emit({ type: 'batch-progress', batches: list });
+    }
+    for (const [studyId, ids] of recordings) {
+      const all = [...ids];
+      emit({ type: 'recordings-changed', studyId, recordingIds: all.slice(0, MAX_IDS_PER_EVENT), truncated: all.length > MAX_IDS_PER_EVENT });
+    }
+    recordings.clear();
+  };
+  return {
+    recordingChanged(studyId, recordingId, batchId) {
+      let set = recordings.get(studyId);
+      if (!set) recordings.set(studyId, (set = new Set()));
+      set.add(recordingId);
+      if (batchId !== null) batches.add(batchId);
+      schedule();
+    },
+    batchChanged(batchId) {
+      batches.add(batchId);
+      schedule();
+    },
+    flush,
+    close() {
+      flush();
+      closed = true;
+    },
+  };
+};

@@ -1,0 +1,68 @@
+/**
+ * Where a service profile's API key is kept. The database holds only a reference (`key_ref`), never
+ * the key:
+ *   - `env:NAME`: read from an environment variable at run time (lab servers, scheduled jobs);
+ *   - `key-file:<profile id>`: a file readable only by the user in the workspace's keys folder;
+ *   - `safe-storage:<profile id>`: encrypted by the operating system's keychain; only the Electron shell
+ *     can read these, through the `KeyVault` it passes in (main/electron).
+ */
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { err, ok, type Result } from '../../shared/result';
+
+/** What the Electron shell provides (safeStorage); absent under plain Node. */
+export interface KeyVault {
+  readonly kind: 'safe-storage';
+  save(name: string, key: string): void;
+  load(name: string): string | null;
+  remove(name: string): void;
+}
+
+export interface KeyStore {
+  /** Stores a key for a profile and returns the reference to write in the database. */
+  save(profileId: number, key: string): string;
+  load(keyRef: string | null): Result<string, string>;
+  remove(keyRef: string | null): void;
+}
+
+export const createKeyStore = (opts: { keysDir: string; env?: NodeJS.ProcessEnv; vault?: KeyVault }): KeyStore => {
+  const env = opts.env ?? process.env;
+  const fileOf = (id: string) => join(opts.keysDir, `profile-${id.replace(/[^0-9A-Za-z_-]/g, '')}.key`);
+  return {
+    save(profileId, key) {
+      if (opts.vault) {
+        opts.vault.save(`profile-${profileId}`, key);
+        return `safe-storage:${profileId}`;
+      }
+      const file = fileOf(String(profileId));
+      writeFileSync(file, key, { mode: 0o600 });
+      chmodSync(file, 0o600);
+      return `key-file:${profileId}`;
+    },
+    load(keyRef) {
+      if (keyRef === null) return err('This service profile has no API key yet. Add the key your service administrator gave you.');
+      const [scheme, name = ''] = keyRef.split(/:(.*)/s, 2) as [string, string?];
+      if (scheme === 'env') {
+        const v = env[name];
+        return v ? ok(v) : err(`The API key is read from the environment variable ${name}, which is not set in this session. Set it, or store the key with the profile.`);
+      }
+      if (scheme === 'key-file') {
+        const file = fileOf(name);
+        if (!existsSync(file)) return err(`The API key file for this profile is missing (${file}). Enter the key again.`);
+        return ok(readFileSync(file, 'utf8').trim());
+      }
+      if (scheme === 'safe-storage') {
+        if (!opts.vault) return err('This profile\'s API key is kept in the desktop app\'s encrypted store, which only the desktop app can open. Use the app, or give the command line the key through an environment variable (--key-env).');
+        const v = opts.vault.load(`profile-${name}`);
+        return v ? ok(v) : err('The encrypted API key for this profile could not be read. Enter the key again.');
+      }
+      return err(`Unknown key reference "${scheme}". Enter the API key again.`);
+    },
+    remove(keyRef) {
+      if (keyRef === null) return;
+      const [scheme, name = ''] = keyRef.split(/:(.*)/s, 2) as [string, string?];
+      if (scheme === 'key-file') rmSync(fileOf(name), { force: true });
+      if (scheme === 'safe-storage') opts.vault?.remove(`profile-${name}`);
+    },
+  };
+};

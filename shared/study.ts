@@ -1,0 +1,155 @@
+/**
+ * What the study engine shows the researcher: studies, profiles, import plans, batches, recordings and
+ * the progress events it pushes. Plain serialisable data, shared by the main-process services, the
+ * command line and (through the IPC contract) the renderer.
+ */
+import type { ApiError } from './api/api-error';
+import type { Usage } from './api/domain';
+import type { AnalysisType, ApiVersion, AudioFormat } from './api/vocabulary';
+
+export interface ProfileSummary {
+  readonly id: number;
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly apiVersion: ApiVersion;
+  readonly isSandbox: boolean;
+  /** Where the key is kept (e.g. `key-file:1`, `env:VOICESCOPE_KEY`), never the key. */
+  readonly keyRef: string | null;
+}
+
+export interface StudySummary {
+  readonly id: number;
+  readonly name: string;
+  readonly profileId: number | null;
+  readonly participants: number;
+  readonly recordings: number;
+  readonly createdAt: string;
+}
+
+export type RecordedAtSource = 'manifest' | 'filename' | 'embedded' | 'file_mtime' | 'researcher';
+
+export type UploadState =
+  | 'pending' | 'refused_locally' | 'duplicate' | 'queued' | 'uploading' | 'uploaded' | 'rejected' | 'upload_uncertain' | 'cancelled';
+
+export type AnalysisState = 'awaiting_upload' | 'processing' | 'completed' | 'error' | 'not_requested' | 'timed_out';
+
+export interface FindingView {
+  readonly code: string;
+  readonly severity: 'refuse' | 'warn';
+  readonly message: string;
+  readonly action: string;
+  readonly fixedByConversion: boolean;
+}
+
+export interface VerdictView {
+  readonly status: 'accepted' | 'accepted_with_warnings' | 'needs_conversion' | 'will_convert' | 'refused';
+  readonly findings: readonly FindingView[];
+}
+
+/** What importing a file would do, decided before anything is written or sent. */
+export type PlannedAction =
+  | 'upload'              // valid as it is
+  | 'convert_and_upload'  // a converted copy will be uploaded; the original stays untouched
+  | 'refused'             // local validation refuses it: never sent
+  | 'duplicate'           // same audio already imported for this participant: not sent unless the researcher insists
+  | 'unassigned';         // no participant (manifest row error or file name not matching the pattern): not imported
+
+export interface PlannedFile {
+  readonly path: string;
+  readonly fileName: string;
+  readonly sizeBytes: number;
+  readonly sha256: string | null;
+  readonly participantCode: string | null;
+  readonly session: string | null;
+  readonly recordedAt: string | null;
+  readonly recordedAtSource: RecordedAtSource | null;
+  readonly format: AudioFormat | null;
+  readonly channels: number | null;
+  readonly sampleRateHz: number | null;
+  readonly durationSeconds: number | null;
+  readonly speechSeconds: number | null;
+  readonly verdict: VerdictView;
+  /** The earlier copy: a recording already in the study, or an earlier file of this plan. */
+  readonly duplicateOf: { readonly recordingId: number | null; readonly path: string } | null;
+  readonly action: PlannedAction;
+  /** Why the file is unassigned, when it is. */
+  readonly assignmentProblem: string | null;
+}
+
+export interface ImportRequest {
+  readonly studyId: number;
+  /** Files and folders (folders are searched recursively for audio files). */
+  readonly paths: readonly string[];
+  /** A manifest CSV (file, participant, recorded_at, session); when given, `paths` may be empty. */
+  readonly manifestPath?: string | undefined;
+  /** e.g. `{participant}_{session}_{date:YYYYMMDD}.wav`; used for files the manifest does not name. */
+  readonly filenamePattern?: string | undefined;
+  /** IANA zone for local times (manifest, file names, embedded dates). */
+  readonly timeZone: string;
+  readonly analyses: readonly AnalysisType[];
+  readonly isolateOldestSpeaker: boolean;
+  readonly convert: boolean;
+}
+
+export interface ImportPlan {
+  readonly request: ImportRequest;
+  readonly files: readonly PlannedFile[];
+  readonly manifestErrors: readonly { readonly line: number; readonly message: string }[];
+  readonly notices: readonly string[];
+  /** Participant codes that do not exist yet: each needs a service account (one request each) once confirmed. */
+  readonly newParticipants: readonly string[];
+  /** Participants that exist but have no account yet. */
+  readonly participantsWithoutAccount: readonly string[];
+  readonly counts: Readonly<Record<PlannedAction, number>>;
+}
+
+export interface CreditCheckView {
+  readonly uploadsPlanned: number;
+  readonly uploadsRemaining: number;
+  readonly shortBy: number;
+  readonly emptiedBuckets: readonly string[];
+  readonly message: string;
+}
+
+export type BatchState = 'open' | 'running' | 'paused' | 'cancelled' | 'finished';
+
+export interface BatchProgress {
+  readonly batchId: number;
+  readonly studyId: number;
+  readonly label: string;
+  readonly state: BatchState;
+  readonly createdAt: string;
+  readonly analyses: readonly AnalysisType[];
+  readonly uploads: Readonly<Partial<Record<UploadState, number>>>;
+  readonly analysesByState: Readonly<Partial<Record<AnalysisState, number>>>;
+  readonly total: number;
+  readonly pauseReason: string | null;
+}
+
+export interface UncertainUpload {
+  readonly recordingId: number;
+  readonly path: string;
+  readonly participantCode: string;
+  readonly reason: string;
+  readonly error: ApiError | null;
+  readonly usageBefore: Usage | null;
+  readonly usageAfter: Usage | null;
+}
+
+export interface QueueSettings {
+  /** Uploads in flight at once. */
+  readonly uploadConcurrency: number;
+  /** Upload requests per minute at most. */
+  readonly uploadsPerMinute: number;
+}
+
+export const DEFAULT_QUEUE: QueueSettings = { uploadConcurrency: 2, uploadsPerMinute: 30 };
+
+/** Pushed by the engine, coalesced so that thousands of files cost a few events a second. */
+export type EngineEvent =
+  | { readonly type: 'batch-progress'; readonly batches: readonly BatchProgress[] }
+  | { readonly type: 'recordings-changed'; readonly studyId: number; readonly recordingIds: readonly number[]; readonly truncated: boolean }
+  | { readonly type: 'queue-paused'; readonly profileId: number; readonly reason: string; readonly untilMs: number | null }
+  | { readonly type: 'queue-resumed'; readonly profileId: number }
+  | { readonly type: 'usage'; readonly profileId: number; readonly usage: Usage }
+  | { readonly type: 'import-progress'; readonly done: number; readonly total: number };
