@@ -193,7 +193,9 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     return (r.uploads === 0 || pause !== null) && r.polls === 0;
   };
   const checkIdle = () => {
-    if (idleWaiters.size > 0 && isIdle()) for (const w of [...idleWaiters]) { idleWaiters.delete(w); w(); }
+    if (idleWaiters.size === 0 || !isIdle()) return;
+    hub.flush(); // the last progress goes out before anybody hears "idle"
+    for (const w of [...idleWaiters]) { idleWaiters.delete(w); w(); }
   };
 
   return {
