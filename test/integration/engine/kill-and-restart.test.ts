@@ -62,7 +62,8 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
     const child = spawnTs(CHILD, [home]);
     const exited = new Promise((r) => child.once('exit', r));
     await waitForLine(child, 'ready');
-    await new Promise((r) => setTimeout(r, 200 + random() * 2_500));
+    // The first kills fall among the uploads, the later ones among the polls.
+    await new Promise((r) => setTimeout(r, k < 5 ? 100 + random() * 900 : 500 + random() * 2_500));
     child.kill('SIGKILL'); // a no-op if the engine already finished and exited
     await exited;
     const completed = count(`SELECT count(*) n FROM analyses WHERE state = 'completed'`);
@@ -77,6 +78,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   await waitForLine(last, 'idle');
 
   const states = Object.fromEntries((db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+  console.log('after  kills:', JSON.stringify(states), 'service holds', sandbox.listRecordings().length);
   const uploaded = states['uploaded'] ?? 0;
   const uncertain = states['upload_uncertain'] ?? 0;
   expect(uploaded + uncertain).toBe(FILES);
