@@ -78,7 +78,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   await waitForLine(last, 'idle');
 
   const states = Object.fromEntries((db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
-  console.log('after  kills:', JSON.stringify(states), 'service holds', sandbox.listRecordings().length);
+  console.log(`after ${KILLS} kills:`, JSON.stringify(states), 'service holds', sandbox.listRecordings().length);
   const uploaded = states['uploaded'] ?? 0;
   const uncertain = states['upload_uncertain'] ?? 0;
   expect(uploaded + uncertain).toBe(FILES);

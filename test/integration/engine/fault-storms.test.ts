@@ -1,0 +1,96 @@
+/**
+ * The engine under the faults the sandbox can inject: 429 storms, 5xx bursts, answers slower than the
+ * client's timeouts and answers that break the schema, all at once and then cleared. Nothing may be
+ * sent twice, every ambiguous upload is held for the researcher, every charged upload is accounted
+ * for, and once the service behaves again every accepted recording's analyses complete.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { DEMO_API_KEY } from '../../../main/sandbox/config';
+import { startSandbox } from '../../../main/sandbox/server';
+import { openStudyService } from '../../../main/services/study-service';
+import type { EngineEvent } from '../../../shared/study';
+import { makeWav } from '../../fixtures/audio';
+
+const FILES = 40;
+const root = mkdtempSync(join(tmpdir(), 'vs-storm-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers without double uploads or lost results', async () => {
+  const sandbox = await startSandbox({
+    port: 0,
+    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }] },
+    scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } },
+  });
+  const dir = join(root, 'files');
+  mkdirSync(dir);
+  const rows = ['file,participant,recorded_at'];
+  for (let i = 0; i < FILES; i++) {
+    writeFileSync(join(dir, `r${i}.wav`), makeWav({ seconds: 44, speechSeconds: 36, seed: 900 + i }));
+    rows.push(`r${i}.wav,S-${i % 4},2026-04-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`);
+  }
+  writeFileSync(join(dir, 'manifest.csv'), rows.join('\n'));
+  const events: EngineEvent[] = [];
+  const svc = openStudyService({
+    workspaceDir: join(root, 'home'),
+    poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 20, globalBurst: 5 },
+    queue: { uploadConcurrency: 3, uploadsPerMinute: 6_000 },
+    client: { readTimeoutMs: 400, uploadTimeout: { baseMs: 400, minBytesPerSecond: 50_000_000 } },
+    idleRecheckMs: 100,
+    onEvent: (e) => events.push(e),
+  });
+  const profile = svc.createProfile({ name: 'sandbox', baseUrl: sandbox.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY, isSandbox: true });
+  const study = profile.ok ? svc.createStudy({ name: 'Storm', profileId: profile.value.id }) : null;
+  if (!study?.ok) throw new Error('setup failed');
+  const plan = await svc.planImport({ studyId: study.value.id, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'alzheimers'], isolateOldestSpeaker: false, convert: false });
+  if (!plan.ok) throw new Error(plan.error.message);
+  const { batchId } = await svc.commitImport(plan.value);
+  expect((await svc.createAccounts(study.value.id)).ok).toBe(true);
+  expect((await svc.checkBatchCredits(batchId)).ok).toBe(true);
+
+  // The storm: a tight rate limit with Retry-After, 5xx, slow answers beyond the timeouts, broken schemas.
+  sandbox.setScenario({
+    seed: 11,
+    rateLimit: { maxRequests: 6, windowMs: 1_000, retryAfterSeconds: 1 },
+    latency: { upload: { fixedMs: 0, jitterMs: 500 }, getAnalysis: { fixedMs: 0, jitterMs: 600 } },
+    faults: {
+      upload: { http500: 0.1, dropAfterProcessing: 0.05, schemaBreak: 0.05 },
+      getAnalysis: { http500: 0.2, schemaBreak: 0.2, dropBeforeProcessing: 0.05 },
+      getUsage: { http500: 0.3 },
+    },
+  });
+  expect((await svc.startBatch(batchId)).ok).toBe(true);
+  const runner = svc.runnerFor(profile.ok ? profile.value.id : 0)!;
+  await new Promise((r) => setTimeout(r, 15_000));
+  const log = sandbox.requestLog();
+  expect(log.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+  expect(log.filter((r) => r.status === 500).length).toBeGreaterThan(0);
+  expect(log.filter((r) => r.fault?.startsWith('schema_break')).length).toBeGreaterThan(0);
+
+  // The service recovers; the engine carries on by itself.
+  sandbox.setScenario({ preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } });
+  await runner.whenIdle();
+
+  const states = Object.fromEntries((svc.db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+  const uploaded = states['uploaded'] ?? 0;
+  const uncertain = states['upload_uncertain'] ?? 0;
+  expect(uploaded + uncertain + (states['rejected'] ?? 0)).toBe(FILES);
+  expect(uploaded).toBeGreaterThan(FILES / 4);
+  expect(uncertain).toBeGreaterThan(0); // timeouts, 5xx and lost answers on uploads are ambiguous
+  expect((svc.db.prepare(`SELECT max(upload_attempts) n FROM recordings`).get() as { n: number }).n).toBe(1);
+  const held = sandbox.listRecordings();
+  expect(new Set(held.map((r) => `${r.accountId}:${r.audioSha256}`)).size).toBe(held.length);
+  expect(held.length).toBeGreaterThanOrEqual(uploaded);
+  expect(held.length).toBeLessThanOrEqual(uploaded + uncertain);
+  expect(svc.db.prepare(`SELECT state k, count(*) n FROM analyses GROUP BY 1`).all()).toEqual([{ k: 'completed', n: 2 * uploaded }]);
+  // Uploads met the rate limit too (the client waits as Retry-After asks; a refusal before processing is not an attempt).
+  expect(log.filter((r) => r.endpoint === 'upload' && r.status === 429).length).toBeGreaterThan(0);
+  expect(events.some((e) => e.type === 'batch-progress')).toBe(true);
+  // Every uncertain upload carries what is known, for the researcher's decision.
+  for (const u of svc.uncertainUploads(study.value.id)) expect(u.reason.length).toBeGreaterThan(10);
+  console.log('storm outcome:', JSON.stringify(states), 'service holds', held.length, 'requests', sandbox.requestLog().length);
+  await svc.close();
+  await sandbox.close();
+}, 180_000);
