@@ -2,13 +2,17 @@
  * `npm run bench`: the issue's benchmarks, printed as plain text. Not part of `npm test`.
  */
 import { benchDb } from './db.bench';
+import { benchImport } from './import.bench';
 import { benchSandbox } from './sandbox.bench';
+import { benchScheduler } from './scheduler.bench';
 import { benchUploadOverhead } from './upload-overhead.bench';
 
 const sections: [string, () => Promise<string[]>][] = [
   ['Upload overhead', () => benchUploadOverhead()],
   ['Sandbox latency and client throughput', () => benchSandbox()],
   ['Study database', () => benchDb()],
+  ['Import validation and hashing (1,000 WAV files)', () => benchImport()],
+  ['Scheduler with 10,000 pending recordings', () => benchScheduler()],
 ];
 
 console.log(`Voicescope benchmarks — ${new Date().toISOString()} — node ${process.version}, ${process.platform} ${process.arch}`);

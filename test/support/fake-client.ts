@@ -32,8 +32,8 @@ export const createFakeClient = (now: () => number): FakeClient => {
     upload: async (): Promise<UploadOutcome<ApiError>> => {
       c.calls.push({ at: now(), endpoint: 'upload' });
       const next = c.uploadScript.shift() ?? 'accept';
-      if (next !== 'accept') return { status: 'rejected', error: next };
-      return { status: 'accepted', receipt: { apiVersion: 'v1.3', recordingId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, accountId: null, recordedAt: null, uploadedAt: new Date(now()).toISOString(), audio, source: 'simulated' } };
+      if (next !== 'accept') return { status: 'rejected', error: next, attempts: 1 };
+      return { status: 'accepted', attempts: 1, receipt: { apiVersion: 'v1.3', recordingId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, accountId: null, recordedAt: null, uploadedAt: new Date(now()).toISOString(), audio, source: 'simulated' } };
     },
     getAnalysis: async (recordingId: string, types?: readonly AnalysisType[]) => {
       const at = now();

@@ -21,8 +21,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers without double uploads or lost results', async () => {
   const sandbox = await startSandbox({
     port: 0,
-    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }] },
-    scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } },
+    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }], scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } } },
   });
   const dir = join(root, 'files');
   mkdirSync(dir);

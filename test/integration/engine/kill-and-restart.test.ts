@@ -25,9 +25,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost result, polling resumes`, async () => {
   const sandbox = await startSandbox({
     port: 0,
-    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }] },
+    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }], scenario: { preset: 'fast', processingMs: { wellbeing: 1_000, parkinsons: 1_500 }, latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } } } },
     // Uploads take 50–350 ms, so kills land before, during and after requests.
-    scenario: { preset: 'fast', processingMs: { wellbeing: 1_000, parkinsons: 1_500 }, latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } } },
   });
   const home = join(root, 'home');
   const dir = join(root, 'files');
