@@ -35,6 +35,9 @@ Commands:
   usage --profile <name|id>                 credits and uploads remaining
   resolve --recording <id> --decision <queue_again|cancel|mark_uploaded_elsewhere>
   batch <pause|resume|cancel> --batch <id>
+  settings [--first-poll <s>] [--poll-interval <s>] [--poll-jitter <s>] [--budget <requests/s>]
+           [--upload-concurrency <n>] [--uploads-per-minute <n>]
+                                            show or tune the poller and the queue (never under 5 s)
   manifest-template                         print an empty manifest to fill in
 
 Options: --home <dir> (workspace; default $VOICESCOPE_HOME or ~/.voicescope), --json (JSON lines), -h, --help
@@ -46,6 +49,8 @@ const OPTIONS = {
   profile: { type: 'string' }, study: { type: 'string' }, manifest: { type: 'string' }, pattern: { type: 'string' }, tz: { type: 'string' },
   analyses: { type: 'string' }, isolate: { type: 'boolean' }, convert: { type: 'boolean' }, 'insist-duplicates': { type: 'boolean' },
   label: { type: 'string' }, yes: { type: 'boolean' }, wait: { type: 'boolean' }, timeout: { type: 'string' },
+  'first-poll': { type: 'string' }, 'poll-interval': { type: 'string' }, 'poll-jitter': { type: 'string' }, budget: { type: 'string' },
+  'upload-concurrency': { type: 'string' }, 'uploads-per-minute': { type: 'string' },
   recording: { type: 'string' }, decision: { type: 'string' }, batch: { type: 'string' }, sandbox: { type: 'boolean' },
 } as const;
 
@@ -204,6 +209,25 @@ export const main = async (argv: readonly string[]): Promise<number> => {
         out.say('started', `Batch ${committed.batchId} started.`, { batch: started.value });
         if (!v.wait) return EXIT.ok;
         return await waitForStudy(svc, out, study.id, v.timeout ? Number(v.timeout) : null);
+      }
+      case 'settings': {
+        const num = (x: string | undefined, flag: string) => {
+          if (x === undefined) return undefined;
+          const n = Number(x);
+          if (!Number.isFinite(n) || n < 0 || (n === 0 && flag !== 'poll-jitter')) throw new UsageError(`--${flag} must be a positive number.`);
+          return n;
+        };
+        const poll = Object.fromEntries(Object.entries({
+          firstPollAfterMs: num(v['first-poll'], 'first-poll'), intervalMs: num(v['poll-interval'], 'poll-interval'),
+          jitterMs: num(v['poll-jitter'], 'poll-jitter'), globalRatePerSecond: num(v.budget, 'budget'),
+        }).filter(([, x]) => x !== undefined).map(([k, x]) => [k, k === 'globalRatePerSecond' ? x : x! * 1000]));
+        const queue = Object.fromEntries(Object.entries({
+          uploadConcurrency: num(v['upload-concurrency'], 'upload-concurrency'), uploadsPerMinute: num(v['uploads-per-minute'], 'uploads-per-minute'),
+        }).filter(([, x]) => x !== undefined));
+        const s = Object.keys(poll).length || Object.keys(queue).length ? svc.saveSettings({ poll, queue }) : svc.settings();
+        const sec = (ms: number) => `${ms / 1000} s`;
+        out.say('settings', `Polling: first after ${sec(s.poll.firstPollAfterMs)}, then every ${sec(s.poll.intervalMs)} ± ${sec(s.poll.jitterMs)}; timed out after ${sec(s.poll.timeoutMs)}, then re-checked every ${sec(s.poll.slowIntervalMs)} for ${sec(s.poll.slowForMs)}; at most ${s.poll.globalRatePerSecond} requests/s (burst ${s.poll.globalBurst}).\nUploads: ${s.queue.uploadConcurrency} at once, at most ${s.queue.uploadsPerMinute} per minute.`, { settings: s });
+        return EXIT.ok;
       }
       case 'status': {
         const study = resolveStudy(svc, v.study);

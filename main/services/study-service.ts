@@ -8,6 +8,7 @@ import { explainApiError } from '../../shared/api/api-error';
 import type { Usage } from '../../shared/api/domain';
 import { analysisTypesFor, type ApiVersion } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
+import { DEFAULT_QUEUE } from '../../shared/study';
 import type {
   BatchProgress, CreditCheckView, EngineEvent, ImportPlan, ImportRequest, ProfileSummary, QueueSettings, StudySummary, UncertainUpload,
 } from '../../shared/study';
@@ -22,7 +23,7 @@ import { checkCredits } from '../engine/credit-check';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { commitImport, type CommitResult } from '../import/import-commit';
 import { planImport } from '../import/import-plan';
-import type { PollSettings } from '../jobs/poll-schedule';
+import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
 import { createKeyStore, type KeyStore, type KeyVault } from './key-store';
 import { openWorkspace, type Workspace } from './workspace';
 
@@ -83,6 +84,10 @@ export interface StudyService {
   readUsage(profileId: number): Promise<Result<Usage, ServiceProblem>>;
   pauseSending(profileId: number, reason?: string): void;
   resumeSending(profileId: number): void;
+  /** The researcher's tuning of the poller and the queue, within the spec's limits; persisted. */
+  settings(): { poll: PollSettings; queue: QueueSettings };
+  /** Saves new tuning (clamped to the spec); running queues pick it up when they next start. */
+  saveSettings(s: { poll?: Partial<PollSettings>; queue?: Partial<QueueSettings> }): { poll: PollSettings; queue: QueueSettings };
   /** Starts a queue runner for every profile whose key can be read. */
   startEngine(): void;
   runnerFor(profileId: number): QueueRunner | null;
@@ -126,14 +131,25 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     return r ? { id: r.id, name: r.name, profileId: r.profile_id, participants: r.participants, recordings: r.recordings, createdAt: r.created_at } : null;
   };
 
+  const readSetting = <T>(key: string): Partial<T> => {
+    const r = db.prepare(`SELECT value FROM settings WHERE key = ?`).get(key) as { value: string } | undefined;
+    return r ? JSON.parse(r.value) as Partial<T> : {};
+  };
+  const currentSettings = () => {
+    const poll = clampPollSettings({ ...readSetting<PollSettings>('poll'), ...o.poll });
+    const q = { ...DEFAULT_QUEUE, ...readSetting<QueueSettings>('queue'), ...o.queue };
+    return { poll, queue: { uploadConcurrency: Math.max(1, Math.min(8, Math.floor(q.uploadConcurrency))), uploadsPerMinute: Math.max(1, q.uploadsPerMinute) } };
+  };
+
   const ensureRunner = (profileId: number): QueueRunner | null => {
     const existing = runners.get(profileId);
     if (existing) return existing;
     const c = clientFor(profileId);
     if (!c.ok) return null;
+    const tuned = currentSettings();
     const r = createQueueRunner({
-      db, client: c.value, profileId, now, onEvent: emit,
-      ...(o.poll ? { poll: o.poll } : {}), ...(o.queue ? { queue: o.queue } : {}), ...(o.random ? { random: o.random } : {}),
+      db, client: c.value, profileId, now, onEvent: emit, poll: tuned.poll, queue: tuned.queue,
+      ...(o.random ? { random: o.random } : {}),
       ...(o.idleRecheckMs !== undefined ? { idleRecheckMs: o.idleRecheckMs } : {}),
     });
     runners.set(profileId, r);
@@ -277,6 +293,13 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     },
     pauseSending(profileId, reason) { ensureRunner(profileId)?.pause(reason); },
     resumeSending(profileId) { ensureRunner(profileId)?.resume(); },
+    settings: currentSettings,
+    saveSettings(next) {
+      const save = db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+      if (next.poll) save.run('poll', JSON.stringify(clampPollSettings({ ...readSetting<PollSettings>('poll'), ...next.poll })));
+      if (next.queue) save.run('queue', JSON.stringify({ ...readSetting<QueueSettings>('queue'), ...next.queue }));
+      return currentSettings();
+    },
     startEngine() {
       for (const p of service.listProfiles()) ensureRunner(p.id);
     },
