@@ -15,6 +15,7 @@ import type { Db } from '../db/open';
 import { finishDrainedBatches, setBatchUsageAfter } from '../db/repos/batches.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
+import { deleteSetting, readSetting, writeSetting } from '../db/repos/settings.repo';
 import { recoverInterruptedUploads } from '../db/repos/uploads.repo';
 import { stmt } from '../db/statements';
 import { clampPollSettings, createTokenBucket, type PollSettings } from '../jobs/poll-schedule';
@@ -95,9 +96,10 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   };
   const wake = () => { for (const w of [...wakers]) w(); };
 
+  /** Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by itself. */
   const savePause = () => {
-    if (pause === null || pause.untilMs !== null) stmt(db, `DELETE FROM settings WHERE key = ?`).run(PAUSE_KEY(profileId));
-    else stmt(db, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(PAUSE_KEY(profileId), JSON.stringify(pause));
+    if (pause === null || pause.untilMs !== null) deleteSetting(db, PAUSE_KEY(profileId));
+    else writeSetting(db, PAUSE_KEY(profileId), pause);
   };
   const setPause = (p: RunnerState['pause']) => {
     pause = p;
@@ -202,8 +204,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     start() {
       if (running) return;
       running = true;
-      const saved = stmt(db, `SELECT value FROM settings WHERE key = ?`).get(PAUSE_KEY(profileId)) as { value: string } | undefined;
-      pause = saved ? JSON.parse(saved.value) as RunnerState['pause'] : null;
+      pause = readSetting<RunnerState['pause']>(db, PAUSE_KEY(profileId));
       const recovered = recoverInterruptedUploads(db, iso(now()));
       for (const id of recovered) {
         const r = stmt(db, `SELECT study_id, batch_id FROM recordings WHERE id = ?`).get(id) as { study_id: number; batch_id: number | null };

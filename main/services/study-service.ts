@@ -16,6 +16,7 @@ import { createApiClient, type ApiClient, type ClientOptions } from '../api/clie
 import { openStudyDb, type Db } from '../db/open';
 import { batchesOfStudy, batchProgress, moveBatch } from '../db/repos/batches.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
+import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
 import { resolveUncertain as resolveUncertainRow } from '../db/repos/uploads.repo';
 import { createMissingAccounts, type AccountCreationReport } from '../engine/accounts';
@@ -131,13 +132,10 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     return r ? { id: r.id, name: r.name, profileId: r.profile_id, participants: r.participants, recordings: r.recordings, createdAt: r.created_at } : null;
   };
 
-  const readSetting = <T>(key: string): Partial<T> => {
-    const r = db.prepare(`SELECT value FROM settings WHERE key = ?`).get(key) as { value: string } | undefined;
-    return r ? JSON.parse(r.value) as Partial<T> : {};
-  };
+  const saved = <T>(key: string): Partial<T> => readSetting<Partial<T>>(db, key) ?? {};
   const currentSettings = () => {
-    const poll = clampPollSettings({ ...readSetting<PollSettings>('poll'), ...o.poll });
-    const q = { ...DEFAULT_QUEUE, ...readSetting<QueueSettings>('queue'), ...o.queue };
+    const poll = clampPollSettings({ ...saved<PollSettings>('poll'), ...o.poll });
+    const q = { ...DEFAULT_QUEUE, ...saved<QueueSettings>('queue'), ...o.queue };
     return { poll, queue: { uploadConcurrency: Math.max(1, Math.min(8, Math.floor(q.uploadConcurrency))), uploadsPerMinute: Math.max(1, q.uploadsPerMinute) } };
   };
 
@@ -264,9 +262,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     },
     resolveUncertain(recordingId, decision) {
       const at = iso();
-      const done = decision === 'mark_uploaded_elsewhere'
-        ? db.prepare(`UPDATE recordings SET upload_state = 'cancelled', upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', 'uploaded_elsewhere') WHERE id = ? AND upload_state = 'upload_uncertain'`).run(recordingId).changes === 1
-        : resolveUncertainRow(db, recordingId, decision);
+      const done = resolveUncertainRow(db, recordingId, decision);
       if (done) appendEvent(db, at, 'uncertain_resolved', { recordingId }, { decision });
       wakeAll();
       return done;
@@ -295,9 +291,8 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     resumeSending(profileId) { ensureRunner(profileId)?.resume(); },
     settings: currentSettings,
     saveSettings(next) {
-      const save = db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
-      if (next.poll) save.run('poll', JSON.stringify(clampPollSettings({ ...readSetting<PollSettings>('poll'), ...next.poll })));
-      if (next.queue) save.run('queue', JSON.stringify({ ...readSetting<QueueSettings>('queue'), ...next.queue }));
+      if (next.poll) writeSetting(db, 'poll', clampPollSettings({ ...saved<PollSettings>('poll'), ...next.poll }));
+      if (next.queue) writeSetting(db, 'queue', { ...saved<QueueSettings>('queue'), ...next.queue });
       return currentSettings();
     },
     startEngine() {

@@ -88,7 +88,11 @@ export const recoverInterruptedUploads = (db: Db, at: string): number[] =>
     return rows.map((r) => r.id);
   }).immediate();
 
-/** The researcher's decision on an uncertain upload: send it again (possibly charged twice) or give it up. */
-export const resolveUncertain = (db: Db, recordingId: number, decision: 'queue_again' | 'cancel'): boolean =>
-  stmt(db, `UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = 'upload_uncertain'`)
-    .run(decision === 'queue_again' ? 'queued' : 'cancelled', recordingId).changes === 1;
+/**
+ * The researcher's decision on an uncertain upload: send it again (possibly charged twice), give it up,
+ * or record that it reached the service anyway (found there by other means): not sent again either way.
+ */
+export const resolveUncertain = (db: Db, recordingId: number, decision: 'queue_again' | 'cancel' | 'mark_uploaded_elsewhere'): boolean =>
+  stmt(db, `UPDATE recordings SET upload_state = ?, upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', ?)
+            WHERE id = ? AND upload_state = 'upload_uncertain'`)
+    .run(decision === 'queue_again' ? 'queued' : 'cancelled', decision, recordingId).changes === 1;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
-import { startSandbox } from '../../../main/sandbox/server';
+import { startLabSandbox } from '../../support/lab-sandbox';
 import { openStudyService } from '../../../main/services/study-service';
 import type { EngineEvent } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
@@ -19,10 +19,7 @@ const root = mkdtempSync(join(tmpdir(), 'vs-storm-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers without double uploads or lost results', async () => {
-  const sandbox = await startSandbox({
-    port: 0,
-    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }], scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } } },
-  });
+  const sandbox = await startLabSandbox({ credits: 500, scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } } });
   const dir = join(root, 'files');
   mkdirSync(dir);
   const rows = ['file,participant,recorded_at'];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
-import { startSandbox } from '../../../main/sandbox/server';
+import { startLabSandbox } from '../../support/lab-sandbox';
 import { openStudyService } from '../../../main/services/study-service';
 import { makeWav } from '../../fixtures/audio';
 import { seededRandom } from '../../fixtures/audio';
@@ -23,11 +23,11 @@ const root = mkdtempSync(join(tmpdir(), 'vs-kill-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost result, polling resumes`, async () => {
-  const sandbox = await startSandbox({
-    port: 0,
-    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }], scenario: { preset: 'fast', processingMs: { wellbeing: 1_000, parkinsons: 1_500 }, latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } } } },
-    // Uploads take 50–350 ms, so kills land before, during and after requests.
+  // Uploads take 50–350 ms, so kills land before, during and after requests.
+  const sandbox = await startLabSandbox({
+    scenario: { preset: 'fast', processingMs: { wellbeing: 1_000, parkinsons: 1_500 }, latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } } },
   });
+
   const home = join(root, 'home');
   const dir = join(root, 'files');
   const rows = ['file,participant,recorded_at'];

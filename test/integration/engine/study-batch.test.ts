@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
-import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
+import type { Sandbox } from '../../../main/sandbox/server';
+import { startLabSandbox } from '../../support/lab-sandbox';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
 import type { EngineEvent, ImportPlan } from '../../../shared/study';
 import { makeStudyFolder, type StudyFolder } from '../../support/study-folder';
@@ -27,7 +28,7 @@ const events: EngineEvent[] = [];
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-study-'));
   folder = makeStudyFolder(root);
-  sandbox = await startSandbox({ port: 0, config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 300, included_granted: 300, purchased_remaining: 0 } }], scenario: { preset: 'fast' } } });
+  sandbox = await startLabSandbox({ credits: 300, scenario: { preset: 'fast' } });
   svc = openStudyService({ workspaceDir: join(root, 'home'), poll: POLL, queue: { uploadConcurrency: 4, uploadsPerMinute: 6_000 }, idleRecheckMs: 200, onEvent: (e) => events.push(e) });
   const profile = svc.createProfile({ name: 'sandbox', baseUrl: sandbox.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY, isSandbox: true });
   if (!profile.ok) throw new Error(profile.error.message);
