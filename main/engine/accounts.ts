@@ -47,13 +47,3 @@ export const createMissingAccounts = async (
   }
   return { created, failed, possibleOrphans };
 };
-
-/** Links an existing service account (e.g. created in another tool) to a participant instead of creating one. */
-export const linkAccount = (db: Db, studyId: number, code: string, accountId: string, at: string): boolean =>
-  db.transaction(() => {
-    const p = db.prepare(`SELECT id FROM participants WHERE study_id = ? AND code = ? AND account_id IS NULL`).get(studyId, code) as { id: number } | undefined;
-    if (!p) return false;
-    db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(accountId, at, p.id);
-    db.prepare(`UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`).run(p.id);
-    return true;
-  }).immediate();

@@ -1,6 +1,7 @@
 /** A sandbox with one lab organisation (the demo key) and the given credits and scenario, for engine tests. */
 import { DEMO_API_KEY } from '../../main/sandbox/config';
 import type { ScenarioPatch } from '../../main/sandbox/scenario';
+import type { StudyService } from '../../main/services/study-service';
 import { startSandbox, type Sandbox } from '../../main/sandbox/server';
 
 export const startLabSandbox = (opts: { credits?: number; scenario?: ScenarioPatch } = {}): Promise<Sandbox> => {
@@ -12,4 +13,13 @@ export const startLabSandbox = (opts: { credits?: number; scenario?: ScenarioPat
       ...(opts.scenario ? { scenario: opts.scenario } : {}),
     },
   });
+};
+
+/** A sandbox profile and a study on it, in the given service; returns the study and profile ids. */
+export const createSandboxStudy = (svc: StudyService, sandbox: Sandbox, name: string): { studyId: number; profileId: number } => {
+  const profile = svc.createProfile({ name: 'sandbox', baseUrl: sandbox.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY, isSandbox: true });
+  if (!profile.ok) throw new Error(profile.error.message);
+  const study = svc.createStudy({ name, profileId: profile.value.id });
+  if (!study.ok) throw new Error(study.error.message);
+  return { studyId: study.value.id, profileId: profile.value.id };
 };

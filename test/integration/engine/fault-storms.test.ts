@@ -8,8 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { DEMO_API_KEY } from '../../../main/sandbox/config';
-import { startLabSandbox } from '../../support/lab-sandbox';
+import { createSandboxStudy, startLabSandbox } from '../../support/lab-sandbox';
 import { openStudyService } from '../../../main/services/study-service';
 import type { EngineEvent } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
@@ -37,13 +36,11 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
     idleRecheckMs: 100,
     onEvent: (e) => events.push(e),
   });
-  const profile = svc.createProfile({ name: 'sandbox', baseUrl: sandbox.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY, isSandbox: true });
-  const study = profile.ok ? svc.createStudy({ name: 'Storm', profileId: profile.value.id }) : null;
-  if (!study?.ok) throw new Error('setup failed');
-  const plan = await svc.planImport({ studyId: study.value.id, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'alzheimers'], isolateOldestSpeaker: false, convert: false });
+  const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Storm');
+  const plan = await svc.planImport({ studyId: studyId, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'alzheimers'], isolateOldestSpeaker: false, convert: false });
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
-  expect((await svc.createAccounts(study.value.id)).ok).toBe(true);
+  expect((await svc.createAccounts(studyId)).ok).toBe(true);
   expect((await svc.checkBatchCredits(batchId)).ok).toBe(true);
 
   // The storm: a tight rate limit with Retry-After, 5xx, slow answers beyond the timeouts, broken schemas.
@@ -58,7 +55,7 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
     },
   });
   expect((await svc.startBatch(batchId)).ok).toBe(true);
-  const runner = svc.runnerFor(profile.ok ? profile.value.id : 0)!;
+  const runner = svc.runnerFor(profileId)!;
   await new Promise((r) => setTimeout(r, 15_000));
   const log = sandbox.requestLog();
   expect(log.filter((r) => r.status === 429).length).toBeGreaterThan(0);
@@ -85,7 +82,7 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   expect(log.filter((r) => r.endpoint === 'upload' && r.status === 429).length).toBeGreaterThan(0);
   expect(events.some((e) => e.type === 'batch-progress')).toBe(true);
   // Every uncertain upload carries what is known, for the researcher's decision.
-  for (const u of svc.uncertainUploads(study.value.id)) expect(u.reason.length).toBeGreaterThan(10);
+  for (const u of svc.uncertainUploads(studyId)) expect(u.reason.length).toBeGreaterThan(10);
   console.log('storm outcome:', JSON.stringify(states), 'service holds', held.length, 'requests', sandbox.requestLog().length);
   await svc.close();
   await sandbox.close();

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
-import { DEMO_API_KEY } from '../../../main/sandbox/config';
-import { startLabSandbox } from '../../support/lab-sandbox';
+import { createSandboxStudy, startLabSandbox } from '../../support/lab-sandbox';
 import { openStudyService } from '../../../main/services/study-service';
 import { makeWav } from '../../fixtures/audio';
 import { seededRandom } from '../../fixtures/audio';
@@ -40,14 +39,12 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
 
   // The researcher's part, in this process: import, confirm accounts, start; then the engine runs elsewhere.
   const svc = openStudyService({ workspaceDir: home });
-  const profile = svc.createProfile({ name: 'sandbox', baseUrl: sandbox.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY, isSandbox: true });
-  const study = profile.ok ? svc.createStudy({ name: 'Kill test', profileId: profile.value.id }) : null;
-  if (!study?.ok) throw new Error('setup failed');
-  const plan = await svc.planImport({ studyId: study.value.id, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false });
+  const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Kill test');
+  const plan = await svc.planImport({ studyId: studyId, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false });
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
-  await svc.createAccounts(study.value.id);
-  svc.pauseSending(profile.ok ? profile.value.id : 0); // nothing is sent from this process…
+  await svc.createAccounts(studyId);
+  svc.pauseSending(profileId); // nothing is sent from this process…
   await svc.startBatch(batchId);
   await svc.close();
   const db = openStudyDb(join(home, 'voicescope.sqlite')).db;
