@@ -1,0 +1,115 @@
+/**
+ * One CSV file being written: lines are gathered into chunks of about 64 KB, each chunk is hashed
+ * (SHA-256) and counted as it goes to the stream, and the writer waits for the stream to drain when it
+ * asks to (backpressure), so memory stays bounded whatever the export's size. A write error (a full
+ * disk) is kept and re-thrown at the writer's next step.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { WrittenFile } from '../../shared/export';
+import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
+import type { ExportColumn } from './schema';
+
+const CHUNK_CHARS = 64 * 1024;
+/** Bytes a file may have in flight before the writer waits: enough for the disk to write while the next rows are built. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+const UTF8_BOM = '\uFEFF';
+
+/** Opens a file for writing; tests pass one that fails like a full disk. */
+export type OpenWrite = (path: string) => Writable;
+export const openWriteFile: OpenWrite = (path) => createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
+
+export class TextSink {
+  private readonly hash: Hash = createHash('sha256');
+  // Lines gathered as an array and joined once per chunk: cheaper than growing one string (V8 would flatten a deep rope).
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private drained: Promise<void> | null = null;
+  private failure: Error | null = null;
+  bytes = 0;
+
+  constructor(readonly name: string, private readonly stream: Writable) {
+    stream.on('error', (e) => { this.failure ??= e; });
+  }
+
+  write(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= CHUNK_CHARS) this.flush();
+  }
+
+  /** Resolves at once unless the stream asked us to wait; throws the stream's error if it failed. */
+  async ready(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.drained) await this.drained;
+    if (this.failure) throw this.failure;
+  }
+
+  get blocked(): boolean {
+    return this.drained !== null || this.failure !== null;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.pendingChars = 0;
+    this.hash.update(buf);
+    this.bytes += buf.length;
+    if (this.failure) return;
+    if (!this.stream.write(buf) && !this.drained) {
+      this.drained = new Promise<void>((resolve) => {
+        const done = () => { this.stream.off('drain', done); this.stream.off('error', done); this.drained = null; resolve(); };
+        this.stream.on('drain', done);
+        this.stream.on('error', done);
+      });
+    }
+  }
+
+  /** Flushes, ends the stream, waits until the file is closed and returns its facts. */
+  async close(role: WrittenFile['role'], rows: number | null): Promise<WrittenFile> {
+    this.flush();
+    await this.ready();
+    await new Promise<void>((resolve, reject) => {
+      this.stream.once('error', reject);
+      this.stream.end(() => resolve());
+    });
+    if (this.failure) throw this.failure;
+    return { name: this.name, role, rows, bytes: this.bytes, sha256: this.hash.digest('hex') };
+  }
+
+  /** Ends the stream without caring for its data (the export is being abandoned). */
+  abandon(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stream.destroyed || this.stream.writableFinished) return resolve();
+      this.stream.once('close', () => resolve());
+      this.stream.destroy();
+    });
+  }
+}
+
+/** A CSV table: the header from the column schema, then rows whose cells the same columns read. */
+export class CsvSink<C> {
+  private readonly encoder = createRowEncoder();
+  private readonly cells: Cell[];
+  rows = 0;
+
+  constructor(readonly text: TextSink, private readonly columns: readonly ExportColumn<C>[], bom: boolean) {
+    this.cells = new Array<Cell>(columns.length).fill(null);
+    text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
+  }
+
+  /** A line already encoded from these columns (the long form's scoped encoder). */
+  line(encoded: string): void {
+    this.text.write(encoded + RECORD_DELIMITER);
+    this.rows++;
+  }
+
+  row(ctx: C): void {
+    const cols = this.columns;
+    for (let i = 0; i < cols.length; i++) this.cells[i] = toCell(cols[i]!, cols[i]!.get(ctx));
+    this.text.write(this.encoder.row(this.cells) + RECORD_DELIMITER);
+    this.rows++;
+  }
+}

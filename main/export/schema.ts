@@ -1,0 +1,325 @@
+/**
+ * The column schema: every file an export writes, each column with its name, type, unit, allowed
+ * values and meaning, and the function that reads its value. The CSV writers take their headers and
+ * cells from here and the codebook, datapackage.json and the loader scripts take their descriptions
+ * from here, so a column cannot be written without being described, nor described differently from
+ * how it is written. Measure columns and values come from the catalogue (shared/api/measures.ts).
+ */
+import { MEASURES, type MeasureDef } from '../../shared/api/measures';
+import { ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
+import {
+  ANALYSIS_PREFIX, EXPORT_ANALYSIS_STATES, type ColumnDef, type ExportForm, type ExportRequest, type FileDef, type FileRole,
+} from '../../shared/export';
+import type { Scope } from './scoped-rows';
+import type { LocalTime } from './time';
+
+// ---- what the writers hand to the columns ----
+
+export interface RecordingView {
+  readonly id: number;
+  readonly participantId: number;
+  readonly participant: string;
+  readonly session: string | null;
+  readonly recordedAt: string;
+  readonly recordedAtSource: string;
+  readonly sourcePath: string;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+  readonly format: string | null;
+  readonly sampleRateHz: number | null;
+  readonly durationSeconds: number | null;
+  readonly speechEstimateSeconds: number | null;
+  readonly converted: number;
+  readonly uploadState: string;
+  readonly recordingId: string | null;
+  readonly apiVersion: string | null;
+  readonly resultSource: string | null;
+  readonly uploadedAt: string | null;
+  readonly svcFormat: string | null;
+  readonly svcSizeBytes: number | null;
+  readonly svcSampleRateHz: number | null;
+  readonly svcBitRateBps: number | null;
+  readonly svcDurationSeconds: number | null;
+  readonly svcSpeechSeconds: number | null;
+  readonly batchId: number | null;
+  readonly isolate: number | null;
+}
+
+export interface PairView {
+  readonly type: AnalysisType;
+  readonly state: string;
+}
+
+export type MeasureValue = number | string;
+
+/** One recording with its times already formatted (once per recording, not once per row). */
+export interface RecordingCtx {
+  readonly r: RecordingView;
+  readonly recordedUtc: string | null;
+  readonly recorded: LocalTime | null;
+  readonly uploadedUtc: string | null;
+  readonly uploaded: LocalTime | null;
+}
+
+export interface WideCtx extends RecordingCtx {
+  /** The exported analysis types of this recording. */
+  readonly pairs: ReadonlyMap<AnalysisType, PairView>;
+  readonly values: ReadonlyMap<string, MeasureValue>;
+}
+
+export interface LongCtx extends RecordingCtx {
+  readonly pair: PairView;
+  readonly measure: MeasureDef;
+  readonly value: MeasureValue | undefined;
+}
+
+export interface SummaryPoint {
+  readonly recording: number;
+  readonly utc: string | null;
+  readonly local: LocalTime | null;
+  readonly value: MeasureValue;
+}
+
+export interface SummaryCtx {
+  readonly participant: string;
+  readonly measure: MeasureDef;
+  readonly n: number;
+  readonly baseline: SummaryPoint | null;
+  readonly latest: SummaryPoint | null;
+  readonly mean: number | null;
+  readonly sd: number | null;
+  readonly simulated: boolean;
+  readonly apiVersions: readonly string[];
+}
+
+export interface LinkCtx {
+  readonly participant: string;
+  readonly accountId: string | null;
+  readonly createdUtc: string | null;
+  readonly created: LocalTime | null;
+}
+
+export type RawValue = string | number | boolean | null | undefined;
+export interface ExportColumn<C> extends ColumnDef {
+  readonly get: (c: C) => RawValue;
+}
+
+// ---- building blocks ----
+
+type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & { required?: boolean; neutralised?: boolean };
+
+const col = <C>(name: string, type: ColumnDef['type'], title: string, description: string, get: (c: C) => RawValue, extra: Extra = {}): ExportColumn<C> => {
+  const { required = false, neutralised = false, ...rest } = extra;
+  return { name, type, title, description, required, neutralised, ...rest, get };
+};
+
+export const ANALYSIS_LABEL: Record<AnalysisType, string> = {
+  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
+};
+
+const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 'number' ? v : null);
+const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);
+const simulatedOf = (source: string | null): boolean | null => (source === null ? null : source === 'simulated');
+const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+
+const UPLOAD_STATES = ['pending', 'refused_locally', 'duplicate', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain', 'cancelled'];
+const RECORDED_AT_SOURCES = ['manifest', 'filename', 'embedded', 'file_mtime', 'researcher'];
+const KINDS = ['indicator', 'insight', 'score', 'probability'];
+
+const SIMULATED_MEANING = 'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';
+
+/** Columns that identify a recording and its time; the first columns of recordings.csv and of the wide file. */
+const recordingColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
+  col<C>('recording', 'integer', 'Recording', 'The workstation\'s number for this recording (the id the app and the voicescope command show). Joins the files of an export.', (c) => c.r.id, { required: true }),
+  col<C>('participant', 'string', 'Participant', 'The participant\'s code: the researcher\'s pseudonym, as imported.', (c) => c.r.participant, { required: true, neutralised: true }),
+  col<C>('session', 'string', 'Session', 'Session label from the import manifest or the file name; empty when the recording has none.', (c) => c.r.session, { neutralised: true }),
+  col<C>('recorded_at_utc', 'datetime', 'Recorded at (UTC)', 'When the recording began, in UTC.', (c) => c.recordedUtc, { timeFormat: 'utc', required: true }),
+  col<C>('recorded_at_local', 'datetime', `Recorded at (${tz})`, `When the recording began, as wall-clock time in ${tz}.`, (c) => c.recorded?.local, { timeFormat: 'local', required: true }),
+  col<C>('utc_offset', 'string', 'UTC offset', `Offset of ${tz} from UTC at that instant (+HH:MM), so the local time can be turned back into UTC.`, (c) => c.recorded?.offset, { required: true }),
+];
+
+const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
+  col<C>('recorded_at_source', 'string', 'Source of recorded_at', 'Where the recording time came from: the import manifest, the file name, the date embedded in the file, the file\'s modification time, or the researcher.', (c) => c.r.recordedAtSource, { enum: RECORDED_AT_SOURCES, required: true }),
+  col<C>('file_name', 'string', 'File name', 'Name of the original audio file (the name only, never its folder).', (c) => fileNameOf(c.r.sourcePath), { required: true, neutralised: true }),
+  col<C>('file_size_bytes', 'integer', 'File size', 'Size of the original file.', (c) => c.r.sizeBytes, { unit: 'bytes', required: true }),
+  col<C>('content_sha256', 'string', 'Content SHA-256', 'SHA-256 of the original file\'s bytes (hexadecimal): identifies the audio whatever its name.', (c) => c.r.sha256, { required: true }),
+  col<C>('file_format', 'string', 'File format', 'Container format of the original file as the workstation read it (wav, mp3, mp4, ogg).', (c) => c.r.format),
+  col<C>('file_sample_rate_hz', 'integer', 'File sample rate', 'Sample rate of the original file as the workstation read it.', (c) => c.r.sampleRateHz, { unit: 'Hz' }),
+  col<C>('file_duration_seconds', 'number', 'File duration', 'Duration of the original file as the workstation read it.', (c) => c.r.durationSeconds, { unit: 's' }),
+  col<C>('speech_estimate_seconds', 'number', 'Speech estimate', 'The workstation\'s own estimate of speech time before upload (WAV files only; the service\'s figure is speech_duration_seconds).', (c) => c.r.speechEstimateSeconds, { unit: 's' }),
+  col<C>('converted', 'boolean', 'Converted copy uploaded', 'true: a converted copy (mono, 16 kHz WAV) was uploaded instead of the original; the original was not changed.', (c) => c.r.converted === 1, { required: true }),
+  col<C>('upload_state', 'string', 'Upload state', 'State of the upload in the workstation.', (c) => c.r.uploadState, { enum: UPLOAD_STATES, required: true }),
+  col<C>('recording_id', 'string', 'Service recording id', 'The service\'s id of the uploaded recording (UUID); empty if it was never accepted.', (c) => c.r.recordingId),
+  col<C>('api_version', 'string', 'API version', 'Version of the service\'s interface the recording was uploaded and analysed through. Measures are the same in both; see "From v1.2 to v1.3".', (c) => c.r.apiVersion, { enum: [...API_VERSIONS] }),
+  col<C>('simulated', 'boolean', 'Simulated', SIMULATED_MEANING, (c) => simulatedOf(c.r.resultSource)),
+  col<C>('uploaded_at_utc', 'datetime', 'Uploaded at (UTC)', 'When the service received the upload, in UTC.', (c) => c.uploadedUtc, { timeFormat: 'utc' }),
+  col<C>('uploaded_at_local', 'datetime', `Uploaded at (${tz})`, `When the service received the upload, as wall-clock time in ${tz}.`, (c) => c.uploaded?.local, { timeFormat: 'local' }),
+  col<C>('audio_file_format', 'string', 'Format (service)', 'Format the service detected (the service\'s audio_file_format).', (c) => c.r.svcFormat),
+  col<C>('audio_size_bytes', 'integer', 'Size (service)', 'Size of the audio the service analysed; with isolate_oldest_speaker, of the retained audio.', (c) => c.r.svcSizeBytes, { unit: 'bytes' }),
+  col<C>('audio_sample_rate_hz', 'integer', 'Sample rate (service)', 'Sample rate the service reported.', (c) => c.r.svcSampleRateHz, { unit: 'Hz' }),
+  col<C>('audio_bit_rate_bps', 'integer', 'Bit rate (service)', 'Bit rate the service reported.', (c) => c.r.svcBitRateBps, { unit: 'bits/s' }),
+  col<C>('audio_duration_seconds', 'number', 'Duration (service)', 'Total seconds the service analysed; with isolate_oldest_speaker, the retained speaker\'s audio.', (c) => c.r.svcDurationSeconds, { unit: 's' }),
+  col<C>('speech_duration_seconds', 'number', 'Speech duration (service)', 'Seconds of speech the service detected; with isolate_oldest_speaker, the isolated speaker\'s speech.', (c) => c.r.svcSpeechSeconds, { unit: 's' }),
+  col<C>('isolate_oldest_speaker', 'boolean', 'Oldest speaker isolated', 'true: the service was asked to keep only the speaker it estimated to be oldest (v1.3 only).', (c) => (c.r.isolate === null ? null : c.r.isolate === 1)),
+  col<C>('batch', 'integer', 'Import batch', 'The workstation\'s number of the import batch.', (c) => c.r.batchId),
+];
+
+const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
+  const isCategory = m.valueType === 'category';
+  const extra: Extra = { measure: m.key };
+  if (m.unit !== null) extra.unit = m.unit;
+  if (m.allowed) extra.enum = [...m.allowed];
+  if (m.range) extra.range = [m.range[0], m.range[1]];
+  return col<WideCtx>(
+    m.key, isCategory ? 'string' : m.valueType, `${ANALYSIS_LABEL[m.analysis]}: ${m.label}`,
+    `${m.meaning}${m.unit ? ` (${m.unit})` : ''}. Empty when the service did not provide it (see ${ANALYSIS_PREFIX[m.analysis]}_state).`,
+    isCategory ? (c) => textOrNull(c.values.get(m.key)) : (c) => numOrNull(c.values.get(m.key)),
+    // A category the spec leaves open (the Parkinson's band) is free text from the service: neutralised like any.
+    { ...extra, neutralised: isCategory && !m.allowed },
+  );
+};
+
+export const selectedTypes = (req: Pick<ExportRequest, 'analyses'>): AnalysisType[] =>
+  ANALYSIS_TYPES.filter((t) => req.analyses === undefined || req.analyses.includes(t));
+export const selectedMeasures = (req: Pick<ExportRequest, 'analyses'>): MeasureDef[] => {
+  const types = selectedTypes(req);
+  return MEASURES.filter((m) => types.includes(m.analysis));
+};
+
+const STATE_MEANING = 'State of this analysis type: completed (values present unless the service omitted one), error (the analysis failed: no values), processing or awaiting_upload (no result yet), timed_out (no result within five minutes; still re-checked), not_requested (the service says it was not requested).';
+
+// ---- the files ----
+
+export const RECORDINGS_FILE = 'recordings.csv';
+export const LONG_FILE = 'measures_long.csv';
+export const WIDE_FILE = 'measures_wide.csv';
+export const SUMMARY_FILE = 'participant_summary.csv';
+export const LINK_FILE = 'participant_accounts.csv';
+
+export interface ExportFile<C> extends Omit<FileDef, 'columns'> {
+  readonly columns: readonly ExportColumn<C>[];
+}
+
+const file = <C, Col extends ExportColumn<C>>(name: string, role: FileRole, title: string, rowIs: string, description: string, primaryKey: string[], columns: Col[], toRecordings = true): ExportFile<C> & { readonly columns: readonly Col[] } => ({
+  name, role, title, rowIs, description, primaryKey, columns,
+  foreignKeys: toRecordings && name !== RECORDINGS_FILE ? [{ fields: ['recording'], resource: 'recordings', referenceFields: ['recording'] }] : [],
+});
+
+export const recordingsFile = (tz: string): ExportFile<RecordingCtx> => file(
+  RECORDINGS_FILE, 'provenance', 'Recordings', 'one recording',
+  'Where every number came from: the audio file (name, size, hash), when it was recorded and uploaded, the service\'s recording id, the API version and whether the values are simulated. The other files join it on `recording`.',
+  ['recording'], [...recordingColumns<RecordingCtx>(tz), ...provenanceColumns<RecordingCtx>(tz)],
+);
+
+export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<WideCtx> => {
+  const columns: ExportColumn<WideCtx>[] = [...recordingColumns<WideCtx>(req.timeZone), ...provenanceColumns<WideCtx>(req.timeZone)];
+  for (const t of selectedTypes(req)) {
+    columns.push(col<WideCtx>(`${ANALYSIS_PREFIX[t]}_state`, 'string', `${ANALYSIS_LABEL[t]}: state`, `${STATE_MEANING} Empty: this type was not requested for this recording, or the export's filters left it out.`, (c) => c.pairs.get(t)?.state, { enum: [...EXPORT_ANALYSIS_STATES] }));
+    for (const m of MEASURES) if (m.analysis === t) columns.push(measureColumn(m));
+  }
+  return file(WIDE_FILE, 'data', 'Measures, wide', 'one recording',
+    'One column per measure (catalogue order, grouped by analysis type, each group after its state column), after the recording\'s provenance. The same columns whatever the data: they depend only on the analysis types chosen.',
+    ['recording'], columns);
+};
+
+/** A long-form column with what its value depends on, so scoped-rows.ts encodes it once per recording, type or measure. */
+export type LongColumn = ExportColumn<LongCtx> & { readonly scope: Scope };
+const scoped = (scope: Scope, c: ExportColumn<LongCtx>): LongColumn => ({ ...c, scope });
+
+export const longFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<LongCtx> & { readonly columns: readonly LongColumn[] } => {
+  const measures = selectedMeasures(req);
+  return file(LONG_FILE, 'data', 'Measures, long (tidy)', 'one recording and measure',
+    'Every measure of every exported analysis type of every recording, including those the service did not provide (empty value, with analysis_state saying why). Numbers are in `value`, rating classes in `category`.',
+    ['recording', 'measure'], [
+      ...recordingColumns<LongCtx>(req.timeZone).filter((c) => c.name !== 'utc_offset').map((c) => scoped('recording', c)),
+      scoped('pair', col<LongCtx>('analysis', 'string', 'Analysis type', 'The analysis type the measure belongs to.', (c) => c.pair.type, { enum: selectedTypes(req), required: true })),
+      scoped('pair', col<LongCtx>('analysis_state', 'string', 'Analysis state', STATE_MEANING, (c) => c.pair.state, { enum: [...EXPORT_ANALYSIS_STATES], required: true })),
+      scoped('measure', col<LongCtx>('measure', 'string', 'Measure', 'The measure\'s key; the codebook lists each one\'s meaning, unit, allowed values and reference values.', (c) => c.measure.key, { enum: measures.map((m) => m.key), required: true })),
+      scoped('measure', col<LongCtx>('kind', 'string', 'Kind', 'indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs.', (c) => c.measure.kind, { enum: KINDS, required: true })),
+      scoped('row', col<LongCtx>('value', 'number', 'Value', 'The numeric value, in `unit`. Empty when the service did not provide it, or when the measure is a category (then see `category`). Never 0 for a missing value.', (c) => numOrNull(c.value))),
+      scoped('row', col<LongCtx>('category', 'string', 'Category', 'The rating class for insight measures (allowed values per measure in the codebook). Empty for numeric measures and when not provided.', (c) => textOrNull(c.value), { neutralised: true })),
+      scoped('measure', col<LongCtx>('unit', 'string', 'Unit', 'Unit of `value`; empty for unitless ratios, probabilities and categories.', (c) => c.measure.unit)),
+      scoped('recording', col<LongCtx>('api_version', 'string', 'API version', 'Version of the service\'s interface the value came through.', (c) => c.r.apiVersion, { enum: [...API_VERSIONS] })),
+      scoped('recording', col<LongCtx>('simulated', 'boolean', 'Simulated', SIMULATED_MEANING, (c) => simulatedOf(c.r.resultSource))),
+    ]);
+};
+
+const point = (prefix: 'baseline' | 'latest', pick: (c: SummaryCtx) => SummaryPoint | null, tz: string, what: string): ExportColumn<SummaryCtx>[] => [
+  col<SummaryCtx>(`${prefix}_recording`, 'integer', `${what}: recording`, `The recording of the ${what.toLowerCase()} value (joins recordings.csv).`, (c) => pick(c)?.recording),
+  col<SummaryCtx>(`${prefix}_recorded_at_utc`, 'datetime', `${what}: recorded at (UTC)`, `When the ${what.toLowerCase()} recording began, in UTC.`, (c) => pick(c)?.utc, { timeFormat: 'utc' }),
+  col<SummaryCtx>(`${prefix}_recorded_at_local`, 'datetime', `${what}: recorded at (${tz})`, `When the ${what.toLowerCase()} recording began, in ${tz}.`, (c) => pick(c)?.local?.local, { timeFormat: 'local' }),
+  col<SummaryCtx>(`${prefix}_value`, 'number', `${what}: value`, `The ${what.toLowerCase()} numeric value, in \`unit\`.`, (c) => { const v = pick(c)?.value; return typeof v === 'number' ? v : null; }),
+  col<SummaryCtx>(`${prefix}_category`, 'string', `${what}: category`, `The ${what.toLowerCase()} rating class (insight measures).`, (c) => { const v = pick(c)?.value; return typeof v === 'string' ? v : null; }, { neutralised: true }),
+];
+
+export const summaryFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<SummaryCtx> => {
+  const measures = selectedMeasures(req);
+  const tz = req.timeZone;
+  return file(SUMMARY_FILE, 'data', 'Per-participant summary', 'one participant and measure',
+    'For each participant and each measure of the exported analysis types, over the recordings of this export: the first (baseline) and last (latest) provided value by recording time, the change between them, the mean and the standard deviation. Only values the service provided count; a participant with none has n = 0 and empty statistics.',
+    ['participant', 'measure'], [
+      col<SummaryCtx>('participant', 'string', 'Participant', 'The participant\'s code.', (c) => c.participant, { required: true, neutralised: true }),
+      col<SummaryCtx>('analysis', 'string', 'Analysis type', 'The analysis type the measure belongs to.', (c) => c.measure.analysis, { enum: selectedTypes(req), required: true }),
+      col<SummaryCtx>('measure', 'string', 'Measure', 'The measure\'s key (see the codebook).', (c) => c.measure.key, { enum: measures.map((m) => m.key), required: true }),
+      col<SummaryCtx>('kind', 'string', 'Kind', 'indicator, insight, score or probability.', (c) => c.measure.kind, { enum: KINDS, required: true }),
+      col<SummaryCtx>('unit', 'string', 'Unit', 'Unit of the values, change, mean and SD.', (c) => c.measure.unit),
+      col<SummaryCtx>('n', 'integer', 'Values', 'Number of values the service provided for this participant and measure in the export.', (c) => c.n, { required: true }),
+      ...point('baseline', (c) => c.baseline, tz, 'Baseline'),
+      ...point('latest', (c) => c.latest, tz, 'Latest'),
+      col<SummaryCtx>('change', 'number', 'Change', 'latest_value − baseline_value. Empty with fewer than two values and for categories.', (c) => (c.n >= 2 && typeof c.latest?.value === 'number' && typeof c.baseline?.value === 'number' ? c.latest.value - c.baseline.value : null)),
+      col<SummaryCtx>('mean', 'number', 'Mean', 'Mean of the provided values. Empty for categories and when n = 0.', (c) => c.mean),
+      col<SummaryCtx>('sd', 'number', 'SD', 'Sample standard deviation (n − 1 denominator) of the provided values. Empty with fewer than two values and for categories.', (c) => c.sd),
+      col<SummaryCtx>('simulated', 'boolean', 'Simulated', `true when at least one of these values is simulated. ${SIMULATED_MEANING}`, (c) => c.simulated, { required: true }),
+      col<SummaryCtx>('api_versions', 'string', 'API versions', 'The API versions the values came through, separated by ";" (e.g. v1.2;v1.3).', (c) => c.apiVersions.join(';')),
+    ], false);
+};
+
+export const linkFile = (tz: string): ExportFile<LinkCtx> => file(
+  LINK_FILE, 'link', 'Participant to service account', 'one participant',
+  'The only file that links participant codes to the service\'s account ids. Written only because it was asked for; keep it apart from the data if the codes are pseudonyms.',
+  ['participant'], [
+    col<LinkCtx>('participant', 'string', 'Participant', 'The participant\'s code.', (c) => c.participant, { required: true, neutralised: true }),
+    col<LinkCtx>('account_id', 'string', 'Service account id', 'The service\'s account_id of this participant (UUID); empty if none was created.', (c) => c.accountId),
+    col<LinkCtx>('account_created_at_utc', 'datetime', 'Account created at (UTC)', 'When the workstation created the account.', (c) => c.createdUtc, { timeFormat: 'utc' }),
+    col<LinkCtx>('account_created_at_local', 'datetime', `Account created at (${tz})`, `When the workstation created the account, in ${tz}.`, (c) => c.created?.local, { timeFormat: 'local' }),
+  ], false,
+);
+
+/** The files a request writes, in the order the codebook lists them. */
+export interface ExportFiles {
+  readonly recordings: ExportFile<RecordingCtx>;
+  readonly long: (ExportFile<LongCtx> & { readonly columns: readonly LongColumn[] }) | null;
+  readonly wide: ExportFile<WideCtx> | null;
+  readonly summary: ExportFile<SummaryCtx> | null;
+  readonly link: ExportFile<LinkCtx> | null;
+}
+
+export const exportFiles = (req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'>): ExportFiles => {
+  const has = (f: ExportForm) => req.forms.includes(f);
+  return {
+    recordings: recordingsFile(req.timeZone),
+    long: has('long') ? longFile(req) : null,
+    wide: has('wide') ? wideFile(req) : null,
+    summary: has('summary') ? summaryFile(req) : null,
+    link: req.includeLinkFile ? linkFile(req.timeZone) : null,
+  };
+};
+
+const describeFile = <C>(f: ExportFile<C>): FileDef => ({
+  ...f, primaryKey: [...f.primaryKey], foreignKeys: f.foreignKeys.map((k) => ({ ...k, fields: [...k.fields], referenceFields: [...k.referenceFields] })),
+  // Only the serialisable description: the reader and the long form's scope stay in main/.
+  columns: f.columns.map((c) => ({
+    name: c.name, title: c.title, type: c.type, description: c.description, required: c.required, neutralised: c.neutralised,
+    ...(c.timeFormat ? { timeFormat: c.timeFormat } : {}), ...(c.unit !== undefined ? { unit: c.unit } : {}), ...(c.enum ? { enum: [...c.enum] } : {}),
+    ...(c.range ? { range: [c.range[0], c.range[1]] as [number, number] } : {}), ...(c.measure ? { measure: c.measure } : {}),
+  })),
+});
+
+/** The serialisable description of every table a request writes (for the codebook, datapackage.json, loaders and the UI), data files first. */
+export const tableDefs = (files: ExportFiles): FileDef[] => [
+  ...(files.long ? [describeFile(files.long)] : []),
+  ...(files.wide ? [describeFile(files.wide)] : []),
+  ...(files.summary ? [describeFile(files.summary)] : []),
+  describeFile(files.recordings),
+  ...(files.link ? [describeFile(files.link)] : []),
+];

@@ -1,0 +1,58 @@
+/** Running exports in a temporary folder and reading their files back with an independent parser (papaparse). */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import type { ExportProblem, ExportReport, ExportRequestInput } from '../../../shared/export';
+import type { Result } from '../../../shared/result';
+import { openStudyDb } from '../../../main/db/open';
+import { runExport, type RunExportOptions } from '../../../main/export/run-export';
+
+export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => void } => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+};
+
+export const FIXED_NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
+
+export const exportStudy = async (dbPath: string, request: Partial<ExportRequestInput>, opts: Partial<RunExportOptions> & { outDir: string }): Promise<Result<ExportReport, ExportProblem>> => {
+  const { db } = openStudyDb(dbPath);
+  try {
+    return await runExport(db, { studyId: 1, timeZone: 'Europe/Berlin', ...request }, { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts });
+  } finally {
+    db.close();
+  }
+};
+
+export const mustExport = async (...args: Parameters<typeof exportStudy>): Promise<ExportReport> => {
+  const r = await exportStudy(...args);
+  if (!r.ok) throw new Error(`export failed: ${r.error.code}: ${r.error.message}`);
+  return r.value;
+};
+
+export interface ParsedCsv {
+  readonly bom: boolean;
+  readonly header: string[];
+  readonly rows: string[][];
+  readonly raw: string;
+  /** Rows as objects keyed by header. */
+  readonly records: Record<string, string>[];
+}
+
+/** Parses a CSV file the way a careful reader would: UTF-8, optional BOM, RFC 4180 quoting, CRLF. */
+export const readCsv = (path: string): ParsedCsv => {
+  const raw = readFileSync(path, 'utf8');
+  const bom = raw.startsWith('\uFEFF');
+  const body = (bom ? raw.slice(1) : raw).replace(/\r\n$/, '');
+  const parsed = Papa.parse<string[]>(body, { header: false, newline: '\r\n', quoteChar: '"', escapeChar: '"', delimiter: ',' });
+  if (parsed.errors.length) throw new Error(`papaparse: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+  const [header, ...rows] = parsed.data;
+  const records = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? '<missing>'])));
+  return { bom, header: header!, rows, raw, records };
+};
+
+/** Undoes the formula neutralisation, as the codebook says: one leading ' is dropped. */
+export const unneutralise = (s: string): string => (s.startsWith("'") ? s.slice(1) : s);
+
+/** The number a cell holds, parsed the way R and pandas would. */
+export const num = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s));

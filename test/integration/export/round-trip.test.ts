@@ -1,0 +1,197 @@
+/**
+ * Round trip: a study seeded with awkward values is exported in every form, read back with papaparse
+ * (an independent parser), and every cell is compared with the database, read here with its own SQL.
+ */
+import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEASURES } from '../../../shared/api/measures';
+import { ANALYSIS_TYPES } from '../../../shared/api/vocabulary';
+import type { ExportReport } from '../../../shared/export';
+import { ACCOUNT_PREFIX, AWKWARD_CODES, SECRET_FOLDER, seedAwkwardStudy, type SeededRecording } from './awkward-study';
+import { mustExport, num, readCsv, tempDir, unneutralise, type ParsedCsv } from './helpers';
+
+const tmp = tempDir();
+const dbPath = join(tmp.dir, 'study.sqlite');
+let seeded: SeededRecording[];
+let report: ExportReport;
+let long: ParsedCsv, wide: ParsedCsv, summary: ParsedCsv, recordings: ParsedCsv;
+let db: Database.Database;
+
+interface DbValue { recording: number; key: string; num: number | null; text: string | null }
+
+beforeAll(async () => {
+  seeded = seedAwkwardStudy(dbPath).recordings;
+  report = await mustExport(dbPath, {}, { outDir: tmp.dir, folderName: 'all' });
+  const dir = join(tmp.dir, 'all');
+  long = readCsv(join(dir, 'measures_long.csv'));
+  wide = readCsv(join(dir, 'measures_wide.csv'));
+  summary = readCsv(join(dir, 'participant_summary.csv'));
+  recordings = readCsv(join(dir, 'recordings.csv'));
+  db = new Database(dbPath, { readonly: true });
+});
+afterAll(() => { db.close(); tmp.cleanup(); });
+
+const dbValues = (): Map<string, DbValue> => new Map((db.prepare(
+  `SELECT mv.recording_id AS recording, mv.measure_key AS key, mv.value_num AS num, mv.value_text AS text FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id WHERE r.study_id = 1`,
+).all() as DbValue[]).map((v) => [`${v.recording}/${v.key}`, v]));
+
+const exported = () => seeded.filter((r) => Object.keys(r.states).length > 0);
+
+describe('export round trip (papaparse against the database)', () => {
+  it('writes the four tables, the codebook, datapackage.json, the loaders and checksums', () => {
+    expect(readdirSync(join(tmp.dir, 'all')).sort()).toEqual(
+      ['SHA256SUMS', 'codebook.md', 'datapackage.json', 'load.R', 'load.py', 'measures_long.csv', 'measures_wide.csv', 'participant_summary.csv', 'recordings.csv'],
+    );
+    expect(report.counts.recordings).toBe(exported().length);
+    expect(report.counts.participants).toBe(AWKWARD_CODES.length);
+    expect(report.anySimulated).toBe(true);
+    expect(report.apiVersions).toEqual(['v1.2', 'v1.3']);
+  });
+
+  it('long form: one row per exported (recording, type) and measure, every value equal to the database, missing ones empty', () => {
+    const values = dbValues();
+    const expected = exported().flatMap((r) => ANALYSIS_TYPES.filter((t) => r.states[t]).flatMap((t) => MEASURES.filter((m) => m.analysis === t).map((m) => ({ r, t, m }))));
+    expect(long.rows).toHaveLength(expected.length);
+    expect(report.files.find((f) => f.name === 'measures_long.csv')!.rows).toBe(expected.length);
+    const byKey = new Map(long.records.map((x) => [`${x['recording']}/${x['measure']}`, x]));
+    expect(byKey.size).toBe(expected.length);
+    let missing = 0;
+    for (const { r, t, m } of expected) {
+      const row = byKey.get(`${r.id}/${m.key}`)!;
+      expect(row, `${r.id}/${m.key}`).toBeDefined();
+      expect(unneutralise(row['participant']!)).toBe(r.participant);
+      expect(row['session'] === '' ? null : unneutralise(row['session']!)).toBe(r.session);
+      expect(row['analysis']).toBe(t);
+      expect(row['analysis_state']).toBe(r.states[t]);
+      expect(row['kind']).toBe(m.kind);
+      expect(row['unit']).toBe(m.unit ?? '');
+      expect(row['api_version']).toBe(r.apiVersion);
+      expect(row['simulated']).toBe(String(r.simulated));
+      expect(Date.parse(row['recorded_at_utc']!)).toBe(Date.parse(r.recordedAt));
+      const v = values.get(`${r.id}/${m.key}`);
+      if (!v) {
+        missing++;
+        expect(row['value']).toBe('');
+        expect(row['category']).toBe('');
+      } else if (v.num !== null) {
+        expect(num(row['value'])).toBe(v.num); // exact: the shortest round-trip form of the double
+        expect(row['category']).toBe('');
+      } else {
+        expect(row['value']).toBe('');
+        expect(unneutralise(row['category']!)).toBe(v.text);
+      }
+    }
+    expect(missing).toBe(report.counts.missing);
+    expect(missing).toBeGreaterThan(50); // failed, pending and omitted values are really there
+  });
+
+  it('never writes 0 for a value the service did not provide, and keeps negative numbers as numbers', () => {
+    const empties = long.records.filter((x) => x['value'] === '' && x['category'] === '');
+    expect(empties.length).toBe(report.counts.missing);
+    expect(empties.every((x) => x['analysis_state'] !== 'completed' || !dbValues().has(`${x['recording']}/${x['measure']}`))).toBe(true);
+    const volumes = long.records.filter((x) => x['measure'] === 'pd_volume' && x['value'] !== '');
+    expect(volumes.length).toBeGreaterThan(0);
+    expect(volumes.every((x) => /^-\d+$/.test(x['value']!))).toBe(true);
+    expect(long.raw).toContain('e-7');
+  });
+
+  it('wide form: one row per recording, a column per measure, equal to the database', () => {
+    const values = dbValues();
+    expect(wide.rows).toHaveLength(exported().length);
+    const measureCols = wide.header.filter((h) => MEASURES.some((m) => m.key === h));
+    expect(measureCols).toEqual(MEASURES.map((m) => m.key));
+    for (const r of exported()) {
+      const row = wide.records.find((x) => x['recording'] === String(r.id))!;
+      expect(unneutralise(row['participant']!)).toBe(r.participant);
+      for (const m of MEASURES) {
+        const v = r.states[m.analysis] ? values.get(`${r.id}/${m.key}`) : undefined;
+        const cell = row[m.key]!;
+        if (!v) expect(cell, `${r.id}/${m.key}`).toBe('');
+        else if (v.num !== null) expect(num(cell)).toBe(v.num);
+        else expect(unneutralise(cell)).toBe(v.text);
+      }
+      for (const t of ANALYSIS_TYPES) expect(row[`${{ wellbeing: 'wb', parkinsons: 'pd', alzheimers: 'ad', communication_coach: 'cc' }[t]}_state`]).toBe(r.states[t] ?? '');
+    }
+  });
+
+  it('recordings.csv: provenance of every exported recording, only the file name, and no account ids', () => {
+    const rows = db.prepare(`SELECT * FROM recordings WHERE study_id = 1`).all() as Record<string, string | number | null>[];
+    expect(recordings.rows).toHaveLength(exported().length);
+    for (const x of recordings.records) {
+      const r = rows.find((y) => String(y['id']) === x['recording'])!;
+      expect(unneutralise(x['file_name']!)).toBe(String(r['source_path']).split('/').pop());
+      expect(x['content_sha256']).toBe(r['content_sha256']);
+      expect(x['recording_id']).toBe(r['recording_id']);
+      expect(num(x['speech_duration_seconds'])).toBe(r['svc_speech_seconds']);
+      expect(num(x['speech_estimate_seconds'])).toBe(r['speech_estimate_seconds']);
+      expect(x['simulated']).toBe(r['result_source'] === 'simulated' ? 'true' : 'false');
+      expect(x['recorded_at_local']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    }
+    for (const f of readdirSync(join(tmp.dir, 'all'))) {
+      const text = readFileSync(join(tmp.dir, 'all', f), 'utf8');
+      expect(text, f).not.toContain(SECRET_FOLDER);
+      expect(text, f).not.toContain(ACCOUNT_PREFIX);
+      expect(text, f).not.toContain(tmp.dir);
+    }
+  });
+
+  it('local times follow the time zone across the daylight-saving change', () => {
+    const offsets = new Set(recordings.records.map((x) => x['utc_offset']));
+    expect(offsets).toEqual(new Set(['+01:00', '+02:00']));
+    for (const x of recordings.records) {
+      const utc = Date.parse(x['recorded_at_utc']!);
+      const [h, m] = x['utc_offset']!.slice(1).split(':').map(Number) as [number, number];
+      const local = Date.parse(`${x['recorded_at_local']!.replace(' ', 'T')}Z`);
+      expect(local - Math.floor(utc / 1000) * 1000).toBe((h * 60 + m) * 60_000);
+    }
+  });
+
+  it('summary: baseline, latest, change, mean and SD per participant and measure, recomputed from the database', () => {
+    const values = dbValues();
+    expect(summary.rows).toHaveLength(AWKWARD_CODES.length * MEASURES.length);
+    for (const code of AWKWARD_CODES) {
+      const recs = exported().filter((r) => r.participant === code).sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : a.id - b.id));
+      for (const m of MEASURES) {
+        const points = recs.filter((r) => r.states[m.analysis]).map((r) => ({ r, v: values.get(`${r.id}/${m.key}`) })).filter((p) => p.v !== undefined);
+        const row = summary.records.find((x) => unneutralise(x['participant']!) === code && x['measure'] === m.key)!;
+        expect(row, `${code}/${m.key}`).toBeDefined();
+        expect(Number(row['n'])).toBe(points.length);
+        if (points.length === 0) { expect(row['baseline_recording']).toBe(''); continue; }
+        expect(row['baseline_recording']).toBe(String(points[0]!.r.id));
+        expect(row['latest_recording']).toBe(String(points.at(-1)!.r.id));
+        expect(row['simulated']).toBe(String(points.some((p) => p.r.simulated)));
+        if (m.valueType === 'category') {
+          expect(unneutralise(row['baseline_category']!)).toBe(points[0]!.v!.text);
+          expect(row['mean']).toBe('');
+          continue;
+        }
+        const xs = points.map((p) => p.v!.num!);
+        const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+        expect(num(row['mean'])).toBeCloseTo(mean, 9);
+        if (xs.length >= 2) {
+          const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
+          expect(num(row['sd'])).toBeCloseTo(sd, 6);
+          expect(num(row['change'])).toBe(xs.at(-1)! - xs[0]!);
+        } else {
+          expect(row['sd']).toBe('');
+          expect(row['change']).toBe('');
+        }
+      }
+    }
+  });
+
+  it('neutralises formulas in text cells only, so spreadsheets show them as text', () => {
+    const codes = new Set(long.records.map((x) => x['participant']));
+    expect(codes).toContain(`'=HYPERLINK("http://x","click")`);
+    expect(codes).toContain("'-5");
+    expect(codes).toContain("'+plus");
+    expect(codes).toContain("'@at");
+    expect(codes).toContain("''apostrophe");
+    expect(codes).toContain('NA');
+    expect(codes).toContain('two\nlines');
+    expect(long.records.some((x) => x['category']!.startsWith("'=cmd"))).toBe(true);
+    for (const x of long.records) expect(x['value']).not.toMatch(/^'/);
+  });
+});
