@@ -14,7 +14,7 @@ import type {
 } from '../../shared/study';
 import { createApiClient, type ApiClient, type ClientOptions } from '../api/client';
 import { openStudyDb, type Db } from '../db/open';
-import { batchesOfStudy, batchProgress, moveBatch } from '../db/repos/batches.repo';
+import { batchesOfStudy, batchProgress, moveBatch, reopenBatchesOf } from '../db/repos/batches.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
@@ -64,6 +64,12 @@ export interface StudyService {
   readonly workspace: Workspace;
   createProfile(p: { name: string; baseUrl: string; apiVersion: ApiVersion; apiKey?: string; keyEnv?: string; isSandbox?: boolean }): Result<ProfileSummary, ServiceProblem>;
   listProfiles(): ProfileSummary[];
+  /** Stores a new key for the profile (or removes it with null); its queue restarts with the new key. */
+  setProfileKey(profileId: number, apiKey: string | null): Promise<Result<ProfileSummary, ServiceProblem>>;
+  /** Moves a profile to another address (the built-in sandbox gets a new port each launch); its queue restarts. */
+  setProfileAddress(profileId: number, baseUrl: string): Promise<Result<ProfileSummary, ServiceProblem>>;
+  /** The service's answer to ping (no key needed, but through the profile's address). */
+  pingProfile(profileId: number): Promise<Result<string, ServiceProblem>>;
   /** Checks address and key: a ping and a usage read. */
   testProfile(profileId: number): Promise<Result<Usage, ServiceProblem>>;
   createStudy(p: { name: string; profileId: number }): Result<StudySummary, ServiceProblem>;
@@ -89,9 +95,13 @@ export interface StudyService {
   settings(): { poll: PollSettings; queue: QueueSettings };
   /** Saves new tuning (clamped to the spec); running queues pick it up when they next start. */
   saveSettings(s: { poll?: Partial<PollSettings>; queue?: Partial<QueueSettings> }): { poll: PollSettings; queue: QueueSettings };
+  /** Restarts the running queues (after new settings); requests in flight settle first. */
+  restartEngine(): Promise<void>;
   /** Starts a queue runner for every profile whose key can be read. */
   startEngine(): void;
   runnerFor(profileId: number): QueueRunner | null;
+  /** Something changed in the database (files queued by hand): every queue looks now. */
+  wake(): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +131,13 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     (db.prepare(`SELECT profile_id FROM studies WHERE id = ?`).get(studyId) as { profile_id: number | null } | undefined)?.profile_id ?? null;
   const batchStudy = (batchId: number) => (db.prepare(`SELECT study_id FROM batches WHERE id = ?`).get(batchId) as { study_id: number } | undefined)?.study_id ?? null;
   const wakeAll = () => { for (const r of runners.values()) r.wake(); };
+  /** Drops the profile's client and stops its runner (requests in flight settle first), so the next use reads the profile again. */
+  const forgetProfile = async (profileId: number) => {
+    clients.delete(profileId);
+    const r = runners.get(profileId);
+    runners.delete(profileId);
+    if (r) await r.stop();
+  };
 
   const studySummary = (id: number): StudySummary | null => {
     const r = db.prepare(
@@ -174,6 +191,31 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
       return ok(toProfile(profileRow(id)!));
     },
     listProfiles: () => (db.prepare(`SELECT * FROM service_profiles ORDER BY id`).all() as ProfileRow[]).map(toProfile),
+    async setProfileKey(profileId, apiKey) {
+      const p = profileRow(profileId);
+      if (!p) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      const hadRunner = runners.has(profileId);
+      await forgetProfile(profileId);
+      keys.remove(p.key_ref);
+      const ref = apiKey === null ? null : keys.save(profileId, apiKey);
+      db.prepare(`UPDATE service_profiles SET key_ref = ? WHERE id = ?`).run(ref, profileId);
+      if (hadRunner && ref !== null) ensureRunner(profileId);
+      return ok(toProfile(profileRow(profileId)!));
+    },
+    async setProfileAddress(profileId, baseUrl) {
+      if (!profileRow(profileId)) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      const hadRunner = runners.has(profileId);
+      await forgetProfile(profileId);
+      db.prepare(`UPDATE service_profiles SET base_url = ? WHERE id = ?`).run(baseUrl.replace(/\/+$/, ''), profileId);
+      if (hadRunner) ensureRunner(profileId);
+      return ok(toProfile(profileRow(profileId)!));
+    },
+    async pingProfile(profileId) {
+      const c = clientFor(profileId);
+      if (!c.ok) return c;
+      const ping = await c.value.ping();
+      return ping.ok ? ok(ping.value) : err(fromApi(ping.error));
+    },
     async testProfile(profileId) {
       const c = clientFor(profileId);
       if (!c.ok) return c;
@@ -263,7 +305,10 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     resolveUncertain(recordingId, decision) {
       const at = iso();
       const done = resolveUncertainRow(db, recordingId, decision);
-      if (done) appendEvent(db, at, 'uncertain_resolved', { recordingId }, { decision });
+      if (done) {
+        appendEvent(db, at, 'uncertain_resolved', { recordingId }, { decision });
+        reopenBatchesOf(db, [recordingId], at);
+      }
       wakeAll();
       return done;
     },
@@ -273,6 +318,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
         if (!r) return false;
         db.prepare(`UPDATE recordings SET upload_state = ?, duplicate_override = 1 WHERE id = ?`).run(r.account_id ? 'queued' : 'pending', recordingId);
         appendEvent(db, iso(), 'duplicate_insisted', { studyId: r.study_id, recordingId });
+        reopenBatchesOf(db, [recordingId], iso());
         return true;
       }).immediate();
       wakeAll();
@@ -295,10 +341,16 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
       if (next.queue) writeSetting(db, 'queue', { ...saved<QueueSettings>('queue'), ...next.queue });
       return currentSettings();
     },
+    async restartEngine() {
+      const ids = [...runners.keys()];
+      for (const id of ids) await forgetProfile(id);
+      for (const id of ids) ensureRunner(id);
+    },
     startEngine() {
       for (const p of service.listProfiles()) ensureRunner(p.id);
     },
     runnerFor: (profileId) => runners.get(profileId) ?? null,
+    wake: wakeAll,
     async close() {
       await Promise.all([...runners.values()].map((r) => r.stop()));
       runners.clear();

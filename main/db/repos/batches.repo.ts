@@ -74,3 +74,19 @@ export const finishDrainedBatches = (db: Db, profileId: number, at: string): num
 export const setBatchUsageAfter = (db: Db, batchIds: readonly number[], usage: Usage): void => {
   for (const id of batchIds) stmt(db, `UPDATE batches SET usage_after = ? WHERE id = ?`).run(JSON.stringify(usage), id);
 };
+
+/**
+ * A finished batch runs again when one of its files is queued again (a retry, a decision on an
+ * uncertain upload, a duplicate sent anyway): the queue only sends files of running batches.
+ */
+export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: string): number[] => {
+  const reopened = stmt(db,
+    `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ('queued', 'pending')`,
+  ).all(JSON.stringify(recordingIds)) as { id: number; study_id: number }[];
+  for (const b of reopened) {
+    stmt(db, `UPDATE batches SET state = 'running' WHERE id = ? AND state = 'finished'`).run(b.id);
+    appendEvent(db, at, 'batch_reopened', { studyId: b.study_id }, { batch_id: b.id });
+  }
+  return reopened.map((b) => b.id);
+};

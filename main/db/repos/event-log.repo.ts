@@ -9,7 +9,8 @@ export type EventKind =
   | 'account_created' | 'account_creation_uncertain' | 'upload_intent' | 'upload_accepted' | 'upload_rejected'
   | 'upload_uncertain' | 'upload_interrupted' | 'analysis_polled' | 'analysis_final' | 'usage_read'
   | 'batch_created' | 'batch_started' | 'batch_paused' | 'batch_resumed' | 'batch_cancelled' | 'batch_finished'
-  | 'queue_paused' | 'uncertain_resolved' | 'duplicate_insisted';
+  | 'queue_paused' | 'uncertain_resolved' | 'duplicate_insisted'
+  | 'account_linked' | 'upload_requeued' | 'results_recheck' | 'batch_reopened';
 
 export interface EventRef {
   readonly studyId?: number | null;

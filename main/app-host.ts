@@ -1,0 +1,78 @@
+/**
+ * The main-process services behind the window, the same whichever window it is: the study service
+ * (database, engine, key store), the built-in sandbox, the event bus and the IPC router with every
+ * handler. The Electron shell (main/electron/) and the browser-mode node host (main/node-host.ts) each
+ * open one and put their own transport in front of it. No `electron` import here.
+ */
+import { platform } from 'node:os';
+import type { KeyStorageSchema } from '../shared/contract/app.contract';
+import type { z } from 'zod';
+import type { ScenarioName } from './sandbox/scenario';
+import { createEventBus, type EventBus } from './rpc/event-bus';
+import { createHandlers } from './rpc/handlers';
+import type { Dialogs } from './rpc/handlers/deps';
+import { createRouter, type Router, type RouterLog } from './rpc/router';
+import { createBuiltinSandbox, type BuiltinSandbox } from './services/builtin-sandbox';
+import type { KeyVault } from './services/key-store';
+import { createPlanStore } from './services/plan-store';
+import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
+import { APP_VERSION } from './app-version';
+
+export interface AppHostOptions {
+  readonly workspaceDir: string;
+  readonly mode: 'electron' | 'browser';
+  readonly keyStorage: z.infer<typeof KeyStorageSchema>;
+  readonly vault?: KeyVault;
+  readonly dialogs?: Dialogs;
+  /** The built-in sandbox's scenario for this run (tests, demos); otherwise the researcher's saved choice. */
+  readonly sandboxScenario?: ScenarioName;
+  /** The built-in sandbox's admin token (end-to-end tests inject faults through its admin routes); random otherwise. */
+  readonly sandboxAdminToken?: string;
+  /** Engine tuning and clock for tests. */
+  readonly engine?: Pick<StudyServiceOptions, 'poll' | 'queue' | 'idleRecheckMs' | 'now' | 'client'>;
+  readonly log?: RouterLog;
+}
+
+export interface AppHost {
+  readonly router: Router;
+  readonly bus: EventBus;
+  readonly service: StudyService;
+  readonly sandbox: BuiltinSandbox;
+  close(): Promise<void>;
+}
+
+export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
+  const bus = createEventBus();
+  const service = openStudyService({
+    workspaceDir: o.workspaceDir,
+    ...(o.vault ? { vault: o.vault } : {}),
+    ...o.engine,
+    onEvent: (e) => bus.publish('engine', e),
+  });
+  const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
+    ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
+    ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
+  });
+  // The built-in sandbox listens on a new port each launch: move its profiles there before the engine starts.
+  const builtin = sandbox.profileIds();
+  if (builtin.length > 0) {
+    const url = await sandbox.ensure();
+    for (const p of service.listProfiles()) if (builtin.includes(p.id) && p.baseUrl !== url) await service.setProfileAddress(p.id, url);
+  }
+  service.startEngine();
+  const now = o.engine?.now ?? Date.now;
+  const router = createRouter(createHandlers({
+    service, sandbox, bus, plans: createPlanStore(), dialogs: o.dialogs ?? null, now,
+    info: {
+      version: APP_VERSION, mode: o.mode, platform: platform(), workspaceDir: service.workspace.dir, keyStorage: o.keyStorage,
+      capabilities: { nativeDialogs: o.dialogs !== undefined },
+    },
+  }), o.log);
+  return {
+    router, bus, service, sandbox,
+    async close() {
+      await service.close();
+      await sandbox.close();
+    },
+  };
+};

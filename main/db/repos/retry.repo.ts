@@ -1,0 +1,40 @@
+/**
+ * "Retry" as the researcher may ask for it: only what is safe. A rejected upload was certainly not
+ * charged, so it is queued again (unless the refusal is permanent: too large, malformed, too little
+ * speech for isolation); timed-out analyses are asked for again now. Uncertain uploads are never
+ * touched here: they need the researcher's explicit decision (uploads.repo.ts resolveUncertain).
+ */
+import { retryable, type StoredUploadError } from '../../../shared/recording-problems';
+import type { AnalysisType } from '../../../shared/api/vocabulary';
+import type { AnalysisState } from '../../../shared/study';
+import type { Db } from '../open';
+import { stmt } from '../statements';
+import { reopenBatchesOf } from './batches.repo';
+import { appendEvent } from './event-log.repo';
+
+export const retryRecordings = (db: Db, recordingIds: readonly number[], at: string): { retried: number; skipped: number } =>
+  db.transaction(() => {
+    let retried = 0;
+    const requeued: number[] = [];
+    for (const id of recordingIds) {
+      const r = stmt(db, `SELECT study_id, upload_state, upload_error FROM recordings WHERE id = ?`).get(id) as { study_id: number; upload_state: string; upload_error: string | null } | undefined;
+      if (!r) continue;
+      const analyses = stmt(db, `SELECT type, state FROM analyses WHERE recording_id = ?`).all(id) as { type: AnalysisType; state: AnalysisState }[];
+      const facts = {
+        uploadState: r.upload_state as 'rejected', analyses, verdict: null,
+        uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
+      };
+      if (!retryable(facts)) continue;
+      if (r.upload_state === 'rejected') {
+        stmt(db, `UPDATE recordings SET upload_state = 'queued', upload_error = NULL WHERE id = ? AND upload_state = 'rejected'`).run(id);
+        appendEvent(db, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
+        requeued.push(id);
+      } else {
+        stmt(db, `UPDATE analyses SET next_poll_at = ? WHERE recording_id = ? AND state = 'timed_out'`).run(at, id);
+        appendEvent(db, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
+      }
+      retried++;
+    }
+    reopenBatchesOf(db, requeued, at);
+    return { retried, skipped: recordingIds.length - retried };
+  }).immediate();

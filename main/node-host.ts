@@ -1,0 +1,98 @@
+/**
+ * Browser mode: the workstation's main-process services under plain Node, with the renderer served
+ * to a local browser over the WebSocket bridge (main/rpc/ws-bridge.ts). Used where no Electron binary
+ * exists (`npm start` falls back to it) and by the end-to-end tests. Prints `BRIDGE_READY <url>`.
+ *
+ *   npx tsx main/node-host.ts [--home <dir>] [--port <n>] [--no-open] [--sandbox-scenario <name>]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openAppHost } from './app-host';
+import { createExportDownloads } from './rpc/export-downloads';
+import { startBridge } from './rpc/ws-bridge';
+import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
+import { defaultWorkspaceDir } from './services/workspace';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+
+const HELP = `Voicescope in browser mode: the workstation in your web browser, served on this computer only.
+
+Options:
+  --home <dir>               workspace folder (default $VOICESCOPE_HOME or ~/.voicescope)
+  --port <n>                 port on 127.0.0.1 (default: a free one)
+  --no-open                  do not open the browser; just print the address
+  --sandbox-scenario <name>  the built-in sandbox's behaviour for this run: ${SCENARIO_NAMES.join(', ')}
+  -h, --help`;
+
+const openBrowser = (url: string) => {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '""', url] : [url];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => console.log('Open the address above in your browser.'));
+    child.unref();
+  } catch {
+    console.log('Open the address above in your browser.');
+  }
+};
+
+const main = async () => {
+  const { values: v } = parseArgs({
+    options: {
+      home: { type: 'string' }, port: { type: 'string' }, 'no-open': { type: 'boolean' }, 'sandbox-scenario': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (v.help) { console.log(HELP); return; }
+  const scenario = v['sandbox-scenario'];
+  if (scenario !== undefined && !(SCENARIO_NAMES as readonly string[]).includes(scenario)) {
+    console.error(`voicescope: --sandbox-scenario must be one of ${SCENARIO_NAMES.join(', ')}.`);
+    process.exit(2);
+  }
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    console.error('voicescope: the window is not built (out/renderer is missing). Run `npm run build` or `npm start`.');
+    process.exit(1);
+  }
+  const workspaceDir = v.home ?? defaultWorkspaceDir();
+  const host = await openAppHost({
+    workspaceDir,
+    mode: 'browser',
+    keyStorage: {
+      kind: 'key-file', protectedByOs: false,
+      notice: `In browser mode, API keys are kept in files that only your user account can read (${join(workspaceDir, 'keys')}); they are not encrypted. The desktop app keeps them in the operating system's keychain instead.`,
+    },
+    ...(scenario ? { sandboxScenario: scenario as ScenarioName } : {}),
+    // Test hooks exist only when asked for (end-to-end tests): the sandbox's admin token, to inject faults.
+    ...(process.env['VOICESCOPE_TEST_HOOKS'] === '1' && process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN']
+      ? { sandboxAdminToken: process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN'] } : {}),
+  });
+  const downloads = createExportDownloads(host.service.workspace.dir);
+  const bridge = await startBridge({
+    router: host.router, bus: host.bus, staticDir: RENDERER_DIR, routes: downloads.route,
+    ...(v.port ? { port: Number(v.port) } : {}),
+  });
+  console.log(`Voicescope is running in browser mode (workspace ${workspaceDir}).`);
+  console.log(`Open this address; it holds this launch's secret token, so keep it to yourself:\n  ${bridge.url}`);
+  console.log(`BRIDGE_READY ${bridge.url}`);
+  if (!v['no-open'] && !process.env['CI']) openBrowser(bridge.url);
+  let closing = false;
+  const stop = async () => {
+    if (closing) return;
+    closing = true;
+    await bridge.close();
+    await host.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+};
+
+void main().catch((e: unknown) => {
+  console.error('voicescope:', e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import type { batchesContract } from '../../../shared/contract/batches.contract';
+import { err, ok } from '../../../shared/result';
+import { appError } from '../../../shared/rpc';
+import { batchProgress } from '../../db/repos/batches.repo';
+import type { HandlersOf } from '../router';
+import { fromProblem, notFound, type HostDeps } from './deps';
+
+export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract> => {
+  const { service } = d;
+  const progress = (batchId: number) => {
+    const b = batchProgress(service.db, batchId);
+    return b ? ok(b) : notFound('batch');
+  };
+  const move = (batchId: number, moved: boolean, what: string) => {
+    const b = batchProgress(service.db, batchId);
+    if (!b) return notFound('batch');
+    return moved ? ok(b) : err(appError('CONFLICT', `This batch cannot be ${what} now: it is ${b.state}.`, 'Look at its state; a finished or cancelled batch cannot change.'));
+  };
+  const queueState = (profileId: number) => {
+    const r = service.runnerFor(profileId)?.state();
+    return ok({ profileId, running: r?.running ?? false, pause: r?.pause ? { reason: r.pause.reason, untilMs: r.pause.untilMs } : null, inFlight: r?.inFlight ?? 0 });
+  };
+  return {
+    'batches.list': ({ studyId }) => ok(service.batches(studyId)),
+    'batches.get': ({ batchId }) => progress(batchId),
+    async 'batches.credits'({ batchId }) {
+      const r = await service.checkBatchCredits(batchId);
+      return r.ok ? ok(r.value) : fromProblem(r.error);
+    },
+    async 'batches.start'({ batchId }) {
+      const r = await service.startBatch(batchId);
+      return r.ok ? ok(r.value) : fromProblem(r.error, 'CONFLICT');
+    },
+    'batches.pause': ({ batchId }) => move(batchId, service.pauseBatch(batchId), 'paused'),
+    'batches.resume': ({ batchId }) => move(batchId, service.resumeBatch(batchId), 'resumed'),
+    'batches.cancel': ({ batchId }) => move(batchId, service.cancelBatch(batchId), 'cancelled'),
+    'queue.state': ({ profileId }) => queueState(profileId),
+    'queue.pause': ({ profileId }) => { service.pauseSending(profileId); return queueState(profileId); },
+    'queue.resume': ({ profileId }) => { service.resumeSending(profileId); return queueState(profileId); },
+  };
+};

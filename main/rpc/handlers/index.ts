@@ -1,0 +1,27 @@
+/** Every handler of the contract, built over the host's services; `Handlers` makes a missing one a type error. */
+import type { Handlers } from '../router';
+import { appHandlers } from './app.handlers';
+import { batchesHandlers } from './batches.handlers';
+import type { HostDeps } from './deps';
+import { filesHandlers, importsHandlers } from './imports.handlers';
+import { participantsHandlers } from './participants.handlers';
+import { profilesHandlers } from './profiles.handlers';
+import { recordingsHandlers } from './recordings.handlers';
+import { settingsHandlers } from './settings.handlers';
+import { studiesHandlers } from './studies.handlers';
+import { timelineHandlers } from './timeline.handlers';
+import { usageHandlers } from './usage.handlers';
+
+export const createHandlers = (d: HostDeps): Handlers => ({
+  ...appHandlers(d),
+  ...profilesHandlers(d),
+  ...studiesHandlers(d),
+  ...participantsHandlers(d),
+  ...recordingsHandlers(d),
+  ...filesHandlers(d),
+  ...importsHandlers(d),
+  ...batchesHandlers(d),
+  ...timelineHandlers(d),
+  ...usageHandlers(d),
+  ...settingsHandlers(d),
+});

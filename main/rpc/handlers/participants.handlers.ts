@@ -1,0 +1,65 @@
+import { explainApiError } from '../../../shared/api/api-error';
+import type { participantsContract } from '../../../shared/contract/participants.contract';
+import { err, ok } from '../../../shared/result';
+import { appError } from '../../../shared/rpc';
+import {
+  createParticipant, linkAccount, participantById, participantPage, renameParticipant, setParticipantNotes, type EditRefusal, type ParticipantRecord,
+} from '../../db/repos/participants.repo';
+import type { HandlersOf } from '../router';
+import { fromProblem, notFound, type HostDeps } from './deps';
+
+const refusal = (r: EditRefusal, detail: { code?: string; accountId?: string }) => {
+  switch (r) {
+    case 'not_found': return notFound('participant');
+    case 'code_taken': return err(appError('CONFLICT', `The code "${detail.code}" is already used in this study.`, 'Choose another code, or open the existing participant.'));
+    case 'account_taken': return err(appError('CONFLICT', `The account ${detail.accountId} is already linked to another participant of this study.`, 'Check the account id; one account belongs to one participant.'));
+    case 'has_account': return err(appError('CONFLICT', 'This participant already has a service account; linking another would split their results across two accounts.', 'Create a new participant for the other account instead.'));
+  }
+};
+
+const row = ({ studyId: _s, ...r }: ParticipantRecord) => r;
+
+export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participantsContract> => {
+  const { db } = d.service;
+  const get = (id: number) => {
+    const p = participantById(db, id, d.now());
+    return p ? ok(row(p)) : notFound('participant');
+  };
+  return {
+    'participants.page': (q) => {
+      const page = participantPage(db, q, d.now());
+      return ok({ rows: page.rows.map(row), total: page.total });
+    },
+    'participants.get': ({ participantId }) => {
+      const p = participantById(db, participantId, d.now());
+      return p ? ok({ ...row(p), studyId: p.studyId }) : notFound('participant');
+    },
+    'participants.create': ({ studyId, code }) => {
+      const r = createParticipant(db, studyId, code, new Date(d.now()).toISOString());
+      return typeof r === 'string' ? (r === 'not_found' ? notFound('study') : refusal(r, { code })) : get(r.id);
+    },
+    'participants.rename': ({ participantId, code }) => {
+      const r = renameParticipant(db, participantId, code);
+      return r === true ? get(participantId) : refusal(r, { code });
+    },
+    'participants.setNotes': ({ participantId, notes }) => {
+      const r = setParticipantNotes(db, participantId, notes);
+      return r === true ? get(participantId) : refusal(r, {});
+    },
+    'participants.linkAccount': ({ participantId, accountId }) => {
+      const r = linkAccount(db, participantId, accountId, new Date(d.now()).toISOString());
+      if (r !== true) return refusal(r, { accountId });
+      d.service.wake(); // the participant's files waiting for an account are queued now
+      return get(participantId);
+    },
+    async 'participants.createAccounts'({ studyId, codes }) {
+      const r = await d.service.createAccounts(studyId, codes);
+      if (!r.ok) return fromProblem(r.error);
+      return ok({
+        created: [...r.value.created],
+        failed: r.value.failed.map((f) => ({ ...f, ...(({ summary, action }) => ({ summary, action }))(explainApiError(f.error)) })),
+        possibleOrphans: r.value.possibleOrphans,
+      });
+    },
+  };
+};

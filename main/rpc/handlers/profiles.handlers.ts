@@ -1,0 +1,100 @@
+/**
+ * Service profiles. A key comes in (create, replace) and never goes back out; the renderer learns only
+ * whether there is one and where it is kept. The built-in sandbox is a profile like any other, marked
+ * as such so every screen can say its results are simulated.
+ */
+import { explainApiError } from '../../../shared/api/api-error';
+import type { ApiVersion } from '../../../shared/api/vocabulary';
+import type { profilesContract, ProfileView } from '../../../shared/contract/profiles.contract';
+import { err, ok, type Result } from '../../../shared/result';
+import { appError, type AppError } from '../../../shared/rpc';
+import { createApiClient } from '../../api/client';
+import { latestUsage } from '../../db/repos/usage.repo';
+import type { HandlersOf } from '../router';
+import { fromProblem, notFound, type HostDeps } from './deps';
+
+export const keyLocation = (keyRef: string | null): string | null => {
+  if (keyRef === null) return null;
+  const [scheme, name] = keyRef.split(/:(.*)/s, 2) as [string, string | undefined];
+  switch (scheme) {
+    case 'safe-storage': return "the operating system's keychain";
+    case 'key-file': return 'a key file only your user account can read (not encrypted)';
+    case 'env': return `the environment variable ${name ?? ''}`;
+    default: return 'an unknown place';
+  }
+};
+
+export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContract> => {
+  const { service, sandbox } = d;
+  const view = (id: number): ProfileView | null => {
+    const p = service.listProfiles().find((x) => x.id === id);
+    if (!p) return null;
+    const studies = (service.db.prepare(`SELECT count(*) AS n FROM studies WHERE profile_id = ?`).get(id) as { n: number }).n;
+    return {
+      id: p.id, name: p.name, baseUrl: p.baseUrl, apiVersion: p.apiVersion, isSandbox: p.isSandbox || sandbox.profileIds().includes(p.id),
+      hasKey: p.keyRef !== null, keyLocation: keyLocation(p.keyRef), studies, lastUsage: latestUsage(service.db, p.id),
+    };
+  };
+  const viewOf = (id: number): Result<ProfileView, AppError> => {
+    const v = view(id);
+    return v ? ok(v) : notFound('service profile');
+  };
+  const test = async (profileId: number) => {
+    const ping = await service.pingProfile(profileId);
+    if (!ping.ok) return fromProblem(ping.error);
+    const usage = await service.testProfile(profileId);
+    return usage.ok ? ok({ ping: ping.value, usage: usage.value }) : fromProblem(usage.error);
+  };
+
+  return {
+    'profiles.list': () => ok(service.listProfiles().map((p) => view(p.id)!)),
+    async 'profiles.testDraft'({ baseUrl, apiVersion, apiKey }) {
+      let url: URL;
+      try { url = new URL(baseUrl); } catch { return err(appError('VALIDATION', `"${baseUrl}" is not a web address.`, 'Enter the service address, e.g. https://api.example.org.')); }
+      const client = createApiClient({ profile: { baseUrl: url.origin + url.pathname.replace(/\/+$/, ''), version: apiVersion, apiKey }, now: d.now });
+      const ping = await client.ping();
+      if (!ping.ok) {
+        const x = explainApiError(ping.error);
+        return err(appError('UPSTREAM', `The service did not answer ping: ${x.summary}`, x.action, { apiError: ping.error, retryable: true }));
+      }
+      const usage = await client.getUsage();
+      if (!usage.ok) {
+        const x = explainApiError(usage.error);
+        return err(appError('UPSTREAM', `The service answered, but reading usage failed: ${x.summary}`, x.action, { apiError: usage.error }));
+      }
+      return ok({ ping: ping.value, usage: usage.value });
+    },
+    'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
+      const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });
+      return created.ok ? viewOf(created.value.id) : fromProblem(created.error, 'CONFLICT');
+    },
+    async 'profiles.useSandbox'({ apiVersion }) {
+      const url = await sandbox.ensure();
+      const existing = service.listProfiles().find((p) => sandbox.profileIds().includes(p.id) && p.apiVersion === apiVersion);
+      if (existing) {
+        if (existing.baseUrl !== url) await service.setProfileAddress(existing.id, url);
+        return viewOf(existing.id);
+      }
+      const name = sandboxProfileName(apiVersion, service.listProfiles().map((p) => p.name));
+      const created = service.createProfile({ name, baseUrl: url, apiVersion, apiKey: sandbox.apiKey, isSandbox: true });
+      if (!created.ok) return fromProblem(created.error);
+      sandbox.adopt(created.value.id);
+      return viewOf(created.value.id);
+    },
+    'profiles.test': ({ profileId }) => test(profileId),
+    async 'profiles.replaceKey'({ profileId, apiKey }) {
+      const r = await service.setProfileKey(profileId, apiKey);
+      return r.ok ? viewOf(profileId) : fromProblem(r.error);
+    },
+    async 'profiles.removeKey'({ profileId }) {
+      const r = await service.setProfileKey(profileId, null);
+      return r.ok ? viewOf(profileId) : fromProblem(r.error);
+    },
+  };
+};
+
+const sandboxProfileName = (v: ApiVersion, taken: readonly string[]): string => {
+  const base = `Built-in sandbox ${v} (simulated)`;
+  if (!taken.includes(base)) return base;
+  for (let i = 2; ; i++) if (!taken.includes(`${base} ${i}`)) return `${base} ${i}`;
+};

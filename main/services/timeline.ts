@@ -1,0 +1,83 @@
+/**
+ * A participant's timeline: every measure's values by session, one series per API version (v1.2 and
+ * v1.3 results come from different models and field definitions, so they are never joined into one
+ * line or one baseline), each with its within-person baseline (shared/baseline.ts) and the change of
+ * the latest session from it. Sessions carry markers for audio that was marginal or altered.
+ */
+import { MEASURES } from '../../shared/api/measures';
+import type { ApiVersion } from '../../shared/api/vocabulary';
+import { baselineOf, changeFromBaseline } from '../../shared/baseline';
+import type { Timeline } from '../../shared/contract/timeline.contract';
+import type { VerdictView } from '../../shared/study';
+import type { Db } from '../db/open';
+import { stmt } from '../db/statements';
+
+/** Detected speech under this is close enough to the 30-second minimum to mark the session. */
+export const MARGINAL_SPEECH_SECONDS = 36;
+
+interface SessionRow {
+  id: number; recorded_at: string; session_label: string | null; api_version: ApiVersion; result_source: string | null;
+  converted: number; svc_speech_seconds: number | null; speech_estimate_seconds: number | null; verdict: string | null; isolate: number | null;
+}
+
+export const participantTimeline = (db: Db, participantId: number, baselineSessions: number): Timeline | null => {
+  const p = stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as { id: number; code: string } | undefined;
+  if (!p) return null;
+  const sessions = stmt(db,
+    `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
+            r.verdict, b.isolate_oldest_speaker AS isolate
+     FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
+     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
+     ORDER BY r.recorded_at, r.id`,
+  ).all(participantId) as SessionRow[];
+  const versionOf = new Map(sessions.map((s) => [s.id, s.api_version]));
+
+  // key → version → points, in time order (the index measure_timeline keeps them ordered).
+  const byMeasure = new Map<string, Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string }[]>>();
+  for (const v of stmt(db, `SELECT recording_id, measure_key, recorded_at, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`)
+    .all(participantId) as { recording_id: number; measure_key: string; recorded_at: string; value_num: number | null; value_text: string | null }[]) {
+    const version = versionOf.get(v.recording_id);
+    if (!version) continue;
+    let perVersion = byMeasure.get(v.measure_key);
+    if (!perVersion) byMeasure.set(v.measure_key, (perVersion = new Map()));
+    let points = perVersion.get(version);
+    if (!points) perVersion.set(version, (points = []));
+    points.push({ recordingId: v.recording_id, recordedAt: v.recorded_at, value: v.value_num ?? v.value_text! });
+  }
+
+  const versions = [...new Set(sessions.map((s) => s.api_version))].sort();
+  const measures = MEASURES.filter((m) => byMeasure.has(m.key)).map((m) => ({
+    key: m.key,
+    series: versions.flatMap((version) => {
+      const points = byMeasure.get(m.key)?.get(version) ?? [];
+      if (points.length === 0) return [];
+      const last = points.at(-1)!;
+      const numeric = points.every((pt) => typeof pt.value === 'number');
+      const baseline = numeric ? baselineOf(points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })), baselineSessions) : null;
+      const change = baseline ? changeFromBaseline(last.value as number, baseline) : null;
+      return [{
+        apiVersion: version, points, baseline,
+        latest: { value: last.value, recordedAt: last.recordedAt },
+        change: change?.change ?? null, changeInSd: change?.changeInSd ?? null,
+      }];
+    }),
+  }));
+
+  return {
+    participantId: p.id, code: p.code, baselineSessions, versions,
+    sessions: sessions.map((s) => {
+      const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
+      const verdict = s.verdict ? (JSON.parse(s.verdict) as VerdictView) : null;
+      return {
+        recordingId: s.id, recordedAt: s.recorded_at, session: s.session_label, apiVersion: s.api_version, simulated: s.result_source === 'simulated',
+        flags: {
+          converted: s.converted === 1,
+          marginalSpeech: speech !== null && speech < MARGINAL_SPEECH_SECONDS,
+          isolated: s.isolate === 1,
+          warnings: verdict?.findings.filter((f) => f.severity === 'warn').map((f) => f.message) ?? [],
+        },
+      };
+    }),
+    measures,
+  };
+};

@@ -1,0 +1,32 @@
+/**
+ * End-to-end tests of the workstation in browser mode: Debian's Chromium (never a downloaded browser),
+ * each test with its own node host, workspace and built-in sandbox (test/e2e/support/fixtures.ts).
+ * Screenshots of the main screens are saved under test-results/screenshots/.
+ */
+import { defineConfig } from '@playwright/test';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.e2e.ts',
+  globalSetup: './test/e2e/support/global-setup.ts',
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['./test/e2e/support/summary-reporter.ts']],
+  outputDir: 'test-results/e2e',
+  use: {
+    browserName: 'chromium',
+    launchOptions: { executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    viewport: { width: 1360, height: 900 },
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * The workstation window: a sidebar (studies, the current study's screens, usage, settings) and the
+ * routed page. Hash routing works the same from the Electron app:// scheme and the browser-mode host.
+ * First run (no service profile yet) goes to setup.
+ */
+import { useEffect, useState } from 'react';
+import { Link, Redirect, Route, Router, Switch, useRoute } from 'wouter';
+import { useHashLocation } from 'wouter/use-hash-location';
+import { SimulatedBadge } from '../components/Badges';
+import { ErrorNotice, Loading } from '../components/Feedback';
+import { useCall } from '../lib/api';
+import type { WsTransport } from '../lib/rpc/ws-transport';
+import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
+import { featureRoutes } from './routes';
+
+const StudyNav = ({ studyId }: { studyId: number }) => {
+  const study = useCall('studies.get', { studyId });
+  const base = `/studies/${studyId}`;
+  const items: [string, string][] = [
+    ['Overview', base], ['Participants', `${base}/participants`], ['Recordings', `${base}/recordings`],
+    ['Batches', `${base}/batches`], ['Import', `${base}/import`], ['Export', `${base}/export`],
+  ];
+  return (
+    <div className="nav-study">
+      <p className="nav-study-name">{study.data?.name ?? '…'} {study.data?.simulated && <SimulatedBadge />}</p>
+      <ul>
+        {items.map(([label, href]) => <li key={href}><NavLink href={href} exact={label === 'Overview'}>{label}</NavLink></li>)}
+      </ul>
+    </div>
+  );
+};
+
+const NavLink = ({ href, children, exact = false }: { href: string; children: string; exact?: boolean }) => {
+  const [active] = useRoute(exact ? href : `${href}/*?`);
+  return <Link href={href} className={active ? 'active' : undefined} aria-current={active ? 'page' : undefined}>{children}</Link>;
+};
+
+const ThemeSwitch = () => {
+  const [t, setT] = useState<ThemeChoice>(storedTheme());
+  return (
+    <label className="theme-switch">
+      Theme{' '}
+      <select value={t} onChange={(e) => { const v = e.target.value as ThemeChoice; setT(v); applyTheme(v); }}>
+        <option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+};
+
+const ConnectionBanner = ({ connection }: { connection: WsTransport | null }) => {
+  const [state, setState] = useState(connection?.state() ?? 'open');
+  useEffect(() => connection?.onState(setState), [connection]);
+  if (state !== 'closed') return null;
+  return (
+    <div className="notice notice-bad connection" role="alert">
+      Lost the connection to Voicescope's background service; reconnecting… If this lasts, check that <code>npm start</code> is still running.
+    </div>
+  );
+};
+
+const Sidebar = () => {
+  const [inStudy, params] = useRoute('/studies/:id/*?');
+  const studyId = inStudy && /^\d+$/.test(params.id) ? Number(params.id) : null;
+  const info = useCall('app.info', {});
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <p className="brand">Voicescope</p>
+      <ul>
+        <li><NavLink href="/studies" exact>Studies</NavLink></li>
+      </ul>
+      {studyId !== null && <StudyNav studyId={studyId} />}
+      <ul>
+        <li><NavLink href="/usage">Usage and credits</NavLink></li>
+        <li><NavLink href="/settings">Settings</NavLink></li>
+      </ul>
+      <div className="sidebar-foot">
+        <ThemeSwitch />
+        {info.data && <p className="muted small">{info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}</p>}
+      </div>
+    </nav>
+  );
+};
+
+const Home = () => {
+  const info = useCall('app.info', {});
+  if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
+  if (!info.data) return <Loading />;
+  return <Redirect to={info.data.firstRun ? '/setup' : '/studies'} />;
+};
+
+const NotFound = () => (
+  <div className="page">
+    <h1 tabIndex={-1}>Page not found</h1>
+    <p>This address does not lead to a screen. <Link href="/studies">Go to the studies</Link>.</p>
+  </div>
+);
+
+export const App = ({ connection }: { connection: WsTransport | null }) => (
+  <Router hook={useHashLocation}>
+    <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+    <div className="app">
+      <Sidebar />
+      <main id="main" tabIndex={-1}>
+        <ConnectionBanner connection={connection} />
+        <Switch>
+          <Route path="/" component={Home} />
+          {featureRoutes.map(([path, Component]) => <Route key={path} path={path} component={Component} />)}
+          <Route component={NotFound} />
+        </Switch>
+      </main>
+    </div>
+  </Router>
+);

@@ -1,0 +1,18 @@
+/** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
+import type { ComponentType } from 'react';
+import { batchRoutes } from '../features/batches/routes';
+import { exportRoutes } from '../features/exports/routes';
+import { importRoutes } from '../features/import/routes';
+import { participantRoutes } from '../features/participants/routes';
+import { recordingRoutes } from '../features/recordings/routes';
+import { settingsRoutes } from '../features/settings/routes';
+import { setupRoutes } from '../features/setup/routes';
+import { studyRoutes } from '../features/studies/routes';
+import { usageRoutes } from '../features/usage/routes';
+
+export type FeatureRoute = readonly [path: string, component: ComponentType];
+
+export const featureRoutes: readonly FeatureRoute[] = [
+  ...setupRoutes, ...studyRoutes, ...participantRoutes, ...recordingRoutes, ...importRoutes, ...batchRoutes,
+  ...exportRoutes, ...usageRoutes, ...settingsRoutes,
+];

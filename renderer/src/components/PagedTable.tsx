@@ -1,0 +1,177 @@
+/**
+ * A virtualised table over a paged procedure: only the rows in view are in the DOM, and only the pages
+ * in view are asked for (TanStack Virtual + one TanStack Query per page, so engine events refresh just
+ * what is on screen). Keyboard: the grid takes focus once; arrows, Page Up/Down, Home and End move the
+ * active row (aria-activedescendant), Enter opens it. Sortable headers announce their order.
+ */
+import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { Input, Output } from '../../../shared/contract';
+import { unwrap, useRpc, type CallFailed } from '../lib/api';
+import { ErrorNotice } from './Feedback';
+
+export type PagedMethod = 'participants.page' | 'recordings.page' | 'imports.planFiles';
+export type RowOf<M extends PagedMethod> = Output<M>['rows'][number];
+
+export interface Column<R> {
+  readonly key: string;
+  readonly header: string;
+  /** CSS grid track, e.g. '10rem' or 'minmax(8rem, 1fr)'. */
+  readonly width: string;
+  /** The procedure's sort key for this column, when it can be sorted. */
+  readonly sort?: string;
+  readonly align?: 'right';
+  readonly render: (row: R) => ReactNode;
+}
+
+export interface PagedTableProps<M extends PagedMethod> {
+  readonly method: M;
+  /** The procedure's input without the window (offset, limit). */
+  readonly input: Omit<Input<M>, 'offset' | 'limit'>;
+  readonly columns: readonly Column<RowOf<M>>[];
+  readonly label: string;
+  readonly rowKey: (row: RowOf<M>) => string | number;
+  readonly onOpen?: (row: RowOf<M>) => void;
+  readonly sort?: { by: string; dir: 'asc' | 'desc' };
+  readonly onSort?: (by: string) => void;
+  readonly empty: ReactNode;
+  readonly pageSize?: number;
+  /** Height of the scrolling area (CSS), default fills the remaining page. */
+  readonly height?: string;
+  readonly onTotal?: (total: number) => void;
+}
+
+const ROW_HEIGHT = 40;
+
+export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
+  const rpc = useRpc();
+  const pageSize = p.pageSize ?? 100;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gridId = useId();
+  const [active, setActive] = useState(0);
+  const [total, setTotal] = useState<number | null>(null);
+  const [range, setRange] = useState<[number, number]>([0, 0]);
+  const inputKey = JSON.stringify(p.input);
+
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    onChange: (v) => {
+      const items = v.getVirtualItems();
+      const first = items[0]?.index ?? 0;
+      const last = items.at(-1)?.index ?? 0;
+      setRange((r) => (r[0] === first && r[1] === last ? r : [first, last]));
+    },
+  });
+
+  const pages = useMemo(() => {
+    const from = Math.floor(range[0] / pageSize);
+    const to = Math.floor(range[1] / pageSize);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  }, [range, pageSize]);
+
+  const results = useQueries({
+    queries: pages.map((page) => {
+      const input = { ...p.input, offset: page * pageSize, limit: pageSize } as Input<M>;
+      return {
+        queryKey: [p.method, input],
+        queryFn: async () => unwrap(await rpc.call(p.method, input)) as { rows: RowOf<M>[]; total: number },
+        placeholderData: keepPreviousData,
+      };
+    }),
+  });
+
+  const firstTotal = results.find((r) => r.data)?.data?.total;
+  useEffect(() => {
+    if (firstTotal !== undefined) { setTotal(firstTotal); p.onTotal?.(firstTotal); }
+  }, [firstTotal, p.onTotal]);
+  // A new filter or sort starts at the top.
+  useEffect(() => { setActive(0); scrollRef.current?.scrollTo({ top: 0 }); }, [inputKey]);
+
+  const rowAt = (index: number): RowOf<M> | undefined => {
+    const page = Math.floor(index / pageSize);
+    const r = results[pages.indexOf(page)];
+    return r?.data?.rows[index - page * pageSize];
+  };
+
+  const move = (to: number) => {
+    if (total === null || total === 0) return;
+    const i = Math.max(0, Math.min(total - 1, to));
+    setActive(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(active + 1), ArrowUp: () => move(active - 1), PageDown: () => move(active + pageRows),
+      PageUp: () => move(active - pageRows), Home: () => move(0), End: () => move((total ?? 1) - 1),
+      Enter: () => { const r = rowAt(active); if (r && p.onOpen) p.onOpen(r); },
+    };
+    const k = keys[e.key];
+    if (k) { e.preventDefault(); k(); }
+  };
+
+  const error = results.find((r) => r.error)?.error as CallFailed | undefined;
+  const template = p.columns.map((c) => c.width).join(' ');
+  const loadingFirst = total === null && !error;
+
+  return (
+    <div className="ptable">
+      <ErrorNotice error={error?.appError} onRetry={() => { for (const r of results) void r.refetch(); }} />
+      <div
+        role="grid"
+        aria-label={p.label}
+        aria-rowcount={(total ?? 0) + 1}
+        aria-colcount={p.columns.length}
+        aria-busy={loadingFirst}
+        aria-activedescendant={total ? `${gridId}-r${active}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKey}
+        className="grid"
+      >
+        <div role="row" aria-rowindex={1} className="grid-head" style={{ gridTemplateColumns: template }}>
+          {p.columns.map((c) => {
+            const sorted = p.sort && c.sort === p.sort.by ? (p.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+            return (
+              <div role="columnheader" key={c.key} aria-sort={c.sort ? sorted ?? 'none' : undefined} className={c.align === 'right' ? 'right' : undefined}>
+                {c.sort && p.onSort ? (
+                  <button type="button" tabIndex={-1} className="sort" onClick={() => p.onSort!(c.sort!)}>
+                    {c.header}<span aria-hidden="true">{sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}</span>
+                  </button>
+                ) : c.header}
+              </div>
+            );
+          })}
+        </div>
+        <div ref={scrollRef} className="grid-body" style={{ height: p.height ?? 'calc(100vh - 22rem)' }}>
+          {loadingFirst && <div className="loading" role="status"><span className="spinner" aria-hidden="true" />Loading…</div>}
+          {total === 0 && <div className="grid-empty">{p.empty}</div>}
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const row = rowAt(v.index);
+              return (
+                <div
+                  role="row"
+                  id={`${gridId}-r${v.index}`}
+                  aria-rowindex={v.index + 2}
+                  aria-selected={v.index === active}
+                  key={row ? p.rowKey(row) : `loading-${v.index}`}
+                  className={`grid-row${v.index === active ? ' active' : ''}${p.onOpen ? ' clickable' : ''}`}
+                  style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                  onClick={() => { setActive(v.index); if (row && p.onOpen) p.onOpen(row); }}
+                >
+                  {p.columns.map((c) => (
+                    <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>{row ? c.render(row) : <span className="skeleton" />}</div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+};

@@ -1,0 +1,35 @@
+/** A batch's progress: files sent and analyses finished, as bars with their numbers in words. */
+import type { BatchProgress } from '../../../shared/study';
+import { fmtInt } from '../lib/format';
+
+const sum = (o: Readonly<Partial<Record<string, number>>>, keys: readonly string[]) => keys.reduce((a, k) => a + (o[k] ?? 0), 0);
+
+export const batchFigures = (b: BatchProgress) => {
+  const toSend = sum(b.uploads, ['pending', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain']);
+  const sent = sum(b.uploads, ['uploaded']);
+  const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out']);
+  const analysed = sum(b.analysesByState, ['completed', 'error']);
+  const attention = sum(b.uploads, ['refused_locally', 'rejected', 'upload_uncertain', 'duplicate']) + (b.analysesByState.error ?? 0);
+  return { toSend, sent, analyses, analysed, attention };
+};
+
+export const Bar = ({ label, value, max }: { label: string; value: number; max: number }) => (
+  <div className="bar">
+    <div className="bar-label"><span>{label}</span><span>{fmtInt(value)} of {fmtInt(max)}</span></div>
+    <progress value={max === 0 ? 0 : value} max={Math.max(1, max)} aria-label={`${label}: ${value} of ${max}`} />
+  </div>
+);
+
+export const BatchBars = ({ b }: { b: BatchProgress }) => {
+  const f = batchFigures(b);
+  return (
+    <div className="bars">
+      <Bar label="Uploaded" value={f.sent} max={f.toSend} />
+      <Bar label="Analyses finished" value={f.analysed} max={f.analyses} />
+    </div>
+  );
+};
+
+export const BATCH_STATE_LABEL: Record<BatchProgress['state'], string> = {
+  open: 'Not started', running: 'Running', paused: 'Paused', cancelled: 'Cancelled', finished: 'All sent',
+};

@@ -1,0 +1,4 @@
+import type { FeatureRoute } from '../../app/routes';
+import { SettingsPage } from './SettingsPage';
+
+export const settingsRoutes: readonly FeatureRoute[] = [['/settings', SettingsPage]];

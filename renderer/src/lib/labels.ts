@@ -1,0 +1,30 @@
+/** Researcher-facing names of the engine's states and the service's analysis types. */
+import type { AnalysisType } from '../../../shared/api/vocabulary';
+import type { AnalysisState, UploadState } from '../../../shared/study';
+
+export const ANALYSIS_LABEL: Record<AnalysisType, string> = {
+  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
+};
+
+export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
+
+export const UPLOAD_STATE: Record<UploadState, { label: string; tone: Tone }> = {
+  pending: { label: 'Waiting for account', tone: 'warn' },
+  refused_locally: { label: 'Refused (local check)', tone: 'bad' },
+  duplicate: { label: 'Duplicate, held', tone: 'warn' },
+  queued: { label: 'Queued', tone: 'info' },
+  uploading: { label: 'Uploading', tone: 'info' },
+  uploaded: { label: 'Uploaded', tone: 'ok' },
+  rejected: { label: 'Refused by service', tone: 'bad' },
+  upload_uncertain: { label: 'Outcome unknown', tone: 'bad' },
+  cancelled: { label: 'Cancelled', tone: 'muted' },
+};
+
+export const ANALYSIS_STATE: Record<AnalysisState, { label: string; tone: Tone }> = {
+  awaiting_upload: { label: 'Awaiting upload', tone: 'muted' },
+  processing: { label: 'Processing', tone: 'info' },
+  completed: { label: 'Completed', tone: 'ok' },
+  error: { label: 'Failed', tone: 'bad' },
+  not_requested: { label: 'Not requested', tone: 'muted' },
+  timed_out: { label: 'Late (checking)', tone: 'warn' },
+};

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Builds the renderer (and, for the desktop app, the Electron shell and preload) into out/ with esbuild.
+//   node scripts/build.mjs            renderer only (what browser mode and the end-to-end tests need)
+//   node scripts/build.mjs --electron renderer, main process and preload for Electron
+//   --dev                             no minification, inline source maps
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dev = process.argv.includes('--dev');
+const electron = process.argv.includes('--electron');
+const out = join(root, 'out');
+
+const started = Date.now();
+mkdirSync(join(out, 'renderer'), { recursive: true });
+await build({
+  entryPoints: { app: join(root, 'renderer/src/main.tsx') },
+  outdir: join(out, 'renderer'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome120'],
+  jsx: 'automatic',
+  minify: !dev,
+  sourcemap: dev ? 'inline' : false,
+  define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'renderer/index.html'), join(out, 'renderer/index.html'));
+
+if (electron) {
+  const shell = join(root, 'main/electron/main.ts');
+  const preload = join(root, 'preload/index.ts');
+  if (!existsSync(shell) || !existsSync(preload)) {
+    console.error('build: the Electron shell (main/electron/main.ts) or the preload (preload/index.ts) is missing.');
+    process.exit(1);
+  }
+  await build({
+    entryPoints: { main: shell }, outdir: join(out, 'main'), bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: ['electron', 'better-sqlite3'], minify: false, sourcemap: false, logLevel: 'warning', outExtension: { '.js': '.cjs' },
+  });
+  await build({
+    entryPoints: { preload: preload }, outdir: join(out, 'preload'), bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: ['electron'], minify: false, sourcemap: false, logLevel: 'warning', outExtension: { '.js': '.cjs' },
+  });
+}
+console.log(`build: out/ ready in ${Date.now() - started} ms${electron ? ' (renderer, main, preload)' : ' (renderer)'}`);

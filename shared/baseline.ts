@@ -1,0 +1,43 @@
+/**
+ * A within-person baseline: the mean and standard deviation of a participant's first sessions of one
+ * measure, and how far the latest session has moved from it. One definition for the timeline chart
+ * and the per-participant export summary, so the two never disagree.
+ */
+export interface BaselinePoint {
+  readonly recordedAt: string;
+  readonly value: number;
+}
+
+export interface BaselineStats {
+  readonly n: number;
+  readonly mean: number;
+  /** Sample standard deviation (n − 1); null with fewer than two sessions. */
+  readonly sd: number | null;
+  readonly from: string;
+  readonly to: string;
+}
+
+export const DEFAULT_BASELINE_SESSIONS = 3;
+
+export const meanSd = (values: readonly number[]): { mean: number; sd: number | null } => {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, sd: null };
+  const ss = values.reduce((a, v) => a + (v - mean) ** 2, 0);
+  return { mean, sd: Math.sqrt(ss / (n - 1)) };
+};
+
+/** Baseline over the first `sessions` points in time order (the caller passes one API version's points only). */
+export const baselineOf = (points: readonly BaselinePoint[], sessions = DEFAULT_BASELINE_SESSIONS): BaselineStats | null => {
+  if (points.length === 0) return null;
+  const ordered = [...points].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
+  const first = ordered.slice(0, Math.max(1, sessions));
+  const { mean, sd } = meanSd(first.map((p) => p.value));
+  return { n: first.length, mean, sd, from: first[0]!.recordedAt, to: first.at(-1)!.recordedAt };
+};
+
+/** Latest minus baseline mean, and the same in baseline SDs when the baseline has a non-zero SD. */
+export const changeFromBaseline = (latest: number, baseline: BaselineStats): { change: number; changeInSd: number | null } => {
+  const change = latest - baseline.mean;
+  return { change, changeInSd: baseline.sd !== null && baseline.sd > 0 ? change / baseline.sd : null };
+};

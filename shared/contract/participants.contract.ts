@@ -1,0 +1,64 @@
+/**
+ * Participants: the researcher's pseudonymous codes, each linked to one service account. Lists are
+ * paged in the main process; only a page of rows ever crosses IPC.
+ */
+import { z } from 'zod';
+import { ApiError } from '../api/api-error';
+import { procedure } from '../rpc';
+import { Id } from './views';
+
+export const RecencySchema = z.object({
+  /** never: no recording yet; on_track: the last session is within the study's interval; overdue: one or more sessions missed. */
+  status: z.enum(['never', 'on_track', 'overdue']),
+  daysSinceLast: z.number().nullable(),
+  missedSessions: z.number(),
+});
+
+export const ParticipantRowSchema = z.object({
+  id: Id,
+  code: z.string(),
+  accountId: z.string().nullable(),
+  recordings: z.number(),
+  /** Recordings whose every requested analysis has completed. */
+  completed: z.number(),
+  /** Recordings needing the researcher (refused, rejected, uncertain, duplicate held). */
+  needsAttention: z.number(),
+  firstRecordingAt: z.string().nullable(),
+  lastRecordingAt: z.string().nullable(),
+  recency: RecencySchema,
+  notes: z.string(),
+  createdAt: z.string(),
+});
+export type ParticipantRow = z.infer<typeof ParticipantRowSchema>;
+
+export const PARTICIPANT_SORTS = ['code', 'recordings', 'last_recording', 'created'] as const;
+export const PARTICIPANT_FILTERS = ['all', 'overdue', 'never', 'no_account', 'needs_attention'] as const;
+
+export const PageWindow = { offset: z.int().min(0), limit: z.int().min(1).max(500) };
+export const SortDir = z.enum(['asc', 'desc']);
+
+const Code = z.string().trim().min(1, 'Enter a participant code.').max(64, 'Participant codes are at most 64 characters.');
+
+export const AccountReportSchema = z.object({
+  created: z.array(z.object({ code: z.string(), accountId: z.string() })),
+  failed: z.array(z.object({ code: z.string(), error: ApiError, summary: z.string(), action: z.string() })),
+  possibleOrphans: z.number(),
+});
+
+export const participantsContract = {
+  'participants.page': procedure(
+    z.object({
+      studyId: Id, search: z.string().max(200).optional(), filter: z.enum(PARTICIPANT_FILTERS).optional(),
+      sort: z.enum(PARTICIPANT_SORTS), dir: SortDir, ...PageWindow,
+    }),
+    z.object({ rows: z.array(ParticipantRowSchema), total: z.number() }),
+  ),
+  'participants.get': procedure(z.object({ participantId: Id }), ParticipantRowSchema.extend({ studyId: Id })),
+  'participants.create': procedure(z.object({ studyId: Id, code: Code }), ParticipantRowSchema),
+  'participants.rename': procedure(z.object({ participantId: Id, code: Code }), ParticipantRowSchema),
+  'participants.setNotes': procedure(z.object({ participantId: Id, notes: z.string().max(2000) }), ParticipantRowSchema),
+  /** Links an account that already exists on the service (e.g. created in another tool) instead of creating one. */
+  'participants.linkAccount': procedure(z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }), ParticipantRowSchema),
+  /** Creates a service account for each participant without one (all, or the codes given): one request each. */
+  'participants.createAccounts': procedure(z.object({ studyId: Id, codes: z.array(z.string()).optional() }), AccountReportSchema),
+} as const;

@@ -1,0 +1,44 @@
+/**
+ * Service profiles: a base address, an API version and a key. The key goes in (create, replace) and
+ * never comes back out: the renderer learns only whether a profile has one and where it is kept.
+ */
+import { z } from 'zod';
+import { ApiVersion } from '../api/vocabulary';
+import { NoInput, procedure } from '../rpc';
+import { Id, UsageSchema } from './views';
+
+export const ProfileViewSchema = z.object({
+  id: Id,
+  name: z.string(),
+  baseUrl: z.string(),
+  apiVersion: ApiVersion,
+  /** The built-in sandbox: every result it gives is simulated. */
+  isSandbox: z.boolean(),
+  hasKey: z.boolean(),
+  /** Where the key is kept, for the researcher: "operating system keychain", "key file", "environment variable X". */
+  keyLocation: z.string().nullable(),
+  studies: z.number(),
+  lastUsage: z.object({ at: z.string(), usage: UsageSchema }).nullable(),
+});
+export type ProfileView = z.infer<typeof ProfileViewSchema>;
+
+const ApiKey = z.string().trim().min(8, 'An API key is at least 8 characters long.').max(4096);
+const BaseUrl = z.string().trim().min(1, 'Enter the service address.').max(2048);
+
+export const ConnectionTestSchema = z.object({
+  /** The service's answer to ping. */
+  ping: z.string(),
+  usage: UsageSchema,
+});
+
+export const profilesContract = {
+  'profiles.list': procedure(NoInput, z.array(ProfileViewSchema)),
+  /** Ping and usage with a key that is not saved yet (first run, "Test connection"). */
+  'profiles.testDraft': procedure(z.object({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }), ConnectionTestSchema),
+  'profiles.create': procedure(z.object({ name: z.string().trim().min(1).max(120), baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }), ProfileViewSchema),
+  /** The built-in sandbox as a profile (started on this computer; simulated results). */
+  'profiles.useSandbox': procedure(z.object({ apiVersion: ApiVersion }), ProfileViewSchema),
+  'profiles.test': procedure(z.object({ profileId: Id }), ConnectionTestSchema),
+  'profiles.replaceKey': procedure(z.object({ profileId: Id, apiKey: ApiKey }), ProfileViewSchema),
+  'profiles.removeKey': procedure(z.object({ profileId: Id }), ProfileViewSchema),
+} as const;

@@ -1,0 +1,36 @@
+/** Studies: a name, the service profile its recordings go to, and how often participants are expected to record. */
+import { z } from 'zod';
+import { ApiVersion } from '../api/vocabulary';
+import { NoInput, procedure } from '../rpc';
+import { Id } from './views';
+
+export const StudyViewSchema = z.object({
+  id: Id,
+  name: z.string(),
+  profileId: Id.nullable(),
+  profileName: z.string().nullable(),
+  apiVersion: ApiVersion.nullable(),
+  /** Results of this study's profile are simulated (built-in sandbox). */
+  simulated: z.boolean(),
+  /** Expected days between a participant's sessions; drives "overdue". */
+  sessionIntervalDays: z.int().min(1).max(365),
+  participants: z.number(),
+  recordings: z.number(),
+  completedRecordings: z.number(),
+  /** Recordings needing the researcher: refused, rejected, uncertain, duplicates held. */
+  needsAttention: z.number(),
+  overdueParticipants: z.number(),
+  lastRecordingAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StudyView = z.infer<typeof StudyViewSchema>;
+
+const StudyName = z.string().trim().min(1, 'Enter a name.').max(120);
+const Interval = z.int().min(1).max(365);
+
+export const studiesContract = {
+  'studies.list': procedure(NoInput, z.array(StudyViewSchema)),
+  'studies.get': procedure(z.object({ studyId: Id }), StudyViewSchema),
+  'studies.create': procedure(z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }), StudyViewSchema),
+  'studies.update': procedure(z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }), StudyViewSchema),
+} as const;

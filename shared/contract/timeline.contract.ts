@@ -1,0 +1,48 @@
+/**
+ * A participant's indicators over time: every measure's values by session, split by API version
+ * (v1.2 and v1.3 results are never mixed in one series), with a within-person baseline per series.
+ */
+import { z } from 'zod';
+import { ApiVersion } from '../api/vocabulary';
+import { procedure } from '../rpc';
+import { Id } from './views';
+
+export const SessionFlagsSchema = z.object({
+  converted: z.boolean(),
+  /** Detected speech close to the 30-second minimum (under 36 s). */
+  marginalSpeech: z.boolean(),
+  isolated: z.boolean(),
+  /** Local-check warnings (e.g. a sample rate under 16 kHz). */
+  warnings: z.array(z.string()),
+});
+
+export const BaselineSchema = z.object({
+  n: z.number(), mean: z.number(), sd: z.number().nullable(), from: z.string(), to: z.string(),
+});
+
+export const SeriesSchema = z.object({
+  apiVersion: ApiVersion,
+  points: z.array(z.object({ recordingId: Id, recordedAt: z.string(), value: z.union([z.number(), z.string()]) })),
+  baseline: BaselineSchema.nullable(),
+  latest: z.object({ value: z.union([z.number(), z.string()]), recordedAt: z.string() }).nullable(),
+  /** Latest minus the baseline mean (numeric measures). */
+  change: z.number().nullable(),
+  /** The change in baseline standard deviations, when the baseline has one. */
+  changeInSd: z.number().nullable(),
+});
+
+export const TimelineSchema = z.object({
+  participantId: Id,
+  code: z.string(),
+  baselineSessions: z.number(),
+  versions: z.array(ApiVersion),
+  sessions: z.array(z.object({
+    recordingId: Id, recordedAt: z.string(), session: z.string().nullable(), apiVersion: ApiVersion, simulated: z.boolean(), flags: SessionFlagsSchema,
+  })),
+  measures: z.array(z.object({ key: z.string(), series: z.array(SeriesSchema) })),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+export const timelineContract = {
+  'timeline.participant': procedure(z.object({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }), TimelineSchema),
+} as const;

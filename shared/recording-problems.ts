@@ -1,0 +1,97 @@
+/**
+ * For a recording that needs the researcher: what happened and what to do, in their words, from its
+ * upload state, the service's refusal or the local verdict, and its analyses' states. Also whether
+ * doing it again is safe: only what certainly cost nothing (a rejected upload) or costs nothing (asking
+ * for results again); never an upload whose outcome is unknown.
+ */
+import { explainApiError, type ApiError, type ApiErrorKind } from './api/api-error';
+import type { AnalysisType } from './api/vocabulary';
+import type { AnalysisState, UploadState, VerdictView } from './study';
+
+export interface Problem {
+  readonly summary: string;
+  readonly action: string;
+}
+
+/** What `recordings.upload_error` holds: the service's refusal, or a local reason (file gone), or an uncertain upload's record. */
+export type StoredUploadError =
+  | ApiError
+  | { readonly reason: string; readonly error?: ApiError | null; readonly resolution?: string };
+
+export interface RecordingFactsForProblem {
+  readonly uploadState: UploadState;
+  readonly analyses: readonly { readonly type: AnalysisType; readonly state: AnalysisState }[];
+  readonly verdict: VerdictView | null;
+  readonly uploadError: StoredUploadError | null;
+}
+
+const TYPE_LABEL: Record<AnalysisType, string> = {
+  wellbeing: 'wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'communication coach',
+};
+const list = (types: readonly AnalysisType[]) => types.map((t) => TYPE_LABEL[t]).join(', ');
+
+const isApiError = (e: StoredUploadError): e is ApiError => 'kind' in e && 'endpoint' in e;
+
+/** Refusals that will not change if the same file is sent again. */
+const PERMANENT: ReadonlySet<ApiErrorKind> = new Set(['TooLarge', 'BadRequest', 'SpeakerSpeechTooShort', 'RecordingTooLongForIsolation']);
+
+export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
+  switch (f.uploadState) {
+    case 'refused_locally': {
+      const refusals = f.verdict?.findings.filter((x) => x.severity === 'refuse') ?? [];
+      const first = refusals[0];
+      if (!first) return { summary: 'Refused by the local checks.', action: 'Open the file to see why.' };
+      return { summary: refusals.map((x) => x.message).join(' '), action: first.action };
+    }
+    case 'rejected': {
+      const e = f.uploadError;
+      if (e && isApiError(e)) {
+        const x = explainApiError(e);
+        return { summary: x.summary + (e.serviceMessage ? ` The service said: "${e.serviceMessage}"` : ''), action: x.action };
+      }
+      return { summary: e && !isApiError(e) ? e.reason : 'The service refused this file.', action: 'Fix the cause, then retry: nothing was charged.' };
+    }
+    case 'upload_uncertain': {
+      const e = f.uploadError;
+      return {
+        summary: e && !isApiError(e) ? e.reason : 'It is not known whether the service received this upload.',
+        action: 'Decide: send it again (it may be charged twice), give it up, or mark it as uploaded elsewhere. Voicescope never re-sends it on its own.',
+      };
+    }
+    case 'duplicate':
+      return { summary: 'The same audio was already imported for this participant, so it was not sent.', action: 'Send it anyway only if it really is a different session.' };
+    case 'pending':
+      return { summary: 'Waiting for a service account for this participant.', action: 'Create the missing accounts (Participants) or link an existing one.' };
+    case 'cancelled':
+      return { summary: 'Withdrawn when its batch was cancelled; it was never sent.', action: 'Import the file again to send it.' };
+    case 'uploaded': {
+      const failed = f.analyses.filter((a) => a.state === 'error').map((a) => a.type);
+      const late = f.analyses.filter((a) => a.state === 'timed_out').map((a) => a.type);
+      if (failed.length) {
+        return {
+          summary: `The service could not analyse ${list(failed)} for this recording (it gives no reason).`,
+          action: 'Check the audio (speech, noise, one speaker). Sending it again costs a credit and usually fails the same way.',
+        };
+      }
+      if (late.length) {
+        return {
+          summary: `No ${list(late)} result after five minutes.`,
+          action: 'Voicescope keeps checking every 10 minutes for a day; "Check again" asks now.',
+        };
+      }
+      return null;
+    }
+    case 'queued':
+    case 'uploading':
+      return null;
+  }
+};
+
+/** True when doing it again is safe: a rejected upload (nothing charged) that may now succeed, or timed-out results to ask for again. */
+export const retryable = (f: RecordingFactsForProblem): boolean => {
+  if (f.uploadState === 'rejected') {
+    const e = f.uploadError;
+    return !(e && isApiError(e) && PERMANENT.has(e.kind));
+  }
+  return f.uploadState === 'uploaded' && f.analyses.some((a) => a.state === 'timed_out');
+};

@@ -1,0 +1,125 @@
+/**
+ * End-to-end fixtures: every test gets its own browser-mode host (a node host with a fresh workspace
+ * and the built-in sandbox in its fast scenario, test hooks on), a page opened on it, an `rpc` helper
+ * that speaks the same contract over the bridge (to set things up quickly), the sandbox's admin routes
+ * (to inject faults), screenshots under test-results/screenshots/ and an axe-core accessibility check.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import type { CallResult, Input, Method } from '../../../shared/contract';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+
+export interface Host {
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  readonly home: string;
+  readonly log: () => string;
+  rpc<M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>>;
+  /** The built-in sandbox's admin routes (`/_sandbox/...`); the sandbox must be running. */
+  sandboxAdmin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+}
+
+const startHost = async (home: string, adminToken: string, scenario: string): Promise<{ child: ChildProcess; url: string; out: string[] }> => {
+  const out: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', join(ROOT, 'main', 'node-host.ts'), '--home', home, '--no-open', '--sandbox-scenario', scenario], {
+    cwd: ROOT,
+    env: { ...process.env, VOICESCOPE_TEST_HOOKS: '1', VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN: adminToken, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node host did not start:\n${out.join('')}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out.push(d.toString());
+      const m = /BRIDGE_READY (\S+)/.exec(out.join(''));
+      if (m) { clearTimeout(timer); resolve(m[1]!); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`node host exited (${code}):\n${out.join('')}`)); });
+  });
+  return { child, url, out };
+};
+
+/** Calls the contract over the bridge from Node, as a second client of the same host. */
+const rpcOver = (origin: string, token: string) => {
+  let nextId = 1;
+  return async <M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>> => {
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc?token=${token}`, { headers: { Origin: origin } });
+    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    const id = nextId++;
+    const answer = new Promise<CallResult<M>>((res) => ws.on('message', (d) => {
+      const m = JSON.parse(d.toString()) as { id?: number; envelope?: CallResult<M> };
+      if (m.id === id) res(m.envelope!);
+    }));
+    ws.send(JSON.stringify({ id, method, input }));
+    const r = await answer;
+    ws.close();
+    return r;
+  };
+};
+
+export const test = base.extend<{ host: Host; scenario: string }>({
+  scenario: ['fast', { option: true }],
+  host: async ({ scenario }, use) => {
+    const home = mkdtempSync(join(tmpdir(), 'vs-e2e-'));
+    const adminToken = randomBytes(16).toString('hex');
+    const { child, url, out } = await startHost(home, adminToken, scenario);
+    const u = new URL(url);
+    const token = u.searchParams.get('token')!;
+    const rpc = rpcOver(u.origin, token);
+    await use({
+      url, origin: u.origin, token, home, log: () => out.join(''),
+      rpc,
+      async sandboxAdmin(method, path, body) {
+        const state = await rpc('sandbox.state', {});
+        if (!state.ok || !state.value.url) throw new Error('the built-in sandbox is not running');
+        const res = await fetch(`${state.value.url}/_sandbox/${path.replace(/^\//, '')}`, {
+          method, headers: { 'X-Sandbox-Admin': adminToken, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        if (!res.ok) throw new Error(`sandbox admin ${method} ${path}: ${res.status} ${await res.text()}`);
+        return res.json();
+      },
+    });
+    child.kill('SIGTERM');
+    await new Promise((r) => { child.once('exit', r); setTimeout(r, 5_000); });
+    rmSync(home, { recursive: true, force: true });
+  },
+  page: async ({ page, host }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(host.url);
+    await use(page);
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Opens a screen by its address (the part after #), reloading so data set up through `rpc` is read afresh. */
+export const openScreen = async (page: Page, hash: string) => {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.reload();
+};
+
+/** Saves a full-page screenshot of a main screen (look at them: test-results/screenshots/). */
+export const shoot = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+};
+
+/** axe-core on the current screen (WCAG 2 A and AA rules); the test fails on any violation, listing them. */
+export const checkA11y = async (page: Page, screen: string) => {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  console.log(`axe ${screen}: ${result.passes.length} rules passed, ${result.violations.length} violated`);
+  expect(found, `accessibility violations on ${screen}`).toEqual([]);
+};
