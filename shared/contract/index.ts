@@ -11,6 +11,7 @@ import { eventsContract } from './events.contract';
 import { filesContract, importsContract } from './imports.contract';
 import { participantsContract } from './participants.contract';
 import { profilesContract } from './profiles.contract';
+import { recordingDetailContract } from './recording-detail.contract';
 import { recordingsContract } from './recordings.contract';
 import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
@@ -23,6 +24,7 @@ export const procedures = {
   ...studiesContract,
   ...participantsContract,
   ...recordingsContract,
+  ...recordingDetailContract,
   ...filesContract,
   ...importsContract,
   ...batchesContract,

@@ -6,6 +6,7 @@ import type { HostDeps } from './deps';
 import { filesHandlers, importsHandlers } from './imports.handlers';
 import { participantsHandlers } from './participants.handlers';
 import { profilesHandlers } from './profiles.handlers';
+import { recordingDetailHandlers } from './recording-detail.handlers';
 import { recordingsHandlers } from './recordings.handlers';
 import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
@@ -18,6 +19,7 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...studiesHandlers(d),
   ...participantsHandlers(d),
   ...recordingsHandlers(d),
+  ...recordingDetailHandlers(d),
   ...filesHandlers(d),
   ...importsHandlers(d),
   ...batchesHandlers(d),

@@ -4,6 +4,7 @@ import { batchRoutes } from '../features/batches/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
+import { recordingDetailRoutes } from '../features/recording-detail/routes';
 import { recordingRoutes } from '../features/recordings/routes';
 import { settingsRoutes } from '../features/settings/routes';
 import { setupRoutes } from '../features/setup/routes';
@@ -13,6 +14,6 @@ import { usageRoutes } from '../features/usage/routes';
 export type FeatureRoute = readonly [path: string, component: ComponentType];
 
 export const featureRoutes: readonly FeatureRoute[] = [
-  ...setupRoutes, ...studyRoutes, ...participantRoutes, ...recordingRoutes, ...importRoutes, ...batchRoutes,
+  ...setupRoutes, ...studyRoutes, ...participantRoutes, ...recordingRoutes, ...recordingDetailRoutes, ...importRoutes, ...batchRoutes,
   ...exportRoutes, ...usageRoutes, ...settingsRoutes,
 ];

@@ -1,0 +1,3 @@
+import type { FeatureRoute } from '../../app/routes';
+
+export const recordingDetailRoutes: readonly FeatureRoute[] = [];
