@@ -14,9 +14,14 @@ export type Cell = string | number | null;
 export const FIELD_DELIMITER = ',';
 /** RFC 4180 line ends; R, pandas, Python's csv module and Excel all read them. */
 export const RECORD_DELIMITER = '\r\n';
-/** Also quotes text with leading or trailing white space, which some readers (and Excel's import wizard) would trim. */
+/**
+ * `quote_record_delimiter`: a field holding a lone LF or CR is quoted too (csv-stringify quotes only
+ * the full CRLF once a record delimiter is set, and Python's csv module would then split the row).
+ * `quoted_match`: text with leading or trailing white space is quoted, which some readers would trim.
+ */
 export const CSV_OPTIONS: Options = {
-  delimiter: FIELD_DELIMITER, record_delimiter: RECORD_DELIMITER, quote: '"', escape: '"', eof: false, quoted_match: [/^\s/, /\s$/],
+  delimiter: FIELD_DELIMITER, record_delimiter: RECORD_DELIMITER, quote: '"', escape: '"', eof: false,
+  quote_record_delimiter: true, quoted_match: [/^\s/, /\s$/],
 };
 
 /** Spreadsheets run a cell starting with these as a formula (OWASP ASVS 1.2.10, CWE-1236); the full-width forms too (Apple Numbers normalises them). */
