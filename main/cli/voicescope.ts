@@ -4,9 +4,11 @@
  *
  * Exit codes: 0 done; 1 unexpected failure; 2 wrong usage; 3 some files were refused (locally or by the
  * service) or analyses failed; 4 the researcher must decide (uncertain uploads, paused queue, missing
- * accounts); 5 the service or the profile cannot be used (address, key, access); 6 timed out waiting.
+ * accounts); 5 the service or the profile cannot be used (address, key, access); 6 timed out waiting;
+ * 7 the export was not written (nothing selected, folder taken or unwritable, disk full, cancelled).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType, type ApiVersion } from '../../shared/api/vocabulary';
 import type { BatchProgress, ImportPlan } from '../../shared/study';
@@ -14,7 +16,7 @@ import { defaultWorkspaceDir } from '../services/workspace';
 import { openStudyService, type ServiceProblem, type StudyService } from '../services/study-service';
 import { createOutput, type Output } from './output';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, decide: 4, service: 5, timeout: 6 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, decide: 4, service: 5, timeout: 6, notExported: 7 } as const;
 
 const HELP = `voicescope: the Voicescope study engine on the command line
 
@@ -39,9 +41,13 @@ Commands:
            [--upload-concurrency <n>] [--uploads-per-minute <n>]
                                             show or tune the poller and the queue (never under 5 s)
   manifest-template                         print an empty manifest to fill in
+  export --study <name|id> --out <folder> [--folder <name>] [--forms long,wide,summary] [--preset standard|excel]
+         [--participant <code>]... [--session <label>]... [--from <date>] [--to <date>] [--analyses <a,b>]
+         [--states <s,t>] [--link-file] [--tz <zone>]
+                                            indicator spreadsheets with a codebook (see docs/export.md)
 
 Options: --home <dir> (workspace; default $VOICESCOPE_HOME or ~/.voicescope), --json (JSON lines), -h, --help
-Exit codes: 0 done, 1 failure, 2 usage, 3 refusals, 4 decisions needed, 5 service/profile unusable, 6 timeout.`;
+Exit codes: 0 done, 1 failure, 2 usage, 3 refusals, 4 decisions needed, 5 service/profile unusable, 6 timeout, 7 not exported.`;
 
 const OPTIONS = {
   home: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -52,6 +58,9 @@ const OPTIONS = {
   'first-poll': { type: 'string' }, 'poll-interval': { type: 'string' }, 'poll-jitter': { type: 'string' }, budget: { type: 'string' },
   'upload-concurrency': { type: 'string' }, 'uploads-per-minute': { type: 'string' },
   recording: { type: 'string' }, decision: { type: 'string' }, batch: { type: 'string' }, sandbox: { type: 'boolean' },
+  out: { type: 'string' }, folder: { type: 'string' }, forms: { type: 'string' }, preset: { type: 'string' },
+  participant: { type: 'string', multiple: true }, session: { type: 'string', multiple: true }, from: { type: 'string' }, to: { type: 'string' },
+  states: { type: 'string' }, 'link-file': { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -85,6 +94,17 @@ const planText = (plan: ImportPlan): string[] => {
   }
   if (plan.newParticipants.length) lines.push(`  new participants (a service account will be created for each): ${plan.newParticipants.join(', ')}`);
   return lines;
+};
+
+const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((x) => x.trim()).filter(Boolean));
+
+/** The version written into every export's codebook. */
+const appVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 };
 
 const resolveStudy = (svc: StudyService, v: string | undefined) => {
@@ -266,6 +286,35 @@ export const main = async (argv: readonly string[]): Promise<number> => {
         const done = sub === 'pause' ? svc.pauseBatch(id) : sub === 'resume' ? svc.resumeBatch(id) : svc.cancelBatch(id);
         if (!done) { out.problem(`Batch ${id} cannot be ${sub === 'pause' ? 'paused' : sub === 'resume' ? 'resumed' : 'cancelled'} in its current state.`, 'See voicescope status.'); return EXIT.usage; }
         out.say('batch', `Batch ${id}: ${sub}d.`.replace('cancel d', 'cancelled'));
+        return EXIT.ok;
+      }
+      case 'export': {
+        const study = resolveStudy(svc, v.study);
+        const { runExport } = await import('../export/run-export');
+        const ac = new AbortController();
+        const cancel = () => ac.abort();
+        process.once('SIGINT', cancel);
+        // The request is checked by the exporter itself (same rules as the app): a wrong form or zone comes back as invalid_request.
+        const r = await runExport(svc.db, {
+          studyId: study.id, timeZone: v.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+          ...(v.forms !== undefined ? { forms: list(v.forms) } : {}), ...(v.preset !== undefined ? { preset: v.preset } : {}),
+          ...(v.participant ? { participants: v.participant } : {}), ...(v.session ? { sessions: v.session } : {}),
+          ...(v.from !== undefined ? { from: v.from } : {}), ...(v.to !== undefined ? { to: v.to } : {}),
+          ...(v.analyses !== undefined ? { analyses: list(v.analyses) } : {}), ...(v.states !== undefined ? { states: list(v.states) } : {}),
+          includeLinkFile: v['link-file'] === true,
+        }, {
+          outDir: resolve(need(v.out, 'out')), ...(v.folder ? { folderName: v.folder } : {}), appVersion: appVersion(), signal: ac.signal,
+          onProgress: (p) => out.progress(`Exporting: ${p.recordingsDone}/${p.recordingsTotal} recordings, ${(p.bytesWritten / 1e6).toFixed(1)} MB`, { progress: p }),
+        });
+        process.off('SIGINT', cancel);
+        out.done();
+        if (!r.ok) {
+          out.problem(r.error.message, r.error.action, { code: r.error.code });
+          return r.error.code === 'invalid_request' ? EXIT.usage : EXIT.notExported;
+        }
+        const e = r.value;
+        const files = e.files.filter((f) => f.rows !== null).map((f) => `${f.name} (${f.rows} rows)`).join(', ');
+        out.say('exported', `Exported ${e.counts.recordings} recordings of ${e.counts.participants} participants to ${e.directory}: ${files}, with codebook.md, datapackage.json, load.R, load.py and SHA256SUMS.${e.anySimulated ? ` Note: ${e.counts.simulatedRecordings} recordings carry simulated values (column simulated = true).` : ''}`, { report: e });
         return EXIT.ok;
       }
       default:

@@ -2,6 +2,7 @@
  * `npm run bench`: the issue's benchmarks, printed as plain text. Not part of `npm test`.
  */
 import { benchDb } from './db.bench';
+import { benchExport } from './export.bench';
 import { benchImport } from './import.bench';
 import { benchSandbox } from './sandbox.bench';
 import { benchScheduler } from './scheduler.bench';
@@ -13,6 +14,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Study database', () => benchDb()],
   ['Import validation and hashing (1,000 WAV files)', () => benchImport()],
   ['Scheduler with 10,000 pending recordings', () => benchScheduler()],
+  ['Export of 100,000 recordings (3.7 million values)', () => benchExport()],
 ];
 
 console.log(`Voicescope benchmarks — ${new Date().toISOString()} — node ${process.version}, ${process.platform} ${process.arch}`);

@@ -1,0 +1,72 @@
+/**
+ * `voicescope export`, the headless path to the same exporter the app uses: a scheduled job exports a
+ * selection, reads the result as a JSON line and relies on the exit code.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportReport } from '../../../shared/export';
+import { EXIT } from '../../../main/cli/voicescope';
+import { openStudyService } from '../../../main/services/study-service';
+import { seedAwkwardStudy } from '../export/awkward-study';
+import { readCsv, unneutralise } from '../export/helpers';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-cli-export-'));
+const home = join(root, 'home');
+const outDir = join(root, 'exports');
+
+const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> => new Promise((resolve) => {
+  const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+  let out = '', err = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  child.on('exit', (code) => resolve({ code: code ?? -1, lines: out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: err }));
+});
+
+beforeAll(async () => {
+  const svc = openStudyService({ workspaceDir: home });
+  const dbPath = svc.workspace.dbPath;
+  await svc.close();
+  seedAwkwardStudy(dbPath);
+  mkdirSync(outDir);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('voicescope export', () => {
+  it('exports a selection by study name, with participant codes holding commas, and reports the files as JSON', async () => {
+    const r = await run(['export', '--study', 'Awkward, "study" ü', '--out', outDir, '--folder', 'weekly', '--forms', 'long,summary',
+      '--participant', 'P,01', '--participant', 'NA', '--tz', 'Europe/Berlin', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(EXIT.ok);
+    const done = r.lines.find((l) => l['kind'] === 'exported') as { report: ExportReport; message: string };
+    expect(done.report.directory).toBe(join(outDir, 'weekly'));
+    expect(done.report.anySimulated).toBe(true);
+    expect(done.message).toMatch(/simulated/);
+    expect(readdirSync(join(outDir, 'weekly'))).toEqual(expect.arrayContaining(['measures_long.csv', 'participant_summary.csv', 'recordings.csv', 'codebook.md', 'datapackage.json']));
+    expect(readdirSync(join(outDir, 'weekly'))).not.toContain('measures_wide.csv');
+    const long = readCsv(join(outDir, 'weekly', 'measures_long.csv'));
+    expect(new Set(long.records.map((x) => unneutralise(x['participant']!)))).toEqual(new Set(['P,01', 'NA']));
+  }, 60_000);
+
+  it('exits 7 with the reason when nothing matches, and writes nothing', async () => {
+    const r = await run(['export', '--study', '1', '--out', outDir, '--folder', 'none', '--from', '2030-01-01', '--json']);
+    expect(r.code).toBe(EXIT.notExported);
+    expect(r.lines.at(-1)).toMatchObject({ kind: 'problem', code: 'empty_selection' });
+    expect(existsSync(join(outDir, 'none'))).toBe(false);
+  }, 60_000);
+
+  it('exits 2 for a wrong form or a missing --out', async () => {
+    const bad = await run(['export', '--study', '1', '--out', outDir, '--forms', 'tall', '--json']);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.lines.at(-1)).toMatchObject({ kind: 'problem', code: 'invalid_request' });
+    const missing = await run(['export', '--study', '1']);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toMatch(/--out is required/);
+  }, 60_000);
+});
