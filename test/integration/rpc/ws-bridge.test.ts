@@ -1,0 +1,123 @@
+/**
+ * The browser-mode bridge over real loopback sockets: it serves the window with its Content Security
+ * Policy, and carries calls and events only for a connection that presents this launch's token from
+ * this server's own origin and address. Another web page (wrong Origin), a DNS-rebinding page (wrong
+ * Host) or another local user (no token) gets nothing.
+ */
+import http from 'node:http';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ok } from '../../../shared/result';
+import { createEventBus } from '../../../main/rpc/event-bus';
+import { createRouter, type Handlers } from '../../../main/rpc/router';
+import { BROWSER_CSP, startBridge, type Bridge } from '../../../main/rpc/ws-bridge';
+import { procedures } from '../../../shared/contract';
+import { appError } from '../../../shared/rpc';
+import { err } from '../../../shared/result';
+
+const dir = mkdtempSync(join(tmpdir(), 'vs-bridge-'));
+const bus = createEventBus();
+let bridge: Bridge;
+
+const handlers = Object.fromEntries(Object.keys(procedures).map((m) => [m, () => err(appError('INTERNAL', 'x', 'y'))])) as unknown as Record<string, unknown>;
+handlers['studies.list'] = () => ok([]);
+
+beforeAll(async () => {
+  mkdirSync(join(dir, 'static'));
+  writeFileSync(join(dir, 'static', 'index.html'), '<!doctype html><title>v</title>');
+  writeFileSync(join(dir, 'secret.txt'), 'outside the static folder');
+  bridge = await startBridge({
+    router: createRouter(handlers as unknown as Handlers, { error: () => {} }), bus, staticDir: join(dir, 'static'),
+    routes: (path, _req, res) => { if (path === '/download/x') { res.end('file'); return true; } return false; },
+  });
+});
+afterAll(async () => { await bridge.close(); rmSync(dir, { recursive: true, force: true }); });
+
+const get = (path: string, headers: Record<string, string> = {}) => new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port: bridge.port, path, headers }, (res) => {
+    let body = '';
+    res.on('data', (c) => { body += c; });
+    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+  });
+  req.on('error', reject);
+  req.end();
+});
+
+const connect = (opts: { token?: string; origin?: string; host?: string } = {}) => new Promise<WebSocket>((resolve, reject) => {
+  const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/rpc?token=${opts.token ?? bridge.token}`, {
+    headers: { Origin: opts.origin ?? bridge.origin, ...(opts.host ? { Host: opts.host } : {}) },
+  });
+  ws.once('open', () => resolve(ws));
+  ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  ws.once('error', reject);
+});
+
+const call = (ws: WebSocket, id: number, method: string, input: unknown) => new Promise<unknown>((resolve) => {
+  ws.on('message', (d) => { const m = JSON.parse(d.toString()) as { id?: number; envelope?: unknown }; if (m.id === id) resolve(m.envelope); });
+  ws.send(JSON.stringify({ id, method, input }));
+});
+
+describe('serving the window', () => {
+  it('serves index.html with the strict Content Security Policy and no caching', async () => {
+    const r = await get('/');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-security-policy']).toBe(BROWSER_CSP);
+    expect(BROWSER_CSP).toContain("script-src 'self'");
+    expect(BROWSER_CSP).not.toContain('unsafe');
+    expect(r.headers['cache-control']).toBe('no-store');
+  });
+
+  it('never serves a file outside its folder', async () => {
+    expect((await get('/%2e%2e/secret.txt')).status).toBe(404);
+    expect((await get('/..%2fsecret.txt')).status).toBe(404);
+  });
+
+  it('answers only to its own address (DNS rebinding: another Host is refused)', async () => {
+    expect((await get('/', { Host: `evil.example:${bridge.port}` })).status).toBe(421);
+  });
+
+  it('downloads need the token', async () => {
+    expect((await get('/download/x')).status).toBe(403);
+    expect((await get(`/download/x?token=${bridge.token}`)).body).toBe('file');
+  });
+});
+
+describe('the RPC socket', () => {
+  it('carries a call and its answer for the right origin, address and token', async () => {
+    const ws = await connect();
+    expect(await call(ws, 1, 'studies.list', {})).toEqual({ ok: true, value: [] });
+    ws.close();
+  });
+
+  it('refuses another web page (wrong Origin)', async () => {
+    await expect(connect({ origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(connect({ origin: 'null' })).rejects.toThrow('HTTP 403');
+  });
+
+  it('refuses a connection without the launch token, or with a wrong one', async () => {
+    await expect(connect({ token: '' })).rejects.toThrow('HTTP 401');
+    await expect(connect({ token: `${bridge.token.slice(0, -1)}x` })).rejects.toThrow('HTTP 401');
+  });
+
+  it('refuses a rebinding page even with the right token', async () => {
+    await expect(connect({ host: `attacker.example:${bridge.port}`, origin: `http://attacker.example:${bridge.port}` })).rejects.toThrow('HTTP 421');
+  });
+
+  it('relays pushed events to connected windows', async () => {
+    const ws = await connect();
+    const got = new Promise((resolve) => ws.on('message', (d) => resolve(JSON.parse(d.toString()))));
+    bus.publish('imports.progress', { done: 3, total: 10 });
+    expect(await got).toEqual({ event: 'imports.progress', payload: { done: 3, total: 10 } });
+    ws.close();
+  });
+
+  it('closes a connection that sends something other than a call', async () => {
+    const ws = await connect();
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.send('{"hello": "world"}');
+    expect(await closed).toBe(1008);
+  });
+});
