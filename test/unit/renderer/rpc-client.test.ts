@@ -1,0 +1,58 @@
+/**
+ * The renderer's side of the contract: it checks what it sends and what it receives, so a wrong
+ * request never leaves the window and a malformed answer or event never reaches a screen; a broken
+ * transport is an error value, not an exception.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { Transport } from '../../../shared/rpc';
+import { createRpcClient } from '../../../renderer/src/lib/rpc/client';
+
+const transport = (answer: (method: string, input: unknown) => unknown): Transport & { emit(e: string, p: unknown): void; sent: unknown[] } => {
+  let listener: ((e: string, p: unknown) => void) | null = null;
+  const sent: unknown[] = [];
+  return {
+    sent,
+    request: async (method, input) => { sent.push({ method, input }); return answer(method, input); },
+    subscribe: (l) => { listener = l; return () => { listener = null; }; },
+    emit: (e, p) => listener?.(e, p),
+  };
+};
+
+describe('renderer RPC client', () => {
+  it('does not send an input outside the contract', async () => {
+    const t = transport(() => ({ ok: true, value: [] }));
+    const r = await createRpcClient(t).call('studies.get', { studyId: -3 });
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(t.sent).toEqual([]);
+  });
+
+  it('checks the answer against the procedure: a wrong shape is an error, not data', async () => {
+    const t = transport(() => ({ ok: true, value: [{ id: 'not a number' }] }));
+    const r = await createRpcClient(t).call('studies.list', {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+  });
+
+  it('passes a typed refusal through', async () => {
+    const error = { code: 'CONFLICT', message: 'Taken.', action: 'Choose another.', retryable: false };
+    const r = await createRpcClient(transport(() => ({ ok: false, error }))).call('studies.list', {});
+    expect(r).toEqual({ ok: false, error });
+  });
+
+  it('turns a lost connection into an error value the screen can show', async () => {
+    const r = await createRpcClient(transport(() => { throw new Error('connection lost'); })).call('studies.list', {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', retryable: true } });
+    if (!r.ok) expect(r.error.message).toMatch(/lost the connection/);
+  });
+
+  it('delivers only events that match the contract', async () => {
+    const t = transport(() => null);
+    const client = createRpcClient(t);
+    const seen = vi.fn();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    client.on('imports.progress', seen);
+    t.emit('imports.progress', { done: 1, total: 2 });
+    t.emit('imports.progress', { done: 'one' });
+    t.emit('no.such.event', {});
+    expect(seen.mock.calls).toEqual([[{ done: 1, total: 2 }]]);
+  });
+});
