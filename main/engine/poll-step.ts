@@ -3,7 +3,8 @@
  * asked once for the analysis types still pending, every request within the global budget; the answer
  * is stored and the next poll scheduled by poll-schedule.ts. A rate limit holds everybody back; other
  * failures leave the schedule to try again later. The schedule lives in the database, so a restart
- * resumes exactly where it stopped.
+ * resumes exactly where it stopped. A write that fails (disk full, read-only drive) ends the step with
+ * that error: the answer is simply asked again later, since the service keeps it.
  */
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
@@ -11,6 +12,7 @@ import type { Db } from '../db/open';
 import { storeAnalysis } from '../db/repos/results.repo';
 import { stmt } from '../db/statements';
 import { nextPoll, type PollSettings, type TokenBucket } from '../jobs/poll-schedule';
+import { MAX_RATE_LIMIT_PAUSE_MS } from './upload-step';
 
 export interface PollStepResult {
   readonly polled: number;
@@ -18,6 +20,8 @@ export interface PollStepResult {
   readonly timedOut: number;
   /** Recordings whose stored state changed, with their study. */
   readonly changed: readonly { readonly id: number; readonly studyId: number; readonly batchId: number | null }[];
+  /** A write to the database failed (the step stopped there); null when all went well. */
+  readonly writeError: unknown;
 }
 
 interface DueRow { id: number; study_id: number; batch_id: number | null; recording_id: string; uploaded_at: string; types: string }
@@ -55,17 +59,24 @@ export const runPollStep = async (
     const nextIso = next.at === null ? null : new Date(next.at).toISOString();
     if (!res.ok) {
       failed++;
-      if (res.error.kind === 'RateLimited') opts.bucket.pauseUntil(at + (res.error.retryAfterMs ?? opts.settings.intervalMs));
-      stmt(db, `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`)
-        .run(nextIso, new Date(at).toISOString(), row.id);
-      continue;
+      if (res.error.kind === 'RateLimited') opts.bucket.pauseUntil(at + Math.min(res.error.retryAfterMs ?? opts.settings.intervalMs, MAX_RATE_LIMIT_PAUSE_MS));
     }
-    polled++;
-    storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
-    if (next.phase !== 'normal') {
-      timedOut += stmt(db, `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`).run(row.id).changes;
+    try {
+      if (!res.ok) {
+        stmt(db, `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`)
+          .run(nextIso, new Date(at).toISOString(), row.id);
+        continue;
+      }
+      storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
+      polled++;
+      if (next.phase !== 'normal') {
+        timedOut += stmt(db, `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`).run(row.id).changes;
+      }
+    } catch (writeError) {
+      // Nothing of this answer was stored (one transaction); the poll stays due and is asked again.
+      return { polled, failed, timedOut, changed, writeError };
     }
     changed.push({ id: row.id, studyId: row.study_id, batchId: row.batch_id });
   }
-  return { polled, failed, timedOut, changed };
+  return { polled, failed, timedOut, changed, writeError: null };
 };

@@ -5,12 +5,19 @@
  * recordings never flood the service. All state that matters lives in the database: stopping,
  * crashing or sleeping and starting again resumes where it was. Uploads interrupted by a crash become
  * `upload_uncertain` at start and are never re-sent without the researcher.
+ *
+ * A database that cannot be written (disk full, read-only or failing drive, a lock held too long)
+ * neither crashes the engine nor loses a charged upload: both lanes stop with the researcher-facing
+ * reason (db-errors.ts), outcomes already answered by the service are kept in memory and written
+ * first when work resumes, and their rows stay `uploading`, which a restart turns into
+ * `upload_uncertain`, never into a second upload.
  */
 import type { ApiError } from '../../shared/api/api-error';
 import { explainApiError } from '../../shared/api/api-error';
 import type { Usage } from '../../shared/api/domain';
 import { DEFAULT_QUEUE, type EngineEvent, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
+import { classifyDbError, describeDbProblem, type DbProblem } from '../db/db-errors';
 import type { Db } from '../db/open';
 import { finishDrainedBatches, setBatchUsageAfter } from '../db/repos/batches.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
@@ -21,7 +28,7 @@ import { stmt } from '../db/statements';
 import { clampPollSettings, createTokenBucket, type PollSettings } from '../jobs/poll-schedule';
 import { nextDueAt, runPollStep } from './poll-step';
 import { createProgressHub } from './progress';
-import { nextQueued, uploadOne, type QueuePause } from './upload-step';
+import { nextQueued, uploadOne, type QueuedRecording, type QueuePause, type UploadOneOutcome } from './upload-step';
 
 export interface RunnerOptions {
   readonly db: Db;
@@ -35,12 +42,22 @@ export interface RunnerOptions {
   readonly progressIntervalMs?: number;
   /** Longest idle wait before the lanes look at the database again (changes made by another process). */
   readonly idleRecheckMs?: number;
+  /** After the database was found locked by another program, work resumes by itself this much later. */
+  readonly busyRetryMs?: number;
 }
 
 export interface RunnerState {
   readonly running: boolean;
-  readonly pause: { readonly reason: string; readonly error: ApiError | null; readonly untilMs: number | null } | null;
+  readonly pause: {
+    readonly reason: string;
+    readonly error: ApiError | null;
+    readonly untilMs: number | null;
+    /** Set when the pause is the database's: it stops polling too, and is never persisted (it could not be). */
+    readonly storage?: DbProblem | undefined;
+  } | null;
   readonly inFlight: number;
+  /** Uploads the service answered whose outcome is not written yet (written first when work resumes). */
+  readonly unrecorded: number;
 }
 
 export interface QueueRunner {
@@ -60,6 +77,8 @@ export interface QueueRunner {
 
 const PAUSE_KEY = (profileId: number) => `queue_pause:${profileId}`;
 
+type Unrecorded = Extract<UploadOneOutcome, { kind: 'unrecorded' }>;
+
 export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   const { db, client, profileId } = o;
   const now = o.now ?? Date.now;
@@ -70,16 +89,20 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     uploadsPerMinute: Math.max(1, o.queue?.uploadsPerMinute ?? DEFAULT_QUEUE.uploadsPerMinute),
   };
   const idleRecheckMs = o.idleRecheckMs ?? 5_000;
+  const busyRetryMs = o.busyRetryMs ?? 10_000;
   const emit = o.onEvent ?? (() => {});
   const hub = createProgressHub(db, emit, o.progressIntervalMs ?? 250);
   const budget = createTokenBucket(poll.globalRatePerSecond, poll.globalBurst, now);
   const uploadRate = createTokenBucket(queue.uploadsPerMinute / 60, 1, now);
   const inFlight = new Map<number, Promise<void>>();
   let running = false;
+  let stopping: Promise<void> | null = null;
   let lanes: Promise<void>[] = [];
   let pause: RunnerState['pause'] = null;
   const wakers = new Set<() => void>();
   const idleWaiters = new Set<() => void>();
+  /** Answered uploads whose outcome could not be written yet, by recording. */
+  const unrecorded = new Map<number, { row: QueuedRecording; out: Unrecorded }>();
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -96,18 +119,41 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   };
   const wake = () => { for (const w of [...wakers]) w(); };
 
-  /** Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by itself. */
+  /**
+   * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by
+   * itself, and a database pause is found again at the next start if the database still fails.
+   */
   const savePause = () => {
+    if (pause?.storage) return;
     if (pause === null || pause.untilMs !== null) deleteSetting(db, PAUSE_KEY(profileId));
     else writeSetting(db, PAUSE_KEY(profileId), pause);
   };
+  /** The pause in memory rules; writing it down is best effort (the database may be what failed). */
   const setPause = (p: RunnerState['pause']) => {
     pause = p;
-    savePause();
-    if (p) {
-      emit({ type: 'queue-paused', profileId, reason: p.reason, untilMs: p.untilMs });
-      appendEvent(db, iso(now()), 'queue_paused', {}, { profile_id: profileId, kind: p.error?.kind ?? 'researcher', until: p.untilMs === null ? null : iso(p.untilMs) });
-    } else emit({ type: 'queue-resumed', profileId });
+    if (p) emit({ type: 'queue-paused', profileId, reason: p.reason, untilMs: p.untilMs });
+    else emit({ type: 'queue-resumed', profileId });
+    try {
+      savePause();
+      if (p) {
+        const kind = p.storage ? p.storage.code : p.error?.kind ?? 'researcher';
+        appendEvent(db, iso(now()), 'queue_paused', {}, { profile_id: profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) });
+      }
+    } catch (e) {
+      console.error('queue runner: the pause could not be written down', e);
+    }
+  };
+
+  /**
+   * Something the engine did failed with an exception. A database problem stops both lanes with its
+   * reason until the researcher resumes (a lock: for a few seconds); anything else is logged and the
+   * lanes carry on after a short wait (it is a defect, and the database keeps every state that matters).
+   */
+  const onFailure = (e: unknown, where: string) => {
+    const problem = classifyDbError(e, { dbPath: db.name });
+    console.error(`queue runner: ${where} failed:`, problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e);
+    if (!problem || pause?.storage) return;
+    setPause({ reason: describeDbProblem(problem), error: null, untilMs: problem.retryable ? now() + busyRetryMs : null, storage: problem });
   };
 
   const readUsage = async (): Promise<Usage | null> => {
@@ -122,7 +168,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
 
   const onPause = (p: QueuePause) => {
     if (p.untilMs !== null) budget.pauseUntil(p.untilMs);
-    if (pause && pause.untilMs === null) return; // an open-ended pause is already in force
+    if (pause && (pause.untilMs === null || pause.storage)) return; // an open-ended or database pause is already in force
     const e = explainApiError(p.error);
     setPause({ reason: `${e.summary} ${e.action}`, error: p.error, untilMs: p.untilMs });
   };
@@ -145,42 +191,94 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     if (usage) setBatchUsageAfter(db, finished, usage);
   };
 
-  const uploadLane = async () => {
-    while (running) {
-      if (pause && pause.untilMs !== null && now() >= pause.untilMs) setPause(null);
-      if (pause) { await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now()); continue; }
-      if (inFlight.size >= queue.uploadConcurrency) { await nap(idleRecheckMs); continue; }
-      const [row] = nextQueued(db, profileId, 1, new Set(inFlight.keys()));
-      if (!row) {
-        if (inFlight.size === 0) await settleBatches();
-        checkIdle();
-        await nap(idleRecheckMs);
-        continue;
-      }
-      const wait = Math.max(uploadRate.reserve(), budget.reserve());
-      if (wait > 0) await hold(wait);
-      if (!running || pause) continue;
-      const task = (async () => {
-        const out = await uploadOne(db, client, row, { now, firstPollAfterMs: poll.firstPollAfterMs });
-        if (out.kind === 'paused') onPause(out.pause);
-        if (out.kind === 'uncertain') await annotateUncertain(row.id);
-        hub.recordingChanged(row.studyId, row.id, row.batchId);
-      })().catch((e: unknown) => {
-        // A programming or disk error, not a service answer: leave the row for recovery (it is `uploading`
-        // only if the intent was committed, and then it becomes uncertain at the next start).
-        console.error('upload task failed', e);
-      }).finally(() => { inFlight.delete(row.id); wake(); });
-      inFlight.set(row.id, task);
+  /** What the runner does with an upload's outcome once it is written (or keeps it to write later). */
+  const afterOutcome = async (row: QueuedRecording, out: UploadOneOutcome) => {
+    if (out.kind === 'unrecorded') {
+      unrecorded.set(row.id, { row, out });
+      // In the log too, so that what the service answered survives even if the process does not.
+      console.error(`queue runner: recording ${row.id} was sent and ${out.answer}, but that could not be saved yet`);
+      onFailure(out.error, `saving the outcome of recording ${row.id}`);
+      return;
     }
+    if (out.kind === 'paused') onPause(out.pause);
+    if (out.kind === 'uncertain') await annotateUncertain(row.id);
+    hub.recordingChanged(row.studyId, row.id, row.batchId);
   };
 
-  const pollLane = async () => {
+  /** Writes the outcomes kept in memory, oldest first; false if the database still refuses. */
+  const writeUnrecorded = async (): Promise<boolean> => {
+    for (const [id, { row, out }] of [...unrecorded]) {
+      const next = out.retry();
+      if (next.kind === 'unrecorded') {
+        unrecorded.set(id, { row, out: next });
+        onFailure(next.error, `saving the outcome of recording ${id}`);
+        return false;
+      }
+      unrecorded.delete(id);
+      await afterOutcome(row, next);
+    }
+    return true;
+  };
+
+  /** Rows left `uploading` by an earlier process become uncertain; until that is written, nothing is sent. */
+  let recovered = false;
+  const recover = () => {
+    for (const id of recoverInterruptedUploads(db, iso(now()))) {
+      const r = stmt(db, `SELECT study_id, batch_id FROM recordings WHERE id = ?`).get(id) as { study_id: number; batch_id: number | null };
+      hub.recordingChanged(r.study_id, id, r.batch_id);
+    }
+    recovered = true;
+  };
+
+  const expirePause = () => {
+    if (pause && pause.untilMs !== null && now() >= pause.untilMs) setPause(null);
+  };
+
+  const uploadStep = async () => {
+    expirePause();
+    if (pause) { await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now()); return; }
+    if (!recovered) recover();
+    if (unrecorded.size > 0 && !(await writeUnrecorded())) { await nap(idleRecheckMs); return; }
+    if (inFlight.size >= queue.uploadConcurrency) { await nap(idleRecheckMs); return; }
+    const [row] = nextQueued(db, profileId, 1, new Set(inFlight.keys()));
+    if (!row) {
+      if (inFlight.size === 0) await settleBatches();
+      checkIdle();
+      await nap(idleRecheckMs);
+      return;
+    }
+    const wait = Math.max(uploadRate.reserve(), budget.reserve());
+    if (wait > 0) await hold(wait);
+    if (!running || pause) return;
+    const task = (async () => {
+      // Throws only before anything is sent (the intent could not be written): the row stays queued.
+      const out = await uploadOne(db, client, row, { now, firstPollAfterMs: poll.firstPollAfterMs });
+      await afterOutcome(row, out);
+    })().catch((e: unknown) => onFailure(e, `sending recording ${row.id}`))
+      .finally(() => { inFlight.delete(row.id); wake(); });
+    inFlight.set(row.id, task);
+  };
+
+  const pollStep = async () => {
+    expirePause();
+    if (pause?.storage) { await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now()); return; }
+    const due = nextDueAt(db, profileId);
+    if (due === null) { checkIdle(); await nap(idleRecheckMs); return; }
+    if (due > now()) { await nap(Math.min(due - now(), idleRecheckMs)); return; }
+    const res = await runPollStep(db, client, { profileId, now, settings: poll, bucket: budget, random, sleep: hold, limit: poll.globalBurst });
+    for (const c of res.changed) hub.recordingChanged(c.studyId, c.id, c.batchId);
+    if (res.writeError !== null) onFailure(res.writeError, 'storing polled results');
+  };
+
+  /** A lane runs its step until stop(); a step that throws never ends the lane (nor, unhandled, the process). */
+  const lane = async (name: string, step: () => Promise<void>) => {
     while (running) {
-      const due = nextDueAt(db, profileId);
-      if (due === null) { checkIdle(); await nap(idleRecheckMs); continue; }
-      if (due > now()) { await nap(Math.min(due - now(), idleRecheckMs)); continue; }
-      const res = await runPollStep(db, client, { profileId, now, settings: poll, bucket: budget, random, sleep: hold, limit: poll.globalBurst });
-      for (const c of res.changed) hub.recordingChanged(c.studyId, c.id, c.batchId);
+      try {
+        await step();
+      } catch (e) {
+        onFailure(e, name);
+        await nap(idleRecheckMs);
+      }
     }
   };
 
@@ -204,22 +302,34 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     start() {
       if (running) return;
       running = true;
+      stopping = null;
       pause = readSetting<RunnerState['pause']>(db, PAUSE_KEY(profileId));
-      const recovered = recoverInterruptedUploads(db, iso(now()));
-      for (const id of recovered) {
-        const r = stmt(db, `SELECT study_id, batch_id FROM recordings WHERE id = ?`).get(id) as { study_id: number; batch_id: number | null };
-        hub.recordingChanged(r.study_id, id, r.batch_id);
+      recovered = false;
+      try {
+        recover();
+      } catch (e) {
+        // Interrupted uploads stay `uploading` (never sent again); the upload lane recovers them before it sends anything.
+        onFailure(e, 'recovering interrupted uploads');
       }
-      lanes = [uploadLane(), pollLane()];
+      lanes = [lane('the upload lane', uploadStep), lane('the polling lane', pollStep)];
     },
-    async stop() {
-      running = false;
-      wake();
-      await Promise.all(lanes);
-      await Promise.all(inFlight.values());
-      hub.close();
-      for (const w of idleWaiters) w();
-      idleWaiters.clear();
+    stop() {
+      // A second stop() waits for the first (and never touches a database the caller closed since).
+      stopping ??= (async () => {
+        running = false;
+        wake();
+        await Promise.all(lanes);
+        await Promise.all(inFlight.values());
+        if (unrecorded.size > 0 && !(await writeUnrecorded().catch(() => false))) {
+          for (const { row, out } of unrecorded.values()) {
+            console.error(`queue runner: stopping with recording ${row.id} ${out.answer} but not saved; it will be held as uncertain at the next start`);
+          }
+        }
+        hub.close();
+        for (const w of idleWaiters) w();
+        idleWaiters.clear();
+      })();
+      return stopping;
     },
     wake,
     pause(reason) {
@@ -230,7 +340,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
       setPause(null);
       wake();
     },
-    state: () => ({ running, pause, inFlight: inFlight.size }),
+    state: () => ({ running, pause, inFlight: inFlight.size, unrecorded: unrecorded.size }),
     whenIdle: () => new Promise<void>((resolve) => {
       if (isIdle()) return resolve();
       idleWaiters.add(resolve);

@@ -3,6 +3,10 @@
  * (uploads.repo.ts). Organisation-wide refusals (key, suspension, provisioning, credits) and rate
  * limits pause the queue instead of failing file after file: the file goes back to the queue, certainly
  * not charged. One bad file never stops the others.
+ *
+ * When the outcome cannot be written (disk full, read-only or failing drive) the answer is not lost:
+ * the step returns `unrecorded` with a way to write it again, and the row stays `uploading`, which a
+ * restart turns into `upload_uncertain`, never into a second upload.
  */
 import type { ApiError, ApiErrorKind } from '../../shared/api/api-error';
 import type { AnalysisType } from '../../shared/api/vocabulary';
@@ -35,7 +39,28 @@ export interface QueuedRecording {
 
 export type UploadOneOutcome =
   | { readonly kind: 'accepted' | 'rejected' | 'uncertain' | 'skipped' }
-  | { readonly kind: 'paused'; readonly pause: QueuePause };
+  | { readonly kind: 'paused'; readonly pause: QueuePause }
+  /**
+   * The service answered (or the file could not be read) but writing the outcome failed with `error`.
+   * The row is still `uploading`. `retry` writes the same outcome again and says what became of it.
+   */
+  | { readonly kind: 'unrecorded'; readonly error: unknown; readonly answer: string; retry(): UploadOneOutcome };
+
+/** A rate limit pauses sending at most this long before one request asks again, whatever Retry-After said. */
+export const MAX_RATE_LIMIT_PAUSE_MS = 15 * 60_000;
+
+/** Writes an outcome; a failed write is returned with a way to try it again instead of being thrown (the answer must not be lost). */
+const settle = (answer: string, write: () => UploadOneOutcome): UploadOneOutcome => {
+  try {
+    return write();
+  } catch (error) {
+    return { kind: 'unrecorded', error, answer, retry: () => settle(answer, write) };
+  }
+};
+
+/** The service answered with a recording id another recording already holds (a UNIQUE column). */
+const isDuplicateRecordingId = (e: unknown): boolean =>
+  e instanceof Error && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /recordings\.recording_id/.test(e.message);
 
 /** Queued recordings of running batches on this profile, oldest first, leaving out those in flight. */
 export const nextQueued = (db: Db, profileId: number, limit: number, exclude: ReadonlySet<number> = new Set()): QueuedRecording[] => {
@@ -64,9 +89,11 @@ export const uploadOne = async (
     source = await fileAudioSource(row.path);
   } catch (e) {
     // Nothing was sent: the file vanished or became unreadable between import and upload.
-    stmt(db, `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`).run(
-      JSON.stringify({ reason: `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.` }), row.id);
-    return { kind: 'rejected' };
+    const reason = `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.`;
+    return settle('file unreadable, not sent', () => {
+      stmt(db, `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`).run(JSON.stringify({ reason }), row.id);
+      return { kind: 'rejected' };
+    });
   }
   const out = await client.upload({
     accountId: row.accountId, recordedAt: row.recordedAt, analyses: row.analyses, isolateOldestSpeaker: row.isolateOldestSpeaker, audio: source,
@@ -74,19 +101,36 @@ export const uploadOne = async (
   const at = opts.now();
   switch (out.status) {
     case 'accepted':
-      recordAccepted(db, iso(at), row.id, out.receipt, row.analyses, iso(at + opts.firstPollAfterMs));
-      return { kind: 'accepted' };
+      return settle(`accepted as recording ${out.receipt.recordingId}`, () => {
+        try {
+          recordAccepted(db, iso(at), row.id, out.receipt, row.analyses, iso(at + opts.firstPollAfterMs));
+          return { kind: 'accepted' };
+        } catch (e) {
+          if (!isDuplicateRecordingId(e)) throw e;
+          // Charged, but its results could not be told apart from another recording's: the researcher decides.
+          recordUncertain(db, iso(at), row.id, null,
+            `The service accepted the upload but answered with the id of another recording in this workspace (${out.receipt.recordingId}), so its results cannot be told apart.`);
+          return { kind: 'uncertain' };
+        }
+      });
     case 'uncertain':
-      recordUncertain(db, iso(at), row.id, out.error, out.reason);
-      return { kind: 'uncertain' };
+      return settle('uncertain', () => {
+        recordUncertain(db, iso(at), row.id, out.error, out.reason);
+        return { kind: 'uncertain' };
+      });
     case 'rejected':
       if (PAUSES_QUEUE.has(out.error.kind)) {
-        stmt(db, `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`).run(row.id);
-        const untilMs = out.error.kind === 'RateLimited' ? at + (out.error.retryAfterMs ?? 60_000) : null;
-        return { kind: 'paused', pause: { error: out.error, untilMs } };
+        const wait = out.error.kind === 'RateLimited' ? Math.min(out.error.retryAfterMs ?? 60_000, MAX_RATE_LIMIT_PAUSE_MS) : null;
+        const pause: QueuePause = { error: out.error, untilMs: wait === null ? null : at + wait };
+        return settle(`refused (${out.error.kind}), not charged`, () => {
+          stmt(db, `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`).run(row.id);
+          return { kind: 'paused', pause };
+        });
       }
-      recordRejected(db, iso(at), row.id, out.error);
-      return { kind: 'rejected' };
+      return settle(`refused (${out.error.kind}), not charged`, () => {
+        recordRejected(db, iso(at), row.id, out.error);
+        return { kind: 'rejected' };
+      });
   }
 };
 
@@ -103,6 +147,8 @@ export const runUploadStep = async (
   db: Db, client: ApiClient, opts: { profileId: number; concurrency: number; now: () => number; firstPollAfterMs: number },
 ): Promise<UploadStepResult> => {
   const outcomes = await Promise.all(nextQueued(db, opts.profileId, opts.concurrency).map((row) => uploadOne(db, client, row, opts)));
+  const unrecorded = outcomes.find((o) => o.kind === 'unrecorded');
+  if (unrecorded && unrecorded.kind === 'unrecorded') throw unrecorded.error;
   const n = (k: UploadOneOutcome['kind']) => outcomes.filter((o) => o.kind === k).length;
   const paused = outcomes.find((o) => o.kind === 'paused');
   return {
