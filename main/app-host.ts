@@ -67,7 +67,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
       version: APP_VERSION, mode: o.mode, platform: platform(), workspaceDir: service.workspace.dir, keyStorage: o.keyStorage,
       capabilities: { nativeDialogs: o.dialogs !== undefined },
     },
-  }), o.log);
+  }), o.log, { dbPath: service.workspace.dbPath });
   return {
     router, bus, service, sandbox,
     async close() {

@@ -28,7 +28,7 @@ export const NoInput = z.object({}).strict();
  */
 export const APP_ERROR_CODES = [
   'VALIDATION', 'NOT_FOUND', 'CONFLICT', 'REFUSED', 'UNSUPPORTED', 'UPSTREAM',
-  'DB_BUSY', 'DB_READONLY', 'DB_CORRUPT', 'DISK_FULL', 'DB_IO', 'CANCELLED', 'FORBIDDEN', 'INTERNAL',
+  'DB_BUSY', 'DB_READONLY', 'DB_CORRUPT', 'DISK_FULL', 'DB_IO', 'DB_CANTOPEN', 'DB_TOO_NEW', 'CANCELLED', 'FORBIDDEN', 'INTERNAL',
 ] as const;
 export const AppErrorCode = z.enum(APP_ERROR_CODES);
 export type AppErrorCode = z.infer<typeof AppErrorCode>;

@@ -34,7 +34,7 @@ export interface Router {
 
 const SLOW_MS = 200;
 
-export const createRouter = (handlers: Handlers, log: RouterLog = { error: (m, d) => console.error(m, d) }): Router => ({
+export const createRouter = (handlers: Handlers, log: RouterLog = { error: (m, d) => console.error(m, d) }, opts: { dbPath?: string } = {}): Router => ({
   async handle(method, input, ctx) {
     if (!isMethod(method)) {
       return { ok: false, error: appError('NOT_FOUND', `Unknown request "${String(method).slice(0, 80)}".`, 'This is a defect in Voicescope; report it.') };
@@ -56,7 +56,7 @@ export const createRouter = (handlers: Handlers, log: RouterLog = { error: (m, d
       }
       return { ok: true, value: parsedOut.data };
     } catch (e) {
-      const known = classifyThrown(e);
+      const known = classifyThrown(e, opts.dbPath);
       if (known.code === 'INTERNAL') log.error(`voicescope: ${method} failed`, e);
       return { ok: false, error: known };
     }

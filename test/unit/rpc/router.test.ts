@@ -62,9 +62,9 @@ describe('router', () => {
   it.each([
     ['SQLITE_FULL', 'DISK_FULL', /disk .* is full/],
     ['SQLITE_READONLY', 'DB_READONLY', /cannot be written/],
-    ['SQLITE_BUSY', 'DB_BUSY', /busy/],
+    ['SQLITE_BUSY', 'DB_BUSY', /locked by another program/],
     ['SQLITE_CORRUPT', 'DB_CORRUPT', /damaged/],
-    ['SQLITE_IOERR_WRITE', 'DB_IO', /could not read or write/],
+    ['SQLITE_IOERR_WRITE', 'DB_IO', /reported an error while reading or writing/],
   ])('an exception with %s becomes %s in plain words', async (code, expected, message) => {
     const thrown = Object.assign(new Error('database or disk is full'), { code });
     const r = await createRouter(handlers({ 'studies.list': () => { throw thrown; } }), log()).handle('studies.list', {}, ctx);
