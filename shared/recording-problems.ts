@@ -62,8 +62,24 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
       return { summary: 'The same audio was already imported for this participant, so it was not sent.', action: 'Send it anyway only if it really is a different session.' };
     case 'pending':
       return { summary: 'Waiting for a service account for this participant.', action: 'Create the missing accounts (Participants) or link an existing one.' };
-    case 'cancelled':
+    case 'cancelled': {
+      // A decision on an uncertain upload also ends here: it may well have been sent, so "never sent" would be false.
+      const e = f.uploadError;
+      const resolution = e && !isApiError(e) ? e.resolution : undefined;
+      if (resolution === 'mark_uploaded_elsewhere') {
+        return {
+          summary: 'You marked this upload, whose outcome was unknown, as uploaded elsewhere; Voicescope does not send it again and holds no results for it.',
+          action: 'Nothing to do here; its results are wherever it was uploaded.',
+        };
+      }
+      if (resolution === 'cancel') {
+        return {
+          summary: 'You gave up this upload, whose outcome was unknown; it is not sent again. The service may have received (and charged) it.',
+          action: 'Import the file again only if you want it analysed; it may then be charged twice.',
+        };
+      }
       return { summary: 'Withdrawn when its batch was cancelled; it was never sent.', action: 'Import the file again to send it.' };
+    }
     case 'uploaded': {
       const failed = f.analyses.filter((a) => a.state === 'error').map((a) => a.type);
       const late = f.analyses.filter((a) => a.state === 'timed_out').map((a) => a.type);

@@ -1,0 +1,186 @@
+/**
+ * A study's recordings through the router of a real app host and its built-in sandbox: the paged,
+ * sorted, filtered and searched table with each file's problem in words; "retry what is safe" (a
+ * refused upload is sent again, never an upload whose outcome is unknown); the researcher's three
+ * decisions on an uncertain upload, with the usage read before and after it; and sending a held
+ * duplicate anyway.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Input } from '../../../shared/contract';
+import type { RecordingRow } from '../../../shared/contract/recordings.contract';
+import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
+import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './rpc-host';
+
+let t: TestHost;
+let folder: SmallStudyFolder;
+let studyId: number;
+let batchId: number;
+
+type PageQuery = Omit<Input<'recordings.page'>, 'studyId' | 'offset' | 'limit' | 'sort' | 'dir'> & Partial<Pick<Input<'recordings.page'>, 'sort' | 'dir' | 'offset' | 'limit'>>;
+const page = (q: PageQuery = {}, sid = studyId) => t.must('recordings.page', { studyId: sid, sort: 'id', dir: 'asc', offset: 0, limit: 100, ...q });
+const all = async (q: PageQuery = {}, sid = studyId): Promise<RecordingRow[]> => (await page(q, sid)).rows;
+
+beforeAll(async () => {
+  t = await openTestHost();
+  folder = makeSmallStudyFolder(t.root);
+  ({ studyId } = await t.sandboxStudy('Recordings study'));
+  ({ batchId } = await importFolder(t, studyId, [folder.dir], { manifestPath: folder.manifestPath, convert: true }));
+  await startBatch(t, studyId, batchId);
+  await batchSettles(t, batchId);
+}, 120_000);
+afterAll(async () => { await t?.close(); });
+
+describe('recordings.page', () => {
+  it('pages the study: total, a window of rows, every requested analysis with its state, simulated results marked', async () => {
+    const first = await page({ limit: 5 });
+    expect(first.total).toBe(14);
+    expect(first.rows).toHaveLength(5);
+    const second = await page({ offset: 5, limit: 5 });
+    expect(second.rows.map((r) => r.id)).not.toContain(first.rows[0]!.id);
+    const uploaded = (await all()).filter((r) => r.uploadState === 'uploaded');
+    expect(uploaded).toHaveLength(11);
+    for (const r of uploaded) {
+      expect(r.analyses).toEqual([{ type: 'wellbeing', state: 'completed' }, { type: 'parkinsons', state: 'completed' }]);
+      expect(r).toMatchObject({ simulated: true, apiVersion: 'v1.3', problem: null, canRetry: false, batchId, recordedAtSource: 'manifest' });
+    }
+    expect(uploaded.find((r) => r.fileName === folder.files.stereo)).toMatchObject({ converted: true, verdictStatus: 'will_convert' });
+    // Files never sent show the analyses their batch asked for, awaiting upload.
+    expect((await all({ filter: 'refused' }))[0]!.analyses).toEqual([{ type: 'wellbeing', state: 'awaiting_upload' }, { type: 'parkinsons', state: 'awaiting_upload' }]);
+  });
+
+  it('filters: completed, needs attention, refused, duplicates, in progress, uncertain; by batch and by participant', async () => {
+    const count = async (q: PageQuery) => (await page({ ...q, limit: 1 })).total;
+    expect(await count({ filter: 'all' })).toBe(14);
+    expect(await count({ filter: 'completed' })).toBe(11);
+    expect(await count({ filter: 'refused' })).toBe(2);
+    expect(await count({ filter: 'duplicates' })).toBe(1);
+    expect(await count({ filter: 'needs_attention' })).toBe(3);
+    expect(await count({ filter: 'in_progress' })).toBe(0);
+    expect(await count({ filter: 'uncertain' })).toBe(0);
+    expect(await count({ batchId })).toBe(14);
+    expect(await count({ batchId: batchId + 100 })).toBe(0);
+    const p01 = (await all()).find((r) => r.participantCode === 'P01')!.participantId;
+    const mine = await all({ participantId: p01 });
+    expect(mine.length).toBeGreaterThan(0);
+    expect(new Set(mine.map((r) => r.participantCode))).toEqual(new Set(['P01']));
+  });
+
+  it('says what happened and what to do for each file that needs the researcher', async () => {
+    const byName = new Map((await all({ filter: 'needs_attention' })).map((r) => [r.fileName, r]));
+    expect(byName.get(folder.files.short)).toMatchObject({ uploadState: 'refused_locally', canRetry: false, problem: { summary: expect.stringContaining('requires at least 30 s'), action: expect.stringContaining('Record a longer session') } });
+    expect(byName.get(folder.files.text)!.problem!.summary).not.toBe('');
+    expect(byName.get(folder.files.copy)).toMatchObject({ uploadState: 'duplicate', problem: { summary: expect.stringContaining('already imported for this participant') } });
+  });
+
+  it('searches participant codes, file names and sessions (LIKE wildcards taken literally)', async () => {
+    expect(new Set((await all({ search: 'P02' })).map((r) => r.participantCode))).toEqual(new Set(['P02']));
+    expect((await all({ search: 'stereo' })).map((r) => r.fileName)).toEqual([folder.files.stereo]);
+    expect((await all({ search: 'w9' })).map((r) => r.fileName)).toEqual([folder.files.copy]);
+    expect(await all({ search: '%' })).toEqual([]);
+    expect(await all({ search: '_' })).toHaveLength(14); // every file name has an underscore
+  });
+
+  it('sorts by participant, file, recording time and state, both ways, with the id breaking ties', async () => {
+    const codes = (await all({ sort: 'participant', dir: 'asc' })).map((r) => r.participantCode);
+    expect(codes).toEqual([...codes].sort());
+    const files = (await all({ sort: 'file', dir: 'desc' })).map((r) => r.fileName);
+    expect(files).toEqual([...files].sort().reverse());
+    const times = (await all({ sort: 'recorded_at', dir: 'asc' })).map((r) => r.recordedAt);
+    expect(times).toEqual([...times].sort());
+    const states = (await all({ sort: 'state', dir: 'asc' })).map((r) => r.uploadState);
+    expect(states).toEqual([...states].sort());
+    const ids = (await all({ sort: 'participant', dir: 'asc' })).filter((r) => r.participantCode === 'P01').map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('recordings.rows gives the rows the engine just changed, by id', async () => {
+    const some = (await all()).slice(2, 5);
+    const rows = await t.must('recordings.rows', { ids: some.map((r) => r.id) });
+    expect(rows.map((r) => r.id).sort()).toEqual(some.map((r) => r.id).sort());
+    expect(await t.must('recordings.rows', { ids: [] })).toEqual([]);
+  });
+});
+
+describe('recordings.insistDuplicate', () => {
+  it('sends a held duplicate once the researcher insists: its batch runs again and it is uploaded', async () => {
+    const dup = (await all({ filter: 'duplicates' }))[0]!;
+    expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: true });
+    expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: false });
+    await eventually(async () => (await t.must('recordings.rows', { ids: [dup.id] }))[0]!.uploadState === 'uploaded', 'the duplicate to be uploaded');
+    expect((await batchSettles(t, batchId)).state).toBe('finished');
+  }, 60_000);
+});
+
+describe('recordings.retry (only what is safe)', () => {
+  it('sends again uploads the service refused without charging; leaves everything else alone', async () => {
+    const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
+    const study = await t.sandboxStudy('Refused study');
+    await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
+    let refusedBatch: number;
+    try {
+      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [folder.dir], { manifestPath: folder.manifestPath, convert: true }));
+      await startBatch(t, study.studyId, refusedBatch);
+      await batchSettles(t, refusedBatch);
+    } finally {
+      await t.sandboxAdmin('PUT', 'organisations/demo', { ...org });
+    }
+    const rejected = await all({ filter: 'refused', batchId: refusedBatch }, study.studyId);
+    const byService = rejected.filter((r) => r.uploadState === 'rejected');
+    expect(byService).toHaveLength(11);
+    for (const r of byService) {
+      expect(r.canRetry).toBe(true);
+      expect(r.problem!.summary).toMatch(/not enabled|not switched on|analysis/i);
+    }
+    const everything = (await all({}, study.studyId)).map((r) => r.id);
+    const r = await t.must('recordings.retry', { recordingIds: everything });
+    expect(r).toEqual({ retried: 11, skipped: 3 });
+    const done = await batchSettles(t, refusedBatch);
+    expect(done.uploads).toEqual({ uploaded: 11, refused_locally: 2, duplicate: 1 });
+  }, 90_000);
+});
+
+describe('uncertain uploads (the researcher decides)', () => {
+  it('lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says', async () => {
+    const study = await t.sandboxStudy('Uncertain study');
+    const three = [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) => join(folder.dir, f));
+    await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast', faults: { upload: { dropAfterProcessing: 1 } } });
+    let uncertainBatch: number;
+    try {
+      ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, { pattern: folder.pattern }));
+      await startBatch(t, study.studyId, uncertainBatch);
+      await eventually(async () => (await t.must('recordings.uncertain', { studyId: study.studyId })).length === 3, 'three uncertain uploads');
+    } finally {
+      await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast' });
+    }
+    const list = await eventually(async () => {
+      const l = await t.must('recordings.uncertain', { studyId: study.studyId });
+      return l.every((u) => u.usageAfter !== null) ? l : undefined;
+    }, 'usage read after each uncertain upload');
+    for (const u of list) {
+      expect(u.reason).not.toBe('');
+      expect(u.usageBefore).not.toBeNull();
+      expect(u.usageAfter!.uploadsRemaining).toBeLessThan(u.usageBefore!.uploadsRemaining);
+    }
+    const rows = await all({ filter: 'uncertain' }, study.studyId);
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r).toMatchObject({ canRetry: false, problem: { action: expect.stringContaining('never re-sends it on its own') } });
+    expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({ retried: 0, skipped: 3 });
+
+    const [again, giveUp, elsewhere] = list.map((u) => u.recordingId) as [number, number, number];
+    const sandboxCopies = async () => ((await t.sandboxAdmin('GET', 'recordings')) as unknown[]).length;
+    const heldBefore = await sandboxCopies();
+    expect(await t.must('recordings.resolveUncertain', { recordingId: again, decision: 'queue_again' })).toEqual({ done: true });
+    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'cancel' })).toEqual({ done: true });
+    expect(await t.must('recordings.resolveUncertain', { recordingId: elsewhere, decision: 'mark_uploaded_elsewhere' })).toEqual({ done: true });
+    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'queue_again' })).toEqual({ done: false });
+
+    await batchSettles(t, uncertainBatch);
+    const after = new Map((await t.must('recordings.rows', { ids: [again, giveUp, elsewhere] })).map((r) => [r.id, r]));
+    expect(after.get(again)!.uploadState).toBe('uploaded');
+    expect(await sandboxCopies()).toBe(heldBefore + 1); // sent a second time: the service now holds it twice
+    expect(after.get(giveUp)).toMatchObject({ uploadState: 'cancelled', problem: { summary: expect.stringContaining('gave up') } });
+    expect(after.get(elsewhere)).toMatchObject({ uploadState: 'cancelled', problem: { summary: expect.stringContaining('uploaded elsewhere') } });
+    expect(await t.must('recordings.uncertain', { studyId: study.studyId })).toEqual([]);
+  }, 90_000);
+});
