@@ -30,26 +30,30 @@ export const participantTimeline = (db: Db, participantId: number, baselineSessi
      WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
      ORDER BY r.recorded_at, r.id`,
   ).all(participantId) as SessionRow[];
-  const versionOf = new Map(sessions.map((s) => [s.id, s.api_version]));
+  const sessionOf = new Map(sessions.map((s) => [s.id, s]));
 
-  // key → version → points, in time order (the index measure_timeline keeps them ordered).
+  // key → version → points (the index measure_timeline reads them in one range; sorted by session time below).
   const byMeasure = new Map<string, Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string }[]>>();
-  for (const v of stmt(db, `SELECT recording_id, measure_key, recorded_at, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`)
-    .all(participantId) as { recording_id: number; measure_key: string; recorded_at: string; value_num: number | null; value_text: string | null }[]) {
-    const version = versionOf.get(v.recording_id);
-    if (!version) continue;
+  // Values of recordings that are no longer uploaded (cancelled, moved to another participant) are left out,
+  // and each point takes its recording's time (the copy in measure_values is only there for the index).
+  for (const v of stmt(db, `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`)
+    .all(participantId) as { recording_id: number; measure_key: string; value_num: number | null; value_text: string | null }[]) {
+    const session = sessionOf.get(v.recording_id);
+    if (!session) continue;
+    const version = session.api_version;
     let perVersion = byMeasure.get(v.measure_key);
     if (!perVersion) byMeasure.set(v.measure_key, (perVersion = new Map()));
     let points = perVersion.get(version);
     if (!points) perVersion.set(version, (points = []));
-    points.push({ recordingId: v.recording_id, recordedAt: v.recorded_at, value: v.value_num ?? v.value_text! });
+    points.push({ recordingId: v.recording_id, recordedAt: session.recorded_at, value: v.value_num ?? v.value_text! });
   }
 
   const versions = [...new Set(sessions.map((s) => s.api_version))].sort();
   const measures = MEASURES.filter((m) => byMeasure.has(m.key)).map((m) => ({
     key: m.key,
     series: versions.flatMap((version) => {
-      const points = byMeasure.get(m.key)?.get(version) ?? [];
+      const points = (byMeasure.get(m.key)?.get(version) ?? [])
+        .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
       if (points.length === 0) return [];
       const last = points.at(-1)!;
       const numeric = points.every((pt) => typeof pt.value === 'number');

@@ -36,41 +36,36 @@ export interface ParticipantRecord {
   readonly createdAt: string;
 }
 
-/** Upload states that wait for the researcher. */
+/** Upload states that wait for the researcher (migration 0040's triggers count the same). */
 export const ATTENTION_STATES = `('refused_locally', 'rejected', 'upload_uncertain', 'duplicate')`;
 
 /**
- * Per-participant aggregates over the study's recordings (cancelled files do not count). A recording is
- * complete when it was uploaded and every requested analysis completed.
+ * Each participant's figures are kept on their row by migration 0040's triggers (recordings, fully
+ * analysed, needing the researcher, first and last recording; cancelled files do not count), so a page
+ * is an index range over participants, never an aggregate over the study's recordings.
  */
-const stats = (scope: 'r.study_id = @studyId' | 'r.participant_id = @id') => `
-  SELECT r.participant_id AS pid, count(*) AS n,
-         sum(r.upload_state IN ${ATTENTION_STATES}) AS attention,
-         sum(r.upload_state = 'uploaded' AND NOT EXISTS (
-               SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state NOT IN ('completed', 'not_requested'))) AS done,
-         min(r.recorded_at) AS first, max(r.recorded_at) AS last
-  FROM recordings r WHERE ${scope} AND r.upload_state <> 'cancelled'
-  GROUP BY r.participant_id`;
-const STUDY_STATS = stats('r.study_id = @studyId');
+const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
+  p.rec_count AS n, p.rec_done AS done, p.rec_attention AS attention, p.first_recording_at AS first, p.last_recording_at AS last`;
 
+/** Sort keys; NULL last recordings ("never") sort first ascending and last descending. */
 const ORDER: Record<ParticipantSort, string> = {
   code: 'p.code COLLATE NOCASE',
-  recordings: 'coalesce(s.n, 0)',
-  last_recording: `coalesce(s.last, '')`,
+  recordings: 'p.rec_count',
+  last_recording: 'p.last_recording_at',
   created: 'p.created_at',
 };
 
 const FILTER: Record<ParticipantFilter, string> = {
   all: '1',
-  overdue: 's.last IS NOT NULL AND s.last < @overdueBefore',
-  never: 's.last IS NULL',
+  overdue: 'p.last_recording_at < @overdueBefore',
+  never: 'p.last_recording_at IS NULL',
   no_account: 'p.account_id IS NULL',
-  needs_attention: 'coalesce(s.attention, 0) > 0',
+  needs_attention: 'p.rec_attention > 0',
 };
 
 interface Row {
   id: number; study_id: number; code: string; account_id: string | null; notes: string; created_at: string;
-  n: number | null; done: number | null; attention: number | null; first: string | null; last: string | null;
+  n: number; done: number; attention: number; first: string | null; last: string | null;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -80,40 +75,33 @@ const intervalOf = (db: Db, studyId: number): number =>
 
 const toRecord = (r: Row, intervalDays: number, nowMs: number): ParticipantRecord => ({
   id: r.id, studyId: r.study_id, code: r.code, accountId: r.account_id, notes: r.notes, createdAt: r.created_at,
-  recordings: r.n ?? 0, completed: r.done ?? 0, needsAttention: r.attention ?? 0,
+  recordings: r.n, completed: r.done, needsAttention: r.attention,
   firstRecordingAt: r.first, lastRecordingAt: r.last, recency: recencyOf(r.last, intervalDays, nowMs),
 });
 
 export const participantPage = (db: Db, q: ParticipantQuery, nowMs: number): { rows: ParticipantRecord[]; total: number } => {
   const interval = intervalOf(db, q.studyId);
-  const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${q.search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
+  const search = q.search?.trim();
+  const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
   const params = {
-    studyId: q.studyId, overdueBefore: overdueBefore(interval, nowMs), search: q.search ? likePattern(q.search) : null,
+    studyId: q.studyId, overdueBefore: overdueBefore(interval, nowMs), search: search ? likePattern(search) : null,
     limit: q.limit, offset: q.offset,
   };
   const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
-  const rows = stmt(db,
-    `WITH s AS (${STUDY_STATS})
-     SELECT p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at, s.n, s.done, s.attention, s.first, s.last, count(*) OVER () AS total
-     FROM participants p LEFT JOIN s ON s.pid = p.id
-     WHERE ${where}
-     ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id
+  // The total is its own count (an index scan) rather than a window over the page query, which would
+  // make SQLite materialise and sort every matching row before it can stop at the page.
+  const total = (stmt(db, `SELECT count(*) AS n FROM participants p WHERE ${where}`).get(params) as { n: number }).n;
+  const rows = total <= q.offset ? [] : stmt(db,
+    `SELECT ${COLUMNS} FROM participants p WHERE ${where}
+     ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
-  ).all(params) as (Row & { total: number })[];
-  const total = rows[0]?.total ?? (q.offset > 0
-    ? (stmt(db, `WITH s AS (${STUDY_STATS}) SELECT count(*) AS n FROM participants p LEFT JOIN s ON s.pid = p.id WHERE ${where}`).get(params) as { n: number }).n
-    : 0);
+  ).all(params) as Row[];
   return { rows: rows.map((r) => toRecord(r, interval, nowMs)), total };
 };
 
 export const participantById = (db: Db, participantId: number, nowMs: number): ParticipantRecord | null => {
-  const p = stmt(db, `SELECT study_id FROM participants WHERE id = ?`).get(participantId) as { study_id: number } | undefined;
-  if (!p) return null;
-  const r = stmt(db,
-    `SELECT p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at, s.n, s.done, s.attention, s.first, s.last
-     FROM participants p LEFT JOIN (${stats('r.participant_id = @id')}) s ON s.pid = p.id WHERE p.id = @id`,
-  ).get({ id: participantId }) as Row;
-  return toRecord(r, intervalOf(db, p.study_id), nowMs);
+  const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as Row | undefined;
+  return r ? toRecord(r, intervalOf(db, r.study_id), nowMs) : null;
 };
 
 export type EditRefusal = 'not_found' | 'code_taken' | 'account_taken' | 'has_account';
