@@ -8,8 +8,10 @@ import type { AppError, EventDef, Procedure } from '../rpc';
 import { appContract } from './app.contract';
 import { batchesContract } from './batches.contract';
 import { eventsContract } from './events.contract';
+import { exportEvents, exportsContract } from './exports.contract';
 import { filesContract, importsContract } from './imports.contract';
 import { participantsContract } from './participants.contract';
+import { privacyContract } from './privacy.contract';
 import { profilesContract } from './profiles.contract';
 import { recordingDetailContract } from './recording-detail.contract';
 import { recordingsContract } from './recordings.contract';
@@ -31,9 +33,11 @@ export const procedures = {
   ...timelineContract,
   ...usageContract,
   ...settingsContract,
+  ...privacyContract,
+  ...exportsContract,
 } as const satisfies Record<string, Procedure>;
 
-export const events = eventsContract satisfies Record<string, EventDef>;
+export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;
 
 export type Procedures = typeof procedures;
 export type Method = keyof Procedures;

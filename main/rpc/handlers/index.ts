@@ -3,8 +3,10 @@ import type { Handlers } from '../router';
 import { appHandlers } from './app.handlers';
 import { batchesHandlers } from './batches.handlers';
 import type { HostDeps } from './deps';
+import { exportsHandlers } from './exports.handlers';
 import { filesHandlers, importsHandlers } from './imports.handlers';
 import { participantsHandlers } from './participants.handlers';
+import { privacyHandlers } from './privacy.handlers';
 import { profilesHandlers } from './profiles.handlers';
 import { recordingDetailHandlers } from './recording-detail.handlers';
 import { recordingsHandlers } from './recordings.handlers';
@@ -26,4 +28,6 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...timelineHandlers(d),
   ...usageHandlers(d),
   ...settingsHandlers(d),
+  ...privacyHandlers(d),
+  ...exportsHandlers(d),
 });
