@@ -82,18 +82,19 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
             r.recording_id AS recordingId, r.api_version AS apiVersion, r.result_source AS resultSource, r.uploaded_at AS uploadedAt,
             r.svc_format AS svcFormat, r.svc_size_bytes AS svcSizeBytes, r.svc_sample_rate_hz AS svcSampleRateHz,
             r.svc_bit_rate_bps AS svcBitRateBps, r.svc_duration_seconds AS svcDurationSeconds, r.svc_speech_seconds AS svcSpeechSeconds,
-            r.batch_id AS batchId, b.isolate_oldest_speaker AS isolate
+            r.batch_id AS batchId, b.isolate_oldest_speaker AS isolate,
+            (SELECT group_concat(a.type || ':' || a.state) FROM analyses a WHERE ${f.pairWhere}) AS pairs
      FROM participants p JOIN recordings r ON r.participant_id = p.id LEFT JOIN batches b ON b.id = r.batch_id
      WHERE ${f.where}
      ORDER BY p.code, r.recorded_at, r.id`,
   );
-  const pairParams = Object.fromEntries(Object.entries(f.params).filter(([k]) => k === 'types' || k === 'states'));
-  const pairs = db.prepare(`SELECT a.type, a.state FROM analyses a, (SELECT @rec AS id) r WHERE ${f.pairWhere}`).raw();
   const values = db.prepare(`SELECT measure_key, value_num, value_text FROM measure_values WHERE recording_id = ?`).raw();
-  for (const r of recordings.iterate(f.params) as IterableIterator<RecordingView>) {
-    const ps = (pairs.all({ ...pairParams, rec: r.id }) as [AnalysisType, string][])
-      .map(([type, state]) => ({ type, state }))
+  for (const row of recordings.iterate(f.params) as IterableIterator<RecordingView & { pairs: string }>) {
+    // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
+    const ps = row.pairs.split(',')
+      .map((p) => { const i = p.indexOf(':'); return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) }; })
       .sort((a, b) => TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)!);
+    const r: RecordingView = row;
     const vs = new Map<string, MeasureValue>();
     for (const [key, num, text] of values.all(r.id) as [string, number | null, string | null][]) {
       const v = num ?? text;
