@@ -9,6 +9,8 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../../shared/export';
+import { openStudyDb } from '../../../main/db/open';
+import { runExport } from '../../../main/export/run-export';
 import { seedAwkwardStudy, type SeededRecording } from './awkward-study';
 import { exportStudy, mustExport, readCsv, tempDir, unneutralise } from './helpers';
 
@@ -166,5 +168,37 @@ describe('progress and refusals', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     expect(existsSync(out('cancelled'))).toBe(false);
     expect(leftovers()).toEqual([]);
+  });
+});
+
+// Last: it changes the database.
+describe('a consistent snapshot', () => {
+  it('reads through its own connection: the engine keeps writing during an export, and the export shows the data as it was when it started', async () => {
+    const { db } = openStudyDb(dbPath);
+    try {
+      const before = (db.prepare(`SELECT count(*) AS n FROM recordings r WHERE r.study_id = 1 AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id)`).get() as { n: number }).n;
+      let wrote = false;
+      const r = await runExport(db, { studyId: 1, timeZone: 'UTC', forms: ['long'] }, {
+        outDir: tmp.dir, folderName: 'snapshot', appVersion: 't',
+        onProgress: (p) => {
+          if (p.stage !== 'preparing') return;
+          // What the poller does meanwhile, on the engine's connection: it must neither fail nor show up in the export.
+          db.transaction(() => {
+            const id = Number(db.prepare(`INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+              SELECT 1, id, '/x/new.wav', 'ab', 1, '2024-04-01T00:00:00.000Z', 'manifest', 'uploaded', 'now' FROM participants WHERE code = 'P,01'`).run().lastInsertRowid);
+            db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'now')`).run(id);
+            db.prepare(`UPDATE analyses SET state = 'error' WHERE recording_id IN (SELECT id FROM recordings WHERE study_id = 1)`).run();
+          })();
+          wrote = true;
+        },
+      });
+      expect(wrote).toBe(true);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.counts.recordings).toBe(before);
+      const states = new Set(readCsv(join(out('snapshot'), 'measures_long.csv')).records.map((x) => x['analysis_state']));
+      expect(states).toContain('completed');
+    } finally {
+      db.close();
+    }
   });
 });
