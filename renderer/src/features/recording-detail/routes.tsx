@@ -1,3 +1,4 @@
 import type { FeatureRoute } from '../../app/routes';
+import { RecordingDetailPage } from './RecordingDetailPage';
 
-export const recordingDetailRoutes: readonly FeatureRoute[] = [];
+export const recordingDetailRoutes: readonly FeatureRoute[] = [['/studies/:id/recordings/:rid', RecordingDetailPage]];

@@ -1,0 +1,265 @@
+/**
+ * One measure of one participant over time (uPlot): a series per API version (never joined: v1.2 and
+ * v1.3 differ in colour, line and point style), each with its within-person baseline band (mean ± 1 SD
+ * of the first sessions, stronger over the sessions that formed it), markers above sessions whose audio
+ * was converted, marginal, isolated or warned, and an ordinal step chart for categorical insights. The
+ * canvas is hidden from assistive technology: the same facts are in the summary sentence and in the
+ * table of values beside it.
+ */
+import { useEffect, useId, useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import type { MeasureDef } from '../../../shared/api/measures';
+import type { ApiVersion } from '../../../shared/api/vocabulary';
+import type { Timeline } from '../../../shared/contract/timeline.contract';
+import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
+import { useChartColours, type ChartColours } from './chart-theme';
+
+export type ChartSeries = Timeline['measures'][number]['series'][number];
+export type ChartSession = Timeline['sessions'][number];
+
+export type MarkerKey = 'converted' | 'marginalSpeech' | 'isolated' | 'warnings';
+type Shape = 'diamond' | 'triangle' | 'ring' | 'square';
+
+export const MARKERS: readonly { key: MarkerKey; label: string; shape: Shape }[] = [
+  { key: 'converted', label: 'Converted before upload (e.g. stereo to mono)', shape: 'diamond' },
+  { key: 'marginalSpeech', label: 'Marginal speech (under 36 s detected)', shape: 'triangle' },
+  { key: 'isolated', label: 'Oldest speaker isolated', shape: 'ring' },
+  { key: 'warnings', label: 'Local-check warning', shape: 'square' },
+];
+
+export const markersOf = (s: ChartSession | undefined): typeof MARKERS[number][] =>
+  s ? MARKERS.filter((m) => (m.key === 'warnings' ? s.flags.warnings.length > 0 : s.flags[m.key])) : [];
+
+const drawShape = (ctx: CanvasRenderingContext2D, shape: Shape, x: number, y: number, r: number, colour: string, lineWidth: number) => {
+  ctx.save();
+  ctx.fillStyle = colour;
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = lineWidth;
+  ctx.beginPath();
+  if (shape === 'diamond') { ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath(); ctx.fill(); }
+  if (shape === 'triangle') { ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r * 0.8); ctx.lineTo(x - r, y + r * 0.8); ctx.closePath(); ctx.fill(); }
+  if (shape === 'ring') { ctx.arc(x, y, r * 0.8, 0, Math.PI * 2); ctx.stroke(); }
+  if (shape === 'square') { ctx.rect(x - r * 0.75, y - r * 0.75, r * 1.5, r * 1.5); ctx.stroke(); }
+  ctx.restore();
+};
+
+/** The same shapes for legends and tables, as small inline SVGs. */
+export const MarkerIcon = ({ shape }: { shape: Shape }) => (
+  <svg className="marker-icon" width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true" focusable="false">
+    {shape === 'diamond' && <path d="M0 -6 L6 0 L0 6 L-6 0 Z" fill="currentColor" />}
+    {shape === 'triangle' && <path d="M0 -6 L6 5 L-6 5 Z" fill="currentColor" />}
+    {shape === 'ring' && <circle r="4.5" fill="none" stroke="currentColor" strokeWidth="2" />}
+    {shape === 'square' && <rect x="-4.5" y="-4.5" width="9" height="9" fill="none" stroke="currentColor" strokeWidth="2" />}
+  </svg>
+);
+
+export const VERSION_STYLE: Record<ApiVersion, { dash: number[] | undefined; hollow: boolean; words: string }> = {
+  'v1.3': { dash: undefined, hollow: false, words: 'solid line, filled points' },
+  'v1.2': { dash: [6, 4], hollow: true, words: 'dashed line, hollow points' },
+};
+const colourOf = (c: ChartColours, v: ApiVersion) => (v === 'v1.2' ? c.v12 : c.v13);
+
+/** Ordered levels of a categorical measure: the catalogue's, or (where the spec lists none) those seen, sorted. */
+export const levelsOf = (measure: MeasureDef, series: readonly ChartSeries[]): string[] => {
+  const seen = new Set(series.flatMap((s) => s.points.map((p) => String(p.value))));
+  const allowed = measure.allowed ?? [];
+  return [...allowed, ...[...seen].filter((v) => !allowed.includes(v)).sort()];
+};
+
+const digitsOf = (m: MeasureDef) => (m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined);
+export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =>
+  v === null || v === undefined ? 'not provided' : typeof v === 'string' ? v : fmtNumber(v, digitsOf(m));
+const withUnit = (m: MeasureDef, text: string) => (m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text);
+
+/** One sentence per series: what a sighted reader takes from the chart. */
+export const summaryOf = (m: MeasureDef, s: ChartSeries, sessions: ReadonlyMap<number, ChartSession>): string => {
+  const first = s.points[0];
+  const n = s.points.length;
+  const parts = [`${s.apiVersion}: ${plural(n, 'session')}${first ? ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}` : ''}`];
+  if (s.baseline) {
+    parts.push(`baseline (first ${s.baseline.n}) ${withUnit(m, fmtValue(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtNumber(s.baseline.sd)}` : ''}`);
+  }
+  if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
+  if (s.change !== null) parts.push(`${withUnit(m, fmtSigned(s.change, digitsOf(m) ?? 2))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`);
+  const flagged = MARKERS.map((mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const).filter(([, k]) => k > 0);
+  if (flagged.length) parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
+  return `${parts.join('; ')}.`;
+};
+
+interface Prepared {
+  xs: number[];
+  ys: (number | null)[][];
+  levels: string[] | null;
+  lo: number;
+  hi: number;
+}
+
+const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared => {
+  const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
+  const toY = (v: number | string) => (levels ? levels.indexOf(String(v)) : typeof v === 'number' ? v : null);
+  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => Date.parse(p.recordedAt) / 1000)))].sort((a, b) => a - b);
+  const at = new Map(xs.map((x, i) => [x, i]));
+  const ys = series.map((s) => {
+    const y: (number | null)[] = xs.map(() => null);
+    for (const p of s.points) y[at.get(Date.parse(p.recordedAt) / 1000)!] = toY(p.value);
+    return y;
+  });
+  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5 };
+  const vals = [
+    ...ys.flat().filter((v): v is number => v !== null),
+    ...series.flatMap((s) => (s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [])),
+  ];
+  let lo = Math.min(...vals);
+  let hi = Math.max(...vals);
+  const pad = hi > lo ? (hi - lo) * 0.12 : Math.max(Math.abs(hi) * 0.1, 1);
+  lo -= pad; hi += pad;
+  if (measure.range) { lo = Math.max(lo, measure.range[0]); hi = Math.min(hi, measure.range[1]); }
+  return { xs, ys, levels: null, lo, hi };
+};
+
+const HEIGHT = 170;
+
+const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>; label: string }) => {
+  const box = useRef<HTMLDivElement>(null);
+  const colours = useChartColours();
+  const data = useMemo(() => prepare(measure, series), [measure, series]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const px = uPlot.pxRatio;
+    const font = `${Math.round(12 * px)}px system-ui, sans-serif`;
+    const axis = { stroke: colours.muted, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.grid, width: 1 }, font: '12px system-ui, sans-serif' };
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height: HEIGHT,
+      padding: [22, 12, 0, 0],
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { size: 9 } },
+      scales: { x: { time: true }, y: { range: () => [data.lo, data.hi] } },
+      axes: [
+        { ...axis, values: (_u, splits) => splits.map((s) => fmtDate(new Date(s * 1000).toISOString())), space: 90 },
+        data.levels
+          ? { ...axis, size: 92, splits: () => data.levels!.map((_, i) => i), values: (_u, splits) => splits.map((i) => data.levels![i] ?? '') }
+          : { ...axis, size: 56 },
+      ],
+      series: [
+        {},
+        ...series.map((s) => {
+          const colour = colourOf(colours, s.apiVersion);
+          const style = VERSION_STYLE[s.apiVersion];
+          return {
+            label: s.apiVersion, stroke: colour, width: 2, spanGaps: true,
+            ...(style.dash ? { dash: style.dash } : {}),
+            ...(data.levels ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+            points: { show: true, size: 8, width: 2, stroke: colour, fill: style.hollow ? colours.panel : colour },
+          };
+        }),
+      ],
+      hooks: {
+        // The baseline bands go under the lines: drawn after the grid, before the series.
+        drawAxes: [(u) => {
+          const { ctx } = u;
+          series.forEach((s) => {
+            const b = s.baseline;
+            const last = s.points.at(-1);
+            if (!b || !last) return;
+            const x = (iso: string) => u.valToPos(Date.parse(iso) / 1000, 'x', true);
+            const top = u.valToPos(b.mean + (b.sd ?? 0), 'y', true);
+            const bottom = u.valToPos(b.mean - (b.sd ?? 0), 'y', true);
+            const mean = u.valToPos(b.mean, 'y', true);
+            const x0 = x(b.from) - 4 * px;
+            const xb = x(b.to) + 4 * px;
+            const x1 = Math.max(x(last.recordedAt) + 4 * px, xb);
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+            ctx.clip();
+            ctx.fillStyle = colourOf(colours, s.apiVersion);
+            ctx.globalAlpha = 0.1;
+            if (b.sd) ctx.fillRect(x0, top, x1 - x0, bottom - top);
+            ctx.globalAlpha = 0.12;
+            if (b.sd) ctx.fillRect(x0, top, xb - x0, bottom - top);
+            ctx.globalAlpha = 0.8;
+            ctx.strokeStyle = colourOf(colours, s.apiVersion);
+            ctx.lineWidth = px;
+            ctx.setLineDash([3 * px, 3 * px]);
+            ctx.beginPath(); ctx.moveTo(x0, mean); ctx.lineTo(x1, mean); ctx.stroke();
+            ctx.restore();
+          });
+        }],
+        // Session markers sit in a lane above the plot, so they never hide a point.
+        draw: [(u) => {
+          const { ctx } = u;
+          const y = u.bbox.top - 11 * px;
+          const r = 5 * px;
+          for (const s of series) {
+            for (const p of s.points) {
+              const ms = markersOf(sessions.get(p.recordingId));
+              const x = u.valToPos(Date.parse(p.recordedAt) / 1000, 'x', true);
+              ms.forEach((m, i) => drawShape(ctx, m.shape, x + (i - (ms.length - 1) / 2) * 12 * px, y, r, colours.marker, 2 * px));
+            }
+          }
+          ctx.font = font;
+        }],
+      },
+    };
+    const plot = new uPlot(opts, [data.xs, ...data.ys], el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
+    resize.observe(el);
+    return () => { resize.disconnect(); plot.destroy(); };
+  }, [data, series, sessions, colours]);
+
+  return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
+};
+
+export const TimelineChart = ({ measure, series, sessions }: { measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession> }) => {
+  const id = useId();
+  const rows = series.flatMap((s) => s.points.map((p) => ({ s, p })))
+    .sort((a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion));
+  const unit = measure.unit;
+  const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
+  return (
+    <figure className="tchart" aria-labelledby={`${id}-t`} aria-describedby={`${id}-s`}>
+      <figcaption>
+        <h4 id={`${id}-t`} className="tchart-title">{measure.label}{unit ? <span className="muted"> ({unit})</span> : null}</h4>
+        {measure.meaning !== measure.label && <p className="muted small">{measure.meaning}</p>}
+      </figcaption>
+      <ul className="tchart-latest">
+        {series.map((s) => (
+          <li key={s.apiVersion}>
+            {series.length > 1 && <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>}{' '}
+            Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
+            {s.change !== null
+              ? <> · <span className="tchart-change">{withUnit(measure, fmtSigned(s.change, digitsOf(measure) ?? 2))}</span> from baseline{s.changeInSd !== null ? <> (<strong>{fmtSigned(s.changeInSd)} SD</strong>)</> : <span className="muted"> (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})</span>}</>
+              : levels ? <span className="muted"> · levels: {levels.join(' < ')}{measure.allowed ? '' : ' (as seen; the specification lists none)'}</span> : null}
+          </li>
+        ))}
+      </ul>
+      <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} />
+      <p id={`${id}-s`} className="small muted tchart-summary">{series.map((s) => summaryOf(measure, s, sessions)).join(' ')}</p>
+      <details className="tchart-table">
+        <summary>Values as a table</summary>
+        <table className="table compact">
+          <caption className="sr-only">{measure.label} for each session</caption>
+          <thead><tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Value{unit ? ` (${unit})` : ''}</th><th scope="col">From baseline</th><th scope="col">Audio</th></tr></thead>
+          <tbody>
+            {rows.map(({ s, p }) => {
+              const sess = sessions.get(p.recordingId);
+              const ms = markersOf(sess);
+              return (
+                <tr key={`${s.apiVersion}-${p.recordingId}`}>
+                  <th scope="row">{fmtDate(p.recordedAt)}{sess?.session ? ` · ${sess.session}` : ''}</th>
+                  <td>{s.apiVersion}</td>
+                  <td>{fmtValue(measure, p.value)}{sess?.simulated ? <span className="muted"> (simulated)</span> : null}</td>
+                  <td>{s.baseline && typeof p.value === 'number' ? fmtSigned(p.value - s.baseline.mean, digitsOf(measure) ?? 2) : '—'}</td>
+                  <td>{ms.length ? ms.map((m) => (m.key === 'warnings' ? `Warning: ${sess!.flags.warnings.join(' ')}` : m.label.split(' (')[0])).join('; ') : 'as recorded'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+};

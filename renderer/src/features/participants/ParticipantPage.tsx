@@ -1,0 +1,99 @@
+/**
+ * One participant: code, account and data recency; their timeline of every measure with a
+ * within-person baseline; their recordings (paged) leading to each recording's detail; and edits.
+ */
+import { Link, useLocation, useParams } from 'wouter';
+import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
+import { Badge, SimulatedBadge } from '../../components/Badges';
+import { Empty, QueryView } from '../../components/Feedback';
+import { PageHeader, Section, Stat } from '../../components/Page';
+import { PagedTable, type Column } from '../../components/PagedTable';
+import { RecencyBadge } from '../../components/RecencyBadge';
+import { useCall } from '../../lib/api';
+import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ParticipantDetails } from './ParticipantDetails';
+import { Timeline } from './Timeline';
+
+const recordingColumns: readonly Column<RecordingRow>[] = [
+  { key: 'recorded', header: 'Recorded', width: '10.5rem', sort: 'recorded_at', render: (r) => fmtDateTime(r.recordedAt) },
+  { key: 'file', header: 'File', width: 'minmax(10rem, 2fr)', sort: 'file', render: (r) => <span title={r.fileName}>{r.fileName}</span> },
+  { key: 'session', header: 'Session', width: '6rem', render: (r) => r.session ?? '—' },
+  { key: 'upload', header: 'Upload', width: '10rem', render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge> },
+  {
+    key: 'analyses', header: 'Analyses', width: 'minmax(12rem, 2fr)',
+    render: (r) => (
+      <span className="analysis-states">
+        {r.analyses.filter((a) => a.state !== 'not_requested').map((a) => (
+          <Badge key={a.type} tone={ANALYSIS_STATE[a.state].tone} title={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}`}>
+            {ANALYSIS_LABEL[a.type]}: {ANALYSIS_STATE[a.state].label}
+          </Badge>
+        ))}
+      </span>
+    ),
+  },
+  { key: 'audio', header: 'Audio', width: '6.5rem', render: (r) => (r.converted ? <Badge tone="info">Converted</Badge> : r.verdictStatus === 'accepted_with_warnings' ? <Badge tone="warn">Warnings</Badge> : 'as recorded') },
+  { key: 'version', header: 'API', width: '5rem', render: (r) => (r.apiVersion ? <>{r.apiVersion}{r.simulated ? <> <SimulatedBadge /></> : null}</> : '—') },
+];
+
+export const ParticipantPage = () => {
+  const params = useParams<{ id: string; pid: string }>();
+  const studyId = Number(params.id);
+  const participantId = Number(params.pid);
+  const [, navigate] = useLocation();
+  const p = useCall('participants.get', { participantId });
+  const timeline = useCall('timeline.participant', { participantId, baselineSessions: 3 });
+  const simulated = timeline.data?.sessions.some((s) => s.simulated) ?? false;
+
+  return (
+    <div className="page">
+      <p className="breadcrumb"><Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span></p>
+      <QueryView q={p} loading="Loading the participant…">
+        {(x) => (
+          <>
+            <PageHeader
+              title={`Participant ${x.code}`}
+              badge={simulated ? <SimulatedBadge long /> : undefined}
+              subtitle={<>
+                {x.accountId ? <>Account <code>{x.accountId}</code></> : <Badge tone="warn">No account</Badge>}{' · '}
+                <RecencyBadge recency={x.recency} />
+                {x.recency.daysSinceLast !== null && <> · last recording {plural(x.recency.daysSinceLast, 'day')} ago</>}
+              </>}
+            />
+            <div className="stats">
+              <Stat label="Recordings" value={fmtInt(x.recordings)} />
+              <Stat label="Fully analysed" value={fmtInt(x.completed)} tone="ok" />
+              <Stat label="Files that need you" value={fmtInt(x.needsAttention)} {...(x.needsAttention > 0 ? { tone: 'bad' as const } : {})} />
+              <Stat label="First recording" value={fmtDate(x.firstRecordingAt)} />
+              <Stat label="Last recording" value={fmtDate(x.lastRecordingAt)} />
+              <Stat label="Sessions missed" value={x.recency.status === 'never' ? '—' : fmtInt(x.recency.missedSessions)} {...(x.recency.missedSessions > 0 ? { tone: x.recency.missedSessions > 1 ? 'bad' as const : 'warn' as const } : {})} />
+            </div>
+          </>
+        )}
+      </QueryView>
+
+      {p.data && <Timeline participantId={participantId} />}
+
+      {p.data && (
+        <Section title="Recordings" actions={<Link href={`/studies/${studyId}/recordings`}>All recordings of the study</Link>}>
+          <PagedTable
+            method="recordings.page"
+            input={{ studyId, participantId, sort: 'recorded_at', dir: 'desc' }}
+            columns={recordingColumns}
+            label={`Recordings of ${p.data.code}. Arrow keys move, Enter opens.`}
+            rowKey={(r) => r.id}
+            onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+            height="min(24rem, 60vh)"
+            empty={<Empty title="No recordings yet"><Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.</Empty>}
+          />
+        </Section>
+      )}
+
+      {p.data && (
+        <Section title="Details">
+          <ParticipantDetails p={p.data} />
+        </Section>
+      )}
+    </div>
+  );
+};

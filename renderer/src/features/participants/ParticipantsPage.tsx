@@ -1,0 +1,131 @@
+/**
+ * A study's participants: a virtualised, paged table (search, sort, recency filters) with each one's
+ * account, counts and data recency; adding a participant and creating the missing service accounts.
+ * Only a page of rows crosses IPC; the table asks for the pages in view.
+ */
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { PARTICIPANT_FILTERS, PARTICIPANT_SORTS, type ParticipantRow } from '../../../../shared/contract/participants.contract';
+import { Badge } from '../../components/Badges';
+import { ErrorNotice, Notice } from '../../components/Feedback';
+import { SelectField, TextField } from '../../components/Form';
+import { PageHeader, TabLink } from '../../components/Page';
+import { PagedTable, type Column } from '../../components/PagedTable';
+import { RecencyBadge } from '../../components/RecencyBadge';
+import { useAction, useCall } from '../../lib/api';
+import { fmtDate, fmtInt, plural } from '../../lib/format';
+import { CreateAccounts } from './CreateAccounts';
+import { useDebounced } from './useDebounced';
+
+type Filter = typeof PARTICIPANT_FILTERS[number];
+type Sort = typeof PARTICIPANT_SORTS[number];
+
+export const FILTER_LABEL: Record<Filter, string> = {
+  all: 'All', overdue: 'Overdue', never: 'Never recorded', no_account: 'No account', needs_attention: 'Files need you',
+};
+const SORT_LABEL: Record<Sort, string> = { code: 'Code', recordings: 'Recordings', last_recording: 'Last recording', created: 'Added' };
+
+const columns: readonly Column<ParticipantRow>[] = [
+  { key: 'code', header: 'Code', width: 'minmax(7rem, 1.2fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
+  {
+    key: 'account', header: 'Account', width: 'minmax(7rem, 1fr)',
+    render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">No account</Badge>),
+  },
+  { key: 'recordings', header: 'Recordings', width: '6.5rem', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
+  { key: 'completed', header: 'Fully analysed', width: '7.5rem', align: 'right', render: (p) => fmtInt(p.completed) },
+  { key: 'attention', header: 'Need you', width: '6rem', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
+  { key: 'last', header: 'Last recording', width: '8.5rem', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
+  { key: 'recency', header: 'Recency', width: 'minmax(10rem, 1.2fr)', render: (p) => <RecencyBadge recency={p.recency} /> },
+  { key: 'created', header: 'Added', width: '7.5rem', sort: 'created', render: (p) => fmtDate(p.createdAt) },
+  { key: 'notes', header: 'Notes', width: 'minmax(6rem, 1.5fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
+];
+
+const AddParticipant = ({ studyId }: { studyId: number }) => {
+  const [code, setCode] = useState('');
+  const create = useAction('participants.create', ['participants.page', 'studies.get', 'studies.list']);
+  const fieldError = create.error?.code === 'VALIDATION' ? create.error.issues?.[0]?.message ?? create.error.message : null;
+  return (
+    <form className="form inline-form" onSubmit={(e) => {
+      e.preventDefault();
+      void create.run({ studyId, code }).then((r) => { if (r.ok) setCode(''); });
+    }}>
+      <TextField label="New participant code" value={code} maxLength={64} onChange={(e) => setCode(e.target.value)} error={fieldError}
+        hint="A pseudonymous study code, e.g. P-014. Never a name." />
+      <div className="row"><button type="submit" disabled={create.pending || code.trim() === ''}>Add participant</button></div>
+      {create.error && create.error.code !== 'VALIDATION' && <ErrorNotice error={create.error} />}
+      {create.value && !create.error && (
+        <Notice tone="ok">Added <Link href={`/studies/${studyId}/participants/${create.value.id}`}>{create.value.code}</Link>. It has no service account yet.</Notice>
+      )}
+    </form>
+  );
+};
+
+export const ParticipantsPage = () => {
+  const params = useParams<{ id: string; filter?: string }>();
+  const studyId = Number(params.id);
+  const filter: Filter = (PARTICIPANT_FILTERS as readonly string[]).includes(params.filter ?? '') ? params.filter as Filter : 'all';
+  const [, navigate] = useLocation();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const [sort, setSort] = useState<{ by: Sort; dir: 'asc' | 'desc' }>(filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' });
+  const [total, setTotal] = useState<number | null>(null);
+  const study = useCall('studies.get', { studyId });
+  const base = `/studies/${studyId}/participants`;
+
+  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as Sort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
+  const onTotal = useCallback((n: number) => setTotal(n), []);
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Participants"
+        subtitle={study.data ? <>{study.data.name} · sessions expected every {plural(study.data.sessionIntervalDays, 'day')}</> : undefined}
+        actions={<CreateAccounts studyId={studyId} />}
+      />
+      {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
+
+      <nav className="tabs" aria-label="Show participants">
+        {PARTICIPANT_FILTERS.map((f) => (
+          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>
+        ))}
+      </nav>
+
+      <div className="toolbar" role="search" aria-label="Find participants">
+        <TextField label="Search codes" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="e.g. P-01" maxLength={200} />
+        <SelectField label="Sort by" value={sort.by} onChange={(e) => setSort((s) => ({ ...s, by: e.target.value as Sort }))}>
+          {PARTICIPANT_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+        </SelectField>
+        <SelectField label="Order" value={sort.dir} onChange={(e) => setSort((s) => ({ ...s, dir: e.target.value as 'asc' | 'desc' }))}>
+          <option value="asc">{sort.by === 'code' ? 'A to Z' : sort.by === 'recordings' ? 'Fewest first' : 'Oldest first'}</option>
+          <option value="desc">{sort.by === 'code' ? 'Z to A' : sort.by === 'recordings' ? 'Most first' : 'Newest first'}</option>
+        </SelectField>
+        <p className="toolbar-count" role="status" aria-live="polite">
+          {total === null ? '' : `${plural(total, 'participant')}${filter !== 'all' ? ` · ${FILTER_LABEL[filter].toLowerCase()}` : ''}${query ? ` matching “${query}”` : ''}`}
+        </p>
+      </div>
+
+      <PagedTable
+        method="participants.page"
+        input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        columns={columns}
+        label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}
+        rowKey={(p) => p.id}
+        onOpen={(p) => navigate(`${base}/${p.id}`)}
+        sort={sort}
+        onSort={onSort}
+        onTotal={onTotal}
+        empty={query ? <>No participant code contains “{query}”.</>
+          : filter === 'all' ? <>No participants yet. Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are created from the manifest or file names.</>
+            : filter === 'overdue' ? 'Nobody is overdue: everyone with recordings is within the expected interval.'
+              : filter === 'never' ? 'Everyone has at least one recording.'
+                : filter === 'no_account' ? 'Every participant has a service account.'
+                  : 'No participant has files that need you.'}
+      />
+
+      <section className="section" aria-labelledby="add-participant">
+        <h2 id="add-participant">Add a participant</h2>
+        <AddParticipant studyId={studyId} />
+      </section>
+    </div>
+  );
+};

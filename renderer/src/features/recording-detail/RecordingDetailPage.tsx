@@ -1,0 +1,173 @@
+/**
+ * One recording: the file and where its date came from, what Voicescope measured locally beside what the
+ * service reported, the converted copy and the duplicate it repeats, the local verdict's findings with
+ * what to do, each analysis type's state with its times and polls, every stored value with unit, kind and
+ * meaning ("not provided" where the service gave none), and the recording's event log.
+ */
+import { Link, useParams } from 'wouter';
+import { explainApiError } from '../../../../shared/api/api-error';
+import type { RecordingDetail } from '../../../../shared/contract/recording-detail.contract';
+import { Badge, SimulatedBadge } from '../../components/Badges';
+import { Empty, Notice, QueryView } from '../../components/Feedback';
+import { MeasureTable } from '../../components/MeasureTable';
+import { PageHeader, Section } from '../../components/Page';
+import { useCall } from '../../lib/api';
+import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
+import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+
+
+const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
+  manifest: 'from the manifest',
+  filename: 'from the file name',
+  embedded: 'from the date stored in the file',
+  file_mtime: 'from the file’s modification time (the least reliable source: check it)',
+  researcher: 'entered by the researcher',
+};
+
+const VERDICT: Record<NonNullable<RecordingDetail['verdict']>['status'], { label: string; tone: 'ok' | 'warn' | 'bad' | 'info' }> = {
+  accepted: { label: 'Accepted', tone: 'ok' },
+  accepted_with_warnings: { label: 'Accepted with warnings', tone: 'warn' },
+  needs_conversion: { label: 'Needs conversion', tone: 'warn' },
+  will_convert: { label: 'Converted before upload', tone: 'info' },
+  refused: { label: 'Refused', tone: 'bad' },
+};
+
+const hz = (n: number | null) => (n === null ? '—' : `${fmtInt(n)} Hz`);
+const kbps = (n: number | null) => (n === null ? '—' : `${fmtInt(Math.round(n / 1000))} kbit/s`);
+const channels = (n: number | null) => (n === null ? '—' : n === 1 ? 'mono' : n === 2 ? 'stereo' : `${n} channels`);
+
+const FactsTable = ({ d }: { d: RecordingDetail }) => {
+  const s = d.service;
+  const rows: [string, string, string][] = [
+    ['Format', d.local.format ?? '—', s?.format ?? '—'],
+    ['Channels', channels(d.local.channels), s ? 'not reported' : '—'],
+    ['Sample rate', hz(d.local.sampleRateHz), s ? hz(s.sampleRateHz) : '—'],
+    ['Bit rate', kbps(d.local.bitRateBps), s ? kbps(s.bitRateBps) : '—'],
+    ['Size', fmtBytes(d.local.sizeBytes), s ? fmtBytes(s.sizeBytes) : '—'],
+    ['Duration', fmtSeconds(d.local.durationSeconds), s ? fmtSeconds(s.durationSeconds) : '—'],
+    ['Speech', `${fmtSeconds(d.local.speechEstimateSeconds)} (estimate)`, s ? fmtSeconds(s.speechSeconds) : '—'],
+  ];
+  return (
+    <table className="table compact facts">
+      <caption>What Voicescope measured in the original file, and what the service reported about the audio it received{d.uploadPath ? ' (the converted copy)' : ''}</caption>
+      <thead><tr><th scope="col">Fact</th><th scope="col">Local (original file)</th><th scope="col">Service</th></tr></thead>
+      <tbody>{rows.map(([k, a, b]) => <tr key={k}><th scope="row">{k}</th><td>{a}</td><td>{b}</td></tr>)}</tbody>
+    </table>
+  );
+};
+
+const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
+  const r = d.row;
+  const requested = d.analyses.filter((a) => a.state !== 'not_requested');
+  const apiErr = d.uploadError ? explainApiError(d.uploadError) : null;
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span>{' '}
+        <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link> <span aria-hidden="true">›</span>
+      </p>
+      <PageHeader
+        title={r.fileName}
+        badge={r.simulated ? <SimulatedBadge long /> : undefined}
+        subtitle={<>
+          Participant <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>
+          {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} ({DATE_SOURCE[r.recordedAtSource]})
+          {' · '}<Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
+          {r.apiVersion ? <> · API {r.apiVersion}</> : null}
+        </>}
+      />
+      {r.problem && (
+        <Notice tone="bad" title="This file needs you">
+          <p>{r.problem.summary}</p>
+          <p className="notice-action">{r.problem.action}</p>
+        </Notice>
+      )}
+      {r.simulated && <Notice tone="info">These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.</Notice>}
+
+      <Section title="Values">
+        {requested.length === 0 ? <Empty title="No analysis was requested for this file" /> : requested.map((a) => (
+          <MeasureTable key={a.type} type={a.type} values={d.values} completed={a.state === 'completed'} stateLabel={ANALYSIS_STATE[a.state].label}
+            caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && r.simulated ? ' (simulated)' : ''}`} />
+        ))}
+      </Section>
+
+      <Section title="Analyses">
+        <table className="table compact">
+          <caption className="sr-only">Each analysis type’s state</caption>
+          <thead><tr><th scope="col">Analysis</th><th scope="col">State</th><th scope="col">Requested</th><th scope="col">Finished</th><th scope="col" className="right">Polls</th><th scope="col">Last asked</th><th scope="col">Next ask</th></tr></thead>
+          <tbody>
+            {d.analyses.map((a) => (
+              <tr key={a.type}>
+                <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
+                <td><Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>{a.state === 'timed_out' ? <span className="muted small"> — past the service’s five minutes; Voicescope keeps asking, less often</span> : null}</td>
+                <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
+                <td>{fmtDateTime(a.finishedAt)}</td>
+                <td className="right">{fmtInt(a.polls)}</td>
+                <td>{fmtDateTime(a.lastPolledAt)}</td>
+                <td>{fmtDateTime(a.nextPollAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+
+      <Section title="File">
+        <dl className="facts-list">
+          <dt>Original file</dt><dd><code>{d.sourcePath}</code></dd>
+          <dt>Sent to the service</dt><dd>{d.uploadPath ? <>A converted copy, <code>{d.uploadPath}</code> (the original was not changed)</> : 'The original file, as it is'}</dd>
+          <dt>Content hash (SHA-256)</dt><dd><code className="hash">{d.contentSha256}</code></dd>
+          <dt>Recorded at</dt><dd>{fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}</dd>
+          {d.duplicateOf && (<><dt>Duplicate of</dt><dd>Same audio as <Link href={`/studies/${studyId}/recordings/${d.duplicateOf.recordingId}`}>{d.duplicateOf.fileName}</Link>, already imported for this participant</dd></>)}
+          <dt>Upload attempts</dt><dd>{fmtInt(d.uploadAttempts)}</dd>
+          {d.service && (<><dt>Service recording id</dt><dd><code>{d.service.recordingId}</code>{d.service.uploadedAt ? `, received ${fmtDateTime(d.service.uploadedAt)}` : ''}</dd></>)}
+          <dt>Isolate oldest speaker</dt><dd>{d.isolateOldestSpeaker ? 'Requested: only the oldest speaker’s voice was analysed' : 'No'}</dd>
+          {apiErr && d.uploadError && (<><dt>Service’s answer</dt><dd>{apiErr.summary} {apiErr.action}{d.uploadError.serviceMessage ? ` The service said: “${d.uploadError.serviceMessage}”` : ''}</dd></>)}
+        </dl>
+        <FactsTable d={d} />
+      </Section>
+
+      <Section title="Local checks">
+        {!d.verdict ? <p className="muted">No local verdict was stored for this file.</p> : (
+          <>
+            <p><Badge tone={VERDICT[d.verdict.status].tone}>{VERDICT[d.verdict.status].label}</Badge></p>
+            {d.verdict.findings.length === 0 ? <p className="muted">Every check passed.</p> : (
+              <ul className="findings">
+                {d.verdict.findings.map((f) => (
+                  <li key={f.code}>
+                    <Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>{f.severity === 'refuse' ? 'Refused' : 'Warning'}</Badge>{' '}
+                    {f.message} <span className="notice-action">{f.action}</span>{f.fixedByConversion ? <span className="muted"> (fixed by the converted copy)</span> : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </Section>
+
+      <Section title="Event log">
+        {d.events.length === 0 ? <p className="muted">No events recorded for this file yet.</p> : (
+          <table className="table compact">
+            <caption className="sr-only">What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})</caption>
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Detail</th></tr></thead>
+            <tbody>
+              {d.events.map((e, i) => (
+                <tr key={i}><td>{fmtDateTime(e.at)}</td><th scope="row">{e.kind.replace(/_/g, ' ')}</th><td><code className="event-detail">{e.detail}</code></td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </>
+  );
+};
+
+export const RecordingDetailPage = () => {
+  const params = useParams<{ id: string; rid: string }>();
+  const studyId = Number(params.id);
+  const q = useCall('recordings.detail', { recordingId: Number(params.rid) });
+  return (
+    <div className="page">
+      <QueryView q={q} loading="Loading the recording…">{(d) => <Detail d={d} studyId={studyId} />}</QueryView>
+    </div>
+  );
+};
