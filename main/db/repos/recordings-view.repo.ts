@@ -44,22 +44,28 @@ export interface RecordingView {
   readonly canRetry: boolean;
 }
 
-const PENDING_ANALYSIS = `EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state NOT IN ('completed', 'not_requested'))`;
-const FAILED_ANALYSIS = `EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ('error', 'timed_out'))`;
+/**
+ * Recordings with an analysis in the given states, through the partial index of unfinished analyses
+ * (analyses_unfinished, migration 0050): in a study of any size only a few rows are unfinished, so the
+ * set is built once per query instead of probing the analyses of every recording. The first term is
+ * the index's own condition, which lets SQLite use it.
+ */
+const UNFINISHED = `state NOT IN ('completed', 'not_requested')`;
+const withAnalysis = (states: string) => `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN (${states}))`;
 
 const FILTER: Record<RecordingFilter, string> = {
   all: '1',
-  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND ${FAILED_ANALYSIS}))`,
-  in_progress: `(r.upload_state IN ('pending', 'queued', 'uploading') OR (r.upload_state = 'uploaded' AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'processing')))`,
-  completed: `(r.upload_state = 'uploaded' AND NOT ${PENDING_ANALYSIS})`,
+  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out'`)}))`,
+  in_progress: `(r.upload_state IN ('pending', 'queued', 'uploading') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'processing'`)}))`,
+  completed: `(r.upload_state = 'uploaded' AND r.id NOT IN (SELECT recording_id FROM analyses WHERE ${UNFINISHED}))`,
   uncertain: `r.upload_state = 'upload_uncertain'`,
   refused: `r.upload_state IN ('refused_locally', 'rejected')`,
   duplicates: `r.upload_state = 'duplicate'`,
 };
 
-const ORDER: Record<RecordingSort, string> = {
+/** Sort keys on the recordings table itself (participant codes are sorted through a join, below). */
+const ORDER: Record<Exclude<RecordingSort, 'participant'>, string> = {
   recorded_at: 'r.recorded_at',
-  participant: 'p.code COLLATE NOCASE',
   file: 'r.source_path',
   state: 'r.upload_state',
   id: 'r.id',
@@ -99,22 +105,80 @@ export const toView = (r: Row): RecordingView => {
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export const recordingPage = (db: Db, q: RecordingQuery): { rows: RecordingView[]; total: number } => {
+/**
+ * Up to this many matching rows, a page is found by filtering first and sorting the matches; above
+ * it, by walking the sort's index and filtering on the way, which stops after the page instead of
+ * sorting a study. The count decides.
+ */
+const SORT_MATCHES_UP_TO = 5_000;
+
+/** The sort's index, walked in order when many rows match. */
+const SORT_INDEX: Record<Exclude<RecordingSort, 'participant'>, string> = {
+  recorded_at: 'INDEXED BY recordings_by_study_time',
+  file: 'INDEXED BY recordings_by_study_path',
+  state: 'INDEXED BY recordings_by_state',
+  id: 'NOT INDEXED', // the table itself, in id order
+};
+
+/**
+ * One page of a study's recordings, fast at 100,000 (test/bench/recordings.bench.ts). The workspace
+ * database is never ANALYZEd, and without statistics SQLite's planner picks poorly here (it sorted a
+ * whole study to show one page of participants), so each query names its index:
+ * - the count and a few matches: the narrowest index the query allows (one participant, one batch,
+ *   the study's search index for a search, else the study's states);
+ * - many matches: the sort's own index, walked until the page is complete.
+ * Then only that page's rows are read in full (with their analyses). Participant codes are searched
+ * in the participants table, so the count never joins it. The queries are exported for their
+ * EXPLAIN QUERY PLAN test (test/integration/db/migration-0050.test.ts).
+ */
+export const recordingPageQueries = (q: RecordingQuery) => {
   const where = [
     'r.study_id = @studyId',
     FILTER[q.filter ?? 'all'],
     q.participantId !== undefined ? 'r.participant_id = @participantId' : null,
     q.batchId !== undefined ? 'r.batch_id = @batchId' : null,
-    q.search ? `(p.code LIKE @search ESCAPE '\\' OR r.source_path LIKE @search ESCAPE '\\' OR r.session_label LIKE @search ESCAPE '\\')` : null,
+    q.search
+      ? `(r.source_path LIKE @search ESCAPE '\\' OR r.session_label LIKE @search ESCAPE '\\'
+          OR r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND code LIKE @search ESCAPE '\\'))`
+      : null,
   ].filter((w) => w !== null).join(' AND ');
   const params = {
     studyId: q.studyId, participantId: q.participantId ?? null, batchId: q.batchId ?? null,
     search: q.search ? likePattern(q.search) : null, limit: q.limit, offset: q.offset,
   };
+  const narrow = q.participantId !== undefined ? 'INDEXED BY recordings_by_participant_id'
+    : q.batchId !== undefined ? 'INDEXED BY recordings_by_batch'
+      : q.search ? 'INDEXED BY recordings_by_study_path' // it holds what a search reads
+        : 'INDEXED BY recordings_by_state';
   const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
-  const total = (stmt(db, `SELECT count(*) AS n FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE ${where}`).get(params) as { n: number }).n;
-  const rows = stmt(db, `${SELECT} WHERE ${where} ORDER BY ${ORDER[q.sort]} ${dir}, r.id ${dir} LIMIT @limit OFFSET @offset`).all(params) as Row[];
-  return { rows: rows.map(toView), total };
+  const window = `LIMIT @limit OFFSET @offset`;
+  const ids = (total: number): string => {
+    if (total <= SORT_MATCHES_UP_TO) {
+      // A unary + keeps SQLite from walking the sort's index; CROSS JOIN keeps the recordings outermost.
+      return q.sort === 'participant'
+        ? `SELECT r.id FROM recordings r ${narrow} CROSS JOIN participants p ON p.id = r.participant_id WHERE ${where}
+           ORDER BY +p.code COLLATE NOCASE ${dir}, p.id ${dir}, r.id ${dir} ${window}`
+        : `SELECT r.id FROM recordings r ${narrow} WHERE ${where} ORDER BY +${ORDER[q.sort]} ${dir}, r.id ${dir} ${window}`;
+    }
+    if (q.sort === 'participant') {
+      // Participants in code order (their index), each one's recordings in id order.
+      return `SELECT r.id FROM participants p INDEXED BY participants_by_study_code CROSS JOIN recordings r INDEXED BY recordings_by_participant_id
+              WHERE p.study_id = @studyId AND r.participant_id = p.id AND ${where}
+              ORDER BY p.code COLLATE NOCASE ${dir}, p.id ${dir}, r.id ${dir} ${window}`;
+    }
+    return `SELECT r.id FROM recordings r ${SORT_INDEX[q.sort]} WHERE ${where}
+            ORDER BY ${ORDER[q.sort]} ${dir}${q.sort === 'id' ? '' : `, r.id ${dir}`} ${window}`;
+  };
+  return { params, count: `SELECT count(*) AS n FROM recordings r ${narrow} WHERE ${where}`, ids };
+};
+
+export const recordingPage = (db: Db, q: RecordingQuery): { rows: RecordingView[]; total: number } => {
+  const sql = recordingPageQueries(q);
+  const total = (stmt(db, sql.count).get(sql.params) as { n: number }).n;
+  if (total === 0 || q.offset >= total) return { rows: [], total };
+  const ids = (stmt(db, sql.ids(total)).all(sql.params) as { id: number }[]).map((r) => r.id);
+  const byId = new Map(recordingRows(db, ids).map((r) => [r.id, r]));
+  return { rows: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), total };
 };
 
 export const recordingRows = (db: Db, ids: readonly number[]): RecordingView[] => {
