@@ -53,7 +53,17 @@ export const recordingsContract = {
    * analyses are asked for again now. Never an uncertain upload: that is `resolveUncertain`.
    */
   'recordings.retry': procedure(z.object({ recordingIds: z.array(Id).min(1).max(10_000) }), z.object({ retried: z.number(), skipped: z.number() })),
-  'recordings.uncertain': procedure(z.object({ studyId: Id }), z.array(UncertainUploadSchema)),
+  /**
+   * What "retry what is safe" would do in a study or one of its batches, before the researcher asks:
+   * the recordings it would touch (rejected uploads that may now succeed; timed-out analyses to ask for
+   * again). Never an uncertain upload.
+   */
+  'recordings.retryable': procedure(
+    z.object({ studyId: Id, batchId: Id.optional() }),
+    z.object({ recordingIds: z.array(Id).max(10_000), rejected: z.number(), lateAnalyses: z.number() }),
+  ),
+  /** Uploads whose outcome is unknown, each with the usage read before and after it (a batch's only, when given). */
+  'recordings.uncertain': procedure(z.object({ studyId: Id, batchId: Id.optional() }), z.array(UncertainUploadSchema)),
   'recordings.resolveUncertain': procedure(
     z.object({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }), z.object({ done: z.boolean() }),
   ),

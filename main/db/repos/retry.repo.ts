@@ -38,3 +38,34 @@ export const retryRecordings = (db: Db, recordingIds: readonly number[], at: str
     reopenBatchesOf(db, requeued, at);
     return { retried, skipped: recordingIds.length - retried };
   }).immediate();
+
+/**
+ * What retrying would touch in a study (or one of its batches): the same rule as retryRecordings, read
+ * without changing anything, so the screen can say what "retry what is safe" will do before it is asked.
+ */
+export const safeToRetry = (db: Db, studyId: number, batchId?: number, max = 10_000): { recordingIds: number[]; rejected: number; lateAnalyses: number } => {
+  const rows = stmt(db,
+    `SELECT r.id, r.upload_state, r.upload_error,
+            (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
+     FROM recordings r
+     WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId)
+       AND (r.upload_state = 'rejected'
+            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ('completed', 'not_requested') AND state = 'timed_out')))
+     ORDER BY r.id`,
+  ).all({ studyId, batchId: batchId ?? null }) as { id: number; upload_state: 'rejected' | 'uploaded'; upload_error: string | null; analyses: string }[];
+  const recordingIds: number[] = [];
+  let rejected = 0;
+  let lateAnalyses = 0;
+  for (const r of rows) {
+    const facts = {
+      uploadState: r.upload_state, verdict: null,
+      analyses: (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({ type, state })),
+      uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
+    };
+    if (!retryable(facts) || recordingIds.length >= max) continue;
+    recordingIds.push(r.id);
+    if (r.upload_state === 'rejected') rejected++;
+    else lateAnalyses++;
+  }
+  return { recordingIds, rejected, lateAnalyses };
+};

@@ -1,7 +1,8 @@
 import type { recordingsContract } from '../../../shared/contract/recordings.contract';
 import { ok } from '../../../shared/result';
 import { recordingPage, recordingRows } from '../../db/repos/recordings-view.repo';
-import { retryRecordings } from '../../db/repos/retry.repo';
+import { retryRecordings, safeToRetry } from '../../db/repos/retry.repo';
+import { stmt } from '../../db/statements';
 import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
@@ -16,7 +17,13 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       service.wake();
       return ok(r);
     },
-    'recordings.uncertain': ({ studyId }) => ok(service.uncertainUploads(studyId)),
+    'recordings.retryable': ({ studyId, batchId }) => ok(safeToRetry(db, studyId, batchId)),
+    'recordings.uncertain': ({ studyId, batchId }) => {
+      const all = service.uncertainUploads(studyId);
+      if (batchId === undefined) return ok(all);
+      const inBatch = new Set((stmt(db, `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`).all(batchId) as { id: number }[]).map((r) => r.id));
+      return ok(all.filter((u) => inBatch.has(u.recordingId)));
+    },
     'recordings.resolveUncertain': ({ recordingId, decision }) => ok({ done: service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
   };

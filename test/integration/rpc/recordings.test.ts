@@ -132,12 +132,30 @@ describe('recordings.retry (only what is safe)', () => {
       expect(r.canRetry).toBe(true);
       expect(r.problem!.summary).toMatch(/not enabled|not switched on|analysis/i);
     }
+    // What the button will do is known before it is pressed.
+    const safe = await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch });
+    expect(safe).toEqual({ recordingIds: byService.map((x) => x.id).sort((a, b) => a - b), rejected: 11, lateAnalyses: 0 });
+    expect((await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch + 1_000 })).recordingIds).toEqual([]);
     const everything = (await all({}, study.studyId)).map((r) => r.id);
     const r = await t.must('recordings.retry', { recordingIds: everything });
     expect(r).toEqual({ retried: 11, skipped: 3 });
     const done = await batchSettles(t, refusedBatch);
     expect(done.uploads).toEqual({ uploaded: 11, refused_locally: 2, duplicate: 1 });
   }, 90_000);
+});
+
+describe('late results', () => {
+  it('a timed-out analysis needs attention, is safe to ask for again, and is asked for now', async () => {
+    const row = (await all({ filter: 'completed', limit: 1 }))[0]!;
+    // As the poller leaves a type after five minutes without a result (set directly: the test cannot wait five minutes).
+    t.host.service.db.prepare(`UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`).run(row.id);
+    const late = (await t.must('recordings.rows', { ids: [row.id] }))[0]!;
+    expect(late).toMatchObject({ canRetry: true, problem: { summary: "No Parkinson's result after five minutes." } });
+    expect((await all({ filter: 'needs_attention' })).map((r) => r.id)).toContain(row.id);
+    expect(await t.must('recordings.retryable', { studyId, batchId })).toEqual({ recordingIds: [row.id], rejected: 0, lateAnalyses: 1 });
+    expect(await t.must('recordings.retry', { recordingIds: [row.id] })).toEqual({ retried: 1, skipped: 0 });
+    await eventually(async () => (await t.must('recordings.rows', { ids: [row.id] }))[0]!.analyses.every((a) => a.state === 'completed'), 'the late result to be collected');
+  }, 60_000);
 });
 
 describe('uncertain uploads (the researcher decides)', () => {
@@ -166,6 +184,9 @@ describe('uncertain uploads (the researcher decides)', () => {
     expect(rows).toHaveLength(3);
     for (const r of rows) expect(r).toMatchObject({ canRetry: false, problem: { action: expect.stringContaining('never re-sends it on its own') } });
     expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({ retried: 0, skipped: 3 });
+    expect(await t.must('recordings.retryable', { studyId: study.studyId })).toEqual({ recordingIds: [], rejected: 0, lateAnalyses: 0 });
+    expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId: uncertainBatch })).toHaveLength(3);
+    expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId })).toEqual([]);
 
     const [again, giveUp, elsewhere] = list.map((u) => u.recordingId) as [number, number, number];
     const sandboxCopies = async () => ((await t.sandboxAdmin('GET', 'recordings')) as unknown[]).length;
