@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
+import type { ScopedEncoder } from './scoped-rows';
 import type { ExportColumn } from './schema';
 
 const CHUNK_CHARS = 64 * 1024;
@@ -37,6 +38,20 @@ export class TextSink {
     this.pending.push(text);
     this.pendingChars += text.length;
     if (this.pendingChars >= CHUNK_CHARS) this.flush();
+  }
+
+  /**
+   * A piece of a line, without checking the chunk size (call `write` or `endLine` to finish the line).
+   * The long form hands over its cached, already flat segments one by one: joining flat pieces once
+   * per chunk is cheaper than first concatenating each row into a string of its own.
+   */
+  piece(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+  }
+
+  endLine(): void {
+    this.write(RECORD_DELIMITER);
   }
 
   /** Resolves at once unless the stream asked us to wait; throws the stream's error if it failed. */
@@ -100,9 +115,10 @@ export class CsvSink<C> {
     text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
   }
 
-  /** A line already encoded from these columns (the long form's scoped encoder). */
-  line(encoded: string): void {
-    this.text.write(encoded + RECORD_DELIMITER);
+  /** A row encoded by the long form's scoped encoder, from these columns. */
+  scopedRow(encoder: ScopedEncoder<C>, ctx: C, measureKey: string): void {
+    encoder.rowInto(ctx, measureKey, this.text);
+    this.text.endLine();
     this.rows++;
   }
 

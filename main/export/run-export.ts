@@ -191,7 +191,7 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
           if (longSink && longRows) {
             lc.measure = m;
             lc.value = v;
-            longSink.line(longRows.row(lc, m.key));
+            longSink.scopedRow(longRows, lc, m.key);
           }
         }
       }

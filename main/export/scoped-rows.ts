@@ -33,12 +33,17 @@ export interface ScopedEncoder<C> {
   pair(ctx: C): void;
   /** The line of one row (without line end); `measureKey` identifies the measure segment's cache entry. */
   row(ctx: C, measureKey: string): string;
+  /** The same line, handed over piece by piece (segments and delimiters), without building it. */
+  rowInto(ctx: C, measureKey: string, out: { piece(text: string): void }): void;
 }
+
+type Item = { readonly kind: 'static'; text: string } | { readonly kind: 'measure' | 'row'; readonly index: number };
 
 export const createScopedEncoder = <C>(columns: readonly (ExportColumn<C> & { readonly scope: Scope })[]): ScopedEncoder<C> => {
   const encoder = createRowEncoder();
   const segments = segmentsOf(columns);
   const encoded: string[] = new Array<string>(segments.length).fill('');
+  /** Per measure segment: measure key → the segment with its leading delimiter. */
   const byMeasure = segments.map(() => new Map<string, string>());
   const cells: Cell[] = [];
   const encode = (seg: Segment<C>, ctx: C): string => {
@@ -46,27 +51,43 @@ export const createScopedEncoder = <C>(columns: readonly (ExportColumn<C> & { re
     for (let i = 0; i < seg.columns.length; i++) cells[i] = toCell(seg.columns[i]!, seg.columns[i]!.get(ctx));
     return encoder.row(cells);
   };
+  const lead = (i: number, text: string): string => (i === 0 ? text : FIELD_DELIMITER + text);
+  // What a row is made of, rebuilt for each analysis type: neighbouring recording and type segments
+  // joined into one piece, so a row is handed over in a handful of pieces.
+  let plan: Item[] = [];
+  const replan = () => {
+    plan = [];
+    segments.forEach((seg, i) => {
+      const last = plan.at(-1);
+      if (seg.scope === 'recording' || seg.scope === 'pair') {
+        const text = lead(i, encoded[i]!);
+        if (last?.kind === 'static') last.text += text;
+        else plan.push({ kind: 'static', text });
+      } else plan.push({ kind: seg.scope, index: i });
+    });
+  };
   const refresh = (scope: Scope, ctx: C) => {
     for (let i = 0; i < segments.length; i++) if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx);
+    replan();
+  };
+  const piece = (item: Item, ctx: C, measureKey: string): string => {
+    if (item.kind === 'static') return item.text;
+    if (item.kind === 'row') return lead(item.index, encode(segments[item.index]!, ctx));
+    const cache = byMeasure[item.index]!;
+    let p = cache.get(measureKey);
+    if (p === undefined) cache.set(measureKey, (p = lead(item.index, encode(segments[item.index]!, ctx))));
+    return p;
   };
   return {
     recording: (ctx) => refresh('recording', ctx),
     pair: (ctx) => refresh('pair', ctx),
     row(ctx, measureKey) {
       let line = '';
-      for (let i = 0; i < segments.length; i++) {
-        const seg = segments[i]!;
-        let part: string;
-        if (seg.scope === 'row') part = encode(seg, ctx);
-        else if (seg.scope === 'measure') {
-          const cache = byMeasure[i]!;
-          let p = cache.get(measureKey);
-          if (p === undefined) cache.set(measureKey, (p = encode(seg, ctx)));
-          part = p;
-        } else part = encoded[i]!;
-        line = i === 0 ? part : line + FIELD_DELIMITER + part;
-      }
+      for (const item of plan) line += piece(item, ctx, measureKey);
       return line;
+    },
+    rowInto(ctx, measureKey, out) {
+      for (const item of plan) out.piece(piece(item, ctx, measureKey));
     },
   };
 };
