@@ -70,7 +70,11 @@ describe('row encoding', () => {
           for (const row of p.rows) {
             ctx.measure = row.measure;
             ctx.value = row.value;
-            expect(scoped.row(ctx, row.measure)).toBe(plain.row(cols.map((c) => toCell(c, c.get(ctx)))));
+            const whole = plain.row(cols.map((c) => toCell(c, c.get(ctx))));
+            expect(scoped.row(ctx, row.measure)).toBe(whole);
+            const pieces: string[] = [];
+            scoped.rowInto(ctx, row.measure, { piece: (t) => pieces.push(t) });
+            expect(pieces.join('')).toBe(whole);
           }
         }
       }
