@@ -37,7 +37,7 @@ export const MeasureTable = ({ type, values, completed, stateLabel, caption }: {
                   : completed ? <span className="muted not-provided">not provided</span>
                     : <span className="muted">{stateLabel.toLowerCase()}</span>}
               </td>
-              <td>{m.unit ?? (m.allowed ? <span className="muted">one of: {m.allowed.join(', ')}</span> : <span className="muted">none</span>)}</td>
+              <td>{m.unit ?? (m.allowed ? <span className="muted">one of: {m.allowed.join(', ')}</span> : <span className="muted">{m.valueType === 'category' ? 'category (levels not listed)' : m.kind === 'probability' ? 'probability 0–1' : 'no unit'}</span>)}</td>
               <td>{KIND_LABEL[m.kind]}</td>
               <td>{m.meaning}</td>
             </tr>

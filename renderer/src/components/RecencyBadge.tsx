@@ -3,16 +3,17 @@
  * and words together — on track, overdue with the sessions missed, or never recorded.
  */
 import type { ParticipantRow } from '../../../shared/contract/participants.contract';
-import { plural } from '../lib/format';
+import { fmtInt, plural } from '../lib/format';
 import { Badge } from './Badges';
 
-export const recencyWords = (r: ParticipantRow['recency']): string =>
+export const recencyWords = (r: ParticipantRow['recency'], short = false): string =>
   r.status === 'never' ? 'Never recorded'
     : r.status === 'on_track' ? 'On track'
-      : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
+      : short ? `Overdue, ${fmtInt(r.missedSessions)} missed` : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
 
-export const RecencyBadge = ({ recency }: { recency: ParticipantRow['recency'] }) => {
+/** `short` for table cells; the full sentence is in the title either way. */
+export const RecencyBadge = ({ recency, short = false }: { recency: ParticipantRow['recency']; short?: boolean }) => {
   const tone = recency.status === 'never' ? 'muted' : recency.status === 'on_track' ? 'ok' : recency.missedSessions > 1 ? 'bad' : 'warn';
   const since = recency.daysSinceLast === null ? 'No recording yet.' : `Last recording ${plural(recency.daysSinceLast, 'day')} ago.`;
-  return <Badge tone={tone} title={since}>{recencyWords(recency)}</Badge>;
+  return <Badge tone={tone} title={`${recencyWords(recency)}. ${since}`}>{recencyWords(recency, short)}</Badge>;
 };

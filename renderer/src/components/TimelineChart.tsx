@@ -67,6 +67,9 @@ export const levelsOf = (measure: MeasureDef, series: readonly ChartSeries[]): s
 };
 
 const digitsOf = (m: MeasureDef) => (m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined);
+/** Means, SDs and changes carry one digit more than the values they come from (a mean of integers is not an integer). */
+const statDigits = (m: MeasureDef) => (m.valueType === 'integer' ? 1 : m.kind === 'probability' ? 3 : 2);
+const fmtStat = (m: MeasureDef, n: number) => fmtNumber(n, statDigits(m));
 export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =>
   v === null || v === undefined ? 'not provided' : typeof v === 'string' ? v : fmtNumber(v, digitsOf(m));
 const withUnit = (m: MeasureDef, text: string) => (m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text);
@@ -77,10 +80,10 @@ export const summaryOf = (m: MeasureDef, s: ChartSeries, sessions: ReadonlyMap<n
   const n = s.points.length;
   const parts = [`${s.apiVersion}: ${plural(n, 'session')}${first ? ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}` : ''}`];
   if (s.baseline) {
-    parts.push(`baseline (first ${s.baseline.n}) ${withUnit(m, fmtValue(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtNumber(s.baseline.sd)}` : ''}`);
+    parts.push(`baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`);
   }
   if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
-  if (s.change !== null) parts.push(`${withUnit(m, fmtSigned(s.change, digitsOf(m) ?? 2))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`);
+  if (s.change !== null) parts.push(`${withUnit(m, fmtSigned(s.change, statDigits(m)))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`);
   const flagged = MARKERS.map((mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const).filter(([, k]) => k > 0);
   if (flagged.length) parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
   return `${parts.join('; ')}.`;
@@ -119,7 +122,12 @@ const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared 
 
 const HEIGHT = 170;
 
-const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>; label: string }) => {
+/** Axis dates: day and month, with the year once the span passes a year's turn. */
+const axisDate = (spanYears: boolean) => new Intl.DateTimeFormat(undefined, spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' });
+
+const Canvas = ({ measure, series, sessions, label, span }: {
+  measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>; label: string; span: readonly [number, number] | undefined;
+}) => {
   const box = useRef<HTMLDivElement>(null);
   const colours = useChartColours();
   const data = useMemo(() => prepare(measure, series), [measure, series]);
@@ -128,17 +136,20 @@ const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; ser
     const el = box.current;
     if (!el) return;
     const px = uPlot.pxRatio;
-    const font = `${Math.round(12 * px)}px system-ui, sans-serif`;
     const axis = { stroke: colours.muted, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.grid, width: 1 }, font: '12px system-ui, sans-serif' };
+    // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
+    const [x0, x1] = span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1];
+    const pad = Math.max((x1 - x0) * 0.03, 86_400);
+    const fmt = axisDate(new Date(x0 * 1000).getFullYear() !== new Date(x1 * 1000).getFullYear());
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height: HEIGHT,
-      padding: [22, 12, 0, 0],
+      padding: [22, 28, 0, 0],
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 9 } },
-      scales: { x: { time: true }, y: { range: () => [data.lo, data.hi] } },
+      scales: { x: { time: true, range: () => [x0 - pad, x1 + pad] }, y: { range: () => [data.lo, data.hi] } },
       axes: [
-        { ...axis, values: (_u, splits) => splits.map((s) => fmtDate(new Date(s * 1000).toISOString())), space: 90 },
+        { ...axis, values: (_u, splits) => splits.map((s) => fmt.format(new Date(s * 1000))), space: 70 },
         data.levels
           ? { ...axis, size: 92, splits: () => data.levels!.map((_, i) => i), values: (_u, splits) => splits.map((i) => data.levels![i] ?? '') }
           : { ...axis, size: 56 },
@@ -160,6 +171,7 @@ const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; ser
         // The baseline bands go under the lines: drawn after the grid, before the series.
         drawAxes: [(u) => {
           const { ctx } = u;
+          let bands = 0;
           series.forEach((s) => {
             const b = s.baseline;
             const last = s.points.at(-1);
@@ -186,21 +198,26 @@ const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; ser
             ctx.setLineDash([3 * px, 3 * px]);
             ctx.beginPath(); ctx.moveTo(x0, mean); ctx.lineTo(x1, mean); ctx.stroke();
             ctx.restore();
+            bands++;
           });
+          // What was drawn, for end-to-end tests (a canvas has no DOM to query).
+          el.dataset['bands'] = String(bands);
         }],
         // Session markers sit in a lane above the plot, so they never hide a point.
         draw: [(u) => {
           const { ctx } = u;
           const y = u.bbox.top - 11 * px;
           const r = 5 * px;
+          let drawn = 0;
           for (const s of series) {
             for (const p of s.points) {
               const ms = markersOf(sessions.get(p.recordingId));
               const x = u.valToPos(Date.parse(p.recordedAt) / 1000, 'x', true);
               ms.forEach((m, i) => drawShape(ctx, m.shape, x + (i - (ms.length - 1) / 2) * 12 * px, y, r, colours.marker, 2 * px));
+              drawn += ms.length;
             }
           }
-          ctx.font = font;
+          el.dataset['markers'] = String(drawn);
         }],
       },
     };
@@ -208,12 +225,16 @@ const Canvas = ({ measure, series, sessions, label }: { measure: MeasureDef; ser
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
     return () => { resize.disconnect(); plot.destroy(); };
-  }, [data, series, sessions, colours]);
+  }, [data, series, sessions, colours, span]);
 
   return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
 };
 
-export const TimelineChart = ({ measure, series, sessions }: { measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession> }) => {
+export const TimelineChart = ({ measure, series, sessions, span }: {
+  measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>;
+  /** The participant's first and last session (epoch seconds), shared by all their charts. */
+  span?: readonly [number, number];
+}) => {
   const id = useId();
   const rows = series.flatMap((s) => s.points.map((p) => ({ s, p })))
     .sort((a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion));
@@ -231,12 +252,12 @@ export const TimelineChart = ({ measure, series, sessions }: { measure: MeasureD
             {series.length > 1 && <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>}{' '}
             Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
             {s.change !== null
-              ? <> · <span className="tchart-change">{withUnit(measure, fmtSigned(s.change, digitsOf(measure) ?? 2))}</span> from baseline{s.changeInSd !== null ? <> (<strong>{fmtSigned(s.changeInSd)} SD</strong>)</> : <span className="muted"> (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})</span>}</>
+              ? <> · <span className="tchart-change">{withUnit(measure, fmtSigned(s.change, statDigits(measure)))}</span> from baseline{s.changeInSd !== null ? <> (<strong>{fmtSigned(s.changeInSd)} SD</strong>)</> : <span className="muted"> (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})</span>}</>
               : levels ? <span className="muted"> · levels: {levels.join(' < ')}{measure.allowed ? '' : ' (as seen; the specification lists none)'}</span> : null}
           </li>
         ))}
       </ul>
-      <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} />
+      <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} span={span} />
       <p id={`${id}-s`} className="small muted tchart-summary">{series.map((s) => summaryOf(measure, s, sessions)).join(' ')}</p>
       <details className="tchart-table">
         <summary>Values as a table</summary>
@@ -252,7 +273,7 @@ export const TimelineChart = ({ measure, series, sessions }: { measure: MeasureD
                   <th scope="row">{fmtDate(p.recordedAt)}{sess?.session ? ` · ${sess.session}` : ''}</th>
                   <td>{s.apiVersion}</td>
                   <td>{fmtValue(measure, p.value)}{sess?.simulated ? <span className="muted"> (simulated)</span> : null}</td>
-                  <td>{s.baseline && typeof p.value === 'number' ? fmtSigned(p.value - s.baseline.mean, digitsOf(measure) ?? 2) : '—'}</td>
+                  <td>{s.baseline && typeof p.value === 'number' ? fmtSigned(p.value - s.baseline.mean, statDigits(measure)) : '—'}</td>
                   <td>{ms.length ? ms.map((m) => (m.key === 'warnings' ? `Warning: ${sess!.flags.warnings.join(' ')}` : m.label.split(' (')[0])).join('; ') : 'as recorded'}</td>
                 </tr>
               );

@@ -15,25 +15,28 @@ import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { ParticipantDetails } from './ParticipantDetails';
 import { Timeline } from './Timeline';
 
+/** "All 4 completed", "2 completed, 1 processing": the analyses of one file in words (not requested ones left out). */
+const analysesInWords = (r: RecordingRow) => {
+  const asked = r.analyses.filter((a) => a.state !== 'not_requested');
+  const counts = new Map<string, number>();
+  for (const a of asked) counts.set(ANALYSIS_STATE[a.state].label, (counts.get(ANALYSIS_STATE[a.state].label) ?? 0) + 1);
+  if (asked.length === 0) return 'none requested';
+  if (counts.size === 1) return `${asked.length === 1 ? '' : `All ${asked.length} `}${[...counts.keys()][0]!.toLowerCase()}`;
+  return [...counts].map(([label, n]) => `${n} ${label.toLowerCase()}`).join(', ');
+};
+
+// Columns shrink (minmax(0, …), cells end in an ellipsis) so the grid never scrolls sideways at any zoom.
 const recordingColumns: readonly Column<RecordingRow>[] = [
-  { key: 'recorded', header: 'Recorded', width: '10.5rem', sort: 'recorded_at', render: (r) => fmtDateTime(r.recordedAt) },
-  { key: 'file', header: 'File', width: 'minmax(10rem, 2fr)', sort: 'file', render: (r) => <span title={r.fileName}>{r.fileName}</span> },
-  { key: 'session', header: 'Session', width: '6rem', render: (r) => r.session ?? '—' },
-  { key: 'upload', header: 'Upload', width: '10rem', render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge> },
+  { key: 'recorded', header: 'Recorded', width: 'minmax(0, 11fr)', render: (r) => fmtDateTime(r.recordedAt) },
+  { key: 'file', header: 'File', width: 'minmax(0, 9fr)', render: (r) => <span title={r.fileName}>{r.fileName}</span> },
+  { key: 'session', header: 'Session', width: 'minmax(0, 5fr)', render: (r) => r.session ?? '—' },
+  { key: 'upload', header: 'Upload', width: 'minmax(0, 7fr)', render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge> },
   {
-    key: 'analyses', header: 'Analyses', width: 'minmax(12rem, 2fr)',
-    render: (r) => (
-      <span className="analysis-states">
-        {r.analyses.filter((a) => a.state !== 'not_requested').map((a) => (
-          <Badge key={a.type} tone={ANALYSIS_STATE[a.state].tone} title={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}`}>
-            {ANALYSIS_LABEL[a.type]}: {ANALYSIS_STATE[a.state].label}
-          </Badge>
-        ))}
-      </span>
-    ),
+    key: 'analyses', header: 'Analyses', width: 'minmax(0, 9fr)',
+    render: (r) => <span title={r.analyses.map((a) => `${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}`).join('; ')}>{analysesInWords(r)}</span>,
   },
-  { key: 'audio', header: 'Audio', width: '6.5rem', render: (r) => (r.converted ? <Badge tone="info">Converted</Badge> : r.verdictStatus === 'accepted_with_warnings' ? <Badge tone="warn">Warnings</Badge> : 'as recorded') },
-  { key: 'version', header: 'API', width: '5rem', render: (r) => (r.apiVersion ? <>{r.apiVersion}{r.simulated ? <> <SimulatedBadge /></> : null}</> : '—') },
+  { key: 'audio', header: 'Audio', width: 'minmax(0, 6fr)', render: (r) => (r.converted ? <Badge tone="info">Converted</Badge> : r.verdictStatus === 'accepted_with_warnings' ? <Badge tone="warn">Warnings</Badge> : 'as recorded') },
+  { key: 'version', header: 'Results', width: 'minmax(0, 9fr)', render: (r) => (r.apiVersion ? <>{r.apiVersion}{r.simulated ? <> <SimulatedBadge /></> : null}</> : '—') },
 ];
 
 export const ParticipantPage = () => {
@@ -76,16 +79,17 @@ export const ParticipantPage = () => {
 
       {p.data && (
         <Section title="Recordings" actions={<Link href={`/studies/${studyId}/recordings`}>All recordings of the study</Link>}>
-          <PagedTable
+          {/* The shared table's empty state sits inside its grid role, which axe refuses; say it here instead. */}
+          {p.data.recordings === 0 ? <Empty title="No recordings yet"><Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.</Empty> : <PagedTable
             method="recordings.page"
             input={{ studyId, participantId, sort: 'recorded_at', dir: 'desc' }}
             columns={recordingColumns}
             label={`Recordings of ${p.data.code}. Arrow keys move, Enter opens.`}
             rowKey={(r) => r.id}
             onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
-            height="min(24rem, 60vh)"
-            empty={<Empty title="No recordings yet"><Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.</Empty>}
-          />
+            height={`min(24rem, 60vh, ${p.data.recordings * 2.5 + 0.25}rem)`}
+            empty="No recordings (cancelled files only)."
+          />}
         </Section>
       )}
 

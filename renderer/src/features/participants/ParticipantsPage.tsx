@@ -25,19 +25,20 @@ export const FILTER_LABEL: Record<Filter, string> = {
 };
 const SORT_LABEL: Record<Sort, string> = { code: 'Code', recordings: 'Recordings', last_recording: 'Last recording', created: 'Added' };
 
+// Text columns shrink (minmax(0, …), cells end in an ellipsis) so the grid never scrolls sideways at any zoom;
+// "Added" is a sort only (its dates matter less than recency).
 const columns: readonly Column<ParticipantRow>[] = [
-  { key: 'code', header: 'Code', width: 'minmax(7rem, 1.2fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
+  { key: 'code', header: 'Code', width: 'minmax(0, 5fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
   {
-    key: 'account', header: 'Account', width: 'minmax(7rem, 1fr)',
-    render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">No account</Badge>),
+    key: 'account', header: 'Account', width: 'minmax(0, 6fr)',
+    render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">None</Badge>),
   },
-  { key: 'recordings', header: 'Recordings', width: '6.5rem', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
-  { key: 'completed', header: 'Fully analysed', width: '7.5rem', align: 'right', render: (p) => fmtInt(p.completed) },
-  { key: 'attention', header: 'Need you', width: '6rem', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
-  { key: 'last', header: 'Last recording', width: '8.5rem', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
-  { key: 'recency', header: 'Recency', width: 'minmax(10rem, 1.2fr)', render: (p) => <RecencyBadge recency={p.recency} /> },
-  { key: 'created', header: 'Added', width: '7.5rem', sort: 'created', render: (p) => fmtDate(p.createdAt) },
-  { key: 'notes', header: 'Notes', width: 'minmax(6rem, 1.5fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
+  { key: 'recordings', header: 'Recordings', width: '5.5rem', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
+  { key: 'completed', header: 'Analysed', width: '5rem', align: 'right', render: (p) => <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span> },
+  { key: 'attention', header: 'Need you', width: '5rem', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
+  { key: 'last', header: 'Last recording', width: 'minmax(0, 7fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
+  { key: 'recency', header: 'Recency', width: 'minmax(0, 9fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
+  { key: 'notes', header: 'Notes', width: 'minmax(0, 8fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
 ];
 
 const AddParticipant = ({ studyId }: { studyId: number }) => {

@@ -43,6 +43,10 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
   const [draft, setDraft] = useState(String(DEFAULT_BASELINE_SESSIONS));
   const q = useCall('timeline.participant', { participantId, baselineSessions: n }, { placeholderData: keepPreviousData });
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
+  const span = useMemo((): [number, number] | undefined => {
+    const all = q.data?.sessions ?? [];
+    return all.length ? [Date.parse(all[0]!.recordedAt) / 1000, Date.parse(all.at(-1)!.recordedAt) / 1000] : undefined;
+  }, [q.data]);
 
   const commit = (v: string) => {
     setDraft(v);
@@ -85,7 +89,7 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
                 <details key={type} className="tgroup" open>
                   <summary><h3>{ANALYSIS_LABEL[type]} <span className="muted small">({plural(measures.length, 'measure')})</span></h3></summary>
                   <div className="tgrid">
-                    {measures.map(({ m, series }) => <TimelineChart key={m.key} measure={m} series={series} sessions={sessions} />)}
+                    {measures.map(({ m, series }) => <TimelineChart key={m.key} measure={m} series={series} sessions={sessions} {...(span ? { span } : {})} />)}
                   </div>
                 </details>
               );

@@ -56,6 +56,20 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
   );
 };
 
+/** An event's JSON detail as "key: value" pairs (arrays joined), readable without knowing JSON. */
+const EventDetail = ({ detail }: { detail: string }) => {
+  let pairs: [string, string][] | null = null;
+  try {
+    const o = JSON.parse(detail) as unknown;
+    if (o && typeof o === 'object' && !Array.isArray(o)) {
+      pairs = Object.entries(o).map(([k, v]) => [k.replace(/_/g, ' '), Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)]);
+    }
+  } catch { /* not JSON: shown as it is */ }
+  if (!pairs) return <code className="event-detail">{detail}</code>;
+  if (pairs.length === 0) return <span className="muted">—</span>;
+  return <span className="event-detail">{pairs.map(([k, v], i) => <span key={k}>{i > 0 ? ' · ' : ''}<span className="muted">{k}:</span> {v}</span>)}</span>;
+};
+
 const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
   const r = d.row;
   const requested = d.analyses.filter((a) => a.state !== 'not_requested');
@@ -134,8 +148,9 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
               <ul className="findings">
                 {d.verdict.findings.map((f) => (
                   <li key={f.code}>
-                    <Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>{f.severity === 'refuse' ? 'Refused' : 'Warning'}</Badge>{' '}
-                    {f.message} <span className="notice-action">{f.action}</span>{f.fixedByConversion ? <span className="muted"> (fixed by the converted copy)</span> : null}
+                    {f.fixedByConversion && d.uploadPath
+                      ? <><Badge tone="info">Fixed by conversion</Badge> {f.message} <span className="muted">The converted copy was sent instead; the original is unchanged.</span></>
+                      : <><Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>{f.severity === 'refuse' ? 'Refused' : 'Warning'}</Badge> {f.message} <span className="notice-action">{f.action}</span></>}
                   </li>
                 ))}
               </ul>
@@ -151,7 +166,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Detail</th></tr></thead>
             <tbody>
               {d.events.map((e, i) => (
-                <tr key={i}><td>{fmtDateTime(e.at)}</td><th scope="row">{e.kind.replace(/_/g, ' ')}</th><td><code className="event-detail">{e.detail}</code></td></tr>
+                <tr key={i}><td>{fmtDateTime(e.at)}</td><th scope="row">{e.kind.replace(/_/g, ' ')}</th><td><EventDetail detail={e.detail} /></td></tr>
               ))}
             </tbody>
           </table>

@@ -1,0 +1,195 @@
+/**
+ * Participants, a participant's timeline and a recording's detail, as a researcher meets them: a small
+ * study imported through the engine against the built-in sandbox (one participant on track with a
+ * converted and a marginal session, two overdue), then the list (search, sort, overdue filter), adding,
+ * renaming and linking an account (and the conflict), the timeline's charts with baseline bands and
+ * markers in both themes, and one recording's values with units and the simulated label.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { makeWav } from '../fixtures/audio';
+import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+
+const DAY = 86_400_000;
+const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
+
+const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
+  const r = await p;
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+};
+
+/**
+ * P-001 records weekly, last 2 days ago (on track); its third session is stereo (converted before upload)
+ * and its fifth has about 34 s of speech (marginal). P-002 last recorded 20 days ago, P-003 10 days ago
+ * (overdue with a 7-day interval).
+ */
+const importStudy = async (host: Host, home: string) => {
+  await ok(host.rpc('settings.save', { firstPollSeconds: 5, pollIntervalSeconds: 5, pollJitterSeconds: 0, uploadsPerMinute: 600, uploadConcurrency: 4, requestsPerSecond: 20 }));
+  const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
+  const study = await ok(host.rpc('studies.create', { name: 'Voice follow-up', profileId: profile.id, sessionIntervalDays: 7 }));
+  const dir = join(home, 'incoming');
+  mkdirSync(dir, { recursive: true });
+  const rows = ['file,participant,recorded_at,session'];
+  const add = (name: string, code: string, daysAgo: number, session: string, opts: { channels?: number; speech?: number } = {}) => {
+    writeFileSync(join(dir, name), makeWav({ seconds: 44, speechSeconds: opts.speech ?? 38, seed: rows.length * 7, channels: opts.channels ?? 1 }));
+    rows.push(`${name},${code},${iso(daysAgo)},${session}`);
+  };
+  [37, 30, 23, 16, 9, 2].forEach((d, i) => add(`p001-w${i + 1}.wav`, 'P-001', d, `week ${i + 1}`, i === 2 ? { channels: 2 } : i === 4 ? { speech: 33.5 } : {}));
+  [34, 27, 20].forEach((d, i) => add(`p002-w${i + 1}.wav`, 'P-002', d, `week ${i + 1}`));
+  [17, 10].forEach((d, i) => add(`p003-w${i + 1}.wav`, 'P-003', d, `week ${i + 1}`));
+  writeFileSync(join(dir, 'manifest.csv'), `${rows.join('\n')}\n`);
+  const plan = await ok(host.rpc('imports.preview', {
+    studyId: study.id, paths: [dir], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC',
+    analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'], isolateOldestSpeaker: false, convert: true,
+  }));
+  expect(plan.counts).toMatchObject({ upload: 10, convert_and_upload: 1 });
+  const commit = await ok(host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Weeks 1–6' }));
+  const accounts = await ok(host.rpc('participants.createAccounts', { studyId: study.id }));
+  expect(accounts.created).toHaveLength(3);
+  await ok(host.rpc('batches.start', { batchId: commit.batchId }));
+  await expect.poll(async () => (await ok(host.rpc('recordings.page', { studyId: study.id, filter: 'completed', sort: 'id', dir: 'asc', offset: 0, limit: 20 }))).total,
+    { timeout: 120_000, intervals: [2_000] }).toBe(11);
+  const page = await ok(host.rpc('participants.page', { studyId: study.id, sort: 'code', dir: 'asc', offset: 0, limit: 10 }));
+  return { studyId: study.id, byCode: Object.fromEntries(page.rows.map((r) => [r.code, r])) };
+};
+
+const grid = (page: Page, name: RegExp) => page.getByRole('grid', { name });
+const rowCodes = async (page: Page) => (await page.getByRole('grid', { name: /^Participants/ }).getByRole('row').allInnerTexts()).slice(1).map((t) => t.split(/\s/)[0]);
+
+test('participants, a timeline and a recording, from a study analysed by the sandbox', async ({ page, host }) => {
+  test.setTimeout(240_000);
+  const { studyId, byCode } = await importStudy(host, host.home);
+
+  // The list: counts, recency in colour and words, search, sort, the overdue filter.
+  await openScreen(page, `/studies/${studyId}/participants`);
+  await expect(page.getByRole('heading', { name: 'Participants', level: 1 })).toBeVisible();
+  const list = grid(page, /^Participants/);
+  await expect(list.getByRole('row', { name: /P-001/ })).toContainText('On track');
+  await expect(list.getByRole('row', { name: /P-002/ })).toContainText('Overdue, 2 missed');
+  await expect(list.getByRole('row', { name: /P-003/ })).toContainText('Overdue, 1 missed');
+  await expect(list.getByRole('row', { name: /P-001/ }).getByRole('gridcell').nth(2)).toHaveText('6');
+  await expect(page.getByText('3 participants', { exact: true })).toBeVisible();
+  await checkA11y(page, 'participants list');
+  await shoot(page, 'participants-list');
+
+  await page.getByLabel('Search codes').fill('002');
+  await expect(page.getByText('1 participant matching “002”')).toBeVisible();
+  expect(await rowCodes(page)).toEqual(['P-002']);
+  await page.getByLabel('Search codes').fill('');
+  await page.getByLabel('Sort by').selectOption('recordings');
+  await page.getByLabel('Order').selectOption('desc');
+  await expect.poll(() => rowCodes(page)).toEqual(['P-001', 'P-002', 'P-003']);
+  await page.getByLabel('Order').selectOption('asc');
+  await expect.poll(() => rowCodes(page)).toEqual(['P-003', 'P-002', 'P-001']);
+
+  await page.getByRole('link', { name: 'Overdue' }).click();
+  await expect(page).toHaveURL(/participants\/filter\/overdue$/);
+  await expect(page.getByText('2 participants · overdue')).toBeVisible();
+  expect((await rowCodes(page)).sort()).toEqual(['P-002', 'P-003']);
+  await checkA11y(page, 'participants list, overdue');
+
+  // Add a participant, open it with the keyboard, rename it, link an account (and meet the conflict).
+  await page.getByRole('link', { name: 'All', exact: true }).click();
+  await page.getByLabel('New participant code').fill('P-004');
+  await page.getByRole('button', { name: 'Add participant' }).click();
+  await expect(page.getByText(/Added P-004/)).toBeVisible();
+  await page.getByLabel('New participant code').fill('P-001');
+  await page.getByRole('button', { name: 'Add participant' }).click();
+  await expect(page.getByRole('alert')).toContainText('The code "P-001" is already used in this study.');
+  await page.getByLabel('Search codes').fill('P-004');
+  await expect.poll(() => rowCodes(page)).toEqual(['P-004']);
+  await grid(page, /^Participants/).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Participant P-004' })).toBeVisible();
+  await expect(page.getByText('No results yet')).toBeVisible();
+  await checkA11y(page, 'participant without recordings');
+
+  await page.getByLabel('Participant code').fill('P-004b');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByRole('heading', { name: 'Participant P-004b' })).toBeVisible();
+  await page.getByLabel('Existing account id').fill('not-a-uuid');
+  await page.getByRole('button', { name: 'Link account' }).click();
+  await expect(page.getByText(/An account id is a UUID/)).toBeVisible();
+  await page.getByLabel('Existing account id').fill(byCode['P-001']!.accountId!);
+  await page.getByRole('button', { name: 'Link account' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The account was not linked' })).toContainText('already linked to another participant');
+  await page.getByLabel('Existing account id').fill('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
+  await page.getByRole('button', { name: 'Link account' }).click();
+  await expect(page.getByText('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d').first()).toBeVisible();
+  await expect(page.getByLabel('Existing account id')).toHaveCount(0);
+
+  // P-001's timeline: a chart per measure, baseline bands, markers on the converted and marginal sessions.
+  // (The sandbox, like the service, sometimes leaves a value out: the expected counts come from the timeline.)
+  const tl = await ok(host.rpc('timeline.participant', { participantId: byCode['P-001']!.id, baselineSessions: 3 }));
+  const bySession = Object.fromEntries(tl.sessions.map((s) => [s.session, s]));
+  expect(bySession['week 3']!.flags).toMatchObject({ converted: true, marginalSpeech: false });
+  expect(bySession['week 5']!.flags).toMatchObject({ converted: false, marginalSpeech: true });
+  const flagged = new Set([bySession['week 3']!.recordingId, bySession['week 5']!.recordingId]);
+  const hnrPoints = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!.points;
+  const stressPoints = tl.measures.find((m) => m.key === 'wb_stress')!.series[0]!.points;
+  await openScreen(page, `/studies/${studyId}/participants/${byCode['P-001']!.id}`);
+  await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
+  await expect(page.getByText('Simulated results (sandbox)').first()).toBeVisible();
+  const hnr = page.getByRole('figure', { name: /Harmonics-to-noise ratio/ });
+  await expect(hnr.locator('canvas').first()).toBeVisible();
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-markers', String(hnrPoints.filter((p) => flagged.has(p.recordingId)).length));
+  await expect(hnr).toContainText(/from baseline/);
+  await expect(hnr).toContainText(new RegExp(`${hnrPoints.length} sessions from .*; baseline \\(first 3\\) \\d+\\.\\d dB ± \\d+\\.\\d`));
+  const stress = page.getByRole('figure', { name: /^Stress/ });
+  await expect(stress.locator('.tchart-canvas')).toHaveAttribute('data-markers', String(stressPoints.filter((p) => flagged.has(p.recordingId)).length));
+  await expect(stress).toContainText('levels: low < moderate < high');
+  await expect(page.getByText('Converted before upload (e.g. stereo to mono)')).toBeVisible();
+  await expect(page.getByText(/Marginal speech \(under 36 s detected\)$/)).toBeVisible();
+  expect(await page.getByRole('figure').count()).toBeGreaterThanOrEqual(30);
+  await hnr.getByText('Values as a table').click();
+  const hnrTable = hnr.getByRole('table');
+  await expect(hnrTable.getByRole('row')).toHaveCount(hnrPoints.length + 1);
+  if (hnrPoints.some((p) => p.recordingId === bySession['week 3']!.recordingId)) await expect(hnrTable).toContainText('Converted before upload');
+  if (hnrPoints.some((p) => p.recordingId === bySession['week 5']!.recordingId)) await expect(hnrTable).toContainText('Marginal speech');
+  await expect(hnrTable).toContainText('(simulated)');
+  // A longer baseline changes the band and the change.
+  await page.getByLabel('Baseline: first sessions').fill('5');
+  await expect(hnr).toContainText('baseline (first 5)');
+  await checkA11y(page, 'participant timeline');
+  await shoot(page, 'participant-timeline');
+
+  await page.getByLabel('Theme').selectOption('dark');
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
+  await checkA11y(page, 'participant timeline, dark');
+  await shoot(page, 'participant-timeline-dark');
+  await page.getByLabel('Theme').selectOption('light');
+
+  // The converted recording's detail: facts, values with units and meanings, simulated.
+  const recordings = grid(page, /^Recordings of P-001/);
+  await recordings.getByRole('row', { name: /p001-w3\.wav/ }).click();
+  await expect(page.getByRole('heading', { name: 'p001-w3.wav' })).toBeVisible();
+  await expect(page.getByText('Simulated results (sandbox)')).toBeVisible();
+  await expect(page.getByText(/A converted copy/)).toBeVisible();
+  await expect(page.getByText('(from the manifest)')).toBeVisible();
+  const pd = page.getByRole('table', { name: /Parkinson's: Completed/ });
+  await expect(pd.getByRole('row', { name: /Harmonics-to-noise ratio/ })).toContainText('dB');
+  await expect(pd.getByRole('row', { name: /Speech rate SD/ })).toContainText('words/min');
+  await expect(pd.getByRole('row', { name: /Volume/ })).toContainText('Mean energy');
+  await expect(page.getByRole('table', { name: /Wellbeing: Completed/ }).getByRole('row', { name: /Stress/ })).toContainText(/low|moderate|high/);
+  await expect(page.getByRole('table', { name: /Analyses|state/ }).or(page.getByRole('table').filter({ hasText: 'Polls' }))).toContainText('Completed');
+  await expect(page.getByRole('table').filter({ hasText: 'Local (original file)' })).toContainText('stereo');
+  await checkA11y(page, 'recording detail');
+  await shoot(page, 'recording-detail');
+  await page.getByRole('link', { name: 'P-001' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
+
+  // Readable at 125 %: nothing scrolls sideways, on the list or the timeline.
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await openScreen(page, `/studies/${studyId}/participants`);
+  await page.evaluate(() => { document.body.style.zoom = '1.25'; });
+  await expect(grid(page, /^Participants/).getByRole('row', { name: /P-002/ })).toContainText('Overdue');
+  expect(await overflow(), 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
+  await shoot(page, 'participants-list-125');
+  await grid(page, /^Participants/).getByRole('row', { name: /P-001/ }).click();
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
+  expect(await overflow(), 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
+  await shoot(page, 'participant-timeline-125');
+});
