@@ -29,7 +29,7 @@ export interface DbErrorContext {
   readonly dbPath?: string;
 }
 
-const NOTHING_LOST = 'Nothing was lost: every step finished before this one is saved, and what was interrupted is taken up again when you resume.';
+const NOTHING_LOST = 'Nothing was lost: everything finished before this is saved, and what was interrupted is taken up again.';
 
 /** The code of a better-sqlite3 SqliteError (or of an error that wraps one as its cause). */
 const sqliteCodeOf = (e: unknown): string | null => {
@@ -61,19 +61,19 @@ export const classifyDbError = (e: unknown, ctx: DbErrorContext = {}): DbProblem
   const base = code.replace(/^(SQLITE_[A-Z]+)(_.*)?$/, '$1');
   switch (base) {
     case 'SQLITE_FULL':
-      return problem('DISK_FULL', 'The disk that holds the study database is full, so Voicescope could not save its work. Sending has stopped.',
-        `Free space on the drive that holds ${folder} (or move the workspace to a larger drive), then resume. ${NOTHING_LOST}`, code);
+      return problem('DISK_FULL', 'The disk that holds the study database is full, so Voicescope could not save its work.',
+        `Free space on the drive that holds ${folder} (or move the workspace to a larger drive), then try again. ${NOTHING_LOST}`, code);
     case 'SQLITE_READONLY':
       if (code === 'SQLITE_READONLY_DBMOVED') {
         return problem('DB_READONLY', 'The study database file was moved, renamed or deleted while Voicescope was using it, so nothing more can be saved to it.',
-          `Put the file back in ${folder} and restart Voicescope. ${NOTHING_LOST}`, code);
+          `Put the file back in ${folder} and start Voicescope again. ${NOTHING_LOST}`, code);
       }
-      return problem('DB_READONLY', 'The study database cannot be written: the file or its drive is read-only. Sending has stopped.',
-        `Make ${folder} writable (a write-protected or read-only drive, a share mounted read-only, or file permissions), then resume. ${NOTHING_LOST}`, code);
+      return problem('DB_READONLY', 'The study database cannot be written: the file or its drive is read-only.',
+        `Make ${folder} writable (a write-protected or read-only drive, a share mounted read-only, or file permissions), then try again. ${NOTHING_LOST}`, code);
     case 'SQLITE_PERM':
     case 'SQLITE_AUTH':
       return problem('DB_READONLY', 'Voicescope is not allowed to write the study database.',
-        `Give your user account write access to ${folder}, then resume. ${NOTHING_LOST}`, code);
+        `Give your user account write access to ${folder}, then try again. ${NOTHING_LOST}`, code);
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
     case 'SQLITE_PROTOCOL':
@@ -87,8 +87,8 @@ export const classifyDbError = (e: unknown, ctx: DbErrorContext = {}): DbProblem
         `Do not delete it. Close Voicescope, keep a copy of ${ctx.dbPath ?? 'the database file'}, and restore it from your last backup (or send the copy to support).`, code);
     case 'SQLITE_IOERR':
     case 'SQLITE_NOLFS':
-      return problem('DB_IO', 'The drive that holds the study database reported an error while reading or writing it. Sending has stopped.',
-        `Check the drive that holds ${folder} (reconnect an external or network drive), then resume. ${NOTHING_LOST}`, code);
+      return problem('DB_IO', 'The drive that holds the study database reported an error while reading or writing it.',
+        `Check the drive that holds ${folder} (reconnect an external or network drive), then try again. ${NOTHING_LOST}`, code);
     case 'SQLITE_CANTOPEN':
       return problem('DB_CANTOPEN', 'The study database could not be opened.',
         `Check that ${folder} exists, that its drive is connected and that it is writable (a study database also needs to create small companion files beside it).`, code);
@@ -98,5 +98,5 @@ export const classifyDbError = (e: unknown, ctx: DbErrorContext = {}): DbProblem
   }
 };
 
-/** One line for logs and the event log: the message and the action. */
-export const describeDbProblem = (p: DbProblem): string => `${p.message} ${p.action}`;
+/** One line for logs and banners: the message, what it stopped (when said), and the action. */
+export const describeDbProblem = (p: DbProblem, stopped?: string): string => `${p.message}${stopped ? ` ${stopped}` : ''} ${p.action}`;

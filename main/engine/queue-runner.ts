@@ -153,7 +153,8 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     const problem = classifyDbError(e, { dbPath: db.name });
     console.error(`queue runner: ${where} failed:`, problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e);
     if (!problem || pause?.storage) return;
-    setPause({ reason: describeDbProblem(problem), error: null, untilMs: problem.retryable ? now() + busyRetryMs : null, storage: problem });
+    const stopped = problem.retryable ? 'Sending and polling wait a few seconds.' : 'Sending and polling are paused until you resume.';
+    setPause({ reason: describeDbProblem(problem, stopped), error: null, untilMs: problem.retryable ? now() + busyRetryMs : null, storage: problem });
   };
 
   const readUsage = async (): Promise<Usage | null> => {
