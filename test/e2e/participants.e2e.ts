@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { makeWav } from '../fixtures/audio';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
 
@@ -77,7 +78,12 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await page.getByLabel('Search codes').fill('002');
   await expect(page.getByText('1 participant matching “002”')).toBeVisible();
   expect(await rowCodes(page)).toEqual(['P-002']);
+  await page.getByLabel('Search codes').fill('nobody');
+  await expect(page.getByText('No participant code contains “nobody”.')).toBeVisible();
+  await expect(grid(page, /^Participants/)).toBeHidden();
+  await checkA11y(page, 'participants list, no match');
   await page.getByLabel('Search codes').fill('');
+  await expect.poll(() => rowCodes(page)).toEqual(['P-001', 'P-002', 'P-003']);
   await page.getByLabel('Sort by').selectOption('recordings');
   await page.getByLabel('Order').selectOption('desc');
   await expect.poll(() => rowCodes(page)).toEqual(['P-001', 'P-002', 'P-003']);
@@ -140,7 +146,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(hnr).toContainText(new RegExp(`${hnrPoints.length} sessions from .*; baseline \\(first 3\\) \\d+\\.\\d dB ± \\d+\\.\\d`));
   const stress = page.getByRole('figure', { name: /^Stress/ });
   await expect(stress.locator('.tchart-canvas')).toHaveAttribute('data-markers', String(stressPoints.filter((p) => flagged.has(p.recordingId)).length));
-  await expect(stress).toContainText('levels: low < moderate < high');
+  await expect(stress).toContainText('Levels: low < moderate < high');
   await expect(page.getByText('Converted before upload (e.g. stereo to mono)')).toBeVisible();
   await expect(page.getByText(/Marginal speech \(under 36 s detected\)$/)).toBeVisible();
   expect(await page.getByRole('figure').count()).toBeGreaterThanOrEqual(30);
@@ -180,6 +186,24 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await shoot(page, 'recording-detail');
   await page.getByRole('link', { name: 'P-001' }).first().click();
   await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
+
+  // A participant whose first sessions were analysed with API v1.2 (a study that moved to v1.3): the
+  // sandbox answers one version per profile, so the two sessions are relabelled in the study database.
+  const db = new Database(join(host.home, 'voicescope.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  const relabelled = db.prepare(`UPDATE recordings SET api_version = 'v1.2' WHERE participant_id = ? AND session_label IN ('week 1', 'week 2')`).run(byCode['P-002']!.id).changes;
+  db.close();
+  expect(relabelled).toBe(2);
+  await openScreen(page, `/studies/${studyId}/participants/${byCode['P-002']!.id}`);
+  const notice = page.getByRole('status').filter({ hasText: 'Results from two API versions' });
+  await expect(notice).toContainText('never joined');
+  await expect(page.getByText('API v1.2 results (dashed line, hollow points)')).toBeVisible();
+  await expect(page.getByText('API v1.3 results (solid line, filled points)')).toBeVisible();
+  const volume = page.getByRole('figure', { name: /^Volume/ });
+  await expect(volume.locator('.tchart-canvas')).toHaveAttribute('data-bands', '2');
+  await expect(volume).toContainText(/v1\.2: 2 sessions .* v1\.3: 1 session/);
+  await checkA11y(page, 'participant timeline, two API versions');
+  await shoot(page, 'participant-timeline-two-versions');
 
   // Readable at 125 %: nothing scrolls sideways, on the list or the timeline.
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -78,7 +78,8 @@ const withUnit = (m: MeasureDef, text: string) => (m.unit && !m.unit.startsWith(
 export const summaryOf = (m: MeasureDef, s: ChartSeries, sessions: ReadonlyMap<number, ChartSession>): string => {
   const first = s.points[0];
   const n = s.points.length;
-  const parts = [`${s.apiVersion}: ${plural(n, 'session')}${first ? ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}` : ''}`];
+  const when = !first ? '' : n === 1 ? ` on ${fmtDate(first.recordedAt)}` : ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}`;
+  const parts = [`${s.apiVersion}: ${plural(n, 'session')}${when}`];
   if (s.baseline) {
     parts.push(`baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`);
   }
@@ -253,9 +254,10 @@ export const TimelineChart = ({ measure, series, sessions, span }: {
             Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
             {s.change !== null
               ? <> · <span className="tchart-change">{withUnit(measure, fmtSigned(s.change, statDigits(measure)))}</span> from baseline{s.changeInSd !== null ? <> (<strong>{fmtSigned(s.changeInSd)} SD</strong>)</> : <span className="muted"> (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})</span>}</>
-              : levels ? <span className="muted"> · levels: {levels.join(' < ')}{measure.allowed ? '' : ' (as seen; the specification lists none)'}</span> : null}
+              : null}
           </li>
         ))}
+        {levels && <li className="muted">Levels: {levels.join(' < ')}{measure.allowed ? '' : ' (as seen; the specification lists none)'}</li>}
       </ul>
       <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} span={span} />
       <p id={`${id}-s`} className="small muted tchart-summary">{series.map((s) => summaryOf(measure, s, sessions)).join(' ')}</p>

@@ -7,7 +7,7 @@ import { useCallback, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { PARTICIPANT_FILTERS, PARTICIPANT_SORTS, type ParticipantRow } from '../../../../shared/contract/participants.contract';
 import { Badge } from '../../components/Badges';
-import { ErrorNotice, Notice } from '../../components/Feedback';
+import { Empty, ErrorNotice, Notice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, TabLink } from '../../components/Page';
 import { PagedTable, type Column } from '../../components/PagedTable';
@@ -28,18 +28,27 @@ const SORT_LABEL: Record<Sort, string> = { code: 'Code', recordings: 'Recordings
 // Text columns shrink (minmax(0, …), cells end in an ellipsis) so the grid never scrolls sideways at any zoom;
 // "Added" is a sort only (its dates matter less than recency).
 const columns: readonly Column<ParticipantRow>[] = [
-  { key: 'code', header: 'Code', width: 'minmax(0, 5fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
+  { key: 'code', header: 'Code', width: 'minmax(0, 4fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
   {
-    key: 'account', header: 'Account', width: 'minmax(0, 6fr)',
+    key: 'account', header: 'Account', width: 'minmax(0, 5fr)',
     render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">None</Badge>),
   },
   { key: 'recordings', header: 'Recordings', width: '5.5rem', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
   { key: 'completed', header: 'Analysed', width: '5rem', align: 'right', render: (p) => <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span> },
   { key: 'attention', header: 'Need you', width: '5rem', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
-  { key: 'last', header: 'Last recording', width: 'minmax(0, 7fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
-  { key: 'recency', header: 'Recency', width: 'minmax(0, 9fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
-  { key: 'notes', header: 'Notes', width: 'minmax(0, 8fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
+  { key: 'last', header: 'Last recording', width: 'minmax(0, 8fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
+  { key: 'recency', header: 'Recency', width: 'minmax(0, 12fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
+  { key: 'notes', header: 'Notes', width: 'minmax(0, 4fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
 ];
+
+const emptyTitle = (filter: Filter, query: string) => (query ? 'No match' : filter === 'all' ? 'No participants yet' : `Nobody: ${FILTER_LABEL[filter].toLowerCase()}`);
+const emptyText = (filter: Filter, query: string, studyId: number) =>
+  query ? <p>No participant code contains “{query}”{filter !== 'all' ? ` among those shown under “${FILTER_LABEL[filter]}”` : ''}.</p>
+    : filter === 'all' ? <p>Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are created from the manifest or the file names.</p>
+      : <p>{filter === 'overdue' ? 'Everyone with recordings is within the expected interval.'
+        : filter === 'never' ? 'Everyone has at least one recording.'
+          : filter === 'no_account' ? 'Every participant has a service account.'
+            : 'No participant has files that need you.'}</p>;
 
 const AddParticipant = ({ studyId }: { studyId: number }) => {
   const [code, setCode] = useState('');
@@ -105,6 +114,9 @@ export const ParticipantsPage = () => {
         </p>
       </div>
 
+      {total === 0 && <Empty title={emptyTitle(filter, query)}>{emptyText(filter, query, studyId)}</Empty>}
+      {/* Kept mounted (it asks for the total when the search or filter changes) but hidden while there is nothing to show. */}
+      <div hidden={total === 0}>
       <PagedTable
         method="participants.page"
         input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
@@ -115,13 +127,9 @@ export const ParticipantsPage = () => {
         sort={sort}
         onSort={onSort}
         onTotal={onTotal}
-        empty={query ? <>No participant code contains “{query}”.</>
-          : filter === 'all' ? <>No participants yet. Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are created from the manifest or file names.</>
-            : filter === 'overdue' ? 'Nobody is overdue: everyone with recordings is within the expected interval.'
-              : filter === 'never' ? 'Everyone has at least one recording.'
-                : filter === 'no_account' ? 'Every participant has a service account.'
-                  : 'No participant has files that need you.'}
+        empty={null}
       />
+      </div>
 
       <section className="section" aria-labelledby="add-participant">
         <h2 id="add-participant">Add a participant</h2>
