@@ -32,6 +32,11 @@ const refreshDone = (recordingId: string) => `
 
 /** Whether an analysis row in state `s` leaves its recording unfinished. */
 const unfinished = (s: string) => `(${s} NOT IN ('completed', 'not_requested'))`;
+/**
+ * Only an uploaded recording's analyses can change "fully analysed": the analysis rows written at import
+ * (the recording still waiting) cost no recount.
+ */
+const uploaded = (recordingId: string) => `(SELECT upload_state FROM recordings WHERE id = ${recordingId}) = 'uploaded'`;
 
 export const m0040: Migration = {
   version: 40,
@@ -55,9 +60,9 @@ export const m0040: Migration = {
         ${refresh('OLD.participant_id')}
       END;
 
-      CREATE TRIGGER participant_stats_analysis_insert AFTER INSERT ON analyses WHEN ${unfinished('NEW.state')} BEGIN ${refreshDone('NEW.recording_id')} END;
-      CREATE TRIGGER participant_stats_analysis_delete AFTER DELETE ON analyses WHEN ${unfinished('OLD.state')} BEGIN ${refreshDone('OLD.recording_id')} END;
-      CREATE TRIGGER participant_stats_analysis_update AFTER UPDATE OF state ON analyses WHEN ${unfinished('OLD.state')} <> ${unfinished('NEW.state')}
+      CREATE TRIGGER participant_stats_analysis_insert AFTER INSERT ON analyses WHEN ${unfinished('NEW.state')} AND ${uploaded('NEW.recording_id')} BEGIN ${refreshDone('NEW.recording_id')} END;
+      CREATE TRIGGER participant_stats_analysis_delete AFTER DELETE ON analyses WHEN ${unfinished('OLD.state')} AND ${uploaded('OLD.recording_id')} BEGIN ${refreshDone('OLD.recording_id')} END;
+      CREATE TRIGGER participant_stats_analysis_update AFTER UPDATE OF state ON analyses WHEN ${unfinished('OLD.state')} <> ${unfinished('NEW.state')} AND ${uploaded('NEW.recording_id')}
       BEGIN ${refreshDone('NEW.recording_id')} END;
 
       CREATE INDEX participants_by_study_recordings ON participants (study_id, rec_count, code COLLATE NOCASE);
