@@ -17,6 +17,8 @@ import type { KeyVault } from './services/key-store';
 import { createPlanStore } from './services/plan-store';
 import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
 import { APP_VERSION } from './app-version';
+import type { Logger } from './log';
+import { logSourcesFor } from './privacy/log-sources';
 
 export interface AppHostOptions {
   readonly workspaceDir: string;
@@ -31,6 +33,8 @@ export interface AppHostOptions {
   /** Engine tuning and clock for tests. */
   readonly engine?: Pick<StudyServiceOptions, 'poll' | 'queue' | 'idleRecheckMs' | 'now' | 'client'>;
   readonly log?: RouterLog;
+  /** The process's logger (main/log.ts): it is told the keys and codes to keep out, and logs the router's and the bus's failures. */
+  readonly logger?: Logger;
 }
 
 export interface AppHost {
@@ -42,13 +46,14 @@ export interface AppHost {
 }
 
 export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
-  const bus = createEventBus();
+  const bus = createEventBus(o.logger ? (m, d) => o.logger!.error(m, d) : undefined);
   const service = openStudyService({
     workspaceDir: o.workspaceDir,
     ...(o.vault ? { vault: o.vault } : {}),
     ...o.engine,
     onEvent: (e) => bus.publish('engine', e),
   });
+  o.logger?.attach(logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }));
   const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
     ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
@@ -67,7 +72,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
       version: APP_VERSION, mode: o.mode, platform: platform(), workspaceDir: service.workspace.dir, keyStorage: o.keyStorage,
       capabilities: { nativeDialogs: o.dialogs !== undefined },
     },
-  }), o.log, { dbPath: service.workspace.dbPath });
+  }), o.log ?? o.logger, { dbPath: service.workspace.dbPath });
   return {
     router, bus, service, sandbox,
     async close() {

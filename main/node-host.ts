@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppHost } from './app-host';
+import { createLogger, logsDirOf, routeConsole } from './log';
 import { createExportDownloads } from './rpc/export-downloads';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
@@ -59,9 +60,13 @@ const main = async () => {
     process.exit(1);
   }
   const workspaceDir = v.home ?? defaultWorkspaceDir();
+  // Everything the services print goes through the one logger (redacted, and into the workspace's logs folder).
+  const logger = createLogger({ dir: logsDirOf(workspaceDir) });
+  routeConsole(logger);
   const host = await openAppHost({
     workspaceDir,
     mode: 'browser',
+    logger,
     keyStorage: {
       kind: 'key-file', protectedByOs: false,
       notice: `In browser mode, API keys are kept in files that only your user account can read (${join(workspaceDir, 'keys')}); they are not encrypted. The desktop app keeps them in the operating system's keychain instead.`,
@@ -76,9 +81,11 @@ const main = async () => {
     router: host.router, bus: host.bus, staticDir: RENDERER_DIR, routes: downloads.route,
     ...(v.port ? { port: Number(v.port) } : {}),
   });
-  console.log(`Voicescope is running in browser mode (workspace ${workspaceDir}).`);
-  console.log(`Open this address; it holds this launch's secret token, so keep it to yourself:\n  ${bridge.url}`);
-  console.log(`BRIDGE_READY ${bridge.url}`);
+  // The address holds the launch token: shown at the console only, never written to the log file.
+  logger.announce(`Voicescope is running in browser mode (workspace ${workspaceDir}).`);
+  logger.announce(`Open this address; it holds this launch's secret token, so keep it to yourself:\n  ${bridge.url}`);
+  logger.announce(`BRIDGE_READY ${bridge.url}`);
+  logger.info(`browser mode started on ${bridge.origin}`);
   if (!v['no-open'] && !process.env['CI']) openBrowser(bridge.url);
   let closing = false;
   const stop = async () => {

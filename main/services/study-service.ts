@@ -15,6 +15,7 @@ import type {
 import { createApiClient, type ApiClient, type ClientOptions } from '../api/client';
 import { openStudyDb, type Db } from '../db/open';
 import { batchesOfStudy, batchProgress, moveBatch, reopenBatchesOf } from '../db/repos/batches.repo';
+import { appendAudit } from '../db/repos/audit.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
@@ -131,6 +132,18 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     (db.prepare(`SELECT profile_id FROM studies WHERE id = ?`).get(studyId) as { profile_id: number | null } | undefined)?.profile_id ?? null;
   const batchStudy = (batchId: number) => (db.prepare(`SELECT study_id FROM batches WHERE id = ?`).get(batchId) as { study_id: number } | undefined)?.study_id ?? null;
   const wakeAll = () => { for (const r of runners.values()) r.wake(); };
+  /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
+  const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {
+    try {
+      return ok(keys.save(profileId, key));
+    } catch (e) {
+      const action = (e as { action?: unknown }).action;
+      return err(problem(e instanceof Error ? e.message : 'The API key could not be stored.', typeof action === 'string' ? action : 'Check where Voicescope keeps API keys (Settings), then try again.'));
+    }
+  };
+  /** Key changes go to the audit log: which profile, what happened, where the key is kept; never the key. */
+  const auditKey = (profileId: number, kind: 'key_added' | 'key_replaced' | 'key_removed', ref: string | null) =>
+    appendAudit(db, { at: iso(), kind, profileId, subject: profileRow(profileId)?.name ?? null, detail: { storage: ref === null ? null : ref.split(':')[0]! } });
   /** Drops the profile's client and stops its runner (requests in flight settle first), so the next use reads the profile again. */
   const forgetProfile = async (profileId: number) => {
     clients.delete(profileId);
@@ -186,8 +199,14 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
       if (db.prepare(`SELECT 1 FROM service_profiles WHERE name = ?`).get(name)) return err(problem(`A profile named "${name}" already exists.`, 'Choose another name.'));
       const id = Number(db.prepare(`INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES (?, ?, ?, ?, ?)`)
         .run(name, url.origin + url.pathname.replace(/\/+$/, ''), p.apiVersion, p.isSandbox ? 1 : 0, iso()).lastInsertRowid);
-      const ref = p.keyEnv ? `env:${p.keyEnv}` : p.apiKey ? keys.save(id, p.apiKey) : null;
+      const stored = p.keyEnv ? ok(`env:${p.keyEnv}`) : p.apiKey ? storeKey(id, p.apiKey) : ok(null);
+      if (!stored.ok) {
+        db.prepare(`DELETE FROM service_profiles WHERE id = ?`).run(id);
+        return stored;
+      }
+      const ref = stored.value;
       db.prepare(`UPDATE service_profiles SET key_ref = ? WHERE id = ?`).run(ref, id);
+      if (ref !== null) auditKey(id, 'key_added', ref);
       return ok(toProfile(profileRow(id)!));
     },
     listProfiles: () => (db.prepare(`SELECT * FROM service_profiles ORDER BY id`).all() as ProfileRow[]).map(toProfile),
@@ -196,9 +215,16 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
       if (!p) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
       const hadRunner = runners.has(profileId);
       await forgetProfile(profileId);
-      keys.remove(p.key_ref);
-      const ref = apiKey === null ? null : keys.save(profileId, apiKey);
+      const stored = apiKey === null ? ok(null) : storeKey(profileId, apiKey);
+      if (!stored.ok) {
+        if (hadRunner) ensureRunner(profileId);
+        return stored;
+      }
+      const ref = stored.value;
+      // The old key goes after the new one is stored (same place: the new one has overwritten it already).
+      if (p.key_ref !== null && p.key_ref !== ref) keys.remove(p.key_ref);
       db.prepare(`UPDATE service_profiles SET key_ref = ? WHERE id = ?`).run(ref, profileId);
+      if (ref !== null || p.key_ref !== null) auditKey(profileId, ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced', ref ?? p.key_ref);
       if (hadRunner && ref !== null) ensureRunner(profileId);
       return ok(toProfile(profileRow(profileId)!));
     },

@@ -1,0 +1,32 @@
+/**
+ * Diagnostic mode: while it is on, the log keeps participant codes (to trace one participant's
+ * problem with support); API keys stay out of the log whatever the mode. Off by default; switching it
+ * on or off is written to the audit log.
+ */
+import type { Db } from '../db/open';
+import { appendAudit } from '../db/repos/audit.repo';
+import { readSetting, writeSetting } from '../db/repos/settings.repo';
+
+const KEY = 'privacy_diagnostic';
+
+export interface DiagnosticMode {
+  readonly on: boolean;
+  /** When it was last switched (ISO 8601), or null if never. */
+  readonly since: string | null;
+}
+
+export const readDiagnostic = (db: Db): DiagnosticMode => {
+  const v = readSetting<Partial<DiagnosticMode>>(db, KEY);
+  return { on: v?.on === true, since: typeof v?.since === 'string' ? v.since : null };
+};
+
+export const setDiagnostic = (db: Db, on: boolean, at: string): DiagnosticMode => {
+  const was = readDiagnostic(db);
+  if (was.on === on) return was;
+  const next = { on, since: at };
+  db.transaction(() => {
+    writeSetting(db, KEY, next);
+    appendAudit(db, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
+  })();
+  return next;
+};

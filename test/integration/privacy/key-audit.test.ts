@@ -1,0 +1,69 @@
+/**
+ * Key changes through the study service: each is written to the audit log (profile, what happened,
+ * where the key is kept, never the key), and a key store that refuses to store a key (the desktop app
+ * on Linux without a keyring) is a refusal in the researcher's words that leaves the old key in place.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditPage } from '../../../main/db/repos/audit.repo';
+import type { KeyVault } from '../../../main/services/key-store';
+import { openStudyService, type StudyService } from '../../../main/services/study-service';
+
+const KEY = 'vs-audit-key-5b1e93c0';
+const open: { svc: StudyService; home: string }[] = [];
+const service = (vault?: KeyVault) => {
+  const home = mkdtempSync(join(tmpdir(), 'vs-keyaudit-'));
+  const svc = openStudyService({ workspaceDir: home, ...(vault ? { vault } : {}) });
+  open.push({ svc, home });
+  return { svc, home };
+};
+afterEach(async () => { for (const { svc, home } of open.splice(0)) { await svc.close(); rmSync(home, { recursive: true, force: true }); } });
+
+const kinds = (svc: StudyService) => auditPage(svc.db, 0, 50).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
+
+describe('key changes are audited', () => {
+  it('added, replaced and removed, with where the key is kept and never the key', async () => {
+    const { svc, home } = service();
+    const p = svc.createProfile({ name: 'Lab', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect((await svc.setProfileKey(p.value.id, `${KEY}-new`)).ok).toBe(true);
+    expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
+    expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true); // nothing to remove: nothing audited
+    expect(kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
+    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({ profileId: p.value.id, subject: 'Lab' });
+    expect(readdirSync(join(home, 'keys'))).toEqual([]);
+    const env = svc.createProfile({ name: 'Server', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', keyEnv: 'LAB_KEY' });
+    expect(env.ok).toBe(true);
+    expect(kinds(svc)[0]).toBe('key_added:env');
+    expect(readFileSync(svc.workspace.dbPath).includes(Buffer.from(KEY))).toBe(false);
+  });
+
+  it('a key store that refuses says why, creates no profile and keeps the old key', async () => {
+    let refuse = false;
+    const stored = new Map<string, string>();
+    const vault: KeyVault = {
+      kind: 'safe-storage',
+      save(name, key) {
+        if (refuse) throw Object.assign(new Error('This computer has no keyring, so Voicescope did not save the API key.'), { action: 'Install a keyring.' });
+        stored.set(name, key);
+      },
+      load: (name) => stored.get(name) ?? null,
+      remove: (name) => { stored.delete(name); },
+    };
+    const { svc } = service(vault);
+    const p = svc.createProfile({ name: 'Lab', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    if (!p.ok) throw new Error(p.error.message);
+    refuse = true;
+    const replaced = await svc.setProfileKey(p.value.id, `${KEY}-new`);
+    expect(replaced).toEqual({ ok: false, error: { message: 'This computer has no keyring, so Voicescope did not save the API key.', action: 'Install a keyring.' } });
+    expect(stored.get(`profile-${p.value.id}`)).toBe(KEY);
+    expect(svc.listProfiles()[0]!.keyRef).toBe(`safe-storage:${p.value.id}`);
+    const created = svc.createProfile({ name: 'Second', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    expect(created.ok).toBe(false);
+    expect(svc.listProfiles().map((x) => x.name)).toEqual(['Lab']);
+    expect(kinds(svc)).toEqual(['key_added:safe-storage']);
+  });
+});
