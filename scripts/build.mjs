@@ -3,15 +3,17 @@
 //   node scripts/build.mjs            renderer only (what browser mode and the end-to-end tests need)
 //   node scripts/build.mjs --electron renderer, main process and preload for Electron
 //   --dev                             no minification, inline source maps
+//   --out <dir>                       build into <dir> instead of out/ (the Electronegativity test scans a fresh build)
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const electron = process.argv.includes('--electron');
-const out = join(root, 'out');
+const outAt = process.argv.indexOf('--out');
+const out = outAt > 0 && process.argv[outAt + 1] ? resolve(process.argv[outAt + 1]) : join(root, 'out');
 
 const started = Date.now();
 mkdirSync(join(out, 'renderer'), { recursive: true });

@@ -1,0 +1,33 @@
+/**
+ * The preload bridge (sandboxed: only `electron` and bundled code). It exposes one object,
+ * `window.voicescope`, with exactly two functions over two channels, and nothing of Electron or Node:
+ *   - invoke(method, input): a contract method over `app:rpc`; anything else is refused here;
+ *   - on(listener): pushed events from `app:event`, without the IpcRendererEvent (which would
+ *     hand the page `sender`, i.e. ipcRenderer itself); returns the unsubscribe.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { isMethod } from '../shared/contract';
+import { appError, IPC_CHANNELS, type Envelope, type PreloadApi } from '../shared/rpc';
+
+const notAMethod = (method: unknown): Envelope<never> => ({
+  ok: false,
+  error: appError('NOT_FOUND', `Unknown request "${String(method).slice(0, 80)}".`, 'This is a defect in Voicescope; report it.'),
+});
+
+export const api: PreloadApi = {
+  invoke(method, input) {
+    if (!isMethod(method)) return Promise.resolve(notAMethod(method));
+    return ipcRenderer.invoke(IPC_CHANNELS.rpc, { method, input }) as Promise<unknown>;
+  },
+  on(listener) {
+    const relay = (_event: IpcRendererEvent, message: unknown) => {
+      if (typeof message !== 'object' || message === null) return;
+      const { event, payload } = message as { event?: unknown; payload?: unknown };
+      if (typeof event === 'string') listener(event, payload);
+    };
+    ipcRenderer.on(IPC_CHANNELS.event, relay);
+    return () => { ipcRenderer.removeListener(IPC_CHANNELS.event, relay); };
+  },
+};
+
+contextBridge.exposeInMainWorld('voicescope', api);
