@@ -19,6 +19,7 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
   const items: [string, string][] = [
     ['Overview', base], ['Participants', `${base}/participants`], ['Recordings', `${base}/recordings`],
     ['Batches', `${base}/batches`], ['Import', `${base}/import`], ['Export', `${base}/export`],
+    ['Archive and delete', `${base}/data`],
   ];
   return (
     <div className="nav-study">
@@ -72,6 +73,7 @@ const Sidebar = () => {
       <ul>
         <li><NavLink href="/usage">Usage and credits</NavLink></li>
         <li><NavLink href="/settings">Settings</NavLink></li>
+        <li><NavLink href="/privacy">Privacy and audit</NavLink></li>
       </ul>
       <div className="sidebar-foot">
         <ThemeSwitch />

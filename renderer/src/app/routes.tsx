@@ -4,6 +4,7 @@ import { batchRoutes } from '../features/batches/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
+import { privacyRoutes } from '../features/privacy/routes';
 import { recordingDetailRoutes } from '../features/recording-detail/routes';
 import { recordingRoutes } from '../features/recordings/routes';
 import { settingsRoutes } from '../features/settings/routes';
@@ -16,4 +17,5 @@ export type FeatureRoute = readonly [path: string, component: ComponentType];
 export const featureRoutes: readonly FeatureRoute[] = [
   ...setupRoutes, ...studyRoutes, ...participantRoutes, ...recordingRoutes, ...recordingDetailRoutes, ...importRoutes, ...batchRoutes,
   ...exportRoutes, ...usageRoutes, ...settingsRoutes,
+  ...privacyRoutes,
 ];
