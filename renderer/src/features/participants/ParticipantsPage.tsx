@@ -25,19 +25,19 @@ export const FILTER_LABEL: Record<Filter, string> = {
 };
 const SORT_LABEL: Record<Sort, string> = { code: 'Code', recordings: 'Recordings', last_recording: 'Last recording', created: 'Added' };
 
-// Text columns shrink (minmax(0, …), cells end in an ellipsis) so the grid never scrolls sideways at any zoom;
-// "Added" is a sort only (its dates matter less than recency).
+// Columns shrink in proportion (minmax(0, …); cells end in an ellipsis, with the full text as a title) so the grid
+// never scrolls sideways at any zoom. "Added" is a sort only (its dates matter less than recency).
 const columns: readonly Column<ParticipantRow>[] = [
-  { key: 'code', header: 'Code', width: 'minmax(0, 4fr)', sort: 'code', render: (p) => <strong>{p.code}</strong> },
+  { key: 'code', header: 'Code', width: 'minmax(0, 6fr)', sort: 'code', render: (p) => <strong title={p.code}>{p.code}</strong> },
   {
-    key: 'account', header: 'Account', width: 'minmax(0, 5fr)',
+    key: 'account', header: 'Account', width: 'minmax(0, 4fr)',
     render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">None</Badge>),
   },
-  { key: 'recordings', header: 'Recordings', width: '5.5rem', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
-  { key: 'completed', header: 'Analysed', width: '5rem', align: 'right', render: (p) => <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span> },
-  { key: 'attention', header: 'Need you', width: '5rem', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
-  { key: 'last', header: 'Last recording', width: 'minmax(0, 8fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
-  { key: 'recency', header: 'Recency', width: 'minmax(0, 12fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
+  { key: 'recordings', header: 'Recordings', width: 'minmax(0, 5fr)', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
+  { key: 'completed', header: 'Analysed', width: 'minmax(0, 4fr)', align: 'right', render: (p) => <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span> },
+  { key: 'attention', header: 'Need you', width: 'minmax(0, 4fr)', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
+  { key: 'last', header: 'Last recording', width: 'minmax(0, 7fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
+  { key: 'recency', header: 'Recency', width: 'minmax(0, 10fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
   { key: 'notes', header: 'Notes', width: 'minmax(0, 4fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
 ];
 
