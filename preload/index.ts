@@ -6,18 +6,21 @@
  *     hand the page `sender`, i.e. ipcRenderer itself); returns the unsubscribe.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { isMethod } from '../shared/contract';
-import { appError, IPC_CHANNELS, type Envelope, type PreloadApi } from '../shared/rpc';
+import { isMethodName } from '../shared/contract/method-names';
+import type { Envelope, PreloadApi } from '../shared/rpc';
+
+/** Channel names as in shared/rpc.ts IPC_CHANNELS (not imported: that module would bring zod into the preload). */
+const CHANNELS = { rpc: 'app:rpc', event: 'app:event' } as const;
 
 const notAMethod = (method: unknown): Envelope<never> => ({
   ok: false,
-  error: appError('NOT_FOUND', `Unknown request "${String(method).slice(0, 80)}".`, 'This is a defect in Voicescope; report it.'),
+  error: { code: 'NOT_FOUND', message: `Unknown request "${String(method).slice(0, 80)}".`, action: 'This is a defect in Voicescope; report it.', retryable: false },
 });
 
 export const api: PreloadApi = {
   invoke(method, input) {
-    if (!isMethod(method)) return Promise.resolve(notAMethod(method));
-    return ipcRenderer.invoke(IPC_CHANNELS.rpc, { method, input }) as Promise<unknown>;
+    if (!isMethodName(method)) return Promise.resolve(notAMethod(method));
+    return ipcRenderer.invoke(CHANNELS.rpc, { method, input }) as Promise<unknown>;
   },
   on(listener) {
     const relay = (_event: IpcRendererEvent, message: unknown) => {
@@ -25,8 +28,8 @@ export const api: PreloadApi = {
       const { event, payload } = message as { event?: unknown; payload?: unknown };
       if (typeof event === 'string') listener(event, payload);
     };
-    ipcRenderer.on(IPC_CHANNELS.event, relay);
-    return () => { ipcRenderer.removeListener(IPC_CHANNELS.event, relay); };
+    ipcRenderer.on(CHANNELS.event, relay);
+    return () => { ipcRenderer.removeListener(CHANNELS.event, relay); };
   },
 };
 

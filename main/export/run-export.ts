@@ -18,6 +18,7 @@ import {
 } from '../../shared/export';
 import { err, ok, type Result } from '../../shared/result';
 import { schemaVersion } from '../db/migrate';
+import { appendAudit } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
 import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
 import { dataPackageJson } from './datapackage';
@@ -232,6 +233,15 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
     if (o.signal?.aborted) throw new ExportCancelled();
     await rename(tmp, target);
     tmp = null;
+    // Every export, from the window, the command line or a script, leaves an entry in the audit log:
+    // what was exported in counts and plain words, never codes or paths.
+    appendAudit(db, {
+      at: exportedAt, kind: 'export_written', studyId: study.id, subject: study.name,
+      detail: {
+        recordings: done, participants, values, forms: [...req.forms].sort().join('-'), preset: req.preset,
+        link_file: req.includeLinkFile, simulated_recordings: simulatedRecordings, files: written.length,
+      },
+    });
     progress('done');
     return ok({
       directory: target, folderName, files: written,
