@@ -53,7 +53,11 @@ export const runPollStep = async (
     const wait = opts.bucket.reserve();
     if (wait > 0) await opts.sleep(wait);
     const types = row.types.split(',') as AnalysisType[];
-    const res = await client.getAnalysis(row.recording_id, types);
+    const answer = await client.getAnalysis(row.recording_id, types);
+    // An answer about another recording (a confused proxy or cache) must never be stored under this one.
+    const res = answer.ok && answer.value.recordingId.toLowerCase() !== row.recording_id.toLowerCase()
+      ? { ok: false as const, error: { kind: 'OtherRecording' as const } }
+      : answer;
     const at = opts.now();
     const next = nextPoll({ uploadedAtMs: Date.parse(row.uploaded_at), lastPolledAtMs: at, nowMs: at }, opts.settings, opts.random);
     const nextIso = next.at === null ? null : new Date(next.at).toISOString();

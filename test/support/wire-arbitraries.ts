@@ -273,12 +273,16 @@ const header = (contentType: string | null, simulated: boolean): Record<string, 
   ...(simulated ? { 'X-Voicescope-Simulated': '1' } : {}),
 });
 
-/** Any answer to a call of `endpoint`: mostly 2xx bodies made from a valid one, also other statuses and broken connections. */
-export const adversarialAnswer = (version: ApiVersion, endpoint: ShapeEndpoint): fc.Arbitrary<WireCase> => {
+/**
+ * Any answer to a call of `endpoint`: mostly 2xx bodies made from a valid one, also other statuses and
+ * broken connections. `adjust` may change the valid body first (say, to answer about the recording asked for).
+ */
+export const adversarialAnswer = (version: ApiVersion, endpoint: ShapeEndpoint, adjust?: (body: Json, n: number) => Json): fc.Arbitrary<WireCase> => {
   const shape = SHAPES[version][endpoint];
+  const body = adjust ? fc.tuple(validBody(shape), fc.nat()).map(([b, n]) => adjust(b, n)) : validBody(shape);
   const success = fc
     .record({
-      body: validBody(shape),
+      body,
       kind: fc.constantFrom(...MUTATIONS),
       n: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
       status: fc.constantFrom(200, 200, 200, 200, 201, 203),

@@ -208,9 +208,16 @@ describe.each(VERSIONS)('API %s', (version) => {
   it('analysis answers polled into the study database: exactly the valid body\'s measures for the types requested, nothing from an invalid one', async () => {
     const client = clientFor(version);
     const stats = tally();
+    let aboutOther = 0;
     const types = analysisTypesFor(version);
+    // Nine answers in ten are about the recording asked for (its id in any letter case); the tenth about another one.
+    const aboutAsked = (body: Json, n: number): Json => {
+      const md = (body as { metadata?: Record<string, Json> }).metadata;
+      if (n % 10 === 0 || !md) return body;
+      return { ...(body as Record<string, Json>), metadata: { ...md, recording_id: n % 2 ? RECORDING : RECORDING.toUpperCase() } };
+    };
     const cases = fc.record({
-      c: adversarialAnswer(version, 'getAnalysis'),
+      c: adversarialAnswer(version, 'getAnalysis', aboutAsked),
       requested: fc.subarray([...types], { minLength: 1 }),
     });
     await fc.assert(fc.asyncProperty(cases, async ({ c, requested }) => {
@@ -229,7 +236,10 @@ describe.each(VERSIONS)('API %s', (version) => {
         expect(srv.received().every((r) => r.url === `/${version}/recordings/${RECORDING}/analysis?analysis=${[...requested].sort().join(',')}`)).toBe(true);
         checkResult(version, 'getAnalysis', c, res!, agreeAnalysis(version, c.simulatedHeader));
 
-        const body = usableBody(version, 'getAnalysis', c);
+        // Stored only from a usable answer about the recording asked for.
+        const usable = usableBody(version, 'getAnalysis', c);
+        const body = usable !== null && String(at(usable, ['metadata', 'recording_id'])).toLowerCase() === RECORDING ? usable : null;
+        if (usable !== null && body === null) aboutOther++;
         const stored = new Map((db.prepare(`SELECT measure_key k, value_num n, value_text t FROM measure_values WHERE recording_id = ?`).all(recId) as { k: string; n: number | null; t: string | null }[])
           .map((r) => [r.k, r.n ?? r.t]));
         const states = Object.fromEntries((db.prepare(`SELECT type, state FROM analyses WHERE recording_id = ?`).all(recId) as { type: string; state: string }[]).map((r) => [r.type, r.state]));
@@ -248,7 +258,7 @@ describe.each(VERSIONS)('API %s', (version) => {
         db.close();
       }
     }), { seed: SEED + 1, numRuns: runs(700) });
-    expect(stats.print(`analysis → database (${version})`)).toBe(runs(700));
+    expect(stats.print(`analysis → database (${version}); valid answers about another recording: ${aboutOther}`)).toBe(runs(700));
   }, 60_000);
 
   it('upload answers: accepted and stored only from a valid answer, never sent twice, every other answer rejected, uncertain or queued again', async () => {
