@@ -4,7 +4,6 @@ import type { StudyView } from '../../../shared/contract/studies.contract';
 import { overdueBefore } from '../../../shared/recency';
 import type { Db } from '../open';
 import { stmt } from '../statements';
-import { ATTENTION_STATES } from './participants.repo';
 
 interface Row {
   id: number; name: string; profile_id: number | null; profile_name: string | null; api_version: ApiVersion | null; is_sandbox: number | null;
@@ -12,22 +11,18 @@ interface Row {
 }
 
 export const studyViews = (db: Db, nowMs: number, builtinProfiles: readonly number[], studyId?: number): StudyView[] => {
+  // Per-study figures summed from each participant's own (kept by migration 0040's triggers): one
+  // index range per study instead of a scan of every recording.
   const rows = stmt(db,
     `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.created_at,
-            (SELECT count(*) FROM participants p WHERE p.study_id = s.id) AS participants,
-            (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state <> 'cancelled') AS recordings,
-            (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'uploaded' AND NOT EXISTS (
-               SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state NOT IN ('completed', 'not_requested'))) AS completed,
-            (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ${ATTENTION_STATES}) AS attention,
-            (SELECT max(recorded_at) FROM recordings r WHERE r.study_id = s.id AND r.upload_state <> 'cancelled') AS last
-     FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id
+            count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
+            coalesce(sum(p.rec_attention), 0) AS attention, max(p.last_recording_at) AS last
+     FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id LEFT JOIN participants p ON p.study_id = s.id
      WHERE s.archived_at IS NULL AND (@id IS NULL OR s.id = @id)
+     GROUP BY s.id
      ORDER BY s.name COLLATE NOCASE`,
   ).all({ id: studyId ?? null }) as Row[];
-  const overdue = stmt(db,
-    `SELECT count(*) AS n FROM (SELECT max(r.recorded_at) AS last FROM recordings r
-       WHERE r.study_id = ? AND r.upload_state <> 'cancelled' GROUP BY r.participant_id) WHERE last < ?`,
-  );
+  const overdue = stmt(db, `SELECT count(*) AS n FROM participants WHERE study_id = ? AND last_recording_at < ?`);
   return rows.map((r) => ({
     id: r.id, name: r.name, profileId: r.profile_id, profileName: r.profile_name, apiVersion: r.api_version,
     simulated: r.is_sandbox === 1 || (r.profile_id !== null && builtinProfiles.includes(r.profile_id)),

@@ -1,0 +1,58 @@
+/**
+ * studies.list / studies.get as the studies table and the overview show them: each study's size,
+ * what is fully analysed, what needs the researcher, who is overdue against the study's own interval,
+ * and whether its results are simulated; studies.create and studies.update with their refusals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daysAgo, openTestHost, seedParticipant, seedRecording, seedStudy, storeValues, type TestHost } from './helpers';
+
+let t: TestHost;
+let a: number;
+let b: number;
+
+beforeAll(async () => {
+  t = await openTestHost();
+  a = seedStudy(t.db, 'Alpha', 7);
+  b = seedStudy(t.db, 'Beta', 30);
+  const p1 = seedParticipant(t.db, a, 'A-1');
+  const p2 = seedParticipant(t.db, a, 'A-2');
+  seedParticipant(t.db, a, 'A-3'); // never recorded
+  const r1 = seedRecording(t.db, a, p1, { recordedAt: daysAgo(3), analyses: { wellbeing: 'completed' } });
+  storeValues(t.db, r1, 'wellbeing', { wb_stress: 'low' });
+  seedRecording(t.db, a, p2, { recordedAt: daysAgo(20), uploadState: 'rejected', analyses: {} });
+  seedRecording(t.db, a, p2, { recordedAt: daysAgo(10), uploadState: 'cancelled', analyses: {} });
+  const q = seedParticipant(t.db, b, 'B-1');
+  seedRecording(t.db, b, q, { recordedAt: daysAgo(20), analyses: { parkinsons: 'processing' } });
+});
+afterAll(() => t.close());
+
+describe('studies', () => {
+  it('counts participants, recordings (cancelled ones do not count), fully analysed and needing the researcher', async () => {
+    const list = await t.value('studies.list', {});
+    expect(list.map((s) => s.name)).toEqual(['Alpha', 'Beta']);
+    expect(list[0]).toMatchObject({ participants: 3, recordings: 2, completedRecordings: 1, needsAttention: 1, lastRecordingAt: daysAgo(3), sessionIntervalDays: 7 });
+    expect(list[1]).toMatchObject({ participants: 1, recordings: 1, completedRecordings: 0, needsAttention: 0 });
+  });
+
+  it('counts overdue participants against each study\'s own interval (never-recorded ones are not overdue)', async () => {
+    expect((await t.value('studies.get', { studyId: a })).overdueParticipants).toBe(1); // A-2: 20 days > 7
+    expect((await t.value('studies.get', { studyId: b })).overdueParticipants).toBe(0); // B-1: 20 days < 30
+    await t.value('studies.update', { studyId: b, sessionIntervalDays: 14 });
+    expect((await t.value('studies.get', { studyId: b })).overdueParticipants).toBe(1);
+  });
+
+  it('says a study on the built-in sandbox is simulated, and one on a real service is not', async () => {
+    const profile = await t.value('profiles.useSandbox', { apiVersion: 'v1.3' });
+    const sim = await t.value('studies.create', { name: 'Training', profileId: profile.id, sessionIntervalDays: 3 });
+    expect(sim).toMatchObject({ simulated: true, sessionIntervalDays: 3, participants: 0, recordings: 0, lastRecordingAt: null });
+    expect((await t.value('studies.get', { studyId: a })).simulated).toBe(false);
+  });
+
+  it('refuses a name already taken, and an unknown study', async () => {
+    expect(await t.call('studies.update', { studyId: b, name: 'Alpha' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await t.call('studies.get', { studyId: 999 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    const created = await t.call('studies.create', { name: 'Alpha', profileId: 1 });
+    expect(created).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    if (!created.ok) expect(created.error.message).toContain('already exists');
+  });
+});
