@@ -41,12 +41,19 @@ export const backoffMs = (attempt: number, cfg: RetryConfig, random: () => numbe
 };
 
 /** Parses Retry-After (delta-seconds or HTTP date) into milliseconds, or null when absent or unreadable. */
+/**
+ * The longest wait a Retry-After can ask for, as we read it: a day. A larger value (up to hundreds of
+ * digits, which a number cannot hold) is read as this, so the wait is always a finite, serialisable
+ * number; the engine caps its own pauses further (upload-step.ts, poll-step.ts).
+ */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
 export const parseRetryAfter = (value: string | null, nowMs: number): number | null => {
   if (value === null) return null;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+$/.test(trimmed)) return trimmed.length > 9 ? MAX_RETRY_AFTER_MS : Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - nowMs), MAX_RETRY_AFTER_MS);
 };
 
 export interface AttemptHistory {

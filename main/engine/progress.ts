@@ -29,7 +29,7 @@ export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, interv
   let timer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
   const schedule = () => {
-    if (timer === null && !closed) timer = setTimeout(() => flush(false), intervalMs);
+    if (timer === null && !closed) timer = setTimeout(() => flushSafely(false), intervalMs);
   };
   const flush = (force = true) => {
     if (timer !== null) clearTimeout(timer);
@@ -47,6 +47,17 @@ export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, interv
       emit({ type: 'recordings-changed', studyId, recordingIds: all.slice(0, MAX_IDS_PER_EVENT), truncated: all.length > MAX_IDS_PER_EVENT });
     }
     recordings.clear();
+  };
+  /**
+   * From a timer, nobody would catch a database failure (disk gone, file damaged): it would end the
+   * process. Progress is only a view, so it is skipped; the engine reports the failure where it writes.
+   */
+  const flushSafely = (force: boolean) => {
+    try {
+      flush(force);
+    } catch (e) {
+      console.error('voicescope: progress could not be read from the study database', e instanceof Error ? e.message : e);
+    }
   };
   return {
     recordingChanged(studyId, recordingId, batchId) {

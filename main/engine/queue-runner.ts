@@ -28,7 +28,7 @@ import { stmt } from '../db/statements';
 import { clampPollSettings, createTokenBucket, type PollSettings } from '../jobs/poll-schedule';
 import { nextDueAt, runPollStep } from './poll-step';
 import { createProgressHub } from './progress';
-import { nextQueued, uploadOne, type QueuedRecording, type QueuePause, type UploadOneOutcome } from './upload-step';
+import { nextQueued, uploadOne, type OpenAudio, type QueuedRecording, type QueuePause, type UploadOneOutcome } from './upload-step';
 
 export interface RunnerOptions {
   readonly db: Db;
@@ -44,6 +44,8 @@ export interface RunnerOptions {
   readonly idleRecheckMs?: number;
   /** After the database was found locked by another program, work resumes by itself this much later. */
   readonly busyRetryMs?: number;
+  /** How files are opened for sending (default: from disk). */
+  readonly openAudio?: OpenAudio;
 }
 
 export interface RunnerState {
@@ -253,7 +255,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     if (!running || pause) return;
     const task = (async () => {
       // Throws only before anything is sent (the intent could not be written): the row stays queued.
-      const out = await uploadOne(db, client, row, { now, firstPollAfterMs: poll.firstPollAfterMs });
+      const out = await uploadOne(db, client, row, { now, firstPollAfterMs: poll.firstPollAfterMs, ...(o.openAudio ? { openAudio: o.openAudio } : {}) });
       await afterOutcome(row, out);
     })().catch((e: unknown) => onFailure(e, `sending recording ${row.id}`))
       .finally(() => { inFlight.delete(row.id); wake(); });

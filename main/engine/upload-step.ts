@@ -11,7 +11,7 @@
 import type { ApiError, ApiErrorKind } from '../../shared/api/api-error';
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
-import { fileAudioSource } from '../api/upload-body';
+import { fileAudioSource, type AudioSource } from '../api/upload-body';
 import type { Db } from '../db/open';
 import { beginUpload, recordAccepted, recordRejected, recordUncertain } from '../db/repos/uploads.repo';
 import { stmt } from '../db/statements';
@@ -77,8 +77,11 @@ export const nextQueued = (db: Db, profileId: number, limit: number, exclude: Re
   }));
 };
 
+/** How a queued file is opened for sending: from disk, or (in timing tests) from memory, which takes no real time. */
+export type OpenAudio = (path: string) => Promise<AudioSource>;
+
 export const uploadOne = async (
-  db: Db, client: ApiClient, row: QueuedRecording, opts: { now: () => number; firstPollAfterMs: number },
+  db: Db, client: ApiClient, row: QueuedRecording, opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
 ): Promise<UploadOneOutcome> => {
   const iso = (ms: number) => new Date(ms).toISOString();
   if (!beginUpload(db, iso(opts.now()), {
@@ -86,7 +89,7 @@ export const uploadOne = async (
   })) return { kind: 'skipped' };
   let source;
   try {
-    source = await fileAudioSource(row.path);
+    source = await (opts.openAudio ?? fileAudioSource)(row.path);
   } catch (e) {
     // Nothing was sent: the file vanished or became unreadable between import and upload.
     const reason = `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.`;

@@ -20,7 +20,7 @@ export const Status = AnalysisStatus;
  * honours the `X-Voicescope-Simulated` header. A real service never sends it.
  */
 export const SIMULATED_HEADER = 'x-voicescope-simulated';
-export const Simulation = z.object({ simulated: z.boolean(), generator: z.string().optional() });
+export const Simulation = z.object({ simulated: z.boolean(), generator: z.string().nullish() });
 export type Simulation = z.infer<typeof Simulation>;
 
 export const Ping = z.object({ message: z.string() });

@@ -104,7 +104,7 @@ const num = (v: unknown): unknown => (v === 0 ? 0 : v);
 const simulatedBy = (body: Record<string, Json>, header: boolean): boolean => {
   const s = body['simulation'];
   const wellFormed = s !== null && typeof s === 'object' && !Array.isArray(s) && typeof s['simulated'] === 'boolean' &&
-    (s['generator'] === undefined || typeof s['generator'] === 'string');
+    (s['generator'] === undefined || s['generator'] === null || typeof s['generator'] === 'string');
   return header || (wellFormed && (s as Record<string, Json>)['simulated'] === true);
 };
 
@@ -360,13 +360,12 @@ const seedQueued = (db: Db, version: ApiVersion): number => {
 };
 
 describe('found by these properties, not yet fixed', () => {
-  // parseRetryAfter (main/api/retry-policy.ts) reads a Retry-After of 400 digits as Infinity: the ApiError
-  // then breaks its own schema (and JSON turns it into null). The engine caps the pause it causes
-  // (upload-step.ts, poll-step.ts). When parseRetryAfter is fixed this test fails: make it a plain `it`.
-  it.fails('a Retry-After too large for a number still gives a well-formed ApiError', async () => {
+  // Found by these properties: parseRetryAfter once read a Retry-After of 400 digits as Infinity, and the
+  // ApiError then broke its own schema (JSON turns Infinity into null). It is now capped at a day.
+  it('a Retry-After too large for a number still gives a well-formed ApiError', async () => {
     srv.answer({ kind: 'reply', status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '1' + '0'.repeat(400) }, body: '' });
     const res = await clientFor('v1.3').getUsage();
     expect(res.ok).toBe(false);
-    if (!res.ok) expectWellFormedError(res.error);
+    if (!res.ok) { expectWellFormedError(res.error); expect(res.error.retryAfterMs).toBe(24 * 60 * 60 * 1000); }
   });
 });

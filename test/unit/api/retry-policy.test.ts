@@ -83,6 +83,12 @@ describe('retry policy, call by call (docs/retry-policy.md)', () => {
       expect(parseRetryAfter('soon', 0)).toBeNull();
       expect(parseRetryAfter(null, 0)).toBeNull();
     });
+    it('reads any wait longer than a day, however many digits, as a day (always a finite number)', () => {
+      expect(parseRetryAfter('86400', 0)).toBe(86_400_000);
+      expect(parseRetryAfter('86401', 0)).toBe(86_400_000);
+      expect(parseRetryAfter('9'.repeat(400), 0)).toBe(86_400_000);
+      expect(parseRetryAfter(new Date(Date.UTC(2099, 0, 1)).toUTCString(), 0)).toBe(86_400_000);
+    });
   });
 
   describe('backoff', () => {

@@ -13,6 +13,9 @@ import { createFakeClient, rateLimited, unauthorized } from '../../support/fake-
 const T0 = Date.UTC(2026, 5, 1, 8, 0, 0);
 let db: Db;
 
+/** Files come from memory: a real disk read would finish in real time, outside the fake clock (flaky under load). */
+const openAudio = async () => ({ sizeBytes: 4, async *open() { yield new Uint8Array([82, 73, 70, 70]); } });
+
 const seed = (opts: { processing: number; queued: number }) => {
   db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://fake.invalid', 'v1.3', 'x')`).run();
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
@@ -91,7 +94,7 @@ describe('the upload lane', () => {
     const client = createFakeClient(Date.now);
     client.uploadScript.push(rateLimited(90_000));
     const events: string[] = [];
-    const runner = createQueueRunner({ db, client, profileId: 1, queue: { uploadConcurrency: 1, uploadsPerMinute: 600 }, onEvent: (e) => { if (e.type.startsWith('queue')) events.push(e.type); } });
+    const runner = createQueueRunner({ db, client, profileId: 1, openAudio, queue: { uploadConcurrency: 1, uploadsPerMinute: 600 }, onEvent: (e) => { if (e.type.startsWith('queue')) events.push(e.type); } });
     runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(runner.state().pause?.untilMs).toBe(T0 + 90_000 + (client.calls[0]!.at - T0));
@@ -106,7 +109,7 @@ describe('the upload lane', () => {
   it('respects the upload rate', async () => {
     seed({ processing: 0, queued: 20 });
     const client = createFakeClient(Date.now);
-    const runner = createQueueRunner({ db, client, profileId: 1, queue: { uploadConcurrency: 4, uploadsPerMinute: 6 } });
+    const runner = createQueueRunner({ db, client, profileId: 1, openAudio, queue: { uploadConcurrency: 4, uploadsPerMinute: 6 } });
     runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     await runner.stop();
@@ -119,12 +122,12 @@ describe('the upload lane', () => {
     seed({ processing: 0, queued: 3 });
     const client = createFakeClient(Date.now);
     client.uploadScript.push(unauthorized());
-    const first = createQueueRunner({ db, client, profileId: 1 });
+    const first = createQueueRunner({ db, client, profileId: 1, openAudio });
     first.start();
     await vi.advanceTimersByTimeAsync(30_000);
     await first.stop();
     expect(first.state().pause?.error?.kind).toBe('Unauthorized');
-    const second = createQueueRunner({ db, client, profileId: 1 });
+    const second = createQueueRunner({ db, client, profileId: 1, openAudio });
     second.start();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(client.calls.filter((c) => c.endpoint === 'upload')).toHaveLength(1);
