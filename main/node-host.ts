@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppHost } from './app-host';
+import { classifyDbError } from './db/db-errors';
 import { createLogger, logsDirOf, routeConsole } from './log';
 import { createExportDownloads } from './rpc/export-downloads';
 import { startBridge } from './rpc/ws-bridge';
@@ -100,6 +101,9 @@ const main = async () => {
 };
 
 void main().catch((e: unknown) => {
-  console.error('voicescope:', e instanceof Error ? e.message : e);
+  // The study database that cannot be opened (read-only drive, damaged, from a newer Voicescope) is told
+  // in the researcher's words; anything else by its message.
+  const db = classifyDbError(e);
+  console.error(db ? `voicescope: ${db.message}\n${db.action}` : `voicescope: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });
