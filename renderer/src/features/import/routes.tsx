@@ -1,3 +1,4 @@
 import type { FeatureRoute } from '../../app/routes';
+import { ImportPage } from './ImportPage';
 
-export const importRoutes: readonly FeatureRoute[] = [];
+export const importRoutes: readonly FeatureRoute[] = [['/studies/:id/import', ImportPage]];

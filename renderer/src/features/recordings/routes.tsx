@@ -1,3 +1,7 @@
 import type { FeatureRoute } from '../../app/routes';
+import { RecordingsPage } from './RecordingsPage';
 
-export const recordingRoutes: readonly FeatureRoute[] = [];
+export const recordingRoutes: readonly FeatureRoute[] = [
+  ['/studies/:id/recordings', RecordingsPage],
+  ['/studies/:id/recordings/filter/:filter', RecordingsPage],
+];

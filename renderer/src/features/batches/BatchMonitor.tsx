@@ -1,0 +1,147 @@
+/**
+ * One batch as it runs: its state in words, upload and analysis progress, counts by state, start,
+ * pause, resume and cancel, the queue-wide pause with its reason, what needs the researcher (unknown
+ * outcomes with the usage before and after, refusals, duplicates, "retry what is safe"), and every file
+ * in a virtualised table. Engine events refresh the figures and the rows in place: the progress
+ * arrives as data (no refetch), the table keeps its rows and scroll position while a page reloads.
+ */
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/contract/views';
+import type { BatchProgress } from '../../../../shared/study';
+import { Badge, SimulatedBadge } from '../../components/Badges';
+import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
+import { PageHeader, Section } from '../../components/Page';
+import { PagedTable } from '../../components/PagedTable';
+import { ScrollableGrid } from '../../components/ScrollableGrid';
+import { BATCH_STATE_LABEL, BatchBars, batchFigures } from '../../components/Progress';
+import { useCall } from '../../lib/api';
+import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { useDebounced } from '../participants/useDebounced';
+import { recordingColumns } from '../recordings/recording-columns';
+import { EMPTY, FILTER_LABEL, RecordingToolbar, type RecordingFilter, type RecordingSort } from '../recordings/RecordingsPage';
+import { BatchControls } from './BatchControls';
+import { NeedsYou } from './NeedsYou';
+import { QueueBanner } from './QueueBanner';
+
+export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = { open: 'muted', running: 'info', paused: 'warn', cancelled: 'muted', finished: 'ok' };
+/** "All sent" (the shared label) would be untrue of a batch whose uploads were refused or are of unknown outcome. */
+export const BATCH_LABEL: Record<BatchProgress['state'], string> = { ...BATCH_STATE_LABEL, running: 'Sending', finished: 'Done sending' };
+
+/** The batch's situation in one sentence; `queuePaused`: sending is paused for the whole service profile. */
+export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
+  const f = batchFigures(b);
+  const processing = (b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0);
+  const waitingAccount = b.uploads.pending ?? 0;
+  switch (b.state) {
+    case 'open': return 'Not started: nothing has been sent.';
+    case 'paused': return `Paused: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} sent; nothing more is sent until you resume.`;
+    case 'cancelled': return `Cancelled: ${plural(f.sent, 'file')} had been sent${processing ? `; ${plural(processing, 'analysis', 'analyses')} still to come back` : ''}.`;
+    case 'running': return queuePaused && (b.uploads.queued ?? 0) > 0
+      ? `Waiting: sending is paused for this service (see above); ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded.`
+      : `Sending: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded${waitingAccount ? `; ${plural(waitingAccount, 'file')} wait for a participant account` : ''}.`;
+    case 'finished': {
+      const unknown = b.uploads.upload_uncertain ?? 0;
+      if (unknown > 0) return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
+      if (processing > 0) return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
+      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${f.attention ? `; ${plural(f.attention, 'file')} need${f.attention === 1 ? 's' : ''} you (below)` : ''}.`;
+    }
+  }
+};
+
+const Counts = ({ b }: { b: BatchProgress }) => (
+  <div className="count-tables">
+    <table className="table compact">
+      <caption>Files by upload state</caption>
+      <tbody>
+        {UPLOAD_STATES.filter((s) => (b.uploads[s] ?? 0) > 0).map((s) => (
+          <tr key={s}><th scope="row"><Badge tone={UPLOAD_STATE[s].tone}>{UPLOAD_STATE[s].label}</Badge></th><td className="right">{fmtInt(b.uploads[s] ?? 0)}</td></tr>
+        ))}
+      </tbody>
+    </table>
+    <table className="table compact">
+      <caption>Analyses by state ({b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')})</caption>
+      <tbody>
+        {ANALYSIS_STATES.filter((s) => (b.analysesByState[s] ?? 0) > 0).map((s) => (
+          <tr key={s}><th scope="row"><Badge tone={ANALYSIS_STATE[s].tone}>{ANALYSIS_STATE[s].label}</Badge></th><td className="right">{fmtInt(b.analysesByState[s] ?? 0)}</td></tr>
+        ))}
+        {ANALYSIS_STATES.every((s) => (b.analysesByState[s] ?? 0) === 0) && <tr><td colSpan={2} className="muted">None yet: analyses start when a file is uploaded.</td></tr>}
+      </tbody>
+    </table>
+  </div>
+);
+
+const FILTERS: readonly RecordingFilter[] = ['all', 'needs_attention', 'in_progress', 'completed', 'uncertain', 'refused', 'duplicates'];
+
+const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) => {
+  const [, navigate] = useLocation();
+  const [filter, setFilter] = useState<RecordingFilter>('all');
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const [sort, setSort] = useState<{ by: RecordingSort; dir: 'asc' | 'desc' }>({ by: 'id', dir: 'asc' });
+  const [total, setTotal] = useState<number | null>(null);
+  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as RecordingSort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
+  const onTotal = useCallback((n: number) => setTotal(n), []);
+  return (
+    <Section title="Files of this batch">
+      <div className="action-filter" role="group" aria-label="Show files">
+        {FILTERS.map((f) => <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>{FILTER_LABEL[f]}</button>)}
+      </div>
+      <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="files of this batch" />
+      <ScrollableGrid minWidth="57.25rem">
+        <PagedTable
+          method="recordings.page"
+          input={{ studyId, batchId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+          columns={recordingColumns()}
+          label={`Files of this batch${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
+          rowKey={(r) => r.id}
+          onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+          sort={sort}
+          onSort={onSort}
+          onTotal={onTotal}
+          // As tall as its rows (40 px each), between 12 and 28 rem: a small batch leaves no empty box.
+          height={`${Math.min(28, Math.max(12, (total ?? 10) * 2.5 + 0.25))}rem`}
+          empty={query ? <>No participant, file or session contains “{query}”.</> : filter === 'all' ? 'This batch has no files.' : EMPTY[filter]}
+        />
+      </ScrollableGrid>
+    </Section>
+  );
+};
+
+export const BatchMonitor = () => {
+  const params = useParams<{ id: string; bid: string }>();
+  const studyId = Number(params.id);
+  const batchId = Number(params.bid);
+  const batch = useCall('batches.get', { batchId });
+  const study = useCall('studies.get', { studyId });
+  const simulated = study.data?.simulated ?? false;
+  const profileId = study.data?.profileId ?? null;
+  const queue = useCall('queue.state', { profileId: profileId ?? 0 }, { enabled: profileId !== null, staleTime: 0 });
+  return (
+    <div className="page batch-monitor">
+      <p className="breadcrumb"><Link href={`/studies/${studyId}/batches`}>Batches</Link></p>
+      <QueryView q={batch} loading="Loading the batch…">
+        {(b) => b.studyId !== studyId ? <ErrorNotice error={{ code: 'NOT_FOUND', message: 'This batch belongs to another study.', action: 'Open it from its own study’s batches.', retryable: false }} /> : (
+          <>
+            <PageHeader
+              title={b.label || `Batch ${b.batchId}`}
+              badge={simulated ? <SimulatedBadge long /> : undefined}
+              subtitle={<>Batch {b.batchId} · created {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} · <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge></>}
+            />
+            {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
+            {b.state === 'paused' && b.pauseReason && <Notice tone="warn" title="This batch is paused">{b.pauseReason}</Notice>}
+            <Section title="Progress">
+              <p className="batch-status" role="status">{batchStatus(b, Boolean(queue.data?.pause))}</p>
+              <BatchBars b={b} />
+              <Counts b={b} />
+              <BatchControls b={b} />
+            </Section>
+            <NeedsYou studyId={studyId} batchId={batchId} simulated={simulated} failedAnalyses={b.analysesByState.error ?? 0} />
+            <BatchFiles studyId={studyId} batchId={batchId} />
+          </>
+        )}
+      </QueryView>
+    </div>
+  );
+};

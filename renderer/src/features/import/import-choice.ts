@@ -1,0 +1,62 @@
+/**
+ * What the researcher chose in the wizard's first step, how it becomes the preview request, and what
+ * is missing before a preview makes sense (said in words next to the field it concerns).
+ */
+import type { Input } from '../../../../shared/contract';
+import { analysisTypesFor, type AnalysisType, type ApiVersion } from '../../../../shared/api/vocabulary';
+
+export interface ImportChoice {
+  readonly paths: readonly string[];
+  /** How files get their participant: the rows of a manifest, or a pattern in their names. */
+  readonly mapping: 'manifest' | 'pattern';
+  readonly manifestPath: string;
+  readonly pattern: string;
+  readonly timeZone: string;
+  readonly analyses: readonly AnalysisType[];
+  readonly isolate: boolean;
+  readonly convert: boolean;
+}
+
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export const initialChoice = (version: ApiVersion): ImportChoice => ({
+  paths: [], mapping: 'manifest', manifestPath: '', pattern: '{participant}_{session}_{date:YYYYMMDD}.wav',
+  timeZone: browserTimeZone(), analyses: [...analysisTypesFor(version)], isolate: false, convert: false,
+});
+
+export const isTimeZone = (z: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: z });
+    return z.trim() !== '';
+  } catch {
+    return false;
+  }
+};
+
+export type ChoiceProblems = Partial<Record<'paths' | 'manifest' | 'pattern' | 'timeZone' | 'analyses', string>>;
+
+export const problemsOf = (c: ImportChoice): ChoiceProblems => {
+  const p: { -readonly [K in keyof ChoiceProblems]: string } = {};
+  if (c.mapping === 'manifest' && !c.manifestPath.trim()) p.manifest = 'Choose the manifest (a CSV file), or match participants by file name instead.';
+  if (c.mapping === 'pattern') {
+    if (c.paths.length === 0) p.paths = 'Add at least one folder or file.';
+    if (!c.pattern.includes('{participant}')) p.pattern = 'The pattern needs {participant}, e.g. {participant}_{session}_{date:YYYYMMDD}.wav.';
+  }
+  if (!isTimeZone(c.timeZone)) p.timeZone = `“${c.timeZone}” is not a time zone name; use one such as Europe/Berlin or America/New_York.`;
+  if (c.analyses.length === 0) p.analyses = 'Choose at least one analysis.';
+  return p;
+};
+
+export const previewRequest = (studyId: number, c: ImportChoice): Input<'imports.preview'> => ({
+  studyId,
+  paths: [...c.paths],
+  ...(c.mapping === 'manifest' && c.manifestPath.trim() ? { manifestPath: c.manifestPath.trim() } : {}),
+  ...(c.mapping === 'pattern' && c.pattern.trim() ? { filenamePattern: c.pattern.trim() } : {}),
+  timeZone: c.timeZone.trim(),
+  analyses: [...c.analyses],
+  isolateOldestSpeaker: c.isolate,
+  convert: c.convert,
+});
+
+/** The last path segment, for a default batch label. */
+export const lastSegment = (p: string): string => p.split(/[\\/]/).filter(Boolean).at(-1) ?? p;

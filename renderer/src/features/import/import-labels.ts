@@ -1,0 +1,29 @@
+/** What the import preview's actions, verdicts and date sources are called on screen. */
+import type { PlannedAction, RecordedAtSource, VerdictView } from '../../../../shared/study';
+import type { Tone } from '../../lib/labels';
+
+export const ACTION: Record<PlannedAction, { label: string; tone: Tone; explain: string }> = {
+  upload: { label: 'Upload', tone: 'ok', explain: 'Valid as it is; it will be uploaded.' },
+  convert_and_upload: { label: 'Convert and upload', tone: 'info', explain: 'A mono 16 kHz copy will be uploaded; the original file is never changed.' },
+  refused: { label: 'Refused', tone: 'bad', explain: 'The local checks refuse it: it is never sent, and costs nothing.' },
+  duplicate: { label: 'Duplicate, held', tone: 'warn', explain: 'The same audio is already imported for this participant: it is not sent unless you choose “send anyway”.' },
+  unassigned: { label: 'No participant', tone: 'warn', explain: 'Neither the manifest nor the file-name pattern gives it a participant: it is not imported.' },
+};
+
+export const ACTION_ORDER: readonly PlannedAction[] = ['upload', 'convert_and_upload', 'refused', 'duplicate', 'unassigned'];
+
+export const VERDICT: Record<VerdictView['status'], { label: string; tone: Tone }> = {
+  accepted: { label: 'Accepted', tone: 'ok' },
+  accepted_with_warnings: { label: 'Accepted, with warnings', tone: 'warn' },
+  needs_conversion: { label: 'Needs conversion', tone: 'bad' },
+  will_convert: { label: 'Will be converted', tone: 'info' },
+  refused: { label: 'Refused', tone: 'bad' },
+};
+
+export const DATE_SOURCE: Record<RecordedAtSource, string> = {
+  manifest: 'manifest',
+  filename: 'file name',
+  embedded: 'date in the file',
+  file_mtime: 'file modified (check it)',
+  researcher: 'entered by you',
+};

@@ -1,0 +1,102 @@
+/**
+ * A study's recordings: a virtualised table paged and sorted in the main process (100,000 rows stay
+ * fast), filtered by what needs doing, searched by participant, file or session, each file that needs
+ * the researcher saying what happened and what to do. A row opens the recording.
+ */
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { RECORDING_FILTERS, RECORDING_SORTS } from '../../../../shared/contract/recordings.contract';
+import { SimulatedBadge } from '../../components/Badges';
+import { ErrorNotice } from '../../components/Feedback';
+import { SelectField, TextField } from '../../components/Form';
+import { PageHeader, TabLink } from '../../components/Page';
+import { PagedTable } from '../../components/PagedTable';
+import { ScrollableGrid } from '../../components/ScrollableGrid';
+import { useCall } from '../../lib/api';
+import { plural } from '../../lib/format';
+import { useDebounced } from '../participants/useDebounced';
+import { QueueBanner } from '../batches/QueueBanner';
+import { recordingColumns } from './recording-columns';
+
+export type RecordingFilter = typeof RECORDING_FILTERS[number];
+export type RecordingSort = typeof RECORDING_SORTS[number];
+
+export const FILTER_LABEL: Record<RecordingFilter, string> = {
+  all: 'All', needs_attention: 'Need you', in_progress: 'In progress', completed: 'Completed',
+  uncertain: 'Outcome unknown', refused: 'Refused', duplicates: 'Duplicates',
+};
+export const SORT_LABEL: Record<RecordingSort, string> = { recorded_at: 'Recorded at', participant: 'Participant', file: 'File', state: 'Upload state', id: 'Import order' };
+
+export const EMPTY: Record<RecordingFilter, string> = {
+  all: 'No recordings yet.',
+  needs_attention: 'Nothing needs you: no refused, uncertain or held files, and no failed or late analyses.',
+  in_progress: 'Nothing is waiting, being sent or being analysed.',
+  completed: 'No recording is fully analysed yet.',
+  uncertain: 'No upload has an unknown outcome.',
+  refused: 'No file was refused, locally or by the service.',
+  duplicates: 'No duplicate is held back.',
+};
+
+export const isFilter = (f: string | undefined): f is RecordingFilter => (RECORDING_FILTERS as readonly string[]).includes(f ?? '');
+
+/** Search, sort and order, with the count of what is shown. */
+export const RecordingToolbar = ({ search, onSearch, sort, onSort, total, label }: {
+  search: string; onSearch: (s: string) => void;
+  sort: { by: RecordingSort; dir: 'asc' | 'desc' }; onSort: (s: { by: RecordingSort; dir: 'asc' | 'desc' }) => void;
+  total: number | null; label: string;
+}) => (
+  <div className="toolbar" role="search" aria-label={`Find ${label}`}>
+    <TextField label="Search participant, file or session" type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. P-014 or week 3" maxLength={200} />
+    <SelectField label="Sort by" value={sort.by} onChange={(e) => onSort({ ...sort, by: e.target.value as RecordingSort })}>
+      {RECORDING_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+    </SelectField>
+    <SelectField label="Order" value={sort.dir} onChange={(e) => onSort({ ...sort, dir: e.target.value as 'asc' | 'desc' })}>
+      <option value="asc">{sort.by === 'recorded_at' || sort.by === 'id' ? 'Oldest first' : 'A to Z'}</option>
+      <option value="desc">{sort.by === 'recorded_at' || sort.by === 'id' ? 'Newest first' : 'Z to A'}</option>
+    </SelectField>
+    <p className="toolbar-count" role="status" aria-live="polite">{total === null ? '' : plural(total, 'recording')}</p>
+  </div>
+);
+
+export const RecordingsPage = () => {
+  const params = useParams<{ id: string; filter?: string }>();
+  const studyId = Number(params.id);
+  const filter: RecordingFilter = isFilter(params.filter) ? params.filter : 'all';
+  const [, navigate] = useLocation();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const [sort, setSort] = useState<{ by: RecordingSort; dir: 'asc' | 'desc' }>({ by: 'recorded_at', dir: 'desc' });
+  const [total, setTotal] = useState<number | null>(null);
+  const study = useCall('studies.get', { studyId });
+  const base = `/studies/${studyId}/recordings`;
+  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as RecordingSort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
+  const onTotal = useCallback((n: number) => setTotal(n), []);
+
+  return (
+    <div className="page">
+      <PageHeader title="Recordings" badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
+        subtitle={study.data ? <>{study.data.name} · <Link href={`/studies/${studyId}/batches`}>batches</Link> · <Link href={`/studies/${studyId}/import`}>import more</Link></> : undefined} />
+      {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
+      {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
+      <nav className="tabs" aria-label="Show recordings">
+        {RECORDING_FILTERS.map((f) => <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>)}
+      </nav>
+      <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="recordings" />
+      <ScrollableGrid minWidth="60.75rem">
+        <PagedTable
+          method="recordings.page"
+          input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+          columns={recordingColumns({ batch: true })}
+          label={`Recordings${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
+          rowKey={(r) => r.id}
+          onOpen={(r) => navigate(`${base}/${r.id}`)}
+          sort={sort}
+          onSort={onSort}
+          onTotal={onTotal}
+          empty={query ? <>No participant, file or session contains “{query}”.</>
+            : filter === 'all' ? <>No recordings yet. <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.</> : EMPTY[filter]}
+        />
+      </ScrollableGrid>
+    </div>
+  );
+};
