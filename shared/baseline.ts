@@ -41,3 +41,34 @@ export const changeFromBaseline = (latest: number, baseline: BaselineStats): { c
   const change = latest - baseline.mean;
   return { change, changeInSd: baseline.sd !== null && baseline.sd > 0 ? change / baseline.sd : null };
 };
+
+/**
+ * The same baseline for a series that arrives one point at a time in time order, as the export reads
+ * recordings: only the first `sessions` points are kept (memory does not grow with the series), and
+ * `stats()` is `baselineOf` of exactly those points, so the result equals `baselineOf` of the whole
+ * series. Feed one API version's points only, oldest first (ties in the order the timeline uses).
+ */
+export class BaselineWindow {
+  private readonly points: BaselinePoint[] = [];
+  readonly sessions: number;
+
+  constructor(sessions = DEFAULT_BASELINE_SESSIONS) {
+    this.sessions = Math.max(1, sessions);
+  }
+
+  /** Offers the next point of the series; true when it is one of the first `sessions` (it is kept), false once the window is full. */
+  add(point: BaselinePoint): boolean {
+    if (this.points.length >= this.sessions) return false;
+    this.points.push(point);
+    return true;
+  }
+
+  /** Points in the baseline so far: min(sessions, points offered). */
+  get size(): number {
+    return this.points.length;
+  }
+
+  stats(): BaselineStats | null {
+    return baselineOf(this.points, this.sessions);
+  }
+}

@@ -43,7 +43,7 @@ Commands:
   manifest-template                         print an empty manifest to fill in
   export --study <name|id> --out <folder> [--folder <name>] [--forms long,wide,summary] [--preset standard|excel]
          [--participant <code>]... [--session <label>]... [--from <date>] [--to <date>] [--analyses <a,b>]
-         [--states <s,t>] [--link-file] [--tz <zone>]
+         [--states <s,t>] [--link-file] [--tz <zone>] [--baseline-sessions <k>]
                                             indicator spreadsheets with a codebook (see docs/export.md)
 
 Options: --home <dir> (workspace; default $VOICESCOPE_HOME or ~/.voicescope), --json (JSON lines), -h, --help
@@ -60,7 +60,7 @@ const OPTIONS = {
   recording: { type: 'string' }, decision: { type: 'string' }, batch: { type: 'string' }, sandbox: { type: 'boolean' },
   out: { type: 'string' }, folder: { type: 'string' }, forms: { type: 'string' }, preset: { type: 'string' },
   participant: { type: 'string', multiple: true }, session: { type: 'string', multiple: true }, from: { type: 'string' }, to: { type: 'string' },
-  states: { type: 'string' }, 'link-file': { type: 'boolean' },
+  states: { type: 'string' }, 'link-file': { type: 'boolean' }, 'baseline-sessions': { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -290,6 +290,8 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       }
       case 'export': {
         const study = resolveStudy(svc, v.study);
+        const k = v['baseline-sessions'];
+        if (k !== undefined && !/^\d+$/.test(k)) throw new UsageError('--baseline-sessions takes a whole number of sessions (1 to 20).');
         const { runExport } = await import('../export/run-export');
         const ac = new AbortController();
         const cancel = () => ac.abort();
@@ -301,7 +303,7 @@ export const main = async (argv: readonly string[]): Promise<number> => {
           ...(v.participant ? { participants: v.participant } : {}), ...(v.session ? { sessions: v.session } : {}),
           ...(v.from !== undefined ? { from: v.from } : {}), ...(v.to !== undefined ? { to: v.to } : {}),
           ...(v.analyses !== undefined ? { analyses: list(v.analyses) } : {}), ...(v.states !== undefined ? { states: list(v.states) } : {}),
-          includeLinkFile: v['link-file'] === true,
+          ...(k !== undefined ? { baselineSessions: Number(k) } : {}), includeLinkFile: v['link-file'] === true,
         }, {
           outDir: resolve(need(v.out, 'out')), ...(v.folder ? { folderName: v.folder } : {}), appVersion: appVersion(), signal: ac.signal,
           onProgress: (p) => out.progress(`Exporting: ${p.recordingsDone}/${p.recordingsTotal} recordings, ${(p.bytesWritten / 1e6).toFixed(1)} MB`, { progress: p }),

@@ -56,6 +56,7 @@ export const settingsRows = (d: ExportDescription): [string, string][] => {
     ['Forms', r.forms.join(', ')],
     ['Preset', r.preset === 'excel' ? 'excel: UTF-8 with a byte order mark (BOM)' : 'standard: UTF-8 without a byte order mark'],
     ['Time zone of the *_local columns and of date bounds', r.timeZone],
+    ['Baseline sessions (per-participant summary)', `${r.baselineSessions}: the baseline is the mean and SD of the first ${r.baselineSessions} value${r.baselineSessions === 1 ? '' : 's'} of each participant, measure and API version, as in the app's participant timeline${r.forms.includes('summary') ? '' : ' (no summary in this export)'}`],
     ['Participant-to-account link file', r.includeLinkFile ? 'written (participant_accounts.csv)' : 'not written'],
     ['Recordings exported', String(d.recordings)],
     ['Participants exported', String(d.participants)],

@@ -160,7 +160,7 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
       if (current?.id !== r.participantId) {
         closeParticipant();
         participants++;
-        current = { id: r.participantId, summary: summarySink ? new ParticipantSummary(r.participant, measures) : null };
+        current = { id: r.participantId, summary: summarySink ? new ParticipantSummary(r.participant, measures, req.baselineSessions) : null };
         if (linkSink) {
           const a = accountOf(reader, r.participantId);
           const createdUtc = utcCell(a.createdAt);
@@ -175,7 +175,9 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
       if (r.apiVersion !== null) versions.add(r.apiVersion);
       recordingsSink.row(ctx);
       if (wideSink) wideSink.row({ ...ctx, pairs: new Map<AnalysisType, PairView>(rec.pairs.map((p) => [p.type, p])), values: rec.values } satisfies WideCtx);
-      const at = { recording: r.id, utc: recordedUtc, local: ctx.recorded };
+      const at = { recording: r.id, recordedAt: r.recordedAt, utc: recordedUtc, local: ctx.recorded };
+      // The summary counts what the timeline counts: values of uploaded recordings, by their API version.
+      const summary = r.uploadState === 'uploaded' ? current.summary : null;
       Object.assign(lc, ctx);
       longRows?.recording(lc);
       for (const pair of rec.pairs) {
@@ -187,7 +189,7 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
           if (v === undefined) missing++;
           else {
             values++;
-            current.summary?.add(m.key, v, at, simulated, r.apiVersion);
+            summary?.add(m.key, v, at, simulated, r.apiVersion);
           }
           if (longSink && longRows) {
             lc.measure = m;

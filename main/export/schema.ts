@@ -7,6 +7,7 @@
  */
 import { MEASURES, type MeasureDef } from '../../shared/api/measures';
 import { ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
+import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import {
   ANALYSIS_PREFIX, EXPORT_ANALYSIS_STATES, type ColumnDef, type ExportForm, type ExportRequest, type FileDef, type FileRole,
 } from '../../shared/export';
@@ -73,23 +74,38 @@ export interface LongCtx extends RecordingCtx {
   readonly value: MeasureValue | undefined;
 }
 
-export interface SummaryPoint {
+/** The recording a summary value came from, with its time as stored (ordering, baseline) and as written. */
+export interface SummaryAt {
   readonly recording: number;
+  readonly recordedAt: string;
   readonly utc: string | null;
   readonly local: LocalTime | null;
+}
+
+export interface SummaryPoint extends SummaryAt {
   readonly value: MeasureValue;
 }
 
+/** One participant, measure and API version (or the one row of a measure without values: apiVersion null, n = 0). */
 export interface SummaryCtx {
   readonly participant: string;
   readonly measure: MeasureDef;
+  readonly apiVersion: string | null;
   readonly n: number;
-  readonly baseline: SummaryPoint | null;
+  readonly baselineN: number;
+  readonly baselineFrom: SummaryAt | null;
+  readonly baselineTo: SummaryAt | null;
+  /** Mean of the baseline values (numeric measures). */
+  readonly baseline: number | null;
+  readonly baselineSd: number | null;
+  /** The first value (categories). */
+  readonly baselineCategory: string | null;
   readonly latest: SummaryPoint | null;
+  readonly change: number | null;
+  readonly changeInSd: number | null;
   readonly mean: number | null;
   readonly sd: number | null;
   readonly simulated: boolean;
-  readonly apiVersions: readonly string[];
 }
 
 export interface LinkCtx {
@@ -244,33 +260,43 @@ export const longFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): Exp
     ]);
 };
 
-const point = (prefix: 'baseline' | 'latest', pick: (c: SummaryCtx) => SummaryPoint | null, tz: string, what: string): ExportColumn<SummaryCtx>[] => [
-  col<SummaryCtx>(`${prefix}_recording`, 'integer', `${what}: recording`, `The recording of the ${what.toLowerCase()} value (joins recordings.csv).`, (c) => pick(c)?.recording),
-  col<SummaryCtx>(`${prefix}_recorded_at_utc`, 'datetime', `${what}: recorded at (UTC)`, `When the ${what.toLowerCase()} recording began, in UTC.`, (c) => pick(c)?.utc, { timeFormat: 'utc' }),
-  col<SummaryCtx>(`${prefix}_recorded_at_local`, 'datetime', `${what}: recorded at (${tz})`, `When the ${what.toLowerCase()} recording began, in ${tz}.`, (c) => pick(c)?.local?.local, { timeFormat: 'local' }),
-  col<SummaryCtx>(`${prefix}_value`, 'number', `${what}: value`, `The ${what.toLowerCase()} numeric value, in \`unit\`.`, (c) => { const v = pick(c)?.value; return typeof v === 'number' ? v : null; }),
-  col<SummaryCtx>(`${prefix}_category`, 'string', `${what}: category`, `The ${what.toLowerCase()} rating class (insight measures).`, (c) => { const v = pick(c)?.value; return typeof v === 'string' ? v : null; }, { neutralised: true }),
-];
+type SummaryRequest = Pick<ExportRequest, 'analyses' | 'timeZone'> & Partial<Pick<ExportRequest, 'baselineSessions'>>;
 
-export const summaryFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<SummaryCtx> => {
+export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
   const measures = selectedMeasures(req);
   const tz = req.timeZone;
-  return file(SUMMARY_FILE, 'data', 'Per-participant summary', 'one participant and measure',
-    'For each participant and each measure of the exported analysis types, over the recordings of this export: the first (baseline) and last (latest) provided value by recording time, the change between them, the mean and the standard deviation. Only values the service provided count; a participant with none has n = 0 and empty statistics.',
-    ['participant', 'measure'], [
+  const k = req.baselineSessions ?? DEFAULT_BASELINE_SESSIONS;
+  const first = `the first ${k} value${k === 1 ? '' : 's'} of this participant, measure and API version by recording time, ties broken by recording number, or all n if there are fewer`;
+  const at = (name: 'baseline_from' | 'baseline_to', title: string, which: string, pick: (c: SummaryCtx) => SummaryAt | null): ExportColumn<SummaryCtx>[] => [
+    col<SummaryCtx>(`${name}_utc`, 'datetime', `${title} (UTC)`, `When the recording of ${which} began, in UTC. Empty when n = 0.`, (c) => pick(c)?.utc, { timeFormat: 'utc' }),
+    col<SummaryCtx>(`${name}_local`, 'datetime', `${title} (${tz})`, `When the recording of ${which} began, as wall-clock time in ${tz}. Empty when n = 0.`, (c) => pick(c)?.local?.local, { timeFormat: 'local' }),
+  ];
+  return file(SUMMARY_FILE, 'data', 'Per-participant summary', 'one participant, measure and API version',
+    `For each participant and each measure of the exported analysis types, one row per API version the participant has values in: v1.2 and v1.3 results come from different models and field definitions, so they are never mixed (a participant with values in both has two rows). Over the recordings of this export: the baseline, i.e. the mean and sample standard deviation of ${first} (k = ${k}, the export's baseline sessions setting); the latest value; the change of the latest value from the baseline mean, also in baseline standard deviations; and the mean and standard deviation of all n values. This is exactly the baseline and change the participant timeline in the Voicescope app shows for the same k (one definition in the code): they agree whenever this export holds all of the participant's sessions (date, session, analysis-type or state filters narrow the values the summary is taken over), except that with a single value the timeline shows a change of 0 where change is empty here. Only values the service provided count. A participant with no value of a measure in any version has a single row with n = 0, an empty api_version and empty statistics; api_version is empty on no other row.`,
+    ['participant', 'measure', 'api_version'], [
       col<SummaryCtx>('participant', 'string', 'Participant', 'The participant\'s code.', (c) => c.participant, { required: true, neutralised: true }),
       col<SummaryCtx>('analysis', 'string', 'Analysis type', 'The analysis type the measure belongs to.', (c) => c.measure.analysis, { enum: selectedTypes(req), required: true }),
       col<SummaryCtx>('measure', 'string', 'Measure', 'The measure\'s key (see the codebook).', (c) => c.measure.key, { enum: measures.map((m) => m.key), required: true }),
       col<SummaryCtx>('kind', 'string', 'Kind', 'indicator, insight, score or probability.', (c) => c.measure.kind, { enum: KINDS, required: true }),
-      col<SummaryCtx>('unit', 'string', 'Unit', 'Unit of the values, change, mean and SD.', (c) => c.measure.unit),
-      col<SummaryCtx>('n', 'integer', 'Values', 'Number of values the service provided for this participant and measure in the export.', (c) => c.n, { required: true }),
-      ...point('baseline', (c) => c.baseline, tz, 'Baseline'),
-      ...point('latest', (c) => c.latest, tz, 'Latest'),
-      col<SummaryCtx>('change', 'number', 'Change', 'latest_value − baseline_value. Empty with fewer than two values and for categories.', (c) => (c.n >= 2 && typeof c.latest?.value === 'number' && typeof c.baseline?.value === 'number' ? c.latest.value - c.baseline.value : null)),
-      col<SummaryCtx>('mean', 'number', 'Mean', 'Mean of the provided values. Empty for categories and when n = 0.', (c) => c.mean),
-      col<SummaryCtx>('sd', 'number', 'SD', 'Sample standard deviation (n − 1 denominator) of the provided values. Empty with fewer than two values and for categories.', (c) => c.sd),
-      col<SummaryCtx>('simulated', 'boolean', 'Simulated', `true when at least one of these values is simulated. ${SIMULATED_MEANING}`, (c) => c.simulated, { required: true }),
-      col<SummaryCtx>('api_versions', 'string', 'API versions', 'The API versions the values came through, separated by ";" (e.g. v1.2;v1.3).', (c) => c.apiVersions.join(';')),
+      col<SummaryCtx>('unit', 'string', 'Unit', 'Unit of baseline, baseline_sd, latest_value, change, mean and sd; empty for unitless ratios, probabilities and categories.', (c) => c.measure.unit),
+      col<SummaryCtx>('api_version', 'string', 'API version', 'The version of the service\'s interface every value of this row came through; the row\'s statistics use values of this version only. Empty only on the row of a measure the participant has no value of (n = 0).', (c) => c.apiVersion, { enum: [...API_VERSIONS] }),
+      col<SummaryCtx>('n', 'integer', 'Values', 'Number of values the service provided for this participant and measure through this API version, in the recordings of this export. 0: none in any version (then every statistic is empty).', (c) => c.n, { required: true }),
+      col<SummaryCtx>('baseline_n', 'integer', 'Baseline sessions', `Values in the baseline: min(k, n) with k = ${k}, i.e. ${first}. 0 when n = 0.`, (c) => c.baselineN, { required: true }),
+      ...at('baseline_from', 'Baseline from', 'the first baseline value (the first value of this measure and API version)', (c) => c.baselineFrom),
+      ...at('baseline_to', 'Baseline to', 'the last baseline value (the baseline_n-th value by recording time)', (c) => c.baselineTo),
+      col<SummaryCtx>('baseline', 'number', 'Baseline (mean)', `The within-person baseline: the arithmetic mean of the baseline_n baseline values, i.e. ${first}; in \`unit\`. The same definition as the baseline of the participant timeline in the app. Empty for categories and when n = 0.`, (c) => c.baseline),
+      col<SummaryCtx>('baseline_sd', 'number', 'Baseline SD', 'Sample standard deviation (n − 1 denominator, here baseline_n − 1) of the baseline values, in `unit`. Empty when baseline_n < 2 and for categories.', (c) => c.baselineSd),
+      col<SummaryCtx>('baseline_category', 'string', 'Baseline category', 'Insight measures (categories): the first value by recording time, i.e. the rating at the first baseline session. Empty for numeric measures and when n = 0.', (c) => c.baselineCategory, { neutralised: true }),
+      col<SummaryCtx>('latest_recording', 'integer', 'Latest: recording', 'The recording of the latest value of this measure and API version (the last by recording time, ties by recording number; joins recordings.csv). Empty when n = 0.', (c) => c.latest?.recording),
+      col<SummaryCtx>('latest_recorded_at_utc', 'datetime', 'Latest: recorded at (UTC)', 'When the latest recording began, in UTC.', (c) => c.latest?.utc, { timeFormat: 'utc' }),
+      col<SummaryCtx>('latest_recorded_at_local', 'datetime', `Latest: recorded at (${tz})`, `When the latest recording began, as wall-clock time in ${tz}.`, (c) => c.latest?.local?.local, { timeFormat: 'local' }),
+      col<SummaryCtx>('latest_value', 'number', 'Latest: value', 'The latest numeric value, in `unit`. Empty for categories and when n = 0.', (c) => { const v = c.latest?.value; return typeof v === 'number' ? v : null; }),
+      col<SummaryCtx>('latest_category', 'string', 'Latest: category', 'The latest rating class (insight measures). Empty for numeric measures and when n = 0.', (c) => { const v = c.latest?.value; return typeof v === 'string' ? v : null; }, { neutralised: true }),
+      col<SummaryCtx>('change', 'number', 'Change from baseline', `latest_value − baseline (the baseline mean), in \`unit\`; the timeline's change from baseline. When n ≤ ${k} the latest value is itself one of the baseline values. Empty for categories and when n < 2 (with a single value the timeline shows a change of 0).`, (c) => c.change),
+      col<SummaryCtx>('change_in_sd', 'number', 'Change in baseline SDs', 'change / baseline_sd: the change in baseline standard deviations; the timeline\'s change in SDs. Empty when change is empty or baseline_sd is empty or 0.', (c) => c.changeInSd),
+      col<SummaryCtx>('mean', 'number', 'Mean', 'Mean of all n values of this measure and API version (not only the baseline), in `unit`. Empty for categories and when n = 0.', (c) => c.mean),
+      col<SummaryCtx>('sd', 'number', 'SD', 'Sample standard deviation (n − 1 denominator) of all n values, in `unit`. Empty when n < 2 and for categories.', (c) => c.sd),
+      col<SummaryCtx>('simulated', 'boolean', 'Simulated', `true when at least one of the n values is simulated. ${SIMULATED_MEANING}`, (c) => c.simulated, { required: true }),
     ], false);
 };
 
@@ -294,7 +320,7 @@ export interface ExportFiles {
   readonly link: ExportFile<LinkCtx> | null;
 }
 
-export const exportFiles = (req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'>): ExportFiles => {
+export const exportFiles = (req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'> & Partial<Pick<ExportRequest, 'baselineSessions'>>): ExportFiles => {
   const has = (f: ExportForm) => req.forms.includes(f);
   return {
     recordings: recordingsFile(req.timeZone),

@@ -1,62 +1,114 @@
 /**
  * Per-participant statistics, accumulated while the recordings stream past in participant and time
- * order: one accumulator per measure, emptied when the next participant starts, so memory does not
- * grow with the number of recordings. Mean and SD use Welford's update (numerically stable in one
- * pass); the baseline is the first provided value by recording time, the latest the last.
+ * order (ties by recording number): one accumulator per measure and API version, emptied when the next
+ * participant starts, so memory does not grow with the number of recordings.
+ *
+ * The baseline is the participant timeline's (shared/baseline.ts), never a second definition: one series
+ * per API version (v1.2 and v1.3 results come from different models and field definitions), baseline =
+ * mean and sample SD of the first k values of that series, change = latest − baseline mean, and in
+ * baseline SDs when that SD is above 0. A `BaselineWindow` keeps only those first k values; the mean and
+ * SD of all values use Welford's update (numerically stable in one pass).
  */
 import type { MeasureDef } from '../../shared/api/measures';
-import type { MeasureValue, SummaryCtx, SummaryPoint } from './schema';
+import { BaselineWindow, changeFromBaseline, DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
+import type { MeasureValue, SummaryAt, SummaryCtx } from './schema';
 
+/** One participant's values of one measure through one API version. */
 interface Acc {
+  readonly version: string;
   n: number;
-  numeric: number;
   mean: number;
   m2: number;
-  baseline: SummaryPoint | null;
+  /** Numeric measures: the first k values (the baseline). Null for categories. */
+  readonly window: BaselineWindow | null;
+  baselineN: number;
+  baselineFrom: SummaryAt | null;
+  baselineTo: SummaryAt | null;
+  baselineCategory: string | null;
   // The latest point is kept as fields, not an object: it changes with every value (millions of them).
-  latestAt: Omit<SummaryPoint, 'value'> | null;
+  latestAt: SummaryAt | null;
   latestValue: MeasureValue;
   simulated: boolean;
-  versions: Set<string>;
 }
 
-const fresh = (): Acc => ({ n: 0, numeric: 0, mean: 0, m2: 0, baseline: null, latestAt: null, latestValue: 0, simulated: false, versions: new Set() });
+interface PerMeasure {
+  readonly def: MeasureDef;
+  readonly numeric: boolean;
+  /** One accumulator per API version with values (at most two), created when its first value comes. */
+  readonly accs: Acc[];
+}
 
 export class ParticipantSummary {
-  private readonly accs = new Map<string, Acc>();
+  private readonly byKey = new Map<string, PerMeasure>();
+  private readonly order: PerMeasure[];
+  /** k: sessions in the baseline. */
+  private readonly sessions: number;
 
-  constructor(readonly participant: string, private readonly measures: readonly MeasureDef[]) {
-    for (const m of measures) this.accs.set(m.key, fresh());
+  constructor(readonly participant: string, measures: readonly MeasureDef[], baselineSessions = DEFAULT_BASELINE_SESSIONS) {
+    this.sessions = new BaselineWindow(baselineSessions).sessions;
+    this.order = measures.map((def) => ({ def, numeric: def.valueType !== 'category', accs: [] }));
+    for (const m of this.order) this.byKey.set(m.def.key, m);
   }
 
-  add(measureKey: string, value: MeasureValue, at: Omit<SummaryPoint, 'value'>, simulated: boolean, apiVersion: string | null): void {
-    const a = this.accs.get(measureKey);
-    if (!a) return;
+  /**
+   * One provided value, in time order. Values without an API version (a recording that was never
+   * uploaded, which the workstation never stores values for) and values of the wrong type for their
+   * measure are not counted, as in the timeline.
+   */
+  add(measureKey: string, value: MeasureValue, at: SummaryAt, simulated: boolean, apiVersion: string | null): void {
+    const m = this.byKey.get(measureKey);
+    if (!m || apiVersion === null || (typeof value === 'number') !== m.numeric) return;
+    let a: Acc | undefined;
+    for (const x of m.accs) if (x.version === apiVersion) { a = x; break; }
+    if (!a) {
+      a = {
+        version: apiVersion, n: 0, mean: 0, m2: 0, window: m.numeric ? new BaselineWindow(this.sessions) : null,
+        baselineN: 0, baselineFrom: null, baselineTo: null, baselineCategory: null, latestAt: null, latestValue: 0, simulated: false,
+      };
+      m.accs.push(a);
+    }
     a.n++;
-    a.baseline ??= { ...at, value };
+    // Checked here first so that no point is allocated once the baseline is complete (millions of values).
+    if (a.baselineN < this.sessions && (a.window?.add({ recordedAt: at.recordedAt, value: value as number }) ?? true)) {
+      a.baselineN++;
+      a.baselineFrom ??= at;
+      a.baselineTo = at;
+      if (typeof value === 'string') a.baselineCategory ??= value;
+    }
     a.latestAt = at;
     a.latestValue = value;
     a.simulated ||= simulated;
-    if (apiVersion !== null) a.versions.add(apiVersion);
     if (typeof value === 'number') {
-      a.numeric++;
       const d = value - a.mean;
-      a.mean += d / a.numeric;
+      a.mean += d / a.n;
       a.m2 += d * (value - a.mean);
     }
   }
 
-  /** One row per measure, in catalogue order. */
+  /** Rows in catalogue order, each measure's versions in version order; a measure without values gets one row with n = 0. */
   *rows(): Generator<SummaryCtx> {
-    for (const m of this.measures) {
-      const a = this.accs.get(m.key)!;
-      const numeric = m.valueType !== 'category' && a.numeric > 0;
-      yield {
-        participant: this.participant, measure: m, n: a.n, baseline: a.baseline, latest: a.latestAt ? { ...a.latestAt, value: a.latestValue } : null,
-        mean: numeric ? a.mean : null,
-        sd: numeric && a.numeric >= 2 ? Math.sqrt(a.m2 / (a.numeric - 1)) : null,
-        simulated: a.simulated, apiVersions: [...a.versions].sort(),
-      };
+    for (const m of this.order) {
+      if (m.accs.length === 0) {
+        yield {
+          participant: this.participant, measure: m.def, apiVersion: null, n: 0, baselineN: 0, baselineFrom: null, baselineTo: null,
+          baseline: null, baselineSd: null, baselineCategory: null, latest: null, change: null, changeInSd: null, mean: null, sd: null, simulated: false,
+        };
+        continue;
+      }
+      for (const a of [...m.accs].sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0))) {
+        const stats = a.window?.stats() ?? null;
+        const change = stats && a.n >= 2 ? changeFromBaseline(a.latestValue as number, stats) : null;
+        yield {
+          participant: this.participant, measure: m.def, apiVersion: a.version, n: a.n,
+          baselineN: a.baselineN, baselineFrom: a.baselineFrom, baselineTo: a.baselineTo,
+          baseline: stats?.mean ?? null, baselineSd: stats?.sd ?? null, baselineCategory: a.baselineCategory,
+          latest: a.latestAt ? { ...a.latestAt, value: a.latestValue } : null,
+          change: change?.change ?? null, changeInSd: change?.changeInSd ?? null,
+          mean: m.numeric ? a.mean : null,
+          sd: m.numeric && a.n >= 2 ? Math.sqrt(a.m2 / (a.n - 1)) : null,
+          simulated: a.simulated,
+        };
+      }
     }
   }
 }

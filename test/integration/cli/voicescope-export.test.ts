@@ -41,7 +41,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('voicescope export', () => {
   it('exports a selection by study name, with participant codes holding commas, and reports the files as JSON', async () => {
     const r = await run(['export', '--study', 'Awkward, "study" ü', '--out', outDir, '--folder', 'weekly', '--forms', 'long,summary',
-      '--participant', 'P,01', '--participant', 'NA', '--tz', 'Europe/Berlin', '--json']);
+      '--participant', 'P,01', '--participant', 'NA', '--tz', 'Europe/Berlin', '--baseline-sessions', '2', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(EXIT.ok);
     const done = r.lines.find((l) => l['kind'] === 'exported') as { report: ExportReport; message: string };
@@ -52,6 +52,11 @@ describe('voicescope export', () => {
     expect(readdirSync(join(outDir, 'weekly'))).not.toContain('measures_wide.csv');
     const long = readCsv(join(outDir, 'weekly', 'measures_long.csv'));
     expect(new Set(long.records.map((x) => unneutralise(x['participant']!)))).toEqual(new Set(['P,01', 'NA']));
+    // --baseline-sessions: the summary's baseline is the first 2 values of each participant, measure and API version.
+    expect(done.report.request.baselineSessions).toBe(2);
+    const summary = readCsv(join(outDir, 'weekly', 'participant_summary.csv'));
+    expect(summary.records.some((x) => x['baseline_n'] === '2')).toBe(true);
+    expect(summary.records.every((x) => Number(x['baseline_n']) === Math.min(2, Number(x['n'])))).toBe(true);
   }, 60_000);
 
   it('exits 7 with the reason when nothing matches, and writes nothing', async () => {
@@ -65,6 +70,13 @@ describe('voicescope export', () => {
     const bad = await run(['export', '--study', '1', '--out', outDir, '--forms', 'tall', '--json']);
     expect(bad.code).toBe(EXIT.usage);
     expect(bad.lines.at(-1)).toMatchObject({ kind: 'problem', code: 'invalid_request' });
+    const k = await run(['export', '--study', '1', '--out', outDir, '--baseline-sessions', '21', '--json']);
+    expect(k.code).toBe(EXIT.usage);
+    expect(k.lines.at(-1)).toMatchObject({ kind: 'problem', code: 'invalid_request' });
+    expect(String(k.lines.at(-1)!['message'])).toMatch(/baselineSessions/);
+    const word = await run(['export', '--study', '1', '--out', outDir, '--baseline-sessions', 'three']);
+    expect(word.code).toBe(EXIT.usage);
+    expect(word.stderr).toMatch(/--baseline-sessions takes a whole number/);
     const missing = await run(['export', '--study', '1']);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.stderr).toMatch(/--out is required/);

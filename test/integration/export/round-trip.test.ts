@@ -148,37 +148,106 @@ describe('export round trip (papaparse against the database)', () => {
     }
   });
 
-  it('summary: baseline, latest, change, mean and SD per participant and measure, recomputed from the database', () => {
-    const values = dbValues();
-    expect(summary.rows).toHaveLength(AWKWARD_CODES.length * MEASURES.length);
+  /**
+   * The summary recomputed here from the database with its own SQL and arithmetic: per participant,
+   * measure and API version, the values of uploaded recordings by recording time (ties by id); the
+   * baseline is the first k of them.
+   */
+  const checkSummary = (rowsOut: ParsedCsv, k: number) => {
+    const points = db.prepare(
+      `SELECT p.code AS code, mv.measure_key AS key, r.api_version AS version, r.id AS recording, r.recorded_at AS at, mv.value_num AS num, mv.value_text AS text,
+              r.result_source = 'simulated' AS simulated
+       FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id JOIN participants p ON p.id = r.participant_id
+       WHERE r.study_id = 1 AND r.upload_state = 'uploaded' ORDER BY r.recorded_at, r.id`,
+    ).all() as { code: string; key: string; version: string; recording: number; at: string; num: number | null; text: string | null; simulated: number }[];
+    // Equal up to rounding relative to the size of the values (SDs of values near 1e8 differ by 1e-9 between one-pass and two-pass sums).
+    let scale = 1;
+    const close = (cell: string | undefined, expected: number, what: string) => {
+      expect(cell, what).not.toBe('');
+      expect(Math.abs(Number(cell) - expected), `${what}: ${cell} vs ${expected}`).toBeLessThanOrEqual(1e-12 * scale);
+    };
+    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sdOf = (xs: number[]) => { const m = meanOf(xs); return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)); };
+    let expectedRows = 0, versionRows = 0, withSd = 0;
     for (const code of AWKWARD_CODES) {
-      const recs = exported().filter((r) => r.participant === code).sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : a.id - b.id));
       for (const m of MEASURES) {
-        const points = recs.filter((r) => r.states[m.analysis]).map((r) => ({ r, v: values.get(`${r.id}/${m.key}`) })).filter((p) => p.v !== undefined);
-        const row = summary.records.find((x) => unneutralise(x['participant']!) === code && x['measure'] === m.key)!;
-        expect(row, `${code}/${m.key}`).toBeDefined();
-        expect(Number(row['n'])).toBe(points.length);
-        if (points.length === 0) { expect(row['baseline_recording']).toBe(''); continue; }
-        expect(row['baseline_recording']).toBe(String(points[0]!.r.id));
-        expect(row['latest_recording']).toBe(String(points.at(-1)!.r.id));
-        expect(row['simulated']).toBe(String(points.some((p) => p.r.simulated)));
-        if (m.valueType === 'category') {
-          expect(unneutralise(row['baseline_category']!)).toBe(points[0]!.v!.text);
-          expect(row['mean']).toBe('');
+        const mine = points.filter((x) => x.code === code && x.key === m.key);
+        const rows = rowsOut.records.filter((x) => unneutralise(x['participant']!) === code && x['measure'] === m.key);
+        const versions = [...new Set(mine.map((x) => x.version))].sort();
+        if (versions.length === 0) {
+          expectedRows++;
+          expect(rows, `${code}/${m.key}`).toHaveLength(1);
+          expect(rows[0]).toMatchObject({ api_version: '', n: '0', baseline_n: '0', baseline_from_utc: '', baseline: '', baseline_category: '', latest_recording: '', change: '', mean: '', simulated: 'false' });
           continue;
         }
-        const xs = points.map((p) => p.v!.num!);
-        const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-        expect(num(row['mean'])).toBeCloseTo(mean, 9);
-        if (xs.length >= 2) {
-          const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
-          expect(num(row['sd'])).toBeCloseTo(sd, 6);
-          expect(num(row['change'])).toBe(xs.at(-1)! - xs[0]!);
-        } else {
-          expect(row['sd']).toBe('');
-          expect(row['change']).toBe('');
+        expect(rows.map((x) => x['api_version']), `${code}/${m.key}`).toEqual(versions); // one row per version, in version order
+        for (const version of versions) {
+          expectedRows++;
+          versionRows++;
+          const what = `${code}/${m.key}/${version}/k=${k}`;
+          const row = rows.find((x) => x['api_version'] === version)!;
+          const series = mine.filter((x) => x.version === version);
+          const base = series.slice(0, k);
+          const last = series.at(-1)!;
+          expect(row['analysis'], what).toBe(m.analysis);
+          expect(Number(row['n']), what).toBe(series.length);
+          expect(Number(row['baseline_n']), what).toBe(Math.min(k, series.length));
+          expect(Date.parse(row['baseline_from_utc']!), what).toBe(Date.parse(base[0]!.at));
+          expect(Date.parse(row['baseline_to_utc']!), what).toBe(Date.parse(base.at(-1)!.at));
+          expect(row['baseline_from_local'], what).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+          expect(row['latest_recording'], what).toBe(String(last.recording));
+          expect(Date.parse(row['latest_recorded_at_utc']!), what).toBe(Date.parse(last.at));
+          expect(row['simulated'], what).toBe(String(series.some((x) => x.simulated === 1)));
+          if (m.valueType === 'category') {
+            expect(unneutralise(row['baseline_category']!), what).toBe(base[0]!.text);
+            expect(unneutralise(row['latest_category']!), what).toBe(last.text);
+            for (const c of ['baseline', 'baseline_sd', 'latest_value', 'change', 'change_in_sd', 'mean', 'sd']) expect(row[c], `${what} ${c}`).toBe('');
+            continue;
+          }
+          const xs = series.map((x) => x.num!);
+          const bs = base.map((x) => x.num!);
+          scale = Math.max(1, ...xs.map(Math.abs));
+          expect(row['baseline_category'], what).toBe('');
+          expect(num(row['latest_value']), what).toBe(last.num);
+          close(row['baseline'], meanOf(bs), `${what} baseline`);
+          close(row['mean'], meanOf(xs), `${what} mean`);
+          if (bs.length >= 2) close(row['baseline_sd'], sdOf(bs), `${what} baseline_sd`);
+          else expect(row['baseline_sd'], what).toBe('');
+          if (xs.length >= 2) {
+            close(row['sd'], sdOf(xs), `${what} sd`);
+            const change = last.num! - meanOf(bs);
+            close(row['change'], change, `${what} change`);
+            if (bs.length >= 2 && sdOf(bs) > 0) { withSd++; close(row['change_in_sd'], change / sdOf(bs), `${what} change_in_sd`); }
+            else expect(row['change_in_sd'], what).toBe('');
+          } else {
+            for (const c of ['sd', 'change', 'change_in_sd']) expect(row[c], `${what} ${c}`).toBe('');
+          }
         }
       }
+    }
+    expect(rowsOut.rows).toHaveLength(expectedRows);
+    expect(versionRows).toBeGreaterThan(AWKWARD_CODES.length * 10); // both versions are really there
+    return { withSd };
+  };
+
+  it('summary (k = 3, the default): one row per participant, measure and API version, recomputed from the database', () => {
+    expect(report.request.baselineSessions).toBe(3);
+    const { withSd } = checkSummary(summary, 3);
+    expect(withSd).toBeGreaterThan(20);
+    // A participant with values in both versions has two rows of the same measure, never one mixed row.
+    expect(summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.2').length).toBeGreaterThan(0);
+    expect(summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.3').length).toBeGreaterThan(0);
+    expect(readFileSync(join(tmp.dir, 'all', 'codebook.md'), 'utf8')).toMatch(/\| Baseline sessions \(per-participant summary\) \| 3: /);
+  });
+
+  it('summary with another k (1 and 2): the baseline is the first k values of each version', async () => {
+    for (const k of [1, 2]) {
+      const r = await mustExport(dbPath, { forms: ['summary'], baselineSessions: k }, { outDir: tmp.dir, folderName: `k${k}` });
+      expect(r.request.baselineSessions).toBe(k);
+      const rows = readCsv(join(tmp.dir, `k${k}`, 'participant_summary.csv'));
+      checkSummary(rows, k);
+      expect(rows.records.some((x) => Number(x['n']) > k && x['baseline'] !== '')).toBe(true);
+      expect(JSON.parse(readFileSync(join(tmp.dir, `k${k}`, 'datapackage.json'), 'utf8')).voicescope.request.baselineSessions).toBe(k);
     }
   });
 
