@@ -19,7 +19,7 @@ import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 const FORM_TEXT: Record<ExportForm, { label: string; hint: string }> = {
   long: { label: 'Long (tidy): one row per recording and measure', hint: 'measures_long.csv — what R (tidyverse) and pandas prefer.' },
   wide: { label: 'Wide: one row per recording, one column per measure', hint: 'measures_wide.csv — for Excel and SPSS; stable column names and order.' },
-  summary: { label: 'Per-participant summary', hint: 'participant_summary.csv — n, baseline, latest, change, mean and SD of each measure.' },
+  summary: { label: 'Per-participant summary', hint: 'participant_summary.csv — per measure and API version: n, baseline (mean and SD of the first sessions, as on the timeline), latest, change, mean and SD.' },
 };
 
 const splitCodes = (s: string) => [...new Set(s.split(/[\n,;\t]+/).map((c) => c.trim()).filter(Boolean))];
@@ -77,6 +77,7 @@ export const ExportPage = () => {
   const [preset, setPreset] = useState<'standard' | 'excel'>('standard');
   const [timeZone, setTimeZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
   const [link, setLink] = useState(false);
+  const [baselineSessions, setBaselineSessions] = useState(3);
   const [destination, setDestination] = useState<string | null>(null);
   const [exportId, setExportId] = useState<string | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
@@ -88,7 +89,7 @@ export const ExportPage = () => {
   const desktop = info.data?.capabilities.nativeDialogs === true;
   const codeList = useMemo(() => splitCodes(codes), [codes]);
   const request = (): ExportRequestInput => ({
-    studyId, timeZone, forms, preset, includeLinkFile: link,
+    studyId, timeZone, forms, preset, includeLinkFile: link, baselineSessions,
     ...(allParticipants ? {} : { participants: codeList }),
     ...(from ? { from } : {}), ...(to ? { to } : {}),
     ...(sessions ? { sessions } : {}), ...(analyses ? { analyses } : {}),
@@ -179,6 +180,10 @@ export const ExportPage = () => {
               </fieldset>
               <div className="grid-form">
                 <TextField label="Time zone of the local-time columns" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} required hint="An IANA name such as Europe/Berlin. Times are also always given in UTC." />
+                {forms.includes('summary') && (
+                  <TextField label="Sessions in each baseline (summary)" type="number" min={1} max={20} value={baselineSessions} onChange={(e) => setBaselineSessions(Number(e.target.value))}
+                    hint="The baseline is the mean of a participant's first sessions of a measure within the selection, per API version, as on the participant's timeline." />
+                )}
               </div>
               <Checkbox label="Also write the link file (participant code ↔ service account id)" checked={link} onChange={setLink}
                 hint="participant_accounts.csv is the only file that links your pseudonyms to the service's accounts. Keep it apart from the data." />
