@@ -14,9 +14,10 @@ import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { PageHeader, Section } from '../../components/Page';
 import { PagedTable } from '../../components/PagedTable';
 import { ScrollableGrid } from '../../components/ScrollableGrid';
-import { BATCH_STATE_LABEL, BatchBars, batchFigures } from '../../components/Progress';
+import { BatchBars } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { useDebounced } from '../participants/useDebounced';
 import { recordingColumns } from '../recordings/recording-columns';
@@ -24,31 +25,6 @@ import { EMPTY, FILTER_LABEL, RecordingToolbar, type RecordingFilter, type Recor
 import { BatchControls } from './BatchControls';
 import { NeedsYou } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
-
-export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = { open: 'muted', running: 'info', paused: 'warn', cancelled: 'muted', finished: 'ok' };
-/** "All sent" (the shared label) would be untrue of a batch whose uploads were refused or are of unknown outcome. */
-export const BATCH_LABEL: Record<BatchProgress['state'], string> = { ...BATCH_STATE_LABEL, running: 'Sending', finished: 'Done sending' };
-
-/** The batch's situation in one sentence; `queuePaused`: sending is paused for the whole service profile. */
-export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
-  const f = batchFigures(b);
-  const processing = (b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0);
-  const waitingAccount = b.uploads.pending ?? 0;
-  switch (b.state) {
-    case 'open': return 'Not started: nothing has been sent.';
-    case 'paused': return `Paused: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} sent; nothing more is sent until you resume.`;
-    case 'cancelled': return `Cancelled: ${plural(f.sent, 'file')} had been sent${processing ? `; ${plural(processing, 'analysis', 'analyses')} still to come back` : ''}.`;
-    case 'running': return queuePaused && (b.uploads.queued ?? 0) > 0
-      ? `Waiting: sending is paused for this service (see above); ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded.`
-      : `Sending: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded${waitingAccount ? `; ${plural(waitingAccount, 'file')} wait for a participant account` : ''}.`;
-    case 'finished': {
-      const unknown = b.uploads.upload_uncertain ?? 0;
-      if (unknown > 0) return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
-      if (processing > 0) return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
-      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${f.attention ? `; ${plural(f.attention, 'file')} need${f.attention === 1 ? 's' : ''} you (below)` : ''}.`;
-    }
-  }
-};
 
 const Counts = ({ b }: { b: BatchProgress }) => (
   <div className="count-tables">
@@ -89,7 +65,7 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
         {FILTERS.map((f) => <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>{FILTER_LABEL[f]}</button>)}
       </div>
       <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="files of this batch" />
-      <ScrollableGrid minWidth="57.25rem">
+      <ScrollableGrid minWidth="58.25rem">
         <PagedTable
           method="recordings.page"
           input={{ studyId, batchId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}

@@ -10,7 +10,7 @@ import { BatchBars, batchFigures } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
-import { BATCH_LABEL, BATCH_TONE, batchStatus } from './BatchMonitor';
+import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { QueueBanner } from './QueueBanner';
 
 export const BatchesPage = () => {

@@ -167,8 +167,8 @@ export const NeedsYou = ({ studyId, batchId, simulated, failedAnalyses }: { stud
     if (e.type === 'recordings-changed' && e.studyId === studyId) void qc.invalidateQueries({ queryKey: ['recordings.retryable'] });
   }, [qc, studyId]));
   const uncertain = useCall('recordings.uncertain', { studyId, batchId });
-  const refusedCount = useCall('recordings.page', { studyId, batchId, filter: 'needs_attention', sort: 'id', dir: 'asc', offset: 0, limit: 1 });
-  const nothing = refusedCount.data?.total === 0;
+  const attention = useCall('recordings.page', { studyId, batchId, filter: 'needs_attention', sort: 'id', dir: 'asc', offset: 0, limit: 1 });
+  const nothing = attention.data?.total === 0;
   return (
     <Section title="Needs you" id="needs-you">
       {uncertain.error && <ErrorNotice error={uncertain.error.appError} onRetry={() => void uncertain.refetch()} />}

@@ -186,9 +186,10 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
         </ul>
       </section>
 
+      {sending === 0 && <Notice tone="warn">No file of this import can be sent. You can still import it, to keep the refused files and their reasons in the study.</Notice>}
       <div className="row wizard-nav">
         <button type="button" onClick={onBack}>Back to the preview</button>
-        <button type="button" className="primary" onClick={() => void go(true)}>
+        <button type="button" className="primary" onClick={() => void go(true)} disabled={sending === 0} title={sending === 0 ? 'No file of this import can be sent.' : undefined}>
           Import and start sending{createAccounts && needAccounts.length ? ` (creates ${plural(needAccounts.length, 'account')})` : ''}
         </button>
         <button type="button" onClick={() => void go(false)}>Import without starting</button>

@@ -58,8 +58,12 @@ const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1
   const planRef = useRef<string | null>(null);
   const run = useRef(0);
 
-  const moved = useRef(false);
-  useEffect(() => { if (moved.current) heading.current?.focus(); moved.current = true; }, [step]);
+  // A new step's heading takes focus (not on arrival: the page heading has it then).
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current !== step) heading.current?.focus();
+    shownStep.current = step;
+  }, [step]);
   // The main process holds previews; one left behind (the researcher went elsewhere) is discarded.
   useEffect(() => () => { if (planRef.current) void rpc.call('imports.discard', { planId: planRef.current }); }, [rpc]);
 

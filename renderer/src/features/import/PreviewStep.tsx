@@ -9,7 +9,7 @@ import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import type { PlannedAction, PlannedFile } from '../../../../shared/study';
 import { Badge } from '../../components/Badges';
-import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
+import { Empty, ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox } from '../../components/Form';
 import { PagedTable, type Column } from '../../components/PagedTable';
 import { ScrollableGrid } from '../../components/ScrollableGrid';
@@ -169,6 +169,12 @@ export const PreviewStep = ({ summary, pending, error, progress, convert, onConv
       <Checkbox label="Convert stereo or low-rate WAV files to mono 16 kHz" checked={convert} onChange={onConvert} disabled={pending}
         hint="The original file is never changed. Switching this previews the files again." />
       {pending && (progress ? <Progress done={progress.done} total={progress.total} /> : <Loading label="Looking for files…" />)}
+      {summary && !pending && summary.totalFiles === 0 && (
+        <Empty title="No recording was found">
+          <p>Neither the folders and files you chose nor the manifest lead to an audio file (WAV, MP3, MP4/M4A or OGG).{summary.manifestErrors.length ? ' The manifest\'s problems are listed below.' : ''}</p>
+          <p>Go back and choose another folder or manifest.</p>
+        </Empty>
+      )}
       {summary && !pending && (
         <>
           <p>{plural(summary.totalFiles, 'file')} ({fmtBytes(summary.totalBytes)}): <strong>{plural(sending, 'file')} will be sent</strong>; nothing is written or sent until you confirm.</p>
@@ -225,7 +231,7 @@ export const PreviewStep = ({ summary, pending, error, progress, convert, onConv
       )}
       <div className="row wizard-nav">
         <button type="button" onClick={onBack} disabled={pending}>Back to the choices</button>
-        <button type="button" className="primary" onClick={onNext} disabled={pending || !summary}>Continue to confirm</button>
+        <button type="button" className="primary" onClick={onNext} disabled={pending || !summary || summary.totalFiles === 0}>Continue to confirm</button>
       </div>
     </div>
   );

@@ -82,7 +82,7 @@ export const RecordingsPage = () => {
         {RECORDING_FILTERS.map((f) => <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>)}
       </nav>
       <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="recordings" />
-      <ScrollableGrid minWidth="60.75rem">
+      <ScrollableGrid minWidth="61.75rem">
         <PagedTable
           method="recordings.page"
           input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}

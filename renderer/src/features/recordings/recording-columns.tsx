@@ -62,7 +62,7 @@ export const recordingColumns = (opts: { batch?: boolean } = {}): Column<Recordi
     key: 'upload', header: 'Upload', width: '10.5rem', sort: 'state',
     render: (r) => <><Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>{r.converted ? <span className="muted small"> converted</span> : null}</>,
   },
-  { key: 'analyses', header: 'Analyses', width: 'minmax(10rem, 1.2fr)', render: (r) => <AnalysisBadges r={r} /> },
+  { key: 'analyses', header: 'Analyses', width: 'minmax(11rem, 1.2fr)', render: (r) => <AnalysisBadges r={r} /> },
   {
     key: 'problem', header: 'What needs you', width: 'minmax(8rem, 1.6fr)',
     render: (r) => (r.problem ? <span title={problemText(r)}>{r.problem.summary} <span className="muted">{r.problem.action}</span></span> : <span className="muted">—</span>),
