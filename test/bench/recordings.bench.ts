@@ -98,7 +98,7 @@ export const benchRecordings = async (): Promise<string[]> => {
     lines.push(`  batch 4, needs attention    ${ms(time(() => page({ batchId: 4, filter: 'needs_attention' })))}`);
     lines.push(`  one participant             ${ms(time(() => page({ participantId: 4321 })))} (${page({ participantId: 4321 }).total} rows)`);
     for (const [search, sort] of [['P-04321', 'recorded_at'], ['P-04321', 'participant'], ['week-7', 'recorded_at'], ['nothing-matches', 'recorded_at']] as const) {
-      lines.push(`  search "${search}" by ${sort}`.padEnd(40) + `${ms(time(() => page({ search, sort })))} (${page({ search, sort }).total.toLocaleString('en')} rows)`);
+      lines.push(`  search "${search}" by ${sort}`.padEnd(44) + `${ms(time(() => page({ search, sort })))} (${page({ search, sort }).total.toLocaleString('en')} rows)`);
     }
     lines.push(`  search "P-04321" + needs attention  ${ms(time(() => page({ search: 'P-04321', filter: 'needs_attention' })))}`);
     return lines;
