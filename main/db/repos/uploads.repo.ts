@@ -28,12 +28,16 @@ export interface UploadIntent {
 const studyOf = (db: Db, recordingId: number): number =>
   (stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as { study_id: number }).study_id;
 
-/** Commits the intent. Returns false (and changes nothing) unless the recording was `queued`. */
+/**
+ * Commits the intent. Returns false (and changes nothing) unless the recording is `queued` and its
+ * batch still running: a file picked just before the researcher paused or cancelled is not sent.
+ */
 export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =>
   db.transaction(() => {
     const changed = stmt(db, 
       `UPDATE recordings SET upload_state = 'uploading', upload_intent_at = ?, upload_attempts = upload_attempts + 1
-       WHERE id = ? AND upload_state = 'queued'`,
+       WHERE id = ? AND upload_state = 'queued'
+         AND EXISTS (SELECT 1 FROM batches b WHERE b.id = recordings.batch_id AND b.state = 'running')`,
     ).run(at, intent.recordingId).changes;
     if (changed !== 1) return false;
     appendEvent(db, at, 'upload_intent', { studyId: studyOf(db, intent.recordingId), recordingId: intent.recordingId }, {

@@ -51,6 +51,7 @@ export const filesHandlers = (d: HostDeps): HandlersOf<typeof filesContract> => 
 
 export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract> => {
   const { service, plans } = d;
+  const committing = new Set<string>();
   return {
     async 'imports.preview'(req) {
       let last = 0;
@@ -90,9 +91,17 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
     async 'imports.commit'({ planId, insistOnDuplicates, label }) {
       const plan = plans.get(planId);
       if (!plan) return planGone();
-      plans.drop(planId); // committed once: a second click must not import the files twice
-      const r = await service.commitImport(plan, { insistOnDuplicates, label });
-      return ok(r);
+      // Committed once: a second click while the first runs must not import the files twice; a commit that
+      // fails (a full disk while converting) keeps the preview, so the researcher can try again.
+      if (committing.has(planId)) return err(appError('CONFLICT', 'This import is already being committed.', 'Wait for it to finish.'));
+      committing.add(planId);
+      try {
+        const r = await service.commitImport(plan, { insistOnDuplicates, label });
+        plans.drop(planId);
+        return ok(r);
+      } finally {
+        committing.delete(planId);
+      }
     },
     'imports.discard': ({ planId }) => ok({ done: plans.drop(planId) }),
   };

@@ -1,15 +1,17 @@
 /**
  * A virtualised table over a paged procedure: only the rows in view are in the DOM, and only the pages
  * in view are asked for (TanStack Virtual + one TanStack Query per page, so engine events refresh just
- * what is on screen). Keyboard: the grid takes focus once; arrows, Page Up/Down, Home and End move the
- * active row (aria-activedescendant), Enter opens it. Sortable headers announce their order.
+ * what is on screen). The grid is the scrolling element itself, with a sticky header row, so one tab
+ * stop reaches it (and axe's "scrollable region must have keyboard access" holds); arrows, Page Up/Down,
+ * Home and End move the active row (aria-activedescendant) and Enter opens it. Sortable headers are
+ * buttons that announce their order. Loading, empty and error states sit outside the grid.
  */
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import type { Input, Output } from '../../../shared/contract';
 import { unwrap, useRpc, type CallFailed } from '../lib/api';
-import { ErrorNotice } from './Feedback';
+import { ErrorNotice, Loading } from './Feedback';
 
 export type PagedMethod = 'participants.page' | 'recordings.page' | 'imports.planFiles';
 export type RowOf<M extends PagedMethod> = Output<M>['rows'][number];
@@ -35,14 +37,18 @@ export interface PagedTableProps<M extends PagedMethod> {
   readonly onOpen?: (row: RowOf<M>) => void;
   readonly sort?: { by: string; dir: 'asc' | 'desc' };
   readonly onSort?: (by: string) => void;
+  /** Shown instead of the grid when there are no rows (null: the page shows its own). */
   readonly empty: ReactNode;
   readonly pageSize?: number;
-  /** Height of the scrolling area (CSS), default fills the remaining page. */
+  /** Height of the scrolling area (CSS), default fills most of the window. */
   readonly height?: string;
+  /** The columns' smallest total width: below it the table scrolls sideways as a whole. */
+  readonly minWidth?: string;
   readonly onTotal?: (total: number) => void;
 }
 
 const ROW_HEIGHT = 40;
+const HEAD_HEIGHT = 40;
 
 export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
   const rpc = useRpc();
@@ -59,6 +65,9 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The rows start below the sticky header, inside the same scrolling element.
+    scrollMargin: HEAD_HEIGHT,
+    scrollPaddingStart: HEAD_HEIGHT,
     onChange: (v) => {
       const items = v.getVirtualItems();
       const first = items[0]?.index ?? 0;
@@ -104,7 +113,8 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
     virtualizer.scrollToIndex(i, { align: 'auto' });
   };
   const onKey = (e: KeyboardEvent) => {
-    const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    if ((e.target as HTMLElement).closest('button') && e.key === 'Enter') return; // a header's sort button
+    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1);
     const keys: Record<string, () => void> = {
       ArrowDown: () => move(active + 1), ArrowUp: () => move(active - 1), PageDown: () => move(active + pageRows),
       PageUp: () => move(active - pageRows), Home: () => move(0), End: () => move((total ?? 1) - 1),
@@ -117,59 +127,62 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
   const error = results.find((r) => r.error)?.error as CallFailed | undefined;
   const template = p.columns.map((c) => c.width).join(' ');
   const loadingFirst = total === null && !error;
+  const style = { height: p.height ?? 'calc(100vh - 22rem)', '--grid-min': p.minWidth ?? '0' } as CSSProperties;
 
   return (
     <div className="ptable">
       <ErrorNotice error={error?.appError} onRetry={() => { for (const r of results) void r.refetch(); }} />
+      {loadingFirst && <Loading />}
+      {total === 0 && p.empty !== null && <div className="grid-empty">{p.empty}</div>}
       <div
+        ref={scrollRef}
         role="grid"
         aria-label={p.label}
         aria-rowcount={(total ?? 0) + 1}
         aria-colcount={p.columns.length}
-        aria-busy={loadingFirst}
         aria-activedescendant={total ? `${gridId}-r${active}` : undefined}
         tabIndex={0}
         onKeyDown={onKey}
         className="grid"
+        hidden={total === null || total === 0}
+        style={style}
       >
-        <div role="row" aria-rowindex={1} className="grid-head" style={{ gridTemplateColumns: template }}>
-          {p.columns.map((c) => {
-            const sorted = p.sort && c.sort === p.sort.by ? (p.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
-            return (
-              <div role="columnheader" key={c.key} aria-sort={c.sort ? sorted ?? 'none' : undefined} className={c.align === 'right' ? 'right' : undefined}>
-                {c.sort && p.onSort ? (
-                  <button type="button" tabIndex={-1} className="sort" onClick={() => p.onSort!(c.sort!)}>
-                    {c.header}<span aria-hidden="true">{sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}</span>
-                  </button>
-                ) : c.header}
-              </div>
-            );
-          })}
-        </div>
-        <div ref={scrollRef} className="grid-body" style={{ height: p.height ?? 'calc(100vh - 22rem)' }}>
-          {loadingFirst && <div className="loading" role="status"><span className="spinner" aria-hidden="true" />Loading…</div>}
-          {total === 0 && <div className="grid-empty">{p.empty}</div>}
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((v) => {
-              const row = rowAt(v.index);
+        <div role="rowgroup" className="grid-head-group">
+          <div role="row" aria-rowindex={1} className="grid-head" style={{ gridTemplateColumns: template, height: HEAD_HEIGHT }}>
+            {p.columns.map((c) => {
+              const sorted = p.sort && c.sort === p.sort.by ? (p.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
               return (
-                <div
-                  role="row"
-                  id={`${gridId}-r${v.index}`}
-                  aria-rowindex={v.index + 2}
-                  aria-selected={v.index === active}
-                  key={row ? p.rowKey(row) : `loading-${v.index}`}
-                  className={`grid-row${v.index === active ? ' active' : ''}${p.onOpen ? ' clickable' : ''}`}
-                  style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                  onClick={() => { setActive(v.index); if (row && p.onOpen) p.onOpen(row); }}
-                >
-                  {p.columns.map((c) => (
-                    <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>{row ? c.render(row) : <span className="skeleton" />}</div>
-                  ))}
+                <div role="columnheader" key={c.key} aria-sort={c.sort ? sorted ?? 'none' : undefined} className={c.align === 'right' ? 'right' : undefined}>
+                  {c.sort && p.onSort ? (
+                    <button type="button" className="sort" onClick={() => p.onSort!(c.sort!)}>
+                      {c.header}<span aria-hidden="true">{sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}</span>
+                    </button>
+                  ) : c.header}
                 </div>
               );
             })}
           </div>
+        </div>
+        <div role="rowgroup" className="grid-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rowAt(v.index);
+            return (
+              <div
+                role="row"
+                id={`${gridId}-r${v.index}`}
+                aria-rowindex={v.index + 2}
+                aria-selected={v.index === active}
+                key={row ? p.rowKey(row) : `loading-${v.index}`}
+                className={`grid-row${v.index === active ? ' active' : ''}${p.onOpen ? ' clickable' : ''}`}
+                style={{ gridTemplateColumns: template, transform: `translateY(${v.start - HEAD_HEIGHT}px)`, height: ROW_HEIGHT }}
+                onClick={() => { setActive(v.index); if (row && p.onOpen) p.onOpen(row); }}
+              >
+                {p.columns.map((c) => (
+                  <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>{row ? c.render(row) : <span className="skeleton" />}</div>
+                ))}
+              </div>
+            );
+          })}
         </div>
       </div>
     </div>

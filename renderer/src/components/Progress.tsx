@@ -30,6 +30,8 @@ export const BatchBars = ({ b }: { b: BatchProgress }) => {
   );
 };
 
-export const BATCH_STATE_LABEL: Record<BatchProgress['state'], string> = {
-  open: 'Not started', running: 'Running', paused: 'Paused', cancelled: 'Cancelled', finished: 'All sent',
+/** A batch's state as a badge: "Done sending" rather than "finished", which would be untrue of refused or unknown uploads. */
+export const BATCH_LABEL: Record<BatchProgress['state'], string> = {
+  open: 'Not started', running: 'Sending', paused: 'Paused', cancelled: 'Cancelled', finished: 'Done sending',
 };
+export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = { open: 'muted', running: 'info', paused: 'warn', cancelled: 'muted', finished: 'ok' };

@@ -103,7 +103,7 @@ export const EngineRefresh = () => {
           mark('batches.list', 'studies.list', 'studies.get');
           break;
         case 'recordings-changed':
-          mark('recordings.page', 'recordings.rows', 'recordings.detail', 'participants.page', 'participants.get', 'timeline.participant', 'recordings.uncertain');
+          mark('recordings.page', 'recordings.rows', 'recordings.detail', 'participants.page', 'participants.get', 'timeline.participant', 'recordings.uncertain', 'recordings.retryable');
           break;
         case 'usage':
           mark('usage.overview', 'profiles.list');

@@ -113,6 +113,8 @@ export const openScreen = async (page: Page, hash: string) => {
 /** Saves a full-page screenshot of a main screen (look at them: test-results/screenshots/). */
 export const shoot = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // From the top: the sidebar sticks to the window, so a page scrolled down would show it half-way.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 };
 

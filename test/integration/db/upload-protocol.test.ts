@@ -15,9 +15,10 @@ const seed = (d: Db): number => {
   d.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`).run(AT);
   d.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`).run(AT);
   d.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`).run(AT);
+  d.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing","parkinsons"]', 'running')`).run(AT);
   return Number(d.prepare(
-    `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
-     VALUES (1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?)`,
+    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+     VALUES (1, 1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?)`,
   ).run(AT).lastInsertRowid);
 };
 
@@ -39,6 +40,16 @@ describe('write-ahead upload protocol', () => {
     expect(state()).toBe('uploading');
     expect(beginUpload(db, AT, intent())).toBe(false);
     expect(events()).toEqual(['upload_intent']);
+  });
+
+  it('a file whose batch was paused or cancelled after it was picked is not begun', () => {
+    for (const st of ['paused', 'cancelled', 'open']) {
+      db.prepare(`UPDATE batches SET state = ? WHERE id = 1`).run(st);
+      expect(beginUpload(db, AT, intent()), st).toBe(false);
+      expect(state()).toBe('queued');
+    }
+    db.prepare(`UPDATE batches SET state = 'running' WHERE id = 1`).run();
+    expect(beginUpload(db, AT, intent())).toBe(true);
   });
 
   it('an accepted upload stores the receipt and starts polling each requested type', () => {

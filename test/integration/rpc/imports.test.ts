@@ -195,6 +195,18 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
     expect(dup.rows[0]!.duplicateOf!.recordingId).toEqual(expect.any(Number));
   });
 
+  it('two commits of one preview at once (a double click) import it once', async () => {
+    const study = await t.sandboxStudy('Double click study');
+    const p = await t.must('imports.preview', { ...request(), studyId: study.studyId });
+    const [a, b] = await Promise.all([
+      t.call('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: 'first' }),
+      t.call('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: 'second' }),
+    ]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect((a.ok ? b : a)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await t.must('batches.list', { studyId: study.studyId })).toHaveLength(1);
+  });
+
   it('commits the duplicates the researcher insists on as files to send', async () => {
     const study = await t.sandboxStudy('Insisting study');
     const p = await t.must('imports.preview', { ...request(), studyId: study.studyId });

@@ -13,13 +13,12 @@ import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { PageHeader, Section } from '../../components/Page';
 import { PagedTable } from '../../components/PagedTable';
-import { ScrollableGrid } from '../../components/ScrollableGrid';
 import { BatchBars } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
-import { useDebounced } from '../participants/useDebounced';
+import { useDebounced } from '../../lib/use-debounced';
 import { recordingColumns } from '../recordings/recording-columns';
 import { EMPTY, FILTER_LABEL, RecordingToolbar, type RecordingFilter, type RecordingSort } from '../recordings/RecordingsPage';
 import { BatchControls } from './BatchControls';
@@ -65,22 +64,21 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
         {FILTERS.map((f) => <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>{FILTER_LABEL[f]}</button>)}
       </div>
       <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="files of this batch" />
-      <ScrollableGrid minWidth="58.25rem">
-        <PagedTable
-          method="recordings.page"
-          input={{ studyId, batchId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
-          columns={recordingColumns()}
-          label={`Files of this batch${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
-          rowKey={(r) => r.id}
-          onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
-          sort={sort}
-          onSort={onSort}
-          onTotal={onTotal}
-          // As tall as its rows (40 px each), between 12 and 28 rem: a small batch leaves no empty box.
-          height={`${Math.min(28, Math.max(12, (total ?? 10) * 2.5 + 0.25))}rem`}
-          empty={query ? <>No participant, file or session contains “{query}”.</> : filter === 'all' ? 'This batch has no files.' : EMPTY[filter]}
-        />
-      </ScrollableGrid>
+      <PagedTable
+        minWidth="58.25rem"
+        method="recordings.page"
+        input={{ studyId, batchId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        columns={recordingColumns()}
+        label={`Files of this batch${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
+        rowKey={(r) => r.id}
+        onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+        sort={sort}
+        onSort={onSort}
+        onTotal={onTotal}
+        // As tall as its rows (40 px each), between 12 and 28 rem: a small batch leaves no empty box.
+        height={`${Math.min(28, Math.max(12, (total ?? 10) * 2.5 + 0.25))}rem`}
+        empty={query ? <>No participant, file or session contains “{query}”.</> : filter === 'all' ? 'This batch has no files.' : EMPTY[filter]}
+      />
     </Section>
   );
 };

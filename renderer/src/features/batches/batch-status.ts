@@ -3,12 +3,10 @@
  * sent, what waits and why, what needs them). Pure, so the wording is tested without a screen.
  */
 import type { BatchProgress } from '../../../../shared/study';
-import { BATCH_STATE_LABEL, batchFigures } from '../../components/Progress';
+import { batchFigures } from '../../components/Progress';
 import { fmtInt, plural } from '../../lib/format';
 
-export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = { open: 'muted', running: 'info', paused: 'warn', cancelled: 'muted', finished: 'ok' };
-/** "All sent" (the shared label) would be untrue of a batch whose uploads were refused or are of unknown outcome. */
-export const BATCH_LABEL: Record<BatchProgress['state'], string> = { ...BATCH_STATE_LABEL, running: 'Sending', finished: 'Done sending' };
+export { BATCH_LABEL, BATCH_TONE } from '../../components/Progress';
 
 /** The batch's situation in one sentence; `queuePaused`: sending is paused for the whole service profile. */
 export const batchStatus = (b: BatchProgress, queuePaused = false): string => {

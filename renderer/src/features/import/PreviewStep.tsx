@@ -12,7 +12,6 @@ import { Badge } from '../../components/Badges';
 import { Empty, ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox } from '../../components/Form';
 import { PagedTable, type Column } from '../../components/PagedTable';
-import { ScrollableGrid } from '../../components/ScrollableGrid';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
@@ -211,19 +210,18 @@ export const PreviewStep = ({ summary, pending, error, progress, convert, onConv
 
           <div className="plan-files">
             <h3>{action ? `Files: ${ACTION[action].label}` : 'All files'}</h3>
-            <ScrollableGrid minWidth="58.5rem">
-              <PagedTable
-                method="imports.planFiles"
-                input={{ planId: summary.planId, ...(action ? { action } : {}) }}
-                columns={columns(insist)}
-                label={`Files of the preview${action ? `: ${ACTION[action].label}` : ''}. Arrow keys move, Enter shows the details below.`}
-                rowKey={(f) => f.path}
-                onOpen={onOpen}
-                onTotal={onTotal}
-              height={`${Math.min(24, Math.max(12, (shown ?? 10) * 2.5 + 0.25))}rem`}
-                empty="No file here."
-              />
-            </ScrollableGrid>
+            <PagedTable
+              minWidth="58.5rem"
+              method="imports.planFiles"
+              input={{ planId: summary.planId, ...(action ? { action } : {}) }}
+              columns={columns(insist)}
+              label={`Files of the preview${action ? `: ${ACTION[action].label}` : ''}. Arrow keys move, Enter shows the details below.`}
+              rowKey={(f) => f.path}
+              onOpen={onOpen}
+              onTotal={onTotal}
+            height={`${Math.min(24, Math.max(12, (shown ?? 10) * 2.5 + 0.25))}rem`}
+              empty="No file here."
+            />
             {open ? <FileDetail f={open} insisted={insist.has(open.path)} onInsist={(v) => onInsist(open.path, v)} />
               : <p className="muted small">Select a file (click, or Enter) to see everything about it.</p>}
           </div>

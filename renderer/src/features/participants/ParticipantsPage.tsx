@@ -15,7 +15,7 @@ import { RecencyBadge } from '../../components/RecencyBadge';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts } from './CreateAccounts';
-import { useDebounced } from './useDebounced';
+import { useDebounced } from '../../lib/use-debounced';
 
 type Filter = typeof PARTICIPANT_FILTERS[number];
 type Sort = typeof PARTICIPANT_SORTS[number];
@@ -115,8 +115,7 @@ export const ParticipantsPage = () => {
       </div>
 
       {total === 0 && <Empty title={emptyTitle(filter, query)}>{emptyText(filter, query, studyId)}</Empty>}
-      {/* Kept mounted (it asks for the total when the search or filter changes) but hidden while there is nothing to show. */}
-      <div hidden={total === 0}>
+      {/* The page says why the list is empty (empty={null}); the table stays mounted to learn the total of a new search or filter. */}
       <PagedTable
         method="participants.page"
         input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
@@ -129,7 +128,6 @@ export const ParticipantsPage = () => {
         onTotal={onTotal}
         empty={null}
       />
-      </div>
 
       <section className="section" aria-labelledby="add-participant">
         <h2 id="add-participant">Add a participant</h2>

@@ -11,10 +11,9 @@ import { ErrorNotice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, TabLink } from '../../components/Page';
 import { PagedTable } from '../../components/PagedTable';
-import { ScrollableGrid } from '../../components/ScrollableGrid';
 import { useCall } from '../../lib/api';
 import { plural } from '../../lib/format';
-import { useDebounced } from '../participants/useDebounced';
+import { useDebounced } from '../../lib/use-debounced';
 import { QueueBanner } from '../batches/QueueBanner';
 import { recordingColumns } from './recording-columns';
 
@@ -82,21 +81,20 @@ export const RecordingsPage = () => {
         {RECORDING_FILTERS.map((f) => <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>)}
       </nav>
       <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="recordings" />
-      <ScrollableGrid minWidth="61.75rem">
-        <PagedTable
-          method="recordings.page"
-          input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
-          columns={recordingColumns({ batch: true })}
-          label={`Recordings${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
-          rowKey={(r) => r.id}
-          onOpen={(r) => navigate(`${base}/${r.id}`)}
-          sort={sort}
-          onSort={onSort}
-          onTotal={onTotal}
-          empty={query ? <>No participant, file or session contains “{query}”.</>
-            : filter === 'all' ? <>No recordings yet. <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.</> : EMPTY[filter]}
-        />
-      </ScrollableGrid>
+      <PagedTable
+        minWidth="61.75rem"
+        method="recordings.page"
+        input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        columns={recordingColumns({ batch: true })}
+        label={`Recordings${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
+        rowKey={(r) => r.id}
+        onOpen={(r) => navigate(`${base}/${r.id}`)}
+        sort={sort}
+        onSort={onSort}
+        onTotal={onTotal}
+        empty={query ? <>No participant, file or session contains “{query}”.</>
+          : filter === 'all' ? <>No recordings yet. <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.</> : EMPTY[filter]}
+      />
     </div>
   );
 };

@@ -5,7 +5,8 @@ import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { PageHeader, Section, Stat } from '../../components/Page';
-import { BATCH_STATE_LABEL, BatchBars } from '../../components/Progress';
+import { BATCH_LABEL, BATCH_TONE, BatchBars } from '../../components/Progress';
+import { batchStatus } from '../batches/batch-status';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
 
@@ -64,8 +65,9 @@ export const StudyOverview = () => {
             <ul className="batch-list">
               {[...list].reverse().slice(0, 4).map((b) => (
                 <li key={b.batchId} className="card">
-                  <p className="card-title"><Link href={`/studies/${studyId}/batches/${b.batchId}`}>{b.label || `Batch ${b.batchId}`}</Link> <Badge tone={b.state === 'running' ? 'info' : b.state === 'paused' ? 'warn' : 'muted'}>{BATCH_STATE_LABEL[b.state]}</Badge></p>
+                  <p className="card-title"><Link href={`/studies/${studyId}/batches/${b.batchId}`}>{b.label || `Batch ${b.batchId}`}</Link> <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge></p>
                   <p className="muted small">{fmtDateTime(b.createdAt)} · {plural(b.total, 'file')}</p>
+                  <p className="small">{batchStatus(b)}</p>
                   <BatchBars b={b} />
                 </li>
               ))}
