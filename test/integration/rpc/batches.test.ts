@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
-import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './rpc-host';
+import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './test-host';
 
 let t: TestHost;
 let folder: SmallStudyFolder;

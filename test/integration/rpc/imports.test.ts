@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Input } from '../../../shared/contract';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
-import { openTestHost, type TestHost } from './rpc-host';
+import { openTestHost, type TestHost } from './test-host';
 
 let t: TestHost;
 let folder: SmallStudyFolder;

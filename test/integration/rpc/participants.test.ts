@@ -8,14 +8,15 @@ import { openStudyDb } from '../../../main/db/open';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { startLabSandbox, createSandboxStudy } from '../../support/lab-sandbox';
-import { daysAgo, openTestHost, seedParticipant, seedRecording, seedStudy, storeValues, type TestHost } from './helpers';
+import { openTestHost, type TestHost } from './test-host';
+import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost(); });
+beforeEach(async () => { t = await openTestHost({ now: NOW }); });
 afterEach(async () => { await t.close(); });
 
 const page = (studyId: number, o: Partial<{ search: string; filter: 'all' | 'overdue' | 'never' | 'no_account' | 'needs_attention'; sort: 'code' | 'recordings' | 'last_recording' | 'created'; dir: 'asc' | 'desc'; offset: number; limit: number }> = {}) =>
-  t.value('participants.page', { studyId, sort: o.sort ?? 'code', dir: o.dir ?? 'asc', offset: o.offset ?? 0, limit: o.limit ?? 100, ...(o.search !== undefined ? { search: o.search } : {}), ...(o.filter ? { filter: o.filter } : {}) });
+  t.must('participants.page', { studyId, sort: o.sort ?? 'code', dir: o.dir ?? 'asc', offset: o.offset ?? 0, limit: o.limit ?? 100, ...(o.search !== undefined ? { search: o.search } : {}), ...(o.filter ? { filter: o.filter } : {}) });
 const codes = async (...a: Parameters<typeof page>) => (await page(...a)).rows.map((r) => r.code);
 
 /**
@@ -188,7 +189,7 @@ describe('the figures kept on each participant (migration 0040)', () => {
 describe('participants.create, rename and setNotes', () => {
   it('creates a participant with a trimmed code and refuses a code the study already has, saying what to do', async () => {
     const s = seedStudy(t.db);
-    const p = await t.value('participants.create', { studyId: s, code: '  P-001 ' });
+    const p = await t.must('participants.create', { studyId: s, code: '  P-001 ' });
     expect(p).toMatchObject({ code: 'P-001', accountId: null, recordings: 0, recency: { status: 'never' }, notes: '' });
     const again = await t.call('participants.create', { studyId: s, code: 'P-001' });
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: 'The code "P-001" is already used in this study.', action: expect.stringMatching(/another code/) } });
@@ -201,8 +202,8 @@ describe('participants.create, rename and setNotes', () => {
 
   it('renames, keeps the recordings, and refuses a code taken by someone else', async () => {
     const { s, a } = seedSmallStudy();
-    expect(await t.value('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b', recordings: 3 });
-    expect(await t.value('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b' });
+    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b', recordings: 3 });
+    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b' });
     expect(await t.call('participants.rename', { participantId: a, code: 'B-02' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     expect(await t.call('participants.rename', { participantId: 999, code: 'Z' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await codes(s)).toEqual(['A-01b', 'B-02', 'C-03', 'd-04']);
@@ -210,8 +211,8 @@ describe('participants.create, rename and setNotes', () => {
 
   it('keeps notes', async () => {
     const { a } = seedSmallStudy();
-    expect(await t.value('participants.setNotes', { participantId: a, notes: 'Moved to site 2 in May.' })).toMatchObject({ notes: 'Moved to site 2 in May.' });
-    expect(await t.value('participants.get', { participantId: a })).toMatchObject({ notes: 'Moved to site 2 in May.' });
+    expect(await t.must('participants.setNotes', { participantId: a, notes: 'Moved to site 2 in May.' })).toMatchObject({ notes: 'Moved to site 2 in May.' });
+    expect(await t.must('participants.get', { participantId: a })).toMatchObject({ notes: 'Moved to site 2 in May.' });
     expect(await t.call('participants.setNotes', { participantId: 999, notes: '' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 });
@@ -223,7 +224,7 @@ describe('participants.linkAccount', () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
     const waiting = seedRecording(t.db, s, p, { recordedAt: daysAgo(3), uploadState: 'pending' });
-    expect(await t.value('participants.linkAccount', { participantId: p, accountId: ACC })).toMatchObject({ accountId: ACC.toLowerCase() });
+    expect(await t.must('participants.linkAccount', { participantId: p, accountId: ACC })).toMatchObject({ accountId: ACC.toLowerCase() });
     expect(t.db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(waiting)).toEqual({ upload_state: 'queued' });
     expect(t.db.prepare(`SELECT kind FROM event_log WHERE kind = 'account_linked'`).all()).toHaveLength(1);
     // Linking the same account again changes nothing and is not an error.
@@ -242,7 +243,7 @@ describe('participants.linkAccount', () => {
       ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/already has a service account/), action: expect.stringMatching(/new participant/) },
     });
     expect(await t.call('participants.linkAccount', { participantId: 999, accountId: ACC })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    expect((await t.value('participants.get', { participantId: p2 })).accountId).toBeNull();
+    expect((await t.must('participants.get', { participantId: p2 })).accountId).toBeNull();
   });
 });
 
@@ -251,14 +252,14 @@ describe('participants.createAccounts', () => {
     const sandbox = await startLabSandbox({ scenario: { preset: 'fast' } });
     try {
       const { studyId } = createSandboxStudy(t.host.service, sandbox, 'Accounts');
-      for (const c of ['P-1', 'P-2', 'P-3']) await t.value('participants.create', { studyId, code: c });
-      const first = await t.value('participants.createAccounts', { studyId, codes: ['P-1', 'P-2'] });
+      for (const c of ['P-1', 'P-2', 'P-3']) await t.must('participants.create', { studyId, code: c });
+      const first = await t.must('participants.createAccounts', { studyId, codes: ['P-1', 'P-2'] });
       expect(first.created.map((c) => c.code).sort()).toEqual(['P-1', 'P-2']);
       expect(first.failed).toEqual([]);
       expect((await page(studyId, { filter: 'no_account' })).rows.map((r) => r.code)).toEqual(['P-3']);
 
       sandbox.setScenario({ preset: 'fast', faults: { createAccount: { http500: 1 } } });
-      const second = await t.value('participants.createAccounts', { studyId });
+      const second = await t.must('participants.createAccounts', { studyId });
       expect(second.created).toEqual([]);
       expect(second.failed).toHaveLength(1);
       expect(second.failed[0]).toMatchObject({ code: 'P-3', summary: expect.any(String), action: expect.any(String) });

@@ -6,13 +6,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../../../shared/api/api-error';
-import { daysAgo, openTestHost, seedParticipant, seedRecording, seedStudy, storeValues, type TestHost } from './helpers';
+import { openTestHost, type TestHost } from './test-host';
+import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost(); });
+beforeEach(async () => { t = await openTestHost({ now: NOW }); });
 afterEach(async () => { await t.close(); });
 
-const detail = (recordingId: number) => t.value('recordings.detail', { recordingId });
+const detail = (recordingId: number) => t.must('recordings.detail', { recordingId });
 
 describe('recordings.detail', () => {
   it('gives the file, local and service facts, the converted copy, each analysis state and every stored value', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Input } from '../../../shared/contract';
 import type { RecordingRow } from '../../../shared/contract/recordings.contract';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
-import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './rpc-host';
+import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './test-host';
 
 let t: TestHost;
 let folder: SmallStudyFolder;

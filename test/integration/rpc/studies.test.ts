@@ -4,14 +4,15 @@
  * and whether its results are simulated; studies.create and studies.update with their refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daysAgo, openTestHost, seedParticipant, seedRecording, seedStudy, storeValues, type TestHost } from './helpers';
+import { openTestHost, type TestHost } from './test-host';
+import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
 let a: number;
 let b: number;
 
 beforeAll(async () => {
-  t = await openTestHost();
+  t = await openTestHost({ now: NOW });
   a = seedStudy(t.db, 'Alpha', 7);
   b = seedStudy(t.db, 'Beta', 30);
   const p1 = seedParticipant(t.db, a, 'A-1');
@@ -28,24 +29,24 @@ afterAll(() => t.close());
 
 describe('studies', () => {
   it('counts participants, recordings (cancelled ones do not count), fully analysed and needing the researcher', async () => {
-    const list = await t.value('studies.list', {});
+    const list = await t.must('studies.list', {});
     expect(list.map((s) => s.name)).toEqual(['Alpha', 'Beta']);
     expect(list[0]).toMatchObject({ participants: 3, recordings: 2, completedRecordings: 1, needsAttention: 1, lastRecordingAt: daysAgo(3), sessionIntervalDays: 7 });
     expect(list[1]).toMatchObject({ participants: 1, recordings: 1, completedRecordings: 0, needsAttention: 0 });
   });
 
   it('counts overdue participants against each study\'s own interval (never-recorded ones are not overdue)', async () => {
-    expect((await t.value('studies.get', { studyId: a })).overdueParticipants).toBe(1); // A-2: 20 days > 7
-    expect((await t.value('studies.get', { studyId: b })).overdueParticipants).toBe(0); // B-1: 20 days < 30
-    await t.value('studies.update', { studyId: b, sessionIntervalDays: 14 });
-    expect((await t.value('studies.get', { studyId: b })).overdueParticipants).toBe(1);
+    expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(1); // A-2: 20 days > 7
+    expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0); // B-1: 20 days < 30
+    await t.must('studies.update', { studyId: b, sessionIntervalDays: 14 });
+    expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(1);
   });
 
   it('says a study on the built-in sandbox is simulated, and one on a real service is not', async () => {
-    const profile = await t.value('profiles.useSandbox', { apiVersion: 'v1.3' });
-    const sim = await t.value('studies.create', { name: 'Training', profileId: profile.id, sessionIntervalDays: 3 });
+    const profile = await t.must('profiles.useSandbox', { apiVersion: 'v1.3' });
+    const sim = await t.must('studies.create', { name: 'Training', profileId: profile.id, sessionIntervalDays: 3 });
     expect(sim).toMatchObject({ simulated: true, sessionIntervalDays: 3, participants: 0, recordings: 0, lastRecordingAt: null });
-    expect((await t.value('studies.get', { studyId: a })).simulated).toBe(false);
+    expect((await t.must('studies.get', { studyId: a })).simulated).toBe(false);
   });
 
   it('refuses a name already taken, and an unknown study', async () => {

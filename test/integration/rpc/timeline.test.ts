@@ -4,14 +4,15 @@
  * markers for converted, marginal, isolated and warned audio, and whether their results are simulated.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { daysAgo, openTestHost, seedParticipant, seedRecording, seedStudy, storeValues, type TestHost } from './helpers';
+import { openTestHost, type TestHost } from './test-host';
+import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost(); });
+beforeEach(async () => { t = await openTestHost({ now: NOW }); });
 afterEach(async () => { await t.close(); });
 
 const timeline = (participantId: number, baselineSessions?: number) =>
-  t.value('timeline.participant', { participantId, ...(baselineSessions !== undefined ? { baselineSessions } : {}) });
+  t.must('timeline.participant', { participantId, ...(baselineSessions !== undefined ? { baselineSessions } : {}) });
 
 /** Sessions 10 days apart; HNR 10, 12, 14, then 20; stress low, low, high, very high. */
 const seedFourSessions = (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr = [10, 12, 14, 20]) => {

@@ -1,53 +1,17 @@
 /**
- * The workstation's procedures as the window calls them: a real app host (study service, router, every
- * handler) on a fresh temporary workspace with a fixed clock, and seeding helpers that write studies,
- * participants, recordings and stored analysis results through the schema and the real results path
- * (storeAnalysis), so each test states exactly the study it reads.
+ * A study written through the schema, so each test states exactly what it reads: studies, participants,
+ * recordings with their analysis rows, and completed results stored through the real results path
+ * (storeAnalysis), as the poller stores them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openAppHost, type AppHost } from '../../../main/app-host';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
 import type { Db } from '../../../main/db/open';
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
-import type { CallResult, Input, Method } from '../../../shared/contract';
 import type { VerdictView } from '../../../shared/study';
 
 export const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 export const DAY = 86_400_000;
 export const daysAgo = (d: number) => new Date(NOW - d * DAY).toISOString();
-
-export interface TestHost {
-  readonly host: AppHost;
-  readonly db: Db;
-  call<M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>>;
-  /** The call's value; fails the test with the error otherwise. */
-  value<M extends Method>(method: M, input: Input<M>): Promise<Extract<CallResult<M>, { ok: true }>['value']>;
-  close(): Promise<void>;
-}
-
-export const openTestHost = async (): Promise<TestHost> => {
-  const dir = mkdtempSync(join(tmpdir(), 'vs-rpc-'));
-  const host = await openAppHost({
-    workspaceDir: dir, mode: 'browser', keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },
-    engine: { now: () => NOW }, log: { error: (m, d) => { throw new Error(`${m} ${JSON.stringify(d)}`); } },
-  });
-  const call = <M extends Method>(method: M, input: Input<M>) => host.router.handle(method, input, { via: 'direct' }) as Promise<CallResult<M>>;
-  return {
-    host, db: host.service.db, call,
-    async value(method, input) {
-      const r = await call(method, input);
-      if (!r.ok) throw new Error(`${method} failed: ${JSON.stringify(r.error)}`);
-      return r.value;
-    },
-    async close() {
-      await host.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-};
 
 /** A study (interval in days) on a plain profile; returns its id. */
 export const seedStudy = (db: Db, name = 'Study', intervalDays = 7): number => {

@@ -2,17 +2,20 @@
  * The app host as the window sees it, for handler tests: `openAppHost` on a temporary workspace with
  * the built-in sandbox (fast scenario, a known admin token for fault injection), fast engine tuning,
  * and `call` going through the router exactly as an IPC or WebSocket message would (input and output
- * parsed against the contract).
+ * parsed against the contract). With `now`, the host's clock is fixed (recency and timelines of a
+ * study seeded through seed.ts); without it, the engine runs in real time against the sandbox.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAppHost, type AppHost } from '../../../main/app-host';
+import type { Db } from '../../../main/db/open';
 import type { Dialogs } from '../../../main/rpc/handlers/deps';
 import type { CallResult, EventName, EventPayload, Input, Method, Output } from '../../../shared/contract';
 
 export interface TestHost {
   readonly host: AppHost;
+  readonly db: Db;
   readonly root: string;
   call<M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>>;
   /** The value of a call that must succeed (the test fails with the researcher-facing message otherwise). */
@@ -27,7 +30,7 @@ export interface TestHost {
 
 const ADMIN = 'rpc-test-admin-token-0001';
 
-export const openTestHost = async (opts: { dialogs?: Dialogs } = {}): Promise<TestHost> => {
+export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {}): Promise<TestHost> => {
   const root = mkdtempSync(join(tmpdir(), 'vs-rpc-'));
   const host = await openAppHost({
     workspaceDir: join(root, 'home'), mode: 'browser',
@@ -37,15 +40,17 @@ export const openTestHost = async (opts: { dialogs?: Dialogs } = {}): Promise<Te
       poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 25, globalBurst: 10 },
       queue: { uploadConcurrency: 4, uploadsPerMinute: 6_000 },
       idleRecheckMs: 200,
+      ...(opts.now !== undefined ? { now: () => opts.now! } : {}),
     },
     ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
-    log: { error: (m, d) => console.error(m, d) },
+    // An answer outside the contract or an internal error fails the test that caused it.
+    log: { error: (m, d) => { throw new Error(`${m} ${JSON.stringify(d)}`); } },
   });
   const seen: { name: string; payload: unknown }[] = [];
   host.bus.subscribe((name, payload) => { seen.push({ name, payload }); });
   const call = async <M extends Method>(method: M, input: Input<M>) => (await host.router.handle(method, input, { via: 'direct' })) as CallResult<M>;
   const self: TestHost = {
-    host, root, call,
+    host, db: host.service.db, root, call,
     async must(method, input) {
       const r = await call(method, input);
       if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message} ${r.error.action}`);
