@@ -185,7 +185,7 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
         lc.pair = pair;
         longRows?.pair(lc);
         for (const m of measuresOf.get(pair.type) ?? []) {
-          const v = rec.values.get(m.key);
+          const v = rec.values[m.key];
           if (v === undefined) missing++;
           else {
             values++;

@@ -65,7 +65,7 @@ export interface RecordingCtx {
 export interface WideCtx extends RecordingCtx {
   /** The exported analysis types of this recording. */
   readonly pairs: ReadonlyMap<AnalysisType, PairView>;
-  readonly values: ReadonlyMap<string, MeasureValue>;
+  readonly values: Readonly<Record<string, MeasureValue>>;
 }
 
 export interface LongCtx extends RecordingCtx {
@@ -189,7 +189,7 @@ const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
   return col<WideCtx>(
     m.key, isCategory ? 'string' : m.valueType, `${ANALYSIS_LABEL[m.analysis]}: ${m.label}`,
     `${m.meaning}${m.unit ? ` (${m.unit})` : ''}. Empty when the service did not provide it (see ${ANALYSIS_PREFIX[m.analysis]}_state).`,
-    isCategory ? (c) => textOrNull(c.values.get(m.key)) : (c) => numOrNull(c.values.get(m.key)),
+    isCategory ? (c) => textOrNull(c.values[m.key]) : (c) => numOrNull(c.values[m.key]),
     // A category the spec leaves open (the Parkinson's band) is free text from the service: neutralised like any.
     { ...extra, neutralised: isCategory && !m.allowed },
   );
