@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
+import { timeRuns } from './timing';
 import { LARGE_STUDY, seedLargeStudyDb } from '../support/large-study';
 import { participantPage, type ParticipantFilter, type ParticipantSort } from '../../main/db/repos/participants.repo';
 
@@ -15,12 +16,7 @@ const { participants: PARTICIPANTS, recordings: RECORDINGS, now: NOW } = LARGE_S
 const SORTS: readonly ParticipantSort[] = ['code', 'recordings', 'last_recording', 'created'];
 const FILTERS: readonly ParticipantFilter[] = ['all', 'overdue', 'never', 'no_account', 'needs_attention'];
 
-const time = (fn: () => unknown, n = 20): { p50: number; max: number } => {
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) { const t = performance.now(); fn(); xs.push(performance.now() - t); }
-  xs.sort((a, b) => a - b);
-  return { p50: xs[Math.floor(n / 2)]!, max: xs.at(-1)! };
-};
+const time = (fn: () => unknown) => timeRuns(fn, 20);
 
 export const benchParticipants = async (): Promise<string[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-pbench-'));

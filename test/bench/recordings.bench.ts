@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
+import { timeRuns } from './timing';
 import { LARGE_STUDY, seedLargeStudyDb } from '../support/large-study';
 import { recordingPage, type RecordingFilter, type RecordingQuery, type RecordingSort } from '../../main/db/repos/recordings-view.repo';
 
@@ -17,13 +18,7 @@ const BATCHES = 10;
 const SORTS: readonly RecordingSort[] = ['recorded_at', 'participant', 'file', 'state', 'id'];
 const FILTERS: readonly RecordingFilter[] = ['all', 'needs_attention', 'in_progress', 'completed', 'uncertain', 'refused', 'duplicates'];
 
-const time = (fn: () => unknown, n = 15): { p50: number; max: number } => {
-  fn();
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) { const t = performance.now(); fn(); xs.push(performance.now() - t); }
-  xs.sort((a, b) => a - b);
-  return { p50: xs[Math.floor(n / 2)]!, max: xs.at(-1)! };
-};
+const time = (fn: () => unknown) => timeRuns(fn, 15);
 const ms = (r: { p50: number; max: number }) => `${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms`;
 
 export const benchRecordings = async (): Promise<string[]> => {

@@ -5,7 +5,7 @@
  * in a virtualised table. Engine events refresh the figures and the rows in place: the progress
  * arrives as data (no refetch), the table keeps its rows and scroll position while a page reloads.
  */
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/contract/views';
 import type { BatchProgress } from '../../../../shared/study';
@@ -18,7 +18,7 @@ import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
-import { useDebounced } from '../../lib/use-debounced';
+import { useTableControls } from '../../lib/use-table-controls';
 import { recordingColumns } from '../recordings/recording-columns';
 import { EMPTY, FILTER_LABEL, RecordingToolbar, type RecordingFilter, type RecordingSort } from '../recordings/RecordingsPage';
 import { BatchControls } from './BatchControls';
@@ -52,12 +52,7 @@ const FILTERS: readonly RecordingFilter[] = ['all', 'needs_attention', 'in_progr
 const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) => {
   const [, navigate] = useLocation();
   const [filter, setFilter] = useState<RecordingFilter>('all');
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
-  const [sort, setSort] = useState<{ by: RecordingSort; dir: 'asc' | 'desc' }>({ by: 'id', dir: 'asc' });
-  const [total, setTotal] = useState<number | null>(null);
-  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as RecordingSort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
-  const onTotal = useCallback((n: number) => setTotal(n), []);
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>({ by: 'id', dir: 'asc' });
   return (
     <Section title="Files of this batch">
       <div className="action-filter" role="group" aria-label="Show files">

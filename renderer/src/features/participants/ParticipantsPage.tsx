@@ -3,7 +3,7 @@
  * account, counts and data recency; adding a participant and creating the missing service accounts.
  * Only a page of rows crosses IPC; the table asks for the pages in view.
  */
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { PARTICIPANT_FILTERS, PARTICIPANT_SORTS, type ParticipantRow } from '../../../../shared/contract/participants.contract';
 import { Badge } from '../../components/Badges';
@@ -15,7 +15,7 @@ import { RecencyBadge } from '../../components/RecencyBadge';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts } from './CreateAccounts';
-import { useDebounced } from '../../lib/use-debounced';
+import { useTableControls } from '../../lib/use-table-controls';
 
 type Filter = typeof PARTICIPANT_FILTERS[number];
 type Sort = typeof PARTICIPANT_SORTS[number];
@@ -75,15 +75,10 @@ export const ParticipantsPage = () => {
   const studyId = Number(params.id);
   const filter: Filter = (PARTICIPANT_FILTERS as readonly string[]).includes(params.filter ?? '') ? params.filter as Filter : 'all';
   const [, navigate] = useLocation();
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
-  const [sort, setSort] = useState<{ by: Sort; dir: 'asc' | 'desc' }>(filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' });
-  const [total, setTotal] = useState<number | null>(null);
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } =
+    useTableControls<Sort>(filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' });
   const study = useCall('studies.get', { studyId });
   const base = `/studies/${studyId}/participants`;
-
-  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as Sort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
-  const onTotal = useCallback((n: number) => setTotal(n), []);
 
   return (
     <div className="page">

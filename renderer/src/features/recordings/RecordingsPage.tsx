@@ -3,7 +3,6 @@
  * fast), filtered by what needs doing, searched by participant, file or session, each file that needs
  * the researcher saying what happened and what to do. A row opens the recording.
  */
-import { useCallback, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { RECORDING_FILTERS, RECORDING_SORTS } from '../../../../shared/contract/recordings.contract';
 import { SimulatedBadge } from '../../components/Badges';
@@ -13,7 +12,7 @@ import { PageHeader, TabLink } from '../../components/Page';
 import { PagedTable } from '../../components/PagedTable';
 import { useCall } from '../../lib/api';
 import { plural } from '../../lib/format';
-import { useDebounced } from '../../lib/use-debounced';
+import { useTableControls } from '../../lib/use-table-controls';
 import { QueueBanner } from '../batches/QueueBanner';
 import { recordingColumns } from './recording-columns';
 
@@ -62,14 +61,9 @@ export const RecordingsPage = () => {
   const studyId = Number(params.id);
   const filter: RecordingFilter = isFilter(params.filter) ? params.filter : 'all';
   const [, navigate] = useLocation();
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
-  const [sort, setSort] = useState<{ by: RecordingSort; dir: 'asc' | 'desc' }>({ by: 'recorded_at', dir: 'desc' });
-  const [total, setTotal] = useState<number | null>(null);
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>({ by: 'recorded_at', dir: 'desc' });
   const study = useCall('studies.get', { studyId });
   const base = `/studies/${studyId}/recordings`;
-  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as RecordingSort, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
-  const onTotal = useCallback((n: number) => setTotal(n), []);
 
   return (
     <div className="page">
