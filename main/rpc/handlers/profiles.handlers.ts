@@ -66,7 +66,10 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
     },
     'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
       const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });
-      return created.ok ? viewOf(created.value.id) : fromProblem(created.error, 'CONFLICT');
+      if (created.ok) return viewOf(created.value.id);
+      // A name already taken is a conflict; anything else (an address, a key store that refuses) a refusal.
+      const taken = service.listProfiles().some((p) => p.name === name.trim());
+      return fromProblem(created.error, taken ? 'CONFLICT' : 'REFUSED');
     },
     async 'profiles.useSandbox'({ apiVersion }) {
       const url = await sandbox.ensure();
