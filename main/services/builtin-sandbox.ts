@@ -38,9 +38,11 @@ export const createBuiltinSandbox = (db: Db, workspaceDir: string, opts: { scena
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
   const savedScenario = (): ScenarioName => {
-    const s = opts.scenario ?? readSetting<string>(db, SCENARIO_KEY);
+    const s = readSetting<string>(db, SCENARIO_KEY);
     return (SCENARIO_NAMES as readonly string[]).includes(s ?? '') ? (s as ScenarioName) : 'default';
   };
+  // This run starts with the scenario asked for (tests, demonstrations), else the researcher's last choice.
+  let scenario: ScenarioName = opts.scenario ?? savedScenario();
   const self: BuiltinSandbox = {
     apiKey: DEMO_API_KEY,
     async ensure() {
@@ -48,14 +50,15 @@ export const createBuiltinSandbox = (db: Db, workspaceDir: string, opts: { scena
       starting ??= (async () => {
         const dir = join(workspaceDir, 'sandbox');
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const s = await startSandbox({ port: 0, stateFile: join(dir, 'state.json'), ...(opts.adminToken ? { adminToken: opts.adminToken } : {}), config: { organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [DEMO_API_KEY] }], scenario: savedScenario() } });
+        const s = await startSandbox({ port: 0, stateFile: join(dir, 'state.json'), ...(opts.adminToken ? { adminToken: opts.adminToken } : {}), config: { organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [DEMO_API_KEY] }], scenario } });
         sandbox = s;
         return s;
       })();
       return (await starting).url;
     },
-    state: () => ({ running: sandbox !== null, url: sandbox?.url ?? null, scenario: sandbox ? savedScenario() : null }),
+    state: () => ({ running: sandbox !== null, url: sandbox?.url ?? null, scenario: sandbox ? scenario : null }),
     setScenario(name) {
+      scenario = name;
       writeSetting(db, SCENARIO_KEY, name);
       sandbox?.setScenario(name);
       return self.state();

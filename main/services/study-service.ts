@@ -166,7 +166,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const currentSettings = () => {
     const poll = clampPollSettings({ ...saved<PollSettings>('poll'), ...o.poll });
     const q = { ...DEFAULT_QUEUE, ...saved<QueueSettings>('queue'), ...o.queue };
-    return { poll, queue: { uploadConcurrency: Math.max(1, Math.min(8, Math.floor(q.uploadConcurrency))), uploadsPerMinute: Math.max(1, q.uploadsPerMinute) } };
+    return { poll, queue: { uploadConcurrency: Math.max(1, Math.min(8, Math.floor(q.uploadConcurrency))), uploadsPerMinute: Math.max(1, Math.min(600, q.uploadsPerMinute)) } };
   };
 
   const ensureRunner = (profileId: number): QueueRunner | null => {

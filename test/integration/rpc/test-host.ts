@@ -44,7 +44,7 @@ export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {
     },
     ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
     // An answer outside the contract or an internal error fails the test that caused it.
-    log: { error: (m, d) => { throw new Error(`${m} ${JSON.stringify(d)}`); } },
+    log: { error: (m, d) => { if (process.env.VS_DEBUG) console.error(m, d); throw new Error(`${m} ${JSON.stringify(d)}`); } },
   });
   const seen: { name: string; payload: unknown }[] = [];
   host.bus.subscribe((name, payload) => { seen.push({ name, payload }); });
