@@ -83,7 +83,7 @@ describe('desktop shell', () => {
     h.answer = 0;
     const refused = await call('profiles.create', { name: 'Lab', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
     expect(refused.ok).toBe(false);
-    expect(refused.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/no keyring/), action: expect.stringMatching(/GNOME Keyring or KWallet/) });
+    expect(refused.error).toMatchObject({ code: 'REFUSED', message: expect.stringMatching(/no keyring/), action: expect.stringMatching(/GNOME Keyring or KWallet/) });
     expect((await call('profiles.list', {})).value).toEqual([]);
     expect(s().electron.dialog.asked).toBe(1);
 
