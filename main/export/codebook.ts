@@ -3,9 +3,9 @@
  * the catalogue: settings, conventions, every file with its hash, every column of every file, every
  * measure with its meaning, wire path in v1.3 and v1.2 and sourced reference values.
  */
+import { ANALYSIS_LABEL } from '../../shared/api/vocabulary';
 import { ANALYSIS_PREFIX } from '../../shared/export';
 import { CONVENTIONS, describeMeasures, requestJson, settingsRows, type ExportDescription } from './describe';
-import { ANALYSIS_LABEL } from './schema';
 
 /** A table cell: pipes escaped and line breaks flattened so any text keeps the table intact. */
 const cell = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');

@@ -6,7 +6,7 @@
  * how it is written. Measure columns and values come from the catalogue (shared/api/measures.ts).
  */
 import { MEASURES, type MeasureDef } from '../../shared/api/measures';
-import { ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
+import { ANALYSIS_LABEL, ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import {
   ANALYSIS_PREFIX, EXPORT_ANALYSIS_STATES, type ColumnDef, type ExportForm, type ExportRequest, type FileDef, type FileRole,
@@ -129,9 +129,6 @@ const col = <C>(name: string, type: ColumnDef['type'], title: string, descriptio
   return { name, type, title, description, required, neutralised, ...rest, get };
 };
 
-export const ANALYSIS_LABEL: Record<AnalysisType, string> = {
-  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
-};
 
 const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);

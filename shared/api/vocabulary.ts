@@ -11,6 +11,10 @@ export type ApiVersion = z.infer<typeof ApiVersion>;
 export const ANALYSIS_TYPES = ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'] as const;
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
+/** The analysis types' names as researchers read them, in the window and in the exports' codebook alike. */
+export const ANALYSIS_LABEL: Readonly<Record<AnalysisType, string>> = {
+  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
+};
 
 /** Analysis types each version accepts on upload and returns in results. */
 export const ANALYSIS_TYPES_BY_VERSION = {

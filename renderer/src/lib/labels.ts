@@ -1,10 +1,7 @@
 /** Researcher-facing names of the engine's states and the service's analysis types. */
-import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
-export const ANALYSIS_LABEL: Record<AnalysisType, string> = {
-  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
-};
+export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
 
