@@ -10,7 +10,7 @@
 import type { z } from 'zod';
 import { measuresOf } from '../../shared/api/measures';
 import type { AnalysisStatus, AnalysisType, ApiVersion } from '../../shared/api/vocabulary';
-import { Ping } from '../../shared/api/wire-common';
+import { type Ping } from '../../shared/api/wire-common';
 import { AlzheimersV12, ParkinsonsV12, WellbeingV12 } from '../../shared/api/wire-v12';
 import {
   AlzheimersV13, CommunicationCoachV13, ParkinsonsV13, WellbeingV13,

@@ -4,7 +4,7 @@
  * whole body arrived).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export type Reply =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
@@ -35,7 +35,7 @@ export interface ScriptedServer {
 export const startScriptedServer = async (keepBodies = true): Promise<ScriptedServer> => {
   const queue: Reply[] = [];
   const received: Received[] = [];
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let n = 0;

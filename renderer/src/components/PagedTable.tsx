@@ -94,9 +94,10 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
   });
 
   const firstTotal = results.find((r) => r.data)?.data?.total;
+  const onTotal = p.onTotal;
   useEffect(() => {
-    if (firstTotal !== undefined) { setTotal(firstTotal); p.onTotal?.(firstTotal); }
-  }, [firstTotal, p.onTotal]);
+    if (firstTotal !== undefined) { setTotal(firstTotal); onTotal?.(firstTotal); }
+  }, [firstTotal, onTotal]);
   // A new filter or sort starts at the top.
   useEffect(() => { setActive(0); scrollRef.current?.scrollTo({ top: 0 }); }, [inputKey]);
 

@@ -112,7 +112,7 @@ describe('the log file', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
-    expect(text).toMatch(/^2026-11-22T10:00:00.000Z INFO  started$/m);
+    expect(text).toMatch(/^2026-11-22T10:00:00.000Z INFO {2}started$/m);
     expect(text).toMatch(/ERROR failed Error: boom/);
     expect(text).not.toContain('launch-secret');
     expect(out).toContain('BRIDGE_READY http://127.0.0.1:5000/?token=launch-secret');

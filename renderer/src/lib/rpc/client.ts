@@ -27,7 +27,7 @@ export const createRpcClient = (transport: Transport): RpcClient => {
       let raw: unknown;
       try {
         raw = await transport.request(method, inParsed.data);
-      } catch (e) {
+      } catch {
         return {
           ok: false,
           error: appError('UNSUPPORTED', 'Voicescope lost the connection to its background service.', 'Reload the window; if that does not help, restart Voicescope (npm start).', { retryable: true }),

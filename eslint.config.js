@@ -1,0 +1,107 @@
+// ESLint flat config. The house rules it guards (docs/architecture.md, CONTRIBUTING.md):
+//  - layering: shared/ is pure TypeScript (zod only), the renderer never reaches main/, node: or electron,
+//    only main/electron/ and preload/ import electron;
+//  - SQL lives only in main/db/ (no-restricted-syntax on SQL-looking strings elsewhere in main/);
+//  - no import cycles, no floating promises, exhaustive switches, the rules of hooks.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+const SQL = String.raw`/^\s*(SELECT|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW|TRIGGER)|WITH\s+\w+\s+AS)\b/i`;
+const noSql = [
+  'error',
+  { selector: `Literal[value=${SQL}]`, message: 'SQL lives only in main/db/ (a repository method).' },
+  { selector: `TemplateElement[value.raw=${SQL}]`, message: 'SQL lives only in main/db/ (a repository method).' },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      'test-results/**',
+      'playwright-report/**',
+      '**/*.mjs',
+      '**/*.cjs',
+      'eslint.config.js',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/main/**', 'node:*', 'electron'], message: 'The window never reaches main/, Node or Electron.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'electron', '**/main/**', '**/renderer/**'], message: 'shared/ is pure TypeScript.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only main/electron/ imports electron.' }] },
+      ],
+    },
+  },
+  { files: ['main/**/*.ts'], ignores: ['main/db/**'], rules: { 'no-restricted-syntax': noSql } },
+  {
+    // Tests may reach into untyped corners (stand-ins, parsed JSON) and load modules inside vi.hoisted.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+    },
+  },
+);
