@@ -13,7 +13,10 @@ const SQL = String.raw`/^\s*(SELECT|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+S
 const noSql = [
   'error',
   { selector: `Literal[value=${SQL}]`, message: 'SQL lives only in main/db/ (a repository method).' },
-  { selector: `TemplateElement[value.raw=${SQL}]`, message: 'SQL lives only in main/db/ (a repository method).' },
+  {
+    selector: `TemplateElement[value.raw=${SQL}]`,
+    message: 'SQL lives only in main/db/ (a repository method).',
+  },
 ];
 
 export default tseslint.config(
@@ -37,7 +40,9 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': [
@@ -62,7 +67,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/main/**', 'node:*', 'electron'], message: 'The window never reaches main/, Node or Electron.' },
+            {
+              group: ['**/main/**', 'node:*', 'electron'],
+              message: 'The window never reaches main/, Node or Electron.',
+            },
           ],
         },
       ],
@@ -75,7 +83,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'electron', '**/main/**', '**/renderer/**'], message: 'shared/ is pure TypeScript.' },
+            {
+              group: ['node:*', 'electron', '**/main/**', '**/renderer/**'],
+              message: 'shared/ is pure TypeScript.',
+            },
           ],
         },
       ],

@@ -6,7 +6,12 @@
 import { defineConfig } from '@playwright/test';
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 export default defineConfig({
@@ -22,7 +27,10 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   use: {
     browserName: 'chromium',
-    launchOptions: { executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: {
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
     viewport: { width: 1360, height: 900 },
     actionTimeout: 15_000,
     navigationTimeout: 30_000,

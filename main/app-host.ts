@@ -53,7 +53,9 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     ...o.engine,
     onEvent: (e) => bus.publish('engine', e),
   });
-  o.logger?.attach(logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }));
+  o.logger?.attach(
+    logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
+  );
   const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
     ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
@@ -62,19 +64,36 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
   const builtin = sandbox.profileIds();
   if (builtin.length > 0) {
     const url = await sandbox.ensure();
-    for (const p of service.listProfiles()) if (builtin.includes(p.id) && p.baseUrl !== url) await service.setProfileAddress(p.id, url);
+    for (const p of service.listProfiles())
+      if (builtin.includes(p.id) && p.baseUrl !== url) await service.setProfileAddress(p.id, url);
   }
   service.startEngine();
   const now = o.engine?.now ?? Date.now;
-  const router = createRouter(createHandlers({
-    service, sandbox, bus, plans: createPlanStore(), dialogs: o.dialogs ?? null, now,
-    info: {
-      version: APP_VERSION, mode: o.mode, platform: platform(), workspaceDir: service.workspace.dir, keyStorage: o.keyStorage,
-      capabilities: { nativeDialogs: o.dialogs !== undefined },
-    },
-  }), o.log ?? o.logger, { dbPath: service.workspace.dbPath });
+  const router = createRouter(
+    createHandlers({
+      service,
+      sandbox,
+      bus,
+      plans: createPlanStore(),
+      dialogs: o.dialogs ?? null,
+      now,
+      info: {
+        version: APP_VERSION,
+        mode: o.mode,
+        platform: platform(),
+        workspaceDir: service.workspace.dir,
+        keyStorage: o.keyStorage,
+        capabilities: { nativeDialogs: o.dialogs !== undefined },
+      },
+    }),
+    o.log ?? o.logger,
+    { dbPath: service.workspace.dbPath },
+  );
   return {
-    router, bus, service, sandbox,
+    router,
+    bus,
+    service,
+    sandbox,
     async close() {
       await service.close();
       await sandbox.close();

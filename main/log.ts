@@ -89,13 +89,16 @@ export const redact = (text: string, rules: RedactRules): string => {
   s = s.replace(BEARER, '$1$2[redacted]').replace(URL_SECRET, '$1[redacted]');
   s = s.replace(BASE64_RUN, (m) => `[${m.length} characters of encoded data omitted]`);
   if (rules.codes) s = s.replace(rules.codes, '[participant]');
-  return s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)} [${s.length - MAX_LINE_CHARS} characters cut]` : s;
+  return s.length > MAX_LINE_CHARS
+    ? `${s.slice(0, MAX_LINE_CHARS)} [${s.length - MAX_LINE_CHARS} characters cut]`
+    : s;
 };
 
 /** A copy of a detail value without binary contents (audio) and, unless diagnostic, without participant-code fields. */
 const scrub = (v: unknown, diagnostic: boolean, seen = new WeakSet<object>(), depth = 0): unknown => {
   if (v === null || typeof v !== 'object') return v;
-  if (v instanceof Uint8Array || v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return `[${(v as ArrayBuffer | ArrayBufferView).byteLength} bytes of binary data omitted]`;
+  if (v instanceof Uint8Array || v instanceof ArrayBuffer || ArrayBuffer.isView(v))
+    return `[${(v as ArrayBuffer | ArrayBufferView).byteLength} bytes of binary data omitted]`;
   if (v instanceof Error) return v;
   if (seen.has(v) || depth > 5) return '[…]';
   seen.add(v);
@@ -113,14 +116,27 @@ const describe = (v: unknown, diagnostic: boolean): string => {
     const code = (v as { code?: unknown }).code;
     return `${v.stack ?? `${v.name}: ${v.message}`}${typeof code === 'string' ? ` (${code})` : ''}`;
   }
-  return inspect(scrub(v, diagnostic), { depth: 5, breakLength: Infinity, maxStringLength: 4_000, maxArrayLength: 50 });
+  return inspect(scrub(v, diagnostic), {
+    depth: 5,
+    breakLength: Infinity,
+    maxStringLength: 4_000,
+    maxArrayLength: 50,
+  });
 };
 
 export const createLogger = (o: LoggerOptions = {}): Logger => {
   const now = o.now ?? Date.now;
   const maxBytes = o.maxBytes ?? 5 * 1024 * 1024;
-  const toOut = o.out ?? ((l: string) => { process.stdout.write(`${l}\n`); });
-  const toErr = o.err ?? ((l: string) => { process.stderr.write(`${l}\n`); });
+  const toOut =
+    o.out ??
+    ((l: string) => {
+      process.stdout.write(`${l}\n`);
+    });
+  const toErr =
+    o.err ??
+    ((l: string) => {
+      process.stderr.write(`${l}\n`);
+    });
   const useConsole = o.console ?? true;
   let sources: LogSources | null = null;
   let lastRules: RedactRules = { secrets: [], codes: null };
@@ -136,7 +152,10 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
     try {
       const diagnostic = sources.diagnostic();
       const list = sources.participantCodes();
-      if (list !== codesFrom) { cachedCodes = codeMatcher(list); codesFrom = list; }
+      if (list !== codesFrom) {
+        cachedCodes = codeMatcher(list);
+        codesFrom = list;
+      }
       lastRules = { secrets: sources.secrets(), codes: cachedCodes };
       return { secrets: lastRules.secrets, codes: diagnostic ? null : cachedCodes, diagnostic };
     } catch {
@@ -147,9 +166,12 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
   const rotate = (f: string) => {
     try {
       if (!existsSync(f) || statSync(f).size < maxBytes) return;
-      for (let i = KEPT_FILES - 1; i >= 1; i--) if (existsSync(`${f}.${i}`)) renameSync(`${f}.${i}`, `${f}.${i + 1}`);
+      for (let i = KEPT_FILES - 1; i >= 1; i--)
+        if (existsSync(`${f}.${i}`)) renameSync(`${f}.${i}`, `${f}.${i + 1}`);
       renameSync(f, `${f}.1`);
-    } catch { /* a failed rotation must not stop logging */ }
+    } catch {
+      /* a failed rotation must not stop logging */
+    }
   };
 
   const write = (level: LogLevel, message: string, detail: readonly unknown[]) => {
@@ -162,7 +184,9 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
         rotate(file);
         appendFileSync(file, `${line}\n`, { mode: 0o600 });
         chmodSync(file, 0o600);
-      } catch { /* the disk may be full: the console still gets the line */ }
+      } catch {
+        /* the disk may be full: the console still gets the line */
+      }
     }
     if (useConsole) (level === 'error' || level === 'warn' ? toErr : toOut)(line);
   };
@@ -175,7 +199,9 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
     error: (m, ...d) => write('error', m, d),
     slow: (method, ms) => write('info', `slow request ${method}: ${Math.round(ms)} ms`, []),
     announce: (line) => toOut(line),
-    attach(s) { sources = s; },
+    attach(s) {
+      sources = s;
+    },
   };
 };
 
@@ -184,12 +210,31 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
  * console.error), so no line reaches the terminal or the file unredacted. Returns the undo.
  */
 export const routeConsole = (log: Logger): (() => void) => {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  const text = (args: unknown[]) => [typeof args[0] === 'string' ? args[0] : inspect(args[0]), args.slice(1)] as const;
-  console.log = (...a: unknown[]) => { const [m, d] = text(a); log.info(m, ...d); };
+  const saved = {
+    log: console.log,
+    info: console.info,
+    warn: console.warn,
+    error: console.error,
+    debug: console.debug,
+  };
+  const text = (args: unknown[]) =>
+    [typeof args[0] === 'string' ? args[0] : inspect(args[0]), args.slice(1)] as const;
+  console.log = (...a: unknown[]) => {
+    const [m, d] = text(a);
+    log.info(m, ...d);
+  };
   console.info = console.log;
-  console.warn = (...a: unknown[]) => { const [m, d] = text(a); log.warn(m, ...d); };
-  console.error = (...a: unknown[]) => { const [m, d] = text(a); log.error(m, ...d); };
-  console.debug = (...a: unknown[]) => { const [m, d] = text(a); log.debug(m, ...d); };
+  console.warn = (...a: unknown[]) => {
+    const [m, d] = text(a);
+    log.warn(m, ...d);
+  };
+  console.error = (...a: unknown[]) => {
+    const [m, d] = text(a);
+    log.error(m, ...d);
+  };
+  console.debug = (...a: unknown[]) => {
+    const [m, d] = text(a);
+    log.debug(m, ...d);
+  };
   return () => Object.assign(console, saved);
 };

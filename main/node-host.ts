@@ -45,19 +45,27 @@ const openBrowser = (url: string) => {
 const main = async () => {
   const { values: v } = parseArgs({
     options: {
-      home: { type: 'string' }, port: { type: 'string' }, 'no-open': { type: 'boolean' }, 'sandbox-scenario': { type: 'string' },
+      home: { type: 'string' },
+      port: { type: 'string' },
+      'no-open': { type: 'boolean' },
+      'sandbox-scenario': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
-  if (v.help) { console.log(HELP); return; }
+  if (v.help) {
+    console.log(HELP);
+    return;
+  }
   const scenario = v['sandbox-scenario'];
   if (scenario !== undefined && !(SCENARIO_NAMES as readonly string[]).includes(scenario)) {
     console.error(`voicescope: --sandbox-scenario must be one of ${SCENARIO_NAMES.join(', ')}.`);
     process.exit(2);
   }
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    console.error('voicescope: the window is not built (out/renderer is missing). Run `npm run build` or `npm start`.');
+    console.error(
+      'voicescope: the window is not built (out/renderer is missing). Run `npm run build` or `npm start`.',
+    );
     process.exit(1);
   }
   const workspaceDir = v.home ?? defaultWorkspaceDir();
@@ -69,22 +77,29 @@ const main = async () => {
     mode: 'browser',
     logger,
     keyStorage: {
-      kind: 'key-file', protectedByOs: false,
+      kind: 'key-file',
+      protectedByOs: false,
       notice: `In browser mode, API keys are kept in files that only your user account can read (${join(workspaceDir, 'keys')}); they are not encrypted. The desktop app keeps them in the operating system's keychain instead.`,
     },
     ...(scenario ? { sandboxScenario: scenario as ScenarioName } : {}),
     // Test hooks exist only when asked for (end-to-end tests): the sandbox's admin token, to inject faults.
     ...(process.env['VOICESCOPE_TEST_HOOKS'] === '1' && process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN']
-      ? { sandboxAdminToken: process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN'] } : {}),
+      ? { sandboxAdminToken: process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN'] }
+      : {}),
   });
   const downloads = createExportDownloads(host.service.workspace.dir);
   const bridge = await startBridge({
-    router: host.router, bus: host.bus, staticDir: RENDERER_DIR, routes: downloads.route,
+    router: host.router,
+    bus: host.bus,
+    staticDir: RENDERER_DIR,
+    routes: downloads.route,
     ...(v.port ? { port: Number(v.port) } : {}),
   });
   // The address holds the launch token: shown at the console only, never written to the log file.
   logger.announce(`Voicescope is running in browser mode (workspace ${workspaceDir}).`);
-  logger.announce(`Open this address; it holds this launch's secret token, so keep it to yourself:\n  ${bridge.url}`);
+  logger.announce(
+    `Open this address; it holds this launch's secret token, so keep it to yourself:\n  ${bridge.url}`,
+  );
   logger.announce(`BRIDGE_READY ${bridge.url}`);
   logger.info(`browser mode started on ${bridge.origin}`);
   if (!v['no-open'] && !process.env['CI']) openBrowser(bridge.url);
@@ -104,6 +119,10 @@ void main().catch((e: unknown) => {
   // The study database that cannot be opened (read-only drive, damaged, from a newer Voicescope) is told
   // in the researcher's words; anything else by its message.
   const db = classifyDbError(e);
-  console.error(db ? `voicescope: ${db.message}\n${db.action}` : `voicescope: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(
+    db
+      ? `voicescope: ${db.message}\n${db.action}`
+      : `voicescope: ${e instanceof Error ? e.message : String(e)}`,
+  );
   process.exit(1);
 });

@@ -14,7 +14,12 @@ const CHANNELS = { rpc: 'app:rpc', event: 'app:event' } as const;
 
 const notAMethod = (method: unknown): Envelope<never> => ({
   ok: false,
-  error: { code: 'NOT_FOUND', message: `Unknown request "${String(method).slice(0, 80)}".`, action: 'This is a defect in Voicescope; report it.', retryable: false },
+  error: {
+    code: 'NOT_FOUND',
+    message: `Unknown request "${String(method).slice(0, 80)}".`,
+    action: 'This is a defect in Voicescope; report it.',
+    retryable: false,
+  },
 });
 
 export const api: PreloadApi = {
@@ -29,7 +34,9 @@ export const api: PreloadApi = {
       if (typeof event === 'string') listener(event, payload);
     };
     ipcRenderer.on(CHANNELS.event, relay);
-    return () => { ipcRenderer.removeListener(CHANNELS.event, relay); };
+    return () => {
+      ipcRenderer.removeListener(CHANNELS.event, relay);
+    };
   },
 };
 

@@ -37,16 +37,38 @@ if (electron) {
   const shell = join(root, 'main/electron/main.ts');
   const preload = join(root, 'preload/index.ts');
   if (!existsSync(shell) || !existsSync(preload)) {
-    console.error('build: the Electron shell (main/electron/main.ts) or the preload (preload/index.ts) is missing.');
+    console.error(
+      'build: the Electron shell (main/electron/main.ts) or the preload (preload/index.ts) is missing.',
+    );
     process.exit(1);
   }
   await build({
-    entryPoints: { main: shell }, outdir: join(out, 'main'), bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    external: ['electron', 'better-sqlite3'], minify: false, sourcemap: false, logLevel: 'warning', outExtension: { '.js': '.cjs' },
+    entryPoints: { main: shell },
+    outdir: join(out, 'main'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['electron', 'better-sqlite3'],
+    minify: false,
+    sourcemap: false,
+    logLevel: 'warning',
+    outExtension: { '.js': '.cjs' },
   });
   await build({
-    entryPoints: { preload: preload }, outdir: join(out, 'preload'), bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    external: ['electron'], minify: false, sourcemap: false, logLevel: 'warning', outExtension: { '.js': '.cjs' },
+    entryPoints: { preload: preload },
+    outdir: join(out, 'preload'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['electron'],
+    minify: false,
+    sourcemap: false,
+    logLevel: 'warning',
+    outExtension: { '.js': '.cjs' },
   });
 }
-console.log(`build: out/ ready in ${Date.now() - started} ms${electron ? ' (renderer, main, preload)' : ' (renderer)'}`);
+console.log(
+  `build: out/ ready in ${Date.now() - started} ms${electron ? ' (renderer, main, preload)' : ' (renderer)'}`,
+);

@@ -33,13 +33,26 @@ const electronBinary = () => {
 
 const args = process.argv.slice(2);
 const bin = electronBinary();
-const useElectron = bin !== null && existsSync(join(root, 'main', 'electron', 'main.ts')) && !args.includes('--browser');
-const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), ...(useElectron ? ['--electron'] : [])], { cwd: root, env, stdio: 'inherit' });
+const useElectron =
+  bin !== null && existsSync(join(root, 'main', 'electron', 'main.ts')) && !args.includes('--browser');
+const build = spawnSync(
+  process.execPath,
+  [join(root, 'scripts', 'build.mjs'), ...(useElectron ? ['--electron'] : [])],
+  { cwd: root, env, stdio: 'inherit' },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const child = useElectron
   ? spawn(bin, [join(root, 'out', 'main', 'main.cjs'), ...args], { cwd: root, env, stdio: 'inherit' })
-  : (console.log(bin === null ? 'Voicescope: no Electron binary is installed here, so the workstation opens in browser mode.' : 'Voicescope: browser mode.'),
-     spawn(process.execPath, ['--import', 'tsx/esm', join(root, 'main', 'node-host.ts'), ...args.filter((a) => a !== '--browser')], { cwd: root, env, stdio: 'inherit' }));
+  : (console.log(
+      bin === null
+        ? 'Voicescope: no Electron binary is installed here, so the workstation opens in browser mode.'
+        : 'Voicescope: browser mode.',
+    ),
+    spawn(
+      process.execPath,
+      ['--import', 'tsx/esm', join(root, 'main', 'node-host.ts'), ...args.filter((a) => a !== '--browser')],
+      { cwd: root, env, stdio: 'inherit' },
+    ));
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -28,7 +28,10 @@ export const meanSd = (values: readonly number[]): { mean: number; sd: number | 
 };
 
 /** Baseline over the first `sessions` points in time order (the caller passes one API version's points only). */
-export const baselineOf = (points: readonly BaselinePoint[], sessions = DEFAULT_BASELINE_SESSIONS): BaselineStats | null => {
+export const baselineOf = (
+  points: readonly BaselinePoint[],
+  sessions = DEFAULT_BASELINE_SESSIONS,
+): BaselineStats | null => {
   if (points.length === 0) return null;
   const ordered = [...points].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
   const first = ordered.slice(0, Math.max(1, sessions));
@@ -37,7 +40,10 @@ export const baselineOf = (points: readonly BaselinePoint[], sessions = DEFAULT_
 };
 
 /** Latest minus baseline mean, and the same in baseline SDs when the baseline has a non-zero SD. */
-export const changeFromBaseline = (latest: number, baseline: BaselineStats): { change: number; changeInSd: number | null } => {
+export const changeFromBaseline = (
+  latest: number,
+  baseline: BaselineStats,
+): { change: number; changeInSd: number | null } => {
   const change = latest - baseline.mean;
   return { change, changeInSd: baseline.sd !== null && baseline.sd > 0 ? change / baseline.sd : null };
 };

@@ -22,10 +22,18 @@ export const ExportPreset = z.enum(EXPORT_PRESETS);
 export type ExportPreset = z.infer<typeof ExportPreset>;
 
 /** The study database's analysis states (shared/study.ts), as a list the schema can enumerate. */
-export const EXPORT_ANALYSIS_STATES = ['awaiting_upload', 'processing', 'completed', 'error', 'not_requested', 'timed_out'] as const;
+export const EXPORT_ANALYSIS_STATES = [
+  'awaiting_upload',
+  'processing',
+  'completed',
+  'error',
+  'not_requested',
+  'timed_out',
+] as const;
 // Both directions, so a state added to shared/study.ts without being added here fails to compile.
 type Missing<A, B> = Exclude<A, B> extends never ? true : never;
-const _statesComplete: Missing<AnalysisState, (typeof EXPORT_ANALYSIS_STATES)[number]> & Missing<(typeof EXPORT_ANALYSIS_STATES)[number], AnalysisState> = true;
+const _statesComplete: Missing<AnalysisState, (typeof EXPORT_ANALYSIS_STATES)[number]> &
+  Missing<(typeof EXPORT_ANALYSIS_STATES)[number], AnalysisState> = true;
 void _statesComplete;
 export const ExportAnalysisState = z.enum(EXPORT_ANALYSIS_STATES);
 
@@ -55,14 +63,21 @@ export const ExportRequestSchema = z.object({
   analyses: z.array(AnalysisType).min(1).optional(),
   /** States of an analysis type for it to be exported; absent: every state (failed and pending types are exported with empty values). */
   states: z.array(ExportAnalysisState).min(1).optional(),
-  forms: z.array(ExportForm).min(1).default([...EXPORT_FORMS]),
+  forms: z
+    .array(ExportForm)
+    .min(1)
+    .default([...EXPORT_FORMS]),
   preset: ExportPreset.default('standard'),
   /** Also write participant_accounts.csv, the only file that links participant codes to the service's account ids. */
   includeLinkFile: z.boolean().default(false),
   /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts). */
   baselineSessions: z.int().min(1).max(20).default(DEFAULT_BASELINE_SESSIONS),
   /** IANA zone of the `*_local` columns and of date-only bounds, e.g. Europe/Berlin. */
-  timeZone: z.string().refine(isTimeZone, { message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)' }),
+  timeZone: z
+    .string()
+    .refine(isTimeZone, {
+      message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)',
+    }),
 });
 export type ExportRequestInput = z.input<typeof ExportRequestSchema>;
 export type ExportRequest = z.output<typeof ExportRequestSchema>;
@@ -79,7 +94,15 @@ export const ExportProgressSchema = z.object({
 });
 export type ExportProgress = z.infer<typeof ExportProgressSchema>;
 
-export const FILE_ROLES = ['data', 'provenance', 'link', 'codebook', 'datapackage', 'loader', 'checksums'] as const;
+export const FILE_ROLES = [
+  'data',
+  'provenance',
+  'link',
+  'codebook',
+  'datapackage',
+  'loader',
+  'checksums',
+] as const;
 export const FileRole = z.enum(FILE_ROLES);
 export type FileRole = z.infer<typeof FileRole>;
 
@@ -121,7 +144,14 @@ export const ExportReportSchema = z.object({
 export type ExportReport = z.infer<typeof ExportReportSchema>;
 
 export const EXPORT_PROBLEMS = [
-  'invalid_request', 'unknown_study', 'empty_selection', 'folder_exists', 'folder_unwritable', 'disk_full', 'cancelled', 'failed',
+  'invalid_request',
+  'unknown_study',
+  'empty_selection',
+  'folder_exists',
+  'folder_unwritable',
+  'disk_full',
+  'cancelled',
+  'failed',
 ] as const;
 export const ExportProblemSchema = z.object({
   code: z.enum(EXPORT_PROBLEMS),
@@ -166,10 +196,17 @@ export const FileDefSchema = z.object({
   rowIs: z.string(),
   description: z.string(),
   primaryKey: z.array(z.string()),
-  foreignKeys: z.array(z.object({ fields: z.array(z.string()), resource: z.string(), referenceFields: z.array(z.string()) })),
+  foreignKeys: z.array(
+    z.object({ fields: z.array(z.string()), resource: z.string(), referenceFields: z.array(z.string()) }),
+  ),
   columns: z.array(ColumnDefSchema),
 });
 export type FileDef = z.infer<typeof FileDefSchema>;
 
 /** Column-name prefix of each analysis type, the same as the catalogue keys' (`pd_` for parkinsons). */
-export const ANALYSIS_PREFIX = { wellbeing: 'wb', parkinsons: 'pd', alzheimers: 'ad', communication_coach: 'cc' } as const satisfies Record<AnalysisType, string>;
+export const ANALYSIS_PREFIX = {
+  wellbeing: 'wb',
+  parkinsons: 'pd',
+  alzheimers: 'ad',
+  communication_coach: 'cc',
+} as const satisfies Record<AnalysisType, string>;

@@ -18,8 +18,13 @@ export const recencyOf = (lastRecordedAt: string | null, intervalDays: number, n
   if (lastRecordedAt === null) return { status: 'never', daysSinceLast: null, missedSessions: 0 };
   const days = Math.max(0, (nowMs - Date.parse(lastRecordedAt)) / DAY_MS);
   const missed = Math.floor(days / intervalDays);
-  return { status: missed > 0 ? 'overdue' : 'on_track', daysSinceLast: Math.floor(days), missedSessions: missed };
+  return {
+    status: missed > 0 ? 'overdue' : 'on_track',
+    daysSinceLast: Math.floor(days),
+    missedSessions: missed,
+  };
 };
 
 /** The latest recording time that still counts as on track (ISO), for SQL filters. */
-export const overdueBefore = (intervalDays: number, nowMs: number): string => new Date(nowMs - intervalDays * DAY_MS).toISOString();
+export const overdueBefore = (intervalDays: number, nowMs: number): string =>
+  new Date(nowMs - intervalDays * DAY_MS).toISOString();

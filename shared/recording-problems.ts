@@ -15,8 +15,7 @@ export interface Problem {
 
 /** What `recordings.upload_error` holds: the service's refusal, or a local reason (file gone), or an uncertain upload's record. */
 export type StoredUploadError =
-  | ApiError
-  | { readonly reason: string; readonly error?: ApiError | null; readonly resolution?: string };
+  ApiError | { readonly reason: string; readonly error?: ApiError | null; readonly resolution?: string };
 
 export interface RecordingFactsForProblem {
   readonly uploadState: UploadState;
@@ -26,14 +25,22 @@ export interface RecordingFactsForProblem {
 }
 
 const TYPE_LABEL: Record<AnalysisType, string> = {
-  wellbeing: 'wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'communication coach',
+  wellbeing: 'wellbeing',
+  parkinsons: "Parkinson's",
+  alzheimers: "Alzheimer's",
+  communication_coach: 'communication coach',
 };
 const list = (types: readonly AnalysisType[]) => types.map((t) => TYPE_LABEL[t]).join(', ');
 
 const isApiError = (e: StoredUploadError): e is ApiError => 'kind' in e && 'endpoint' in e;
 
 /** Refusals that will not change if the same file is sent again. */
-const PERMANENT: ReadonlySet<ApiErrorKind> = new Set(['TooLarge', 'BadRequest', 'SpeakerSpeechTooShort', 'RecordingTooLongForIsolation']);
+const PERMANENT: ReadonlySet<ApiErrorKind> = new Set([
+  'TooLarge',
+  'BadRequest',
+  'SpeakerSpeechTooShort',
+  'RecordingTooLongForIsolation',
+]);
 
 export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
   switch (f.uploadState) {
@@ -47,38 +54,56 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
       const e = f.uploadError;
       if (e && isApiError(e)) {
         const x = explainApiError(e);
-        return { summary: x.summary + (e.serviceMessage ? ` The service said: "${e.serviceMessage}"` : ''), action: x.action };
+        return {
+          summary: x.summary + (e.serviceMessage ? ` The service said: "${e.serviceMessage}"` : ''),
+          action: x.action,
+        };
       }
-      return { summary: e && !isApiError(e) ? e.reason : 'The service refused this file.', action: 'Fix the cause, then retry: nothing was charged.' };
+      return {
+        summary: e && !isApiError(e) ? e.reason : 'The service refused this file.',
+        action: 'Fix the cause, then retry: nothing was charged.',
+      };
     }
     case 'upload_uncertain': {
       const e = f.uploadError;
       return {
         summary: e && !isApiError(e) ? e.reason : 'It is not known whether the service received this upload.',
-        action: 'Decide: send it again (it may be charged twice), give it up, or mark it as uploaded elsewhere. Voicescope never re-sends it on its own.',
+        action:
+          'Decide: send it again (it may be charged twice), give it up, or mark it as uploaded elsewhere. Voicescope never re-sends it on its own.',
       };
     }
     case 'duplicate':
-      return { summary: 'The same audio was already imported for this participant, so it was not sent.', action: 'Send it anyway only if it really is a different session.' };
+      return {
+        summary: 'The same audio was already imported for this participant, so it was not sent.',
+        action: 'Send it anyway only if it really is a different session.',
+      };
     case 'pending':
-      return { summary: 'Waiting for a service account for this participant.', action: 'Create the missing accounts (Participants) or link an existing one.' };
+      return {
+        summary: 'Waiting for a service account for this participant.',
+        action: 'Create the missing accounts (Participants) or link an existing one.',
+      };
     case 'cancelled': {
       // A decision on an uncertain upload also ends here: it may well have been sent, so "never sent" would be false.
       const e = f.uploadError;
       const resolution = e && !isApiError(e) ? e.resolution : undefined;
       if (resolution === 'mark_uploaded_elsewhere') {
         return {
-          summary: 'You marked this upload, whose outcome was unknown, as uploaded elsewhere; Voicescope does not send it again and holds no results for it.',
+          summary:
+            'You marked this upload, whose outcome was unknown, as uploaded elsewhere; Voicescope does not send it again and holds no results for it.',
           action: 'Nothing to do here; its results are wherever it was uploaded.',
         };
       }
       if (resolution === 'cancel') {
         return {
-          summary: 'You gave up this upload, whose outcome was unknown; it is not sent again. The service may have received (and charged) it.',
+          summary:
+            'You gave up this upload, whose outcome was unknown; it is not sent again. The service may have received (and charged) it.',
           action: 'Import the file again only if you want it analysed; it may then be charged twice.',
         };
       }
-      return { summary: 'Withdrawn when its batch was cancelled; it was never sent.', action: 'Import the file again to send it.' };
+      return {
+        summary: 'Withdrawn when its batch was cancelled; it was never sent.',
+        action: 'Import the file again to send it.',
+      };
     }
     case 'uploaded': {
       const failed = f.analyses.filter((a) => a.state === 'error').map((a) => a.type);
@@ -86,7 +111,8 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
       if (failed.length) {
         return {
           summary: `The service could not analyse ${list(failed)} for this recording (it gives no reason).`,
-          action: 'Check the audio (speech, noise, one speaker). Sending it again costs a credit and usually fails the same way.',
+          action:
+            'Check the audio (speech, noise, one speaker). Sending it again costs a credit and usually fails the same way.',
         };
       }
       if (late.length) {

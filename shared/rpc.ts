@@ -15,7 +15,10 @@ export interface EventDef<P extends z.ZodType = z.ZodType> {
   readonly payload: P;
 }
 
-export const procedure = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): Procedure<I, O> => ({ input, output });
+export const procedure = <I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+): Procedure<I, O> => ({ input, output });
 export const eventDef = <P extends z.ZodType>(payload: P): EventDef<P> => ({ payload });
 
 /** No input. */
@@ -27,8 +30,22 @@ export const NoInput = z.object({}).strict();
  * and DISK_FULL codes come from SQLite; FORBIDDEN is a sender the bridge does not trust.
  */
 export const APP_ERROR_CODES = [
-  'VALIDATION', 'NOT_FOUND', 'CONFLICT', 'REFUSED', 'UNSUPPORTED', 'UPSTREAM',
-  'DB_BUSY', 'DB_READONLY', 'DB_CORRUPT', 'DISK_FULL', 'DB_IO', 'DB_CANTOPEN', 'DB_TOO_NEW', 'CANCELLED', 'FORBIDDEN', 'INTERNAL',
+  'VALIDATION',
+  'NOT_FOUND',
+  'CONFLICT',
+  'REFUSED',
+  'UNSUPPORTED',
+  'UPSTREAM',
+  'DB_BUSY',
+  'DB_READONLY',
+  'DB_CORRUPT',
+  'DISK_FULL',
+  'DB_IO',
+  'DB_CANTOPEN',
+  'DB_TOO_NEW',
+  'CANCELLED',
+  'FORBIDDEN',
+  'INTERNAL',
 ] as const;
 export const AppErrorCode = z.enum(APP_ERROR_CODES);
 export type AppErrorCode = z.infer<typeof AppErrorCode>;
@@ -47,16 +64,29 @@ export const AppError = z.object({
 });
 export type AppError = z.infer<typeof AppError>;
 
-export const appError = (code: AppErrorCode, message: string, action: string, extra: Partial<Pick<AppError, 'retryable' | 'apiError' | 'issues'>> = {}): AppError => ({
-  code, message, action, retryable: extra.retryable ?? false,
+export const appError = (
+  code: AppErrorCode,
+  message: string,
+  action: string,
+  extra: Partial<Pick<AppError, 'retryable' | 'apiError' | 'issues'>> = {},
+): AppError => ({
+  code,
+  message,
+  action,
+  retryable: extra.retryable ?? false,
   ...(extra.apiError ? { apiError: extra.apiError } : {}),
   ...(extra.issues ? { issues: extra.issues } : {}),
 });
 
 /** T with every array and object readonly: what services may hand over where a contract type is expected (it is parsed anyway). */
-export type ReadonlyDeep<T> = T extends (infer U)[] ? readonly ReadonlyDeep<U>[] : T extends object ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> } : T;
+export type ReadonlyDeep<T> = T extends (infer U)[]
+  ? readonly ReadonlyDeep<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
 
-export type Envelope<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError };
+export type Envelope<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError };
 
 /** The wire form of an envelope, checked on arrival before the value is parsed against its procedure. */
 export const EnvelopeShape = z.union([
@@ -66,9 +96,14 @@ export const EnvelopeShape = z.union([
 
 /** Turns zod issues into the VALIDATION error the researcher (or developer) sees. */
 export const validationError = (issues: readonly z.core.$ZodIssue[], what: string): AppError =>
-  appError('VALIDATION', `${what} was not in the expected form.`, 'This is a defect in Voicescope; report it with the steps that led here.', {
-    issues: issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message })),
-  });
+  appError(
+    'VALIDATION',
+    `${what} was not in the expected form.`,
+    'This is a defect in Voicescope; report it with the steps that led here.',
+    {
+      issues: issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message })),
+    },
+  );
 
 /**
  * How the renderer reaches the main side. `request` resolves with the raw envelope (unknown until

@@ -29,9 +29,18 @@ export interface StudySummary {
 export type RecordedAtSource = 'manifest' | 'filename' | 'embedded' | 'file_mtime' | 'researcher';
 
 export type UploadState =
-  | 'pending' | 'refused_locally' | 'duplicate' | 'queued' | 'uploading' | 'uploaded' | 'rejected' | 'upload_uncertain' | 'cancelled';
+  | 'pending'
+  | 'refused_locally'
+  | 'duplicate'
+  | 'queued'
+  | 'uploading'
+  | 'uploaded'
+  | 'rejected'
+  | 'upload_uncertain'
+  | 'cancelled';
 
-export type AnalysisState = 'awaiting_upload' | 'processing' | 'completed' | 'error' | 'not_requested' | 'timed_out';
+export type AnalysisState =
+  'awaiting_upload' | 'processing' | 'completed' | 'error' | 'not_requested' | 'timed_out';
 
 export interface FindingView {
   readonly code: string;
@@ -48,11 +57,11 @@ export interface VerdictView {
 
 /** What importing a file would do, decided before anything is written or sent. */
 export type PlannedAction =
-  | 'upload'              // valid as it is
-  | 'convert_and_upload'  // a converted copy will be uploaded; the original stays untouched
-  | 'refused'             // local validation refuses it: never sent
-  | 'duplicate'           // same audio already imported for this participant: not sent unless the researcher insists
-  | 'unassigned';         // no participant (manifest row error or file name not matching the pattern): not imported
+  | 'upload' // valid as it is
+  | 'convert_and_upload' // a converted copy will be uploaded; the original stays untouched
+  | 'refused' // local validation refuses it: never sent
+  | 'duplicate' // same audio already imported for this participant: not sent unless the researcher insists
+  | 'unassigned'; // no participant (manifest row error or file name not matching the pattern): not imported
 
 export interface PlannedFile {
   readonly path: string;
@@ -148,8 +157,18 @@ export const DEFAULT_QUEUE: QueueSettings = { uploadConcurrency: 2, uploadsPerMi
 /** Pushed by the engine, coalesced so that thousands of files cost a few events a second. */
 export type EngineEvent =
   | { readonly type: 'batch-progress'; readonly batches: readonly BatchProgress[] }
-  | { readonly type: 'recordings-changed'; readonly studyId: number; readonly recordingIds: readonly number[]; readonly truncated: boolean }
-  | { readonly type: 'queue-paused'; readonly profileId: number; readonly reason: string; readonly untilMs: number | null }
+  | {
+      readonly type: 'recordings-changed';
+      readonly studyId: number;
+      readonly recordingIds: readonly number[];
+      readonly truncated: boolean;
+    }
+  | {
+      readonly type: 'queue-paused';
+      readonly profileId: number;
+      readonly reason: string;
+      readonly untilMs: number | null;
+    }
   | { readonly type: 'queue-resumed'; readonly profileId: number }
   | { readonly type: 'usage'; readonly profileId: number; readonly usage: Usage }
   | { readonly type: 'import-progress'; readonly done: number; readonly total: number };

@@ -8,13 +8,22 @@ import type { z } from 'zod';
 import { apiError, classifyHttpError, type ApiError, type Endpoint } from '../../shared/api/api-error';
 import type { Account, RecordingAnalysis, UploadOutcome, Usage } from '../../shared/api/domain';
 import {
-  accountToDomain, analysisToDomain, receiptToDomain, usageToDomain,
+  accountToDomain,
+  analysisToDomain,
+  receiptToDomain,
+  usageToDomain,
 } from '../../shared/api/to-domain';
 import { analysisTypesFor, type AnalysisType, type ApiVersion } from '../../shared/api/vocabulary';
 import { Ping, SIMULATED_HEADER } from '../../shared/api/wire-common';
 import { WIRE } from '../../shared/api/wire';
 import { err, ok, type Result } from '../../shared/result';
-import { DEFAULT_RETRY, decide, parseRetryAfter, type AttemptFailure, type RetryConfig } from './retry-policy';
+import {
+  DEFAULT_RETRY,
+  decide,
+  parseRetryAfter,
+  type AttemptFailure,
+  type RetryConfig,
+} from './retry-policy';
 import { jsonUploadBody, type AudioSource, type JsonUploadBody } from './upload-body';
 import { streamingUploadFetch } from './upload-transport';
 
@@ -75,12 +84,23 @@ export interface ApiClient {
   ping(): Promise<Result<string, ApiError>>;
   createAccount(): Promise<Result<AccountCreation, ApiError>>;
   upload(req: UploadRequest): Promise<UploadOutcome<ApiError>>;
-  getAnalysis(recordingId: string, types?: readonly AnalysisType[]): Promise<Result<RecordingAnalysis, ApiError>>;
+  getAnalysis(
+    recordingId: string,
+    types?: readonly AnalysisType[],
+  ): Promise<Result<RecordingAnalysis, ApiError>>;
   getUsage(): Promise<Result<Usage, ApiError>>;
 }
 
 /** Connection errors that happen before any request byte can reach the server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'ERR_INVALID_URL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'ERR_INVALID_URL',
+]);
 
 const errorCode = (e: unknown): string | null => {
   let cur: unknown = e;
@@ -150,7 +170,10 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   ): Promise<RawAttempt> => {
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, init.timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, init.timeoutMs);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (init.auth) headers['Authorization'] = `Bearer ${profile.apiKey}`;
     if (init.upload) {
@@ -168,12 +191,22 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       const body = await readCapped(res, maxResponseBytes);
       return { kind: 'response', status: res.status, headers: res.headers, body };
     } catch (e) {
-      if (e instanceof BodyTooLarge) return { kind: 'failed', failure: { kind: 'invalid_response' }, detail: e.message };
-      if (timedOut) return { kind: 'failed', failure: { kind: 'timeout' }, detail: `no complete answer within ${init.timeoutMs} ms` };
+      if (e instanceof BodyTooLarge)
+        return { kind: 'failed', failure: { kind: 'invalid_response' }, detail: e.message };
+      if (timedOut)
+        return {
+          kind: 'failed',
+          failure: { kind: 'timeout' },
+          detail: `no complete answer within ${init.timeoutMs} ms`,
+        };
       const code = errorCode(e);
       const nothingPulled = init.upload ? init.upload.bytesDelivered() === 0 : false;
       const sent = !(code !== null && NOT_SENT_CODES.has(code)) && !nothingPulled;
-      return { kind: 'failed', failure: { kind: 'network', sent }, detail: code ?? (e instanceof Error ? e.message : String(e)) };
+      return {
+        kind: 'failed',
+        failure: { kind: 'network', sent },
+        detail: code ?? (e instanceof Error ? e.message : String(e)),
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -182,9 +215,18 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   type Parsed<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ApiError };
 
   /** Turns a raw attempt into a parsed value or a typed error plus the failure the retry policy sees. */
-  const interpret = <S extends z.ZodType>(endpoint: Endpoint, raw: RawAttempt, schema: S): Parsed<{ data: z.infer<S>; simulated: boolean }> => {
+  const interpret = <S extends z.ZodType>(
+    endpoint: Endpoint,
+    raw: RawAttempt,
+    schema: S,
+  ): Parsed<{ data: z.infer<S>; simulated: boolean }> => {
     if (raw.kind === 'failed') {
-      const kind = raw.failure.kind === 'timeout' ? 'Timeout' : raw.failure.kind === 'invalid_response' ? 'InvalidResponse' : 'NetworkError';
+      const kind =
+        raw.failure.kind === 'timeout'
+          ? 'Timeout'
+          : raw.failure.kind === 'invalid_response'
+            ? 'InvalidResponse'
+            : 'NetworkError';
       return { ok: false, failure: raw.failure, error: apiError(kind, endpoint, { detail: raw.detail }) };
     }
     if (raw.status >= 200 && raw.status < 300) {
@@ -193,15 +235,25 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         json = JSON.parse(raw.body);
       } catch (e) {
         return {
-          ok: false, failure: { kind: 'invalid_response' },
-          error: apiError('InvalidResponse', endpoint, { status: raw.status, path: '(body)', detail: `not JSON: ${e instanceof Error ? e.message.slice(0, 200) : 'parse error'}` }),
+          ok: false,
+          failure: { kind: 'invalid_response' },
+          error: apiError('InvalidResponse', endpoint, {
+            status: raw.status,
+            path: '(body)',
+            detail: `not JSON: ${e instanceof Error ? e.message.slice(0, 200) : 'parse error'}`,
+          }),
         };
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) {
         return {
-          ok: false, failure: { kind: 'invalid_response' },
-          error: apiError('InvalidResponse', endpoint, { status: raw.status, path: issuePath(parsed.error), detail: parsed.error.issues[0]?.message.slice(0, 300) ?? null }),
+          ok: false,
+          failure: { kind: 'invalid_response' },
+          error: apiError('InvalidResponse', endpoint, {
+            status: raw.status,
+            path: issuePath(parsed.error),
+            detail: parsed.error.issues[0]?.message.slice(0, 300) ?? null,
+          }),
         };
       }
       return { ok: true, value: { data: parsed.data, simulated: raw.headers.get(SIMULATED_HEADER) === '1' } };
@@ -226,9 +278,21 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     };
   };
 
-  const emit = (endpoint: Endpoint, method: 'GET' | 'POST', path: string, attempt: number, startedAt: number, raw: RawAttempt, failure: AttemptFailure | null, bytesSent: number | null) =>
+  const emit = (
+    endpoint: Endpoint,
+    method: 'GET' | 'POST',
+    path: string,
+    attempt: number,
+    startedAt: number,
+    raw: RawAttempt,
+    failure: AttemptFailure | null,
+    bytesSent: number | null,
+  ) =>
     opts.observer?.({
-      endpoint, method, path, attempt,
+      endpoint,
+      method,
+      path,
+      attempt,
       status: raw.kind === 'response' ? raw.status : null,
       durationMs: now() - startedAt,
       failure: failure?.kind ?? null,
@@ -237,9 +301,15 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
   /** Runs an idempotent or retry-safe call under the retry policy. */
   const call = async <S extends z.ZodType>(
-    endpoint: Exclude<Endpoint, 'upload'>, method: 'GET' | 'POST', path: string, schema: S,
+    endpoint: Exclude<Endpoint, 'upload'>,
+    method: 'GET' | 'POST',
+    path: string,
+    schema: S,
     init: { auth: boolean; json?: unknown },
-  ): Promise<{ result: Result<{ data: z.infer<S>; simulated: boolean }, ApiError>; ambiguousRetries: number }> => {
+  ): Promise<{
+    result: Result<{ data: z.infer<S>; simulated: boolean }, ApiError>;
+    ambiguousRetries: number;
+  }> => {
     const previous: AttemptFailure[] = [];
     let ambiguousRetries = 0;
     for (let attempt = 1; ; attempt++) {
@@ -271,7 +341,14 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       });
       if (!result.ok) return result;
       const account = accountToDomain(result.value.data);
-      if (!account) return err(apiError('InvalidResponse', 'createAccount', { status: 200, path: 'account_id', detail: 'account created without an account_id' }));
+      if (!account)
+        return err(
+          apiError('InvalidResponse', 'createAccount', {
+            status: 200,
+            path: 'account_id',
+            detail: 'account created without an account_id',
+          }),
+        );
       return ok({ account, uncertainAttempts: ambiguousRetries });
     },
 
@@ -280,37 +357,64 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       const bad = req.analyses.find((t) => !allowed.includes(t));
       if (req.analyses.length === 0 || bad !== undefined) {
         return {
-          status: 'rejected', attempts: 0,
-          error: apiError('BadRequest', 'upload', { detail: bad ? `${bad} is not an analysis type of ${version}` : 'no analysis type requested' }),
+          status: 'rejected',
+          attempts: 0,
+          error: apiError('BadRequest', 'upload', {
+            detail: bad ? `${bad} is not an analysis type of ${version}` : 'no analysis type requested',
+          }),
         };
       }
       const fields: Record<string, unknown> = {
         account_id: req.accountId,
         recorded_at: req.recordedAt,
         analysis: [...req.analyses],
-        ...(version === 'v1.3' && req.isolateOldestSpeaker !== undefined ? { isolate_oldest_speaker: req.isolateOldestSpeaker } : {}),
+        ...(version === 'v1.3' && req.isolateOldestSpeaker !== undefined
+          ? { isolate_oldest_speaker: req.isolateOldestSpeaker }
+          : {}),
       };
-      const timeoutMs = uploadTimeout.baseMs + Math.ceil((req.audio.sizeBytes / uploadTimeout.minBytesPerSecond) * 1000);
+      const timeoutMs =
+        uploadTimeout.baseMs + Math.ceil((req.audio.sizeBytes / uploadTimeout.minBytesPerSecond) * 1000);
       const previous: AttemptFailure[] = [];
       for (let attempt = 1; ; attempt++) {
         const body = jsonUploadBody(fields, req.audio);
         const startedAt = now();
         const raw = await attemptOnce('POST', 'recordings', { auth: true, upload: body, timeoutMs });
         const parsed = interpret('upload', raw, wire.recording);
-        emit('upload', 'POST', 'recordings', attempt, startedAt, raw, parsed.ok ? null : parsed.failure, body.bytesDelivered());
+        emit(
+          'upload',
+          'POST',
+          'recordings',
+          attempt,
+          startedAt,
+          raw,
+          parsed.ok ? null : parsed.failure,
+          body.bytesDelivered(),
+        );
         if (parsed.ok) {
           const receipt = receiptToDomain(version, parsed.value.data, parsed.value.simulated);
           if (receipt) return { status: 'accepted', receipt, attempts: attempt };
           return {
-            status: 'uncertain', attempts: attempt, reason: 'The service accepted the upload but did not say which recording it created.',
-            error: apiError('InvalidResponse', 'upload', { status: 200, path: 'recording_id', detail: 'accepted without a recording_id' }),
+            status: 'uncertain',
+            attempts: attempt,
+            reason: 'The service accepted the upload but did not say which recording it created.',
+            error: apiError('InvalidResponse', 'upload', {
+              status: 200,
+              path: 'recording_id',
+              detail: 'accepted without a recording_id',
+            }),
           };
         }
         const decision = decide('upload', parsed.failure, { attempt, previous }, retryCfg, random);
         if (decision.action === 'uncertain') {
-          return { status: 'uncertain', error: parsed.error, attempts: attempt, reason: uncertainReason(parsed.failure) };
+          return {
+            status: 'uncertain',
+            error: parsed.error,
+            attempts: attempt,
+            reason: uncertainReason(parsed.failure),
+          };
         }
-        if (decision.action === 'give_up') return { status: 'rejected', error: parsed.error, attempts: attempt };
+        if (decision.action === 'give_up')
+          return { status: 'rejected', error: parsed.error, attempts: attempt };
         previous.push(parsed.failure);
         await sleep(decision.delayMs);
       }
@@ -318,7 +422,13 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
     async getAnalysis(recordingId, types) {
       const query = types && types.length ? `?analysis=${types.map(encodeURIComponent).join(',')}` : '';
-      const { result } = await call('getAnalysis', 'GET', `recordings/${encodeURIComponent(recordingId)}/analysis${query}`, wire.analysis, { auth: true });
+      const { result } = await call(
+        'getAnalysis',
+        'GET',
+        `recordings/${encodeURIComponent(recordingId)}/analysis${query}`,
+        wire.analysis,
+        { auth: true },
+      );
       return result.ok ? ok(analysisToDomain(version, result.value.data, result.value.simulated)) : result;
     },
 
@@ -331,9 +441,13 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
 const uncertainReason = (f: AttemptFailure): string => {
   switch (f.kind) {
-    case 'timeout': return 'The upload was sent but no answer came back in time; the service may have accepted it.';
-    case 'network': return 'The connection broke after the upload was sent; the service may have accepted it.';
-    case 'status': return `The service failed (HTTP ${f.status}) after receiving the upload; it may have accepted it.`;
-    case 'invalid_response': return 'The service answered the upload with something unreadable; it may have accepted it.';
+    case 'timeout':
+      return 'The upload was sent but no answer came back in time; the service may have accepted it.';
+    case 'network':
+      return 'The connection broke after the upload was sent; the service may have accepted it.';
+    case 'status':
+      return `The service failed (HTTP ${f.status}) after receiving the upload; it may have accepted it.`;
+    case 'invalid_response':
+      return 'The service answered the upload with something unreadable; it may have accepted it.';
   }
 };

@@ -27,7 +27,12 @@ export interface RetryConfig {
   readonly maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryConfig = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryConfig = {
+  maxAttempts: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** Attempts for the non-idempotent POSTs, counted separately per reason. */
 const POST_LIMITS = { notSent: 3, rateLimited: 3, ambiguousAccount: 1 } as const;
@@ -51,7 +56,8 @@ export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 export const parseRetryAfter = (value: string | null, nowMs: number): number | null => {
   if (value === null) return null;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return trimmed.length > 9 ? MAX_RETRY_AFTER_MS : Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
+  if (/^\d+$/.test(trimmed))
+    return trimmed.length > 9 ? MAX_RETRY_AFTER_MS : Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - nowMs), MAX_RETRY_AFTER_MS);
 };
@@ -72,7 +78,12 @@ const isAmbiguous = (f: AttemptFailure) =>
   f.kind === 'timeout' || (f.kind === 'network' && f.sent) || (f.kind === 'status' && f.status >= 500);
 
 /** The wait before retrying a 429: its Retry-After when given and acceptable, else backoff. Null: do not wait inside the client. */
-const rateLimitWait = (f: AttemptFailure, hist: AttemptHistory, cfg: RetryConfig, random: () => number): number | null => {
+const rateLimitWait = (
+  f: AttemptFailure,
+  hist: AttemptHistory,
+  cfg: RetryConfig,
+  random: () => number,
+): number | null => {
   if (f.kind !== 'status' || f.retryAfterMs === null) return backoffMs(hist.attempt, cfg, random);
   return f.retryAfterMs <= cfg.maxRetryAfterMs ? f.retryAfterMs : null;
 };
@@ -90,10 +101,13 @@ export const decide = (
     case 'getAnalysis': {
       if (hist.attempt >= cfg.maxAttempts) return { action: 'give_up' };
       const transient =
-        failure.kind === 'network' || failure.kind === 'timeout' ||
+        failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
         (failure.kind === 'status' && TRANSIENT_STATUSES.has(failure.status));
       if (!transient) return { action: 'give_up' };
-      const wait = is429(failure) ? rateLimitWait(failure, hist, cfg, random) : backoffMs(hist.attempt, cfg, random);
+      const wait = is429(failure)
+        ? rateLimitWait(failure, hist, cfg, random)
+        : backoffMs(hist.attempt, cfg, random);
       return wait === null ? { action: 'give_up' } : { action: 'retry', delayMs: wait, ambiguous: false };
     }
     case 'createAccount': {
@@ -109,7 +123,9 @@ export const decide = (
           : { action: 'give_up' };
       }
       if (isAmbiguous(failure) || failure.kind === 'invalid_response') {
-        const ambiguousSoFar = hist.previous.filter((f) => isAmbiguous(f) || f.kind === 'invalid_response').length;
+        const ambiguousSoFar = hist.previous.filter(
+          (f) => isAmbiguous(f) || f.kind === 'invalid_response',
+        ).length;
         return ambiguousSoFar < POST_LIMITS.ambiguousAccount
           ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: true }
           : { action: 'give_up' };

@@ -42,7 +42,8 @@ export const fileAudioSource = async (path: string): Promise<AudioSource> => {
 export const bytesAudioSource = (bytes: Uint8Array): AudioSource => ({
   sizeBytes: bytes.byteLength,
   async *open() {
-    for (let i = 0; i < bytes.byteLength; i += CHUNK) yield bytes.subarray(i, Math.min(bytes.byteLength, i + CHUNK));
+    for (let i = 0; i < bytes.byteLength; i += CHUNK)
+      yield bytes.subarray(i, Math.min(bytes.byteLength, i + CHUNK));
   },
 });
 
@@ -52,7 +53,9 @@ const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);
 export async function* base64Chunks(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let carry: Buffer = Buffer.alloc(0);
   for await (const piece of source) {
-    const buf: Buffer = carry.length ? Buffer.concat([carry, piece]) : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    const buf: Buffer = carry.length
+      ? Buffer.concat([carry, piece])
+      : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     const whole = buf.length - (buf.length % 3);
     if (whole > 0) yield Buffer.from(buf.subarray(0, whole).toString('base64'), 'latin1');
     carry = Buffer.from(buf.subarray(whole));

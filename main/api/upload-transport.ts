@@ -52,7 +52,12 @@ export const streamingUploadFetch = (
         const status = res.statusCode ?? 0;
         try {
           const noBody = status === 204 || status === 304 || request.method === 'HEAD';
-          resolve(new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: toHeaders(res.headers) }));
+          resolve(
+            new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+              status,
+              headers: toHeaders(res.headers),
+            }),
+          );
         } catch (e) {
           res.destroy();
           reject(new TypeError(`unusable HTTP status ${status}`, { cause: e }));
@@ -65,7 +70,8 @@ export const streamingUploadFetch = (
         }
       };
       req.on('error', fail);
-      const abort = () => req.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }));
+      const abort = () =>
+        req.destroy(Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }));
       if (signal.aborted) abort();
       else signal.addEventListener('abort', abort, { once: true });
 

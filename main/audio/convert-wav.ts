@@ -22,7 +22,9 @@ export const encodePcm16MonoWav = (samples: Float32Array, sampleRateHz: number):
   const dataBytes = samples.length * 2;
   const out = new Uint8Array(44 + dataBytes);
   const v = new DataView(out.buffer);
-  const ascii = (at: number, s: string) => { for (let i = 0; i < s.length; i++) out[at + i] = s.charCodeAt(i); };
+  const ascii = (at: number, s: string) => {
+    for (let i = 0; i < s.length; i++) out[at + i] = s.charCodeAt(i);
+  };
   ascii(0, 'RIFF');
   v.setUint32(4, 36 + dataBytes, true);
   ascii(8, 'WAVE');
@@ -58,7 +60,11 @@ export const convertWavToMono16k = async (bytes: Uint8Array, info: WavInfo): Pro
   const src = await create(1, rate, CONVERTED_RATE_HZ, { converterType: ConverterType.SRC_SINC_FASTEST });
   try {
     const resampled = src.simple(mono);
-    return { bytes: encodePcm16MonoWav(resampled, CONVERTED_RATE_HZ), mixedDown: info.channels > 1, resampledFromHz: rate };
+    return {
+      bytes: encodePcm16MonoWav(resampled, CONVERTED_RATE_HZ),
+      mixedDown: info.channels > 1,
+      resampledFromHz: rate,
+    };
   } finally {
     src.destroy();
   }

@@ -19,19 +19,36 @@ export interface EmbeddedDate {
 const parse = (text: string, from: EmbeddedDate['from']): EmbeddedDate | null => {
   const m = DATE.exec(text.trim());
   if (!m) return null;
-  const wall = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0) };
+  const wall = {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4] ?? 0),
+    minute: Number(m[5] ?? 0),
+    second: Number(m[6] ?? 0),
+  };
   if (wall.year < 1990 || wall.month < 1 || wall.month > 12 || wall.day < 1 || wall.day > 31) return null;
   return { wall, hasTime: m[4] !== undefined, from };
 };
 
-export const readEmbeddedDate = async (bytes: Uint8Array, format: keyof typeof MIME): Promise<EmbeddedDate | null> => {
+export const readEmbeddedDate = async (
+  bytes: Uint8Array,
+  format: keyof typeof MIME,
+): Promise<EmbeddedDate | null> => {
   try {
-    const meta = await parseBuffer(bytes, { mimeType: MIME[format], size: bytes.byteLength }, { duration: false, skipCovers: true });
+    const meta = await parseBuffer(
+      bytes,
+      { mimeType: MIME[format], size: bytes.byteLength },
+      { duration: false, skipCovers: true },
+    );
     const exif = meta.native['exif'] ?? [];
     const date = exif.find((t) => t.id === 'bext.originationDate')?.value;
     const time = exif.find((t) => t.id === 'bext.originationTime')?.value;
     if (typeof date === 'string' && date.trim() !== '') {
-      const d = parse(typeof time === 'string' && time.trim() !== '' ? `${date.trim()} ${time.trim()}` : date, 'bext');
+      const d = parse(
+        typeof time === 'string' && time.trim() !== '' ? `${date.trim()} ${time.trim()}` : date,
+        'bext',
+      );
       if (d) return d;
     }
     return meta.common.date ? parse(meta.common.date, 'tag') : null;

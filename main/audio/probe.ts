@@ -32,7 +32,8 @@ export interface ProbeProblem {
 
 const MIME = { mp3: 'audio/mpeg', mp4: 'audio/mp4', ogg: 'audio/ogg' } as const;
 
-const problem = (code: ProbeProblem['code'], message: string): Result<never, ProbeProblem> => err({ code, message });
+const problem = (code: ProbeProblem['code'], message: string): Result<never, ProbeProblem> =>
+  err({ code, message });
 
 const probeWav = (bytes: Uint8Array): Result<ProbedAudio, ProbeProblem> => {
   const parsed = parseWavHeader(bytes);
@@ -46,7 +47,10 @@ const probeWav = (bytes: Uint8Array): Result<ProbedAudio, ProbeProblem> => {
   try {
     speechSeconds = estimateWavSpeech(bytes, info).speechSeconds;
   } catch (e) {
-    return problem('unreadable', `The WAV audio cannot be decoded: ${e instanceof Error ? e.message : String(e)}`);
+    return problem(
+      'unreadable',
+      `The WAV audio cannot be decoded: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   return ok({
     format: 'wav',
@@ -60,20 +64,36 @@ const probeWav = (bytes: Uint8Array): Result<ProbedAudio, ProbeProblem> => {
   });
 };
 
-const probeCompressed = async (bytes: Uint8Array, format: keyof typeof MIME): Promise<Result<ProbedAudio, ProbeProblem>> => {
+const probeCompressed = async (
+  bytes: Uint8Array,
+  format: keyof typeof MIME,
+): Promise<Result<ProbedAudio, ProbeProblem>> => {
   const name = format.toUpperCase();
   let meta: Awaited<ReturnType<typeof parseBuffer>>;
   try {
-    meta = await parseBuffer(bytes, { mimeType: MIME[format], size: bytes.byteLength }, { duration: true, skipCovers: true });
+    meta = await parseBuffer(
+      bytes,
+      { mimeType: MIME[format], size: bytes.byteLength },
+      { duration: true, skipCovers: true },
+    );
   } catch (e) {
-    return problem('unreadable', `The ${name} file cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+    return problem(
+      'unreadable',
+      `The ${name} file cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const f = meta.format;
   const duration = f.duration;
-  if (duration === undefined || !Number.isFinite(duration) || duration <= 0) return problem('unreadable', `The ${name} file's duration cannot be determined.`);
-  if (f.numberOfChannels === undefined) return problem('unreadable', `The ${name} file's channel count cannot be determined.`);
-  if (f.sampleRate === undefined || !(f.sampleRate > 0)) return problem('unreadable', `The ${name} file's sample rate cannot be determined.`);
-  const bitRate = f.bitrate !== undefined && Number.isFinite(f.bitrate) && f.bitrate > 0 ? f.bitrate : (bytes.byteLength * 8) / duration;
+  if (duration === undefined || !Number.isFinite(duration) || duration <= 0)
+    return problem('unreadable', `The ${name} file's duration cannot be determined.`);
+  if (f.numberOfChannels === undefined)
+    return problem('unreadable', `The ${name} file's channel count cannot be determined.`);
+  if (f.sampleRate === undefined || !(f.sampleRate > 0))
+    return problem('unreadable', `The ${name} file's sample rate cannot be determined.`);
+  const bitRate =
+    f.bitrate !== undefined && Number.isFinite(f.bitrate) && f.bitrate > 0
+      ? f.bitrate
+      : (bytes.byteLength * 8) / duration;
   return ok({
     format,
     sizeBytes: bytes.byteLength,

@@ -26,7 +26,8 @@ const ascii = (b: Uint8Array, at: number, text: string): boolean => {
 };
 
 const isWav = (b: Uint8Array): boolean =>
-  (ascii(b, 0, 'RIFF') || ascii(b, 0, 'RF64') || ascii(b, 0, 'BW64') || ascii(b, 0, 'RIFX')) && ascii(b, 8, 'WAVE');
+  (ascii(b, 0, 'RIFF') || ascii(b, 0, 'RF64') || ascii(b, 0, 'BW64') || ascii(b, 0, 'RIFX')) &&
+  ascii(b, 8, 'WAVE');
 
 const isId3 = (b: Uint8Array): boolean =>
   // "ID3", major version 2–4 (0xFF never occurs there), revision < 0xFF.

@@ -95,7 +95,8 @@ const binOf = (meanSquare: number): number => {
   return c < 1 ? 0 : c > BINS - 1 ? BINS - 1 : c;
 };
 
-const binCentreDb = (c: number): number => (c === 0 ? DIGITAL_SILENCE_DB : DIGITAL_SILENCE_DB + (c + 0.5) / BINS_PER_DB);
+const binCentreDb = (c: number): number =>
+  c === 0 ? DIGITAL_SILENCE_DB : DIGITAL_SILENCE_DB + (c + 0.5) / BINS_PER_DB;
 
 export interface SpeechEstimator {
   /** Feeds the next samples (mono, [-1, 1]); chunks may be of any length. */
@@ -109,8 +110,12 @@ export interface SpeechEstimator {
  * answer does not depend on how the recording was cut into chunks.
  * @throws RangeError when the sample rate is not a positive number (a caller's mistake, not bad audio).
  */
-export const createSpeechEstimator = (sampleRateHz: number, options: SpeechEstimatorOptions = {}): SpeechEstimator => {
-  if (!(sampleRateHz > 0) || !Number.isFinite(sampleRateHz)) throw new RangeError(`sample rate must be a positive number, got ${sampleRateHz}`);
+export const createSpeechEstimator = (
+  sampleRateHz: number,
+  options: SpeechEstimatorOptions = {},
+): SpeechEstimator => {
+  if (!(sampleRateHz > 0) || !Number.isFinite(sampleRateHz))
+    throw new RangeError(`sample rate must be a positive number, got ${sampleRateHz}`);
   const o = { ...DEFAULT_SPEECH_OPTIONS, ...options };
   const hopSamples = Math.max(1, Math.round((sampleRateHz * o.hopMs) / 1000));
   const hopSeconds = hopSamples / sampleRateHz;
@@ -188,7 +193,10 @@ export const createSpeechEstimator = (sampleRateHz: number, options: SpeechEstim
       let seen = 0;
       for (let c = 0; c < BINS; c++) {
         seen += histogram[c]!;
-        if (seen >= wanted) { floorBin = c; break; }
+        if (seen >= wanted) {
+          floorBin = c;
+          break;
+        }
       }
     }
     const noiseFloorDb = binCentreDb(floorBin);
@@ -259,7 +267,11 @@ export const createSpeechEstimator = (sampleRateHz: number, options: SpeechEstim
 };
 
 /** The estimate for a whole recording held in memory (mono, [-1, 1]). */
-export const estimateSpeech = (samples: Float32Array, sampleRateHz: number, options: SpeechEstimatorOptions = {}): SpeechEstimate => {
+export const estimateSpeech = (
+  samples: Float32Array,
+  sampleRateHz: number,
+  options: SpeechEstimatorOptions = {},
+): SpeechEstimate => {
   const estimator = createSpeechEstimator(sampleRateHz, options);
   estimator.push(samples);
   return estimator.finish();
@@ -269,7 +281,11 @@ export const estimateSpeech = (samples: Float32Array, sampleRateHz: number, opti
 const WAV_CHUNK_SECONDS = 1;
 
 /** The estimate for a WAV file, decoded and mixed to mono one second at a time. */
-export const estimateWavSpeech = (bytes: Uint8Array, info: WavInfo, options: SpeechEstimatorOptions = {}): SpeechEstimate => {
+export const estimateWavSpeech = (
+  bytes: Uint8Array,
+  info: WavInfo,
+  options: SpeechEstimatorOptions = {},
+): SpeechEstimate => {
   const estimator = createSpeechEstimator(info.sampleRateHz, options);
   const chunk = Math.max(1, Math.round(info.sampleRateHz * WAV_CHUNK_SECONDS));
   for (let from = 0; from < info.frames; from += chunk) {

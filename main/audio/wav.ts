@@ -95,7 +95,9 @@ const CODEC_NAMES: Readonly<Record<number, string>> = {
 };
 
 /** Bytes 2–15 of every KSDATAFORMAT_SUBTYPE_* GUID built from a format tag (…-0000-0010-8000-00AA00389B71). */
-const GUID_TAIL = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71] as const;
+const GUID_TAIL = [
+  0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71,
+] as const;
 
 const hex4 = (n: number): string => `0x${n.toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -110,7 +112,6 @@ const refuseCodec = (tag: number): Result<never, WavProblem> => {
       : `This WAV file is compressed with codec ${hex4(tag)} (${name}); only uncompressed PCM or float WAV can be read.`,
   );
 };
-
 
 const fourcc = (b: Uint8Array, at: number): string =>
   String.fromCharCode(b[at] ?? 0, b[at + 1] ?? 0, b[at + 2] ?? 0, b[at + 3] ?? 0);
@@ -127,8 +128,34 @@ const plausibleId = (b: Uint8Array, at: number): boolean => {
 
 /** Chunk ids that occur in WAV files, to tell where the next chunk starts when a pad byte may be missing. */
 const KNOWN_IDS = new Set([
-  'fmt ', 'data', 'fact', 'LIST', 'JUNK', 'junk', 'PAD ', 'FLLR', 'bext', 'iXML', 'axml', 'cart', 'cue ', 'smpl', 'inst',
-  'PEAK', 'acid', 'id3 ', 'ID3 ', 'plst', 'ds64', 'chna', 'umid', 'minf', 'elm1', 'regn', 'DISP', 'afsp',
+  'fmt ',
+  'data',
+  'fact',
+  'LIST',
+  'JUNK',
+  'junk',
+  'PAD ',
+  'FLLR',
+  'bext',
+  'iXML',
+  'axml',
+  'cart',
+  'cue ',
+  'smpl',
+  'inst',
+  'PEAK',
+  'acid',
+  'id3 ',
+  'ID3 ',
+  'plst',
+  'ds64',
+  'chna',
+  'umid',
+  'minf',
+  'elm1',
+  'regn',
+  'DISP',
+  'afsp',
 ]);
 
 /**
@@ -149,7 +176,11 @@ const printable = (id: string): string => (/^[\x20-\x7e]{4}$/.test(id) ? `'${id}
 const CONTAINER_NAMES = { mp3: 'an MP3', mp4: 'an MP4 (M4A)', ogg: 'an Ogg' } as const;
 
 const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Result<WavFormat, WavProblem> => {
-  if (size < 16) return problem('bad_header', `The format chunk of this WAV file is ${size} bytes long; at least 16 are needed, so the file is damaged.`);
+  if (size < 16)
+    return problem(
+      'bad_header',
+      `The format chunk of this WAV file is ${size} bytes long; at least 16 are needed, so the file is damaged.`,
+    );
   const formatTag = dv.getUint16(body, true);
   const channels = dv.getUint16(body + 2, true);
   const sampleRateHz = dv.getUint32(body + 4, true);
@@ -159,35 +190,62 @@ const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Resu
   let validBitsPerSample = bitsPerSample;
   const extensible = formatTag === FORMAT_EXTENSIBLE;
   if (extensible) {
-    if (size < 40) return problem('bad_header', `This WAV file says its format is "extensible" but its format chunk is ${size} bytes long instead of 40, so the file is damaged.`);
+    if (size < 40)
+      return problem(
+        'bad_header',
+        `This WAV file says its format is "extensible" but its format chunk is ${size} bytes long instead of 40, so the file is damaged.`,
+      );
     const valid = dv.getUint16(body + 18, true);
     if (valid !== 0) validBitsPerSample = valid;
     codecTag = dv.getUint16(body + 24, true);
     const standard = GUID_TAIL.every((v, i) => b[body + 26 + i] === v);
     if (!standard) {
-      return problem('unsupported_codec', 'This extensible WAV file names its codec with a vendor-specific GUID; only uncompressed PCM or float WAV can be read.');
+      return problem(
+        'unsupported_codec',
+        'This extensible WAV file names its codec with a vendor-specific GUID; only uncompressed PCM or float WAV can be read.',
+      );
     }
   }
   if (codecTag !== FORMAT_PCM && codecTag !== FORMAT_FLOAT) return refuseCodec(codecTag);
   const codec: WavCodec = codecTag === FORMAT_PCM ? 'pcm' : 'float';
-  if (channels === 0) return problem('bad_header', 'This WAV file says it has 0 channels, so the file is damaged.');
-  if (sampleRateHz === 0) return problem('bad_header', 'This WAV file says its sample rate is 0 Hz, so the file is damaged.');
+  if (channels === 0)
+    return problem('bad_header', 'This WAV file says it has 0 channels, so the file is damaged.');
+  if (sampleRateHz === 0)
+    return problem('bad_header', 'This WAV file says its sample rate is 0 Hz, so the file is damaged.');
   if (codec === 'pcm' && (bitsPerSample < 1 || bitsPerSample > 32)) {
     return bitsPerSample === 0
       ? problem('bad_header', 'This WAV file says it has 0 bits per sample, so the file is damaged.')
-      : problem('unsupported_codec', `This WAV file has ${bitsPerSample}-bit PCM samples; PCM of up to 32 bits can be read.`);
+      : problem(
+          'unsupported_codec',
+          `This WAV file has ${bitsPerSample}-bit PCM samples; PCM of up to 32 bits can be read.`,
+        );
   }
   if (codec === 'float' && bitsPerSample !== 32 && bitsPerSample !== 64) {
-    return problem('unsupported_codec', `This WAV file has ${bitsPerSample}-bit floating-point samples; only 32- and 64-bit float can be read.`);
+    return problem(
+      'unsupported_codec',
+      `This WAV file has ${bitsPerSample}-bit floating-point samples; only 32- and 64-bit float can be read.`,
+    );
   }
   if (validBitsPerSample > bitsPerSample) validBitsPerSample = bitsPerSample;
   const expectedAlign = channels * Math.ceil(bitsPerSample / 8);
   // A block align of 0 is a writer's slip with one possible meaning; any other mismatch is damage.
   const blockAlign = blockAlignDeclared === 0 ? expectedAlign : blockAlignDeclared;
   if (blockAlign !== expectedAlign) {
-    return problem('bad_header', `This WAV file's header is inconsistent: ${channels} channel(s) of ${bitsPerSample}-bit samples take ${expectedAlign} bytes per frame, but the header says ${blockAlign}.`);
+    return problem(
+      'bad_header',
+      `This WAV file's header is inconsistent: ${channels} channel(s) of ${bitsPerSample}-bit samples take ${expectedAlign} bytes per frame, but the header says ${blockAlign}.`,
+    );
   }
-  return ok({ codec, formatTag, extensible, channels, sampleRateHz, bitsPerSample, validBitsPerSample, blockAlign });
+  return ok({
+    codec,
+    formatTag,
+    extensible,
+    channels,
+    sampleRateHz,
+    bitsPerSample,
+    validBitsPerSample,
+    blockAlign,
+  });
 };
 
 interface DataChunk {
@@ -199,17 +257,29 @@ interface DataChunk {
 /** Reads a WAV header and checks it against the file's length. Needs the whole file (or at least everything up to the samples, and the file's real length). */
 export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> => {
   const len = bytes.length;
-  if (len < 12) return problem('not_riff', `This file is only ${len} bytes long; a WAV file starts with a 12-byte RIFF header.`);
+  if (len < 12)
+    return problem(
+      'not_riff',
+      `This file is only ${len} bytes long; a WAV file starts with a 12-byte RIFF header.`,
+    );
   const magic = fourcc(bytes, 0);
-  if (magic === 'RIFX') return problem('unsupported_codec', 'This is a big-endian (RIFX) WAV file; only ordinary little-endian WAV can be read.');
+  if (magic === 'RIFX')
+    return problem(
+      'unsupported_codec',
+      'This is a big-endian (RIFX) WAV file; only ordinary little-endian WAV can be read.',
+    );
   if (magic !== 'RIFF' && magic !== 'RF64' && magic !== 'BW64') {
     const other = sniffContainer(bytes);
-    return problem('not_riff', other !== null && other !== 'wav'
-      ? `This is ${CONTAINER_NAMES[other]} file, not a WAV file.`
-      : "This file does not start with 'RIFF', so it is not a WAV file.");
+    return problem(
+      'not_riff',
+      other !== null && other !== 'wav'
+        ? `This is ${CONTAINER_NAMES[other]} file, not a WAV file.`
+        : "This file does not start with 'RIFF', so it is not a WAV file.",
+    );
   }
   const form = fourcc(bytes, 8);
-  if (form !== 'WAVE') return problem('not_riff', `This is a RIFF file of type ${printable(form)}, not WAVE audio.`);
+  if (form !== 'WAVE')
+    return problem('not_riff', `This is a RIFF file of type ${printable(form)}, not WAVE audio.`);
 
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const sixtyFour = magic !== 'RIFF';
@@ -238,7 +308,8 @@ export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> =
       let declared = size;
       if (sixtyFour && size === SIZE_UNKNOWN && ds64DataSize !== null) declared = ds64DataSize;
       const streaming =
-        (declared === SIZE_UNKNOWN) || (declared === 0 && available > 0 && (riffSize === 0 || riffSize === SIZE_UNKNOWN));
+        declared === SIZE_UNKNOWN ||
+        (declared === 0 && available > 0 && (riffSize === 0 || riffSize === SIZE_UNKNOWN));
       if (streaming) {
         data = { offset: body, bytes: available, truncated: false };
         break; // the samples run to the end of the file: nothing after them can be found
@@ -255,11 +326,18 @@ export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> =
   }
 
   if (fmt === null) {
-    return problem('no_fmt', data === null
-      ? 'This WAV file has neither a format chunk nor audio data, so there is nothing to read.'
-      : 'This WAV file has no format chunk, so its sample rate, channels and encoding are unknown.');
+    return problem(
+      'no_fmt',
+      data === null
+        ? 'This WAV file has neither a format chunk nor audio data, so there is nothing to read.'
+        : 'This WAV file has no format chunk, so its sample rate, channels and encoding are unknown.',
+    );
   }
-  if (data === null) return problem('no_data', 'This WAV file has a format chunk but no audio data chunk; the file may have been cut short while it was written.');
+  if (data === null)
+    return problem(
+      'no_data',
+      'This WAV file has a format chunk but no audio data chunk; the file may have been cut short while it was written.',
+    );
 
   const frames = Math.floor(data.bytes / fmt.blockAlign);
   return ok({
@@ -287,8 +365,16 @@ const clampUnit = (v: number): number => (v > 1 ? 1 : v < -1 ? -1 : v === v ? v 
  * [-1, 1], averaging the channels. Integer PCM is scaled by 2^(bits − 1) of its container (8-bit is
  * unsigned, centred on 128); float samples outside [-1, 1] are clipped and NaN becomes 0.
  */
-export const readMonoSamples = (bytes: Uint8Array, info: WavInfo, fromFrame = 0, frameCount?: number): Float32Array => {
-  const present = Math.max(0, Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)));
+export const readMonoSamples = (
+  bytes: Uint8Array,
+  info: WavInfo,
+  fromFrame = 0,
+  frameCount?: number,
+): Float32Array => {
+  const present = Math.max(
+    0,
+    Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)),
+  );
   const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
   const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
   const count = Math.min(wanted, present - start);
@@ -304,7 +390,8 @@ export const readMonoSamples = (bytes: Uint8Array, info: WavInfo, fromFrame = 0,
   if (info.codec === 'float') {
     const mix = 1 / ch;
     if (width === 4) {
-      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 4) out[i] = clampUnit(dv.getFloat32(p, true));
+      if (ch === 1)
+        for (let i = 0, p = base; p < end; i++, p += 4) out[i] = clampUnit(dv.getFloat32(p, true));
       else {
         for (let i = 0, p = base; p < end; i++) {
           let s = 0;
@@ -313,7 +400,8 @@ export const readMonoSamples = (bytes: Uint8Array, info: WavInfo, fromFrame = 0,
         }
       }
     } else {
-      if (ch === 1) for (let i = 0, p = base; p < end; i++, p += 8) out[i] = clampUnit(dv.getFloat64(p, true));
+      if (ch === 1)
+        for (let i = 0, p = base; p < end; i++, p += 8) out[i] = clampUnit(dv.getFloat64(p, true));
       else {
         for (let i = 0, p = base; p < end; i++) {
           let s = 0;
@@ -354,7 +442,8 @@ export const readMonoSamples = (bytes: Uint8Array, info: WavInfo, fromFrame = 0,
       const scale = 1 / (8388608 * ch);
       for (let i = 0, p = base; p < end; i++) {
         let s = 0;
-        for (let c = 0; c < ch; c++, p += 3) s += bytes[p]! | (bytes[p + 1]! << 8) | ((bytes[p + 2]! << 24) >> 8);
+        for (let c = 0; c < ch; c++, p += 3)
+          s += bytes[p]! | (bytes[p + 1]! << 8) | ((bytes[p + 2]! << 24) >> 8);
         out[i] = s * scale;
       }
       break;

@@ -10,7 +10,11 @@ export interface Output {
   done(): void;
 }
 
-export const createOutput = (json: boolean, out: NodeJS.WriteStream = process.stdout, errOut: NodeJS.WriteStream = process.stderr): Output => {
+export const createOutput = (
+  json: boolean,
+  out: NodeJS.WriteStream = process.stdout,
+  errOut: NodeJS.WriteStream = process.stderr,
+): Output => {
   const tty = !json && out.isTTY === true;
   let progressShown = false;
   let lastProgressJson = 0;

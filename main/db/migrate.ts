@@ -19,17 +19,28 @@ export interface MigrationReport {
 }
 
 export class DatabaseFromFutureError extends Error {
-  constructor(readonly found: number, readonly known: number) {
-    super(`This study database was written by a newer Voicescope (schema ${found}; this version knows up to ${known}). Update Voicescope to open it; the file was not changed.`);
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `This study database was written by a newer Voicescope (schema ${found}; this version knows up to ${known}). Update Voicescope to open it; the file was not changed.`,
+    );
     this.name = 'DatabaseFromFutureError';
   }
 }
 
-export const schemaVersion = (db: Database.Database): number => db.pragma('user_version', { simple: true }) as number;
+export const schemaVersion = (db: Database.Database): number =>
+  db.pragma('user_version', { simple: true }) as number;
 
-export const migrate = (db: Database.Database, migrations: readonly Migration[], target?: number): MigrationReport => {
+export const migrate = (
+  db: Database.Database,
+  migrations: readonly Migration[],
+  target?: number,
+): MigrationReport => {
   for (let i = 1; i < migrations.length; i++) {
-    if (migrations[i]!.version <= migrations[i - 1]!.version) throw new Error(`migrations out of order at ${migrations[i]!.name}`);
+    if (migrations[i]!.version <= migrations[i - 1]!.version)
+      throw new Error(`migrations out of order at ${migrations[i]!.name}`);
   }
   const latest = migrations.at(-1)?.version ?? 0;
   const to = target ?? latest;

@@ -32,7 +32,11 @@ export const openStudyDb = (path: string): OpenedDb => {
     // Statistics for the query planner, gathered within SQLite's own time limit (its advice for connections
     // that stay open). Only an optimisation: on a read-only or locked file it is skipped, and the queries of
     // large tables name their indexes anyway.
-    try { db.pragma('optimize = 0x10002'); } catch { /* skipped */ }
+    try {
+      db.pragma('optimize = 0x10002');
+    } catch {
+      /* skipped */
+    }
     return { db, migration };
   } catch (e) {
     db.close();
@@ -69,9 +73,10 @@ export const tryOpenStudyDb = (path: string): Result<OpenedDb, DbProblem> => {
         return err({
           ...problem,
           code: 'DB_READONLY',
-          message: why === 'EROFS'
-            ? 'The study database is on a read-only drive, so Voicescope cannot open it for work.'
-            : 'Voicescope may not write in the folder of the study database, so it cannot open it for work.',
+          message:
+            why === 'EROFS'
+              ? 'The study database is on a read-only drive, so Voicescope cannot open it for work.'
+              : 'Voicescope may not write in the folder of the study database, so it cannot open it for work.',
           action: `Move the workspace to a writable folder, or make ${dirname(path)} writable (a write-protected card or disk, a share mounted read-only, or permissions), then start Voicescope again. The file was not changed.`,
         });
       }

@@ -21,9 +21,15 @@ export interface IpcMainLike {
   removeHandler(channel: string): void;
 }
 
-export interface EventTarget { isDestroyed(): boolean; getURL(): string; send(channel: string, message: unknown): void }
+export interface EventTarget {
+  isDestroyed(): boolean;
+  getURL(): string;
+  send(channel: string, message: unknown): void;
+}
 
-export interface IpcLog { warn(message: string, ...detail: unknown[]): void }
+export interface IpcLog {
+  warn(message: string, ...detail: unknown[]): void;
+}
 
 const CallMessage = z.object({ method: z.string().max(100), input: z.unknown() }).strict();
 
@@ -33,11 +39,25 @@ export const isTrustedSender = (event: SenderLike): boolean => {
   return frame !== null && (frame.parent === null || frame.parent === undefined) && isAppUrl(frame.url);
 };
 
-const FORBIDDEN = appError('FORBIDDEN', 'This request did not come from the Voicescope window, so it was refused.', 'Use the Voicescope window.');
+const FORBIDDEN = appError(
+  'FORBIDDEN',
+  'This request did not come from the Voicescope window, so it was refused.',
+  'Use the Voicescope window.',
+);
 
-export const handleCall = async (router: Router, event: SenderLike, message: unknown, log: IpcLog): Promise<Envelope<unknown>> => {
+export const handleCall = async (
+  router: Router,
+  event: SenderLike,
+  message: unknown,
+  log: IpcLog,
+): Promise<Envelope<unknown>> => {
   if (!isTrustedSender(event)) {
-    log.warn('ipc: refused a call from an untrusted frame', event.senderFrame ? { origin: safeOrigin(event.senderFrame.url), topFrame: event.senderFrame.parent == null } : { frame: 'gone' });
+    log.warn(
+      'ipc: refused a call from an untrusted frame',
+      event.senderFrame
+        ? { origin: safeOrigin(event.senderFrame.url), topFrame: event.senderFrame.parent == null }
+        : { frame: 'gone' },
+    );
     return { ok: false, error: FORBIDDEN };
   }
   const m = CallMessage.safeParse(message);
@@ -46,11 +66,22 @@ export const handleCall = async (router: Router, event: SenderLike, message: unk
 };
 
 const safeOrigin = (url: string) => {
-  try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return '(unparseable)'; }
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return '(unparseable)';
+  }
 };
 
 /** Wires the router and the bus; returns the undo (tests, and a clean shutdown). */
-export const wireIpc = (o: { ipcMain: IpcMainLike; router: Router; bus: EventBus; targets: () => readonly EventTarget[]; log: IpcLog }): (() => void) => {
+export const wireIpc = (o: {
+  ipcMain: IpcMainLike;
+  router: Router;
+  bus: EventBus;
+  targets: () => readonly EventTarget[];
+  log: IpcLog;
+}): (() => void) => {
   o.ipcMain.handle(IPC_CHANNELS.rpc, (event, message) => handleCall(o.router, event, message, o.log));
   const unsubscribe = o.bus.subscribe((event, payload) => {
     for (const t of o.targets()) {

@@ -14,7 +14,16 @@
  * are encrypted and written behind a synchronous `save` (which keeps the plain key in memory for this
  * session); `flush()` waits for those writes and is awaited before the app quits.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { KeyVault } from '../services/key-store';
 
@@ -39,7 +48,14 @@ export interface Consent {
 
 export const fileConsent = (file: string): Consent => ({
   accepted() {
-    try { return (JSON.parse(readFileSync(file, 'utf8')) as { acceptedWeakKeyStorage?: unknown }).acceptedWeakKeyStorage === true; } catch { return false; }
+    try {
+      return (
+        (JSON.parse(readFileSync(file, 'utf8')) as { acceptedWeakKeyStorage?: unknown })
+          .acceptedWeakKeyStorage === true
+      );
+    } catch {
+      return false;
+    }
   },
   accept(at) {
     writeFileSync(file, `${JSON.stringify({ acceptedWeakKeyStorage: true, at })}\n`, { mode: 0o600 });
@@ -49,18 +65,27 @@ export const fileConsent = (file: string): Consent => ({
 /** Backends that mean "no real keyring": Chromium's fixed password, or not decided (before `ready`). */
 const WEAK_BACKENDS = new Set(['basic_text', 'unknown']);
 
-export const detectKeyStorage = async (ss: SafeStorageLike, platform: NodeJS.Platform, consent: Consent): Promise<KeyStorageStatus> => {
+export const detectKeyStorage = async (
+  ss: SafeStorageLike,
+  platform: NodeJS.Platform,
+  consent: Consent,
+): Promise<KeyStorageStatus> => {
   if (platform === 'linux') {
     const backend = ss.getSelectedStorageBackend?.() ?? 'unknown';
     if (WEAK_BACKENDS.has(backend)) return { kind: 'weak', backend, accepted: consent.accepted() };
     return (await ss.isAsyncEncryptionAvailable()) ? { kind: 'os', backend } : { kind: 'unavailable' };
   }
-  return (await ss.isAsyncEncryptionAvailable()) ? { kind: 'os', backend: platform === 'darwin' ? 'keychain' : 'dpapi' } : { kind: 'unavailable' };
+  return (await ss.isAsyncEncryptionAvailable())
+    ? { kind: 'os', backend: platform === 'darwin' ? 'keychain' : 'dpapi' }
+    : { kind: 'unavailable' };
 };
 
 /** Thrown by `save` when the key may not be stored; the study service shows message and action. */
 export class KeyStorageRefused extends Error {
-  constructor(message: string, readonly action: string) {
+  constructor(
+    message: string,
+    readonly action: string,
+  ) {
     super(message);
     this.name = 'KeyStorageRefused';
   }
@@ -82,7 +107,10 @@ export interface VaultOptions {
   readonly askToAcceptWeak: () => boolean;
   /** Told when the researcher accepted (the shell writes it to the audit log). */
   readonly onAccepted?: (at: string) => void;
-  readonly log: { warn(message: string, ...detail: unknown[]): void; error(message: string, ...detail: unknown[]): void };
+  readonly log: {
+    warn(message: string, ...detail: unknown[]): void;
+    error(message: string, ...detail: unknown[]): void;
+  };
   readonly now?: () => number;
 }
 
@@ -108,7 +136,10 @@ export const openSafeStorageVault = async (o: VaultOptions): Promise<SafeStorage
   const chains = new Map<string, Promise<void>>();
   const enqueue = (name: string, step: () => Promise<void>) => {
     const next = (chains.get(name) ?? Promise.resolve()).then(step).catch((e: unknown) => {
-      o.log.error(`key vault: the encrypted key file for ${name} could not be written; the key works until Voicescope quits`, e instanceof Error ? e.message : e);
+      o.log.error(
+        `key vault: the encrypted key file for ${name} could not be written; the key works until Voicescope quits`,
+        e instanceof Error ? e.message : e,
+      );
     });
     chains.set(name, next);
   };
@@ -119,11 +150,18 @@ export const openSafeStorageVault = async (o: VaultOptions): Promise<SafeStorage
       if (!m) continue;
       const name = m[1]!;
       try {
-        const { result, shouldReEncrypt } = await o.safeStorage.decryptStringAsync(readFileSync(join(o.dir, entry)));
+        const { result, shouldReEncrypt } = await o.safeStorage.decryptStringAsync(
+          readFileSync(join(o.dir, entry)),
+        );
         keys.set(name, result);
-        if (shouldReEncrypt) enqueue(name, async () => writeAtomic(fileOf(o.dir, name), await o.safeStorage.encryptStringAsync(result)));
+        if (shouldReEncrypt)
+          enqueue(name, async () =>
+            writeAtomic(fileOf(o.dir, name), await o.safeStorage.encryptStringAsync(result)),
+          );
       } catch {
-        o.log.warn(`key vault: the stored key ${name} could not be decrypted (the keyring changed?); it must be entered again`);
+        o.log.warn(
+          `key vault: the stored key ${name} could not be decrypted (the keyring changed?); it must be entered again`,
+        );
       }
     }
   }
@@ -163,7 +201,9 @@ export const openSafeStorageVault = async (o: VaultOptions): Promise<SafeStorage
     remove(name) {
       const file = fileOf(o.dir, name);
       keys.delete(name);
-      enqueue(name, async () => { if (existsSync(file)) rmSync(file, { force: true }); });
+      enqueue(name, async () => {
+        if (existsSync(file)) rmSync(file, { force: true });
+      });
     },
     async flush() {
       await Promise.all([...chains.values()]);
@@ -172,15 +212,37 @@ export const openSafeStorageVault = async (o: VaultOptions): Promise<SafeStorage
 };
 
 /** What `app.info` tells the researcher about key storage in the desktop app. */
-export const keyStorageInfo = (s: KeyStorageStatus): { kind: 'safe-storage'; protectedByOs: boolean; notice: string } => {
+export const keyStorageInfo = (
+  s: KeyStorageStatus,
+): { kind: 'safe-storage'; protectedByOs: boolean; notice: string } => {
   switch (s.kind) {
     case 'os':
-      return { kind: 'safe-storage', protectedByOs: true, notice: "API keys are encrypted with your operating system's keychain and never stored in the study database, logs or exports." };
+      return {
+        kind: 'safe-storage',
+        protectedByOs: true,
+        notice:
+          "API keys are encrypted with your operating system's keychain and never stored in the study database, logs or exports.",
+      };
     case 'weak':
       return s.accepted
-        ? { kind: 'safe-storage', protectedByOs: false, notice: 'This computer has no keyring. You accepted keeping API keys hidden with a password built into Chromium: that is not real protection, anyone who can read your files can recover them. Install GNOME Keyring or KWallet and enter the keys again to protect them.' }
-        : { kind: 'safe-storage', protectedByOs: false, notice: 'This computer has no keyring (GNOME Keyring or KWallet), so Voicescope cannot protect API keys. It asks before saving a key with weaker protection; to avoid that, install and unlock a keyring and restart Voicescope.' };
+        ? {
+            kind: 'safe-storage',
+            protectedByOs: false,
+            notice:
+              'This computer has no keyring. You accepted keeping API keys hidden with a password built into Chromium: that is not real protection, anyone who can read your files can recover them. Install GNOME Keyring or KWallet and enter the keys again to protect them.',
+          }
+        : {
+            kind: 'safe-storage',
+            protectedByOs: false,
+            notice:
+              'This computer has no keyring (GNOME Keyring or KWallet), so Voicescope cannot protect API keys. It asks before saving a key with weaker protection; to avoid that, install and unlock a keyring and restart Voicescope.',
+          };
     case 'unavailable':
-      return { kind: 'safe-storage', protectedByOs: false, notice: "The operating system's key store is not available, so API keys cannot be saved. Unlock or set up your keychain and restart Voicescope." };
+      return {
+        kind: 'safe-storage',
+        protectedByOs: false,
+        notice:
+          "The operating system's key store is not available, so API keys cannot be saved. Unlock or set up your keychain and restart Voicescope.",
+      };
   }
 };

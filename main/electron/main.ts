@@ -31,7 +31,8 @@ const WEAK_STORAGE_QUESTION = {
   type: 'warning' as const,
   title: 'No keyring on this computer',
   message: 'Voicescope cannot protect this API key with a keyring.',
-  detail: 'Linux keeps passwords in a keyring (GNOME Keyring or KWallet), and none is available in this session. Without one, the key would only be hidden with a password built into Chromium, which anyone who can read your files could undo.\n\nTo protect the key, install and unlock a keyring, restart Voicescope and enter the key again.\n\nSave the key anyway, with this weaker protection? Voicescope remembers your answer.',
+  detail:
+    'Linux keeps passwords in a keyring (GNOME Keyring or KWallet), and none is available in this session. Without one, the key would only be hidden with a password built into Chromium, which anyone who can read your files could undo.\n\nTo protect the key, install and unlock a keyring, restart Voicescope and enter the key again.\n\nSave the key anyway, with this weaker protection? Voicescope remembers your answer.',
   buttons: ['Do not save the key', 'Save with weaker protection'],
   defaultId: 0,
   cancelId: 0,
@@ -53,36 +54,92 @@ const start = async () => {
   let host: AppHost | null = null;
   const consent = fileConsent(join(app.getPath('userData'), 'key-storage.json'));
   const status = await detectKeyStorage(safeStorage, process.platform, consent);
-  if (status.kind !== 'os') logger.warn(`key storage: ${status.kind === 'weak' ? `no keyring (${status.backend}), ${status.accepted ? 'weak storage accepted' : 'keys are not saved unless the researcher accepts'}` : 'unavailable'}`);
+  if (status.kind !== 'os')
+    logger.warn(
+      `key storage: ${status.kind === 'weak' ? `no keyring (${status.backend}), ${status.accepted ? 'weak storage accepted' : 'keys are not saved unless the researcher accepts'}` : 'unavailable'}`,
+    );
   const vault = await openSafeStorageVault({
-    safeStorage, dir: join(workspaceDir, 'keys'), status, consent, log: logger,
+    safeStorage,
+    dir: join(workspaceDir, 'keys'),
+    status,
+    consent,
+    log: logger,
     askToAcceptWeak: () => {
       const win = BrowserWindow.getFocusedWindow();
-      return (win ? dialog.showMessageBoxSync(win, WEAK_STORAGE_QUESTION) : dialog.showMessageBoxSync(WEAK_STORAGE_QUESTION)) === 1;
+      return (
+        (win
+          ? dialog.showMessageBoxSync(win, WEAK_STORAGE_QUESTION)
+          : dialog.showMessageBoxSync(WEAK_STORAGE_QUESTION)) === 1
+      );
     },
-    onAccepted: (at) => { if (host) appendAudit(host.service.db, { at, kind: 'key_storage_accepted', detail: { backend: status.kind === 'weak' ? status.backend : null } }); },
+    onAccepted: (at) => {
+      if (host)
+        appendAudit(host.service.db, {
+          at,
+          kind: 'key_storage_accepted',
+          detail: { backend: status.kind === 'weak' ? status.backend : null },
+        });
+    },
   });
 
   const opened = await openAppHost({
-    workspaceDir, mode: 'electron', keyStorage: keyStorageInfo(status), vault, logger,
-    dialogs: createDialogs({ showOpenDialog: (win, options) => (win instanceof BrowserWindow ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options)) }, () => BrowserWindow.getFocusedWindow()),
+    workspaceDir,
+    mode: 'electron',
+    keyStorage: keyStorageInfo(status),
+    vault,
+    logger,
+    dialogs: createDialogs(
+      {
+        showOpenDialog: (win, options) =>
+          win instanceof BrowserWindow ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options),
+      },
+      () => BrowserWindow.getFocusedWindow(),
+    ),
   });
   host = opened;
-  const unwire = wireIpc({ ipcMain, router: opened.router, bus: opened.bus, targets: () => BrowserWindow.getAllWindows().map((w) => w.webContents), log: logger });
+  const unwire = wireIpc({
+    ipcMain,
+    router: opened.router,
+    bus: opened.bus,
+    targets: () => BrowserWindow.getAllWindows().map((w) => w.webContents),
+    log: logger,
+  });
 
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({
-    isPackaged: app.isPackaged, platform: process.platform,
-    actions: {
-      openLogsFolder: () => void shell.openPath(logsDirOf(workspaceDir)),
-      showKeyStorage: () => void dialog.showMessageBox({ type: 'info', title: 'How API keys are kept', message: 'API keys', detail: keyStorageInfo(vault.status()).notice }),
-    },
-  }) as Electron.MenuItemConstructorOptions[]));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isPackaged: app.isPackaged,
+        platform: process.platform,
+        actions: {
+          openLogsFolder: () => void shell.openPath(logsDirOf(workspaceDir)),
+          showKeyStorage: () =>
+            void dialog.showMessageBox({
+              type: 'info',
+              title: 'How API keys are kept',
+              message: 'API keys',
+              detail: keyStorageInfo(vault.status()).notice,
+            }),
+        },
+      }) as Electron.MenuItemConstructorOptions[],
+    ),
+  );
 
-  const open = () => openMainWindow({ create: (options) => new BrowserWindow(options) }, { preload: join(OUT, 'preload', 'preload.cjs'), isPackaged: app.isPackaged });
+  const open = () =>
+    openMainWindow(
+      { create: (options) => new BrowserWindow(options) },
+      { preload: join(OUT, 'preload', 'preload.cjs'), isPackaged: app.isPackaged },
+    );
   let main = open();
-  app.on('second-instance', () => { if (main.isMinimized()) main.restore(); main.focus(); });
-  app.on('activate', () => { if (BrowserWindow.getAllWindows().length === 0) main = open(); });
-  app.on('window-all-closed', () => { if (process.platform !== 'darwin') app.quit(); });
+  app.on('second-instance', () => {
+    if (main.isMinimized()) main.restore();
+    main.focus();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) main = open();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
 
   let closed = false;
   app.on('before-quit', (event) => {
@@ -105,8 +162,9 @@ const start = async () => {
 
 // One instance per user: a second launch focuses the first (two would share one study database).
 if (!app.requestSingleInstanceLock()) app.quit();
-else void start().catch((e: unknown) => {
-  console.error('voicescope: could not start', e);
-  dialog.showErrorBox('Voicescope could not start', e instanceof Error ? e.message : String(e));
-  app.exit(1);
-});
+else
+  void start().catch((e: unknown) => {
+    console.error('voicescope: could not start', e);
+    dialog.showErrorBox('Voicescope could not start', e instanceof Error ? e.message : String(e));
+    app.exit(1);
+  });

@@ -16,13 +16,22 @@ export interface MenuActions {
   showKeyStorage(): void;
 }
 
-export const menuTemplate = (o: { isPackaged: boolean; platform: NodeJS.Platform; actions: MenuActions }): MenuItem[] => [
+export const menuTemplate = (o: {
+  isPackaged: boolean;
+  platform: NodeJS.Platform;
+  actions: MenuActions;
+}): MenuItem[] => [
   ...(o.platform === 'darwin' ? [{ role: 'appMenu' }] : [{ label: '&File', submenu: [{ role: 'quit' }] }]),
   { role: 'editMenu' },
   {
     label: '&View',
     submenu: [
-      { role: 'reload' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' },
+      { role: 'reload' },
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
       ...(o.isPackaged ? [] : [{ type: 'separator' as const }, { role: 'toggleDevTools' }]),
     ],
   },

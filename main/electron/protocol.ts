@@ -13,35 +13,69 @@ export const APP_ENTRY = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 /** The window's Content Security Policy: only the app's own files, no inline script, no plugins, no framing, no remote connections. */
 export const ELECTRON_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /** For `protocol.registerSchemesAsPrivileged`, before the app is ready. No fetch, CORS or service-worker privileges. */
-export const APP_SCHEME_PRIVILEGES = { scheme: APP_SCHEME, privileges: { standard: true, secure: true } } as const;
+export const APP_SCHEME_PRIVILEGES = {
+  scheme: APP_SCHEME,
+  privileges: { standard: true, secure: true },
+} as const;
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
 };
 
 /** The file an `app://` URL names inside `root`, or null when it names anything else. */
 export const resolveAppPath = (root: string, url: string): string | null => {
   let u: URL;
-  try { u = new URL(url); } catch { return null; }
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
   if (u.protocol !== `${APP_SCHEME}:` || u.host !== APP_HOST || u.username || u.password) return null;
   let path: string;
-  try { path = decodeURIComponent(u.pathname); } catch { return null; }
+  try {
+    path = decodeURIComponent(u.pathname);
+  } catch {
+    return null;
+  }
   if (path.includes('\0') || path.includes('\\')) return null;
   const rel = path === '/' || path === '' ? 'index.html' : path.replace(/^\/+/, '');
   const base = resolve(root);
   const file = resolve(base, rel);
   const r = relative(base, file);
-  if (r === '' || r.startsWith('..') || isAbsolute(r) || r.split(sep).some((part) => part === '..' || part.startsWith('.'))) return null;
+  if (
+    r === '' ||
+    r.startsWith('..') ||
+    isAbsolute(r) ||
+    r.split(sep).some((part) => part === '..' || part.startsWith('.'))
+  )
+    return null;
   return join(base, r);
 };
 
-const refuse = (status: number, text: string) => new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': ELECTRON_CSP } });
+const refuse = (status: number, text: string) =>
+  new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': ELECTRON_CSP },
+  });
 
 /** Answers one request of the `app:` scheme (the handler given to `protocol.handle`). */
 export const serveApp = async (root: string, request: Request): Promise<Response> => {
@@ -51,12 +85,20 @@ export const serveApp = async (root: string, request: Request): Promise<Response
   const type = TYPES[extname(file).toLowerCase()];
   if (type === undefined) return refuse(404, 'Not found');
   let body: Buffer;
-  try { body = await readFile(file); } catch { return refuse(404, 'Not found'); }
+  try {
+    body = await readFile(file);
+  } catch {
+    return refuse(404, 'Not found');
+  }
   return new Response(new Uint8Array(body), {
     status: 200,
     headers: {
-      'Content-Type': type, 'Content-Security-Policy': ELECTRON_CSP, 'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cache-Control': 'no-store',
+      'Content-Type': type,
+      'Content-Security-Policy': ELECTRON_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cache-Control': 'no-store',
     },
   });
 };

@@ -9,7 +9,9 @@
  */
 import { APP_HOST, APP_SCHEME } from './protocol';
 
-export interface SecurityLog { warn(message: string, ...detail: unknown[]): void }
+export interface SecurityLog {
+  warn(message: string, ...detail: unknown[]): void;
+}
 
 /** Hosts the app may open in the system browser (documentation); anything else is refused. */
 export const EXTERNAL_HOSTS: readonly string[] = ['voicescope.org', 'docs.voicescope.org'];
@@ -27,27 +29,51 @@ export const isAppUrl = (url: string): boolean => {
 /** An address the system browser may open: https, an allowlisted host, default port, no credentials. */
 export const isAllowedExternal = (url: string, hosts: readonly string[] = EXTERNAL_HOSTS): boolean => {
   let u: URL;
-  try { u = new URL(url); } catch { return false; }
-  return u.protocol === 'https:' && u.port === '' && !u.username && !u.password && hosts.includes(u.hostname.toLowerCase());
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  return (
+    u.protocol === 'https:' &&
+    u.port === '' &&
+    !u.username &&
+    !u.password &&
+    hosts.includes(u.hostname.toLowerCase())
+  );
 };
 
-export interface Shell { openExternal(url: string): Promise<void> }
+export interface Shell {
+  openExternal(url: string): Promise<void>;
+}
 
 /** Opens the address in the system browser if it is allowed; returns whether it did. */
-export const safeOpenExternal = (shell: Shell, url: string, log: SecurityLog, hosts: readonly string[] = EXTERNAL_HOSTS): boolean => {
+export const safeOpenExternal = (
+  shell: Shell,
+  url: string,
+  log: SecurityLog,
+  hosts: readonly string[] = EXTERNAL_HOSTS,
+): boolean => {
   if (!isAllowedExternal(url, hosts)) {
     log.warn('security: refused to open an external address that is not on the allowlist');
     return false;
   }
-  void shell.openExternal(url).catch(() => log.warn('security: the system browser could not open an allowed address'));
+  void shell
+    .openExternal(url)
+    .catch(() => log.warn('security: the system browser could not open an allowed address'));
   return true;
 };
 
-interface PreventableEvent { preventDefault(): void }
+interface PreventableEvent {
+  preventDefault(): void;
+}
 
 /** The parts of WebContents the rules touch. */
 export interface ContentsLike {
-  on(event: 'will-navigate' | 'will-redirect' | 'will-frame-navigate', listener: (event: PreventableEvent & { url?: string }, url?: string) => void): unknown;
+  on(
+    event: 'will-navigate' | 'will-redirect' | 'will-frame-navigate',
+    listener: (event: PreventableEvent & { url?: string }, url?: string) => void,
+  ): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
@@ -76,11 +102,18 @@ export const hardenContents = (contents: ContentsLike, shell: Shell, log: Securi
 
 /** The parts of Session the rules touch. */
 export interface SessionLike {
-  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
   setDevicePermissionHandler?(handler: () => boolean): void;
   on(event: 'will-download', listener: (event: PreventableEvent) => void): unknown;
-  webRequest: { onBeforeRequest(filter: { urls: string[] }, listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void): void };
+  webRequest: {
+    onBeforeRequest(
+      filter: { urls: string[] },
+      listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void,
+    ): void;
+  };
 }
 
 /** Schemes the window may load from: its own, plus the inline images of the CSP (`data:`) and DevTools in development. */

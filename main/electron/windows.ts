@@ -6,23 +6,30 @@
  */
 import { APP_ENTRY } from './protocol';
 
-export const webPreferencesFor = (o: { preload: string; isPackaged: boolean }) => ({
-  preload: o.preload,
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webviewTag: false,
-  navigateOnDragDrop: false,
-  spellcheck: false,
-  safeDialogs: true,
-  devTools: !o.isPackaged,
-}) as const;
+export const webPreferencesFor = (o: { preload: string; isPackaged: boolean }) =>
+  ({
+    preload: o.preload,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    safeDialogs: true,
+    devTools: !o.isPackaged,
+  }) as const;
 
 export interface WindowFactory<W> {
   create(options: {
-    width: number; height: number; minWidth: number; minHeight: number; show: boolean; title: string; backgroundColor: string;
+    width: number;
+    height: number;
+    minWidth: number;
+    minHeight: number;
+    show: boolean;
+    title: string;
+    backgroundColor: string;
     webPreferences: ReturnType<typeof webPreferencesFor>;
   }): W;
 }
@@ -33,9 +40,18 @@ export interface WindowLike {
   loadURL(url: string): Promise<void>;
 }
 
-export const openMainWindow = <W extends WindowLike>(factory: WindowFactory<W>, o: { preload: string; isPackaged: boolean }): W => {
+export const openMainWindow = <W extends WindowLike>(
+  factory: WindowFactory<W>,
+  o: { preload: string; isPackaged: boolean },
+): W => {
   const win = factory.create({
-    width: 1360, height: 900, minWidth: 900, minHeight: 600, show: false, title: 'Voicescope', backgroundColor: '#ffffff',
+    width: 1360,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Voicescope',
+    backgroundColor: '#ffffff',
     webPreferences: webPreferencesFor(o),
   });
   // Shown once painted, so the researcher never sees an empty white frame.

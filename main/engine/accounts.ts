@@ -16,13 +16,22 @@ export interface AccountCreationReport {
   readonly possibleOrphans: number;
 }
 
-export const participantsWithoutAccount = (db: Db, studyId: number, codes?: readonly string[]): { id: number; code: string }[] => {
-  const rows = db.prepare(`SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`).all(studyId) as { id: number; code: string }[];
+export const participantsWithoutAccount = (
+  db: Db,
+  studyId: number,
+  codes?: readonly string[],
+): { id: number; code: string }[] => {
+  const rows = db
+    .prepare(`SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`)
+    .all(studyId) as { id: number; code: string }[];
   return codes ? rows.filter((r) => codes.includes(r.code)) : rows;
 };
 
 export const createMissingAccounts = async (
-  db: Db, client: ApiClient, studyId: number, opts: { now: () => number; codes?: readonly string[] },
+  db: Db,
+  client: ApiClient,
+  studyId: number,
+  opts: { now: () => number; codes?: readonly string[] },
 ): Promise<AccountCreationReport> => {
   const created: { code: string; accountId: string }[] = [];
   const failed: { code: string; error: ApiError }[] = [];
@@ -32,16 +41,40 @@ export const createMissingAccounts = async (
     const at = new Date(opts.now()).toISOString();
     if (!res.ok) {
       failed.push({ code: p.code, error: res.error });
-      if (res.error.kind === 'Unauthorized' || res.error.kind === 'Suspended' || res.error.kind === 'ApiNotProvisioned') break; // the same for every participant
+      if (
+        res.error.kind === 'Unauthorized' ||
+        res.error.kind === 'Suspended' ||
+        res.error.kind === 'ApiNotProvisioned'
+      )
+        break; // the same for every participant
       continue;
     }
     possibleOrphans += res.value.uncertainAttempts;
     const accountId = res.value.account.accountId;
     db.transaction(() => {
-      db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(accountId, at, p.id);
-      db.prepare(`UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`).run(p.id);
-      appendEvent(db, at, 'account_created', { studyId }, { participant_id: p.id, account_id: accountId, uncertain_attempts: res.value.uncertainAttempts });
-      if (res.value.uncertainAttempts > 0) appendEvent(db, at, 'account_creation_uncertain', { studyId }, { participant_id: p.id, attempts: res.value.uncertainAttempts });
+      db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
+        accountId,
+        at,
+        p.id,
+      );
+      db.prepare(
+        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
+      ).run(p.id);
+      appendEvent(
+        db,
+        at,
+        'account_created',
+        { studyId },
+        { participant_id: p.id, account_id: accountId, uncertain_attempts: res.value.uncertainAttempts },
+      );
+      if (res.value.uncertainAttempts > 0)
+        appendEvent(
+          db,
+          at,
+          'account_creation_uncertain',
+          { studyId },
+          { participant_id: p.id, attempts: res.value.uncertainAttempts },
+        );
     }).immediate();
     created.push({ code: p.code, accountId });
   }

@@ -22,7 +22,11 @@ export const checkCredits = (usage: Usage, uploadsPlanned: number): CreditCheck 
   const d = usage.detail;
   if (d.kind === 'credits') {
     let left = uploadsPlanned;
-    for (const [name, have] of [['trial', d.trialRemaining], ['included', d.includedRemaining], ['purchased', d.purchasedRemaining]] as const) {
+    for (const [name, have] of [
+      ['trial', d.trialRemaining],
+      ['included', d.includedRemaining],
+      ['purchased', d.purchasedRemaining],
+    ] as const) {
       if (left <= 0) break;
       if (have > 0 && left >= have) emptied.push(name);
       left -= Math.max(0, have);
@@ -37,5 +41,11 @@ export const checkCredits = (usage: Usage, uploadsPlanned: number): CreditCheck 
       : emptied.length > 0
         ? `This batch uses ${plural(uploadsPlanned, 'upload')} of the ${usage.uploadsRemaining} remaining and empties the ${emptied.join(', ').replace(/_/g, ' ')} ${emptied.length === 1 ? 'bucket' : 'buckets'}.`
         : `This batch uses ${plural(uploadsPlanned, 'upload')} of the ${usage.uploadsRemaining} remaining.`;
-  return { uploadsPlanned, uploadsRemaining: usage.uploadsRemaining, shortBy, emptiedBuckets: emptied, message };
+  return {
+    uploadsPlanned,
+    uploadsRemaining: usage.uploadsRemaining,
+    shortBy,
+    emptiedBuckets: emptied,
+    message,
+  };
 };

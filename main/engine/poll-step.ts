@@ -19,16 +19,28 @@ export interface PollStepResult {
   readonly failed: number;
   readonly timedOut: number;
   /** Recordings whose stored state changed, with their study. */
-  readonly changed: readonly { readonly id: number; readonly studyId: number; readonly batchId: number | null }[];
+  readonly changed: readonly {
+    readonly id: number;
+    readonly studyId: number;
+    readonly batchId: number | null;
+  }[];
   /** A write to the database failed (the step stopped there); null when all went well. */
   readonly writeError: unknown;
 }
 
-interface DueRow { id: number; study_id: number; batch_id: number | null; recording_id: string; uploaded_at: string; types: string }
+interface DueRow {
+  id: number;
+  study_id: number;
+  batch_id: number | null;
+  recording_id: string;
+  uploaded_at: string;
+  types: string;
+}
 
 /** The earliest scheduled poll on this profile (epoch ms), or null when nothing is waiting for results. */
 export const nextDueAt = (db: Db, profileId: number): number | null => {
-  const r = stmt(db,
+  const r = stmt(
+    db,
     `SELECT min(a.next_poll_at) AS at FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.state IN ('processing', 'timed_out')`,
   ).get(profileId) as { at: string | null };
@@ -38,16 +50,27 @@ export const nextDueAt = (db: Db, profileId: number): number | null => {
 export const runPollStep = async (
   db: Db,
   client: ApiClient,
-  opts: { profileId: number; now: () => number; settings: PollSettings; bucket: TokenBucket; random: () => number; sleep: (ms: number) => Promise<void>; limit?: number },
+  opts: {
+    profileId: number;
+    now: () => number;
+    settings: PollSettings;
+    bucket: TokenBucket;
+    random: () => number;
+    sleep: (ms: number) => Promise<void>;
+    limit?: number;
+  },
 ): Promise<PollStepResult> => {
   const nowIso = new Date(opts.now()).toISOString();
-  const due = stmt(db,
+  const due = stmt(
+    db,
     `SELECT r.id, r.study_id, r.batch_id, r.recording_id, r.uploaded_at, group_concat(a.type) AS types
      FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ('processing', 'timed_out')
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
   ).all(opts.profileId, nowIso, opts.limit ?? 1_000_000) as DueRow[];
-  let polled = 0, failed = 0, timedOut = 0;
+  let polled = 0,
+    failed = 0,
+    timedOut = 0;
   const changed: PollStepResult['changed'][number][] = [];
   for (const row of due) {
     const wait = opts.bucket.reserve();
@@ -55,26 +78,39 @@ export const runPollStep = async (
     const types = row.types.split(',') as AnalysisType[];
     const answer = await client.getAnalysis(row.recording_id, types);
     // An answer about another recording (a confused proxy or cache) must never be stored under this one.
-    const res = answer.ok && answer.value.recordingId.toLowerCase() !== row.recording_id.toLowerCase()
-      ? { ok: false as const, error: { kind: 'OtherRecording' as const } }
-      : answer;
+    const res =
+      answer.ok && answer.value.recordingId.toLowerCase() !== row.recording_id.toLowerCase()
+        ? { ok: false as const, error: { kind: 'OtherRecording' as const } }
+        : answer;
     const at = opts.now();
-    const next = nextPoll({ uploadedAtMs: Date.parse(row.uploaded_at), lastPolledAtMs: at, nowMs: at }, opts.settings, opts.random);
+    const next = nextPoll(
+      { uploadedAtMs: Date.parse(row.uploaded_at), lastPolledAtMs: at, nowMs: at },
+      opts.settings,
+      opts.random,
+    );
     const nextIso = next.at === null ? null : new Date(next.at).toISOString();
     if (!res.ok) {
       failed++;
-      if (res.error.kind === 'RateLimited') opts.bucket.pauseUntil(at + Math.min(res.error.retryAfterMs ?? opts.settings.intervalMs, MAX_RATE_LIMIT_PAUSE_MS));
+      if (res.error.kind === 'RateLimited')
+        opts.bucket.pauseUntil(
+          at + Math.min(res.error.retryAfterMs ?? opts.settings.intervalMs, MAX_RATE_LIMIT_PAUSE_MS),
+        );
     }
     try {
       if (!res.ok) {
-        stmt(db, `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`)
-          .run(nextIso, new Date(at).toISOString(), row.id);
+        stmt(
+          db,
+          `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
+        ).run(nextIso, new Date(at).toISOString(), row.id);
         continue;
       }
       storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
       polled++;
       if (next.phase !== 'normal') {
-        timedOut += stmt(db, `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`).run(row.id).changes;
+        timedOut += stmt(
+          db,
+          `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`,
+        ).run(row.id).changes;
       }
     } catch (writeError) {
       // Nothing of this answer was stored (one transaction); the poll stays due and is asked again.

@@ -22,7 +22,12 @@ export const MAX_IDS_PER_EVENT = 500;
  * Recording ids go out every `intervalMs`; batch counts (a count over the whole batch, about 12 ms for
  * 10,000 recordings) at most every `batchIntervalMs`.
  */
-export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, intervalMs = 250, batchIntervalMs = 1_000): ProgressHub => {
+export const createProgressHub = (
+  db: Db,
+  emit: (e: EngineEvent) => void,
+  intervalMs = 250,
+  batchIntervalMs = 1_000,
+): ProgressHub => {
   const batches = new Set<number>();
   let lastBatchFlush = -Infinity;
   const recordings = new Map<number, Set<number>>();
@@ -44,7 +49,12 @@ export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, interv
     }
     for (const [studyId, ids] of recordings) {
       const all = [...ids];
-      emit({ type: 'recordings-changed', studyId, recordingIds: all.slice(0, MAX_IDS_PER_EVENT), truncated: all.length > MAX_IDS_PER_EVENT });
+      emit({
+        type: 'recordings-changed',
+        studyId,
+        recordingIds: all.slice(0, MAX_IDS_PER_EVENT),
+        truncated: all.length > MAX_IDS_PER_EVENT,
+      });
     }
     recordings.clear();
   };
@@ -56,7 +66,10 @@ export const createProgressHub = (db: Db, emit: (e: EngineEvent) => void, interv
     try {
       flush(force);
     } catch (e) {
-      console.error('voicescope: progress could not be read from the study database', e instanceof Error ? e.message : e);
+      console.error(
+        'voicescope: progress could not be read from the study database',
+        e instanceof Error ? e.message : e,
+      );
     }
   };
   return {

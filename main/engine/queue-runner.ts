@@ -28,7 +28,14 @@ import { stmt } from '../db/statements';
 import { clampPollSettings, createTokenBucket, type PollSettings } from '../jobs/poll-schedule';
 import { nextDueAt, runPollStep } from './poll-step';
 import { createProgressHub } from './progress';
-import { nextQueued, uploadOne, type OpenAudio, type QueuedRecording, type QueuePause, type UploadOneOutcome } from './upload-step';
+import {
+  nextQueued,
+  uploadOne,
+  type OpenAudio,
+  type QueuedRecording,
+  type QueuePause,
+  type UploadOneOutcome,
+} from './upload-step';
 
 export interface RunnerOptions {
   readonly db: Db;
@@ -109,17 +116,24 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   /** Waits up to `ms`, or until wake() or stop(). */
-  const nap = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(t); wakers.delete(done); resolve(); };
-    const t = setTimeout(done, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
-    wakers.add(done);
-  });
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        wakers.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+      wakers.add(done);
+    });
   /** Waits exactly `ms` unless stopped (a reserved request slot must not be used early). */
   const hold = async (ms: number) => {
     const until = now() + ms;
     while (running && now() < until) await nap(until - now());
   };
-  const wake = () => { for (const w of [...wakers]) w(); };
+  const wake = () => {
+    for (const w of [...wakers]) w();
+  };
 
   /**
    * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by
@@ -138,8 +152,14 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     try {
       savePause();
       if (p) {
-        const kind = p.storage ? p.storage.code : p.error?.kind ?? 'researcher';
-        appendEvent(db, iso(now()), 'queue_paused', {}, { profile_id: profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) });
+        const kind = p.storage ? p.storage.code : (p.error?.kind ?? 'researcher');
+        appendEvent(
+          db,
+          iso(now()),
+          'queue_paused',
+          {},
+          { profile_id: profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) },
+        );
       }
     } catch (e) {
       console.error('queue runner: the pause could not be written down', e);
@@ -153,10 +173,20 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
    */
   const onFailure = (e: unknown, where: string) => {
     const problem = classifyDbError(e, { dbPath: db.name });
-    console.error(`queue runner: ${where} failed:`, problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e);
+    console.error(
+      `queue runner: ${where} failed:`,
+      problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e,
+    );
     if (!problem || pause?.storage) return;
-    const stopped = problem.retryable ? 'Sending and polling wait a few seconds.' : 'Sending and polling are paused until you resume.';
-    setPause({ reason: describeDbProblem(problem, stopped), error: null, untilMs: problem.retryable ? now() + busyRetryMs : null, storage: problem });
+    const stopped = problem.retryable
+      ? 'Sending and polling wait a few seconds.'
+      : 'Sending and polling are paused until you resume.';
+    setPause({
+      reason: describeDbProblem(problem, stopped),
+      error: null,
+      untilMs: problem.retryable ? now() + busyRetryMs : null,
+      storage: problem,
+    });
   };
 
   const readUsage = async (): Promise<Usage | null> => {
@@ -180,10 +210,13 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   const annotateUncertain = async (recordingId: number) => {
     const before = latestUsage(db, profileId)?.usage ?? null;
     const after = await readUsage();
-    const row = stmt(db, `SELECT upload_error FROM recordings WHERE id = ?`).get(recordingId) as { upload_error: string | null } | undefined;
-    const detail = row?.upload_error ? JSON.parse(row.upload_error) as Record<string, unknown> : {};
-    stmt(db, `UPDATE recordings SET upload_error = ? WHERE id = ? AND upload_state = 'upload_uncertain'`)
-      .run(JSON.stringify({ ...detail, usageBefore: before, usageAfter: after }), recordingId);
+    const row = stmt(db, `SELECT upload_error FROM recordings WHERE id = ?`).get(recordingId) as
+      { upload_error: string | null } | undefined;
+    const detail = row?.upload_error ? (JSON.parse(row.upload_error) as Record<string, unknown>) : {};
+    stmt(db, `UPDATE recordings SET upload_error = ? WHERE id = ? AND upload_state = 'upload_uncertain'`).run(
+      JSON.stringify({ ...detail, usageBefore: before, usageAfter: after }),
+      recordingId,
+    );
   };
 
   const settleBatches = async () => {
@@ -199,7 +232,9 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     if (out.kind === 'unrecorded') {
       unrecorded.set(row.id, { row, out });
       // In the log too, so that what the service answered survives even if the process does not.
-      console.error(`queue runner: recording ${row.id} was sent and ${out.answer}, but that could not be saved yet`);
+      console.error(
+        `queue runner: recording ${row.id} was sent and ${out.answer}, but that could not be saved yet`,
+      );
       onFailure(out.error, `saving the outcome of recording ${row.id}`);
       return;
     }
@@ -227,7 +262,10 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   let recovered = false;
   const recover = () => {
     for (const id of recoverInterruptedUploads(db, iso(now()))) {
-      const r = stmt(db, `SELECT study_id, batch_id FROM recordings WHERE id = ?`).get(id) as { study_id: number; batch_id: number | null };
+      const r = stmt(db, `SELECT study_id, batch_id FROM recordings WHERE id = ?`).get(id) as {
+        study_id: number;
+        batch_id: number | null;
+      };
       hub.recordingChanged(r.study_id, id, r.batch_id);
     }
     recovered = true;
@@ -239,10 +277,19 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
 
   const uploadStep = async () => {
     expirePause();
-    if (pause) { await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now()); return; }
+    if (pause) {
+      await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now());
+      return;
+    }
     if (!recovered) recover();
-    if (unrecorded.size > 0 && !(await writeUnrecorded())) { await nap(idleRecheckMs); return; }
-    if (inFlight.size >= queue.uploadConcurrency) { await nap(idleRecheckMs); return; }
+    if (unrecorded.size > 0 && !(await writeUnrecorded())) {
+      await nap(idleRecheckMs);
+      return;
+    }
+    if (inFlight.size >= queue.uploadConcurrency) {
+      await nap(idleRecheckMs);
+      return;
+    }
     const [row] = nextQueued(db, profileId, 1, new Set(inFlight.keys()));
     if (!row) {
       if (inFlight.size === 0) await settleBatches();
@@ -255,20 +302,46 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     if (!running || pause) return;
     const task = (async () => {
       // Throws only before anything is sent (the intent could not be written): the row stays queued.
-      const out = await uploadOne(db, client, row, { now, firstPollAfterMs: poll.firstPollAfterMs, ...(o.openAudio ? { openAudio: o.openAudio } : {}) });
+      const out = await uploadOne(db, client, row, {
+        now,
+        firstPollAfterMs: poll.firstPollAfterMs,
+        ...(o.openAudio ? { openAudio: o.openAudio } : {}),
+      });
       await afterOutcome(row, out);
-    })().catch((e: unknown) => onFailure(e, `sending recording ${row.id}`))
-      .finally(() => { inFlight.delete(row.id); wake(); });
+    })()
+      .catch((e: unknown) => onFailure(e, `sending recording ${row.id}`))
+      .finally(() => {
+        inFlight.delete(row.id);
+        wake();
+      });
     inFlight.set(row.id, task);
   };
 
   const pollStep = async () => {
     expirePause();
-    if (pause?.storage) { await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now()); return; }
+    if (pause?.storage) {
+      await nap(pause.untilMs === null ? idleRecheckMs : pause.untilMs - now());
+      return;
+    }
     const due = nextDueAt(db, profileId);
-    if (due === null) { checkIdle(); await nap(idleRecheckMs); return; }
-    if (due > now()) { await nap(Math.min(due - now(), idleRecheckMs)); return; }
-    const res = await runPollStep(db, client, { profileId, now, settings: poll, bucket: budget, random, sleep: hold, limit: poll.globalBurst });
+    if (due === null) {
+      checkIdle();
+      await nap(idleRecheckMs);
+      return;
+    }
+    if (due > now()) {
+      await nap(Math.min(due - now(), idleRecheckMs));
+      return;
+    }
+    const res = await runPollStep(db, client, {
+      profileId,
+      now,
+      settings: poll,
+      bucket: budget,
+      random,
+      sleep: hold,
+      limit: poll.globalBurst,
+    });
     for (const c of res.changed) hub.recordingChanged(c.studyId, c.id, c.batchId);
     if (res.writeError !== null) onFailure(res.writeError, 'storing polled results');
   };
@@ -287,7 +360,8 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
 
   const isIdle = (): boolean => {
     if (inFlight.size > 0) return false;
-    const r = stmt(db,
+    const r = stmt(
+      db,
       `SELECT EXISTS (SELECT 1 FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id
                       WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state IN ('queued', 'uploading')) AS uploads,
               EXISTS (SELECT 1 FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
@@ -298,7 +372,10 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   const checkIdle = () => {
     if (idleWaiters.size === 0 || !isIdle()) return;
     hub.flush(); // the last progress goes out before anybody hears "idle"
-    for (const w of [...idleWaiters]) { idleWaiters.delete(w); w(); }
+    for (const w of [...idleWaiters]) {
+      idleWaiters.delete(w);
+      w();
+    }
   };
 
   return {
@@ -325,7 +402,9 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
         await Promise.all(inFlight.values());
         if (unrecorded.size > 0 && !(await writeUnrecorded().catch(() => false))) {
           for (const { row, out } of unrecorded.values()) {
-            console.error(`queue runner: stopping with recording ${row.id} ${out.answer} but not saved; it will be held as uncertain at the next start`);
+            console.error(
+              `queue runner: stopping with recording ${row.id} ${out.answer} but not saved; it will be held as uncertain at the next start`,
+            );
           }
         }
         hub.close();
@@ -344,9 +423,10 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
       wake();
     },
     state: () => ({ running, pause, inFlight: inFlight.size, unrecorded: unrecorded.size }),
-    whenIdle: () => new Promise<void>((resolve) => {
-      if (isIdle()) return resolve();
-      idleWaiters.add(resolve);
-    }),
+    whenIdle: () =>
+      new Promise<void>((resolve) => {
+        if (isIdle()) return resolve();
+        idleWaiters.add(resolve);
+      }),
   };
 };

@@ -17,7 +17,13 @@ import { beginUpload, recordAccepted, recordRejected, recordUncertain } from '..
 import { stmt } from '../db/statements';
 
 /** Refusals that concern the whole organisation, not the file. */
-export const PAUSES_QUEUE: ReadonlySet<ApiErrorKind> = new Set(['Unauthorized', 'Suspended', 'ApiNotProvisioned', 'UploadLimitExceeded', 'RateLimited']);
+export const PAUSES_QUEUE: ReadonlySet<ApiErrorKind> = new Set([
+  'Unauthorized',
+  'Suspended',
+  'ApiNotProvisioned',
+  'UploadLimitExceeded',
+  'RateLimited',
+]);
 
 export interface QueuePause {
   readonly error: ApiError;
@@ -44,7 +50,12 @@ export type UploadOneOutcome =
    * The service answered (or the file could not be read) but writing the outcome failed with `error`.
    * The row is still `uploading`. `retry` writes the same outcome again and says what became of it.
    */
-  | { readonly kind: 'unrecorded'; readonly error: unknown; readonly answer: string; retry(): UploadOneOutcome };
+  | {
+      readonly kind: 'unrecorded';
+      readonly error: unknown;
+      readonly answer: string;
+      retry(): UploadOneOutcome;
+    };
 
 /** A rate limit pauses sending at most this long before one request asks again, whatever Retry-After said. */
 export const MAX_RATE_LIMIT_PAUSE_MS = 15 * 60_000;
@@ -60,33 +71,71 @@ const settle = (answer: string, write: () => UploadOneOutcome): UploadOneOutcome
 
 /** The service answered with a recording id another recording already holds (a UNIQUE column). */
 const isDuplicateRecordingId = (e: unknown): boolean =>
-  e instanceof Error && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /recordings\.recording_id/.test(e.message);
+  e instanceof Error &&
+  (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+  /recordings\.recording_id/.test(e.message);
 
 /** Queued recordings of running batches on this profile, oldest first, leaving out those in flight. */
-export const nextQueued = (db: Db, profileId: number, limit: number, exclude: ReadonlySet<number> = new Set()): QueuedRecording[] => {
-  const rows = stmt(db,
+export const nextQueued = (
+  db: Db,
+  profileId: number,
+  limit: number,
+  exclude: ReadonlySet<number> = new Set(),
+): QueuedRecording[] => {
+  const rows = stmt(
+    db,
     `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
             b.analyses, b.isolate_oldest_speaker
      FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
      WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
      ORDER BY r.id LIMIT ?`,
-  ).all(profileId, limit + exclude.size) as { id: number; study_id: number; batch_id: number; path: string; content_sha256: string; account_id: string; recorded_at: string; analyses: string; isolate_oldest_speaker: number }[];
-  return rows.filter((r) => !exclude.has(r.id)).slice(0, limit).map((r) => ({
-    id: r.id, studyId: r.study_id, batchId: r.batch_id, path: r.path, contentSha256: r.content_sha256, accountId: r.account_id,
-    recordedAt: r.recorded_at, analyses: JSON.parse(r.analyses) as AnalysisType[], isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
-  }));
+  ).all(profileId, limit + exclude.size) as {
+    id: number;
+    study_id: number;
+    batch_id: number;
+    path: string;
+    content_sha256: string;
+    account_id: string;
+    recorded_at: string;
+    analyses: string;
+    isolate_oldest_speaker: number;
+  }[];
+  return rows
+    .filter((r) => !exclude.has(r.id))
+    .slice(0, limit)
+    .map((r) => ({
+      id: r.id,
+      studyId: r.study_id,
+      batchId: r.batch_id,
+      path: r.path,
+      contentSha256: r.content_sha256,
+      accountId: r.account_id,
+      recordedAt: r.recorded_at,
+      analyses: JSON.parse(r.analyses) as AnalysisType[],
+      isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
+    }));
 };
 
 /** How a queued file is opened for sending: from disk, or (in timing tests) from memory, which takes no real time. */
 export type OpenAudio = (path: string) => Promise<AudioSource>;
 
 export const uploadOne = async (
-  db: Db, client: ApiClient, row: QueuedRecording, opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
+  db: Db,
+  client: ApiClient,
+  row: QueuedRecording,
+  opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
 ): Promise<UploadOneOutcome> => {
   const iso = (ms: number) => new Date(ms).toISOString();
-  if (!beginUpload(db, iso(opts.now()), {
-    recordingId: row.id, contentSha256: row.contentSha256, accountId: row.accountId, analyses: row.analyses, isolateOldestSpeaker: row.isolateOldestSpeaker,
-  })) return { kind: 'skipped' };
+  if (
+    !beginUpload(db, iso(opts.now()), {
+      recordingId: row.id,
+      contentSha256: row.contentSha256,
+      accountId: row.accountId,
+      analyses: row.analyses,
+      isolateOldestSpeaker: row.isolateOldestSpeaker,
+    })
+  )
+    return { kind: 'skipped' };
   let source;
   try {
     source = await (opts.openAudio ?? fileAudioSource)(row.path);
@@ -94,12 +143,19 @@ export const uploadOne = async (
     // Nothing was sent: the file vanished or became unreadable between import and upload.
     const reason = `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.`;
     return settle('file unreadable, not sent', () => {
-      stmt(db, `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`).run(JSON.stringify({ reason }), row.id);
+      stmt(
+        db,
+        `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
+      ).run(JSON.stringify({ reason }), row.id);
       return { kind: 'rejected' };
     });
   }
   const out = await client.upload({
-    accountId: row.accountId, recordedAt: row.recordedAt, analyses: row.analyses, isolateOldestSpeaker: row.isolateOldestSpeaker, audio: source,
+    accountId: row.accountId,
+    recordedAt: row.recordedAt,
+    analyses: row.analyses,
+    isolateOldestSpeaker: row.isolateOldestSpeaker,
+    audio: source,
   });
   const at = opts.now();
   switch (out.status) {
@@ -111,8 +167,13 @@ export const uploadOne = async (
         } catch (e) {
           if (!isDuplicateRecordingId(e)) throw e;
           // Charged, but its results could not be told apart from another recording's: the researcher decides.
-          recordUncertain(db, iso(at), row.id, null,
-            `The service accepted the upload but answered with the id of another recording in this workspace (${out.receipt.recordingId}), so its results cannot be told apart.`);
+          recordUncertain(
+            db,
+            iso(at),
+            row.id,
+            null,
+            `The service accepted the upload but answered with the id of another recording in this workspace (${out.receipt.recordingId}), so its results cannot be told apart.`,
+          );
           return { kind: 'uncertain' };
         }
       });
@@ -123,10 +184,16 @@ export const uploadOne = async (
       });
     case 'rejected':
       if (PAUSES_QUEUE.has(out.error.kind)) {
-        const wait = out.error.kind === 'RateLimited' ? Math.min(out.error.retryAfterMs ?? 60_000, MAX_RATE_LIMIT_PAUSE_MS) : null;
+        const wait =
+          out.error.kind === 'RateLimited'
+            ? Math.min(out.error.retryAfterMs ?? 60_000, MAX_RATE_LIMIT_PAUSE_MS)
+            : null;
         const pause: QueuePause = { error: out.error, untilMs: wait === null ? null : at + wait };
         return settle(`refused (${out.error.kind}), not charged`, () => {
-          stmt(db, `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`).run(row.id);
+          stmt(
+            db,
+            `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`,
+          ).run(row.id);
           return { kind: 'paused', pause };
         });
       }
@@ -147,15 +214,22 @@ export interface UploadStepResult {
 
 /** Sends up to `concurrency` queued recordings at once and waits for all of them (tests and one-shot runs). */
 export const runUploadStep = async (
-  db: Db, client: ApiClient, opts: { profileId: number; concurrency: number; now: () => number; firstPollAfterMs: number },
+  db: Db,
+  client: ApiClient,
+  opts: { profileId: number; concurrency: number; now: () => number; firstPollAfterMs: number },
 ): Promise<UploadStepResult> => {
-  const outcomes = await Promise.all(nextQueued(db, opts.profileId, opts.concurrency).map((row) => uploadOne(db, client, row, opts)));
+  const outcomes = await Promise.all(
+    nextQueued(db, opts.profileId, opts.concurrency).map((row) => uploadOne(db, client, row, opts)),
+  );
   const unrecorded = outcomes.find((o) => o.kind === 'unrecorded');
   if (unrecorded && unrecorded.kind === 'unrecorded') throw unrecorded.error;
   const n = (k: UploadOneOutcome['kind']) => outcomes.filter((o) => o.kind === k).length;
   const paused = outcomes.find((o) => o.kind === 'paused');
   return {
-    sent: outcomes.length - n('skipped'), accepted: n('accepted'), rejected: n('rejected'), uncertain: n('uncertain'),
+    sent: outcomes.length - n('skipped'),
+    accepted: n('accepted'),
+    rejected: n('rejected'),
+    uncertain: n('uncertain'),
     pause: paused && paused.kind === 'paused' ? paused.pause : null,
   };
 };

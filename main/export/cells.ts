@@ -20,8 +20,13 @@ export const RECORD_DELIMITER = '\r\n';
  * `quoted_match`: text with leading or trailing white space is quoted, which some readers would trim.
  */
 export const CSV_OPTIONS: Options = {
-  delimiter: FIELD_DELIMITER, record_delimiter: RECORD_DELIMITER, quote: '"', escape: '"', eof: false,
-  quote_record_delimiter: true, quoted_match: [/^\s/, /\s$/],
+  delimiter: FIELD_DELIMITER,
+  record_delimiter: RECORD_DELIMITER,
+  quote: '"',
+  escape: '"',
+  eof: false,
+  quote_record_delimiter: true,
+  quoted_match: [/^\s/, /\s$/],
 };
 
 /** Spreadsheets run a cell starting with these as a formula (OWASP ASVS 1.2.10, CWE-1236); the full-width forms too (Apple Numbers normalises them). */
@@ -40,7 +45,10 @@ export const neutraliseFormula = (text: string): string => {
 export const undoNeutralisation = (text: string): string => (text.startsWith("'") ? text.slice(1) : text);
 
 /** A value as the cell a column writes: empty for missing, `true`/`false`, finite numbers only, neutralised free text. */
-export const toCell = (col: Pick<ColumnDef, 'neutralised'>, v: string | number | boolean | null | undefined): Cell => {
+export const toCell = (
+  col: Pick<ColumnDef, 'neutralised'>,
+  v: string | number | boolean | null | undefined,
+): Cell => {
   if (v === null || v === undefined) return null;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
@@ -57,7 +65,9 @@ const CACHE_LIMIT = 4096;
  */
 type RecordEncoder = (record: readonly string[]) => string;
 const recordEncoder = (): RecordEncoder => {
-  const { api } = new Stringifier(CSV_OPTIONS) as unknown as { api: { stringify(record: readonly string[]): [Error | undefined, string | undefined] } };
+  const { api } = new Stringifier(CSV_OPTIONS) as unknown as {
+    api: { stringify(record: readonly string[]): [Error | undefined, string | undefined] };
+  };
   return (record) => {
     const [e, text] = api.stringify(record);
     if (e) throw e;

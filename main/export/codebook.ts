@@ -8,7 +8,11 @@ import { ANALYSIS_PREFIX } from '../../shared/export';
 import { CONVENTIONS, describeMeasures, requestJson, settingsRows, type ExportDescription } from './describe';
 
 /** A table cell: pipes escaped and line breaks flattened so any text keeps the table intact. */
-const cell = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');
+const cell = (s: string): string =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, ' ');
 const code = (s: string): string => `\`${s}\``;
 const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [
   `| ${head.join(' | ')} |`,
@@ -26,50 +30,106 @@ export const codebookMarkdown = (d: ExportDescription): string => {
   const out: string[] = [];
   const push = (...lines: string[]) => out.push(...lines);
   push(`# Codebook: export of study ${JSON.stringify(d.studyName)}`, '');
-  push(`Written by Voicescope ${d.appVersion} at ${d.exportedAt} (UTC). This codebook, datapackage.json and the CSV headers are generated from one column schema, so every column of every file is described here exactly as it was written.`, '');
+  push(
+    `Written by Voicescope ${d.appVersion} at ${d.exportedAt} (UTC). This codebook, datapackage.json and the CSV headers are generated from one column schema, so every column of every file is described here exactly as it was written.`,
+    '',
+  );
   if (d.simulatedRecordings > 0) {
-    push(`> **Simulated values.** ${d.simulatedRecordings} of the ${d.recordings} recordings in this export carry values produced by the Voicescope sandbox, a simulation of the service (column \`simulated\` = true in every file that holds them). They are not measurements of anyone's speech and must not be analysed as data.`, '');
+    push(
+      `> **Simulated values.** ${d.simulatedRecordings} of the ${d.recordings} recordings in this export carry values produced by the Voicescope sandbox, a simulation of the service (column \`simulated\` = true in every file that holds them). They are not measurements of anyone's speech and must not be analysed as data.`,
+      '',
+    );
   }
   push('## Export settings', '', ...table(['Setting', 'Value'], settingsRows(d)), '');
   push('The request, exactly:', '', ...fenced('json', JSON.stringify(requestJson(d.request), null, 2)), '');
   push('## Conventions', '', ...CONVENTIONS.map((c) => `- ${c}`), '');
 
-  push('## Files', '', ...table(['File', 'Rows', 'Bytes', 'SHA-256', 'One row is'], d.written.map((f) => {
-    const t = d.tables.find((x) => x.name === f.name);
-    return [code(f.name), f.rows === null ? '' : String(f.rows), String(f.bytes), code(f.sha256), t ? t.rowIs : f.role === 'loader' ? 'a loader script' : f.role];
-  })), '');
-  push('`codebook.md` (this file) and `datapackage.json` (the same description as a Frictionless Data Package with Table Schemas) are listed with their hashes in `SHA256SUMS` (check with `sha256sum -c SHA256SUMS`). `load.R` (base R) and `load.py` (pandas) read every table with the types below.', '');
+  push(
+    '## Files',
+    '',
+    ...table(
+      ['File', 'Rows', 'Bytes', 'SHA-256', 'One row is'],
+      d.written.map((f) => {
+        const t = d.tables.find((x) => x.name === f.name);
+        return [
+          code(f.name),
+          f.rows === null ? '' : String(f.rows),
+          String(f.bytes),
+          code(f.sha256),
+          t ? t.rowIs : f.role === 'loader' ? 'a loader script' : f.role,
+        ];
+      }),
+    ),
+    '',
+  );
+  push(
+    '`codebook.md` (this file) and `datapackage.json` (the same description as a Frictionless Data Package with Table Schemas) are listed with their hashes in `SHA256SUMS` (check with `sha256sum -c SHA256SUMS`). `load.R` (base R) and `load.py` (pandas) read every table with the types below.',
+    '',
+  );
 
   for (const t of d.tables) {
     push(`## ${t.title} (\`${t.name}\`)`, '', `One row is ${t.rowIs}. ${t.description}`, '');
-    push(`Primary key: ${t.primaryKey.map(code).join(' + ')}.${t.foreignKeys.map((k) => ` ${k.fields.map(code).join(', ')} joins \`${k.resource}.csv\`.`).join('')}`, '');
-    push(...table(['Column', 'Type', 'Unit', 'Allowed values', 'Meaning'], t.columns.map((c) => [
-      code(c.name),
-      `${c.type}${c.timeFormat === 'utc' ? ' (ISO 8601, UTC)' : c.timeFormat === 'local' ? ' (YYYY-MM-DD HH:MM:SS, local)' : ''}${c.required ? ', never empty' : ''}`,
-      c.unit ?? '',
-      c.enum ? c.enum.join(', ') : c.range ? `${c.range[0]} to ${c.range[1]}` : '',
-      `${c.title}. ${c.description}${c.neutralised ? ' (Formula-neutralised text.)' : ''}`,
-    ])), '');
+    push(
+      `Primary key: ${t.primaryKey.map(code).join(' + ')}.${t.foreignKeys.map((k) => ` ${k.fields.map(code).join(', ')} joins \`${k.resource}.csv\`.`).join('')}`,
+      '',
+    );
+    push(
+      ...table(
+        ['Column', 'Type', 'Unit', 'Allowed values', 'Meaning'],
+        t.columns.map((c) => [
+          code(c.name),
+          `${c.type}${c.timeFormat === 'utc' ? ' (ISO 8601, UTC)' : c.timeFormat === 'local' ? ' (YYYY-MM-DD HH:MM:SS, local)' : ''}${c.required ? ', never empty' : ''}`,
+          c.unit ?? '',
+          c.enum ? c.enum.join(', ') : c.range ? `${c.range[0]} to ${c.range[1]}` : '',
+          `${c.title}. ${c.description}${c.neutralised ? ' (Formula-neutralised text.)' : ''}`,
+        ]),
+      ),
+      '',
+    );
   }
 
   const measures = describeMeasures(d.request);
-  push('## Measures', '', 'Each measure as the service\'s specification defines it, with its column name (the `measure` value in the long form and summary, the column in the wide form). Reference values are published figures from the project\'s speech-science reference (compiled 2026-11-22), with that document\'s evidence level: V verified in the source, V2 verified only in a secondary text, D derived from verified figures. Unsourced figures are left out. They come from other instruments and tasks: read them as context, not as norms for these values.', '');
+  push(
+    '## Measures',
+    '',
+    "Each measure as the service's specification defines it, with its column name (the `measure` value in the long form and summary, the column in the wide form). Reference values are published figures from the project's speech-science reference (compiled 2026-11-22), with that document's evidence level: V verified in the source, V2 verified only in a secondary text, D derived from verified figures. Unsourced figures are left out. They come from other instruments and tasks: read them as context, not as norms for these values.",
+    '',
+  );
   for (const m of measures) {
     const def = m.def;
     push(`### \`${def.key}\`: ${ANALYSIS_LABEL[def.analysis]}, ${def.label}`, '');
     push(`- Meaning (specification): ${def.meaning}.`);
-    push(`- Kind: ${def.kind}; values: ${def.valueType}${def.unit ? `, in ${def.unit}` : ''}${def.range ? `, ${def.range[0]} to ${def.range[1]}` : ''}.`);
+    push(
+      `- Kind: ${def.kind}; values: ${def.valueType}${def.unit ? `, in ${def.unit}` : ''}${def.range ? `, ${def.range[0]} to ${def.range[1]}` : ''}.`,
+    );
     if (def.allowed) push(`- Allowed values, in order: ${def.allowed.map(code).join(', ')}.`);
-    else if (def.valueType === 'category') push('- Allowed values: not given by the specification; exported as the service sends them.');
-    push(`- Wire field: v1.3 ${m.v13 ? code(m.v13) : 'none'}; v1.2 ${m.v12 ? code(m.v12) : 'none (not in v1.2)'}.`);
+    else if (def.valueType === 'category')
+      push('- Allowed values: not given by the specification; exported as the service sends them.');
+    push(
+      `- Wire field: v1.3 ${m.v13 ? code(m.v13) : 'none'}; v1.2 ${m.v12 ? code(m.v12) : 'none (not in v1.2)'}.`,
+    );
     for (const r of m.references) push(`- Reference (${r.evidence}): ${r.text} Source: ${r.source}.`);
-    if (m.references.length === 0) push('- Reference values: none with a source in the project\'s reference.');
+    if (m.references.length === 0) push("- Reference values: none with a source in the project's reference.");
     push('');
   }
 
-  push('## From v1.2 to v1.3', '', 'Both versions report the same measures under different field names. Every value is exported under the catalogue key below, whatever version it came through; `api_version` says which. v1.3 omits a value that is not available and v1.2 sends null: both become an empty cell. `communication_coach` exists only in v1.3. The wellbeing ratings are `rating` in v1.3 and `result` in v1.2; the Parkinson\'s band and score are `insights.parkinsons.rating`/`score` in v1.3 and `predictions.risk_band`/`risk_score` in v1.2; the Alzheimer\'s class and probabilities are `insights.cognition` in v1.3 and flat `predictions.*_probability` fields in v1.2.', '');
-  push(...table(['Column', 'Analysis', 'v1.3 field', 'v1.2 field'], measures.map((m) => [
-    code(m.def.key), `${m.def.analysis} (${ANALYSIS_PREFIX[m.def.analysis]})`, m.v13 ? code(m.v13) : '', m.v12 ? code(m.v12) : 'not in v1.2',
-  ])), '');
+  push(
+    '## From v1.2 to v1.3',
+    '',
+    "Both versions report the same measures under different field names. Every value is exported under the catalogue key below, whatever version it came through; `api_version` says which. v1.3 omits a value that is not available and v1.2 sends null: both become an empty cell. `communication_coach` exists only in v1.3. The wellbeing ratings are `rating` in v1.3 and `result` in v1.2; the Parkinson's band and score are `insights.parkinsons.rating`/`score` in v1.3 and `predictions.risk_band`/`risk_score` in v1.2; the Alzheimer's class and probabilities are `insights.cognition` in v1.3 and flat `predictions.*_probability` fields in v1.2.",
+    '',
+  );
+  push(
+    ...table(
+      ['Column', 'Analysis', 'v1.3 field', 'v1.2 field'],
+      measures.map((m) => [
+        code(m.def.key),
+        `${m.def.analysis} (${ANALYSIS_PREFIX[m.def.analysis]})`,
+        m.v13 ? code(m.v13) : '',
+        m.v12 ? code(m.v12) : 'not in v1.2',
+      ]),
+    ),
+    '',
+  );
   return `${out.join('\n')}\n`;
 };

@@ -19,7 +19,8 @@ const UTF8_BOM = '\uFEFF';
 
 /** Opens a file for writing; tests pass one that fails like a full disk. */
 export type OpenWrite = (path: string) => Writable;
-export const openWriteFile: OpenWrite = (path) => createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
+export const openWriteFile: OpenWrite = (path) =>
+  createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
 
 /** A chunk's bytes are written into a buffer of this size: any 64 K UTF-16 characters fit (at most 3 bytes each), plus a long last piece. */
 const CHUNK_BYTES = 4 * CHUNK_CHARS;
@@ -38,9 +39,14 @@ export class TextSink {
   private failure: Error | null = null;
   bytes = 0;
 
-  constructor(readonly name: string, private readonly stream: Writable) {
+  constructor(
+    readonly name: string,
+    private readonly stream: Writable,
+  ) {
     this.reuse = stream instanceof WriteStream;
-    stream.on('error', (e) => { this.failure ??= e; });
+    stream.on('error', (e) => {
+      this.failure ??= e;
+    });
   }
 
   write(text: string): void {
@@ -82,14 +88,30 @@ export class TextSink {
       const buf = this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
       chunk = buf.subarray(0, buf.write(text, 0, 'utf8'));
       // The stream calls back once the chunk is on its way to the disk; then the buffer can take the next one.
-      release = () => { if (this.spare.length < SPARE_BUFFERS) this.spare.push(buf); };
+      release = () => {
+        if (this.spare.length < SPARE_BUFFERS) this.spare.push(buf);
+      };
     } else chunk = Buffer.from(text, 'utf8');
     this.hash.update(chunk);
     this.bytes += chunk.length;
     if (this.failure) return;
-    if (!this.stream.write(chunk, release && ((e) => { if (!e) release(); })) && !this.drained) {
+    if (
+      !this.stream.write(
+        chunk,
+        release &&
+          ((e) => {
+            if (!e) release();
+          }),
+      ) &&
+      !this.drained
+    ) {
       this.drained = new Promise<void>((resolve) => {
-        const done = () => { this.stream.off('drain', done); this.stream.off('error', done); this.drained = null; resolve(); };
+        const done = () => {
+          this.stream.off('drain', done);
+          this.stream.off('error', done);
+          this.drained = null;
+          resolve();
+        };
         this.stream.on('drain', done);
         this.stream.on('error', done);
       });
@@ -124,7 +146,11 @@ export class CsvSink<C> {
   private readonly cells: Cell[];
   rows = 0;
 
-  constructor(readonly text: TextSink, private readonly columns: readonly ExportColumn<C>[], bom: boolean) {
+  constructor(
+    readonly text: TextSink,
+    private readonly columns: readonly ExportColumn<C>[],
+    bom: boolean,
+  ) {
     this.cells = new Array<Cell>(columns.length).fill(null);
     text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
   }

@@ -12,7 +12,10 @@ const field = (c: ColumnDef): Record<string, unknown> => {
   const constraints: Record<string, unknown> = {};
   if (c.required) constraints['required'] = true;
   if (c.enum) constraints['enum'] = c.enum;
-  if (c.range) { constraints['minimum'] = c.range[0]; constraints['maximum'] = c.range[1]; }
+  if (c.range) {
+    constraints['minimum'] = c.range[0];
+    constraints['maximum'] = c.range[1];
+  }
   return {
     name: c.name,
     title: c.title,
@@ -42,22 +45,45 @@ const tableResource = (t: FileDef, d: ExportDescription): Record<string, unknown
     mediatype: 'text/csv',
     encoding: 'utf-8',
     ...(w ? { bytes: w.bytes, hash: `sha256:${w.sha256}`, 'voicescope:rows': w.rows } : {}),
-    dialect: { delimiter: ',', lineTerminator: RECORD_DELIMITER, quoteChar: '"', doubleQuote: true, header: true, skipInitialSpace: false },
+    dialect: {
+      delimiter: ',',
+      lineTerminator: RECORD_DELIMITER,
+      quoteChar: '"',
+      doubleQuote: true,
+      header: true,
+      skipInitialSpace: false,
+    },
     schema: {
       fields: t.columns.map(field),
       missingValues: [''],
       primaryKey: t.primaryKey,
-      ...(t.foreignKeys.length ? { foreignKeys: t.foreignKeys.map((k) => ({ fields: k.fields, reference: { resource: k.resource, fields: k.referenceFields } })) } : {}),
+      ...(t.foreignKeys.length
+        ? {
+            foreignKeys: t.foreignKeys.map((k) => ({
+              fields: k.fields,
+              reference: { resource: k.resource, fields: k.referenceFields },
+            })),
+          }
+        : {}),
     },
   };
 };
 
-export const dataPackageJson = (d: ExportDescription, codebook: { bytes: number; sha256: string }): string => {
-  const loaders = d.written.filter((f) => f.role === 'loader').map((f) => ({
-    name: f.name.endsWith('.R') ? 'loader-r' : 'loader-python',
-    path: f.name, title: f.name.endsWith('.R') ? 'R loader (base R)' : 'Python loader (pandas)',
-    mediatype: 'text/plain', encoding: 'utf-8', bytes: f.bytes, hash: `sha256:${f.sha256}`,
-  }));
+export const dataPackageJson = (
+  d: ExportDescription,
+  codebook: { bytes: number; sha256: string },
+): string => {
+  const loaders = d.written
+    .filter((f) => f.role === 'loader')
+    .map((f) => ({
+      name: f.name.endsWith('.R') ? 'loader-r' : 'loader-python',
+      path: f.name,
+      title: f.name.endsWith('.R') ? 'R loader (base R)' : 'Python loader (pandas)',
+      mediatype: 'text/plain',
+      encoding: 'utf-8',
+      bytes: f.bytes,
+      hash: `sha256:${f.sha256}`,
+    }));
   const pkg = {
     profile: 'data-package',
     name: `voicescope-study-${d.studyId}`,
@@ -65,7 +91,15 @@ export const dataPackageJson = (d: ExportDescription, codebook: { bytes: number;
     created: d.exportedAt,
     resources: [
       ...d.tables.map((t) => tableResource(t, d)),
-      { name: 'codebook', path: 'codebook.md', title: 'Codebook', mediatype: 'text/markdown', encoding: 'utf-8', bytes: codebook.bytes, hash: `sha256:${codebook.sha256}` },
+      {
+        name: 'codebook',
+        path: 'codebook.md',
+        title: 'Codebook',
+        mediatype: 'text/markdown',
+        encoding: 'utf-8',
+        bytes: codebook.bytes,
+        hash: `sha256:${codebook.sha256}`,
+      },
       ...loaders,
     ],
     voicescope: {
@@ -82,9 +116,18 @@ export const dataPackageJson = (d: ExportDescription, codebook: { bytes: number;
       anySimulated: d.simulatedRecordings > 0,
       apiVersions: d.apiVersions,
       measures: describeMeasures(d.request).map((m) => ({
-        key: m.def.key, analysis: m.def.analysis, field: m.def.field, label: m.def.label, kind: m.def.kind, valueType: m.def.valueType,
-        unit: m.def.unit, allowed: m.def.allowed ?? null, range: m.def.range ?? null, meaning: m.def.meaning,
-        wire: { 'v1.3': m.v13, 'v1.2': m.v12 }, references: m.references,
+        key: m.def.key,
+        analysis: m.def.analysis,
+        field: m.def.field,
+        label: m.def.label,
+        kind: m.def.kind,
+        valueType: m.def.valueType,
+        unit: m.def.unit,
+        allowed: m.def.allowed ?? null,
+        range: m.def.range ?? null,
+        meaning: m.def.meaning,
+        wire: { 'v1.3': m.v13, 'v1.2': m.v12 },
+        references: m.references,
       })),
     },
   };

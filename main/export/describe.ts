@@ -40,11 +40,13 @@ export const describeMeasures = (req: Pick<ExportRequest, 'analyses'>): MeasureD
   }));
 
 /** Keys of REFERENCE_VALUES that are not catalogue measures (a unit test expects none). */
-export const unknownReferenceKeys = (): string[] => Object.keys(REFERENCE_VALUES).filter((k) => !MEASURES.some((m) => m.key === k));
+export const unknownReferenceKeys = (): string[] =>
+  Object.keys(REFERENCE_VALUES).filter((k) => !MEASURES.some((m) => m.key === k));
 
 export const settingsRows = (d: ExportDescription): [string, string][] => {
   const r = d.request;
-  const list = (xs: readonly string[] | undefined, all: string) => (xs === undefined ? all : xs.map((x) => JSON.stringify(x)).join(', '));
+  const list = (xs: readonly string[] | undefined, all: string) =>
+    xs === undefined ? all : xs.map((x) => JSON.stringify(x)).join(', ');
   return [
     ['Study', `${JSON.stringify(d.studyName)} (study ${d.studyId})`],
     ['Participants', list(r.participants, 'all')],
@@ -54,10 +56,21 @@ export const settingsRows = (d: ExportDescription): [string, string][] => {
     ['Analysis types', list(r.analyses, 'all')],
     ['Analysis states', list(r.states, 'all')],
     ['Forms', r.forms.join(', ')],
-    ['Preset', r.preset === 'excel' ? 'excel: UTF-8 with a byte order mark (BOM)' : 'standard: UTF-8 without a byte order mark'],
+    [
+      'Preset',
+      r.preset === 'excel'
+        ? 'excel: UTF-8 with a byte order mark (BOM)'
+        : 'standard: UTF-8 without a byte order mark',
+    ],
     ['Time zone of the *_local columns and of date bounds', r.timeZone],
-    ['Baseline sessions (per-participant summary)', `${r.baselineSessions}: the baseline is the mean and SD of the first ${r.baselineSessions} value${r.baselineSessions === 1 ? '' : 's'} of each participant, measure and API version, as in the app's participant timeline${r.forms.includes('summary') ? '' : ' (no summary in this export)'}`],
-    ['Participant-to-account link file', r.includeLinkFile ? 'written (participant_accounts.csv)' : 'not written'],
+    [
+      'Baseline sessions (per-participant summary)',
+      `${r.baselineSessions}: the baseline is the mean and SD of the first ${r.baselineSessions} value${r.baselineSessions === 1 ? '' : 's'} of each participant, measure and API version, as in the app's participant timeline${r.forms.includes('summary') ? '' : ' (no summary in this export)'}`,
+    ],
+    [
+      'Participant-to-account link file',
+      r.includeLinkFile ? 'written (participant_accounts.csv)' : 'not written',
+    ],
     ['Recordings exported', String(d.recordings)],
     ['Participants exported', String(d.participants)],
     ['Recordings with simulated values', String(d.simulatedRecordings)],
@@ -70,16 +83,17 @@ export const settingsRows = (d: ExportDescription): [string, string][] => {
 
 export const CONVENTIONS: readonly string[] = [
   'Comma-separated values as in RFC 4180: a header row, CRLF line ends, the same number of fields in every row; a field holding a comma, a double quote or a line break is enclosed in double quotes and its quotes are doubled.',
-  'Text is UTF-8. The standard preset has no byte order mark (base R\'s read.csv and Python\'s csv module read it cleanly); the Excel preset starts every CSV with one so that Excel on Windows recognises UTF-8.',
-  'Numbers use `.` as the decimal separator whatever the computer\'s language, with no thousands separator; very small or large numbers may be written in exponent form (1e-7), which R, pandas, SPSS and Excel read.',
+  "Text is UTF-8. The standard preset has no byte order mark (base R's read.csv and Python's csv module read it cleanly); the Excel preset starts every CSV with one so that Excel on Windows recognises UTF-8.",
+  "Numbers use `.` as the decimal separator whatever the computer's language, with no thousands separator; very small or large numbers may be written in exponent form (1e-7), which R, pandas, SPSS and Excel read.",
   'An empty cell means "no value": the service did not provide it, the analysis failed or is pending, or the column does not apply. A missing value is never written as 0. Read with na.strings = "" in R and keep_default_na=False, na_values=[""] in pandas, so that a participant code such as NA stays text.',
   'Booleans are `true` and `false`.',
-  'Columns ending in `_utc` hold ISO 8601 instants in UTC (2024-03-05T09:30:00Z). Each has a `_local` twin with the same instant as wall-clock time `YYYY-MM-DD HH:MM:SS` in the export\'s time zone, which Excel reads as a date and time.',
-  'Free-text cells (participant codes, sessions, file names, categories the specification leaves open) that start with =, +, -, @, a tab, a carriage return or \' get one leading \' so that spreadsheets do not run them as formulas. To restore the text, drop one leading \' (load.R and load.py do). Numeric columns are never changed: a negative value stays a number.',
-  'Rows are ordered by participant code (byte order), recording time and recording number; measures by the catalogue\'s order. The same selection of the same data gives byte-identical CSV files; only the export time in the codebook and datapackage.json differs.',
-  'Categories are the service\'s own codes (low, moderate, high, …), listed in their documented order.',
+  "Columns ending in `_utc` hold ISO 8601 instants in UTC (2024-03-05T09:30:00Z). Each has a `_local` twin with the same instant as wall-clock time `YYYY-MM-DD HH:MM:SS` in the export's time zone, which Excel reads as a date and time.",
+  "Free-text cells (participant codes, sessions, file names, categories the specification leaves open) that start with =, +, -, @, a tab, a carriage return or ' get one leading ' so that spreadsheets do not run them as formulas. To restore the text, drop one leading ' (load.R and load.py do). Numeric columns are never changed: a negative value stays a number.",
+  "Rows are ordered by participant code (byte order), recording time and recording number; measures by the catalogue's order. The same selection of the same data gives byte-identical CSV files; only the export time in the codebook and datapackage.json differs.",
+  "Categories are the service's own codes (low, moderate, high, …), listed in their documented order.",
   'The files contain no folder paths and no service account ids, except participant_accounts.csv when it was asked for.',
 ];
 
 /** JSON of the request, for the machine-readable settings and the codebook's exact listing. */
-export const requestJson = (r: ExportRequest): Record<string, unknown> => JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+export const requestJson = (r: ExportRequest): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(r)) as Record<string, unknown>;

@@ -12,26 +12,31 @@ const pyString = (s: string): string => JSON.stringify(s);
 
 const rConvert = (c: ColumnDef, tz: string): string | null => {
   const x = `d[[${rString(c.name)}]]`;
-  if (c.enum) return `${x} <- factor(${x}, levels = c(${c.enum.map(rString).join(', ')})${c.measure ? ', ordered = TRUE' : ''})`;
+  if (c.enum)
+    return `${x} <- factor(${x}, levels = c(${c.enum.map(rString).join(', ')})${c.measure ? ', ordered = TRUE' : ''})`;
   switch (c.type) {
-    case 'integer': return `${x} <- as.integer(${x})`;
-    case 'number': return `${x} <- as.numeric(${x})`;
-    case 'boolean': return `${x} <- ${x} == "true"`;
+    case 'integer':
+      return `${x} <- as.integer(${x})`;
+    case 'number':
+      return `${x} <- as.numeric(${x})`;
+    case 'boolean':
+      return `${x} <- ${x} == "true"`;
     case 'datetime':
       return c.timeFormat === 'local'
         ? `${x} <- as.POSIXct(${x}, format = "%Y-%m-%d %H:%M:%S", tz = ${rString(tz)})`
         : `${x} <- as.POSIXct(${x}, format = "%Y-%m-%dT%H:%M:%OSZ", tz = "UTC")`;
-    case 'string': return c.neutralised ? `${x} <- sub("^'", "", ${x})` : null;
+    case 'string':
+      return c.neutralised ? `${x} <- sub("^'", "", ${x})` : null;
   }
 };
 
 export const loadR = (tables: readonly FileDef[], tz: string): string => {
   const out = [
-    '# Reads this Voicescope export into R data frames with the codebook\'s types (base R only).',
+    "# Reads this Voicescope export into R data frames with the codebook's types (base R only).",
     '#   source("load.R"); d <- voicescope_load(); str(d$measures_long)',
-    '# or from a shell: Rscript load.R (prints each table\'s size).',
+    "# or from a shell: Rscript load.R (prints each table's size).",
     '# Every cell is read as text first with only "" as missing, so a participant code "NA" stays text;',
-    '# local times are in the export\'s time zone; a leading \' added against spreadsheet formulas is removed.',
+    "# local times are in the export's time zone; a leading ' added against spreadsheet formulas is removed.",
     '',
     '.voicescope_dir <- function() {',
     '  arg <- grep("^--file=", commandArgs(FALSE), value = TRUE)',
@@ -57,7 +62,16 @@ export const loadR = (tables: readonly FileDef[], tz: string): string => {
     }
     out.push(`  tables[[${rString(t.name.replace(/\.csv$/, ''))}]] <- d`);
   }
-  out.push('  tables', '}', '', 'if (sys.nframe() == 0L) {', '  d <- voicescope_load()', '  for (n in names(d)) cat(n, ": ", nrow(d[[n]]), " rows, ", ncol(d[[n]]), " columns\\n", sep = "")', '}', '');
+  out.push(
+    '  tables',
+    '}',
+    '',
+    'if (sys.nframe() == 0L) {',
+    '  d <- voicescope_load()',
+    '  for (n in names(d)) cat(n, ": ", nrow(d[[n]]), " rows, ", ncol(d[[n]]), " columns\\n", sep = "")',
+    '}',
+    '',
+  );
   return out.join('\n');
 };
 
@@ -69,8 +83,17 @@ const pyKind = (c: ColumnDef): string => {
 };
 
 export const loadPy = (tables: readonly FileDef[], tz: string): string => {
-  const spec = tables.map((t) => `    ${pyString(t.name.replace(/\.csv$/, ''))}: (${pyString(t.name)}, [\n${t.columns.map((c) =>
-    `        (${pyString(c.name)}, ${pyString(pyKind(c))}, ${c.enum ? `[${c.enum.map(pyString).join(', ')}]` : 'None'}),`).join('\n')}\n    ]),`).join('\n');
+  const spec = tables
+    .map(
+      (t) =>
+        `    ${pyString(t.name.replace(/\.csv$/, ''))}: (${pyString(t.name)}, [\n${t.columns
+          .map(
+            (c) =>
+              `        (${pyString(c.name)}, ${pyString(pyKind(c))}, ${c.enum ? `[${c.enum.map(pyString).join(', ')}]` : 'None'}),`,
+          )
+          .join('\n')}\n    ]),`,
+    )
+    .join('\n');
   return `"""Reads this Voicescope export into pandas DataFrames with the codebook's types.
 
     import load; tables = load.load(); tables["measures_long"].info()

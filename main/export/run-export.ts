@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../shared/api/vocabulary';
 import type { MeasureDef } from '../../shared/api/measures';
 import {
-  EXPORT_ANALYSIS_STATES, EXPORT_FORMS, ExportRequestSchema, type ExportProblem, type ExportProgress, type ExportReport, type ExportRequest,
+  EXPORT_ANALYSIS_STATES,
+  EXPORT_FORMS,
+  ExportRequestSchema,
+  type ExportProblem,
+  type ExportProgress,
+  type ExportReport,
+  type ExportRequest,
   type WrittenFile,
 } from '../../shared/export';
 import { err, ok, type Result } from '../../shared/result';
@@ -26,7 +32,14 @@ import type { ExportDescription } from './describe';
 import { loadPy, loadR } from './loaders';
 import { ExportCancelled, fileProblem, problem } from './problems';
 import {
-  exportFiles, selectedMeasures, tableDefs, type LinkCtx, type LongCtx, type PairView, type RecordingCtx, type WideCtx,
+  exportFiles,
+  selectedMeasures,
+  tableDefs,
+  type LinkCtx,
+  type LongCtx,
+  type PairView,
+  type RecordingCtx,
+  type WideCtx,
 } from './schema';
 import { accountOf, countSelection, findStudy, iterateSelection } from './selection';
 import { createScopedEncoder } from './scoped-rows';
@@ -52,10 +65,16 @@ export interface RunExportOptions {
 }
 
 const slug = (name: string, id: number): string => {
-  const s = name.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const s = name
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return s || `study-${id}`;
 };
-const stamp = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+const stamp = (ms: number): string =>
+  new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
 /** Lists in a fixed order and without repeats, so the settings printed in the codebook do not depend on how the request was built. */
 const normalise = (r: ExportRequest): ExportRequest => {
@@ -63,8 +82,17 @@ const normalise = (r: ExportRequest): ExportRequest => {
     xs === undefined ? undefined : order ? order.filter((x) => xs.includes(x)) : [...new Set(xs)].sort();
   const { participants, sessions, analyses, states, ...rest } = r;
   const out: ExportRequest = { ...rest, forms: EXPORT_FORMS.filter((f) => r.forms.includes(f)) };
-  const p = uniq(participants), s = uniq(sessions), a = uniq<AnalysisType>(analyses, ANALYSIS_TYPES), st = uniq(states, EXPORT_ANALYSIS_STATES);
-  return { ...out, ...(p ? { participants: p } : {}), ...(s ? { sessions: s } : {}), ...(a ? { analyses: a } : {}), ...(st ? { states: st } : {}) };
+  const p = uniq(participants),
+    s = uniq(sessions),
+    a = uniq<AnalysisType>(analyses, ANALYSIS_TYPES),
+    st = uniq(states, EXPORT_ANALYSIS_STATES);
+  return {
+    ...out,
+    ...(p ? { participants: p } : {}),
+    ...(s ? { sessions: s } : {}),
+    ...(a ? { analyses: a } : {}),
+    ...(st ? { states: st } : {}),
+  };
 };
 
 /** A connection of its own when the database is a file: a snapshot the engine's writes cannot disturb, and no iterator left open on the engine's connection. */
@@ -75,28 +103,57 @@ const openReader = (db: Db): { reader: Db; close: () => void } => {
   // Recordings are read once, in order: a small page cache does (the engine's connection keeps its own 16 MB).
   reader.pragma('cache_size = -4000');
   reader.exec('BEGIN');
-  return { reader, close: () => { if (reader.inTransaction) reader.exec('COMMIT'); reader.close(); } };
+  return {
+    reader,
+    close: () => {
+      if (reader.inTransaction) reader.exec('COMMIT');
+      reader.close();
+    },
+  };
 };
 
 const emptySelectionMessage = (r: ExportRequest): string => {
   const parts: string[] = [];
   if (r.participants) parts.push(`participants ${r.participants.join(', ')}`);
-  if (r.from ?? r.to) parts.push(`recorded ${r.from ? `from ${r.from}` : ''}${r.from && r.to ? ' ' : ''}${r.to ? `to ${r.to}` : ''}`);
+  if (r.from ?? r.to)
+    parts.push(
+      `recorded ${r.from ? `from ${r.from}` : ''}${r.from && r.to ? ' ' : ''}${r.to ? `to ${r.to}` : ''}`,
+    );
   if (r.sessions) parts.push(`sessions ${r.sessions.map((s) => s || '(none)').join(', ')}`);
   if (r.analyses) parts.push(`analysis types ${r.analyses.join(', ')}`);
   if (r.states) parts.push(`states ${r.states.join(', ')}`);
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
 };
 
-export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Promise<Result<ExportReport, ExportProblem>> => {
+export const runExport = async (
+  db: Db,
+  input: unknown,
+  o: RunExportOptions,
+): Promise<Result<ExportReport, ExportProblem>> => {
   const parsed = ExportRequestSchema.safeParse(input);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
-    return err(problem('invalid_request', `The export settings are not valid (${what}).`, 'Correct the settings and export again.'));
+    return err(
+      problem(
+        'invalid_request',
+        `The export settings are not valid (${what}).`,
+        'Correct the settings and export again.',
+      ),
+    );
   }
   const req = normalise(parsed.data);
-  if (req.from !== undefined && req.to !== undefined && boundToUtcMs(req.from, req.timeZone, 'from') > boundToUtcMs(req.to, req.timeZone, 'to')) {
-    return err(problem('invalid_request', `The date range ends (${req.to}) before it starts (${req.from}).`, 'Swap the dates.'));
+  if (
+    req.from !== undefined &&
+    req.to !== undefined &&
+    boundToUtcMs(req.from, req.timeZone, 'from') > boundToUtcMs(req.to, req.timeZone, 'to')
+  ) {
+    return err(
+      problem(
+        'invalid_request',
+        `The date range ends (${req.to}) before it starts (${req.from}).`,
+        'Swap the dates.',
+      ),
+    );
   }
   const now = o.now ?? Date.now;
   const progressEvery = o.progressIntervalMs ?? 250;
@@ -105,19 +162,46 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
   const sinks: TextSink[] = [];
   try {
     const study = findStudy(reader, req.studyId);
-    if (!study) return err(problem('unknown_study', `There is no study ${req.studyId} in this workspace.`, 'Choose a study from the list (voicescope study list).'));
+    if (!study)
+      return err(
+        problem(
+          'unknown_study',
+          `There is no study ${req.studyId} in this workspace.`,
+          'Choose a study from the list (voicescope study list).',
+        ),
+      );
     const counts = countSelection(reader, req);
-    if (counts.recordings === 0) return err(problem('empty_selection', emptySelectionMessage(req), 'Widen the selection (participants, dates, sessions, analysis types or states).'));
+    if (counts.recordings === 0)
+      return err(
+        problem(
+          'empty_selection',
+          emptySelectionMessage(req),
+          'Widen the selection (participants, dates, sessions, analysis types or states).',
+        ),
+      );
 
     const exportedAtMs = now();
     const exportedAt = new Date(exportedAtMs).toISOString();
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const target = join(o.outDir, folderName);
     try {
-      if (!(await stat(o.outDir)).isDirectory()) return err(problem('folder_unwritable', `${o.outDir} is not a folder.`, 'Choose a folder.'));
-    } catch (e) { return err(fileProblem(e, o.outDir)); }
-    if (await stat(target).then(() => true, () => false)) return err(fileProblem(Object.assign(new Error('exists'), { code: 'EEXIST' }), o.outDir));
-    try { tmp = await mkdtemp(join(o.outDir, `.${folderName}.partial-`)); } catch (e) { return err(fileProblem(e, o.outDir)); }
+      if (!(await stat(o.outDir)).isDirectory())
+        return err(problem('folder_unwritable', `${o.outDir} is not a folder.`, 'Choose a folder.'));
+    } catch (e) {
+      return err(fileProblem(e, o.outDir));
+    }
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return err(fileProblem(Object.assign(new Error('exists'), { code: 'EEXIST' }), o.outDir));
+    try {
+      tmp = await mkdtemp(join(o.outDir, `.${folderName}.partial-`));
+    } catch (e) {
+      return err(fileProblem(e, o.outDir));
+    }
 
     const files = exportFiles(req);
     const bom = req.preset === 'excel';
@@ -130,20 +214,33 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
     const recordingsSink = new CsvSink(text(files.recordings.name), files.recordings.columns, bom);
     const longSink = files.long ? new CsvSink(text(files.long.name), files.long.columns, bom) : null;
     const wideSink = files.wide ? new CsvSink(text(files.wide.name), files.wide.columns, bom) : null;
-    const summarySink = files.summary ? new CsvSink(text(files.summary.name), files.summary.columns, bom) : null;
+    const summarySink = files.summary
+      ? new CsvSink(text(files.summary.name), files.summary.columns, bom)
+      : null;
     const linkSink = files.link ? new CsvSink(text(files.link.name), files.link.columns, bom) : null;
     const csvSinks = [longSink, wideSink, summarySink, recordingsSink, linkSink].filter((s) => s !== null);
 
     const longRows = files.long ? createScopedEncoder(files.long.columns) : null;
     const clock = zonedClock(req.timeZone);
     const measures = selectedMeasures(req);
-    const measuresOf = new Map<AnalysisType, MeasureDef[]>(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)]));
-    let values = 0, missing = 0, pairsDone = 0, simulatedRecordings = 0, done = 0, participants = 0;
+    const measuresOf = new Map<AnalysisType, MeasureDef[]>(
+      ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)]),
+    );
+    let values = 0,
+      missing = 0,
+      pairsDone = 0,
+      simulatedRecordings = 0,
+      done = 0,
+      participants = 0;
     const versions = new Set<string>();
-    const progress = (stage: ExportProgress['stage']) => o.onProgress?.({
-      stage, recordingsDone: done, recordingsTotal: counts.recordings,
-      rowsWritten: csvSinks.reduce((n, s) => n + s.rows, 0), bytesWritten: sinks.reduce((n, s) => n + s.bytes, 0),
-    });
+    const progress = (stage: ExportProgress['stage']) =>
+      o.onProgress?.({
+        stage,
+        recordingsDone: done,
+        recordingsTotal: counts.recordings,
+        rowsWritten: csvSinks.reduce((n, s) => n + s.rows, 0),
+        bytesWritten: sinks.reduce((n, s) => n + s.bytes, 0),
+      });
     progress('preparing');
 
     let current = null as { id: number; summary: ParticipantSummary | null } | null;
@@ -152,7 +249,8 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
     };
     // One mutable context per form, refilled for each row: no allocation per long-form row.
     const lc = {} as { -readonly [K in keyof LongCtx]: LongCtx[K] };
-    let lastProgress = performance.now(), lastYield = lastProgress;
+    let lastProgress = performance.now(),
+      lastYield = lastProgress;
 
     for (const rec of iterateSelection(reader, req)) {
       if (o.signal?.aborted) throw new ExportCancelled();
@@ -160,21 +258,40 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
       if (current?.id !== r.participantId) {
         closeParticipant();
         participants++;
-        current = { id: r.participantId, summary: summarySink ? new ParticipantSummary(r.participant, measures, req.baselineSessions) : null };
+        current = {
+          id: r.participantId,
+          summary: summarySink ? new ParticipantSummary(r.participant, measures, req.baselineSessions) : null,
+        };
         if (linkSink) {
           const a = accountOf(reader, r.participantId);
           const createdUtc = utcCell(a.createdAt);
-          linkSink.row({ participant: r.participant, accountId: a.accountId, createdUtc, created: clock(createdUtc) } satisfies LinkCtx);
+          linkSink.row({
+            participant: r.participant,
+            accountId: a.accountId,
+            createdUtc,
+            created: clock(createdUtc),
+          } satisfies LinkCtx);
         }
       }
       const recordedUtc = utcCell(r.recordedAt);
       const uploadedUtc = utcCell(r.uploadedAt);
-      const ctx: RecordingCtx = { r, recordedUtc, recorded: clock(recordedUtc), uploadedUtc, uploaded: clock(uploadedUtc) };
+      const ctx: RecordingCtx = {
+        r,
+        recordedUtc,
+        recorded: clock(recordedUtc),
+        uploadedUtc,
+        uploaded: clock(uploadedUtc),
+      };
       const simulated = r.resultSource === 'simulated';
       if (simulated) simulatedRecordings++;
       if (r.apiVersion !== null) versions.add(r.apiVersion);
       recordingsSink.row(ctx);
-      if (wideSink) wideSink.row({ ...ctx, pairs: new Map<AnalysisType, PairView>(rec.pairs.map((p) => [p.type, p])), values: rec.values } satisfies WideCtx);
+      if (wideSink)
+        wideSink.row({
+          ...ctx,
+          pairs: new Map<AnalysisType, PairView>(rec.pairs.map((p) => [p.type, p])),
+          values: rec.values,
+        } satisfies WideCtx);
       const at = { recording: r.id, recordedAt: r.recordedAt, utc: recordedUtc, local: ctx.recorded };
       // The summary counts what the timeline counts: values of uploaded recordings, by their API version.
       const summary = r.uploadState === 'uploaded' ? current.summary : null;
@@ -202,9 +319,15 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
       if (sinks.some((s) => s.blocked)) for (const s of sinks) await s.ready();
       if ((done & 63) === 0) {
         const t = performance.now();
-        if (t - lastProgress >= progressEvery) { lastProgress = t; progress('writing'); }
+        if (t - lastProgress >= progressEvery) {
+          lastProgress = t;
+          progress('writing');
+        }
         // Give the event loop a turn now and then: the app's main process stays responsive and a cancel gets through.
-        if (t - lastYield >= 20) { await new Promise((res) => setImmediate(res)); lastYield = performance.now(); }
+        if (t - lastYield >= 20) {
+          await new Promise((res) => setImmediate(res));
+          lastYield = performance.now();
+        }
       }
     }
     closeParticipant();
@@ -212,24 +335,54 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
     progress('describing');
 
     const written: WrittenFile[] = [];
-    const csvFiles = [[longSink, files.long], [wideSink, files.wide], [summarySink, files.summary], [recordingsSink, files.recordings], [linkSink, files.link]] as const;
-    for (const [sink, def] of csvFiles) if (sink && def) written.push(await sink.text.close(def.role, sink.rows));
+    const csvFiles = [
+      [longSink, files.long],
+      [wideSink, files.wide],
+      [summarySink, files.summary],
+      [recordingsSink, files.recordings],
+      [linkSink, files.link],
+    ] as const;
+    for (const [sink, def] of csvFiles)
+      if (sink && def) written.push(await sink.text.close(def.role, sink.rows));
     const tables = tableDefs(files);
-    const putText = async (name: string, role: WrittenFile['role'], content: string): Promise<WrittenFile> => {
+    const putText = async (
+      name: string,
+      role: WrittenFile['role'],
+      content: string,
+    ): Promise<WrittenFile> => {
       const buf = Buffer.from(content, 'utf8');
       await writeFile(join(tmp!, name), buf, { flag: 'wx' });
-      return { name, role, rows: null, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
+      return {
+        name,
+        role,
+        rows: null,
+        bytes: buf.length,
+        sha256: createHash('sha256').update(buf).digest('hex'),
+      };
     };
     written.push(await putText('load.R', 'loader', loadR(tables, req.timeZone)));
     written.push(await putText('load.py', 'loader', loadPy(tables, req.timeZone)));
     const description: ExportDescription = {
-      studyName: study.name, studyId: study.id, request: req, appVersion: o.appVersion, dbSchemaVersion: schemaVersion(reader), exportedAt,
-      tables, written: [...written], recordings: counts.recordings, participants, simulatedRecordings, apiVersions: [...versions].sort(),
+      studyName: study.name,
+      studyId: study.id,
+      request: req,
+      appVersion: o.appVersion,
+      dbSchemaVersion: schemaVersion(reader),
+      exportedAt,
+      tables,
+      written: [...written],
+      recordings: counts.recordings,
+      participants,
+      simulatedRecordings,
+      apiVersions: [...versions].sort(),
     };
     const codebook = await putText('codebook.md', 'codebook', codebookMarkdown(description));
     written.push(codebook);
     written.push(await putText('datapackage.json', 'datapackage', dataPackageJson(description, codebook)));
-    const sums = [...written].sort((a, b) => (a.name < b.name ? -1 : 1)).map((f) => `${f.sha256}  ${f.name}\n`).join('');
+    const sums = [...written]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((f) => `${f.sha256}  ${f.name}\n`)
+      .join('');
     written.push(await putText('SHA256SUMS', 'checksums', sums));
 
     if (o.signal?.aborted) throw new ExportCancelled();
@@ -238,20 +391,42 @@ export const runExport = async (db: Db, input: unknown, o: RunExportOptions): Pr
     // Every export, from the window, the command line or a script, leaves an entry in the audit log:
     // what was exported in counts and plain words, never codes or paths.
     appendAudit(db, {
-      at: exportedAt, kind: 'export_written', studyId: study.id, subject: study.name,
+      at: exportedAt,
+      kind: 'export_written',
+      studyId: study.id,
+      subject: study.name,
       detail: {
-        recordings: done, participants, values, forms: [...req.forms].sort().join('-'), preset: req.preset,
-        link_file: req.includeLinkFile, simulated_recordings: simulatedRecordings, files: written.length,
+        recordings: done,
+        participants,
+        values,
+        forms: [...req.forms].sort().join('-'),
+        preset: req.preset,
+        link_file: req.includeLinkFile,
+        simulated_recordings: simulatedRecordings,
+        files: written.length,
       },
     });
     progress('done');
     return ok({
-      directory: target, folderName, files: written,
+      directory: target,
+      folderName,
+      files: written,
       counts: { participants, recordings: done, analyses: pairsDone, values, missing, simulatedRecordings },
-      anySimulated: simulatedRecordings > 0, apiVersions: [...versions].sort() as ExportReport['apiVersions'], exportedAt, appVersion: o.appVersion, request: req,
+      anySimulated: simulatedRecordings > 0,
+      apiVersions: [...versions].sort() as ExportReport['apiVersions'],
+      exportedAt,
+      appVersion: o.appVersion,
+      request: req,
     });
   } catch (e) {
-    if (e instanceof ExportCancelled) return err(problem('cancelled', 'The export was cancelled; nothing was written.', 'Export again when you are ready.'));
+    if (e instanceof ExportCancelled)
+      return err(
+        problem(
+          'cancelled',
+          'The export was cancelled; nothing was written.',
+          'Export again when you are ready.',
+        ),
+      );
     return err(fileProblem(e, o.outDir));
   } finally {
     await Promise.all(sinks.map((s) => s.abandon()));

@@ -9,7 +9,13 @@ import { MEASURES, type MeasureDef } from '../../shared/api/measures';
 import { ANALYSIS_LABEL, ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import {
-  ANALYSIS_PREFIX, EXPORT_ANALYSIS_STATES, type ColumnDef, type ExportForm, type ExportRequest, type FileDef, type FileRole,
+  ANALYSIS_PREFIX,
+  EXPORT_ANALYSIS_STATES,
+  type ColumnDef,
+  type ExportForm,
+  type ExportRequest,
+  type FileDef,
+  type FileRole,
 } from '../../shared/export';
 import type { Scope } from './scoped-rows';
 import type { LocalTime } from './time';
@@ -122,59 +128,267 @@ export interface ExportColumn<C> extends ColumnDef {
 
 // ---- building blocks ----
 
-type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & { required?: boolean; neutralised?: boolean };
+type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & {
+  required?: boolean;
+  neutralised?: boolean;
+};
 
-const col = <C>(name: string, type: ColumnDef['type'], title: string, description: string, get: (c: C) => RawValue, extra: Extra = {}): ExportColumn<C> => {
+const col = <C>(
+  name: string,
+  type: ColumnDef['type'],
+  title: string,
+  description: string,
+  get: (c: C) => RawValue,
+  extra: Extra = {},
+): ExportColumn<C> => {
   const { required = false, neutralised = false, ...rest } = extra;
   return { name, type, title, description, required, neutralised, ...rest, get };
 };
 
-
 const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);
-const simulatedOf = (source: string | null): boolean | null => (source === null ? null : source === 'simulated');
+const simulatedOf = (source: string | null): boolean | null =>
+  source === null ? null : source === 'simulated';
 const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
-const UPLOAD_STATES = ['pending', 'refused_locally', 'duplicate', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain', 'cancelled'];
+const UPLOAD_STATES = [
+  'pending',
+  'refused_locally',
+  'duplicate',
+  'queued',
+  'uploading',
+  'uploaded',
+  'rejected',
+  'upload_uncertain',
+  'cancelled',
+];
 const RECORDED_AT_SOURCES = ['manifest', 'filename', 'embedded', 'file_mtime', 'researcher'];
 const KINDS = ['indicator', 'insight', 'score', 'probability'];
 
-const SIMULATED_MEANING = 'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';
+const SIMULATED_MEANING =
+  'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';
 
 /** Columns that identify a recording and its time; the first columns of recordings.csv and of the wide file. */
 const recordingColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
-  col<C>('recording', 'integer', 'Recording', 'The workstation\'s number for this recording (the id the app and the voicescope command show). Joins the files of an export.', (c) => c.r.id, { required: true }),
-  col<C>('participant', 'string', 'Participant', 'The participant\'s code: the researcher\'s pseudonym, as imported.', (c) => c.r.participant, { required: true, neutralised: true }),
-  col<C>('session', 'string', 'Session', 'Session label from the import manifest or the file name; empty when the recording has none.', (c) => c.r.session, { neutralised: true }),
-  col<C>('recorded_at_utc', 'datetime', 'Recorded at (UTC)', 'When the recording began, in UTC.', (c) => c.recordedUtc, { timeFormat: 'utc', required: true }),
-  col<C>('recorded_at_local', 'datetime', `Recorded at (${tz})`, `When the recording began, as wall-clock time in ${tz}.`, (c) => c.recorded?.local, { timeFormat: 'local', required: true }),
-  col<C>('utc_offset', 'string', 'UTC offset', `Offset of ${tz} from UTC at that instant (+HH:MM), so the local time can be turned back into UTC.`, (c) => c.recorded?.offset, { required: true }),
+  col<C>(
+    'recording',
+    'integer',
+    'Recording',
+    "The workstation's number for this recording (the id the app and the voicescope command show). Joins the files of an export.",
+    (c) => c.r.id,
+    { required: true },
+  ),
+  col<C>(
+    'participant',
+    'string',
+    'Participant',
+    "The participant's code: the researcher's pseudonym, as imported.",
+    (c) => c.r.participant,
+    { required: true, neutralised: true },
+  ),
+  col<C>(
+    'session',
+    'string',
+    'Session',
+    'Session label from the import manifest or the file name; empty when the recording has none.',
+    (c) => c.r.session,
+    { neutralised: true },
+  ),
+  col<C>(
+    'recorded_at_utc',
+    'datetime',
+    'Recorded at (UTC)',
+    'When the recording began, in UTC.',
+    (c) => c.recordedUtc,
+    { timeFormat: 'utc', required: true },
+  ),
+  col<C>(
+    'recorded_at_local',
+    'datetime',
+    `Recorded at (${tz})`,
+    `When the recording began, as wall-clock time in ${tz}.`,
+    (c) => c.recorded?.local,
+    { timeFormat: 'local', required: true },
+  ),
+  col<C>(
+    'utc_offset',
+    'string',
+    'UTC offset',
+    `Offset of ${tz} from UTC at that instant (+HH:MM), so the local time can be turned back into UTC.`,
+    (c) => c.recorded?.offset,
+    { required: true },
+  ),
 ];
 
 const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
-  col<C>('recorded_at_source', 'string', 'Source of recorded_at', 'Where the recording time came from: the import manifest, the file name, the date embedded in the file, the file\'s modification time, or the researcher.', (c) => c.r.recordedAtSource, { enum: RECORDED_AT_SOURCES, required: true }),
-  col<C>('file_name', 'string', 'File name', 'Name of the original audio file (the name only, never its folder).', (c) => fileNameOf(c.r.sourcePath), { required: true, neutralised: true }),
-  col<C>('file_size_bytes', 'integer', 'File size', 'Size of the original file.', (c) => c.r.sizeBytes, { unit: 'bytes', required: true }),
-  col<C>('content_sha256', 'string', 'Content SHA-256', 'SHA-256 of the original file\'s bytes (hexadecimal): identifies the audio whatever its name.', (c) => c.r.sha256, { required: true }),
-  col<C>('file_format', 'string', 'File format', 'Container format of the original file as the workstation read it (wav, mp3, mp4, ogg).', (c) => c.r.format),
-  col<C>('file_sample_rate_hz', 'integer', 'File sample rate', 'Sample rate of the original file as the workstation read it.', (c) => c.r.sampleRateHz, { unit: 'Hz' }),
-  col<C>('file_duration_seconds', 'number', 'File duration', 'Duration of the original file as the workstation read it.', (c) => c.r.durationSeconds, { unit: 's' }),
-  col<C>('speech_estimate_seconds', 'number', 'Speech estimate', 'The workstation\'s own estimate of speech time before upload (WAV files only; the service\'s figure is speech_duration_seconds).', (c) => c.r.speechEstimateSeconds, { unit: 's' }),
-  col<C>('converted', 'boolean', 'Converted copy uploaded', 'true: a converted copy (mono, 16 kHz WAV) was uploaded instead of the original; the original was not changed.', (c) => c.r.converted === 1, { required: true }),
-  col<C>('upload_state', 'string', 'Upload state', 'State of the upload in the workstation.', (c) => c.r.uploadState, { enum: UPLOAD_STATES, required: true }),
-  col<C>('recording_id', 'string', 'Service recording id', 'The service\'s id of the uploaded recording (UUID); empty if it was never accepted.', (c) => c.r.recordingId),
-  col<C>('api_version', 'string', 'API version', 'Version of the service\'s interface the recording was uploaded and analysed through. Measures are the same in both; see "From v1.2 to v1.3".', (c) => c.r.apiVersion, { enum: [...API_VERSIONS] }),
+  col<C>(
+    'recorded_at_source',
+    'string',
+    'Source of recorded_at',
+    "Where the recording time came from: the import manifest, the file name, the date embedded in the file, the file's modification time, or the researcher.",
+    (c) => c.r.recordedAtSource,
+    { enum: RECORDED_AT_SOURCES, required: true },
+  ),
+  col<C>(
+    'file_name',
+    'string',
+    'File name',
+    'Name of the original audio file (the name only, never its folder).',
+    (c) => fileNameOf(c.r.sourcePath),
+    { required: true, neutralised: true },
+  ),
+  col<C>('file_size_bytes', 'integer', 'File size', 'Size of the original file.', (c) => c.r.sizeBytes, {
+    unit: 'bytes',
+    required: true,
+  }),
+  col<C>(
+    'content_sha256',
+    'string',
+    'Content SHA-256',
+    "SHA-256 of the original file's bytes (hexadecimal): identifies the audio whatever its name.",
+    (c) => c.r.sha256,
+    { required: true },
+  ),
+  col<C>(
+    'file_format',
+    'string',
+    'File format',
+    'Container format of the original file as the workstation read it (wav, mp3, mp4, ogg).',
+    (c) => c.r.format,
+  ),
+  col<C>(
+    'file_sample_rate_hz',
+    'integer',
+    'File sample rate',
+    'Sample rate of the original file as the workstation read it.',
+    (c) => c.r.sampleRateHz,
+    { unit: 'Hz' },
+  ),
+  col<C>(
+    'file_duration_seconds',
+    'number',
+    'File duration',
+    'Duration of the original file as the workstation read it.',
+    (c) => c.r.durationSeconds,
+    { unit: 's' },
+  ),
+  col<C>(
+    'speech_estimate_seconds',
+    'number',
+    'Speech estimate',
+    "The workstation's own estimate of speech time before upload (WAV files only; the service's figure is speech_duration_seconds).",
+    (c) => c.r.speechEstimateSeconds,
+    { unit: 's' },
+  ),
+  col<C>(
+    'converted',
+    'boolean',
+    'Converted copy uploaded',
+    'true: a converted copy (mono, 16 kHz WAV) was uploaded instead of the original; the original was not changed.',
+    (c) => c.r.converted === 1,
+    { required: true },
+  ),
+  col<C>(
+    'upload_state',
+    'string',
+    'Upload state',
+    'State of the upload in the workstation.',
+    (c) => c.r.uploadState,
+    { enum: UPLOAD_STATES, required: true },
+  ),
+  col<C>(
+    'recording_id',
+    'string',
+    'Service recording id',
+    "The service's id of the uploaded recording (UUID); empty if it was never accepted.",
+    (c) => c.r.recordingId,
+  ),
+  col<C>(
+    'api_version',
+    'string',
+    'API version',
+    'Version of the service\'s interface the recording was uploaded and analysed through. Measures are the same in both; see "From v1.2 to v1.3".',
+    (c) => c.r.apiVersion,
+    { enum: [...API_VERSIONS] },
+  ),
   col<C>('simulated', 'boolean', 'Simulated', SIMULATED_MEANING, (c) => simulatedOf(c.r.resultSource)),
-  col<C>('uploaded_at_utc', 'datetime', 'Uploaded at (UTC)', 'When the service received the upload, in UTC.', (c) => c.uploadedUtc, { timeFormat: 'utc' }),
-  col<C>('uploaded_at_local', 'datetime', `Uploaded at (${tz})`, `When the service received the upload, as wall-clock time in ${tz}.`, (c) => c.uploaded?.local, { timeFormat: 'local' }),
-  col<C>('audio_file_format', 'string', 'Format (service)', 'Format the service detected (the service\'s audio_file_format).', (c) => c.r.svcFormat),
-  col<C>('audio_size_bytes', 'integer', 'Size (service)', 'Size of the audio the service analysed; with isolate_oldest_speaker, of the retained audio.', (c) => c.r.svcSizeBytes, { unit: 'bytes' }),
-  col<C>('audio_sample_rate_hz', 'integer', 'Sample rate (service)', 'Sample rate the service reported.', (c) => c.r.svcSampleRateHz, { unit: 'Hz' }),
-  col<C>('audio_bit_rate_bps', 'integer', 'Bit rate (service)', 'Bit rate the service reported.', (c) => c.r.svcBitRateBps, { unit: 'bits/s' }),
-  col<C>('audio_duration_seconds', 'number', 'Duration (service)', 'Total seconds the service analysed; with isolate_oldest_speaker, the retained speaker\'s audio.', (c) => c.r.svcDurationSeconds, { unit: 's' }),
-  col<C>('speech_duration_seconds', 'number', 'Speech duration (service)', 'Seconds of speech the service detected; with isolate_oldest_speaker, the isolated speaker\'s speech.', (c) => c.r.svcSpeechSeconds, { unit: 's' }),
-  col<C>('isolate_oldest_speaker', 'boolean', 'Oldest speaker isolated', 'true: the service was asked to keep only the speaker it estimated to be oldest (v1.3 only).', (c) => (c.r.isolate === null ? null : c.r.isolate === 1)),
-  col<C>('batch', 'integer', 'Import batch', 'The workstation\'s number of the import batch.', (c) => c.r.batchId),
+  col<C>(
+    'uploaded_at_utc',
+    'datetime',
+    'Uploaded at (UTC)',
+    'When the service received the upload, in UTC.',
+    (c) => c.uploadedUtc,
+    { timeFormat: 'utc' },
+  ),
+  col<C>(
+    'uploaded_at_local',
+    'datetime',
+    `Uploaded at (${tz})`,
+    `When the service received the upload, as wall-clock time in ${tz}.`,
+    (c) => c.uploaded?.local,
+    { timeFormat: 'local' },
+  ),
+  col<C>(
+    'audio_file_format',
+    'string',
+    'Format (service)',
+    "Format the service detected (the service's audio_file_format).",
+    (c) => c.r.svcFormat,
+  ),
+  col<C>(
+    'audio_size_bytes',
+    'integer',
+    'Size (service)',
+    'Size of the audio the service analysed; with isolate_oldest_speaker, of the retained audio.',
+    (c) => c.r.svcSizeBytes,
+    { unit: 'bytes' },
+  ),
+  col<C>(
+    'audio_sample_rate_hz',
+    'integer',
+    'Sample rate (service)',
+    'Sample rate the service reported.',
+    (c) => c.r.svcSampleRateHz,
+    { unit: 'Hz' },
+  ),
+  col<C>(
+    'audio_bit_rate_bps',
+    'integer',
+    'Bit rate (service)',
+    'Bit rate the service reported.',
+    (c) => c.r.svcBitRateBps,
+    { unit: 'bits/s' },
+  ),
+  col<C>(
+    'audio_duration_seconds',
+    'number',
+    'Duration (service)',
+    "Total seconds the service analysed; with isolate_oldest_speaker, the retained speaker's audio.",
+    (c) => c.r.svcDurationSeconds,
+    { unit: 's' },
+  ),
+  col<C>(
+    'speech_duration_seconds',
+    'number',
+    'Speech duration (service)',
+    "Seconds of speech the service detected; with isolate_oldest_speaker, the isolated speaker's speech.",
+    (c) => c.r.svcSpeechSeconds,
+    { unit: 's' },
+  ),
+  col<C>(
+    'isolate_oldest_speaker',
+    'boolean',
+    'Oldest speaker isolated',
+    'true: the service was asked to keep only the speaker it estimated to be oldest (v1.3 only).',
+    (c) => (c.r.isolate === null ? null : c.r.isolate === 1),
+  ),
+  col<C>(
+    'batch',
+    'integer',
+    'Import batch',
+    "The workstation's number of the import batch.",
+    (c) => c.r.batchId,
+  ),
 ];
 
 const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
@@ -184,7 +398,9 @@ const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
   if (m.allowed) extra.enum = [...m.allowed];
   if (m.range) extra.range = [m.range[0], m.range[1]];
   return col<WideCtx>(
-    m.key, isCategory ? 'string' : m.valueType, `${ANALYSIS_LABEL[m.analysis]}: ${m.label}`,
+    m.key,
+    isCategory ? 'string' : m.valueType,
+    `${ANALYSIS_LABEL[m.analysis]}: ${m.label}`,
     `${m.meaning}${m.unit ? ` (${m.unit})` : ''}. Empty when the service did not provide it (see ${ANALYSIS_PREFIX[m.analysis]}_state).`,
     isCategory ? (c) => textOrNull(c.values[m.key]) : (c) => numOrNull(c.values[m.key]),
     // A category the spec leaves open (the Parkinson's band) is free text from the service: neutralised like any.
@@ -199,7 +415,8 @@ export const selectedMeasures = (req: Pick<ExportRequest, 'analyses'>): MeasureD
   return MEASURES.filter((m) => types.includes(m.analysis));
 };
 
-const STATE_MEANING = 'State of this analysis type: completed (values present unless the service omitted one), error (the analysis failed: no values), processing or awaiting_upload (no result yet), timed_out (no result within five minutes; still re-checked), not_requested (the service says it was not requested).';
+const STATE_MEANING =
+  'State of this analysis type: completed (values present unless the service omitted one), error (the analysis failed: no values), processing or awaiting_upload (no result yet), timed_out (no result within five minutes; still re-checked), not_requested (the service says it was not requested).';
 
 // ---- the files ----
 
@@ -213,100 +430,440 @@ export interface ExportFile<C> extends Omit<FileDef, 'columns'> {
   readonly columns: readonly ExportColumn<C>[];
 }
 
-const file = <C, Col extends ExportColumn<C>>(name: string, role: FileRole, title: string, rowIs: string, description: string, primaryKey: string[], columns: Col[], toRecordings = true): ExportFile<C> & { readonly columns: readonly Col[] } => ({
-  name, role, title, rowIs, description, primaryKey, columns,
-  foreignKeys: toRecordings && name !== RECORDINGS_FILE ? [{ fields: ['recording'], resource: 'recordings', referenceFields: ['recording'] }] : [],
+const file = <C, Col extends ExportColumn<C>>(
+  name: string,
+  role: FileRole,
+  title: string,
+  rowIs: string,
+  description: string,
+  primaryKey: string[],
+  columns: Col[],
+  toRecordings = true,
+): ExportFile<C> & { readonly columns: readonly Col[] } => ({
+  name,
+  role,
+  title,
+  rowIs,
+  description,
+  primaryKey,
+  columns,
+  foreignKeys:
+    toRecordings && name !== RECORDINGS_FILE
+      ? [{ fields: ['recording'], resource: 'recordings', referenceFields: ['recording'] }]
+      : [],
 });
 
-export const recordingsFile = (tz: string): ExportFile<RecordingCtx> => file(
-  RECORDINGS_FILE, 'provenance', 'Recordings', 'one recording',
-  'Where every number came from: the audio file (name, size, hash), when it was recorded and uploaded, the service\'s recording id, the API version and whether the values are simulated. The other files join it on `recording`.',
-  ['recording'], [...recordingColumns<RecordingCtx>(tz), ...provenanceColumns<RecordingCtx>(tz)],
-);
+export const recordingsFile = (tz: string): ExportFile<RecordingCtx> =>
+  file(
+    RECORDINGS_FILE,
+    'provenance',
+    'Recordings',
+    'one recording',
+    "Where every number came from: the audio file (name, size, hash), when it was recorded and uploaded, the service's recording id, the API version and whether the values are simulated. The other files join it on `recording`.",
+    ['recording'],
+    [...recordingColumns<RecordingCtx>(tz), ...provenanceColumns<RecordingCtx>(tz)],
+  );
 
 export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<WideCtx> => {
-  const columns: ExportColumn<WideCtx>[] = [...recordingColumns<WideCtx>(req.timeZone), ...provenanceColumns<WideCtx>(req.timeZone)];
+  const columns: ExportColumn<WideCtx>[] = [
+    ...recordingColumns<WideCtx>(req.timeZone),
+    ...provenanceColumns<WideCtx>(req.timeZone),
+  ];
   for (const t of selectedTypes(req)) {
-    columns.push(col<WideCtx>(`${ANALYSIS_PREFIX[t]}_state`, 'string', `${ANALYSIS_LABEL[t]}: state`, `${STATE_MEANING} Empty: this type was not requested for this recording, or the export's filters left it out.`, (c) => c.pairs.get(t)?.state, { enum: [...EXPORT_ANALYSIS_STATES] }));
+    columns.push(
+      col<WideCtx>(
+        `${ANALYSIS_PREFIX[t]}_state`,
+        'string',
+        `${ANALYSIS_LABEL[t]}: state`,
+        `${STATE_MEANING} Empty: this type was not requested for this recording, or the export's filters left it out.`,
+        (c) => c.pairs.get(t)?.state,
+        { enum: [...EXPORT_ANALYSIS_STATES] },
+      ),
+    );
     for (const m of MEASURES) if (m.analysis === t) columns.push(measureColumn(m));
   }
-  return file(WIDE_FILE, 'data', 'Measures, wide', 'one recording',
-    'One column per measure (catalogue order, grouped by analysis type, each group after its state column), after the recording\'s provenance. The same columns whatever the data: they depend only on the analysis types chosen.',
-    ['recording'], columns);
+  return file(
+    WIDE_FILE,
+    'data',
+    'Measures, wide',
+    'one recording',
+    "One column per measure (catalogue order, grouped by analysis type, each group after its state column), after the recording's provenance. The same columns whatever the data: they depend only on the analysis types chosen.",
+    ['recording'],
+    columns,
+  );
 };
 
 /** A long-form column with what its value depends on, so scoped-rows.ts encodes it once per recording, type or measure. */
 export type LongColumn = ExportColumn<LongCtx> & { readonly scope: Scope };
 const scoped = (scope: Scope, c: ExportColumn<LongCtx>): LongColumn => ({ ...c, scope });
 
-export const longFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<LongCtx> & { readonly columns: readonly LongColumn[] } => {
+export const longFile = (
+  req: Pick<ExportRequest, 'analyses' | 'timeZone'>,
+): ExportFile<LongCtx> & { readonly columns: readonly LongColumn[] } => {
   const measures = selectedMeasures(req);
-  return file(LONG_FILE, 'data', 'Measures, long (tidy)', 'one recording and measure',
+  return file(
+    LONG_FILE,
+    'data',
+    'Measures, long (tidy)',
+    'one recording and measure',
     'Every measure of every exported analysis type of every recording, including those the service did not provide (empty value, with analysis_state saying why). Numbers are in `value`, rating classes in `category`.',
-    ['recording', 'measure'], [
-      ...recordingColumns<LongCtx>(req.timeZone).filter((c) => c.name !== 'utc_offset').map((c) => scoped('recording', c)),
-      scoped('pair', col<LongCtx>('analysis', 'string', 'Analysis type', 'The analysis type the measure belongs to.', (c) => c.pair.type, { enum: selectedTypes(req), required: true })),
-      scoped('pair', col<LongCtx>('analysis_state', 'string', 'Analysis state', STATE_MEANING, (c) => c.pair.state, { enum: [...EXPORT_ANALYSIS_STATES], required: true })),
-      scoped('measure', col<LongCtx>('measure', 'string', 'Measure', 'The measure\'s key; the codebook lists each one\'s meaning, unit, allowed values and reference values.', (c) => c.measure.key, { enum: measures.map((m) => m.key), required: true })),
-      scoped('measure', col<LongCtx>('kind', 'string', 'Kind', 'indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs.', (c) => c.measure.kind, { enum: KINDS, required: true })),
-      scoped('row', col<LongCtx>('value', 'number', 'Value', 'The numeric value, in `unit`. Empty when the service did not provide it, or when the measure is a category (then see `category`). Never 0 for a missing value.', (c) => numOrNull(c.value))),
-      scoped('row', col<LongCtx>('category', 'string', 'Category', 'The rating class for insight measures (allowed values per measure in the codebook). Empty for numeric measures and when not provided.', (c) => textOrNull(c.value), { neutralised: true })),
-      scoped('measure', col<LongCtx>('unit', 'string', 'Unit', 'Unit of `value`; empty for unitless ratios, probabilities and categories.', (c) => c.measure.unit)),
-      scoped('recording', col<LongCtx>('api_version', 'string', 'API version', 'Version of the service\'s interface the value came through.', (c) => c.r.apiVersion, { enum: [...API_VERSIONS] })),
-      scoped('recording', col<LongCtx>('simulated', 'boolean', 'Simulated', SIMULATED_MEANING, (c) => simulatedOf(c.r.resultSource))),
-    ]);
+    ['recording', 'measure'],
+    [
+      ...recordingColumns<LongCtx>(req.timeZone)
+        .filter((c) => c.name !== 'utc_offset')
+        .map((c) => scoped('recording', c)),
+      scoped(
+        'pair',
+        col<LongCtx>(
+          'analysis',
+          'string',
+          'Analysis type',
+          'The analysis type the measure belongs to.',
+          (c) => c.pair.type,
+          { enum: selectedTypes(req), required: true },
+        ),
+      ),
+      scoped(
+        'pair',
+        col<LongCtx>('analysis_state', 'string', 'Analysis state', STATE_MEANING, (c) => c.pair.state, {
+          enum: [...EXPORT_ANALYSIS_STATES],
+          required: true,
+        }),
+      ),
+      scoped(
+        'measure',
+        col<LongCtx>(
+          'measure',
+          'string',
+          'Measure',
+          "The measure's key; the codebook lists each one's meaning, unit, allowed values and reference values.",
+          (c) => c.measure.key,
+          { enum: measures.map((m) => m.key), required: true },
+        ),
+      ),
+      scoped(
+        'measure',
+        col<LongCtx>(
+          'kind',
+          'string',
+          'Kind',
+          'indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs.',
+          (c) => c.measure.kind,
+          { enum: KINDS, required: true },
+        ),
+      ),
+      scoped(
+        'row',
+        col<LongCtx>(
+          'value',
+          'number',
+          'Value',
+          'The numeric value, in `unit`. Empty when the service did not provide it, or when the measure is a category (then see `category`). Never 0 for a missing value.',
+          (c) => numOrNull(c.value),
+        ),
+      ),
+      scoped(
+        'row',
+        col<LongCtx>(
+          'category',
+          'string',
+          'Category',
+          'The rating class for insight measures (allowed values per measure in the codebook). Empty for numeric measures and when not provided.',
+          (c) => textOrNull(c.value),
+          { neutralised: true },
+        ),
+      ),
+      scoped(
+        'measure',
+        col<LongCtx>(
+          'unit',
+          'string',
+          'Unit',
+          'Unit of `value`; empty for unitless ratios, probabilities and categories.',
+          (c) => c.measure.unit,
+        ),
+      ),
+      scoped(
+        'recording',
+        col<LongCtx>(
+          'api_version',
+          'string',
+          'API version',
+          "Version of the service's interface the value came through.",
+          (c) => c.r.apiVersion,
+          { enum: [...API_VERSIONS] },
+        ),
+      ),
+      scoped(
+        'recording',
+        col<LongCtx>('simulated', 'boolean', 'Simulated', SIMULATED_MEANING, (c) =>
+          simulatedOf(c.r.resultSource),
+        ),
+      ),
+    ],
+  );
 };
 
-type SummaryRequest = Pick<ExportRequest, 'analyses' | 'timeZone'> & Partial<Pick<ExportRequest, 'baselineSessions'>>;
+type SummaryRequest = Pick<ExportRequest, 'analyses' | 'timeZone'> &
+  Partial<Pick<ExportRequest, 'baselineSessions'>>;
 
 export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
   const measures = selectedMeasures(req);
   const tz = req.timeZone;
   const k = req.baselineSessions ?? DEFAULT_BASELINE_SESSIONS;
   const first = `the first ${k} value${k === 1 ? '' : 's'} of this participant, measure and API version by recording time, ties broken by recording number, or all n if there are fewer`;
-  const at = (name: 'baseline_from' | 'baseline_to', title: string, which: string, pick: (c: SummaryCtx) => SummaryAt | null): ExportColumn<SummaryCtx>[] => [
-    col<SummaryCtx>(`${name}_utc`, 'datetime', `${title} (UTC)`, `When the recording of ${which} began, in UTC. Empty when n = 0.`, (c) => pick(c)?.utc, { timeFormat: 'utc' }),
-    col<SummaryCtx>(`${name}_local`, 'datetime', `${title} (${tz})`, `When the recording of ${which} began, as wall-clock time in ${tz}. Empty when n = 0.`, (c) => pick(c)?.local?.local, { timeFormat: 'local' }),
+  const at = (
+    name: 'baseline_from' | 'baseline_to',
+    title: string,
+    which: string,
+    pick: (c: SummaryCtx) => SummaryAt | null,
+  ): ExportColumn<SummaryCtx>[] => [
+    col<SummaryCtx>(
+      `${name}_utc`,
+      'datetime',
+      `${title} (UTC)`,
+      `When the recording of ${which} began, in UTC. Empty when n = 0.`,
+      (c) => pick(c)?.utc,
+      { timeFormat: 'utc' },
+    ),
+    col<SummaryCtx>(
+      `${name}_local`,
+      'datetime',
+      `${title} (${tz})`,
+      `When the recording of ${which} began, as wall-clock time in ${tz}. Empty when n = 0.`,
+      (c) => pick(c)?.local?.local,
+      { timeFormat: 'local' },
+    ),
   ];
-  return file(SUMMARY_FILE, 'data', 'Per-participant summary', 'one participant, measure and API version',
+  return file(
+    SUMMARY_FILE,
+    'data',
+    'Per-participant summary',
+    'one participant, measure and API version',
     `For each participant and each measure of the exported analysis types, one row per API version the participant has values in: v1.2 and v1.3 results come from different models and field definitions, so they are never mixed (a participant with values in both has two rows). Over the recordings of this export: the baseline, i.e. the mean and sample standard deviation of ${first} (k = ${k}, the export's baseline sessions setting); the latest value; the change of the latest value from the baseline mean, also in baseline standard deviations; and the mean and standard deviation of all n values. This is exactly the baseline and change the participant timeline in the Voicescope app shows for the same k (one definition in the code): they agree whenever this export holds all of the participant's sessions (date, session, analysis-type or state filters narrow the values the summary is taken over), except that with a single value the timeline shows a change of 0 where change is empty here. Only values the service provided count. A participant with no value of a measure in any version has a single row with n = 0, an empty api_version and empty statistics; api_version is empty on no other row.`,
-    ['participant', 'measure', 'api_version'], [
-      col<SummaryCtx>('participant', 'string', 'Participant', 'The participant\'s code.', (c) => c.participant, { required: true, neutralised: true }),
-      col<SummaryCtx>('analysis', 'string', 'Analysis type', 'The analysis type the measure belongs to.', (c) => c.measure.analysis, { enum: selectedTypes(req), required: true }),
-      col<SummaryCtx>('measure', 'string', 'Measure', 'The measure\'s key (see the codebook).', (c) => c.measure.key, { enum: measures.map((m) => m.key), required: true }),
-      col<SummaryCtx>('kind', 'string', 'Kind', 'indicator, insight, score or probability.', (c) => c.measure.kind, { enum: KINDS, required: true }),
-      col<SummaryCtx>('unit', 'string', 'Unit', 'Unit of baseline, baseline_sd, latest_value, change, mean and sd; empty for unitless ratios, probabilities and categories.', (c) => c.measure.unit),
-      col<SummaryCtx>('api_version', 'string', 'API version', 'The version of the service\'s interface every value of this row came through; the row\'s statistics use values of this version only. Empty only on the row of a measure the participant has no value of (n = 0).', (c) => c.apiVersion, { enum: [...API_VERSIONS] }),
-      col<SummaryCtx>('n', 'integer', 'Values', 'Number of values the service provided for this participant and measure through this API version, in the recordings of this export. 0: none in any version (then every statistic is empty).', (c) => c.n, { required: true }),
-      col<SummaryCtx>('baseline_n', 'integer', 'Baseline sessions', `Values in the baseline: min(k, n) with k = ${k}, i.e. ${first}. 0 when n = 0.`, (c) => c.baselineN, { required: true }),
-      ...at('baseline_from', 'Baseline from', 'the first baseline value (the first value of this measure and API version)', (c) => c.baselineFrom),
-      ...at('baseline_to', 'Baseline to', 'the last baseline value (the baseline_n-th value by recording time)', (c) => c.baselineTo),
-      col<SummaryCtx>('baseline', 'number', 'Baseline (mean)', `The within-person baseline: the arithmetic mean of the baseline_n baseline values, i.e. ${first}; in \`unit\`. The same definition as the baseline of the participant timeline in the app. Empty for categories and when n = 0.`, (c) => c.baseline),
-      col<SummaryCtx>('baseline_sd', 'number', 'Baseline SD', 'Sample standard deviation (n − 1 denominator, here baseline_n − 1) of the baseline values, in `unit`. Empty when baseline_n < 2 and for categories.', (c) => c.baselineSd),
-      col<SummaryCtx>('baseline_category', 'string', 'Baseline category', 'Insight measures (categories): the first value by recording time, i.e. the rating at the first baseline session. Empty for numeric measures and when n = 0.', (c) => c.baselineCategory, { neutralised: true }),
-      col<SummaryCtx>('latest_recording', 'integer', 'Latest: recording', 'The recording of the latest value of this measure and API version (the last by recording time, ties by recording number; joins recordings.csv). Empty when n = 0.', (c) => c.latest?.recording),
-      col<SummaryCtx>('latest_recorded_at_utc', 'datetime', 'Latest: recorded at (UTC)', 'When the latest recording began, in UTC.', (c) => c.latest?.utc, { timeFormat: 'utc' }),
-      col<SummaryCtx>('latest_recorded_at_local', 'datetime', `Latest: recorded at (${tz})`, `When the latest recording began, as wall-clock time in ${tz}.`, (c) => c.latest?.local?.local, { timeFormat: 'local' }),
-      col<SummaryCtx>('latest_value', 'number', 'Latest: value', 'The latest numeric value, in `unit`. Empty for categories and when n = 0.', (c) => { const v = c.latest?.value; return typeof v === 'number' ? v : null; }),
-      col<SummaryCtx>('latest_category', 'string', 'Latest: category', 'The latest rating class (insight measures). Empty for numeric measures and when n = 0.', (c) => { const v = c.latest?.value; return typeof v === 'string' ? v : null; }, { neutralised: true }),
-      col<SummaryCtx>('change', 'number', 'Change from baseline', `latest_value − baseline (the baseline mean), in \`unit\`; the timeline's change from baseline. When n ≤ ${k} the latest value is itself one of the baseline values. Empty for categories and when n < 2 (with a single value the timeline shows a change of 0).`, (c) => c.change),
-      col<SummaryCtx>('change_in_sd', 'number', 'Change in baseline SDs', 'change / baseline_sd: the change in baseline standard deviations; the timeline\'s change in SDs. Empty when change is empty or baseline_sd is empty or 0.', (c) => c.changeInSd),
-      col<SummaryCtx>('mean', 'number', 'Mean', 'Mean of all n values of this measure and API version (not only the baseline), in `unit`. Empty for categories and when n = 0.', (c) => c.mean),
-      col<SummaryCtx>('sd', 'number', 'SD', 'Sample standard deviation (n − 1 denominator) of all n values, in `unit`. Empty when n < 2 and for categories.', (c) => c.sd),
-      col<SummaryCtx>('simulated', 'boolean', 'Simulated', `true when at least one of the n values is simulated. ${SIMULATED_MEANING}`, (c) => c.simulated, { required: true }),
-    ], false);
+    ['participant', 'measure', 'api_version'],
+    [
+      col<SummaryCtx>(
+        'participant',
+        'string',
+        'Participant',
+        "The participant's code.",
+        (c) => c.participant,
+        { required: true, neutralised: true },
+      ),
+      col<SummaryCtx>(
+        'analysis',
+        'string',
+        'Analysis type',
+        'The analysis type the measure belongs to.',
+        (c) => c.measure.analysis,
+        { enum: selectedTypes(req), required: true },
+      ),
+      col<SummaryCtx>(
+        'measure',
+        'string',
+        'Measure',
+        "The measure's key (see the codebook).",
+        (c) => c.measure.key,
+        { enum: measures.map((m) => m.key), required: true },
+      ),
+      col<SummaryCtx>(
+        'kind',
+        'string',
+        'Kind',
+        'indicator, insight, score or probability.',
+        (c) => c.measure.kind,
+        { enum: KINDS, required: true },
+      ),
+      col<SummaryCtx>(
+        'unit',
+        'string',
+        'Unit',
+        'Unit of baseline, baseline_sd, latest_value, change, mean and sd; empty for unitless ratios, probabilities and categories.',
+        (c) => c.measure.unit,
+      ),
+      col<SummaryCtx>(
+        'api_version',
+        'string',
+        'API version',
+        "The version of the service's interface every value of this row came through; the row's statistics use values of this version only. Empty only on the row of a measure the participant has no value of (n = 0).",
+        (c) => c.apiVersion,
+        { enum: [...API_VERSIONS] },
+      ),
+      col<SummaryCtx>(
+        'n',
+        'integer',
+        'Values',
+        'Number of values the service provided for this participant and measure through this API version, in the recordings of this export. 0: none in any version (then every statistic is empty).',
+        (c) => c.n,
+        { required: true },
+      ),
+      col<SummaryCtx>(
+        'baseline_n',
+        'integer',
+        'Baseline sessions',
+        `Values in the baseline: min(k, n) with k = ${k}, i.e. ${first}. 0 when n = 0.`,
+        (c) => c.baselineN,
+        { required: true },
+      ),
+      ...at(
+        'baseline_from',
+        'Baseline from',
+        'the first baseline value (the first value of this measure and API version)',
+        (c) => c.baselineFrom,
+      ),
+      ...at(
+        'baseline_to',
+        'Baseline to',
+        'the last baseline value (the baseline_n-th value by recording time)',
+        (c) => c.baselineTo,
+      ),
+      col<SummaryCtx>(
+        'baseline',
+        'number',
+        'Baseline (mean)',
+        `The within-person baseline: the arithmetic mean of the baseline_n baseline values, i.e. ${first}; in \`unit\`. The same definition as the baseline of the participant timeline in the app. Empty for categories and when n = 0.`,
+        (c) => c.baseline,
+      ),
+      col<SummaryCtx>(
+        'baseline_sd',
+        'number',
+        'Baseline SD',
+        'Sample standard deviation (n − 1 denominator, here baseline_n − 1) of the baseline values, in `unit`. Empty when baseline_n < 2 and for categories.',
+        (c) => c.baselineSd,
+      ),
+      col<SummaryCtx>(
+        'baseline_category',
+        'string',
+        'Baseline category',
+        'Insight measures (categories): the first value by recording time, i.e. the rating at the first baseline session. Empty for numeric measures and when n = 0.',
+        (c) => c.baselineCategory,
+        { neutralised: true },
+      ),
+      col<SummaryCtx>(
+        'latest_recording',
+        'integer',
+        'Latest: recording',
+        'The recording of the latest value of this measure and API version (the last by recording time, ties by recording number; joins recordings.csv). Empty when n = 0.',
+        (c) => c.latest?.recording,
+      ),
+      col<SummaryCtx>(
+        'latest_recorded_at_utc',
+        'datetime',
+        'Latest: recorded at (UTC)',
+        'When the latest recording began, in UTC.',
+        (c) => c.latest?.utc,
+        { timeFormat: 'utc' },
+      ),
+      col<SummaryCtx>(
+        'latest_recorded_at_local',
+        'datetime',
+        `Latest: recorded at (${tz})`,
+        `When the latest recording began, as wall-clock time in ${tz}.`,
+        (c) => c.latest?.local?.local,
+        { timeFormat: 'local' },
+      ),
+      col<SummaryCtx>(
+        'latest_value',
+        'number',
+        'Latest: value',
+        'The latest numeric value, in `unit`. Empty for categories and when n = 0.',
+        (c) => {
+          const v = c.latest?.value;
+          return typeof v === 'number' ? v : null;
+        },
+      ),
+      col<SummaryCtx>(
+        'latest_category',
+        'string',
+        'Latest: category',
+        'The latest rating class (insight measures). Empty for numeric measures and when n = 0.',
+        (c) => {
+          const v = c.latest?.value;
+          return typeof v === 'string' ? v : null;
+        },
+        { neutralised: true },
+      ),
+      col<SummaryCtx>(
+        'change',
+        'number',
+        'Change from baseline',
+        `latest_value − baseline (the baseline mean), in \`unit\`; the timeline's change from baseline. When n ≤ ${k} the latest value is itself one of the baseline values. Empty for categories and when n < 2 (with a single value the timeline shows a change of 0).`,
+        (c) => c.change,
+      ),
+      col<SummaryCtx>(
+        'change_in_sd',
+        'number',
+        'Change in baseline SDs',
+        "change / baseline_sd: the change in baseline standard deviations; the timeline's change in SDs. Empty when change is empty or baseline_sd is empty or 0.",
+        (c) => c.changeInSd,
+      ),
+      col<SummaryCtx>(
+        'mean',
+        'number',
+        'Mean',
+        'Mean of all n values of this measure and API version (not only the baseline), in `unit`. Empty for categories and when n = 0.',
+        (c) => c.mean,
+      ),
+      col<SummaryCtx>(
+        'sd',
+        'number',
+        'SD',
+        'Sample standard deviation (n − 1 denominator) of all n values, in `unit`. Empty when n < 2 and for categories.',
+        (c) => c.sd,
+      ),
+      col<SummaryCtx>(
+        'simulated',
+        'boolean',
+        'Simulated',
+        `true when at least one of the n values is simulated. ${SIMULATED_MEANING}`,
+        (c) => c.simulated,
+        { required: true },
+      ),
+    ],
+    false,
+  );
 };
 
-export const linkFile = (tz: string): ExportFile<LinkCtx> => file(
-  LINK_FILE, 'link', 'Participant to service account', 'one participant',
-  'The only file that links participant codes to the service\'s account ids. Written only because it was asked for; keep it apart from the data if the codes are pseudonyms.',
-  ['participant'], [
-    col<LinkCtx>('participant', 'string', 'Participant', 'The participant\'s code.', (c) => c.participant, { required: true, neutralised: true }),
-    col<LinkCtx>('account_id', 'string', 'Service account id', 'The service\'s account_id of this participant (UUID); empty if none was created.', (c) => c.accountId),
-    col<LinkCtx>('account_created_at_utc', 'datetime', 'Account created at (UTC)', 'When the workstation created the account.', (c) => c.createdUtc, { timeFormat: 'utc' }),
-    col<LinkCtx>('account_created_at_local', 'datetime', `Account created at (${tz})`, `When the workstation created the account, in ${tz}.`, (c) => c.created?.local, { timeFormat: 'local' }),
-  ], false,
-);
+export const linkFile = (tz: string): ExportFile<LinkCtx> =>
+  file(
+    LINK_FILE,
+    'link',
+    'Participant to service account',
+    'one participant',
+    "The only file that links participant codes to the service's account ids. Written only because it was asked for; keep it apart from the data if the codes are pseudonyms.",
+    ['participant'],
+    [
+      col<LinkCtx>('participant', 'string', 'Participant', "The participant's code.", (c) => c.participant, {
+        required: true,
+        neutralised: true,
+      }),
+      col<LinkCtx>(
+        'account_id',
+        'string',
+        'Service account id',
+        "The service's account_id of this participant (UUID); empty if none was created.",
+        (c) => c.accountId,
+      ),
+      col<LinkCtx>(
+        'account_created_at_utc',
+        'datetime',
+        'Account created at (UTC)',
+        'When the workstation created the account.',
+        (c) => c.createdUtc,
+        { timeFormat: 'utc' },
+      ),
+      col<LinkCtx>(
+        'account_created_at_local',
+        'datetime',
+        `Account created at (${tz})`,
+        `When the workstation created the account, in ${tz}.`,
+        (c) => c.created?.local,
+        { timeFormat: 'local' },
+      ),
+    ],
+    false,
+  );
 
 /** The files a request writes, in the order the codebook lists them. */
 export interface ExportFiles {
@@ -317,7 +874,10 @@ export interface ExportFiles {
   readonly link: ExportFile<LinkCtx> | null;
 }
 
-export const exportFiles = (req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'> & Partial<Pick<ExportRequest, 'baselineSessions'>>): ExportFiles => {
+export const exportFiles = (
+  req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'> &
+    Partial<Pick<ExportRequest, 'baselineSessions'>>,
+): ExportFiles => {
   const has = (f: ExportForm) => req.forms.includes(f);
   return {
     recordings: recordingsFile(req.timeZone),
@@ -329,12 +889,26 @@ export const exportFiles = (req: Pick<ExportRequest, 'analyses' | 'timeZone' | '
 };
 
 const describeFile = <C>(f: ExportFile<C>): FileDef => ({
-  ...f, primaryKey: [...f.primaryKey], foreignKeys: f.foreignKeys.map((k) => ({ ...k, fields: [...k.fields], referenceFields: [...k.referenceFields] })),
+  ...f,
+  primaryKey: [...f.primaryKey],
+  foreignKeys: f.foreignKeys.map((k) => ({
+    ...k,
+    fields: [...k.fields],
+    referenceFields: [...k.referenceFields],
+  })),
   // Only the serialisable description: the reader and the long form's scope stay in main/.
   columns: f.columns.map((c) => ({
-    name: c.name, title: c.title, type: c.type, description: c.description, required: c.required, neutralised: c.neutralised,
-    ...(c.timeFormat ? { timeFormat: c.timeFormat } : {}), ...(c.unit !== undefined ? { unit: c.unit } : {}), ...(c.enum ? { enum: [...c.enum] } : {}),
-    ...(c.range ? { range: [c.range[0], c.range[1]] as [number, number] } : {}), ...(c.measure ? { measure: c.measure } : {}),
+    name: c.name,
+    title: c.title,
+    type: c.type,
+    description: c.description,
+    required: c.required,
+    neutralised: c.neutralised,
+    ...(c.timeFormat ? { timeFormat: c.timeFormat } : {}),
+    ...(c.unit !== undefined ? { unit: c.unit } : {}),
+    ...(c.enum ? { enum: [...c.enum] } : {}),
+    ...(c.range ? { range: [c.range[0], c.range[1]] as [number, number] } : {}),
+    ...(c.measure ? { measure: c.measure } : {}),
   })),
 });
 

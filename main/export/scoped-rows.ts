@@ -37,9 +37,12 @@ export interface ScopedEncoder<C> {
   rowInto(ctx: C, measureKey: string, out: { piece(text: string): void }): void;
 }
 
-type Item = { readonly kind: 'static'; text: string } | { readonly kind: 'measure' | 'row'; readonly index: number };
+type Item =
+  { readonly kind: 'static'; text: string } | { readonly kind: 'measure' | 'row'; readonly index: number };
 
-export const createScopedEncoder = <C>(columns: readonly (ExportColumn<C> & { readonly scope: Scope })[]): ScopedEncoder<C> => {
+export const createScopedEncoder = <C>(
+  columns: readonly (ExportColumn<C> & { readonly scope: Scope })[],
+): ScopedEncoder<C> => {
   const encoder = createRowEncoder();
   const segments = segmentsOf(columns);
   const encoded: string[] = new Array<string>(segments.length).fill('');
@@ -67,7 +70,8 @@ export const createScopedEncoder = <C>(columns: readonly (ExportColumn<C> & { re
     });
   };
   const refresh = (scope: Scope, ctx: C) => {
-    for (let i = 0; i < segments.length; i++) if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx);
+    for (let i = 0; i < segments.length; i++)
+      if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx);
     replan();
   };
   const piece = (item: Item, ctx: C, measureKey: string): string => {

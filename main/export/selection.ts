@@ -23,20 +23,41 @@ interface Filter {
 const filterOf = (req: ExportRequest): Filter => {
   const params: Record<string, string | number> = { study: req.studyId };
   const where = ['p.study_id = @study', 'r.study_id = @study'];
-  if (req.participants) { where.push('p.code IN (SELECT value FROM json_each(@participants))'); params['participants'] = JSON.stringify(req.participants); }
+  if (req.participants) {
+    where.push('p.code IN (SELECT value FROM json_each(@participants))');
+    params['participants'] = JSON.stringify(req.participants);
+  }
   // recorded_at is stored as Date#toISOString (fixed width, Z), so text order is time order.
-  if (req.from !== undefined) { where.push('r.recorded_at >= @from'); params['from'] = new Date(boundToUtcMs(req.from, req.timeZone, 'from')).toISOString(); }
-  if (req.to !== undefined) { where.push('r.recorded_at <= @to'); params['to'] = new Date(boundToUtcMs(req.to, req.timeZone, 'to')).toISOString(); }
-  if (req.sessions) { where.push(`coalesce(r.session_label, '') IN (SELECT value FROM json_each(@sessions))`); params['sessions'] = JSON.stringify(req.sessions); }
+  if (req.from !== undefined) {
+    where.push('r.recorded_at >= @from');
+    params['from'] = new Date(boundToUtcMs(req.from, req.timeZone, 'from')).toISOString();
+  }
+  if (req.to !== undefined) {
+    where.push('r.recorded_at <= @to');
+    params['to'] = new Date(boundToUtcMs(req.to, req.timeZone, 'to')).toISOString();
+  }
+  if (req.sessions) {
+    where.push(`coalesce(r.session_label, '') IN (SELECT value FROM json_each(@sessions))`);
+    params['sessions'] = JSON.stringify(req.sessions);
+  }
   const pair = ['a.recording_id = r.id'];
-  if (req.analyses) { pair.push('a.type IN (SELECT value FROM json_each(@types))'); params['types'] = JSON.stringify(req.analyses); }
-  if (req.states) { pair.push('a.state IN (SELECT value FROM json_each(@states))'); params['states'] = JSON.stringify(req.states); }
+  if (req.analyses) {
+    pair.push('a.type IN (SELECT value FROM json_each(@types))');
+    params['types'] = JSON.stringify(req.analyses);
+  }
+  if (req.states) {
+    pair.push('a.state IN (SELECT value FROM json_each(@states))');
+    params['states'] = JSON.stringify(req.states);
+  }
   const pairWhere = pair.join(' AND ');
   where.push(`EXISTS (SELECT 1 FROM analyses a WHERE ${pairWhere})`);
   return { where: where.join(' AND '), pairWhere, params };
 };
 
-export interface StudyRow { readonly id: number; readonly name: string }
+export interface StudyRow {
+  readonly id: number;
+  readonly name: string;
+}
 
 export const findStudy = (db: Db, id: number): StudyRow | null =>
   (db.prepare(`SELECT id, name FROM studies WHERE id = ?`).get(id) as StudyRow | undefined) ?? null;
@@ -49,13 +70,22 @@ export interface SelectionCounts {
 
 export const countSelection = (db: Db, req: ExportRequest): SelectionCounts => {
   const f = filterOf(req);
-  const head = db.prepare(`SELECT count(*) AS recordings, count(DISTINCT p.id) AS participants FROM participants p JOIN recordings r ON r.participant_id = p.id WHERE ${f.where}`)
+  const head = db
+    .prepare(
+      `SELECT count(*) AS recordings, count(DISTINCT p.id) AS participants FROM participants p JOIN recordings r ON r.participant_id = p.id WHERE ${f.where}`,
+    )
     .get(f.params) as { recordings: number; participants: number };
-  const pairs = db.prepare(
-    `SELECT a.type AS type, count(*) AS n FROM participants p JOIN recordings r ON r.participant_id = p.id JOIN analyses a ON ${f.pairWhere}
+  const pairs = db
+    .prepare(
+      `SELECT a.type AS type, count(*) AS n FROM participants p JOIN recordings r ON r.participant_id = p.id JOIN analyses a ON ${f.pairWhere}
      WHERE ${f.where} GROUP BY a.type`,
-  ).all(f.params) as { type: AnalysisType; n: number }[];
-  return { recordings: head.recordings, participants: head.participants, pairsByType: Object.fromEntries(pairs.map((p) => [p.type, p.n])) };
+    )
+    .all(f.params) as { type: AnalysisType; n: number }[];
+  return {
+    recordings: head.recordings,
+    participants: head.participants,
+    pairsByType: Object.fromEntries(pairs.map((p) => [p.type, p.n])),
+  };
 };
 
 /**
@@ -65,14 +95,33 @@ export const countSelection = (db: Db, req: ExportRequest): SelectionCounts => {
  * test/unit/export/selection.test.ts keeps the two lists in step.
  */
 export const RECORDING_COLUMNS = [
-  ['id', 'r.id'], ['participantId', 'p.id'], ['participant', 'p.code'], ['session', 'r.session_label'], ['recordedAt', 'r.recorded_at'],
-  ['recordedAtSource', 'r.recorded_at_source'], ['sourcePath', 'r.source_path'], ['sha256', 'r.content_sha256'], ['sizeBytes', 'r.size_bytes'],
-  ['format', 'r.format'], ['sampleRateHz', 'r.sample_rate_hz'], ['durationSeconds', 'r.duration_seconds'],
-  ['speechEstimateSeconds', 'r.speech_estimate_seconds'], ['converted', 'r.converted'], ['uploadState', 'r.upload_state'],
-  ['recordingId', 'r.recording_id'], ['apiVersion', 'r.api_version'], ['resultSource', 'r.result_source'], ['uploadedAt', 'r.uploaded_at'],
-  ['svcFormat', 'r.svc_format'], ['svcSizeBytes', 'r.svc_size_bytes'], ['svcSampleRateHz', 'r.svc_sample_rate_hz'],
-  ['svcBitRateBps', 'r.svc_bit_rate_bps'], ['svcDurationSeconds', 'r.svc_duration_seconds'], ['svcSpeechSeconds', 'r.svc_speech_seconds'],
-  ['batchId', 'r.batch_id'], ['isolate', 'b.isolate_oldest_speaker'],
+  ['id', 'r.id'],
+  ['participantId', 'p.id'],
+  ['participant', 'p.code'],
+  ['session', 'r.session_label'],
+  ['recordedAt', 'r.recorded_at'],
+  ['recordedAtSource', 'r.recorded_at_source'],
+  ['sourcePath', 'r.source_path'],
+  ['sha256', 'r.content_sha256'],
+  ['sizeBytes', 'r.size_bytes'],
+  ['format', 'r.format'],
+  ['sampleRateHz', 'r.sample_rate_hz'],
+  ['durationSeconds', 'r.duration_seconds'],
+  ['speechEstimateSeconds', 'r.speech_estimate_seconds'],
+  ['converted', 'r.converted'],
+  ['uploadState', 'r.upload_state'],
+  ['recordingId', 'r.recording_id'],
+  ['apiVersion', 'r.api_version'],
+  ['resultSource', 'r.result_source'],
+  ['uploadedAt', 'r.uploaded_at'],
+  ['svcFormat', 'r.svc_format'],
+  ['svcSizeBytes', 'r.svc_size_bytes'],
+  ['svcSampleRateHz', 'r.svc_sample_rate_hz'],
+  ['svcBitRateBps', 'r.svc_bit_rate_bps'],
+  ['svcDurationSeconds', 'r.svc_duration_seconds'],
+  ['svcSpeechSeconds', 'r.svc_speech_seconds'],
+  ['batchId', 'r.batch_id'],
+  ['isolate', 'b.isolate_oldest_speaker'],
 ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
 /** A recording row as read: the columns above, then the exported `type:state` pairs. */
@@ -81,14 +130,33 @@ const PAIRS = RECORDING_COLUMNS.length;
 
 /** The view of a raw row; its keys are RECORDING_COLUMNS' names in their order. */
 export const recordingView = (a: RawRecording): RecordingView => ({
-  id: a[0] as number, participantId: a[1] as number, participant: a[2] as string, session: a[3] as string | null, recordedAt: a[4] as string,
-  recordedAtSource: a[5] as string, sourcePath: a[6] as string, sha256: a[7] as string, sizeBytes: a[8] as number,
-  format: a[9] as string | null, sampleRateHz: a[10] as number | null, durationSeconds: a[11] as number | null,
-  speechEstimateSeconds: a[12] as number | null, converted: a[13] as number, uploadState: a[14] as string,
-  recordingId: a[15] as string | null, apiVersion: a[16] as string | null, resultSource: a[17] as string | null, uploadedAt: a[18] as string | null,
-  svcFormat: a[19] as string | null, svcSizeBytes: a[20] as number | null, svcSampleRateHz: a[21] as number | null,
-  svcBitRateBps: a[22] as number | null, svcDurationSeconds: a[23] as number | null, svcSpeechSeconds: a[24] as number | null,
-  batchId: a[25] as number | null, isolate: a[26] as number | null,
+  id: a[0] as number,
+  participantId: a[1] as number,
+  participant: a[2] as string,
+  session: a[3] as string | null,
+  recordedAt: a[4] as string,
+  recordedAtSource: a[5] as string,
+  sourcePath: a[6] as string,
+  sha256: a[7] as string,
+  sizeBytes: a[8] as number,
+  format: a[9] as string | null,
+  sampleRateHz: a[10] as number | null,
+  durationSeconds: a[11] as number | null,
+  speechEstimateSeconds: a[12] as number | null,
+  converted: a[13] as number,
+  uploadState: a[14] as string,
+  recordingId: a[15] as string | null,
+  apiVersion: a[16] as string | null,
+  resultSource: a[17] as string | null,
+  uploadedAt: a[18] as string | null,
+  svcFormat: a[19] as string | null,
+  svcSizeBytes: a[20] as number | null,
+  svcSampleRateHz: a[21] as number | null,
+  svcBitRateBps: a[22] as number | null,
+  svcDurationSeconds: a[23] as number | null,
+  svcSpeechSeconds: a[24] as number | null,
+  batchId: a[25] as number | null,
+  isolate: a[26] as number | null,
 });
 
 export interface SelectedRecording {
@@ -108,24 +176,35 @@ const TYPE_ORDER = new Map<string, number>(ANALYSIS_TYPES.map((t, i) => [t, i]))
  */
 export function* iterateSelection(db: Db, req: ExportRequest): Generator<SelectedRecording, void, undefined> {
   const f = filterOf(req);
-  const recordings = db.prepare(
-    `SELECT ${RECORDING_COLUMNS.map(([, expr]) => expr).join(', ')},
+  const recordings = db
+    .prepare(
+      `SELECT ${RECORDING_COLUMNS.map(([, expr]) => expr).join(', ')},
             (SELECT group_concat(a.type || ':' || a.state) FROM analyses a WHERE ${f.pairWhere}) AS pairs
      FROM participants p JOIN recordings r ON r.participant_id = p.id LEFT JOIN batches b ON b.id = r.batch_id
      WHERE ${f.where}
      ORDER BY p.code, r.recorded_at, r.id`,
-  ).raw();
+    )
+    .raw();
   // Values are read for a block of recordings at once, each recording's as one JSON object built by
   // SQLite (real values in round-trip precision): one statement and one JSON.parse per recording instead
   // of a row object per value, about half the reading time at 3.7 million values.
-  const valuesOf = db.prepare(
-    `SELECT recording_id, json_group_object(measure_key, coalesce(value_num, value_text))
+  const valuesOf = db
+    .prepare(
+      `SELECT recording_id, json_group_object(measure_key, coalesce(value_num, value_text))
      FROM measure_values WHERE recording_id IN (SELECT value FROM json_each(?)) GROUP BY recording_id`,
-  ).raw();
-  const toSelected = (row: RawRecording, values: Readonly<Record<string, MeasureValue>>): SelectedRecording => {
+    )
+    .raw();
+  const toSelected = (
+    row: RawRecording,
+    values: Readonly<Record<string, MeasureValue>>,
+  ): SelectedRecording => {
     // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
-    const ps = (row[PAIRS] as string).split(',')
-      .map((p) => { const i = p.indexOf(':'); return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) }; })
+    const ps = (row[PAIRS] as string)
+      .split(',')
+      .map((p) => {
+        const i = p.indexOf(':');
+        return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) };
+      })
       .sort((a, b) => TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)!);
     return { r: recordingView(row), pairs: ps, values };
   };
@@ -133,7 +212,8 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
   let block: RawRecording[] = [];
   function* drain(): Generator<SelectedRecording, void, undefined> {
     const byRecording = new Map<number, Record<string, MeasureValue>>();
-    for (const [id, json] of valuesOf.all(JSON.stringify(block.map((r) => r[0]))) as [number, string][]) byRecording.set(id, JSON.parse(json) as Record<string, MeasureValue>);
+    for (const [id, json] of valuesOf.all(JSON.stringify(block.map((r) => r[0]))) as [number, string][])
+      byRecording.set(id, JSON.parse(json) as Record<string, MeasureValue>);
     const rows = block;
     block = [];
     for (const row of rows) yield toSelected(row, byRecording.get(row[0] as number) ?? NONE);
@@ -149,8 +229,12 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
 const VALUE_BLOCK = 64;
 
 /** The service account of one participant; read only when the researcher asked for the link file. */
-export const accountOf = (db: Db, participantId: number): { accountId: string | null; createdAt: string | null } => {
-  const row = db.prepare(`SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`).get(participantId) as
-    { accountId: string | null; createdAt: string | null } | undefined;
+export const accountOf = (
+  db: Db,
+  participantId: number,
+): { accountId: string | null; createdAt: string | null } => {
+  const row = db
+    .prepare(`SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`)
+    .get(participantId) as { accountId: string | null; createdAt: string | null } | undefined;
   return row ?? { accountId: null, createdAt: null };
 };

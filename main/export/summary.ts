@@ -44,7 +44,11 @@ export class ParticipantSummary {
   /** k: sessions in the baseline. */
   private readonly sessions: number;
 
-  constructor(readonly participant: string, measures: readonly MeasureDef[], baselineSessions = DEFAULT_BASELINE_SESSIONS) {
+  constructor(
+    readonly participant: string,
+    measures: readonly MeasureDef[],
+    baselineSessions = DEFAULT_BASELINE_SESSIONS,
+  ) {
     this.sessions = new BaselineWindow(baselineSessions).sessions;
     this.order = measures.map((def) => ({ def, numeric: def.valueType !== 'category', accs: [] }));
     for (const m of this.order) this.byKey.set(m.def.key, m);
@@ -55,21 +59,44 @@ export class ParticipantSummary {
    * uploaded, which the workstation never stores values for) and values of the wrong type for their
    * measure are not counted, as in the timeline.
    */
-  add(measureKey: string, value: MeasureValue, at: SummaryAt, simulated: boolean, apiVersion: string | null): void {
+  add(
+    measureKey: string,
+    value: MeasureValue,
+    at: SummaryAt,
+    simulated: boolean,
+    apiVersion: string | null,
+  ): void {
     const m = this.byKey.get(measureKey);
     if (!m || apiVersion === null || (typeof value === 'number') !== m.numeric) return;
     let a: Acc | undefined;
-    for (const x of m.accs) if (x.version === apiVersion) { a = x; break; }
+    for (const x of m.accs)
+      if (x.version === apiVersion) {
+        a = x;
+        break;
+      }
     if (!a) {
       a = {
-        version: apiVersion, n: 0, mean: 0, m2: 0, window: m.numeric ? new BaselineWindow(this.sessions) : null,
-        baselineN: 0, baselineFrom: null, baselineTo: null, baselineCategory: null, latestAt: null, latestValue: 0, simulated: false,
+        version: apiVersion,
+        n: 0,
+        mean: 0,
+        m2: 0,
+        window: m.numeric ? new BaselineWindow(this.sessions) : null,
+        baselineN: 0,
+        baselineFrom: null,
+        baselineTo: null,
+        baselineCategory: null,
+        latestAt: null,
+        latestValue: 0,
+        simulated: false,
       };
       m.accs.push(a);
     }
     a.n++;
     // Checked here first so that no point is allocated once the baseline is complete (millions of values).
-    if (a.baselineN < this.sessions && (a.window?.add({ recordedAt: at.recordedAt, value: value as number }) ?? true)) {
+    if (
+      a.baselineN < this.sessions &&
+      (a.window?.add({ recordedAt: at.recordedAt, value: value as number }) ?? true)
+    ) {
       a.baselineN++;
       a.baselineFrom ??= at;
       a.baselineTo = at;
@@ -90,20 +117,44 @@ export class ParticipantSummary {
     for (const m of this.order) {
       if (m.accs.length === 0) {
         yield {
-          participant: this.participant, measure: m.def, apiVersion: null, n: 0, baselineN: 0, baselineFrom: null, baselineTo: null,
-          baseline: null, baselineSd: null, baselineCategory: null, latest: null, change: null, changeInSd: null, mean: null, sd: null, simulated: false,
+          participant: this.participant,
+          measure: m.def,
+          apiVersion: null,
+          n: 0,
+          baselineN: 0,
+          baselineFrom: null,
+          baselineTo: null,
+          baseline: null,
+          baselineSd: null,
+          baselineCategory: null,
+          latest: null,
+          change: null,
+          changeInSd: null,
+          mean: null,
+          sd: null,
+          simulated: false,
         };
         continue;
       }
-      for (const a of [...m.accs].sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0))) {
+      for (const a of [...m.accs].sort((x, y) =>
+        x.version < y.version ? -1 : x.version > y.version ? 1 : 0,
+      )) {
         const stats = a.window?.stats() ?? null;
         const change = stats && a.n >= 2 ? changeFromBaseline(a.latestValue as number, stats) : null;
         yield {
-          participant: this.participant, measure: m.def, apiVersion: a.version, n: a.n,
-          baselineN: a.baselineN, baselineFrom: a.baselineFrom, baselineTo: a.baselineTo,
-          baseline: stats?.mean ?? null, baselineSd: stats?.sd ?? null, baselineCategory: a.baselineCategory,
+          participant: this.participant,
+          measure: m.def,
+          apiVersion: a.version,
+          n: a.n,
+          baselineN: a.baselineN,
+          baselineFrom: a.baselineFrom,
+          baselineTo: a.baselineTo,
+          baseline: stats?.mean ?? null,
+          baselineSd: stats?.sd ?? null,
+          baselineCategory: a.baselineCategory,
           latest: a.latestAt ? { ...a.latestAt, value: a.latestValue } : null,
-          change: change?.change ?? null, changeInSd: change?.changeInSd ?? null,
+          change: change?.change ?? null,
+          changeInSd: change?.changeInSd ?? null,
           mean: m.numeric ? a.mean : null,
           sd: m.numeric && a.n >= 2 ? Math.sqrt(a.m2 / (a.n - 1)) : null,
           simulated: a.simulated,

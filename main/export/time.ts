@@ -39,7 +39,14 @@ const DAY = 86_400_000;
  */
 export const zonedClock = (timeZone: string): ((iso: string | null) => LocalTime | null) => {
   const f = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
   });
   /** Offset in whole seconds at an instant (whole seconds: Intl formats no fractions). */
   const offsetAt = (ms: number): number => {
@@ -54,7 +61,9 @@ export const zonedClock = (timeZone: string): ((iso: string | null) => LocalTime
     let known = byDay.get(day);
     if (known === undefined) {
       if (byDay.size > 100_000) byDay.clear();
-      const a = offsetAt(day * DAY), b = offsetAt(day * DAY + DAY / 2), c = offsetAt((day + 1) * DAY - 1000);
+      const a = offsetAt(day * DAY),
+        b = offsetAt(day * DAY + DAY / 2),
+        c = offsetAt((day + 1) * DAY - 1000);
       known = a === b && b === c ? a : null;
       byDay.set(day, known);
     }
@@ -68,7 +77,10 @@ export const zonedClock = (timeZone: string): ((iso: string | null) => LocalTime
     const wall = new Date(Math.floor(ms / 1000) * 1000 + offsetS * 1000).toISOString();
     const offsetMin = Math.round(offsetS / 60);
     const a = Math.abs(offsetMin);
-    return { local: `${wall.slice(0, 10)} ${wall.slice(11, 19)}`, offset: `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}` };
+    return {
+      local: `${wall.slice(0, 10)} ${wall.slice(11, 19)}`,
+      offset: `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`,
+    };
   };
 };
 
@@ -76,9 +88,17 @@ export const zonedClock = (timeZone: string): ((iso: string | null) => LocalTime
 const dayStartUtc = (y: number, m: number, d: number, timeZone: string): number => {
   const day = new Date(Date.UTC(y, m - 1, d)); // normalises day 32 into the next month
   for (let minute = 0; minute < 180; minute++) {
-    const t = zonedWallTimeToUtc({
-      year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate(), hour: Math.floor(minute / 60), minute: minute % 60, second: 0,
-    }, timeZone);
+    const t = zonedWallTimeToUtc(
+      {
+        year: day.getUTCFullYear(),
+        month: day.getUTCMonth() + 1,
+        day: day.getUTCDate(),
+        hour: Math.floor(minute / 60),
+        minute: minute % 60,
+        second: 0,
+      },
+      timeZone,
+    );
     if (t !== null) return t;
   }
   return day.getTime();

@@ -46,7 +46,11 @@ export type PreviewEntry =
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const formatToRegex = (
-  format: string, tokens: Record<string, string>, required: readonly string[], what: string, example: string,
+  format: string,
+  tokens: Record<string, string>,
+  required: readonly string[],
+  what: string,
+  example: string,
 ): Result<string, string> => {
   const tokenRe = new RegExp(Object.keys(tokens).join('|'), 'g');
   const used = new Set<string>();
@@ -60,19 +64,33 @@ const formatToRegex = (
   }
   out += escapeRegExp(format.slice(last));
   const missing = required.filter((t) => !used.has(t));
-  if (missing.length > 0) return err(`The ${what} format "${format}" needs ${missing.join(', ')} (for example ${example}).`);
+  if (missing.length > 0)
+    return err(`The ${what} format "${format}" needs ${missing.join(', ')} (for example ${example}).`);
   return ok(out);
 };
 
-export function compileFilenamePattern(pattern: string, opts: { timeZone?: string } = {}): Result<CompiledPattern, string> {
-  if (opts.timeZone !== undefined && !isValidTimeZone(opts.timeZone)) return err(`"${opts.timeZone}" is not a time zone this computer knows (expected an IANA name such as Europe/Berlin).`);
-  if (pattern.trim() === '') return err('The pattern is empty; describe the names, for example {participant}_{session}_{date:YYYYMMDD}.wav.');
+export function compileFilenamePattern(
+  pattern: string,
+  opts: { timeZone?: string } = {},
+): Result<CompiledPattern, string> {
+  if (opts.timeZone !== undefined && !isValidTimeZone(opts.timeZone))
+    return err(
+      `"${opts.timeZone}" is not a time zone this computer knows (expected an IANA name such as Europe/Berlin).`,
+    );
+  if (pattern.trim() === '')
+    return err(
+      'The pattern is empty; describe the names, for example {participant}_{session}_{date:YYYYMMDD}.wav.',
+    );
   const seen = new Set<string>();
   let source = '';
   let i = 0;
   while (i < pattern.length) {
     const ch = pattern[i];
-    if (ch === '*') { source += '.*?'; i += 1; continue; }
+    if (ch === '*') {
+      source += '.*?';
+      i += 1;
+      continue;
+    }
     if (ch === '}') return err(`The pattern has a "}" without a matching "{" (position ${i + 1}).`);
     if (ch !== '{') {
       let j = i;
@@ -88,7 +106,9 @@ export function compileFilenamePattern(pattern: string, opts: { timeZone?: strin
     const name = (colon < 0 ? inner : inner.slice(0, colon)).trim();
     const format = colon < 0 ? null : inner.slice(colon + 1);
     if (!['participant', 'session', 'date', 'time'].includes(name)) {
-      return err(`Unknown placeholder {${inner}}; use {participant}, {session}, {date:FORMAT} or {time:FORMAT}.`);
+      return err(
+        `Unknown placeholder {${inner}}; use {participant}, {session}, {date:FORMAT} or {time:FORMAT}.`,
+      );
     }
     if (seen.has(name)) return err(`The placeholder {${name}} appears more than once.`);
     seen.add(name);
@@ -96,19 +116,36 @@ export function compileFilenamePattern(pattern: string, opts: { timeZone?: strin
       if (format !== null) return err(`{${name}} takes no format; write {${name}}.`);
       source += `(?<${name}>[^/\\\\]+?)`;
     } else if (name === 'date') {
-      if (format === null || format === '') return err('{date} needs a format, for example {date:YYYYMMDD} or {date:YYYY-MM-DD}.');
-      const r = formatToRegex(format, { YYYY: '(?<year>\\d{4})', MM: '(?<month>\\d{2})', DD: '(?<day>\\d{2})' }, ['YYYY', 'MM', 'DD'], 'date', 'YYYYMMDD');
+      if (format === null || format === '')
+        return err('{date} needs a format, for example {date:YYYYMMDD} or {date:YYYY-MM-DD}.');
+      const r = formatToRegex(
+        format,
+        { YYYY: '(?<year>\\d{4})', MM: '(?<month>\\d{2})', DD: '(?<day>\\d{2})' },
+        ['YYYY', 'MM', 'DD'],
+        'date',
+        'YYYYMMDD',
+      );
       if (!r.ok) return r;
       source += r.value;
     } else {
-      if (format === null || format === '') return err('{time} needs a format, for example {time:HHmm} or {time:HH-mm-ss}.');
-      const r = formatToRegex(format, { HH: '(?<hour>\\d{2})', mm: '(?<minute>\\d{2})', ss: '(?<second>\\d{2})' }, ['HH', 'mm'], 'time', 'HHmm');
+      if (format === null || format === '')
+        return err('{time} needs a format, for example {time:HHmm} or {time:HH-mm-ss}.');
+      const r = formatToRegex(
+        format,
+        { HH: '(?<hour>\\d{2})', mm: '(?<minute>\\d{2})', ss: '(?<second>\\d{2})' },
+        ['HH', 'mm'],
+        'time',
+        'HHmm',
+      );
       if (!r.ok) return r;
       source += r.value;
     }
     i = close + 1;
   }
-  if (!seen.has('participant')) return err('The pattern needs a {participant} placeholder, for example {participant}_{date:YYYYMMDD}.wav.');
+  if (!seen.has('participant'))
+    return err(
+      'The pattern needs a {participant} placeholder, for example {participant}_{date:YYYYMMDD}.wav.',
+    );
   if (seen.has('time') && !seen.has('date')) return err('{time} needs a {date} in the same pattern.');
   return ok({
     pattern,
@@ -120,7 +157,8 @@ export function compileFilenamePattern(pattern: string, opts: { timeZone?: strin
   });
 }
 
-const baseName = (fileName: string): string => fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+const baseName = (fileName: string): string =>
+  fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
 
 const matchWithReason = (compiled: CompiledPattern, fileName: string): Result<FilenameMatch, string> => {
   const m = compiled.regex.exec(baseName(fileName));
@@ -132,13 +170,18 @@ const matchWithReason = (compiled: CompiledPattern, fileName: string): Result<Fi
   let recordedAt: string | null = null;
   if (compiled.hasDate) {
     const w: WallTime = {
-      year: Number(g['year']), month: Number(g['month']), day: Number(g['day']),
-      hour: Number(g['hour'] ?? '0'), minute: Number(g['minute'] ?? '0'), second: Number(g['second'] ?? '0'),
+      year: Number(g['year']),
+      month: Number(g['month']),
+      day: Number(g['day']),
+      hour: Number(g['hour'] ?? '0'),
+      minute: Number(g['minute'] ?? '0'),
+      second: Number(g['second'] ?? '0'),
     };
     if (!isValidWallTime(w)) return err('does not match (not a real date or time)');
     const utc = wallAsUtc(w);
     const t = compiled.hasTime && compiled.timeZone !== null ? zonedWallTimeToUtc(w, compiled.timeZone) : utc;
-    if (t === null) return err(`does not match (that local time does not exist in ${compiled.timeZone ?? 'UTC'})`);
+    if (t === null)
+      return err(`does not match (that local time does not exist in ${compiled.timeZone ?? 'UTC'})`);
     recordedAt = new Date(t).toISOString();
   }
   return ok({ participantCode, session: session === '' ? null : session, recordedAt });
@@ -154,6 +197,8 @@ export function matchFilename(compiled: CompiledPattern, fileName: string): File
 export function previewPattern(compiled: CompiledPattern, fileNames: readonly string[]): PreviewEntry[] {
   return fileNames.map((fileName) => {
     const r = matchWithReason(compiled, fileName);
-    return r.ok ? { fileName, matched: true as const, ...r.value } : { fileName, matched: false as const, reason: r.error };
+    return r.ok
+      ? { fileName, matched: true as const, ...r.value }
+      : { fileName, matched: false as const, reason: r.error };
   });
 }

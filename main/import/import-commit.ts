@@ -33,11 +33,22 @@ export interface CommitResult {
   readonly conversionFailures: readonly { path: string; reason: string }[];
 }
 
-interface Prepared { file: PlannedFile; state: UploadState; uploadPath: string | null; verdict: unknown; error: string | null }
+interface Prepared {
+  file: PlannedFile;
+  state: UploadState;
+  uploadPath: string | null;
+  verdict: unknown;
+  error: string | null;
+}
 
-const convert = async (file: PlannedFile, dir: string, isolate: boolean): Promise<{ path: string } | { reason: string }> => {
+const convert = async (
+  file: PlannedFile,
+  dir: string,
+  isolate: boolean,
+): Promise<{ path: string } | { reason: string }> => {
   const bytes = new Uint8Array(await readFile(file.path));
-  if (createHash('sha256').update(bytes).digest('hex') !== file.sha256) return { reason: 'The file changed after the preview; import it again.' };
+  if (createHash('sha256').update(bytes).digest('hex') !== file.sha256)
+    return { reason: 'The file changed after the preview; import it again.' };
   const info = parseWavHeader(bytes);
   if (!info.ok) return { reason: info.error.detail };
   const converted = await convertWavToMono16k(bytes, info.value);
@@ -45,7 +56,12 @@ const convert = async (file: PlannedFile, dir: string, isolate: boolean): Promis
   if (!probe.ok) return { reason: probe.error.message };
   const verdict = judgeAudio(probe.value, { isolateOldestSpeaker: isolate, conversion: false });
   if (verdict.status !== 'accepted' && verdict.status !== 'accepted_with_warnings') {
-    return { reason: `Even converted, the file is refused: ${verdict.findings.filter((f) => f.severity === 'refuse').map((f) => f.message).join(' ')}` };
+    return {
+      reason: `Even converted, the file is refused: ${verdict.findings
+        .filter((f) => f.severity === 'refuse')
+        .map((f) => f.message)
+        .join(' ')}`,
+    };
   }
   const out = join(dir, `${file.sha256}-mono16k.wav`);
   await writeFile(out, converted.bytes);
@@ -55,8 +71,14 @@ const convert = async (file: PlannedFile, dir: string, isolate: boolean): Promis
 export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions): Promise<CommitResult> => {
   const req = plan.request;
   const insist = new Set(opts.insistOnDuplicates ?? []);
-  const accounts = new Map((db.prepare(`SELECT code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as { code: string; account_id: string | null }[])
-    .map((p) => [p.code, p.account_id]));
+  const accounts = new Map(
+    (
+      db.prepare(`SELECT code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as {
+        code: string;
+        account_id: string | null;
+      }[]
+    ).map((p) => [p.code, p.account_id]),
+  );
   const conversionFailures: { path: string; reason: string }[] = [];
   const prepared: Prepared[] = [];
 
@@ -83,34 +105,78 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   }
 
   const at = new Date(opts.now()).toISOString();
-  return db.transaction(() => {
-    const batchId = Number(db.prepare(
-      `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
-    ).run(req.studyId, at, JSON.stringify(req.analyses), req.isolateOldestSpeaker ? 1 : 0, opts.label ?? '', req.convert ? 1 : 0).lastInsertRowid);
-    const ensureParticipant = db.prepare(`INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT (study_id, code) DO NOTHING`);
-    const participantId = db.prepare(`SELECT id FROM participants WHERE study_id = ? AND code = ?`);
-    const insert = db.prepare(
-      `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,
+  return db
+    .transaction(() => {
+      const batchId = Number(
+        db
+          .prepare(
+            `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
+          )
+          .run(
+            req.studyId,
+            at,
+            JSON.stringify(req.analyses),
+            req.isolateOldestSpeaker ? 1 : 0,
+            opts.label ?? '',
+            req.convert ? 1 : 0,
+          ).lastInsertRowid,
+      );
+      const ensureParticipant = db.prepare(
+        `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT (study_id, code) DO NOTHING`,
+      );
+      const participantId = db.prepare(`SELECT id FROM participants WHERE study_id = ? AND code = ?`);
+      const insert = db.prepare(
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,
          sample_rate_hz, duration_seconds, speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label,
          upload_state, upload_error, verdict, duplicate_of, duplicate_override, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const byState: Partial<Record<UploadState, number>> = {};
-    const planIds = new Map<string, number>();
-    for (const p of prepared) {
-      const f = p.file;
-      ensureParticipant.run(req.studyId, f.participantCode, at);
-      const pid = (participantId.get(req.studyId, f.participantCode) as { id: number }).id;
-      const dupOf = f.duplicateOf ? f.duplicateOf.recordingId ?? planIds.get(f.duplicateOf.path) ?? null : null;
-      const id = Number(insert.run(
-        req.studyId, pid, batchId, f.path, p.uploadPath, f.sha256, f.sizeBytes, f.format, f.channels, f.sampleRateHz, f.durationSeconds,
-        f.speechSeconds, p.uploadPath ? 1 : 0, f.recordedAt, f.recordedAtSource, f.session, p.state, p.error, JSON.stringify(p.verdict),
-        dupOf, f.action === 'duplicate' && p.state !== 'duplicate' ? 1 : 0, at,
-      ).lastInsertRowid);
-      planIds.set(f.path, id);
-      byState[p.state] = (byState[p.state] ?? 0) + 1;
-    }
-    appendEvent(db, at, 'batch_created', { studyId: req.studyId }, { batch_id: batchId, recordings: prepared.length, by_state: byState });
-    return { batchId, recordings: prepared.length, byState, conversionFailures };
-  }).immediate();
+      );
+      const byState: Partial<Record<UploadState, number>> = {};
+      const planIds = new Map<string, number>();
+      for (const p of prepared) {
+        const f = p.file;
+        ensureParticipant.run(req.studyId, f.participantCode, at);
+        const pid = (participantId.get(req.studyId, f.participantCode) as { id: number }).id;
+        const dupOf = f.duplicateOf
+          ? (f.duplicateOf.recordingId ?? planIds.get(f.duplicateOf.path) ?? null)
+          : null;
+        const id = Number(
+          insert.run(
+            req.studyId,
+            pid,
+            batchId,
+            f.path,
+            p.uploadPath,
+            f.sha256,
+            f.sizeBytes,
+            f.format,
+            f.channels,
+            f.sampleRateHz,
+            f.durationSeconds,
+            f.speechSeconds,
+            p.uploadPath ? 1 : 0,
+            f.recordedAt,
+            f.recordedAtSource,
+            f.session,
+            p.state,
+            p.error,
+            JSON.stringify(p.verdict),
+            dupOf,
+            f.action === 'duplicate' && p.state !== 'duplicate' ? 1 : 0,
+            at,
+          ).lastInsertRowid,
+        );
+        planIds.set(f.path, id);
+        byState[p.state] = (byState[p.state] ?? 0) + 1;
+      }
+      appendEvent(
+        db,
+        at,
+        'batch_created',
+        { studyId: req.studyId },
+        { batch_id: batchId, recordings: prepared.length, by_state: byState },
+      );
+      return { batchId, recordings: prepared.length, byState, conversionFailures };
+    })
+    .immediate();
 };

@@ -8,7 +8,13 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import type { ImportPlan, ImportRequest, PlannedAction, PlannedFile, RecordedAtSource } from '../../shared/study';
+import type {
+  ImportPlan,
+  ImportRequest,
+  PlannedAction,
+  PlannedFile,
+  RecordedAtSource,
+} from '../../shared/study';
 import { probeAudio } from '../audio/probe';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
@@ -20,19 +26,30 @@ import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest'
 export const AUDIO_EXTENSIONS = new Set(['.wav', '.wave', '.mp3', '.m4a', '.mp4', '.ogg', '.oga', '.opus']);
 
 /** Files under the given paths, recursively; hidden files (including macOS `._` companions) are left out. */
-export const listAudioFiles = async (paths: readonly string[]): Promise<{ files: string[]; skipped: number }> => {
+export const listAudioFiles = async (
+  paths: readonly string[],
+): Promise<{ files: string[]; skipped: number }> => {
   const files: string[] = [];
   let skipped = 0;
   for (const p of paths) {
     const abs = resolve(p);
     const s = await stat(abs);
-    if (s.isFile()) { files.push(abs); continue; }
+    if (s.isFile()) {
+      files.push(abs);
+      continue;
+    }
     const entries = await readdir(abs, { recursive: true, withFileTypes: true });
     for (const e of entries) {
       if (!e.isFile()) continue;
       const full = join(e.parentPath, e.name);
-      const hidden = full.slice(abs.length).split(/[\\/]/).some((part) => part.startsWith('.'));
-      if (hidden || !AUDIO_EXTENSIONS.has(extname(e.name).toLowerCase())) { skipped++; continue; }
+      const hidden = full
+        .slice(abs.length)
+        .split(/[\\/]/)
+        .some((part) => part.startsWith('.'));
+      if (hidden || !AUDIO_EXTENSIONS.has(extname(e.name).toLowerCase())) {
+        skipped++;
+        continue;
+      }
       files.push(full);
     }
   }
@@ -44,20 +61,32 @@ export interface PlanOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-interface Assignment { code: string | null; session: string | null; recordedAt: string | null; source: RecordedAtSource | null; problem: string | null }
+interface Assignment {
+  code: string | null;
+  session: string | null;
+  recordedAt: string | null;
+  source: RecordedAtSource | null;
+  problem: string | null;
+}
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Runs `work` over `items` with at most `n` at once, keeping the order of results. */
-const pool = async <T, R>(items: readonly T[], n: number, work: (t: T, i: number) => Promise<R>): Promise<R[]> => {
+const pool = async <T, R>(
+  items: readonly T[],
+  n: number,
+  work: (t: T, i: number) => Promise<R>,
+): Promise<R[]> => {
   const out = new Array<R>(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!, i);
+      }
+    }),
+  );
   return out;
 };
 
@@ -68,7 +97,10 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
 
   if (req.manifestPath) {
     const manifestPath = resolve(req.manifestPath);
-    const parsed = parseManifest(await readFile(manifestPath, 'utf8'), { baseDir: resolve(manifestPath, '..'), timeZone: req.timeZone });
+    const parsed = parseManifest(await readFile(manifestPath, 'utf8'), {
+      baseDir: resolve(manifestPath, '..'),
+      timeZone: req.timeZone,
+    });
     if (!parsed.ok) {
       manifestErrors.push({ line: 0, message: parsed.error.message });
     } else {
@@ -86,34 +118,70 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   }
 
   const listed = await listAudioFiles(req.paths);
-  if (listed.skipped > 0) notices.push(`${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension.`);
+  if (listed.skipped > 0)
+    notices.push(
+      `${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension.`,
+    );
   const manifestFiles: string[] = [];
   for (const [path, row] of byManifest) {
     try {
       if ((await stat(path)).isFile()) manifestFiles.push(path);
       else manifestErrors.push({ line: row.line, message: `${path} is not a file.` });
     } catch {
-      manifestErrors.push({ line: row.line, message: `The file ${path} does not exist. Check the path (relative paths are read from the manifest's folder).` });
+      manifestErrors.push({
+        line: row.line,
+        message: `The file ${path} does not exist. Check the path (relative paths are read from the manifest's folder).`,
+      });
     }
   }
   const allFiles = [...new Set([...manifestFiles, ...listed.files])].sort();
 
   const participants = new Map<string, { id: number; accountId: string | null }>(
-    (db.prepare(`SELECT id, code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as { id: number; code: string; account_id: string | null }[])
-      .map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
+    (
+      db.prepare(`SELECT id, code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as {
+        id: number;
+        code: string;
+        account_id: string | null;
+      }[]
+    ).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
   );
 
   const assign = (path: string): Assignment => {
     const row = byManifest.get(path);
-    if (row) return { code: row.participantCode, session: row.session, recordedAt: row.recordedAt, source: row.recordedAt ? 'manifest' : null, problem: null };
+    if (row)
+      return {
+        code: row.participantCode,
+        session: row.session,
+        recordedAt: row.recordedAt,
+        source: row.recordedAt ? 'manifest' : null,
+        problem: null,
+      };
     if (pattern) {
       const m = matchFilename(pattern, basename(path));
-      if (m) return { code: m.participantCode, session: m.session, recordedAt: m.recordedAt, source: m.recordedAt ? 'filename' : null, problem: null };
-      return { code: null, session: null, recordedAt: null, source: null, problem: `The file name does not match the pattern ${pattern.pattern}.` };
+      if (m)
+        return {
+          code: m.participantCode,
+          session: m.session,
+          recordedAt: m.recordedAt,
+          source: m.recordedAt ? 'filename' : null,
+          problem: null,
+        };
+      return {
+        code: null,
+        session: null,
+        recordedAt: null,
+        source: null,
+        problem: `The file name does not match the pattern ${pattern.pattern}.`,
+      };
     }
     return {
-      code: null, session: null, recordedAt: null, source: null,
-      problem: req.manifestPath ? 'The manifest does not list this file, and no file-name pattern is set.' : 'No participant: add the file to a manifest or set a file-name pattern.',
+      code: null,
+      session: null,
+      recordedAt: null,
+      source: null,
+      problem: req.manifestPath
+        ? 'The manifest does not list this file, and no file-name pattern is set.'
+        : 'No participant: add the file to a manifest or set a file-name pattern.',
     };
   };
 
@@ -123,18 +191,35 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     const mtimeMs = (await stat(path)).mtimeMs;
     const hash = sha256(bytes);
     const probe = await probeAudio(bytes);
-    const verdict = probe.ok ? judgeAudio(probe.value, { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert }) : verdictFromProblem(probe.error);
+    const verdict = probe.ok
+      ? judgeAudio(probe.value, { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert })
+      : verdictFromProblem(probe.error);
     const a = assign(path);
     let recordedAt = a.recordedAt;
     let source = a.source;
     if (recordedAt === null && probe.ok) {
       const embedded = await readEmbeddedDate(bytes, probe.value.format);
       const t = embedded ? zonedWallTimeToUtc(embedded.wall, req.timeZone) : null;
-      if (t !== null) { recordedAt = new Date(t).toISOString(); source = 'embedded'; }
+      if (t !== null) {
+        recordedAt = new Date(t).toISOString();
+        source = 'embedded';
+      }
     }
-    if (recordedAt === null) { recordedAt = new Date(Math.round(mtimeMs)).toISOString(); source = 'file_mtime'; }
+    if (recordedAt === null) {
+      recordedAt = new Date(Math.round(mtimeMs)).toISOString();
+      source = 'file_mtime';
+    }
     opts.onProgress?.(++done, allFiles.length);
-    return { path, bytes: bytes.byteLength, hash, probe: probe.ok ? probe.value : null, verdict, a, recordedAt, source };
+    return {
+      path,
+      bytes: bytes.byteLength,
+      hash,
+      probe: probe.ok ? probe.value : null,
+      verdict,
+      a,
+      recordedAt,
+      source,
+    };
   });
 
   const seen = new Map<string, string>(); // participant + hash → first path in this plan
@@ -150,22 +235,49 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       if (existing) duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
       else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
       else seen.set(key, f.path);
-      action = duplicateOf ? 'duplicate' : f.verdict.status === 'will_convert' ? 'convert_and_upload' : 'upload';
+      action = duplicateOf
+        ? 'duplicate'
+        : f.verdict.status === 'will_convert'
+          ? 'convert_and_upload'
+          : 'upload';
     }
     return {
-      path: f.path, fileName: basename(f.path), sizeBytes: f.bytes, sha256: f.hash,
-      participantCode: f.a.code, session: f.a.session, recordedAt: f.recordedAt, recordedAtSource: f.source,
-      format: f.probe?.format ?? null, channels: f.probe?.channels ?? null, sampleRateHz: f.probe?.sampleRateHz ?? null,
-      durationSeconds: f.probe?.durationSeconds ?? null, speechSeconds: f.probe?.speechSeconds ?? null,
-      verdict: f.verdict, duplicateOf, action, assignmentProblem: f.a.problem,
+      path: f.path,
+      fileName: basename(f.path),
+      sizeBytes: f.bytes,
+      sha256: f.hash,
+      participantCode: f.a.code,
+      session: f.a.session,
+      recordedAt: f.recordedAt,
+      recordedAtSource: f.source,
+      format: f.probe?.format ?? null,
+      channels: f.probe?.channels ?? null,
+      sampleRateHz: f.probe?.sampleRateHz ?? null,
+      durationSeconds: f.probe?.durationSeconds ?? null,
+      speechSeconds: f.probe?.speechSeconds ?? null,
+      verdict: f.verdict,
+      duplicateOf,
+      action,
+      assignmentProblem: f.a.problem,
     };
   });
 
-  const codes = [...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!))].sort();
-  const counts = { upload: 0, convert_and_upload: 0, refused: 0, duplicate: 0, unassigned: 0 } satisfies Record<PlannedAction, number>;
+  const codes = [
+    ...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!)),
+  ].sort();
+  const counts = {
+    upload: 0,
+    convert_and_upload: 0,
+    refused: 0,
+    duplicate: 0,
+    unassigned: 0,
+  } satisfies Record<PlannedAction, number>;
   for (const f of files) counts[f.action]++;
   return {
-    request: req, files, manifestErrors, notices,
+    request: req,
+    files,
+    manifestErrors,
+    notices,
     newParticipants: codes.filter((c) => !participants.has(c)),
     participantsWithoutAccount: codes.filter((c) => participants.get(c)?.accountId === null),
     counts,

@@ -52,7 +52,8 @@ export interface ManifestParse {
   readonly notices: string[];
 }
 
-export type ManifestProblemKind = 'empty' | 'malformed_csv' | 'missing_columns' | 'duplicate_columns' | 'invalid_time_zone';
+export type ManifestProblemKind =
+  'empty' | 'malformed_csv' | 'missing_columns' | 'duplicate_columns' | 'invalid_time_zone';
 
 /** The whole manifest is refused. */
 export interface ManifestProblem {
@@ -73,8 +74,11 @@ const KNOWN_COLUMNS = ['file', 'participant', 'recorded_at', 'session'] as const
 type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const REQUIRED_COLUMNS: readonly KnownColumn[] = ['file', 'participant'];
 
-const problem = (kind: ManifestProblemKind, message: string, columnsFound: string[] = []): ManifestProblem =>
-  ({ kind, message, columnsFound });
+const problem = (
+  kind: ManifestProblemKind,
+  message: string,
+  columnsFound: string[] = [],
+): ManifestProblem => ({ kind, message, columnsFound });
 
 /** Counts the delimiter candidates on the first line, outside quotes. */
 const detectDelimiter = (text: string): ',' | ';' => {
@@ -100,23 +104,47 @@ const lineAt = (bytes: Buffer, offset: number): number => {
   return line;
 };
 
-interface RawRecord { readonly line: number; readonly fields: string[] }
+interface RawRecord {
+  readonly line: number;
+  readonly fields: string[];
+}
 
 export function parseManifest(text: string, opts: ManifestOptions): Result<ManifestParse, ManifestProblem> {
   if (opts.timeZone !== undefined && !isValidTimeZone(opts.timeZone)) {
-    return err(problem('invalid_time_zone', `"${opts.timeZone}" is not a time zone this computer knows (expected an IANA name such as Europe/Berlin).`));
+    return err(
+      problem(
+        'invalid_time_zone',
+        `"${opts.timeZone}" is not a time zone this computer knows (expected an IANA name such as Europe/Berlin).`,
+      ),
+    );
   }
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (body.trim() === '') return err(problem('empty', 'The manifest is empty: it needs a header row (file, participant, …) and one row per recording.'));
+  if (body.trim() === '')
+    return err(
+      problem(
+        'empty',
+        'The manifest is empty: it needs a header row (file, participant, …) and one row per recording.',
+      ),
+    );
 
   const bytes = Buffer.from(body, 'utf8');
   let parsed: { record: string[]; info: { bytes: number } }[];
   try {
-    parsed = parse(bytes, { delimiter: detectDelimiter(body), record_delimiter: ['\r\n', '\n', '\r'], info: true, relax_column_count: true }) as unknown as typeof parsed;
+    parsed = parse(bytes, {
+      delimiter: detectDelimiter(body),
+      record_delimiter: ['\r\n', '\n', '\r'],
+      info: true,
+      relax_column_count: true,
+    }) as unknown as typeof parsed;
   } catch (e: unknown) {
     const line = typeof (e as { lines?: unknown }).lines === 'number' ? (e as { lines: number }).lines : null;
     const detail = e instanceof Error ? e.message : String(e);
-    return err(problem('malformed_csv', `The manifest is not valid CSV${line === null ? '' : ` (near line ${line})`}: ${detail}. Check for an unclosed quote.`));
+    return err(
+      problem(
+        'malformed_csv',
+        `The manifest is not valid CSV${line === null ? '' : ` (near line ${line})`}: ${detail}. Check for an unclosed quote.`,
+      ),
+    );
   }
 
   const records: RawRecord[] = [];
@@ -138,7 +166,13 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     if (known === undefined) {
       if (name !== '') ignored.push(name);
     } else if (index.has(known)) {
-      return err(problem('duplicate_columns', `The column "${known}" appears more than once in the header; keep only one.`, columnsFound));
+      return err(
+        problem(
+          'duplicate_columns',
+          `The column "${known}" appears more than once in the header; keep only one.`,
+          columnsFound,
+        ),
+      );
     } else {
       index.set(known, i);
     }
@@ -147,11 +181,20 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
   if (missing.length > 0) {
     const list = missing.map((m) => `"${m}"`).join(' and ');
     const found = columnsFound.length === 0 ? 'none' : columnsFound.map((c) => `"${c}"`).join(', ');
-    return err(problem('missing_columns', `The manifest has no ${list} column${missing.length > 1 ? 's' : ''}. Columns found: ${found}.`, columnsFound));
+    return err(
+      problem(
+        'missing_columns',
+        `The manifest has no ${list} column${missing.length > 1 ? 's' : ''}. Columns found: ${found}.`,
+        columnsFound,
+      ),
+    );
   }
 
   const notices: string[] = [];
-  if (ignored.length > 0) notices.push(`Ignored column${ignored.length > 1 ? 's' : ''} not used by the import: ${ignored.join(', ')}.`);
+  if (ignored.length > 0)
+    notices.push(
+      `Ignored column${ignored.length > 1 ? 's' : ''} not used by the import: ${ignored.join(', ')}.`,
+    );
 
   const cell = (r: RawRecord, c: KnownColumn): string => {
     const i = index.get(c);
@@ -167,7 +210,7 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     const when = cell(r, 'recorded_at');
     const session = cell(r, 'session');
     let filePath: string | null = null;
-    if (file === '') problems.push('the file is empty; give the recording\'s path');
+    if (file === '') problems.push("the file is empty; give the recording's path");
     else {
       filePath = normalize(isAbsolute(file) ? file : resolve(opts.baseDir, file));
       const earlier = seen.get(filePath);
@@ -182,12 +225,21 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     }
     if (problems.length > 0 || filePath === null) {
       const text = problems.join('; ');
-      rowErrors.push({ line: r.line, message: `Line ${r.line}: ${text.charAt(0).toUpperCase()}${text.slice(1)}.` });
+      rowErrors.push({
+        line: r.line,
+        message: `Line ${r.line}: ${text.charAt(0).toUpperCase()}${text.slice(1)}.`,
+      });
       if (filePath !== null && !seen.has(filePath)) seen.set(filePath, r.line);
       continue;
     }
     seen.set(filePath, r.line);
-    rows.push({ line: r.line, filePath, participantCode, recordedAt, session: session === '' ? null : session });
+    rows.push({
+      line: r.line,
+      filePath,
+      participantCode,
+      recordedAt,
+      session: session === '' ? null : session,
+    });
   }
   return ok({ rows, rowErrors, notices });
 }
@@ -218,14 +270,30 @@ export function isValidTimeZone(timeZone: string): boolean {
 const daysInMonth = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 export interface WallTime {
-  readonly year: number; readonly month: number; readonly day: number;
-  readonly hour: number; readonly minute: number; readonly second: number;
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
 }
 
 /** True when every field is in range (month 1–12, a real day of that month, 00:00:00–23:59:59). */
 export function isValidWallTime(w: WallTime): boolean {
-  return w.year >= 1 && w.year <= 9999 && w.month >= 1 && w.month <= 12 && w.day >= 1 && w.day <= daysInMonth(w.year, w.month)
-    && w.hour >= 0 && w.hour <= 23 && w.minute >= 0 && w.minute <= 59 && w.second >= 0 && w.second <= 59;
+  return (
+    w.year >= 1 &&
+    w.year <= 9999 &&
+    w.month >= 1 &&
+    w.month <= 12 &&
+    w.day >= 1 &&
+    w.day <= daysInMonth(w.year, w.month) &&
+    w.hour >= 0 &&
+    w.hour <= 23 &&
+    w.minute >= 0 &&
+    w.minute <= 59 &&
+    w.second >= 0 &&
+    w.second <= 59
+  );
 }
 
 /** The wall time read as if it were UTC, in milliseconds (years below 100 kept as written). */
@@ -242,14 +310,29 @@ const zoneOffset = (ms: number, timeZone: string): number => {
   let f = formatters.get(timeZone);
   if (f === undefined) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
     });
     formatters.set(timeZone, f);
   }
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(ms)) p[part.type] = part.value;
   const year = p['era'] === 'BC' || p['era'] === 'B' ? 1 - Number(p['year']) : Number(p['year']);
-  const wall = wallAsUtc({ year, month: Number(p['month']), day: Number(p['day']), hour: Number(p['hour']), minute: Number(p['minute']), second: Number(p['second']) });
+  const wall = wallAsUtc({
+    year,
+    month: Number(p['month']),
+    day: Number(p['day']),
+    hour: Number(p['hour']),
+    minute: Number(p['minute']),
+    second: Number(p['second']),
+  });
   return wall - (ms - (((ms % 1000) + 1000) % 1000));
 };
 
@@ -260,7 +343,13 @@ const zoneOffset = (ms: number, timeZone: string): number => {
 export function zonedWallTimeToUtc(w: WallTime, timeZone: string): number | null {
   const asUtc = wallAsUtc(w);
   const day = 86_400_000;
-  const candidates = [...new Set([zoneOffset(asUtc - day, timeZone), zoneOffset(asUtc, timeZone), zoneOffset(asUtc + day, timeZone)])]
+  const candidates = [
+    ...new Set([
+      zoneOffset(asUtc - day, timeZone),
+      zoneOffset(asUtc, timeZone),
+      zoneOffset(asUtc + day, timeZone),
+    ]),
+  ]
     .map((offset) => asUtc - offset)
     .filter((t) => t + zoneOffset(t, timeZone) === asUtc)
     .sort((a, b) => a - b);
@@ -268,28 +357,50 @@ export function zonedWallTimeToUtc(w: WallTime, timeZone: string): number | null
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Parses a manifest `recorded_at` value to ISO UTC (…Z); the error is a researcher-friendly phrase. */
 export function parseRecordedAt(value: string, timeZone?: string): Result<string, string> {
   const bad = `the recorded_at value "${value}" is not a date we can read (use e.g. 2024-03-05, 2024-03-05T09:30:00Z or 2024-03-05T09:30:00+01:00)`;
   const d = DATE_ONLY.exec(value);
   if (d !== null) {
-    const w: WallTime = { year: Number(d[1]), month: Number(d[2]), day: Number(d[3]), hour: 0, minute: 0, second: 0 };
-    return isValidWallTime(w) ? ok(new Date(wallAsUtc(w)).toISOString()) : err(`the recorded_at date "${value}" does not exist in the calendar`);
+    const w: WallTime = {
+      year: Number(d[1]),
+      month: Number(d[2]),
+      day: Number(d[3]),
+      hour: 0,
+      minute: 0,
+      second: 0,
+    };
+    return isValidWallTime(w)
+      ? ok(new Date(wallAsUtc(w)).toISOString())
+      : err(`the recorded_at date "${value}" does not exist in the calendar`);
   }
   const m = DATE_TIME.exec(value);
   if (m === null) return err(bad);
-  const w: WallTime = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? '0') };
+  const w: WallTime = {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4]),
+    minute: Number(m[5]),
+    second: Number(m[6] ?? '0'),
+  };
   if (!isValidWallTime(w)) return err(`the recorded_at value "${value}" is not a real date and time`);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   const zone = m[8];
   if (zone === undefined) {
     if (timeZone === undefined) {
-      return err(`the recorded_at value "${value}" has no time zone; add Z or an offset such as +01:00, or choose the study's time zone before importing`);
+      return err(
+        `the recorded_at value "${value}" has no time zone; add Z or an offset such as +01:00, or choose the study's time zone before importing`,
+      );
     }
     const t = zonedWallTimeToUtc(w, timeZone);
-    if (t === null) return err(`the local time "${value}" does not exist in ${timeZone} (the clocks skipped it for daylight saving)`);
+    if (t === null)
+      return err(
+        `the local time "${value}" does not exist in ${timeZone} (the clocks skipped it for daylight saving)`,
+      );
     return ok(new Date(t + millis).toISOString());
   }
   let offsetMin = 0;

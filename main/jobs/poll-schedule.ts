@@ -66,7 +66,8 @@ export const nextPoll = (
   random: () => number,
 ): NextPoll => {
   const { uploadedAtMs, lastPolledAtMs, nowMs } = args;
-  if (lastPolledAtMs === null) return { phase: 'normal', at: Math.max(nowMs, uploadedAtMs + s.firstPollAfterMs) };
+  if (lastPolledAtMs === null)
+    return { phase: 'normal', at: Math.max(nowMs, uploadedAtMs + s.firstPollAfterMs) };
   const age = nowMs - uploadedAtMs;
   if (age >= s.timeoutMs + s.slowForMs) return { phase: 'stopped', at: null };
   const timedOut = age >= s.timeoutMs;

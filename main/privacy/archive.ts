@@ -18,7 +18,10 @@ export const ARCHIVE_DB_FILE = 'study.sqlite';
 export const ARCHIVE_SETTINGS_FILE = 'study-settings.json';
 export const archivesDirOf = (workspaceDir: string): string => join(workspaceDir, 'archives');
 
-export interface ArchiveProblem { readonly message: string; readonly action: string }
+export interface ArchiveProblem {
+  readonly message: string;
+  readonly action: string;
+}
 
 export interface ArchiveReport {
   readonly folder: string;
@@ -40,12 +43,24 @@ export interface ArchiveOptions {
 }
 
 interface StudyRow {
-  id: number; name: string; created_at: string; session_interval_days: number; profile_id: number | null;
-  profile_name: string | null; base_url: string | null; api_version: string | null; is_sandbox: number | null;
+  id: number;
+  name: string;
+  created_at: string;
+  session_interval_days: number;
+  profile_id: number | null;
+  profile_name: string | null;
+  base_url: string | null;
+  api_version: string | null;
+  is_sandbox: number | null;
 }
 
 const slug = (name: string, id: number) =>
-  name.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || `study-${id}`;
+  name
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || `study-${id}`;
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -55,34 +70,59 @@ const trimToStudy = (file: string, studyId: number): { participants: number; rec
   try {
     copy.pragma('journal_mode = DELETE');
     copy.pragma('foreign_keys = ON');
-    const triggers = copy.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_no_delete'`).all() as { name: string; sql: string }[];
+    const triggers = copy
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_no_delete'`)
+      .all() as { name: string; sql: string }[];
     copy.transaction(() => {
       for (const t of triggers) copy.exec(`DROP TRIGGER "${t.name.replace(/"/g, '""')}"`);
       copy.prepare(`DELETE FROM studies WHERE id <> ?`).run(studyId);
       copy.prepare(`DELETE FROM event_log WHERE study_id IS NOT NULL AND study_id <> ?`).run(studyId);
       copy.prepare(`DELETE FROM audit_log WHERE study_id IS NOT NULL AND study_id <> ?`).run(studyId);
-      copy.prepare(`DELETE FROM service_profiles WHERE id NOT IN (SELECT profile_id FROM studies WHERE profile_id IS NOT NULL)`).run();
+      copy
+        .prepare(
+          `DELETE FROM service_profiles WHERE id NOT IN (SELECT profile_id FROM studies WHERE profile_id IS NOT NULL)`,
+        )
+        .run();
       copy.prepare(`UPDATE service_profiles SET key_ref = NULL`).run();
       for (const t of triggers) copy.exec(t.sql);
     })();
     copy.exec('VACUUM');
     const check = copy.pragma('integrity_check', { simple: true });
-    if (check !== 'ok') throw new Error(`the archived copy failed SQLite's integrity check: ${String(check)}`);
+    if (check !== 'ok')
+      throw new Error(`the archived copy failed SQLite's integrity check: ${String(check)}`);
     const count = (sql: string) => (copy.prepare(sql).get() as { n: number }).n;
-    return { participants: count(`SELECT count(*) AS n FROM participants`), recordings: count(`SELECT count(*) AS n FROM recordings`) };
+    return {
+      participants: count(`SELECT count(*) AS n FROM participants`),
+      recordings: count(`SELECT count(*) AS n FROM recordings`),
+    };
   } finally {
     copy.close();
   }
 };
 
-export const archiveStudy = async (db: Db, o: ArchiveOptions): Promise<Result<ArchiveReport, ArchiveProblem>> => {
-  const study = db.prepare(
-    `SELECT s.id, s.name, s.created_at, s.session_interval_days, s.profile_id, sp.name AS profile_name, sp.base_url, sp.api_version, sp.is_sandbox
+export const archiveStudy = async (
+  db: Db,
+  o: ArchiveOptions,
+): Promise<Result<ArchiveReport, ArchiveProblem>> => {
+  const study = db
+    .prepare(
+      `SELECT s.id, s.name, s.created_at, s.session_interval_days, s.profile_id, sp.name AS profile_name, sp.base_url, sp.api_version, sp.is_sandbox
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id WHERE s.id = ?`,
-  ).get(o.studyId) as StudyRow | undefined;
-  if (!study) return err({ message: 'This study does not exist (any more).', action: 'Go back to the list of studies.' });
-  if (o.outDir !== undefined && (!isAbsolute(o.outDir) || !existsSync(o.outDir) || !statSync(o.outDir).isDirectory())) {
-    return err({ message: `The folder "${o.outDir}" does not exist.`, action: 'Choose an existing folder, or leave the field empty to archive into the workspace.' });
+    )
+    .get(o.studyId) as StudyRow | undefined;
+  if (!study)
+    return err({
+      message: 'This study does not exist (any more).',
+      action: 'Go back to the list of studies.',
+    });
+  if (
+    o.outDir !== undefined &&
+    (!isAbsolute(o.outDir) || !existsSync(o.outDir) || !statSync(o.outDir).isDirectory())
+  ) {
+    return err({
+      message: `The folder "${o.outDir}" does not exist.`,
+      action: 'Choose an existing folder, or leave the field empty to archive into the workspace.',
+    });
   }
   const parent = o.outDir ?? archivesDirOf(o.workspaceDir);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
@@ -102,29 +142,64 @@ export const archiveStudy = async (db: Db, o: ArchiveOptions): Promise<Result<Ar
       appVersion: o.appVersion,
       dbSchemaVersion: schemaVersion(db),
       archivedAt,
-      study: { id: study.id, name: study.name, createdAt: study.created_at, sessionIntervalDays: study.session_interval_days },
-      serviceProfile: study.profile_id === null ? null : {
-        name: study.profile_name, baseUrl: study.base_url, apiVersion: study.api_version, simulated: study.is_sandbox === 1,
-        apiKey: 'not archived: API keys never leave the computer they were entered on',
+      study: {
+        id: study.id,
+        name: study.name,
+        createdAt: study.created_at,
+        sessionIntervalDays: study.session_interval_days,
       },
+      serviceProfile:
+        study.profile_id === null
+          ? null
+          : {
+              name: study.profile_name,
+              baseUrl: study.base_url,
+              apiVersion: study.api_version,
+              simulated: study.is_sandbox === 1,
+              apiKey: 'not archived: API keys never leave the computer they were entered on',
+            },
       engine: o.engineSettings,
       counts,
       contents: `${ARCHIVE_DB_FILE} is a SQLite database holding only this study (participants, recordings, analyses, values, its event and audit log). Open it with any SQLite tool, or copy it into a Voicescope workspace as voicescope.sqlite to work with it again.`,
     };
-    writeFileSync(join(tmp, ARCHIVE_SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-    const files = [ARCHIVE_DB_FILE, ARCHIVE_SETTINGS_FILE].map((f) => ({ name: f, bytes: statSync(join(tmp, f)).size, sha256: sha256(join(tmp, f)) }));
-    writeFileSync(join(tmp, 'SHA256SUMS'), files.map((f) => `${f.sha256}  ${f.name}\n`).join(''), { mode: 0o600 });
+    writeFileSync(join(tmp, ARCHIVE_SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`, {
+      mode: 0o600,
+    });
+    const files = [ARCHIVE_DB_FILE, ARCHIVE_SETTINGS_FILE].map((f) => ({
+      name: f,
+      bytes: statSync(join(tmp, f)).size,
+      sha256: sha256(join(tmp, f)),
+    }));
+    writeFileSync(join(tmp, 'SHA256SUMS'), files.map((f) => `${f.sha256}  ${f.name}\n`).join(''), {
+      mode: 0o600,
+    });
     renameSync(tmp, join(parent, name));
     appendAudit(db, {
-      at: archivedAt, kind: 'study_archived', studyId: study.id, subject: study.name,
-      detail: { participants: counts.participants, recordings: counts.recordings, bytes: files[0]!.bytes, place: o.outDir === undefined ? 'workspace' : 'chosen-folder' },
+      at: archivedAt,
+      kind: 'study_archived',
+      studyId: study.id,
+      subject: study.name,
+      detail: {
+        participants: counts.participants,
+        recordings: counts.recordings,
+        bytes: files[0]!.bytes,
+        place: o.outDir === undefined ? 'workspace' : 'chosen-folder',
+      },
     });
     return ok({ folder: join(parent, name), files, ...counts, archivedAt });
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     const code = (e as { code?: unknown }).code;
-    if (code === 'ENOSPC' || code === 'SQLITE_FULL') return err({ message: 'The disk is full, so the archive could not be written. Nothing was left behind.', action: 'Free some space or choose another folder, then archive again.' });
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return err({ message: `Voicescope may not write in ${parent}.`, action: 'Choose a folder you can write to.' });
+    if (code === 'ENOSPC' || code === 'SQLITE_FULL')
+      return err({
+        message: 'The disk is full, so the archive could not be written. Nothing was left behind.',
+        action: 'Free some space or choose another folder, then archive again.',
+      });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      return err({
+        message: `Voicescope may not write in ${parent}.`,
+        action: 'Choose a folder you can write to.',
+      });
     throw e;
   }
 };

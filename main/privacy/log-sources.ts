@@ -13,24 +13,51 @@ import { readDiagnostic } from './diagnostic';
 /** Participant codes are listed again at most this often (when the table changed); a new code is covered within a second. */
 const FRESH_MS = 1_000;
 
-export const logSourcesFor = (db: Db, o: { keysDir: string; vault?: KeyVault; env?: NodeJS.ProcessEnv; now?: () => number }): LogSources => {
-  const keys = createKeyStore({ keysDir: o.keysDir, ...(o.vault ? { vault: o.vault } : {}), ...(o.env ? { env: o.env } : {}) });
+export const logSourcesFor = (
+  db: Db,
+  o: { keysDir: string; vault?: KeyVault; env?: NodeJS.ProcessEnv; now?: () => number },
+): LogSources => {
+  const keys = createKeyStore({
+    keysDir: o.keysDir,
+    ...(o.vault ? { vault: o.vault } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
   const now = o.now ?? Date.now;
   let secrets: { list: readonly string[] } = { list: [DEMO_API_KEY] };
-  let codes: { at: number; version: string; list: readonly string[] } = { at: -Infinity, version: '', list: [] };
+  let codes: { at: number; version: string; list: readonly string[] } = {
+    at: -Infinity,
+    version: '',
+    list: [],
+  };
   return {
     secrets() {
       // Read for every line (a replaced key keeps its reference): a few small files or the vault's memory.
-      const refs = (db.prepare(`SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`).all() as { key_ref: string }[]).map((r) => r.key_ref);
+      const refs = (
+        db.prepare(`SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`).all() as {
+          key_ref: string;
+        }[]
+      ).map((r) => r.key_ref);
       const list = [DEMO_API_KEY, ...refs.map((r) => keys.load(r)).flatMap((k) => (k.ok ? [k.value] : []))];
-      secrets = { list: list.length === secrets.list.length && list.every((k, i) => k === secrets.list[i]) ? secrets.list : list };
+      secrets = {
+        list:
+          list.length === secrets.list.length && list.every((k, i) => k === secrets.list[i])
+            ? secrets.list
+            : list,
+      };
       return secrets.list;
     },
     participantCodes() {
       if (now() - codes.at < FRESH_MS) return codes.list;
-      const v = db.prepare(`SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(sum(length(code)), 0) AS l FROM participants`).get() as { n: number; m: number; l: number };
+      const v = db
+        .prepare(
+          `SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(sum(length(code)), 0) AS l FROM participants`,
+        )
+        .get() as { n: number; m: number; l: number };
       const version = `${v.n}:${v.m}:${v.l}`;
-      const list = version === codes.version ? codes.list : (db.prepare(`SELECT code FROM participants`).all() as { code: string }[]).map((r) => r.code);
+      const list =
+        version === codes.version
+          ? codes.list
+          : (db.prepare(`SELECT code FROM participants`).all() as { code: string }[]).map((r) => r.code);
       codes = { at: now(), version, list };
       return list;
     },

@@ -13,7 +13,11 @@ import type { Db } from '../db/open';
 import { appendAudit } from '../db/repos/audit.repo';
 import { exportsDir } from '../rpc/export-downloads';
 
-export interface StudyDataProblem { readonly message: string; readonly action: string; readonly code: 'NOT_FOUND' | 'REFUSED' | 'CONFLICT' }
+export interface StudyDataProblem {
+  readonly message: string;
+  readonly action: string;
+  readonly code: 'NOT_FOUND' | 'REFUSED' | 'CONFLICT';
+}
 
 export interface StudyDataSummary {
   readonly studyId: number;
@@ -44,7 +48,8 @@ export interface DeleteReport {
   readonly databaseScrubbed: boolean;
 }
 
-const convertedDirOf = (workspaceDir: string, studyId: number) => join(workspaceDir, 'converted', `study-${studyId}`);
+const convertedDirOf = (workspaceDir: string, studyId: number) =>
+  join(workspaceDir, 'converted', `study-${studyId}`);
 
 const inside = (root: string, p: string) => {
   const r = relative(resolve(root), resolve(p));
@@ -56,7 +61,13 @@ const sizeOf = (p: string): { files: number; bytes: number } => {
     const st = statSync(p);
     if (st.isFile()) return { files: 1, bytes: st.size };
     if (!st.isDirectory()) return { files: 0, bytes: 0 };
-    return readdirSync(p).reduce((acc, e) => { const s = sizeOf(join(p, e)); return { files: acc.files + s.files, bytes: acc.bytes + s.bytes }; }, { files: 0, bytes: 0 });
+    return readdirSync(p).reduce(
+      (acc, e) => {
+        const s = sizeOf(join(p, e));
+        return { files: acc.files + s.files, bytes: acc.bytes + s.bytes };
+      },
+      { files: 0, bytes: 0 },
+    );
   } catch {
     return { files: 0, bytes: 0 };
   }
@@ -66,29 +77,48 @@ const sizeOf = (p: string): { files: number; bytes: number } => {
 const exportFoldersOf = (workspaceDir: string, studyId: number): string[] => {
   const root = exportsDir(workspaceDir);
   if (!existsSync(root)) return [];
-  return readdirSync(root).map((e) => join(root, e)).filter((dir) => {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'datapackage.json'), 'utf8')) as { voicescope?: { studyId?: unknown } };
-      return pkg.voicescope?.studyId === studyId;
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync(root)
+    .map((e) => join(root, e))
+    .filter((dir) => {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, 'datapackage.json'), 'utf8')) as {
+          voicescope?: { studyId?: unknown };
+        };
+        return pkg.voicescope?.studyId === studyId;
+      } catch {
+        return false;
+      }
+    });
 };
 
 /** Converted copies written for this study: its folder, and any upload copy elsewhere inside the workspace. */
 const convertedOf = (db: Db, workspaceDir: string, studyId: number): string[] => {
   const dir = convertedDirOf(workspaceDir, studyId);
-  const copies = (db.prepare(`SELECT upload_path FROM recordings WHERE study_id = ? AND upload_path IS NOT NULL`).all(studyId) as { upload_path: string }[])
-    .map((r) => r.upload_path).filter((p) => inside(workspaceDir, p) && !inside(dir, p));
+  const copies = (
+    db
+      .prepare(`SELECT upload_path FROM recordings WHERE study_id = ? AND upload_path IS NOT NULL`)
+      .all(studyId) as { upload_path: string }[]
+  )
+    .map((r) => r.upload_path)
+    .filter((p) => inside(workspaceDir, p) && !inside(dir, p));
   return [...(existsSync(dir) ? [dir] : []), ...copies];
 };
 
-const studyName = (db: Db, studyId: number) => (db.prepare(`SELECT name FROM studies WHERE id = ?`).get(studyId) as { name: string } | undefined)?.name ?? null;
+const studyName = (db: Db, studyId: number) =>
+  (db.prepare(`SELECT name FROM studies WHERE id = ?`).get(studyId) as { name: string } | undefined)?.name ??
+  null;
 
 const busy = (db: Db, studyId: number) => ({
-  runningBatches: (db.prepare(`SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`).get(studyId) as { n: number }).n,
-  uploadsInFlight: (db.prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ? AND upload_state = 'uploading'`).get(studyId) as { n: number }).n,
+  runningBatches: (
+    db.prepare(`SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`).get(studyId) as {
+      n: number;
+    }
+  ).n,
+  uploadsInFlight: (
+    db
+      .prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ? AND upload_state = 'uploading'`)
+      .get(studyId) as { n: number }
+  ).n,
 });
 
 export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number): StudyDataSummary | null => {
@@ -98,12 +128,17 @@ export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number):
   const converted = convertedOf(db, workspaceDir, studyId).map(sizeOf);
   const exports = exportFoldersOf(workspaceDir, studyId);
   const exportSizes = exports.map(sizeOf);
-  const archived = db.prepare(`SELECT max(at) AS at FROM audit_log WHERE study_id = ? AND kind = 'study_archived'`).get(studyId) as { at: string | null };
+  const archived = db
+    .prepare(`SELECT max(at) AS at FROM audit_log WHERE study_id = ? AND kind = 'study_archived'`)
+    .get(studyId) as { at: string | null };
   return {
-    studyId, name,
+    studyId,
+    name,
     participants: n(`SELECT count(*) AS n FROM participants WHERE study_id = ?`),
     recordings: n(`SELECT count(*) AS n FROM recordings WHERE study_id = ?`),
-    measureValues: n(`SELECT count(*) AS n FROM measure_values v JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`),
+    measureValues: n(
+      `SELECT count(*) AS n FROM measure_values v JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`,
+    ),
     convertedFiles: converted.reduce((a, s) => a + s.files, 0),
     exportFolders: exports.length,
     localBytes: [...converted, ...exportSizes].reduce((a, s) => a + s.bytes, 0),
@@ -116,18 +151,39 @@ export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number):
  * Deletes the study after the researcher typed its name. Refused while a batch of the study is
  * sending (cancel it first) or an upload's answer is still awaited (it settles within minutes).
  */
-export const deleteStudy = (db: Db, o: { studyId: number; confirmName: string; workspaceDir: string; now: () => number }): Result<DeleteReport, StudyDataProblem> => {
+export const deleteStudy = (
+  db: Db,
+  o: { studyId: number; confirmName: string; workspaceDir: string; now: () => number },
+): Result<DeleteReport, StudyDataProblem> => {
   const name = studyName(db, o.studyId);
-  if (name === null) return err({ code: 'NOT_FOUND', message: 'This study does not exist (any more).', action: 'Go back to the list of studies.' });
+  if (name === null)
+    return err({
+      code: 'NOT_FOUND',
+      message: 'This study does not exist (any more).',
+      action: 'Go back to the list of studies.',
+    });
   if (o.confirmName.trim() !== name) {
-    return err({ code: 'REFUSED', message: 'The name you typed is not the name of this study, so nothing was deleted.', action: `Type the study's name exactly as shown: ${name}` });
+    return err({
+      code: 'REFUSED',
+      message: 'The name you typed is not the name of this study, so nothing was deleted.',
+      action: `Type the study's name exactly as shown: ${name}`,
+    });
   }
   const b = busy(db, o.studyId);
   if (b.runningBatches > 0) {
-    return err({ code: 'CONFLICT', message: 'A batch of this study is sending recordings now, so the study cannot be deleted.', action: 'Cancel the batch on the Batches screen first (recordings already sent stay with the service), then delete.' });
+    return err({
+      code: 'CONFLICT',
+      message: 'A batch of this study is sending recordings now, so the study cannot be deleted.',
+      action:
+        'Cancel the batch on the Batches screen first (recordings already sent stay with the service), then delete.',
+    });
   }
   if (b.uploadsInFlight > 0) {
-    return err({ code: 'CONFLICT', message: `${b.uploadsInFlight === 1 ? 'One upload' : `${b.uploadsInFlight} uploads`} of this study ${b.uploadsInFlight === 1 ? 'is' : 'are'} still waiting for the service's answer.`, action: 'Wait a minute until the answer has come, then delete.' });
+    return err({
+      code: 'CONFLICT',
+      message: `${b.uploadsInFlight === 1 ? 'One upload' : `${b.uploadsInFlight} uploads`} of this study ${b.uploadsInFlight === 1 ? 'is' : 'are'} still waiting for the service's answer.`,
+      action: 'Wait a minute until the answer has come, then delete.',
+    });
   }
   const files = convertedOf(db, o.workspaceDir, o.studyId);
   const exports = exportFoldersOf(o.workspaceDir, o.studyId);
@@ -135,16 +191,32 @@ export const deleteStudy = (db: Db, o: { studyId: number; confirmName: string; w
   // so the codes do not linger in free pages or old WAL frames after the researcher deleted them.
   const secureBefore = db.pragma('secure_delete', { simple: true }) as number;
   db.pragma('secure_delete = ON');
-  const counts = db.transaction(() => {
-    const participants = (db.prepare(`SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(o.studyId) as { n: number }).n;
-    const recordings = (db.prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ?`).get(o.studyId) as { n: number }).n;
-    db.prepare(`DELETE FROM studies WHERE id = ?`).run(o.studyId);
-    appendAudit(db, {
-      at: new Date(o.now()).toISOString(), kind: 'study_deleted', studyId: o.studyId, subject: name,
-      detail: { participants, recordings, converted_files: files.map(sizeOf).reduce((a, s) => a + s.files, 0), export_folders: exports.length },
-    });
-    return { participants, recordings };
-  }).immediate();
+  const counts = db
+    .transaction(() => {
+      const participants = (
+        db.prepare(`SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(o.studyId) as {
+          n: number;
+        }
+      ).n;
+      const recordings = (
+        db.prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ?`).get(o.studyId) as { n: number }
+      ).n;
+      db.prepare(`DELETE FROM studies WHERE id = ?`).run(o.studyId);
+      appendAudit(db, {
+        at: new Date(o.now()).toISOString(),
+        kind: 'study_deleted',
+        studyId: o.studyId,
+        subject: name,
+        detail: {
+          participants,
+          recordings,
+          converted_files: files.map(sizeOf).reduce((a, s) => a + s.files, 0),
+          export_folders: exports.length,
+        },
+      });
+      return { participants, recordings };
+    })
+    .immediate();
   db.pragma(`secure_delete = ${secureBefore ? 'ON' : 'OFF'}`);
   const checkpoint = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
   const leftBehind: string[] = [];
@@ -159,7 +231,12 @@ export const deleteStudy = (db: Db, o: { studyId: number; confirmName: string; w
     }
   }
   return ok({
-    studyId: o.studyId, name, ...counts, removedFiles, removedExportFolders: exports.filter((p) => !leftBehind.includes(p)).length, leftBehind,
+    studyId: o.studyId,
+    name,
+    ...counts,
+    removedFiles,
+    removedExportFolders: exports.filter((p) => !leftBehind.includes(p)).length,
+    leftBehind,
     databaseScrubbed: checkpoint[0]?.busy === 0,
   });
 };

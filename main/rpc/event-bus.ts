@@ -13,7 +13,9 @@ export interface EventBus {
   subscribe(listener: BusListener): () => void;
 }
 
-export const createEventBus = (log: (message: string, detail?: unknown) => void = console.error): EventBus => {
+export const createEventBus = (
+  log: (message: string, detail?: unknown) => void = console.error,
+): EventBus => {
   const listeners = new Set<BusListener>();
   return {
     publish(event, payload) {
@@ -23,12 +25,18 @@ export const createEventBus = (log: (message: string, detail?: unknown) => void 
         return;
       }
       for (const l of listeners) {
-        try { l(event, parsed.data); } catch (e) { log(`voicescope: event listener failed`, e); }
+        try {
+          l(event, parsed.data);
+        } catch (e) {
+          log(`voicescope: event listener failed`, e);
+        }
       }
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => { listeners.delete(listener); };
+      return () => {
+        listeners.delete(listener);
+      };
     },
   };
 };

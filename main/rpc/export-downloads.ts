@@ -19,7 +19,11 @@ export const createExportDownloads = (workspaceDir: string) => {
 
   const sendFile = (res: http.ServerResponse, file: string) => {
     res.writeHead(200, {
-      'Content-Type': file.endsWith('.json') ? 'application/json' : file.endsWith('.md') ? 'text/markdown; charset=utf-8' : 'text/csv; charset=utf-8',
+      'Content-Type': file.endsWith('.json')
+        ? 'application/json'
+        : file.endsWith('.md')
+          ? 'text/markdown; charset=utf-8'
+          : 'text/csv; charset=utf-8',
       'Content-Length': statSync(file).size,
       'Content-Disposition': `attachment; filename="${basename(file)}"`,
     });
@@ -27,24 +31,41 @@ export const createExportDownloads = (workspaceDir: string) => {
   };
 
   const sendZip = (res: http.ServerResponse, dir: string, name: string) => {
-    res.writeHead(200, { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}.zip"` });
+    res.writeHead(200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${name}.zip"`,
+    });
     const zip = new Zip((e, chunk, final) => {
-      if (e) { res.destroy(e); return; }
+      if (e) {
+        res.destroy(e);
+        return;
+      }
       // Backpressure is handled per file below; here the chunk is just written.
       res.write(Buffer.from(chunk));
       if (final) res.end();
     });
-    const files = readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort();
+    const files = readdirSync(dir)
+      .filter((f) => statSync(join(dir, f)).isFile())
+      .sort();
     const next = (i: number) => {
-      if (i >= files.length) { zip.end(); return; }
+      if (i >= files.length) {
+        zip.end();
+        return;
+      }
       const entry = new ZipPassThrough(`${name}/${files[i]}`);
       zip.add(entry);
       const stream = createReadStream(join(dir, files[i]!));
       stream.on('data', (c) => {
         entry.push(c as Buffer);
-        if (res.writableNeedDrain) { stream.pause(); res.once('drain', () => stream.resume()); }
+        if (res.writableNeedDrain) {
+          stream.pause();
+          res.once('drain', () => stream.resume());
+        }
       });
-      stream.on('end', () => { entry.push(new Uint8Array(0), true); next(i + 1); });
+      stream.on('end', () => {
+        entry.push(new Uint8Array(0), true);
+        next(i + 1);
+      });
       stream.on('error', (e) => res.destroy(e));
     };
     next(0);
@@ -56,7 +77,10 @@ export const createExportDownloads = (workspaceDir: string) => {
     if (!m) return false;
     const dir = folder(decodeURIComponent(m[1]!));
     if (!dir || !existsSync(dir) || !statSync(dir).isDirectory()) return false;
-    if (m[2] === undefined) { sendZip(res, dir, basename(dir)); return true; }
+    if (m[2] === undefined) {
+      sendZip(res, dir, basename(dir));
+      return true;
+    }
     const fileName = decodeURIComponent(m[2]);
     if (!SAFE.test(fileName)) return false;
     const file = join(dir, fileName);

@@ -17,7 +17,8 @@ export interface CallContext {
 }
 
 /** What a handler may return: its output, readonly anywhere (the engine's types are), since the router parses it anyway. */
-type Answer<M extends Method> = Result<ReadonlyDeep<Output<M>>, AppError> | Promise<Result<ReadonlyDeep<Output<M>>, AppError>>;
+type Answer<M extends Method> =
+  Result<ReadonlyDeep<Output<M>>, AppError> | Promise<Result<ReadonlyDeep<Output<M>>, AppError>>;
 export type Handler<M extends Method> = (input: ParsedInput<M>, ctx: CallContext) => Answer<M>;
 export type Handlers = { readonly [M in Method]: Handler<M> };
 /** The handlers of one contract module, e.g. `HandlersOf<typeof profilesContract>`. */
@@ -34,10 +35,21 @@ export interface Router {
 
 const SLOW_MS = 200;
 
-export const createRouter = (handlers: Handlers, log: RouterLog = { error: (m, d) => console.error(m, d) }, opts: { dbPath?: string } = {}): Router => ({
+export const createRouter = (
+  handlers: Handlers,
+  log: RouterLog = { error: (m, d) => console.error(m, d) },
+  opts: { dbPath?: string } = {},
+): Router => ({
   async handle(method, input, ctx) {
     if (!isMethod(method)) {
-      return { ok: false, error: appError('NOT_FOUND', `Unknown request "${String(method).slice(0, 80)}".`, 'This is a defect in Voicescope; report it.') };
+      return {
+        ok: false,
+        error: appError(
+          'NOT_FOUND',
+          `Unknown request "${String(method).slice(0, 80)}".`,
+          'This is a defect in Voicescope; report it.',
+        ),
+      };
     }
     const def = procedures[method];
     const parsedIn = def.input.safeParse(input ?? {});

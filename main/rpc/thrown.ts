@@ -9,5 +9,9 @@ import { classifyDbError } from '../db/db-errors';
 export const classifyThrown = (e: unknown, dbPath?: string): AppError => {
   const db = classifyDbError(e, dbPath ? { dbPath } : {});
   if (db) return appError(db.code, db.message, db.action, { retryable: db.retryable });
-  return appError('INTERNAL', 'Something went wrong inside Voicescope.', 'Try again; if it happens again, report it with the steps that led here.');
+  return appError(
+    'INTERNAL',
+    'Something went wrong inside Voicescope.',
+    'Try again; if it happens again, report it with the steps that led here.',
+  );
 };

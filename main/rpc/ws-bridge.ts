@@ -45,13 +45,27 @@ const CallMessage = z.object({ id: z.int().nonnegative(), method: z.string().max
 
 /** Browser mode's Content Security Policy: only this origin, no inline script, no plugins, no framing. */
 export const BROWSER_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.json': 'application/json', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
 };
 
 const sameSecret = (a: string, b: string): boolean => {
@@ -80,27 +94,44 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
 
   const server = http.createServer((req, res) => {
     securityHeaders(res);
-    if (!hostAllowed(req)) { res.writeHead(421).end('Misdirected request'); return; }
-    if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, { Allow: 'GET, HEAD' }).end(); return; }
+    if (!hostAllowed(req)) {
+      res.writeHead(421).end('Misdirected request');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
     const url = new URL(req.url ?? '/', origin);
     if (url.pathname.startsWith('/download/')) {
-      if (!sameSecret(tokenOf(url), token)) { res.writeHead(403).end('Forbidden'); return; }
+      if (!sameSecret(tokenOf(url), token)) {
+        res.writeHead(403).end('Forbidden');
+        return;
+      }
       if (o.routes?.(url.pathname, req, res)) return;
       res.writeHead(404).end('Not found');
       return;
     }
     const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
     const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404).end('Not found'); return; }
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end('Not found');
+      return;
+    }
     res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    if (req.method === 'HEAD') { res.end(); return; }
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     createReadStream(file).pipe(res);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', origin);
-    const refuse = (status: number, text: string) => { socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`); };
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
+    };
     if (url.pathname !== '/rpc') return refuse(404, 'Not Found');
     if (!hostAllowed(req)) return refuse(421, 'Misdirected Request');
     if (!hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '')) return refuse(403, 'Forbidden');
@@ -109,16 +140,31 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   });
 
   wss.on('connection', (ws: WebSocket) => {
-    const send = (m: unknown) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m)); };
+    const send = (m: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    };
     const unsubscribe = o.bus.subscribe((event, payload) => send({ event, payload }));
     ws.on('close', unsubscribe);
     ws.on('message', (data, isBinary) => {
-      if (isBinary) { ws.close(1003, 'text only'); return; }
+      if (isBinary) {
+        ws.close(1003, 'text only');
+        return;
+      }
       let parsed: unknown;
-      try { parsed = JSON.parse(data.toString()); } catch { ws.close(1007, 'not JSON'); return; }
+      try {
+        parsed = JSON.parse(data.toString());
+      } catch {
+        ws.close(1007, 'not JSON');
+        return;
+      }
       const call = CallMessage.safeParse(parsed);
-      if (!call.success) { ws.close(1008, 'not a call'); return; }
-      void o.router.handle(call.data.method, call.data.input, { via: 'websocket' }).then((envelope) => send({ id: call.data.id, envelope }));
+      if (!call.success) {
+        ws.close(1008, 'not a call');
+        return;
+      }
+      void o.router
+        .handle(call.data.method, call.data.input, { via: 'websocket' })
+        .then((envelope) => send({ id: call.data.id, envelope }));
     });
   });
 

@@ -43,21 +43,39 @@ const tokenMatches = (given: string | string[] | undefined, expected: string): b
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-const fail = (res: http.ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) =>
-  sendJson(res, status, renderError(type, message), headers);
+const fail = (
+  res: http.ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) => sendJson(res, status, renderError(type, message), headers);
 
 const problem = (e: unknown): string =>
-  e instanceof z.ZodError ? z.prettifyError(e).replace(/\n/g, ' ') : e instanceof Error ? e.message : String(e);
+  e instanceof z.ZodError
+    ? z.prettifyError(e).replace(/\n/g, ' ')
+    : e instanceof Error
+      ? e.message
+      : String(e);
 
 export const handleAdmin = async (
-  req: http.IncomingMessage, res: http.ServerResponse, subpath: string, ctl: AdminControls,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  subpath: string,
+  ctl: AdminControls,
 ): Promise<void> => {
   const body = await readBody(req, ADMIN_BODY_CAP);
   if (body.kind === 'aborted') return;
   if (!tokenMatches(req.headers['x-sandbox-admin'], ctl.adminToken)) {
-    return fail(res, 401, 'Unauthorized', 'Admin routes need the header X-Sandbox-Admin with the sandbox\'s admin token.');
+    return fail(
+      res,
+      401,
+      'Unauthorized',
+      "Admin routes need the header X-Sandbox-Admin with the sandbox's admin token.",
+    );
   }
-  if (body.kind === 'too_large') return fail(res, 413, 'RequestTooLarge', 'Admin requests are limited to 1 MiB.');
+  if (body.kind === 'too_large')
+    return fail(res, 413, 'RequestTooLarge', 'Admin requests are limited to 1 MiB.');
   const method = req.method ?? 'GET';
   let json: unknown = undefined;
   if (body.bytes.length) {
@@ -69,7 +87,14 @@ export const handleAdmin = async (
   }
   const allow = (methods: string, run: Partial<Record<string, () => void>>): void => {
     const f = run[method];
-    if (!f) return fail(res, 405, 'MethodNotAllowed', `${method} is not allowed on /_sandbox${subpath}; use ${methods}.`, { Allow: methods });
+    if (!f)
+      return fail(
+        res,
+        405,
+        'MethodNotAllowed',
+        `${method} is not allowed on /_sandbox${subpath}; use ${methods}.`,
+        { Allow: methods },
+      );
     try {
       f();
     } catch (e) {
@@ -84,7 +109,11 @@ export const handleAdmin = async (
       PUT: () => {
         const list = Array.isArray(json) ? json : [json];
         const parsed = list.map((o) => Organisation.parse(o));
-        sendJson(res, 200, parsed.map((o) => ctl.upsertOrganisation(o)));
+        sendJson(
+          res,
+          200,
+          parsed.map((o) => ctl.upsertOrganisation(o)),
+        );
       },
     });
   }
@@ -98,7 +127,8 @@ export const handleAdmin = async (
       },
       PUT: () => {
         const given = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
-        if (given['id'] !== undefined && given['id'] !== id) throw new Error(`The body's id "${String(given['id'])}" differs from the path's "${id}".`);
+        if (given['id'] !== undefined && given['id'] !== id)
+          throw new Error(`The body's id "${String(given['id'])}" differs from the path's "${id}".`);
         sendJson(res, 200, ctl.upsertOrganisation(Organisation.parse({ ...given, id })));
       },
     });
@@ -112,10 +142,19 @@ export const handleAdmin = async (
   if (subpath === '/requests') {
     return allow('GET, DELETE', {
       GET: () => sendJson(res, 200, ctl.requests()),
-      DELETE: () => { ctl.clearLog(); sendJson(res, 200, { cleared: true }); },
+      DELETE: () => {
+        ctl.clearLog();
+        sendJson(res, 200, { cleared: true });
+      },
     });
   }
   if (subpath === '/recordings') return allow('GET', { GET: () => sendJson(res, 200, ctl.recordings()) });
-  if (subpath === '/reset') return allow('POST', { POST: () => { ctl.reset(); sendJson(res, 200, { reset: true }); } });
+  if (subpath === '/reset')
+    return allow('POST', {
+      POST: () => {
+        ctl.reset();
+        sendJson(res, 200, { reset: true });
+      },
+    });
   return fail(res, 404, 'NotFound', `There is no admin route /_sandbox${subpath}.`);
 };

@@ -26,10 +26,20 @@ export const probeAudio = async (bytes: Uint8Array): Promise<Result<AudioFacts, 
   const r = await probe(bytes);
   if (!r.ok) {
     switch (r.error.code) {
-      case 'empty': return err({ type: 'InvalidAudio', message: 'Unsupported format: the audio is empty.' });
-      case 'not_audio': return err({ type: 'InvalidAudio', message: 'Unsupported format: the audio is not a WAV, MP3, MP4 or OGG file.' });
-      case 'unsupported_encoding': return err({ type: 'UnsupportedAudio', message: `The WAV file's encoding is not supported: ${r.error.message}` });
-      case 'unreadable': return err({ type: 'InvalidAudio', message: r.error.message });
+      case 'empty':
+        return err({ type: 'InvalidAudio', message: 'Unsupported format: the audio is empty.' });
+      case 'not_audio':
+        return err({
+          type: 'InvalidAudio',
+          message: 'Unsupported format: the audio is not a WAV, MP3, MP4 or OGG file.',
+        });
+      case 'unsupported_encoding':
+        return err({
+          type: 'UnsupportedAudio',
+          message: `The WAV file's encoding is not supported: ${r.error.message}`,
+        });
+      case 'unreadable':
+        return err({ type: 'InvalidAudio', message: r.error.message });
     }
   }
   const a = r.value;

@@ -31,18 +31,19 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 
-const parse = () => parseArgs({
-  options: {
-    port: { type: 'string' },
-    config: { type: 'string' },
-    state: { type: 'string' },
-    scenario: { type: 'string' },
-    'admin-token': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-  strict: true,
-  allowPositionals: false,
-});
+const parse = () =>
+  parseArgs({
+    options: {
+      port: { type: 'string' },
+      config: { type: 'string' },
+      state: { type: 'string' },
+      scenario: { type: 'string' },
+      'admin-token': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
 
 const main = async (): Promise<void> => {
   let args: ReturnType<typeof parse>;
@@ -57,7 +58,8 @@ const main = async (): Promise<void> => {
     return;
   }
   const port = v.port === undefined ? 4010 : Number(v.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port must be a port number, not "${v.port}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return fail(`--port must be a port number, not "${v.port}".`);
 
   let config = DEFAULT_CONFIG;
   if (v.config !== undefined) {
@@ -85,17 +87,28 @@ const main = async (): Promise<void> => {
     });
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    return fail(code === 'EADDRINUSE' ? `port ${port} is in use; choose another with --port.` : e instanceof Error ? e.message : String(e));
+    return fail(
+      code === 'EADDRINUSE'
+        ? `port ${port} is in use; choose another with --port.`
+        : e instanceof Error
+          ? e.message
+          : String(e),
+    );
   }
 
   const scenario = sandbox.scenario();
-  console.log('Voicescope sandbox: SIMULATED Speech Analysis service (every result is simulated and marked as such).');
+  console.log(
+    'Voicescope sandbox: SIMULATED Speech Analysis service (every result is simulated and marked as such).',
+  );
   console.log(`Base URL: ${sandbox.url}`);
   console.log(`Versions: ${sandbox.url}/v1.3 and ${sandbox.url}/v1.2`);
   for (const org of sandbox.listOrganisations()) {
-    for (const key of org.apiKeys) console.log(`API key: ${key}  (organisation "${org.name}", ${org.id}, ${org.access})`);
+    for (const key of org.apiKeys)
+      console.log(`API key: ${key}  (organisation "${org.name}", ${org.id}, ${org.access})`);
   }
-  console.log(`Admin token: ${sandbox.adminToken}  (header X-Sandbox-Admin, routes under ${sandbox.url}/_sandbox/)`);
+  console.log(
+    `Admin token: ${sandbox.adminToken}  (header X-Sandbox-Admin, routes under ${sandbox.url}/_sandbox/)`,
+  );
   console.log(`Scenario: ${scenario.name}`);
   if (v.state !== undefined) console.log(`State file: ${resolve(v.state)}`);
   console.log('Press Ctrl+C to stop.');

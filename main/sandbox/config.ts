@@ -5,9 +5,7 @@
  */
 import { z } from 'zod';
 import { ANALYSIS_TYPES, AnalysisType } from '../../shared/api/vocabulary';
-import {
-  applyScenarioPatch, Scenario, ScenarioName, ScenarioPatch, type ScenarioInput,
-} from './scenario';
+import { applyScenarioPatch, Scenario, ScenarioName, ScenarioPatch, type ScenarioInput } from './scenario';
 
 const Count = z.number().int().min(0);
 
@@ -34,11 +32,18 @@ export const Organisation = z.object({
   id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, dot, underscore or hyphen (1 to 100)'),
   name: z.string().min(1),
   /** Keys sent as `Authorization: Bearer <key>`; each belongs to exactly one organisation. */
-  apiKeys: z.array(z.string().regex(/^[\x21-\x7e]{8,200}$/, 'printable ASCII without spaces, 8 to 200 characters')),
+  apiKeys: z.array(
+    z.string().regex(/^[\x21-\x7e]{8,200}$/, 'printable ASCII without spaces, 8 to 200 characters'),
+  ),
   access: OrgAccess.default('active'),
   enabledAnalyses: z.array(AnalysisType).default([...ANALYSIS_TYPES]),
   credits: CreditBuckets.default({
-    trial_remaining: 10, trial_granted: 10, included_remaining: 100, included_granted: 100, purchased_remaining: 0, tier: 'sandbox',
+    trial_remaining: 10,
+    trial_granted: 10,
+    included_remaining: 100,
+    included_granted: 100,
+    purchased_remaining: 0,
+    tier: 'sandbox',
   }),
   v12: V12Usage.default({ count: 0, limit: 110 }),
 });
@@ -55,22 +60,26 @@ export const organisationConflicts = (orgs: readonly Organisation[]): string[] =
     ids.add(o.id);
     for (const k of o.apiKeys) {
       const owner = keys.get(k);
-      if (owner !== undefined && owner !== o.id) problems.push(`an API key of "${o.id}" is already used by "${owner}"`);
+      if (owner !== undefined && owner !== o.id)
+        problems.push(`an API key of "${o.id}" is already used by "${owner}"`);
       keys.set(k, o.id);
     }
   }
   return problems;
 };
 
-export const SandboxConfig = z.object({
-  organisations: z.array(Organisation).min(1),
-  /** Credits one accepted upload consumes (the spec does not say; our choice is 1). */
-  creditsPerUpload: Count.default(1),
-  /** A preset name, or a patch with an optional `preset` to start from (default: the `default` preset). */
-  scenario: z.union([ScenarioName, ScenarioPatch]).default('default'),
-}).superRefine((c, ctx) => {
-  for (const message of organisationConflicts(c.organisations)) ctx.addIssue({ code: 'custom', message, path: ['organisations'] });
-});
+export const SandboxConfig = z
+  .object({
+    organisations: z.array(Organisation).min(1),
+    /** Credits one accepted upload consumes (the spec does not say; our choice is 1). */
+    creditsPerUpload: Count.default(1),
+    /** A preset name, or a patch with an optional `preset` to start from (default: the `default` preset). */
+    scenario: z.union([ScenarioName, ScenarioPatch]).default('default'),
+  })
+  .superRefine((c, ctx) => {
+    for (const message of organisationConflicts(c.organisations))
+      ctx.addIssue({ code: 'custom', message, path: ['organisations'] });
+  });
 export type SandboxConfig = z.infer<typeof SandboxConfig>;
 export type SandboxConfigInput = z.input<typeof SandboxConfig>;
 
@@ -90,13 +99,19 @@ const PRESET_INPUTS: Record<ScenarioName, ScenarioInput> = {
   /** Demo pace: every analysis completes 20 s after upload; no faults. */
   default: { name: 'default', processingMs: allTypes(20_000) },
   /** For tests: processing takes about a second; no latency, no faults. */
-  fast: { name: 'fast', processingMs: { wellbeing: 800, parkinsons: 1_000, alzheimers: 1_200, communication_coach: 900 } },
+  fast: {
+    name: 'fast',
+    processingMs: { wellbeing: 800, parkinsons: 1_000, alzheimers: 1_200, communication_coach: 900 },
+  },
   /** Random 500s and dropped connections everywhere, some uploads lost after being charged, some analyses failing. */
   flaky: {
     name: 'flaky',
     latency: {
-      ping: { fixedMs: 20, jitterMs: 200 }, createAccount: { fixedMs: 50, jitterMs: 300 }, upload: { fixedMs: 100, jitterMs: 600 },
-      getAnalysis: { fixedMs: 50, jitterMs: 300 }, getUsage: { fixedMs: 50, jitterMs: 300 },
+      ping: { fixedMs: 20, jitterMs: 200 },
+      createAccount: { fixedMs: 50, jitterMs: 300 },
+      upload: { fixedMs: 100, jitterMs: 600 },
+      getAnalysis: { fixedMs: 50, jitterMs: 300 },
+      getUsage: { fixedMs: 50, jitterMs: 300 },
     },
     faults: {
       ping: { http500: 0.1, dropBeforeProcessing: 0.05 },
@@ -119,18 +134,29 @@ const PRESET_INPUTS: Record<ScenarioName, ScenarioInput> = {
     name: 'broken-schema',
     processingMs: allTypes(5_000),
     faults: {
-      ping: { schemaBreak: 0.33 }, createAccount: { schemaBreak: 0.33 }, upload: { schemaBreak: 0.33 },
-      getAnalysis: { schemaBreak: 0.33 }, getUsage: { schemaBreak: 0.33 },
+      ping: { schemaBreak: 0.33 },
+      createAccount: { schemaBreak: 0.33 },
+      upload: { schemaBreak: 0.33 },
+      getAnalysis: { schemaBreak: 0.33 },
+      getUsage: { schemaBreak: 0.33 },
     },
   },
   /** Seconds of latency on every call and processing close to the spec's five minutes. */
   slow: {
     name: 'slow',
     latency: {
-      ping: { fixedMs: 500, jitterMs: 1_000 }, createAccount: { fixedMs: 1_500, jitterMs: 1_500 }, upload: { fixedMs: 3_000, jitterMs: 3_000 },
-      getAnalysis: { fixedMs: 1_500, jitterMs: 1_500 }, getUsage: { fixedMs: 1_500, jitterMs: 1_500 },
+      ping: { fixedMs: 500, jitterMs: 1_000 },
+      createAccount: { fixedMs: 1_500, jitterMs: 1_500 },
+      upload: { fixedMs: 3_000, jitterMs: 3_000 },
+      getAnalysis: { fixedMs: 1_500, jitterMs: 1_500 },
+      getUsage: { fixedMs: 1_500, jitterMs: 1_500 },
     },
-    processingMs: { wellbeing: 120_000, parkinsons: 200_000, alzheimers: 270_000, communication_coach: 150_000 },
+    processingMs: {
+      wellbeing: 120_000,
+      parkinsons: 200_000,
+      alzheimers: 270_000,
+      communication_coach: 150_000,
+    },
   },
 };
 
@@ -139,7 +165,10 @@ export const SCENARIO_PRESETS: Readonly<Record<ScenarioName, Scenario>> = Object
 ) as Record<ScenarioName, Scenario>;
 
 /** A preset name, or a patch applied to `base` (or to the preset the patch names). */
-export const resolveScenario = (spec: ScenarioName | ScenarioPatch, base: Scenario = SCENARIO_PRESETS.default): Scenario => {
+export const resolveScenario = (
+  spec: ScenarioName | ScenarioPatch,
+  base: Scenario = SCENARIO_PRESETS.default,
+): Scenario => {
   if (typeof spec === 'string') return SCENARIO_PRESETS[spec];
   const { preset, ...rest } = ScenarioPatch.parse(spec);
   const start = preset !== undefined ? SCENARIO_PRESETS[preset] : base;

@@ -7,10 +7,15 @@
 import type { ApiVersion } from '../../shared/api/vocabulary';
 import type { CreditBuckets, Organisation } from './config';
 
-export const totalCredits = (c: CreditBuckets): number => c.trial_remaining + c.included_remaining + c.purchased_remaining;
+export const totalCredits = (c: CreditBuckets): number =>
+  c.trial_remaining + c.included_remaining + c.purchased_remaining;
 
 /** Null when the organisation may upload through `version`, else the refusal's message. */
-export const uploadRefusal = (org: Organisation, version: ApiVersion, creditsPerUpload: number): string | null => {
+export const uploadRefusal = (
+  org: Organisation,
+  version: ApiVersion,
+  creditsPerUpload: number,
+): string | null => {
   if (version === 'v1.3') {
     const total = totalCredits(org.credits);
     if (total < creditsPerUpload) {

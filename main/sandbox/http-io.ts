@@ -66,9 +66,13 @@ export const readBody = (req: http.IncomingMessage, cap: number): Promise<BodyRe
       }
       chunks.push(c);
     });
-    req.on('end', () => settle({ kind: 'ok', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) }));
+    req.on('end', () =>
+      settle({ kind: 'ok', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) }),
+    );
     req.on('error', () => settle({ kind: 'aborted' }));
-    req.on('close', () => { if (!req.complete) settle({ kind: 'aborted' }); });
+    req.on('close', () => {
+      if (!req.complete) settle({ kind: 'aborted' });
+    });
   });
 
 /** Reads and drops the whole body; resolves when it has ended (or the client went away). */
@@ -87,7 +91,11 @@ export const discardBody = (req: http.IncomingMessage): Promise<void> =>
   });
 
 export const sendText = (
-  res: http.ServerResponse, status: number, body: string, contentType: string, headers: Readonly<Record<string, string>> = {},
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Readonly<Record<string, string>> = {},
 ): void => {
   const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
@@ -99,5 +107,9 @@ export const sendText = (
   res.end(bytes);
 };
 
-export const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void =>
-  sendText(res, status, JSON.stringify(body), 'application/json', headers);
+export const sendJson = (
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void => sendText(res, status, JSON.stringify(body), 'application/json', headers);

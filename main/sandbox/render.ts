@@ -12,9 +12,7 @@ import { measuresOf } from '../../shared/api/measures';
 import type { AnalysisStatus, AnalysisType, ApiVersion } from '../../shared/api/vocabulary';
 import { type Ping } from '../../shared/api/wire-common';
 import { AlzheimersV12, ParkinsonsV12, WellbeingV12 } from '../../shared/api/wire-v12';
-import {
-  AlzheimersV13, CommunicationCoachV13, ParkinsonsV13, WellbeingV13,
-} from '../../shared/api/wire-v13';
+import { AlzheimersV13, CommunicationCoachV13, ParkinsonsV13, WellbeingV13 } from '../../shared/api/wire-v13';
 import type { WIRE } from '../../shared/api/wire';
 import type { CreditBuckets, Organisation } from './config';
 import type { AccountRecord, RecordingRecord } from './state';
@@ -37,7 +35,9 @@ export interface SimulationMark {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export const renderPing = (): PingOut => ({ message: 'Speech Analysis sandbox is up. Everything it returns is simulated.' });
+export const renderPing = (): PingOut => ({
+  message: 'Speech Analysis sandbox is up. Everything it returns is simulated.',
+});
 
 export const renderError = (type: string, message: string): ErrorOut => ({ error: { type, message } });
 
@@ -47,7 +47,10 @@ export const renderAccount = (a: AccountRecord): AccountOut<'v1.3'> & AccountOut
 });
 
 /** The same fields in both versions (all required in v1.3, optional in v1.2). */
-export const renderRecording = (r: RecordingRecord, simulation: SimulationMark): RecordingOut<'v1.3'> & RecordingOut<'v1.2'> => ({
+export const renderRecording = (
+  r: RecordingRecord,
+  simulation: SimulationMark,
+): RecordingOut<'v1.3'> & RecordingOut<'v1.2'> => ({
   recording_id: r.id,
   account_id: r.accountId,
   recorded_at: r.recordedAt,
@@ -70,7 +73,10 @@ export const renderUsageV13 = (c: CreditBuckets): UsageOut<'v1.3'> => ({
   tier: c.tier,
 });
 
-export const renderUsageV12 = (o: Organisation): UsageOut<'v1.2'> => ({ count: o.v12.count, limit: o.v12.limit });
+export const renderUsageV12 = (o: Organisation): UsageOut<'v1.2'> => ({
+  count: o.v12.count,
+  limit: o.v12.limit,
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Analysis objects
@@ -108,7 +114,9 @@ const hasAll = (o: unknown, keys: readonly string[]): boolean =>
  * v1.3 objects whose members are all required: when one member is unavailable the whole object is
  * omitted (the schema does not allow it partial). Listed by path inside the analysis object.
  */
-const V13_WHOLE_OR_NOTHING: Partial<Record<AnalysisType, readonly { path: readonly string[]; members: readonly string[] }[]>> = {
+const V13_WHOLE_OR_NOTHING: Partial<
+  Record<AnalysisType, readonly { path: readonly string[]; members: readonly string[] }[]>
+> = {
   alzheimers: [{ path: ['insights', 'cognition'], members: ['rating'] }],
   communication_coach: [
     { path: ['indicators'], members: ['word_rate', 'fragment_rate', 'filler_words_rate'] },
@@ -118,9 +126,16 @@ const V13_WHOLE_OR_NOTHING: Partial<Record<AnalysisType, readonly { path: readon
 
 const dropIncomplete = (type: AnalysisType, o: Obj): void => {
   for (const { path, members } of V13_WHOLE_OR_NOTHING[type] ?? []) {
-    const parent = path.slice(0, -1).reduce<unknown>((n, p) => (n && typeof n === 'object' ? (n as Obj)[p] : undefined), o);
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>((n, p) => (n && typeof n === 'object' ? (n as Obj)[p] : undefined), o);
     const last = path[path.length - 1]!;
-    if (parent && typeof parent === 'object' && (parent as Obj)[last] !== undefined && !hasAll((parent as Obj)[last], members)) {
+    if (
+      parent &&
+      typeof parent === 'object' &&
+      (parent as Obj)[last] !== undefined &&
+      !hasAll((parent as Obj)[last], members)
+    ) {
       delete (parent as Obj)[last];
     }
   }
@@ -149,7 +164,12 @@ export const completedObject = (version: ApiVersion, type: AnalysisType, values:
 export class RenderError extends Error {}
 
 const TYPE_SCHEMAS = {
-  'v1.3': { wellbeing: WellbeingV13, parkinsons: ParkinsonsV13, alzheimers: AlzheimersV13, communication_coach: CommunicationCoachV13 },
+  'v1.3': {
+    wellbeing: WellbeingV13,
+    parkinsons: ParkinsonsV13,
+    alzheimers: AlzheimersV13,
+    communication_coach: CommunicationCoachV13,
+  },
   'v1.2': { wellbeing: WellbeingV12, parkinsons: ParkinsonsV12, alzheimers: AlzheimersV12 },
 } as const;
 
@@ -158,7 +178,10 @@ type AnalysisBlock<V extends ApiVersion> = NonNullable<AnalysisOut<V>['analysis'
 /** Checks a built object against the client's schema for that type; a mismatch is a sandbox bug, reported as such. */
 const conforms = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.input<S> => {
   const r = schema.safeParse(value);
-  if (!r.success) throw new RenderError(`the sandbox built an invalid ${what}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new RenderError(
+      `the sandbox built an invalid ${what}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return value as z.input<S>;
 };
 
@@ -177,7 +200,9 @@ const typeObject = (version: ApiVersion, type: AnalysisType, input: AnalysisInpu
   return status === 'completed' ? completedObject(version, type, input.valuesOf(type)) : { status };
 };
 
-const metadataOf = (r: RecordingRecord): AnalysisOut<'v1.3'>['metadata'] & AnalysisOut<'v1.2'>['metadata'] => ({
+const metadataOf = (
+  r: RecordingRecord,
+): AnalysisOut<'v1.3'>['metadata'] & AnalysisOut<'v1.2'>['metadata'] => ({
   recording_id: r.id,
   account_id: r.accountId,
   recorded_at: r.recordedAt,
@@ -197,10 +222,18 @@ export const renderAnalysisV13 = (input: AnalysisInput): AnalysisOut<'v1.3'> => 
     const o = typeObject('v1.3', type, input);
     const what = `v1.3 ${type} object`;
     switch (type) {
-      case 'wellbeing': analysis.wellbeing = conforms(s.wellbeing, o, what); break;
-      case 'parkinsons': analysis.parkinsons = conforms(s.parkinsons, o, what); break;
-      case 'alzheimers': analysis.alzheimers = conforms(s.alzheimers, o, what); break;
-      case 'communication_coach': analysis.communication_coach = conforms(s.communication_coach, o, what); break;
+      case 'wellbeing':
+        analysis.wellbeing = conforms(s.wellbeing, o, what);
+        break;
+      case 'parkinsons':
+        analysis.parkinsons = conforms(s.parkinsons, o, what);
+        break;
+      case 'alzheimers':
+        analysis.alzheimers = conforms(s.alzheimers, o, what);
+        break;
+      case 'communication_coach':
+        analysis.communication_coach = conforms(s.communication_coach, o, what);
+        break;
     }
   }
   return { metadata: metadataOf(input.recording), analysis, simulation: input.simulation };
@@ -212,10 +245,17 @@ export const renderAnalysisV12 = (input: AnalysisInput): AnalysisOut<'v1.2'> => 
   for (const type of input.types) {
     const what = `v1.2 ${type} object`;
     switch (type) {
-      case 'wellbeing': analysis.wellbeing = conforms(s.wellbeing, typeObject('v1.2', type, input), what); break;
-      case 'parkinsons': analysis.parkinsons = conforms(s.parkinsons, typeObject('v1.2', type, input), what); break;
-      case 'alzheimers': analysis.alzheimers = conforms(s.alzheimers, typeObject('v1.2', type, input), what); break;
-      case 'communication_coach': break; // not a v1.2 type
+      case 'wellbeing':
+        analysis.wellbeing = conforms(s.wellbeing, typeObject('v1.2', type, input), what);
+        break;
+      case 'parkinsons':
+        analysis.parkinsons = conforms(s.parkinsons, typeObject('v1.2', type, input), what);
+        break;
+      case 'alzheimers':
+        analysis.alzheimers = conforms(s.alzheimers, typeObject('v1.2', type, input), what);
+        break;
+      case 'communication_coach':
+        break; // not a v1.2 type
     }
   }
   return { metadata: metadataOf(input.recording), analysis, simulation: input.simulation };

@@ -8,10 +8,20 @@ import { API_VERSIONS, type ApiVersion } from '../../shared/api/vocabulary';
 export const ADMIN_PREFIX = '/_sandbox';
 
 export type RouteMatch =
-  | { readonly kind: 'api'; readonly version: ApiVersion; readonly endpoint: Endpoint; readonly recordingId: string | null }
+  | {
+      readonly kind: 'api';
+      readonly version: ApiVersion;
+      readonly endpoint: Endpoint;
+      readonly recordingId: string | null;
+    }
   | { readonly kind: 'admin'; readonly subpath: string }
   | { readonly kind: 'not_found'; readonly version: ApiVersion | null; readonly message: string }
-  | { readonly kind: 'method_not_allowed'; readonly version: ApiVersion; readonly endpoint: Endpoint; readonly allow: string };
+  | {
+      readonly kind: 'method_not_allowed';
+      readonly version: ApiVersion;
+      readonly endpoint: Endpoint;
+      readonly allow: string;
+    };
 
 interface RouteDef {
   readonly pattern: RegExp;
@@ -45,16 +55,29 @@ export const matchRoute = (method: string, pathname: string): RouteMatch => {
   const first = m ? safeDecode(m[1]!) : '';
   if (!m || !isVersion(first)) {
     return {
-      kind: 'not_found', version: null,
-      message: first ? `There is no API version "${first.slice(0, 40)}"; use v1.3 or v1.2.` : 'Paths start with the API version: /v1.3/… or /v1.2/….',
+      kind: 'not_found',
+      version: null,
+      message: first
+        ? `There is no API version "${first.slice(0, 40)}"; use v1.3 or v1.2.`
+        : 'Paths start with the API version: /v1.3/… or /v1.2/….',
     };
   }
   const rest = m[2] ?? '';
   for (const r of ROUTES) {
     const hit = r.pattern.exec(rest);
     if (!hit) continue;
-    if (method !== r.method) return { kind: 'method_not_allowed', version: first, endpoint: r.endpoint, allow: r.method };
-    return { kind: 'api', version: first, endpoint: r.endpoint, recordingId: hit[1] !== undefined ? safeDecode(hit[1]) : null };
+    if (method !== r.method)
+      return { kind: 'method_not_allowed', version: first, endpoint: r.endpoint, allow: r.method };
+    return {
+      kind: 'api',
+      version: first,
+      endpoint: r.endpoint,
+      recordingId: hit[1] !== undefined ? safeDecode(hit[1]) : null,
+    };
   }
-  return { kind: 'not_found', version: first, message: `There is no endpoint ${rest.slice(0, 120) || '/'} in ${first}.` };
+  return {
+    kind: 'not_found',
+    version: first,
+    message: `There is no endpoint ${rest.slice(0, 120) || '/'} in ${first}.`,
+  };
 };

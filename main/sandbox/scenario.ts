@@ -51,7 +51,10 @@ export const FaultRates = z.object({
   /** A successful answer is replaced by one that breaks the wire schema. */
   schemaBreak: Probability.default(0),
   /** Modes to pick from (uniformly, among those that apply to the answer); default all. */
-  schemaBreakModes: z.array(SchemaBreakMode).min(1).default([...SCHEMA_BREAK_MODES]),
+  schemaBreakModes: z
+    .array(SchemaBreakMode)
+    .min(1)
+    .default([...SCHEMA_BREAK_MODES]),
 });
 export type FaultRates = z.infer<typeof FaultRates>;
 
@@ -63,13 +66,22 @@ export const RateLimit = z.object({
 });
 export type RateLimit = z.infer<typeof RateLimit>;
 
-const perType = <T extends z.ZodType>(t: T) => z.object({
-  wellbeing: t, parkinsons: t, alzheimers: t, communication_coach: t,
-});
+const perType = <T extends z.ZodType>(t: T) =>
+  z.object({
+    wellbeing: t,
+    parkinsons: t,
+    alzheimers: t,
+    communication_coach: t,
+  });
 
-const endpointMap = <T extends z.ZodType>(t: T) => z.object({
-  ping: t.optional(), createAccount: t.optional(), upload: t.optional(), getAnalysis: t.optional(), getUsage: t.optional(),
-});
+const endpointMap = <T extends z.ZodType>(t: T) =>
+  z.object({
+    ping: t.optional(),
+    createAccount: t.optional(),
+    upload: t.optional(),
+    getAnalysis: t.optional(),
+    getUsage: t.optional(),
+  });
 
 const DEFAULT_PROCESSING_MS = 20_000;
 
@@ -80,11 +92,18 @@ export const Scenario = z.object({
   faults: endpointMap(FaultRates).default({}),
   /** Time from upload to the end of processing, per analysis type. */
   processingMs: perType(Millis).default({
-    wellbeing: DEFAULT_PROCESSING_MS, parkinsons: DEFAULT_PROCESSING_MS,
-    alzheimers: DEFAULT_PROCESSING_MS, communication_coach: DEFAULT_PROCESSING_MS,
+    wellbeing: DEFAULT_PROCESSING_MS,
+    parkinsons: DEFAULT_PROCESSING_MS,
+    alzheimers: DEFAULT_PROCESSING_MS,
+    communication_coach: DEFAULT_PROCESSING_MS,
   }),
   /** Share of recordings whose analysis of that type ends in `error` (decided from the audio's hash). */
-  failureRate: perType(Probability).default({ wellbeing: 0, parkinsons: 0, alzheimers: 0, communication_coach: 0 }),
+  failureRate: perType(Probability).default({
+    wellbeing: 0,
+    parkinsons: 0,
+    alzheimers: 0,
+    communication_coach: 0,
+  }),
   /** Off when null. Per API key, v1.3 upload and analysis retrieval only (one counter for both). */
   rateLimit: RateLimit.nullable().default(null),
   minSampleRateHz: z.number().int().min(1).default(LIMITS.minSampleRateHzLenient),
@@ -98,18 +117,20 @@ export const SCENARIO_NAMES = ['default', 'fast', 'flaky', 'rate-limited', 'brok
 export const ScenarioName = z.enum(SCENARIO_NAMES);
 export type ScenarioName = z.infer<typeof ScenarioName>;
 
-export const ScenarioPatch = z.object({
-  /** Start from this preset instead of the current scenario. */
-  preset: ScenarioName.optional(),
-  name: z.string().optional(),
-  latency: endpointMap(Latency).optional(),
-  faults: endpointMap(FaultRates).optional(),
-  processingMs: perType(Millis).partial().optional(),
-  failureRate: perType(Probability).partial().optional(),
-  rateLimit: RateLimit.nullable().optional(),
-  minSampleRateHz: z.number().int().min(1).optional(),
-  seed: z.number().int().optional(),
-}).strict();
+export const ScenarioPatch = z
+  .object({
+    /** Start from this preset instead of the current scenario. */
+    preset: ScenarioName.optional(),
+    name: z.string().optional(),
+    latency: endpointMap(Latency).optional(),
+    faults: endpointMap(FaultRates).optional(),
+    processingMs: perType(Millis).partial().optional(),
+    failureRate: perType(Probability).partial().optional(),
+    rateLimit: RateLimit.nullable().optional(),
+    minSampleRateHz: z.number().int().min(1).optional(),
+    seed: z.number().int().optional(),
+  })
+  .strict();
 export type ScenarioPatch = z.input<typeof ScenarioPatch>;
 
 const dropUndefined = <T extends object>(o: T): Partial<T> =>
@@ -120,7 +141,12 @@ export const applyScenarioPatch = (base: Scenario, patchInput: ScenarioPatch): S
   const patch = ScenarioPatch.parse(patchInput);
   return Scenario.parse({
     ...base,
-    ...dropUndefined({ name: patch.name, rateLimit: patch.rateLimit, minSampleRateHz: patch.minSampleRateHz, seed: patch.seed }),
+    ...dropUndefined({
+      name: patch.name,
+      rateLimit: patch.rateLimit,
+      minSampleRateHz: patch.minSampleRateHz,
+      seed: patch.seed,
+    }),
     latency: { ...base.latency, ...dropUndefined(patch.latency ?? {}) },
     faults: { ...base.faults, ...dropUndefined(patch.faults ?? {}) },
     processingMs: { ...base.processingMs, ...dropUndefined(patch.processingMs ?? {}) },
@@ -138,7 +164,10 @@ export const seededRandom = (seed: number): (() => number) => {
     z32 = Math.imul(z32 ^ (z32 >>> 13), 0xc2b2ae35) >>> 0;
     return (z32 ^ (z32 >>> 16)) >>> 0;
   };
-  let a = split(), b = split(), c = split(), d = split();
+  let a = split(),
+    b = split(),
+    c = split(),
+    d = split();
   return () => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;

@@ -19,11 +19,16 @@ export interface BrokenAnswer {
 
 export const schemaFor = (endpoint: Endpoint, version: ApiVersion): z.ZodType => {
   switch (endpoint) {
-    case 'ping': return Ping;
-    case 'createAccount': return WIRE[version].account;
-    case 'upload': return WIRE[version].recording;
-    case 'getAnalysis': return WIRE[version].analysis;
-    case 'getUsage': return WIRE[version].usage;
+    case 'ping':
+      return Ping;
+    case 'createAccount':
+      return WIRE[version].account;
+    case 'upload':
+      return WIRE[version].recording;
+    case 'getAnalysis':
+      return WIRE[version].analysis;
+    case 'getUsage':
+      return WIRE[version].usage;
   }
 };
 
@@ -43,12 +48,17 @@ type Path = readonly (string | number)[];
 /** Every path to a value inside `v` (object members and array items), depth first. */
 const pathsOf = (v: unknown, prefix: Path = []): Path[] => {
   if (v === null || typeof v !== 'object') return [];
-  const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+  const entries: [string | number, unknown][] = Array.isArray(v)
+    ? v.map((x, i) => [i, x])
+    : Object.entries(v);
   return entries.flatMap(([k, child]) => [[...prefix, k], ...pathsOf(child, [...prefix, k])]);
 };
 
 const valueAt = (root: unknown, path: Path): unknown =>
-  path.reduce<unknown>((n, k) => (n !== null && typeof n === 'object' ? (n as Record<string | number, unknown>)[k] : undefined), root);
+  path.reduce<unknown>(
+    (n, k) => (n !== null && typeof n === 'object' ? (n as Record<string | number, unknown>)[k] : undefined),
+    root,
+  );
 
 /** A deep copy of `root` with the value at `path` replaced (`undefined`: removed). */
 const withValue = (root: unknown, path: Path, value: unknown): unknown => {
@@ -66,7 +76,8 @@ const MARK = '"__voicescope_sandbox_raw__"';
 const MARK_VALUE = '__voicescope_sandbox_raw__';
 const DEPTH = 400;
 const DEEP_GARBAGE = `${'[{"g":'.repeat(DEPTH)}null${'}]'.repeat(DEPTH)}`;
-const HTML = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>\n';
+const HTML =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>\n';
 
 const shuffled = <T>(xs: readonly T[], random: () => number): T[] => {
   const a = [...xs];
@@ -83,17 +94,26 @@ const candidates = (mode: SchemaBreakMode, body: unknown, random: () => number):
   const numeric = paths.filter((p) => typeof valueAt(body, p) === 'number');
   const raw = (p: Path, text: string) => JSON.stringify(withValue(body, p, MARK_VALUE)).replace(MARK, text);
   switch (mode) {
-    case 'missing_field': return paths.map((p) => JSON.stringify(withValue(body, p, undefined)));
-    case 'number_as_string': return numeric.map((p) => JSON.stringify(withValue(body, p, String(valueAt(body, p)))));
-    case 'integer_overflow': return numeric.map((p) => raw(p, '1e400'));
-    case 'integer_unsafe': return numeric.map((p) => raw(p, '1152921504606846976'));
+    case 'missing_field':
+      return paths.map((p) => JSON.stringify(withValue(body, p, undefined)));
+    case 'number_as_string':
+      return numeric.map((p) => JSON.stringify(withValue(body, p, String(valueAt(body, p)))));
+    case 'integer_overflow':
+      return numeric.map((p) => raw(p, '1e400'));
+    case 'integer_unsafe':
+      return numeric.map((p) => raw(p, '1152921504606846976'));
     case 'truncated_json': {
       const text = JSON.stringify(body);
       return [text.slice(0, Math.max(1, Math.floor(text.length / 2)))];
     }
-    case 'html_body': return [HTML];
-    case 'unknown_status': return paths.filter((p) => p[p.length - 1] === 'status').map((p) => JSON.stringify(withValue(body, p, 'queued')));
-    case 'deep_garbage': return paths.map((p) => raw(p, DEEP_GARBAGE));
+    case 'html_body':
+      return [HTML];
+    case 'unknown_status':
+      return paths
+        .filter((p) => p[p.length - 1] === 'status')
+        .map((p) => JSON.stringify(withValue(body, p, 'queued')));
+    case 'deep_garbage':
+      return paths.map((p) => raw(p, DEEP_GARBAGE));
   }
 };
 
@@ -102,7 +122,10 @@ const candidates = (mode: SchemaBreakMode, body: unknown, random: () => number):
  * (e.g. `unknown_status` on a usage answer).
  */
 export const breakAnswer = (
-  body: unknown, schema: z.ZodType, modes: readonly SchemaBreakMode[], random: () => number,
+  body: unknown,
+  schema: z.ZodType,
+  modes: readonly SchemaBreakMode[],
+  random: () => number,
 ): BrokenAnswer | null => {
   for (const mode of modes) {
     for (const text of candidates(mode, body, random)) {

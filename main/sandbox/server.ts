@@ -15,20 +15,36 @@ import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import type { Endpoint } from '../../shared/api/api-error';
 import {
-  analysisTypesFor, AnalysisType as AnalysisTypeSchema, LIMITS, type AnalysisType, type ApiVersion,
+  analysisTypesFor,
+  AnalysisType as AnalysisTypeSchema,
+  LIMITS,
+  type AnalysisType,
+  type ApiVersion,
 } from '../../shared/api/vocabulary';
 import { Uuid } from '../../shared/api/wire-common';
 import { handleAdmin } from './admin';
 import {
-  DEFAULT_CONFIG, Organisation, resolveScenario, SandboxConfig,
-  type OrganisationInput, type SandboxConfigInput,
+  DEFAULT_CONFIG,
+  Organisation,
+  resolveScenario,
+  SandboxConfig,
+  type OrganisationInput,
+  type SandboxConfigInput,
 } from './config';
 import { chargeUpload, uploadRefusal } from './credits';
 import { discardBody, readBody, sendJson, sendText } from './http-io';
 import { RateLimiter } from './rate-limit';
 import {
-  renderAccount, renderAnalysisV12, renderAnalysisV13, renderError, renderPing, renderRecording, renderUsageV12, renderUsageV13,
-  type MeasureValues, type SimulationMark,
+  renderAccount,
+  renderAnalysisV12,
+  renderAnalysisV13,
+  renderError,
+  renderPing,
+  renderRecording,
+  renderUsageV12,
+  renderUsageV13,
+  type MeasureValues,
+  type SimulationMark,
 } from './render';
 import { matchRoute } from './routes';
 import { FaultInjector, type Scenario, type ScenarioName, type ScenarioPatch } from './scenario';
@@ -92,11 +108,24 @@ export const MAX_UPLOAD_BODY_BYTES = 4 * Math.ceil(LIMITS.maxAudioBytes / 3) + 6
 const MAX_OTHER_BODY_BYTES = 64 * 1024;
 const MAX_LOG_ENTRIES = 10_000;
 
-interface Failure { readonly kind: 'error'; readonly status: number; readonly type: string; readonly message: string }
-interface Success { readonly kind: 'ok'; readonly body: unknown }
+interface Failure {
+  readonly kind: 'error';
+  readonly status: number;
+  readonly type: string;
+  readonly message: string;
+}
+interface Success {
+  readonly kind: 'ok';
+  readonly body: unknown;
+}
 type Outcome = Failure | Success;
 
-const failure = (status: number, type: string, message: string): Failure => ({ kind: 'error', status, type, message });
+const failure = (status: number, type: string, message: string): Failure => ({
+  kind: 'error',
+  status,
+  type,
+  message,
+});
 const success = (body: unknown): Success => ({ kind: 'ok', body });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -109,7 +138,10 @@ const splitTarget = (target: string): { pathname: string; query: URLSearchParams
   const noHash = hash >= 0 ? rest.slice(0, hash) : rest;
   const q = noHash.indexOf('?');
   const pathname = (q >= 0 ? noHash.slice(0, q) : noHash) || '/';
-  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, query: new URLSearchParams(q >= 0 ? noHash.slice(q + 1) : '') };
+  return {
+    pathname: pathname.startsWith('/') ? pathname : `/${pathname}`,
+    query: new URLSearchParams(q >= 0 ? noHash.slice(q + 1) : ''),
+  };
 };
 
 const bearerKey = (header: string | undefined): string | null => {
@@ -125,7 +157,10 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector(initialScenario);
   const state = SandboxState.open(config.organisations, options.stateFile ?? null);
   const limiter = new RateLimiter();
-  const simulation: SimulationMark = { simulated: true, generator: `voicescope-sandbox/${SIMULATOR_VERSION}` };
+  const simulation: SimulationMark = {
+    simulated: true,
+    generator: `voicescope-sandbox/${SIMULATOR_VERSION}`,
+  };
   let log: LoggedRequest[] = [];
 
   const record = (entry: LoggedRequest): void => {
@@ -143,7 +178,11 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       try {
         json = JSON.parse(text);
       } catch {
-        return failure(400, 'InvalidRequest', 'The request body is not valid JSON; send no body (v1.3) or an empty JSON object (v1.2).');
+        return failure(
+          400,
+          'InvalidRequest',
+          'The request body is not valid JSON; send no body (v1.3) or an empty JSON object (v1.2).',
+        );
       }
       if (json === null || typeof json !== 'object' || Array.isArray(json)) {
         return failure(400, 'InvalidRequest', 'The request body must be an empty JSON object, or absent.');
@@ -154,10 +193,17 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     return success(renderAccount(account));
   };
 
-  const upload = async (version: ApiVersion, org: Organisation, req: http.IncomingMessage, body: Buffer): Promise<Outcome> => {
+  const upload = async (
+    version: ApiVersion,
+    org: Organisation,
+    req: http.IncomingMessage,
+    body: Buffer,
+  ): Promise<Outcome> => {
     const scenario = faults.current;
     const checked = await validateUpload({
-      version, org, body,
+      version,
+      org,
+      body,
       contentType: req.headers['content-type'],
       creditsPerUpload: config.creditsPerUpload,
       minSampleRateHz: scenario.minSampleRateHz,
@@ -185,26 +231,45 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       reported: u.reported,
       isolateOldestSpeaker: u.isolateOldestSpeaker,
       requested: [...u.analyses],
-      types: Object.fromEntries(u.analyses.map((type) => [type, {
-        dueAt: uploadedAt + faults.processingMs(type),
-        outcome: failsProcessing({ audioSha256: u.audioSha256, type, failureRate: faults.failureRate(type) }) ? 'error' : 'completed',
-        settled: false,
-      }])),
+      types: Object.fromEntries(
+        u.analyses.map((type) => [
+          type,
+          {
+            dueAt: uploadedAt + faults.processingMs(type),
+            outcome: failsProcessing({
+              audioSha256: u.audioSha256,
+              type,
+              failureRate: faults.failureRate(type),
+            })
+              ? 'error'
+              : 'completed',
+            settled: false,
+          },
+        ]),
+      ),
     };
     state.addRecording(rec);
     return success(renderRecording(rec, simulation));
   };
 
-  const valuesOf = (rec: RecordingRecord) => (type: AnalysisType): MeasureValues => simulateMeasures({
-    accountId: rec.accountId,
-    audioSha256: rec.audioSha256,
-    type,
-    speechSeconds: rec.reported.speechSeconds,
-    durationSeconds: rec.reported.durationSeconds,
-    recordedAt: rec.recordedAt,
-  });
+  const valuesOf =
+    (rec: RecordingRecord) =>
+    (type: AnalysisType): MeasureValues =>
+      simulateMeasures({
+        accountId: rec.accountId,
+        audioSha256: rec.audioSha256,
+        type,
+        speechSeconds: rec.reported.speechSeconds,
+        durationSeconds: rec.reported.durationSeconds,
+        recordedAt: rec.recordedAt,
+      });
 
-  const getAnalysis = (version: ApiVersion, org: Organisation, recordingId: string, query: URLSearchParams): Outcome => {
+  const getAnalysis = (
+    version: ApiVersion,
+    org: Organisation,
+    recordingId: string,
+    query: URLSearchParams,
+  ): Outcome => {
     if (!Uuid.safeParse(recordingId).success) {
       return failure(400, 'InvalidRequest', `The recording id "${recordingId.slice(0, 80)}" is not a UUID.`);
     }
@@ -212,16 +277,24 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     let types: AnalysisType[] | null = null;
     const filter = query.getAll('analysis');
     if (filter.length) {
-      const names = filter.flatMap((f) => f.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+      const names = filter
+        .flatMap((f) => f.split(','))
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
       for (const n of names) {
         if (!AnalysisTypeSchema.safeParse(n).success || !allowed.includes(n as AnalysisType)) {
-          return failure(400, 'InvalidRequest', `The query parameter "analysis" names "${n.slice(0, 60)}", which is not an analysis type of ${version} (use ${allowed.join(', ')}).`);
+          return failure(
+            400,
+            'InvalidRequest',
+            `The query parameter "analysis" names "${n.slice(0, 60)}", which is not an analysis type of ${version} (use ${allowed.join(', ')}).`,
+          );
         }
       }
       if (names.length) types = [...new Set(names as AnalysisType[])];
     }
     const rec = state.recording(recordingId);
-    if (!rec || rec.orgId !== org.id) return failure(404, 'RecordingNotFound', `No recording ${recordingId} exists in this organisation.`);
+    if (!rec || rec.orgId !== org.id)
+      return failure(404, 'RecordingNotFound', `No recording ${recordingId} exists in this organisation.`);
     const shown = types ?? allowed.filter((t) => t !== 'communication_coach' || rec.requested.includes(t));
     const at = now();
     const input = {
@@ -235,16 +308,25 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const dispatch = async (
-    version: ApiVersion, endpoint: Endpoint, org: Organisation | null, recordingId: string | null,
-    req: http.IncomingMessage, query: URLSearchParams, body: Buffer,
+    version: ApiVersion,
+    endpoint: Endpoint,
+    org: Organisation | null,
+    recordingId: string | null,
+    req: http.IncomingMessage,
+    query: URLSearchParams,
+    body: Buffer,
   ): Promise<Outcome> => {
     if (endpoint === 'ping') return success(renderPing());
     if (org === null) throw new Error('an authenticated endpoint without an organisation');
     switch (endpoint) {
-      case 'createAccount': return createAccount(org.id, body);
-      case 'upload': return upload(version, org, req, body);
-      case 'getAnalysis': return getAnalysis(version, org, recordingId ?? '', query);
-      case 'getUsage': return success(version === 'v1.3' ? renderUsageV13(org.credits) : renderUsageV12(org));
+      case 'createAccount':
+        return createAccount(org.id, body);
+      case 'upload':
+        return upload(version, org, req, body);
+      case 'getAnalysis':
+        return getAnalysis(version, org, recordingId ?? '', query);
+      case 'getUsage':
+        return success(version === 'v1.3' ? renderUsageV13(org.credits) : renderUsageV12(org));
     }
   };
 
@@ -259,7 +341,14 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     if (route.kind === 'admin') return handleAdmin(req, res, route.subpath, admin);
 
     const entry: { -readonly [K in keyof LoggedRequest]: LoggedRequest[K] } = {
-      method, path: pathname, version: null, status: null, endpoint: null, fault: null, orgId: null, at,
+      method,
+      path: pathname,
+      version: null,
+      status: null,
+      endpoint: null,
+      fault: null,
+      orgId: null,
+      at,
     };
     const finish = (status: number | null) => record({ ...entry, status });
     const fail = (status: number, type: string, message: string, headers: Record<string, string> = {}) => {
@@ -281,7 +370,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       entry.version = route.version;
       entry.endpoint = route.endpoint;
       await discardBody(req);
-      return fail(405, 'MethodNotAllowed', `${method} is not allowed on ${pathname}; use ${route.allow}.`, { Allow: route.allow });
+      return fail(405, 'MethodNotAllowed', `${method} is not allowed on ${pathname}; use ${route.allow}.`, {
+        Allow: route.allow,
+      });
     }
     const { version, endpoint } = route;
     entry.version = version;
@@ -296,14 +387,28 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       key = bearerKey(header);
       org = key === null ? null : state.orgByKey(key);
       if (org === null) {
-        refused = header === undefined
-          ? failure(401, 'Unauthorized', 'This endpoint needs the header "Authorization: Bearer <API key>".')
-          : failure(401, 'Unauthorized', 'The API key is not valid.');
+        refused =
+          header === undefined
+            ? failure(
+                401,
+                'Unauthorized',
+                'This endpoint needs the header "Authorization: Bearer <API key>".',
+              )
+            : failure(401, 'Unauthorized', 'The API key is not valid.');
       } else {
         entry.orgId = org.id;
-        if (org.access === 'suspended') refused = failure(403, 'Suspended', 'Access for this organisation is suspended.');
-        else if (org.access === 'not_provisioned' && version === 'v1.3' && (endpoint === 'upload' || endpoint === 'getUsage')) {
-          refused = failure(403, 'ApiNotProvisioned', 'API billing is not provisioned for this organisation.');
+        if (org.access === 'suspended')
+          refused = failure(403, 'Suspended', 'Access for this organisation is suspended.');
+        else if (
+          org.access === 'not_provisioned' &&
+          version === 'v1.3' &&
+          (endpoint === 'upload' || endpoint === 'getUsage')
+        ) {
+          refused = failure(
+            403,
+            'ApiNotProvisioned',
+            'API billing is not provisioned for this organisation.',
+          );
         }
       }
     }
@@ -318,8 +423,18 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
         // Answered at once. The rest of the body is read and dropped (up to a hard limit), so the client
         // can finish sending and read the answer; closing now would make many clients fail with EPIPE.
         // Only upload has a 413 in the spec; account creation answers 400; GET endpoints ignore bodies.
-        if (endpoint === 'upload') return fail(413, 'FileTooLarge', 'The request body is larger than an upload of a 50,000,000-byte (50 MB) audio file can be.');
-        if (endpoint === 'createAccount') return fail(400, 'InvalidRequest', `The request body is larger than ${MAX_OTHER_BODY_BYTES} bytes; send no body (v1.3) or an empty JSON object (v1.2).`);
+        if (endpoint === 'upload')
+          return fail(
+            413,
+            'FileTooLarge',
+            'The request body is larger than an upload of a 50,000,000-byte (50 MB) audio file can be.',
+          );
+        if (endpoint === 'createAccount')
+          return fail(
+            400,
+            'InvalidRequest',
+            `The request body is larger than ${MAX_OTHER_BODY_BYTES} bytes; send no body (v1.3) or an empty JSON object (v1.2).`,
+          );
       } else {
         body = read.bytes;
       }
@@ -338,9 +453,19 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     if (refused) return fail(refused.status, refused.type, refused.message);
 
     const limit = faults.current.rateLimit;
-    if (limit && key !== null && version === 'v1.3' && (endpoint === 'upload' || endpoint === 'getAnalysis') && !limiter.admit(key, limit, now())) {
-      return fail(429, 'RateLimitExceeded', `Too many requests: at most ${limit.maxRequests} per ${limit.windowMs / 1000} s for this API key.`,
-        limit.retryAfterSeconds !== null ? { 'Retry-After': String(limit.retryAfterSeconds) } : {});
+    if (
+      limit &&
+      key !== null &&
+      version === 'v1.3' &&
+      (endpoint === 'upload' || endpoint === 'getAnalysis') &&
+      !limiter.admit(key, limit, now())
+    ) {
+      return fail(
+        429,
+        'RateLimitExceeded',
+        `Too many requests: at most ${limit.maxRequests} per ${limit.windowMs / 1000} s for this API key.`,
+        limit.retryAfterSeconds !== null ? { 'Retry-After': String(limit.retryAfterSeconds) } : {},
+      );
     }
 
     const outcome = await dispatch(version, endpoint, org, route.recordingId, req, query, body);
@@ -364,7 +489,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   // Controls (methods of the Sandbox, and the admin routes)
 
   const initialOrgs = config.organisations;
-  const upsertOrganisation = (input: OrganisationInput): Organisation => state.upsertOrganisation(Organisation.parse(input));
+  const upsertOrganisation = (input: OrganisationInput): Organisation =>
+    state.upsertOrganisation(Organisation.parse(input));
   const setScenario = (patch: ScenarioPatch | ScenarioName): Scenario => {
     const next = resolveScenario(patch, faults.current);
     faults.reset(next);
@@ -378,7 +504,10 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     log = [];
   };
   const listRecordings = (orgId?: string): RecordingRecord[] =>
-    state.allRecordings().filter((r) => orgId === undefined || r.orgId === orgId).map((r) => structuredClone(r));
+    state
+      .allRecordings()
+      .filter((r) => orgId === undefined || r.orgId === orgId)
+      .map((r) => structuredClone(r));
 
   const admin = {
     adminToken,
@@ -391,7 +520,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     scenario: () => faults.current,
     setScenario,
     requests: () => log,
-    clearLog: () => { log = []; },
+    clearLog: () => {
+      log = [];
+    },
     recordings: () => listRecordings(),
     reset,
   };
@@ -416,7 +547,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     const body = JSON.stringify(renderError('InvalidRequest', 'The request is not valid HTTP/1.1.'));
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-Voicescope-Simulated: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nX-Voicescope-Simulated: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   // Slow uploads of 50 MB files must not be cut off by Node's default 5-minute request timeout.
   server.requestTimeout = 30 * 60_000;
@@ -448,7 +581,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       return closing;
     },
     requestLog: () => [...log],
-    clearLog: () => { log = []; },
+    clearLog: () => {
+      log = [];
+    },
     setScenario,
     scenario: () => faults.current,
     upsertOrganisation,

@@ -20,7 +20,11 @@
 import { createHash } from 'node:crypto';
 import { measuresOf } from '../../shared/api/measures';
 import {
-  ANXIETY_LEVELS, COGNITION_CLASSES, DEPRESSION_LEVELS, STRESS_LEVELS, type AnalysisType,
+  ANXIETY_LEVELS,
+  COGNITION_CLASSES,
+  DEPRESSION_LEVELS,
+  STRESS_LEVELS,
+  type AnalysisType,
 } from '../../shared/api/vocabulary';
 
 /** Bump whenever the generated values change for the same input. */
@@ -98,11 +102,22 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 // Per-person profile (seeded by the account id)
 
 /** A smooth, person-specific wander over time: two sinusoids, periods 4–15 months and 2–5 years. */
-interface Wander { a1: number; p1: number; f1: number; a2: number; p2: number; f2: number }
+interface Wander {
+  a1: number;
+  p1: number;
+  f1: number;
+  a2: number;
+  p2: number;
+  f2: number;
+}
 
 const drawWander = (r: Rng): Wander => ({
-  a1: r.between(0.4, 1), p1: r.between(0.35, 1.25), f1: r.between(0, 2 * Math.PI),
-  a2: r.between(0.4, 1), p2: r.between(2, 5), f2: r.between(0, 2 * Math.PI),
+  a1: r.between(0.4, 1),
+  p1: r.between(0.35, 1.25),
+  f1: r.between(0, 2 * Math.PI),
+  a2: r.between(0.4, 1),
+  p2: r.between(2, 5),
+  f2: r.between(0, 2 * Math.PI),
 });
 
 /** Roughly unit-variance (at most ±1.4) value of the wander at `t` years. */
@@ -126,9 +141,25 @@ interface Person {
   formWander: Wander;
   /** Personal offsets (standard normal) of each indicator around the population norm. */
   z: {
-    rate: number; rateSd: number; pause: number; pauseSdRatio: number; f0sd: number; volume: number;
-    loudSd: number; f2: number; cpp: number; hnr: number; stutter: number; herdan: number; content: number;
-    mlu: number; clause: number; filler: number; longPause: number; clarity: number; positive: number;
+    rate: number;
+    rateSd: number;
+    pause: number;
+    pauseSdRatio: number;
+    f0sd: number;
+    volume: number;
+    loudSd: number;
+    f2: number;
+    cpp: number;
+    hnr: number;
+    stutter: number;
+    herdan: number;
+    content: number;
+    mlu: number;
+    clause: number;
+    filler: number;
+    longPause: number;
+    clarity: number;
+    positive: number;
   };
 }
 
@@ -158,10 +189,25 @@ const drawPerson = (accountId: string): Person => {
   const moodWander = drawWander(r);
   const formWander = drawWander(r);
   const z = {
-    rate: r.normal(), rateSd: r.normal(), pause: r.normal(), pauseSdRatio: r.normal(), f0sd: r.normal(),
-    volume: r.normal(), loudSd: r.normal(), f2: r.normal(), cpp: r.normal(), hnr: r.normal(), stutter: r.normal(),
-    herdan: r.normal(), content: r.normal(), mlu: r.normal(), clause: r.normal(), filler: r.normal(),
-    longPause: r.normal(), clarity: r.normal(), positive: r.normal(),
+    rate: r.normal(),
+    rateSd: r.normal(),
+    pause: r.normal(),
+    pauseSdRatio: r.normal(),
+    f0sd: r.normal(),
+    volume: r.normal(),
+    loudSd: r.normal(),
+    f2: r.normal(),
+    cpp: r.normal(),
+    hnr: r.normal(),
+    stutter: r.normal(),
+    herdan: r.normal(),
+    content: r.normal(),
+    mlu: r.normal(),
+    clause: r.normal(),
+    filler: r.normal(),
+    longPause: r.normal(),
+    clarity: r.normal(),
+    positive: r.normal(),
   };
   return { female, age, pdSev0, pdProg, cog0, cogProg, dep, anx, stress, moodWander, formWander, z };
 };
@@ -182,7 +228,8 @@ const yearsOf = (recordedAt: string): number => {
 // Scores and bands
 
 /** Parkinson's band from the 0–100 score: low < 34, medium 34–66, high ≥ 67. */
-const pdBand = (score: number): 'low' | 'medium' | 'high' => (score >= 67 ? 'high' : score >= 34 ? 'medium' : 'low');
+const pdBand = (score: number): 'low' | 'medium' | 'high' =>
+  score >= 67 ? 'high' : score >= 34 ? 'medium' : 'low';
 
 /**
  * §3.2 mapping (D, a design choice): depression minimal < 10, moderate 10–19, severe ≥ 20 (PHQ-9);
@@ -198,7 +245,11 @@ const stressBand = (pss: number): (typeof STRESS_LEVELS)[number] =>
 
 /** §4 (D): 100 at 140–160 wpm, falling linearly to 0 at 90 and 210 wpm. */
 const speakingRateScore = (wpm: number): number =>
-  wpm < 140 ? clamp((100 * (wpm - 90)) / 50, 0, 100) : wpm > 160 ? clamp((100 * (210 - wpm)) / 50, 0, 100) : 100;
+  wpm < 140
+    ? clamp((100 * (wpm - 90)) / 50, 0, 100)
+    : wpm > 160
+      ? clamp((100 * (210 - wpm)) / 50, 0, 100)
+      : 100;
 
 const score100 = (x: number): number => Math.round(clamp(x, 0, 100));
 
@@ -211,7 +262,10 @@ const simulateAll = (input: SimulationInput): Values => {
   const t = yearsOf(input.recordedAt);
 
   const speech = Number.isFinite(input.speechSeconds) && input.speechSeconds > 0 ? input.speechSeconds : 60;
-  const duration = Number.isFinite(input.durationSeconds) && input.durationSeconds >= speech ? input.durationSeconds : speech / 0.8;
+  const duration =
+    Number.isFinite(input.durationSeconds) && input.durationSeconds >= speech
+      ? input.durationSeconds
+      : speech / 0.8;
   /** Measurement noise grows as the speech gets shorter (≈ 1/√length, 60 s as reference). */
   const lf = clamp(Math.sqrt(60 / speech), 0.6, 1.8);
   /** Share of the audio that is not speech (pauses, silence, other speakers). */
@@ -245,7 +299,8 @@ const simulateAll = (input: SimulationInput): Values => {
 
   // --- Speech-rate SD across 10 s windows (wpm): the document gives no norm; own choice about 12 % of
   // the rate (≈ 10–30 wpm); PD speakers accelerate more within a passage (Skodda 2008, §1.2) → +15 % × severity.
-  const rateSdTrue = rateTrue * 0.12 * Math.exp(0.15 * p.z.rateSd) * (1 + 0.15 * pdSev) * Math.exp(0.15 * m());
+  const rateSdTrue =
+    rateTrue * 0.12 * Math.exp(0.15 * p.z.rateSd) * (1 + 0.15 * pdSev) * Math.exp(0.15 * m());
   const pdRateSd = rateSdTrue * Math.exp(0.03 * n());
   const adRateSd = rateSdTrue * Math.exp(0.03 * n());
 
@@ -254,13 +309,18 @@ const simulateAll = (input: SimulationInput): Values => {
   // size own choice); MCI/AD ↑ (§2.2 Pastoriza-Domínguez); depression ↑ (§3.1, r = +0.29 total pause time);
   // older speakers have longer pauses (§5).
   const pausePerson = 520 * Math.exp(0.18 * p.z.pause) * (1 + 0.003 * Math.max(0, p.age - 50));
-  const pauseTrue = pausePerson * (1 + 0.45 * pdSev) * (1 + 0.4 * cogC) * Math.exp(0.05 * depZ - 0.04 * dayTempo + 0.08 * m());
+  const pauseTrue =
+    pausePerson *
+    (1 + 0.45 * pdSev) *
+    (1 + 0.4 * cogC) *
+    Math.exp(0.05 * depZ - 0.04 * dayTempo + 0.08 * m());
   const pdPause = pauseTrue * Math.exp(0.02 * n());
   const adPause = pauseTrue * Math.exp(0.02 * n());
 
   // --- Pause SD (ms). Pause durations are log-normal (§1.3), SD ≈ 0.85 × mean (own choice); pause
   // variability rises with depression (§3.1, r = +0.38, the strongest) and in AD (§2.2 "more variance").
-  const pauseSd = pauseTrue * 0.85 * Math.exp(0.12 * p.z.pauseSdRatio + 0.1 * depZ + 0.1 * m()) * (1 + 0.25 * cogC);
+  const pauseSd =
+    pauseTrue * 0.85 * Math.exp(0.12 * p.z.pauseSdRatio + 0.1 * depZ + 0.1 * m()) * (1 + 0.25 * cogC);
 
   // --- Monotony, F0 SD (Hz). §1.2: healthy connected speech men 15–25 Hz, women 25–40 Hz (R);
   // PD ↓ (robust; −35 % × severity, size own choice); speaking-F0 SD falls with age (§5, V2).
@@ -279,7 +339,8 @@ const simulateAll = (input: SimulationInput): Values => {
 
   // --- Articulation, F2 range (Hz, P95–P5 proxy). §1.1: no published norms (R); own choice men about 1150 Hz,
   // women about 1300 Hz. PD ↓ (F2 slopes, VAI; §1.2) → −15 % × severity; F2 variation ↓ with depression (§3.1, r = −0.17).
-  const f2 = (p.female ? 1300 : 1150) * Math.exp(0.08 * p.z.f2 + 0.035 * m()) * (1 - 0.15 * pdSev) * (1 - 0.02 * depZ);
+  const f2 =
+    (p.female ? 1300 : 1150) * Math.exp(0.08 * p.z.f2 + 0.035 * m()) * (1 - 0.15 * pdSev) * (1 - 0.02 * depZ);
 
   // --- Voice quality, CPPS (dB, Praat). §1.4: connected-speech dysphonia cut-off 9.33 dB (Murton 2020, V),
   // healthy speakers above it; women lower than men (Buckley 2023). Own choice: men 12.3, women 11.6 dB,
@@ -320,15 +381,20 @@ const simulateAll = (input: SimulationInput): Values => {
   // --- Filler words per minute. §4: 2–6 disfluencies per 100 words (V2) → 3–9/min at 150 wpm, of which
   // fillers are a part: person median 3.2/min, log-normal (own choice). Older speakers slightly more (§4
   // Bortfeld); hesitation rises in MCI (§2.2 Tóth 2018) → +40 % × impairment.
-  const filler = 3.2 * Math.exp(0.4 * p.z.filler + 0.1 * dayTempo + 0.2 * m()) * (1 + 0.01 * Math.max(0, p.age - 60)) * (1 + 0.4 * cogC);
+  const filler =
+    3.2 *
+    Math.exp(0.4 * p.z.filler + 0.1 * dayTempo + 0.2 * m()) *
+    (1 + 0.01 * Math.max(0, p.age - 60)) *
+    (1 + 0.4 * cogC);
   const adFiller = filler * Math.exp(0.03 * n());
   const ccFiller = filler * Math.exp(0.03 * n());
 
   // --- Long-pause ratio (time in pauses > 1 s / total audio; "long" per Campione & Véronis, §2.1).
   // Healthy percent pause time is about 20–35 % (§4, R); own choice: long pauses ≈ 6 % of the audio,
   // rising with the audio's non-speech share, with AD (§2.2) and PD (§1.2 longer pauses).
-  const longPause = 0.06 * Math.exp(0.3 * p.z.longPause + 0.1 * depZ + 0.2 * m()) * (1 + 0.35 * pdSev) * (1 + 1.0 * cogC)
-    + 0.1 * (nonSpeech - 0.2);
+  const longPause =
+    0.06 * Math.exp(0.3 * p.z.longPause + 0.1 * depZ + 0.2 * m()) * (1 + 0.35 * pdSev) * (1 + 1.0 * cogC) +
+    0.1 * (nonSpeech - 0.2);
 
   // --- Parkinson's score: a logistic model of the latent severity plus this recording's evidence from the
   // two robust markers (§1.6: F0 variability ↓ and pause duration ↑ weigh most). Healthy people score
@@ -360,14 +426,19 @@ const simulateAll = (input: SimulationInput): Values => {
   // --- Communication coach (own choices unless cited).
   // Fragment rate: stretches of speech between pauses per minute ≈ word rate / words per fragment, with
   // fragments somewhat shorter than utterances (0.65 × MLU); typically 15–30/min.
-  const fragment = ccRate / Math.max(3, 0.65 * mlu) * Math.exp(0.05 * m());
+  const fragment = (ccRate / Math.max(3, 0.65 * mlu)) * Math.exp(0.05 * m());
   // Rhythm: §4 (D) centre on pauses of 0.2–1 s (0.6 s rated most natural, Front Psychol 2022) and a healthy
   // pause share; penalise distance from 600 ms, long-pause excess and uneven tempo.
-  const rhythm = 90 - 45 * Math.abs(Math.log(pauseTrue / 600)) - 150 * Math.max(0, longPause - 0.08)
-    - 0.4 * Math.max(0, rateSdTrue - 20) + 4 * m();
+  const rhythm =
+    90 -
+    45 * Math.abs(Math.log(pauseTrue / 600)) -
+    150 * Math.max(0, longPause - 0.08) -
+    0.4 * Math.max(0, rateSdTrue - 20) +
+    4 * m();
   // Clarity: proportion of intelligible speech, about 75–95 for healthy speakers; lowered by dysphonia
   // (CPPS below the 9.33 dB cut-off, §1.4), repetitions and PD severity.
-  const clarity = 86 + 4 * p.z.clarity - 3 * Math.max(0, 11 - cpp) - 1.5 * Math.max(0, stutter - 2.5) - 8 * pdSev + 3 * m();
+  const clarity =
+    86 + 4 * p.z.clarity - 3 * Math.max(0, 11 - cpp) - 1.5 * Math.max(0, stutter - 2.5) - 8 * pdSev + 3 * m();
   // Positiveness: share of speech with a positive tone, about 40–80; lower with depression and stress.
   const positive = 60 + 10 * p.z.positive - 7 * depZ - 3 * stressZ + 5 * n();
 
@@ -423,8 +494,11 @@ const simulateAll = (input: SimulationInput): Values => {
 const ALWAYS_AVAILABLE = (key: string): boolean => key.startsWith('cc_') || key === 'ad_cognition';
 /** Keys that become unavailable together, so a result never carries half of one model output. */
 const AVAILABILITY_GROUP: Readonly<Record<string, string>> = {
-  ad_p_hc: 'ad_p', ad_p_mci: 'ad_p', ad_p_ad: 'ad_p',
-  pd_risk_score: 'pd_risk', pd_risk_band: 'pd_risk',
+  ad_p_hc: 'ad_p',
+  ad_p_mci: 'ad_p',
+  ad_p_ad: 'ad_p',
+  pd_risk_score: 'pd_risk',
+  pd_risk_band: 'pd_risk',
 };
 
 const unavailable = (input: SimulationInput, key: string): boolean => {
@@ -452,7 +526,11 @@ export function simulateMeasures(input: SimulationInput): Record<string, number 
 }
 
 /** Deterministic: true for about `failureRate` of recordings, decided per audio hash and type. */
-export function failsProcessing(input: { audioSha256: string; type: AnalysisType; failureRate: number }): boolean {
+export function failsProcessing(input: {
+  audioSha256: string;
+  type: AnalysisType;
+  failureRate: number;
+}): boolean {
   if (!(input.failureRate > 0)) return false;
   if (input.failureRate >= 1) return true;
   return hashUniform('voicescope-sim-fail', input.audioSha256, input.type) < input.failureRate;

@@ -4,7 +4,16 @@
  * Optionally persisted to a JSON file, written atomically (temporary file, fsync, rename) after every
  * change and loaded on start.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { z } from 'zod';
 import { AnalysisType, ApiVersion, AUDIO_FORMATS, type AnalysisStatus } from '../../shared/api/vocabulary';
 import { Organisation, organisationConflicts } from './config';
@@ -89,11 +98,19 @@ export class SandboxState {
         parsed = StateFile.parse(JSON.parse(readFileSync(file, 'utf8')));
       } catch (e) {
         const why = e instanceof z.ZodError ? z.prettifyError(e) : e instanceof Error ? e.message : String(e);
-        throw new StateFileError(`The sandbox state file ${file} cannot be read (${why}). Move it away or delete it to start afresh.`);
+        throw new StateFileError(
+          `The sandbox state file ${file} cannot be read (${why}). Move it away or delete it to start afresh.`,
+        );
       }
-      const orgs = [...parsed.organisations, ...configOrgs.filter((c) => !parsed.organisations.some((o) => o.id === c.id))];
+      const orgs = [
+        ...parsed.organisations,
+        ...configOrgs.filter((c) => !parsed.organisations.some((o) => o.id === c.id)),
+      ];
       const conflicts = organisationConflicts(orgs);
-      if (conflicts.length) throw new StateFileError(`The sandbox state file ${file} conflicts with the configuration: ${conflicts.join('; ')}.`);
+      if (conflicts.length)
+        throw new StateFileError(
+          `The sandbox state file ${file} conflicts with the configuration: ${conflicts.join('; ')}.`,
+        );
       state.setOrganisations(orgs);
       for (const a of parsed.accounts) state.accounts.set(a.id, a);
       for (const r of parsed.recordings) state.recordings.set(r.id, r);
@@ -143,7 +160,8 @@ export class SandboxState {
   upsertOrganisation(org: Organisation): Organisation {
     for (const k of org.apiKeys) {
       const owner = this.keys.get(k);
-      if (owner !== undefined && owner !== org.id) throw new Error(`The API key is already used by organisation "${owner}".`);
+      if (owner !== undefined && owner !== org.id)
+        throw new Error(`The API key is already used by organisation "${owner}".`);
     }
     this.putOrg(org);
     this.save();
@@ -223,7 +241,11 @@ export class SandboxState {
       fsyncSync(fd);
     } catch (e) {
       closeSync(fd);
-      try { unlinkSync(tmp); } catch { /* already gone */ }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* already gone */
+      }
       throw e;
     }
     closeSync(fd);

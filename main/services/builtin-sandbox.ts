@@ -34,7 +34,11 @@ export interface BuiltinSandbox {
   close(): Promise<void>;
 }
 
-export const createBuiltinSandbox = (db: Db, workspaceDir: string, opts: { scenario?: ScenarioName; adminToken?: string } = {}): BuiltinSandbox => {
+export const createBuiltinSandbox = (
+  db: Db,
+  workspaceDir: string,
+  opts: { scenario?: ScenarioName; adminToken?: string } = {},
+): BuiltinSandbox => {
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
   const savedScenario = (): ScenarioName => {
@@ -50,13 +54,25 @@ export const createBuiltinSandbox = (db: Db, workspaceDir: string, opts: { scena
       starting ??= (async () => {
         const dir = join(workspaceDir, 'sandbox');
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const s = await startSandbox({ port: 0, stateFile: join(dir, 'state.json'), ...(opts.adminToken ? { adminToken: opts.adminToken } : {}), config: { organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [DEMO_API_KEY] }], scenario } });
+        const s = await startSandbox({
+          port: 0,
+          stateFile: join(dir, 'state.json'),
+          ...(opts.adminToken ? { adminToken: opts.adminToken } : {}),
+          config: {
+            organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [DEMO_API_KEY] }],
+            scenario,
+          },
+        });
         sandbox = s;
         return s;
       })();
       return (await starting).url;
     },
-    state: () => ({ running: sandbox !== null, url: sandbox?.url ?? null, scenario: sandbox ? scenario : null }),
+    state: () => ({
+      running: sandbox !== null,
+      url: sandbox?.url ?? null,
+      scenario: sandbox ? scenario : null,
+    }),
     setScenario(name) {
       scenario = name;
       writeSetting(db, SCENARIO_KEY, name);

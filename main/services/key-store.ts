@@ -25,7 +25,11 @@ export interface KeyStore {
   remove(keyRef: string | null): void;
 }
 
-export const createKeyStore = (opts: { keysDir: string; env?: NodeJS.ProcessEnv; vault?: KeyVault }): KeyStore => {
+export const createKeyStore = (opts: {
+  keysDir: string;
+  env?: NodeJS.ProcessEnv;
+  vault?: KeyVault;
+}): KeyStore => {
   const env = opts.env ?? process.env;
   const fileOf = (id: string) => join(opts.keysDir, `profile-${id.replace(/[^0-9A-Za-z_-]/g, '')}.key`);
   return {
@@ -40,21 +44,34 @@ export const createKeyStore = (opts: { keysDir: string; env?: NodeJS.ProcessEnv;
       return `key-file:${profileId}`;
     },
     load(keyRef) {
-      if (keyRef === null) return err('This service profile has no API key yet. Add the key your service administrator gave you.');
+      if (keyRef === null)
+        return err(
+          'This service profile has no API key yet. Add the key your service administrator gave you.',
+        );
       const [scheme, name = ''] = keyRef.split(/:(.*)/s, 2) as [string, string?];
       if (scheme === 'env') {
         const v = env[name];
-        return v ? ok(v) : err(`The API key is read from the environment variable ${name}, which is not set in this session. Set it, or store the key with the profile.`);
+        return v
+          ? ok(v)
+          : err(
+              `The API key is read from the environment variable ${name}, which is not set in this session. Set it, or store the key with the profile.`,
+            );
       }
       if (scheme === 'key-file') {
         const file = fileOf(name);
-        if (!existsSync(file)) return err(`The API key file for this profile is missing (${file}). Enter the key again.`);
+        if (!existsSync(file))
+          return err(`The API key file for this profile is missing (${file}). Enter the key again.`);
         return ok(readFileSync(file, 'utf8').trim());
       }
       if (scheme === 'safe-storage') {
-        if (!opts.vault) return err('This profile\'s API key is kept in the desktop app\'s encrypted store, which only the desktop app can open. Use the app, or give the command line the key through an environment variable (--key-env).');
+        if (!opts.vault)
+          return err(
+            "This profile's API key is kept in the desktop app's encrypted store, which only the desktop app can open. Use the app, or give the command line the key through an environment variable (--key-env).",
+          );
         const v = opts.vault.load(`profile-${name}`);
-        return v ? ok(v) : err('The encrypted API key for this profile could not be read. Enter the key again.');
+        return v
+          ? ok(v)
+          : err('The encrypted API key for this profile could not be read. Enter the key again.');
       }
       return err(`Unknown key reference "${scheme}". Enter the API key again.`);
     },

@@ -16,14 +16,28 @@ import { stmt } from '../db/statements';
 export const MARGINAL_SPEECH_SECONDS = 36;
 
 interface SessionRow {
-  id: number; recorded_at: string; session_label: string | null; api_version: ApiVersion; result_source: string | null;
-  converted: number; svc_speech_seconds: number | null; speech_estimate_seconds: number | null; verdict: string | null; isolate: number | null;
+  id: number;
+  recorded_at: string;
+  session_label: string | null;
+  api_version: ApiVersion;
+  result_source: string | null;
+  converted: number;
+  svc_speech_seconds: number | null;
+  speech_estimate_seconds: number | null;
+  verdict: string | null;
+  isolate: number | null;
 }
 
-export const participantTimeline = (db: Db, participantId: number, baselineSessions: number): Timeline | null => {
-  const p = stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as { id: number; code: string } | undefined;
+export const participantTimeline = (
+  db: Db,
+  participantId: number,
+  baselineSessions: number,
+): Timeline | null => {
+  const p = stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
+    { id: number; code: string } | undefined;
   if (!p) return null;
-  const sessions = stmt(db,
+  const sessions = stmt(
+    db,
     `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
             r.verdict, b.isolate_oldest_speaker AS isolate
      FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
@@ -33,11 +47,21 @@ export const participantTimeline = (db: Db, participantId: number, baselineSessi
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
 
   // key → version → points (the index measure_timeline reads them in one range; sorted by session time below).
-  const byMeasure = new Map<string, Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string }[]>>();
+  const byMeasure = new Map<
+    string,
+    Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string }[]>
+  >();
   // Values of recordings that are no longer uploaded (cancelled, moved to another participant) are left out,
   // and each point takes its recording's time (the copy in measure_values is only there for the index).
-  for (const v of stmt(db, `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`)
-    .all(participantId) as { recording_id: number; measure_key: string; value_num: number | null; value_text: string | null }[]) {
+  for (const v of stmt(
+    db,
+    `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`,
+  ).all(participantId) as {
+    recording_id: number;
+    measure_key: string;
+    value_num: number | null;
+    value_text: string | null;
+  }[]) {
     const session = sessionOf.get(v.recording_id);
     if (!session) continue;
     const version = session.api_version;
@@ -45,35 +69,57 @@ export const participantTimeline = (db: Db, participantId: number, baselineSessi
     if (!perVersion) byMeasure.set(v.measure_key, (perVersion = new Map()));
     let points = perVersion.get(version);
     if (!points) perVersion.set(version, (points = []));
-    points.push({ recordingId: v.recording_id, recordedAt: session.recorded_at, value: v.value_num ?? v.value_text! });
+    points.push({
+      recordingId: v.recording_id,
+      recordedAt: session.recorded_at,
+      value: v.value_num ?? v.value_text!,
+    });
   }
 
   const versions = [...new Set(sessions.map((s) => s.api_version))].sort();
   const measures = MEASURES.filter((m) => byMeasure.has(m.key)).map((m) => ({
     key: m.key,
     series: versions.flatMap((version) => {
-      const points = (byMeasure.get(m.key)?.get(version) ?? [])
-        .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
+      const points = (byMeasure.get(m.key)?.get(version) ?? []).sort(
+        (a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId,
+      );
       if (points.length === 0) return [];
       const last = points.at(-1)!;
       const numeric = points.every((pt) => typeof pt.value === 'number');
-      const baseline = numeric ? baselineOf(points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })), baselineSessions) : null;
+      const baseline = numeric
+        ? baselineOf(
+            points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })),
+            baselineSessions,
+          )
+        : null;
       const change = baseline ? changeFromBaseline(last.value as number, baseline) : null;
-      return [{
-        apiVersion: version, points, baseline,
-        latest: { value: last.value, recordedAt: last.recordedAt },
-        change: change?.change ?? null, changeInSd: change?.changeInSd ?? null,
-      }];
+      return [
+        {
+          apiVersion: version,
+          points,
+          baseline,
+          latest: { value: last.value, recordedAt: last.recordedAt },
+          change: change?.change ?? null,
+          changeInSd: change?.changeInSd ?? null,
+        },
+      ];
     }),
   }));
 
   return {
-    participantId: p.id, code: p.code, baselineSessions, versions,
+    participantId: p.id,
+    code: p.code,
+    baselineSessions,
+    versions,
     sessions: sessions.map((s) => {
       const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
       const verdict = s.verdict ? (JSON.parse(s.verdict) as VerdictView) : null;
       return {
-        recordingId: s.id, recordedAt: s.recorded_at, session: s.session_label, apiVersion: s.api_version, simulated: s.result_source === 'simulated',
+        recordingId: s.id,
+        recordedAt: s.recorded_at,
+        session: s.session_label,
+        apiVersion: s.api_version,
+        simulated: s.result_source === 'simulated',
         flags: {
           converted: s.converted === 1,
           marginalSpeech: speech !== null && speech < MARGINAL_SPEECH_SECONDS,

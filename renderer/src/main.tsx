@@ -17,7 +17,10 @@ if (selected.kind === 'none') {
   root.render(
     <main className="standalone">
       <h1>Voicescope cannot connect</h1>
-      <p>{selected.reason} Open the address that <code>npm start</code> printed in the terminal (it ends with <code>?token=…</code>).</p>
+      <p>
+        {selected.reason} Open the address that <code>npm start</code> printed in the terminal (it ends with{' '}
+        <code>?token=…</code>).
+      </p>
     </main>,
   );
 } else {

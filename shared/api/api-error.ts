@@ -6,9 +6,23 @@
 import { z } from 'zod';
 
 export const API_ERROR_KINDS = [
-  'Unauthorized', 'Suspended', 'ApiNotProvisioned', 'AnalysisNotEnabled', 'UploadLimitExceeded',
-  'SpeakerSpeechTooShort', 'RecordingTooLongForIsolation', 'BadRequest', 'Forbidden', 'NotFound', 'TooLarge',
-  'RateLimited', 'ServerError', 'NetworkError', 'Timeout', 'InvalidResponse', 'UnexpectedStatus',
+  'Unauthorized',
+  'Suspended',
+  'ApiNotProvisioned',
+  'AnalysisNotEnabled',
+  'UploadLimitExceeded',
+  'SpeakerSpeechTooShort',
+  'RecordingTooLongForIsolation',
+  'BadRequest',
+  'Forbidden',
+  'NotFound',
+  'TooLarge',
+  'RateLimited',
+  'ServerError',
+  'NetworkError',
+  'Timeout',
+  'InvalidResponse',
+  'UnexpectedStatus',
 ] as const;
 export const ApiErrorKind = z.enum(API_ERROR_KINDS);
 export type ApiErrorKind = z.infer<typeof ApiErrorKind>;
@@ -34,7 +48,11 @@ export const ApiError = z.object({
 });
 export type ApiError = z.infer<typeof ApiError>;
 
-export const apiError = (kind: ApiErrorKind, endpoint: Endpoint, extra: Partial<Omit<ApiError, 'kind' | 'endpoint'>> = {}): ApiError => ({
+export const apiError = (
+  kind: ApiErrorKind,
+  endpoint: Endpoint,
+  extra: Partial<Omit<ApiError, 'kind' | 'endpoint'>> = {},
+): ApiError => ({
   kind,
   endpoint,
   status: extra.status ?? null,
@@ -54,20 +72,30 @@ const NAMED_TYPES: Readonly<Record<string, ApiErrorKind>> = {
   RecordingTooLongForIsolation: 'RecordingTooLongForIsolation',
 };
 
-export const classifyHttpError = (status: number, serviceType: string | null, endpoint: Endpoint): ApiErrorKind => {
+export const classifyHttpError = (
+  status: number,
+  serviceType: string | null,
+  endpoint: Endpoint,
+): ApiErrorKind => {
   if (status === 429) return 'RateLimited';
   if (status >= 500) return 'ServerError';
   const named = serviceType !== null ? NAMED_TYPES[serviceType] : undefined;
   if (named) return named;
   switch (status) {
-    case 400: return 'BadRequest';
-    case 401: return 'Unauthorized';
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
     // The spec lists three 403 conditions on upload; two have named types, so an upload 403 with any
     // other type is the third: the requested analysis is not enabled for the organisation.
-    case 403: return endpoint === 'upload' ? 'AnalysisNotEnabled' : 'Forbidden';
-    case 404: return 'NotFound';
-    case 413: return 'TooLarge';
-    default: return 'UnexpectedStatus';
+    case 403:
+      return endpoint === 'upload' ? 'AnalysisNotEnabled' : 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 413:
+      return 'TooLarge';
+    default:
+      return 'UnexpectedStatus';
   }
 };
 
@@ -79,27 +107,33 @@ export interface Explanation {
 const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   Unauthorized: {
     summary: 'The service did not accept the API key.',
-    action: 'Check the key in Settings → Service profile; paste a fresh key from the service\'s web app if it was replaced.',
+    action:
+      "Check the key in Settings → Service profile; paste a fresh key from the service's web app if it was replaced.",
   },
   Suspended: {
     summary: "Your organisation's access to the service is suspended.",
-    action: 'Nothing can be uploaded or fetched until the service provider lifts the suspension. Contact them; your queued work is kept.',
+    action:
+      'Nothing can be uploaded or fetched until the service provider lifts the suspension. Contact them; your queued work is kept.',
   },
   ApiNotProvisioned: {
     summary: 'API billing is not set up for your organisation.',
-    action: "Ask your organisation's administrator to provision API billing in the service's web app, then try again.",
+    action:
+      "Ask your organisation's administrator to provision API billing in the service's web app, then try again.",
   },
   AnalysisNotEnabled: {
     summary: 'One of the requested analysis types is not enabled for your organisation.',
-    action: 'Request only the analysis types your subscription includes, or ask the service provider to enable this one.',
+    action:
+      'Request only the analysis types your subscription includes, or ask the service provider to enable this one.',
   },
   UploadLimitExceeded: {
     summary: 'Your credit balance (or upload allowance) is used up; the recording was not accepted.',
-    action: 'Buy credits or wait for the next billing period, then resume the batch. Nothing was charged for this attempt.',
+    action:
+      'Buy credits or wait for the next billing period, then resume the batch. Nothing was charged for this attempt.',
   },
   SpeakerSpeechTooShort: {
     summary: 'After keeping only the oldest speaker, less than 30 seconds of their speech remained.',
-    action: 'Upload a longer recording of that speaker, or switch off "isolate oldest speaker" if only one person speaks.',
+    action:
+      'Upload a longer recording of that speaker, or switch off "isolate oldest speaker" if only one person speaks.',
   },
   RecordingTooLongForIsolation: {
     summary: 'Speaker isolation works only on recordings up to 10 minutes long.',
@@ -107,7 +141,8 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   },
   BadRequest: {
     summary: 'The service refused the request as malformed.',
-    action: 'See the service\'s message below. If the file passed local checks, report this with the event log.',
+    action:
+      "See the service's message below. If the file passed local checks, report this with the event log.",
   },
   Forbidden: {
     summary: 'The service refused access to this resource.',
@@ -127,7 +162,8 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   },
   ServerError: {
     summary: 'The service had an internal error.',
-    action: 'Usually temporary. Reads are retried automatically; an upload whose outcome is unknown is held for your decision.',
+    action:
+      'Usually temporary. Reads are retried automatically; an upload whose outcome is unknown is held for your decision.',
   },
   NetworkError: {
     summary: 'The service could not be reached.',
@@ -135,7 +171,8 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   },
   Timeout: {
     summary: 'The service did not answer in time.',
-    action: 'Usually temporary. Reads are retried automatically; an upload whose outcome is unknown is held for your decision.',
+    action:
+      'Usually temporary. Reads are retried automatically; an upload whose outcome is unknown is held for your decision.',
   },
   InvalidResponse: {
     summary: 'The service sent an answer Voicescope cannot read safely, so nothing from it was stored.',
@@ -143,7 +180,8 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   },
   UnexpectedStatus: {
     summary: 'The service answered with a status the specification does not describe.',
-    action: 'Check the service address (a proxy or captive portal may be answering). Report it if it persists.',
+    action:
+      'Check the service address (a proxy or captive portal may be answering). Report it if it persists.',
   },
 };
 

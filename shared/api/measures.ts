@@ -5,7 +5,12 @@
  * Meanings and units are the specification's own words (spec: Resources, "Analysis response").
  */
 import {
-  ANXIETY_LEVELS, COGNITION_CLASSES, DEPRESSION_LEVELS, STRESS_LEVELS, type AnalysisType, type ApiVersion,
+  ANXIETY_LEVELS,
+  COGNITION_CLASSES,
+  DEPRESSION_LEVELS,
+  STRESS_LEVELS,
+  type AnalysisType,
+  type ApiVersion,
 } from './vocabulary';
 
 /** indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs. */
@@ -33,31 +38,77 @@ export interface MeasureDef {
 
 const both = (...p: string[]) => ({ 'v1.3': p, 'v1.2': p });
 
-const wb = (field: 'stress' | 'anxiety' | 'depression', allowed: readonly string[], meaning: string): MeasureDef => ({
-  key: `wb_${field}`, analysis: 'wellbeing', field, label: field[0]!.toUpperCase() + field.slice(1),
-  kind: 'insight', valueType: 'category', unit: null, allowed, meaning,
+const wb = (
+  field: 'stress' | 'anxiety' | 'depression',
+  allowed: readonly string[],
+  meaning: string,
+): MeasureDef => ({
+  key: `wb_${field}`,
+  analysis: 'wellbeing',
+  field,
+  label: field[0]!.toUpperCase() + field.slice(1),
+  kind: 'insight',
+  valueType: 'category',
+  unit: null,
+  allowed,
+  meaning,
   path: { 'v1.3': ['insights', field, 'rating'], 'v1.2': ['predictions', field, 'result'] },
 });
 
-const pd = (field: string, label: string, valueType: 'integer' | 'number', unit: string, meaning: string): MeasureDef => ({
-  key: `pd_${field}`, analysis: 'parkinsons', field, label, kind: 'indicator', valueType, unit, meaning,
+const pd = (
+  field: string,
+  label: string,
+  valueType: 'integer' | 'number',
+  unit: string,
+  meaning: string,
+): MeasureDef => ({
+  key: `pd_${field}`,
+  analysis: 'parkinsons',
+  field,
+  label,
+  kind: 'indicator',
+  valueType,
+  unit,
+  meaning,
   path: both('indicators', field),
 });
 
 const ad = (field: string, label: string, unit: string | null, meaning: string): MeasureDef => ({
-  key: `ad_${field}`, analysis: 'alzheimers', field, label, kind: 'indicator', valueType: 'number', unit, meaning,
+  key: `ad_${field}`,
+  analysis: 'alzheimers',
+  field,
+  label,
+  kind: 'indicator',
+  valueType: 'number',
+  unit,
+  meaning,
   path: both('indicators', field),
 });
 
 const adProb = (cls: 'hc' | 'mci' | 'ad', what: string): MeasureDef => ({
-  key: `ad_p_${cls}`, analysis: 'alzheimers', field: cls, label: `Probability: ${what}`, kind: 'probability',
-  valueType: 'number', unit: null, range: [0, 1], meaning: `Probability of ${what}`,
+  key: `ad_p_${cls}`,
+  analysis: 'alzheimers',
+  field: cls,
+  label: `Probability: ${what}`,
+  kind: 'probability',
+  valueType: 'number',
+  unit: null,
+  range: [0, 1],
+  meaning: `Probability of ${what}`,
   path: { 'v1.3': ['insights', 'cognition', 'scores', cls], 'v1.2': ['predictions', `${cls}_probability`] },
 });
 
 const ccScore = (field: string, label: string, meaning: string): MeasureDef => ({
-  key: `cc_${field}`, analysis: 'communication_coach', field, label, kind: 'score', valueType: 'integer',
-  unit: 'score 0–100', range: [0, 100], meaning, path: { 'v1.3': ['insights', field, 'score'] },
+  key: `cc_${field}`,
+  analysis: 'communication_coach',
+  field,
+  label,
+  kind: 'score',
+  valueType: 'integer',
+  unit: 'score 0–100',
+  range: [0, 100],
+  meaning,
+  path: { 'v1.3': ['insights', field, 'score'] },
 });
 
 export const MEASURES: readonly MeasureDef[] = [
@@ -77,13 +128,25 @@ export const MEASURES: readonly MeasureDef[] = [
   pd('hnr', 'Harmonics-to-noise ratio', 'integer', 'dB', 'Harmonics-to-noise ratio'),
   pd('stuttering', 'Stuttering', 'number', 'repetitions/min', 'Word and n-gram repetitions per minute'),
   {
-    key: 'pd_risk_band', analysis: 'parkinsons', field: 'rating', label: "Parkinson's risk band", kind: 'insight',
-    valueType: 'category', unit: null, meaning: "Risk band derived from the Parkinson's score (allowed values not given by the specification)",
+    key: 'pd_risk_band',
+    analysis: 'parkinsons',
+    field: 'rating',
+    label: "Parkinson's risk band",
+    kind: 'insight',
+    valueType: 'category',
+    unit: null,
+    meaning: "Risk band derived from the Parkinson's score (allowed values not given by the specification)",
     path: { 'v1.3': ['insights', 'parkinsons', 'rating'], 'v1.2': ['predictions', 'risk_band'] },
   },
   {
-    key: 'pd_risk_score', analysis: 'parkinsons', field: 'score', label: "Parkinson's score", kind: 'score',
-    valueType: 'integer', unit: null, meaning: "Disease probability (numeric range not given by the specification)",
+    key: 'pd_risk_score',
+    analysis: 'parkinsons',
+    field: 'score',
+    label: "Parkinson's score",
+    kind: 'score',
+    valueType: 'integer',
+    unit: null,
+    meaning: 'Disease probability (numeric range not given by the specification)',
     path: { 'v1.3': ['insights', 'parkinsons', 'score'], 'v1.2': ['predictions', 'risk_score'] },
   },
 
@@ -96,11 +159,22 @@ export const MEASURES: readonly MeasureDef[] = [
   ad('speech_rate_stdev', 'Speech rate SD', 'words/min', 'Standard deviation of speech rate'),
   ad('avg_pause_duration_ms', 'Mean pause duration', 'ms', 'Mean pause duration'),
   ad('pause_filler_words_per_min', 'Pause fillers', 'words/min', 'Pause filler words per minute'),
-  ad('long_pause_ratio', 'Long-pause ratio', 'proportion', 'Proportion of total audio duration spent in long pauses'),
+  ad(
+    'long_pause_ratio',
+    'Long-pause ratio',
+    'proportion',
+    'Proportion of total audio duration spent in long pauses',
+  ),
   {
-    key: 'ad_cognition', analysis: 'alzheimers', field: 'rating', label: 'Cognition class', kind: 'insight',
-    valueType: 'category', unit: null, allowed: COGNITION_CLASSES,
-    meaning: 'Predicted class: hc (healthy), mci (mild cognitive impairment) or ad (Alzheimer\'s disease)',
+    key: 'ad_cognition',
+    analysis: 'alzheimers',
+    field: 'rating',
+    label: 'Cognition class',
+    kind: 'insight',
+    valueType: 'category',
+    unit: null,
+    allowed: COGNITION_CLASSES,
+    meaning: "Predicted class: hc (healthy), mci (mild cognitive impairment) or ad (Alzheimer's disease)",
     path: { 'v1.3': ['insights', 'cognition', 'rating'], 'v1.2': ['predictions', 'prediction'] },
   },
   adProb('hc', 'healthy cognition'),
@@ -108,23 +182,46 @@ export const MEASURES: readonly MeasureDef[] = [
   adProb('ad', "Alzheimer's disease"),
 
   {
-    key: 'cc_word_rate', analysis: 'communication_coach', field: 'word_rate', label: 'Word rate', kind: 'indicator',
-    valueType: 'integer', unit: 'words/min', meaning: 'Words per minute', path: { 'v1.3': ['indicators', 'word_rate'] },
+    key: 'cc_word_rate',
+    analysis: 'communication_coach',
+    field: 'word_rate',
+    label: 'Word rate',
+    kind: 'indicator',
+    valueType: 'integer',
+    unit: 'words/min',
+    meaning: 'Words per minute',
+    path: { 'v1.3': ['indicators', 'word_rate'] },
   },
   {
-    key: 'cc_fragment_rate', analysis: 'communication_coach', field: 'fragment_rate', label: 'Fragment rate',
-    kind: 'indicator', valueType: 'integer', unit: 'fragments/min', meaning: 'Speech fragments per minute',
+    key: 'cc_fragment_rate',
+    analysis: 'communication_coach',
+    field: 'fragment_rate',
+    label: 'Fragment rate',
+    kind: 'indicator',
+    valueType: 'integer',
+    unit: 'fragments/min',
+    meaning: 'Speech fragments per minute',
     path: { 'v1.3': ['indicators', 'fragment_rate'] },
   },
   {
-    key: 'cc_filler_words_rate', analysis: 'communication_coach', field: 'filler_words_rate', label: 'Filler words',
-    kind: 'indicator', valueType: 'number', unit: 'words/min', meaning: 'Filler words per minute',
+    key: 'cc_filler_words_rate',
+    analysis: 'communication_coach',
+    field: 'filler_words_rate',
+    label: 'Filler words',
+    kind: 'indicator',
+    valueType: 'number',
+    unit: 'words/min',
+    meaning: 'Filler words per minute',
     path: { 'v1.3': ['indicators', 'filler_words_rate'] },
   },
   ccScore('rhythm', 'Rhythm', 'Balance between speech and pauses'),
   ccScore('clarity', 'Clarity', 'Proportion of intelligible speech'),
   ccScore('positiveness', 'Positiveness', 'Proportion of speech with a positive tone'),
-  ccScore('speaking_rate', 'Speaking rate', "Closeness of the speaker's word rate to the ideal words-per-minute rate"),
+  ccScore(
+    'speaking_rate',
+    'Speaking rate',
+    "Closeness of the speaker's word rate to the ideal words-per-minute rate",
+  ),
 ];
 
 export const measuresOf = (analysis: AnalysisType): readonly MeasureDef[] =>

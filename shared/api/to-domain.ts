@@ -4,7 +4,14 @@
  * picking the path.
  */
 import type {
-  Account, AnalysisOutcome, AudioFacts, MeasureValue, RecordingAnalysis, RecordingReceipt, ResultSource, Usage,
+  Account,
+  AnalysisOutcome,
+  AudioFacts,
+  MeasureValue,
+  RecordingAnalysis,
+  RecordingReceipt,
+  ResultSource,
+  Usage,
 } from './domain';
 import { MEASURES } from './measures';
 import { ANALYSIS_TYPES, type AnalysisStatus, type AnalysisType, type ApiVersion } from './vocabulary';
@@ -46,7 +53,11 @@ const audioFacts = (r: {
 });
 
 /** Reads one analysis object (already validated) into an outcome with catalogue keys. */
-export const outcomeOf = (version: ApiVersion, type: AnalysisType, obj: { status: AnalysisStatus }): AnalysisOutcome => {
+export const outcomeOf = (
+  version: ApiVersion,
+  type: AnalysisType,
+  obj: { status: AnalysisStatus },
+): AnalysisOutcome => {
   const values: Record<string, MeasureValue> = {};
   for (const m of MEASURES) {
     const path = m.path[version];
@@ -82,7 +93,11 @@ export const analysisToDomain = (
 };
 
 /** Null when the service accepted the upload but gave no recording id (possible in v1.2). */
-export const receiptToDomain = (version: ApiVersion, wire: AnyRecording, simulatedHeader: boolean): RecordingReceipt | null => {
+export const receiptToDomain = (
+  version: ApiVersion,
+  wire: AnyRecording,
+  simulatedHeader: boolean,
+): RecordingReceipt | null => {
   if (!wire.recording_id) return null;
   return {
     apiVersion: version,
@@ -96,7 +111,10 @@ export const receiptToDomain = (version: ApiVersion, wire: AnyRecording, simulat
 };
 
 /** Null when v1.2 answered without an account id. */
-export const accountToDomain = (wire: { account_id?: string | null | undefined; organisation_role?: 'speaker' | null | undefined }): Account | null =>
+export const accountToDomain = (wire: {
+  account_id?: string | null | undefined;
+  organisation_role?: 'speaker' | null | undefined;
+}): Account | null =>
   wire.account_id ? { accountId: wire.account_id, role: orNull(wire.organisation_role) } : null;
 
 export const usageToDomain = (version: ApiVersion, wire: UsageV13 | UsageV12): Usage => {
@@ -109,7 +127,10 @@ export const usageToDomain = (version: ApiVersion, wire: UsageV13 | UsageV12): U
   }
   return {
     apiVersion: version,
-    uploadsRemaining: Math.max(0, wire.trial_remaining) + Math.max(0, wire.included_remaining) + Math.max(0, wire.purchased_remaining),
+    uploadsRemaining:
+      Math.max(0, wire.trial_remaining) +
+      Math.max(0, wire.included_remaining) +
+      Math.max(0, wire.purchased_remaining),
     detail: {
       kind: 'credits',
       trialRemaining: wire.trial_remaining,

@@ -13,7 +13,10 @@ export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
 /** The analysis types' names as researchers read them, in the window and in the exports' codebook alike. */
 export const ANALYSIS_LABEL: Readonly<Record<AnalysisType, string>> = {
-  wellbeing: 'Wellbeing', parkinsons: "Parkinson's", alzheimers: "Alzheimer's", communication_coach: 'Communication coach',
+  wellbeing: 'Wellbeing',
+  parkinsons: "Parkinson's",
+  alzheimers: "Alzheimer's",
+  communication_coach: 'Communication coach',
 };
 
 /** Analysis types each version accepts on upload and returns in results. */

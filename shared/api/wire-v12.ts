@@ -4,7 +4,12 @@
  */
 import { z } from 'zod';
 import {
-  ANALYSIS_TYPES_BY_VERSION, ANXIETY_LEVELS, COGNITION_CLASSES, DEPRESSION_LEVELS, ORGANISATION_ROLES, STRESS_LEVELS,
+  ANALYSIS_TYPES_BY_VERSION,
+  ANXIETY_LEVELS,
+  COGNITION_CLASSES,
+  DEPRESSION_LEVELS,
+  ORGANISATION_ROLES,
+  STRESS_LEVELS,
 } from './vocabulary';
 import { DateTime, Double, Int, Simulation, Status, Uuid } from './wire-common';
 import { MetadataV13 } from './wire-v13';
@@ -44,55 +49,64 @@ export type RecordingV12 = z.infer<typeof RecordingV12>;
 /** The metadata table is the same in both versions; v1.2's optional members may be null. */
 export const MetadataV12 = MetadataV13;
 
-const result = <T extends readonly [string, ...string[]]>(values: T) => n(z.object({ result: n(z.enum(values)) }));
+const result = <T extends readonly [string, ...string[]]>(values: T) =>
+  n(z.object({ result: n(z.enum(values)) }));
 
 export const WellbeingV12 = z.object({
   status: Status,
-  predictions: n(z.object({
-    stress: result(STRESS_LEVELS),
-    anxiety: result(ANXIETY_LEVELS),
-    depression: result(DEPRESSION_LEVELS),
-  })),
+  predictions: n(
+    z.object({
+      stress: result(STRESS_LEVELS),
+      anxiety: result(ANXIETY_LEVELS),
+      depression: result(DEPRESSION_LEVELS),
+    }),
+  ),
 });
 
 export const ParkinsonsV12 = z.object({
   status: Status,
-  indicators: n(z.object({
-    volume: n(Int),
-    monoloudness: n(Double),
-    monotony: n(Int),
-    articulation: n(Int),
-    speech_rate: n(Int),
-    speech_rate_stdev: n(Int),
-    pause_duration: n(Int),
-    pause_duration_stdev: n(Int),
-    voice_quality: n(Double),
-    hnr: n(Int),
-    stuttering: n(Double),
-  })),
+  indicators: n(
+    z.object({
+      volume: n(Int),
+      monoloudness: n(Double),
+      monotony: n(Int),
+      articulation: n(Int),
+      speech_rate: n(Int),
+      speech_rate_stdev: n(Int),
+      pause_duration: n(Int),
+      pause_duration_stdev: n(Int),
+      voice_quality: n(Double),
+      hnr: n(Int),
+      stuttering: n(Double),
+    }),
+  ),
   predictions: n(z.object({ risk_score: n(Int), risk_band: n(z.string()) })),
 });
 
 export const AlzheimersV12 = z.object({
   status: Status,
-  indicators: n(z.object({
-    ttr: n(Double),
-    brunet_index: n(Double),
-    content_ratio: n(Double),
-    mlu_words: n(Double),
-    clause_ratio: n(Double),
-    speech_rate: n(Double),
-    speech_rate_stdev: n(Double),
-    avg_pause_duration_ms: n(Double),
-    pause_filler_words_per_min: n(Double),
-    long_pause_ratio: n(Double),
-  })),
-  predictions: n(z.object({
-    hc_probability: n(Double),
-    mci_probability: n(Double),
-    ad_probability: n(Double),
-    prediction: n(z.enum(COGNITION_CLASSES)),
-  })),
+  indicators: n(
+    z.object({
+      ttr: n(Double),
+      brunet_index: n(Double),
+      content_ratio: n(Double),
+      mlu_words: n(Double),
+      clause_ratio: n(Double),
+      speech_rate: n(Double),
+      speech_rate_stdev: n(Double),
+      avg_pause_duration_ms: n(Double),
+      pause_filler_words_per_min: n(Double),
+      long_pause_ratio: n(Double),
+    }),
+  ),
+  predictions: n(
+    z.object({
+      hc_probability: n(Double),
+      mci_probability: n(Double),
+      ad_probability: n(Double),
+      prediction: n(z.enum(COGNITION_CLASSES)),
+    }),
+  ),
 });
 
 export const AnalysisResponseV12 = z.object({

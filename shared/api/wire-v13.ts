@@ -4,7 +4,12 @@
  */
 import { z } from 'zod';
 import {
-  ANXIETY_LEVELS, COGNITION_CLASSES, DEPRESSION_LEVELS, ORGANISATION_ROLES, STRESS_LEVELS, ANALYSIS_TYPES_BY_VERSION,
+  ANXIETY_LEVELS,
+  COGNITION_CLASSES,
+  DEPRESSION_LEVELS,
+  ORGANISATION_ROLES,
+  STRESS_LEVELS,
+  ANALYSIS_TYPES_BY_VERSION,
 } from './vocabulary';
 import { DateTime, Double, Int, Score100, Simulation, Status, Uuid } from './wire-common';
 
@@ -58,11 +63,13 @@ const rating = <T extends readonly [string, ...string[]]>(values: T) => z.object
 
 export const WellbeingV13 = z.object({
   status: Status,
-  insights: opt(z.object({
-    stress: opt(rating(STRESS_LEVELS)),
-    anxiety: opt(rating(ANXIETY_LEVELS)),
-    depression: opt(rating(DEPRESSION_LEVELS)),
-  })),
+  insights: opt(
+    z.object({
+      stress: opt(rating(STRESS_LEVELS)),
+      anxiety: opt(rating(ANXIETY_LEVELS)),
+      depression: opt(rating(DEPRESSION_LEVELS)),
+    }),
+  ),
 });
 
 export const ParkinsonsIndicatorsV13 = z.object({
@@ -82,9 +89,11 @@ export const ParkinsonsIndicatorsV13 = z.object({
 export const ParkinsonsV13 = z.object({
   status: Status,
   indicators: opt(ParkinsonsIndicatorsV13),
-  insights: opt(z.object({
-    parkinsons: opt(z.object({ rating: opt(z.string()), score: opt(Int) })),
-  })),
+  insights: opt(
+    z.object({
+      parkinsons: opt(z.object({ rating: opt(z.string()), score: opt(Int) })),
+    }),
+  ),
 });
 
 export const AlzheimersIndicatorsV13 = z.object({
@@ -103,12 +112,16 @@ export const AlzheimersIndicatorsV13 = z.object({
 export const AlzheimersV13 = z.object({
   status: Status,
   indicators: opt(AlzheimersIndicatorsV13),
-  insights: opt(z.object({
-    cognition: opt(z.object({
-      rating: z.enum(COGNITION_CLASSES),
-      scores: opt(z.object({ hc: opt(Double), mci: opt(Double), ad: opt(Double) })),
-    })),
-  })),
+  insights: opt(
+    z.object({
+      cognition: opt(
+        z.object({
+          rating: z.enum(COGNITION_CLASSES),
+          scores: opt(z.object({ hc: opt(Double), mci: opt(Double), ad: opt(Double) })),
+        }),
+      ),
+    }),
+  ),
 });
 
 const scored = z.object({ score: Score100 });

@@ -1,9 +1,19 @@
 /** The wire schemas of each version, looked up by version so callers never branch on it. */
 import {
-  AccountV12, AnalysisResponseV12, ErrorV12, RecordingV12, UploadRequestV12, UsageV12,
+  AccountV12,
+  AnalysisResponseV12,
+  ErrorV12,
+  RecordingV12,
+  UploadRequestV12,
+  UsageV12,
 } from './wire-v12';
 import {
-  AccountV13, AnalysisResponseV13, ErrorV13, RecordingV13, UploadRequestV13, UsageV13,
+  AccountV13,
+  AnalysisResponseV13,
+  ErrorV13,
+  RecordingV13,
+  UploadRequestV13,
+  UsageV13,
 } from './wire-v13';
 
 export const WIRE = {

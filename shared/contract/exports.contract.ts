@@ -29,7 +29,10 @@ export const ExportOptionsSchema = z.object({
 export const exportsContract = {
   'exports.options': procedure(z.object({ studyId: Id }), ExportOptionsSchema),
   /** Participant codes of the study that are not in the list given (typos in a pasted selection). */
-  'exports.unknownCodes': procedure(z.object({ studyId: Id, codes: z.array(z.string()).max(100_000) }), z.object({ unknown: z.array(z.string()) })),
+  'exports.unknownCodes': procedure(
+    z.object({ studyId: Id, codes: z.array(z.string()).max(100_000) }),
+    z.object({ unknown: z.array(z.string()) }),
+  ),
   'exports.run': procedure(
     z.object({
       /** Chosen by the window, so progress events and cancelling can name this run. */

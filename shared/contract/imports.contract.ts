@@ -6,12 +6,23 @@
 import { z } from 'zod';
 import { NoInput, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
-import { CreditCheckSchema, Id, ImportRequestSchema, PlannedActionSchema, PlannedFileSchema, UploadStateSchema } from './views';
+import {
+  CreditCheckSchema,
+  Id,
+  ImportRequestSchema,
+  PlannedActionSchema,
+  PlannedFileSchema,
+  UploadStateSchema,
+} from './views';
 
 export const DirEntrySchema = z.object({
-  name: z.string(), path: z.string(), kind: z.enum(['dir', 'file']), sizeBytes: z.number().nullable(),
+  name: z.string(),
+  path: z.string(),
+  kind: z.enum(['dir', 'file']),
+  sizeBytes: z.number().nullable(),
   /** By extension: audio the importer reads, or a CSV that may be a manifest. */
-  audio: z.boolean(), csv: z.boolean(),
+  audio: z.boolean(),
+  csv: z.boolean(),
 });
 
 export const PlanSummarySchema = z.object({
@@ -28,11 +39,21 @@ export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
 export const filesContract = {
   /** A folder's entries for the built-in file browser (the home folder when no path is given). */
-  'files.list': procedure(z.object({ path: z.string().optional() }), z.object({
-    path: z.string(), parent: z.string().nullable(), home: z.string(), entries: z.array(DirEntrySchema), truncated: z.boolean(),
-  })),
+  'files.list': procedure(
+    z.object({ path: z.string().optional() }),
+    z.object({
+      path: z.string(),
+      parent: z.string().nullable(),
+      home: z.string(),
+      entries: z.array(DirEntrySchema),
+      truncated: z.boolean(),
+    }),
+  ),
   /** The operating system's dialog (Electron only; browser mode answers UNSUPPORTED). Empty when cancelled. */
-  'files.pick': procedure(z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }), z.object({ paths: z.array(z.string()) })),
+  'files.pick': procedure(
+    z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
+    z.object({ paths: z.array(z.string()) }),
+  ),
   'files.manifestTemplate': procedure(NoInput, z.object({ csv: z.string() })),
 } as const;
 
@@ -45,9 +66,15 @@ export const importsContract = {
   /** What the plan would cost against the service's usage (reads usage; sends nothing else). */
   'imports.creditEstimate': procedure(z.object({ planId: z.string() }), CreditCheckSchema),
   'imports.commit': procedure(
-    z.object({ planId: z.string(), insistOnDuplicates: z.array(z.string()).max(10_000), label: z.string().max(200) }),
     z.object({
-      batchId: Id, recordings: z.number(), byState: z.partialRecord(UploadStateSchema, z.number()),
+      planId: z.string(),
+      insistOnDuplicates: z.array(z.string()).max(10_000),
+      label: z.string().max(200),
+    }),
+    z.object({
+      batchId: Id,
+      recordings: z.number(),
+      byState: z.partialRecord(UploadStateSchema, z.number()),
       conversionFailures: z.array(z.object({ path: z.string(), reason: z.string() })),
     }),
   ),

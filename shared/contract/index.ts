@@ -48,7 +48,8 @@ export type Output<M extends Method> = z.output<Procedures[M]['output']>;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]['payload']>;
 
-export type CallResult<M extends Method> = { readonly ok: true; readonly value: Output<M> } | { readonly ok: false; readonly error: AppError };
+export type CallResult<M extends Method> =
+  { readonly ok: true; readonly value: Output<M> } | { readonly ok: false; readonly error: AppError };
 
 export const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.hasOwn(procedures, m);
 export const isEventName = (e: unknown): e is EventName => typeof e === 'string' && Object.hasOwn(events, e);

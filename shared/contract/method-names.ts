@@ -72,7 +72,8 @@ export const METHOD_NAMES = [
 
 export type MethodName = (typeof METHOD_NAMES)[number];
 
-export const isMethodName = (m: unknown): m is MethodName => typeof m === 'string' && (METHOD_NAMES as readonly string[]).includes(m);
+export const isMethodName = (m: unknown): m is MethodName =>
+  typeof m === 'string' && (METHOD_NAMES as readonly string[]).includes(m);
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const METHOD_NAMES_MATCH_CONTRACT: Same<MethodName, Method> = true;

@@ -37,7 +37,11 @@ export const PARTICIPANT_FILTERS = ['all', 'overdue', 'never', 'no_account', 'ne
 export const PageWindow = { offset: z.int().min(0), limit: z.int().min(1).max(500) };
 export const SortDir = z.enum(['asc', 'desc']);
 
-const Code = z.string().trim().min(1, 'Enter a participant code.').max(64, 'Participant codes are at most 64 characters.');
+const Code = z
+  .string()
+  .trim()
+  .min(1, 'Enter a participant code.')
+  .max(64, 'Participant codes are at most 64 characters.');
 
 export const AccountReportSchema = z.object({
   created: z.array(z.object({ code: z.string(), accountId: z.string() })),
@@ -48,17 +52,33 @@ export const AccountReportSchema = z.object({
 export const participantsContract = {
   'participants.page': procedure(
     z.object({
-      studyId: Id, search: z.string().max(200).optional(), filter: z.enum(PARTICIPANT_FILTERS).optional(),
-      sort: z.enum(PARTICIPANT_SORTS), dir: SortDir, ...PageWindow,
+      studyId: Id,
+      search: z.string().max(200).optional(),
+      filter: z.enum(PARTICIPANT_FILTERS).optional(),
+      sort: z.enum(PARTICIPANT_SORTS),
+      dir: SortDir,
+      ...PageWindow,
     }),
     z.object({ rows: z.array(ParticipantRowSchema), total: z.number() }),
   ),
-  'participants.get': procedure(z.object({ participantId: Id }), ParticipantRowSchema.extend({ studyId: Id })),
+  'participants.get': procedure(
+    z.object({ participantId: Id }),
+    ParticipantRowSchema.extend({ studyId: Id }),
+  ),
   'participants.create': procedure(z.object({ studyId: Id, code: Code }), ParticipantRowSchema),
   'participants.rename': procedure(z.object({ participantId: Id, code: Code }), ParticipantRowSchema),
-  'participants.setNotes': procedure(z.object({ participantId: Id, notes: z.string().max(2000) }), ParticipantRowSchema),
+  'participants.setNotes': procedure(
+    z.object({ participantId: Id, notes: z.string().max(2000) }),
+    ParticipantRowSchema,
+  ),
   /** Links an account that already exists on the service (e.g. created in another tool) instead of creating one. */
-  'participants.linkAccount': procedure(z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }), ParticipantRowSchema),
+  'participants.linkAccount': procedure(
+    z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }),
+    ParticipantRowSchema,
+  ),
   /** Creates a service account for each participant without one (all, or the codes given): one request each. */
-  'participants.createAccounts': procedure(z.object({ studyId: Id, codes: z.array(z.string()).optional() }), AccountReportSchema),
+  'participants.createAccounts': procedure(
+    z.object({ studyId: Id, codes: z.array(z.string()).optional() }),
+    AccountReportSchema,
+  ),
 } as const;

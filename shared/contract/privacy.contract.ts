@@ -8,8 +8,15 @@ import { NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
 export const AUDIT_KINDS = [
-  'key_added', 'key_replaced', 'key_removed', 'key_storage_accepted',
-  'export_written', 'study_archived', 'study_deleted', 'diagnostic_on', 'diagnostic_off',
+  'key_added',
+  'key_replaced',
+  'key_removed',
+  'key_storage_accepted',
+  'export_written',
+  'study_archived',
+  'study_deleted',
+  'diagnostic_on',
+  'diagnostic_off',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -71,8 +78,17 @@ export const privacyContract = {
   'privacy.setDiagnostic': procedure(z.object({ on: z.boolean() }), PrivacySettingsSchema),
   'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
   /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
-  'studies.archive': procedure(z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }), ArchiveReportSchema),
+  'studies.archive': procedure(
+    z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
+    ArchiveReportSchema,
+  ),
   /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
-  'studies.delete': procedure(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema),
-  'audit.list': procedure(z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }), z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() })),
+  'studies.delete': procedure(
+    z.object({ studyId: Id, confirmName: z.string().max(200) }),
+    DeleteReportSchema,
+  ),
+  'audit.list': procedure(
+    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
+    z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),
+  ),
 } as const;

@@ -34,8 +34,19 @@ export const ConnectionTestSchema = z.object({
 export const profilesContract = {
   'profiles.list': procedure(NoInput, z.array(ProfileViewSchema)),
   /** Ping and usage with a key that is not saved yet (first run, "Test connection"). */
-  'profiles.testDraft': procedure(z.object({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }), ConnectionTestSchema),
-  'profiles.create': procedure(z.object({ name: z.string().trim().min(1).max(120), baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }), ProfileViewSchema),
+  'profiles.testDraft': procedure(
+    z.object({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }),
+    ConnectionTestSchema,
+  ),
+  'profiles.create': procedure(
+    z.object({
+      name: z.string().trim().min(1).max(120),
+      baseUrl: BaseUrl,
+      apiVersion: ApiVersion,
+      apiKey: ApiKey,
+    }),
+    ProfileViewSchema,
+  ),
   /** The built-in sandbox as a profile (started on this computer; simulated results). */
   'profiles.useSandbox': procedure(z.object({ apiVersion: ApiVersion }), ProfileViewSchema),
   'profiles.test': procedure(z.object({ profileId: Id }), ConnectionTestSchema),

@@ -8,7 +8,12 @@ import { AnalysisType, ApiVersion } from '../api/vocabulary';
 import { procedure } from '../rpc';
 import { PageWindow, SortDir } from './participants.contract';
 import {
-  AnalysisStateSchema, Id, RecordedAtSourceSchema, UncertainUploadSchema, UploadStateSchema, VerdictSchema,
+  AnalysisStateSchema,
+  Id,
+  RecordedAtSourceSchema,
+  UncertainUploadSchema,
+  UploadStateSchema,
+  VerdictSchema,
 } from './views';
 
 /** What a researcher reads about a file that needs them: what happened and what to do. */
@@ -36,14 +41,27 @@ export const RecordingRowSchema = z.object({
 export type RecordingRow = z.infer<typeof RecordingRowSchema>;
 
 export const RECORDING_SORTS = ['recorded_at', 'participant', 'file', 'state', 'id'] as const;
-export const RECORDING_FILTERS = ['all', 'needs_attention', 'in_progress', 'completed', 'uncertain', 'refused', 'duplicates'] as const;
-
+export const RECORDING_FILTERS = [
+  'all',
+  'needs_attention',
+  'in_progress',
+  'completed',
+  'uncertain',
+  'refused',
+  'duplicates',
+] as const;
 
 export const recordingsContract = {
   'recordings.page': procedure(
     z.object({
-      studyId: Id, participantId: Id.optional(), batchId: Id.optional(), filter: z.enum(RECORDING_FILTERS).optional(),
-      search: z.string().max(200).optional(), sort: z.enum(RECORDING_SORTS), dir: SortDir, ...PageWindow,
+      studyId: Id,
+      participantId: Id.optional(),
+      batchId: Id.optional(),
+      filter: z.enum(RECORDING_FILTERS).optional(),
+      search: z.string().max(200).optional(),
+      sort: z.enum(RECORDING_SORTS),
+      dir: SortDir,
+      ...PageWindow,
     }),
     z.object({ rows: z.array(RecordingRowSchema), total: z.number() }),
   ),
@@ -52,7 +70,10 @@ export const recordingsContract = {
    * Does again what is safe: a rejected upload (nothing was charged) is queued again; timed-out
    * analyses are asked for again now. Never an uncertain upload: that is `resolveUncertain`.
    */
-  'recordings.retry': procedure(z.object({ recordingIds: z.array(Id).min(1).max(10_000) }), z.object({ retried: z.number(), skipped: z.number() })),
+  'recordings.retry': procedure(
+    z.object({ recordingIds: z.array(Id).min(1).max(10_000) }),
+    z.object({ retried: z.number(), skipped: z.number() }),
+  ),
   /**
    * What "retry what is safe" would do in a study or one of its batches, before the researcher asks:
    * the recordings it would touch (rejected uploads that may now succeed; timed-out analyses to ask for
@@ -63,9 +84,13 @@ export const recordingsContract = {
     z.object({ recordingIds: z.array(Id).max(10_000), rejected: z.number(), lateAnalyses: z.number() }),
   ),
   /** Uploads whose outcome is unknown, each with the usage read before and after it (a batch's only, when given). */
-  'recordings.uncertain': procedure(z.object({ studyId: Id, batchId: Id.optional() }), z.array(UncertainUploadSchema)),
+  'recordings.uncertain': procedure(
+    z.object({ studyId: Id, batchId: Id.optional() }),
+    z.array(UncertainUploadSchema),
+  ),
   'recordings.resolveUncertain': procedure(
-    z.object({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }), z.object({ done: z.boolean() }),
+    z.object({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }),
+    z.object({ done: z.boolean() }),
   ),
   'recordings.insistDuplicate': procedure(z.object({ recordingId: Id }), z.object({ done: z.boolean() })),
 } as const;

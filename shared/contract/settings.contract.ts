@@ -12,7 +12,14 @@ export const EngineSettingsSchema = z.object({
 });
 export type EngineSettings = z.infer<typeof EngineSettingsSchema>;
 
-export const SANDBOX_SCENARIOS = ['default', 'fast', 'flaky', 'rate-limited', 'broken-schema', 'slow'] as const;
+export const SANDBOX_SCENARIOS = [
+  'default',
+  'fast',
+  'flaky',
+  'rate-limited',
+  'broken-schema',
+  'slow',
+] as const;
 
 export const SandboxStateSchema = z.object({
   running: z.boolean(),

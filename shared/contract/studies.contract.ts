@@ -31,6 +31,12 @@ const Interval = z.int().min(1).max(365);
 export const studiesContract = {
   'studies.list': procedure(NoInput, z.array(StudyViewSchema)),
   'studies.get': procedure(z.object({ studyId: Id }), StudyViewSchema),
-  'studies.create': procedure(z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }), StudyViewSchema),
-  'studies.update': procedure(z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }), StudyViewSchema),
+  'studies.create': procedure(
+    z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
+    StudyViewSchema,
+  ),
+  'studies.update': procedure(
+    z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
+    StudyViewSchema,
+  ),
 } as const;

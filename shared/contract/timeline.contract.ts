@@ -17,12 +17,18 @@ export const SessionFlagsSchema = z.object({
 });
 
 export const BaselineSchema = z.object({
-  n: z.number(), mean: z.number(), sd: z.number().nullable(), from: z.string(), to: z.string(),
+  n: z.number(),
+  mean: z.number(),
+  sd: z.number().nullable(),
+  from: z.string(),
+  to: z.string(),
 });
 
 export const SeriesSchema = z.object({
   apiVersion: ApiVersion,
-  points: z.array(z.object({ recordingId: Id, recordedAt: z.string(), value: z.union([z.number(), z.string()]) })),
+  points: z.array(
+    z.object({ recordingId: Id, recordedAt: z.string(), value: z.union([z.number(), z.string()]) }),
+  ),
   baseline: BaselineSchema.nullable(),
   latest: z.object({ value: z.union([z.number(), z.string()]), recordedAt: z.string() }).nullable(),
   /** Latest minus the baseline mean (numeric measures). */
@@ -36,13 +42,23 @@ export const TimelineSchema = z.object({
   code: z.string(),
   baselineSessions: z.number(),
   versions: z.array(ApiVersion),
-  sessions: z.array(z.object({
-    recordingId: Id, recordedAt: z.string(), session: z.string().nullable(), apiVersion: ApiVersion, simulated: z.boolean(), flags: SessionFlagsSchema,
-  })),
+  sessions: z.array(
+    z.object({
+      recordingId: Id,
+      recordedAt: z.string(),
+      session: z.string().nullable(),
+      apiVersion: ApiVersion,
+      simulated: z.boolean(),
+      flags: SessionFlagsSchema,
+    }),
+  ),
   measures: z.array(z.object({ key: z.string(), series: z.array(SeriesSchema) })),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 
 export const timelineContract = {
-  'timeline.participant': procedure(z.object({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }), TimelineSchema),
+  'timeline.participant': procedure(
+    z.object({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
+    TimelineSchema,
+  ),
 } as const;

@@ -6,9 +6,20 @@ import { Id, UsageSchema } from './views';
 export const usageContract = {
   /** Asks the service now. */
   'usage.read': procedure(z.object({ profileId: Id }), UsageSchema),
-  'usage.overview': procedure(z.object({ profileId: Id }), z.object({
-    latest: z.object({ at: z.string(), usage: UsageSchema }).nullable(),
-    history: z.array(z.object({ at: z.string(), uploadsRemaining: z.number() })),
-    studies: z.array(z.object({ studyId: Id, name: z.string(), uploadsAccepted: z.number(), uploadsUncertain: z.number(), queued: z.number() })),
-  })),
+  'usage.overview': procedure(
+    z.object({ profileId: Id }),
+    z.object({
+      latest: z.object({ at: z.string(), usage: UsageSchema }).nullable(),
+      history: z.array(z.object({ at: z.string(), uploadsRemaining: z.number() })),
+      studies: z.array(
+        z.object({
+          studyId: Id,
+          name: z.string(),
+          uploadsAccepted: z.number(),
+          uploadsUncertain: z.number(),
+          queued: z.number(),
+        }),
+      ),
+    }),
+  ),
 } as const;

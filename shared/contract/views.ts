@@ -8,26 +8,61 @@ import { ApiError } from '../api/api-error';
 import type { Usage } from '../api/domain';
 import { AnalysisType, ApiVersion, AUDIO_FORMATS } from '../api/vocabulary';
 import type {
-  BatchProgress, CreditCheckView, EngineEvent, ImportRequest, PlannedFile, ProfileSummary, UncertainUpload, VerdictView,
+  BatchProgress,
+  CreditCheckView,
+  EngineEvent,
+  ImportRequest,
+  PlannedFile,
+  ProfileSummary,
+  UncertainUpload,
+  VerdictView,
 } from '../study';
 
 export const Id = z.int().positive();
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
-export const UPLOAD_STATES = ['pending', 'refused_locally', 'duplicate', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain', 'cancelled'] as const;
+export const UPLOAD_STATES = [
+  'pending',
+  'refused_locally',
+  'duplicate',
+  'queued',
+  'uploading',
+  'uploaded',
+  'rejected',
+  'upload_uncertain',
+  'cancelled',
+] as const;
 export const UploadStateSchema = z.enum(UPLOAD_STATES);
-export const ANALYSIS_STATES = ['awaiting_upload', 'processing', 'completed', 'error', 'not_requested', 'timed_out'] as const;
+export const ANALYSIS_STATES = [
+  'awaiting_upload',
+  'processing',
+  'completed',
+  'error',
+  'not_requested',
+  'timed_out',
+] as const;
 export const AnalysisStateSchema = z.enum(ANALYSIS_STATES);
 export const BATCH_STATES = ['open', 'running', 'paused', 'cancelled', 'finished'] as const;
 export const BatchStateSchema = z.enum(BATCH_STATES);
 export const RECORDED_AT_SOURCES = ['manifest', 'filename', 'embedded', 'file_mtime', 'researcher'] as const;
 export const RecordedAtSourceSchema = z.enum(RECORDED_AT_SOURCES);
-export const PLANNED_ACTIONS = ['upload', 'convert_and_upload', 'refused', 'duplicate', 'unassigned'] as const;
+export const PLANNED_ACTIONS = [
+  'upload',
+  'convert_and_upload',
+  'refused',
+  'duplicate',
+  'unassigned',
+] as const;
 export const PlannedActionSchema = z.enum(PLANNED_ACTIONS);
 export const AudioFormatSchema = z.enum(AUDIO_FORMATS);
 
 export const ProfileSummarySchema = z.object({
-  id: Id, name: z.string(), baseUrl: z.string(), apiVersion: ApiVersion, isSandbox: z.boolean(), keyRef: z.string().nullable(),
+  id: Id,
+  name: z.string(),
+  baseUrl: z.string(),
+  apiVersion: ApiVersion,
+  isSandbox: z.boolean(),
+  keyRef: z.string().nullable(),
 });
 
 export const UsageSchema = z.object({
@@ -35,15 +70,24 @@ export const UsageSchema = z.object({
   uploadsRemaining: z.number(),
   detail: z.discriminatedUnion('kind', [
     z.object({
-      kind: z.literal('credits'), trialRemaining: z.number(), trialGranted: z.number(), includedRemaining: z.number(),
-      includedGranted: z.number(), purchasedRemaining: z.number(), tier: z.string().nullable(),
+      kind: z.literal('credits'),
+      trialRemaining: z.number(),
+      trialGranted: z.number(),
+      includedRemaining: z.number(),
+      includedGranted: z.number(),
+      purchasedRemaining: z.number(),
+      tier: z.string().nullable(),
     }),
     z.object({ kind: z.literal('upload_count'), used: z.number(), limit: z.number() }),
   ]),
 });
 
 export const FindingSchema = z.object({
-  code: z.string(), severity: z.enum(['refuse', 'warn']), message: z.string(), action: z.string(), fixedByConversion: z.boolean(),
+  code: z.string(),
+  severity: z.enum(['refuse', 'warn']),
+  message: z.string(),
+  action: z.string(),
+  fixedByConversion: z.boolean(),
 });
 export const VerdictSchema = z.object({
   status: z.enum(['accepted', 'accepted_with_warnings', 'needs_conversion', 'will_convert', 'refused']),
@@ -62,36 +106,73 @@ export const ImportRequestSchema = z.object({
 });
 
 export const PlannedFileSchema = z.object({
-  path: z.string(), fileName: z.string(), sizeBytes: z.number(), sha256: z.string().nullable(),
-  participantCode: z.string().nullable(), session: z.string().nullable(), recordedAt: z.string().nullable(),
-  recordedAtSource: RecordedAtSourceSchema.nullable(), format: AudioFormatSchema.nullable(), channels: z.number().nullable(),
-  sampleRateHz: z.number().nullable(), durationSeconds: z.number().nullable(), speechSeconds: z.number().nullable(),
+  path: z.string(),
+  fileName: z.string(),
+  sizeBytes: z.number(),
+  sha256: z.string().nullable(),
+  participantCode: z.string().nullable(),
+  session: z.string().nullable(),
+  recordedAt: z.string().nullable(),
+  recordedAtSource: RecordedAtSourceSchema.nullable(),
+  format: AudioFormatSchema.nullable(),
+  channels: z.number().nullable(),
+  sampleRateHz: z.number().nullable(),
+  durationSeconds: z.number().nullable(),
+  speechSeconds: z.number().nullable(),
   verdict: VerdictSchema,
   duplicateOf: z.object({ recordingId: z.number().nullable(), path: z.string() }).nullable(),
   action: PlannedActionSchema,
   assignmentProblem: z.string().nullable(),
 });
 
-const countsBy = <T extends readonly [string, ...string[]]>(keys: T) => z.partialRecord(z.enum(keys), z.number());
+const countsBy = <T extends readonly [string, ...string[]]>(keys: T) =>
+  z.partialRecord(z.enum(keys), z.number());
 
 export const BatchProgressSchema = z.object({
-  batchId: Id, studyId: Id, label: z.string(), state: BatchStateSchema, createdAt: z.string(), analyses: z.array(AnalysisType),
-  uploads: countsBy(UPLOAD_STATES), analysesByState: countsBy(ANALYSIS_STATES), total: z.number(), pauseReason: z.string().nullable(),
+  batchId: Id,
+  studyId: Id,
+  label: z.string(),
+  state: BatchStateSchema,
+  createdAt: z.string(),
+  analyses: z.array(AnalysisType),
+  uploads: countsBy(UPLOAD_STATES),
+  analysesByState: countsBy(ANALYSIS_STATES),
+  total: z.number(),
+  pauseReason: z.string().nullable(),
 });
 
 export const CreditCheckSchema = z.object({
-  uploadsPlanned: z.number(), uploadsRemaining: z.number(), shortBy: z.number(), emptiedBuckets: z.array(z.string()), message: z.string(),
+  uploadsPlanned: z.number(),
+  uploadsRemaining: z.number(),
+  shortBy: z.number(),
+  emptiedBuckets: z.array(z.string()),
+  message: z.string(),
 });
 
 export const UncertainUploadSchema = z.object({
-  recordingId: Id, path: z.string(), participantCode: z.string(), reason: z.string(), error: ApiError.nullable(),
-  usageBefore: UsageSchema.nullable(), usageAfter: UsageSchema.nullable(),
+  recordingId: Id,
+  path: z.string(),
+  participantCode: z.string(),
+  reason: z.string(),
+  error: ApiError.nullable(),
+  usageBefore: UsageSchema.nullable(),
+  usageAfter: UsageSchema.nullable(),
 });
 
 export const EngineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('batch-progress'), batches: z.array(BatchProgressSchema) }),
-  z.object({ type: z.literal('recordings-changed'), studyId: Id, recordingIds: z.array(Id), truncated: z.boolean() }),
-  z.object({ type: z.literal('queue-paused'), profileId: Id, reason: z.string(), untilMs: z.number().nullable() }),
+  z.object({
+    type: z.literal('recordings-changed'),
+    studyId: Id,
+    recordingIds: z.array(Id),
+    truncated: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('queue-paused'),
+    profileId: Id,
+    reason: z.string(),
+    untilMs: z.number().nullable(),
+  }),
   z.object({ type: z.literal('queue-resumed'), profileId: Id }),
   z.object({ type: z.literal('usage'), profileId: Id, usage: UsageSchema }),
   z.object({ type: z.literal('import-progress'), done: z.number(), total: z.number() }),
@@ -102,7 +183,11 @@ export { ApiVersion };
 // Compile-time: each schema describes exactly its type (both directions).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Check<T extends true> = T;
-type Deep<T> = T extends readonly (infer U)[] ? Deep<U>[] : T extends object ? { -readonly [K in keyof T]: Deep<T[K]> } : T;
+type Deep<T> = T extends readonly (infer U)[]
+  ? Deep<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Deep<T[K]> }
+    : T;
 export type ViewChecks = [
   Check<Same<Deep<z.infer<typeof ProfileSummarySchema>>, Deep<ProfileSummary>>>,
   Check<Same<Deep<z.infer<typeof UsageSchema>>, Deep<Usage>>>,
@@ -112,5 +197,10 @@ export type ViewChecks = [
   Check<Same<Deep<z.infer<typeof CreditCheckSchema>>, Deep<CreditCheckView>>>,
   Check<Same<Deep<z.infer<typeof UncertainUploadSchema>>, Deep<UncertainUpload>>>,
   Check<Same<Deep<z.infer<typeof EngineEventSchema>>, Deep<EngineEvent>>>,
-  Check<Same<Deep<Omit<z.infer<typeof ImportRequestSchema>, 'manifestPath' | 'filenamePattern'>>, Deep<Omit<ImportRequest, 'manifestPath' | 'filenamePattern'>>>>,
+  Check<
+    Same<
+      Deep<Omit<z.infer<typeof ImportRequestSchema>, 'manifestPath' | 'filenamePattern'>>,
+      Deep<Omit<ImportRequest, 'manifestPath' | 'filenamePattern'>>
+    >
+  >,
 ];

@@ -35,23 +35,42 @@ export const benchImport = async (): Promise<string[]> => {
 
     // Physical limit: read and hash every byte.
     let t = performance.now();
-    for (const f of files) createHash('sha256').update(await readFile(f)).digest('hex');
+    for (const f of files)
+      createHash('sha256')
+        .update(await readFile(f))
+        .digest('hex');
     rows.push({ name: 'read + SHA-256 only (physical limit)', s: (performance.now() - t) / 1000 });
 
     // Voicescope's import preview.
     const { db } = openStudyDb(':memory:');
-    db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`).run();
+    db.prepare(
+      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
+    ).run();
     db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
     t = performance.now();
-    const plan = await planImport(db, { studyId: 1, paths: [folder], filenamePattern: '{participant}_{session}.wav', timeZone: 'UTC', analyses: ['wellbeing'], isolateOldestSpeaker: false, convert: false });
-    rows.push({ name: 'Voicescope import preview (hash + probe + speech estimate + verdict)', s: (performance.now() - t) / 1000 });
+    const plan = await planImport(db, {
+      studyId: 1,
+      paths: [folder],
+      filenamePattern: '{participant}_{session}.wav',
+      timeZone: 'UTC',
+      analyses: ['wellbeing'],
+      isolateOldestSpeaker: false,
+      convert: false,
+    });
+    rows.push({
+      name: 'Voicescope import preview (hash + probe + speech estimate + verdict)',
+      s: (performance.now() - t) / 1000,
+    });
     const accepted = plan.counts.upload;
 
     // The common scripted approach: one ffprobe process per file (no hash, no speech estimate).
     const ffprobe = spawnSync('ffprobe', ['-version'], { encoding: 'utf8' });
     if (ffprobe.status === 0) {
       t = performance.now();
-      for (const f of files) spawnSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', f], { encoding: 'utf8' });
+      for (const f of files)
+        spawnSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', f], {
+          encoding: 'utf8',
+        });
       rows.push({ name: 'ffprobe once per file (metadata only)', s: (performance.now() - t) / 1000 });
     }
     db.close();
@@ -60,10 +79,16 @@ export const benchImport = async (): Promise<string[]> => {
     const ours = rows[1]!.s;
     const out = [
       `${FILES} WAV files, ${mb.toFixed(0)} MB (16 kHz mono PCM, 40–46 s each); ${accepted} accepted by the preview.`,
-      ...rows.map((r) => `${r.name.padEnd(72)} ${r.s.toFixed(2).padStart(7)} s  ${(mb / r.s).toFixed(0).padStart(5)} MB/s  ${(FILES / r.s).toFixed(0).padStart(5)} files/s`),
+      ...rows.map(
+        (r) =>
+          `${r.name.padEnd(72)} ${r.s.toFixed(2).padStart(7)} s  ${(mb / r.s).toFixed(0).padStart(5)} MB/s  ${(FILES / r.s).toFixed(0).padStart(5)} files/s`,
+      ),
       `ratio Voicescope ÷ physical limit (time): ${(ours / limit).toFixed(2)}`,
     ];
-    if (rows[2]) out.push(`ratio ffprobe per file ÷ Voicescope (time): ${(rows[2].s / ours).toFixed(2)} (ffprobe ${ffprobe.stdout.split('\n')[0]})`);
+    if (rows[2])
+      out.push(
+        `ratio ffprobe per file ÷ Voicescope (time): ${(rows[2].s / ours).toFixed(2)} (ffprobe ${ffprobe.stdout.split('\n')[0]})`,
+      );
     else out.push('ffprobe not installed (apt-get install ffmpeg): comparison skipped.');
     return out;
   } finally {

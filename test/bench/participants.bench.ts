@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
 import { timeRuns } from './timing';
 import { LARGE_STUDY, seedLargeStudyDb } from '../support/large-study';
-import { participantPage, type ParticipantFilter, type ParticipantSort } from '../../main/db/repos/participants.repo';
+import {
+  participantPage,
+  type ParticipantFilter,
+  type ParticipantSort,
+} from '../../main/db/repos/participants.repo';
 
 const { participants: PARTICIPANTS, recordings: RECORDINGS, now: NOW } = LARGE_STUDY;
 
@@ -24,17 +28,27 @@ export const benchParticipants = async (): Promise<string[]> => {
   try {
     const t0 = performance.now();
     seedLargeStudyDb(db);
-    const lines = [`${PARTICIPANTS.toLocaleString('en')} participants, ${RECORDINGS.toLocaleString('en')} recordings (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s); one page of 100, p50 / max of 20 runs:`];
+    const lines = [
+      `${PARTICIPANTS.toLocaleString('en')} participants, ${RECORDINGS.toLocaleString('en')} recordings (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s); one page of 100, p50 / max of 20 runs:`,
+    ];
     const page = (sort: ParticipantSort, filter: ParticipantFilter, offset = 0, search?: string) =>
-      participantPage(db, { studyId: 1, sort, dir: 'desc', filter, offset, limit: 100, ...(search ? { search } : {}) }, NOW);
+      participantPage(
+        db,
+        { studyId: 1, sort, dir: 'desc', filter, offset, limit: 100, ...(search ? { search } : {}) },
+        NOW,
+      );
     for (const sort of SORTS) {
       const first = time(() => page(sort, 'all'));
       const deep = time(() => page(sort, 'all', 9_000));
-      lines.push(`  sort ${sort.padEnd(14)} first page ${first.p50.toFixed(1)} / ${first.max.toFixed(1)} ms, page at row 9,000 ${deep.p50.toFixed(1)} / ${deep.max.toFixed(1)} ms`);
+      lines.push(
+        `  sort ${sort.padEnd(14)} first page ${first.p50.toFixed(1)} / ${first.max.toFixed(1)} ms, page at row 9,000 ${deep.p50.toFixed(1)} / ${deep.max.toFixed(1)} ms`,
+      );
     }
     for (const filter of FILTERS) {
       const r = time(() => page('last_recording', filter));
-      lines.push(`  filter ${filter.padEnd(16)} ${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms (${page('last_recording', filter).total.toLocaleString('en')} rows)`);
+      lines.push(
+        `  filter ${filter.padEnd(16)} ${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms (${page('last_recording', filter).total.toLocaleString('en')} rows)`,
+      );
     }
     const s = time(() => page('code', 'all', 0, 'P-012'));
     lines.push(`  search "P-012"          ${s.p50.toFixed(1)} / ${s.max.toFixed(1)} ms`);
@@ -45,4 +59,5 @@ export const benchParticipants = async (): Promise<string[]> => {
   }
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) for (const l of await benchParticipants()) console.log(l);
+if (import.meta.url === `file://${process.argv[1]}`)
+  for (const l of await benchParticipants()) console.log(l);

@@ -10,13 +10,26 @@ import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
 import { timeRuns } from './timing';
 import { LARGE_STUDY, seedLargeStudyDb } from '../support/large-study';
-import { recordingPage, type RecordingFilter, type RecordingQuery, type RecordingSort } from '../../main/db/repos/recordings-view.repo';
+import {
+  recordingPage,
+  type RecordingFilter,
+  type RecordingQuery,
+  type RecordingSort,
+} from '../../main/db/repos/recordings-view.repo';
 
 const { participants: PARTICIPANTS, recordings: RECORDINGS } = LARGE_STUDY;
 const BATCHES = 10;
 
 const SORTS: readonly RecordingSort[] = ['recorded_at', 'participant', 'file', 'state', 'id'];
-const FILTERS: readonly RecordingFilter[] = ['all', 'needs_attention', 'in_progress', 'completed', 'uncertain', 'refused', 'duplicates'];
+const FILTERS: readonly RecordingFilter[] = [
+  'all',
+  'needs_attention',
+  'in_progress',
+  'completed',
+  'uncertain',
+  'refused',
+  'duplicates',
+];
 
 const time = (fn: () => unknown) => timeRuns(fn, 15);
 const ms = (r: { p50: number; max: number }) => `${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms`;
@@ -27,28 +40,52 @@ export const benchRecordings = async (): Promise<string[]> => {
   try {
     const t0 = performance.now();
     seedLargeStudyDb(db);
-    const lines = [`${RECORDINGS.toLocaleString('en')} recordings, ${PARTICIPANTS.toLocaleString('en')} participants, ${BATCHES} batches (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s); recordings.page, 100 rows, p50 / max of 15 runs:`];
-    const page = (q: Partial<RecordingQuery>) => recordingPage(db, { studyId: 1, sort: 'recorded_at', dir: 'desc', offset: 0, limit: 100, ...q });
+    const lines = [
+      `${RECORDINGS.toLocaleString('en')} recordings, ${PARTICIPANTS.toLocaleString('en')} participants, ${BATCHES} batches (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s); recordings.page, 100 rows, p50 / max of 15 runs:`,
+    ];
+    const page = (q: Partial<RecordingQuery>) =>
+      recordingPage(db, { studyId: 1, sort: 'recorded_at', dir: 'desc', offset: 0, limit: 100, ...q });
     for (const sort of SORTS) {
       for (const dir of ['asc', 'desc'] as const) {
         const first = time(() => page({ sort, dir }));
         const deep = time(() => page({ sort, dir, offset: 50_000 }));
-        lines.push(`  sort ${sort.padEnd(11)} ${dir.padEnd(4)} first page ${ms(first)}, page at row 50,000 ${ms(deep)}`);
+        lines.push(
+          `  sort ${sort.padEnd(11)} ${dir.padEnd(4)} first page ${ms(first)}, page at row 50,000 ${ms(deep)}`,
+        );
       }
     }
     for (const filter of FILTERS) {
       const r = time(() => page({ filter }));
       const n = page({ filter }).total;
-      const deep = n > 5_000 ? `, page at row ${Math.floor(n / 2).toLocaleString('en')} ${ms(time(() => page({ filter, offset: Math.floor(n / 2) })))}` : '';
+      const deep =
+        n > 5_000
+          ? `, page at row ${Math.floor(n / 2).toLocaleString('en')} ${ms(time(() => page({ filter, offset: Math.floor(n / 2) })))}`
+          : '';
       lines.push(`  filter ${filter.padEnd(16)} ${ms(r)} (${n.toLocaleString('en')} rows)${deep}`);
     }
-    lines.push(`  batch 4, by file name       ${ms(time(() => page({ batchId: 4, sort: 'file', dir: 'asc' })))} (${page({ batchId: 4 }).total.toLocaleString('en')} rows)`);
-    lines.push(`  batch 4, needs attention    ${ms(time(() => page({ batchId: 4, filter: 'needs_attention' })))}`);
-    lines.push(`  one participant             ${ms(time(() => page({ participantId: 4321 })))} (${page({ participantId: 4321 }).total} rows)`);
-    for (const [search, sort] of [['P-04321', 'recorded_at'], ['P-04321', 'participant'], ['week-7', 'recorded_at'], ['nothing-matches', 'recorded_at']] as const) {
-      lines.push(`  search "${search}" by ${sort}`.padEnd(44) + `${ms(time(() => page({ search, sort })))} (${page({ search, sort }).total.toLocaleString('en')} rows)`);
+    lines.push(
+      `  batch 4, by file name       ${ms(time(() => page({ batchId: 4, sort: 'file', dir: 'asc' })))} (${page({ batchId: 4 }).total.toLocaleString('en')} rows)`,
+    );
+    lines.push(
+      `  batch 4, needs attention    ${ms(time(() => page({ batchId: 4, filter: 'needs_attention' })))}`,
+    );
+    lines.push(
+      `  one participant             ${ms(time(() => page({ participantId: 4321 })))} (${page({ participantId: 4321 }).total} rows)`,
+    );
+    for (const [search, sort] of [
+      ['P-04321', 'recorded_at'],
+      ['P-04321', 'participant'],
+      ['week-7', 'recorded_at'],
+      ['nothing-matches', 'recorded_at'],
+    ] as const) {
+      lines.push(
+        `  search "${search}" by ${sort}`.padEnd(44) +
+          `${ms(time(() => page({ search, sort })))} (${page({ search, sort }).total.toLocaleString('en')} rows)`,
+      );
     }
-    lines.push(`  search "P-04321" + needs attention  ${ms(time(() => page({ search: 'P-04321', filter: 'needs_attention' })))}`);
+    lines.push(
+      `  search "P-04321" + needs attention  ${ms(time(() => page({ search: 'P-04321', filter: 'needs_attention' })))}`,
+    );
     return lines;
   } finally {
     db.close();

@@ -25,7 +25,9 @@ const sections: [string, () => Promise<string[]>][] = [
 ];
 
 const only = process.argv.slice(2);
-console.log(`Voicescope benchmarks — ${new Date().toISOString()} — node ${process.version}, ${process.platform} ${process.arch}`);
+console.log(
+  `Voicescope benchmarks — ${new Date().toISOString()} — node ${process.version}, ${process.platform} ${process.arch}`,
+);
 for (const [name, run] of sections) {
   if (only.length > 0 && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) continue;
   const t0 = performance.now();

@@ -19,18 +19,30 @@ export const benchScheduler = async (): Promise<string[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-schedbench-'));
   const { db } = openStudyDb(join(dir, 'study.sqlite'));
   try {
-    db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`).run();
+    db.prepare(
+      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
+    ).run();
     db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-    db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'acc-1', 'x')`).run();
-    db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'x', '["wellbeing","parkinsons","alzheimers"]', 'finished')`).run();
-    const rec = db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
+    db.prepare(
+      `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'acc-1', 'x')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'x', '["wellbeing","parkinsons","alzheimers"]', 'finished')`,
+    ).run();
+    const rec =
+      db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
                             VALUES (1, 1, 1, ?, ?, 1, '2026-01-01T00:00:00Z', 'manifest', 'uploaded', ?, ?, 'x')`);
-    const an = db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', 'x', ?)`);
+    const an = db.prepare(
+      `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', 'x', ?)`,
+    );
     const now = Date.now();
     db.transaction(() => {
       for (let i = 0; i < PENDING; i++) {
         const uploaded = new Date(now - 60_000).toISOString();
-        const id = Number(rec.run(`/f/${i}.wav`, `h${i}`, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, uploaded).lastInsertRowid);
+        const id = Number(
+          rec.run(`/f/${i}.wav`, `h${i}`, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, uploaded)
+            .lastInsertRowid,
+        );
         const due = new Date(now + (i % 600) * 1_000).toISOString(); // spread over ten minutes
         for (const t of ['wellbeing', 'parkinsons', 'alzheimers']) an.run(id, t, due);
       }
@@ -44,11 +56,18 @@ export const benchScheduler = async (): Promise<string[]> => {
 
     const client = createFakeClient(Date.now);
     const slow = client.getAnalysis;
-    Object.assign(client, { getAnalysis: async (id: string, types?: never) => { await new Promise((r) => setTimeout(r, 20)); return slow(id, types); } });
+    Object.assign(client, {
+      getAnalysis: async (id: string, types?: never) => {
+        await new Promise((r) => setTimeout(r, 20));
+        return slow(id, types);
+      },
+    });
     globalThis.gc?.();
     const rss0 = process.memoryUsage().rss;
     let peak = rss0;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 100);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 100);
     const cpu0 = process.cpuUsage();
     t = performance.now();
     const runner = createQueueRunner({ db, client, profileId: 1 });

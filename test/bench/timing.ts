@@ -2,7 +2,11 @@
 export const timeRuns = (fn: () => unknown, n = 20): { p50: number; max: number } => {
   fn();
   const xs: number[] = [];
-  for (let i = 0; i < n; i++) { const t = performance.now(); fn(); xs.push(performance.now() - t); }
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    fn();
+    xs.push(performance.now() - t);
+  }
   xs.sort((a, b) => a - b);
   return { p50: xs[Math.floor(n / 2)]!, max: xs.at(-1)! };
 };

@@ -21,20 +21,36 @@ import { LARGE_STUDY, seedLargeStudy } from '../support/large-study';
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEBOUNCE_MS = 250;
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: readonly number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 const startHost = async (home: string): Promise<{ child: ChildProcess; url: string; readyMs: number }> => {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'], { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
+    { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); const m = /BRIDGE_READY (\S+)/.exec(out); if (m) resolve(m[1]!); });
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /BRIDGE_READY (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     child.on('exit', () => reject(new Error(out)));
   });
   return { child, url, readyMs: performance.now() - t0 };
 };
-const stop = (c: ChildProcess) => new Promise<void>((r) => { c.once('exit', () => r()); c.kill('SIGTERM'); setTimeout(r, 5000); });
+const stop = (c: ChildProcess) =>
+  new Promise<void>((r) => {
+    c.once('exit', () => r());
+    c.kill('SIGTERM');
+    setTimeout(r, 5000);
+  });
 
 /** Navigation to the first screen's heading drawn. */
 const firstScreen = async (browser: Browser, url: string): Promise<number> => {
@@ -48,7 +64,8 @@ const firstScreen = async (browser: Browser, url: string): Promise<number> => {
 };
 
 /** Sequential round trips over a WebSocket of the page's own (same origin, same token), timed in the page. */
-const roundTrips = (page: Page, method: string, input: unknown, n: number) => page.evaluate(`(async () => {
+const roundTrips = (page: Page, method: string, input: unknown, n: number) =>
+  page.evaluate(`(async () => {
   const token = sessionStorage.getItem('voicescope.token');
   const ws = new WebSocket('ws://' + location.host + '/rpc?token=' + encodeURIComponent(token));
   await new Promise((r) => { ws.onopen = r; });
@@ -63,7 +80,8 @@ const roundTrips = (page: Page, method: string, input: unknown, n: number) => pa
 })()`) as Promise<number[]>;
 
 /** Scrolls the table a screen per frame for `ms`; counts frames and frames over 50 ms. */
-const scrollFps = (page: Page, ms: number) => page.evaluate(`new Promise((done) => {
+const scrollFps = (page: Page, ms: number) =>
+  page.evaluate(`new Promise((done) => {
   const grid = document.querySelector('.grid');
   let frames = 0, long = 0, last = performance.now();
   const start = last;
@@ -76,7 +94,8 @@ const scrollFps = (page: Page, ms: number) => page.evaluate(`new Promise((done) 
 })`) as Promise<{ fps: number; long: number; frames: number }>;
 
 /** Jumps deep into the table; time until the rows in view have their data (no placeholders left). */
-const jumpSettles = (page: Page, rows: number) => page.evaluate(`new Promise((done) => {
+const jumpSettles = (page: Page, rows: number) =>
+  page.evaluate(`new Promise((done) => {
   const grid = document.querySelector('.grid');
   const t0 = performance.now();
   grid.scrollTop = ${rows * 40};
@@ -85,7 +104,8 @@ const jumpSettles = (page: Page, rows: number) => page.evaluate(`new Promise((do
 })`) as Promise<number>;
 
 /** Types into the search box and times, in the page, until the first row shows `want`. */
-const searchTime = (page: Page, text: string, want: string) => page.evaluate(`new Promise((done) => {
+const searchTime = (page: Page, text: string, want: string) =>
+  page.evaluate(`new Promise((done) => {
   const box = document.querySelector('input[type=search]');
   const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   const t0 = performance.now();
@@ -108,12 +128,16 @@ const clearSearch = async (page: Page) => {
 export const benchUi = async (): Promise<string[]> => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'ignore' });
   const lines: string[] = [];
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   const empty = mkdtempSync(join(tmpdir(), 'vs-uibench-'));
   const large = mkdtempSync(join(tmpdir(), 'vs-uibench-large-'));
   try {
     // 1. Time to first screen: an empty workspace (first run), three times.
-    const ready: number[] = [], screen: number[] = [];
+    const ready: number[] = [],
+      screen: number[] = [];
     for (let i = 0; i < 3; i++) {
       process.stderr.write(`  first screen, run ${i + 1}…\n`);
       const h = await startHost(empty);
@@ -121,7 +145,9 @@ export const benchUi = async (): Promise<string[]> => {
       screen.push(await firstScreen(browser, h.url));
       await stop(h.child);
     }
-    lines.push(`time to first screen (empty workspace, median of 3): host start to BRIDGE_READY ${median(ready).toFixed(0)} ms + page load to first screen ${median(screen).toFixed(0)} ms = ${(median(ready) + median(screen)).toFixed(0)} ms`);
+    lines.push(
+      `time to first screen (empty workspace, median of 3): host start to BRIDGE_READY ${median(ready).toFixed(0)} ms + page load to first screen ${median(screen).toFixed(0)} ms = ${(median(ready) + median(screen)).toFixed(0)} ms`,
+    );
 
     process.stderr.write('  seeding the large study…\n');
     const tSeed = performance.now();
@@ -133,22 +159,60 @@ export const benchUi = async (): Promise<string[]> => {
       const t0 = performance.now();
       await page.goto(h.url);
       await page.locator('h1').first().waitFor();
-      lines.push(`first screen with ${LARGE_STUDY.participants.toLocaleString('en')} participants and ${LARGE_STUDY.recordings.toLocaleString('en')} recordings (seeded in ${seedS} s): host ready ${h.readyMs.toFixed(0)} ms, page ${(performance.now() - t0).toFixed(0)} ms`);
+      lines.push(
+        `first screen with ${LARGE_STUDY.participants.toLocaleString('en')} participants and ${LARGE_STUDY.recordings.toLocaleString('en')} recordings (seeded in ${seedS} s): host ready ${h.readyMs.toFixed(0)} ms, page ${(performance.now() - t0).toFixed(0)} ms`,
+      );
 
       process.stderr.write('  IPC round trips…\n');
       // 2. IPC round trips from the page.
       const small = await roundTrips(page, 'app.info', {}, 500);
-      const parts = await roundTrips(page, 'participants.page', { studyId: 1, sort: 'code', dir: 'asc', offset: 5000, limit: 100 }, 100);
-      const recs = await roundTrips(page, 'recordings.page', { studyId: 1, sort: 'recorded_at', dir: 'desc', offset: 50_000, limit: 100 }, 100);
-      lines.push('IPC round trip over the bridge (page → WebSocket → router, input and output checked → page):');
-      lines.push(`  app.info: p50 ${median(small).toFixed(2)} ms, p99 ${pct(small, 0.99).toFixed(2)} ms (500 calls)`);
-      lines.push(`  participants.page, 100 rows at row 5,000 of 10,000: p50 ${median(parts).toFixed(1)} ms, p99 ${pct(parts, 0.99).toFixed(1)} ms (100 calls)`);
-      lines.push(`  recordings.page, 100 rows at row 50,000 of 100,000: p50 ${median(recs).toFixed(1)} ms, p99 ${pct(recs, 0.99).toFixed(1)} ms (100 calls)`);
+      const parts = await roundTrips(
+        page,
+        'participants.page',
+        { studyId: 1, sort: 'code', dir: 'asc', offset: 5000, limit: 100 },
+        100,
+      );
+      const recs = await roundTrips(
+        page,
+        'recordings.page',
+        { studyId: 1, sort: 'recorded_at', dir: 'desc', offset: 50_000, limit: 100 },
+        100,
+      );
+      lines.push(
+        'IPC round trip over the bridge (page → WebSocket → router, input and output checked → page):',
+      );
+      lines.push(
+        `  app.info: p50 ${median(small).toFixed(2)} ms, p99 ${pct(small, 0.99).toFixed(2)} ms (500 calls)`,
+      );
+      lines.push(
+        `  participants.page, 100 rows at row 5,000 of 10,000: p50 ${median(parts).toFixed(1)} ms, p99 ${pct(parts, 0.99).toFixed(1)} ms (100 calls)`,
+      );
+      lines.push(
+        `  recordings.page, 100 rows at row 50,000 of 100,000: p50 ${median(recs).toFixed(1)} ms, p99 ${pct(recs, 0.99).toFixed(1)} ms (100 calls)`,
+      );
 
       // 3. The two large tables.
       for (const [name, hash, deepRow, searches] of [
-        ['participants table (10,000)', '#/studies/1/participants', 5_000, [['P-07777', 'P-07777'], ['P-0004', 'P-0004'], ['P-09999', 'P-09999']]],
-        ['recordings table (100,000)', '#/studies/1/recordings', 50_000, [['P-04321', 'P-04321'], ['_4321.wav', '4321.wav'], ['P-00042', 'P-00042']]],
+        [
+          'participants table (10,000)',
+          '#/studies/1/participants',
+          5_000,
+          [
+            ['P-07777', 'P-07777'],
+            ['P-0004', 'P-0004'],
+            ['P-09999', 'P-09999'],
+          ],
+        ],
+        [
+          'recordings table (100,000)',
+          '#/studies/1/recordings',
+          50_000,
+          [
+            ['P-04321', 'P-04321'],
+            ['_4321.wav', '4321.wav'],
+            ['P-00042', 'P-00042'],
+          ],
+        ],
       ] as const) {
         process.stderr.write(`  ${name}…\n`);
         const t1 = performance.now();
@@ -167,7 +231,9 @@ export const benchUi = async (): Promise<string[]> => {
           typed.push(await searchTime(page, text, want));
         }
         await clearSearch(page);
-        lines.push(`${name}: first rows ${first.toFixed(0)} ms; scrolling a screen per frame for 3 s ${s.fps.toFixed(1)} frames/s (${s.long} of ${s.frames} frames over 50 ms); jump to row ${deepRow.toLocaleString('en')}: rows filled in ${jump.toFixed(0)} ms; search to first matching row: median ${median(typed).toFixed(0)} ms with the ${DEBOUNCE_MS} ms debounce, ${(median(typed) - DEBOUNCE_MS).toFixed(0)} ms without (${typed.map((x) => x.toFixed(0)).join(', ')})`);
+        lines.push(
+          `${name}: first rows ${first.toFixed(0)} ms; scrolling a screen per frame for 3 s ${s.fps.toFixed(1)} frames/s (${s.long} of ${s.frames} frames over 50 ms); jump to row ${deepRow.toLocaleString('en')}: rows filled in ${jump.toFixed(0)} ms; search to first matching row: median ${median(typed).toFixed(0)} ms with the ${DEBOUNCE_MS} ms debounce, ${(median(typed) - DEBOUNCE_MS).toFixed(0)} ms without (${typed.map((x) => x.toFixed(0)).join(', ')})`,
+        );
       }
       await page.close();
     } finally {

@@ -20,13 +20,22 @@ export const benchUploadOverhead = async (runs = 5): Promise<string[]> => {
   try {
     const lines = collectLines(sink);
     const url = await waitForLine(sink, 'SINK_READY ');
-    const client: { ms: number; rssGrowthBytes: number; heapGrowthBytes: number; arrayBufferGrowthBytes: number; sha256: string }[] = [];
+    const client: {
+      ms: number;
+      rssGrowthBytes: number;
+      heapGrowthBytes: number;
+      arrayBufferGrowthBytes: number;
+      sha256: string;
+    }[] = [];
     const raw: { ms: number; rssGrowthBytes: number }[] = [];
     for (let i = 0; i < runs; i++) {
-      client.push(JSON.parse(await runTs('test/support/upload-memory-probe.ts', [file, url], ['--expose-gc'])));
+      client.push(
+        JSON.parse(await runTs('test/support/upload-memory-probe.ts', [file, url], ['--expose-gc'])),
+      );
       raw.push(JSON.parse(await runTs('test/support/raw-upload-baseline.ts', [file, url], ['--expose-gc'])));
     }
-    if (!client.every((c) => lines.includes(`RECEIVED ${c.sha256} 50000000`))) throw new Error('an upload arrived corrupted');
+    if (!client.every((c) => lines.includes(`RECEIVED ${c.sha256} 50000000`)))
+      throw new Error('an upload arrived corrupted');
     const cMs = median(client.map((c) => c.ms));
     const rMs = median(raw.map((r) => r.ms));
     return [

@@ -35,7 +35,17 @@ test('export a selection, see what was written, download it whole', async ({ pag
   await page.getByRole('link', { name: 'Download all files (zip)' }).click();
   const zip = unzipSync(readFileSync(await (await download).path()));
   const names = Object.keys(zip).map((n) => n.split('/').pop());
-  expect(names).toEqual(expect.arrayContaining(['measures_long.csv', 'measures_wide.csv', 'participant_summary.csv', 'recordings.csv', 'codebook.md', 'datapackage.json', 'SHA256SUMS']));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'measures_long.csv',
+      'measures_wide.csv',
+      'participant_summary.csv',
+      'recordings.csv',
+      'codebook.md',
+      'datapackage.json',
+      'SHA256SUMS',
+    ]),
+  );
   expect(names).not.toContain('participant_accounts.csv');
   const file = (n: string) => zip[Object.keys(zip).find((k) => k.endsWith(`/${n}`))!]!;
   // Excel preset: a byte order mark; the codes selected, and no other participant.
@@ -48,7 +58,9 @@ test('export a selection, see what was written, download it whole', async ({ pag
   for (const line of strFromU8(file('SHA256SUMS')).trim().split('\n')) {
     const [sum, name] = line.split(/\s+\*?/);
     expect(createHash('sha256').update(file(name!)).digest('hex')).toBe(sum);
-    await expect(page.getByRole('row', { name: new RegExp(name!.replace('.', '\\.')) }).getByText(sum!.slice(0, 16))).toBeVisible();
+    await expect(
+      page.getByRole('row', { name: new RegExp(name!.replace('.', '\\.')) }).getByText(sum!.slice(0, 16)),
+    ).toBeVisible();
   }
 });
 

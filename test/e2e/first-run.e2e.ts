@@ -44,7 +44,9 @@ test('first run with the built-in sandbox: everything it touches says simulated'
   await shoot(page, '04-settings');
 });
 
-test('connecting a service: the connection test names a wrong key and what to do, then succeeds', async ({ page }) => {
+test('connecting a service: the connection test names a wrong key and what to do, then succeeds', async ({
+  page,
+}) => {
   const service = await startSandbox({ port: 0 });
   try {
     await page.getByLabel('Service address').fill(service.url);
@@ -78,7 +80,9 @@ test('keyboard only: skip link, focus moves to each page heading, visible focus'
   await expect(page.locator('main')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'New study' })).toBeFocused();
-  const outline = await page.getByRole('button', { name: 'New study' }).evaluate((el) => getComputedStyle(el).outlineStyle);
+  const outline = await page
+    .getByRole('button', { name: 'New study' })
+    .evaluate((el) => getComputedStyle(el).outlineStyle);
   expect(outline).not.toBe('none');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'New study' })).toBeFocused();
@@ -90,10 +94,14 @@ test('readable at 125 % zoom and in the dark theme', async ({ page, host }) => {
   await host.rpc('studies.create', { name: 'Zoom study', profileId: profile.value.id });
   await openScreen(page, '/studies');
   await page.getByLabel('Theme').selectOption('dark');
-  await page.evaluate(() => { document.body.style.zoom = '1.25'; });
+  await page.evaluate(() => {
+    document.body.style.zoom = '1.25';
+  });
   await page.getByRole('link', { name: 'Zoom study' }).click();
   await expect(page.getByRole('heading', { name: /Zoom study/ })).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
   await checkA11y(page, 'study overview, dark, 125 %');
   await shoot(page, '06-dark-125');

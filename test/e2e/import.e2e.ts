@@ -16,7 +16,7 @@ import type { Page } from '@playwright/test';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../support/small-study-folder';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
 
-const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
+const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
   const r = await p;
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value;
@@ -32,7 +32,16 @@ test.afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A sandbox study with the engine tuned for tests (polls every 5 s, uploads unthrottled). */
 const setUp = async (host: Host, name: string) => {
-  await ok(host.rpc('settings.save', { firstPollSeconds: 5, pollIntervalSeconds: 5, pollJitterSeconds: 0, uploadsPerMinute: 600, uploadConcurrency: 4, requestsPerSecond: 20 }));
+  await ok(
+    host.rpc('settings.save', {
+      firstPollSeconds: 5,
+      pollIntervalSeconds: 5,
+      pollJitterSeconds: 0,
+      uploadsPerMinute: 600,
+      uploadConcurrency: 4,
+      requestsPerSecond: 20,
+    }),
+  );
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   const study = await ok(host.rpc('studies.create', { name, profileId: profile.id }));
   return { studyId: study.id, profileId: profile.id };
@@ -40,10 +49,17 @@ const setUp = async (host: Host, name: string) => {
 
 /** A batch of the given files committed with a file-name pattern, accounts created, not started. */
 const committedBatch = async (host: Host, studyId: number, files: readonly string[], label: string) => {
-  const plan = await ok(host.rpc('imports.preview', {
-    studyId, paths: files.map((f) => join(folder.dir, f)), filenamePattern: folder.pattern, timeZone: 'Europe/Berlin',
-    analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false,
-  }));
+  const plan = await ok(
+    host.rpc('imports.preview', {
+      studyId,
+      paths: files.map((f) => join(folder.dir, f)),
+      filenamePattern: folder.pattern,
+      timeZone: 'Europe/Berlin',
+      analyses: ['wellbeing', 'parkinsons'],
+      isolateOldestSpeaker: false,
+      convert: false,
+    }),
+  );
   const commit = await ok(host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label }));
   await ok(host.rpc('participants.createAccounts', { studyId }));
   return commit.batchId;
@@ -51,11 +67,16 @@ const committedBatch = async (host: Host, studyId: number, files: readonly strin
 
 const status = (page: Page) => page.locator('.batch-status');
 
-test('import a folder with a manifest: refused file explained, stereo file converted, batch watched to completion', async ({ page, host }) => {
+test('import a folder with a manifest: refused file explained, stereo file converted, batch watched to completion', async ({
+  page,
+  host,
+}) => {
   const { studyId } = await setUp(host, 'Speech pilot');
   await openScreen(page, `/studies/${studyId}/import`);
   await expect(page.getByRole('heading', { name: 'Import recordings' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Import steps' }).locator('[aria-current="step"]')).toContainText('Choose files');
+  await expect(
+    page.getByRole('navigation', { name: 'Import steps' }).locator('[aria-current="step"]'),
+  ).toContainText('Choose files');
   // Browser mode: no system dialogs, the built-in browser instead.
   await expect(page.getByRole('button', { name: 'Choose a folder…' })).toHaveCount(0);
 
@@ -72,7 +93,7 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await expect(page.getByLabel('Time zone of local times')).not.toHaveValue('');
   await page.getByLabel('Time zone of local times').fill('Europe/Berlin');
   await page.getByRole('checkbox', { name: 'Communication coach' }).uncheck();
-  await page.getByText('The manifest\'s format, and a template').click();
+  await page.getByText("The manifest's format, and a template").click();
   await expect(page.getByLabel('Manifest template')).toContainText('file,participant,recorded_at,session');
   await checkA11y(page, 'import, step 1');
   await shoot(page, 'import-1-choose');
@@ -82,11 +103,19 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await expect(page.getByRole('heading', { name: /Step 2 of 3/ })).toBeFocused();
   await expect(page.getByText(/14 files \(.*\): 10 files will be sent/)).toBeVisible({ timeout: 60_000 });
   const refused = page.locator('.reason-list').filter({ hasText: 'Refused: never sent (3)' });
-  await expect(refused.getByRole('row', { name: new RegExp(folder.files.short) })).toContainText('requires at least 30 s');
-  await expect(refused.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText('2 channels');
-  await expect(refused.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText('Switch on conversion');
+  await expect(refused.getByRole('row', { name: new RegExp(folder.files.short) })).toContainText(
+    'requires at least 30 s',
+  );
+  await expect(refused.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText(
+    '2 channels',
+  );
+  await expect(refused.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText(
+    'Switch on conversion',
+  );
   await expect(page.getByText(`Line`)).toBeVisible();
-  await expect(page.getByRole('row', { name: new RegExp(`^${folder.missingLine} `) })).toContainText('does not exist');
+  await expect(page.getByRole('row', { name: new RegExp(`^${folder.missingLine} `) })).toContainText(
+    'does not exist',
+  );
   await expect(page.getByText(/New participants \(4\):/)).toBeVisible();
   await checkA11y(page, 'import, step 2 (preview)');
   await shoot(page, 'import-2-preview');
@@ -95,9 +124,14 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await page.getByRole('checkbox', { name: /Convert stereo or low-rate WAV/ }).check();
   await expect(page.getByText(/14 files \(.*\): 11 files will be sent/)).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.reason-list').filter({ hasText: 'Refused: never sent (2)' })).toBeVisible();
-  await page.getByRole('group', { name: 'Show files by action' }).getByRole('button', { name: /Convert and upload/ }).click();
+  await page
+    .getByRole('group', { name: 'Show files by action' })
+    .getByRole('button', { name: /Convert and upload/ })
+    .click();
   const files = page.getByRole('grid', { name: /Files of the preview: Convert and upload/ });
-  await expect(files.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText('Convert and upload');
+  await expect(files.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText(
+    'Convert and upload',
+  );
   await files.getByRole('row', { name: new RegExp(folder.files.stereo) }).click();
   await expect(page.locator('.plan-detail')).toContainText('the original file is never changed');
   await shoot(page, 'import-2-preview-converted');
@@ -124,14 +158,18 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await expect(batchFiles).not.toContainText('Processing');
   await expect(batchFiles.getByRole('row').filter({ hasText: 'Completed, all 3' })).toHaveCount(11);
   const needs = page.getByRole('region', { name: 'Needs you' });
-  await expect(needs.getByRole('row', { name: new RegExp(folder.files.short) })).toContainText('Record a longer session');
+  await expect(needs.getByRole('row', { name: new RegExp(folder.files.short) })).toContainText(
+    'Record a longer session',
+  );
   await expect(needs.getByText('Duplicates held back (1)')).toBeVisible();
   await shoot(page, 'batch-monitor-complete');
   await checkA11y(page, 'batch monitor (complete)');
 
   // A held duplicate, sent anyway.
   await needs.getByRole('button', { name: 'Send anyway' }).click();
-  await expect(page.getByRole('progressbar', { name: 'Uploaded: 12 of 12' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('progressbar', { name: 'Uploaded: 12 of 12' })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(status(page)).toContainText('Complete', { timeout: 60_000 });
 
   // The study's recordings: filters, search, a row opens the recording.
@@ -151,12 +189,23 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await shoot(page, 'recordings-search');
 });
 
-test('recover from sandbox faults: uploads whose outcome is unknown, then a suspended organisation', async ({ page, host }) => {
+test('recover from sandbox faults: uploads whose outcome is unknown, then a suspended organisation', async ({
+  page,
+  host,
+}) => {
   const { studyId } = await setUp(host, 'Fault drill');
 
   // 1. The service stores and charges each upload, then drops the connection: the outcome is unknown.
-  const lost = await committedBatch(host, studyId, [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'], 'Lost answers');
-  await host.sandboxAdmin('PUT', 'scenario', { preset: 'fast', faults: { upload: { dropAfterProcessing: 1 } } });
+  const lost = await committedBatch(
+    host,
+    studyId,
+    [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'],
+    'Lost answers',
+  );
+  await host.sandboxAdmin('PUT', 'scenario', {
+    preset: 'fast',
+    faults: { upload: { dropAfterProcessing: 1 } },
+  });
   await openScreen(page, `/studies/${studyId}/batches/${lost}`);
   await page.getByRole('button', { name: 'Check credits and start' }).click();
   await expect(page.getByText(/This batch uses 3 uploads/)).toBeVisible();
@@ -185,7 +234,12 @@ test('recover from sandbox faults: uploads whose outcome is unknown, then a susp
   await expect(page.getByRole('table', { name: 'Files by upload state' })).toContainText(/Cancelled\s*2/);
 
   // 2. The organisation is suspended: the credits cannot be read, and sending pauses with the reason.
-  const held = await committedBatch(host, studyId, ['P04_w1_20260304.wav', 'P01_w2_20260305.wav'], 'During suspension');
+  const held = await committedBatch(
+    host,
+    studyId,
+    ['P04_w1_20260304.wav', 'P01_w2_20260305.wav'],
+    'During suspension',
+  );
   const org = (await host.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
   await host.sandboxAdmin('PUT', 'organisations/demo', { ...org, access: 'suspended' });
   await openScreen(page, `/studies/${studyId}/batches/${held}`);
@@ -193,7 +247,9 @@ test('recover from sandbox faults: uploads whose outcome is unknown, then a susp
   await expect(page.getByRole('group', { name: 'Credits could not be read' })).toContainText('suspended');
   await page.getByRole('button', { name: 'Start without the credit check' }).click();
   const banner = page.locator('.queue-banner');
-  await expect(banner).toContainText('Sending is paused for every batch of this service', { timeout: 60_000 });
+  await expect(banner).toContainText('Sending is paused for every batch of this service', {
+    timeout: 60_000,
+  });
   await expect(banner).toContainText("Your organisation's access to the service is suspended.");
   await expect(page.getByRole('table', { name: 'Files by upload state' })).toContainText(/Queued\s*2/);
   await shoot(page, 'batch-queue-paused');
@@ -204,7 +260,12 @@ test('recover from sandbox faults: uploads whose outcome is unknown, then a susp
   await expect(banner).toHaveCount(0);
   await expect(status(page)).toContainText('Complete', { timeout: 90_000 });
   await expect(page.getByRole('progressbar', { name: 'Uploaded: 2 of 2' })).toBeVisible();
-  await expect(page.getByRole('grid', { name: /^Files of this batch/ }).getByRole('row').filter({ hasText: 'Completed, all 2' })).toHaveCount(2);
+  await expect(
+    page
+      .getByRole('grid', { name: /^Files of this batch/ })
+      .getByRole('row')
+      .filter({ hasText: 'Completed, all 2' }),
+  ).toHaveCount(2);
   await shoot(page, 'batch-recovered');
 
   // The batches list shows both.
@@ -216,10 +277,14 @@ test('recover from sandbox faults: uploads whose outcome is unknown, then a susp
 
   // Readable in the dark theme at 125 %: no sideways scrolling of the page.
   await page.getByLabel('Theme').selectOption('dark');
-  await page.evaluate(() => { document.body.style.zoom = '1.25'; });
+  await page.evaluate(() => {
+    document.body.style.zoom = '1.25';
+  });
   await page.getByRole('link', { name: 'Lost answers' }).click();
   await expect(status(page)).toContainText('Complete');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
   await checkA11y(page, 'batch monitor, dark, 125 %');
   await shoot(page, 'batch-monitor-dark-125');

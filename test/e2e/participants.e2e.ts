@@ -15,7 +15,7 @@ import { checkA11y, expect, openScreen, shoot, test, type Host } from './support
 const DAY = 86_400_000;
 const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
 
-const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
+const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
   const r = await p;
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value;
@@ -27,39 +27,110 @@ const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: un
  * (overdue with a 7-day interval).
  */
 const importStudy = async (host: Host, home: string) => {
-  await ok(host.rpc('settings.save', { firstPollSeconds: 5, pollIntervalSeconds: 5, pollJitterSeconds: 0, uploadsPerMinute: 600, uploadConcurrency: 4, requestsPerSecond: 20 }));
+  await ok(
+    host.rpc('settings.save', {
+      firstPollSeconds: 5,
+      pollIntervalSeconds: 5,
+      pollJitterSeconds: 0,
+      uploadsPerMinute: 600,
+      uploadConcurrency: 4,
+      requestsPerSecond: 20,
+    }),
+  );
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
-  const study = await ok(host.rpc('studies.create', { name: 'Voice follow-up', profileId: profile.id, sessionIntervalDays: 7 }));
+  const study = await ok(
+    host.rpc('studies.create', { name: 'Voice follow-up', profileId: profile.id, sessionIntervalDays: 7 }),
+  );
   const dir = join(home, 'incoming');
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
-  const add = (name: string, code: string, daysAgo: number, session: string, opts: { channels?: number; speech?: number } = {}) => {
-    writeFileSync(join(dir, name), makeWav({ seconds: 44, speechSeconds: opts.speech ?? 38, seed: rows.length * 7, channels: opts.channels ?? 1 }));
+  const add = (
+    name: string,
+    code: string,
+    daysAgo: number,
+    session: string,
+    opts: { channels?: number; speech?: number } = {},
+  ) => {
+    writeFileSync(
+      join(dir, name),
+      makeWav({
+        seconds: 44,
+        speechSeconds: opts.speech ?? 38,
+        seed: rows.length * 7,
+        channels: opts.channels ?? 1,
+      }),
+    );
     rows.push(`${name},${code},${iso(daysAgo)},${session}`);
   };
-  [37, 30, 23, 16, 9, 2].forEach((d, i) => add(`p001-w${i + 1}.wav`, 'P-001', d, `week ${i + 1}`, i === 2 ? { channels: 2 } : i === 4 ? { speech: 33.5 } : {}));
+  [37, 30, 23, 16, 9, 2].forEach((d, i) =>
+    add(
+      `p001-w${i + 1}.wav`,
+      'P-001',
+      d,
+      `week ${i + 1}`,
+      i === 2 ? { channels: 2 } : i === 4 ? { speech: 33.5 } : {},
+    ),
+  );
   [34, 27, 20].forEach((d, i) => add(`p002-w${i + 1}.wav`, 'P-002', d, `week ${i + 1}`));
   [17, 10].forEach((d, i) => add(`p003-w${i + 1}.wav`, 'P-003', d, `week ${i + 1}`));
   writeFileSync(join(dir, 'manifest.csv'), `${rows.join('\n')}\n`);
-  const plan = await ok(host.rpc('imports.preview', {
-    studyId: study.id, paths: [dir], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC',
-    analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'], isolateOldestSpeaker: false, convert: true,
-  }));
+  const plan = await ok(
+    host.rpc('imports.preview', {
+      studyId: study.id,
+      paths: [dir],
+      manifestPath: join(dir, 'manifest.csv'),
+      timeZone: 'UTC',
+      analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'],
+      isolateOldestSpeaker: false,
+      convert: true,
+    }),
+  );
   expect(plan.counts).toMatchObject({ upload: 10, convert_and_upload: 1 });
-  const commit = await ok(host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Weeks 1–6' }));
+  const commit = await ok(
+    host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Weeks 1–6' }),
+  );
   const accounts = await ok(host.rpc('participants.createAccounts', { studyId: study.id }));
   expect(accounts.created).toHaveLength(3);
   await ok(host.rpc('batches.start', { batchId: commit.batchId }));
-  await expect.poll(async () => (await ok(host.rpc('recordings.page', { studyId: study.id, filter: 'completed', sort: 'id', dir: 'asc', offset: 0, limit: 20 }))).total,
-    { timeout: 120_000, intervals: [2_000] }).toBe(11);
-  const page = await ok(host.rpc('participants.page', { studyId: study.id, sort: 'code', dir: 'asc', offset: 0, limit: 10 }));
+  await expect
+    .poll(
+      async () =>
+        (
+          await ok(
+            host.rpc('recordings.page', {
+              studyId: study.id,
+              filter: 'completed',
+              sort: 'id',
+              dir: 'asc',
+              offset: 0,
+              limit: 20,
+            }),
+          )
+        ).total,
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe(11);
+  const page = await ok(
+    host.rpc('participants.page', { studyId: study.id, sort: 'code', dir: 'asc', offset: 0, limit: 10 }),
+  );
   return { studyId: study.id, byCode: Object.fromEntries(page.rows.map((r) => [r.code, r])) };
 };
 
 const grid = (page: Page, name: RegExp) => page.getByRole('grid', { name });
-const rowCodes = async (page: Page) => (await page.getByRole('grid', { name: /^Participants/ }).getByRole('row').allInnerTexts()).slice(1).map((t) => t.split(/\s/)[0]);
+const rowCodes = async (page: Page) =>
+  (
+    await page
+      .getByRole('grid', { name: /^Participants/ })
+      .getByRole('row')
+      .allInnerTexts()
+  )
+    .slice(1)
+    .map((t) => t.split(/\s/)[0]);
 
-test('participants, a timeline and a recording, from a study analysed by the sandbox', async ({ page, host }) => {
+test('participants, a timeline and a recording, from a study analysed by the sandbox', async ({
+  page,
+  host,
+}) => {
   test.setTimeout(240_000);
   const { studyId, byCode } = await importStudy(host, host.home);
 
@@ -120,7 +191,9 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(page.getByText(/An account id is a UUID/)).toBeVisible();
   await page.getByLabel('Existing account id').fill(byCode['P-001']!.accountId!);
   await page.getByRole('button', { name: 'Link account' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'The account was not linked' })).toContainText('already linked to another participant');
+  await expect(page.getByRole('alert').filter({ hasText: 'The account was not linked' })).toContainText(
+    'already linked to another participant',
+  );
   await page.getByLabel('Existing account id').fill('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
   await page.getByRole('button', { name: 'Link account' }).click();
   await expect(page.getByText('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d').first()).toBeVisible();
@@ -128,7 +201,9 @@ test('participants, a timeline and a recording, from a study analysed by the san
 
   // P-001's timeline: a chart per measure, baseline bands, markers on the converted and marginal sessions.
   // (The sandbox, like the service, sometimes leaves a value out: the expected counts come from the timeline.)
-  const tl = await ok(host.rpc('timeline.participant', { participantId: byCode['P-001']!.id, baselineSessions: 3 }));
+  const tl = await ok(
+    host.rpc('timeline.participant', { participantId: byCode['P-001']!.id, baselineSessions: 3 }),
+  );
   const bySession = Object.fromEntries(tl.sessions.map((s) => [s.session, s]));
   expect(bySession['week 3']!.flags).toMatchObject({ converted: true, marginalSpeech: false });
   expect(bySession['week 5']!.flags).toMatchObject({ converted: false, marginalSpeech: true });
@@ -141,11 +216,19 @@ test('participants, a timeline and a recording, from a study analysed by the san
   const hnr = page.getByRole('figure', { name: /Harmonics-to-noise ratio/ });
   await expect(hnr.locator('canvas').first()).toBeVisible();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
-  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-markers', String(hnrPoints.filter((p) => flagged.has(p.recordingId)).length));
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute(
+    'data-markers',
+    String(hnrPoints.filter((p) => flagged.has(p.recordingId)).length),
+  );
   await expect(hnr).toContainText(/from baseline/);
-  await expect(hnr).toContainText(new RegExp(`${hnrPoints.length} sessions from .*; baseline \\(first 3\\) \\d+\\.\\d dB ± \\d+\\.\\d`));
+  await expect(hnr).toContainText(
+    new RegExp(`${hnrPoints.length} sessions from .*; baseline \\(first 3\\) \\d+\\.\\d dB ± \\d+\\.\\d`),
+  );
   const stress = page.getByRole('figure', { name: /^Stress/ });
-  await expect(stress.locator('.tchart-canvas')).toHaveAttribute('data-markers', String(stressPoints.filter((p) => flagged.has(p.recordingId)).length));
+  await expect(stress.locator('.tchart-canvas')).toHaveAttribute(
+    'data-markers',
+    String(stressPoints.filter((p) => flagged.has(p.recordingId)).length),
+  );
   await expect(stress).toContainText('Levels: low < moderate < high');
   await expect(page.getByText('Converted before upload (e.g. stereo to mono)')).toBeVisible();
   await expect(page.getByText(/Marginal speech \(under 36 s detected\)$/)).toBeVisible();
@@ -153,8 +236,10 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await hnr.getByText('Values as a table').click();
   const hnrTable = hnr.getByRole('table');
   await expect(hnrTable.getByRole('row')).toHaveCount(hnrPoints.length + 1);
-  if (hnrPoints.some((p) => p.recordingId === bySession['week 3']!.recordingId)) await expect(hnrTable).toContainText('Converted before upload');
-  if (hnrPoints.some((p) => p.recordingId === bySession['week 5']!.recordingId)) await expect(hnrTable).toContainText('Marginal speech');
+  if (hnrPoints.some((p) => p.recordingId === bySession['week 3']!.recordingId))
+    await expect(hnrTable).toContainText('Converted before upload');
+  if (hnrPoints.some((p) => p.recordingId === bySession['week 5']!.recordingId))
+    await expect(hnrTable).toContainText('Marginal speech');
   await expect(hnrTable).toContainText('(simulated)');
   // A longer baseline changes the band and the change.
   await page.getByLabel('Baseline: first sessions').fill('5');
@@ -179,8 +264,14 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(pd.getByRole('row', { name: /Harmonics-to-noise ratio/ })).toContainText('dB');
   await expect(pd.getByRole('row', { name: /Speech rate SD/ })).toContainText('words/min');
   await expect(pd.getByRole('row', { name: /Volume/ })).toContainText('Mean energy');
-  await expect(page.getByRole('table', { name: /Wellbeing: Completed/ }).getByRole('row', { name: /Stress/ })).toContainText(/low|moderate|high/);
-  await expect(page.getByRole('table', { name: /Analyses|state/ }).or(page.getByRole('table').filter({ hasText: 'Polls' }))).toContainText('Completed');
+  await expect(
+    page.getByRole('table', { name: /Wellbeing: Completed/ }).getByRole('row', { name: /Stress/ }),
+  ).toContainText(/low|moderate|high/);
+  await expect(
+    page
+      .getByRole('table', { name: /Analyses|state/ })
+      .or(page.getByRole('table').filter({ hasText: 'Polls' })),
+  ).toContainText('Completed');
   await expect(page.getByRole('table').filter({ hasText: 'Local (original file)' })).toContainText('stereo');
   await checkA11y(page, 'recording detail');
   await shoot(page, 'recording-detail');
@@ -191,7 +282,11 @@ test('participants, a timeline and a recording, from a study analysed by the san
   // sandbox answers one version per profile, so the two sessions are relabelled in the study database.
   const db = new Database(join(host.home, 'voicescope.sqlite'));
   db.pragma('busy_timeout = 5000');
-  const relabelled = db.prepare(`UPDATE recordings SET api_version = 'v1.2' WHERE participant_id = ? AND session_label IN ('week 1', 'week 2')`).run(byCode['P-002']!.id).changes;
+  const relabelled = db
+    .prepare(
+      `UPDATE recordings SET api_version = 'v1.2' WHERE participant_id = ? AND session_label IN ('week 1', 'week 2')`,
+    )
+    .run(byCode['P-002']!.id).changes;
   db.close();
   expect(relabelled).toBe(2);
   await openScreen(page, `/studies/${studyId}/participants/${byCode['P-002']!.id}`);
@@ -206,13 +301,18 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await shoot(page, 'participant-timeline-two-versions');
 
   // Readable at 125 %: nothing scrolls sideways, on the list or the timeline.
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   await openScreen(page, `/studies/${studyId}/participants`);
-  await page.evaluate(() => { document.body.style.zoom = '1.25'; });
+  await page.evaluate(() => {
+    document.body.style.zoom = '1.25';
+  });
   await expect(grid(page, /^Participants/).getByRole('row', { name: /P-002/ })).toContainText('Overdue');
   expect(await overflow(), 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
   await shoot(page, 'participants-list-125');
-  await grid(page, /^Participants/).getByRole('row', { name: /P-001/ }).click();
+  await grid(page, /^Participants/)
+    .getByRole('row', { name: /P-001/ })
+    .click();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
   expect(await overflow(), 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
   await shoot(page, 'participant-timeline-125');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { makeWav } from '../fixtures/audio';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
 
-const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
+const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
   const r = await p;
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value;
@@ -18,24 +18,51 @@ const ok = async <T,>(p: Promise<{ ok: true; value: T } | { ok: false; error: un
 const CODES = ['PRV-ALPHA-11', 'PRV-BRAVO-22'];
 
 const importStudy = async (host: Host) => {
-  await ok(host.rpc('settings.save', { firstPollSeconds: 5, pollIntervalSeconds: 5, pollJitterSeconds: 0, uploadsPerMinute: 600, uploadConcurrency: 4, requestsPerSecond: 20 }));
+  await ok(
+    host.rpc('settings.save', {
+      firstPollSeconds: 5,
+      pollIntervalSeconds: 5,
+      pollJitterSeconds: 0,
+      uploadsPerMinute: 600,
+      uploadConcurrency: 4,
+      requestsPerSecond: 20,
+    }),
+  );
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   // Uploads take 15 s to be answered, so the batch is still sending while the screen is looked at.
-  await host.sandboxAdmin('PUT', 'scenario', { preset: 'fast', latency: { upload: { fixedMs: 15_000, jitterMs: 0 } } });
+  await host.sandboxAdmin('PUT', 'scenario', {
+    preset: 'fast',
+    latency: { upload: { fixedMs: 15_000, jitterMs: 0 } },
+  });
   const study = await ok(host.rpc('studies.create', { name: 'Pilot 2026', profileId: profile.id }));
   const dir = join(host.home, 'incoming');
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at'];
-  CODES.forEach((code, p) => [0, 1].forEach((i) => {
-    const name = `${code}_s${i}.wav`;
-    writeFileSync(join(dir, name), makeWav({ seconds: 40, speechSeconds: 35, seed: p * 10 + i, channels: i === 1 ? 2 : 1 }));
-    rows.push(`${name},${code},2026-03-0${i + 1}T09:00:00Z`);
-  }));
+  CODES.forEach((code, p) =>
+    [0, 1].forEach((i) => {
+      const name = `${code}_s${i}.wav`;
+      writeFileSync(
+        join(dir, name),
+        makeWav({ seconds: 40, speechSeconds: 35, seed: p * 10 + i, channels: i === 1 ? 2 : 1 }),
+      );
+      rows.push(`${name},${code},2026-03-0${i + 1}T09:00:00Z`);
+    }),
+  );
   writeFileSync(join(dir, 'manifest.csv'), `${rows.join('\n')}\n`);
-  const plan = await ok(host.rpc('imports.preview', {
-    studyId: study.id, paths: [dir], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing'], isolateOldestSpeaker: false, convert: true,
-  }));
-  const commit = await ok(host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'March' }));
+  const plan = await ok(
+    host.rpc('imports.preview', {
+      studyId: study.id,
+      paths: [dir],
+      manifestPath: join(dir, 'manifest.csv'),
+      timeZone: 'UTC',
+      analyses: ['wellbeing'],
+      isolateOldestSpeaker: false,
+      convert: true,
+    }),
+  );
+  const commit = await ok(
+    host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'March' }),
+  );
   await ok(host.rpc('participants.createAccounts', { studyId: study.id }));
   await ok(host.rpc('batches.start', { batchId: commit.batchId }));
   return { studyId: study.id, batchId: commit.batchId };
@@ -54,7 +81,10 @@ test('archive and delete a study, then the audit log and the privacy page', asyn
   await expect(facts).toContainText('Converted copies2');
   await expect(page.getByText('This study is sending recordings')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Delete this study for good' })).toBeDisabled();
-  await expect(page.getByRole('link', { name: 'Archive and delete' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Archive and delete' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await checkA11y(page, 'archive and delete (sending)');
   await shoot(page, 'privacy-01-study-data-sending');
 
@@ -65,14 +95,23 @@ test('archive and delete a study, then the audit log and the privacy page', asyn
   await expect(archived).toContainText('study-settings.json');
   const archives = join(host.home, 'archives');
   expect(readdirSync(archives)).toHaveLength(1);
-  expect(readdirSync(join(archives, readdirSync(archives)[0]!)).sort()).toEqual(['SHA256SUMS', 'study-settings.json', 'study.sqlite']);
+  expect(readdirSync(join(archives, readdirSync(archives)[0]!)).sort()).toEqual([
+    'SHA256SUMS',
+    'study-settings.json',
+    'study.sqlite',
+  ]);
   await shoot(page, 'privacy-02-archived');
 
   await ok(host.rpc('batches.cancel', { batchId }));
-  await expect.poll(async () => {
-    const s = await ok(host.rpc('studies.dataSummary', { studyId }));
-    return s.runningBatches + s.uploadsInFlight;
-  }, { timeout: 60_000 }).toBe(0);
+  await expect
+    .poll(
+      async () => {
+        const s = await ok(host.rpc('studies.dataSummary', { studyId }));
+        return s.runningBatches + s.uploadsInFlight;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(0);
   await openScreen(page, `/studies/${studyId}/data`);
   await expect(page.getByText('Last archived')).toBeVisible();
   await expect(page.getByText('This study is sending recordings')).toHaveCount(0);
@@ -83,7 +122,9 @@ test('archive and delete a study, then the audit log and the privacy page', asyn
   await checkA11y(page, 'archive and delete (ready)');
   await page.getByRole('button', { name: 'Delete this study for good' }).click();
   await expect(page.getByRole('heading', { name: 'Study deleted' })).toBeVisible();
-  await expect(page.getByText('2 participants, 4 recordings, 2 converted copies and 0 export folders were removed.')).toBeVisible();
+  await expect(
+    page.getByText('2 participants, 4 recordings, 2 converted copies and 0 export folders were removed.'),
+  ).toBeVisible();
   // The deleted study's pages are gone from the sidebar too.
   await expect(page.getByRole('navigation', { name: 'Main' })).not.toContainText('Pilot 2026');
   await checkA11y(page, 'study deleted');
@@ -110,9 +151,12 @@ test('archive and delete a study, then the audit log and the privacy page', asyn
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   const table = page.getByRole('table');
   await expect(table.getByRole('row').nth(1)).toContainText('Diagnostic logging switched off');
-  for (const what of ['Diagnostic logging switched on', 'Study deleted', 'Study archived', 'API key added']) await expect(table.getByRole('rowheader', { name: what })).toBeVisible();
+  for (const what of ['Diagnostic logging switched on', 'Study deleted', 'Study archived', 'API key added'])
+    await expect(table.getByRole('rowheader', { name: what })).toBeVisible();
   await expect(table.getByRole('row', { name: /Study deleted/ })).toContainText('Pilot 2026');
-  await expect(table.getByRole('row', { name: /Study deleted/ })).toContainText('2 participants · 4 recordings · 2 converted copies removed');
+  await expect(table.getByRole('row', { name: /Study deleted/ })).toContainText(
+    '2 participants · 4 recordings · 2 converted copies removed',
+  );
   const text = await page.locator('main').innerText();
   for (const code of CODES) expect(text).not.toContain(code);
   await checkA11y(page, 'audit log (dark)');

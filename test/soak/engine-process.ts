@@ -6,9 +6,17 @@
 import { openStudyService, type StudyServiceOptions } from '../../main/services/study-service';
 
 const [home, tuning] = process.argv.slice(2) as [string, string];
-const t = JSON.parse(tuning) as Pick<StudyServiceOptions, 'poll' | 'queue' | 'client'> & { profileId: number };
+const t = JSON.parse(tuning) as Pick<StudyServiceOptions, 'poll' | 'queue' | 'client'> & {
+  profileId: number;
+};
 
-const svc = openStudyService({ workspaceDir: home, idleRecheckMs: 100, ...(t.poll ? { poll: t.poll } : {}), ...(t.queue ? { queue: t.queue } : {}), ...(t.client ? { client: t.client } : {}) });
+const svc = openStudyService({
+  workspaceDir: home,
+  idleRecheckMs: 100,
+  ...(t.poll ? { poll: t.poll } : {}),
+  ...(t.queue ? { queue: t.queue } : {}),
+  ...(t.client ? { client: t.client } : {}),
+});
 svc.startEngine();
 console.log('ready');
 await svc.runnerFor(t.profileId)!.whenIdle();

@@ -27,7 +27,14 @@ import { openStudyService } from '../../main/services/study-service';
 import { makeWav, seededRandom } from '../fixtures/audio';
 import { createSandboxStudy, startLabSandbox } from '../support/lab-sandbox';
 import { waitForLine } from '../support/spawn';
-import { finalChecks, keptResults, resultsMatchService, snapshotResults, type Check, type ResultSnapshot } from './soak-checks';
+import {
+  finalChecks,
+  keptResults,
+  resultsMatchService,
+  snapshotResults,
+  type Check,
+  type ResultSnapshot,
+} from './soak-checks';
 import { calmScenario, scenarioFor, spellDealer, SPELLS, type Spell } from './weather';
 
 const flag = (name: string): string | undefined => {
@@ -37,7 +44,10 @@ const flag = (name: string): string | undefined => {
 const option = (name: string, env: string, fallback: number): number => {
   const raw = flag(name) ?? process.env[env];
   const n = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 0) { console.error(`soak: --${name} must be a whole number (got ${raw})`); process.exit(2); }
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`soak: --${name} must be a whole number (got ${raw})`);
+    process.exit(2);
+  }
   return n;
 };
 const UPLOADS = Math.max(1, option('uploads', 'SOAK_UPLOADS', 2_000));
@@ -62,7 +72,11 @@ const TUNING = {
   profileId: 1,
   poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 80, globalBurst: 20 },
   queue: { uploadConcurrency: 4, uploadsPerMinute: 100_000 },
-  client: { readTimeoutMs: 1_500, uploadTimeout: { baseMs: 1_500, minBytesPerSecond: 2_000_000 }, retry: { baseDelayMs: 100, maxDelayMs: 1_000 } },
+  client: {
+    readTimeoutMs: 1_500,
+    uploadTimeout: { baseMs: 1_500, minBytesPerSecond: 2_000_000 },
+    retry: { baseDelayMs: 100, maxDelayMs: 1_000 },
+  },
 };
 
 const require = createRequire(import.meta.url);
@@ -70,7 +84,9 @@ const TSX = pathToFileURL(require.resolve('tsx/esm')).href;
 const ENGINE = join(import.meta.dirname, 'engine-process.ts');
 const engineLog = openSync(join(work, 'engine.log'), 'a');
 const spawnEngine = (): ChildProcess =>
-  spawn(process.execPath, ['--import', TSX, ENGINE, home, JSON.stringify(TUNING)], { stdio: ['ignore', 'pipe', engineLog] });
+  spawn(process.execPath, ['--import', TSX, ENGINE, home, JSON.stringify(TUNING)], {
+    stdio: ['ignore', 'pipe', engineLog],
+  });
 
 const sandbox = await startLabSandbox({ credits: 2 * UPLOADS + 100, scenario: calmScenario() });
 const watchdog = setTimeout(() => {
@@ -83,7 +99,10 @@ watchdog.unref();
 const files = join(work, 'files');
 mkdirSync(join(files, 'audio'), { recursive: true });
 for (let k = 0; k < DISTINCT; k++) {
-  writeFileSync(join(files, 'audio', `a${k}.wav`), makeWav({ seconds: 36, speechSeconds: 33, sampleRateHz: 8_000, seed: SEED * 7 + k }));
+  writeFileSync(
+    join(files, 'audio', `a${k}.wav`),
+    makeWav({ seconds: 36, speechSeconds: 33, sampleRateHz: 8_000, seed: SEED * 7 + k }),
+  );
 }
 const participants = Math.ceil(UPLOADS / DISTINCT);
 const rows = ['file,participant,recorded_at'];
@@ -99,9 +118,18 @@ writeFileSync(join(files, 'manifest.csv'), rows.join('\n'));
 
 const svc = openStudyService({ workspaceDir: home });
 const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Soak');
-const plan = await svc.planImport({ studyId, paths: [], manifestPath: join(files, 'manifest.csv'), timeZone: 'UTC', analyses: [...ANALYSES], isolateOldestSpeaker: false, convert: false });
+const plan = await svc.planImport({
+  studyId,
+  paths: [],
+  manifestPath: join(files, 'manifest.csv'),
+  timeZone: 'UTC',
+  analyses: [...ANALYSES],
+  isolateOldestSpeaker: false,
+  convert: false,
+});
 if (!plan.ok) throw new Error(plan.error.message);
-if (plan.value.counts.upload !== UPLOADS) throw new Error(`the import plans ${JSON.stringify(plan.value.counts)}, not ${UPLOADS} uploads`);
+if (plan.value.counts.upload !== UPLOADS)
+  throw new Error(`the import plans ${JSON.stringify(plan.value.counts)}, not ${UPLOADS} uploads`);
 const { batchId } = await svc.commitImport(plan.value);
 const accounts = await svc.createAccounts(studyId);
 if (!accounts.ok) throw new Error(accounts.error.message);
@@ -111,7 +139,9 @@ await svc.close();
 const db = new Database(join(home, 'voicescope.sqlite'));
 db.pragma('busy_timeout = 5000');
 db.prepare(`DELETE FROM settings WHERE key LIKE 'queue_pause:%'`).run(); // …the engine process sends
-say(`${UPLOADS} recordings imported (${DISTINCT} distinct audio files × ${participants} participants, ${participants} accounts); seed ${SEED}`);
+say(
+  `${UPLOADS} recordings imported (${DISTINCT} distinct audio files × ${participants} participants, ${participants} accounts); seed ${SEED}`,
+);
 
 // ── Weather: a new random spell every 1–4 s ─────────────────────────────────────────────────────────
 const spells = Object.fromEntries(SPELLS.map((s) => [s, 0])) as Record<Spell, number>;
@@ -129,7 +159,9 @@ const weather = (async () => {
 // ── The engine, killed KILLS times at random moments ────────────────────────────────────────────────
 /** Kill points: after so many requests have reached the service, spread over the expected run; some kills come right after a start. */
 const expectedRequests = 1.8 * UPLOADS;
-const killAt = Array.from({ length: KILLS }, () => (0.01 + 0.8 * random()) * expectedRequests).sort((a, b) => a - b);
+const killAt = Array.from({ length: KILLS }, () => (0.01 + 0.8 * random()) * expectedRequests).sort(
+  (a, b) => a - b,
+);
 const requests = () => sandbox.requestLog().length;
 const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
 let kills = 0;
@@ -140,7 +172,10 @@ for (;;) {
   const child = spawnEngine();
   runs++;
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const idle = waitForLine(child, 'idle').then(() => true, () => false);
+  const idle = waitForLine(child, 'idle').then(
+    () => true,
+    () => false,
+  );
   try {
     await waitForLine(child, 'ready');
   } catch {
@@ -154,8 +189,11 @@ for (;;) {
     const due = killAt[kills]!;
     const deadline = early ? performance.now() + 50 + random() * 600 : Infinity;
     let done = false;
-    void exited.then(() => { done = true; });
-    while (!done && performance.now() < deadline && (early || requests() < due)) await new Promise((r) => setTimeout(r, 10));
+    void exited.then(() => {
+      done = true;
+    });
+    while (!done && performance.now() < deadline && (early || requests() < due))
+      await new Promise((r) => setTimeout(r, 10));
     if (!done) {
       kill = true;
       if (early) earlyKills++;
@@ -171,12 +209,16 @@ for (;;) {
     snapshot = now;
     const quick = db.pragma('quick_check', { simple: true });
     if (quick !== 'ok') violations.push(`after kill ${kills}: quick_check says ${String(quick)}`);
-    say(`kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)}, ` +
-      `uncertain ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'upload_uncertain'`)}, analyses final ${now.finals.size}`);
+    say(
+      `kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)}, ` +
+        `uncertain ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'upload_uncertain'`)}, analyses final ${now.finals.size}`,
+    );
     continue;
   }
   if (code === 0 && (await idle)) break;
-  violations.push(`the engine process ended by itself with code ${code} (run ${runs}); see ${join(work, 'engine.log')}`);
+  violations.push(
+    `the engine process ended by itself with code ${code} (run ${runs}); see ${join(work, 'engine.log')}`,
+  );
   if (runs > KILLS + 5) break;
 }
 closeSync(engineLog);
@@ -189,46 +231,88 @@ if (lost.length) violations.push(`after the last run: ${lost.slice(0, 5).join(';
 
 // ── Checks and summary ──────────────────────────────────────────────────────────────────────────────
 const checks: Check[] = [
-  { name: `the engine was killed ${KILLS} times and always restarted cleanly`, violations: [...violations, ...(kills < KILLS ? [`only ${kills} of ${KILLS} kills happened before the work was done`] : [])] },
+  {
+    name: `the engine was killed ${KILLS} times and always restarted cleanly`,
+    violations: [
+      ...violations,
+      ...(kills < KILLS ? [`only ${kills} of ${KILLS} kills happened before the work was done`] : []),
+    ],
+  },
   ...finalChecks(db, sandbox, UPLOADS, ANALYSES.length),
 ];
-const verify = await resultsMatchService(db, createApiClient({ profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY } }));
+const verify = await resultsMatchService(
+  db,
+  createApiClient({ profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY } }),
+);
 checks.push(verify.check);
 
 const tally = <T>(xs: readonly T[], key: (x: T) => string | null) => {
   const m = new Map<string, number>();
-  for (const x of xs) { const k = key(x); if (k !== null) m.set(k, (m.get(k) ?? 0) + 1); }
-  return [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+  for (const x of xs) {
+    const k = key(x);
+    if (k !== null) m.set(k, (m.get(k) ?? 0) + 1);
+  }
+  return [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 };
-const outcomeOf = (r: (typeof log)[number]) => r.fault ?? (r.status === null ? 'no answer (client gone)' : `HTTP ${r.status}`);
+const outcomeOf = (r: (typeof log)[number]) =>
+  r.fault ?? (r.status === null ? 'no answer (client gone)' : `HTTP ${r.status}`);
 const uploadsLog = log.filter((r) => r.endpoint === 'upload');
 const pollsLog = log.filter((r) => r.endpoint === 'getAnalysis');
-const states = db.prepare(`SELECT upload_state s, count(*) n FROM recordings GROUP BY 1 ORDER BY 2 DESC`).all() as { s: string; n: number }[];
-const analysisStates = db.prepare(`SELECT state s, count(*) n FROM analyses GROUP BY 1 ORDER BY 2 DESC`).all() as { s: string; n: number }[];
-const uncertainWhy = tally(db.prepare(`SELECT upload_error e FROM recordings WHERE upload_state = 'upload_uncertain'`).all() as { e: string }[], (r) => {
-  const reason = String((JSON.parse(r.e) as { reason?: string }).reason ?? '');
-  if (/stopped while/.test(reason)) return 'interrupted by a kill';
-  if (/in time/.test(reason)) return 'no answer in time';
-  if (/connection broke/.test(reason)) return 'connection broke';
-  if (/HTTP 5/.test(reason)) return 'server error';
-  if (/unreadable|did not say/.test(reason)) return 'unreadable answer';
-  return reason.slice(0, 40);
-});
+const states = db
+  .prepare(`SELECT upload_state s, count(*) n FROM recordings GROUP BY 1 ORDER BY 2 DESC`)
+  .all() as { s: string; n: number }[];
+const analysisStates = db
+  .prepare(`SELECT state s, count(*) n FROM analyses GROUP BY 1 ORDER BY 2 DESC`)
+  .all() as { s: string; n: number }[];
+const uncertainWhy = tally(
+  db.prepare(`SELECT upload_error e FROM recordings WHERE upload_state = 'upload_uncertain'`).all() as {
+    e: string;
+  }[],
+  (r) => {
+    const reason = String((JSON.parse(r.e) as { reason?: string }).reason ?? '');
+    if (/stopped while/.test(reason)) return 'interrupted by a kill';
+    if (/in time/.test(reason)) return 'no answer in time';
+    if (/connection broke/.test(reason)) return 'connection broke';
+    if (/HTTP 5/.test(reason)) return 'server error';
+    if (/unreadable|did not say/.test(reason)) return 'unreadable answer';
+    return reason.slice(0, 40);
+  },
+);
 const held = sandbox.listRecordings();
-const uncertainCharged = held.filter((h) => !db.prepare(`SELECT 1 FROM recordings WHERE recording_id = ?`).get(h.id)).length;
+const uncertainCharged = held.filter(
+  (h) => !db.prepare(`SELECT 1 FROM recordings WHERE recording_id = ?`).get(h.id),
+).length;
 const failed = checks.filter((c) => c.violations.length > 0);
 
 console.log('');
 console.log(`soak summary (seed ${SEED}, ${elapsed()} in all)`);
-console.log(`  recordings: ${UPLOADS} (${DISTINCT} distinct audio files × ${participants} participants), ${ANALYSES.length} analyses each`);
+console.log(
+  `  recordings: ${UPLOADS} (${DISTINCT} distinct audio files × ${participants} participants), ${ANALYSES.length} analyses each`,
+);
 console.log(`  uploads sent: ${uploadsLog.length} (${tally(uploadsLog, outcomeOf)})`);
 console.log(`  polls: ${pollsLog.length} (${tally(pollsLog, outcomeOf)})`);
-const processingErrors = (db.prepare(`SELECT count(*) n FROM analyses WHERE state = 'error'`).get() as { n: number }).n;
-console.log(`  faults by kind: ${tally(log, (r) => r.fault ?? (r.status === 429 ? 'rate_limited_429' : null)) || 'none'}; processing errors (analyses ended in error) ${processingErrors}`);
-console.log(`  weather spells: ${tally(SPELLS.flatMap((s) => Array<Spell>(spells[s]).fill(s)), (s) => s)}`);
+const processingErrors = (
+  db.prepare(`SELECT count(*) n FROM analyses WHERE state = 'error'`).get() as { n: number }
+).n;
+console.log(
+  `  faults by kind: ${tally(log, (r) => r.fault ?? (r.status === 429 ? 'rate_limited_429' : null)) || 'none'}; processing errors (analyses ended in error) ${processingErrors}`,
+);
+console.log(
+  `  weather spells: ${tally(
+    SPELLS.flatMap((s) => Array<Spell>(spells[s]).fill(s)),
+    (s) => s,
+  )}`,
+);
 console.log(`  kills: ${kills} of ${KILLS} (${earlyKills} right after a start), engine runs: ${runs}`);
-console.log(`  final states: ${states.map((s) => `${s.s} ${s.n}`).join(', ')}; analyses: ${analysisStates.map((s) => `${s.s} ${s.n}`).join(', ')}`);
-console.log(`  uncertain uploads, why: ${uncertainWhy || 'none'}; the service holds ${held.length} recordings, ${uncertainCharged} of them charged for uploads held as uncertain`);
+console.log(
+  `  final states: ${states.map((s) => `${s.s} ${s.n}`).join(', ')}; analyses: ${analysisStates.map((s) => `${s.s} ${s.n}`).join(', ')}`,
+);
+console.log(
+  `  uncertain uploads, why: ${uncertainWhy || 'none'}; the service holds ${held.length} recordings, ${uncertainCharged} of them charged for uploads held as uncertain`,
+);
 console.log(`  results compared with the service afterwards: ${verify.compared} recordings`);
 for (const c of checks) {
   console.log(`  ${c.violations.length ? 'FAIL' : 'ok  '} ${c.name}`);

@@ -11,7 +11,8 @@ const path = require('node:path');
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
   if (request === 'got') {
-    const offline = () => Promise.reject(new Error('offline: Electronegativity may not download anything in tests'));
+    const offline = () =>
+      Promise.reject(new Error('offline: Electronegativity may not download anything in tests'));
     offline.default = offline;
     return offline;
   }
@@ -27,27 +28,41 @@ if (!input || !electronVersion) {
 const log = console.log;
 console.log = (...a) => console.error(...a);
 const run = require('@doyensec/electronegativity');
-run({
-  input: path.resolve(input),
-  output: undefined,
-  isSarif: false,
-  customScan: [],
-  excludeFromScan: ['availablesecurityfixesglobalcheck'],
-  severitySet: undefined,
-  confidenceSet: undefined,
-  isRelative: true,
-  isVerbose: true,
-  electronUpgrade: undefined,
-  electronVersionOverride: electronVersion,
-  parserPlugins: [],
-}, false).then((result) => {
-  const findings = result.issues.map((i) => ({
-    id: i.id, file: i.file.split(path.sep).join('/'), line: i.location.line, column: i.location.column,
-    severity: i.severity.name, confidence: i.confidence.name, manualReview: Boolean(i.manualReview), sample: String(i.sample ?? '').slice(0, 160),
-    description: i.description,
-  }));
-  log(JSON.stringify({ checks: result.globalChecks + result.atomicChecks, errors: result.errors, findings }));
-}, (e) => {
-  console.error(e && e.stack ? e.stack : e);
-  process.exit(1);
-});
+run(
+  {
+    input: path.resolve(input),
+    output: undefined,
+    isSarif: false,
+    customScan: [],
+    excludeFromScan: ['availablesecurityfixesglobalcheck'],
+    severitySet: undefined,
+    confidenceSet: undefined,
+    isRelative: true,
+    isVerbose: true,
+    electronUpgrade: undefined,
+    electronVersionOverride: electronVersion,
+    parserPlugins: [],
+  },
+  false,
+).then(
+  (result) => {
+    const findings = result.issues.map((i) => ({
+      id: i.id,
+      file: i.file.split(path.sep).join('/'),
+      line: i.location.line,
+      column: i.location.column,
+      severity: i.severity.name,
+      confidence: i.confidence.name,
+      manualReview: Boolean(i.manualReview),
+      sample: String(i.sample ?? '').slice(0, 160),
+      description: i.description,
+    }));
+    log(
+      JSON.stringify({ checks: result.globalChecks + result.atomicChecks, errors: result.errors, findings }),
+    );
+  },
+  (e) => {
+    console.error(e && e.stack ? e.stack : e);
+    process.exit(1);
+  },
+);

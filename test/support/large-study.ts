@@ -10,8 +10,16 @@ import { ANALYSIS_TYPES } from '../../shared/api/vocabulary';
 import { openStudyDb, type Db } from '../../main/db/open';
 import { openWorkspace } from '../../main/services/workspace';
 
-export interface LargeStudy { readonly participants: number; readonly recordings: number; readonly now: number }
-export const LARGE_STUDY: LargeStudy = { participants: 10_000, recordings: 100_000, now: Date.UTC(2026, 5, 1) };
+export interface LargeStudy {
+  readonly participants: number;
+  readonly recordings: number;
+  readonly now: number;
+}
+export const LARGE_STUDY: LargeStudy = {
+  participants: 10_000,
+  recordings: 100_000,
+  now: Date.UTC(2026, 5, 1),
+};
 const BATCHES = 10;
 const DAY = 86_400_000;
 
@@ -30,14 +38,27 @@ const stateOf = (r: number, total: number): { upload: string; analyses: string |
 
 /** Seeds study 1 (sessions expected every 7 days) on profile 1 (marked simulated, no key: nothing is sent). */
 export const seedLargeStudyDb = (db: Db, s: LargeStudy = LARGE_STUDY): void => {
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'Bench profile (simulated)', 'http://127.0.0.1:9', 'v1.3', 1, '2026-01-01T00:00:00Z')`).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Large study', 1, '2026-01-01T00:00:00Z')`).run();
-  const insB = db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state, label) VALUES (?, 1, '2026-01-01T00:00:00Z', ?, 'finished', ?)`);
-  const insP = db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, ?)`);
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'Bench profile (simulated)', 'http://127.0.0.1:9', 'v1.3', 1, '2026-01-01T00:00:00Z')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Large study', 1, '2026-01-01T00:00:00Z')`,
+  ).run();
+  const insB = db.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state, label) VALUES (?, 1, '2026-01-01T00:00:00Z', ?, 'finished', ?)`,
+  );
+  const insP = db.prepare(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, ?)`,
+  );
   db.transaction(() => {
     for (let b = 1; b <= BATCHES; b++) insB.run(b, JSON.stringify(ANALYSIS_TYPES), `Batch ${b}`);
     for (let p = 1; p <= s.participants; p++) {
-      insP.run(p, `P-${String(p).padStart(5, '0')}`, p % 7 === 0 ? null : `00000000-0000-4000-8000-${String(p).padStart(12, '0')}`, new Date(s.now - (s.participants - p) * 60_000).toISOString());
+      insP.run(
+        p,
+        `P-${String(p).padStart(5, '0')}`,
+        p % 7 === 0 ? null : `00000000-0000-4000-8000-${String(p).padStart(12, '0')}`,
+        new Date(s.now - (s.participants - p) * 60_000).toISOString(),
+      );
     }
   })();
   const recorders = Array.from({ length: s.participants }, (_, i) => i + 1).filter((p) => p % 10 !== 0);
@@ -47,7 +68,9 @@ export const seedLargeStudyDb = (db: Db, s: LargeStudy = LARGE_STUDY): void => {
                              upload_state, verdict, upload_error, recording_id, result_source, api_version, created_at)
      VALUES (?, 1, ?, ?, ?, ?, 1400000, ?, 'manifest', ?, ?, '{"status":"accepted","findings":[]}', ?, ?, ?, ?, '2026-01-01T00:00:00Z')`,
   );
-  const insA = db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, '2026-01-01T00:00:00Z')`);
+  const insA = db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, '2026-01-01T00:00:00Z')`,
+  );
   for (let from = 1; from <= s.recordings; from += 10_000) {
     db.transaction(() => {
       for (let r = from; r < Math.min(from + 10_000, s.recordings + 1); r++) {
@@ -56,11 +79,29 @@ export const seedLargeStudyDb = (db: Db, s: LargeStudy = LARGE_STUDY): void => {
         const at = s.now - ((p * 13) % 60) * DAY - (weeks - 1 - week) * 7 * DAY;
         const st = stateOf(r, s.recordings);
         const uploaded = st.upload === 'uploaded';
-        const error = st.upload === 'rejected' ? JSON.stringify({ reason: 'The file can no longer be read.' }) : st.upload === 'upload_uncertain' ? JSON.stringify({ reason: 'No answer.', error: null }) : null;
-        insR.run(r, p, Math.ceil(r / (s.recordings / BATCHES)), `/data/study/week-${week + 1}/P-${String(p).padStart(5, '0')}_${r}.wav`, `h${r}`,
-          new Date(at).toISOString(), `week ${week + 1}`, st.upload, error,
-          uploaded ? `00000000-0000-4000-9000-${String(r).padStart(12, '0')}` : null, uploaded ? 'simulated' : null, uploaded ? 'v1.3' : null);
-        if (st.analyses) for (const t of ANALYSIS_TYPES) insA.run(r, t, t === 'wellbeing' && st.analyses !== 'completed' ? 'completed' : st.analyses);
+        const error =
+          st.upload === 'rejected'
+            ? JSON.stringify({ reason: 'The file can no longer be read.' })
+            : st.upload === 'upload_uncertain'
+              ? JSON.stringify({ reason: 'No answer.', error: null })
+              : null;
+        insR.run(
+          r,
+          p,
+          Math.ceil(r / (s.recordings / BATCHES)),
+          `/data/study/week-${week + 1}/P-${String(p).padStart(5, '0')}_${r}.wav`,
+          `h${r}`,
+          new Date(at).toISOString(),
+          `week ${week + 1}`,
+          st.upload,
+          error,
+          uploaded ? `00000000-0000-4000-9000-${String(r).padStart(12, '0')}` : null,
+          uploaded ? 'simulated' : null,
+          uploaded ? 'v1.3' : null,
+        );
+        if (st.analyses)
+          for (const t of ANALYSIS_TYPES)
+            insA.run(r, t, t === 'wellbeing' && st.analyses !== 'completed' ? 'completed' : st.analyses);
       }
     })();
   }
@@ -69,5 +110,9 @@ export const seedLargeStudyDb = (db: Db, s: LargeStudy = LARGE_STUDY): void => {
 /** The same study in a workspace folder (for a node host to open). */
 export const seedLargeStudy = (workspaceDir: string, s: LargeStudy = LARGE_STUDY): void => {
   const { db } = openStudyDb(openWorkspace(workspaceDir).dbPath);
-  try { seedLargeStudyDb(db, s); } finally { db.close(); }
+  try {
+    seedLargeStudyDb(db, s);
+  } finally {
+    db.close();
+  }
 };

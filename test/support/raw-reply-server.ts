@@ -8,7 +8,12 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type RawAnswer =
-  | { readonly kind: 'reply'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string }
+  | {
+      readonly kind: 'reply';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: Uint8Array | string;
+    }
   /** Read the request, then destroy the socket without a byte of answer. */
   | { readonly kind: 'drop' }
   /** Read the request, send the status line, headers and the first `bytes` of the body, then destroy the socket. */
@@ -29,7 +34,9 @@ export const startRawReplyServer = async (): Promise<RawReplyServer> => {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     let n = 0;
-    req.on('data', (c: Buffer) => { n += c.length; });
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+    });
     req.on('end', () => {
       log.push({ method: req.method ?? '', url: req.url ?? '', bodyBytes: n });
       const a = current;
@@ -39,7 +46,10 @@ export const startRawReplyServer = async (): Promise<RawReplyServer> => {
           return;
         case 'cut': {
           const bytes = Buffer.from(a.body, 'utf8');
-          res.writeHead(a.status, { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
+          res.writeHead(a.status, {
+            'Content-Type': 'application/json',
+            'Content-Length': String(bytes.length),
+          });
           res.write(bytes.subarray(0, Math.min(a.bytes, bytes.length - 1)), () => req.socket.destroy());
           return;
         }
@@ -53,13 +63,23 @@ export const startRawReplyServer = async (): Promise<RawReplyServer> => {
       }
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    answer(a) { current = a; log = []; },
+    answer(a) {
+      current = a;
+      log = [];
+    },
     received: () => log,
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 };

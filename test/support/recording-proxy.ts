@@ -30,10 +30,13 @@ export const startRecordingProxy = async (target: string): Promise<RecordingProx
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const headers = { ...req.headers, host: to.host, 'content-length': String(body.length) };
       delete headers['transfer-encoding'];
-      const out = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const out = http.request(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       out.on('error', () => res.destroy());
       out.end(body);
     });
@@ -43,6 +46,10 @@ export const startRecordingProxy = async (target: string): Promise<RecordingProx
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 };

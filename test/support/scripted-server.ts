@@ -22,8 +22,18 @@ export interface Received {
   body: string;
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ kind: 'json', status, body, ...(headers ? { headers } : {}) });
-export const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({ kind: 'text', status, body, ...(headers ? { headers } : {}) });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  kind: 'json',
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
+export const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
+  kind: 'text',
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 
 export interface ScriptedServer {
   url: string;
@@ -39,13 +49,26 @@ export const startScriptedServer = async (keepBodies = true): Promise<ScriptedSe
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let n = 0;
-    req.on('data', (c: Buffer) => { n += c.length; if (keepBodies) chunks.push(c); });
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (keepBodies) chunks.push(c);
+    });
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes: n, body: keepBodies ? Buffer.concat(chunks).toString('utf8') : '' });
-      const reply = queue.shift() ?? json(599, { error: { type: 'Unscripted', message: 'no reply scripted' } });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        bodyBytes: n,
+        body: keepBodies ? Buffer.concat(chunks).toString('utf8') : '',
+      });
+      const reply =
+        queue.shift() ?? json(599, { error: { type: 'Unscripted', message: 'no reply scripted' } });
       switch (reply.kind) {
-        case 'drop': req.socket.destroy(); return;
-        case 'hang': return;
+        case 'drop':
+          req.socket.destroy();
+          return;
+        case 'hang':
+          return;
         case 'json':
           res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
           res.end(JSON.stringify(reply.body));
@@ -56,13 +79,22 @@ export const startScriptedServer = async (keepBodies = true): Promise<ScriptedSe
       }
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    script: (...replies) => { queue.push(...replies); },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    script: (...replies) => {
+      queue.push(...replies);
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 };

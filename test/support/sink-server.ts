@@ -13,7 +13,15 @@ const MARK = Buffer.from('"audio":"');
 const server = http.createServer((req, res) => {
   if (req.method === 'GET') {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ trial_remaining: 0, trial_granted: 0, included_remaining: 100, included_granted: 100, purchased_remaining: 0 }));
+    res.end(
+      JSON.stringify({
+        trial_remaining: 0,
+        trial_granted: 0,
+        included_remaining: 100,
+        included_granted: 100,
+        purchased_remaining: 0,
+      }),
+    );
     return;
   }
   const hash = createHash('sha256');
@@ -54,12 +62,25 @@ const server = http.createServer((req, res) => {
     const digest = hash.digest('hex');
     process.stdout.write(`RECEIVED ${digest} ${audioBytes}\n`);
     const id = '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f';
-    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Audio-Sha256': digest, 'X-Body-Bytes': String(total) });
-    res.end(JSON.stringify({
-      recording_id: id, account_id: id, recorded_at: '2026-01-01T00:00:00Z', uploaded_at: new Date().toISOString(),
-      audio_file_format: 'wav', audio_size_bytes: audioBytes, audio_sample_rate_hz: 16000, audio_bit_rate_bps: 256000,
-      audio_duration_seconds: 1, speech_duration_seconds: 1,
-    }));
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'X-Audio-Sha256': digest,
+      'X-Body-Bytes': String(total),
+    });
+    res.end(
+      JSON.stringify({
+        recording_id: id,
+        account_id: id,
+        recorded_at: '2026-01-01T00:00:00Z',
+        uploaded_at: new Date().toISOString(),
+        audio_file_format: 'wav',
+        audio_size_bytes: audioBytes,
+        audio_sample_rate_hz: 16000,
+        audio_bit_rate_bps: 256000,
+        audio_duration_seconds: 1,
+        speech_duration_seconds: 1,
+      }),
+    );
   });
 });
 

@@ -14,11 +14,29 @@ export interface SmallStudyFolder {
   readonly manifestPath: string;
   /** Preview counts with conversion off and on. */
   readonly expected: {
-    readonly off: { upload: number; convert_and_upload: number; refused: number; duplicate: number; unassigned: number };
-    readonly on: { upload: number; convert_and_upload: number; refused: number; duplicate: number; unassigned: number };
+    readonly off: {
+      upload: number;
+      convert_and_upload: number;
+      refused: number;
+      duplicate: number;
+      unassigned: number;
+    };
+    readonly on: {
+      upload: number;
+      convert_and_upload: number;
+      refused: number;
+      duplicate: number;
+      unassigned: number;
+    };
   };
   readonly participants: readonly string[];
-  readonly files: { readonly stereo: string; readonly short: string; readonly text: string; readonly copy: string; readonly original: string };
+  readonly files: {
+    readonly stereo: string;
+    readonly short: string;
+    readonly text: string;
+    readonly copy: string;
+    readonly original: string;
+  };
   /** The manifest's line that names a missing file. */
   readonly missingLine: number;
   readonly pattern: string;
@@ -31,10 +49,13 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
   const dir = join(root, 'study-recordings');
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
-  const name = (code: string, session: string, day: number) => `${code}_${session}_202603${String(day).padStart(2, '0')}.wav`;
+  const name = (code: string, session: string, day: number) =>
+    `${code}_${session}_202603${String(day).padStart(2, '0')}.wav`;
   const add = (file: string, bytes: Uint8Array, code: string, session: string, day: number) => {
     writeFileSync(join(dir, file), bytes);
-    rows.push(`${file},${code},2026-03-${String(day).padStart(2, '0')} ${String(9 + (day % 8)).padStart(2, '0')}:30,${session}`);
+    rows.push(
+      `${file},${code},2026-03-${String(day).padStart(2, '0')} ${String(9 + (day % 8)).padStart(2, '0')}:30,${session}`,
+    );
   };
   let original = '';
   for (let i = 0; i < good; i++) {
@@ -45,7 +66,13 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
     if (i === 0) original = file;
   }
   const stereo = name('P02', 'stereo', 20);
-  add(stereo, makeWav({ seconds: 42, speechSeconds: 36, seed: 400, channels: 2, sampleRateHz: 44_100 }), 'P02', 'stereo', 20);
+  add(
+    stereo,
+    makeWav({ seconds: 42, speechSeconds: 36, seed: 400, channels: 2, sampleRateHz: 44_100 }),
+    'P02',
+    'stereo',
+    20,
+  );
   const short = name('P03', 'short', 21);
   add(short, makeWav({ seconds: 30, speechSeconds: 12, seed: 401 }), 'P03', 'short', 21);
   const text = name('P04', 'text', 22);
@@ -60,7 +87,8 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
   const manifestPath = join(dir, 'manifest.csv');
   writeFileSync(manifestPath, rows.join('\n') + '\n');
   return {
-    dir, manifestPath,
+    dir,
+    manifestPath,
     expected: {
       off: { upload: good, convert_and_upload: 0, refused: 3, duplicate: 1, unassigned: 0 },
       on: { upload: good, convert_and_upload: 1, refused: 2, duplicate: 1, unassigned: 0 },

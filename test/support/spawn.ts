@@ -8,7 +8,9 @@ const require = createRequire(import.meta.url);
 const TSX_LOADER = pathToFileURL(require.resolve('tsx/esm')).href;
 
 export const spawnTs = (script: string, args: string[] = [], nodeFlags: string[] = []): ChildProcess =>
-  spawn(process.execPath, [...nodeFlags, '--import', TSX_LOADER, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  spawn(process.execPath, [...nodeFlags, '--import', TSX_LOADER, script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 
 /** Resolves with the first stdout line that starts with `prefix` (its remainder), or rejects on exit. */
 export const waitForLine = (child: ChildProcess, prefix: string): Promise<string> =>
@@ -16,7 +18,8 @@ export const waitForLine = (child: ChildProcess, prefix: string): Promise<string
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
-      for (const line of buf.split('\n')) if (line.startsWith(prefix)) return resolve(line.slice(prefix.length).trim());
+      for (const line of buf.split('\n'))
+        if (line.startsWith(prefix)) return resolve(line.slice(prefix.length).trim());
     });
     child.on('exit', (code) => reject(new Error(`process exited (${code}) before printing ${prefix}`)));
   });
@@ -24,7 +27,9 @@ export const waitForLine = (child: ChildProcess, prefix: string): Promise<string
 export const runTs = async (script: string, args: string[], nodeFlags: string[] = []): Promise<string> => {
   const child = spawnTs(script, args, nodeFlags);
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
   return out.trim();

@@ -21,7 +21,7 @@ const fillFileSystem = (path: string, slack: number): number => {
   const fd = openSync(path, 'w');
   let total = 0;
   try {
-    for (let chunk = 64 * 1024; chunk >= 1; ) {
+    for (let chunk = 64 * 1024; chunk >= 1;) {
       try {
         total += writeSync(fd, Buffer.alloc(chunk, 0x5a));
       } catch (e) {
@@ -37,28 +37,63 @@ const fillFileSystem = (path: string, slack: number): number => {
 };
 
 const seedRecording = (db: Db, i: number): number => {
-  const id = Number(db.prepare(
-    `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
      VALUES (1, 1, ?, ?, 1, ?, 'manifest', 'uploaded', ?, ?, ?)`,
-  ).run(`/f/${i}.wav`, `h${i}`, AT, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, AT, AT).lastInsertRowid);
-  db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, 'alzheimers', 'processing', ?, ?)`).run(id, AT, AT);
+      )
+      .run(`/f/${i}.wav`, `h${i}`, AT, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, AT, AT)
+      .lastInsertRowid,
+  );
+  db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, 'alzheimers', 'processing', ?, ?)`,
+  ).run(id, AT, AT);
   return id;
 };
 
 const result = (i: number): RecordingAnalysis => ({
-  apiVersion: 'v1.3', recordingId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, accountId: 'a', recordedAt: AT, uploadedAt: AT,
-  audio: { format: 'wav', sizeBytes: 1, sampleRateHz: 16_000, bitRateBps: 256_000, durationSeconds: 60, speechDurationSeconds: 40 },
+  apiVersion: 'v1.3',
+  recordingId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  accountId: 'a',
+  recordedAt: AT,
+  uploadedAt: AT,
+  audio: {
+    format: 'wav',
+    sizeBytes: 1,
+    sampleRateHz: 16_000,
+    bitRateBps: 256_000,
+    durationSeconds: 60,
+    speechDurationSeconds: 40,
+  },
   source: 'simulated',
-  outcomes: [{ type: 'alzheimers', status: 'completed', values: { ad_ttr: 0.5 + i / 1e6, ad_mlu_words: 9.75, ad_cognition: 'hc', ad_p_hc: 0.8, ad_p_mci: 0.15, ad_p_ad: 0.05 } }],
+  outcomes: [
+    {
+      type: 'alzheimers',
+      status: 'completed',
+      values: {
+        ad_ttr: 0.5 + i / 1e6,
+        ad_mlu_words: 9.75,
+        ad_cognition: 'hc',
+        ad_p_hc: 0.8,
+        ad_p_mci: 0.15,
+        ad_p_ad: 0.05,
+      },
+    },
+  ],
 });
 
 const full = (dir: string) => {
   const opened = tryOpenStudyDb(join(dir, 'voicescope.sqlite'));
   if (!opened.ok) return { opened: opened.error };
   const { db } = opened.value;
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:1', 'v1.3', ?)`).run(AT);
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:1', 'v1.3', ?)`,
+  ).run(AT);
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, ?)`).run(AT);
-  db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'a', ?)`).run(AT);
+  db.prepare(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'a', ?)`,
+  ).run(AT);
   const filler = join(dir, 'other-files.bin');
   // Room for a few results, then none: the study goes on for a while on an almost full disk.
   const fillerBytes = fillFileSystem(filler, 256 * 1024);
@@ -79,10 +114,19 @@ const full = (dir: string) => {
   const countValues = () => (db.prepare(`SELECT count(*) n FROM measure_values`).get() as { n: number }).n;
   const valuesAtFailure = countValues();
   // Nothing half-stored: the recording whose results could not be written has no values and is still processing.
-  const failedState = failedId > 0
-    ? { values: (db.prepare(`SELECT count(*) n FROM measure_values WHERE recording_id = ?`).get(failedId) as { n: number }).n,
-        state: (db.prepare(`SELECT state FROM analyses WHERE recording_id = ?`).get(failedId) as { state: string }).state }
-    : null;
+  const failedState =
+    failedId > 0
+      ? {
+          values: (
+            db.prepare(`SELECT count(*) n FROM measure_values WHERE recording_id = ?`).get(failedId) as {
+              n: number;
+            }
+          ).n,
+          state: (
+            db.prepare(`SELECT state FROM analyses WHERE recording_id = ?`).get(failedId) as { state: string }
+          ).state,
+        }
+      : null;
   rmSync(filler);
   let retried = false;
   if (failedId > 0) {
@@ -90,8 +134,15 @@ const full = (dir: string) => {
     retried = true;
   }
   const out = {
-    fillerBytes, stored, sqliteCode: (failure as { code?: string } | null)?.code ?? null, problem: classifyDbError(failure, { dbPath: join(dir, 'voicescope.sqlite') }),
-    valuesAtFailure, failedState, retried, valuesAfter: countValues(), integrity: db.pragma('integrity_check', { simple: true }),
+    fillerBytes,
+    stored,
+    sqliteCode: (failure as { code?: string } | null)?.code ?? null,
+    problem: classifyDbError(failure, { dbPath: join(dir, 'voicescope.sqlite') }),
+    valuesAtFailure,
+    failedState,
+    retried,
+    valuesAfter: countValues(),
+    integrity: db.pragma('integrity_check', { simple: true }),
   };
   db.close();
   return out;

@@ -11,15 +11,31 @@ import { makeMp3, makeMp4, makeOggOpus } from '../fixtures/compressed-audio';
 export interface StudyFolder {
   readonly dir: string;
   readonly manifestPath: string;
-  readonly expected: { upload: number; convert_and_upload: number; refused: number; duplicate: number; unassigned: number };
+  readonly expected: {
+    upload: number;
+    convert_and_upload: number;
+    refused: number;
+    duplicate: number;
+    unassigned: number;
+  };
   /** Manifest rows that must be reported as errors. */
   readonly manifestErrorRows: number;
   readonly participants: number;
 }
 
-const WAV_KINDS: readonly WavFormat[] = ['pcm16', 'pcm24', 'pcm32', 'float32', 'extensible-pcm16', 'extensible-float32'];
+const WAV_KINDS: readonly WavFormat[] = [
+  'pcm16',
+  'pcm24',
+  'pcm32',
+  'float32',
+  'extensible-pcm16',
+  'extensible-float32',
+];
 
-export const makeStudyFolder = (root: string, opts: { good?: number; participants?: number } = {}): StudyFolder => {
+export const makeStudyFolder = (
+  root: string,
+  opts: { good?: number; participants?: number } = {},
+): StudyFolder => {
   const good = opts.good ?? 150;
   const participants = opts.participants ?? 20;
   const dir = join(root, 'recordings');
@@ -33,25 +49,62 @@ export const makeStudyFolder = (root: string, opts: { good?: number; participant
     const rel = `${i % 2 ? 'week-a' : 'week-b'}/rec-${String(i).padStart(4, '0')}${extra}.${ext}`;
     writeFileSync(join(dir, rel), bytes);
     const day = 1 + (i % 28);
-    rows.push(`recordings/${rel},${participant},2026-02-${String(day).padStart(2, '0')} ${String(8 + (i % 10)).padStart(2, '0')}:00,week ${1 + (i % 12)}`);
+    rows.push(
+      `recordings/${rel},${participant},2026-02-${String(day).padStart(2, '0')} ${String(8 + (i % 10)).padStart(2, '0')}:00,week ${1 + (i % 12)}`,
+    );
     return rel;
   };
   const expected = { upload: 0, convert_and_upload: 0, refused: 0, duplicate: 0, unassigned: 0 };
   const dupSources: { rel: string; participant: string }[] = [];
   for (let i = 0; i < good; i++) {
-    const rel = add(makeWav({ seconds: 44 + (i % 5), speechSeconds: 35 + (i % 4) * 0.5, seed: 1000 + i, format: WAV_KINDS[i % WAV_KINDS.length]! }), 'wav', code(i));
+    const rel = add(
+      makeWav({
+        seconds: 44 + (i % 5),
+        speechSeconds: 35 + (i % 4) * 0.5,
+        seed: 1000 + i,
+        format: WAV_KINDS[i % WAV_KINDS.length]!,
+      }),
+      'wav',
+      code(i),
+    );
     if (i < 6) dupSources.push({ rel, participant: code(i) });
     expected.upload++;
   }
-  for (let i = 0; i < 10; i++) { add(makeMp3({ seconds: 40 + i }), 'mp3', code(i)); expected.upload++; }
-  for (let i = 0; i < 5; i++) { add(makeOggOpus({ seconds: 41 + i }), 'ogg', code(i + 3)); expected.upload++; }
-  for (let i = 0; i < 5; i++) { add(makeMp4({ seconds: 42 + i }), 'm4a', code(i + 5)); expected.upload++; }
+  for (let i = 0; i < 10; i++) {
+    add(makeMp3({ seconds: 40 + i }), 'mp3', code(i));
+    expected.upload++;
+  }
+  for (let i = 0; i < 5; i++) {
+    add(makeOggOpus({ seconds: 41 + i }), 'ogg', code(i + 3));
+    expected.upload++;
+  }
+  for (let i = 0; i < 5; i++) {
+    add(makeMp4({ seconds: 42 + i }), 'm4a', code(i + 5));
+    expected.upload++;
+  }
   for (let i = 0; i < 12; i++) {
-    add(makeWav({ seconds: 45, speechSeconds: 36, seed: 5000 + i, channels: 2, sampleRateHz: i % 2 ? 44_100 : 16_000 }), 'wav', code(i), '-stereo');
+    add(
+      makeWav({
+        seconds: 45,
+        speechSeconds: 36,
+        seed: 5000 + i,
+        channels: 2,
+        sampleRateHz: i % 2 ? 44_100 : 16_000,
+      }),
+      'wav',
+      code(i),
+      '-stereo',
+    );
     expected.convert_and_upload++;
   }
-  for (let i = 0; i < 8; i++) { add(makeWav({ seconds: 30, speechSeconds: 12, seed: 7000 + i }), 'wav', code(i), '-short'); expected.refused++; }
-  for (let i = 0; i < 4; i++) { add(new TextEncoder().encode(`not audio ${i}\n`.repeat(50)), 'wav', code(i), '-text'); expected.refused++; }
+  for (let i = 0; i < 8; i++) {
+    add(makeWav({ seconds: 30, speechSeconds: 12, seed: 7000 + i }), 'wav', code(i), '-short');
+    expected.refused++;
+  }
+  for (let i = 0; i < 4; i++) {
+    add(new TextEncoder().encode(`not audio ${i}\n`.repeat(50)), 'wav', code(i), '-text');
+    expected.refused++;
+  }
   for (const [i, d] of dupSources.entries()) {
     const rel = `week-b/copy-${i}.wav`;
     copyFileSync(join(dir, d.rel), join(dir, rel));
@@ -59,7 +112,11 @@ export const makeStudyFolder = (root: string, opts: { good?: number; participant
     expected.duplicate++;
   }
   // Manifest errors: files that do not exist, unreadable dates, a row without participant.
-  rows.push('recordings/week-a/gone-1.wav,P-001,2026-02-02,week 2', 'recordings/week-a/gone-2.wav,P-002,2026-02-02,week 2', 'recordings/week-a/gone-3.wav,P-003,2026-02-02,week 2');
+  rows.push(
+    'recordings/week-a/gone-1.wav,P-001,2026-02-02,week 2',
+    'recordings/week-a/gone-2.wav,P-002,2026-02-02,week 2',
+    'recordings/week-a/gone-3.wav,P-003,2026-02-02,week 2',
+  );
   const badDate = add(makeWav({ seconds: 45, speechSeconds: 36, seed: 9001 }), 'wav', 'P-004');
   rows[rows.length - 1] = `recordings/${badDate},P-004,31/02/2026,week 3`;
   const noParticipant = add(makeWav({ seconds: 45, speechSeconds: 36, seed: 9002 }), 'wav', 'P-005');

@@ -33,12 +33,24 @@ const sampler = setInterval(() => {
 }, 2);
 const source = await fileAudioSource(file);
 const t0 = performance.now();
-const out = await client.upload({ accountId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f', recordedAt: '2026-01-01T00:00:00Z', analyses: ['wellbeing'], audio: source });
+const out = await client.upload({
+  accountId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f',
+  recordedAt: '2026-01-01T00:00:00Z',
+  analyses: ['wellbeing'],
+  audio: source,
+});
 const ms = performance.now() - t0;
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage().rss);
 const expected = await sha256File(file); // after the measurement, like the bare baseline, which reads nothing first
-process.stdout.write(JSON.stringify({
-  status: out.status, bytes: source.sizeBytes, ms: Math.round(ms), sha256: expected,
-  rssGrowthBytes: peak - base, heapGrowthBytes: maxes.heapUsed, arrayBufferGrowthBytes: maxes.arrayBuffers,
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    status: out.status,
+    bytes: source.sizeBytes,
+    ms: Math.round(ms),
+    sha256: expected,
+    rssGrowthBytes: peak - base,
+    heapGrowthBytes: maxes.heapUsed,
+    arrayBufferGrowthBytes: maxes.arrayBuffers,
+  }) + '\n',
+);

@@ -22,7 +22,11 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 const datetime = fc
   .tuple(
-    fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
+    fc.date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2099-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    }),
     fc.constantFrom('Z', '+02:00', '-05:30', '+00:00'),
     fc.boolean(),
   )
@@ -50,14 +54,22 @@ const text = fc.oneof(
 
 const leafArb = (s: Exclude<Shape, { t: 'object' }>): fc.Arbitrary<Json> => {
   switch (s.t) {
-    case 'uuid': return fc.uuid();
-    case 'datetime': return datetime;
-    case 'int': return int;
-    case 'double': return double;
-    case 'score': return fc.integer({ min: 0, max: 100 });
-    case 'string': return text;
-    case 'bool': return fc.boolean();
-    case 'enum': return fc.constantFrom(...s.values);
+    case 'uuid':
+      return fc.uuid();
+    case 'datetime':
+      return datetime;
+    case 'int':
+      return int;
+    case 'double':
+      return double;
+    case 'score':
+      return fc.integer({ min: 0, max: 100 });
+    case 'string':
+      return text;
+    case 'bool':
+      return fc.boolean();
+    case 'enum':
+      return fc.constantFrom(...s.values);
   }
 };
 
@@ -65,7 +77,10 @@ const ABSENT = Symbol('absent');
 const extraKey = fc.string({ minLength: 1, maxLength: 8 }).map((k) => `x_${k}`);
 const extras = fc.oneof(
   { arbitrary: fc.constant({}), weight: 5 },
-  { arbitrary: fc.dictionary(extraKey, fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, { maxKeys: 2 }), weight: 1 },
+  {
+    arbitrary: fc.dictionary(extraKey, fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, { maxKeys: 2 }),
+    weight: 1,
+  },
 );
 
 /** A body the specification allows for this shape (optional members absent, null or present; extra fields sometimes). */
@@ -76,7 +91,11 @@ export const validBody = (shape: Shape): fc.Arbitrary<Json> => {
     const value = validBody(f.shape);
     model[k] = f.required
       ? value
-      : fc.oneof({ arbitrary: value, weight: 4 }, { arbitrary: fc.constant(ABSENT), weight: 1 }, { arbitrary: fc.constant(null), weight: 1 });
+      : fc.oneof(
+          { arbitrary: value, weight: 4 },
+          { arbitrary: fc.constant(ABSENT), weight: 1 },
+          { arbitrary: fc.constant(null), weight: 1 },
+        );
   }
   return fc.tuple(fc.record(model), extras).map(([o, x]) => {
     const out: Record<string, Json> = { ...x };
@@ -100,7 +119,8 @@ const objectPaths = (v: Json, prefix: Path = []): Path[] =>
 
 const getAt = (v: Json, p: Path): Json | undefined => {
   let node: Json | undefined = v;
-  for (const k of p) node = node !== null && typeof node === 'object' && !Array.isArray(node) ? node[k] : undefined;
+  for (const k of p)
+    node = node !== null && typeof node === 'object' && !Array.isArray(node) ? node[k] : undefined;
   return node;
 };
 
@@ -124,10 +144,19 @@ const pick = <T>(xs: readonly T[], n: number): T => xs[n % xs.length]!;
 /** Whether `v` is of the JSON type the shape expects (then replacing a member with it is no type error). */
 const sameJsonType = (s: Shape, v: Json): boolean => {
   switch (s.t) {
-    case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
-    case 'int': case 'double': case 'score': return typeof v === 'number';
-    case 'bool': return typeof v === 'boolean';
-    case 'uuid': case 'datetime': case 'string': case 'enum': return typeof v === 'string';
+    case 'object':
+      return v !== null && typeof v === 'object' && !Array.isArray(v);
+    case 'int':
+    case 'double':
+    case 'score':
+      return typeof v === 'number';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'uuid':
+    case 'datetime':
+    case 'string':
+    case 'enum':
+      return typeof v === 'string';
   }
 };
 
@@ -146,16 +175,33 @@ export interface WireCase {
   readonly simulatedHeader: boolean;
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', 'application/octet-stream', null] as const;
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/html',
+  'text/plain',
+  'application/octet-stream',
+  null,
+] as const;
 
-interface Mutated { readonly label: string; readonly text: string; readonly certainlyInvalid: boolean }
+interface Mutated {
+  readonly label: string;
+  readonly text: string;
+  readonly certainlyInvalid: boolean;
+}
 
 const NUMERIC_RAW: readonly { raw: string; invalid: boolean }[] = [
-  { raw: '1e400', invalid: true }, { raw: '-1e400', invalid: true },
-  { raw: '9007199254740993', invalid: false }, { raw: '-9007199254740993', invalid: false },
-  { raw: '123456789012345678901234567890', invalid: false }, { raw: '1.5', invalid: false },
-  { raw: '1.7976931348623157e308', invalid: false }, { raw: '5e-324', invalid: false }, { raw: '-0', invalid: false },
-  { raw: '1E2', invalid: false }, { raw: '0.1e-400', invalid: false },
+  { raw: '1e400', invalid: true },
+  { raw: '-1e400', invalid: true },
+  { raw: '9007199254740993', invalid: false },
+  { raw: '-9007199254740993', invalid: false },
+  { raw: '123456789012345678901234567890', invalid: false },
+  { raw: '1.5', invalid: false },
+  { raw: '1.7976931348623157e308', invalid: false },
+  { raw: '5e-324', invalid: false },
+  { raw: '-0', invalid: false },
+  { raw: '1E2', invalid: false },
+  { raw: '0.1e-400', invalid: false },
 ];
 const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '1e999', '0x10', '', ' 12', '12abc', 'null', '1,5'];
 
@@ -172,7 +218,9 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
     case 'wrong_type': {
       if (known.length === 0) break;
       const p = pick(known, a);
-      const others = [17, 2.5, 'seventeen', true, [1, 2], { nested: { value: 1 } }].filter((x) => !sameJsonType(shapeAt(shape, p)!, x));
+      const others = [17, 2.5, 'seventeen', true, [1, 2], { nested: { value: 1 } }].filter(
+        (x) => !sameJsonType(shapeAt(shape, p)!, x),
+      );
       return { label: kind, text: JSON.stringify(setAt(body, p, pick(others, b))), certainlyInvalid: true };
     }
     case 'null_member': {
@@ -194,14 +242,31 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
     }
     case 'nan_string': {
       if (numeric.length === 0) break;
-      return { label: kind, text: JSON.stringify(setAt(body, pick(numeric, a), pick(NAN_LIKE, b))), certainlyInvalid: true };
+      return {
+        label: kind,
+        text: JSON.stringify(setAt(body, pick(numeric, a), pick(NAN_LIKE, b))),
+        certainlyInvalid: true,
+      };
     }
     case 'unknown_enum': {
       if (enums.length === 0) break;
       const p = pick(enums, a);
       const allowed = (shapeAt(shape, p) as { values: readonly string[] }).values;
-      const candidates = ['unknown', 'COMPLETED', 'completed ', 'Low', '', 'pending', 'finished', 'speaker2'].filter((x) => !allowed.includes(x));
-      return { label: kind, text: JSON.stringify(setAt(body, p, pick(candidates, b))), certainlyInvalid: true };
+      const candidates = [
+        'unknown',
+        'COMPLETED',
+        'completed ',
+        'Low',
+        '',
+        'pending',
+        'finished',
+        'speaker2',
+      ].filter((x) => !allowed.includes(x));
+      return {
+        label: kind,
+        text: JSON.stringify(setAt(body, p, pick(candidates, b))),
+        certainlyInvalid: true,
+      };
     }
     case 'deep_nesting': {
       const depth = 100 + (b % 40_000);
@@ -221,17 +286,37 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
     case 'extra_members': {
       const at = pick(objectPaths(body), a);
       // eslint-disable-next-line no-loss-of-precision -- a number beyond double precision, as a loose service may send
-      const extra: Json = pick<Json>([{ unexpected: [1, 'two', null] }, 'surprise', 12345678901234567890, null, { status: 'error' }], b);
-      return { label: kind, text: JSON.stringify(setAt(body, [...at, `x_new${c % 5}`], extra)), certainlyInvalid: false };
+      const extra: Json = pick<Json>(
+        [{ unexpected: [1, 'two', null] }, 'surprise', 12345678901234567890, null, { status: 'error' }],
+        b,
+      );
+      return {
+        label: kind,
+        text: JSON.stringify(setAt(body, [...at, `x_new${c % 5}`], extra)),
+        certainlyInvalid: false,
+      };
     }
     case 'truncated': {
       return { label: kind, text: plain.slice(0, a % plain.length), certainlyInvalid: true };
     }
     case 'top_level': {
-      return { label: kind, text: pick(['[]', '[' + plain + ']', '42', '"ok"', 'null', 'true', JSON.stringify(plain)], a), certainlyInvalid: true };
+      return {
+        label: kind,
+        text: pick(['[]', '[' + plain + ']', '42', '"ok"', 'null', 'true', JSON.stringify(plain)], a),
+        certainlyInvalid: true,
+      };
     }
     case 'not_json': {
-      const pages = ['', ' ', '<html><body>Sign in to the hotel Wi-Fi</body></html>', 'Bad Gateway', '\uFFFD\uFFFD', `x${plain}`, `${plain}}`, `${plain},`];
+      const pages = [
+        '',
+        ' ',
+        '<html><body>Sign in to the hotel Wi-Fi</body></html>',
+        'Bad Gateway',
+        '\uFFFD\uFFFD',
+        `x${plain}`,
+        `${plain}}`,
+        `${plain},`,
+      ];
       return { label: kind, text: pick(pages, a), certainlyInvalid: true };
     }
     case 'huge': {
@@ -240,7 +325,11 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
       if (!over && room <= 0) break;
       const size = over ? MAX_RESPONSE_BYTES + (b % 200_000) : room - (b % Math.max(1, room));
       const at = objectPaths(body)[0]!;
-      return { label: over ? 'huge' : 'near_cap', text: JSON.stringify(setAt(body, [...at, 'x_pad'], 'p'.repeat(Math.max(0, size)))), certainlyInvalid: over };
+      return {
+        label: over ? 'huge' : 'near_cap',
+        text: JSON.stringify(setAt(body, [...at, 'x_pad'], 'p'.repeat(Math.max(0, size)))),
+        certainlyInvalid: over,
+      };
     }
     case 'bom': {
       return { label: kind, text: `\uFEFF${plain}`, certainlyInvalid: false };
@@ -250,23 +339,65 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
 };
 
 const MUTATIONS = [
-  'valid', 'valid', 'valid', 'wrong_type', 'null_member', 'missing_member', 'odd_number', 'nan_string', 'unknown_enum',
-  'deep_nesting', 'extra_members', 'truncated', 'top_level', 'not_json', 'huge', 'bom',
+  'valid',
+  'valid',
+  'valid',
+  'wrong_type',
+  'null_member',
+  'missing_member',
+  'odd_number',
+  'nan_string',
+  'unknown_enum',
+  'deep_nesting',
+  'extra_members',
+  'truncated',
+  'top_level',
+  'not_json',
+  'huge',
+  'bom',
 ] as const;
 
-const NAMED_TYPES = ['Unauthorized', 'Suspended', 'ApiNotProvisioned', 'AnalysisNotEnabled', 'UploadLimitExceeded', 'SpeakerSpeechTooShort',
-  'RecordingTooLongForIsolation', 'InternalError', 'RateLimitExceeded', 'NotFound', 'SomethingNew'];
+const NAMED_TYPES = [
+  'Unauthorized',
+  'Suspended',
+  'ApiNotProvisioned',
+  'AnalysisNotEnabled',
+  'UploadLimitExceeded',
+  'SpeakerSpeechTooShort',
+  'RecordingTooLongForIsolation',
+  'InternalError',
+  'RateLimitExceeded',
+  'NotFound',
+  'SomethingNew',
+];
 
 const errorBody = fc.oneof(
-  fc.record({ error: fc.record({ type: fc.constantFrom(...NAMED_TYPES), message: text }) }).map((x) => JSON.stringify(x)),
-  fc.constantFrom('', '<html>502 Bad Gateway</html>', '{"error":null}', '{"error":{"type":17}}', '{"error":', '[]'),
+  fc
+    .record({ error: fc.record({ type: fc.constantFrom(...NAMED_TYPES), message: text }) })
+    .map((x) => JSON.stringify(x)),
+  fc.constantFrom(
+    '',
+    '<html>502 Bad Gateway</html>',
+    '{"error":null}',
+    '{"error":{"type":17}}',
+    '{"error":',
+    '[]',
+  ),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
 );
 /** Retry-After values, sane and not. (A value too large for a double is a known defect, tested on its own.) */
 const retryAfter = fc.oneof(
   fc.constant(null),
   fc.integer({ min: 0, max: 90 }).map(String),
-  fc.constantFrom('-1', '1.5', 'soon', '', '999999999999999999999', 'Wed, 21 Oct 2015 07:28:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT'),
+  fc.constantFrom(
+    '-1',
+    '1.5',
+    'soon',
+    '',
+    '999999999999999999999',
+    'Wed, 21 Oct 2015 07:28:00 GMT',
+    'Fri, 31 Dec 9999 23:59:59 GMT',
+  ),
 );
 
 const header = (contentType: string | null, simulated: boolean): Record<string, string> => ({
@@ -278,7 +409,11 @@ const header = (contentType: string | null, simulated: boolean): Record<string, 
  * Any answer to a call of `endpoint`: mostly 2xx bodies made from a valid one, also other statuses and
  * broken connections. `adjust` may change the valid body first (say, to answer about the recording asked for).
  */
-export const adversarialAnswer = (version: ApiVersion, endpoint: ShapeEndpoint, adjust?: (body: Json, n: number) => Json): fc.Arbitrary<WireCase> => {
+export const adversarialAnswer = (
+  version: ApiVersion,
+  endpoint: ShapeEndpoint,
+  adjust?: (body: Json, n: number) => Json,
+): fc.Arbitrary<WireCase> => {
   const shape = SHAPES[version][endpoint];
   const body = adjust ? fc.tuple(validBody(shape), fc.nat()).map(([b, n]) => adjust(b, n)) : validBody(shape);
   const success = fc
@@ -293,29 +428,62 @@ export const adversarialAnswer = (version: ApiVersion, endpoint: ShapeEndpoint, 
     .map(({ body, kind, n, status, contentType, simulated }): WireCase => {
       const m = mutate(shape, body, kind, n);
       return {
-        label: m.label, text: m.text, certainlyInvalid: m.certainlyInvalid, simulatedHeader: simulated,
+        label: m.label,
+        text: m.text,
+        certainlyInvalid: m.certainlyInvalid,
+        simulatedHeader: simulated,
         answer: { kind: 'reply', status, headers: header(contentType, simulated), body: m.text },
       };
     });
   const refusal = fc
     .record({
-      status: fc.oneof(fc.constantFrom(400, 401, 403, 404, 408, 413, 429, 500, 502, 503, 504), fc.integer({ min: 300, max: 599 })),
-      body: fc.oneof(errorBody, validBody(shape).map((b) => JSON.stringify(b))),
+      status: fc.oneof(
+        fc.constantFrom(400, 401, 403, 404, 408, 413, 429, 500, 502, 503, 504),
+        fc.integer({ min: 300, max: 599 }),
+      ),
+      body: fc.oneof(
+        errorBody,
+        validBody(shape).map((b) => JSON.stringify(b)),
+      ),
       retryAfter,
     })
     .filter(({ status }) => status !== 304)
     .map(({ status, body, retryAfter: ra }): WireCase => ({
-      label: `status_${Math.floor(status / 100)}xx`, text: null, certainlyInvalid: true, simulatedHeader: false,
-      answer: { kind: 'reply', status, headers: { 'Content-Type': 'application/json', ...(ra !== null ? { 'Retry-After': ra } : {}) }, body },
+      label: `status_${Math.floor(status / 100)}xx`,
+      text: null,
+      certainlyInvalid: true,
+      simulatedHeader: false,
+      answer: {
+        kind: 'reply',
+        status,
+        headers: { 'Content-Type': 'application/json', ...(ra !== null ? { 'Retry-After': ra } : {}) },
+        body,
+      },
     }));
   const noContent: fc.Arbitrary<WireCase> = fc.constant({
-    label: 'no_content', text: '', certainlyInvalid: true, simulatedHeader: false, answer: { kind: 'reply', status: 204, headers: {}, body: '' },
+    label: 'no_content',
+    text: '',
+    certainlyInvalid: true,
+    simulatedHeader: false,
+    answer: { kind: 'reply', status: 204, headers: {}, body: '' },
   });
   const broken = fc.oneof(
-    fc.constant<WireCase>({ label: 'dropped', text: null, certainlyInvalid: true, simulatedHeader: false, answer: { kind: 'drop' } }),
+    fc.constant<WireCase>({
+      label: 'dropped',
+      text: null,
+      certainlyInvalid: true,
+      simulatedHeader: false,
+      answer: { kind: 'drop' },
+    }),
     fc.tuple(validBody(shape), fc.nat()).map(([b, k]): WireCase => {
       const body = JSON.stringify(b);
-      return { label: 'cut_mid_body', text: null, certainlyInvalid: true, simulatedHeader: false, answer: { kind: 'cut', status: 200, body, bytes: k % body.length } };
+      return {
+        label: 'cut_mid_body',
+        text: null,
+        certainlyInvalid: true,
+        simulatedHeader: false,
+        answer: { kind: 'cut', status: 200, body, bytes: k % body.length },
+      };
     }),
   );
   return fc.oneof(

@@ -5,7 +5,13 @@
  * spec says). The arbitraries in wire-arbitraries.ts generate valid bodies from these shapes.
  */
 import {
-  ANALYSIS_STATUSES, ANXIETY_LEVELS, COGNITION_CLASSES, DEPRESSION_LEVELS, ORGANISATION_ROLES, STRESS_LEVELS, type ApiVersion,
+  ANALYSIS_STATUSES,
+  ANXIETY_LEVELS,
+  COGNITION_CLASSES,
+  DEPRESSION_LEVELS,
+  ORGANISATION_ROLES,
+  STRESS_LEVELS,
+  type ApiVersion,
 } from '../../shared/api/vocabulary';
 
 export type Leaf =
@@ -41,81 +47,156 @@ const en = (values: readonly string[]): Leaf => ({ t: 'enum', values });
 const STATUS = en(ANALYSIS_STATUSES);
 
 const RECORDING_FIELDS: readonly [string, Leaf][] = [
-  ['recording_id', UUID], ['account_id', UUID], ['recorded_at', DT], ['uploaded_at', DT], ['audio_file_format', STR],
-  ['audio_size_bytes', INT], ['audio_sample_rate_hz', INT], ['audio_bit_rate_bps', INT],
-  ['audio_duration_seconds', DBL], ['speech_duration_seconds', DBL],
+  ['recording_id', UUID],
+  ['account_id', UUID],
+  ['recorded_at', DT],
+  ['uploaded_at', DT],
+  ['audio_file_format', STR],
+  ['audio_size_bytes', INT],
+  ['audio_sample_rate_hz', INT],
+  ['audio_bit_rate_bps', INT],
+  ['audio_duration_seconds', DBL],
+  ['speech_duration_seconds', DBL],
 ];
 
 const metadata = obj({
-  recording_id: req(UUID), account_id: req(UUID), recorded_at: req(DT), audio_duration_seconds: req(DBL),
-  uploaded_at: opt(DT), audio_file_format: opt(STR), audio_size_bytes: opt(INT), audio_sample_rate_hz: opt(INT),
-  audio_bit_rate_bps: opt(INT), speech_duration_seconds: opt(DBL),
+  recording_id: req(UUID),
+  account_id: req(UUID),
+  recorded_at: req(DT),
+  audio_duration_seconds: req(DBL),
+  uploaded_at: opt(DT),
+  audio_file_format: opt(STR),
+  audio_size_bytes: opt(INT),
+  audio_sample_rate_hz: opt(INT),
+  audio_bit_rate_bps: opt(INT),
+  speech_duration_seconds: opt(DBL),
 });
 
 const PD_INDICATORS: Readonly<Record<string, Leaf>> = {
-  volume: INT, monoloudness: DBL, monotony: INT, articulation: INT, speech_rate: INT, speech_rate_stdev: INT,
-  pause_duration: INT, pause_duration_stdev: INT, voice_quality: DBL, hnr: INT, stuttering: DBL,
+  volume: INT,
+  monoloudness: DBL,
+  monotony: INT,
+  articulation: INT,
+  speech_rate: INT,
+  speech_rate_stdev: INT,
+  pause_duration: INT,
+  pause_duration_stdev: INT,
+  voice_quality: DBL,
+  hnr: INT,
+  stuttering: DBL,
 };
-const AD_INDICATORS = ['ttr', 'brunet_index', 'content_ratio', 'mlu_words', 'clause_ratio', 'speech_rate', 'speech_rate_stdev',
-  'avg_pause_duration_ms', 'pause_filler_words_per_min', 'long_pause_ratio'];
+const AD_INDICATORS = [
+  'ttr',
+  'brunet_index',
+  'content_ratio',
+  'mlu_words',
+  'clause_ratio',
+  'speech_rate',
+  'speech_rate_stdev',
+  'avg_pause_duration_ms',
+  'pause_filler_words_per_min',
+  'long_pause_ratio',
+];
 const pdIndicators = obj(each(Object.keys(PD_INDICATORS), (n) => opt(PD_INDICATORS[n]!)));
 const adIndicators = obj(each(AD_INDICATORS, () => opt(DBL)));
 const simulation = opt(obj({ simulated: req({ t: 'bool' }), generator: opt(STR) }));
 
 const analysisV13 = obj({
   metadata: req(metadata),
-  analysis: req(obj({
-    wellbeing: opt(obj({
-      status: req(STATUS),
-      insights: opt(obj({
-        stress: opt(obj({ rating: req(en(STRESS_LEVELS)) })),
-        anxiety: opt(obj({ rating: req(en(ANXIETY_LEVELS)) })),
-        depression: opt(obj({ rating: req(en(DEPRESSION_LEVELS)) })),
-      })),
-    })),
-    parkinsons: opt(obj({
-      status: req(STATUS),
-      indicators: opt(pdIndicators),
-      insights: opt(obj({ parkinsons: opt(obj({ rating: opt(STR), score: opt(INT) })) })),
-    })),
-    alzheimers: opt(obj({
-      status: req(STATUS),
-      indicators: opt(adIndicators),
-      insights: opt(obj({
-        cognition: opt(obj({ rating: req(en(COGNITION_CLASSES)), scores: opt(obj({ hc: opt(DBL), mci: opt(DBL), ad: opt(DBL) })) })),
-      })),
-    })),
-    communication_coach: opt(obj({
-      status: req(STATUS),
-      indicators: opt(obj({ word_rate: req(INT), fragment_rate: req(INT), filler_words_rate: req(DBL) })),
-      insights: opt(obj(each(['rhythm', 'clarity', 'positiveness', 'speaking_rate'], () => req(obj({ score: req({ t: 'score' }) }))))),
-    })),
-  })),
+  analysis: req(
+    obj({
+      wellbeing: opt(
+        obj({
+          status: req(STATUS),
+          insights: opt(
+            obj({
+              stress: opt(obj({ rating: req(en(STRESS_LEVELS)) })),
+              anxiety: opt(obj({ rating: req(en(ANXIETY_LEVELS)) })),
+              depression: opt(obj({ rating: req(en(DEPRESSION_LEVELS)) })),
+            }),
+          ),
+        }),
+      ),
+      parkinsons: opt(
+        obj({
+          status: req(STATUS),
+          indicators: opt(pdIndicators),
+          insights: opt(obj({ parkinsons: opt(obj({ rating: opt(STR), score: opt(INT) })) })),
+        }),
+      ),
+      alzheimers: opt(
+        obj({
+          status: req(STATUS),
+          indicators: opt(adIndicators),
+          insights: opt(
+            obj({
+              cognition: opt(
+                obj({
+                  rating: req(en(COGNITION_CLASSES)),
+                  scores: opt(obj({ hc: opt(DBL), mci: opt(DBL), ad: opt(DBL) })),
+                }),
+              ),
+            }),
+          ),
+        }),
+      ),
+      communication_coach: opt(
+        obj({
+          status: req(STATUS),
+          indicators: opt(obj({ word_rate: req(INT), fragment_rate: req(INT), filler_words_rate: req(DBL) })),
+          insights: opt(
+            obj(
+              each(['rhythm', 'clarity', 'positiveness', 'speaking_rate'], () =>
+                req(obj({ score: req({ t: 'score' }) })),
+              ),
+            ),
+          ),
+        }),
+      ),
+    }),
+  ),
   simulation,
 });
 
 const analysisV12 = obj({
   metadata: req(metadata),
-  analysis: req(obj({
-    wellbeing: opt(obj({
-      status: req(STATUS),
-      predictions: opt(obj({
-        stress: opt(obj({ result: opt(en(STRESS_LEVELS)) })),
-        anxiety: opt(obj({ result: opt(en(ANXIETY_LEVELS)) })),
-        depression: opt(obj({ result: opt(en(DEPRESSION_LEVELS)) })),
-      })),
-    })),
-    parkinsons: opt(obj({
-      status: req(STATUS),
-      indicators: opt(pdIndicators),
-      predictions: opt(obj({ risk_score: opt(INT), risk_band: opt(STR) })),
-    })),
-    alzheimers: opt(obj({
-      status: req(STATUS),
-      indicators: opt(adIndicators),
-      predictions: opt(obj({ hc_probability: opt(DBL), mci_probability: opt(DBL), ad_probability: opt(DBL), prediction: opt(en(COGNITION_CLASSES)) })),
-    })),
-  })),
+  analysis: req(
+    obj({
+      wellbeing: opt(
+        obj({
+          status: req(STATUS),
+          predictions: opt(
+            obj({
+              stress: opt(obj({ result: opt(en(STRESS_LEVELS)) })),
+              anxiety: opt(obj({ result: opt(en(ANXIETY_LEVELS)) })),
+              depression: opt(obj({ result: opt(en(DEPRESSION_LEVELS)) })),
+            }),
+          ),
+        }),
+      ),
+      parkinsons: opt(
+        obj({
+          status: req(STATUS),
+          indicators: opt(pdIndicators),
+          predictions: opt(obj({ risk_score: opt(INT), risk_band: opt(STR) })),
+        }),
+      ),
+      alzheimers: opt(
+        obj({
+          status: req(STATUS),
+          indicators: opt(adIndicators),
+          predictions: opt(
+            obj({
+              hc_probability: opt(DBL),
+              mci_probability: opt(DBL),
+              ad_probability: opt(DBL),
+              prediction: opt(en(COGNITION_CLASSES)),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
   simulation,
 });
 
@@ -128,7 +209,10 @@ export const SHAPES: Readonly<Record<ApiVersion, Readonly<Record<ShapeEndpoint, 
     upload: obj({ ...Object.fromEntries(RECORDING_FIELDS.map(([k, l]) => [k, req(l)])), simulation }),
     getAnalysis: analysisV13,
     getUsage: obj({
-      ...each(['trial_remaining', 'trial_granted', 'included_remaining', 'included_granted', 'purchased_remaining'], () => req(INT)),
+      ...each(
+        ['trial_remaining', 'trial_granted', 'included_remaining', 'included_granted', 'purchased_remaining'],
+        () => req(INT),
+      ),
       tier: opt(STR),
     }),
   },

@@ -12,7 +12,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const sources = (dir: string): string[] => {
   const abs = join(ROOT, dir);
   let entries: string[];
-  try { entries = readdirSync(abs); } catch { return []; }
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return [];
+  }
   return entries.flatMap((e) => {
     const p = join(abs, e);
     if (statSync(p).isDirectory()) return sources(relative(ROOT, p));
@@ -21,8 +25,11 @@ const sources = (dir: string): string[] => {
 };
 
 const importsOf = (file: string): string[] =>
-  [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"\n;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
-    .map((m) => (m[1] ?? m[2])!);
+  [
+    ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+      /(?:^|\n)\s*(?:import|export)[^'"\n;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => (m[1] ?? m[2])!);
 
 const ELECTRON_ALLOWED = /^(main\/electron\/|preload\/)/;
 
@@ -33,25 +40,55 @@ describe('layering', () => {
   });
 
   it('only the Electron shell and the preload script import electron', () => {
-    const offenders = [...sources('main'), ...sources('shared'), ...sources('renderer'), ...sources('test')]
-      .filter((f) => !ELECTRON_ALLOWED.test(f) && importsOf(f).some((i) => i === 'electron' || i.startsWith('electron/')));
+    const offenders = [
+      ...sources('main'),
+      ...sources('shared'),
+      ...sources('renderer'),
+      ...sources('test'),
+    ].filter(
+      (f) =>
+        !ELECTRON_ALLOWED.test(f) && importsOf(f).some((i) => i === 'electron' || i.startsWith('electron/')),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('shared/ imports only zod and other shared/ modules', () => {
     const offenders = sources('shared').flatMap((f) =>
-      importsOf(f).filter((i) => i !== 'zod' && !(i.startsWith('.') && !relative(ROOT, join(ROOT, f, '..', i)).startsWith('..') && relative(ROOT, join(ROOT, f, '..', i)).startsWith('shared'))).map((i) => `${f} → ${i}`));
+      importsOf(f)
+        .filter(
+          (i) =>
+            i !== 'zod' &&
+            !(
+              i.startsWith('.') &&
+              !relative(ROOT, join(ROOT, f, '..', i)).startsWith('..') &&
+              relative(ROOT, join(ROOT, f, '..', i)).startsWith('shared')
+            ),
+        )
+        .map((i) => `${f} → ${i}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('shared/ uses no Node or browser globals', () => {
-    const offenders = sources('shared').filter((f) => /\b(Buffer|process|window|document|require)\b[.(]/.test(readFileSync(join(ROOT, f), 'utf8')));
+    const offenders = sources('shared').filter((f) =>
+      /\b(Buffer|process|window|document|require)\b[.(]/.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('main/ never imports the renderer, and the renderer never imports main/ or node:', () => {
     const up = (f: string, i: string) => relative(ROOT, join(ROOT, f, '..', i));
-    expect(sources('main').flatMap((f) => importsOf(f).filter((i) => i.startsWith('.') && up(f, i).startsWith('renderer')))).toEqual([]);
-    expect(sources('renderer').flatMap((f) => importsOf(f).filter((i) => i.startsWith('node:') || (i.startsWith('.') && up(f, i).startsWith('main'))))).toEqual([]);
+    expect(
+      sources('main').flatMap((f) =>
+        importsOf(f).filter((i) => i.startsWith('.') && up(f, i).startsWith('renderer')),
+      ),
+    ).toEqual([]);
+    expect(
+      sources('renderer').flatMap((f) =>
+        importsOf(f).filter(
+          (i) => i.startsWith('node:') || (i.startsWith('.') && up(f, i).startsWith('main')),
+        ),
+      ),
+    ).toEqual([]);
   });
 });

@@ -16,18 +16,26 @@ import YAML from 'yaml';
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
 const config = YAML.parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; main?: string };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  main?: string;
+};
 
 let out: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'vs-pack-'));
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron', '--out', out], { stdio: 'pipe' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--electron', '--out', out], {
+    stdio: 'pipe',
+  });
 }, 60_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('electron-builder.yml', () => {
   it('is valid for electron-builder itself (its schema, checked offline)', async () => {
-    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(c: unknown, l: unknown): Promise<void> };
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+      validateConfiguration(c: unknown, l: unknown): Promise<void>;
+    };
     await expect(validateConfiguration(config, { isEnabled: false, add() {} })).resolves.toBeUndefined();
   });
 
@@ -45,8 +53,12 @@ describe('electron-builder.yml', () => {
   });
 
   it('covers every fuse this Electron knows (a new fuse in an upgrade fails here until it is decided)', () => {
-    const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, number | string> };
-    const names = Object.keys(FuseV1Options).filter((k) => Number.isNaN(Number(k))).map((k) => k[0]!.toLowerCase() + k.slice(1));
+    const { FuseV1Options } = require('@electron/fuses') as {
+      FuseV1Options: Record<string, number | string>;
+    };
+    const names = Object.keys(FuseV1Options)
+      .filter((k) => Number.isNaN(Number(k)))
+      .map((k) => k[0]!.toLowerCase() + k.slice(1));
     expect(names.length).toBeGreaterThanOrEqual(8);
     expect(Object.keys(config['electronFuses']).sort()).toEqual(names.sort());
   });
@@ -74,14 +86,25 @@ describe('electron-builder.yml', () => {
 
   it('packages what the build produces, with the entry the build writes', () => {
     expect(config['extraMetadata'].main).toBe('out/main/main.cjs');
-    expect(config['files']).toEqual(expect.arrayContaining(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json']));
-    for (const f of ['main/main.cjs', 'preload/preload.cjs', 'renderer/index.html', 'renderer/app.js']) expect(existsSync(join(out, f)), f).toBe(true);
+    expect(config['files']).toEqual(
+      expect.arrayContaining(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json']),
+    );
+    for (const f of ['main/main.cjs', 'preload/preload.cjs', 'renderer/index.html', 'renderer/app.js'])
+      expect(existsSync(join(out, f)), f).toBe(true);
   });
 
   it('the main bundle needs only electron, better-sqlite3 and Node built-ins at run time; the preload only electron', () => {
-    const required = (file: string) => [...new Set([...readFileSync(join(out, file), 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!))];
+    const required = (file: string) => [
+      ...new Set(
+        [...readFileSync(join(out, file), 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!),
+      ),
+    ];
     const builtin = (m: string) => m.startsWith('node:') || builtinModules.includes(m);
-    expect(required('main/main.cjs').filter((m) => !builtin(m)).sort()).toEqual(['better-sqlite3', 'electron']);
+    expect(
+      required('main/main.cjs')
+        .filter((m) => !builtin(m))
+        .sort(),
+    ).toEqual(['better-sqlite3', 'electron']);
     expect(required('preload/preload.cjs')).toEqual(['electron']);
   });
 });

@@ -36,7 +36,8 @@ const unfinished = (s: string) => `(${s} NOT IN ('completed', 'not_requested'))`
  * Only an uploaded recording's analyses can change "fully analysed": the analysis rows written at import
  * (the recording still waiting) cost no recount.
  */
-const uploaded = (recordingId: string) => `(SELECT upload_state FROM recordings WHERE id = ${recordingId}) = 'uploaded'`;
+const uploaded = (recordingId: string) =>
+  `(SELECT upload_state FROM recordings WHERE id = ${recordingId}) = 'uploaded'`;
 
 export const m0040: Migration = {
   version: 40,

@@ -40,7 +40,8 @@ const checkDetail = (detail: AuditDetail): void => {
     if (typeof v === 'string' && !PLAIN_WORD.test(v)) {
       throw new Error(`audit detail "${k}" must be a plain word (no names, codes or paths)`);
     }
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`audit detail "${k}" must be a finite number`);
+    if (typeof v === 'number' && !Number.isFinite(v))
+      throw new Error(`audit detail "${k}" must be a finite number`);
   }
 };
 
@@ -48,17 +49,37 @@ export const appendAudit = (db: Db, e: AuditEntry): number => {
   if (!(AUDIT_KINDS as readonly string[]).includes(e.kind)) throw new Error(`unknown audit kind ${e.kind}`);
   const detail = e.detail ?? {};
   checkDetail(detail);
-  return Number(stmt(db, `INSERT INTO audit_log (at, kind, profile_id, study_id, subject, detail) VALUES (?, ?, ?, ?, ?, ?)`)
-    .run(e.at, e.kind, e.profileId ?? null, e.studyId ?? null, e.subject ?? null, JSON.stringify(detail)).lastInsertRowid);
+  return Number(
+    stmt(
+      db,
+      `INSERT INTO audit_log (at, kind, profile_id, study_id, subject, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(e.at, e.kind, e.profileId ?? null, e.studyId ?? null, e.subject ?? null, JSON.stringify(detail))
+      .lastInsertRowid,
+  );
 };
 
-interface RawRow { id: number; at: string; kind: AuditKind; profile_id: number | null; study_id: number | null; subject: string | null; detail: string }
+interface RawRow {
+  id: number;
+  at: string;
+  kind: AuditKind;
+  profile_id: number | null;
+  study_id: number | null;
+  subject: string | null;
+  detail: string;
+}
 
 /** Newest first, one page at a time. */
 export const auditPage = (db: Db, offset: number, limit: number): { rows: AuditRow[]; total: number } => {
   const total = (stmt(db, `SELECT count(*) AS n FROM audit_log`).get() as { n: number }).n;
-  const rows = (stmt(db, `SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`).all(limit, offset) as RawRow[]).map((r) => ({
-    id: r.id, at: r.at, kind: r.kind, profileId: r.profile_id, studyId: r.study_id, subject: r.subject,
+  const rows = (
+    stmt(db, `SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`).all(limit, offset) as RawRow[]
+  ).map((r) => ({
+    id: r.id,
+    at: r.at,
+    kind: r.kind,
+    profileId: r.profile_id,
+    studyId: r.study_id,
+    subject: r.subject,
     detail: JSON.parse(r.detail) as AuditDetail,
   }));
   return { rows, total };

@@ -6,31 +6,65 @@ import type { Db } from '../open';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
 
-interface BatchRow { id: number; study_id: number; label: string; state: BatchState; created_at: string; analyses: string; pause_reason: string | null }
+interface BatchRow {
+  id: number;
+  study_id: number;
+  label: string;
+  state: BatchState;
+  created_at: string;
+  analyses: string;
+  pause_reason: string | null;
+}
 
 export const batchProgress = (db: Db, batchId: number): BatchProgress | null => {
-  const b = stmt(db, `SELECT id, study_id, label, state, created_at, analyses, pause_reason FROM batches WHERE id = ?`).get(batchId) as BatchRow | undefined;
+  const b = stmt(
+    db,
+    `SELECT id, study_id, label, state, created_at, analyses, pause_reason FROM batches WHERE id = ?`,
+  ).get(batchId) as BatchRow | undefined;
   if (!b) return null;
   const uploads: Partial<Record<UploadState, number>> = {};
   let total = 0;
-  for (const r of stmt(db, `SELECT upload_state s, count(*) n FROM recordings WHERE batch_id = ? GROUP BY 1`).all(batchId) as { s: UploadState; n: number }[]) {
+  for (const r of stmt(
+    db,
+    `SELECT upload_state s, count(*) n FROM recordings WHERE batch_id = ? GROUP BY 1`,
+  ).all(batchId) as { s: UploadState; n: number }[]) {
     uploads[r.s] = r.n;
     total += r.n;
   }
   const analysesByState: Partial<Record<AnalysisState, number>> = {};
-  for (const r of stmt(db, `SELECT a.state s, count(*) n FROM analyses a JOIN recordings r ON r.id = a.recording_id WHERE r.batch_id = ? GROUP BY 1`).all(batchId) as { s: AnalysisState; n: number }[]) {
+  for (const r of stmt(
+    db,
+    `SELECT a.state s, count(*) n FROM analyses a JOIN recordings r ON r.id = a.recording_id WHERE r.batch_id = ? GROUP BY 1`,
+  ).all(batchId) as { s: AnalysisState; n: number }[]) {
     analysesByState[r.s] = r.n;
   }
   return {
-    batchId: b.id, studyId: b.study_id, label: b.label, state: b.state, createdAt: b.created_at,
-    analyses: JSON.parse(b.analyses) as AnalysisType[], uploads, analysesByState, total, pauseReason: b.pause_reason,
+    batchId: b.id,
+    studyId: b.study_id,
+    label: b.label,
+    state: b.state,
+    createdAt: b.created_at,
+    analyses: JSON.parse(b.analyses) as AnalysisType[],
+    uploads,
+    analysesByState,
+    total,
+    pauseReason: b.pause_reason,
   };
 };
 
 export const batchesOfStudy = (db: Db, studyId: number): BatchProgress[] =>
-  (stmt(db, `SELECT id FROM batches WHERE study_id = ? ORDER BY id`).all(studyId) as { id: number }[]).map((r) => batchProgress(db, r.id)!);
+  (stmt(db, `SELECT id FROM batches WHERE study_id = ? ORDER BY id`).all(studyId) as { id: number }[]).map(
+    (r) => batchProgress(db, r.id)!,
+  );
 
-const TRANSITIONS: Record<'start' | 'pause' | 'resume' | 'cancel', { from: BatchState[]; to: BatchState; event: 'batch_started' | 'batch_paused' | 'batch_resumed' | 'batch_cancelled' }> = {
+const TRANSITIONS: Record<
+  'start' | 'pause' | 'resume' | 'cancel',
+  {
+    from: BatchState[];
+    to: BatchState;
+    event: 'batch_started' | 'batch_paused' | 'batch_resumed' | 'batch_cancelled';
+  }
+> = {
   start: { from: ['open', 'paused'], to: 'running', event: 'batch_started' },
   pause: { from: ['open', 'running'], to: 'paused', event: 'batch_paused' },
   resume: { from: ['paused'], to: 'running', event: 'batch_resumed' },
@@ -42,37 +76,60 @@ const TRANSITIONS: Record<'start' | 'pause' | 'resume' | 'cancel', { from: Batch
  * Cancelling withdraws every file not yet sent; uploads already in flight finish and their analyses
  * are still collected, because they are charged.
  */
-export const moveBatch = (db: Db, batchId: number, move: keyof typeof TRANSITIONS, at: string, extra: { usageBefore?: Usage; reason?: string } = {}): boolean =>
-  db.transaction(() => {
-    const t = TRANSITIONS[move];
-    const b = stmt(db, `SELECT study_id, state FROM batches WHERE id = ?`).get(batchId) as { study_id: number; state: BatchState } | undefined;
-    if (!b || !t.from.includes(b.state)) return false;
-    stmt(db, `UPDATE batches SET state = ?, pause_reason = ?, usage_before = coalesce(?, usage_before) WHERE id = ?`)
-      .run(t.to, move === 'pause' ? extra.reason ?? 'Paused by the researcher.' : null, extra.usageBefore ? JSON.stringify(extra.usageBefore) : null, batchId);
-    if (move === 'cancel') {
-      stmt(db, `UPDATE recordings SET upload_state = 'cancelled' WHERE batch_id = ? AND upload_state IN ('queued', 'pending', 'duplicate')`).run(batchId);
-    }
-    appendEvent(db, at, t.event, { studyId: b.study_id }, { batch_id: batchId });
-    return true;
-  }).immediate();
+export const moveBatch = (
+  db: Db,
+  batchId: number,
+  move: keyof typeof TRANSITIONS,
+  at: string,
+  extra: { usageBefore?: Usage; reason?: string } = {},
+): boolean =>
+  db
+    .transaction(() => {
+      const t = TRANSITIONS[move];
+      const b = stmt(db, `SELECT study_id, state FROM batches WHERE id = ?`).get(batchId) as
+        { study_id: number; state: BatchState } | undefined;
+      if (!b || !t.from.includes(b.state)) return false;
+      stmt(
+        db,
+        `UPDATE batches SET state = ?, pause_reason = ?, usage_before = coalesce(?, usage_before) WHERE id = ?`,
+      ).run(
+        t.to,
+        move === 'pause' ? (extra.reason ?? 'Paused by the researcher.') : null,
+        extra.usageBefore ? JSON.stringify(extra.usageBefore) : null,
+        batchId,
+      );
+      if (move === 'cancel') {
+        stmt(
+          db,
+          `UPDATE recordings SET upload_state = 'cancelled' WHERE batch_id = ? AND upload_state IN ('queued', 'pending', 'duplicate')`,
+        ).run(batchId);
+      }
+      appendEvent(db, at, t.event, { studyId: b.study_id }, { batch_id: batchId });
+      return true;
+    })
+    .immediate();
 
 /** Running batches of a profile whose files have all been sent (or settled): they become finished. */
 export const finishDrainedBatches = (db: Db, profileId: number, at: string): number[] =>
-  db.transaction(() => {
-    const done = stmt(db,
-      `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
+  db
+    .transaction(() => {
+      const done = stmt(
+        db,
+        `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
          AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('queued', 'uploading'))`,
-    ).all(profileId) as { id: number; study_id: number }[];
-    for (const b of done) {
-      stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);
-      appendEvent(db, at, 'batch_finished', { studyId: b.study_id }, { batch_id: b.id });
-    }
-    return done.map((b) => b.id);
-  }).immediate();
+      ).all(profileId) as { id: number; study_id: number }[];
+      for (const b of done) {
+        stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);
+        appendEvent(db, at, 'batch_finished', { studyId: b.study_id }, { batch_id: b.id });
+      }
+      return done.map((b) => b.id);
+    })
+    .immediate();
 
 export const setBatchUsageAfter = (db: Db, batchIds: readonly number[], usage: Usage): void => {
-  for (const id of batchIds) stmt(db, `UPDATE batches SET usage_after = ? WHERE id = ?`).run(JSON.stringify(usage), id);
+  for (const id of batchIds)
+    stmt(db, `UPDATE batches SET usage_after = ? WHERE id = ?`).run(JSON.stringify(usage), id);
 };
 
 /**
@@ -80,7 +137,8 @@ export const setBatchUsageAfter = (db: Db, batchIds: readonly number[], usage: U
  * uncertain upload, a duplicate sent anyway): the queue only sends files of running batches.
  */
 export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: string): number[] => {
-  const reopened = stmt(db,
+  const reopened = stmt(
+    db,
     `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
      WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ('queued', 'pending')`,
   ).all(JSON.stringify(recordingIds)) as { id: number; study_id: number }[];

@@ -6,18 +6,47 @@ import type { Db } from '../open';
 import { stmt } from '../statements';
 
 export type EventKind =
-  | 'account_created' | 'account_creation_uncertain' | 'upload_intent' | 'upload_accepted' | 'upload_rejected'
-  | 'upload_uncertain' | 'upload_interrupted' | 'analysis_polled' | 'analysis_final' | 'usage_read'
-  | 'batch_created' | 'batch_started' | 'batch_paused' | 'batch_resumed' | 'batch_cancelled' | 'batch_finished'
-  | 'queue_paused' | 'uncertain_resolved' | 'duplicate_insisted'
-  | 'account_linked' | 'upload_requeued' | 'results_recheck' | 'batch_reopened';
+  | 'account_created'
+  | 'account_creation_uncertain'
+  | 'upload_intent'
+  | 'upload_accepted'
+  | 'upload_rejected'
+  | 'upload_uncertain'
+  | 'upload_interrupted'
+  | 'analysis_polled'
+  | 'analysis_final'
+  | 'usage_read'
+  | 'batch_created'
+  | 'batch_started'
+  | 'batch_paused'
+  | 'batch_resumed'
+  | 'batch_cancelled'
+  | 'batch_finished'
+  | 'queue_paused'
+  | 'uncertain_resolved'
+  | 'duplicate_insisted'
+  | 'account_linked'
+  | 'upload_requeued'
+  | 'results_recheck'
+  | 'batch_reopened';
 
 export interface EventRef {
   readonly studyId?: number | null;
   readonly recordingId?: number | null;
 }
 
-export const appendEvent = (db: Db, at: string, kind: EventKind, ref: EventRef, detail: Record<string, unknown> = {}): void => {
-  stmt(db, `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`)
-    .run(at, kind, ref.studyId ?? null, ref.recordingId ?? null, JSON.stringify(detail));
+export const appendEvent = (
+  db: Db,
+  at: string,
+  kind: EventKind,
+  ref: EventRef,
+  detail: Record<string, unknown> = {},
+): void => {
+  stmt(db, `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`).run(
+    at,
+    kind,
+    ref.studyId ?? null,
+    ref.recordingId ?? null,
+    JSON.stringify(detail),
+  );
 };

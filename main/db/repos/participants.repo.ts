@@ -64,66 +64,120 @@ const FILTER: Record<ParticipantFilter, string> = {
 };
 
 interface Row {
-  id: number; study_id: number; code: string; account_id: string | null; notes: string; created_at: string;
-  n: number; done: number; attention: number; first: string | null; last: string | null;
+  id: number;
+  study_id: number;
+  code: string;
+  account_id: string | null;
+  notes: string;
+  created_at: string;
+  n: number;
+  done: number;
+  attention: number;
+  first: string | null;
+  last: string | null;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const intervalOf = (db: Db, studyId: number): number =>
-  (stmt(db, `SELECT session_interval_days AS d FROM studies WHERE id = ?`).get(studyId) as { d: number } | undefined)?.d ?? 7;
+  (
+    stmt(db, `SELECT session_interval_days AS d FROM studies WHERE id = ?`).get(studyId) as
+      { d: number } | undefined
+  )?.d ?? 7;
 
 const toRecord = (r: Row, intervalDays: number, nowMs: number): ParticipantRecord => ({
-  id: r.id, studyId: r.study_id, code: r.code, accountId: r.account_id, notes: r.notes, createdAt: r.created_at,
-  recordings: r.n, completed: r.done, needsAttention: r.attention,
-  firstRecordingAt: r.first, lastRecordingAt: r.last, recency: recencyOf(r.last, intervalDays, nowMs),
+  id: r.id,
+  studyId: r.study_id,
+  code: r.code,
+  accountId: r.account_id,
+  notes: r.notes,
+  createdAt: r.created_at,
+  recordings: r.n,
+  completed: r.done,
+  needsAttention: r.attention,
+  firstRecordingAt: r.first,
+  lastRecordingAt: r.last,
+  recency: recencyOf(r.last, intervalDays, nowMs),
 });
 
-export const participantPage = (db: Db, q: ParticipantQuery, nowMs: number): { rows: ParticipantRecord[]; total: number } => {
+export const participantPage = (
+  db: Db,
+  q: ParticipantQuery,
+  nowMs: number,
+): { rows: ParticipantRecord[]; total: number } => {
   const interval = intervalOf(db, q.studyId);
   const search = q.search?.trim();
   const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
   const params = {
-    studyId: q.studyId, overdueBefore: overdueBefore(interval, nowMs), search: search ? likePattern(search) : null,
-    limit: q.limit, offset: q.offset,
+    studyId: q.studyId,
+    overdueBefore: overdueBefore(interval, nowMs),
+    search: search ? likePattern(search) : null,
+    limit: q.limit,
+    offset: q.offset,
   };
   const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
   // The total is its own count (an index scan) rather than a window over the page query, which would
   // make SQLite materialise and sort every matching row before it can stop at the page.
-  const total = (stmt(db, `SELECT count(*) AS n FROM participants p WHERE ${where}`).get(params) as { n: number }).n;
-  const rows = total <= q.offset ? [] : stmt(db,
-    `SELECT ${COLUMNS} FROM participants p WHERE ${where}
+  const total = (
+    stmt(db, `SELECT count(*) AS n FROM participants p WHERE ${where}`).get(params) as { n: number }
+  ).n;
+  const rows =
+    total <= q.offset
+      ? []
+      : (stmt(
+          db,
+          `SELECT ${COLUMNS} FROM participants p WHERE ${where}
      ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
-  ).all(params) as Row[];
+        ).all(params) as Row[]);
   return { rows: rows.map((r) => toRecord(r, interval, nowMs)), total };
 };
 
 export const participantById = (db: Db, participantId: number, nowMs: number): ParticipantRecord | null => {
-  const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as Row | undefined;
+  const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as
+    Row | undefined;
   return r ? toRecord(r, intervalOf(db, r.study_id), nowMs) : null;
 };
 
 export type EditRefusal = 'not_found' | 'code_taken' | 'account_taken' | 'has_account';
 
-export const createParticipant = (db: Db, studyId: number, code: string, at: string): { id: number } | EditRefusal => {
+export const createParticipant = (
+  db: Db,
+  studyId: number,
+  code: string,
+  at: string,
+): { id: number } | EditRefusal => {
   if (!stmt(db, `SELECT 1 FROM studies WHERE id = ?`).get(studyId)) return 'not_found';
-  if (stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ?`).get(studyId, code)) return 'code_taken';
-  const id = Number(stmt(db, `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?)`).run(studyId, code, at).lastInsertRowid);
+  if (stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ?`).get(studyId, code))
+    return 'code_taken';
+  const id = Number(
+    stmt(db, `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?)`).run(studyId, code, at)
+      .lastInsertRowid,
+  );
   return { id };
 };
 
 export const renameParticipant = (db: Db, participantId: number, code: string): true | EditRefusal => {
-  const p = stmt(db, `SELECT study_id, code FROM participants WHERE id = ?`).get(participantId) as { study_id: number; code: string } | undefined;
+  const p = stmt(db, `SELECT study_id, code FROM participants WHERE id = ?`).get(participantId) as
+    { study_id: number; code: string } | undefined;
   if (!p) return 'not_found';
   if (p.code === code) return true;
-  if (stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ? AND id <> ?`).get(p.study_id, code, participantId)) return 'code_taken';
+  if (
+    stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ? AND id <> ?`).get(
+      p.study_id,
+      code,
+      participantId,
+    )
+  )
+    return 'code_taken';
   stmt(db, `UPDATE participants SET code = ? WHERE id = ?`).run(code, participantId);
   return true;
 };
 
 export const setParticipantNotes = (db: Db, participantId: number, notes: string): true | EditRefusal =>
-  stmt(db, `UPDATE participants SET notes = ? WHERE id = ?`).run(notes, participantId).changes === 1 ? true : 'not_found';
+  stmt(db, `UPDATE participants SET notes = ? WHERE id = ?`).run(notes, participantId).changes === 1
+    ? true
+    : 'not_found';
 
 /**
  * Links a service account that already exists (created in another tool or an earlier workstation) to
@@ -131,14 +185,42 @@ export const setParticipantNotes = (db: Db, participantId: number, notes: string
  * already has an account (its results would be split across two) or the account belongs to another
  * participant of the study.
  */
-export const linkAccount = (db: Db, participantId: number, accountId: string, at: string): true | EditRefusal =>
-  db.transaction((): true | EditRefusal => {
-    const p = stmt(db, `SELECT study_id, account_id FROM participants WHERE id = ?`).get(participantId) as { study_id: number; account_id: string | null } | undefined;
-    if (!p) return 'not_found';
-    if (p.account_id !== null) return p.account_id.toLowerCase() === accountId.toLowerCase() ? true : 'has_account';
-    if (stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND lower(account_id) = lower(?)`).get(p.study_id, accountId)) return 'account_taken';
-    stmt(db, `UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(accountId.toLowerCase(), at, participantId);
-    stmt(db, `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`).run(participantId);
-    appendEvent(db, at, 'account_linked', { studyId: p.study_id }, { participant_id: participantId, account_id: accountId.toLowerCase() });
-    return true;
-  }).immediate();
+export const linkAccount = (
+  db: Db,
+  participantId: number,
+  accountId: string,
+  at: string,
+): true | EditRefusal =>
+  db
+    .transaction((): true | EditRefusal => {
+      const p = stmt(db, `SELECT study_id, account_id FROM participants WHERE id = ?`).get(participantId) as
+        { study_id: number; account_id: string | null } | undefined;
+      if (!p) return 'not_found';
+      if (p.account_id !== null)
+        return p.account_id.toLowerCase() === accountId.toLowerCase() ? true : 'has_account';
+      if (
+        stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND lower(account_id) = lower(?)`).get(
+          p.study_id,
+          accountId,
+        )
+      )
+        return 'account_taken';
+      stmt(db, `UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
+        accountId.toLowerCase(),
+        at,
+        participantId,
+      );
+      stmt(
+        db,
+        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
+      ).run(participantId);
+      appendEvent(
+        db,
+        at,
+        'account_linked',
+        { studyId: p.study_id },
+        { participant_id: participantId, account_id: accountId.toLowerCase() },
+      );
+      return true;
+    })
+    .immediate();

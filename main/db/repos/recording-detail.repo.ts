@@ -13,14 +13,39 @@ export interface RecordingFacts {
   readonly sourcePath: string;
   readonly uploadPath: string | null;
   readonly contentSha256: string;
-  readonly local: { format: string | null; channels: number | null; sampleRateHz: number | null; bitRateBps: number | null; sizeBytes: number; durationSeconds: number | null; speechEstimateSeconds: number | null };
+  readonly local: {
+    format: string | null;
+    channels: number | null;
+    sampleRateHz: number | null;
+    bitRateBps: number | null;
+    sizeBytes: number;
+    durationSeconds: number | null;
+    speechEstimateSeconds: number | null;
+  };
   readonly verdict: VerdictView | null;
-  readonly service: { recordingId: string; uploadedAt: string | null; format: string | null; sizeBytes: number | null; sampleRateHz: number | null; bitRateBps: number | null; durationSeconds: number | null; speechSeconds: number | null } | null;
+  readonly service: {
+    recordingId: string;
+    uploadedAt: string | null;
+    format: string | null;
+    sizeBytes: number | null;
+    sampleRateHz: number | null;
+    bitRateBps: number | null;
+    durationSeconds: number | null;
+    speechSeconds: number | null;
+  } | null;
   readonly isolateOldestSpeaker: boolean;
   readonly uploadAttempts: number;
   readonly uploadError: StoredUploadError | null;
   readonly duplicateOf: { recordingId: number; fileName: string } | null;
-  readonly analyses: { type: AnalysisType; state: AnalysisState; requestedAt: string; finishedAt: string | null; polls: number; lastPolledAt: string | null; nextPollAt: string | null }[];
+  readonly analyses: {
+    type: AnalysisType;
+    state: AnalysisState;
+    requestedAt: string;
+    finishedAt: string | null;
+    polls: number;
+    lastPolledAt: string | null;
+    nextPollAt: string | null;
+  }[];
   readonly values: Record<string, number | string>;
   readonly events: { at: string; kind: string; detail: string }[];
 }
@@ -28,19 +53,47 @@ export interface RecordingFacts {
 export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | null => {
   const row = stmt(db, `${SELECT} WHERE r.id = ?`).get(recordingId) as Row | undefined;
   if (!row) return null;
-  const r = stmt(db, `SELECT r.*, b.isolate_oldest_speaker AS isolate, d.source_path AS dup_path FROM recordings r
-                      LEFT JOIN batches b ON b.id = r.batch_id LEFT JOIN recordings d ON d.id = r.duplicate_of WHERE r.id = ?`).get(recordingId) as Record<string, unknown>;
+  const r = stmt(
+    db,
+    `SELECT r.*, b.isolate_oldest_speaker AS isolate, d.source_path AS dup_path FROM recordings r
+                      LEFT JOIN batches b ON b.id = r.batch_id LEFT JOIN recordings d ON d.id = r.duplicate_of WHERE r.id = ?`,
+  ).get(recordingId) as Record<string, unknown>;
   const n = (k: string) => (r[k] ?? null) as number | null;
   const s = (k: string) => (r[k] ?? null) as string | null;
   const values: Record<string, number | string> = {};
-  for (const v of stmt(db, `SELECT measure_key, value_num, value_text FROM measure_values WHERE recording_id = ?`).all(recordingId) as { measure_key: string; value_num: number | null; value_text: string | null }[]) {
+  for (const v of stmt(
+    db,
+    `SELECT measure_key, value_num, value_text FROM measure_values WHERE recording_id = ?`,
+  ).all(recordingId) as { measure_key: string; value_num: number | null; value_text: string | null }[]) {
     values[v.measure_key] = v.value_num ?? v.value_text!;
   }
-  const analyses = (stmt(db, `SELECT type, state, requested_at, finished_at, polls, last_polled_at, next_poll_at FROM analyses WHERE recording_id = ?`).all(recordingId) as
-    { type: AnalysisType; state: AnalysisState; requested_at: string; finished_at: string | null; polls: number; last_polled_at: string | null; next_poll_at: string | null }[])
+  const analyses = (
+    stmt(
+      db,
+      `SELECT type, state, requested_at, finished_at, polls, last_polled_at, next_poll_at FROM analyses WHERE recording_id = ?`,
+    ).all(recordingId) as {
+      type: AnalysisType;
+      state: AnalysisState;
+      requested_at: string;
+      finished_at: string | null;
+      polls: number;
+      last_polled_at: string | null;
+      next_poll_at: string | null;
+    }[]
+  )
     .sort((a, b) => ANALYSIS_ORDER.indexOf(a.type) - ANALYSIS_ORDER.indexOf(b.type))
-    .map((a) => ({ type: a.type, state: a.state, requestedAt: a.requested_at, finishedAt: a.finished_at, polls: a.polls, lastPolledAt: a.last_polled_at, nextPollAt: a.next_poll_at }));
-  const events = stmt(db, `SELECT at, kind, detail FROM event_log WHERE recording_id = ? ORDER BY id`).all(recordingId) as { at: string; kind: string; detail: string }[];
+    .map((a) => ({
+      type: a.type,
+      state: a.state,
+      requestedAt: a.requested_at,
+      finishedAt: a.finished_at,
+      polls: a.polls,
+      lastPolledAt: a.last_polled_at,
+      nextPollAt: a.next_poll_at,
+    }));
+  const events = stmt(db, `SELECT at, kind, detail FROM event_log WHERE recording_id = ? ORDER BY id`).all(
+    recordingId,
+  ) as { at: string; kind: string; detail: string }[];
   return {
     view: toView(row),
     studyId: r['study_id'] as number,
@@ -48,18 +101,34 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
     uploadPath: s('upload_path'),
     contentSha256: r['content_sha256'] as string,
     local: {
-      format: s('format'), channels: n('channels'), sampleRateHz: n('sample_rate_hz'), bitRateBps: n('bit_rate_bps'),
-      sizeBytes: r['size_bytes'] as number, durationSeconds: n('duration_seconds'), speechEstimateSeconds: n('speech_estimate_seconds'),
+      format: s('format'),
+      channels: n('channels'),
+      sampleRateHz: n('sample_rate_hz'),
+      bitRateBps: n('bit_rate_bps'),
+      sizeBytes: r['size_bytes'] as number,
+      durationSeconds: n('duration_seconds'),
+      speechEstimateSeconds: n('speech_estimate_seconds'),
     },
     verdict: s('verdict') ? (JSON.parse(s('verdict')!) as VerdictView) : null,
-    service: s('recording_id') ? {
-      recordingId: s('recording_id')!, uploadedAt: s('uploaded_at'), format: s('svc_format'), sizeBytes: n('svc_size_bytes'),
-      sampleRateHz: n('svc_sample_rate_hz'), bitRateBps: n('svc_bit_rate_bps'), durationSeconds: n('svc_duration_seconds'), speechSeconds: n('svc_speech_seconds'),
-    } : null,
+    service: s('recording_id')
+      ? {
+          recordingId: s('recording_id')!,
+          uploadedAt: s('uploaded_at'),
+          format: s('svc_format'),
+          sizeBytes: n('svc_size_bytes'),
+          sampleRateHz: n('svc_sample_rate_hz'),
+          bitRateBps: n('svc_bit_rate_bps'),
+          durationSeconds: n('svc_duration_seconds'),
+          speechSeconds: n('svc_speech_seconds'),
+        }
+      : null,
     isolateOldestSpeaker: r['isolate'] === 1,
     uploadAttempts: r['upload_attempts'] as number,
     uploadError: s('upload_error') ? (JSON.parse(s('upload_error')!) as StoredUploadError) : null,
-    duplicateOf: n('duplicate_of') !== null ? { recordingId: n('duplicate_of')!, fileName: basename(s('dup_path') ?? '') } : null,
+    duplicateOf:
+      n('duplicate_of') !== null
+        ? { recordingId: n('duplicate_of')!, fileName: basename(s('dup_path') ?? '') }
+        : null,
     analyses,
     values,
     events,

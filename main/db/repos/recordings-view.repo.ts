@@ -6,12 +6,18 @@
 import { basename } from 'node:path';
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
-import { problemOf, retryable, type Problem, type StoredUploadError } from '../../../shared/recording-problems';
+import {
+  problemOf,
+  retryable,
+  type Problem,
+  type StoredUploadError,
+} from '../../../shared/recording-problems';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
 export type RecordingSort = 'recorded_at' | 'participant' | 'file' | 'state' | 'id';
-export type RecordingFilter = 'all' | 'needs_attention' | 'in_progress' | 'completed' | 'uncertain' | 'refused' | 'duplicates';
+export type RecordingFilter =
+  'all' | 'needs_attention' | 'in_progress' | 'completed' | 'uncertain' | 'refused' | 'duplicates';
 
 export interface RecordingQuery {
   readonly studyId: number;
@@ -51,7 +57,8 @@ export interface RecordingView {
  * the index's own condition, which lets SQLite use it.
  */
 const UNFINISHED = `state NOT IN ('completed', 'not_requested')`;
-const withAnalysis = (states: string) => `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN (${states}))`;
+const withAnalysis = (states: string) =>
+  `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN (${states}))`;
 
 const FILTER: Record<RecordingFilter, string> = {
   all: '1',
@@ -78,28 +85,61 @@ export const SELECT = `
   FROM recordings r JOIN participants p ON p.id = r.participant_id LEFT JOIN batches b ON b.id = r.batch_id`;
 
 export interface Row {
-  id: number; participant_id: number; code: string; batch_id: number | null; source_path: string; session_label: string | null;
-  recorded_at: string; recorded_at_source: RecordedAtSource; upload_state: UploadState; converted: number; verdict: string | null;
-  api_version: ApiVersion | null; result_source: 'service' | 'simulated' | null; upload_error: string | null; batch_analyses: string | null;
+  id: number;
+  participant_id: number;
+  code: string;
+  batch_id: number | null;
+  source_path: string;
+  session_label: string | null;
+  recorded_at: string;
+  recorded_at_source: RecordedAtSource;
+  upload_state: UploadState;
+  converted: number;
+  verdict: string | null;
+  api_version: ApiVersion | null;
+  result_source: 'service' | 'simulated' | null;
+  upload_error: string | null;
+  batch_analyses: string | null;
   analyses: string;
 }
 
-export const ANALYSIS_ORDER: readonly AnalysisType[] = ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'];
+export const ANALYSIS_ORDER: readonly AnalysisType[] = [
+  'wellbeing',
+  'parkinsons',
+  'alzheimers',
+  'communication_coach',
+];
 
 export const toView = (r: Row): RecordingView => {
-  const stored = (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({ type, state }));
+  const stored = (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({
+    type,
+    state,
+  }));
   const requested = r.batch_analyses ? (JSON.parse(r.batch_analyses) as AnalysisType[]) : [];
-  const analyses = stored.length > 0 || r.upload_state === 'uploaded'
-    ? stored.sort((a, b) => ANALYSIS_ORDER.indexOf(a.type) - ANALYSIS_ORDER.indexOf(b.type))
-    : requested.map((type) => ({ type, state: 'awaiting_upload' as const }));
+  const analyses =
+    stored.length > 0 || r.upload_state === 'uploaded'
+      ? stored.sort((a, b) => ANALYSIS_ORDER.indexOf(a.type) - ANALYSIS_ORDER.indexOf(b.type))
+      : requested.map((type) => ({ type, state: 'awaiting_upload' as const }));
   const verdict = r.verdict ? (JSON.parse(r.verdict) as VerdictView) : null;
   const uploadError = r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null;
   const facts = { uploadState: r.upload_state, analyses, verdict, uploadError };
   return {
-    id: r.id, participantId: r.participant_id, participantCode: r.code, batchId: r.batch_id, fileName: basename(r.source_path),
-    session: r.session_label, recordedAt: r.recorded_at, recordedAtSource: r.recorded_at_source, uploadState: r.upload_state,
-    analyses, converted: r.converted === 1, verdictStatus: verdict?.status ?? null, apiVersion: r.api_version,
-    simulated: r.result_source === 'simulated', problem: problemOf(facts), canRetry: retryable(facts),
+    id: r.id,
+    participantId: r.participant_id,
+    participantCode: r.code,
+    batchId: r.batch_id,
+    fileName: basename(r.source_path),
+    session: r.session_label,
+    recordedAt: r.recorded_at,
+    recordedAtSource: r.recorded_at_source,
+    uploadState: r.upload_state,
+    analyses,
+    converted: r.converted === 1,
+    verdictStatus: verdict?.status ?? null,
+    apiVersion: r.api_version,
+    simulated: r.result_source === 'simulated',
+    problem: problemOf(facts),
+    canRetry: retryable(facts),
   };
 };
 
@@ -141,15 +181,25 @@ export const recordingPageQueries = (q: RecordingQuery) => {
       ? `(r.source_path LIKE @search ESCAPE '\\' OR r.session_label LIKE @search ESCAPE '\\'
           OR r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND code LIKE @search ESCAPE '\\'))`
       : null,
-  ].filter((w) => w !== null).join(' AND ');
+  ]
+    .filter((w) => w !== null)
+    .join(' AND ');
   const params = {
-    studyId: q.studyId, participantId: q.participantId ?? null, batchId: q.batchId ?? null,
-    search: q.search ? likePattern(q.search) : null, limit: q.limit, offset: q.offset,
+    studyId: q.studyId,
+    participantId: q.participantId ?? null,
+    batchId: q.batchId ?? null,
+    search: q.search ? likePattern(q.search) : null,
+    limit: q.limit,
+    offset: q.offset,
   };
-  const narrow = q.participantId !== undefined ? 'INDEXED BY recordings_by_participant_id'
-    : q.batchId !== undefined ? 'INDEXED BY recordings_by_batch'
-      : q.search ? 'INDEXED BY recordings_by_study_path' // it holds what a search reads
-        : 'INDEXED BY recordings_by_state';
+  const narrow =
+    q.participantId !== undefined
+      ? 'INDEXED BY recordings_by_participant_id'
+      : q.batchId !== undefined
+        ? 'INDEXED BY recordings_by_batch'
+        : q.search
+          ? 'INDEXED BY recordings_by_study_path' // it holds what a search reads
+          : 'INDEXED BY recordings_by_state';
   const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
   const window = `LIMIT @limit OFFSET @offset`;
   const ids = (total: number): string => {
@@ -183,7 +233,8 @@ export const recordingPage = (db: Db, q: RecordingQuery): { rows: RecordingView[
 
 export const recordingRows = (db: Db, ids: readonly number[]): RecordingView[] => {
   if (ids.length === 0) return [];
-  const rows = stmt(db, `${SELECT} WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Row[];
+  const rows = stmt(db, `${SELECT} WHERE r.id IN (SELECT value FROM json_each(?))`).all(
+    JSON.stringify(ids),
+  ) as Row[];
   return rows.map(toView);
 };
-

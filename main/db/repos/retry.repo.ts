@@ -12,39 +12,64 @@ import { stmt } from '../statements';
 import { reopenBatchesOf } from './batches.repo';
 import { appendEvent } from './event-log.repo';
 
-export const retryRecordings = (db: Db, recordingIds: readonly number[], at: string): { retried: number; skipped: number } =>
-  db.transaction(() => {
-    let retried = 0;
-    const requeued: number[] = [];
-    for (const id of recordingIds) {
-      const r = stmt(db, `SELECT study_id, upload_state, upload_error FROM recordings WHERE id = ?`).get(id) as { study_id: number; upload_state: string; upload_error: string | null } | undefined;
-      if (!r) continue;
-      const analyses = stmt(db, `SELECT type, state FROM analyses WHERE recording_id = ?`).all(id) as { type: AnalysisType; state: AnalysisState }[];
-      const facts = {
-        uploadState: r.upload_state as 'rejected', analyses, verdict: null,
-        uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
-      };
-      if (!retryable(facts)) continue;
-      if (r.upload_state === 'rejected') {
-        stmt(db, `UPDATE recordings SET upload_state = 'queued', upload_error = NULL WHERE id = ? AND upload_state = 'rejected'`).run(id);
-        appendEvent(db, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
-        requeued.push(id);
-      } else {
-        stmt(db, `UPDATE analyses SET next_poll_at = ? WHERE recording_id = ? AND state = 'timed_out'`).run(at, id);
-        appendEvent(db, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
+export const retryRecordings = (
+  db: Db,
+  recordingIds: readonly number[],
+  at: string,
+): { retried: number; skipped: number } =>
+  db
+    .transaction(() => {
+      let retried = 0;
+      const requeued: number[] = [];
+      for (const id of recordingIds) {
+        const r = stmt(db, `SELECT study_id, upload_state, upload_error FROM recordings WHERE id = ?`).get(
+          id,
+        ) as { study_id: number; upload_state: string; upload_error: string | null } | undefined;
+        if (!r) continue;
+        const analyses = stmt(db, `SELECT type, state FROM analyses WHERE recording_id = ?`).all(id) as {
+          type: AnalysisType;
+          state: AnalysisState;
+        }[];
+        const facts = {
+          uploadState: r.upload_state as 'rejected',
+          analyses,
+          verdict: null,
+          uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
+        };
+        if (!retryable(facts)) continue;
+        if (r.upload_state === 'rejected') {
+          stmt(
+            db,
+            `UPDATE recordings SET upload_state = 'queued', upload_error = NULL WHERE id = ? AND upload_state = 'rejected'`,
+          ).run(id);
+          appendEvent(db, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
+          requeued.push(id);
+        } else {
+          stmt(db, `UPDATE analyses SET next_poll_at = ? WHERE recording_id = ? AND state = 'timed_out'`).run(
+            at,
+            id,
+          );
+          appendEvent(db, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
+        }
+        retried++;
       }
-      retried++;
-    }
-    reopenBatchesOf(db, requeued, at);
-    return { retried, skipped: recordingIds.length - retried };
-  }).immediate();
+      reopenBatchesOf(db, requeued, at);
+      return { retried, skipped: recordingIds.length - retried };
+    })
+    .immediate();
 
 /**
  * What retrying would touch in a study (or one of its batches): the same rule as retryRecordings, read
  * without changing anything, so the screen can say what "retry what is safe" will do before it is asked.
  */
-export const safeToRetry = (db: Db, studyId: number, batchId?: number, max = 10_000): { recordingIds: number[]; rejected: number; lateAnalyses: number } => {
-  const rows = stmt(db,
+export const safeToRetry = (
+  db: Db,
+  studyId: number,
+  batchId?: number,
+  max = 10_000,
+): { recordingIds: number[]; rejected: number; lateAnalyses: number } => {
+  const rows = stmt(
+    db,
     `SELECT r.id, r.upload_state, r.upload_error,
             (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
      FROM recordings r
@@ -52,14 +77,23 @@ export const safeToRetry = (db: Db, studyId: number, batchId?: number, max = 10_
        AND (r.upload_state = 'rejected'
             OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ('completed', 'not_requested') AND state = 'timed_out')))
      ORDER BY r.id`,
-  ).all({ studyId, batchId: batchId ?? null }) as { id: number; upload_state: 'rejected' | 'uploaded'; upload_error: string | null; analyses: string }[];
+  ).all({ studyId, batchId: batchId ?? null }) as {
+    id: number;
+    upload_state: 'rejected' | 'uploaded';
+    upload_error: string | null;
+    analyses: string;
+  }[];
   const recordingIds: number[] = [];
   let rejected = 0;
   let lateAnalyses = 0;
   for (const r of rows) {
     const facts = {
-      uploadState: r.upload_state, verdict: null,
-      analyses: (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({ type, state })),
+      uploadState: r.upload_state,
+      verdict: null,
+      analyses: (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({
+        type,
+        state,
+      })),
       uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
     };
     if (!retryable(facts) || recordingIds.length >= max) continue;

@@ -6,14 +6,31 @@ import type { Db } from '../open';
 import { stmt } from '../statements';
 
 interface Row {
-  id: number; name: string; profile_id: number | null; profile_name: string | null; api_version: ApiVersion | null; is_sandbox: number | null;
-  interval: number; created_at: string; participants: number; recordings: number; completed: number; attention: number; last: string | null;
+  id: number;
+  name: string;
+  profile_id: number | null;
+  profile_name: string | null;
+  api_version: ApiVersion | null;
+  is_sandbox: number | null;
+  interval: number;
+  created_at: string;
+  participants: number;
+  recordings: number;
+  completed: number;
+  attention: number;
+  last: string | null;
 }
 
-export const studyViews = (db: Db, nowMs: number, builtinProfiles: readonly number[], studyId?: number): StudyView[] => {
+export const studyViews = (
+  db: Db,
+  nowMs: number,
+  builtinProfiles: readonly number[],
+  studyId?: number,
+): StudyView[] => {
   // Per-study figures summed from each participant's own (kept by migration 0040's triggers): one
   // index range per study instead of a scan of every recording.
-  const rows = stmt(db,
+  const rows = stmt(
+    db,
     `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.created_at,
             count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
             coalesce(sum(p.rec_attention), 0) AS attention, max(p.last_recording_at) AS last
@@ -22,22 +39,40 @@ export const studyViews = (db: Db, nowMs: number, builtinProfiles: readonly numb
      GROUP BY s.id
      ORDER BY s.name COLLATE NOCASE`,
   ).all({ id: studyId ?? null }) as Row[];
-  const overdue = stmt(db, `SELECT count(*) AS n FROM participants WHERE study_id = ? AND last_recording_at < ?`);
+  const overdue = stmt(
+    db,
+    `SELECT count(*) AS n FROM participants WHERE study_id = ? AND last_recording_at < ?`,
+  );
   return rows.map((r) => ({
-    id: r.id, name: r.name, profileId: r.profile_id, profileName: r.profile_name, apiVersion: r.api_version,
+    id: r.id,
+    name: r.name,
+    profileId: r.profile_id,
+    profileName: r.profile_name,
+    apiVersion: r.api_version,
     simulated: r.is_sandbox === 1 || (r.profile_id !== null && builtinProfiles.includes(r.profile_id)),
-    sessionIntervalDays: r.interval, participants: r.participants, recordings: r.recordings, completedRecordings: r.completed,
-    needsAttention: r.attention, overdueParticipants: (overdue.get(r.id, overdueBefore(r.interval, nowMs)) as { n: number }).n,
-    lastRecordingAt: r.last, createdAt: r.created_at,
+    sessionIntervalDays: r.interval,
+    participants: r.participants,
+    recordings: r.recordings,
+    completedRecordings: r.completed,
+    needsAttention: r.attention,
+    overdueParticipants: (overdue.get(r.id, overdueBefore(r.interval, nowMs)) as { n: number }).n,
+    lastRecordingAt: r.last,
+    createdAt: r.created_at,
   }));
 };
 
-export const setStudyFields = (db: Db, studyId: number, f: { name?: string | undefined; sessionIntervalDays?: number | undefined }): 'not_found' | 'name_taken' | true => {
+export const setStudyFields = (
+  db: Db,
+  studyId: number,
+  f: { name?: string | undefined; sessionIntervalDays?: number | undefined },
+): 'not_found' | 'name_taken' | true => {
   if (!stmt(db, `SELECT 1 FROM studies WHERE id = ?`).get(studyId)) return 'not_found';
   if (f.name !== undefined) {
-    if (stmt(db, `SELECT 1 FROM studies WHERE name = ? AND id <> ?`).get(f.name, studyId)) return 'name_taken';
+    if (stmt(db, `SELECT 1 FROM studies WHERE name = ? AND id <> ?`).get(f.name, studyId))
+      return 'name_taken';
     stmt(db, `UPDATE studies SET name = ? WHERE id = ?`).run(f.name, studyId);
   }
-  if (f.sessionIntervalDays !== undefined) stmt(db, `UPDATE studies SET session_interval_days = ? WHERE id = ?`).run(f.sessionIntervalDays, studyId);
+  if (f.sessionIntervalDays !== undefined)
+    stmt(db, `UPDATE studies SET session_interval_days = ? WHERE id = ?`).run(f.sessionIntervalDays, studyId);
   return true;
 };

@@ -14,11 +14,24 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
   const move = (batchId: number, moved: boolean, what: string) => {
     const b = batchProgress(service.db, batchId);
     if (!b) return notFound('batch');
-    return moved ? ok(b) : err(appError('CONFLICT', `This batch cannot be ${what} now: it is ${b.state}.`, 'Look at its state; a finished or cancelled batch cannot change.'));
+    return moved
+      ? ok(b)
+      : err(
+          appError(
+            'CONFLICT',
+            `This batch cannot be ${what} now: it is ${b.state}.`,
+            'Look at its state; a finished or cancelled batch cannot change.',
+          ),
+        );
   };
   const queueState = (profileId: number) => {
     const r = service.runnerFor(profileId)?.state();
-    return ok({ profileId, running: r?.running ?? false, pause: r?.pause ? { reason: r.pause.reason, untilMs: r.pause.untilMs } : null, inFlight: r?.inFlight ?? 0 });
+    return ok({
+      profileId,
+      running: r?.running ?? false,
+      pause: r?.pause ? { reason: r.pause.reason, untilMs: r.pause.untilMs } : null,
+      inFlight: r?.inFlight ?? 0,
+    });
   };
   return {
     'batches.list': ({ studyId }) => ok(service.batches(studyId)),
@@ -35,7 +48,13 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
     'batches.resume': ({ batchId }) => move(batchId, service.resumeBatch(batchId), 'resumed'),
     'batches.cancel': ({ batchId }) => move(batchId, service.cancelBatch(batchId), 'cancelled'),
     'queue.state': ({ profileId }) => queueState(profileId),
-    'queue.pause': ({ profileId }) => { service.pauseSending(profileId); return queueState(profileId); },
-    'queue.resume': ({ profileId }) => { service.resumeSending(profileId); return queueState(profileId); },
+    'queue.pause': ({ profileId }) => {
+      service.pauseSending(profileId);
+      return queueState(profileId);
+    },
+    'queue.resume': ({ profileId }) => {
+      service.resumeSending(profileId);
+      return queueState(profileId);
+    },
   };
 };

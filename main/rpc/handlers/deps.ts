@@ -27,12 +27,23 @@ export interface HostDeps {
 }
 
 /** Service failures that go away by themselves (the network, a busy service) are worth a retry button. */
-const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['NetworkError', 'Timeout', 'ServerError', 'RateLimited', 'InvalidResponse']);
+const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set([
+  'NetworkError',
+  'Timeout',
+  'ServerError',
+  'RateLimited',
+  'InvalidResponse',
+]);
 
 export const fromProblem = (p: ServiceProblem, code: AppErrorCode = 'REFUSED'): Err<AppError> =>
-  err(p.apiError
-    ? appError('UPSTREAM', p.message, p.action, { apiError: p.apiError, retryable: TRANSIENT.has(p.apiError.kind) })
-    : appError(code, p.message, p.action));
+  err(
+    p.apiError
+      ? appError('UPSTREAM', p.message, p.action, {
+          apiError: p.apiError,
+          retryable: TRANSIENT.has(p.apiError.kind),
+        })
+      : appError(code, p.message, p.action),
+  );
 
 export const notFound = (what: string): Err<AppError> =>
   err(appError('NOT_FOUND', `This ${what} does not exist (any more).`, 'Go back and reload the list.'));

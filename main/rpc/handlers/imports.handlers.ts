@@ -18,7 +18,14 @@ import { fromProblem, type HostDeps } from './deps';
 /** A folder listing stops here; the researcher narrows it by opening a subfolder. */
 const MAX_ENTRIES = 5_000;
 
-const planGone = () => err(appError('NOT_FOUND', 'This preview is no longer held (a newer one replaced it, or Voicescope restarted).', 'Preview the import again.'));
+const planGone = () =>
+  err(
+    appError(
+      'NOT_FOUND',
+      'This preview is no longer held (a newer one replaced it, or Voicescope restarted).',
+      'Preview the import again.',
+    ),
+  );
 
 export const filesHandlers = (d: HostDeps): HandlersOf<typeof filesContract> => ({
   async 'files.list'({ path }) {
@@ -29,21 +36,56 @@ export const filesHandlers = (d: HostDeps): HandlersOf<typeof filesContract> => 
       names = await readdir(dir, { withFileTypes: true });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      return err(appError('NOT_FOUND', code === 'EACCES' || code === 'EPERM' ? `You may not open ${dir}.` : `${dir} is not a folder that can be opened.`, 'Choose another folder.'));
+      return err(
+        appError(
+          'NOT_FOUND',
+          code === 'EACCES' || code === 'EPERM'
+            ? `You may not open ${dir}.`
+            : `${dir} is not a folder that can be opened.`,
+          'Choose another folder.',
+        ),
+      );
     }
     const visible = names.filter((n) => !n.name.startsWith('.') && (n.isDirectory() || n.isFile()));
-    const entries = await Promise.all(visible.slice(0, MAX_ENTRIES).map(async (n) => {
-      const full = join(dir, n.name);
-      const ext = extname(n.name).toLowerCase();
-      const size = n.isFile() ? await stat(full).then((s) => s.size, () => null) : null;
-      return { name: n.name, path: full, kind: n.isDirectory() ? 'dir' as const : 'file' as const, sizeBytes: size, audio: n.isFile() && AUDIO_EXTENSIONS.has(ext), csv: n.isFile() && ext === '.csv' };
-    }));
-    entries.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }) : a.kind === 'dir' ? -1 : 1));
+    const entries = await Promise.all(
+      visible.slice(0, MAX_ENTRIES).map(async (n) => {
+        const full = join(dir, n.name);
+        const ext = extname(n.name).toLowerCase();
+        const size = n.isFile()
+          ? await stat(full).then(
+              (s) => s.size,
+              () => null,
+            )
+          : null;
+        return {
+          name: n.name,
+          path: full,
+          kind: n.isDirectory() ? ('dir' as const) : ('file' as const),
+          sizeBytes: size,
+          audio: n.isFile() && AUDIO_EXTENSIONS.has(ext),
+          csv: n.isFile() && ext === '.csv',
+        };
+      }),
+    );
+    entries.sort((a, b) =>
+      a.kind === b.kind
+        ? a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' })
+        : a.kind === 'dir'
+          ? -1
+          : 1,
+    );
     const parent = dirname(dir) === dir ? null : dirname(dir);
     return ok({ path: dir, parent, home, entries, truncated: visible.length > MAX_ENTRIES });
   },
   async 'files.pick'({ purpose }) {
-    if (!d.dialogs) return err(appError('UNSUPPORTED', 'The system file dialog exists only in the desktop app.', 'Use the built-in file browser.'));
+    if (!d.dialogs)
+      return err(
+        appError(
+          'UNSUPPORTED',
+          'The system file dialog exists only in the desktop app.',
+          'Use the built-in file browser.',
+        ),
+      );
     return ok({ paths: await d.dialogs.pick(purpose) });
   },
   'files.manifestTemplate': () => ok({ csv: manifestTemplate() }),
@@ -57,7 +99,10 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
       let last = 0;
       const planned = await service.planImport(req, (done, total) => {
         const t = Date.now();
-        if (done === total || t - last >= 200) { last = t; d.bus.publish('imports.progress', { done, total }); }
+        if (done === total || t - last >= 200) {
+          last = t;
+          d.bus.publish('imports.progress', { done, total });
+        }
       });
       if (!planned.ok) return fromProblem(planned.error);
       const plan = planned.value;
@@ -82,7 +127,14 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
       const plan = plans.get(planId);
       if (!plan) return planGone();
       const study = service.listStudies().find((s) => s.id === plan.request.studyId);
-      if (!study?.profileId) return err(appError('NOT_FOUND', 'The study of this preview no longer exists.', 'Choose a study and preview again.'));
+      if (!study?.profileId)
+        return err(
+          appError(
+            'NOT_FOUND',
+            'The study of this preview no longer exists.',
+            'Choose a study and preview again.',
+          ),
+        );
       const usage = await service.readUsage(study.profileId);
       if (!usage.ok) return fromProblem(usage.error);
       const sending: PlannedAction[] = ['upload', 'convert_and_upload'];
@@ -93,7 +145,8 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
       if (!plan) return planGone();
       // Committed once: a second click while the first runs must not import the files twice; a commit that
       // fails (a full disk while converting) keeps the preview, so the researcher can try again.
-      if (committing.has(planId)) return err(appError('CONFLICT', 'This import is already being committed.', 'Wait for it to finish.'));
+      if (committing.has(planId))
+        return err(appError('CONFLICT', 'This import is already being committed.', 'Wait for it to finish.'));
       committing.add(planId);
       try {
         const r = await service.commitImport(plan, { insistOnDuplicates, label });

@@ -3,17 +3,46 @@ import type { participantsContract } from '../../../shared/contract/participants
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
 import {
-  createParticipant, linkAccount, participantById, participantPage, renameParticipant, setParticipantNotes, type EditRefusal, type ParticipantRecord,
+  createParticipant,
+  linkAccount,
+  participantById,
+  participantPage,
+  renameParticipant,
+  setParticipantNotes,
+  type EditRefusal,
+  type ParticipantRecord,
 } from '../../db/repos/participants.repo';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
 const refusal = (r: EditRefusal, detail: { code?: string; accountId?: string }) => {
   switch (r) {
-    case 'not_found': return notFound('participant');
-    case 'code_taken': return err(appError('CONFLICT', `The code "${detail.code}" is already used in this study.`, 'Choose another code, or open the existing participant.'));
-    case 'account_taken': return err(appError('CONFLICT', `The account ${detail.accountId} is already linked to another participant of this study.`, 'Check the account id; one account belongs to one participant.'));
-    case 'has_account': return err(appError('CONFLICT', 'This participant already has a service account; linking another would split their results across two accounts.', 'Create a new participant for the other account instead.'));
+    case 'not_found':
+      return notFound('participant');
+    case 'code_taken':
+      return err(
+        appError(
+          'CONFLICT',
+          `The code "${detail.code}" is already used in this study.`,
+          'Choose another code, or open the existing participant.',
+        ),
+      );
+    case 'account_taken':
+      return err(
+        appError(
+          'CONFLICT',
+          `The account ${detail.accountId} is already linked to another participant of this study.`,
+          'Check the account id; one account belongs to one participant.',
+        ),
+      );
+    case 'has_account':
+      return err(
+        appError(
+          'CONFLICT',
+          'This participant already has a service account; linking another would split their results across two accounts.',
+          'Create a new participant for the other account instead.',
+        ),
+      );
   }
 };
 
@@ -36,7 +65,11 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
     },
     'participants.create': ({ studyId, code }) => {
       const r = createParticipant(db, studyId, code, new Date(d.now()).toISOString());
-      return typeof r === 'string' ? (r === 'not_found' ? notFound('study') : refusal(r, { code })) : get(r.id);
+      return typeof r === 'string'
+        ? r === 'not_found'
+          ? notFound('study')
+          : refusal(r, { code })
+        : get(r.id);
     },
     'participants.rename': ({ participantId, code }) => {
       const r = renameParticipant(db, participantId, code);
@@ -57,7 +90,10 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
       if (!r.ok) return fromProblem(r.error);
       return ok({
         created: [...r.value.created],
-        failed: r.value.failed.map((f) => ({ ...f, ...(({ summary, action }) => ({ summary, action }))(explainApiError(f.error)) })),
+        failed: r.value.failed.map((f) => ({
+          ...f,
+          ...(({ summary, action }) => ({ summary, action }))(explainApiError(f.error)),
+        })),
         possibleOrphans: r.value.possibleOrphans,
       });
     },

@@ -16,7 +16,11 @@ import { notFound, type HostDeps } from './deps';
 export const privacyHandlers = (d: HostDeps): HandlersOf<typeof privacyContract> => {
   const { service } = d;
   const dir = service.workspace.dir;
-  const settings = (): PrivacySettings => ({ diagnostic: readDiagnostic(service.db), logsDir: logsDirOf(dir), archivesDir: archivesDirOf(dir) });
+  const settings = (): PrivacySettings => ({
+    diagnostic: readDiagnostic(service.db),
+    logsDir: logsDirOf(dir),
+    archivesDir: archivesDirOf(dir),
+  });
   return {
     'privacy.settings': () => ok(settings()),
     'privacy.setDiagnostic'({ on }) {
@@ -29,7 +33,12 @@ export const privacyHandlers = (d: HostDeps): HandlersOf<typeof privacyContract>
     },
     async 'studies.archive'({ studyId, outDir }) {
       const r = await archiveStudy(service.db, {
-        studyId, workspaceDir: dir, ...(outDir !== undefined ? { outDir } : {}), appVersion: d.info.version, engineSettings: service.settings(), now: d.now,
+        studyId,
+        workspaceDir: dir,
+        ...(outDir !== undefined ? { outDir } : {}),
+        appVersion: d.info.version,
+        engineSettings: service.settings(),
+        now: d.now,
       });
       return r.ok ? ok(r.value) : err(appError('REFUSED', r.error.message, r.error.action));
     },

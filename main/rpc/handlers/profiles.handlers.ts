@@ -17,10 +17,14 @@ export const keyLocation = (keyRef: string | null): string | null => {
   if (keyRef === null) return null;
   const [scheme, name] = keyRef.split(/:(.*)/s, 2) as [string, string | undefined];
   switch (scheme) {
-    case 'safe-storage': return "the operating system's keychain";
-    case 'key-file': return 'a key file only your user account can read (not encrypted)';
-    case 'env': return `the environment variable ${name ?? ''}`;
-    default: return 'an unknown place';
+    case 'safe-storage':
+      return "the operating system's keychain";
+    case 'key-file':
+      return 'a key file only your user account can read (not encrypted)';
+    case 'env':
+      return `the environment variable ${name ?? ''}`;
+    default:
+      return 'an unknown place';
   }
 };
 
@@ -29,10 +33,19 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
   const view = (id: number): ProfileView | null => {
     const p = service.listProfiles().find((x) => x.id === id);
     if (!p) return null;
-    const studies = (service.db.prepare(`SELECT count(*) AS n FROM studies WHERE profile_id = ?`).get(id) as { n: number }).n;
+    const studies = (
+      service.db.prepare(`SELECT count(*) AS n FROM studies WHERE profile_id = ?`).get(id) as { n: number }
+    ).n;
     return {
-      id: p.id, name: p.name, baseUrl: p.baseUrl, apiVersion: p.apiVersion, isSandbox: p.isSandbox || sandbox.profileIds().includes(p.id),
-      hasKey: p.keyRef !== null, keyLocation: keyLocation(p.keyRef), studies, lastUsage: latestUsage(service.db, p.id),
+      id: p.id,
+      name: p.name,
+      baseUrl: p.baseUrl,
+      apiVersion: p.apiVersion,
+      isSandbox: p.isSandbox || sandbox.profileIds().includes(p.id),
+      hasKey: p.keyRef !== null,
+      keyLocation: keyLocation(p.keyRef),
+      studies,
+      lastUsage: latestUsage(service.db, p.id),
     };
   };
   const viewOf = (id: number): Result<ProfileView, AppError> => {
@@ -50,17 +63,39 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
     'profiles.list': () => ok(service.listProfiles().map((p) => view(p.id)!)),
     async 'profiles.testDraft'({ baseUrl, apiVersion, apiKey }) {
       let url: URL;
-      try { url = new URL(baseUrl); } catch { return err(appError('VALIDATION', `"${baseUrl}" is not a web address.`, 'Enter the service address, e.g. https://api.example.org.')); }
-      const client = createApiClient({ profile: { baseUrl: url.origin + url.pathname.replace(/\/+$/, ''), version: apiVersion, apiKey }, now: d.now });
+      try {
+        url = new URL(baseUrl);
+      } catch {
+        return err(
+          appError(
+            'VALIDATION',
+            `"${baseUrl}" is not a web address.`,
+            'Enter the service address, e.g. https://api.example.org.',
+          ),
+        );
+      }
+      const client = createApiClient({
+        profile: { baseUrl: url.origin + url.pathname.replace(/\/+$/, ''), version: apiVersion, apiKey },
+        now: d.now,
+      });
       const ping = await client.ping();
       if (!ping.ok) {
         const x = explainApiError(ping.error);
-        return err(appError('UPSTREAM', `The service did not answer ping: ${x.summary}`, x.action, { apiError: ping.error, retryable: true }));
+        return err(
+          appError('UPSTREAM', `The service did not answer ping: ${x.summary}`, x.action, {
+            apiError: ping.error,
+            retryable: true,
+          }),
+        );
       }
       const usage = await client.getUsage();
       if (!usage.ok) {
         const x = explainApiError(usage.error);
-        return err(appError('UPSTREAM', `The service answered, but reading usage failed: ${x.summary}`, x.action, { apiError: usage.error }));
+        return err(
+          appError('UPSTREAM', `The service answered, but reading usage failed: ${x.summary}`, x.action, {
+            apiError: usage.error,
+          }),
+        );
       }
       return ok({ ping: ping.value, usage: usage.value });
     },
@@ -73,13 +108,24 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
     },
     async 'profiles.useSandbox'({ apiVersion }) {
       const url = await sandbox.ensure();
-      const existing = service.listProfiles().find((p) => sandbox.profileIds().includes(p.id) && p.apiVersion === apiVersion);
+      const existing = service
+        .listProfiles()
+        .find((p) => sandbox.profileIds().includes(p.id) && p.apiVersion === apiVersion);
       if (existing) {
         if (existing.baseUrl !== url) await service.setProfileAddress(existing.id, url);
         return viewOf(existing.id);
       }
-      const name = sandboxProfileName(apiVersion, service.listProfiles().map((p) => p.name));
-      const created = service.createProfile({ name, baseUrl: url, apiVersion, apiKey: sandbox.apiKey, isSandbox: true });
+      const name = sandboxProfileName(
+        apiVersion,
+        service.listProfiles().map((p) => p.name),
+      );
+      const created = service.createProfile({
+        name,
+        baseUrl: url,
+        apiVersion,
+        apiKey: sandbox.apiKey,
+        isSandbox: true,
+      });
       if (!created.ok) return fromProblem(created.error);
       sandbox.adopt(created.value.id);
       return viewOf(created.value.id);

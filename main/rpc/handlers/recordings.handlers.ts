@@ -21,10 +21,17 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
     'recordings.uncertain': ({ studyId, batchId }) => {
       const all = service.uncertainUploads(studyId);
       if (batchId === undefined) return ok(all);
-      const inBatch = new Set((stmt(db, `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`).all(batchId) as { id: number }[]).map((r) => r.id));
+      const inBatch = new Set(
+        (
+          stmt(db, `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`).all(
+            batchId,
+          ) as { id: number }[]
+        ).map((r) => r.id),
+      );
       return ok(all.filter((u) => inBatch.has(u.recordingId)));
     },
-    'recordings.resolveUncertain': ({ recordingId, decision }) => ok({ done: service.resolveUncertain(recordingId, decision) }),
+    'recordings.resolveUncertain': ({ recordingId, decision }) =>
+      ok({ done: service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
   };
 };

@@ -8,18 +8,32 @@ export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContrac
   const view = (): EngineSettings => {
     const { poll, queue } = service.settings();
     return {
-      firstPollSeconds: poll.firstPollAfterMs / 1000, pollIntervalSeconds: poll.intervalMs / 1000, pollJitterSeconds: poll.jitterMs / 1000,
-      requestsPerSecond: poll.globalRatePerSecond, uploadConcurrency: queue.uploadConcurrency, uploadsPerMinute: queue.uploadsPerMinute,
+      firstPollSeconds: poll.firstPollAfterMs / 1000,
+      pollIntervalSeconds: poll.intervalMs / 1000,
+      pollJitterSeconds: poll.jitterMs / 1000,
+      requestsPerSecond: poll.globalRatePerSecond,
+      uploadConcurrency: queue.uploadConcurrency,
+      uploadsPerMinute: queue.uploadsPerMinute,
     };
   };
   return {
     'settings.get': () => ok(view()),
     async 'settings.save'(s) {
       const ms = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000));
-      const poll = Object.fromEntries(Object.entries({
-        firstPollAfterMs: ms(s.firstPollSeconds), intervalMs: ms(s.pollIntervalSeconds), jitterMs: ms(s.pollJitterSeconds), globalRatePerSecond: s.requestsPerSecond,
-      }).filter(([, v]) => v !== undefined));
-      const queue = Object.fromEntries(Object.entries({ uploadConcurrency: s.uploadConcurrency, uploadsPerMinute: s.uploadsPerMinute }).filter(([, v]) => v !== undefined));
+      const poll = Object.fromEntries(
+        Object.entries({
+          firstPollAfterMs: ms(s.firstPollSeconds),
+          intervalMs: ms(s.pollIntervalSeconds),
+          jitterMs: ms(s.pollJitterSeconds),
+          globalRatePerSecond: s.requestsPerSecond,
+        }).filter(([, v]) => v !== undefined),
+      );
+      const queue = Object.fromEntries(
+        Object.entries({
+          uploadConcurrency: s.uploadConcurrency,
+          uploadsPerMinute: s.uploadsPerMinute,
+        }).filter(([, v]) => v !== undefined),
+      );
       service.saveSettings({ poll, queue });
       await service.restartEngine();
       return ok(view());

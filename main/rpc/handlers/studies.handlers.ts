@@ -17,13 +17,15 @@ export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract>
     'studies.create'({ name, profileId, sessionIntervalDays }) {
       const created = service.createStudy({ name, profileId });
       if (!created.ok) return fromProblem(created.error, 'CONFLICT');
-      if (sessionIntervalDays !== undefined) setStudyFields(service.db, created.value.id, { sessionIntervalDays });
+      if (sessionIntervalDays !== undefined)
+        setStudyFields(service.db, created.value.id, { sessionIntervalDays });
       return one(created.value.id);
     },
     'studies.update'({ studyId, name, sessionIntervalDays }) {
       const r = setStudyFields(service.db, studyId, { name, sessionIntervalDays });
       if (r === 'not_found') return notFound('study');
-      if (r === 'name_taken') return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));
+      if (r === 'name_taken')
+        return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));
       return one(studyId);
     },
   };

@@ -17,15 +17,27 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
   const study = useCall('studies.get', { studyId });
   const base = `/studies/${studyId}`;
   const items: [string, string][] = [
-    ['Overview', base], ['Participants', `${base}/participants`], ['Recordings', `${base}/recordings`],
-    ['Batches', `${base}/batches`], ['Import', `${base}/import`], ['Export', `${base}/export`],
+    ['Overview', base],
+    ['Participants', `${base}/participants`],
+    ['Recordings', `${base}/recordings`],
+    ['Batches', `${base}/batches`],
+    ['Import', `${base}/import`],
+    ['Export', `${base}/export`],
     ['Archive and delete', `${base}/data`],
   ];
   return (
     <div className="nav-study">
-      <p className="nav-study-name">{study.data?.name ?? '…'} {study.data?.simulated && <SimulatedBadge />}</p>
+      <p className="nav-study-name">
+        {study.data?.name ?? '…'} {study.data?.simulated && <SimulatedBadge />}
+      </p>
       <ul>
-        {items.map(([label, href]) => <li key={href}><NavLink href={href} exact={label === 'Overview'}>{label}</NavLink></li>)}
+        {items.map(([label, href]) => (
+          <li key={href}>
+            <NavLink href={href} exact={label === 'Overview'}>
+              {label}
+            </NavLink>
+          </li>
+        ))}
       </ul>
     </div>
   );
@@ -33,7 +45,11 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
 
 const NavLink = ({ href, children, exact = false }: { href: string; children: string; exact?: boolean }) => {
   const [active] = useRoute(exact ? href : `${href}/*?`);
-  return <Link href={href} className={active ? 'active' : undefined} aria-current={active ? 'page' : undefined}>{children}</Link>;
+  return (
+    <Link href={href} className={active ? 'active' : undefined} aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
 };
 
 const ThemeSwitch = () => {
@@ -41,8 +57,17 @@ const ThemeSwitch = () => {
   return (
     <label className="theme-switch">
       Theme{' '}
-      <select value={t} onChange={(e) => { const v = e.target.value as ThemeChoice; setT(v); applyTheme(v); }}>
-        <option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option>
+      <select
+        value={t}
+        onChange={(e) => {
+          const v = e.target.value as ThemeChoice;
+          setT(v);
+          applyTheme(v);
+        }}
+      >
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
       </select>
     </label>
   );
@@ -54,7 +79,8 @@ const ConnectionBanner = ({ connection }: { connection: WsTransport | null }) =>
   if (state !== 'closed') return null;
   return (
     <div className="notice notice-bad connection" role="alert">
-      Lost the connection to Voicescope's background service; reconnecting… If this lasts, check that <code>npm start</code> is still running.
+      Lost the connection to Voicescope's background service; reconnecting… If this lasts, check that{' '}
+      <code>npm start</code> is still running.
     </div>
   );
 };
@@ -67,17 +93,31 @@ const Sidebar = () => {
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Voicescope</p>
       <ul>
-        <li><NavLink href="/studies" exact>Studies</NavLink></li>
+        <li>
+          <NavLink href="/studies" exact>
+            Studies
+          </NavLink>
+        </li>
       </ul>
       {studyId !== null && <StudyNav studyId={studyId} />}
       <ul>
-        <li><NavLink href="/usage">Usage and credits</NavLink></li>
-        <li><NavLink href="/settings">Settings</NavLink></li>
-        <li><NavLink href="/privacy">Privacy and audit</NavLink></li>
+        <li>
+          <NavLink href="/usage">Usage and credits</NavLink>
+        </li>
+        <li>
+          <NavLink href="/settings">Settings</NavLink>
+        </li>
+        <li>
+          <NavLink href="/privacy">Privacy and audit</NavLink>
+        </li>
       </ul>
       <div className="sidebar-foot">
         <ThemeSwitch />
-        {info.data && <p className="muted small">{info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}</p>}
+        {info.data && (
+          <p className="muted small">
+            {info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}
+          </p>
+        )}
       </div>
     </nav>
   );
@@ -93,20 +133,33 @@ const Home = () => {
 const NotFound = () => (
   <div className="page">
     <h1 tabIndex={-1}>Page not found</h1>
-    <p>This address does not lead to a screen. <Link href="/studies">Go to the studies</Link>.</p>
+    <p>
+      This address does not lead to a screen. <Link href="/studies">Go to the studies</Link>.
+    </p>
   </div>
 );
 
 export const App = ({ connection }: { connection: WsTransport | null }) => (
   <Router hook={useHashLocation}>
-    <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+    <a
+      className="skip-link"
+      href="#main"
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+    >
+      Skip to content
+    </a>
     <div className="app">
       <Sidebar />
       <main id="main" tabIndex={-1}>
         <ConnectionBanner connection={connection} />
         <Switch>
           <Route path="/" component={Home} />
-          {featureRoutes.map(([path, Component]) => <Route key={path} path={path} component={Component} />)}
+          {featureRoutes.map(([path, Component]) => (
+            <Route key={path} path={path} component={Component} />
+          ))}
           <Route component={NotFound} />
         </Switch>
       </main>

@@ -15,7 +15,15 @@ import { usageRoutes } from '../features/usage/routes';
 export type FeatureRoute = readonly [path: string, component: ComponentType];
 
 export const featureRoutes: readonly FeatureRoute[] = [
-  ...setupRoutes, ...studyRoutes, ...participantRoutes, ...recordingRoutes, ...recordingDetailRoutes, ...importRoutes, ...batchRoutes,
-  ...exportRoutes, ...usageRoutes, ...settingsRoutes,
+  ...setupRoutes,
+  ...studyRoutes,
+  ...participantRoutes,
+  ...recordingRoutes,
+  ...recordingDetailRoutes,
+  ...importRoutes,
+  ...batchRoutes,
+  ...exportRoutes,
+  ...usageRoutes,
+  ...settingsRoutes,
   ...privacyRoutes,
 ];

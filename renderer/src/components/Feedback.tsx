@@ -4,14 +4,28 @@ import type { AppError } from '../../../shared/rpc';
 import { explainApiError } from '../../../shared/api/api-error';
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
-  <div className="loading" role="status" aria-live="polite"><span className="spinner" aria-hidden="true" />{label}</div>
+  <div className="loading" role="status" aria-live="polite">
+    <span className="spinner" aria-hidden="true" />
+    {label}
+  </div>
 );
 
 export const Empty = ({ title, children }: { title: string; children?: ReactNode }) => (
-  <div className="empty"><p className="empty-title">{title}</p>{children}</div>
+  <div className="empty">
+    <p className="empty-title">{title}</p>
+    {children}
+  </div>
 );
 
-export const ErrorNotice = ({ error, onRetry, title }: { error: AppError | null | undefined; onRetry?: () => void; title?: string }) => {
+export const ErrorNotice = ({
+  error,
+  onRetry,
+  title,
+}: {
+  error: AppError | null | undefined;
+  onRetry?: () => void;
+  title?: string;
+}) => {
   const [open, setOpen] = useState(false);
   if (!error) return null;
   const api = error.apiError;
@@ -22,14 +36,22 @@ export const ErrorNotice = ({ error, onRetry, title }: { error: AppError | null 
       <p className="notice-action">{error.action}</p>
       {api?.serviceMessage && <p className="muted">The service said: “{api.serviceMessage}”</p>}
       <div className="row">
-        {onRetry && (error.retryable || error.code === 'UPSTREAM') && <button type="button" onClick={onRetry}>Try again</button>}
+        {onRetry && (error.retryable || error.code === 'UPSTREAM') && (
+          <button type="button" onClick={onRetry}>
+            Try again
+          </button>
+        )}
         {(api || error.issues) && (
-          <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide details' : 'Technical details'}</button>
+          <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Hide details' : 'Technical details'}
+          </button>
         )}
       </div>
       {open && (
         <pre className="details">
-          {api ? `${api.endpoint}: ${api.kind}${api.status !== null ? ` (HTTP ${api.status})` : ''}${api.serviceType ? `, type ${api.serviceType}` : ''}${api.path ? `, at ${api.path}` : ''}${api.detail ? `\n${api.detail}` : ''}\n${explainApiError(api).summary}` : ''}
+          {api
+            ? `${api.endpoint}: ${api.kind}${api.status !== null ? ` (HTTP ${api.status})` : ''}${api.serviceType ? `, type ${api.serviceType}` : ''}${api.path ? `, at ${api.path}` : ''}${api.detail ? `\n${api.detail}` : ''}\n${explainApiError(api).summary}`
+            : ''}
           {error.issues?.map((i) => `${i.path}: ${i.message}`).join('\n')}
         </pre>
       )}
@@ -37,7 +59,15 @@ export const ErrorNotice = ({ error, onRetry, title }: { error: AppError | null 
   );
 };
 
-export const Notice = ({ tone = 'info', title, children }: { tone?: 'info' | 'warn' | 'ok' | 'bad'; title?: string; children: ReactNode }) => (
+export const Notice = ({
+  tone = 'info',
+  title,
+  children,
+}: {
+  tone?: 'info' | 'warn' | 'ok' | 'bad';
+  title?: string;
+  children: ReactNode;
+}) => (
   <div className={`notice notice-${tone}`} role={tone === 'bad' ? 'alert' : 'status'}>
     {title && <p className="notice-title">{title}</p>}
     {children}
@@ -45,8 +75,17 @@ export const Notice = ({ tone = 'info', title, children }: { tone?: 'info' | 'wa
 );
 
 /** Renders a query's three states; `children` gets the data. */
-export const QueryView = <T,>({ q, children, loading }: {
-  q: { isPending: boolean; error: { appError: AppError } | null; data: T | undefined; refetch: () => unknown };
+export const QueryView = <T,>({
+  q,
+  children,
+  loading,
+}: {
+  q: {
+    isPending: boolean;
+    error: { appError: AppError } | null;
+    data: T | undefined;
+    refetch: () => unknown;
+  };
   children: (data: T) => ReactNode;
   loading?: string;
 }) => {

@@ -7,9 +7,21 @@ import { Link, useRoute } from 'wouter';
  * focus, so keyboard and screen-reader users start on the page they asked for.
  */
 let navigated = false;
-addEventListener('hashchange', () => { navigated = true; });
+addEventListener('hashchange', () => {
+  navigated = true;
+});
 
-export const PageHeader = ({ title, subtitle, actions, badge }: { title: string; subtitle?: ReactNode; actions?: ReactNode; badge?: ReactNode }) => {
+export const PageHeader = ({
+  title,
+  subtitle,
+  actions,
+  badge,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  badge?: ReactNode;
+}) => {
   const h = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Voicescope`;
@@ -18,7 +30,9 @@ export const PageHeader = ({ title, subtitle, actions, badge }: { title: string;
   return (
     <header className="page-header">
       <div>
-        <h1 ref={h} tabIndex={-1}>{title} {badge}</h1>
+        <h1 ref={h} tabIndex={-1}>
+          {title} {badge}
+        </h1>
         {subtitle && <p className="subtitle">{subtitle}</p>}
       </div>
       {actions && <div className="actions">{actions}</div>}
@@ -26,7 +40,17 @@ export const PageHeader = ({ title, subtitle, actions, badge }: { title: string;
   );
 };
 
-export const Section = ({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) => (
+export const Section = ({
+  title,
+  children,
+  actions,
+  id,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+  id?: string;
+}) => (
   <section className="section" aria-labelledby={id ?? title.replace(/\W+/g, '-').toLowerCase()}>
     <div className="section-head">
       <h2 id={id ?? title.replace(/\W+/g, '-').toLowerCase()}>{title}</h2>
@@ -39,9 +63,24 @@ export const Section = ({ title, children, actions, id }: { title: string; child
 /** Links styled as tabs; the current one is marked for assistive technology. */
 export const TabLink = ({ href, children, match }: { href: string; children: ReactNode; match?: string }) => {
   const [active] = useRoute(match ?? href);
-  return <Link href={href} className={`tab${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>{children}</Link>;
+  return (
+    <Link href={href} className={`tab${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
 };
 
-export const Stat = ({ label, value, tone }: { label: string; value: ReactNode; tone?: 'ok' | 'warn' | 'bad' }) => (
-  <div className={`stat${tone ? ` stat-${tone}` : ''}`}><div className="stat-value">{value}</div><div className="stat-label">{label}</div></div>
+export const Stat = ({
+  label,
+  value,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  tone?: 'ok' | 'warn' | 'bad';
+}) => (
+  <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
+    <div className="stat-value">{value}</div>
+    <div className="stat-label">{label}</div>
+  </div>
 );

@@ -8,7 +8,16 @@
  */
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import type { Input, Output } from '../../../shared/contract';
 import { unwrap, useRpc, type CallFailed } from '../lib/api';
 import { ErrorNotice, Loading } from './Feedback';
@@ -96,10 +105,16 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
   const firstTotal = results.find((r) => r.data)?.data?.total;
   const onTotal = p.onTotal;
   useEffect(() => {
-    if (firstTotal !== undefined) { setTotal(firstTotal); onTotal?.(firstTotal); }
+    if (firstTotal !== undefined) {
+      setTotal(firstTotal);
+      onTotal?.(firstTotal);
+    }
   }, [firstTotal, onTotal]);
   // A new filter or sort starts at the top.
-  useEffect(() => { setActive(0); scrollRef.current?.scrollTo({ top: 0 }); }, [inputKey]);
+  useEffect(() => {
+    setActive(0);
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [inputKey]);
 
   const rowAt = (index: number): RowOf<M> | undefined => {
     const page = Math.floor(index / pageSize);
@@ -115,24 +130,45 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
   };
   const onKey = (e: KeyboardEvent) => {
     if ((e.target as HTMLElement).closest('button') && e.key === 'Enter') return; // a header's sort button
-    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1);
+    const pageRows = Math.max(
+      1,
+      Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1,
+    );
     const keys: Record<string, () => void> = {
-      ArrowDown: () => move(active + 1), ArrowUp: () => move(active - 1), PageDown: () => move(active + pageRows),
-      PageUp: () => move(active - pageRows), Home: () => move(0), End: () => move((total ?? 1) - 1),
-      Enter: () => { const r = rowAt(active); if (r && p.onOpen) p.onOpen(r); },
+      ArrowDown: () => move(active + 1),
+      ArrowUp: () => move(active - 1),
+      PageDown: () => move(active + pageRows),
+      PageUp: () => move(active - pageRows),
+      Home: () => move(0),
+      End: () => move((total ?? 1) - 1),
+      Enter: () => {
+        const r = rowAt(active);
+        if (r && p.onOpen) p.onOpen(r);
+      },
     };
     const k = keys[e.key];
-    if (k) { e.preventDefault(); k(); }
+    if (k) {
+      e.preventDefault();
+      k();
+    }
   };
 
   const error = results.find((r) => r.error)?.error as CallFailed | undefined;
   const template = p.columns.map((c) => c.width).join(' ');
   const loadingFirst = total === null && !error;
-  const style = { height: p.height ?? 'calc(100vh - 22rem)', '--grid-min': p.minWidth ?? '0' } as CSSProperties;
+  const style = {
+    height: p.height ?? 'calc(100vh - 22rem)',
+    '--grid-min': p.minWidth ?? '0',
+  } as CSSProperties;
 
   return (
     <div className="ptable">
-      <ErrorNotice error={error?.appError} onRetry={() => { for (const r of results) void r.refetch(); }} />
+      <ErrorNotice
+        error={error?.appError}
+        onRetry={() => {
+          for (const r of results) void r.refetch();
+        }}
+      />
       {loadingFirst && <Loading />}
       {total === 0 && p.empty !== null && <div className="grid-empty">{p.empty}</div>}
       <div
@@ -149,16 +185,36 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
         style={style}
       >
         <div role="rowgroup" className="grid-head-group">
-          <div role="row" aria-rowindex={1} className="grid-head" style={{ gridTemplateColumns: template, height: HEAD_HEIGHT }}>
+          <div
+            role="row"
+            aria-rowindex={1}
+            className="grid-head"
+            style={{ gridTemplateColumns: template, height: HEAD_HEIGHT }}
+          >
             {p.columns.map((c) => {
-              const sorted = p.sort && c.sort === p.sort.by ? (p.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+              const sorted =
+                p.sort && c.sort === p.sort.by
+                  ? p.sort.dir === 'asc'
+                    ? 'ascending'
+                    : 'descending'
+                  : undefined;
               return (
-                <div role="columnheader" key={c.key} aria-sort={c.sort ? sorted ?? 'none' : undefined} className={c.align === 'right' ? 'right' : undefined}>
+                <div
+                  role="columnheader"
+                  key={c.key}
+                  aria-sort={c.sort ? (sorted ?? 'none') : undefined}
+                  className={c.align === 'right' ? 'right' : undefined}
+                >
                   {c.sort && p.onSort ? (
                     <button type="button" className="sort" onClick={() => p.onSort!(c.sort!)}>
-                      {c.header}<span aria-hidden="true">{sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}</span>
+                      {c.header}
+                      <span aria-hidden="true">
+                        {sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}
+                      </span>
                     </button>
-                  ) : c.header}
+                  ) : (
+                    c.header
+                  )}
                 </div>
               );
             })}
@@ -175,11 +231,20 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
                 aria-selected={v.index === active}
                 key={row ? p.rowKey(row) : `loading-${v.index}`}
                 className={`grid-row${v.index === active ? ' active' : ''}${p.onOpen ? ' clickable' : ''}`}
-                style={{ gridTemplateColumns: template, transform: `translateY(${v.start - HEAD_HEIGHT}px)`, height: ROW_HEIGHT }}
-                onClick={() => { setActive(v.index); if (row && p.onOpen) p.onOpen(row); }}
+                style={{
+                  gridTemplateColumns: template,
+                  transform: `translateY(${v.start - HEAD_HEIGHT}px)`,
+                  height: ROW_HEIGHT,
+                }}
+                onClick={() => {
+                  setActive(v.index);
+                  if (row && p.onOpen) p.onOpen(row);
+                }}
               >
                 {p.columns.map((c) => (
-                  <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>{row ? c.render(row) : <span className="skeleton" />}</div>
+                  <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>
+                    {row ? c.render(row) : <span className="skeleton" />}
+                  </div>
                 ))}
               </div>
             );

@@ -2,21 +2,40 @@
 import type { BatchProgress } from '../../../shared/study';
 import { fmtInt } from '../lib/format';
 
-const sum = (o: Readonly<Partial<Record<string, number>>>, keys: readonly string[]) => keys.reduce((a, k) => a + (o[k] ?? 0), 0);
+const sum = (o: Readonly<Partial<Record<string, number>>>, keys: readonly string[]) =>
+  keys.reduce((a, k) => a + (o[k] ?? 0), 0);
 
 export const batchFigures = (b: BatchProgress) => {
-  const toSend = sum(b.uploads, ['pending', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain']);
+  const toSend = sum(b.uploads, [
+    'pending',
+    'queued',
+    'uploading',
+    'uploaded',
+    'rejected',
+    'upload_uncertain',
+  ]);
   const sent = sum(b.uploads, ['uploaded']);
   const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out']);
   const analysed = sum(b.analysesByState, ['completed', 'error']);
-  const attention = sum(b.uploads, ['refused_locally', 'rejected', 'upload_uncertain', 'duplicate']) + (b.analysesByState.error ?? 0);
+  const attention =
+    sum(b.uploads, ['refused_locally', 'rejected', 'upload_uncertain', 'duplicate']) +
+    (b.analysesByState.error ?? 0);
   return { toSend, sent, analyses, analysed, attention };
 };
 
 export const Bar = ({ label, value, max }: { label: string; value: number; max: number }) => (
   <div className="bar">
-    <div className="bar-label"><span>{label}</span><span>{fmtInt(value)} of {fmtInt(max)}</span></div>
-    <progress value={max === 0 ? 0 : value} max={Math.max(1, max)} aria-label={`${label}: ${value} of ${max}`} />
+    <div className="bar-label">
+      <span>{label}</span>
+      <span>
+        {fmtInt(value)} of {fmtInt(max)}
+      </span>
+    </div>
+    <progress
+      value={max === 0 ? 0 : value}
+      max={Math.max(1, max)}
+      aria-label={`${label}: ${value} of ${max}`}
+    />
   </div>
 );
 
@@ -32,6 +51,16 @@ export const BatchBars = ({ b }: { b: BatchProgress }) => {
 
 /** A batch's state as a badge: "Done sending" rather than "finished", which would be untrue of refused or unknown uploads. */
 export const BATCH_LABEL: Record<BatchProgress['state'], string> = {
-  open: 'Not started', running: 'Sending', paused: 'Paused', cancelled: 'Cancelled', finished: 'Done sending',
+  open: 'Not started',
+  running: 'Sending',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  finished: 'Done sending',
 };
-export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = { open: 'muted', running: 'info', paused: 'warn', cancelled: 'muted', finished: 'ok' };
+export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = {
+  open: 'muted',
+  running: 'info',
+  paused: 'warn',
+  cancelled: 'muted',
+  finished: 'ok',
+};

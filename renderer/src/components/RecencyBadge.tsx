@@ -7,13 +7,37 @@ import { fmtInt, plural } from '../lib/format';
 import { Badge } from './Badges';
 
 export const recencyWords = (r: ParticipantRow['recency'], short = false): string =>
-  r.status === 'never' ? 'Never recorded'
-    : r.status === 'on_track' ? 'On track'
-      : short ? `Overdue, ${fmtInt(r.missedSessions)} missed` : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
+  r.status === 'never'
+    ? 'Never recorded'
+    : r.status === 'on_track'
+      ? 'On track'
+      : short
+        ? `Overdue, ${fmtInt(r.missedSessions)} missed`
+        : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
 
 /** `short` for table cells; the full sentence is in the title either way. */
-export const RecencyBadge = ({ recency, short = false }: { recency: ParticipantRow['recency']; short?: boolean }) => {
-  const tone = recency.status === 'never' ? 'muted' : recency.status === 'on_track' ? 'ok' : recency.missedSessions > 1 ? 'bad' : 'warn';
-  const since = recency.daysSinceLast === null ? 'No recording yet.' : `Last recording ${plural(recency.daysSinceLast, 'day')} ago.`;
-  return <Badge tone={tone} title={`${recencyWords(recency)}. ${since}`}>{recencyWords(recency, short)}</Badge>;
+export const RecencyBadge = ({
+  recency,
+  short = false,
+}: {
+  recency: ParticipantRow['recency'];
+  short?: boolean;
+}) => {
+  const tone =
+    recency.status === 'never'
+      ? 'muted'
+      : recency.status === 'on_track'
+        ? 'ok'
+        : recency.missedSessions > 1
+          ? 'bad'
+          : 'warn';
+  const since =
+    recency.daysSinceLast === null
+      ? 'No recording yet.'
+      : `Last recording ${plural(recency.daysSinceLast, 'day')} ago.`;
+  return (
+    <Badge tone={tone} title={`${recencyWords(recency)}. ${since}`}>
+      {recencyWords(recency, short)}
+    </Badge>
+  );
 };

@@ -27,33 +27,72 @@ export const MARKERS: readonly { key: MarkerKey; label: string; shape: Shape }[]
   { key: 'warnings', label: 'Local-check warning', shape: 'square' },
 ];
 
-export const markersOf = (s: ChartSession | undefined): typeof MARKERS[number][] =>
+export const markersOf = (s: ChartSession | undefined): (typeof MARKERS)[number][] =>
   s ? MARKERS.filter((m) => (m.key === 'warnings' ? s.flags.warnings.length > 0 : s.flags[m.key])) : [];
 
-const drawShape = (ctx: CanvasRenderingContext2D, shape: Shape, x: number, y: number, r: number, colour: string, lineWidth: number) => {
+const drawShape = (
+  ctx: CanvasRenderingContext2D,
+  shape: Shape,
+  x: number,
+  y: number,
+  r: number,
+  colour: string,
+  lineWidth: number,
+) => {
   ctx.save();
   ctx.fillStyle = colour;
   ctx.strokeStyle = colour;
   ctx.lineWidth = lineWidth;
   ctx.beginPath();
-  if (shape === 'diamond') { ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath(); ctx.fill(); }
-  if (shape === 'triangle') { ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r * 0.8); ctx.lineTo(x - r, y + r * 0.8); ctx.closePath(); ctx.fill(); }
-  if (shape === 'ring') { ctx.arc(x, y, r * 0.8, 0, Math.PI * 2); ctx.stroke(); }
-  if (shape === 'square') { ctx.rect(x - r * 0.75, y - r * 0.75, r * 1.5, r * 1.5); ctx.stroke(); }
+  if (shape === 'diamond') {
+    ctx.moveTo(x, y - r);
+    ctx.lineTo(x + r, y);
+    ctx.lineTo(x, y + r);
+    ctx.lineTo(x - r, y);
+    ctx.closePath();
+    ctx.fill();
+  }
+  if (shape === 'triangle') {
+    ctx.moveTo(x, y - r);
+    ctx.lineTo(x + r, y + r * 0.8);
+    ctx.lineTo(x - r, y + r * 0.8);
+    ctx.closePath();
+    ctx.fill();
+  }
+  if (shape === 'ring') {
+    ctx.arc(x, y, r * 0.8, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  if (shape === 'square') {
+    ctx.rect(x - r * 0.75, y - r * 0.75, r * 1.5, r * 1.5);
+    ctx.stroke();
+  }
   ctx.restore();
 };
 
 /** The same shapes for legends and tables, as small inline SVGs. */
 export const MarkerIcon = ({ shape }: { shape: Shape }) => (
-  <svg className="marker-icon" width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true" focusable="false">
+  <svg
+    className="marker-icon"
+    width="14"
+    height="14"
+    viewBox="-7 -7 14 14"
+    aria-hidden="true"
+    focusable="false"
+  >
     {shape === 'diamond' && <path d="M0 -6 L6 0 L0 6 L-6 0 Z" fill="currentColor" />}
     {shape === 'triangle' && <path d="M0 -6 L6 5 L-6 5 Z" fill="currentColor" />}
     {shape === 'ring' && <circle r="4.5" fill="none" stroke="currentColor" strokeWidth="2" />}
-    {shape === 'square' && <rect x="-4.5" y="-4.5" width="9" height="9" fill="none" stroke="currentColor" strokeWidth="2" />}
+    {shape === 'square' && (
+      <rect x="-4.5" y="-4.5" width="9" height="9" fill="none" stroke="currentColor" strokeWidth="2" />
+    )}
   </svg>
 );
 
-export const VERSION_STYLE: Record<ApiVersion, { dash: number[] | undefined; hollow: boolean; words: string }> = {
+export const VERSION_STYLE: Record<
+  ApiVersion,
+  { dash: number[] | undefined; hollow: boolean; words: string }
+> = {
   'v1.3': { dash: undefined, hollow: false, words: 'solid line, filled points' },
   'v1.2': { dash: [6, 4], hollow: true, words: 'dashed line, hollow points' },
 };
@@ -66,27 +105,45 @@ export const levelsOf = (measure: MeasureDef, series: readonly ChartSeries[]): s
   return [...allowed, ...[...seen].filter((v) => !allowed.includes(v)).sort()];
 };
 
-const digitsOf = (m: MeasureDef) => (m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined);
+const digitsOf = (m: MeasureDef) =>
+  m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined;
 /** Means, SDs and changes carry one digit more than the values they come from (a mean of integers is not an integer). */
 const statDigits = (m: MeasureDef) => (m.valueType === 'integer' ? 1 : m.kind === 'probability' ? 3 : 2);
 const fmtStat = (m: MeasureDef, n: number) => fmtNumber(n, statDigits(m));
 export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =>
   v === null || v === undefined ? 'not provided' : typeof v === 'string' ? v : fmtNumber(v, digitsOf(m));
-const withUnit = (m: MeasureDef, text: string) => (m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text);
+const withUnit = (m: MeasureDef, text: string) =>
+  m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text;
 
 /** One sentence per series: what a sighted reader takes from the chart. */
-export const summaryOf = (m: MeasureDef, s: ChartSeries, sessions: ReadonlyMap<number, ChartSession>): string => {
+export const summaryOf = (
+  m: MeasureDef,
+  s: ChartSeries,
+  sessions: ReadonlyMap<number, ChartSession>,
+): string => {
   const first = s.points[0];
   const n = s.points.length;
-  const when = !first ? '' : n === 1 ? ` on ${fmtDate(first.recordedAt)}` : ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}`;
+  const when = !first
+    ? ''
+    : n === 1
+      ? ` on ${fmtDate(first.recordedAt)}`
+      : ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}`;
   const parts = [`${s.apiVersion}: ${plural(n, 'session')}${when}`];
   if (s.baseline) {
-    parts.push(`baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`);
+    parts.push(
+      `baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`,
+    );
   }
   if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
-  if (s.change !== null) parts.push(`${withUnit(m, fmtSigned(s.change, statDigits(m)))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`);
-  const flagged = MARKERS.map((mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const).filter(([, k]) => k > 0);
-  if (flagged.length) parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
+  if (s.change !== null)
+    parts.push(
+      `${withUnit(m, fmtSigned(s.change, statDigits(m)))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`,
+    );
+  const flagged = MARKERS.map(
+    (mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const,
+  ).filter(([, k]) => k > 0);
+  if (flagged.length)
+    parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
   return `${parts.join('; ')}.`;
 };
 
@@ -101,7 +158,9 @@ interface Prepared {
 const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared => {
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   const toY = (v: number | string) => (levels ? levels.indexOf(String(v)) : typeof v === 'number' ? v : null);
-  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => Date.parse(p.recordedAt) / 1000)))].sort((a, b) => a - b);
+  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => Date.parse(p.recordedAt) / 1000)))].sort(
+    (a, b) => a - b,
+  );
   const at = new Map(xs.map((x, i) => [x, i]));
   const ys = series.map((s) => {
     const y: (number | null)[] = xs.map(() => null);
@@ -111,23 +170,43 @@ const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared 
   if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5 };
   const vals = [
     ...ys.flat().filter((v): v is number => v !== null),
-    ...series.flatMap((s) => (s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [])),
+    ...series.flatMap((s) =>
+      s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [],
+    ),
   ];
   let lo = Math.min(...vals);
   let hi = Math.max(...vals);
   const pad = hi > lo ? (hi - lo) * 0.12 : Math.max(Math.abs(hi) * 0.1, 1);
-  lo -= pad; hi += pad;
-  if (measure.range) { lo = Math.max(lo, measure.range[0]); hi = Math.min(hi, measure.range[1]); }
+  lo -= pad;
+  hi += pad;
+  if (measure.range) {
+    lo = Math.max(lo, measure.range[0]);
+    hi = Math.min(hi, measure.range[1]);
+  }
   return { xs, ys, levels: null, lo, hi };
 };
 
 const HEIGHT = 170;
 
 /** Axis dates: day and month, with the year once the span passes a year's turn. */
-const axisDate = (spanYears: boolean) => new Intl.DateTimeFormat(undefined, spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' });
+const axisDate = (spanYears: boolean) =>
+  new Intl.DateTimeFormat(
+    undefined,
+    spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' },
+  );
 
-const Canvas = ({ measure, series, sessions, label, span }: {
-  measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>; label: string; span: readonly [number, number] | undefined;
+const Canvas = ({
+  measure,
+  series,
+  sessions,
+  label,
+  span,
+}: {
+  measure: MeasureDef;
+  series: readonly ChartSeries[];
+  sessions: ReadonlyMap<number, ChartSession>;
+  label: string;
+  span: readonly [number, number] | undefined;
 }) => {
   const box = useRef<HTMLDivElement>(null);
   const colours = useChartColours();
@@ -137,7 +216,12 @@ const Canvas = ({ measure, series, sessions, label, span }: {
     const el = box.current;
     if (!el) return;
     const px = uPlot.pxRatio;
-    const axis = { stroke: colours.muted, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.grid, width: 1 }, font: '12px system-ui, sans-serif' };
+    const axis = {
+      stroke: colours.muted,
+      grid: { stroke: colours.grid, width: 1 },
+      ticks: { stroke: colours.grid, width: 1 },
+      font: '12px system-ui, sans-serif',
+    };
     // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
     const [x0, x1] = span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1];
     const pad = Math.max((x1 - x0) * 0.03, 86_400);
@@ -148,11 +232,19 @@ const Canvas = ({ measure, series, sessions, label, span }: {
       padding: [22, 28, 0, 0],
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 9 } },
-      scales: { x: { time: true, range: () => [x0 - pad, x1 + pad] }, y: { range: () => [data.lo, data.hi] } },
+      scales: {
+        x: { time: true, range: () => [x0 - pad, x1 + pad] },
+        y: { range: () => [data.lo, data.hi] },
+      },
       axes: [
         { ...axis, values: (_u, splits) => splits.map((s) => fmt.format(new Date(s * 1000))), space: 70 },
         data.levels
-          ? { ...axis, size: 92, splits: () => data.levels!.map((_, i) => i), values: (_u, splits) => splits.map((i) => data.levels![i] ?? '') }
+          ? {
+              ...axis,
+              size: 92,
+              splits: () => data.levels!.map((_, i) => i),
+              values: (_u, splits) => splits.map((i) => data.levels![i] ?? ''),
+            }
           : { ...axis, size: 56 },
       ],
       series: [
@@ -161,122 +253,221 @@ const Canvas = ({ measure, series, sessions, label, span }: {
           const colour = colourOf(colours, s.apiVersion);
           const style = VERSION_STYLE[s.apiVersion];
           return {
-            label: s.apiVersion, stroke: colour, width: 2, spanGaps: true,
+            label: s.apiVersion,
+            stroke: colour,
+            width: 2,
+            spanGaps: true,
             ...(style.dash ? { dash: style.dash } : {}),
             ...(data.levels ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
-            points: { show: true, size: 8, width: 2, stroke: colour, fill: style.hollow ? colours.panel : colour },
+            points: {
+              show: true,
+              size: 8,
+              width: 2,
+              stroke: colour,
+              fill: style.hollow ? colours.panel : colour,
+            },
           };
         }),
       ],
       hooks: {
         // The baseline bands go under the lines: drawn after the grid, before the series.
-        drawAxes: [(u) => {
-          const { ctx } = u;
-          let bands = 0;
-          series.forEach((s) => {
-            const b = s.baseline;
-            const last = s.points.at(-1);
-            if (!b || !last) return;
-            const x = (iso: string) => u.valToPos(Date.parse(iso) / 1000, 'x', true);
-            const top = u.valToPos(b.mean + (b.sd ?? 0), 'y', true);
-            const bottom = u.valToPos(b.mean - (b.sd ?? 0), 'y', true);
-            const mean = u.valToPos(b.mean, 'y', true);
-            const x0 = x(b.from) - 4 * px;
-            const xb = x(b.to) + 4 * px;
-            const x1 = Math.max(x(last.recordedAt) + 4 * px, xb);
-            ctx.save();
-            ctx.beginPath();
-            ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
-            ctx.clip();
-            ctx.fillStyle = colourOf(colours, s.apiVersion);
-            ctx.globalAlpha = 0.1;
-            if (b.sd) ctx.fillRect(x0, top, x1 - x0, bottom - top);
-            ctx.globalAlpha = 0.12;
-            if (b.sd) ctx.fillRect(x0, top, xb - x0, bottom - top);
-            ctx.globalAlpha = 0.8;
-            ctx.strokeStyle = colourOf(colours, s.apiVersion);
-            ctx.lineWidth = px;
-            ctx.setLineDash([3 * px, 3 * px]);
-            ctx.beginPath(); ctx.moveTo(x0, mean); ctx.lineTo(x1, mean); ctx.stroke();
-            ctx.restore();
-            bands++;
-          });
-          // What was drawn, for end-to-end tests (a canvas has no DOM to query).
-          el.dataset['bands'] = String(bands);
-        }],
+        drawAxes: [
+          (u) => {
+            const { ctx } = u;
+            let bands = 0;
+            series.forEach((s) => {
+              const b = s.baseline;
+              const last = s.points.at(-1);
+              if (!b || !last) return;
+              const x = (iso: string) => u.valToPos(Date.parse(iso) / 1000, 'x', true);
+              const top = u.valToPos(b.mean + (b.sd ?? 0), 'y', true);
+              const bottom = u.valToPos(b.mean - (b.sd ?? 0), 'y', true);
+              const mean = u.valToPos(b.mean, 'y', true);
+              const x0 = x(b.from) - 4 * px;
+              const xb = x(b.to) + 4 * px;
+              const x1 = Math.max(x(last.recordedAt) + 4 * px, xb);
+              ctx.save();
+              ctx.beginPath();
+              ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+              ctx.clip();
+              ctx.fillStyle = colourOf(colours, s.apiVersion);
+              ctx.globalAlpha = 0.1;
+              if (b.sd) ctx.fillRect(x0, top, x1 - x0, bottom - top);
+              ctx.globalAlpha = 0.12;
+              if (b.sd) ctx.fillRect(x0, top, xb - x0, bottom - top);
+              ctx.globalAlpha = 0.8;
+              ctx.strokeStyle = colourOf(colours, s.apiVersion);
+              ctx.lineWidth = px;
+              ctx.setLineDash([3 * px, 3 * px]);
+              ctx.beginPath();
+              ctx.moveTo(x0, mean);
+              ctx.lineTo(x1, mean);
+              ctx.stroke();
+              ctx.restore();
+              bands++;
+            });
+            // What was drawn, for end-to-end tests (a canvas has no DOM to query).
+            el.dataset['bands'] = String(bands);
+          },
+        ],
         // Session markers sit in a lane above the plot, so they never hide a point.
-        draw: [(u) => {
-          const { ctx } = u;
-          const y = u.bbox.top - 11 * px;
-          const r = 5 * px;
-          let drawn = 0;
-          for (const s of series) {
-            for (const p of s.points) {
-              const ms = markersOf(sessions.get(p.recordingId));
-              const x = u.valToPos(Date.parse(p.recordedAt) / 1000, 'x', true);
-              ms.forEach((m, i) => drawShape(ctx, m.shape, x + (i - (ms.length - 1) / 2) * 12 * px, y, r, colours.marker, 2 * px));
-              drawn += ms.length;
+        draw: [
+          (u) => {
+            const { ctx } = u;
+            const y = u.bbox.top - 11 * px;
+            const r = 5 * px;
+            let drawn = 0;
+            for (const s of series) {
+              for (const p of s.points) {
+                const ms = markersOf(sessions.get(p.recordingId));
+                const x = u.valToPos(Date.parse(p.recordedAt) / 1000, 'x', true);
+                ms.forEach((m, i) =>
+                  drawShape(
+                    ctx,
+                    m.shape,
+                    x + (i - (ms.length - 1) / 2) * 12 * px,
+                    y,
+                    r,
+                    colours.marker,
+                    2 * px,
+                  ),
+                );
+                drawn += ms.length;
+              }
             }
-          }
-          el.dataset['markers'] = String(drawn);
-        }],
+            el.dataset['markers'] = String(drawn);
+          },
+        ],
       },
     };
     const plot = new uPlot(opts, [data.xs, ...data.ys], el);
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
+    const resize = new ResizeObserver(() =>
+      plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }),
+    );
     resize.observe(el);
-    return () => { resize.disconnect(); plot.destroy(); };
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
   }, [data, series, sessions, colours, span]);
 
   return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
 };
 
-export const TimelineChart = ({ measure, series, sessions, span }: {
-  measure: MeasureDef; series: readonly ChartSeries[]; sessions: ReadonlyMap<number, ChartSession>;
+export const TimelineChart = ({
+  measure,
+  series,
+  sessions,
+  span,
+}: {
+  measure: MeasureDef;
+  series: readonly ChartSeries[];
+  sessions: ReadonlyMap<number, ChartSession>;
   /** The participant's first and last session (epoch seconds), shared by all their charts. */
   span?: readonly [number, number];
 }) => {
   const id = useId();
-  const rows = series.flatMap((s) => s.points.map((p) => ({ s, p })))
-    .sort((a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion));
+  const rows = series
+    .flatMap((s) => s.points.map((p) => ({ s, p })))
+    .sort(
+      (a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion),
+    );
   const unit = measure.unit;
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   return (
     <figure className="tchart" aria-labelledby={`${id}-t`} aria-describedby={`${id}-s`}>
       <figcaption>
-        <h4 id={`${id}-t`} className="tchart-title">{measure.label}{unit ? <span className="muted"> ({unit})</span> : null}</h4>
+        <h4 id={`${id}-t`} className="tchart-title">
+          {measure.label}
+          {unit ? <span className="muted"> ({unit})</span> : null}
+        </h4>
         {measure.meaning !== measure.label && <p className="muted small">{measure.meaning}</p>}
       </figcaption>
       <ul className="tchart-latest">
         {series.map((s) => (
           <li key={s.apiVersion}>
-            {series.length > 1 && <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>}{' '}
+            {series.length > 1 && (
+              <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>
+            )}{' '}
             Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
-            {s.change !== null
-              ? <> · <span className="tchart-change">{withUnit(measure, fmtSigned(s.change, statDigits(measure)))}</span> from baseline{s.changeInSd !== null ? <> (<strong>{fmtSigned(s.changeInSd)} SD</strong>)</> : <span className="muted"> (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})</span>}</>
-              : null}
+            {s.change !== null ? (
+              <>
+                {' '}
+                ·{' '}
+                <span className="tchart-change">
+                  {withUnit(measure, fmtSigned(s.change, statDigits(measure)))}
+                </span>{' '}
+                from baseline
+                {s.changeInSd !== null ? (
+                  <>
+                    {' '}
+                    (<strong>{fmtSigned(s.changeInSd)} SD</strong>)
+                  </>
+                ) : (
+                  <span className="muted">
+                    {' '}
+                    (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})
+                  </span>
+                )}
+              </>
+            ) : null}
           </li>
         ))}
-        {levels && <li className="muted">Levels: {levels.join(' < ')}{measure.allowed ? '' : ' (as seen; the specification lists none)'}</li>}
+        {levels && (
+          <li className="muted">
+            Levels: {levels.join(' < ')}
+            {measure.allowed ? '' : ' (as seen; the specification lists none)'}
+          </li>
+        )}
       </ul>
       <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} span={span} />
-      <p id={`${id}-s`} className="small muted tchart-summary">{series.map((s) => summaryOf(measure, s, sessions)).join(' ')}</p>
+      <p id={`${id}-s`} className="small muted tchart-summary">
+        {series.map((s) => summaryOf(measure, s, sessions)).join(' ')}
+      </p>
       <details className="tchart-table">
         <summary>Values as a table</summary>
         <table className="table compact">
           <caption className="sr-only">{measure.label} for each session</caption>
-          <thead><tr><th scope="col">Date</th><th scope="col">Version</th><th scope="col">Value{unit ? ` (${unit})` : ''}</th><th scope="col">From baseline</th><th scope="col">Audio</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Version</th>
+              <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+              <th scope="col">From baseline</th>
+              <th scope="col">Audio</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map(({ s, p }) => {
               const sess = sessions.get(p.recordingId);
               const ms = markersOf(sess);
               return (
                 <tr key={`${s.apiVersion}-${p.recordingId}`}>
-                  <th scope="row">{fmtDate(p.recordedAt)}{sess?.session ? ` · ${sess.session}` : ''}</th>
+                  <th scope="row">
+                    {fmtDate(p.recordedAt)}
+                    {sess?.session ? ` · ${sess.session}` : ''}
+                  </th>
                   <td>{s.apiVersion}</td>
-                  <td>{fmtValue(measure, p.value)}{sess?.simulated ? <span className="muted"> (simulated)</span> : null}</td>
-                  <td>{s.baseline && typeof p.value === 'number' ? fmtSigned(p.value - s.baseline.mean, statDigits(measure)) : '—'}</td>
-                  <td>{ms.length ? ms.map((m) => (m.key === 'warnings' ? `Warning: ${sess!.flags.warnings.join(' ')}` : m.label.split(' (')[0])).join('; ') : 'as recorded'}</td>
+                  <td>
+                    {fmtValue(measure, p.value)}
+                    {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                  </td>
+                  <td>
+                    {s.baseline && typeof p.value === 'number'
+                      ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                      : '—'}
+                  </td>
+                  <td>
+                    {ms.length
+                      ? ms
+                          .map((m) =>
+                            m.key === 'warnings'
+                              ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                              : m.label.split(' (')[0],
+                          )
+                          .join('; ')
+                      : 'as recorded'}
+                  </td>
                 </tr>
               );
             })}

@@ -20,20 +20,33 @@ const read = (): ChartColours => {
   const s = getComputedStyle(document.documentElement);
   const v = (name: string, fallback: string) => s.getPropertyValue(name).trim() || fallback;
   return {
-    text: v('--text', '#17202b'), muted: v('--muted', '#556171'), grid: v('--border', '#cfd6df'), panel: v('--panel', '#ffffff'),
-    v13: v('--chart-v13', '#1f5fbf'), v12: v('--chart-v12', '#0f766e'), band: v('--chart-band', 'rgb(31 95 191 / 14%)'), marker: v('--chart-marker', '#8a5300'),
+    text: v('--text', '#17202b'),
+    muted: v('--muted', '#556171'),
+    grid: v('--border', '#cfd6df'),
+    panel: v('--panel', '#ffffff'),
+    v13: v('--chart-v13', '#1f5fbf'),
+    v12: v('--chart-v12', '#0f766e'),
+    band: v('--chart-band', 'rgb(31 95 191 / 14%)'),
+    marker: v('--chart-marker', '#8a5300'),
   };
 };
 
 export const useChartColours = (): ChartColours => {
   const [colours, setColours] = useState(read);
   useEffect(() => {
-    const update = () => setColours((c) => { const n = read(); return JSON.stringify(n) === JSON.stringify(c) ? c : n; });
+    const update = () =>
+      setColours((c) => {
+        const n = read();
+        return JSON.stringify(n) === JSON.stringify(c) ? c : n;
+      });
     const observer = new MutationObserver(update);
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     const media = matchMedia('(prefers-color-scheme: dark)');
     media.addEventListener('change', update);
-    return () => { observer.disconnect(); media.removeEventListener('change', update); };
+    return () => {
+      observer.disconnect();
+      media.removeEventListener('change', update);
+    };
   }, []);
   return colours;
 };

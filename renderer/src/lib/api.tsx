@@ -3,7 +3,13 @@
  * TanStack Query (caching, loading and error states, refetch), and the engine's pushed events turned
  * into targeted refreshes so screens stay current without polling.
  */
-import { QueryClient, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import {
+  QueryClient,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import type { CallResult, EventName, EventPayload, Input, Method, Output } from '../../../shared/contract';
 import type { AppError } from '../../../shared/rpc';
@@ -28,11 +34,12 @@ export const useRpc = (): RpcClient => {
   return c;
 };
 
-export const createQueryClient = () => new QueryClient({
-  defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 2_000 },
-  },
-});
+export const createQueryClient = () =>
+  new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 2_000 },
+    },
+  });
 
 export const unwrap = <M extends Method>(r: CallResult<M>): Output<M> => {
   if (!r.ok) throw new CallFailed(r.error);
@@ -41,7 +48,9 @@ export const unwrap = <M extends Method>(r: CallResult<M>): Output<M> => {
 
 /** A query of one procedure; its key is [method, input], so invalidating a method refreshes every screen that shows it. */
 export const useCall = <M extends Method>(
-  method: M, input: Input<M>, opts: Omit<UseQueryOptions<Output<M>, CallFailed>, 'queryKey' | 'queryFn'> = {},
+  method: M,
+  input: Input<M>,
+  opts: Omit<UseQueryOptions<Output<M>, CallFailed>, 'queryKey' | 'queryFn'> = {},
 ) => {
   const rpc = useRpc();
   return useQuery<Output<M>, CallFailed>({
@@ -60,10 +69,16 @@ export const useAction = <M extends Method>(method: M, invalidates: readonly Met
   const qc = useQueryClient();
   const m = useMutation<Output<M>, CallFailed, Input<M>>({
     mutationFn: async (input) => unwrap(await rpc.call(method, input)),
-    onSuccess: () => { for (const k of invalidates) void qc.invalidateQueries({ queryKey: [k] }); },
+    onSuccess: () => {
+      for (const k of invalidates) void qc.invalidateQueries({ queryKey: [k] });
+    },
   });
   return {
-    run: (input: Input<M>) => m.mutateAsync(input).then((value) => ({ ok: true as const, value }), (e: unknown) => ({ ok: false as const, error: e instanceof CallFailed ? e.appError : null })),
+    run: (input: Input<M>) =>
+      m.mutateAsync(input).then(
+        (value) => ({ ok: true as const, value }),
+        (e: unknown) => ({ ok: false as const, error: e instanceof CallFailed ? e.appError : null }),
+      ),
     pending: m.isPending,
     /** The last successful answer, until the next run. */
     value: m.data,
@@ -103,7 +118,16 @@ export const EngineRefresh = () => {
           mark('batches.list', 'studies.list', 'studies.get');
           break;
         case 'recordings-changed':
-          mark('recordings.page', 'recordings.rows', 'recordings.detail', 'participants.page', 'participants.get', 'timeline.participant', 'recordings.uncertain', 'recordings.retryable');
+          mark(
+            'recordings.page',
+            'recordings.rows',
+            'recordings.detail',
+            'participants.page',
+            'participants.get',
+            'timeline.participant',
+            'recordings.uncertain',
+            'recordings.retryable',
+          );
           break;
         case 'usage':
           mark('usage.overview', 'profiles.list');

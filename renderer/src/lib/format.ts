@@ -7,9 +7,18 @@ const int = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 export const fmtDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
 export const fmtDate = (iso: string | null | undefined) => (iso ? dateOnly.format(new Date(iso)) : '—');
 export const fmtNumber = (n: number | null | undefined, digits?: number) =>
-  n === null || n === undefined || Number.isNaN(n) ? '—' : digits === undefined ? num.format(n) : n.toFixed(digits);
+  n === null || n === undefined || Number.isNaN(n)
+    ? '—'
+    : digits === undefined
+      ? num.format(n)
+      : n.toFixed(digits);
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int.format(n));
-export const fmtSeconds = (s: number | null | undefined) => (s === null || s === undefined ? '—' : s >= 90 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
+export const fmtSeconds = (s: number | null | undefined) =>
+  s === null || s === undefined
+    ? '—'
+    : s >= 90
+      ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
+      : `${s.toFixed(1)} s`;
 export const fmtBytes = (b: number | null | undefined) => {
   if (b === null || b === undefined) return '—';
   if (b < 1024) return `${b} B`;
@@ -17,7 +26,8 @@ export const fmtBytes = (b: number | null | undefined) => {
   if (b < 1024 ** 3) return `${(b / 1024 ** 2).toFixed(1)} MB`;
   return `${(b / 1024 ** 3).toFixed(2)} GB`;
 };
-export const plural = (n: number, one: string, many = `${one}s`) => `${int.format(n)} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${int.format(n)} ${n === 1 ? one : many}`;
 /** Signed, for changes: "+3.2", "−1.0". */
 export const fmtSigned = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined ? '—' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;

@@ -6,7 +6,10 @@
 import { useCallback, useState } from 'react';
 import { useDebounced } from './use-debounced';
 
-export interface Sort<S extends string> { readonly by: S; readonly dir: 'asc' | 'desc' }
+export interface Sort<S extends string> {
+  readonly by: S;
+  readonly dir: 'asc' | 'desc';
+}
 
 export const SEARCH_DEBOUNCE_MS = 250;
 
@@ -15,7 +18,10 @@ export const useTableControls = <S extends string>(initial: Sort<S>) => {
   const query = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const [sort, setSort] = useState<Sort<S>>(initial);
   const [total, setTotal] = useState<number | null>(null);
-  const onSort = useCallback((by: string) => setSort((s) => ({ by: by as S, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })), []);
+  const onSort = useCallback(
+    (by: string) => setSort((s) => ({ by: by as S, dir: s.by === by && s.dir === 'asc' ? 'desc' : 'asc' })),
+    [],
+  );
   const onTotal = useCallback((n: number) => setTotal(n), []);
   return { search, setSearch, query, sort, setSort, onSort, total, onTotal };
 };

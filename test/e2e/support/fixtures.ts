@@ -28,23 +28,51 @@ export interface Host {
   sandboxAdmin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
 }
 
-const startHost = async (home: string, adminToken: string, scenario: string): Promise<{ child: ChildProcess; url: string; out: string[] }> => {
+const startHost = async (
+  home: string,
+  adminToken: string,
+  scenario: string,
+): Promise<{ child: ChildProcess; url: string; out: string[] }> => {
   const out: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', join(ROOT, 'main', 'node-host.ts'), '--home', home, '--no-open', '--sandbox-scenario', scenario], {
-    cwd: ROOT,
-    env: { ...process.env, VOICESCOPE_TEST_HOOKS: '1', VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN: adminToken, CI: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx/esm',
+      join(ROOT, 'main', 'node-host.ts'),
+      '--home',
+      home,
+      '--no-open',
+      '--sandbox-scenario',
+      scenario,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        VOICESCOPE_TEST_HOOKS: '1',
+        VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN: adminToken,
+        CI: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node host did not start:\n${out.join('')}`)), 30_000);
     const onData = (d: Buffer) => {
       out.push(d.toString());
       const m = /BRIDGE_READY (\S+)/.exec(out.join(''));
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`node host exited (${code}):\n${out.join('')}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node host exited (${code}):\n${out.join('')}`));
+    });
   });
   return { child, url, out };
 };
@@ -53,13 +81,20 @@ const startHost = async (home: string, adminToken: string, scenario: string): Pr
 const rpcOver = (origin: string, token: string) => {
   let nextId = 1;
   return async <M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>> => {
-    const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc?token=${token}`, { headers: { Origin: origin } });
-    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc?token=${token}`, {
+      headers: { Origin: origin },
+    });
+    await new Promise((res, rej) => {
+      ws.once('open', res);
+      ws.once('error', rej);
+    });
     const id = nextId++;
-    const answer = new Promise<CallResult<M>>((res) => ws.on('message', (d) => {
-      const m = JSON.parse(d.toString()) as { id?: number; envelope?: CallResult<M> };
-      if (m.id === id) res(m.envelope!);
-    }));
+    const answer = new Promise<CallResult<M>>((res) =>
+      ws.on('message', (d) => {
+        const m = JSON.parse(d.toString()) as { id?: number; envelope?: CallResult<M> };
+        if (m.id === id) res(m.envelope!);
+      }),
+    );
     ws.send(JSON.stringify({ id, method, input }));
     const r = await answer;
     ws.close();
@@ -77,20 +112,29 @@ export const test = base.extend<{ host: Host; scenario: string }>({
     const token = u.searchParams.get('token')!;
     const rpc = rpcOver(u.origin, token);
     await use({
-      url, origin: u.origin, token, home, log: () => out.join(''),
+      url,
+      origin: u.origin,
+      token,
+      home,
+      log: () => out.join(''),
       rpc,
       async sandboxAdmin(method, path, body) {
         const state = await rpc('sandbox.state', {});
         if (!state.ok || !state.value.url) throw new Error('the built-in sandbox is not running');
         const res = await fetch(`${state.value.url}/_sandbox/${path.replace(/^\//, '')}`, {
-          method, headers: { 'X-Sandbox-Admin': adminToken, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          method,
+          headers: { 'X-Sandbox-Admin': adminToken, 'Content-Type': 'application/json' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         });
         if (!res.ok) throw new Error(`sandbox admin ${method} ${path}: ${res.status} ${await res.text()}`);
         return res.json();
       },
     });
     child.kill('SIGTERM');
-    await new Promise((r) => { child.once('exit', r); setTimeout(r, 5_000); });
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(r, 5_000);
+    });
     rmSync(home, { recursive: true, force: true });
   },
   page: async ({ page, host }, use) => {
@@ -106,7 +150,9 @@ export { expect };
 
 /** Opens a screen by its address (the part after #), reloading so data set up through `rpc` is read afresh. */
 export const openScreen = async (page: Page, hash: string) => {
-  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
   await page.reload();
 };
 
@@ -120,8 +166,16 @@ export const shoot = async (page: Page, name: string) => {
 
 /** axe-core on the current screen (WCAG 2 A and AA rules); the test fails on any violation, listing them. */
 export const checkA11y = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
   console.log(`axe ${screen}: ${result.passes.length} rules passed, ${result.violations.length} violated`);
   expect(found, `accessibility violations on ${screen}`).toEqual([]);
 };

@@ -3,5 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export default function globalSetup() {
-  execFileSync(process.execPath, [join(import.meta.dirname, '..', '..', '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(import.meta.dirname, '..', '..', '..', 'scripts', 'build.mjs')], {
+    stdio: 'inherit',
+  });
 }

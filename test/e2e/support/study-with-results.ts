@@ -9,14 +9,23 @@ import { join } from 'node:path';
 import { makeWav } from '../../fixtures/audio';
 import type { Host } from './fixtures';
 
-export interface SeededStudy { readonly studyId: number; readonly profileId: number; readonly batchId: number; readonly folder: string; readonly codes: readonly string[] }
+export interface SeededStudy {
+  readonly studyId: number;
+  readonly profileId: number;
+  readonly batchId: number;
+  readonly folder: string;
+  readonly codes: readonly string[];
+}
 
 const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }, what: string): T => {
   if (!r.ok) throw new Error(`${what}: ${r.error.message}`);
   return r.value;
 };
 
-export const seedStudyWithResults = async (host: Host, opts: { name?: string; codes?: readonly string[]; sessions?: number } = {}): Promise<SeededStudy> => {
+export const seedStudyWithResults = async (
+  host: Host,
+  opts: { name?: string; codes?: readonly string[]; sessions?: number } = {},
+): Promise<SeededStudy> => {
   const codes = opts.codes ?? ['P-001', 'P-002', 'P-003'];
   const sessions = opts.sessions ?? 3;
   const folder = join(host.home, 'incoming');
@@ -25,28 +34,66 @@ export const seedStudyWithResults = async (host: Host, opts: { name?: string; co
   codes.forEach((code, p) => {
     for (let s = 0; s < sessions; s++) {
       const file = `${code.replace(/[^\w-]/g, '_')}-week${s + 1}.wav`;
-      writeFileSync(join(folder, file), makeWav({ seconds: 42, speechSeconds: 36 + s, seed: 100 + p * 10 + s }));
+      writeFileSync(
+        join(folder, file),
+        makeWav({ seconds: 42, speechSeconds: 36 + s, seed: 100 + p * 10 + s }),
+      );
       rows.push(`${file},${code},2026-0${s + 1}-0${p + 1} 09:30,week ${s + 1}`);
     }
   });
   writeFileSync(join(folder, 'manifest.csv'), rows.join('\n') + '\n');
 
   const profile = must(await host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }), 'sandbox');
-  const study = must(await host.rpc('studies.create', { name: opts.name ?? 'Results study', profileId: profile.id }), 'study');
-  must(await host.rpc('settings.save', { firstPollSeconds: 5, pollIntervalSeconds: 5, pollJitterSeconds: 0, uploadsPerMinute: 600, uploadConcurrency: 4, requestsPerSecond: 20 }), 'settings');
-  const plan = must(await host.rpc('imports.preview', {
-    studyId: study.id, paths: [], manifestPath: join(folder, 'manifest.csv'), timeZone: 'UTC',
-    analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'], isolateOldestSpeaker: false, convert: false,
-  }), 'preview');
-  const batch = must(await host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Seeded' }), 'commit');
+  const study = must(
+    await host.rpc('studies.create', { name: opts.name ?? 'Results study', profileId: profile.id }),
+    'study',
+  );
+  must(
+    await host.rpc('settings.save', {
+      firstPollSeconds: 5,
+      pollIntervalSeconds: 5,
+      pollJitterSeconds: 0,
+      uploadsPerMinute: 600,
+      uploadConcurrency: 4,
+      requestsPerSecond: 20,
+    }),
+    'settings',
+  );
+  const plan = must(
+    await host.rpc('imports.preview', {
+      studyId: study.id,
+      paths: [],
+      manifestPath: join(folder, 'manifest.csv'),
+      timeZone: 'UTC',
+      analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'],
+      isolateOldestSpeaker: false,
+      convert: false,
+    }),
+    'preview',
+  );
+  const batch = must(
+    await host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Seeded' }),
+    'commit',
+  );
   must(await host.rpc('participants.createAccounts', { studyId: study.id }), 'accounts');
   must(await host.rpc('batches.start', { batchId: batch.batchId }), 'start');
   const total = codes.length * sessions;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const done = must(await host.rpc('recordings.page', { studyId: study.id, filter: 'completed', sort: 'id', dir: 'asc', offset: 0, limit: 1 }), 'poll');
+    const done = must(
+      await host.rpc('recordings.page', {
+        studyId: study.id,
+        filter: 'completed',
+        sort: 'id',
+        dir: 'asc',
+        offset: 0,
+        limit: 1,
+      }),
+      'poll',
+    );
     if (done.total === total) break;
-    if (Date.now() > deadline) throw new Error(`only ${done.total} of ${total} recordings analysed after 2 minutes`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${done.total} of ${total} recordings analysed after 2 minutes`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
   return { studyId: study.id, profileId: profile.id, batchId: batch.batchId, folder, codes };

@@ -18,10 +18,15 @@ beforeAll(async () => {
   sinkLines = collectLines(sink);
   sinkUrl = await waitForLine(sink, 'SINK_READY ');
 });
-afterAll(() => { sink?.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  sink?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 it('a 50 MB upload streams: it arrives intact and the client never holds the body in memory', async () => {
-  const out = JSON.parse(await runTs('test/support/upload-memory-probe.ts', [file, sinkUrl], ['--expose-gc']));
+  const out = JSON.parse(
+    await runTs('test/support/upload-memory-probe.ts', [file, sinkUrl], ['--expose-gc']),
+  );
   expect(out).toMatchObject({ status: 'accepted', bytes: 50_000_000 });
   expect(sinkLines).toContain(`RECEIVED ${out.sha256} 50000000`);
   // Holding the Base64 body (as a tee'd clone did) costs 67 MB of ArrayBuffers; streaming holds a few chunks.

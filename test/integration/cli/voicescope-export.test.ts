@@ -21,13 +21,28 @@ const root = mkdtempSync(join(tmpdir(), 'vs-cli-export-'));
 const home = join(root, 'home');
 const outDir = join(root, 'exports');
 
-const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> => new Promise((resolve) => {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
-  let out = '', err = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-  child.on('exit', (code) => resolve({ code: code ?? -1, lines: out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: err }));
-});
+const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    let out = '',
+      err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('exit', (code) =>
+      resolve({
+        code: code ?? -1,
+        lines: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+        stderr: err,
+      }),
+    );
+  });
 
 beforeAll(async () => {
   const svc = openStudyService({ workspaceDir: home });
@@ -40,18 +55,46 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('voicescope export', () => {
   it('exports a selection by study name, with participant codes holding commas, and reports the files as JSON', async () => {
-    const r = await run(['export', '--study', 'Awkward, "study" ü', '--out', outDir, '--folder', 'weekly', '--forms', 'long,summary',
-      '--participant', 'P,01', '--participant', 'NA', '--tz', 'Europe/Berlin', '--baseline-sessions', '2', '--json']);
+    const r = await run([
+      'export',
+      '--study',
+      'Awkward, "study" ü',
+      '--out',
+      outDir,
+      '--folder',
+      'weekly',
+      '--forms',
+      'long,summary',
+      '--participant',
+      'P,01',
+      '--participant',
+      'NA',
+      '--tz',
+      'Europe/Berlin',
+      '--baseline-sessions',
+      '2',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(EXIT.ok);
     const done = r.lines.find((l) => l['kind'] === 'exported') as { report: ExportReport; message: string };
     expect(done.report.directory).toBe(join(outDir, 'weekly'));
     expect(done.report.anySimulated).toBe(true);
     expect(done.message).toMatch(/simulated/);
-    expect(readdirSync(join(outDir, 'weekly'))).toEqual(expect.arrayContaining(['measures_long.csv', 'participant_summary.csv', 'recordings.csv', 'codebook.md', 'datapackage.json']));
+    expect(readdirSync(join(outDir, 'weekly'))).toEqual(
+      expect.arrayContaining([
+        'measures_long.csv',
+        'participant_summary.csv',
+        'recordings.csv',
+        'codebook.md',
+        'datapackage.json',
+      ]),
+    );
     expect(readdirSync(join(outDir, 'weekly'))).not.toContain('measures_wide.csv');
     const long = readCsv(join(outDir, 'weekly', 'measures_long.csv'));
-    expect(new Set(long.records.map((x) => unneutralise(x['participant']!)))).toEqual(new Set(['P,01', 'NA']));
+    expect(new Set(long.records.map((x) => unneutralise(x['participant']!)))).toEqual(
+      new Set(['P,01', 'NA']),
+    );
     // --baseline-sessions: the summary's baseline is the first 2 values of each participant, measure and API version.
     expect(done.report.request.baselineSessions).toBe(2);
     const summary = readCsv(join(outDir, 'weekly', 'participant_summary.csv'));
@@ -60,7 +103,18 @@ describe('voicescope export', () => {
   }, 60_000);
 
   it('exits 7 with the reason when nothing matches, and writes nothing', async () => {
-    const r = await run(['export', '--study', '1', '--out', outDir, '--folder', 'none', '--from', '2030-01-01', '--json']);
+    const r = await run([
+      'export',
+      '--study',
+      '1',
+      '--out',
+      outDir,
+      '--folder',
+      'none',
+      '--from',
+      '2030-01-01',
+      '--json',
+    ]);
     expect(r.code).toBe(EXIT.notExported);
     expect(r.lines.at(-1)).toMatchObject({ kind: 'problem', code: 'empty_selection' });
     expect(existsSync(join(outDir, 'none'))).toBe(false);

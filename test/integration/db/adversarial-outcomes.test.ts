@@ -21,35 +21,76 @@ const ACCOUNT = recordingV13.account_id;
 let srv: RawReplyServer;
 const root = mkdtempSync(join(tmpdir(), 'vs-adversarial-'));
 const audio = join(root, 'r.wav');
-beforeAll(async () => { srv = await startRawReplyServer(); writeFileSync(audio, Buffer.alloc(2_000, 3)); });
-afterAll(async () => { await srv.close(); rmSync(root, { recursive: true, force: true }); });
+beforeAll(async () => {
+  srv = await startRawReplyServer();
+  writeFileSync(audio, Buffer.alloc(2_000, 3));
+});
+afterAll(async () => {
+  await srv.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
-const client = () => createApiClient({ profile: { baseUrl: srv.url, version: 'v1.3', apiKey: 'sk-adv-1' }, sleep: async () => {} });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  ({ kind: 'reply' as const, status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const client = () =>
+  createApiClient({
+    profile: { baseUrl: srv.url, version: 'v1.3', apiKey: 'sk-adv-1' },
+    sleep: async () => {},
+  });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  kind: 'reply' as const,
+  status,
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
 
 const seed = (db: Db, queued: number): number[] => {
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', ?, 'v1.3', ?)`).run(srv.url, AT);
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', ?, 'v1.3', ?)`,
+  ).run(srv.url, AT);
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, ?)`).run(AT);
-  db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', ?, ?)`).run(ACCOUNT, AT);
-  db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`).run(AT);
-  const ins = db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+  db.prepare(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', ?, ?)`,
+  ).run(ACCOUNT, AT);
+  db.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`,
+  ).run(AT);
+  const ins =
+    db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
                           VALUES (1, 1, 1, ?, ?, 2000, ?, 'manifest', 'queued', ?)`);
-  return Array.from({ length: queued }, (_, i) => Number(ins.run(audio, `${'a'.repeat(63)}${i}`, AT, AT).lastInsertRowid));
+  return Array.from({ length: queued }, (_, i) =>
+    Number(ins.run(audio, `${'a'.repeat(63)}${i}`, AT, AT).lastInsertRowid),
+  );
 };
 const queued = (id: number): QueuedRecording => ({
-  id, studyId: 1, batchId: 1, path: audio, contentSha256: 'a'.repeat(64), accountId: ACCOUNT, recordedAt: recordingV13.recorded_at,
-  analyses: ['wellbeing'], isolateOldestSpeaker: false,
+  id,
+  studyId: 1,
+  batchId: 1,
+  path: audio,
+  contentSha256: 'a'.repeat(64),
+  accountId: ACCOUNT,
+  recordedAt: recordingV13.recorded_at,
+  analyses: ['wellbeing'],
+  isolateOldestSpeaker: false,
 });
-const row = (db: Db, id: number) => db.prepare(`SELECT upload_state, upload_attempts, recording_id, upload_error FROM recordings WHERE id = ?`).get(id) as
-  { upload_state: string; upload_attempts: number; recording_id: string | null; upload_error: string | null };
+const row = (db: Db, id: number) =>
+  db
+    .prepare(`SELECT upload_state, upload_attempts, recording_id, upload_error FROM recordings WHERE id = ?`)
+    .get(id) as {
+    upload_state: string;
+    upload_attempts: number;
+    recording_id: string | null;
+    upload_error: string | null;
+  };
 
-it('a second upload answered with the first one\'s recording id is held as uncertain with the reason; the first keeps its id', async () => {
+it("a second upload answered with the first one's recording id is held as uncertain with the reason; the first keeps its id", async () => {
   const db = openStudyDb(':memory:').db;
   const [a, b] = seed(db, 2) as [number, number];
   srv.answer(json(200, recordingV13));
-  expect(await uploadOne(db, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({ kind: 'accepted' });
-  expect(await uploadOne(db, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({ kind: 'uncertain' });
+  expect(await uploadOne(db, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
+    kind: 'accepted',
+  });
+  expect(await uploadOne(db, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
+    kind: 'uncertain',
+  });
   expect(row(db, a)).toMatchObject({ upload_state: 'uploaded', recording_id: recordingV13.recording_id });
   const second = row(db, b);
   expect(second).toMatchObject({ upload_state: 'upload_uncertain', upload_attempts: 1, recording_id: null });
@@ -61,7 +102,13 @@ it('a second upload answered with the first one\'s recording id is held as uncer
 it('a rate limit that asks for a wait of years pauses sending for 15 minutes at most, and the file goes back to the queue uncharged', async () => {
   const db = openStudyDb(':memory:').db;
   const [a] = seed(db, 1) as [number];
-  srv.answer(json(429, { error: { type: 'RateLimitExceeded', message: 'slow down' } }, { 'Retry-After': String(10 * 365 * 86_400) }));
+  srv.answer(
+    json(
+      429,
+      { error: { type: 'RateLimitExceeded', message: 'slow down' } },
+      { 'Retry-After': String(10 * 365 * 86_400) },
+    ),
+  );
   const t = Date.now();
   const out = await uploadOne(db, client(), queued(a), { now: () => t, firstPollAfterMs: 15_000 });
   expect(out.kind).toBe('paused');
@@ -76,14 +123,33 @@ it('a rate limit that asks for a wait of years pauses sending for 15 minutes at 
 it('the same far-away Retry-After on a poll holds the poller back for 15 minutes at most', async () => {
   const db = openStudyDb(':memory:').db;
   const [a] = seed(db, 1) as [number];
-  db.prepare(`UPDATE recordings SET upload_state = 'uploaded', recording_id = ?, uploaded_at = ? WHERE id = ?`).run(recordingV13.recording_id, new Date().toISOString(), a);
-  db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, 'wellbeing', 'processing', ?, '2000-01-01T00:00:00Z')`).run(a, AT);
-  srv.answer(json(429, { error: { type: 'RateLimitExceeded', message: 'slow down' } }, { 'Retry-After': String(10 * 365 * 86_400) }));
+  db.prepare(
+    `UPDATE recordings SET upload_state = 'uploaded', recording_id = ?, uploaded_at = ? WHERE id = ?`,
+  ).run(recordingV13.recording_id, new Date().toISOString(), a);
+  db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, 'wellbeing', 'processing', ?, '2000-01-01T00:00:00Z')`,
+  ).run(a, AT);
+  srv.answer(
+    json(
+      429,
+      { error: { type: 'RateLimitExceeded', message: 'slow down' } },
+      { 'Retry-After': String(10 * 365 * 86_400) },
+    ),
+  );
   const pauses: number[] = [];
   const t = Date.now();
   const res = await runPollStep(db, client(), {
-    profileId: 1, now: () => t, settings: clampPollSettings({}), random: () => 0.5, sleep: async () => {},
-    bucket: { reserve: () => 0, pauseUntil: (ms) => { pauses.push(ms); } },
+    profileId: 1,
+    now: () => t,
+    settings: clampPollSettings({}),
+    random: () => 0.5,
+    sleep: async () => {},
+    bucket: {
+      reserve: () => 0,
+      pauseUntil: (ms) => {
+        pauses.push(ms);
+      },
+    },
   });
   expect(res).toMatchObject({ polled: 0, failed: 1, writeError: null });
   expect(pauses).toEqual([t + MAX_RATE_LIMIT_PAUSE_MS]);

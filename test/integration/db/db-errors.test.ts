@@ -15,19 +15,31 @@ import { appendEvent } from '../../../main/db/repos/event-log.repo';
 const root = mkdtempSync(join(tmpdir(), 'vs-dberr-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
-const freshDir = () => { const d = join(root, `w${n++}`); mkdirSync(d); return d; };
+const freshDir = () => {
+  const d = join(root, `w${n++}`);
+  mkdirSync(d);
+  return d;
+};
 
 /** Runs `f` and returns what it threw (it must throw). */
 const thrown = (f: () => unknown): unknown => {
-  try { f(); } catch (e) { return e; }
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
   throw new Error('expected a failure');
 };
 
 /** Appends events until SQLite refuses: the database may grow by no page beyond `max_page_count`. */
 const fillUntilFull = (db: Database.Database): unknown => {
   db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
-  const filler = db.prepare(`INSERT INTO event_log (at, kind, detail) VALUES ('2026-01-01T00:00:00Z', 'filler', ?)`);
-  return thrown(() => { for (let i = 0; i < 100_000; i++) filler.run(JSON.stringify({ pad: 'x'.repeat(500) })); });
+  const filler = db.prepare(
+    `INSERT INTO event_log (at, kind, detail) VALUES ('2026-01-01T00:00:00Z', 'filler', ?)`,
+  );
+  return thrown(() => {
+    for (let i = 0; i < 100_000; i++) filler.run(JSON.stringify({ pad: 'x'.repeat(500) }));
+  });
 };
 
 const expectProblem = (p: DbProblem | null, code: DbProblem['code'], message: RegExp, action: RegExp) => {
@@ -61,11 +73,21 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     const ro = new Database(path, { readonly: true });
     const e1 = thrown(() => appendEvent(ro, '2026-01-01T00:00:00Z', 'usage_read', {}));
     expect((e1 as { code: string }).code).toBe('SQLITE_READONLY');
-    expectProblem(classifyDbError(e1, { dbPath: path }), 'DB_READONLY', /read-only/, /writable.*Nothing was lost/);
+    expectProblem(
+      classifyDbError(e1, { dbPath: path }),
+      'DB_READONLY',
+      /read-only/,
+      /writable.*Nothing was lost/,
+    );
     ro.close();
     const { db } = openStudyDb(path);
     db.pragma('query_only = 1');
-    expectProblem(classifyDbError(thrown(() => appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}))), 'DB_READONLY', /cannot be written/, /writable/);
+    expectProblem(
+      classifyDbError(thrown(() => appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}))),
+      'DB_READONLY',
+      /cannot be written/,
+      /writable/,
+    );
     db.close();
   });
 
@@ -88,12 +110,14 @@ describe('classifyDbError recognises what SQLite really raises', () => {
   it('damaged pages (SQLITE_CORRUPT) are DB_CORRUPT: keep the file, restore a backup', () => {
     const path = join(freshDir(), 'voicescope.sqlite');
     const { db } = openStudyDb(path);
-    for (let i = 0; i < 2_000; i++) appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}, { n: i, pad: 'p'.repeat(60) });
+    for (let i = 0; i < 2_000; i++)
+      appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}, { n: i, pad: 'p'.repeat(60) });
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     const bytes = readFileSync(path);
     const page = 4096;
-    for (let p = 3; p < bytes.length / page - 1; p += 2) bytes.fill(0xab, p * page + 8, p * page + page - 100);
+    for (let p = 3; p < bytes.length / page - 1; p += 2)
+      bytes.fill(0xab, p * page + 8, p * page + page - 100);
     writeFileSync(path, bytes);
     const damaged = new Database(path);
     const e = thrown(() => damaged.prepare(`SELECT count(*), max(kind) FROM event_log`).get());
@@ -102,7 +126,7 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     damaged.close();
   });
 
-  it('SQLite\'s other extended codes map by their family; I/O errors (not provoked here) are DB_IO', () => {
+  it("SQLite's other extended codes map by their family; I/O errors (not provoked here) are DB_IO", () => {
     const as = (code: string) => classifyDbError(Object.assign(new Error('x'), { code }));
     expect(as('SQLITE_IOERR_WRITE')?.code).toBe('DB_IO');
     expect(as('SQLITE_IOERR_FSYNC')?.code).toBe('DB_IO');
@@ -111,17 +135,30 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     expect(as('SQLITE_CANTOPEN_ISDIR')?.code).toBe('DB_CANTOPEN');
     expect(as('SQLITE_PERM')?.code).toBe('DB_READONLY');
     // A wrapped error is recognised through its cause (as the IPC router may receive it).
-    expect(classifyDbError(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'SQLITE_FULL' }) }))?.code).toBe('DISK_FULL');
+    expect(
+      classifyDbError(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'SQLITE_FULL' }) }))
+        ?.code,
+    ).toBe('DISK_FULL');
   });
 
-  it('anything that is no database problem of the researcher\'s is not classified', () => {
+  it("anything that is no database problem of the researcher's is not classified", () => {
     const { db } = openStudyDb(':memory:');
-    const constraint = thrown(() => db.prepare(`INSERT INTO studies (name, created_at) VALUES (NULL, 'x')`).run());
+    const constraint = thrown(() =>
+      db.prepare(`INSERT INTO studies (name, created_at) VALUES (NULL, 'x')`).run(),
+    );
     expect((constraint as { code: string }).code).toMatch(/^SQLITE_CONSTRAINT/);
     expect(classifyDbError(constraint)).toBeNull();
     expect(classifyDbError(thrown(() => db.prepare(`SELECT * FROM no_such_table`).get()))).toBeNull();
     db.close();
-    for (const e of [new Error('boom'), new TypeError('x is undefined'), 'a string', null, undefined, { code: 'ENOENT' }, { code: 42 }]) {
+    for (const e of [
+      new Error('boom'),
+      new TypeError('x is undefined'),
+      'a string',
+      null,
+      undefined,
+      { code: 'ENOENT' },
+      { code: 42 },
+    ]) {
       expect(classifyDbError(e)).toBeNull();
     }
   });
@@ -147,7 +184,8 @@ describe('opening a workspace database says why it cannot be used', () => {
     const before = readFileSync(path);
     const r = tryOpenStudyDb(path);
     expect(r.ok).toBe(false);
-    if (!r.ok) expectProblem(r.error, 'DB_TOO_NEW', /newer Voicescope \(schema 9990/, /Install the newer Voicescope/);
+    if (!r.ok)
+      expectProblem(r.error, 'DB_TOO_NEW', /newer Voicescope \(schema 9990/, /Install the newer Voicescope/);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 

@@ -5,15 +5,28 @@ import { findSameContent } from '../../../main/db/repos/duplicates.repo';
 it('finds earlier recordings of the same audio for the same participant only, from the index', () => {
   const { db } = openStudyDb(':memory:');
   db.prepare(`INSERT INTO studies (id, name, created_at) VALUES (1, 'S', 'now')`).run();
-  db.prepare(`INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P1', 'now'), (2, 1, 'P2', 'now')`).run();
-  const add = db.prepare(`INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+  db.prepare(
+    `INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P1', 'now'), (2, 1, 'P2', 'now')`,
+  ).run();
+  const add =
+    db.prepare(`INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
                           VALUES (1, ?, ?, ?, 1, 'now', 'manifest', ?, 'now')`);
   add.run(1, '/a/week1.wav', 'h1', 'uploaded');
   add.run(1, '/b/week1-copy.wav', 'h1', 'cancelled');
   add.run(2, '/a/other.wav', 'h1', 'uploaded');
   add.run(1, '/a/week2.wav', 'h2', 'queued');
-  expect(findSameContent(db, 1, 'h1')).toEqual([{ id: 1, sourcePath: '/a/week1.wav', uploadState: 'uploaded' }]);
+  expect(findSameContent(db, 1, 'h1')).toEqual([
+    { id: 1, sourcePath: '/a/week1.wav', uploadState: 'uploaded' },
+  ]);
   expect(findSameContent(db, 1, 'h3')).toEqual([]);
-  const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM recordings WHERE participant_id = 1 AND content_sha256 = 'h1'`).all() as { detail: string }[]).map((r) => r.detail).join();
+  const plan = (
+    db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM recordings WHERE participant_id = 1 AND content_sha256 = 'h1'`,
+      )
+      .all() as { detail: string }[]
+  )
+    .map((r) => r.detail)
+    .join();
   expect(plan).toMatch(/recordings_by_hash/);
 });

@@ -13,7 +13,9 @@ const tempDb = () => {
   dirs.push(d);
   return join(d, 'study.sqlite');
 };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const plan = (db: Database.Database, sql: string) =>
   (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
@@ -23,7 +25,11 @@ describe('study database', () => {
     const { db, migration } = openStudyDb(tempDb());
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(migration).toEqual({ from: 0, to: MIGRATIONS.at(-1)!.version, applied: MIGRATIONS.map((m) => m.name) });
+    expect(migration).toEqual({
+      from: 0,
+      to: MIGRATIONS.at(-1)!.version,
+      applied: MIGRATIONS.map((m) => m.name),
+    });
     db.close();
   });
 
@@ -61,16 +67,34 @@ describe('study database', () => {
 
   it('answers a participant timeline, due polls and duplicate checks from indexes', () => {
     const { db } = openStudyDb(tempDb());
-    expect(plan(db, `SELECT recorded_at, value_num FROM measure_values WHERE participant_id = 1 AND measure_key = 'pd_hnr' ORDER BY recorded_at`))
-      .toMatch(/USING (COVERING )?INDEX measure_timeline/);
-    expect(plan(db, `SELECT recording_id, type FROM analyses WHERE next_poll_at IS NOT NULL AND next_poll_at <= '2026' ORDER BY next_poll_at`))
-      .toMatch(/INDEX analyses_due/);
-    expect(plan(db, `SELECT id FROM recordings WHERE participant_id = 1 AND content_sha256 = 'x'`)).toMatch(/INDEX recordings_by_hash/);
+    expect(
+      plan(
+        db,
+        `SELECT recorded_at, value_num FROM measure_values WHERE participant_id = 1 AND measure_key = 'pd_hnr' ORDER BY recorded_at`,
+      ),
+    ).toMatch(/USING (COVERING )?INDEX measure_timeline/);
+    expect(
+      plan(
+        db,
+        `SELECT recording_id, type FROM analyses WHERE next_poll_at IS NOT NULL AND next_poll_at <= '2026' ORDER BY next_poll_at`,
+      ),
+    ).toMatch(/INDEX analyses_due/);
+    expect(plan(db, `SELECT id FROM recordings WHERE participant_id = 1 AND content_sha256 = 'x'`)).toMatch(
+      /INDEX recordings_by_hash/,
+    );
   });
 
   it('rejects values that break the schema rules', () => {
     const { db } = openStudyDb(tempDb());
-    expect(() => db.prepare(`INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES ('p', 'u', 'v2', 'now')`).run()).toThrow(/CHECK/);
-    expect(() => db.prepare(`INSERT INTO participants (study_id, code, created_at) VALUES (99, 'P1', 'now')`).run()).toThrow(/FOREIGN KEY/);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES ('p', 'u', 'v2', 'now')`,
+        )
+        .run(),
+    ).toThrow(/CHECK/);
+    expect(() =>
+      db.prepare(`INSERT INTO participants (study_id, code, created_at) VALUES (99, 'P1', 'now')`).run(),
+    ).toThrow(/FOREIGN KEY/);
   });
 });

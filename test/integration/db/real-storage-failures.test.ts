@@ -23,22 +23,36 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs a shell script in a private mount namespace; its positional parameters follow. */
 const inNamespace = (script: string, ...args: string[]) =>
-  spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `set -e; ${script}`, 'sh', ...args], { encoding: 'utf8', timeout: 60_000 });
+  spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `set -e; ${script}`, 'sh', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 const probe = mkdtempSync(join(root, 'probe-'));
 const check = inNamespace('mount -t tmpfs -o size=64k tmpfs "$1"', probe);
 const mountable = check.status === 0;
-if (!mountable) console.log(`real disk-full and read-only tests skipped: mount namespaces are not available here (${(check.stderr || check.error?.message || '').trim()})`);
+if (!mountable)
+  console.log(
+    `real disk-full and read-only tests skipped: mount namespaces are not available here (${(check.stderr || check.error?.message || '').trim()})`,
+  );
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe.skipIf(!mountable)('real file-system failures (own mount namespace)', () => {
   it('a disk filled to the last byte (ENOSPC): SQLite refuses with SQLITE_FULL, told as DISK_FULL; nothing half-stored, and it carries on once space is freed', () => {
     const dir = mkdtempSync(join(root, 'full-'));
-    const run = inNamespace('mount -t tmpfs -o size=2m tmpfs "$1"; exec "$2" --import "$3" "$4" full "$1"', dir, process.execPath, TSX, PROBE);
+    const run = inNamespace(
+      'mount -t tmpfs -o size=2m tmpfs "$1"; exec "$2" --import "$3" "$4" full "$1"',
+      dir,
+      process.execPath,
+      TSX,
+      PROBE,
+    );
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
-    console.log(`disk full after ${out.stored} stored results (${out.fillerBytes} bytes of other files): ${out.sqliteCode}`);
+    console.log(
+      `disk full after ${out.stored} stored results (${out.fillerBytes} bytes of other files): ${out.sqliteCode}`,
+    );
     expect(out.stored).toBeGreaterThan(0);
     expect(out.sqliteCode).toMatch(/^SQLITE_FULL/);
     expect(out.problem.code).toBe('DISK_FULL');
@@ -56,10 +70,19 @@ describe.skipIf(!mountable)('real file-system failures (own mount namespace)', (
     mkdirSync(roDir);
     const path = join(dir, 'voicescope.sqlite');
     const { db } = openStudyDb(path);
-    db.prepare(`INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES ('p', 'http://127.0.0.1:1', 'v1.3', 'x')`).run();
+    db.prepare(
+      `INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES ('p', 'http://127.0.0.1:1', 'v1.3', 'x')`,
+    ).run();
     db.close();
     const before = sha(path);
-    const run = inNamespace('mount --bind "$1" "$2"; mount -o remount,bind,ro "$2"; exec "$3" --import "$4" "$5" open "$2/voicescope.sqlite"', dir, roDir, process.execPath, TSX, PROBE);
+    const run = inNamespace(
+      'mount --bind "$1" "$2"; mount -o remount,bind,ro "$2"; exec "$3" --import "$4" "$5" open "$2/voicescope.sqlite"',
+      dir,
+      roDir,
+      process.execPath,
+      TSX,
+      PROBE,
+    );
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
     expect(out.opened).toBe(false);

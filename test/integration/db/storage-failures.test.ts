@@ -26,7 +26,9 @@ const FILES = 8;
 const root = mkdtempSync(join(tmpdir(), 'vs-storage-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const open: { close(): unknown }[] = [];
-afterEach(async () => { for (const o of open.splice(0).reverse()) await o.close(); });
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
 
 /** A workspace with one started batch of FILES recordings (two participants), nothing sent yet; returns its database path. */
 const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
@@ -34,13 +36,24 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
   mkdirSync(join(dir, 'files'), { recursive: true });
   const rows = ['file,participant,recorded_at'];
   for (let i = 0; i < FILES; i++) {
-    writeFileSync(join(dir, 'files', `r${i}.wav`), makeWav({ seconds: 36, speechSeconds: 32, sampleRateHz: 8_000, seed: 7_000 + i }));
+    writeFileSync(
+      join(dir, 'files', `r${i}.wav`),
+      makeWav({ seconds: 36, speechSeconds: 32, sampleRateHz: 8_000, seed: 7_000 + i }),
+    );
     rows.push(`r${i}.wav,P-${i % 2},2026-05-${String(1 + i).padStart(2, '0')}T10:00:00Z`);
   }
   writeFileSync(join(dir, 'files', 'manifest.csv'), rows.join('\n'));
   const svc = openStudyService({ workspaceDir: join(dir, 'home') });
   const { studyId, profileId } = createSandboxStudy(svc, sandbox, name);
-  const plan = await svc.planImport({ studyId, paths: [], manifestPath: join(dir, 'files', 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false });
+  const plan = await svc.planImport({
+    studyId,
+    paths: [],
+    manifestPath: join(dir, 'files', 'manifest.csv'),
+    timeZone: 'UTC',
+    analyses: ['wellbeing', 'parkinsons'],
+    isolateOldestSpeaker: false,
+    convert: false,
+  });
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
@@ -57,11 +70,27 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
 const clientFor = (sandbox: Sandbox): ApiClient =>
   createApiClient({ profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY } });
 
-const runnerFor = (db: Db, client: ApiClient, events: EngineEvent[], extra: { busyRetryMs?: number } = {}): QueueRunner => {
+const runnerFor = (
+  db: Db,
+  client: ApiClient,
+  events: EngineEvent[],
+  extra: { busyRetryMs?: number } = {},
+): QueueRunner => {
   const r = createQueueRunner({
-    db, client, profileId: 1, onEvent: (e) => events.push(e), idleRecheckMs: 100,
-    poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 50, globalBurst: 10 },
-    queue: { uploadConcurrency: 2, uploadsPerMinute: 6_000 }, ...extra,
+    db,
+    client,
+    profileId: 1,
+    onEvent: (e) => events.push(e),
+    idleRecheckMs: 100,
+    poll: {
+      firstPollAfterMs: 5_000,
+      intervalMs: 5_000,
+      jitterMs: 0,
+      globalRatePerSecond: 50,
+      globalBurst: 10,
+    },
+    queue: { uploadConcurrency: 2, uploadsPerMinute: 6_000 },
+    ...extra,
   });
   open.push({ close: () => r.stop() });
   return r;
@@ -88,8 +117,10 @@ const until = async (cond: () => boolean, ms = 20_000) => {
 };
 const count = (db: Db, sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n;
 const uploadsSeen = (sandbox: Sandbox) => sandbox.requestLog().filter((r) => r.endpoint === 'upload').length;
-const pollsSeen = (sandbox: Sandbox) => sandbox.requestLog().filter((r) => r.endpoint === 'getAnalysis').length;
-const pausedWith = (events: EngineEvent[]) => events.filter((e): e is Extract<EngineEvent, { type: 'queue-paused' }> => e.type === 'queue-paused');
+const pollsSeen = (sandbox: Sandbox) =>
+  sandbox.requestLog().filter((r) => r.endpoint === 'getAnalysis').length;
+const pausedWith = (events: EngineEvent[]) =>
+  events.filter((e): e is Extract<EngineEvent, { type: 'queue-paused' }> => e.type === 'queue-paused');
 
 /** What every test ends with: each file sent once, the service holding each (account, audio) once, the database sound. */
 const expectNothingSentTwice = (db: Db, sandbox: Sandbox) => {
@@ -109,7 +140,14 @@ it('a disk that fills while an accepted upload is being saved: sending and polli
   open.push(db);
   const real = clientFor(sandbox);
   let answered = 0;
-  const client: ApiClient = { ...real, upload: async (r) => { const out = await real.upload(r); if (++answered === 3) fillDisk(db); return out; } };
+  const client: ApiClient = {
+    ...real,
+    upload: async (r) => {
+      const out = await real.upload(r);
+      if (++answered === 3) fillDisk(db);
+      return out;
+    },
+  };
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, client, events);
   runner.start();
@@ -117,15 +155,19 @@ it('a disk that fills while an accepted upload is being saved: sending and polli
   await until(() => runner.state().pause?.storage !== undefined);
   const st = runner.state();
   expect(st.pause!.storage!.code).toBe('DISK_FULL');
-  expect(st.pause!.reason).toMatch(/disk that holds the study database is full.*Free space on the drive that holds the folder .*home.*Nothing was lost/s);
+  expect(st.pause!.reason).toMatch(
+    /disk that holds the study database is full.*Free space on the drive that holds the folder .*home.*Nothing was lost/s,
+  );
   expect(pausedWith(events).at(-1)!.reason).toBe(st.pause!.reason); // what the UI shows
-  expect(pausedWith(events).at(-1)!.untilMs).toBeNull();             // until the researcher resumes
+  expect(pausedWith(events).at(-1)!.untilMs).toBeNull(); // until the researcher resumes
   await until(() => runner.state().inFlight === 0);
   const unsaved = runner.state().unrecorded;
   expect(unsaved).toBeGreaterThanOrEqual(1);
   // The service has charged those uploads; the database still says `uploading` (so a restart would hold them as uncertain).
   expect(count(db, `SELECT count(*) n FROM recordings WHERE upload_state = 'uploading'`)).toBe(unsaved);
-  expect(sandbox.listRecordings().length).toBe(count(db, `SELECT count(*) n FROM recordings WHERE upload_state IN ('uploaded', 'uploading')`));
+  expect(sandbox.listRecordings().length).toBe(
+    count(db, `SELECT count(*) n FROM recordings WHERE upload_state IN ('uploaded', 'uploading')`),
+  );
 
   // Paused: nothing more is sent or polled.
   const sent = uploadsSeen(sandbox);
@@ -140,10 +182,13 @@ it('a disk that fills while an accepted upload is being saved: sending and polli
   runner.resume();
   await runner.whenIdle();
   expect(runner.state()).toMatchObject({ pause: null, unrecorded: 0 });
-  expect(events.at(-1)?.type === 'queue-resumed' || events.some((e) => e.type === 'queue-resumed')).toBe(true);
+  expect(events.at(-1)?.type === 'queue-resumed' || events.some((e) => e.type === 'queue-resumed')).toBe(
+    true,
+  );
   expect(count(db, `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)).toBe(FILES);
   const heldIds = new Set(sandbox.listRecordings().map((r) => r.id));
-  for (const r of db.prepare(`SELECT recording_id FROM recordings`).all() as { recording_id: string }[]) expect(heldIds.has(r.recording_id)).toBe(true);
+  for (const r of db.prepare(`SELECT recording_id FROM recordings`).all() as { recording_id: string }[])
+    expect(heldIds.has(r.recording_id)).toBe(true);
   expect(count(db, `SELECT count(*) n FROM analyses WHERE state = 'completed'`)).toBe(2 * FILES);
   expectNothingSentTwice(db, sandbox);
 }, 60_000);
@@ -155,7 +200,14 @@ it('a disk that fills and a stop before it is freed: at the next start the unsav
   let db = openStudyDb(dbPath).db;
   const real = clientFor(sandbox);
   let answered = 0;
-  const client: ApiClient = { ...real, upload: async (r) => { const out = await real.upload(r); if (++answered === 2) fillDisk(db); return out; } };
+  const client: ApiClient = {
+    ...real,
+    upload: async (r) => {
+      const out = await real.upload(r);
+      if (++answered === 2) fillDisk(db);
+      return out;
+    },
+  };
   const first = runnerFor(db, client, []);
   first.start();
   await until(() => first.state().pause?.storage?.code === 'DISK_FULL' && first.state().inFlight === 0);
@@ -170,10 +222,15 @@ it('a disk that fills and a stop before it is freed: at the next start the unsav
   const second = runnerFor(db, real, events);
   second.start();
   await second.whenIdle();
-  const uncertain = db.prepare(`SELECT upload_error FROM recordings WHERE upload_state = 'upload_uncertain'`).all() as { upload_error: string }[];
+  const uncertain = db
+    .prepare(`SELECT upload_error FROM recordings WHERE upload_state = 'upload_uncertain'`)
+    .all() as { upload_error: string }[];
   expect(uncertain.length).toBe(unsaved);
-  for (const u of uncertain) expect(JSON.parse(u.upload_error).reason).toMatch(/stopped while this upload was being sent/);
-  expect(count(db, `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)).toBe(FILES - unsaved);
+  for (const u of uncertain)
+    expect(JSON.parse(u.upload_error).reason).toMatch(/stopped while this upload was being sent/);
+  expect(count(db, `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)).toBe(
+    FILES - unsaved,
+  );
   expectNothingSentTwice(db, sandbox);
 }, 60_000);
 
@@ -186,13 +243,22 @@ it('a database that refuses writes while results come in: polling stops with the
   const real = clientFor(sandbox);
   let polls = 0;
   // After the third answer to a poll, the database stops taking writes (SQLITE_READONLY from SQLite itself).
-  const client: ApiClient = { ...real, getAnalysis: async (id, t) => { const res = await real.getAnalysis(id, t); if (++polls === 3) db.pragma('query_only = 1'); return res; } };
+  const client: ApiClient = {
+    ...real,
+    getAnalysis: async (id, t) => {
+      const res = await real.getAnalysis(id, t);
+      if (++polls === 3) db.pragma('query_only = 1');
+      return res;
+    },
+  };
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, client, events);
   runner.start();
   await until(() => runner.state().pause?.storage !== undefined);
   expect(runner.state().pause!.storage!.code).toBe('DB_READONLY');
-  expect(pausedWith(events).at(-1)!.reason).toMatch(/cannot be written.*read-only.*Make the folder .* writable.*Nothing was lost/s);
+  expect(pausedWith(events).at(-1)!.reason).toMatch(
+    /cannot be written.*read-only.*Make the folder .* writable.*Nothing was lost/s,
+  );
   const completed = count(db, `SELECT count(*) n FROM analyses WHERE state = 'completed'`);
   const values = count(db, `SELECT count(*) n FROM measure_values`);
   const polled = pollsSeen(sandbox);
@@ -203,7 +269,9 @@ it('a database that refuses writes while results come in: polling stops with the
   runner.resume();
   await runner.whenIdle();
   expect(count(db, `SELECT count(*) n FROM analyses WHERE state = 'completed'`)).toBe(2 * FILES);
-  expect(count(db, `SELECT count(*) n FROM analyses WHERE state = 'completed'`)).toBeGreaterThanOrEqual(completed);
+  expect(count(db, `SELECT count(*) n FROM analyses WHERE state = 'completed'`)).toBeGreaterThanOrEqual(
+    completed,
+  );
   expect(count(db, `SELECT count(*) n FROM measure_values`)).toBeGreaterThan(values);
   expectNothingSentTwice(db, sandbox);
 }, 60_000);
@@ -241,7 +309,10 @@ it('a database locked by another program for a while: work stops, then resumes b
     ...real,
     upload: async (r) => {
       const out = await real.upload(r);
-      if (++answered === 2) { other.exec('BEGIN IMMEDIATE'); setTimeout(() => other.exec('COMMIT'), 1_500); }
+      if (++answered === 2) {
+        other.exec('BEGIN IMMEDIATE');
+        setTimeout(() => other.exec('COMMIT'), 1_500);
+      }
       return out;
     },
   };

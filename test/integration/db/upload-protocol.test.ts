@@ -3,7 +3,12 @@ import { apiError } from '../../../shared/api/api-error';
 import type { RecordingAnalysis, RecordingReceipt } from '../../../shared/api/domain';
 import { openStudyDb, type Db } from '../../../main/db/open';
 import {
-  beginUpload, recordAccepted, recordRejected, recordUncertain, recoverInterruptedUploads, resolveUncertain,
+  beginUpload,
+  recordAccepted,
+  recordRejected,
+  recordUncertain,
+  recoverInterruptedUploads,
+  resolveUncertain,
 } from '../../../main/db/repos/uploads.repo';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
 
@@ -12,26 +17,60 @@ let db: Db;
 let recId: number;
 
 const seed = (d: Db): number => {
-  d.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`).run(AT);
+  d.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`,
+  ).run(AT);
   d.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`).run(AT);
-  d.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`).run(AT);
-  d.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing","parkinsons"]', 'running')`).run(AT);
-  return Number(d.prepare(
-    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+  d.prepare(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`,
+  ).run(AT);
+  d.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing","parkinsons"]', 'running')`,
+  ).run(AT);
+  return Number(
+    d
+      .prepare(
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
      VALUES (1, 1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?)`,
-  ).run(AT).lastInsertRowid);
+      )
+      .run(AT).lastInsertRowid,
+  );
 };
 
-const intent = () => ({ recordingId: recId, contentSha256: 'abc123', accountId: '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', analyses: ['wellbeing', 'parkinsons'] as const, isolateOldestSpeaker: false });
-const state = () => (db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(recId) as { upload_state: string }).upload_state;
-const events = () => (db.prepare(`SELECT kind FROM event_log ORDER BY id`).all() as { kind: string }[]).map((e) => e.kind);
+const intent = () => ({
+  recordingId: recId,
+  contentSha256: 'abc123',
+  accountId: '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a',
+  analyses: ['wellbeing', 'parkinsons'] as const,
+  isolateOldestSpeaker: false,
+});
+const state = () =>
+  (db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(recId) as { upload_state: string })
+    .upload_state;
+const events = () =>
+  (db.prepare(`SELECT kind FROM event_log ORDER BY id`).all() as { kind: string }[]).map((e) => e.kind);
 
 const receipt: RecordingReceipt = {
-  apiVersion: 'v1.3', recordingId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f', accountId: null, recordedAt: null, uploadedAt: '2026-03-02T10:00:01Z',
-  audio: { format: 'wav', sizeBytes: 1000, sampleRateHz: 16000, bitRateBps: 256000, durationSeconds: 60, speechDurationSeconds: 45 }, source: 'simulated',
+  apiVersion: 'v1.3',
+  recordingId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f',
+  accountId: null,
+  recordedAt: null,
+  uploadedAt: '2026-03-02T10:00:01Z',
+  audio: {
+    format: 'wav',
+    sizeBytes: 1000,
+    sampleRateHz: 16000,
+    bitRateBps: 256000,
+    durationSeconds: 60,
+    speechDurationSeconds: 45,
+  },
+  source: 'simulated',
 };
 
-beforeEach(() => { db = openStudyDb(':memory:').db; recId = seed(db); });
+beforeEach(() => {
+  db = openStudyDb(':memory:').db;
+  recId = seed(db);
+});
 afterEach(() => db.close());
 
 describe('write-ahead upload protocol', () => {
@@ -60,14 +99,21 @@ describe('write-ahead upload protocol', () => {
       { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
       { type: 'wellbeing', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
     ]);
-    expect(db.prepare(`SELECT recording_id, result_source FROM recordings`).get()).toEqual({ recording_id: receipt.recordingId, result_source: 'simulated' });
+    expect(db.prepare(`SELECT recording_id, result_source FROM recordings`).get()).toEqual({
+      recording_id: receipt.recordingId,
+      result_source: 'simulated',
+    });
   });
 
   it('a rejected upload keeps the typed error', () => {
     beginUpload(db, AT, intent());
     recordRejected(db, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
     expect(state()).toBe('rejected');
-    expect(JSON.parse((db.prepare(`SELECT upload_error FROM recordings`).get() as { upload_error: string }).upload_error).kind).toBe('UploadLimitExceeded');
+    expect(
+      JSON.parse(
+        (db.prepare(`SELECT upload_error FROM recordings`).get() as { upload_error: string }).upload_error,
+      ).kind,
+    ).toBe('UploadLimitExceeded');
   });
 
   it('an uncertain upload waits for the researcher; only an explicit decision queues it again', () => {
@@ -89,10 +135,21 @@ describe('write-ahead upload protocol', () => {
 });
 
 describe('storing results', () => {
-  const result = (status: 'processing' | 'completed' | 'error', values: Record<string, number | string> = {}): RecordingAnalysis => ({
-    apiVersion: 'v1.3', recordingId: receipt.recordingId, accountId: 'a', recordedAt: '2026-03-01T09:00:00Z', uploadedAt: null,
-    audio: receipt.audio, source: 'simulated',
-    outcomes: [{ type: 'wellbeing', status: 'completed', values: { wb_stress: 'low' } }, { type: 'parkinsons', status, values }],
+  const result = (
+    status: 'processing' | 'completed' | 'error',
+    values: Record<string, number | string> = {},
+  ): RecordingAnalysis => ({
+    apiVersion: 'v1.3',
+    recordingId: receipt.recordingId,
+    accountId: 'a',
+    recordedAt: '2026-03-01T09:00:00Z',
+    uploadedAt: null,
+    audio: receipt.audio,
+    source: 'simulated',
+    outcomes: [
+      { type: 'wellbeing', status: 'completed', values: { wb_stress: 'low' } },
+      { type: 'parkinsons', status, values },
+    ],
   });
 
   beforeEach(() => {
@@ -107,7 +164,13 @@ describe('storing results', () => {
       { type: 'wellbeing', state: 'completed', polls: 1, next_poll_at: null },
     ]);
     storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
-    expect(db.prepare(`SELECT measure_key, value_num, value_text, participant_id FROM measure_values ORDER BY measure_key`).all()).toEqual([
+    expect(
+      db
+        .prepare(
+          `SELECT measure_key, value_num, value_text, participant_id FROM measure_values ORDER BY measure_key`,
+        )
+        .all(),
+    ).toEqual([
       { measure_key: 'pd_hnr', value_num: 17, value_text: null, participant_id: 1 },
       { measure_key: 'pd_risk_band', value_num: null, value_text: 'low', participant_id: 1 },
       { measure_key: 'wb_stress', value_num: null, value_text: 'low', participant_id: 1 },
@@ -117,7 +180,11 @@ describe('storing results', () => {
   it('a final state is never overwritten by a later poll', () => {
     storeAnalysis(db, AT, recId, result('error'), null);
     storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17 }), null);
-    expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({ state: 'error' });
-    expect(db.prepare(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`).get()).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({
+      state: 'error',
+    });
+    expect(db.prepare(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`).get()).toEqual({
+      n: 0,
+    });
   });
 });

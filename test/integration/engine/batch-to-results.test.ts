@@ -32,12 +32,41 @@ const settings = clampPollSettings({});
 const setUp = async (scenario: ScenarioPatch) => {
   clock = T0;
   dir = mkdtempSync(join(tmpdir(), 'vs-engine-'));
-  sandbox = await startSandbox({ port: 0, now, config: { organisations: [{ id: 'demo', name: 'Demo', apiKeys: [DEMO_API_KEY], credits: { trial_remaining: 0, trial_granted: 0, included_remaining: 500, included_granted: 500, purchased_remaining: 0 } }], scenario } });
-  client = createApiClient({ profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY }, sleep: async () => {}, random: () => 0.5, now });
+  sandbox = await startSandbox({
+    port: 0,
+    now,
+    config: {
+      organisations: [
+        {
+          id: 'demo',
+          name: 'Demo',
+          apiKeys: [DEMO_API_KEY],
+          credits: {
+            trial_remaining: 0,
+            trial_granted: 0,
+            included_remaining: 500,
+            included_granted: 500,
+            purchased_remaining: 0,
+          },
+        },
+      ],
+      scenario,
+    },
+  });
+  client = createApiClient({
+    profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY },
+    sleep: async () => {},
+    random: () => 0.5,
+    now,
+  });
   db = openStudyDb(':memory:').db;
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', ?, 'v1.3', 1, 'now')`).run(sandbox.url);
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', ?, 'v1.3', 1, 'now')`,
+  ).run(sandbox.url);
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, 'now')`).run();
-  db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'now', '["wellbeing","parkinsons","alzheimers"]', 'running')`).run();
+  db.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'now', '["wellbeing","parkinsons","alzheimers"]', 'running')`,
+  ).run();
 };
 
 afterEach(async () => {
@@ -51,72 +80,127 @@ const importBatch = async () => {
   for (let p = 1; p <= 4; p++) {
     const acc = await client.createAccount();
     if (!acc.ok) throw new Error(acc.error.kind);
-    db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, 'now')`).run(p, `P-00${p}`, acc.value.account.accountId);
+    db.prepare(
+      `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, 'now')`,
+    ).run(p, `P-00${p}`, acc.value.account.accountId);
   }
   const files = [
-    ...Array.from({ length: 12 }, (_, i) => ({ name: `good-${i}.wav`, bytes: makeWav({ seconds: 45, speechSeconds: 36, seed: 100 + i }) })),
-    ...[0, 1].map((i) => ({ name: `short-${i}.wav`, bytes: makeWav({ seconds: 40, speechSeconds: 18, seed: 200 + i }) })),
-    ...[0, 1].map((i) => ({ name: `stereo-${i}.wav`, bytes: makeWav({ seconds: 40, speechSeconds: 34, channels: 2, seed: 300 + i }) })),
+    ...Array.from({ length: 12 }, (_, i) => ({
+      name: `good-${i}.wav`,
+      bytes: makeWav({ seconds: 45, speechSeconds: 36, seed: 100 + i }),
+    })),
+    ...[0, 1].map((i) => ({
+      name: `short-${i}.wav`,
+      bytes: makeWav({ seconds: 40, speechSeconds: 18, seed: 200 + i }),
+    })),
+    ...[0, 1].map((i) => ({
+      name: `stereo-${i}.wav`,
+      bytes: makeWav({ seconds: 40, speechSeconds: 34, channels: 2, seed: 300 + i }),
+    })),
   ];
   for (const [i, f] of files.entries()) {
     const path = join(dir, f.name);
     writeFileSync(path, f.bytes);
     const probe = await probeAudio(f.bytes);
-    const verdict = probe.ok ? judgeAudio(probe.value, { isolateOldestSpeaker: false, conversion: false }) : verdictFromProblem(probe.error);
+    const verdict = probe.ok
+      ? judgeAudio(probe.value, { isolateOldestSpeaker: false, conversion: false })
+      : verdictFromProblem(probe.error);
     const ok = verdict.status === 'accepted' || verdict.status === 'accepted_with_warnings';
     db.prepare(
       `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, upload_error, created_at)
        VALUES (1, ?, 1, ?, ?, ?, ?, 'manifest', ?, ?, 'now')`,
-    ).run((i % 4) + 1, path, createHash('sha256').update(f.bytes).digest('hex'), f.bytes.byteLength,
-      new Date(T0 - (i + 1) * 7 * 86_400_000).toISOString(), ok ? 'queued' : 'refused_locally', ok ? null : JSON.stringify(verdict));
+    ).run(
+      (i % 4) + 1,
+      path,
+      createHash('sha256').update(f.bytes).digest('hex'),
+      f.bytes.byteLength,
+      new Date(T0 - (i + 1) * 7 * 86_400_000).toISOString(),
+      ok ? 'queued' : 'refused_locally',
+      ok ? null : JSON.stringify(verdict),
+    );
   }
 };
 
 const drive = async () => {
   const bucket = createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now);
   for (let step = 0; step < 400; step++) {
-    await runUploadStep(db, client, { profileId: 1, concurrency: 4, now, firstPollAfterMs: settings.firstPollAfterMs });
-    await runPollStep(db, client, { profileId: 1, now, settings, bucket, random: () => 0.5, sleep: async (ms) => { clock += ms; } });
-    const pending = db.prepare(`SELECT (SELECT count(*) FROM recordings WHERE upload_state = 'queued') + (SELECT count(*) FROM analyses WHERE state = 'processing') AS n`).get() as { n: number };
+    await runUploadStep(db, client, {
+      profileId: 1,
+      concurrency: 4,
+      now,
+      firstPollAfterMs: settings.firstPollAfterMs,
+    });
+    await runPollStep(db, client, {
+      profileId: 1,
+      now,
+      settings,
+      bucket,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const pending = db
+      .prepare(
+        `SELECT (SELECT count(*) FROM recordings WHERE upload_state = 'queued') + (SELECT count(*) FROM analyses WHERE state = 'processing') AS n`,
+      )
+      .get() as { n: number };
     if (pending.n === 0) return step;
     clock += 1_000;
   }
   throw new Error('batch did not finish');
 };
 
-const countBy = (sql: string) => Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+const countBy = (sql: string) =>
+  Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
 
 describe('a batch from disk to results', () => {
-  beforeEach(async () => { await setUp({ preset: 'fast' }); });
+  beforeEach(async () => {
+    await setUp({ preset: 'fast' });
+  });
 
   it('every good file is uploaded once and every analysis completes; refused files are never sent', async () => {
     await importBatch();
     await drive();
-    expect(countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`)).toEqual({ uploaded: 12, refused_locally: 4 });
+    expect(countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`)).toEqual({
+      uploaded: 12,
+      refused_locally: 4,
+    });
     expect(countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({ completed: 36 });
     const uploads = sandbox.requestLog().filter((r) => r.endpoint === 'upload');
     expect(uploads).toHaveLength(12);
     expect(sandbox.listRecordings()).toHaveLength(12);
-    const perRecording = db.prepare(`SELECT r.id, count(m.measure_key) n FROM recordings r JOIN measure_values m ON m.recording_id = r.id GROUP BY r.id`).all() as { n: number }[];
+    const perRecording = db
+      .prepare(
+        `SELECT r.id, count(m.measure_key) n FROM recordings r JOIN measure_values m ON m.recording_id = r.id GROUP BY r.id`,
+      )
+      .all() as { n: number }[];
     expect(perRecording).toHaveLength(12);
     for (const r of perRecording) expect(r.n).toBeGreaterThan(20);
-    expect(db.prepare(`SELECT count(*) n FROM recordings WHERE result_source = 'simulated'`).get()).toEqual({ n: 12 });
+    expect(db.prepare(`SELECT count(*) n FROM recordings WHERE result_source = 'simulated'`).get()).toEqual({
+      n: 12,
+    });
   });
 
-  it('polls of one recording are never closer than 5 s (checked in the sandbox\'s request log)', async () => {
+  it("polls of one recording are never closer than 5 s (checked in the sandbox's request log)", async () => {
     await importBatch();
     await drive();
     const polls = sandbox.requestLog().filter((r) => r.endpoint === 'getAnalysis');
     expect(polls.length).toBeGreaterThan(0);
     const byPath = new Map<string, number[]>();
     for (const p of polls) byPath.set(p.path, [...(byPath.get(p.path) ?? []), p.at]);
-    for (const times of byPath.values()) for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(5_000);
+    for (const times of byPath.values())
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(5_000);
   });
 });
 
 describe('a batch under faults', () => {
   beforeEach(async () => {
-    await setUp({ preset: 'fast', seed: 7, faults: { upload: { dropAfterProcessing: 0.3, http500: 0.15 }, getAnalysis: { http500: 0.3 } } });
+    await setUp({
+      preset: 'fast',
+      seed: 7,
+      faults: { upload: { dropAfterProcessing: 0.3, http500: 0.15 }, getAnalysis: { http500: 0.3 } },
+    });
   });
 
   it('lost answers become uncertain, nothing is sent twice, and every charged upload is accounted for', async () => {
@@ -131,6 +215,8 @@ describe('a batch under faults', () => {
     // What the service holds is exactly what we know we uploaded plus the uncertain ones it did accept.
     const dropped = sandbox.requestLog().filter((r) => r.fault === 'dropped_after_processing').length;
     expect(sandbox.listRecordings()).toHaveLength((states['uploaded'] ?? 0) + dropped);
-    expect(countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({ completed: 3 * (states['uploaded'] ?? 0) });
+    expect(countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({
+      completed: 3 * (states['uploaded'] ?? 0),
+    });
   });
 });

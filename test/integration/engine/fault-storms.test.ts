@@ -18,7 +18,10 @@ const root = mkdtempSync(join(tmpdir(), 'vs-storm-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers without double uploads or lost results', async () => {
-  const sandbox = await startLabSandbox({ credits: 500, scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } } });
+  const sandbox = await startLabSandbox({
+    credits: 500,
+    scenario: { preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } },
+  });
   const dir = join(root, 'files');
   mkdirSync(dir);
   const rows = ['file,participant,recorded_at'];
@@ -30,14 +33,28 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   const events: EngineEvent[] = [];
   const svc = openStudyService({
     workspaceDir: join(root, 'home'),
-    poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 20, globalBurst: 5 },
+    poll: {
+      firstPollAfterMs: 5_000,
+      intervalMs: 5_000,
+      jitterMs: 0,
+      globalRatePerSecond: 20,
+      globalBurst: 5,
+    },
     queue: { uploadConcurrency: 3, uploadsPerMinute: 6_000 },
     client: { readTimeoutMs: 400, uploadTimeout: { baseMs: 400, minBytesPerSecond: 50_000_000 } },
     idleRecheckMs: 100,
     onEvent: (e) => events.push(e),
   });
   const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Storm');
-  const plan = await svc.planImport({ studyId: studyId, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'alzheimers'], isolateOldestSpeaker: false, convert: false });
+  const plan = await svc.planImport({
+    studyId: studyId,
+    paths: [],
+    manifestPath: join(dir, 'manifest.csv'),
+    timeZone: 'UTC',
+    analyses: ['wellbeing', 'alzheimers'],
+    isolateOldestSpeaker: false,
+    convert: false,
+  });
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   expect((await svc.createAccounts(studyId)).ok).toBe(true);
@@ -66,7 +83,14 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   sandbox.setScenario({ preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } });
   await runner.whenIdle();
 
-  const states = Object.fromEntries((svc.db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+  const states = Object.fromEntries(
+    (
+      svc.db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as {
+        k: string;
+        n: number;
+      }[]
+    ).map((r) => [r.k, r.n]),
+  );
   const uploaded = states['uploaded'] ?? 0;
   const uncertain = states['upload_uncertain'] ?? 0;
   expect(uploaded + uncertain + (states['rejected'] ?? 0)).toBe(FILES);
@@ -77,13 +101,22 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   expect(new Set(held.map((r) => `${r.accountId}:${r.audioSha256}`)).size).toBe(held.length);
   expect(held.length).toBeGreaterThanOrEqual(uploaded);
   expect(held.length).toBeLessThanOrEqual(uploaded + uncertain);
-  expect(svc.db.prepare(`SELECT state k, count(*) n FROM analyses GROUP BY 1`).all()).toEqual([{ k: 'completed', n: 2 * uploaded }]);
+  expect(svc.db.prepare(`SELECT state k, count(*) n FROM analyses GROUP BY 1`).all()).toEqual([
+    { k: 'completed', n: 2 * uploaded },
+  ]);
   // Uploads met the rate limit too (the client waits as Retry-After asks; a refusal before processing is not an attempt).
   expect(log.filter((r) => r.endpoint === 'upload' && r.status === 429).length).toBeGreaterThan(0);
   expect(events.some((e) => e.type === 'batch-progress')).toBe(true);
   // Every uncertain upload carries what is known, for the researcher's decision.
   for (const u of svc.uncertainUploads(studyId)) expect(u.reason.length).toBeGreaterThan(10);
-  console.log('storm outcome:', JSON.stringify(states), 'service holds', held.length, 'requests', sandbox.requestLog().length);
+  console.log(
+    'storm outcome:',
+    JSON.stringify(states),
+    'service holds',
+    held.length,
+    'requests',
+    sandbox.requestLog().length,
+  );
   await svc.close();
   await sandbox.close();
 }, 180_000);

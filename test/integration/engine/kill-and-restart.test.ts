@@ -24,7 +24,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost result, polling resumes`, async () => {
   // Uploads take 50–350 ms, so kills land before, during and after requests.
   const sandbox = await startLabSandbox({
-    scenario: { preset: 'fast', processingMs: { wellbeing: 1_000, parkinsons: 1_500 }, latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } } },
+    scenario: {
+      preset: 'fast',
+      processingMs: { wellbeing: 1_000, parkinsons: 1_500 },
+      latency: { upload: { fixedMs: 50, jitterMs: 300 }, getAnalysis: { fixedMs: 10, jitterMs: 40 } },
+    },
   });
 
   const home = join(root, 'home');
@@ -40,7 +44,15 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   // The researcher's part, in this process: import, confirm accounts, start; then the engine runs elsewhere.
   const svc = openStudyService({ workspaceDir: home });
   const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Kill test');
-  const plan = await svc.planImport({ studyId: studyId, paths: [], manifestPath: join(dir, 'manifest.csv'), timeZone: 'UTC', analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false });
+  const plan = await svc.planImport({
+    studyId: studyId,
+    paths: [],
+    manifestPath: join(dir, 'manifest.csv'),
+    timeZone: 'UTC',
+    analyses: ['wellbeing', 'parkinsons'],
+    isolateOldestSpeaker: false,
+    convert: false,
+  });
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
@@ -73,8 +85,20 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   const last = spawnTs(CHILD, [home]);
   await waitForLine(last, 'idle');
 
-  const states = Object.fromEntries((db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
-  console.log(`after ${KILLS} kills:`, JSON.stringify(states), 'service holds', sandbox.listRecordings().length);
+  const states = Object.fromEntries(
+    (
+      db.prepare(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`).all() as {
+        k: string;
+        n: number;
+      }[]
+    ).map((r) => [r.k, r.n]),
+  );
+  console.log(
+    `after ${KILLS} kills:`,
+    JSON.stringify(states),
+    'service holds',
+    sandbox.listRecordings().length,
+  );
   const uploaded = states['uploaded'] ?? 0;
   const uncertain = states['upload_uncertain'] ?? 0;
   expect(uploaded + uncertain).toBe(FILES);
@@ -85,14 +109,18 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   expect(new Set(held.map((r) => `${r.accountId}:${r.audioSha256}`)).size).toBe(held.length);
   expect(sandbox.requestLog().filter((r) => r.endpoint === 'upload').length).toBeLessThanOrEqual(FILES);
   // Everything we know was accepted is on the service, and every analysis of it completed after the restarts.
-  const known = db.prepare(`SELECT recording_id FROM recordings WHERE upload_state = 'uploaded'`).all() as { recording_id: string }[];
+  const known = db.prepare(`SELECT recording_id FROM recordings WHERE upload_state = 'uploaded'`).all() as {
+    recording_id: string;
+  }[];
   const heldIds = new Set(held.map((r) => r.id));
   for (const k of known) expect(heldIds.has(k.recording_id)).toBe(true);
   expect(held.length).toBeGreaterThanOrEqual(uploaded);
   expect(held.length).toBeLessThanOrEqual(uploaded + uncertain);
   expect(count(`SELECT count(*) n FROM analyses WHERE state = 'completed'`)).toBe(2 * uploaded);
   // Uncertain uploads wait for the researcher, with the reason.
-  for (const r of db.prepare(`SELECT upload_error FROM recordings WHERE upload_state = 'upload_uncertain'`).all() as { upload_error: string }[]) {
+  for (const r of db
+    .prepare(`SELECT upload_error FROM recordings WHERE upload_state = 'upload_uncertain'`)
+    .all() as { upload_error: string }[]) {
     expect(JSON.parse(r.upload_error).reason).toMatch(/stopped while this upload was being sent/);
   }
   db.close();

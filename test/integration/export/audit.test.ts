@@ -12,7 +12,11 @@ afterAll(t.cleanup);
 it('records each written export, and nothing for a refused one', async () => {
   const db = join(t.dir, 'study.sqlite');
   seedAwkwardStudy(db);
-  const report = await mustExport(db, { forms: ['wide', 'long'], preset: 'excel', includeLinkFile: true }, { outDir: t.dir });
+  const report = await mustExport(
+    db,
+    { forms: ['wide', 'long'], preset: 'excel', includeLinkFile: true },
+    { outDir: t.dir },
+  );
   const refused = await exportStudy(db, { from: '2099-01-01' }, { outDir: t.dir });
   expect(refused.ok).toBe(false);
 
@@ -23,10 +27,18 @@ it('records each written export, and nothing for a refused one', async () => {
   expect(exports).toHaveLength(1);
   expect(exports[0]).toMatchObject({
     studyId: 1,
-    detail: { recordings: report.counts.recordings, participants: report.counts.participants, forms: 'long-wide', preset: 'excel', link_file: true, files: report.files.length },
+    detail: {
+      recordings: report.counts.recordings,
+      participants: report.counts.participants,
+      forms: 'long-wide',
+      preset: 'excel',
+      link_file: true,
+      files: report.files.length,
+    },
   });
   const text = JSON.stringify(exports[0]);
   // (codes that are ordinary words such as "NA" or "null" cannot be told apart from JSON itself)
-  for (const code of AWKWARD_CODES.filter((c) => c.length > 4)) expect(text).not.toContain(JSON.stringify(code).slice(1, -1));
+  for (const code of AWKWARD_CODES.filter((c) => c.length > 4))
+    expect(text).not.toContain(JSON.stringify(code).slice(1, -1));
   expect(text).not.toContain(t.dir);
 });

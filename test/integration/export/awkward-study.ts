@@ -7,11 +7,28 @@
  * uploaded; a participant without recordings; and a second study that must never leak in.
  */
 import { MEASURES } from '../../../shared/api/measures';
-import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType, type ApiVersion } from '../../../shared/api/vocabulary';
+import {
+  ANALYSIS_TYPES,
+  analysisTypesFor,
+  type AnalysisType,
+  type ApiVersion,
+} from '../../../shared/api/vocabulary';
 import { openStudyDb } from '../../../main/db/open';
 
 export const AWKWARD_CODES = [
-  'P,01', 'Quote "Q"', 'two\nlines', 'Zoë-ß-東京', 'NA', 'null', '=HYPERLINK("http://x","click")', '-5', '+plus', '@at', "'apostrophe", ' padded ', 'P-plain',
+  'P,01',
+  'Quote "Q"',
+  'two\nlines',
+  'Zoë-ß-東京',
+  'NA',
+  'null',
+  '=HYPERLINK("http://x","click")',
+  '-5',
+  '+plus',
+  '@at',
+  "'apostrophe",
+  ' padded ',
+  'P-plain',
 ] as const;
 
 export const ACCOUNT_PREFIX = 'acc0000-';
@@ -33,7 +50,7 @@ export const valueFor = (key: string, r: number): number | string | null => {
   const m = MEASURES.find((x) => x.key === key)!;
   if ((r + key.length) % 11 === 0) return null; // omitted although the type completed
   if (m.valueType === 'category') {
-    if (!m.allowed) return r % 3 === 0 ? '=cmd|\' /C calc\'!A0' : r % 3 === 1 ? 'high, "very"' : 'medium';
+    if (!m.allowed) return r % 3 === 0 ? "=cmd|' /C calc'!A0" : r % 3 === 1 ? 'high, "very"' : 'medium';
     return m.allowed[r % m.allowed.length]!;
   }
   if (key === 'pd_volume') return -20 - (r % 7); // dBFS: negative, never neutralised
@@ -43,12 +60,22 @@ export const valueFor = (key: string, r: number): number | string | null => {
   return ((r * 13) % 997) / 7;
 };
 
-export const seedAwkwardStudy = (path: string): { studyId: number; otherStudyId: number; recordings: SeededRecording[] } => {
+export const seedAwkwardStudy = (
+  path: string,
+): { studyId: number; otherStudyId: number; recordings: SeededRecording[] } => {
   const { db } = openStudyDb(path);
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Awkward, "study" ü', 1, '2024-01-01T00:00:00.000Z'), (2, 'Other study', 1, '2024-01-01T00:00:00.000Z')`).run();
-  db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, 1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished'), (2, 1, '2024-01-01T00:00:00.000Z', '[]', 1, 'finished'), (3, 2, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`).run();
-  const insP = db.prepare(`INSERT INTO participants (study_id, code, account_id, account_created_at, created_at) VALUES (?, ?, ?, ?, '2024-01-01T00:00:00.000Z')`);
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Awkward, "study" ü', 1, '2024-01-01T00:00:00.000Z'), (2, 'Other study', 1, '2024-01-01T00:00:00.000Z')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, 1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished'), (2, 1, '2024-01-01T00:00:00.000Z', '[]', 1, 'finished'), (3, 2, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
+  ).run();
+  const insP = db.prepare(
+    `INSERT INTO participants (study_id, code, account_id, account_created_at, created_at) VALUES (?, ?, ?, ?, '2024-01-01T00:00:00.000Z')`,
+  );
   const insR = db.prepare(
     `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, format, channels, sample_rate_hz, duration_seconds,
        speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label, upload_state, recording_id, api_version, result_source, uploaded_at,
@@ -56,12 +83,25 @@ export const seedAwkwardStudy = (path: string): { studyId: number; otherStudyId:
      VALUES (@study, @pid, @batch, @path, @sha, 960044, 'wav', 1, 44100, 62.5, @speech, @converted, @at, 'manifest', @session, @state, @rid, @version, @source, @uploaded,
        @svcFormat, 960044, 16000, 256000, 62.5, 41.25, '2024-01-01T00:00:00.000Z')`,
   );
-  const insA = db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at, finished_at) VALUES (?, ?, ?, '2024-01-01T00:00:00.000Z', ?)`);
-  const insV = db.prepare(`INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insA = db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at, finished_at) VALUES (?, ?, ?, '2024-01-01T00:00:00.000Z', ?)`,
+  );
+  const insV = db.prepare(
+    `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
 
   const recordings: SeededRecording[] = [];
   db.transaction(() => {
-    const pids = AWKWARD_CODES.map((code, i) => Number(insP.run(1, code, `${ACCOUNT_PREFIX}${String(i).padStart(4, '0')}-4000-8000-000000000000`, '2024-01-02T08:00:00.000Z').lastInsertRowid));
+    const pids = AWKWARD_CODES.map((code, i) =>
+      Number(
+        insP.run(
+          1,
+          code,
+          `${ACCOUNT_PREFIX}${String(i).padStart(4, '0')}-4000-8000-000000000000`,
+          '2024-01-02T08:00:00.000Z',
+        ).lastInsertRowid,
+      ),
+    );
     insP.run(1, 'no-recordings', null, null);
     const otherPid = Number(insP.run(2, 'OTHER-1', `${ACCOUNT_PREFIX}other`, null).lastInsertRowid);
     const sessions = [null, 'baseline', 'week, 4', 'w"8"', '+follow-up'];
@@ -76,38 +116,88 @@ export const seedAwkwardStudy = (path: string): { studyId: number; otherStudyId:
         const session = sessions[(pi + k) % sessions.length] ?? null;
         const uploaded = k === 3 && pi === 2 ? null : new Date(Date.parse(at) + 600_000).toISOString();
         const state = uploaded === null ? 'refused_locally' : 'uploaded';
-        const id = Number(insR.run({
-          study: 1, pid, batch: k % 2 === 0 ? 1 : 2, path: `${SECRET_FOLDER}/week ${k}/${AWKWARD_CODES[pi]!.replace(/\n/g, ' ')}_${k}.wav`,
-          sha: (n * 7919).toString(16).padStart(64, 'a'), speech: k === 1 ? null : 40.5, converted: k % 2, at, session, state,
-          rid: uploaded ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null, version: uploaded ? version : null,
-          source: uploaded ? (simulated ? 'simulated' : 'service') : null, uploaded, svcFormat: uploaded ? 'wav' : null,
-        }).lastInsertRowid);
+        const id = Number(
+          insR.run({
+            study: 1,
+            pid,
+            batch: k % 2 === 0 ? 1 : 2,
+            path: `${SECRET_FOLDER}/week ${k}/${AWKWARD_CODES[pi]!.replace(/\n/g, ' ')}_${k}.wav`,
+            sha: (n * 7919).toString(16).padStart(64, 'a'),
+            speech: k === 1 ? null : 40.5,
+            converted: k % 2,
+            at,
+            session,
+            state,
+            rid: uploaded ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null,
+            version: uploaded ? version : null,
+            source: uploaded ? (simulated ? 'simulated' : 'service') : null,
+            uploaded,
+            svcFormat: uploaded ? 'wav' : null,
+          }).lastInsertRowid,
+        );
         const states: Partial<Record<AnalysisType, string>> = {};
         if (uploaded) {
           for (const type of analysisTypesFor(version)) {
             if (type === 'communication_coach' && k === 0) continue; // never requested: no row
-            const st = (n + ANALYSIS_TYPES.indexOf(type)) % 9 === 0 ? 'error'
-              : (n + ANALYSIS_TYPES.indexOf(type)) % 13 === 0 ? 'processing'
-              : (n + ANALYSIS_TYPES.indexOf(type)) % 17 === 0 ? 'timed_out'
-              : (n + ANALYSIS_TYPES.indexOf(type)) % 19 === 0 ? 'not_requested' : 'completed';
+            const st =
+              (n + ANALYSIS_TYPES.indexOf(type)) % 9 === 0
+                ? 'error'
+                : (n + ANALYSIS_TYPES.indexOf(type)) % 13 === 0
+                  ? 'processing'
+                  : (n + ANALYSIS_TYPES.indexOf(type)) % 17 === 0
+                    ? 'timed_out'
+                    : (n + ANALYSIS_TYPES.indexOf(type)) % 19 === 0
+                      ? 'not_requested'
+                      : 'completed';
             insA.run(id, type, st, st === 'completed' || st === 'error' ? '2024-04-01T00:00:00.000Z' : null);
             states[type] = st;
             if (st !== 'completed') continue;
             for (const m of MEASURES) {
               if (m.analysis !== type || m.path[version] === undefined) continue;
               const v = valueFor(m.key, id);
-              if (v !== null) insV.run(id, m.key, pid, at, typeof v === 'number' ? v : null, typeof v === 'string' ? v : null);
+              if (v !== null)
+                insV.run(
+                  id,
+                  m.key,
+                  pid,
+                  at,
+                  typeof v === 'number' ? v : null,
+                  typeof v === 'string' ? v : null,
+                );
             }
           }
         }
-        recordings.push({ id, participant: AWKWARD_CODES[pi]!, session, recordedAt: at, apiVersion: uploaded ? version : null, simulated: uploaded ? simulated : null, states });
+        recordings.push({
+          id,
+          participant: AWKWARD_CODES[pi]!,
+          session,
+          recordedAt: at,
+          apiVersion: uploaded ? version : null,
+          simulated: uploaded ? simulated : null,
+          states,
+        });
       }
     });
     // The other study: complete results that must never appear in an export of study 1.
-    const other = Number(insR.run({
-      study: 2, pid: otherPid, batch: 3, path: '/x/other.wav', sha: 'f'.repeat(64), speech: 40, converted: 0, at: '2024-03-31T10:00:00.000Z', session: 'baseline',
-      state: 'uploaded', rid: '00000000-0000-4000-8000-999999999999', version: 'v1.3', source: 'service', uploaded: '2024-03-31T10:10:00.000Z', svcFormat: 'wav',
-    }).lastInsertRowid);
+    const other = Number(
+      insR.run({
+        study: 2,
+        pid: otherPid,
+        batch: 3,
+        path: '/x/other.wav',
+        sha: 'f'.repeat(64),
+        speech: 40,
+        converted: 0,
+        at: '2024-03-31T10:00:00.000Z',
+        session: 'baseline',
+        state: 'uploaded',
+        rid: '00000000-0000-4000-8000-999999999999',
+        version: 'v1.3',
+        source: 'service',
+        uploaded: '2024-03-31T10:10:00.000Z',
+        svcFormat: 'wav',
+      }).lastInsertRowid,
+    );
     insA.run(other, 'wellbeing', 'completed', '2024-04-01T00:00:00.000Z');
     insV.run(other, 'wb_stress', otherPid, '2024-03-31T10:00:00.000Z', null, 'high');
   })();

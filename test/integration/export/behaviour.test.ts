@@ -17,7 +17,9 @@ import { exportStudy, mustExport, readCsv, tempDir, unneutralise } from './helpe
 const tmp = tempDir();
 const dbPath = join(tmp.dir, 'study.sqlite');
 let seeded: SeededRecording[];
-beforeAll(() => { seeded = seedAwkwardStudy(dbPath).recordings; });
+beforeAll(() => {
+  seeded = seedAwkwardStudy(dbPath).recordings;
+});
 afterAll(() => tmp.cleanup());
 
 const out = (name: string) => join(tmp.dir, name);
@@ -32,15 +34,25 @@ describe('determinism', () => {
     await mustExport(dbPath, {}, { outDir: tmp.dir, folderName: 'c', now: () => Date.UTC(2030, 0, 1) });
     expect(files('a')).toEqual(files('b'));
     for (const f of files('a')) expect(bytes('b', f).equals(bytes('a', f)), f).toBe(true);
-    for (const f of files('a').filter((x) => x.endsWith('.csv') || x.startsWith('load.'))) expect(bytes('c', f).equals(bytes('a', f)), f).toBe(true);
+    for (const f of files('a').filter((x) => x.endsWith('.csv') || x.startsWith('load.')))
+      expect(bytes('c', f).equals(bytes('a', f)), f).toBe(true);
     // Only the export time differs in the descriptions.
-    const strip = (s: string) => s.replace(/2024-06-01T12:00:00.000Z|2030-01-01T00:00:00.000Z/g, 'T').replace(/[0-9a-f]{64}/g, 'H');
+    const strip = (s: string) =>
+      s.replace(/2024-06-01T12:00:00.000Z|2030-01-01T00:00:00.000Z/g, 'T').replace(/[0-9a-f]{64}/g, 'H');
     expect(strip(bytes('c', 'codebook.md').toString())).toBe(strip(bytes('a', 'codebook.md').toString()));
   });
 
   it('does not depend on the order in which the request lists things', async () => {
-    await mustExport(dbPath, { analyses: ['parkinsons', 'wellbeing'], forms: ['wide', 'long'] }, { outDir: tmp.dir, folderName: 'order1' });
-    await mustExport(dbPath, { analyses: ['wellbeing', 'parkinsons', 'wellbeing'], forms: ['long', 'wide', 'long'] }, { outDir: tmp.dir, folderName: 'order2' });
+    await mustExport(
+      dbPath,
+      { analyses: ['parkinsons', 'wellbeing'], forms: ['wide', 'long'] },
+      { outDir: tmp.dir, folderName: 'order1' },
+    );
+    await mustExport(
+      dbPath,
+      { analyses: ['wellbeing', 'parkinsons', 'wellbeing'], forms: ['long', 'wide', 'long'] },
+      { outDir: tmp.dir, folderName: 'order2' },
+    );
     for (const f of files('order1')) expect(bytes('order2', f).equals(bytes('order1', f)), f).toBe(true);
   });
 });
@@ -49,13 +61,24 @@ describe('conventions', () => {
   it('writes UTF-8 without a BOM by default and with one in the Excel preset, CRLF line ends in both', async () => {
     await mustExport(dbPath, { preset: 'excel' }, { outDir: tmp.dir, folderName: 'excel' });
     for (const f of files('a').filter((x) => x.endsWith('.csv'))) {
-      expect(bytes('a', f).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), `standard ${f}`).toBe(false);
-      expect(bytes('excel', f).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), `excel ${f}`).toBe(true);
+      expect(
+        bytes('a', f)
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+        `standard ${f}`,
+      ).toBe(false);
+      expect(
+        bytes('excel', f)
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+        `excel ${f}`,
+      ).toBe(true);
       const text = bytes('a', f).toString('utf8');
       expect(text.endsWith('\r\n')).toBe(true);
       expect(text.split('\r\n')[0]).not.toContain('\n');
     }
-    for (const f of ['codebook.md', 'datapackage.json', 'load.R', 'load.py']) expect(bytes('excel', f)[0]).not.toBe(0xef);
+    for (const f of ['codebook.md', 'datapackage.json', 'load.R', 'load.py'])
+      expect(bytes('excel', f)[0]).not.toBe(0xef);
   });
 
   it('quotes text with leading or trailing spaces so no reader trims it', () => {
@@ -66,10 +89,21 @@ describe('conventions', () => {
     expect(files('a')).not.toContain('participant_accounts.csv');
     await mustExport(dbPath, { includeLinkFile: true }, { outDir: tmp.dir, folderName: 'link' });
     const link = readCsv(join(out('link'), 'participant_accounts.csv'));
-    expect(link.header).toEqual(['participant', 'account_id', 'account_created_at_utc', 'account_created_at_local']);
+    expect(link.header).toEqual([
+      'participant',
+      'account_id',
+      'account_created_at_utc',
+      'account_created_at_local',
+    ]);
     expect(link.rows).toHaveLength(13);
     expect(link.records.every((r) => /^acc0000-/.test(r['account_id']!))).toBe(true);
-    for (const f of files('link').filter((x) => x !== 'participant_accounts.csv' && x !== 'SHA256SUMS' && x !== 'codebook.md' && x !== 'datapackage.json')) {
+    for (const f of files('link').filter(
+      (x) =>
+        x !== 'participant_accounts.csv' &&
+        x !== 'SHA256SUMS' &&
+        x !== 'codebook.md' &&
+        x !== 'datapackage.json',
+    )) {
       expect(bytes('link', f).toString(), f).not.toContain('acc0000-');
     }
   });
@@ -82,13 +116,21 @@ describe('selection', () => {
   };
 
   it('by participant code, exactly (commas, quotes, line breaks, formulas)', async () => {
-    const rows = await longOf('sel-p', { participants: ['P,01', 'two\nlines', '=HYPERLINK("http://x","click")'] });
-    expect(new Set(rows.map((r) => unneutralise(r['participant']!)))).toEqual(new Set(['P,01', 'two\nlines', '=HYPERLINK("http://x","click")']));
+    const rows = await longOf('sel-p', {
+      participants: ['P,01', 'two\nlines', '=HYPERLINK("http://x","click")'],
+    });
+    expect(new Set(rows.map((r) => unneutralise(r['participant']!)))).toEqual(
+      new Set(['P,01', 'two\nlines', '=HYPERLINK("http://x","click")']),
+    );
   });
 
-  it('by date range: calendar days in the export\'s time zone, both ends included', async () => {
+  it("by date range: calendar days in the export's time zone, both ends included", async () => {
     const rows = await longOf('sel-d', { from: '2024-04-01', to: '2024-04-01' });
-    const expected = seeded.filter((r) => Object.keys(r.states).length && new Date(Date.parse(r.recordedAt) + 2 * 3_600_000).toISOString().startsWith('2024-04-01'));
+    const expected = seeded.filter(
+      (r) =>
+        Object.keys(r.states).length &&
+        new Date(Date.parse(r.recordedAt) + 2 * 3_600_000).toISOString().startsWith('2024-04-01'),
+    );
     expect(new Set(rows.map((r) => Number(r['recording'])))).toEqual(new Set(expected.map((r) => r.id)));
     expect(expected.length).toBeGreaterThan(0);
   });
@@ -102,14 +144,29 @@ describe('selection', () => {
     const rows = await longOf('sel-t', { analyses: ['alzheimers'], states: ['error', 'timed_out'] });
     expect(new Set(rows.map((r) => r['analysis']))).toEqual(new Set(['alzheimers']));
     expect(new Set(rows.map((r) => r['analysis_state'])).size).toBeGreaterThan(0);
-    expect(rows.every((r) => ['error', 'timed_out'].includes(r['analysis_state']!) && r['value'] === '' && r['category'] === '')).toBe(true);
-    const expected = seeded.filter((r) => r.states.alzheimers === 'error' || r.states.alzheimers === 'timed_out');
+    expect(
+      rows.every(
+        (r) =>
+          ['error', 'timed_out'].includes(r['analysis_state']!) && r['value'] === '' && r['category'] === '',
+      ),
+    ).toBe(true);
+    const expected = seeded.filter(
+      (r) => r.states.alzheimers === 'error' || r.states.alzheimers === 'timed_out',
+    );
     expect(new Set(rows.map((r) => Number(r['recording'])))).toEqual(new Set(expected.map((r) => r.id)));
   });
 
-  it('the wide form\'s columns depend on the request, never on the data', async () => {
-    await mustExport(dbPath, { forms: ['wide'], analyses: ['wellbeing'], participants: ['NA'] }, { outDir: tmp.dir, folderName: 'w1' });
-    await mustExport(dbPath, { forms: ['wide'], analyses: ['wellbeing'], states: ['error'] }, { outDir: tmp.dir, folderName: 'w2' });
+  it("the wide form's columns depend on the request, never on the data", async () => {
+    await mustExport(
+      dbPath,
+      { forms: ['wide'], analyses: ['wellbeing'], participants: ['NA'] },
+      { outDir: tmp.dir, folderName: 'w1' },
+    );
+    await mustExport(
+      dbPath,
+      { forms: ['wide'], analyses: ['wellbeing'], states: ['error'] },
+      { outDir: tmp.dir, folderName: 'w2' },
+    );
     const h1 = readCsv(join(out('w1'), 'measures_wide.csv')).header;
     expect(readCsv(join(out('w2'), 'measures_wide.csv')).header).toEqual(h1);
     expect(h1.slice(-4)).toEqual(['wb_state', 'wb_stress', 'wb_anxiety', 'wb_depression']);
@@ -119,9 +176,17 @@ describe('selection', () => {
 describe('progress and refusals', () => {
   it('reports progress from preparing to done, with the recordings counted', async () => {
     const seen: ExportProgress[] = [];
-    const r = await mustExport(dbPath, {}, { outDir: tmp.dir, folderName: 'progress', onProgress: (p) => seen.push(p), progressIntervalMs: 0 });
+    const r = await mustExport(
+      dbPath,
+      {},
+      { outDir: tmp.dir, folderName: 'progress', onProgress: (p) => seen.push(p), progressIntervalMs: 0 },
+    );
     expect(seen[0]!.stage).toBe('preparing');
-    expect(seen.at(-1)).toMatchObject({ stage: 'done', recordingsDone: r.counts.recordings, recordingsTotal: r.counts.recordings });
+    expect(seen.at(-1)).toMatchObject({
+      stage: 'done',
+      recordingsDone: r.counts.recordings,
+      recordingsTotal: r.counts.recordings,
+    });
     expect(seen.map((p) => p.stage)).toContain('describing');
   });
 
@@ -148,13 +213,30 @@ describe('progress and refusals', () => {
 
   it('refuses a folder that does not exist or is not a folder', async () => {
     writeFileSync(out('a-file'), 'x');
-    expect(await exportStudy(dbPath, {}, { outDir: join(tmp.dir, 'missing', 'deeper') })).toMatchObject({ ok: false, error: { code: 'folder_unwritable' } });
-    expect(await exportStudy(dbPath, {}, { outDir: out('a-file') })).toMatchObject({ ok: false, error: { code: 'folder_unwritable' } });
+    expect(await exportStudy(dbPath, {}, { outDir: join(tmp.dir, 'missing', 'deeper') })).toMatchObject({
+      ok: false,
+      error: { code: 'folder_unwritable' },
+    });
+    expect(await exportStudy(dbPath, {}, { outDir: out('a-file') })).toMatchObject({
+      ok: false,
+      error: { code: 'folder_unwritable' },
+    });
   });
 
   it('says the disk is full when a write fails with ENOSPC, and leaves nothing behind', async () => {
     // /dev/full fails every write with ENOSPC, as a full disk does.
-    const r = await exportStudy(dbPath, {}, { outDir: tmp.dir, folderName: 'full', openWrite: (p) => (p.endsWith('measures_long.csv') ? createWriteStream('/dev/full') : createWriteStream(p, { flags: 'wx' })) });
+    const r = await exportStudy(
+      dbPath,
+      {},
+      {
+        outDir: tmp.dir,
+        folderName: 'full',
+        openWrite: (p) =>
+          p.endsWith('measures_long.csv')
+            ? createWriteStream('/dev/full')
+            : createWriteStream(p, { flags: 'wx' }),
+      },
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'disk_full' } });
     if (!r.ok) expect(r.error.action).toMatch(/space/);
     expect(existsSync(out('full'))).toBe(false);
@@ -164,7 +246,18 @@ describe('progress and refusals', () => {
   it('stops when cancelled while writing and leaves nothing behind', async () => {
     const ac = new AbortController();
     // Cancelled once the files are open and the first rows are on their way.
-    const r = await exportStudy(dbPath, {}, { outDir: tmp.dir, folderName: 'cancelled', signal: ac.signal, onProgress: (p) => { if (p.stage === 'preparing') ac.abort(); } });
+    const r = await exportStudy(
+      dbPath,
+      {},
+      {
+        outDir: tmp.dir,
+        folderName: 'cancelled',
+        signal: ac.signal,
+        onProgress: (p) => {
+          if (p.stage === 'preparing') ac.abort();
+        },
+      },
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     expect(existsSync(out('cancelled'))).toBe(false);
     expect(leftovers()).toEqual([]);
@@ -176,26 +269,50 @@ describe('a consistent snapshot', () => {
   it('reads through its own connection: the engine keeps writing during an export, and the export shows the data as it was when it started', async () => {
     const { db } = openStudyDb(dbPath);
     try {
-      const before = (db.prepare(`SELECT count(*) AS n FROM recordings r WHERE r.study_id = 1 AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id)`).get() as { n: number }).n;
+      const before = (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM recordings r WHERE r.study_id = 1 AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id)`,
+          )
+          .get() as { n: number }
+      ).n;
       let wrote = false;
-      const r = await runExport(db, { studyId: 1, timeZone: 'UTC', forms: ['long'] }, {
-        outDir: tmp.dir, folderName: 'snapshot', appVersion: 't',
-        onProgress: (p) => {
-          if (p.stage !== 'preparing') return;
-          // What the poller does meanwhile, on the engine's connection: it must neither fail nor show up in the export.
-          db.transaction(() => {
-            const id = Number(db.prepare(`INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
-              SELECT 1, id, '/x/new.wav', 'ab', 1, '2024-04-01T00:00:00.000Z', 'manifest', 'uploaded', 'now' FROM participants WHERE code = 'P,01'`).run().lastInsertRowid);
-            db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'now')`).run(id);
-            db.prepare(`UPDATE analyses SET state = 'error' WHERE recording_id IN (SELECT id FROM recordings WHERE study_id = 1)`).run();
-          })();
-          wrote = true;
+      const r = await runExport(
+        db,
+        { studyId: 1, timeZone: 'UTC', forms: ['long'] },
+        {
+          outDir: tmp.dir,
+          folderName: 'snapshot',
+          appVersion: 't',
+          onProgress: (p) => {
+            if (p.stage !== 'preparing') return;
+            // What the poller does meanwhile, on the engine's connection: it must neither fail nor show up in the export.
+            db.transaction(() => {
+              const id = Number(
+                db
+                  .prepare(
+                    `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+              SELECT 1, id, '/x/new.wav', 'ab', 1, '2024-04-01T00:00:00.000Z', 'manifest', 'uploaded', 'now' FROM participants WHERE code = 'P,01'`,
+                  )
+                  .run().lastInsertRowid,
+              );
+              db.prepare(
+                `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'now')`,
+              ).run(id);
+              db.prepare(
+                `UPDATE analyses SET state = 'error' WHERE recording_id IN (SELECT id FROM recordings WHERE study_id = 1)`,
+              ).run();
+            })();
+            wrote = true;
+          },
         },
-      });
+      );
       expect(wrote).toBe(true);
       if (!r.ok) throw new Error(r.error.message);
       expect(r.value.counts.recordings).toBe(before);
-      const states = new Set(readCsv(join(out('snapshot'), 'measures_long.csv')).records.map((x) => x['analysis_state']));
+      const states = new Set(
+        readCsv(join(out('snapshot'), 'measures_long.csv')).records.map((x) => x['analysis_state']),
+      );
       expect(states).toContain('completed');
     } finally {
       db.close();

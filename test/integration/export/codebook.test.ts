@@ -17,8 +17,19 @@ const tmp = tempDir();
 const dbPath = join(tmp.dir, 'study.sqlite');
 const dir = join(tmp.dir, 'all');
 let codebook: string;
-interface Field { name: string; type: string; description: string; constraints?: { enum?: string[] } }
-interface Resource { name: string; path: string; hash: string; bytes: number; schema?: { fields: Field[]; primaryKey: string[]; missingValues: string[] } }
+interface Field {
+  name: string;
+  type: string;
+  description: string;
+  constraints?: { enum?: string[] };
+}
+interface Resource {
+  name: string;
+  path: string;
+  hash: string;
+  bytes: number;
+  schema?: { fields: Field[]; primaryKey: string[]; missingValues: string[] };
+}
 let pkg: { resources: Resource[]; voicescope: Record<string, unknown>; created: string };
 
 beforeAll(async () => {
@@ -29,8 +40,14 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-const csvFiles = () => readdirSync(dir).filter((f) => f.endsWith('.csv')).sort();
-const sha = (f: string) => createHash('sha256').update(readFileSync(join(dir, f))).digest('hex');
+const csvFiles = () =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.csv'))
+    .sort();
+const sha = (f: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(dir, f)))
+    .digest('hex');
 
 /** The rows of the codebook's column table in the section of `file`. */
 const codebookColumns = (file: string): string[] => {
@@ -50,8 +67,12 @@ describe('codebook coverage', () => {
     for (const f of csvFiles()) {
       const res = pkg.resources.find((r) => r.path === f)!;
       expect(res, f).toBeDefined();
-      expect(res.schema!.fields.map((x) => x.name), f).toEqual(readCsv(join(dir, f)).header);
-      for (const field of res.schema!.fields) expect(field.description.length, `${f}.${field.name}`).toBeGreaterThan(10);
+      expect(
+        res.schema!.fields.map((x) => x.name),
+        f,
+      ).toEqual(readCsv(join(dir, f)).header);
+      for (const field of res.schema!.fields)
+        expect(field.description.length, `${f}.${field.name}`).toBeGreaterThan(10);
       expect(res.schema!.missingValues).toEqual(['']);
       for (const k of res.schema!.primaryKey) expect(res.schema!.fields.map((x) => x.name)).toContain(k);
     }
@@ -64,7 +85,8 @@ describe('codebook coverage', () => {
       for (const field of res.schema!.fields) {
         const allowed = field.constraints?.enum;
         if (!allowed) continue;
-        for (const r of records) if (r[field.name] !== '') expect(allowed, `${f}.${field.name}`).toContain(r[field.name]);
+        for (const r of records)
+          if (r[field.name] !== '') expect(allowed, `${f}.${field.name}`).toContain(r[field.name]);
       }
     }
   });
@@ -76,8 +98,15 @@ describe('codebook coverage', () => {
       expect(res.hash).toBe(`sha256:${sha(f)}`);
       expect(res.bytes).toBe(readFileSync(join(dir, f)).length);
     }
-    const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.split('  ') as [string, string]);
-    expect(sums.map(([, n]) => n).sort()).toEqual(readdirSync(dir).filter((f) => f !== 'SHA256SUMS').sort());
+    const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('  ') as [string, string]);
+    expect(sums.map(([, n]) => n).sort()).toEqual(
+      readdirSync(dir)
+        .filter((f) => f !== 'SHA256SUMS')
+        .sort(),
+    );
     for (const [h, n] of sums) expect(sha(n), n).toBe(h);
   });
 
@@ -86,7 +115,10 @@ describe('codebook coverage', () => {
     expect(pkg.voicescope['anySimulated']).toBe(true);
     for (const f of ['measures_long.csv', 'measures_wide.csv', 'participant_summary.csv', 'recordings.csv']) {
       const { records } = readCsv(join(dir, f));
-      expect(records.some((r) => r['simulated'] === 'true'), f).toBe(true);
+      expect(
+        records.some((r) => r['simulated'] === 'true'),
+        f,
+      ).toBe(true);
     }
   });
 
@@ -105,13 +137,20 @@ describe('codebook coverage', () => {
     expect(codebook).toContain('Voicescope 9.9.9-test');
     expect(codebook).toContain('Europe/Berlin');
     expect(pkg.created).toBe('2024-06-01T12:00:00.000Z');
-    expect(pkg.voicescope['request']).toMatchObject({ studyId: 1, includeLinkFile: true, timeZone: 'Europe/Berlin' });
-    for (const f of ['codebook.md', 'datapackage.json']) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(tmp.dir);
+    expect(pkg.voicescope['request']).toMatchObject({
+      studyId: 1,
+      includeLinkFile: true,
+      timeZone: 'Europe/Berlin',
+    });
+    for (const f of ['codebook.md', 'datapackage.json'])
+      expect(readFileSync(join(dir, f), 'utf8')).not.toContain(tmp.dir);
   });
 
-  it('the tables\' descriptions are plain data the IPC contract can carry', async () => {
+  it("the tables' descriptions are plain data the IPC contract can carry", async () => {
     const { exportFiles, tableDefs } = await import('../../../main/export/schema');
-    const defs = tableDefs(exportFiles({ forms: ['long', 'wide', 'summary'], includeLinkFile: true, timeZone: 'UTC' }));
+    const defs = tableDefs(
+      exportFiles({ forms: ['long', 'wide', 'summary'], includeLinkFile: true, timeZone: 'UTC' }),
+    );
     for (const d of defs) expect(FileDefSchema.parse(JSON.parse(JSON.stringify(d)))).toEqual(d);
   });
 });

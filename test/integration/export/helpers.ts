@@ -15,10 +15,18 @@ export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => vo
 
 export const FIXED_NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 
-export const exportStudy = async (dbPath: string, request: Partial<ExportRequestInput>, opts: Partial<RunExportOptions> & { outDir: string }): Promise<Result<ExportReport, ExportProblem>> => {
+export const exportStudy = async (
+  dbPath: string,
+  request: Partial<ExportRequestInput>,
+  opts: Partial<RunExportOptions> & { outDir: string },
+): Promise<Result<ExportReport, ExportProblem>> => {
   const { db } = openStudyDb(dbPath);
   try {
-    return await runExport(db, { studyId: 1, timeZone: 'Europe/Berlin', ...request }, { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts });
+    return await runExport(
+      db,
+      { studyId: 1, timeZone: 'Europe/Berlin', ...request },
+      { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts },
+    );
   } finally {
     db.close();
   }
@@ -44,7 +52,13 @@ export const readCsv = (path: string): ParsedCsv => {
   const raw = readFileSync(path, 'utf8');
   const bom = raw.startsWith('\uFEFF');
   const body = (bom ? raw.slice(1) : raw).replace(/\r\n$/, '');
-  const parsed = Papa.parse<string[]>(body, { header: false, newline: '\r\n', quoteChar: '"', escapeChar: '"', delimiter: ',' });
+  const parsed = Papa.parse<string[]>(body, {
+    header: false,
+    newline: '\r\n',
+    quoteChar: '"',
+    escapeChar: '"',
+    delimiter: ',',
+  });
   if (parsed.errors.length) throw new Error(`papaparse: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
   const [header, ...rows] = parsed.data;
   const records = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? '<missing>'])));

@@ -17,8 +17,13 @@ const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'u
 const HAS_PYTHON = has(PYTHON, ['-c', 'import csv']);
 const HAS_PANDAS = HAS_PYTHON && has(PYTHON, ['-c', 'import pandas']);
 const HAS_R = has('Rscript', ['-e', 'invisible(0)']);
-for (const [ok, what] of [[HAS_PYTHON, `${PYTHON}`], [HAS_PANDAS, `pandas for ${PYTHON} (apt-get install python3-pandas)`], [HAS_R, 'Rscript (apt-get install r-base-core)']] as const) {
-  if (!ok) console.warn(`\n!!!!! SKIPPING export load tests: ${what} is not installed on this machine !!!!!\n`);
+for (const [ok, what] of [
+  [HAS_PYTHON, `${PYTHON}`],
+  [HAS_PANDAS, `pandas for ${PYTHON} (apt-get install python3-pandas)`],
+  [HAS_R, 'Rscript (apt-get install r-base-core)'],
+] as const) {
+  if (!ok)
+    console.warn(`\n!!!!! SKIPPING export load tests: ${what} is not installed on this machine !!!!!\n`);
 }
 
 const tmp = tempDir();
@@ -32,11 +37,19 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-const csvs = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.csv')).sort();
+const csvs = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.csv'))
+    .sort();
 
 /** Runs a script; its stdout is JSON. */
 const run = (cmd: string, args: string[], cwd: string): unknown => {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
   return JSON.parse(r.stdout) as unknown;
 };
@@ -81,20 +94,29 @@ const expectSameAsPapaparse = (dir: string, read: Record<string, string[][]>) =>
   }
 };
 
-describe.skipIf(!HAS_PYTHON)('Python\'s csv module', () => {
+describe.skipIf(!HAS_PYTHON)("Python's csv module", () => {
   it('reads every cell of the standard files as papaparse does', () => {
     writeFileSync(join(tmp.dir, 'read_csv.py'), PY_CSV);
-    expectSameAsPapaparse(std, run(PYTHON, [join(tmp.dir, 'read_csv.py'), 'utf-8'], std) as Record<string, string[][]>);
+    expectSameAsPapaparse(
+      std,
+      run(PYTHON, [join(tmp.dir, 'read_csv.py'), 'utf-8'], std) as Record<string, string[][]>,
+    );
   });
   it('reads the Excel preset with utf-8-sig', () => {
-    expectSameAsPapaparse(xl, run(PYTHON, [join(tmp.dir, 'read_csv.py'), 'utf-8-sig'], xl) as Record<string, string[][]>);
+    expectSameAsPapaparse(
+      xl,
+      run(PYTHON, [join(tmp.dir, 'read_csv.py'), 'utf-8-sig'], xl) as Record<string, string[][]>,
+    );
   });
 });
 
 describe.skipIf(!HAS_PANDAS)('pandas', () => {
   it('reads every cell as papaparse does (dtype=str, keep_default_na=False)', () => {
     writeFileSync(join(tmp.dir, 'read_pandas.py'), PANDAS);
-    expectSameAsPapaparse(std, run(PYTHON, [join(tmp.dir, 'read_pandas.py'), 'utf-8'], std) as Record<string, string[][]>);
+    expectSameAsPapaparse(
+      std,
+      run(PYTHON, [join(tmp.dir, 'read_pandas.py'), 'utf-8'], std) as Record<string, string[][]>,
+    );
   });
 
   it('load.py gives typed tables: numbers, nullable integers, booleans, UTC times, categories, restored text', () => {
@@ -117,8 +139,13 @@ print(json.dumps({
     const long = readCsv(join(std, 'measures_long.csv'));
     expect(r['sizes']).toMatchObject({ measures_long: long.rows.length, participant_accounts: 13 });
     expect(r['dtypes']).toEqual({
-      recording: 'Int64', value: 'float64', simulated: 'boolean', recorded_at_utc: 'datetime64[ns, UTC]', recorded_at_local: 'datetime64[ns]',
-      analysis_state: 'category', participant: 'object',
+      recording: 'Int64',
+      value: 'float64',
+      simulated: 'boolean',
+      recorded_at_utc: 'datetime64[ns, UTC]',
+      recorded_at_local: 'datetime64[ns]',
+      analysis_state: 'category',
+      participant: 'object',
     });
     expect(r['wide_ordered']).toBe(true);
     expect(r['wide_levels']).toEqual(['low', 'moderate', 'high']);
@@ -133,18 +160,26 @@ print(json.dumps({
 describe.skipIf(!HAS_R)('R', () => {
   it('read.csv reads every cell of the standard files as papaparse does', () => {
     writeFileSync(join(tmp.dir, 'read.R'), R_READ);
-    expectSameAsPapaparse(std, run('Rscript', [join(tmp.dir, 'read.R'), 'UTF-8'], std) as Record<string, string[][]>);
+    expectSameAsPapaparse(
+      std,
+      run('Rscript', [join(tmp.dir, 'read.R'), 'UTF-8'], std) as Record<string, string[][]>,
+    );
   });
 
   it('read.csv reads the Excel preset with fileEncoding = "UTF-8-BOM"', () => {
-    expectSameAsPapaparse(xl, run('Rscript', [join(tmp.dir, 'read.R'), 'UTF-8-BOM'], xl) as Record<string, string[][]>);
+    expectSameAsPapaparse(
+      xl,
+      run('Rscript', [join(tmp.dir, 'read.R'), 'UTF-8-BOM'], xl) as Record<string, string[][]>,
+    );
   });
 
   it('load.R runs from a shell and, sourced, gives typed data frames with the text restored', () => {
     const shell = spawnSync('Rscript', ['load.R'], { cwd: std, encoding: 'utf8' });
     expect(shell.status, shell.stderr).toBe(0);
     expect(shell.stdout).toMatch(/measures_long: \d+ rows, 14 columns/);
-    writeFileSync(join(tmp.dir, 'check.R'), `
+    writeFileSync(
+      join(tmp.dir, 'check.R'),
+      `
 source(file.path(commandArgs(TRUE)[1], "load.R"))
 d <- voicescope_load(commandArgs(TRUE)[1])
 lg <- d$measures_long
@@ -152,13 +187,20 @@ cat(class(lg$value), class(lg$recording), class(lg$simulated), class(lg$recorded
 cat(sum(is.na(lg$value)), sum(lg$value == 0, na.rm = TRUE), all(lg$value[lg$measure == "pd_volume"] < 0, na.rm = TRUE), "\\n", sep = "|")
 cat(is.ordered(d$measures_wide$wb_stress), paste(levels(d$measures_wide$wb_stress), collapse = ","), "\\n", sep = "|")
 writeLines(enc2utf8(sort(unique(lg$participant))), "participants.txt", useBytes = TRUE)
-`);
-    const r = spawnSync('Rscript', [join(tmp.dir, 'check.R'), std], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' } });
+`,
+    );
+    const r = spawnSync('Rscript', [join(tmp.dir, 'check.R'), std], {
+      cwd: tmp.dir,
+      encoding: 'utf8',
+      env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+    });
     expect(r.status, r.stderr).toBe(0);
     const [types, counts, ordered] = r.stdout.split('\n');
     expect(types).toBe('numeric|integer|logical|POSIXct|factor|');
     const long = readCsv(join(std, 'measures_long.csv'));
-    expect(counts).toBe(`${long.records.filter((x) => x['value'] === '').length}|${long.records.filter((x) => x['value'] === '0').length}|TRUE|`);
+    expect(counts).toBe(
+      `${long.records.filter((x) => x['value'] === '').length}|${long.records.filter((x) => x['value'] === '0').length}|TRUE|`,
+    );
     expect(ordered).toBe('TRUE|low,moderate,high|');
     const codes = spawnSync('cat', [join(tmp.dir, 'participants.txt')], { encoding: 'utf8' }).stdout;
     // writeLines splits the code that holds a line break; every other code comes back exactly.

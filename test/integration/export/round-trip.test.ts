@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
 import { ANALYSIS_TYPES } from '../../../shared/api/vocabulary';
 import type { ExportReport } from '../../../shared/export';
-import { ACCOUNT_PREFIX, AWKWARD_CODES, SECRET_FOLDER, seedAwkwardStudy, type SeededRecording } from './awkward-study';
+import {
+  ACCOUNT_PREFIX,
+  AWKWARD_CODES,
+  SECRET_FOLDER,
+  seedAwkwardStudy,
+  type SeededRecording,
+} from './awkward-study';
 import { mustExport, num, readCsv, tempDir, unneutralise, type ParsedCsv } from './helpers';
 
 const tmp = tempDir();
@@ -19,7 +25,12 @@ let report: ExportReport;
 let long: ParsedCsv, wide: ParsedCsv, summary: ParsedCsv, recordings: ParsedCsv;
 let db: Database.Database;
 
-interface DbValue { recording: number; key: string; num: number | null; text: string | null }
+interface DbValue {
+  recording: number;
+  key: string;
+  num: number | null;
+  text: string | null;
+}
 
 beforeAll(async () => {
   seeded = seedAwkwardStudy(dbPath).recordings;
@@ -31,19 +42,37 @@ beforeAll(async () => {
   recordings = readCsv(join(dir, 'recordings.csv'));
   db = new Database(dbPath, { readonly: true });
 });
-afterAll(() => { db.close(); tmp.cleanup(); });
+afterAll(() => {
+  db.close();
+  tmp.cleanup();
+});
 
-const dbValues = (): Map<string, DbValue> => new Map((db.prepare(
-  `SELECT mv.recording_id AS recording, mv.measure_key AS key, mv.value_num AS num, mv.value_text AS text FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id WHERE r.study_id = 1`,
-).all() as DbValue[]).map((v) => [`${v.recording}/${v.key}`, v]));
+const dbValues = (): Map<string, DbValue> =>
+  new Map(
+    (
+      db
+        .prepare(
+          `SELECT mv.recording_id AS recording, mv.measure_key AS key, mv.value_num AS num, mv.value_text AS text FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id WHERE r.study_id = 1`,
+        )
+        .all() as DbValue[]
+    ).map((v) => [`${v.recording}/${v.key}`, v]),
+  );
 
 const exported = () => seeded.filter((r) => Object.keys(r.states).length > 0);
 
 describe('export round trip (papaparse against the database)', () => {
   it('writes the four tables, the codebook, datapackage.json, the loaders and checksums', () => {
-    expect(readdirSync(join(tmp.dir, 'all')).sort()).toEqual(
-      ['SHA256SUMS', 'codebook.md', 'datapackage.json', 'load.R', 'load.py', 'measures_long.csv', 'measures_wide.csv', 'participant_summary.csv', 'recordings.csv'],
-    );
+    expect(readdirSync(join(tmp.dir, 'all')).sort()).toEqual([
+      'SHA256SUMS',
+      'codebook.md',
+      'datapackage.json',
+      'load.R',
+      'load.py',
+      'measures_long.csv',
+      'measures_wide.csv',
+      'participant_summary.csv',
+      'recordings.csv',
+    ]);
     expect(report.counts.recordings).toBe(exported().length);
     expect(report.counts.participants).toBe(AWKWARD_CODES.length);
     expect(report.anySimulated).toBe(true);
@@ -52,7 +81,11 @@ describe('export round trip (papaparse against the database)', () => {
 
   it('long form: one row per exported (recording, type) and measure, every value equal to the database, missing ones empty', () => {
     const values = dbValues();
-    const expected = exported().flatMap((r) => ANALYSIS_TYPES.filter((t) => r.states[t]).flatMap((t) => MEASURES.filter((m) => m.analysis === t).map((m) => ({ r, t, m }))));
+    const expected = exported().flatMap((r) =>
+      ANALYSIS_TYPES.filter((t) => r.states[t]).flatMap((t) =>
+        MEASURES.filter((m) => m.analysis === t).map((m) => ({ r, t, m })),
+      ),
+    );
     expect(long.rows).toHaveLength(expected.length);
     expect(report.files.find((f) => f.name === 'measures_long.csv')!.rows).toBe(expected.length);
     const byKey = new Map(long.records.map((x) => [`${x['recording']}/${x['measure']}`, x]));
@@ -90,7 +123,11 @@ describe('export round trip (papaparse against the database)', () => {
   it('never writes 0 for a value the service did not provide, and keeps negative numbers as numbers', () => {
     const empties = long.records.filter((x) => x['value'] === '' && x['category'] === '');
     expect(empties.length).toBe(report.counts.missing);
-    expect(empties.every((x) => x['analysis_state'] !== 'completed' || !dbValues().has(`${x['recording']}/${x['measure']}`))).toBe(true);
+    expect(
+      empties.every(
+        (x) => x['analysis_state'] !== 'completed' || !dbValues().has(`${x['recording']}/${x['measure']}`),
+      ),
+    ).toBe(true);
     const volumes = long.records.filter((x) => x['measure'] === 'pd_volume' && x['value'] !== '');
     expect(volumes.length).toBeGreaterThan(0);
     expect(volumes.every((x) => /^-\d+$/.test(x['value']!))).toBe(true);
@@ -112,12 +149,20 @@ describe('export round trip (papaparse against the database)', () => {
         else if (v.num !== null) expect(num(cell)).toBe(v.num);
         else expect(unneutralise(cell)).toBe(v.text);
       }
-      for (const t of ANALYSIS_TYPES) expect(row[`${{ wellbeing: 'wb', parkinsons: 'pd', alzheimers: 'ad', communication_coach: 'cc' }[t]}_state`]).toBe(r.states[t] ?? '');
+      for (const t of ANALYSIS_TYPES)
+        expect(
+          row[
+            `${{ wellbeing: 'wb', parkinsons: 'pd', alzheimers: 'ad', communication_coach: 'cc' }[t]}_state`
+          ],
+        ).toBe(r.states[t] ?? '');
     }
   });
 
   it('recordings.csv: provenance of every exported recording, only the file name, and no account ids', () => {
-    const rows = db.prepare(`SELECT * FROM recordings WHERE study_id = 1`).all() as Record<string, string | number | null>[];
+    const rows = db.prepare(`SELECT * FROM recordings WHERE study_id = 1`).all() as Record<
+      string,
+      string | number | null
+    >[];
     expect(recordings.rows).toHaveLength(exported().length);
     for (const x of recordings.records) {
       const r = rows.find((y) => String(y['id']) === x['recording'])!;
@@ -154,33 +199,67 @@ describe('export round trip (papaparse against the database)', () => {
    * baseline is the first k of them.
    */
   const checkSummary = (rowsOut: ParsedCsv, k: number) => {
-    const points = db.prepare(
-      `SELECT p.code AS code, mv.measure_key AS key, r.api_version AS version, r.id AS recording, r.recorded_at AS at, mv.value_num AS num, mv.value_text AS text,
+    const points = db
+      .prepare(
+        `SELECT p.code AS code, mv.measure_key AS key, r.api_version AS version, r.id AS recording, r.recorded_at AS at, mv.value_num AS num, mv.value_text AS text,
               r.result_source = 'simulated' AS simulated
        FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id JOIN participants p ON p.id = r.participant_id
        WHERE r.study_id = 1 AND r.upload_state = 'uploaded' ORDER BY r.recorded_at, r.id`,
-    ).all() as { code: string; key: string; version: string; recording: number; at: string; num: number | null; text: string | null; simulated: number }[];
+      )
+      .all() as {
+      code: string;
+      key: string;
+      version: string;
+      recording: number;
+      at: string;
+      num: number | null;
+      text: string | null;
+      simulated: number;
+    }[];
     // Equal up to rounding relative to the size of the values (SDs of values near 1e8 differ by 1e-9 between one-pass and two-pass sums).
     let scale = 1;
     const close = (cell: string | undefined, expected: number, what: string) => {
       expect(cell, what).not.toBe('');
-      expect(Math.abs(Number(cell) - expected), `${what}: ${cell} vs ${expected}`).toBeLessThanOrEqual(1e-12 * scale);
+      expect(Math.abs(Number(cell) - expected), `${what}: ${cell} vs ${expected}`).toBeLessThanOrEqual(
+        1e-12 * scale,
+      );
     };
     const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const sdOf = (xs: number[]) => { const m = meanOf(xs); return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)); };
-    let expectedRows = 0, versionRows = 0, withSd = 0;
+    const sdOf = (xs: number[]) => {
+      const m = meanOf(xs);
+      return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
+    };
+    let expectedRows = 0,
+      versionRows = 0,
+      withSd = 0;
     for (const code of AWKWARD_CODES) {
       for (const m of MEASURES) {
         const mine = points.filter((x) => x.code === code && x.key === m.key);
-        const rows = rowsOut.records.filter((x) => unneutralise(x['participant']!) === code && x['measure'] === m.key);
+        const rows = rowsOut.records.filter(
+          (x) => unneutralise(x['participant']!) === code && x['measure'] === m.key,
+        );
         const versions = [...new Set(mine.map((x) => x.version))].sort();
         if (versions.length === 0) {
           expectedRows++;
           expect(rows, `${code}/${m.key}`).toHaveLength(1);
-          expect(rows[0]).toMatchObject({ api_version: '', n: '0', baseline_n: '0', baseline_from_utc: '', baseline: '', baseline_category: '', latest_recording: '', change: '', mean: '', simulated: 'false' });
+          expect(rows[0]).toMatchObject({
+            api_version: '',
+            n: '0',
+            baseline_n: '0',
+            baseline_from_utc: '',
+            baseline: '',
+            baseline_category: '',
+            latest_recording: '',
+            change: '',
+            mean: '',
+            simulated: 'false',
+          });
           continue;
         }
-        expect(rows.map((x) => x['api_version']), `${code}/${m.key}`).toEqual(versions); // one row per version, in version order
+        expect(
+          rows.map((x) => x['api_version']),
+          `${code}/${m.key}`,
+        ).toEqual(versions); // one row per version, in version order
         for (const version of versions) {
           expectedRows++;
           versionRows++;
@@ -201,7 +280,16 @@ describe('export round trip (papaparse against the database)', () => {
           if (m.valueType === 'category') {
             expect(unneutralise(row['baseline_category']!), what).toBe(base[0]!.text);
             expect(unneutralise(row['latest_category']!), what).toBe(last.text);
-            for (const c of ['baseline', 'baseline_sd', 'latest_value', 'change', 'change_in_sd', 'mean', 'sd']) expect(row[c], `${what} ${c}`).toBe('');
+            for (const c of [
+              'baseline',
+              'baseline_sd',
+              'latest_value',
+              'change',
+              'change_in_sd',
+              'mean',
+              'sd',
+            ])
+              expect(row[c], `${what} ${c}`).toBe('');
             continue;
           }
           const xs = series.map((x) => x.num!);
@@ -217,8 +305,10 @@ describe('export round trip (papaparse against the database)', () => {
             close(row['sd'], sdOf(xs), `${what} sd`);
             const change = last.num! - meanOf(bs);
             close(row['change'], change, `${what} change`);
-            if (bs.length >= 2 && sdOf(bs) > 0) { withSd++; close(row['change_in_sd'], change / sdOf(bs), `${what} change_in_sd`); }
-            else expect(row['change_in_sd'], what).toBe('');
+            if (bs.length >= 2 && sdOf(bs) > 0) {
+              withSd++;
+              close(row['change_in_sd'], change / sdOf(bs), `${what} change_in_sd`);
+            } else expect(row['change_in_sd'], what).toBe('');
           } else {
             for (const c of ['sd', 'change', 'change_in_sd']) expect(row[c], `${what} ${c}`).toBe('');
           }
@@ -235,19 +325,32 @@ describe('export round trip (papaparse against the database)', () => {
     const { withSd } = checkSummary(summary, 3);
     expect(withSd).toBeGreaterThan(20);
     // A participant with values in both versions has two rows of the same measure, never one mixed row.
-    expect(summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.2').length).toBeGreaterThan(0);
-    expect(summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.3').length).toBeGreaterThan(0);
-    expect(readFileSync(join(tmp.dir, 'all', 'codebook.md'), 'utf8')).toMatch(/\| Baseline sessions \(per-participant summary\) \| 3: /);
+    expect(
+      summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.2').length,
+    ).toBeGreaterThan(0);
+    expect(
+      summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.3').length,
+    ).toBeGreaterThan(0);
+    expect(readFileSync(join(tmp.dir, 'all', 'codebook.md'), 'utf8')).toMatch(
+      /\| Baseline sessions \(per-participant summary\) \| 3: /,
+    );
   });
 
   it('summary with another k (1 and 2): the baseline is the first k values of each version', async () => {
     for (const k of [1, 2]) {
-      const r = await mustExport(dbPath, { forms: ['summary'], baselineSessions: k }, { outDir: tmp.dir, folderName: `k${k}` });
+      const r = await mustExport(
+        dbPath,
+        { forms: ['summary'], baselineSessions: k },
+        { outDir: tmp.dir, folderName: `k${k}` },
+      );
       expect(r.request.baselineSessions).toBe(k);
       const rows = readCsv(join(tmp.dir, `k${k}`, 'participant_summary.csv'));
       checkSummary(rows, k);
       expect(rows.records.some((x) => Number(x['n']) > k && x['baseline'] !== '')).toBe(true);
-      expect(JSON.parse(readFileSync(join(tmp.dir, `k${k}`, 'datapackage.json'), 'utf8')).voicescope.request.baselineSessions).toBe(k);
+      expect(
+        JSON.parse(readFileSync(join(tmp.dir, `k${k}`, 'datapackage.json'), 'utf8')).voicescope.request
+          .baselineSessions,
+      ).toBe(k);
     }
   });
 

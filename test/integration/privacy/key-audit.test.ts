@@ -19,14 +19,25 @@ const service = (vault?: KeyVault) => {
   open.push({ svc, home });
   return { svc, home };
 };
-afterEach(async () => { for (const { svc, home } of open.splice(0)) { await svc.close(); rmSync(home, { recursive: true, force: true }); } });
+afterEach(async () => {
+  for (const { svc, home } of open.splice(0)) {
+    await svc.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
 
-const kinds = (svc: StudyService) => auditPage(svc.db, 0, 50).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
+const kinds = (svc: StudyService) =>
+  auditPage(svc.db, 0, 50).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
 
 describe('key changes are audited', () => {
   it('added, replaced and removed, with where the key is kept and never the key', async () => {
     const { svc, home } = service();
-    const p = svc.createProfile({ name: 'Lab', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    const p = svc.createProfile({
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: KEY,
+    });
     expect(p.ok).toBe(true);
     if (!p.ok) return;
     expect((await svc.setProfileKey(p.value.id, `${KEY}-new`)).ok).toBe(true);
@@ -35,7 +46,12 @@ describe('key changes are audited', () => {
     expect(kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
     expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({ profileId: p.value.id, subject: 'Lab' });
     expect(readdirSync(join(home, 'keys'))).toEqual([]);
-    const env = svc.createProfile({ name: 'Server', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', keyEnv: 'LAB_KEY' });
+    const env = svc.createProfile({
+      name: 'Server',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      keyEnv: 'LAB_KEY',
+    });
     expect(env.ok).toBe(true);
     expect(kinds(svc)[0]).toBe('key_added:env');
     expect(readFileSync(svc.workspace.dbPath).includes(Buffer.from(KEY))).toBe(false);
@@ -47,21 +63,43 @@ describe('key changes are audited', () => {
     const vault: KeyVault = {
       kind: 'safe-storage',
       save(name, key) {
-        if (refuse) throw Object.assign(new Error('This computer has no keyring, so Voicescope did not save the API key.'), { action: 'Install a keyring.' });
+        if (refuse)
+          throw Object.assign(
+            new Error('This computer has no keyring, so Voicescope did not save the API key.'),
+            { action: 'Install a keyring.' },
+          );
         stored.set(name, key);
       },
       load: (name) => stored.get(name) ?? null,
-      remove: (name) => { stored.delete(name); },
+      remove: (name) => {
+        stored.delete(name);
+      },
     };
     const { svc } = service(vault);
-    const p = svc.createProfile({ name: 'Lab', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    const p = svc.createProfile({
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: KEY,
+    });
     if (!p.ok) throw new Error(p.error.message);
     refuse = true;
     const replaced = await svc.setProfileKey(p.value.id, `${KEY}-new`);
-    expect(replaced).toEqual({ ok: false, error: { message: 'This computer has no keyring, so Voicescope did not save the API key.', action: 'Install a keyring.' } });
+    expect(replaced).toEqual({
+      ok: false,
+      error: {
+        message: 'This computer has no keyring, so Voicescope did not save the API key.',
+        action: 'Install a keyring.',
+      },
+    });
     expect(stored.get(`profile-${p.value.id}`)).toBe(KEY);
     expect(svc.listProfiles()[0]!.keyRef).toBe(`safe-storage:${p.value.id}`);
-    const created = svc.createProfile({ name: 'Second', baseUrl: 'https://api.example.org', apiVersion: 'v1.3', apiKey: KEY });
+    const created = svc.createProfile({
+      name: 'Second',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: KEY,
+    });
     expect(created.ok).toBe(false);
     expect(svc.listProfiles().map((x) => x.name)).toEqual(['Lab']);
     expect(kinds(svc)).toEqual(['key_added:safe-storage']);

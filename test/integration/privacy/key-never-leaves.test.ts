@@ -43,9 +43,21 @@ let studyId: number;
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'vs-nokey-'));
-  service = await startSandbox({ port: 0, config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [KEY] }], scenario: 'fast' } });
-  host = await openAppHost({ workspaceDir: home, mode: 'browser', keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' }, log: { error: () => {} } });
-  const created = await host.router.handle('profiles.create', { name: 'Lab', baseUrl: service.url, apiVersion: 'v1.3', apiKey: KEY }, { via: 'direct' });
+  service = await startSandbox({
+    port: 0,
+    config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [KEY] }], scenario: 'fast' },
+  });
+  host = await openAppHost({
+    workspaceDir: home,
+    mode: 'browser',
+    keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },
+    log: { error: () => {} },
+  });
+  const created = await host.router.handle(
+    'profiles.create',
+    { name: 'Lab', baseUrl: service.url, apiVersion: 'v1.3', apiKey: KEY },
+    { via: 'direct' },
+  );
   if (!created.ok) throw new Error(created.error.message);
   profileId = (created.value as { id: number }).id;
   const study = await host.router.handle('studies.create', { name: 'Pilot', profileId }, { via: 'direct' });
@@ -62,19 +74,37 @@ afterAll(async () => {
 describe('the API key never reaches the renderer', () => {
   it('no output schema and no event payload has a field that could carry a secret', () => {
     const offenders = [
-      ...Object.entries(procedures).flatMap(([m, p]) => fieldNames(p.output).filter((f) => SECRETISH.test(f)).map((f) => `${m}: ${f}`)),
-      ...Object.entries(events).flatMap(([e, d]) => fieldNames(d.payload).filter((f) => SECRETISH.test(f)).map((f) => `event ${e}: ${f}`)),
+      ...Object.entries(procedures).flatMap(([m, p]) =>
+        fieldNames(p.output)
+          .filter((f) => SECRETISH.test(f))
+          .map((f) => `${m}: ${f}`),
+      ),
+      ...Object.entries(events).flatMap(([e, d]) =>
+        fieldNames(d.payload)
+          .filter((f) => SECRETISH.test(f))
+          .map((f) => `event ${e}: ${f}`),
+      ),
     ];
     expect(offenders).toEqual([]);
     // The walk does see fields (so an empty list above means something).
-    expect(fieldNames(procedures['profiles.list'].output)).toEqual(expect.arrayContaining(['hasKey', 'keyLocation', 'baseUrl']));
+    expect(fieldNames(procedures['profiles.list'].output)).toEqual(
+      expect.arrayContaining(['hasKey', 'keyLocation', 'baseUrl']),
+    );
   });
 
   it('no answer of any procedure contains it, including the ones that take a key', async () => {
     const ids = { profileId, studyId, participantId: 1, recordingId: 1, batchId: 1 };
     const candidates: unknown[] = [
-      {}, { profileId }, { studyId }, { studyId, offset: 0, limit: 50 }, { studyId, participantId: 1 }, { recordingId: 1 }, { batchId: 1 }, ids,
-      { baseUrl: service.url, apiVersion: 'v1.3', apiKey: KEY }, { profileId, apiKey: KEY },
+      {},
+      { profileId },
+      { studyId },
+      { studyId, offset: 0, limit: 50 },
+      { studyId, participantId: 1 },
+      { recordingId: 1 },
+      { batchId: 1 },
+      ids,
+      { baseUrl: service.url, apiVersion: 'v1.3', apiKey: KEY },
+      { profileId, apiKey: KEY },
     ];
     const skip = new Set<Method>(['profiles.removeKey', 'studies.delete']);
     const called: string[] = [];
@@ -86,7 +116,18 @@ describe('the API key never reaches the renderer', () => {
       called.push(method);
       expect(JSON.stringify(answer), method).not.toContain(KEY);
     }
-    expect(called).toEqual(expect.arrayContaining(['profiles.list', 'profiles.test', 'profiles.testDraft', 'profiles.replaceKey', 'app.info', 'studies.get', 'audit.list', 'privacy.settings']));
+    expect(called).toEqual(
+      expect.arrayContaining([
+        'profiles.list',
+        'profiles.test',
+        'profiles.testDraft',
+        'profiles.replaceKey',
+        'app.info',
+        'studies.get',
+        'audit.list',
+        'privacy.settings',
+      ]),
+    );
     expect(called.length).toBeGreaterThan(20);
   });
 });

@@ -6,7 +6,15 @@
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,9 +32,13 @@ beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'vs-privacy-'));
   db = openStudyDb(join(home, 'voicescope.sqlite')).db;
 });
-afterEach(() => { db.close(); rmSync(home, { recursive: true, force: true }); });
+afterEach(() => {
+  db.close();
+  rmSync(home, { recursive: true, force: true });
+});
 
-const count = (d: Database.Database, sql: string, ...p: unknown[]) => (d.prepare(sql).get(...p) as { n: number }).n;
+const count = (d: Database.Database, sql: string, ...p: unknown[]) =>
+  (d.prepare(sql).get(...p) as { n: number }).n;
 
 const fakeExport = (studyId: number, name: string) => {
   const dir = join(exportsDir(home), name);
@@ -38,12 +50,25 @@ const fakeExport = (studyId: number, name: string) => {
 
 describe('archive', () => {
   it('writes a consistent copy of this study only, without key references, with its settings and checksums', async () => {
-    const a = seedStudy(db, { workspaceDir: home, name: 'Pilot 2026', codes: ['ARC-01', 'ARC-02', 'ARC-03'] });
+    const a = seedStudy(db, {
+      workspaceDir: home,
+      name: 'Pilot 2026',
+      codes: ['ARC-01', 'ARC-02', 'ARC-03'],
+    });
     seedStudy(db, { workspaceDir: home, name: 'Other study', codes: ['OTH-01'] });
     // The engine keeps writing while the backup runs.
     let writes = 0;
-    const writer = setInterval(() => { db.prepare(`INSERT INTO event_log (at, kind, study_id) VALUES ('x', 'usage_read', NULL)`).run(); writes++; }, 1);
-    const r = await archiveStudy(db, { studyId: a.studyId, workspaceDir: home, appVersion: '0.1.0', engineSettings: { poll: {} }, now });
+    const writer = setInterval(() => {
+      db.prepare(`INSERT INTO event_log (at, kind, study_id) VALUES ('x', 'usage_read', NULL)`).run();
+      writes++;
+    }, 1);
+    const r = await archiveStudy(db, {
+      studyId: a.studyId,
+      workspaceDir: home,
+      appVersion: '0.1.0',
+      engineSettings: { poll: {} },
+      now,
+    });
     clearInterval(writer);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -55,30 +80,64 @@ describe('archive', () => {
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
-      expect((copy.prepare(`SELECT name FROM studies`).all() as { name: string }[]).map((s) => s.name)).toEqual(['Pilot 2026']);
-      expect((copy.prepare(`SELECT code FROM participants ORDER BY code`).all() as { code: string }[]).map((p) => p.code)).toEqual(['ARC-01', 'ARC-02', 'ARC-03']);
+      expect(
+        (copy.prepare(`SELECT name FROM studies`).all() as { name: string }[]).map((s) => s.name),
+      ).toEqual(['Pilot 2026']);
+      expect(
+        (copy.prepare(`SELECT code FROM participants ORDER BY code`).all() as { code: string }[]).map(
+          (p) => p.code,
+        ),
+      ).toEqual(['ARC-01', 'ARC-02', 'ARC-03']);
       expect(count(copy, `SELECT count(*) AS n FROM measure_values`)).toBe(6);
-      expect(count(copy, `SELECT count(*) AS n FROM event_log WHERE study_id IS NOT NULL AND study_id <> ?`, a.studyId)).toBe(0);
+      expect(
+        count(
+          copy,
+          `SELECT count(*) AS n FROM event_log WHERE study_id IS NOT NULL AND study_id <> ?`,
+          a.studyId,
+        ),
+      ).toBe(0);
       expect(count(copy, `SELECT count(*) AS n FROM service_profiles WHERE key_ref IS NOT NULL`)).toBe(0);
       // The append-only triggers are back in the copy.
       expect(() => copy.prepare(`SELECT 1`).get()).not.toThrow();
-      expect(count(copy, `SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN ('event_log_no_delete', 'audit_log_no_delete', 'event_log_no_update')`)).toBe(3);
+      expect(
+        count(
+          copy,
+          `SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN ('event_log_no_delete', 'audit_log_no_delete', 'event_log_no_update')`,
+        ),
+      ).toBe(3);
     } finally {
       copy.close();
     }
     expect(readFileSync(join(r.value.folder, 'study.sqlite')).includes(Buffer.from('OTH-01'))).toBe(false);
-    const settings = JSON.parse(readFileSync(join(r.value.folder, 'study-settings.json'), 'utf8')) as Record<string, any>;
-    expect(settings).toMatchObject({ format: 'voicescope-study-archive', study: { name: 'Pilot 2026' }, serviceProfile: { name: 'Lab', baseUrl: 'https://api.example.org' }, engine: { poll: {} } });
+    const settings = JSON.parse(readFileSync(join(r.value.folder, 'study-settings.json'), 'utf8')) as Record<
+      string,
+      any
+    >;
+    expect(settings).toMatchObject({
+      format: 'voicescope-study-archive',
+      study: { name: 'Pilot 2026' },
+      serviceProfile: { name: 'Lab', baseUrl: 'https://api.example.org' },
+      engine: { poll: {} },
+    });
     expect(JSON.stringify(settings)).not.toMatch(/key-file|key_ref/);
     const sums = readFileSync(join(r.value.folder, 'SHA256SUMS'), 'utf8');
     for (const f of ['study.sqlite', 'study-settings.json']) {
-      expect(sums).toContain(`${createHash('sha256').update(readFileSync(join(r.value.folder, f))).digest('hex')}  ${f}`);
+      expect(sums).toContain(
+        `${createHash('sha256')
+          .update(readFileSync(join(r.value.folder, f)))
+          .digest('hex')}  ${f}`,
+      );
     }
     expect(writes).toBeGreaterThan(0);
     // The live database is untouched, and the archive is in the audit log without codes.
     expect(count(db, `SELECT count(*) AS n FROM studies`)).toBe(2);
     const audit = auditPage(db, 0, 10).rows;
-    expect(audit[0]).toMatchObject({ kind: 'study_archived', studyId: a.studyId, subject: 'Pilot 2026', detail: { participants: 3, recordings: 6, place: 'workspace' } });
+    expect(audit[0]).toMatchObject({
+      kind: 'study_archived',
+      studyId: a.studyId,
+      subject: 'Pilot 2026',
+      detail: { participants: 3, recordings: 6, place: 'workspace' },
+    });
     expect(JSON.stringify(audit)).not.toMatch(/ARC-0/);
     expect(studyDataSummary(db, home, a.studyId)!.lastArchivedAt).toBe('2026-11-22T10:30:00.000Z');
   });
@@ -86,12 +145,33 @@ describe('archive', () => {
   it('into a chosen folder; refuses one that does not exist, leaving nothing behind', async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot', codes: ['C1'] });
     const chosen = join(home, 'usb-stick');
-    const missing = await archiveStudy(db, { studyId: a.studyId, workspaceDir: home, outDir: chosen, appVersion: '0', engineSettings: {}, now });
+    const missing = await archiveStudy(db, {
+      studyId: a.studyId,
+      workspaceDir: home,
+      outDir: chosen,
+      appVersion: '0',
+      engineSettings: {},
+      now,
+    });
     expect(missing.ok).toBe(false);
     mkdirSync(chosen);
-    const r = await archiveStudy(db, { studyId: a.studyId, workspaceDir: home, outDir: chosen, appVersion: '0', engineSettings: {}, now });
+    const r = await archiveStudy(db, {
+      studyId: a.studyId,
+      workspaceDir: home,
+      outDir: chosen,
+      appVersion: '0',
+      engineSettings: {},
+      now,
+    });
     expect(r.ok && r.value.folder.startsWith(chosen)).toBe(true);
-    const again = await archiveStudy(db, { studyId: a.studyId, workspaceDir: home, outDir: chosen, appVersion: '0', engineSettings: {}, now });
+    const again = await archiveStudy(db, {
+      studyId: a.studyId,
+      workspaceDir: home,
+      outDir: chosen,
+      appVersion: '0',
+      engineSettings: {},
+      now,
+    });
     expect(again.ok && again.value.folder.endsWith('-2')).toBe(true);
     expect(readdirSync(chosen).filter((f) => f.startsWith('.'))).toEqual([]);
   });
@@ -101,14 +181,32 @@ describe('delete', () => {
   it('asks for the exact name, and refuses while a batch is sending or an upload awaits its answer', () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot 2026', codes: ['D1'], batchState: 'running' });
     const wrong = deleteStudy(db, { studyId: a.studyId, confirmName: 'pilot 2026', workspaceDir: home, now });
-    expect(wrong).toMatchObject({ ok: false, error: { code: 'REFUSED', action: expect.stringContaining('Pilot 2026') } });
-    const running = deleteStudy(db, { studyId: a.studyId, confirmName: ' Pilot 2026 ', workspaceDir: home, now });
-    expect(running).toMatchObject({ ok: false, error: { code: 'CONFLICT', action: expect.stringMatching(/Cancel the batch/) } });
+    expect(wrong).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', action: expect.stringContaining('Pilot 2026') },
+    });
+    const running = deleteStudy(db, {
+      studyId: a.studyId,
+      confirmName: ' Pilot 2026 ',
+      workspaceDir: home,
+      now,
+    });
+    expect(running).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT', action: expect.stringMatching(/Cancel the batch/) },
+    });
     db.prepare(`UPDATE batches SET state = 'cancelled'`).run();
-    db.prepare(`UPDATE recordings SET upload_state = 'uploading' WHERE id = (SELECT min(id) FROM recordings)`).run();
-    expect(deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now })).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/One upload/) } });
+    db.prepare(
+      `UPDATE recordings SET upload_state = 'uploading' WHERE id = (SELECT min(id) FROM recordings)`,
+    ).run();
+    expect(
+      deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now }),
+    ).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/One upload/) } });
     expect(count(db, `SELECT count(*) AS n FROM studies`)).toBe(1);
-    expect(deleteStudy(db, { studyId: 999, confirmName: 'x', workspaceDir: home, now })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(deleteStudy(db, { studyId: 999, confirmName: 'x', workspaceDir: home, now })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 
   it("removes the study's rows and files and nothing of another study; the event and audit logs stay, without codes", () => {
@@ -117,28 +215,70 @@ describe('delete', () => {
     const exportA = fakeExport(a.studyId, 'Pilot-2026-export-1');
     const exportB = fakeExport(b.studyId, 'Keep-me-export-1');
     const before = studyDataSummary(db, home, a.studyId)!;
-    expect(before).toMatchObject({ participants: 2, recordings: 4, measureValues: 4, convertedFiles: 4, exportFolders: 1, runningBatches: 0, uploadsInFlight: 0 });
+    expect(before).toMatchObject({
+      participants: 2,
+      recordings: 4,
+      measureValues: 4,
+      convertedFiles: 4,
+      exportFolders: 1,
+      runningBatches: 0,
+      uploadsInFlight: 0,
+    });
     expect(before.localBytes).toBeGreaterThan(4_000);
     const events = count(db, `SELECT count(*) AS n FROM event_log`);
 
     const r = deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now });
-    expect(r).toEqual({ ok: true, value: { studyId: a.studyId, name: 'Pilot 2026', participants: 2, recordings: 4, removedFiles: 4, removedExportFolders: 1, leftBehind: [], databaseScrubbed: true } });
-    for (const t of ['participants', 'recordings', 'batches']) expect(count(db, `SELECT count(*) AS n FROM ${t} WHERE study_id = ?`, a.studyId), t).toBe(0);
-    expect(count(db, `SELECT count(*) AS n FROM measure_values v WHERE NOT EXISTS (SELECT 1 FROM recordings r WHERE r.id = v.recording_id)`)).toBe(0);
-    expect(count(db, `SELECT count(*) AS n FROM analyses a WHERE NOT EXISTS (SELECT 1 FROM recordings r WHERE r.id = a.recording_id)`)).toBe(0);
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        studyId: a.studyId,
+        name: 'Pilot 2026',
+        participants: 2,
+        recordings: 4,
+        removedFiles: 4,
+        removedExportFolders: 1,
+        leftBehind: [],
+        databaseScrubbed: true,
+      },
+    });
+    for (const t of ['participants', 'recordings', 'batches'])
+      expect(count(db, `SELECT count(*) AS n FROM ${t} WHERE study_id = ?`, a.studyId), t).toBe(0);
+    expect(
+      count(
+        db,
+        `SELECT count(*) AS n FROM measure_values v WHERE NOT EXISTS (SELECT 1 FROM recordings r WHERE r.id = v.recording_id)`,
+      ),
+    ).toBe(0);
+    expect(
+      count(
+        db,
+        `SELECT count(*) AS n FROM analyses a WHERE NOT EXISTS (SELECT 1 FROM recordings r WHERE r.id = a.recording_id)`,
+      ),
+    ).toBe(0);
     expect(existsSync(a.converted)).toBe(false);
     expect(existsSync(exportA)).toBe(false);
     // The other study is whole.
-    expect(studyDataSummary(db, home, b.studyId)).toMatchObject({ participants: 1, recordings: 2, convertedFiles: 2, exportFolders: 1 });
+    expect(studyDataSummary(db, home, b.studyId)).toMatchObject({
+      participants: 1,
+      recordings: 2,
+      convertedFiles: 2,
+      exportFolders: 1,
+    });
     expect(existsSync(exportB)).toBe(true);
     // The trail stays: events by id, and the deletion in the audit log with counts but no code.
     expect(count(db, `SELECT count(*) AS n FROM event_log`)).toBe(events);
     const audit = auditPage(db, 0, 10).rows;
-    expect(audit[0]).toMatchObject({ kind: 'study_deleted', studyId: a.studyId, subject: 'Pilot 2026', detail: { participants: 2, recordings: 4, converted_files: 4, export_folders: 1 } });
+    expect(audit[0]).toMatchObject({
+      kind: 'study_deleted',
+      studyId: a.studyId,
+      subject: 'Pilot 2026',
+      detail: { participants: 2, recordings: 4, converted_files: 4, export_folders: 1 },
+    });
     expect(JSON.stringify(audit)).not.toMatch(/DEL-0/);
     // Nothing of the deleted codes lingers in the database file or its write-ahead log.
     for (const f of readdirSync(home).filter((x) => x.startsWith('voicescope.sqlite'))) {
-      for (const code of ['DEL-01', 'DEL-02', '/data/DEL-01_0.wav']) expect(readFileSync(join(home, f)).includes(Buffer.from(code)), `${code} in ${f}`).toBe(false);
+      for (const code of ['DEL-01', 'DEL-02', '/data/DEL-01_0.wav'])
+        expect(readFileSync(join(home, f)).includes(Buffer.from(code)), `${code} in ${f}`).toBe(false);
     }
     expect(readFileSync(join(home, 'voicescope.sqlite')).includes(Buffer.from('KEEP-01'))).toBe(true);
   });

@@ -15,12 +15,17 @@ beforeAll(async () => {
   t = await openTestHost();
   folder = makeSmallStudyFolder(t.root);
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('a batch from commit to finished', () => {
   it('is costed before it starts, runs, reports progress as events and finishes with every analysis completed', async () => {
     const { studyId } = await t.sandboxStudy('Batch study');
-    const { batchId } = await importFolder(t, studyId, [folder.dir], { manifestPath: folder.manifestPath, label: 'Week 1' });
+    const { batchId } = await importFolder(t, studyId, [folder.dir], {
+      manifestPath: folder.manifestPath,
+      label: 'Week 1',
+    });
     expect((await t.must('batches.get', { batchId })).state).toBe('open');
 
     const { credits, started } = await startBatch(t, studyId, batchId);
@@ -31,15 +36,24 @@ describe('a batch from commit to finished', () => {
     expect(done).toMatchObject({ state: 'finished', label: 'Week 1', total: 14 });
     expect(done.uploads).toEqual({ uploaded: 11, refused_locally: 2, duplicate: 1 });
     expect(done.analysesByState).toEqual({ completed: 22 });
-    expect(await t.must('batches.list', { studyId })).toEqual([expect.objectContaining({ batchId, state: 'finished' })]);
+    expect(await t.must('batches.list', { studyId })).toEqual([
+      expect.objectContaining({ batchId, state: 'finished' }),
+    ]);
 
-    const progress = t.events('engine').filter((e) => e.type === 'batch-progress').flatMap((e) => (e.type === 'batch-progress' ? e.batches : []));
+    const progress = t
+      .events('engine')
+      .filter((e) => e.type === 'batch-progress')
+      .flatMap((e) => (e.type === 'batch-progress' ? e.batches : []));
     const mine = progress.filter((b) => b.batchId === batchId);
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.at(-1)!.uploads.uploaded).toBe(11);
-    expect(t.events('engine').some((e) => e.type === 'recordings-changed' && e.studyId === studyId)).toBe(true);
+    expect(t.events('engine').some((e) => e.type === 'recordings-changed' && e.studyId === studyId)).toBe(
+      true,
+    );
 
-    const q = await t.must('queue.state', { profileId: (await t.must('studies.get', { studyId })).profileId! });
+    const q = await t.must('queue.state', {
+      profileId: (await t.must('studies.get', { studyId })).profileId!,
+    });
     expect(q).toMatchObject({ running: true, pause: null, inFlight: 0 });
   }, 90_000);
 });
@@ -56,10 +70,22 @@ describe('pause, resume and cancel', () => {
     expect(cancelled.uploads).toEqual({ cancelled: 12, refused_locally: 2 });
 
     const resume = await t.call('batches.resume', { batchId });
-    expect(resume).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: 'This batch cannot be resumed now: it is cancelled.' } });
-    expect(await t.call('batches.cancel', { batchId })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    expect(await t.call('batches.start', { batchId })).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringContaining('cannot be started') } });
-    expect(await t.call('batches.get', { batchId: 9_999 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(resume).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT', message: 'This batch cannot be resumed now: it is cancelled.' },
+    });
+    expect(await t.call('batches.cancel', { batchId })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT' },
+    });
+    expect(await t.call('batches.start', { batchId })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT', message: expect.stringContaining('cannot be started') },
+    });
+    expect(await t.call('batches.get', { batchId: 9_999 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 
   it('a paused batch sends nothing until resumed', async () => {
@@ -90,10 +116,15 @@ describe('the queue', () => {
     await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, access: 'suspended' });
     try {
       await t.must('batches.start', { batchId });
-      const paused = await eventually(async () => (await t.must('queue.state', { profileId })).pause, 'the queue to pause');
+      const paused = await eventually(
+        async () => (await t.must('queue.state', { profileId })).pause,
+        'the queue to pause',
+      );
       expect(paused.untilMs).toBeNull();
       expect(paused.reason).toMatch(/suspended/i);
-      expect(t.events('engine').some((e) => e.type === 'queue-paused' && e.profileId === profileId)).toBe(true);
+      expect(t.events('engine').some((e) => e.type === 'queue-paused' && e.profileId === profileId)).toBe(
+        true,
+      );
       // Nothing was refused file by file: the files wait, certainly not charged.
       const b = await t.must('batches.get', { batchId });
       expect(b.uploads.rejected ?? 0).toBe(0);

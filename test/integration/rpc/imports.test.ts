@@ -17,8 +17,14 @@ let folder: SmallStudyFolder;
 let studyId: number;
 
 const request = (over: Partial<Input<'imports.preview'>> = {}): Input<'imports.preview'> => ({
-  studyId, paths: [folder.dir], manifestPath: folder.manifestPath, timeZone: 'Europe/Berlin',
-  analyses: ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: false, ...over,
+  studyId,
+  paths: [folder.dir],
+  manifestPath: folder.manifestPath,
+  timeZone: 'Europe/Berlin',
+  analyses: ['wellbeing', 'parkinsons'],
+  isolateOldestSpeaker: false,
+  convert: false,
+  ...over,
 });
 
 beforeAll(async () => {
@@ -26,7 +32,9 @@ beforeAll(async () => {
   folder = makeSmallStudyFolder(t.root);
   ({ studyId } = await t.sandboxStudy('Import study'));
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('files.list (the built-in file browser)', () => {
   it('lists folders first, then files in natural order; audio and CSV files are marked, hidden files left out', async () => {
@@ -43,11 +51,28 @@ describe('files.list (the built-in file browser)', () => {
     expect(l.path).toBe(dir);
     expect(l.parent).toBe(t.root);
     expect(l.truncated).toBe(false);
-    expect(l.entries.map((e) => e.name)).toEqual(['week 9', 'week 10', 'manifest.csv', 'notes.txt', 'rec-9.MP3', 'rec-10.wav']);
-    expect(l.entries.find((e) => e.name === 'rec-9.MP3')).toMatchObject({ kind: 'file', audio: true, csv: false, sizeBytes: 2, path: join(dir, 'rec-9.MP3') });
+    expect(l.entries.map((e) => e.name)).toEqual([
+      'week 9',
+      'week 10',
+      'manifest.csv',
+      'notes.txt',
+      'rec-9.MP3',
+      'rec-10.wav',
+    ]);
+    expect(l.entries.find((e) => e.name === 'rec-9.MP3')).toMatchObject({
+      kind: 'file',
+      audio: true,
+      csv: false,
+      sizeBytes: 2,
+      path: join(dir, 'rec-9.MP3'),
+    });
     expect(l.entries.find((e) => e.name === 'manifest.csv')).toMatchObject({ audio: false, csv: true });
     expect(l.entries.find((e) => e.name === 'notes.txt')).toMatchObject({ audio: false, csv: false });
-    expect(l.entries.find((e) => e.name === 'week 9')).toMatchObject({ kind: 'dir', sizeBytes: null, audio: false });
+    expect(l.entries.find((e) => e.name === 'week 9')).toMatchObject({
+      kind: 'dir',
+      sizeBytes: null,
+      audio: false,
+    });
   });
 
   it('opens the home folder when no path is given, and has no parent at the root', async () => {
@@ -66,13 +91,20 @@ describe('files.list (the built-in file browser)', () => {
 
 describe('files.pick and files.manifestTemplate', () => {
   it('answers UNSUPPORTED in browser mode (no native dialogs) and points at the built-in browser', async () => {
-    expect(await t.call('files.pick', { purpose: 'folder' })).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', action: 'Use the built-in file browser.' } });
+    expect(await t.call('files.pick', { purpose: 'folder' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNSUPPORTED', action: 'Use the built-in file browser.' },
+    });
   });
 
   it('passes the dialog through when the host has one (Electron)', async () => {
-    const withDialogs = await openTestHost({ dialogs: { pick: async (purpose) => (purpose === 'manifest' ? ['/data/manifest.csv'] : []) } });
+    const withDialogs = await openTestHost({
+      dialogs: { pick: async (purpose) => (purpose === 'manifest' ? ['/data/manifest.csv'] : []) },
+    });
     try {
-      expect(await withDialogs.must('files.pick', { purpose: 'manifest' })).toEqual({ paths: ['/data/manifest.csv'] });
+      expect(await withDialogs.must('files.pick', { purpose: 'manifest' })).toEqual({
+        paths: ['/data/manifest.csv'],
+      });
       expect(await withDialogs.must('files.pick', { purpose: 'audio' })).toEqual({ paths: [] });
       expect((await withDialogs.must('app.info', {})).capabilities.nativeDialogs).toBe(true);
     } finally {
@@ -94,7 +126,9 @@ describe('imports.preview and imports.planFiles', () => {
     expect(p.counts).toEqual(folder.expected.off);
     expect(p.totalFiles).toBe(14);
     expect(p.totalBytes).toBeGreaterThan(10 * 1_000_000);
-    expect(p.manifestErrors).toEqual([{ line: folder.missingLine, message: expect.stringContaining('does not exist') }]);
+    expect(p.manifestErrors).toEqual([
+      { line: folder.missingLine, message: expect.stringContaining('does not exist') },
+    ]);
     expect(p.notices.join(' ')).toMatch(/2 files were left out/);
     expect(p.newParticipants).toEqual(['P01', 'P02', 'P03', 'P04']);
     expect(p.participantsWithoutAccount).toEqual([]);
@@ -113,58 +147,141 @@ describe('imports.preview and imports.planFiles', () => {
     expect(rest.rows).toHaveLength(9);
     expect(new Set([...first.rows, ...rest.rows].map((r) => r.path)).size).toBe(14);
 
-    const refused = await t.must('imports.planFiles', { planId: p.planId, action: 'refused', offset: 0, limit: 50 });
+    const refused = await t.must('imports.planFiles', {
+      planId: p.planId,
+      action: 'refused',
+      offset: 0,
+      limit: 50,
+    });
     expect(refused.total).toBe(3);
     const byName = new Map(refused.rows.map((r) => [r.fileName, r]));
-    expect(byName.get(folder.files.stereo)!.verdict).toMatchObject({ status: 'needs_conversion', findings: [{ severity: 'refuse', fixedByConversion: true, message: expect.stringContaining('2 channels') }] });
-    expect(byName.get(folder.files.short)!.verdict.findings[0]).toMatchObject({ code: 'speech_too_short', message: expect.stringContaining('requires at least 30 s'), action: expect.any(String) });
-    expect(byName.get(folder.files.text)!.verdict.findings[0]).toMatchObject({ severity: 'refuse', fixedByConversion: false });
+    expect(byName.get(folder.files.stereo)!.verdict).toMatchObject({
+      status: 'needs_conversion',
+      findings: [
+        { severity: 'refuse', fixedByConversion: true, message: expect.stringContaining('2 channels') },
+      ],
+    });
+    expect(byName.get(folder.files.short)!.verdict.findings[0]).toMatchObject({
+      code: 'speech_too_short',
+      message: expect.stringContaining('requires at least 30 s'),
+      action: expect.any(String),
+    });
+    expect(byName.get(folder.files.text)!.verdict.findings[0]).toMatchObject({
+      severity: 'refuse',
+      fixedByConversion: false,
+    });
 
-    const dup = await t.must('imports.planFiles', { planId: p.planId, action: 'duplicate', offset: 0, limit: 50 });
-    expect(dup.rows).toEqual([expect.objectContaining({ fileName: folder.files.copy, duplicateOf: { recordingId: null, path: join(folder.dir, folder.files.original) } })]);
+    const dup = await t.must('imports.planFiles', {
+      planId: p.planId,
+      action: 'duplicate',
+      offset: 0,
+      limit: 50,
+    });
+    expect(dup.rows).toEqual([
+      expect.objectContaining({
+        fileName: folder.files.copy,
+        duplicateOf: { recordingId: null, path: join(folder.dir, folder.files.original) },
+      }),
+    ]);
 
-    const good = (await t.must('imports.planFiles', { planId: p.planId, action: 'upload', offset: 0, limit: 50 })).rows[0]!;
-    expect(good).toMatchObject({ participantCode: expect.stringMatching(/^P0\d$/), recordedAtSource: 'manifest', format: 'wav', channels: 1, sampleRateHz: 16_000 });
+    const good = (
+      await t.must('imports.planFiles', { planId: p.planId, action: 'upload', offset: 0, limit: 50 })
+    ).rows[0]!;
+    expect(good).toMatchObject({
+      participantCode: expect.stringMatching(/^P0\d$/),
+      recordedAtSource: 'manifest',
+      format: 'wav',
+      channels: 1,
+      sampleRateHz: 16_000,
+    });
     expect(good.speechSeconds).toBeGreaterThan(30);
   });
 
   it('with conversion on, the stereo file becomes "convert and upload"', async () => {
     const p = await t.must('imports.preview', request({ convert: true }));
     expect(p.counts).toEqual(folder.expected.on);
-    const converted = await t.must('imports.planFiles', { planId: p.planId, action: 'convert_and_upload', offset: 0, limit: 10 });
-    expect(converted.rows.map((r) => [r.fileName, r.verdict.status])).toEqual([[folder.files.stereo, 'will_convert']]);
+    const converted = await t.must('imports.planFiles', {
+      planId: p.planId,
+      action: 'convert_and_upload',
+      offset: 0,
+      limit: 10,
+    });
+    expect(converted.rows.map((r) => [r.fileName, r.verdict.status])).toEqual([
+      [folder.files.stereo, 'will_convert'],
+    ]);
   });
 
   it('maps participants and dates from a file-name pattern instead of a manifest', async () => {
-    const p = await t.must('imports.preview', request({ manifestPath: undefined, filenamePattern: folder.pattern }));
+    const p = await t.must(
+      'imports.preview',
+      request({ manifestPath: undefined, filenamePattern: folder.pattern }),
+    );
     expect(p.counts.unassigned).toBe(0);
     expect(p.manifestErrors).toEqual([]);
     const rows = (await t.must('imports.planFiles', { planId: p.planId, offset: 0, limit: 50 })).rows;
-    expect(rows.find((r) => r.fileName === folder.files.original)).toMatchObject({ participantCode: 'P01', session: 'w1', recordedAtSource: 'filename' });
+    expect(rows.find((r) => r.fileName === folder.files.original)).toMatchObject({
+      participantCode: 'P01',
+      session: 'w1',
+      recordedAtSource: 'filename',
+    });
   });
 
-  it('refuses what the study\'s API version does not offer, and an empty import, in words', async () => {
+  it("refuses what the study's API version does not offer, and an empty import, in words", async () => {
     const v12 = await t.sandboxStudy('Old API study', 'v1.2');
-    const coach = await t.call('imports.preview', { ...request(), studyId: v12.studyId, analyses: ['communication_coach'] });
-    expect(coach).toMatchObject({ ok: false, error: { code: 'REFUSED', message: 'API v1.2 does not offer communication_coach.' } });
-    const isolate = await t.call('imports.preview', { ...request(), studyId: v12.studyId, isolateOldestSpeaker: true });
-    expect(isolate).toMatchObject({ ok: false, error: { code: 'REFUSED', message: expect.stringContaining('only in API v1.3') } });
-    expect(await t.call('imports.preview', request({ paths: [], manifestPath: undefined }))).toMatchObject({ ok: false, error: { code: 'REFUSED', message: 'Nothing to import.' } });
-    expect(await t.call('imports.preview', request({ analyses: [] }))).toMatchObject({ ok: false, error: { code: 'REFUSED', message: 'No analysis type is selected.' } });
-    const missing = await t.call('imports.preview', request({ paths: [join(t.root, 'gone')], manifestPath: undefined }));
-    expect(missing).toMatchObject({ ok: false, error: { code: 'REFUSED', message: expect.stringContaining('could not be read') } });
+    const coach = await t.call('imports.preview', {
+      ...request(),
+      studyId: v12.studyId,
+      analyses: ['communication_coach'],
+    });
+    expect(coach).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', message: 'API v1.2 does not offer communication_coach.' },
+    });
+    const isolate = await t.call('imports.preview', {
+      ...request(),
+      studyId: v12.studyId,
+      isolateOldestSpeaker: true,
+    });
+    expect(isolate).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', message: expect.stringContaining('only in API v1.3') },
+    });
+    expect(await t.call('imports.preview', request({ paths: [], manifestPath: undefined }))).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', message: 'Nothing to import.' },
+    });
+    expect(await t.call('imports.preview', request({ analyses: [] }))).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', message: 'No analysis type is selected.' },
+    });
+    const missing = await t.call(
+      'imports.preview',
+      request({ paths: [join(t.root, 'gone')], manifestPath: undefined }),
+    );
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'REFUSED', message: expect.stringContaining('could not be read') },
+    });
   });
 
   it('keeps the four most recent previews; an older one is gone with a clear way out', async () => {
     const oldest = await t.must('imports.preview', request());
-    for (let i = 0; i < 4; i++) await t.must('imports.preview', request({ paths: [join(folder.dir, folder.files.original)], manifestPath: undefined, filenamePattern: folder.pattern }));
+    for (let i = 0; i < 4; i++)
+      await t.must(
+        'imports.preview',
+        request({
+          paths: [join(folder.dir, folder.files.original)],
+          manifestPath: undefined,
+          filenamePattern: folder.pattern,
+        }),
+      );
     const r = await t.call('imports.planFiles', { planId: oldest.planId, offset: 0, limit: 10 });
     expect(r).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', action: 'Preview the import again.' } });
   });
 });
 
 describe('imports.creditEstimate, imports.commit and imports.discard', () => {
-  it('estimates the cost against the service\'s usage: uploads planned are the files to send, duplicates held back', async () => {
+  it("estimates the cost against the service's usage: uploads planned are the files to send, duplicates held back", async () => {
     const p = await t.must('imports.preview', request({ convert: true }));
     const c = await t.must('imports.creditEstimate', { planId: p.planId });
     expect(c.uploadsPlanned).toBe(folder.expected.on.upload + folder.expected.on.convert_and_upload);
@@ -176,22 +293,44 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
 
   it('commits a preview once: the batch holds every assigned file in its state, and nothing is sent yet', async () => {
     const p = await t.must('imports.preview', request({ convert: true }));
-    const committed = await t.must('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: 'March sessions' });
+    const committed = await t.must('imports.commit', {
+      planId: p.planId,
+      insistOnDuplicates: [],
+      label: 'March sessions',
+    });
     expect(committed.recordings).toBe(14);
     expect(committed.byState).toEqual({ pending: 11, refused_locally: 2, duplicate: 1 });
     expect(committed.conversionFailures).toEqual([]);
-    const again = await t.call('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: 'twice' });
+    const again = await t.call('imports.commit', {
+      planId: p.planId,
+      insistOnDuplicates: [],
+      label: 'twice',
+    });
     expect(again).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const batch = await t.must('batches.get', { batchId: committed.batchId });
-    expect(batch).toMatchObject({ label: 'March sessions', state: 'open', total: 14, analyses: ['wellbeing', 'parkinsons'] });
-    expect(((await t.sandboxAdmin('GET', 'requests')) as { endpoint: string }[]).filter((r) => r.endpoint !== 'getUsage')).toEqual([]);
+    expect(batch).toMatchObject({
+      label: 'March sessions',
+      state: 'open',
+      total: 14,
+      analyses: ['wellbeing', 'parkinsons'],
+    });
+    expect(
+      ((await t.sandboxAdmin('GET', 'requests')) as { endpoint: string }[]).filter(
+        (r) => r.endpoint !== 'getUsage',
+      ),
+    ).toEqual([]);
 
     // A second import of the same folder: everything good is now a duplicate of the recordings in the study.
     const second = await t.must('imports.preview', request({ convert: true }));
     expect(second.counts.duplicate).toBe(12);
     expect(second.participantsWithoutAccount).toEqual(['P01', 'P02', 'P03', 'P04']);
     expect(second.newParticipants).toEqual([]);
-    const dup = await t.must('imports.planFiles', { planId: second.planId, action: 'duplicate', offset: 0, limit: 1 });
+    const dup = await t.must('imports.planFiles', {
+      planId: second.planId,
+      action: 'duplicate',
+      offset: 0,
+      limit: 1,
+    });
     expect(dup.rows[0]!.duplicateOf!.recordingId).toEqual(expect.any(Number));
   });
 
@@ -203,14 +342,18 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
       t.call('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: 'second' }),
     ]);
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
-    expect((a.ok ? b : a)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(a.ok ? b : a).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     expect(await t.must('batches.list', { studyId: study.studyId })).toHaveLength(1);
   });
 
   it('commits the duplicates the researcher insists on as files to send', async () => {
     const study = await t.sandboxStudy('Insisting study');
     const p = await t.must('imports.preview', { ...request(), studyId: study.studyId });
-    const committed = await t.must('imports.commit', { planId: p.planId, insistOnDuplicates: [join(folder.dir, folder.files.copy)], label: '' });
+    const committed = await t.must('imports.commit', {
+      planId: p.planId,
+      insistOnDuplicates: [join(folder.dir, folder.files.copy)],
+      label: '',
+    });
     expect(committed.byState).toEqual({ pending: 11, refused_locally: 3 });
   });
 
@@ -218,6 +361,9 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
     const p = await t.must('imports.preview', request());
     expect(await t.must('imports.discard', { planId: p.planId })).toEqual({ done: true });
     expect(await t.must('imports.discard', { planId: p.planId })).toEqual({ done: false });
-    expect(await t.call('imports.creditEstimate', { planId: p.planId })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await t.call('imports.creditEstimate', { planId: p.planId })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });

@@ -12,11 +12,33 @@ import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost({ now: NOW }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await openTestHost({ now: NOW });
+});
+afterEach(async () => {
+  await t.close();
+});
 
-const page = (studyId: number, o: Partial<{ search: string; filter: 'all' | 'overdue' | 'never' | 'no_account' | 'needs_attention'; sort: 'code' | 'recordings' | 'last_recording' | 'created'; dir: 'asc' | 'desc'; offset: number; limit: number }> = {}) =>
-  t.must('participants.page', { studyId, sort: o.sort ?? 'code', dir: o.dir ?? 'asc', offset: o.offset ?? 0, limit: o.limit ?? 100, ...(o.search !== undefined ? { search: o.search } : {}), ...(o.filter ? { filter: o.filter } : {}) });
+const page = (
+  studyId: number,
+  o: Partial<{
+    search: string;
+    filter: 'all' | 'overdue' | 'never' | 'no_account' | 'needs_attention';
+    sort: 'code' | 'recordings' | 'last_recording' | 'created';
+    dir: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  }> = {},
+) =>
+  t.must('participants.page', {
+    studyId,
+    sort: o.sort ?? 'code',
+    dir: o.dir ?? 'asc',
+    offset: o.offset ?? 0,
+    limit: o.limit ?? 100,
+    ...(o.search !== undefined ? { search: o.search } : {}),
+    ...(o.filter ? { filter: o.filter } : {}),
+  });
 const codes = async (...a: Parameters<typeof page>) => (await page(...a)).rows.map((r) => r.code);
 
 /**
@@ -25,9 +47,18 @@ const codes = async (...a: Parameters<typeof page>) => (await page(...a)).rows.m
  */
 const seedSmallStudy = () => {
   const s = seedStudy(t.db, 'Small', 7);
-  const a = seedParticipant(t.db, s, 'A-01', { accountId: '11111111-1111-4111-8111-111111111111', createdAt: daysAgo(30) });
-  const b = seedParticipant(t.db, s, 'B-02', { accountId: '22222222-2222-4222-8222-222222222222', createdAt: daysAgo(40) });
-  const c = seedParticipant(t.db, s, 'C-03', { accountId: '33333333-3333-4333-8333-333333333333', createdAt: daysAgo(10) });
+  const a = seedParticipant(t.db, s, 'A-01', {
+    accountId: '11111111-1111-4111-8111-111111111111',
+    createdAt: daysAgo(30),
+  });
+  const b = seedParticipant(t.db, s, 'B-02', {
+    accountId: '22222222-2222-4222-8222-222222222222',
+    createdAt: daysAgo(40),
+  });
+  const c = seedParticipant(t.db, s, 'C-03', {
+    accountId: '33333333-3333-4333-8333-333333333333',
+    createdAt: daysAgo(10),
+  });
   const d = seedParticipant(t.db, s, 'd-04', { createdAt: daysAgo(20) });
   for (const [i, at] of [16, 9, 2].entries()) {
     const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(at) });
@@ -47,12 +78,36 @@ describe('participants.page', () => {
     expect(total).toBe(4);
     const by = Object.fromEntries(rows.map((r) => [r.code, r]));
     // A: 3 recordings, 2 fully analysed (the last one's Parkinson's analysis is still processing).
-    expect(by['A-01']).toMatchObject({ recordings: 3, completed: 2, needsAttention: 0, firstRecordingAt: daysAgo(16), lastRecordingAt: daysAgo(2), recency: { status: 'on_track', daysSinceLast: 2, missedSessions: 0 } });
+    expect(by['A-01']).toMatchObject({
+      recordings: 3,
+      completed: 2,
+      needsAttention: 0,
+      firstRecordingAt: daysAgo(16),
+      lastRecordingAt: daysAgo(2),
+      recency: { status: 'on_track', daysSinceLast: 2, missedSessions: 0 },
+    });
     // B: a failed analysis is not "fully analysed" and not a file that needs the researcher.
-    expect(by['B-02']).toMatchObject({ recordings: 1, completed: 0, needsAttention: 0, recency: { status: 'overdue', daysSinceLast: 20, missedSessions: 2 } });
-    expect(by['C-03']).toMatchObject({ recordings: 0, completed: 0, firstRecordingAt: null, lastRecordingAt: null, recency: { status: 'never', daysSinceLast: null, missedSessions: 0 } });
+    expect(by['B-02']).toMatchObject({
+      recordings: 1,
+      completed: 0,
+      needsAttention: 0,
+      recency: { status: 'overdue', daysSinceLast: 20, missedSessions: 2 },
+    });
+    expect(by['C-03']).toMatchObject({
+      recordings: 0,
+      completed: 0,
+      firstRecordingAt: null,
+      lastRecordingAt: null,
+      recency: { status: 'never', daysSinceLast: null, missedSessions: 0 },
+    });
     // d: the cancelled file does not count, the refused one counts and needs the researcher.
-    expect(by['d-04']).toMatchObject({ accountId: null, recordings: 1, needsAttention: 1, lastRecordingAt: daysAgo(8), recency: { status: 'overdue', missedSessions: 1 } });
+    expect(by['d-04']).toMatchObject({
+      accountId: null,
+      recordings: 1,
+      needsAttention: 1,
+      lastRecordingAt: daysAgo(8),
+      recency: { status: 'overdue', missedSessions: 1 },
+    });
   });
 
   it('sorts by code without regard to case, by recordings, by last recording (never first when ascending) and by creation', async () => {
@@ -98,45 +153,94 @@ describe('participants.page', () => {
     for (let i = 0; i < 250; i++) seedParticipant(t.db, s, `P-${String(i).padStart(3, '0')}`);
     const pages = await Promise.all([0, 100, 200].map((offset) => page(s, { offset, limit: 100 })));
     expect(pages.map((p) => p.total)).toEqual([250, 250, 250]);
-    expect(pages.flatMap((p) => p.rows.map((r) => r.code))).toEqual(Array.from({ length: 250 }, (_, i) => `P-${String(i).padStart(3, '0')}`));
+    expect(pages.flatMap((p) => p.rows.map((r) => r.code))).toEqual(
+      Array.from({ length: 250 }, (_, i) => `P-${String(i).padStart(3, '0')}`),
+    );
     expect(await page(s, { offset: 300 })).toEqual({ rows: [], total: 250 });
-    expect((await t.call('participants.page', { studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 501 })).ok).toBe(false);
+    expect(
+      (await t.call('participants.page', { studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 501 })).ok,
+    ).toBe(false);
   });
 });
 
 describe('the figures kept on each participant (migration 0040)', () => {
   /** The same figures computed from the recordings, independently of the triggers. */
-  const oracle = (studyId: number) => t.db.prepare(
-    `SELECT p.code,
+  const oracle = (studyId: number) =>
+    t.db
+      .prepare(
+        `SELECT p.code,
        (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state <> 'cancelled') AS recordings,
        (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state = 'uploaded'
           AND (SELECT count(*) FROM analyses a WHERE a.recording_id = r.id AND a.state NOT IN ('completed', 'not_requested')) = 0) AS completed,
        (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate')) AS needsAttention,
        (SELECT max(recorded_at) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state <> 'cancelled') AS lastRecordingAt
-     FROM participants p WHERE p.study_id = ? ORDER BY p.code`).all(studyId);
-  const shown = async (studyId: number) => (await page(studyId, { limit: 500 })).rows
-    .map(({ code, recordings, completed, needsAttention, lastRecordingAt }) => ({ code, recordings, completed, needsAttention, lastRecordingAt }));
+     FROM participants p WHERE p.study_id = ? ORDER BY p.code`,
+      )
+      .all(studyId);
+  const shown = async (studyId: number) =>
+    (await page(studyId, { limit: 500 })).rows.map(
+      ({ code, recordings, completed, needsAttention, lastRecordingAt }) => ({
+        code,
+        recordings,
+        completed,
+        needsAttention,
+        lastRecordingAt,
+      }),
+    );
 
   it('stay equal to the recordings through uploads, results, refusals, cancellations, moves, date changes and deletions', async () => {
     const s = seedStudy(t.db, 'Churn');
     const ps = Array.from({ length: 6 }, (_, i) => seedParticipant(t.db, s, `P${i}`));
     let rand = 42;
-    const next = (n: number) => { rand = (rand * 1103515245 + 12345) % 2 ** 31; return rand % n; };
+    const next = (n: number) => {
+      rand = (rand * 1103515245 + 12345) % 2 ** 31;
+      return rand % n;
+    };
     const recs: number[] = [];
-    const states = ['uploaded', 'uploaded', 'uploaded', 'queued', 'uploading', 'uploaded', 'rejected', 'upload_uncertain', 'duplicate', 'cancelled', 'refused_locally'];
+    const states = [
+      'uploaded',
+      'uploaded',
+      'uploaded',
+      'queued',
+      'uploading',
+      'uploaded',
+      'rejected',
+      'upload_uncertain',
+      'duplicate',
+      'cancelled',
+      'refused_locally',
+    ];
     const aStates = ['processing', 'completed', 'error', 'timed_out', 'not_requested'];
     for (let step = 0; step < 300; step++) {
       const op = next(7);
       if (op === 0 || recs.length < 3) {
-        recs.push(seedRecording(t.db, s, ps[next(ps.length)]!, { recordedAt: daysAgo(next(60)), uploadState: states[next(states.length)]!, analyses: { wellbeing: aStates[next(5)]!, parkinsons: aStates[next(5)]! } }));
+        recs.push(
+          seedRecording(t.db, s, ps[next(ps.length)]!, {
+            recordedAt: daysAgo(next(60)),
+            uploadState: states[next(states.length)]!,
+            analyses: { wellbeing: aStates[next(5)]!, parkinsons: aStates[next(5)]! },
+          }),
+        );
       } else {
         const r = recs[next(recs.length)]!;
-        if (op === 1) t.db.prepare(`UPDATE recordings SET upload_state = ? WHERE id = ?`).run(states[next(states.length)], r);
-        if (op === 2) t.db.prepare(`UPDATE analyses SET state = ? WHERE recording_id = ? AND type = ?`).run(aStates[next(5)], r, next(2) ? 'wellbeing' : 'parkinsons');
-        if (op === 3) t.db.prepare(`UPDATE recordings SET recorded_at = ? WHERE id = ?`).run(daysAgo(next(60)), r);
-        if (op === 4) t.db.prepare(`UPDATE recordings SET participant_id = ? WHERE id = ?`).run(ps[next(ps.length)], r);
-        if (op === 5) t.db.prepare(`DELETE FROM analyses WHERE recording_id = ? AND type = 'wellbeing'`).run(r);
-        if (op === 6) { t.db.prepare(`DELETE FROM recordings WHERE id = ?`).run(r); recs.splice(recs.indexOf(r), 1); }
+        if (op === 1)
+          t.db
+            .prepare(`UPDATE recordings SET upload_state = ? WHERE id = ?`)
+            .run(states[next(states.length)], r);
+        if (op === 2)
+          t.db
+            .prepare(`UPDATE analyses SET state = ? WHERE recording_id = ? AND type = ?`)
+            .run(aStates[next(5)], r, next(2) ? 'wellbeing' : 'parkinsons');
+        if (op === 3)
+          t.db.prepare(`UPDATE recordings SET recorded_at = ? WHERE id = ?`).run(daysAgo(next(60)), r);
+        if (op === 4)
+          t.db.prepare(`UPDATE recordings SET participant_id = ? WHERE id = ?`).run(ps[next(ps.length)], r);
+        if (op === 5)
+          t.db.prepare(`DELETE FROM analyses WHERE recording_id = ? AND type = 'wellbeing'`).run(r);
+        if (op === 6) {
+          t.db.prepare(`DELETE FROM recordings WHERE id = ?`).run(r);
+          recs.splice(recs.indexOf(r), 1);
+        }
       }
       expect(await shown(s), `after step ${step} (operation ${op})`).toEqual(oracle(s));
     }
@@ -164,25 +268,70 @@ describe('the figures kept on each participant (migration 0040)', () => {
     old.pragma('foreign_keys = ON');
     migrate(old, MIGRATIONS, 30);
     old.prepare(`INSERT INTO studies (id, name, created_at) VALUES (1, 'S', 'now')`).run();
-    old.prepare(`INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P1', 'now'), (2, 1, 'P2', 'now')`).run();
-    const add = old.prepare(`INSERT INTO recordings (id, study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at) VALUES (?, 1, 1, 'x', ?, 1, ?, 'manifest', ?, 'now')`);
+    old
+      .prepare(
+        `INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P1', 'now'), (2, 1, 'P2', 'now')`,
+      )
+      .run();
+    const add = old.prepare(
+      `INSERT INTO recordings (id, study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at) VALUES (?, 1, 1, 'x', ?, 1, ?, 'manifest', ?, 'now')`,
+    );
     add.run(1, 'a', '2026-01-01T00:00:00.000Z', 'uploaded');
     add.run(2, 'b', '2026-02-01T00:00:00.000Z', 'rejected');
     add.run(3, 'c', '2026-03-01T00:00:00.000Z', 'cancelled');
-    old.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (1, 'wellbeing', 'completed', 'now')`).run();
+    old
+      .prepare(
+        `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (1, 'wellbeing', 'completed', 'now')`,
+      )
+      .run();
     migrate(old, MIGRATIONS);
-    expect(old.prepare(`SELECT code, rec_count, rec_done, rec_attention, first_recording_at, last_recording_at FROM participants ORDER BY id`).all()).toEqual([
-      { code: 'P1', rec_count: 2, rec_done: 1, rec_attention: 1, first_recording_at: '2026-01-01T00:00:00.000Z', last_recording_at: '2026-02-01T00:00:00.000Z' },
-      { code: 'P2', rec_count: 0, rec_done: 0, rec_attention: 0, first_recording_at: null, last_recording_at: null },
+    expect(
+      old
+        .prepare(
+          `SELECT code, rec_count, rec_done, rec_attention, first_recording_at, last_recording_at FROM participants ORDER BY id`,
+        )
+        .all(),
+    ).toEqual([
+      {
+        code: 'P1',
+        rec_count: 2,
+        rec_done: 1,
+        rec_attention: 1,
+        first_recording_at: '2026-01-01T00:00:00.000Z',
+        last_recording_at: '2026-02-01T00:00:00.000Z',
+      },
+      {
+        code: 'P2',
+        rec_count: 0,
+        rec_done: 0,
+        rec_attention: 0,
+        first_recording_at: null,
+        last_recording_at: null,
+      },
     ]);
     old.close();
   });
 
   it('let a page of a large study come from an index, not from the recordings', () => {
-    const plan = (sql: string) => (t.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
-    expect(plan(`SELECT id FROM participants p WHERE p.study_id = 1 ORDER BY p.last_recording_at DESC, p.code COLLATE NOCASE DESC LIMIT 100`)).toMatch(/participants_by_study_last/);
-    expect(plan(`SELECT id FROM participants p WHERE p.study_id = 1 ORDER BY p.rec_count, p.code COLLATE NOCASE LIMIT 100`)).toMatch(/participants_by_study_recordings/);
-    expect(plan(`SELECT id FROM participants p WHERE p.study_id = 1 AND p.last_recording_at < '2026' ORDER BY p.last_recording_at LIMIT 100`)).not.toMatch(/recordings /);
+    const plan = (sql: string) =>
+      (t.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+    expect(
+      plan(
+        `SELECT id FROM participants p WHERE p.study_id = 1 ORDER BY p.last_recording_at DESC, p.code COLLATE NOCASE DESC LIMIT 100`,
+      ),
+    ).toMatch(/participants_by_study_last/);
+    expect(
+      plan(
+        `SELECT id FROM participants p WHERE p.study_id = 1 ORDER BY p.rec_count, p.code COLLATE NOCASE LIMIT 100`,
+      ),
+    ).toMatch(/participants_by_study_recordings/);
+    expect(
+      plan(
+        `SELECT id FROM participants p WHERE p.study_id = 1 AND p.last_recording_at < '2026' ORDER BY p.last_recording_at LIMIT 100`,
+      ),
+    ).not.toMatch(/recordings /);
   });
 });
 
@@ -190,30 +339,72 @@ describe('participants.create, rename and setNotes', () => {
   it('creates a participant with a trimmed code and refuses a code the study already has, saying what to do', async () => {
     const s = seedStudy(t.db);
     const p = await t.must('participants.create', { studyId: s, code: '  P-001 ' });
-    expect(p).toMatchObject({ code: 'P-001', accountId: null, recordings: 0, recency: { status: 'never' }, notes: '' });
+    expect(p).toMatchObject({
+      code: 'P-001',
+      accountId: null,
+      recordings: 0,
+      recency: { status: 'never' },
+      notes: '',
+    });
     const again = await t.call('participants.create', { studyId: s, code: 'P-001' });
-    expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: 'The code "P-001" is already used in this study.', action: expect.stringMatching(/another code/) } });
-    expect(await t.call('participants.create', { studyId: s, code: '   ' })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
-    expect(await t.call('participants.create', { studyId: s, code: 'x'.repeat(65) })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
-    expect(await t.call('participants.create', { studyId: 999, code: 'P-002' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(again).toMatchObject({
+      ok: false,
+      error: {
+        code: 'CONFLICT',
+        message: 'The code "P-001" is already used in this study.',
+        action: expect.stringMatching(/another code/),
+      },
+    });
+    expect(await t.call('participants.create', { studyId: s, code: '   ' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
+    expect(await t.call('participants.create', { studyId: s, code: 'x'.repeat(65) })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
+    expect(await t.call('participants.create', { studyId: 999, code: 'P-002' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     // The same code in another study is fine.
-    expect((await t.call('participants.create', { studyId: seedStudy(t.db, 'Other'), code: 'P-001' })).ok).toBe(true);
+    expect(
+      (await t.call('participants.create', { studyId: seedStudy(t.db, 'Other'), code: 'P-001' })).ok,
+    ).toBe(true);
   });
 
   it('renames, keeps the recordings, and refuses a code taken by someone else', async () => {
     const { s, a } = seedSmallStudy();
-    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b', recordings: 3 });
-    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({ code: 'A-01b' });
-    expect(await t.call('participants.rename', { participantId: a, code: 'B-02' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    expect(await t.call('participants.rename', { participantId: 999, code: 'Z' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({
+      code: 'A-01b',
+      recordings: 3,
+    });
+    expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({
+      code: 'A-01b',
+    });
+    expect(await t.call('participants.rename', { participantId: a, code: 'B-02' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT' },
+    });
+    expect(await t.call('participants.rename', { participantId: 999, code: 'Z' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     expect(await codes(s)).toEqual(['A-01b', 'B-02', 'C-03', 'd-04']);
   });
 
   it('keeps notes', async () => {
     const { a } = seedSmallStudy();
-    expect(await t.must('participants.setNotes', { participantId: a, notes: 'Moved to site 2 in May.' })).toMatchObject({ notes: 'Moved to site 2 in May.' });
-    expect(await t.must('participants.get', { participantId: a })).toMatchObject({ notes: 'Moved to site 2 in May.' });
-    expect(await t.call('participants.setNotes', { participantId: 999, notes: '' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(
+      await t.must('participants.setNotes', { participantId: a, notes: 'Moved to site 2 in May.' }),
+    ).toMatchObject({ notes: 'Moved to site 2 in May.' });
+    expect(await t.must('participants.get', { participantId: a })).toMatchObject({
+      notes: 'Moved to site 2 in May.',
+    });
+    expect(await t.call('participants.setNotes', { participantId: 999, notes: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });
 
@@ -224,25 +415,47 @@ describe('participants.linkAccount', () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
     const waiting = seedRecording(t.db, s, p, { recordedAt: daysAgo(3), uploadState: 'pending' });
-    expect(await t.must('participants.linkAccount', { participantId: p, accountId: ACC })).toMatchObject({ accountId: ACC.toLowerCase() });
-    expect(t.db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(waiting)).toEqual({ upload_state: 'queued' });
+    expect(await t.must('participants.linkAccount', { participantId: p, accountId: ACC })).toMatchObject({
+      accountId: ACC.toLowerCase(),
+    });
+    expect(t.db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(waiting)).toEqual({
+      upload_state: 'queued',
+    });
     expect(t.db.prepare(`SELECT kind FROM event_log WHERE kind = 'account_linked'`).all()).toHaveLength(1);
     // Linking the same account again changes nothing and is not an error.
-    expect((await t.call('participants.linkAccount', { participantId: p, accountId: ACC.toLowerCase() })).ok).toBe(true);
+    expect(
+      (await t.call('participants.linkAccount', { participantId: p, accountId: ACC.toLowerCase() })).ok,
+    ).toBe(true);
   });
 
   it('explains each refusal: not a UUID, the account belongs to another participant, the participant already has one', async () => {
     const s = seedStudy(t.db);
     const p1 = seedParticipant(t.db, s, 'P-1', { accountId: ACC.toLowerCase() });
     const p2 = seedParticipant(t.db, s, 'P-2');
-    expect(await t.call('participants.linkAccount', { participantId: p2, accountId: 'not-a-uuid' })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(
+      await t.call('participants.linkAccount', { participantId: p2, accountId: 'not-a-uuid' }),
+    ).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect(await t.call('participants.linkAccount', { participantId: p2, accountId: ACC })).toMatchObject({
-      ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/already linked to another participant/) },
+      ok: false,
+      error: { code: 'CONFLICT', message: expect.stringMatching(/already linked to another participant/) },
     });
-    expect(await t.call('participants.linkAccount', { participantId: p1, accountId: '11111111-1111-4111-8111-111111111111' })).toMatchObject({
-      ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/already has a service account/), action: expect.stringMatching(/new participant/) },
+    expect(
+      await t.call('participants.linkAccount', {
+        participantId: p1,
+        accountId: '11111111-1111-4111-8111-111111111111',
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'CONFLICT',
+        message: expect.stringMatching(/already has a service account/),
+        action: expect.stringMatching(/new participant/),
+      },
     });
-    expect(await t.call('participants.linkAccount', { participantId: 999, accountId: ACC })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await t.call('participants.linkAccount', { participantId: 999, accountId: ACC })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     expect((await t.must('participants.get', { participantId: p2 })).accountId).toBeNull();
   });
 });
@@ -262,7 +475,11 @@ describe('participants.createAccounts', () => {
       const second = await t.must('participants.createAccounts', { studyId });
       expect(second.created).toEqual([]);
       expect(second.failed).toHaveLength(1);
-      expect(second.failed[0]).toMatchObject({ code: 'P-3', summary: expect.any(String), action: expect.any(String) });
+      expect(second.failed[0]).toMatchObject({
+        code: 'P-3',
+        summary: expect.any(String),
+        action: expect.any(String),
+      });
     } finally {
       await sandbox.close();
     }

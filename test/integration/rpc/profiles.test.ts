@@ -23,33 +23,74 @@ afterAll(async () => {
 
 describe('profiles', () => {
   it('tests a connection before anything is saved: ping and usage', async () => {
-    const ok = await t.must('profiles.testDraft', { baseUrl: service.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY });
+    const ok = await t.must('profiles.testDraft', {
+      baseUrl: service.url,
+      apiVersion: 'v1.3',
+      apiKey: DEMO_API_KEY,
+    });
     expect(ok.ping.length).toBeGreaterThan(0);
     expect(ok.usage).toMatchObject({ apiVersion: 'v1.3', detail: { kind: 'credits' } });
     expect(await t.must('profiles.list', {})).toEqual([]);
   });
 
   it('names a wrong key and an unreachable address, with what to do', async () => {
-    const wrongKey = await t.call('profiles.testDraft', { baseUrl: service.url, apiVersion: 'v1.3', apiKey: 'not-the-right-key' });
-    expect(wrongKey).toMatchObject({ ok: false, error: { code: 'UPSTREAM', apiError: { kind: 'Unauthorized' } } });
+    const wrongKey = await t.call('profiles.testDraft', {
+      baseUrl: service.url,
+      apiVersion: 'v1.3',
+      apiKey: 'not-the-right-key',
+    });
+    expect(wrongKey).toMatchObject({
+      ok: false,
+      error: { code: 'UPSTREAM', apiError: { kind: 'Unauthorized' } },
+    });
     if (!wrongKey.ok) expect(wrongKey.error.message).toContain('did not accept the API key');
-    const nowhere = await t.call('profiles.testDraft', { baseUrl: 'http://127.0.0.1:9', apiVersion: 'v1.3', apiKey: DEMO_API_KEY });
-    expect(nowhere).toMatchObject({ ok: false, error: { code: 'UPSTREAM', retryable: true, apiError: { kind: 'NetworkError' } } });
+    const nowhere = await t.call('profiles.testDraft', {
+      baseUrl: 'http://127.0.0.1:9',
+      apiVersion: 'v1.3',
+      apiKey: DEMO_API_KEY,
+    });
+    expect(nowhere).toMatchObject({
+      ok: false,
+      error: { code: 'UPSTREAM', retryable: true, apiError: { kind: 'NetworkError' } },
+    });
     if (!nowhere.ok) expect(nowhere.error.action).toMatch(/network|address/);
   });
 
   it('creates a profile whose key is kept outside the database, and says where', async () => {
-    const p = await t.must('profiles.create', { name: 'Lab', baseUrl: `${service.url}/`, apiVersion: 'v1.2', apiKey: DEMO_API_KEY });
-    expect(p).toMatchObject({ name: 'Lab', baseUrl: service.url, apiVersion: 'v1.2', isSandbox: false, hasKey: true, studies: 0 });
+    const p = await t.must('profiles.create', {
+      name: 'Lab',
+      baseUrl: `${service.url}/`,
+      apiVersion: 'v1.2',
+      apiKey: DEMO_API_KEY,
+    });
+    expect(p).toMatchObject({
+      name: 'Lab',
+      baseUrl: service.url,
+      apiVersion: 'v1.2',
+      isSandbox: false,
+      hasKey: true,
+      studies: 0,
+    });
     expect(p.keyLocation).toContain('key file');
     expect(JSON.stringify(t.db.prepare(`SELECT * FROM service_profiles`).all())).not.toContain(DEMO_API_KEY);
     expect((await t.must('profiles.test', { profileId: p.id })).usage.apiVersion).toBe('v1.2');
   });
 
   it('refuses a taken name as a conflict, and plain http to another computer as a refusal', async () => {
-    expect(await t.call('profiles.create', { name: 'Lab', baseUrl: service.url, apiVersion: 'v1.3', apiKey: DEMO_API_KEY }))
-      .toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    const http = await t.call('profiles.create', { name: 'Remote', baseUrl: 'http://analysis.example.org', apiVersion: 'v1.3', apiKey: DEMO_API_KEY });
+    expect(
+      await t.call('profiles.create', {
+        name: 'Lab',
+        baseUrl: service.url,
+        apiVersion: 'v1.3',
+        apiKey: DEMO_API_KEY,
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    const http = await t.call('profiles.create', {
+      name: 'Remote',
+      baseUrl: 'http://analysis.example.org',
+      apiVersion: 'v1.3',
+      apiKey: DEMO_API_KEY,
+    });
     expect(http).toMatchObject({ ok: false, error: { code: 'REFUSED' } });
     if (!http.ok) expect(http.error.message).toContain('https');
   });
@@ -58,7 +99,10 @@ describe('profiles', () => {
     const [lab] = await t.must('profiles.list', {});
     const replaced = await t.must('profiles.replaceKey', { profileId: lab!.id, apiKey: 'another-key-0000' });
     expect(replaced.hasKey).toBe(true);
-    expect(await t.call('profiles.test', { profileId: lab!.id })).toMatchObject({ ok: false, error: { apiError: { kind: 'Unauthorized' } } });
+    expect(await t.call('profiles.test', { profileId: lab!.id })).toMatchObject({
+      ok: false,
+      error: { apiError: { kind: 'Unauthorized' } },
+    });
     const removed = await t.must('profiles.removeKey', { profileId: lab!.id });
     expect(removed).toMatchObject({ hasKey: false, keyLocation: null });
     const r = await t.call('profiles.test', { profileId: lab!.id });

@@ -10,8 +10,12 @@ import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost({ now: NOW }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await openTestHost({ now: NOW });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const detail = (recordingId: number) => t.must('recordings.detail', { recordingId });
 
@@ -19,21 +23,45 @@ describe('recordings.detail', () => {
   it('gives the file, local and service facts, the converted copy, each analysis state and every stored value', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-7');
-    const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(3), converted: true, fileName: 'p7-week1.wav', analyses: { wellbeing: 'completed', parkinsons: 'completed', alzheimers: 'timed_out' } });
+    const r = seedRecording(t.db, s, p, {
+      recordedAt: daysAgo(3),
+      converted: true,
+      fileName: 'p7-week1.wav',
+      analyses: { wellbeing: 'completed', parkinsons: 'completed', alzheimers: 'timed_out' },
+    });
     storeValues(t.db, r, 'wellbeing', { wb_stress: 'high', wb_anxiety: 'mild' });
     // The service left out the HNR: it is absent, not 0.
     storeValues(t.db, r, 'parkinsons', { pd_volume: 61, pd_voice_quality: 0 });
     const d = await detail(r);
     expect(d.studyId).toBe(s);
-    expect(d.row).toMatchObject({ id: r, participantId: p, participantCode: 'P-7', fileName: 'p7-week1.wav', converted: true, uploadState: 'uploaded', simulated: true, apiVersion: 'v1.3', recordedAtSource: 'manifest' });
+    expect(d.row).toMatchObject({
+      id: r,
+      participantId: p,
+      participantCode: 'P-7',
+      fileName: 'p7-week1.wav',
+      converted: true,
+      uploadState: 'uploaded',
+      simulated: true,
+      apiVersion: 'v1.3',
+      recordedAtSource: 'manifest',
+    });
     expect(d.sourcePath).toBe('/study/p7-week1.wav');
     expect(d.uploadPath).toMatch(/converted/);
-    expect(d.local).toMatchObject({ format: 'wav', channels: 1, sampleRateHz: 16000, sizeBytes: 48000, durationSeconds: 60, speechEstimateSeconds: 45 });
+    expect(d.local).toMatchObject({
+      format: 'wav',
+      channels: 1,
+      sampleRateHz: 16000,
+      sizeBytes: 48000,
+      durationSeconds: 60,
+      speechEstimateSeconds: 45,
+    });
     expect(d.service).toMatchObject({ recordingId: `svc-${r}`, speechSeconds: 45 });
     expect(d.values).toEqual({ wb_stress: 'high', wb_anxiety: 'mild', pd_volume: 61, pd_voice_quality: 0 });
     expect(d.values).not.toHaveProperty('pd_hnr');
     expect(d.analyses.map((a) => [a.type, a.state, a.polls, a.finishedAt !== null])).toEqual([
-      ['wellbeing', 'completed', 1, true], ['parkinsons', 'completed', 1, true], ['alzheimers', 'timed_out', 0, false],
+      ['wellbeing', 'completed', 1, true],
+      ['parkinsons', 'completed', 1, true],
+      ['alzheimers', 'timed_out', 0, false],
     ]);
     expect(d.events.map((e) => e.kind)).toEqual(['analysis_final', 'analysis_final']);
     expect(d.duplicateOf).toBeNull();
@@ -44,7 +72,11 @@ describe('recordings.detail', () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
     const first = seedRecording(t.db, s, p, { recordedAt: daysAgo(9), fileName: 'first.wav' });
-    const copy = seedRecording(t.db, s, p, { recordedAt: daysAgo(9), uploadState: 'duplicate', fileName: 'copy.wav' });
+    const copy = seedRecording(t.db, s, p, {
+      recordedAt: daysAgo(9),
+      uploadState: 'duplicate',
+      fileName: 'copy.wav',
+    });
     t.db.prepare(`UPDATE recordings SET duplicate_of = ? WHERE id = ?`).run(first, copy);
     const d = await detail(copy);
     expect(d.duplicateOf).toEqual({ recordingId: first, fileName: 'first.wav' });
@@ -55,19 +87,47 @@ describe('recordings.detail', () => {
   it('gives the service’s refusal when there is one, whether stored as is or inside an uncertain upload’s record', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
-    const refusal = apiError('SpeakerSpeechTooShort', 'upload', { status: 400, serviceType: 'SpeakerSpeechTooShort', serviceMessage: 'Not enough speech' });
+    const refusal = apiError('SpeakerSpeechTooShort', 'upload', {
+      status: 400,
+      serviceType: 'SpeakerSpeechTooShort',
+      serviceMessage: 'Not enough speech',
+    });
     const rejected = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
-    t.db.prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 1 WHERE id = ?`).run(JSON.stringify(refusal), rejected);
+    t.db
+      .prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 1 WHERE id = ?`)
+      .run(JSON.stringify(refusal), rejected);
     const uncertain = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'upload_uncertain' });
-    t.db.prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`).run(JSON.stringify({ reason: 'The connection dropped after sending.', error: apiError('NetworkError', 'upload') }), uncertain);
+    t.db
+      .prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`)
+      .run(
+        JSON.stringify({
+          reason: 'The connection dropped after sending.',
+          error: apiError('NetworkError', 'upload'),
+        }),
+        uncertain,
+      );
     const gone = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
-    t.db.prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`).run(JSON.stringify({ reason: 'The file is no longer there.' }), gone);
-    expect(await detail(rejected)).toMatchObject({ uploadAttempts: 1, uploadError: { kind: 'SpeakerSpeechTooShort', serviceMessage: 'Not enough speech' } });
-    expect(await detail(uncertain)).toMatchObject({ uploadAttempts: 2, uploadError: { kind: 'NetworkError' } });
-    expect(await detail(gone)).toMatchObject({ uploadError: null, row: { problem: { summary: 'The file is no longer there.' } } });
+    t.db
+      .prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`)
+      .run(JSON.stringify({ reason: 'The file is no longer there.' }), gone);
+    expect(await detail(rejected)).toMatchObject({
+      uploadAttempts: 1,
+      uploadError: { kind: 'SpeakerSpeechTooShort', serviceMessage: 'Not enough speech' },
+    });
+    expect(await detail(uncertain)).toMatchObject({
+      uploadAttempts: 2,
+      uploadError: { kind: 'NetworkError' },
+    });
+    expect(await detail(gone)).toMatchObject({
+      uploadError: null,
+      row: { problem: { summary: 'The file is no longer there.' } },
+    });
   });
 
   it('says NOT_FOUND for a recording that does not exist', async () => {
-    expect(await t.call('recordings.detail', { recordingId: 12345 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await t.call('recordings.detail', { recordingId: 12345 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });

@@ -17,19 +17,26 @@ let folder: SmallStudyFolder;
 let studyId: number;
 let batchId: number;
 
-type PageQuery = Omit<Input<'recordings.page'>, 'studyId' | 'offset' | 'limit' | 'sort' | 'dir'> & Partial<Pick<Input<'recordings.page'>, 'sort' | 'dir' | 'offset' | 'limit'>>;
-const page = (q: PageQuery = {}, sid = studyId) => t.must('recordings.page', { studyId: sid, sort: 'id', dir: 'asc', offset: 0, limit: 100, ...q });
+type PageQuery = Omit<Input<'recordings.page'>, 'studyId' | 'offset' | 'limit' | 'sort' | 'dir'> &
+  Partial<Pick<Input<'recordings.page'>, 'sort' | 'dir' | 'offset' | 'limit'>>;
+const page = (q: PageQuery = {}, sid = studyId) =>
+  t.must('recordings.page', { studyId: sid, sort: 'id', dir: 'asc', offset: 0, limit: 100, ...q });
 const all = async (q: PageQuery = {}, sid = studyId): Promise<RecordingRow[]> => (await page(q, sid)).rows;
 
 beforeAll(async () => {
   t = await openTestHost();
   folder = makeSmallStudyFolder(t.root);
   ({ studyId } = await t.sandboxStudy('Recordings study'));
-  ({ batchId } = await importFolder(t, studyId, [folder.dir], { manifestPath: folder.manifestPath, convert: true }));
+  ({ batchId } = await importFolder(t, studyId, [folder.dir], {
+    manifestPath: folder.manifestPath,
+    convert: true,
+  }));
   await startBatch(t, studyId, batchId);
   await batchSettles(t, batchId);
 }, 120_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('recordings.page', () => {
   it('pages the study: total, a window of rows, every requested analysis with its state, simulated results marked', async () => {
@@ -41,12 +48,28 @@ describe('recordings.page', () => {
     const uploaded = (await all()).filter((r) => r.uploadState === 'uploaded');
     expect(uploaded).toHaveLength(11);
     for (const r of uploaded) {
-      expect(r.analyses).toEqual([{ type: 'wellbeing', state: 'completed' }, { type: 'parkinsons', state: 'completed' }]);
-      expect(r).toMatchObject({ simulated: true, apiVersion: 'v1.3', problem: null, canRetry: false, batchId, recordedAtSource: 'manifest' });
+      expect(r.analyses).toEqual([
+        { type: 'wellbeing', state: 'completed' },
+        { type: 'parkinsons', state: 'completed' },
+      ]);
+      expect(r).toMatchObject({
+        simulated: true,
+        apiVersion: 'v1.3',
+        problem: null,
+        canRetry: false,
+        batchId,
+        recordedAtSource: 'manifest',
+      });
     }
-    expect(uploaded.find((r) => r.fileName === folder.files.stereo)).toMatchObject({ converted: true, verdictStatus: 'will_convert' });
+    expect(uploaded.find((r) => r.fileName === folder.files.stereo)).toMatchObject({
+      converted: true,
+      verdictStatus: 'will_convert',
+    });
     // Files never sent show the analyses their batch asked for, awaiting upload.
-    expect((await all({ filter: 'refused' }))[0]!.analyses).toEqual([{ type: 'wellbeing', state: 'awaiting_upload' }, { type: 'parkinsons', state: 'awaiting_upload' }]);
+    expect((await all({ filter: 'refused' }))[0]!.analyses).toEqual([
+      { type: 'wellbeing', state: 'awaiting_upload' },
+      { type: 'parkinsons', state: 'awaiting_upload' },
+    ]);
   });
 
   it('filters: completed, needs attention, refused, duplicates, in progress, uncertain; by batch and by participant', async () => {
@@ -68,9 +91,19 @@ describe('recordings.page', () => {
 
   it('says what happened and what to do for each file that needs the researcher', async () => {
     const byName = new Map((await all({ filter: 'needs_attention' })).map((r) => [r.fileName, r]));
-    expect(byName.get(folder.files.short)).toMatchObject({ uploadState: 'refused_locally', canRetry: false, problem: { summary: expect.stringContaining('requires at least 30 s'), action: expect.stringContaining('Record a longer session') } });
+    expect(byName.get(folder.files.short)).toMatchObject({
+      uploadState: 'refused_locally',
+      canRetry: false,
+      problem: {
+        summary: expect.stringContaining('requires at least 30 s'),
+        action: expect.stringContaining('Record a longer session'),
+      },
+    });
     expect(byName.get(folder.files.text)!.problem!.summary).not.toBe('');
-    expect(byName.get(folder.files.copy)).toMatchObject({ uploadState: 'duplicate', problem: { summary: expect.stringContaining('already imported for this participant') } });
+    expect(byName.get(folder.files.copy)).toMatchObject({
+      uploadState: 'duplicate',
+      problem: { summary: expect.stringContaining('already imported for this participant') },
+    });
   });
 
   it('searches participant codes, file names and sessions (LIKE wildcards taken literally)', async () => {
@@ -90,7 +123,9 @@ describe('recordings.page', () => {
     expect(times).toEqual([...times].sort());
     const states = (await all({ sort: 'state', dir: 'asc' })).map((r) => r.uploadState);
     expect(states).toEqual([...states].sort());
-    const ids = (await all({ sort: 'participant', dir: 'asc' })).filter((r) => r.participantCode === 'P01').map((r) => r.id);
+    const ids = (await all({ sort: 'participant', dir: 'asc' }))
+      .filter((r) => r.participantCode === 'P01')
+      .map((r) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
@@ -107,7 +142,10 @@ describe('recordings.insistDuplicate', () => {
     const dup = (await all({ filter: 'duplicates' }))[0]!;
     expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: true });
     expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: false });
-    await eventually(async () => (await t.must('recordings.rows', { ids: [dup.id] }))[0]!.uploadState === 'uploaded', 'the duplicate to be uploaded');
+    await eventually(
+      async () => (await t.must('recordings.rows', { ids: [dup.id] }))[0]!.uploadState === 'uploaded',
+      'the duplicate to be uploaded',
+    );
     expect((await batchSettles(t, batchId)).state).toBe('finished');
   }, 60_000);
 });
@@ -119,7 +157,10 @@ describe('recordings.retry (only what is safe)', () => {
     await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
     let refusedBatch: number;
     try {
-      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [folder.dir], { manifestPath: folder.manifestPath, convert: true }));
+      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [folder.dir], {
+        manifestPath: folder.manifestPath,
+        convert: true,
+      }));
       await startBatch(t, study.studyId, refusedBatch);
       await batchSettles(t, refusedBatch);
     } finally {
@@ -134,8 +175,15 @@ describe('recordings.retry (only what is safe)', () => {
     }
     // What the button will do is known before it is pressed.
     const safe = await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch });
-    expect(safe).toEqual({ recordingIds: byService.map((x) => x.id).sort((a, b) => a - b), rejected: 11, lateAnalyses: 0 });
-    expect((await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch + 1_000 })).recordingIds).toEqual([]);
+    expect(safe).toEqual({
+      recordingIds: byService.map((x) => x.id).sort((a, b) => a - b),
+      rejected: 11,
+      lateAnalyses: 0,
+    });
+    expect(
+      (await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch + 1_000 }))
+        .recordingIds,
+    ).toEqual([]);
     const everything = (await all({}, study.studyId)).map((r) => r.id);
     const r = await t.must('recordings.retry', { recordingIds: everything });
     expect(r).toEqual({ retried: 11, skipped: 3 });
@@ -148,26 +196,53 @@ describe('late results', () => {
   it('a timed-out analysis needs attention, is safe to ask for again, and is asked for now', async () => {
     const row = (await all({ filter: 'completed', limit: 1 }))[0]!;
     // As the poller leaves a type after five minutes without a result (set directly: the test cannot wait five minutes).
-    t.host.service.db.prepare(`UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`).run(row.id);
+    t.host.service.db
+      .prepare(
+        `UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`,
+      )
+      .run(row.id);
     const late = (await t.must('recordings.rows', { ids: [row.id] }))[0]!;
-    expect(late).toMatchObject({ canRetry: true, problem: { summary: "No Parkinson's result after five minutes." } });
+    expect(late).toMatchObject({
+      canRetry: true,
+      problem: { summary: "No Parkinson's result after five minutes." },
+    });
     expect((await all({ filter: 'needs_attention' })).map((r) => r.id)).toContain(row.id);
-    expect(await t.must('recordings.retryable', { studyId, batchId })).toEqual({ recordingIds: [row.id], rejected: 0, lateAnalyses: 1 });
+    expect(await t.must('recordings.retryable', { studyId, batchId })).toEqual({
+      recordingIds: [row.id],
+      rejected: 0,
+      lateAnalyses: 1,
+    });
     expect(await t.must('recordings.retry', { recordingIds: [row.id] })).toEqual({ retried: 1, skipped: 0 });
-    await eventually(async () => (await t.must('recordings.rows', { ids: [row.id] }))[0]!.analyses.every((a) => a.state === 'completed'), 'the late result to be collected');
+    await eventually(
+      async () =>
+        (await t.must('recordings.rows', { ids: [row.id] }))[0]!.analyses.every(
+          (a) => a.state === 'completed',
+        ),
+      'the late result to be collected',
+    );
   }, 60_000);
 });
 
 describe('uncertain uploads (the researcher decides)', () => {
   it('lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says', async () => {
     const study = await t.sandboxStudy('Uncertain study');
-    const three = [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) => join(folder.dir, f));
-    await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast', faults: { upload: { dropAfterProcessing: 1 } } });
+    const three = [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
+      join(folder.dir, f),
+    );
+    await t.sandboxAdmin('PUT', 'scenario', {
+      preset: 'fast',
+      faults: { upload: { dropAfterProcessing: 1 } },
+    });
     let uncertainBatch: number;
     try {
-      ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, { pattern: folder.pattern }));
+      ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, {
+        pattern: folder.pattern,
+      }));
       await startBatch(t, study.studyId, uncertainBatch);
-      await eventually(async () => (await t.must('recordings.uncertain', { studyId: study.studyId })).length === 3, 'three uncertain uploads');
+      await eventually(
+        async () => (await t.must('recordings.uncertain', { studyId: study.studyId })).length === 3,
+        'three uncertain uploads',
+      );
     } finally {
       await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast' });
     }
@@ -182,26 +257,58 @@ describe('uncertain uploads (the researcher decides)', () => {
     }
     const rows = await all({ filter: 'uncertain' }, study.studyId);
     expect(rows).toHaveLength(3);
-    for (const r of rows) expect(r).toMatchObject({ canRetry: false, problem: { action: expect.stringContaining('never re-sends it on its own') } });
-    expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({ retried: 0, skipped: 3 });
-    expect(await t.must('recordings.retryable', { studyId: study.studyId })).toEqual({ recordingIds: [], rejected: 0, lateAnalyses: 0 });
-    expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId: uncertainBatch })).toHaveLength(3);
+    for (const r of rows)
+      expect(r).toMatchObject({
+        canRetry: false,
+        problem: { action: expect.stringContaining('never re-sends it on its own') },
+      });
+    expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({
+      retried: 0,
+      skipped: 3,
+    });
+    expect(await t.must('recordings.retryable', { studyId: study.studyId })).toEqual({
+      recordingIds: [],
+      rejected: 0,
+      lateAnalyses: 0,
+    });
+    expect(
+      await t.must('recordings.uncertain', { studyId: study.studyId, batchId: uncertainBatch }),
+    ).toHaveLength(3);
     expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId })).toEqual([]);
 
     const [again, giveUp, elsewhere] = list.map((u) => u.recordingId) as [number, number, number];
     const sandboxCopies = async () => ((await t.sandboxAdmin('GET', 'recordings')) as unknown[]).length;
     const heldBefore = await sandboxCopies();
-    expect(await t.must('recordings.resolveUncertain', { recordingId: again, decision: 'queue_again' })).toEqual({ done: true });
-    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'cancel' })).toEqual({ done: true });
-    expect(await t.must('recordings.resolveUncertain', { recordingId: elsewhere, decision: 'mark_uploaded_elsewhere' })).toEqual({ done: true });
-    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'queue_again' })).toEqual({ done: false });
+    expect(
+      await t.must('recordings.resolveUncertain', { recordingId: again, decision: 'queue_again' }),
+    ).toEqual({ done: true });
+    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'cancel' })).toEqual({
+      done: true,
+    });
+    expect(
+      await t.must('recordings.resolveUncertain', {
+        recordingId: elsewhere,
+        decision: 'mark_uploaded_elsewhere',
+      }),
+    ).toEqual({ done: true });
+    expect(
+      await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'queue_again' }),
+    ).toEqual({ done: false });
 
     await batchSettles(t, uncertainBatch);
-    const after = new Map((await t.must('recordings.rows', { ids: [again, giveUp, elsewhere] })).map((r) => [r.id, r]));
+    const after = new Map(
+      (await t.must('recordings.rows', { ids: [again, giveUp, elsewhere] })).map((r) => [r.id, r]),
+    );
     expect(after.get(again)!.uploadState).toBe('uploaded');
     expect(await sandboxCopies()).toBe(heldBefore + 1); // sent a second time: the service now holds it twice
-    expect(after.get(giveUp)).toMatchObject({ uploadState: 'cancelled', problem: { summary: expect.stringContaining('gave up') } });
-    expect(after.get(elsewhere)).toMatchObject({ uploadState: 'cancelled', problem: { summary: expect.stringContaining('uploaded elsewhere') } });
+    expect(after.get(giveUp)).toMatchObject({
+      uploadState: 'cancelled',
+      problem: { summary: expect.stringContaining('gave up') },
+    });
+    expect(after.get(elsewhere)).toMatchObject({
+      uploadState: 'cancelled',
+      problem: { summary: expect.stringContaining('uploaded elsewhere') },
+    });
     expect(await t.must('recordings.uncertain', { studyId: study.studyId })).toEqual([]);
   }, 90_000);
 });

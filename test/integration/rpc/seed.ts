@@ -15,14 +15,31 @@ export const daysAgo = (d: number) => new Date(NOW - d * DAY).toISOString();
 
 /** A study (interval in days) on a plain profile; returns its id. */
 export const seedStudy = (db: Db, name = 'Study', intervalDays = 7): number => {
-  const profile = db.prepare(`INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES (?, 'http://127.0.0.1:9', 'v1.3', 'now')`).run(`p-${name}`);
-  return Number(db.prepare(`INSERT INTO studies (name, profile_id, created_at, session_interval_days) VALUES (?, ?, 'now', ?)`)
-    .run(name, profile.lastInsertRowid, intervalDays).lastInsertRowid);
+  const profile = db
+    .prepare(
+      `INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES (?, 'http://127.0.0.1:9', 'v1.3', 'now')`,
+    )
+    .run(`p-${name}`);
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO studies (name, profile_id, created_at, session_interval_days) VALUES (?, ?, 'now', ?)`,
+      )
+      .run(name, profile.lastInsertRowid, intervalDays).lastInsertRowid,
+  );
 };
 
-export const seedParticipant = (db: Db, studyId: number, code: string, opts: { accountId?: string; createdAt?: string } = {}): number =>
-  Number(db.prepare(`INSERT INTO participants (study_id, code, account_id, created_at) VALUES (?, ?, ?, ?)`)
-    .run(studyId, code, opts.accountId ?? null, opts.createdAt ?? daysAgo(100)).lastInsertRowid);
+export const seedParticipant = (
+  db: Db,
+  studyId: number,
+  code: string,
+  opts: { accountId?: string; createdAt?: string } = {},
+): number =>
+  Number(
+    db
+      .prepare(`INSERT INTO participants (study_id, code, account_id, created_at) VALUES (?, ?, ?, ?)`)
+      .run(studyId, code, opts.accountId ?? null, opts.createdAt ?? daysAgo(100)).lastInsertRowid,
+  );
 
 export interface SeedRecording {
   readonly recordedAt: string;
@@ -42,29 +59,85 @@ let seq = 0;
 /** A recording with its analysis rows (default: uploaded, wellbeing and Parkinson's completed). */
 export const seedRecording = (db: Db, studyId: number, participantId: number, r: SeedRecording): number => {
   seq++;
-  const batch = Number(db.prepare(`INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker) VALUES (?, 'now', '[]', ?)`).run(studyId, r.isolate ? 1 : 0).lastInsertRowid);
+  const batch = Number(
+    db
+      .prepare(
+        `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker) VALUES (?, 'now', '[]', ?)`,
+      )
+      .run(studyId, r.isolate ? 1 : 0).lastInsertRowid,
+  );
   const uploaded = (r.uploadState ?? 'uploaded') === 'uploaded';
-  const id = Number(db.prepare(
-    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, format, channels, sample_rate_hz, duration_seconds,
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, format, channels, sample_rate_hz, duration_seconds,
        speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label, upload_state, recording_id, api_version, result_source, uploaded_at,
        svc_speech_seconds, verdict, upload_path, created_at)
      VALUES (?, ?, ?, ?, ?, 48000, 'wav', 1, 16000, 60, ?, ?, ?, 'manifest', ?, ?, ?, ?, ?, ?, ?, ?, ?, 'now')`,
-  ).run(studyId, participantId, batch, `/study/${r.fileName ?? `rec-${seq}.wav`}`, `sha-${seq}`, r.speechSeconds ?? 45, r.converted ? 1 : 0, r.recordedAt,
-    r.session ?? null, r.uploadState ?? 'uploaded', uploaded ? `svc-${seq}` : null, uploaded ? r.apiVersion ?? 'v1.3' : null,
-    uploaded ? (r.simulated === false ? 'service' : 'simulated') : null, uploaded ? r.recordedAt : null, uploaded ? r.speechSeconds ?? 45 : null,
-    r.verdict ? JSON.stringify(r.verdict) : null, r.converted ? `/workspace/converted/rec-${seq}.wav` : null).lastInsertRowid);
-  const analyses = r.analyses ?? { wellbeing: uploaded ? 'completed' : 'awaiting_upload', parkinsons: uploaded ? 'completed' : 'awaiting_upload' };
+      )
+      .run(
+        studyId,
+        participantId,
+        batch,
+        `/study/${r.fileName ?? `rec-${seq}.wav`}`,
+        `sha-${seq}`,
+        r.speechSeconds ?? 45,
+        r.converted ? 1 : 0,
+        r.recordedAt,
+        r.session ?? null,
+        r.uploadState ?? 'uploaded',
+        uploaded ? `svc-${seq}` : null,
+        uploaded ? (r.apiVersion ?? 'v1.3') : null,
+        uploaded ? (r.simulated === false ? 'service' : 'simulated') : null,
+        uploaded ? r.recordedAt : null,
+        uploaded ? (r.speechSeconds ?? 45) : null,
+        r.verdict ? JSON.stringify(r.verdict) : null,
+        r.converted ? `/workspace/converted/rec-${seq}.wav` : null,
+      ).lastInsertRowid,
+  );
+  const analyses = r.analyses ?? {
+    wellbeing: uploaded ? 'completed' : 'awaiting_upload',
+    parkinsons: uploaded ? 'completed' : 'awaiting_upload',
+  };
   for (const [type, state] of Object.entries(analyses)) {
     // Completed analyses are stored through the real results path below, so they start as processing.
-    db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, 'now')`).run(id, type, state === 'completed' ? 'processing' : state);
+    db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, 'now')`).run(
+      id,
+      type,
+      state === 'completed' ? 'processing' : state,
+    );
   }
   return id;
 };
 
 /** Stores a completed result for `type` with the given values (keys from shared/api/measures.ts), as the poller does. */
-export const storeValues = (db: Db, recordingId: number, type: AnalysisType, values: Record<string, number | string>, apiVersion: ApiVersion = 'v1.3') =>
-  storeAnalysis(db, daysAgo(0), recordingId, {
-    apiVersion, recordingId: `svc-${recordingId}`, accountId: 'a', recordedAt: 'x', uploadedAt: null, source: 'simulated',
-    audio: { format: 'wav', sizeBytes: 1, sampleRateHz: 16000, bitRateBps: 256000, durationSeconds: 60, speechDurationSeconds: 45 },
-    outcomes: [{ type, status: 'completed', values }],
-  } satisfies RecordingAnalysis, null);
+export const storeValues = (
+  db: Db,
+  recordingId: number,
+  type: AnalysisType,
+  values: Record<string, number | string>,
+  apiVersion: ApiVersion = 'v1.3',
+) =>
+  storeAnalysis(
+    db,
+    daysAgo(0),
+    recordingId,
+    {
+      apiVersion,
+      recordingId: `svc-${recordingId}`,
+      accountId: 'a',
+      recordedAt: 'x',
+      uploadedAt: null,
+      source: 'simulated',
+      audio: {
+        format: 'wav',
+        sizeBytes: 1,
+        sampleRateHz: 16000,
+        bitRateBps: 256000,
+        durationSeconds: 60,
+        speechDurationSeconds: 45,
+      },
+      outcomes: [{ type, status: 'completed', values }],
+    } satisfies RecordingAnalysis,
+    null,
+  );

@@ -31,11 +31,23 @@ describe('studies', () => {
   it('counts participants, recordings (cancelled ones do not count), fully analysed and needing the researcher', async () => {
     const list = await t.must('studies.list', {});
     expect(list.map((s) => s.name)).toEqual(['Alpha', 'Beta']);
-    expect(list[0]).toMatchObject({ participants: 3, recordings: 2, completedRecordings: 1, needsAttention: 1, lastRecordingAt: daysAgo(3), sessionIntervalDays: 7 });
-    expect(list[1]).toMatchObject({ participants: 1, recordings: 1, completedRecordings: 0, needsAttention: 0 });
+    expect(list[0]).toMatchObject({
+      participants: 3,
+      recordings: 2,
+      completedRecordings: 1,
+      needsAttention: 1,
+      lastRecordingAt: daysAgo(3),
+      sessionIntervalDays: 7,
+    });
+    expect(list[1]).toMatchObject({
+      participants: 1,
+      recordings: 1,
+      completedRecordings: 0,
+      needsAttention: 0,
+    });
   });
 
-  it('counts overdue participants against each study\'s own interval (never-recorded ones are not overdue)', async () => {
+  it("counts overdue participants against each study's own interval (never-recorded ones are not overdue)", async () => {
     expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(1); // A-2: 20 days > 7
     expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0); // B-1: 20 days < 30
     await t.must('studies.update', { studyId: b, sessionIntervalDays: 14 });
@@ -44,14 +56,30 @@ describe('studies', () => {
 
   it('says a study on the built-in sandbox is simulated, and one on a real service is not', async () => {
     const profile = await t.must('profiles.useSandbox', { apiVersion: 'v1.3' });
-    const sim = await t.must('studies.create', { name: 'Training', profileId: profile.id, sessionIntervalDays: 3 });
-    expect(sim).toMatchObject({ simulated: true, sessionIntervalDays: 3, participants: 0, recordings: 0, lastRecordingAt: null });
+    const sim = await t.must('studies.create', {
+      name: 'Training',
+      profileId: profile.id,
+      sessionIntervalDays: 3,
+    });
+    expect(sim).toMatchObject({
+      simulated: true,
+      sessionIntervalDays: 3,
+      participants: 0,
+      recordings: 0,
+      lastRecordingAt: null,
+    });
     expect((await t.must('studies.get', { studyId: a })).simulated).toBe(false);
   });
 
   it('refuses a name already taken, and an unknown study', async () => {
-    expect(await t.call('studies.update', { studyId: b, name: 'Alpha' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    expect(await t.call('studies.get', { studyId: 999 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await t.call('studies.update', { studyId: b, name: 'Alpha' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT' },
+    });
+    expect(await t.call('studies.get', { studyId: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     const created = await t.call('studies.create', { name: 'Alpha', profileId: 1 });
     expect(created).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     if (!created.ok) expect(created.error.message).toContain('already exists');

@@ -33,35 +33,57 @@ const ADMIN = 'rpc-test-admin-token-0001';
 export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {}): Promise<TestHost> => {
   const root = mkdtempSync(join(tmpdir(), 'vs-rpc-'));
   const host = await openAppHost({
-    workspaceDir: join(root, 'home'), mode: 'browser',
+    workspaceDir: join(root, 'home'),
+    mode: 'browser',
     keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },
-    sandboxScenario: 'fast', sandboxAdminToken: ADMIN,
+    sandboxScenario: 'fast',
+    sandboxAdminToken: ADMIN,
     engine: {
-      poll: { firstPollAfterMs: 5_000, intervalMs: 5_000, jitterMs: 0, globalRatePerSecond: 25, globalBurst: 10 },
+      poll: {
+        firstPollAfterMs: 5_000,
+        intervalMs: 5_000,
+        jitterMs: 0,
+        globalRatePerSecond: 25,
+        globalBurst: 10,
+      },
       queue: { uploadConcurrency: 4, uploadsPerMinute: 6_000 },
       idleRecheckMs: 200,
       ...(opts.now !== undefined ? { now: () => opts.now! } : {}),
     },
     ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
     // An answer outside the contract or an internal error fails the test that caused it.
-    log: { error: (m, d) => { if (process.env.VS_DEBUG) console.error(m, d); throw new Error(`${m} ${JSON.stringify(d)}`); } },
+    log: {
+      error: (m, d) => {
+        if (process.env.VS_DEBUG) console.error(m, d);
+        throw new Error(`${m} ${JSON.stringify(d)}`);
+      },
+    },
   });
   const seen: { name: string; payload: unknown }[] = [];
-  host.bus.subscribe((name, payload) => { seen.push({ name, payload }); });
-  const call = async <M extends Method>(method: M, input: Input<M>) => (await host.router.handle(method, input, { via: 'direct' })) as CallResult<M>;
+  host.bus.subscribe((name, payload) => {
+    seen.push({ name, payload });
+  });
+  const call = async <M extends Method>(method: M, input: Input<M>) =>
+    (await host.router.handle(method, input, { via: 'direct' })) as CallResult<M>;
   const self: TestHost = {
-    host, db: host.service.db, root, call,
+    host,
+    db: host.service.db,
+    root,
+    call,
     async must(method, input) {
       const r = await call(method, input);
       if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message} ${r.error.action}`);
       return r.value;
     },
-    events: <E extends EventName>(name: E) => seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>),
+    events: <E extends EventName>(name: E) =>
+      seen.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>),
     async sandboxAdmin(method, path, body) {
       const url = host.sandbox.state().url;
       if (!url) throw new Error('the built-in sandbox is not running');
       const res = await fetch(`${url}/_sandbox/${path.replace(/^\//, '')}`, {
-        method, headers: { 'X-Sandbox-Admin': ADMIN, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        method,
+        headers: { 'X-Sandbox-Admin': ADMIN, 'Content-Type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       if (!res.ok) throw new Error(`sandbox admin ${method} ${path}: ${res.status} ${await res.text()}`);
       return res.json();
@@ -80,7 +102,11 @@ export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {
 };
 
 /** Polls `check` until it returns a value (not undefined/false) or the time is up. */
-export const eventually = async <T>(check: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<Exclude<T, false | undefined | null>> => {
+export const eventually = async <T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<Exclude<T, false | undefined | null>> => {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -92,13 +118,33 @@ export const eventually = async <T>(check: () => T | Promise<T>, what: string, t
 
 /** Previews a folder (with its manifest) for the study and commits it: the batch id and what the preview counted. */
 export const importFolder = async (
-  t: TestHost, studyId: number, paths: readonly string[], opts: { manifestPath?: string; pattern?: string; convert?: boolean; analyses?: Input<'imports.preview'>['analyses']; label?: string; insist?: string[] } = {},
+  t: TestHost,
+  studyId: number,
+  paths: readonly string[],
+  opts: {
+    manifestPath?: string;
+    pattern?: string;
+    convert?: boolean;
+    analyses?: Input<'imports.preview'>['analyses'];
+    label?: string;
+    insist?: string[];
+  } = {},
 ) => {
   const preview = await t.must('imports.preview', {
-    studyId, paths: [...paths], ...(opts.manifestPath ? { manifestPath: opts.manifestPath } : {}), ...(opts.pattern ? { filenamePattern: opts.pattern } : {}), timeZone: 'Europe/Berlin',
-    analyses: opts.analyses ?? ['wellbeing', 'parkinsons'], isolateOldestSpeaker: false, convert: opts.convert ?? true,
+    studyId,
+    paths: [...paths],
+    ...(opts.manifestPath ? { manifestPath: opts.manifestPath } : {}),
+    ...(opts.pattern ? { filenamePattern: opts.pattern } : {}),
+    timeZone: 'Europe/Berlin',
+    analyses: opts.analyses ?? ['wellbeing', 'parkinsons'],
+    isolateOldestSpeaker: false,
+    convert: opts.convert ?? true,
   });
-  const committed = await t.must('imports.commit', { planId: preview.planId, insistOnDuplicates: opts.insist ?? [], label: opts.label ?? 'test batch' });
+  const committed = await t.must('imports.commit', {
+    planId: preview.planId,
+    insistOnDuplicates: opts.insist ?? [],
+    label: opts.label ?? 'test batch',
+  });
   return { preview, ...committed };
 };
 
@@ -111,8 +157,12 @@ export const startBatch = async (t: TestHost, studyId: number, batchId: number) 
 };
 
 export const batchSettles = (t: TestHost, batchId: number, timeoutMs = 60_000) =>
-  eventually(async () => {
-    const b = await t.must('batches.get', { batchId });
-    const busy = (b.uploads.queued ?? 0) + (b.uploads.uploading ?? 0) + (b.analysesByState.processing ?? 0);
-    return b.state !== 'running' && busy === 0 ? b : undefined;
-  }, `batch ${batchId} to settle`, timeoutMs);
+  eventually(
+    async () => {
+      const b = await t.must('batches.get', { batchId });
+      const busy = (b.uploads.queued ?? 0) + (b.uploads.uploading ?? 0) + (b.analysesByState.processing ?? 0);
+      return b.state !== 'running' && busy === 0 ? b : undefined;
+    },
+    `batch ${batchId} to settle`,
+    timeoutMs,
+  );

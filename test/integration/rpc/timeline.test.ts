@@ -8,11 +8,18 @@ import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
 let t: TestHost;
-beforeEach(async () => { t = await openTestHost({ now: NOW }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await openTestHost({ now: NOW });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const timeline = (participantId: number, baselineSessions?: number) =>
-  t.must('timeline.participant', { participantId, ...(baselineSessions !== undefined ? { baselineSessions } : {}) });
+  t.must('timeline.participant', {
+    participantId,
+    ...(baselineSessions !== undefined ? { baselineSessions } : {}),
+  });
 
 /** Sessions 10 days apart; HNR 10, 12, 14, then 20; stress low, low, high, very high. */
 const seedFourSessions = (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr = [10, 12, 14, 20]) => {
@@ -35,7 +42,12 @@ describe('timeline.participant', () => {
     const hnr = tl.measures.find((m) => m.key === 'pd_hnr')!;
     expect(hnr.series).toHaveLength(1);
     const [series] = hnr.series;
-    expect(series!.points.map((x) => [x.recordingId, x.value])).toEqual([[ids[0], 10], [ids[1], 12], [ids[2], 14], [ids[3], 20]]);
+    expect(series!.points.map((x) => [x.recordingId, x.value])).toEqual([
+      [ids[0], 10],
+      [ids[1], 12],
+      [ids[2], 14],
+      [ids[3], 20],
+    ]);
     expect(series!.baseline).toEqual({ n: 3, mean: 12, sd: 2, from: daysAgo(40), to: daysAgo(20) });
     expect(series!.latest).toEqual({ value: 20, recordedAt: daysAgo(10) });
     expect(series!.change).toBe(8);
@@ -54,22 +66,54 @@ describe('timeline.participant', () => {
     expect(one).toMatchObject({ change: 10, changeInSd: null });
     const all = (await timeline(p, 20)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(all.baseline).toMatchObject({ n: 4, mean: 14 });
-    expect(await t.call('timeline.participant', { participantId: p, baselineSessions: 0 })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
-    expect(await t.call('timeline.participant', { participantId: p, baselineSessions: 21 })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(await t.call('timeline.participant', { participantId: p, baselineSessions: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
+    expect(await t.call('timeline.participant', { participantId: p, baselineSessions: 21 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
   });
 
   it('gives categorical insights as levels, with no numeric baseline or change', async () => {
     const { p } = seedFourSessions();
     const stress = (await timeline(p)).measures.find((m) => m.key === 'wb_stress')!.series[0]!;
     expect(stress.points.map((x) => x.value)).toEqual(['low', 'low', 'high', 'very high']);
-    expect(stress).toMatchObject({ baseline: null, change: null, changeInSd: null, latest: { value: 'very high' } });
+    expect(stress).toMatchObject({
+      baseline: null,
+      change: null,
+      changeInSd: null,
+      latest: { value: 'very high' },
+    });
   });
 
   it('never joins v1.2 and v1.3 results: one series and one baseline per version', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
-    for (const [i, v] of [[0, 10], [1, 12], [2, 14]] as const) storeValues(t.db, seedRecording(t.db, s, p, { recordedAt: daysAgo(90 - i * 10), apiVersion: 'v1.2' }), 'parkinsons', { pd_hnr: v }, 'v1.2');
-    for (const [i, v] of [[0, 30], [1, 30], [2, 33]] as const) storeValues(t.db, seedRecording(t.db, s, p, { recordedAt: daysAgo(30 - i * 10), apiVersion: 'v1.3' }), 'parkinsons', { pd_hnr: v });
+    for (const [i, v] of [
+      [0, 10],
+      [1, 12],
+      [2, 14],
+    ] as const)
+      storeValues(
+        t.db,
+        seedRecording(t.db, s, p, { recordedAt: daysAgo(90 - i * 10), apiVersion: 'v1.2' }),
+        'parkinsons',
+        { pd_hnr: v },
+        'v1.2',
+      );
+    for (const [i, v] of [
+      [0, 30],
+      [1, 30],
+      [2, 33],
+    ] as const)
+      storeValues(
+        t.db,
+        seedRecording(t.db, s, p, { recordedAt: daysAgo(30 - i * 10), apiVersion: 'v1.3' }),
+        'parkinsons',
+        { pd_hnr: v },
+      );
     const tl = await timeline(p);
     expect(tl.versions).toEqual(['v1.2', 'v1.3']);
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series;
@@ -83,18 +127,68 @@ describe('timeline.participant', () => {
   it('marks sessions that were converted, marginal (under 36 s of speech), isolated or warned, and says which are simulated', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
-    const warn = { status: 'accepted_with_warnings' as const, findings: [{ code: 'low_rate', severity: 'warn' as const, message: 'Sample rate under 16 kHz.', action: 'Record at 16 kHz or more.', fixedByConversion: false }] };
+    const warn = {
+      status: 'accepted_with_warnings' as const,
+      findings: [
+        {
+          code: 'low_rate',
+          severity: 'warn' as const,
+          message: 'Sample rate under 16 kHz.',
+          action: 'Record at 16 kHz or more.',
+          fixedByConversion: false,
+        },
+      ],
+    };
     const plain = seedRecording(t.db, s, p, { recordedAt: daysAgo(40), simulated: false, speechSeconds: 36 });
     const converted = seedRecording(t.db, s, p, { recordedAt: daysAgo(30), converted: true });
-    const marginal = seedRecording(t.db, s, p, { recordedAt: daysAgo(20), speechSeconds: 33.5, isolate: true, session: 'week 3' });
+    const marginal = seedRecording(t.db, s, p, {
+      recordedAt: daysAgo(20),
+      speechSeconds: 33.5,
+      isolate: true,
+      session: 'week 3',
+    });
     const warned = seedRecording(t.db, s, p, { recordedAt: daysAgo(10), verdict: warn });
     seedRecording(t.db, s, p, { recordedAt: daysAgo(5), uploadState: 'refused_locally' });
     const tl = await timeline(p);
-    expect(tl.sessions.map((x) => ({ id: x.recordingId, simulated: x.simulated, session: x.session, ...x.flags }))).toEqual([
-      { id: plain, simulated: false, session: null, converted: false, marginalSpeech: false, isolated: false, warnings: [] },
-      { id: converted, simulated: true, session: null, converted: true, marginalSpeech: false, isolated: false, warnings: [] },
-      { id: marginal, simulated: true, session: 'week 3', converted: false, marginalSpeech: true, isolated: true, warnings: [] },
-      { id: warned, simulated: true, session: null, converted: false, marginalSpeech: false, isolated: false, warnings: ['Sample rate under 16 kHz.'] },
+    expect(
+      tl.sessions.map((x) => ({ id: x.recordingId, simulated: x.simulated, session: x.session, ...x.flags })),
+    ).toEqual([
+      {
+        id: plain,
+        simulated: false,
+        session: null,
+        converted: false,
+        marginalSpeech: false,
+        isolated: false,
+        warnings: [],
+      },
+      {
+        id: converted,
+        simulated: true,
+        session: null,
+        converted: true,
+        marginalSpeech: false,
+        isolated: false,
+        warnings: [],
+      },
+      {
+        id: marginal,
+        simulated: true,
+        session: 'week 3',
+        converted: false,
+        marginalSpeech: true,
+        isolated: true,
+        warnings: [],
+      },
+      {
+        id: warned,
+        simulated: true,
+        session: null,
+        converted: false,
+        marginalSpeech: false,
+        isolated: false,
+        warnings: ['Sample rate under 16 kHz.'],
+      },
     ]);
   });
 
@@ -103,14 +197,28 @@ describe('timeline.participant', () => {
     t.db.prepare(`UPDATE recordings SET upload_state = 'cancelled' WHERE id = ?`).run(ids[3]);
     t.db.prepare(`UPDATE recordings SET recorded_at = ? WHERE id = ?`).run(daysAgo(45), ids[2]);
     const series = (await timeline(p)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
-    expect(series.points.map((x) => [x.value, x.recordedAt])).toEqual([[14, daysAgo(45)], [10, daysAgo(40)], [12, daysAgo(30)]]);
+    expect(series.points.map((x) => [x.value, x.recordedAt])).toEqual([
+      [14, daysAgo(45)],
+      [10, daysAgo(40)],
+      [12, daysAgo(30)],
+    ]);
     expect(series.latest).toEqual({ value: 12, recordedAt: daysAgo(30) });
   });
 
   it('gives an empty timeline for a participant without results, and NOT_FOUND for one that does not exist', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
-    expect(await timeline(p)).toEqual({ participantId: p, code: 'P-1', baselineSessions: 3, versions: [], sessions: [], measures: [] });
-    expect(await t.call('timeline.participant', { participantId: 999 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await timeline(p)).toEqual({
+      participantId: p,
+      code: 'P-1',
+      baselineSessions: 3,
+      versions: [],
+      sessions: [],
+      measures: [],
+    });
+    expect(await t.call('timeline.participant', { participantId: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });

@@ -22,7 +22,9 @@ const dir = mkdtempSync(join(tmpdir(), 'vs-bridge-'));
 const bus = createEventBus();
 let bridge: Bridge;
 
-const handlers = Object.fromEntries(Object.keys(procedures).map((m) => [m, () => err(appError('INTERNAL', 'x', 'y'))])) as unknown as Record<string, unknown>;
+const handlers = Object.fromEntries(
+  Object.keys(procedures).map((m) => [m, () => err(appError('INTERNAL', 'x', 'y'))]),
+) as unknown as Record<string, unknown>;
 handlers['studies.list'] = () => ok([]);
 
 beforeAll(async () => {
@@ -30,35 +32,54 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'static', 'index.html'), '<!doctype html><title>v</title>');
   writeFileSync(join(dir, 'secret.txt'), 'outside the static folder');
   bridge = await startBridge({
-    router: createRouter(handlers as unknown as Handlers, { error: () => {} }), bus, staticDir: join(dir, 'static'),
-    routes: (path, _req, res) => { if (path === '/download/x') { res.end('file'); return true; } return false; },
+    router: createRouter(handlers as unknown as Handlers, { error: () => {} }),
+    bus,
+    staticDir: join(dir, 'static'),
+    routes: (path, _req, res) => {
+      if (path === '/download/x') {
+        res.end('file');
+        return true;
+      }
+      return false;
+    },
   });
 });
-afterAll(async () => { await bridge.close(); rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await bridge.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const get = (path: string, headers: Record<string, string> = {}) => new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-  const req = http.request({ host: '127.0.0.1', port: bridge.port, path, headers }, (res) => {
-    let body = '';
-    res.on('data', (c) => { body += c; });
-    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: bridge.port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
   });
-  req.on('error', reject);
-  req.end();
-});
 
-const connect = (opts: { token?: string; origin?: string; host?: string } = {}) => new Promise<WebSocket>((resolve, reject) => {
-  const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/rpc?token=${opts.token ?? bridge.token}`, {
-    headers: { Origin: opts.origin ?? bridge.origin, ...(opts.host ? { Host: opts.host } : {}) },
+const connect = (opts: { token?: string; origin?: string; host?: string } = {}) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/rpc?token=${opts.token ?? bridge.token}`, {
+      headers: { Origin: opts.origin ?? bridge.origin, ...(opts.host ? { Host: opts.host } : {}) },
+    });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
   });
-  ws.once('open', () => resolve(ws));
-  ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-  ws.once('error', reject);
-});
 
-const call = (ws: WebSocket, id: number, method: string, input: unknown) => new Promise<unknown>((resolve) => {
-  ws.on('message', (d) => { const m = JSON.parse(d.toString()) as { id?: number; envelope?: unknown }; if (m.id === id) resolve(m.envelope); });
-  ws.send(JSON.stringify({ id, method, input }));
-});
+const call = (ws: WebSocket, id: number, method: string, input: unknown) =>
+  new Promise<unknown>((resolve) => {
+    ws.on('message', (d) => {
+      const m = JSON.parse(d.toString()) as { id?: number; envelope?: unknown };
+      if (m.id === id) resolve(m.envelope);
+    });
+    ws.send(JSON.stringify({ id, method, input }));
+  });
 
 describe('serving the window', () => {
   it('serves index.html with the strict Content Security Policy and no caching', async () => {
@@ -103,7 +124,9 @@ describe('the RPC socket', () => {
   });
 
   it('refuses a rebinding page even with the right token', async () => {
-    await expect(connect({ host: `attacker.example:${bridge.port}`, origin: `http://attacker.example:${bridge.port}` })).rejects.toThrow('HTTP 421');
+    await expect(
+      connect({ host: `attacker.example:${bridge.port}`, origin: `http://attacker.example:${bridge.port}` }),
+    ).rejects.toThrow('HTTP 421');
   });
 
   it('relays pushed events to connected windows', async () => {

@@ -9,17 +9,36 @@ import { WIRE } from '../../../shared/api/wire';
 import { SCENARIO_PRESETS } from '../../../main/sandbox/config';
 import { failsProcessing, simulateMeasures } from '../../../main/sandbox/simulate';
 import {
-  ANALYSIS_OF, call, createAccount, expectErrorShape, goodWav, KEYS, parseWire, startTestSandbox, upload, wav, type TestSandbox,
+  ANALYSIS_OF,
+  call,
+  createAccount,
+  expectErrorShape,
+  goodWav,
+  KEYS,
+  parseWire,
+  startTestSandbox,
+  upload,
+  wav,
+  type TestSandbox,
 } from './helpers';
 
 let t: TestSandbox;
-beforeAll(async () => { t = await startTestSandbox(); });
-afterAll(async () => { await t.sb.close(); });
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(async () => {
+  await t.sb.close();
+});
 
 const FAST = SCENARIO_PRESETS.fast.processingMs;
 const LONGEST = Math.max(...Object.values(FAST));
 
-const uploadOne = async (version: ApiVersion, analysis: string[], audio = goodWav(), extra: { isolate_oldest_speaker?: boolean } = {}) => {
+const uploadOne = async (
+  version: ApiVersion,
+  analysis: string[],
+  audio = goodWav(),
+  extra: { isolate_oldest_speaker?: boolean } = {},
+) => {
   const account = await createAccount(t.sb, version);
   const a = await upload(t.sb, version, KEYS.active, audio, { account_id: account, analysis, ...extra });
   if (a.status !== 200) throw new Error(a.text);
@@ -35,14 +54,21 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     const first = await get(version, id);
     expect(first.status).toBe(200);
     const parsed = parseWire(WIRE[version].analysis, first);
-    expect(parsed.simulation).toEqual({ simulated: true, generator: expect.stringMatching(/^voicescope-sandbox\//) });
+    expect(parsed.simulation).toEqual({
+      simulated: true,
+      generator: expect.stringMatching(/^voicescope-sandbox\//),
+    });
     expect(first.headers.get('x-voicescope-simulated')).toBe('1');
     expect(ANALYSIS_OF(first)).toEqual({
       wellbeing: { status: 'processing' },
       parkinsons: { status: 'processing' },
       alzheimers: { status: 'not_requested' },
     });
-    expect(parsed.metadata).toMatchObject({ recording_id: id, account_id: account, audio_file_format: 'wav' });
+    expect(parsed.metadata).toMatchObject({
+      recording_id: id,
+      account_id: account,
+      audio_file_format: 'wav',
+    });
 
     t.clock.advance(FAST.wellbeing);
     const mid = ANALYSIS_OF(await get(version, id));
@@ -62,7 +88,7 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     t.clock.advance(10 * LONGEST);
   });
 
-  it('completed values are the simulator\'s, each at its catalogue path for this version', async () => {
+  it("completed values are the simulator's, each at its catalogue path for this version", async () => {
     const { id, account } = await uploadOne(version, ['wellbeing', 'parkinsons', 'alzheimers']);
     t.clock.advance(LONGEST);
     const a = await get(version, id);
@@ -70,14 +96,21 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     const rec = t.sb.listRecordings().find((r) => r.id === id)!;
     for (const type of ['wellbeing', 'parkinsons', 'alzheimers'] as const) {
       const values = simulateMeasures({
-        accountId: account, audioSha256: rec.audioSha256, type, speechSeconds: rec.reported.speechSeconds,
-        durationSeconds: rec.reported.durationSeconds, recordedAt: rec.recordedAt,
+        accountId: account,
+        audioSha256: rec.audioSha256,
+        type,
+        speechSeconds: rec.reported.speechSeconds,
+        durationSeconds: rec.reported.durationSeconds,
+        recordedAt: rec.recordedAt,
       });
       const obj = (parsed.analysis as Record<string, unknown>)[type];
       for (const m of MEASURES.filter((x) => x.analysis === type)) {
         const path = m.path[version];
         if (!path) continue;
-        const got = path.reduce<unknown>((n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined), obj);
+        const got = path.reduce<unknown>(
+          (n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined),
+          obj,
+        );
         const want = values[m.key] ?? null;
         if (version === 'v1.3') expect(got ?? null, m.key).toEqual(want);
         else expect(got, m.key).toEqual(want);
@@ -93,21 +126,29 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     expect(ANALYSIS_OF(only).parkinsons).toEqual({ status: 'not_requested' });
     const one = await get(version, id, '?analysis=alzheimers');
     expect(Object.keys(ANALYSIS_OF(one))).toEqual(['alzheimers']);
-    for (const q of ['?analysis=voice', '?analysis=wellbeing,nope', ...(version === 'v1.2' ? ['?analysis=communication_coach'] : [])]) {
+    for (const q of [
+      '?analysis=voice',
+      '?analysis=wellbeing,nope',
+      ...(version === 'v1.2' ? ['?analysis=communication_coach'] : []),
+    ]) {
       const bad = await get(version, id, q);
       expect(bad.status, q).toBe(400);
       expect(expectErrorShape(bad, version).type).toBe('InvalidRequest');
     }
   });
 
-  it('404 for an unknown recording and for another organisation\'s recording; 400 for a malformed id', async () => {
+  it("404 for an unknown recording and for another organisation's recording; 400 for a malformed id", async () => {
     const { id } = await uploadOne(version, ['wellbeing']);
     const unknown = await get(version, '0b5e3a2c-1111-4c2b-8e1f-0a1b2c3d4e5f');
     expect(unknown.status).toBe(404);
     expect(expectErrorShape(unknown, version).type).toBe('RecordingNotFound');
     const foreign = await get(version, id, '', KEYS.other);
     expect(foreign.status).toBe(404);
-    expect(foreign.json).toEqual(unknown.json === undefined ? undefined : { error: { type: 'RecordingNotFound', message: expect.any(String) } });
+    expect(foreign.json).toEqual(
+      unknown.json === undefined
+        ? undefined
+        : { error: { type: 'RecordingNotFound', message: expect.any(String) } },
+    );
     const malformed = await get(version, 'not-a-uuid');
     expect(malformed.status).toBe(400);
     expect(expectErrorShape(malformed, version).type).toBe('InvalidRequest');
@@ -134,22 +175,39 @@ describe('v1.3 omission against v1.2 null', () => {
     // Find, among a few generated files, one whose simulated result leaves some value unavailable.
     let found: { id: string; key: string; type: AnalysisType } | null = null;
     for (let seed = 1; seed <= 40 && !found; seed++) {
-      const { id, account } = await uploadOne('v1.3', ['wellbeing', 'parkinsons', 'alzheimers'], wav({ seconds: 36, speechSeconds: 33, sampleRateHz: 8_000, seed: 100 + seed }));
+      const { id, account } = await uploadOne(
+        'v1.3',
+        ['wellbeing', 'parkinsons', 'alzheimers'],
+        wav({ seconds: 36, speechSeconds: 33, sampleRateHz: 8_000, seed: 100 + seed }),
+      );
       const rec = t.sb.listRecordings().find((r) => r.id === id)!;
       for (const type of ['parkinsons', 'alzheimers', 'wellbeing'] as const) {
         const values = simulateMeasures({
-          accountId: account, audioSha256: rec.audioSha256, type, speechSeconds: rec.reported.speechSeconds,
-          durationSeconds: rec.reported.durationSeconds, recordedAt: rec.recordedAt,
+          accountId: account,
+          audioSha256: rec.audioSha256,
+          type,
+          speechSeconds: rec.reported.speechSeconds,
+          durationSeconds: rec.reported.durationSeconds,
+          recordedAt: rec.recordedAt,
         });
-        const key = Object.keys(values).find((k) => values[k] === null && MEASURES.find((m) => m.key === k)?.path['v1.2']);
-        if (key) { found = { id, key, type }; break; }
+        const key = Object.keys(values).find(
+          (k) => values[k] === null && MEASURES.find((m) => m.key === k)?.path['v1.2'],
+        );
+        if (key) {
+          found = { id, key, type };
+          break;
+        }
       }
     }
     expect(found, 'no simulated result with an unavailable value among 40 files').not.toBeNull();
     const { id, key, type } = found!;
     t.clock.advance(LONGEST);
     const m = MEASURES.find((x) => x.key === key)!;
-    const at = (o: unknown, path: readonly string[]) => path.reduce<unknown>((n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined), o);
+    const at = (o: unknown, path: readonly string[]) =>
+      path.reduce<unknown>(
+        (n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined),
+        o,
+      );
     const v13 = await get('v1.3', id);
     const v12 = await get('v1.2', id);
     parseWire(WIRE['v1.3'].analysis, v13);
@@ -163,15 +221,29 @@ describe('v1.3 omission against v1.2 null', () => {
     const { id } = await uploadOne('v1.3', ['wellbeing', 'communication_coach']);
     t.clock.advance(LONGEST);
     const v13 = ANALYSIS_OF(await get('v1.3', id));
-    expect(v13.communication_coach!.status).toBe(failsProcessing({ audioSha256: t.sb.listRecordings().find((r) => r.id === id)!.audioSha256, type: 'communication_coach', failureRate: 0 }) ? 'error' : 'completed');
-    expect(Object.keys(ANALYSIS_OF(await get('v1.2', id))).sort()).toEqual(['alzheimers', 'parkinsons', 'wellbeing']);
+    expect(v13.communication_coach!.status).toBe(
+      failsProcessing({
+        audioSha256: t.sb.listRecordings().find((r) => r.id === id)!.audioSha256,
+        type: 'communication_coach',
+        failureRate: 0,
+      })
+        ? 'error'
+        : 'completed',
+    );
+    expect(Object.keys(ANALYSIS_OF(await get('v1.2', id))).sort()).toEqual([
+      'alzheimers',
+      'parkinsons',
+      'wellbeing',
+    ]);
 
     const { id: plain } = await uploadOne('v1.3', ['wellbeing']);
     expect(ANALYSIS_OF(await get('v1.3', plain))).not.toHaveProperty('communication_coach');
-    expect(ANALYSIS_OF(await get('v1.3', plain, '?analysis=communication_coach'))).toEqual({ communication_coach: { status: 'not_requested' } });
+    expect(ANALYSIS_OF(await get('v1.3', plain, '?analysis=communication_coach'))).toEqual({
+      communication_coach: { status: 'not_requested' },
+    });
   });
 
-  it('with isolation the metadata describe the retained speaker\'s audio', async () => {
+  it("with isolation the metadata describe the retained speaker's audio", async () => {
     const audio = wav({ seconds: 80, speechSeconds: 70, sampleRateHz: 16_000, seed: 9 });
     const { id } = await uploadOne('v1.3', ['wellbeing'], audio, { isolate_oldest_speaker: true });
     const rec = t.sb.listRecordings().find((r) => r.id === id)!;

@@ -18,9 +18,13 @@ describe('sandbox CLI', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const ping = await fetch(`${url}/v1.3/ping`);
       expect(ping.status).toBe(200);
-      const usage = await fetch(`${url}/v1.3/usage/recordings`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+      const usage = await fetch(`${url}/v1.3/usage/recordings`, {
+        headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
+      });
       expect(usage.status).toBe(200);
-      const adminRes = await fetch(`${url}/_sandbox/scenario`, { headers: { 'X-Sandbox-Admin': 'cli-test-token' } });
+      const adminRes = await fetch(`${url}/_sandbox/scenario`, {
+        headers: { 'X-Sandbox-Admin': 'cli-test-token' },
+      });
       expect(((await adminRes.json()) as { name: string }).name).toBe('fast');
       expect(lines.join('\n')).toContain(`API key: ${DEMO_API_KEY}`);
       expect(lines.join('\n')).toContain('Admin token: cli-test-token');
@@ -34,7 +38,8 @@ describe('sandbox CLI', () => {
 
   it('--help describes the options', async () => {
     const out = await runTs(CLI, ['--help']);
-    for (const opt of ['--port', '--config', '--state', '--scenario', '--admin-token']) expect(out).toContain(opt);
+    for (const opt of ['--port', '--config', '--state', '--scenario', '--admin-token'])
+      expect(out).toContain(opt);
   });
 
   it('an unknown scenario is refused with exit code 2', async () => {

@@ -8,12 +8,24 @@ import { API_VERSIONS, type ApiVersion } from '../../../shared/api/vocabulary';
 import { Ping } from '../../../shared/api/wire-common';
 import { WIRE } from '../../../shared/api/wire';
 import {
-  call, createAccount, expectErrorShape, goodWav, KEYS, parseWire, startTestSandbox, upload, type TestSandbox,
+  call,
+  createAccount,
+  expectErrorShape,
+  goodWav,
+  KEYS,
+  parseWire,
+  startTestSandbox,
+  upload,
+  type TestSandbox,
 } from './helpers';
 
 let t: TestSandbox;
-beforeAll(async () => { t = await startTestSandbox(); });
-afterAll(async () => { await t.sb.close(); });
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(async () => {
+  await t.sb.close();
+});
 
 describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
   it('GET /ping answers 200 { message } without a key, marked simulated', async () => {
@@ -35,7 +47,10 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     expect(acc.organisation_role).toBe('speaker');
     expect(acc.account_id).toMatch(/^[0-9a-f-]{36}$/);
     const withBody = await call(t.sb, version, '/accounts', {
-      method: 'POST', key: KEYS.active, body: '{}', headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      key: KEYS.active,
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
     });
     expect(withBody.status).toBe(200);
     expect(parseWire(WIRE[version].account, withBody).account_id).not.toBe(acc.account_id);
@@ -43,15 +58,26 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
 
   it('POST /accounts with malformed JSON is 400 InvalidRequest', async () => {
     const a = await call(t.sb, version, '/accounts', {
-      method: 'POST', key: KEYS.active, body: '{"oops', headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      key: KEYS.active,
+      body: '{"oops',
+      headers: { 'Content-Type': 'application/json' },
     });
     expect(a.status).toBe(400);
     expect(expectErrorShape(a, version).type).toBe('InvalidRequest');
-    const arr = await call(t.sb, version, '/accounts', { method: 'POST', key: KEYS.active, body: '[]', headers: { 'Content-Type': 'application/json' } });
+    const arr = await call(t.sb, version, '/accounts', {
+      method: 'POST',
+      key: KEYS.active,
+      body: '[]',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(arr.status).toBe(400);
     // The spec gives account creation no 413: an oversized body is a bad request.
     const huge = await call(t.sb, version, '/accounts', {
-      method: 'POST', key: KEYS.active, body: JSON.stringify({ padding: 'x'.repeat(100_000) }), headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      key: KEYS.active,
+      body: JSON.stringify({ padding: 'x'.repeat(100_000) }),
+      headers: { 'Content-Type': 'application/json' },
     });
     expect(huge.status).toBe(400);
     expect(expectErrorShape(huge, version).type).toBe('InvalidRequest');
@@ -64,7 +90,9 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
   });
 
   it('POST /accounts works for an organisation whose API billing is not provisioned', async () => {
-    expect((await call(t.sb, version, '/accounts', { method: 'POST', key: KEYS.notProvisioned })).status).toBe(200);
+    expect(
+      (await call(t.sb, version, '/accounts', { method: 'POST', key: KEYS.notProvisioned })).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -73,7 +101,11 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     ['POST', '/recordings'],
     ['GET', '/recordings/3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f/analysis'],
   ])('%s %s: 401 without a key, with an unknown key, and with a non-Bearer scheme', async (method, path) => {
-    for (const headers of [{}, { Authorization: 'Bearer vs-no-such-key-123' }, { Authorization: `Basic ${KEYS.active}` }]) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer vs-no-such-key-123' },
+      { Authorization: `Basic ${KEYS.active}` },
+    ]) {
       const a = await call(t.sb, version, path, { method, headers });
       expect(a.status).toBe(401);
       expect(expectErrorShape(a, version).type).toBe('Unauthorized');
@@ -86,16 +118,21 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
     ['POST', '/recordings'],
     ['GET', '/recordings/3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f/analysis'],
   ])('%s %s: 403 Suspended for a suspended organisation', async (method, path) => {
-    const a = await call(t.sb, version, path, { method, key: KEYS.suspended, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) });
+    const a = await call(t.sb, version, path, {
+      method,
+      key: KEYS.suspended,
+      ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
+    });
     expect(a.status).toBe(403);
     expect(expectErrorShape(a, version).type).toBe('Suspended');
   });
 
-  it('GET /usage/recordings answers the version\'s usage shape', async () => {
+  it("GET /usage/recordings answers the version's usage shape", async () => {
     const a = await call(t.sb, version, '/usage/recordings', { key: KEYS.active });
     expect(a.status).toBe(200);
     const u = parseWire(WIRE[version].usage, a);
-    if (version === 'v1.3') expect(u).toMatchObject({ trial_granted: 10, included_granted: 100, tier: 'sandbox' });
+    if (version === 'v1.3')
+      expect(u).toMatchObject({ trial_granted: 10, included_granted: 100, tier: 'sandbox' });
     else expect(u).toMatchObject({ limit: 110 });
   });
 
@@ -105,7 +142,12 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
       expect(a.status, path).toBe(404);
       expect(expectErrorShape(a, version).type).toBe('NotFound');
     }
-    for (const [method, path, allow] of [['POST', '/ping', 'GET'], ['GET', '/accounts', 'POST'], ['DELETE', '/recordings', 'POST'], ['PUT', '/usage/recordings', 'GET']] as const) {
+    for (const [method, path, allow] of [
+      ['POST', '/ping', 'GET'],
+      ['GET', '/accounts', 'POST'],
+      ['DELETE', '/recordings', 'POST'],
+      ['PUT', '/usage/recordings', 'GET'],
+    ] as const) {
       const a = await call(t.sb, version, path, { method, key: KEYS.active });
       expect(a.status, `${method} ${path}`).toBe(405);
       expect(a.headers.get('allow')).toBe(allow);
@@ -136,6 +178,8 @@ describe('differences between the versions', () => {
     const up12 = await upload(t.sb, 'v1.2', KEYS.notProvisioned, goodWav(), { account_id: account });
     expect(up12.status).toBe(200);
     const id = (up12.json as { recording_id: string }).recording_id;
-    expect((await call(t.sb, 'v1.3', `/recordings/${id}/analysis`, { key: KEYS.notProvisioned })).status).toBe(200);
+    expect(
+      (await call(t.sb, 'v1.3', `/recordings/${id}/analysis`, { key: KEYS.notProvisioned })).status,
+    ).toBe(200);
   });
 });

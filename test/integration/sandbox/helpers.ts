@@ -19,7 +19,15 @@ export interface Clock {
 
 export const fakeClock = (start = T0): Clock => {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; }, set: (ms) => { t = ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+    set: (ms) => {
+      t = ms;
+    },
+  };
 };
 
 export interface TestSandbox {
@@ -41,7 +49,12 @@ export const testConfig = (): SandboxConfigInput => ({
     { id: 'demo', name: 'Demo organisation', apiKeys: [KEYS.active] },
     { id: 'other', name: 'Another organisation', apiKeys: [KEYS.other] },
     { id: 'suspended', name: 'Suspended organisation', apiKeys: [KEYS.suspended], access: 'suspended' },
-    { id: 'unprovisioned', name: 'Not provisioned', apiKeys: [KEYS.notProvisioned], access: 'not_provisioned' },
+    {
+      id: 'unprovisioned',
+      name: 'Not provisioned',
+      apiKeys: [KEYS.notProvisioned],
+      access: 'not_provisioned',
+    },
     { id: 'limited', name: 'Wellbeing only', apiKeys: [KEYS.limited], enabledAnalyses: ['wellbeing'] },
   ],
   creditsPerUpload: 1,
@@ -69,29 +82,53 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export const call = async (sb: Sandbox, version: string, path: string, opts: CallOptions = {}): Promise<Answer> => {
+export const call = async (
+  sb: Sandbox,
+  version: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Answer> => {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== null && opts.key !== undefined) headers['Authorization'] = `Bearer ${opts.key}`;
   const res = await fetch(`${sb.url}/${version}${path}`, {
     method: opts.method ?? 'GET',
     headers,
-    ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : new Uint8Array(opts.body) } : {}),
+    ...(opts.body !== undefined
+      ? { body: typeof opts.body === 'string' ? opts.body : new Uint8Array(opts.body) }
+      : {}),
   });
   const text = await res.text();
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, text, json };
 };
 
-export const admin = async (sb: Sandbox, method: string, path: string, body?: unknown, token: string | null = sb.adminToken): Promise<Answer> => {
+export const admin = async (
+  sb: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = sb.adminToken,
+): Promise<Answer> => {
   const res = await fetch(`${sb.url}/_sandbox${path}`, {
     method,
-    headers: { ...(token !== null ? { 'X-Sandbox-Admin': token } : {}), ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...(token !== null ? { 'X-Sandbox-Admin': token } : {}),
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, text, json };
 };
 
@@ -103,7 +140,10 @@ export const errorOf = (a: Answer): { type: string; message: string } => {
 /** Parses with the client's schema for that version, throwing with the issues if it does not fit. */
 export const parseWire = <S extends z.ZodType>(schema: S, a: Answer): z.infer<S> => {
   const r = schema.safeParse(a.json);
-  if (!r.success) throw new Error(`answer does not fit the schema: ${JSON.stringify(r.error.issues)}\n${a.text.slice(0, 500)}`);
+  if (!r.success)
+    throw new Error(
+      `answer does not fit the schema: ${JSON.stringify(r.error.issues)}\n${a.text.slice(0, 500)}`,
+    );
   return r.data;
 };
 
@@ -111,14 +151,20 @@ export const parseWire = <S extends z.ZodType>(schema: S, a: Answer): z.infer<S>
 export const expectErrorShape = (a: Answer, version: ApiVersion): { type: string; message: string } => {
   const parsed = WIRE[version].error.safeParse(a.json);
   if (!parsed.success) throw new Error(`not an error shape: ${a.text.slice(0, 300)}`);
-  if (!(a.headers.get('content-type') ?? '').startsWith('application/json')) throw new Error(`content type ${a.headers.get('content-type')}`);
+  if (!(a.headers.get('content-type') ?? '').startsWith('application/json'))
+    throw new Error(`content type ${a.headers.get('content-type')}`);
   if (a.headers.get('x-voicescope-simulated') !== '1') throw new Error('no simulated header');
   return errorOf(a);
 };
 
-export const createAccount = async (sb: Sandbox, version: ApiVersion = 'v1.3', key: string = KEYS.active): Promise<string> => {
+export const createAccount = async (
+  sb: Sandbox,
+  version: ApiVersion = 'v1.3',
+  key: string = KEYS.active,
+): Promise<string> => {
   const a = await call(sb, version, '/accounts', {
-    method: 'POST', key,
+    method: 'POST',
+    key,
     ...(version === 'v1.2' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
   });
   if (a.status !== 200) throw new Error(`account creation failed: ${a.status} ${a.text}`);
@@ -132,16 +178,26 @@ export interface UploadFields {
   isolate_oldest_speaker?: boolean;
 }
 
-export const uploadBody = (audio: Uint8Array | string, fields: UploadFields): string => JSON.stringify({
-  recorded_at: '2026-03-02T09:15:00Z',
-  analysis: ['wellbeing', 'parkinsons', 'alzheimers'],
-  ...fields,
-  audio: typeof audio === 'string' ? audio : Buffer.from(audio).toString('base64'),
-});
+export const uploadBody = (audio: Uint8Array | string, fields: UploadFields): string =>
+  JSON.stringify({
+    recorded_at: '2026-03-02T09:15:00Z',
+    analysis: ['wellbeing', 'parkinsons', 'alzheimers'],
+    ...fields,
+    audio: typeof audio === 'string' ? audio : Buffer.from(audio).toString('base64'),
+  });
 
-export const upload = (sb: Sandbox, version: string, key: string, audio: Uint8Array | string, fields: UploadFields): Promise<Answer> =>
+export const upload = (
+  sb: Sandbox,
+  version: string,
+  key: string,
+  audio: Uint8Array | string,
+  fields: UploadFields,
+): Promise<Answer> =>
   call(sb, version, '/recordings', {
-    method: 'POST', key, body: uploadBody(audio, fields), headers: { 'Content-Type': 'application/json' },
+    method: 'POST',
+    key,
+    body: uploadBody(audio, fields),
+    headers: { 'Content-Type': 'application/json' },
   });
 
 const wavCache = new Map<string, Uint8Array>();
@@ -158,6 +214,8 @@ export const wav = (opts: Parameters<typeof makeWav>[0]): Uint8Array => {
 };
 
 /** 45 s, 40 s of speech, 16 kHz mono: accepted everywhere. */
-export const goodWav = (seed = 1): Uint8Array => wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 16_000, seed });
+export const goodWav = (seed = 1): Uint8Array =>
+  wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 16_000, seed });
 
-export const ANALYSIS_OF = (a: Answer) => (a.json as { analysis: Record<string, { status: string } & Record<string, unknown>> }).analysis;
+export const ANALYSIS_OF = (a: Answer) =>
+  (a.json as { analysis: Record<string, { status: string } & Record<string, unknown>> }).analysis;

@@ -9,7 +9,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WIRE } from '../../../shared/api/wire';
 import { startSandbox } from '../../../main/sandbox/server';
 import {
-  admin, call, createAccount, expectErrorShape, fakeClock, goodWav, KEYS, parseWire, startTestSandbox, testConfig, upload,
+  admin,
+  call,
+  createAccount,
+  expectErrorShape,
+  fakeClock,
+  goodWav,
+  KEYS,
+  parseWire,
+  startTestSandbox,
+  testConfig,
+  upload,
 } from './helpers';
 
 const dirs: string[] = [];
@@ -18,15 +28,20 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('state file', () => {
-  it('keeps organisations\' credits, accounts and recordings across a restart', async () => {
+  it("keeps organisations' credits, accounts and recordings across a restart", async () => {
     const file = join(tempDir(), 'state.json');
     const clock = fakeClock();
     const first = await startSandbox({ port: 0, config: testConfig(), stateFile: file, now: clock.now });
     const account = await createAccount(first, 'v1.3');
-    const up = await upload(first, 'v1.3', KEYS.active, goodWav(), { account_id: account, analysis: ['wellbeing'] });
+    const up = await upload(first, 'v1.3', KEYS.active, goodWav(), {
+      account_id: account,
+      analysis: ['wellbeing'],
+    });
     expect(up.status).toBe(200);
     const id = (up.json as { recording_id: string }).recording_id;
     const usageBefore = (await call(first, 'v1.3', '/usage/recordings', { key: KEYS.active })).json;
@@ -38,12 +53,16 @@ describe('state file', () => {
     clock.advance(60_000);
     const second = await startSandbox({ port: 0, config: testConfig(), stateFile: file, now: clock.now });
     try {
-      expect((await call(second, 'v1.3', '/usage/recordings', { key: KEYS.active })).json).toEqual(usageBefore);
+      expect((await call(second, 'v1.3', '/usage/recordings', { key: KEYS.active })).json).toEqual(
+        usageBefore,
+      );
       const a = await call(second, 'v1.2', `/recordings/${id}/analysis`, { key: KEYS.active });
       expect(a.status).toBe(200);
       expect(parseWire(WIRE['v1.2'].analysis, a).analysis.wellbeing?.status).toBe('completed');
       // The account survived: it can upload again.
-      expect((await upload(second, 'v1.3', KEYS.active, goodWav(), { account_id: account })).status).toBe(200);
+      expect((await upload(second, 'v1.3', KEYS.active, goodWav(), { account_id: account })).status).toBe(
+        200,
+      );
     } finally {
       await second.close();
     }
@@ -52,7 +71,9 @@ describe('state file', () => {
   it('refuses to start on a corrupt state file, saying which file and what to do', async () => {
     const file = join(tempDir(), 'state.json');
     writeFileSync(file, '{"format":"voicescope-sandbox-state","version":1,"organisations":[');
-    await expect(startSandbox({ port: 0, stateFile: file })).rejects.toThrow(/state\.json cannot be read.*delete it/s);
+    await expect(startSandbox({ port: 0, stateFile: file })).rejects.toThrow(
+      /state\.json cannot be read.*delete it/s,
+    );
     writeFileSync(file, JSON.stringify({ something: 'else' }));
     await expect(startSandbox({ port: 0, stateFile: file })).rejects.toThrow(/cannot be read/);
   });
@@ -62,7 +83,13 @@ describe('admin routes', () => {
   it('need the X-Sandbox-Admin token', async () => {
     const { sb } = await startTestSandbox();
     try {
-      for (const [method, path] of [['GET', '/organisations'], ['GET', '/requests'], ['POST', '/reset'], ['PUT', '/scenario'], ['GET', '/organisations/demo']] as const) {
+      for (const [method, path] of [
+        ['GET', '/organisations'],
+        ['GET', '/requests'],
+        ['POST', '/reset'],
+        ['PUT', '/scenario'],
+        ['GET', '/organisations/demo'],
+      ] as const) {
         expect((await admin(sb, method, path, undefined, null)).status, `${method} ${path}`).toBe(401);
         expect((await admin(sb, method, path, undefined, 'wrong-token')).status).toBe(401);
       }
@@ -81,17 +108,30 @@ describe('admin routes', () => {
       expect(list.status).toBe(200);
       expect((list.json as { id: string }[]).map((o) => o.id)).toContain('demo');
 
-      const put = await admin(sb, 'PUT', '/organisations/fresh', { name: 'Fresh', apiKeys: ['vs-test-fresh-key'], access: 'suspended' });
+      const put = await admin(sb, 'PUT', '/organisations/fresh', {
+        name: 'Fresh',
+        apiKeys: ['vs-test-fresh-key'],
+        access: 'suspended',
+      });
       expect(put.status).toBe(200);
       expect(put.json).toMatchObject({ id: 'fresh', access: 'suspended', credits: { trial_granted: 10 } });
       expect((await call(sb, 'v1.3', '/usage/recordings', { key: 'vs-test-fresh-key' })).status).toBe(403);
-      expect((await admin(sb, 'PUT', '/organisations/fresh', { name: 'Fresh', apiKeys: ['vs-test-fresh-key'] })).status).toBe(200);
+      expect(
+        (await admin(sb, 'PUT', '/organisations/fresh', { name: 'Fresh', apiKeys: ['vs-test-fresh-key'] }))
+          .status,
+      ).toBe(200);
       expect((await call(sb, 'v1.3', '/usage/recordings', { key: 'vs-test-fresh-key' })).status).toBe(200);
       expect(sb.getOrganisation('fresh')?.access).toBe('active');
       // A key cannot belong to two organisations; a body id must match the path.
-      expect((await admin(sb, 'PUT', '/organisations/thief', { name: 'Thief', apiKeys: [KEYS.active] })).status).toBe(400);
-      expect((await admin(sb, 'PUT', '/organisations/x', { id: 'y', name: 'Y', apiKeys: [] })).status).toBe(400);
-      expect((await admin(sb, 'PUT', '/organisations/bad', { name: 'Bad', apiKeys: ['short'] })).status).toBe(400);
+      expect(
+        (await admin(sb, 'PUT', '/organisations/thief', { name: 'Thief', apiKeys: [KEYS.active] })).status,
+      ).toBe(400);
+      expect((await admin(sb, 'PUT', '/organisations/x', { id: 'y', name: 'Y', apiKeys: [] })).status).toBe(
+        400,
+      );
+      expect((await admin(sb, 'PUT', '/organisations/bad', { name: 'Bad', apiKeys: ['short'] })).status).toBe(
+        400,
+      );
       expect((await admin(sb, 'GET', '/organisations/nobody')).status).toBe(404);
 
       const scen = await admin(sb, 'PUT', '/scenario', { preset: 'flaky', seed: 7 });
@@ -143,7 +183,16 @@ describe('request log', () => {
       expect(text).not.toContain('vs-wrong-key-000');
       expect(text).not.toContain(Buffer.from(audio).toString('base64').slice(0, 40));
       const keys = new Set(log.flatMap((r) => Object.keys(r)));
-      expect([...keys].sort()).toEqual(['at', 'endpoint', 'fault', 'method', 'orgId', 'path', 'status', 'version']);
+      expect([...keys].sort()).toEqual([
+        'at',
+        'endpoint',
+        'fault',
+        'method',
+        'orgId',
+        'path',
+        'status',
+        'version',
+      ]);
     } finally {
       await sb.close();
     }

@@ -10,21 +10,41 @@ import { MAX_UPLOAD_BODY_BYTES } from '../../../main/sandbox/server';
 import { fmtChunk, makeMp3Header, makeMp4Header, makeOggHeader, riffFile } from '../../fixtures/audio';
 import { makeLowBitRateMp3, makeMp3, makeMp4, makeOggOpus } from '../../fixtures/compressed-audio';
 import {
-  call, createAccount, expectErrorShape, goodWav, KEYS, parseWire, startTestSandbox, T0, upload, uploadBody, wav, type TestSandbox,
+  call,
+  createAccount,
+  expectErrorShape,
+  goodWav,
+  KEYS,
+  parseWire,
+  startTestSandbox,
+  T0,
+  upload,
+  uploadBody,
+  wav,
+  type TestSandbox,
 } from './helpers';
 
 let t: TestSandbox;
-beforeAll(async () => { t = await startTestSandbox(); });
-afterAll(async () => { await t.sb.close(); });
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(async () => {
+  await t.sb.close();
+});
 
-const usage13 = async (key: string) => parseWire(WIRE['v1.3'].usage, await call(t.sb, 'v1.3', '/usage/recordings', { key }));
-const usage12 = async (key: string) => parseWire(WIRE['v1.2'].usage, await call(t.sb, 'v1.2', '/usage/recordings', { key }));
+const usage13 = async (key: string) =>
+  parseWire(WIRE['v1.3'].usage, await call(t.sb, 'v1.3', '/usage/recordings', { key }));
+const usage12 = async (key: string) =>
+  parseWire(WIRE['v1.2'].usage, await call(t.sb, 'v1.2', '/usage/recordings', { key }));
 
 describe.each(API_VERSIONS)('%s accepted upload', (version: ApiVersion) => {
   it('answers the Recording: every field, the simulated marks, the facts of the audio', async () => {
     const account = await createAccount(t.sb, version);
     const audio = goodWav();
-    const a = await upload(t.sb, version, KEYS.active, audio, { account_id: account, recorded_at: '2026-03-02T09:15:00+01:00' });
+    const a = await upload(t.sb, version, KEYS.active, audio, {
+      account_id: account,
+      recorded_at: '2026-03-02T09:15:00+01:00',
+    });
     expect(a.status, a.text).toBe(200);
     const r = parseWire(WIRE[version].recording, a);
     expect(r).toMatchObject({
@@ -37,18 +57,24 @@ describe.each(API_VERSIONS)('%s accepted upload', (version: ApiVersion) => {
       audio_bit_rate_bps: 256_000,
     });
     // Every field present, in v1.2 too.
-    for (const k of Object.keys(WIRE['v1.3'].recording.shape).filter((k) => k !== 'simulation')) expect(a.json).toHaveProperty(k);
+    for (const k of Object.keys(WIRE['v1.3'].recording.shape).filter((k) => k !== 'simulation'))
+      expect(a.json).toHaveProperty(k);
     expect(r.audio_duration_seconds).toBeCloseTo(45, 3);
     expect(r.speech_duration_seconds).toBeGreaterThan(35);
     expect(r.speech_duration_seconds).toBeLessThan(45);
-    expect(r.simulation).toEqual({ simulated: true, generator: expect.stringMatching(/^voicescope-sandbox\//) });
+    expect(r.simulation).toEqual({
+      simulated: true,
+      generator: expect.stringMatching(/^voicescope-sandbox\//),
+    });
     expect(a.headers.get('x-voicescope-simulated')).toBe('1');
   });
 });
 
 describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
   let account: string;
-  beforeAll(async () => { account = await createAccount(t.sb, version); });
+  beforeAll(async () => {
+    account = await createAccount(t.sb, version);
+  });
 
   const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
     call(t.sb, version, '/recordings', { method: 'POST', key: KEYS.active, body, headers });
@@ -58,14 +84,66 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
       ['{"account_id":', undefined, /not valid JSON/],
       ['[1,2]', undefined, /JSON object/],
       [uploadBody(goodWav(), { account_id: account }), { 'Content-Type': 'text/plain' }, /Content-Type/],
-      [JSON.stringify({ recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing'], audio: '' }), undefined, /"account_id" is required/],
-      [JSON.stringify({ account_id: 'not-a-uuid', recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing'], audio: '' }), undefined, /"account_id" must be a UUID/],
-      [JSON.stringify({ account_id: account, recorded_at: 'yesterday', analysis: ['wellbeing'], audio: '' }), undefined, /"recorded_at"/],
-      [JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00', analysis: ['wellbeing'], audio: '' }), undefined, /"recorded_at"/],
-      [JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: [], audio: '' }), undefined, /"analysis" must list at least one/],
-      [JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing', 'voice'], audio: '' }), undefined, /"analysis\[1\]" must be one of/],
-      [JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: 'wellbeing', audio: '' }), undefined, /"analysis"/],
-      [JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing'] }), undefined, /"audio" is required/],
+      [
+        JSON.stringify({ recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing'], audio: '' }),
+        undefined,
+        /"account_id" is required/,
+      ],
+      [
+        JSON.stringify({
+          account_id: 'not-a-uuid',
+          recorded_at: '2026-03-02T09:15:00Z',
+          analysis: ['wellbeing'],
+          audio: '',
+        }),
+        undefined,
+        /"account_id" must be a UUID/,
+      ],
+      [
+        JSON.stringify({ account_id: account, recorded_at: 'yesterday', analysis: ['wellbeing'], audio: '' }),
+        undefined,
+        /"recorded_at"/,
+      ],
+      [
+        JSON.stringify({
+          account_id: account,
+          recorded_at: '2026-03-02T09:15:00',
+          analysis: ['wellbeing'],
+          audio: '',
+        }),
+        undefined,
+        /"recorded_at"/,
+      ],
+      [
+        JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: [], audio: '' }),
+        undefined,
+        /"analysis" must list at least one/,
+      ],
+      [
+        JSON.stringify({
+          account_id: account,
+          recorded_at: '2026-03-02T09:15:00Z',
+          analysis: ['wellbeing', 'voice'],
+          audio: '',
+        }),
+        undefined,
+        /"analysis\[1\]" must be one of/,
+      ],
+      [
+        JSON.stringify({
+          account_id: account,
+          recorded_at: '2026-03-02T09:15:00Z',
+          analysis: 'wellbeing',
+          audio: '',
+        }),
+        undefined,
+        /"analysis"/,
+      ],
+      [
+        JSON.stringify({ account_id: account, recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing'] }),
+        undefined,
+        /"audio" is required/,
+      ],
     ];
     for (const [body, headers, message] of cases) {
       const a = await post(body, headers);
@@ -76,28 +154,41 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
     }
   });
 
-  it(version === 'v1.2' ? 'refuses communication_coach (not a v1.2 type)' : 'accepts communication_coach', async () => {
-    const a = await upload(t.sb, version, KEYS.active, goodWav(), { account_id: account, analysis: ['wellbeing', 'communication_coach'] });
-    if (version === 'v1.2') {
-      expect(a.status).toBe(400);
-      const e = expectErrorShape(a, version);
-      expect(e.type).toBe('InvalidRequest');
-      expect(e.message).toMatch(/communication_coach is not an analysis type of v1\.2/);
-    } else {
-      expect(a.status).toBe(200);
-    }
-  });
+  it(
+    version === 'v1.2' ? 'refuses communication_coach (not a v1.2 type)' : 'accepts communication_coach',
+    async () => {
+      const a = await upload(t.sb, version, KEYS.active, goodWav(), {
+        account_id: account,
+        analysis: ['wellbeing', 'communication_coach'],
+      });
+      if (version === 'v1.2') {
+        expect(a.status).toBe(400);
+        const e = expectErrorShape(a, version);
+        expect(e.type).toBe('InvalidRequest');
+        expect(e.message).toMatch(/communication_coach is not an analysis type of v1\.2/);
+      } else {
+        expect(a.status).toBe(200);
+      }
+    },
+  );
 
   it('400 InvalidAudio: Base64 that is not strict (line breaks, wrong alphabet, bad padding, stray bits)', async () => {
     const b64 = Buffer.from(goodWav()).toString('base64');
-    for (const audio of [`${b64.slice(0, 76)}\n${b64.slice(76)}`, b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') + '-_', `${b64}=`, 'QUJDRA=', 'QR==', `${b64.slice(0, 100)} ${b64.slice(100)}`]) {
+    for (const audio of [
+      `${b64.slice(0, 76)}\n${b64.slice(76)}`,
+      b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') + '-_',
+      `${b64}=`,
+      'QUJDRA=',
+      'QR==',
+      `${b64.slice(0, 100)} ${b64.slice(100)}`,
+    ]) {
       const a = await post(uploadBody(audio, { account_id: account }));
       expect(a.status).toBe(400);
       expect(expectErrorShape(a, version).type).toBe('InvalidAudio');
     }
   });
 
-  it('400 AccountNotFound for an unknown account and for another organisation\'s account', async () => {
+  it("400 AccountNotFound for an unknown account and for another organisation's account", async () => {
     const foreign = await createAccount(t.sb, version, KEYS.other);
     for (const id of ['5b8c0e4e-1111-4c2b-8e1f-0a1b2c3d4e5f', foreign]) {
       const a = await upload(t.sb, version, KEYS.active, goodWav(), { account_id: id });
@@ -108,17 +199,31 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
 
   it('403 AnalysisNotEnabled names the types the organisation lacks', async () => {
     const limitedAccount = await createAccount(t.sb, version, KEYS.limited);
-    const a = await upload(t.sb, version, KEYS.limited, goodWav(), { account_id: limitedAccount, analysis: ['wellbeing', 'parkinsons', 'alzheimers'] });
+    const a = await upload(t.sb, version, KEYS.limited, goodWav(), {
+      account_id: limitedAccount,
+      analysis: ['wellbeing', 'parkinsons', 'alzheimers'],
+    });
     expect(a.status).toBe(403);
     const e = expectErrorShape(a, version);
     expect(e.type).toBe('AnalysisNotEnabled');
     expect(e.message).toMatch(/parkinsons, alzheimers/);
-    expect((await upload(t.sb, version, KEYS.limited, goodWav(), { account_id: limitedAccount, analysis: ['wellbeing'] })).status).toBe(200);
+    expect(
+      (
+        await upload(t.sb, version, KEYS.limited, goodWav(), {
+          account_id: limitedAccount,
+          analysis: ['wellbeing'],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('400 InvalidAudio "Unsupported format" for bytes of no supported container; nothing is charged', async () => {
     const before = await usage13(KEYS.active);
-    for (const bytes of [new TextEncoder().encode('this is a text file, not audio '.repeat(100)), new Uint8Array(0), new Uint8Array(5000).fill(7)]) {
+    for (const bytes of [
+      new TextEncoder().encode('this is a text file, not audio '.repeat(100)),
+      new Uint8Array(0),
+      new Uint8Array(5000).fill(7),
+    ]) {
       const a = await upload(t.sb, version, KEYS.active, bytes, { account_id: account });
       expect(a.status).toBe(400);
       const e = expectErrorShape(a, version);
@@ -131,7 +236,10 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
   it('400 UnsupportedAudio: stereo, sample rate below the minimum, bit rate below 32,000 bps', async () => {
     const cases: [Uint8Array, RegExp][] = [
       [wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 16_000, channels: 2 }), /2 channels; only mono/],
-      [wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 6_000 }), /sample rate is 6,000 Hz; the minimum is 8,000 Hz/],
+      [
+        wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 6_000 }),
+        /sample rate is 6,000 Hz; the minimum is 8,000 Hz/,
+      ],
       [makeLowBitRateMp3(45), /bit rate is 8,000 bps; the minimum is 32,000 bps/],
       [makeMp3({ seconds: 45, stereo: true }), /2 channels/],
       [makeOggOpus({ seconds: 45, channels: 2 }), /2 channels/],
@@ -147,7 +255,12 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
   });
 
   it('a container header without audio is 400 InvalidAudio; a WAV encoding the sandbox cannot decode is 400 UnsupportedAudio', async () => {
-    for (const bytes of [makeMp3Header(), makeOggHeader(), makeMp4Header(), riffFile([fmtChunk({ formatTag: 1, channels: 1, sampleRateHz: 16_000, bitsPerSample: 16 })])]) {
+    for (const bytes of [
+      makeMp3Header(),
+      makeOggHeader(),
+      makeMp4Header(),
+      riffFile([fmtChunk({ formatTag: 1, channels: 1, sampleRateHz: 16_000, bitsPerSample: 16 })]),
+    ]) {
       const a = await upload(t.sb, version, KEYS.active, bytes, { account_id: account });
       expect(a.status).toBe(400);
       expect(expectErrorShape(a, version).type).toBe('InvalidAudio');
@@ -164,7 +277,13 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
   });
 
   it('400 SpeechTooShort below 30 s of speech (no isolation)', async () => {
-    const a = await upload(t.sb, version, KEYS.active, wav({ seconds: 45, speechSeconds: 15, sampleRateHz: 16_000 }), { account_id: account });
+    const a = await upload(
+      t.sb,
+      version,
+      KEYS.active,
+      wav({ seconds: 45, speechSeconds: 15, sampleRateHz: 16_000 }),
+      { account_id: account },
+    );
     expect(a.status).toBe(400);
     const e = expectErrorShape(a, version);
     expect(e.type).toBe('SpeechTooShort');
@@ -174,11 +293,15 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
   it('refusals come in the documented order', async () => {
     const text = new TextEncoder().encode('not audio at all, '.repeat(50));
     // An unknown account is reported before the audio is looked at.
-    const a1 = await upload(t.sb, version, KEYS.active, text, { account_id: '5b8c0e4e-1111-4c2b-8e1f-0a1b2c3d4e5f' });
+    const a1 = await upload(t.sb, version, KEYS.active, text, {
+      account_id: '5b8c0e4e-1111-4c2b-8e1f-0a1b2c3d4e5f',
+    });
     expect(errorOf400(a1)).toBe('AccountNotFound');
     // Bad Base64 before the account.
     const a2 = await call(t.sb, version, '/recordings', {
-      method: 'POST', key: KEYS.active, headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      key: KEYS.active,
+      headers: { 'Content-Type': 'application/json' },
       body: uploadBody('***', { account_id: '5b8c0e4e-1111-4c2b-8e1f-0a1b2c3d4e5f' }),
     });
     expect(errorOf400(a2)).toBe('InvalidAudio');
@@ -225,28 +348,45 @@ describe('413 for files over 50,000,000 bytes', () => {
     const chunk = new Uint8Array(1024 * 1024).fill(0x41);
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent > 4 * MAX_UPLOAD_BODY_BYTES) { controller.close(); return; }
+        if (sent > 4 * MAX_UPLOAD_BODY_BYTES) {
+          controller.close();
+          return;
+        }
         sent += chunk.length;
         controller.enqueue(chunk);
       },
     });
     const res = await fetch(`${t.sb.url}/v1.2/recordings`, {
-      method: 'POST', body: stream, duplex: 'half',
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
       headers: { Authorization: `Bearer ${KEYS.active}`, 'Content-Type': 'application/json' },
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(sent).toBeLessThan(2 * MAX_UPLOAD_BODY_BYTES);
-    const body = await res.json() as { error: { type: string } };
+    const body = (await res.json()) as { error: { type: string } };
     expect(body.error.type).toBe('FileTooLarge');
   });
 
   it('413 from the declared Content-Length alone', async () => {
     const http = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${t.sb.url}/v1.3/recordings`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${KEYS.active}`, 'Content-Type': 'application/json', 'Content-Length': String(MAX_UPLOAD_BODY_BYTES + 1) },
-      }, (res) => { res.resume(); resolve(res.statusCode ?? 0); req.destroy(); });
+      const req = http.request(
+        `${t.sb.url}/v1.3/recordings`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${KEYS.active}`,
+            'Content-Type': 'application/json',
+            'Content-Length': String(MAX_UPLOAD_BODY_BYTES + 1),
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', reject);
       req.write('{"account_id":');
     });
@@ -257,8 +397,17 @@ describe('413 for files over 50,000,000 bytes', () => {
 describe('credits (v1.3) and the upload count (v1.2)', () => {
   it('consumes trial, then included, then purchased credits; refuses with 403 UploadLimitExceeded when exhausted; counts every upload', async () => {
     t.sb.upsertOrganisation({
-      id: 'buckets', name: 'Buckets', apiKeys: ['vs-test-buckets-key'],
-      credits: { trial_remaining: 2, trial_granted: 2, included_remaining: 1, included_granted: 5, purchased_remaining: 1, tier: null },
+      id: 'buckets',
+      name: 'Buckets',
+      apiKeys: ['vs-test-buckets-key'],
+      credits: {
+        trial_remaining: 2,
+        trial_granted: 2,
+        included_remaining: 1,
+        included_granted: 5,
+        purchased_remaining: 1,
+        tier: null,
+      },
       v12: { count: 0, limit: 100 },
     });
     const key = 'vs-test-buckets-key';
@@ -270,7 +419,12 @@ describe('credits (v1.3) and the upload count (v1.2)', () => {
       const u = await usage13(key);
       seen.push([u.trial_remaining, u.included_remaining, u.purchased_remaining]);
     }
-    expect(seen).toEqual([[1, 1, 1], [0, 1, 1], [0, 0, 1], [0, 0, 0]]);
+    expect(seen).toEqual([
+      [1, 1, 1],
+      [0, 1, 1],
+      [0, 0, 1],
+      [0, 0, 0],
+    ]);
     expect(await usage13(key)).toMatchObject({ trial_granted: 2, included_granted: 5, tier: null });
     const refused = await upload(t.sb, 'v1.3', key, goodWav(), { account_id: account });
     expect(refused.status).toBe(403);
@@ -285,7 +439,12 @@ describe('credits (v1.3) and the upload count (v1.2)', () => {
   });
 
   it('v1.2: 403 UploadLimitExceeded once count reaches limit; refused uploads are not counted; v1.3 still uploads on credits', async () => {
-    t.sb.upsertOrganisation({ id: 'counted', name: 'Counted', apiKeys: ['vs-test-counted-key'], v12: { count: 0, limit: 2 } });
+    t.sb.upsertOrganisation({
+      id: 'counted',
+      name: 'Counted',
+      apiKeys: ['vs-test-counted-key'],
+      v12: { count: 0, limit: 2 },
+    });
     const key = 'vs-test-counted-key';
     const account = await createAccount(t.sb, 'v1.2', key);
     expect((await upload(t.sb, 'v1.2', key, goodWav(), { account_id: account })).status).toBe(200);
@@ -304,7 +463,9 @@ describe('credits (v1.3) and the upload count (v1.2)', () => {
     const key = 'vs-test-careful-key';
     const account = await createAccount(t.sb, 'v1.3', key);
     const before = [await usage13(key), await usage12(key)];
-    await upload(t.sb, 'v1.3', key, wav({ seconds: 45, speechSeconds: 10, sampleRateHz: 16_000 }), { account_id: account });
+    await upload(t.sb, 'v1.3', key, wav({ seconds: 45, speechSeconds: 10, sampleRateHz: 16_000 }), {
+      account_id: account,
+    });
     await upload(t.sb, 'v1.3', key, goodWav(), { account_id: '5b8c0e4e-1111-4c2b-8e1f-0a1b2c3d4e5f' });
     expect([await usage13(key), await usage12(key)]).toEqual(before);
   });
@@ -314,18 +475,34 @@ describe('credits (v1.3) and the upload count (v1.2)', () => {
     const sb = await startSandbox({
       port: 0,
       config: {
-        organisations: [{
-          id: 'x', name: 'X', apiKeys: ['vs-test-x-key-1'],
-          credits: { trial_remaining: 1, trial_granted: 1, included_remaining: 2, included_granted: 2, purchased_remaining: 0, tier: 'basic' },
-        }],
+        organisations: [
+          {
+            id: 'x',
+            name: 'X',
+            apiKeys: ['vs-test-x-key-1'],
+            credits: {
+              trial_remaining: 1,
+              trial_granted: 1,
+              included_remaining: 2,
+              included_granted: 2,
+              purchased_remaining: 0,
+              tier: 'basic',
+            },
+          },
+        ],
         creditsPerUpload: 2,
         scenario: 'fast',
       },
     });
     try {
       const account = await createAccount(sb, 'v1.3', 'vs-test-x-key-1');
-      expect((await upload(sb, 'v1.3', 'vs-test-x-key-1', goodWav(), { account_id: account })).status).toBe(200);
-      const u = parseWire(WIRE['v1.3'].usage, await call(sb, 'v1.3', '/usage/recordings', { key: 'vs-test-x-key-1' }));
+      expect((await upload(sb, 'v1.3', 'vs-test-x-key-1', goodWav(), { account_id: account })).status).toBe(
+        200,
+      );
+      const u = parseWire(
+        WIRE['v1.3'].usage,
+        await call(sb, 'v1.3', '/usage/recordings', { key: 'vs-test-x-key-1' }),
+      );
       expect([u.trial_remaining, u.included_remaining]).toEqual([0, 1]);
       const refused = await upload(sb, 'v1.3', 'vs-test-x-key-1', goodWav(), { account_id: account });
       expect(refused.status).toBe(403);
@@ -336,30 +513,46 @@ describe('credits (v1.3) and the upload count (v1.2)', () => {
 });
 
 describe('isolate_oldest_speaker (v1.3)', () => {
-  it('describes the retained speaker\'s audio: 55–90 % of the duration and speech, smaller size, same rates', async () => {
+  it("describes the retained speaker's audio: 55–90 % of the duration and speech, smaller size, same rates", async () => {
     const account = await createAccount(t.sb);
     const audio = wav({ seconds: 80, speechSeconds: 70, sampleRateHz: 16_000, seed: 5 });
-    const plain = parseWire(WIRE['v1.3'].recording, await upload(t.sb, 'v1.3', KEYS.active, audio, { account_id: account }));
-    const a = await upload(t.sb, 'v1.3', KEYS.active, audio, { account_id: account, isolate_oldest_speaker: true });
+    const plain = parseWire(
+      WIRE['v1.3'].recording,
+      await upload(t.sb, 'v1.3', KEYS.active, audio, { account_id: account }),
+    );
+    const a = await upload(t.sb, 'v1.3', KEYS.active, audio, {
+      account_id: account,
+      isolate_oldest_speaker: true,
+    });
     expect(a.status, a.text).toBe(200);
     const iso = parseWire(WIRE['v1.3'].recording, a);
     const share = (x: number, of: number) => x / of;
-    expect(share(iso.audio_duration_seconds, plain.audio_duration_seconds)).toBeGreaterThanOrEqual(0.55 - 1e-3);
+    expect(share(iso.audio_duration_seconds, plain.audio_duration_seconds)).toBeGreaterThanOrEqual(
+      0.55 - 1e-3,
+    );
     expect(share(iso.audio_duration_seconds, plain.audio_duration_seconds)).toBeLessThanOrEqual(0.9 + 1e-3);
-    expect(share(iso.speech_duration_seconds, plain.speech_duration_seconds)).toBeGreaterThanOrEqual(0.55 - 1e-3);
+    expect(share(iso.speech_duration_seconds, plain.speech_duration_seconds)).toBeGreaterThanOrEqual(
+      0.55 - 1e-3,
+    );
     expect(share(iso.speech_duration_seconds, plain.speech_duration_seconds)).toBeLessThanOrEqual(0.9 + 1e-3);
     expect(iso.speech_duration_seconds).toBeLessThanOrEqual(iso.audio_duration_seconds);
     expect(iso.audio_size_bytes).toBeLessThan(plain.audio_size_bytes);
     expect(iso.audio_sample_rate_hz).toBe(plain.audio_sample_rate_hz);
     // Deterministic: the same file gives the same retained audio.
-    const again = parseWire(WIRE['v1.3'].recording, await upload(t.sb, 'v1.3', KEYS.active, audio, { account_id: account, isolate_oldest_speaker: true }));
+    const again = parseWire(
+      WIRE['v1.3'].recording,
+      await upload(t.sb, 'v1.3', KEYS.active, audio, { account_id: account, isolate_oldest_speaker: true }),
+    );
     expect(again.speech_duration_seconds).toBe(iso.speech_duration_seconds);
   });
 
   it('400 RecordingTooLongForIsolation over 10 minutes; the same file is accepted without isolation', async () => {
     const account = await createAccount(t.sb);
     const long = makeMp3({ seconds: 601, kbps: 32 });
-    const a = await upload(t.sb, 'v1.3', KEYS.active, long, { account_id: account, isolate_oldest_speaker: true });
+    const a = await upload(t.sb, 'v1.3', KEYS.active, long, {
+      account_id: account,
+      isolate_oldest_speaker: true,
+    });
     expect(a.status).toBe(400);
     const e = expectErrorShape(a, 'v1.3');
     expect(e.type).toBe('RecordingTooLongForIsolation');
@@ -371,7 +564,10 @@ describe('isolate_oldest_speaker (v1.3)', () => {
     const account = await createAccount(t.sb);
     const clip = makeMp3({ seconds: 36 }); // 30.6 s of speech; the retained speaker keeps at most 90 %
     expect((await upload(t.sb, 'v1.3', KEYS.active, clip, { account_id: account })).status).toBe(200);
-    const a = await upload(t.sb, 'v1.3', KEYS.active, clip, { account_id: account, isolate_oldest_speaker: true });
+    const a = await upload(t.sb, 'v1.3', KEYS.active, clip, {
+      account_id: account,
+      isolate_oldest_speaker: true,
+    });
     expect(a.status).toBe(400);
     expect(expectErrorShape(a, 'v1.3').type).toBe('SpeakerSpeechTooShort');
   });
@@ -379,17 +575,28 @@ describe('isolate_oldest_speaker (v1.3)', () => {
   it('isolate_oldest_speaker: false is a plain upload; v1.2 ignores the field', async () => {
     const account = await createAccount(t.sb);
     const clip = makeMp3({ seconds: 36 });
-    expect((await upload(t.sb, 'v1.3', KEYS.active, clip, { account_id: account, isolate_oldest_speaker: false })).status).toBe(200);
-    const v12 = await upload(t.sb, 'v1.2', KEYS.active, clip, { account_id: account, isolate_oldest_speaker: true });
+    expect(
+      (await upload(t.sb, 'v1.3', KEYS.active, clip, { account_id: account, isolate_oldest_speaker: false }))
+        .status,
+    ).toBe(200);
+    const v12 = await upload(t.sb, 'v1.2', KEYS.active, clip, {
+      account_id: account,
+      isolate_oldest_speaker: true,
+    });
     expect(v12.status).toBe(200);
     expect(parseWire(WIRE['v1.2'].recording, v12).audio_duration_seconds).toBeCloseTo(36, 0);
   });
 
   it('a non-boolean isolate_oldest_speaker is 400 InvalidRequest', async () => {
     const account = await createAccount(t.sb);
-    const body = JSON.parse(uploadBody(makeMp3({ seconds: 36 }), { account_id: account })) as Record<string, unknown>;
+    const body = JSON.parse(uploadBody(makeMp3({ seconds: 36 }), { account_id: account })) as Record<
+      string,
+      unknown
+    >;
     const a = await call(t.sb, 'v1.3', '/recordings', {
-      method: 'POST', key: KEYS.active, headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      key: KEYS.active,
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ ...body, isolate_oldest_speaker: 'yes' }),
     });
     expect(a.status).toBe(400);

@@ -11,8 +11,11 @@ describe('researcher-facing explanations', () => {
   });
 
   it('an unreadable answer names where it broke', () =>
-    expect(explainApiError(apiError('InvalidResponse', 'getAnalysis', { path: 'analysis.parkinsons.indicators.hnr' })).summary)
-      .toContain('(at analysis.parkinsons.indicators.hnr)'));
+    expect(
+      explainApiError(
+        apiError('InvalidResponse', 'getAnalysis', { path: 'analysis.parkinsons.indicators.hnr' }),
+      ).summary,
+    ).toContain('(at analysis.parkinsons.indicators.hnr)'));
 
   it('named types decide the kind whatever the status; 429 and 5xx decide before them', () => {
     expect(classifyHttpError(402, 'UploadLimitExceeded', 'upload')).toBe('UploadLimitExceeded');

@@ -13,18 +13,32 @@ let events: ExchangeEvent[];
 const client = (version: ApiVersion = 'v1.3', extra: Record<string, unknown> = {}) =>
   createApiClient({
     profile: { baseUrl: srv.url, version, apiKey: KEY },
-    sleep: async (ms) => { sleeps.push(ms); },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
     random: () => 0.5,
     observer: (e) => events.push(e),
     ...extra,
   });
 
 const audio = bytesAudioSource(new Uint8Array(3000).fill(7));
-const uploadReq = { accountId: IDS.account, recordedAt: '2026-03-02T09:15:00Z', analyses: ['wellbeing', 'parkinsons'] as const, audio };
-const err = (status: number, type: string, message = 'msg', headers?: Record<string, string>) => json(status, { error: { type, message } }, headers);
+const uploadReq = {
+  accountId: IDS.account,
+  recordedAt: '2026-03-02T09:15:00Z',
+  analyses: ['wellbeing', 'parkinsons'] as const,
+  audio,
+};
+const err = (status: number, type: string, message = 'msg', headers?: Record<string, string>) =>
+  json(status, { error: { type, message } }, headers);
 
-beforeEach(async () => { srv = await startScriptedServer(); sleeps = []; events = []; });
-afterEach(async () => { await srv.close(); });
+beforeEach(async () => {
+  srv = await startScriptedServer();
+  sleeps = [];
+  events = [];
+});
+afterEach(async () => {
+  await srv.close();
+});
 
 describe('requests as the specification describes them', () => {
   it('ping sends no Authorization header; the others send the Bearer key', async () => {
@@ -52,7 +66,12 @@ describe('requests as the specification describes them', () => {
     expect(out.status).toBe('accepted');
     const r = srv.received[0]!;
     const body = JSON.parse(r.body);
-    expect(body).toMatchObject({ account_id: IDS.account, recorded_at: '2026-03-02T09:15:00Z', analysis: ['wellbeing', 'parkinsons'], isolate_oldest_speaker: true });
+    expect(body).toMatchObject({
+      account_id: IDS.account,
+      recorded_at: '2026-03-02T09:15:00Z',
+      analysis: ['wellbeing', 'parkinsons'],
+      isolate_oldest_speaker: true,
+    });
     expect(Buffer.from(body.audio, 'base64')).toEqual(Buffer.alloc(3000, 7));
     expect(Number(r.headers['content-length'])).toBe(r.bodyBytes);
   });
@@ -71,7 +90,9 @@ describe('requests as the specification describes them', () => {
   it('getAnalysis asks for the chosen types and maps the answer to the domain', async () => {
     srv.script(json(200, analysisV13, { 'X-Voicescope-Simulated': '1' }));
     const res = await client().getAnalysis(IDS.recording, ['wellbeing', 'alzheimers']);
-    expect(srv.received[0]!.url).toBe(`/v1.3/recordings/${IDS.recording}/analysis?analysis=wellbeing,alzheimers`);
+    expect(srv.received[0]!.url).toBe(
+      `/v1.3/recordings/${IDS.recording}/analysis?analysis=wellbeing,alzheimers`,
+    );
     expect(res.ok && res.value.source).toBe('simulated');
     expect(res.ok && res.value.outcomes[1]!.values['pd_volume']).toBe(-23);
   });
@@ -95,16 +116,25 @@ describe('errors become typed values', () => {
     srv.script(err(status, type, 'the service says so'));
     const c = client();
     const res = endpoint === 'getUsage' ? await c.getUsage() : await c.getAnalysis(IDS.recording);
-    expect(res).toMatchObject({ ok: false, error: { kind, status, serviceType: type, serviceMessage: 'the service says so' } });
+    expect(res).toMatchObject({
+      ok: false,
+      error: { kind, status, serviceType: type, serviceMessage: 'the service says so' },
+    });
     expect(srv.received).toHaveLength(1);
   });
 
   it.each([
-    [403, 'Suspended', 'Suspended'], [403, 'ApiNotProvisioned', 'ApiNotProvisioned'], [403, 'AnalysisNotEnabled', 'AnalysisNotEnabled'],
-    [403, 'SomethingElse', 'AnalysisNotEnabled'], [403, 'UploadLimitExceeded', 'UploadLimitExceeded'],
-    [402, 'UploadLimitExceeded', 'UploadLimitExceeded'], [400, 'SpeakerSpeechTooShort', 'SpeakerSpeechTooShort'],
-    [422, 'RecordingTooLongForIsolation', 'RecordingTooLongForIsolation'], [413, 'FileTooLarge', 'TooLarge'],
-    [400, 'SpeechTooShort', 'BadRequest'], [401, 'Unauthorized', 'Unauthorized'],
+    [403, 'Suspended', 'Suspended'],
+    [403, 'ApiNotProvisioned', 'ApiNotProvisioned'],
+    [403, 'AnalysisNotEnabled', 'AnalysisNotEnabled'],
+    [403, 'SomethingElse', 'AnalysisNotEnabled'],
+    [403, 'UploadLimitExceeded', 'UploadLimitExceeded'],
+    [402, 'UploadLimitExceeded', 'UploadLimitExceeded'],
+    [400, 'SpeakerSpeechTooShort', 'SpeakerSpeechTooShort'],
+    [422, 'RecordingTooLongForIsolation', 'RecordingTooLongForIsolation'],
+    [413, 'FileTooLarge', 'TooLarge'],
+    [400, 'SpeechTooShort', 'BadRequest'],
+    [401, 'Unauthorized', 'Unauthorized'],
   ] as const)('upload refused with %i %s → rejected %s, sent once', async (status, type, kind) => {
     srv.script(err(status, type));
     const out = await client().upload(uploadReq);
@@ -113,17 +143,34 @@ describe('errors become typed values', () => {
   });
 
   it('v1.2 error bodies with missing members, and non-JSON error pages, keep the status', async () => {
-    srv.script(json(401, {}), text(502, '<html>Bad gateway</html>'), text(502, ''), text(502, ''), text(502, ''));
-    expect(await client('v1.2').getUsage()).toMatchObject({ ok: false, error: { kind: 'Unauthorized', serviceType: null } });
-    expect(await client('v1.2').getUsage()).toMatchObject({ ok: false, error: { kind: 'ServerError', status: 502 } });
+    srv.script(
+      json(401, {}),
+      text(502, '<html>Bad gateway</html>'),
+      text(502, ''),
+      text(502, ''),
+      text(502, ''),
+    );
+    expect(await client('v1.2').getUsage()).toMatchObject({
+      ok: false,
+      error: { kind: 'Unauthorized', serviceType: null },
+    });
+    expect(await client('v1.2').getUsage()).toMatchObject({
+      ok: false,
+      error: { kind: 'ServerError', status: 502 },
+    });
   });
 
   it('a 200 that breaks the schema is InvalidResponse with the offending path, never data', async () => {
-    const broken = structuredClone(analysisV13) as { analysis: { parkinsons: { indicators: { hnr: unknown } } } };
+    const broken = structuredClone(analysisV13) as {
+      analysis: { parkinsons: { indicators: { hnr: unknown } } };
+    };
     broken.analysis.parkinsons.indicators.hnr = '17';
     srv.script(json(200, broken));
     const res = await client().getAnalysis(IDS.recording);
-    expect(res).toMatchObject({ ok: false, error: { kind: 'InvalidResponse', path: 'analysis.parkinsons.indicators.hnr' } });
+    expect(res).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidResponse', path: 'analysis.parkinsons.indicators.hnr' },
+    });
     expect(srv.received).toHaveLength(1);
   });
 
@@ -131,7 +178,10 @@ describe('errors become typed values', () => {
     ['truncated JSON', text(200, JSON.stringify(analysisV13).slice(0, 300))],
     ['an HTML page', text(200, '<html><body>Sign in to the hotel Wi-Fi</body></html>')],
     ['deeply nested garbage', text(200, '['.repeat(100_000) + ']'.repeat(100_000))],
-    ['a number too large for a double', text(200, JSON.stringify(analysisV13).replace('"hnr":17', '"hnr":1e400'))],
+    [
+      'a number too large for a double',
+      text(200, JSON.stringify(analysisV13).replace('"hnr":17', '"hnr":1e400')),
+    ],
   ])('%s is InvalidResponse', async (_, reply) => {
     srv.script(reply);
     const res = await client().getAnalysis(IDS.recording);
@@ -146,7 +196,10 @@ describe('errors become typed values', () => {
 
   it('a redirect is not followed (a captive portal or proxy) and is UnexpectedStatus', async () => {
     srv.script(text(302, '', { Location: 'http://example.invalid/login' }));
-    expect(await client().getUsage()).toMatchObject({ ok: false, error: { kind: 'UnexpectedStatus', status: 302 } });
+    expect(await client().getUsage()).toMatchObject({
+      ok: false,
+      error: { kind: 'UnexpectedStatus', status: 302 },
+    });
   });
 });
 
@@ -171,12 +224,18 @@ describe('retries: reads are retried, uploads never blindly', () => {
     expect((await client().getAnalysis(IDS.recording)).ok).toBe(true);
     expect(sleeps).toEqual([3000]);
     srv.script(err(429, 'RateLimitExceeded', 'slow down', { 'Retry-After': '600' }));
-    expect(await client().getAnalysis(IDS.recording)).toMatchObject({ ok: false, error: { kind: 'RateLimited', retryAfterMs: 600_000 } });
+    expect(await client().getAnalysis(IDS.recording)).toMatchObject({
+      ok: false,
+      error: { kind: 'RateLimited', retryAfterMs: 600_000 },
+    });
   });
 
   it('413 is never retried (ky would)', async () => {
     srv.script(err(413, 'FileTooLarge', 'too big', { 'Retry-After': '1' }));
-    expect(await client().upload(uploadReq)).toMatchObject({ status: 'rejected', error: { kind: 'TooLarge' } });
+    expect(await client().upload(uploadReq)).toMatchObject({
+      status: 'rejected',
+      error: { kind: 'TooLarge' },
+    });
     expect(srv.received).toHaveLength(1);
   });
 
@@ -197,18 +256,27 @@ describe('retries: reads are retried, uploads never blindly', () => {
 
   it('upload with no answer in time is uncertain (Timeout) and is not repeated', async () => {
     srv.script({ kind: 'hang' });
-    const out = await client('v1.3', { uploadTimeout: { baseMs: 300, minBytesPerSecond: 1e9 } }).upload(uploadReq);
+    const out = await client('v1.3', { uploadTimeout: { baseMs: 300, minBytesPerSecond: 1e9 } }).upload(
+      uploadReq,
+    );
     expect(out).toMatchObject({ status: 'uncertain', error: { kind: 'Timeout' } });
     expect(srv.received).toHaveLength(1);
   });
 
   it('upload answered 200 with an unreadable body is uncertain', async () => {
     srv.script(text(200, '{"recording_id": "3f2b'));
-    expect(await client().upload(uploadReq)).toMatchObject({ status: 'uncertain', error: { kind: 'InvalidResponse' } });
+    expect(await client().upload(uploadReq)).toMatchObject({
+      status: 'uncertain',
+      error: { kind: 'InvalidResponse' },
+    });
   });
 
   it('upload refused by the rate limiter (429) is retried, and succeeds on the third attempt', async () => {
-    srv.script(err(429, 'RateLimitExceeded'), err(429, 'RateLimitExceeded', 'x', { 'Retry-After': '2' }), json(200, recordingV13));
+    srv.script(
+      err(429, 'RateLimitExceeded'),
+      err(429, 'RateLimitExceeded', 'x', { 'Retry-After': '2' }),
+      json(200, recordingV13),
+    );
     const out = await client().upload(uploadReq);
     expect(out).toMatchObject({ status: 'accepted', attempts: 3 });
     expect(srv.received).toHaveLength(3);
@@ -219,7 +287,13 @@ describe('retries: reads are retried, uploads never blindly', () => {
   it('upload to a closed port (nothing sent) is retried, then rejected as NetworkError', async () => {
     const closedUrl = srv.url;
     await srv.close();
-    const c = createApiClient({ profile: { baseUrl: closedUrl, version: 'v1.3', apiKey: KEY }, sleep: async (ms) => { sleeps.push(ms); }, random: () => 0.5 });
+    const c = createApiClient({
+      profile: { baseUrl: closedUrl, version: 'v1.3', apiKey: KEY },
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      random: () => 0.5,
+    });
     const out = await c.upload(uploadReq);
     expect(out).toMatchObject({ status: 'rejected', attempts: 3, error: { kind: 'NetworkError' } });
     srv = await startScriptedServer();
@@ -228,7 +302,10 @@ describe('retries: reads are retried, uploads never blindly', () => {
   it('POST /accounts after an ambiguous 500 is retried once and reports the uncertain attempt', async () => {
     srv.script(err(500, 'InternalError'), json(200, accountV13));
     const res = await client().createAccount();
-    expect(res).toMatchObject({ ok: true, value: { uncertainAttempts: 1, account: { accountId: IDS.account } } });
+    expect(res).toMatchObject({
+      ok: true,
+      value: { uncertainAttempts: 1, account: { accountId: IDS.account } },
+    });
     srv.script(err(500, 'InternalError'), err(500, 'InternalError'), json(200, accountV13));
     expect(await client().createAccount()).toMatchObject({ ok: false, error: { kind: 'ServerError' } });
     expect(srv.received).toHaveLength(4);
@@ -236,7 +313,10 @@ describe('retries: reads are retried, uploads never blindly', () => {
 
   it('v1.2 account answer without an account_id is InvalidResponse', async () => {
     srv.script(json(200, { organisation_role: 'speaker' }), json(200, {}));
-    expect(await client('v1.2').createAccount()).toMatchObject({ ok: false, error: { kind: 'InvalidResponse', path: 'account_id' } });
+    expect(await client('v1.2').createAccount()).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidResponse', path: 'account_id' },
+    });
   });
 });
 
@@ -248,6 +328,9 @@ describe('what leaves the client', () => {
     const dump = JSON.stringify(events);
     expect(dump).not.toContain(KEY);
     expect(dump).not.toContain(Buffer.alloc(3000, 7).toString('base64').slice(0, 40));
-    expect(events.map((e) => [e.endpoint, e.status])).toEqual([['upload', 200], ['getUsage', 401]]);
+    expect(events.map((e) => [e.endpoint, e.status])).toEqual([
+      ['upload', 200],
+      ['getUsage', 401],
+    ]);
   });
 });

@@ -4,7 +4,13 @@ import { analysisToDomain, usageToDomain } from '../../../shared/api/to-domain';
 import { ANALYSIS_TYPES_BY_VERSION, type ApiVersion } from '../../../shared/api/vocabulary';
 import { WIRE } from '../../../shared/api/wire';
 import {
-  accountV13, analysisV12, analysisV13, errorV13, recordingV13, usageV12, usageV13,
+  accountV13,
+  analysisV12,
+  analysisV13,
+  errorV13,
+  recordingV13,
+  usageV12,
+  usageV13,
 } from '../../fixtures/wire-examples';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -38,12 +44,16 @@ const requiredInV13 = (path: string[]): boolean =>
 
 describe('wire schemas accept what the specification allows', () => {
   it.each(['v1.3', 'v1.2'] as const)('%s: a complete analysis response parses', (v) =>
-    expect(WIRE[v].analysis.safeParse(EXAMPLES[v]).success).toBe(true));
+    expect(WIRE[v].analysis.safeParse(EXAMPLES[v]).success).toBe(true),
+  );
 
   it('Recording, Usage, Account and Error of v1.3 parse; v1.2 accepts an empty Recording', () => {
     expect(WIRE['v1.3'].recording.safeParse(recordingV13).success).toBe(true);
     expect(WIRE['v1.2'].recording.safeParse({}).success).toBe(true);
-    expect(WIRE['v1.2'].recording.safeParse(Object.fromEntries(Object.keys(recordingV13).map((k) => [k, null]))).success).toBe(true);
+    expect(
+      WIRE['v1.2'].recording.safeParse(Object.fromEntries(Object.keys(recordingV13).map((k) => [k, null])))
+        .success,
+    ).toBe(true);
     expect(WIRE['v1.3'].usage.safeParse(usageV13).success).toBe(true);
     expect(WIRE['v1.3'].usage.safeParse({ ...usageV13, tier: null }).success).toBe(true);
     expect(WIRE['v1.3'].usage.safeParse({ ...usageV13, tier: undefined }).success).toBe(true);
@@ -62,23 +72,38 @@ describe('wire schemas accept what the specification allows', () => {
     }
   });
 
-  it.each(['v1.3', 'v1.2'] as const)('%s: every optional leaf may be omitted, and the value becomes "not provided"', (v) => {
-    for (const path of leaves(EXAMPLES[v])) {
-      if (v === 'v1.3' && requiredInV13(path)) continue;
-      if (v === 'v1.2' && (path[path.length - 1] === 'status' || (path[0] === 'metadata' && REQUIRED_METADATA.includes(path[1]!)))) continue;
-      const variant = setAt(EXAMPLES[v], path, undefined);
-      const parsed = WIRE[v].analysis.safeParse(variant);
-      expect(parsed.success, path.join('.')).toBe(true);
-    }
-  });
+  it.each(['v1.3', 'v1.2'] as const)(
+    '%s: every optional leaf may be omitted, and the value becomes "not provided"',
+    (v) => {
+      for (const path of leaves(EXAMPLES[v])) {
+        if (v === 'v1.3' && requiredInV13(path)) continue;
+        if (
+          v === 'v1.2' &&
+          (path[path.length - 1] === 'status' ||
+            (path[0] === 'metadata' && REQUIRED_METADATA.includes(path[1]!)))
+        )
+          continue;
+        const variant = setAt(EXAMPLES[v], path, undefined);
+        const parsed = WIRE[v].analysis.safeParse(variant);
+        expect(parsed.success, path.join('.')).toBe(true);
+      }
+    },
+  );
 
-  it.each(['v1.3', 'v1.2'] as const)('%s: every optional leaf may be null (v1.2 nullable; v1.3 clients tolerate null)', (v) => {
-    for (const path of leaves(EXAMPLES[v])) {
-      if (v === 'v1.3' && requiredInV13(path)) continue;
-      if (path[path.length - 1] === 'status' || (path[0] === 'metadata' && REQUIRED_METADATA.includes(path[1]!))) continue;
-      expect(WIRE[v].analysis.safeParse(setAt(EXAMPLES[v], path, null)).success, path.join('.')).toBe(true);
-    }
-  });
+  it.each(['v1.3', 'v1.2'] as const)(
+    '%s: every optional leaf may be null (v1.2 nullable; v1.3 clients tolerate null)',
+    (v) => {
+      for (const path of leaves(EXAMPLES[v])) {
+        if (v === 'v1.3' && requiredInV13(path)) continue;
+        if (
+          path[path.length - 1] === 'status' ||
+          (path[0] === 'metadata' && REQUIRED_METADATA.includes(path[1]!))
+        )
+          continue;
+        expect(WIRE[v].analysis.safeParse(setAt(EXAMPLES[v], path, null)).success, path.join('.')).toBe(true);
+      }
+    },
+  );
 
   it.each(['v1.3', 'v1.2'] as const)('%s: unknown extra fields anywhere are tolerated', (v) => {
     const withExtras = clone(EXAMPLES[v]) as Record<string, Json>;
@@ -110,32 +135,67 @@ describe('wire schemas refuse what would be silently wrong data, naming the path
   });
 
   it('integers must be integers and safe; fractions or 2^60 in an integer field fail', () => {
-    expect(WIRE['v1.3'].analysis.safeParse(setAt(analysisV13 as Json, ['analysis', 'parkinsons', 'indicators', 'hnr'], 17.5)).success).toBe(false);
-    expect(WIRE['v1.3'].analysis.safeParse(setAt(analysisV13 as Json, ['analysis', 'parkinsons', 'indicators', 'hnr'], 2 ** 60)).success).toBe(false);
+    expect(
+      WIRE['v1.3'].analysis.safeParse(
+        setAt(analysisV13 as Json, ['analysis', 'parkinsons', 'indicators', 'hnr'], 17.5),
+      ).success,
+    ).toBe(false);
+    expect(
+      WIRE['v1.3'].analysis.safeParse(
+        setAt(analysisV13 as Json, ['analysis', 'parkinsons', 'indicators', 'hnr'], 2 ** 60),
+      ).success,
+    ).toBe(false);
   });
 
   it('unknown status and rating values fail', () => {
-    expect(WIRE['v1.3'].analysis.safeParse(setAt(analysisV13 as Json, ['analysis', 'wellbeing', 'status'], 'queued')).success).toBe(false);
-    expect(WIRE['v1.3'].analysis.safeParse(setAt(analysisV13 as Json, ['analysis', 'wellbeing', 'insights', 'stress', 'rating'], 'extreme')).success).toBe(false);
+    expect(
+      WIRE['v1.3'].analysis.safeParse(
+        setAt(analysisV13 as Json, ['analysis', 'wellbeing', 'status'], 'queued'),
+      ).success,
+    ).toBe(false);
+    expect(
+      WIRE['v1.3'].analysis.safeParse(
+        setAt(analysisV13 as Json, ['analysis', 'wellbeing', 'insights', 'stress', 'rating'], 'extreme'),
+      ).success,
+    ).toBe(false);
   });
 
   it('communication coach scores outside 0 to 100 fail', () =>
-    expect(WIRE['v1.3'].analysis.safeParse(setAt(analysisV13 as Json, ['analysis', 'communication_coach', 'insights', 'clarity', 'score'], 101)).success).toBe(false));
+    expect(
+      WIRE['v1.3'].analysis.safeParse(
+        setAt(analysisV13 as Json, ['analysis', 'communication_coach', 'insights', 'clarity', 'score'], 101),
+      ).success,
+    ).toBe(false));
 
   it('v1.2 has no communication_coach analysis type on upload', () => {
-    const body = { account_id: '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', recorded_at: '2026-01-01T00:00:00Z', audio: 'AAAA' };
-    expect(WIRE['v1.2'].uploadRequest.safeParse({ ...body, analysis: ['communication_coach'] }).success).toBe(false);
-    expect(WIRE['v1.3'].uploadRequest.safeParse({ ...body, analysis: ['communication_coach'] }).success).toBe(true);
+    const body = {
+      account_id: '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a',
+      recorded_at: '2026-01-01T00:00:00Z',
+      audio: 'AAAA',
+    };
+    expect(WIRE['v1.2'].uploadRequest.safeParse({ ...body, analysis: ['communication_coach'] }).success).toBe(
+      false,
+    );
+    expect(WIRE['v1.3'].uploadRequest.safeParse({ ...body, analysis: ['communication_coach'] }).success).toBe(
+      true,
+    );
     expect(WIRE['v1.3'].uploadRequest.safeParse({ ...body, analysis: [] }).success).toBe(false);
   });
 });
 
 describe('the measure catalogue and the schemas agree', () => {
-  it.each(['v1.3', 'v1.2'] as const)('%s: every analysis leaf is a catalogue measure and every catalogue path is a leaf', (v) => {
-    const analysisLeaves = leaves(EXAMPLES[v]).filter((p) => p[0] === 'analysis' && p[p.length - 1] !== 'status');
-    const catalogue = MEASURES.filter((m) => m.path[v]).map((m) => ['analysis', m.analysis, ...m.path[v]!].join('.'));
-    expect(new Set(analysisLeaves.map((p) => p.join('.')))).toEqual(new Set(catalogue));
-  });
+  it.each(['v1.3', 'v1.2'] as const)(
+    '%s: every analysis leaf is a catalogue measure and every catalogue path is a leaf',
+    (v) => {
+      const analysisLeaves = leaves(EXAMPLES[v]).filter(
+        (p) => p[0] === 'analysis' && p[p.length - 1] !== 'status',
+      );
+      const catalogue = MEASURES.filter((m) => m.path[v]).map((m) =>
+        ['analysis', m.analysis, ...m.path[v]!].join('.'),
+      );
+      expect(new Set(analysisLeaves.map((p) => p.join('.')))).toEqual(new Set(catalogue));
+    },
+  );
 
   it('keys are unique, SPSS/SAS-safe and at most 32 characters', () => {
     const keys = MEASURES.map((m) => m.key);
@@ -159,7 +219,12 @@ describe('both versions map into the same domain values', () => {
       expect(vb).toEqual(va);
       expect(Object.keys(va)).toHaveLength(measuresOf(type).length);
     }
-    expect(a.outcomes.map((o) => o.type)).toEqual(['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach']);
+    expect(a.outcomes.map((o) => o.type)).toEqual([
+      'wellbeing',
+      'parkinsons',
+      'alzheimers',
+      'communication_coach',
+    ]);
     expect(a.outcomes.find((o) => o.type === 'communication_coach')!.values['cc_clarity']).toBe(88);
     expect(a.source).toBe('service');
   });
@@ -184,7 +249,11 @@ describe('both versions map into the same domain values', () => {
 
   it('usage: credit buckets and count/limit both give uploads remaining', () => {
     expect(usageToDomain('v1.3', usageV13).uploadsRemaining).toBe(128);
-    expect(usageToDomain('v1.2', usageV12)).toEqual({ apiVersion: 'v1.2', uploadsRemaining: 460, detail: { kind: 'upload_count', used: 40, limit: 500 } });
+    expect(usageToDomain('v1.2', usageV12)).toEqual({
+      apiVersion: 'v1.2',
+      uploadsRemaining: 460,
+      detail: { kind: 'upload_count', used: 40, limit: 500 },
+    });
     expect(usageToDomain('v1.2', { count: 600, limit: 500 }).uploadsRemaining).toBe(0);
   });
 });

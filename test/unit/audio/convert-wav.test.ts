@@ -17,7 +17,9 @@ describe('WAV conversion (stereo to mono, resampling to 16 kHz)', () => {
     const original = makeWav({ seconds: 50, speechSeconds: 38, sampleRateHz: 44_100, channels: 2, seed: 21 });
     const before = await probeAudio(original);
     if (!before.ok) throw new Error(before.error.message);
-    expect(judgeAudio(before.value, { isolateOldestSpeaker: false, conversion: false }).status).toBe('needs_conversion');
+    expect(judgeAudio(before.value, { isolateOldestSpeaker: false, conversion: false }).status).toBe(
+      'needs_conversion',
+    );
     const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
     const before256 = digest(original);
     const conv = await convertWavToMono16k(original, header(original));
@@ -29,7 +31,9 @@ describe('WAV conversion (stereo to mono, resampling to 16 kHz)', () => {
     expect(after.value.durationSeconds).toBeCloseTo(50, 1);
     expect(after.value.speechSeconds!).toBeGreaterThan(before.value.speechSeconds! * 0.95);
     expect(after.value.speechSeconds!).toBeLessThan(before.value.speechSeconds! * 1.05);
-    expect(judgeAudio(after.value, { isolateOldestSpeaker: false, conversion: false }).status).toBe('accepted');
+    expect(judgeAudio(after.value, { isolateOldestSpeaker: false, conversion: false }).status).toBe(
+      'accepted',
+    );
   });
 
   it('resampling keeps a 440 Hz tone at 440 Hz and its level (no aliasing, no gain)', async () => {
@@ -58,6 +62,9 @@ describe('WAV conversion (stereo to mono, resampling to 16 kHz)', () => {
 
   it('a 16 kHz stereo file is only mixed down', async () => {
     const wav = makeWav({ seconds: 35, speechSeconds: 31, sampleRateHz: 16_000, channels: 2, seed: 22 });
-    expect(await convertWavToMono16k(wav, header(wav))).toMatchObject({ mixedDown: true, resampledFromHz: null });
+    expect(await convertWavToMono16k(wav, header(wav))).toMatchObject({
+      mixedDown: true,
+      resampledFromHz: null,
+    });
   });
 });

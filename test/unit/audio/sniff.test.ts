@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isMpegAudioFrameHeader, sniffContainer, SNIFF_BYTES } from '../../../main/audio/sniff';
-import { makeMp3Header, makeMp4Header, makeOggHeader, makeWav, riffFile, fmtChunk } from '../../fixtures/audio';
+import {
+  makeMp3Header,
+  makeMp4Header,
+  makeOggHeader,
+  makeWav,
+  riffFile,
+  fmtChunk,
+} from '../../fixtures/audio';
 
 const bytes = (...xs: (number | string)[]): Uint8Array =>
   Uint8Array.from(xs.flatMap((x) => (typeof x === 'string' ? [...x].map((c) => c.charCodeAt(0)) : [x])));
@@ -16,7 +23,13 @@ describe('sniffContainer', () => {
 
   it('treats RF64, BW64 and big-endian RIFX WAVE files as wav', () => {
     for (const magic of ['RF64', 'BW64', 'RIFX']) {
-      expect(sniffContainer(riffFile([fmtChunk({ formatTag: 1, channels: 1, sampleRateHz: 8000, bitsPerSample: 16 })], { magic }))).toBe('wav');
+      expect(
+        sniffContainer(
+          riffFile([fmtChunk({ formatTag: 1, channels: 1, sampleRateHz: 8000, bitsPerSample: 16 })], {
+            magic,
+          }),
+        ),
+      ).toBe('wav');
     }
   });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createSpeechEstimator, DEFAULT_SPEECH_OPTIONS, estimateSpeech, estimateWavSpeech, type SpeechEstimate,
+  createSpeechEstimator,
+  DEFAULT_SPEECH_OPTIONS,
+  estimateSpeech,
+  estimateWavSpeech,
+  type SpeechEstimate,
 } from '../../../main/audio/speech-estimate';
 import { parseWavHeader, type WavInfo } from '../../../main/audio/wav';
 import { encodeWav, makeSpeechLikeSignal, makeWav, planSpeech, seededRandom } from '../../fixtures/audio';
@@ -21,15 +25,28 @@ const noise = (seconds: number, sr: number, dbfs: number, seed = 1): Float32Arra
 };
 
 /** Adds a sine of peak level `dbfs` to `x` over [from, to) seconds. */
-const addTone = (x: Float32Array, sr: number, from: number, to: number, dbfs: number, hz = 440): Float32Array => {
+const addTone = (
+  x: Float32Array,
+  sr: number,
+  from: number,
+  to: number,
+  dbfs: number,
+  hz = 440,
+): Float32Array => {
   const a = 10 ** (dbfs / 20);
-  for (let i = Math.round(from * sr); i < Math.round(to * sr); i++) x[i] = x[i]! + a * Math.sin((2 * Math.PI * hz * i) / sr);
+  for (let i = Math.round(from * sr); i < Math.round(to * sr); i++)
+    x[i] = x[i]! + a * Math.sin((2 * Math.PI * hz * i) / sr);
   return x;
 };
 
 describe('the generated speech-like signal', () => {
   it('lays out phrases of 1–4 s and pauses of 0.3–1.5 s adding up to the requested speech', () => {
-    for (const [seconds, speechSeconds] of [[60, 40], [60, 25], [45, 40], [120, 80]] as const) {
+    for (const [seconds, speechSeconds] of [
+      [60, 40],
+      [60, 25],
+      [45, 40],
+      [120, 80],
+    ] as const) {
       for (const seed of [1, 2, 3]) {
         const spans = planSpeech({ seconds, speechSeconds, sampleRateHz: 16_000, seed });
         const total = spans.reduce((s, p) => s + p.end - p.start, 0) / 16_000;
@@ -50,7 +67,9 @@ describe('the generated speech-like signal', () => {
   it('is deterministic for a seed and different between seeds', () => {
     const a = makeSpeechLikeSignal({ seconds: 5, speechSeconds: 3, sampleRateHz: 8_000, seed: 4 });
     expect(makeSpeechLikeSignal({ seconds: 5, speechSeconds: 3, sampleRateHz: 8_000, seed: 4 })).toEqual(a);
-    expect(makeSpeechLikeSignal({ seconds: 5, speechSeconds: 3, sampleRateHz: 8_000, seed: 5 })).not.toEqual(a);
+    expect(makeSpeechLikeSignal({ seconds: 5, speechSeconds: 3, sampleRateHz: 8_000, seed: 5 })).not.toEqual(
+      a,
+    );
     expect(Math.max(...a.map(Math.abs))).toBeLessThan(0.5);
   });
 });
@@ -58,7 +77,15 @@ describe('the generated speech-like signal', () => {
 describe('estimateSpeech', () => {
   it('pure digital silence has no speech', () => {
     const e = estimateSpeech(new Float32Array(10 * 16_000), 16_000);
-    expect(e).toEqual({ speechSeconds: 0, totalSeconds: 10, speechRatio: 0, frames: 1_000, speechFrames: 0, noiseFloorDb: -128, thresholdDb: -50 });
+    expect(e).toEqual({
+      speechSeconds: 0,
+      totalSeconds: 10,
+      speechRatio: 0,
+      frames: 1_000,
+      speechFrames: 0,
+      noiseFloorDb: -128,
+      thresholdDb: -50,
+    });
   });
 
   it('background noise at -60 dBFS has no speech, and the floor is found at -60 dBFS', () => {
@@ -72,16 +99,36 @@ describe('estimateSpeech', () => {
 
   it('measures generated speech within ±10 % at 8, 16, 44.1 and 48 kHz', () => {
     for (const sr of RATES) {
-      for (const [seconds, speechSeconds, seed] of [[60, 40, 1], [60, 25, 2], [45, 40, 3], [36, 33, 4], [90, 30, 5]] as const) {
-        const e = estimateSpeech(makeSpeechLikeSignal({ seconds, speechSeconds, sampleRateHz: sr, seed }), sr);
+      for (const [seconds, speechSeconds, seed] of [
+        [60, 40, 1],
+        [60, 25, 2],
+        [45, 40, 3],
+        [36, 33, 4],
+        [90, 30, 5],
+      ] as const) {
+        const e = estimateSpeech(
+          makeSpeechLikeSignal({ seconds, speechSeconds, sampleRateHz: sr, seed }),
+          sr,
+        );
         expect(e.totalSeconds).toBeCloseTo(seconds, 6);
-        expect(Math.abs(e.speechSeconds - speechSeconds) / speechSeconds, `${sr} Hz, ${speechSeconds} of ${seconds} s, seed ${seed}: ${e.speechSeconds}`).toBeLessThan(0.1);
+        expect(
+          Math.abs(e.speechSeconds - speechSeconds) / speechSeconds,
+          `${sr} Hz, ${speechSeconds} of ${seconds} s, seed ${seed}: ${e.speechSeconds}`,
+        ).toBeLessThan(0.1);
       }
     }
   });
 
   it('an empty recording is all zeros, without NaN', () => {
-    expect(estimateSpeech(new Float32Array(0), 16_000)).toEqual({ speechSeconds: 0, totalSeconds: 0, speechRatio: 0, frames: 0, speechFrames: 0, noiseFloorDb: -128, thresholdDb: -50 });
+    expect(estimateSpeech(new Float32Array(0), 16_000)).toEqual({
+      speechSeconds: 0,
+      totalSeconds: 0,
+      speechRatio: 0,
+      frames: 0,
+      speechFrames: 0,
+      noiseFloorDb: -128,
+      thresholdDb: -50,
+    });
   });
 
   it('counts a partial last frame by its length', () => {
@@ -100,13 +147,21 @@ describe('estimateSpeech', () => {
     const steady = estimateSpeech(addTone(noise(30, sr, -60), sr, 0, 30, -10), sr);
     expect(steady.speechSeconds).toBe(0);
     expect(steady.noiseFloorDb).toBeGreaterThan(-14);
-    const bursts = addTone(addTone(addTone(noise(30, sr, -60), sr, 2, 6, -20), sr, 10, 12, -20), sr, 20, 27, -20);
+    const bursts = addTone(
+      addTone(addTone(noise(30, sr, -60), sr, 2, 6, -20), sr, 10, 12, -20),
+      sr,
+      20,
+      27,
+      -20,
+    );
     expect(estimateSpeech(bursts, sr).speechSeconds).toBeCloseTo(13 + 3 * 0.02, 2); // each burst one hop wider at both edges
   });
 
   it('bridges gaps under 150 ms, keeps longer ones, and drops isolated blips under 60 ms', () => {
     const sr = 16_000;
-    const two = (gap: number) => estimateSpeech(addTone(addTone(noise(10, sr, -60), sr, 2, 3, -20), sr, 3 + gap, 4 + gap, -20), sr).speechSeconds;
+    const two = (gap: number) =>
+      estimateSpeech(addTone(addTone(noise(10, sr, -60), sr, 2, 3, -20), sr, 3 + gap, 4 + gap, -20), sr)
+        .speechSeconds;
     expect(two(0.12)).toBeCloseTo(2.12 + 0.02, 2); // bridged (+ one hop at each outer edge)
     expect(two(0.2)).toBeCloseTo(2 + 0.04, 2); // two stretches, each one hop wider at both edges
     const blips = noise(10, sr, -60);
@@ -130,7 +185,15 @@ describe('estimateSpeech', () => {
   });
 
   it('the defaults are the documented ones', () =>
-    expect(DEFAULT_SPEECH_OPTIONS).toEqual({ frameMs: 30, hopMs: 10, noiseFloorPercentile: 5, marginDb: 10, minThresholdDb: -50, bridgeGapMs: 150, minSpeechMs: 60 }));
+    expect(DEFAULT_SPEECH_OPTIONS).toEqual({
+      frameMs: 30,
+      hopMs: 10,
+      noiseFloorPercentile: 5,
+      marginDb: 10,
+      minThresholdDb: -50,
+      bridgeGapMs: 150,
+      minSpeechMs: 60,
+    }));
 
   it('refuses a sample rate that is not positive', () => {
     expect(() => createSpeechEstimator(0)).toThrow(RangeError);
@@ -144,7 +207,15 @@ describe('createSpeechEstimator (streaming)', () => {
       const x = makeSpeechLikeSignal({ seconds: 20, speechSeconds: 12, sampleRateHz: sr, seed: 11 });
       const whole = estimateSpeech(x, sr);
       const rnd = seededRandom(3);
-      for (const sizes of [[1], [7], [997], [4_801], [sr], [Math.round(sr * 0.01) - 1, Math.round(sr * 0.01) + 1], null]) {
+      for (const sizes of [
+        [1],
+        [7],
+        [997],
+        [4_801],
+        [sr],
+        [Math.round(sr * 0.01) - 1, Math.round(sr * 0.01) + 1],
+        null,
+      ]) {
         const s = createSpeechEstimator(sr);
         let at = 0;
         let k = 0;
@@ -188,7 +259,16 @@ describe('estimateWavSpeech', () => {
     const sr = 16_000;
     const x = makeSpeechLikeSignal({ seconds: 30, speechSeconds: 18, sampleRateHz: sr, seed: 6 });
     const reference = estimateSpeech(x, sr).speechSeconds;
-    for (const format of ['pcm8', 'pcm16', 'pcm24', 'pcm32', 'float32', 'float64', 'extensible-pcm16', 'extensible-float32'] as const) {
+    for (const format of [
+      'pcm8',
+      'pcm16',
+      'pcm24',
+      'pcm32',
+      'float32',
+      'float64',
+      'extensible-pcm16',
+      'extensible-float32',
+    ] as const) {
       const wav = encodeWav([x], { sampleRateHz: sr, format });
       expect(Math.abs(estimateWavSpeech(wav, info(wav)).speechSeconds - reference), format).toBeLessThan(0.1);
     }
@@ -215,7 +295,9 @@ describe('estimateWavSpeech', () => {
     const parsed = info(wav);
     const e = estimateWavSpeech(wav, parsed);
     const ms = performance.now() - t0;
-    console.log(`[perf] ${(wav.length / 1e6).toFixed(1)} MB, ${seconds} s at 48 kHz: parse + decode + estimate ${ms.toFixed(0)} ms; ${e.speechSeconds.toFixed(1)} s of ${Math.round(seconds * 0.7)} s speech found`);
+    console.log(
+      `[perf] ${(wav.length / 1e6).toFixed(1)} MB, ${seconds} s at 48 kHz: parse + decode + estimate ${ms.toFixed(0)} ms; ${e.speechSeconds.toFixed(1)} s of ${Math.round(seconds * 0.7)} s speech found`,
+    );
     expect(e.totalSeconds).toBeCloseTo(seconds, 6);
   });
 });

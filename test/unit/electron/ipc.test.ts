@@ -11,11 +11,19 @@ import { FakeWebContents } from './stand-in';
 
 const fakeIpcMain = () => {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
-  const ipcMain: IpcMainLike = { handle: (c, l) => { handlers.set(c, l as never); }, removeHandler: (c) => { handlers.delete(c); } };
+  const ipcMain: IpcMainLike = {
+    handle: (c, l) => {
+      handlers.set(c, l as never);
+    },
+    removeHandler: (c) => {
+      handlers.delete(c);
+    },
+  };
   /** What ipcRenderer.invoke(channel, message) does from a frame at `url`. */
   const invoke = async (channel: string, url: string | null, message: unknown, parent: unknown = null) => {
     const h = handlers.get(channel);
-    if (!h) throw new Error(`Error invoking remote method '${channel}': No handler registered for '${channel}'`);
+    if (!h)
+      throw new Error(`Error invoking remote method '${channel}': No handler registered for '${channel}'`);
     return h({ senderFrame: url === null ? null : { url, parent } }, message);
   };
   return { ipcMain, handlers, invoke };
@@ -42,7 +50,13 @@ describe('sender check', () => {
 describe('the rpc channel', () => {
   it('registers exactly one handler, on app:rpc, and the undo removes it', () => {
     const { ipcMain, handlers } = fakeIpcMain();
-    const undo = wireIpc({ ipcMain, router: fakeRouter().router, bus: createEventBus(), targets: () => [], log: { warn: vi.fn() } });
+    const undo = wireIpc({
+      ipcMain,
+      router: fakeRouter().router,
+      bus: createEventBus(),
+      targets: () => [],
+      log: { warn: vi.fn() },
+    });
     expect([...handlers.keys()]).toEqual([IPC_CHANNELS.rpc]);
     undo();
     expect(handlers.size).toBe(0);
@@ -52,7 +66,10 @@ describe('the rpc channel', () => {
     const { ipcMain, invoke } = fakeIpcMain();
     const { router, handle } = fakeRouter();
     wireIpc({ ipcMain, router, bus: createEventBus(), targets: () => [], log: { warn: vi.fn() } });
-    expect(await invoke(IPC_CHANNELS.rpc, APP, { method: 'app.info', input: {} })).toEqual({ ok: true, value: { method: 'app.info' } });
+    expect(await invoke(IPC_CHANNELS.rpc, APP, { method: 'app.info', input: {} })).toEqual({
+      ok: true,
+      value: { method: 'app.info' },
+    });
     expect(handle).toHaveBeenCalledWith('app.info', {}, { via: 'electron' });
   });
 
@@ -62,10 +79,17 @@ describe('the rpc channel', () => {
     const log = { warn: vi.fn() };
     wireIpc({ ipcMain, router, bus: createEventBus(), targets: () => [], log });
     const senders: [string | null, unknown][] = [
-      ['https://evil.example/page?token=x', null], [APP, { url: APP }], ['file:///tmp/evil.html', null], ['app://evil/', null], [null, null],
+      ['https://evil.example/page?token=x', null],
+      [APP, { url: APP }],
+      ['file:///tmp/evil.html', null],
+      ['app://evil/', null],
+      [null, null],
     ];
     for (const [url, parent] of senders) {
-      const r = await invoke(IPC_CHANNELS.rpc, url, { method: 'profiles.list', input: {} }, parent) as { ok: boolean; error?: { code: string } };
+      const r = (await invoke(IPC_CHANNELS.rpc, url, { method: 'profiles.list', input: {} }, parent)) as {
+        ok: boolean;
+        error?: { code: string };
+      };
       expect(r.ok, String(url)).toBe(false);
       expect(r.error?.code).toBe('FORBIDDEN');
     }
@@ -76,16 +100,31 @@ describe('the rpc channel', () => {
 
   it('nothing answers on any other channel', async () => {
     const { ipcMain, invoke } = fakeIpcMain();
-    wireIpc({ ipcMain, router: fakeRouter().router, bus: createEventBus(), targets: () => [], log: { warn: vi.fn() } });
+    wireIpc({
+      ipcMain,
+      router: fakeRouter().router,
+      bus: createEventBus(),
+      targets: () => [],
+      log: { warn: vi.fn() },
+    });
     for (const channel of [IPC_CHANNELS.event, 'app:rpc2', 'rpc', 'ELECTRON_BROWSER_REQUIRE']) {
-      await expect(invoke(channel, APP, { method: 'app.info', input: {} }), channel).rejects.toThrow(/No handler registered/);
+      await expect(invoke(channel, APP, { method: 'app.info', input: {} }), channel).rejects.toThrow(
+        /No handler registered/,
+      );
     }
   });
 
   it('a malformed message is a VALIDATION error, not a crash', async () => {
     const { router, handle } = fakeRouter();
     const trusted = { senderFrame: { url: APP, parent: null } };
-    for (const m of [null, 'app.info', 42, { method: 7 }, { method: 'app.info', input: {}, extra: true }, { method: 'x'.repeat(101) }]) {
+    for (const m of [
+      null,
+      'app.info',
+      42,
+      { method: 7 },
+      { method: 'app.info', input: {}, extra: true },
+      { method: 'x'.repeat(101) },
+    ]) {
       const r = await handleCall(router, trusted, m, { warn: vi.fn() });
       expect(r.ok, JSON.stringify(m)).toBe(false);
       if (!r.ok) expect(r.error.code).toBe('VALIDATION');
@@ -101,7 +140,13 @@ describe('the event channel', () => {
     const page = Object.assign(new FakeWebContents(), { url: APP });
     const closed = Object.assign(new FakeWebContents(), { url: APP, destroyed: true });
     const elsewhere = Object.assign(new FakeWebContents(), { url: 'https://evil.example/' });
-    const undo = wireIpc({ ipcMain, router: fakeRouter().router, bus, targets: () => [page, closed, elsewhere], log: { warn: vi.fn() } });
+    const undo = wireIpc({
+      ipcMain,
+      router: fakeRouter().router,
+      bus,
+      targets: () => [page, closed, elsewhere],
+      log: { warn: vi.fn() },
+    });
     const payload = { type: 'queue-resumed', profileId: 1 } as const;
     bus.publish('engine', payload as never);
     expect(page.sent).toEqual([{ channel: IPC_CHANNELS.event, message: { event: 'engine', payload } }]);

@@ -8,30 +8,64 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  detectKeyStorage, fileConsent, KeyStorageRefused, keyStorageInfo, openSafeStorageVault, type KeyStorageStatus, type SafeStorageLike,
+  detectKeyStorage,
+  fileConsent,
+  KeyStorageRefused,
+  keyStorageInfo,
+  openSafeStorageVault,
+  type KeyStorageStatus,
+  type SafeStorageLike,
 } from '../../../main/electron/key-vault';
 import { createElectronStandIn } from './stand-in';
 
 const dirs: string[] = [];
-const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'vs-vault-')); dirs.push(d); return d; };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'vs-vault-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const KEY = 'vs-live-key-4f9c2a7e1b';
-const safeStorage = (backend = 'gnome_libsecret'): SafeStorageLike => createElectronStandIn({ backend, userData: '/nonexistent' }).electron.safeStorage;
+const safeStorage = (backend = 'gnome_libsecret'): SafeStorageLike =>
+  createElectronStandIn({ backend, userData: '/nonexistent' }).electron.safeStorage;
 const log = () => ({ warn: vi.fn(), error: vi.fn() });
 
-const open = async (dir: string, status: KeyStorageStatus, o: { ask?: () => boolean; consentFile?: string; ss?: SafeStorageLike } = {}) =>
+const open = async (
+  dir: string,
+  status: KeyStorageStatus,
+  o: { ask?: () => boolean; consentFile?: string; ss?: SafeStorageLike } = {},
+) =>
   openSafeStorageVault({
-    safeStorage: o.ss ?? safeStorage(), dir: join(dir, 'keys'), status, consent: fileConsent(o.consentFile ?? join(dir, 'consent.json')),
-    askToAcceptWeak: o.ask ?? (() => { throw new Error('must not ask'); }), log: log(),
+    safeStorage: o.ss ?? safeStorage(),
+    dir: join(dir, 'keys'),
+    status,
+    consent: fileConsent(o.consentFile ?? join(dir, 'consent.json')),
+    askToAcceptWeak:
+      o.ask ??
+      (() => {
+        throw new Error('must not ask');
+      }),
+    log: log(),
   });
 
 describe('detecting the key store', () => {
   it('Linux with a keyring, macOS and Windows: the operating system protects the keys', async () => {
     const consent = fileConsent(join(tmp(), 'c.json'));
-    expect(await detectKeyStorage(safeStorage('gnome_libsecret'), 'linux', consent)).toEqual({ kind: 'os', backend: 'gnome_libsecret' });
-    expect(await detectKeyStorage(safeStorage('kwallet6'), 'linux', consent)).toEqual({ kind: 'os', backend: 'kwallet6' });
-    expect(await detectKeyStorage(safeStorage(), 'darwin', consent)).toEqual({ kind: 'os', backend: 'keychain' });
+    expect(await detectKeyStorage(safeStorage('gnome_libsecret'), 'linux', consent)).toEqual({
+      kind: 'os',
+      backend: 'gnome_libsecret',
+    });
+    expect(await detectKeyStorage(safeStorage('kwallet6'), 'linux', consent)).toEqual({
+      kind: 'os',
+      backend: 'kwallet6',
+    });
+    expect(await detectKeyStorage(safeStorage(), 'darwin', consent)).toEqual({
+      kind: 'os',
+      backend: 'keychain',
+    });
     expect(await detectKeyStorage(safeStorage(), 'win32', consent)).toEqual({ kind: 'os', backend: 'dpapi' });
   });
 
@@ -39,15 +73,29 @@ describe('detecting the key store', () => {
     const consent = fileConsent(join(tmp(), 'c.json'));
     const ss = safeStorage('basic_text');
     expect(await ss.isAsyncEncryptionAvailable()).toBe(true);
-    expect(await detectKeyStorage(ss, 'linux', consent)).toEqual({ kind: 'weak', backend: 'basic_text', accepted: false });
-    expect(await detectKeyStorage(safeStorage('unknown'), 'linux', consent)).toEqual({ kind: 'weak', backend: 'unknown', accepted: false });
+    expect(await detectKeyStorage(ss, 'linux', consent)).toEqual({
+      kind: 'weak',
+      backend: 'basic_text',
+      accepted: false,
+    });
+    expect(await detectKeyStorage(safeStorage('unknown'), 'linux', consent)).toEqual({
+      kind: 'weak',
+      backend: 'unknown',
+      accepted: false,
+    });
     consent.accept('2026-11-22T10:00:00.000Z');
-    expect(await detectKeyStorage(ss, 'linux', consent)).toEqual({ kind: 'weak', backend: 'basic_text', accepted: true });
+    expect(await detectKeyStorage(ss, 'linux', consent)).toEqual({
+      kind: 'weak',
+      backend: 'basic_text',
+      accepted: true,
+    });
   });
 
   it('no encryption at all is unavailable', async () => {
     const ss = { ...safeStorage(), isAsyncEncryptionAvailable: async () => false };
-    expect(await detectKeyStorage(ss, 'darwin', fileConsent(join(tmp(), 'c.json')))).toEqual({ kind: 'unavailable' });
+    expect(await detectKeyStorage(ss, 'darwin', fileConsent(join(tmp(), 'c.json')))).toEqual({
+      kind: 'unavailable',
+    });
   });
 });
 
@@ -66,7 +114,9 @@ describe('the vault with a keyring', () => {
     expect(next.load('profile-1')).toBe(KEY);
     next.save('profile-1', 'vs-replacement-key-77');
     await next.flush();
-    expect((await open(dir, { kind: 'os', backend: 'gnome_libsecret' })).load('profile-1')).toBe('vs-replacement-key-77');
+    expect((await open(dir, { kind: 'os', backend: 'gnome_libsecret' })).load('profile-1')).toBe(
+      'vs-replacement-key-77',
+    );
     next.remove('profile-1');
     expect(next.load('profile-1')).toBeNull();
     await next.flush();
@@ -90,7 +140,11 @@ describe('the vault with a keyring', () => {
     v.save('profile-3', KEY);
     await v.flush();
     const encrypt = vi.fn(ss.encryptStringAsync);
-    const rotated: SafeStorageLike = { ...ss, encryptStringAsync: encrypt, decryptStringAsync: async (b) => ({ ...(await ss.decryptStringAsync(b)), shouldReEncrypt: true }) };
+    const rotated: SafeStorageLike = {
+      ...ss,
+      encryptStringAsync: encrypt,
+      decryptStringAsync: async (b) => ({ ...(await ss.decryptStringAsync(b)), shouldReEncrypt: true }),
+    };
     const w = await open(dir, { kind: 'os', backend: 'keychain' }, { ss: rotated });
     await w.flush();
     expect(encrypt).toHaveBeenCalledWith(KEY);
@@ -106,7 +160,9 @@ describe('Linux without a keyring (basic_text)', () => {
     const ask = vi.fn(() => false);
     const v = await open(dir, weak, { ask });
     expect(() => v.save('profile-1', KEY)).toThrow(KeyStorageRefused);
-    try { v.save('profile-1', KEY); } catch (e) {
+    try {
+      v.save('profile-1', KEY);
+    } catch (e) {
       expect((e as KeyStorageRefused).message).toMatch(/no keyring/);
       expect((e as KeyStorageRefused).action).toMatch(/GNOME Keyring or KWallet/);
     }
@@ -124,8 +180,14 @@ describe('Linux without a keyring (basic_text)', () => {
     v.save('profile-1', KEY);
     await v.flush();
     expect(v.status()).toEqual({ ...weak, accepted: true });
-    expect(JSON.parse(readFileSync(join(dir, 'consent.json'), 'utf8'))).toMatchObject({ acceptedWeakKeyStorage: true });
-    const status = await detectKeyStorage(safeStorage('basic_text'), 'linux', fileConsent(join(dir, 'consent.json')));
+    expect(JSON.parse(readFileSync(join(dir, 'consent.json'), 'utf8'))).toMatchObject({
+      acceptedWeakKeyStorage: true,
+    });
+    const status = await detectKeyStorage(
+      safeStorage('basic_text'),
+      'linux',
+      fileConsent(join(dir, 'consent.json')),
+    );
     const next = await open(dir, status);
     expect(next.load('profile-1')).toBe(KEY);
     next.save('profile-2', 'vs-second-key-1234');
@@ -134,9 +196,18 @@ describe('Linux without a keyring (basic_text)', () => {
   });
 
   it('says what it means in app.info: not protected, and what to do', () => {
-    expect(keyStorageInfo({ kind: 'os', backend: 'keychain' })).toMatchObject({ kind: 'safe-storage', protectedByOs: true });
-    expect(keyStorageInfo(weak)).toMatchObject({ protectedByOs: false, notice: expect.stringMatching(/no keyring.*asks before saving/) });
-    expect(keyStorageInfo({ ...weak, accepted: true })).toMatchObject({ protectedByOs: false, notice: expect.stringMatching(/not real protection/) });
+    expect(keyStorageInfo({ kind: 'os', backend: 'keychain' })).toMatchObject({
+      kind: 'safe-storage',
+      protectedByOs: true,
+    });
+    expect(keyStorageInfo(weak)).toMatchObject({
+      protectedByOs: false,
+      notice: expect.stringMatching(/no keyring.*asks before saving/),
+    });
+    expect(keyStorageInfo({ ...weak, accepted: true })).toMatchObject({
+      protectedByOs: false,
+      notice: expect.stringMatching(/not real protection/),
+    });
     expect(keyStorageInfo({ kind: 'unavailable' })).toMatchObject({ protectedByOs: false });
   });
 

@@ -12,13 +12,24 @@ const h = vi.hoisted(() => {
   const listeners = new Map<string, Set<(...a: unknown[]) => void>>();
   const invoke = vi.fn(async (..._a: unknown[]) => ({ ok: true, value: 'answer' }));
   return {
-    exposed, listeners, invoke,
+    exposed,
+    listeners,
+    invoke,
     electron: {
-      contextBridge: { exposeInMainWorld: (key: string, value: unknown) => { exposed.set(key, value); } },
+      contextBridge: {
+        exposeInMainWorld: (key: string, value: unknown) => {
+          exposed.set(key, value);
+        },
+      },
       ipcRenderer: {
         invoke,
-        on: (c: string, l: (...a: unknown[]) => void) => { if (!listeners.has(c)) listeners.set(c, new Set()); listeners.get(c)!.add(l); },
-        removeListener: (c: string, l: (...a: unknown[]) => void) => { listeners.get(c)?.delete(l); },
+        on: (c: string, l: (...a: unknown[]) => void) => {
+          if (!listeners.has(c)) listeners.set(c, new Set());
+          listeners.get(c)!.add(l);
+        },
+        removeListener: (c: string, l: (...a: unknown[]) => void) => {
+          listeners.get(c)?.delete(l);
+        },
       },
     },
   };
@@ -45,7 +56,7 @@ describe('preload bridge', () => {
   it('refuses anything that is not a contract method without sending it', async () => {
     h.invoke.mockClear();
     for (const m of ['nope', '__proto__', 'constructor', 'toString', '', 42]) {
-      const r = await api.invoke(m as string, {}) as { ok: boolean; error: { code: string } };
+      const r = (await api.invoke(m as string, {})) as { ok: boolean; error: { code: string } };
       expect(r.ok).toBe(false);
       expect(r.error.code).toBe('NOT_FOUND');
     }
@@ -54,7 +65,9 @@ describe('preload bridge', () => {
 
   it('delivers events as (name, payload) only: the page never receives the IpcRendererEvent (and its sender)', () => {
     const got: unknown[][] = [];
-    const off = api.on((...a) => { got.push(a); });
+    const off = api.on((...a) => {
+      got.push(a);
+    });
     const relay = [...h.listeners.get(IPC_CHANNELS.event)!][0]!;
     const ipcEvent = { sender: { send: () => {} }, senderId: 0 };
     relay(ipcEvent, { event: 'engine', payload: { type: 'queue-resumed', profileId: 1 } });

@@ -6,7 +6,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ENTRY, APP_SCHEME_PRIVILEGES, ELECTRON_CSP, resolveAppPath, serveApp } from '../../../main/electron/protocol';
+import {
+  APP_ENTRY,
+  APP_SCHEME_PRIVILEGES,
+  ELECTRON_CSP,
+  resolveAppPath,
+  serveApp,
+} from '../../../main/electron/protocol';
 
 let base: string;
 let root: string;
@@ -36,12 +42,18 @@ describe('app:// scheme', () => {
     expect(res.headers.get('content-security-policy')).toBe(ELECTRON_CSP);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await res.text()).toContain('<title>Voicescope</title>');
-    expect((await get('app://app/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await get('app://app/app.js')).headers.get('content-type')).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await get('app://app/')).status).toBe(200);
   });
 
   it('the CSP allows only the app itself: no inline or eval script, no plugins, no remote connections, no framing', () => {
-    const d = Object.fromEntries(ELECTRON_CSP.split(';').map((p) => p.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+    const d = Object.fromEntries(
+      ELECTRON_CSP.split(';')
+        .map((p) => p.trim().split(/\s+/))
+        .map(([k, ...v]) => [k!, v]),
+    );
     expect(d['default-src']).toEqual(["'self'"]);
     expect(d['script-src']).toEqual(["'self'"]);
     expect(d['connect-src']).toEqual(["'self'"]);
@@ -52,15 +64,26 @@ describe('app:// scheme', () => {
   });
 
   it('answers GET only', async () => {
-    for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS']) expect((await get('app://app/index.html', m)).status, m).toBe(405);
+    for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS'])
+      expect((await get('app://app/index.html', m)).status, m).toBe(405);
   });
 
   it('refuses every path that leaves the renderer folder, hidden files, other hosts and unknown types', async () => {
     const bad = [
-      'app://app/../secret.txt', 'app://app/%2e%2e/secret.txt', 'app://app/..%2fsecret.txt', 'app://app/..%5csecret.txt',
-      'app://app/%2e%2e%2f%2e%2e%2fetc%2fpasswd', `app://app/${encodeURIComponent(join(base, 'secret.txt'))}`, 'app://app/.env',
-      'app://app/nothing-here.js', 'app://evil/index.html', 'app://user@app/index.html', 'app://app/%00index.html', 'app://app/%E0%A4%A',
-      'file:///etc/passwd', 'https://app/index.html',
+      'app://app/../secret.txt',
+      'app://app/%2e%2e/secret.txt',
+      'app://app/..%2fsecret.txt',
+      'app://app/..%5csecret.txt',
+      'app://app/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      `app://app/${encodeURIComponent(join(base, 'secret.txt'))}`,
+      'app://app/.env',
+      'app://app/nothing-here.js',
+      'app://evil/index.html',
+      'app://user@app/index.html',
+      'app://app/%00index.html',
+      'app://app/%E0%A4%A',
+      'file:///etc/passwd',
+      'https://app/index.html',
     ];
     for (const u of bad) {
       expect(resolveAppPath(root, u) === null || (await get(u)).status === 404, u).toBe(true);

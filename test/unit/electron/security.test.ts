@@ -4,7 +4,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import {
-  EXTERNAL_HOSTS, hardenContents, hardenSession, isAllowedExternal, isAppUrl, isLocalRequest, safeOpenExternal,
+  EXTERNAL_HOSTS,
+  hardenContents,
+  hardenSession,
+  isAllowedExternal,
+  isAppUrl,
+  isLocalRequest,
+  safeOpenExternal,
 } from '../../../main/electron/security';
 import { FakeWebContents } from './stand-in';
 
@@ -15,7 +21,17 @@ const shell = () => ({ openExternal: vi.fn(() => Promise.resolve()) });
 describe('what counts as the app', () => {
   it('is app://app and nothing that merely looks like it', () => {
     expect(isAppUrl('app://app/index.html#/studies/1')).toBe(true);
-    for (const u of ['app://evil/index.html', 'app://app.evil/x', 'app://user@app/', 'https://app/', 'file:///index.html', 'http://127.0.0.1:3000/', 'javascript:alert(1)', 'not a url', '']) {
+    for (const u of [
+      'app://evil/index.html',
+      'app://app.evil/x',
+      'app://user@app/',
+      'https://app/',
+      'file:///index.html',
+      'http://127.0.0.1:3000/',
+      'javascript:alert(1)',
+      'not a url',
+      '',
+    ]) {
       expect(isAppUrl(u), u).toBe(false);
     }
   });
@@ -67,8 +83,17 @@ describe('new windows and external links', () => {
     expect(isAllowedExternal(`https://${host}/a?b=c#d`)).toBe(true);
     expect(isAllowedExternal(`https://${host.toUpperCase()}/`)).toBe(true);
     for (const u of [
-      `http://${host}/`, `https://${host}.evil.example/`, `https://evil.example/${host}`, `https://user:pw@${host}/`,
-      `https://${host}:8443/`, 'file:///etc/passwd', 'javascript:alert(1)', 'smb://server/share', `\\\\${host}\\share`, 'mailto:x@y.z', '',
+      `http://${host}/`,
+      `https://${host}.evil.example/`,
+      `https://evil.example/${host}`,
+      `https://user:pw@${host}/`,
+      `https://${host}:8443/`,
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://server/share',
+      `\\\\${host}\\share`,
+      'mailto:x@y.z',
+      '',
     ]) {
       expect(isAllowedExternal(u), u).toBe(false);
     }
@@ -87,19 +112,45 @@ describe('session', () => {
       before: null as null | ((d: { url: string }, cb: (r: { cancel: boolean }) => void) => void),
       download: null as null | ((e: { preventDefault(): void }) => void),
     };
-    hardenSession({
-      setPermissionRequestHandler: (h) => { s.request = h; },
-      setPermissionCheckHandler: (h) => { s.check = h; },
-      setDevicePermissionHandler: (h) => { s.device = h; },
-      on: (_e, l) => { s.download = l; },
-      webRequest: { onBeforeRequest: (_f, l) => { s.before = l; } },
-    }, log());
+    hardenSession(
+      {
+        setPermissionRequestHandler: (h) => {
+          s.request = h;
+        },
+        setPermissionCheckHandler: (h) => {
+          s.check = h;
+        },
+        setDevicePermissionHandler: (h) => {
+          s.device = h;
+        },
+        on: (_e, l) => {
+          s.download = l;
+        },
+        webRequest: {
+          onBeforeRequest: (_f, l) => {
+            s.before = l;
+          },
+        },
+      },
+      log(),
+    );
     return s;
   };
 
   it('denies every permission request and check', () => {
     const s = hardened();
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'fullscreen',
+      'openExternal',
+      'hid',
+      'serial',
+      'usb',
+    ]) {
       const cb = vi.fn();
       s.request!({}, p, cb);
       expect(cb, p).toHaveBeenCalledWith(false);
@@ -117,10 +168,22 @@ describe('session', () => {
 
   it('loads no remote content: only the app scheme (and inline data) pass', () => {
     const s = hardened();
-    const decide = (url: string) => { let r: { cancel: boolean } | null = null; s.before!({ url }, (x) => { r = x; }); return r; };
+    const decide = (url: string) => {
+      let r: { cancel: boolean } | null = null;
+      s.before!({ url }, (x) => {
+        r = x;
+      });
+      return r;
+    };
     expect(decide('app://app/app.js')).toEqual({ cancel: false });
     expect(decide('data:image/png;base64,AAAA')).toEqual({ cancel: false });
-    for (const u of ['https://cdn.example/x.js', 'http://127.0.0.1:4010/v1.3/ping', 'ws://127.0.0.1:5000/rpc', 'file:///etc/passwd', 'app://evil/x.js']) {
+    for (const u of [
+      'https://cdn.example/x.js',
+      'http://127.0.0.1:4010/v1.3/ping',
+      'ws://127.0.0.1:5000/rpc',
+      'file:///etc/passwd',
+      'app://evil/x.js',
+    ]) {
       expect(decide(u), u).toEqual({ cancel: true });
       expect(isLocalRequest(u), u).toBe(false);
     }

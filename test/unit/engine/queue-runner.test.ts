@@ -14,20 +14,42 @@ const T0 = Date.UTC(2026, 5, 1, 8, 0, 0);
 let db: Db;
 
 /** Files come from memory: a real disk read would finish in real time, outside the fake clock (flaky under load). */
-const openAudio = async () => ({ sizeBytes: 4, async *open() { yield new Uint8Array([82, 73, 70, 70]); } });
+const openAudio = async () => ({
+  sizeBytes: 4,
+  async *open() {
+    yield new Uint8Array([82, 73, 70, 70]);
+  },
+});
 
 const seed = (opts: { processing: number; queued: number }) => {
-  db.prepare(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://fake.invalid', 'v1.3', 'x')`).run();
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://fake.invalid', 'v1.3', 'x')`,
+  ).run();
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-  db.prepare(`INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'acc-1', 'x')`).run();
-  db.prepare(`INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'x', '["wellbeing","parkinsons"]', 'running')`).run();
-  const rec = db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
+  db.prepare(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', 'acc-1', 'x')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'x', '["wellbeing","parkinsons"]', 'running')`,
+  ).run();
+  const rec =
+    db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, recording_id, uploaded_at, created_at)
                           VALUES (1, 1, 1, ?, ?, 1, '2026-01-01T00:00:00Z', 'manifest', ?, ?, ?, 'x')`);
-  const an = db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', 'x', ?)`);
+  const an = db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', 'x', ?)`,
+  );
   const uploadedAt = new Date(T0).toISOString();
   db.transaction(() => {
     for (let i = 0; i < opts.processing; i++) {
-      const id = Number(rec.run(`/f/${i}.wav`, `h${i}`, 'uploaded', `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, uploadedAt).lastInsertRowid);
+      const id = Number(
+        rec.run(
+          `/f/${i}.wav`,
+          `h${i}`,
+          'uploaded',
+          `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          uploadedAt,
+        ).lastInsertRowid,
+      );
       for (const t of ['wellbeing', 'parkinsons']) an.run(id, t, uploadedAt); // all due at once: the worst case
     }
     for (let i = 0; i < opts.queued; i++) rec.run(__filename, `q${i}`, 'queued', null, null);
@@ -72,11 +94,17 @@ describe('the polling lane', () => {
     expect(new Set(polls.map((p) => p.id)).size).toBe(Math.min(1_000, polls.length));
   });
 
-  it('asks again at the researcher\'s interval until results arrive, then stops asking', async () => {
+  it("asks again at the researcher's interval until results arrive, then stops asking", async () => {
     seed({ processing: 3, queued: 0 });
     const client = createFakeClient(Date.now);
     client.completeAfterMs = 40_000;
-    const runner = createQueueRunner({ db, client, profileId: 1, random: () => 0.5, poll: { intervalMs: 10_000, jitterMs: 0 } });
+    const runner = createQueueRunner({
+      db,
+      client,
+      profileId: 1,
+      random: () => 0.5,
+      poll: { intervalMs: 10_000, jitterMs: 0 },
+    });
     runner.start();
     const idle = runner.whenIdle();
     await vi.advanceTimersByTimeAsync(120_000);
@@ -84,7 +112,9 @@ describe('the polling lane', () => {
     await runner.stop();
     const polls = client.calls.filter((c) => c.endpoint === 'getAnalysis');
     expect(polls).toHaveLength(3 * 5); // at 0, 10, 20, 30 and 40 s after the first poll
-    expect(db.prepare(`SELECT state, count(*) n FROM analyses GROUP BY 1`).all()).toEqual([{ state: 'completed', n: 6 }]);
+    expect(db.prepare(`SELECT state, count(*) n FROM analyses GROUP BY 1`).all()).toEqual([
+      { state: 'completed', n: 6 },
+    ]);
   });
 });
 
@@ -94,7 +124,16 @@ describe('the upload lane', () => {
     const client = createFakeClient(Date.now);
     client.uploadScript.push(rateLimited(90_000));
     const events: string[] = [];
-    const runner = createQueueRunner({ db, client, profileId: 1, openAudio, queue: { uploadConcurrency: 1, uploadsPerMinute: 600 }, onEvent: (e) => { if (e.type.startsWith('queue')) events.push(e.type); } });
+    const runner = createQueueRunner({
+      db,
+      client,
+      profileId: 1,
+      openAudio,
+      queue: { uploadConcurrency: 1, uploadsPerMinute: 600 },
+      onEvent: (e) => {
+        if (e.type.startsWith('queue')) events.push(e.type);
+      },
+    });
     runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(runner.state().pause?.untilMs).toBe(T0 + 90_000 + (client.calls[0]!.at - T0));
@@ -103,13 +142,27 @@ describe('the upload lane', () => {
     expect(client.calls.filter((c) => c.endpoint === 'upload').length).toBe(6); // the refused one again, then the rest
     expect(events).toEqual(['queue-paused', 'queue-resumed']);
     await runner.stop();
-    expect((db.prepare(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded' AND upload_attempts = 1`).get() as { n: number }).n).toBe(5);
+    expect(
+      (
+        db
+          .prepare(
+            `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded' AND upload_attempts = 1`,
+          )
+          .get() as { n: number }
+      ).n,
+    ).toBe(5);
   });
 
   it('respects the upload rate', async () => {
     seed({ processing: 0, queued: 20 });
     const client = createFakeClient(Date.now);
-    const runner = createQueueRunner({ db, client, profileId: 1, openAudio, queue: { uploadConcurrency: 4, uploadsPerMinute: 6 } });
+    const runner = createQueueRunner({
+      db,
+      client,
+      profileId: 1,
+      openAudio,
+      queue: { uploadConcurrency: 4, uploadsPerMinute: 6 },
+    });
     runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     await runner.stop();
@@ -135,6 +188,9 @@ describe('the upload lane', () => {
     second.resume();
     await vi.advanceTimersByTimeAsync(30_000);
     await second.stop();
-    expect((db.prepare(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`).get() as { n: number }).n).toBe(3);
+    expect(
+      (db.prepare(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`).get() as { n: number })
+        .n,
+    ).toBe(3);
   });
 });

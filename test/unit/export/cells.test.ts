@@ -6,16 +6,45 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRowEncoder, CSV_OPTIONS, neutraliseFormula, toCell, undoNeutralisation, type Cell } from '../../../main/export/cells';
+import {
+  createRowEncoder,
+  CSV_OPTIONS,
+  neutraliseFormula,
+  toCell,
+  undoNeutralisation,
+  type Cell,
+} from '../../../main/export/cells';
 import type { ExportColumn } from '../../../main/export/schema';
 import { createScopedEncoder, type Scope } from '../../../main/export/scoped-rows';
 
-const text = fc.oneof(fc.string(), fc.constantFrom('', ' x', 'x ', 'a,b', 'say "hi"', 'line\nbreak', 'cr\ronly', 'crlf\r\n', '=1+1', '-5', '\uFEFFbom', 'Zoë 東京'));
-const cell: fc.Arbitrary<Cell> = fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constant(null));
+const text = fc.oneof(
+  fc.string(),
+  fc.constantFrom(
+    '',
+    ' x',
+    'x ',
+    'a,b',
+    'say "hi"',
+    'line\nbreak',
+    'cr\ronly',
+    'crlf\r\n',
+    '=1+1',
+    '-5',
+    '\uFEFFbom',
+    'Zoë 東京',
+  ),
+);
+const cell: fc.Arbitrary<Cell> = fc.oneof(
+  text,
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.constant(null),
+);
 
 describe('formula neutralisation', () => {
   it('prefixes text that spreadsheets would run, and text starting with the prefix itself', () => {
-    for (const s of ['=SUM(A1)', '+1', '-1', '@x', '\tx', '\rx', "'x", '\uFF1Dx']) expect(neutraliseFormula(s)).toBe(`'${s}`);
+    for (const s of ['=SUM(A1)', '+1', '-1', '@x', '\tx', '\rx', "'x", '\uFF1Dx'])
+      expect(neutraliseFormula(s)).toBe(`'${s}`);
     for (const s of ['P01', '', ' =x', 'a=b', '5']) expect(neutraliseFormula(s)).toBe(s);
   });
 
@@ -43,9 +72,12 @@ describe('formula neutralisation', () => {
 describe('row encoding', () => {
   it('is byte-identical to csv-stringify on the whole row, for any row', () => {
     const enc = createRowEncoder();
-    fc.assert(fc.property(fc.array(cell, { minLength: 2, maxLength: 12 }), (row) => {
-      expect(enc.row(row)).toBe(stringify([row], CSV_OPTIONS));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 2, maxLength: 12 }), (row) => {
+        expect(enc.row(row)).toBe(stringify([row], CSV_OPTIONS));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('quotes a lone line feed or carriage return, and leading or trailing spaces', () => {
@@ -53,31 +85,71 @@ describe('row encoding', () => {
     expect(enc.row(['a\nb', 'c\rd', ' e', 'f ', 'g'])).toBe('"a\nb","c\rd"," e","f ",g');
   });
 
-  it('the long form\'s scoped encoder gives the same lines as encoding each row whole', () => {
+  it("the long form's scoped encoder gives the same lines as encoding each row whole", () => {
     type Ctx = { rec: string; pair: string; measure: string; value: Cell };
     const scopes: Scope[] = ['recording', 'recording', 'pair', 'measure', 'row', 'measure', 'recording'];
-    const get: ((c: Ctx) => Cell)[] = [(c) => c.rec, (c) => `${c.rec}!`, (c) => c.pair, (c) => c.measure, (c) => c.value, (c) => `${c.measure}?`, (c) => c.rec.length];
-    const cols = scopes.map((scope, i) => ({ name: `c${i}`, title: '', type: 'string', description: '', required: false, neutralised: i === 0, scope, get: get[i]! }) as ExportColumn<Ctx> & { scope: Scope });
-    fc.assert(fc.property(fc.array(fc.record({ rec: text, pairs: fc.array(fc.record({ pair: text, rows: fc.array(fc.record({ measure: fc.constantFrom('m1', 'm,2', 'm"3'), value: cell }), { maxLength: 5 }) }), { maxLength: 3 }) }), { maxLength: 4 }), (recs) => {
-      const scoped = createScopedEncoder(cols);
-      const plain = createRowEncoder();
-      for (const r of recs) {
-        const ctx = { rec: r.rec } as Ctx;
-        scoped.recording(ctx);
-        for (const p of r.pairs) {
-          ctx.pair = p.pair;
-          scoped.pair(ctx);
-          for (const row of p.rows) {
-            ctx.measure = row.measure;
-            ctx.value = row.value;
-            const whole = plain.row(cols.map((c) => toCell(c, c.get(ctx))));
-            expect(scoped.row(ctx, row.measure)).toBe(whole);
-            const pieces: string[] = [];
-            scoped.rowInto(ctx, row.measure, { piece: (t) => pieces.push(t) });
-            expect(pieces.join('')).toBe(whole);
+    const get: ((c: Ctx) => Cell)[] = [
+      (c) => c.rec,
+      (c) => `${c.rec}!`,
+      (c) => c.pair,
+      (c) => c.measure,
+      (c) => c.value,
+      (c) => `${c.measure}?`,
+      (c) => c.rec.length,
+    ];
+    const cols = scopes.map(
+      (scope, i) =>
+        ({
+          name: `c${i}`,
+          title: '',
+          type: 'string',
+          description: '',
+          required: false,
+          neutralised: i === 0,
+          scope,
+          get: get[i]!,
+        }) as ExportColumn<Ctx> & { scope: Scope },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            rec: text,
+            pairs: fc.array(
+              fc.record({
+                pair: text,
+                rows: fc.array(fc.record({ measure: fc.constantFrom('m1', 'm,2', 'm"3'), value: cell }), {
+                  maxLength: 5,
+                }),
+              }),
+              { maxLength: 3 },
+            ),
+          }),
+          { maxLength: 4 },
+        ),
+        (recs) => {
+          const scoped = createScopedEncoder(cols);
+          const plain = createRowEncoder();
+          for (const r of recs) {
+            const ctx = { rec: r.rec } as Ctx;
+            scoped.recording(ctx);
+            for (const p of r.pairs) {
+              ctx.pair = p.pair;
+              scoped.pair(ctx);
+              for (const row of p.rows) {
+                ctx.measure = row.measure;
+                ctx.value = row.value;
+                const whole = plain.row(cols.map((c) => toCell(c, c.get(ctx))));
+                expect(scoped.row(ctx, row.measure)).toBe(whole);
+                const pieces: string[] = [];
+                scoped.rowInto(ctx, row.measure, { piece: (t) => pieces.push(t) });
+                expect(pieces.join('')).toBe(whole);
+              }
+            }
           }
-        }
-      }
-    }), { numRuns: 300 });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -12,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWriteFile, TextSink } from '../../../main/export/csv-sink';
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 /** Pieces of every kind: ASCII, two-, three- and four-byte UTF-8, and pieces far larger than a chunk. */
 const pieces = (): string[] => {
@@ -28,7 +30,8 @@ const pieces = (): string[] => {
 /** Writes as the export does: on and on, waiting when the stream asks and letting the event loop turn now and then (so chunks are called back meanwhile). */
 const writeAll = async (sink: TextSink, all: string[]) => {
   for (let i = 0; i < all.length; i++) {
-    if (i % 3 === 0) sink.write(all[i]!); else sink.piece(all[i]!);
+    if (i % 3 === 0) sink.write(all[i]!);
+    else sink.piece(all[i]!);
     if (sink.blocked) await sink.ready();
     if (i % 500 === 0) await new Promise((r) => setTimeout(r, 2));
   }
@@ -53,7 +56,10 @@ describe('a file being written', () => {
     // A stream that keeps references to the chunks it was given and takes its time, as a slow or buffering stream may.
     const keeper = new Writable({
       highWaterMark: 128 * 1024,
-      write(chunk: Buffer, _enc, cb) { kept.push(chunk); setTimeout(cb, 1); },
+      write(chunk: Buffer, _enc, cb) {
+        kept.push(chunk);
+        setTimeout(cb, 1);
+      },
     });
     const all = pieces();
     const file = await writeAll(new TextSink('t.csv', keeper), all);

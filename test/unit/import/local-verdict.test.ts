@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { probeAudio, type ProbedAudio } from '../../../main/audio/probe';
-import { judgeAudio, verdictFromProblem, type LocalVerdict, type VerdictOptions } from '../../../main/import/local-verdict';
+import {
+  judgeAudio,
+  verdictFromProblem,
+  type LocalVerdict,
+  type VerdictOptions,
+} from '../../../main/import/local-verdict';
 import { makeLowBitRateMp3, makeMp3 } from '../../fixtures/compressed-audio';
 import { encodeWav, makeWav } from '../../fixtures/audio';
 
@@ -13,12 +18,23 @@ const verdictOf = async (bytes: Uint8Array, opts: VerdictOptions = plain): Promi
 const codes = (v: LocalVerdict) => v.findings.map((f) => `${f.severity}:${f.code}`);
 
 const facts = (over: Partial<ProbedAudio>): ProbedAudio => ({
-  format: 'wav', sizeBytes: 1_920_044, channels: 1, sampleRateHz: 16_000, bitRateBps: 256_000, durationSeconds: 60, speechSeconds: 45, wav: null, ...over,
+  format: 'wav',
+  sizeBytes: 1_920_044,
+  channels: 1,
+  sampleRateHz: 16_000,
+  bitRateBps: 256_000,
+  durationSeconds: 60,
+  speechSeconds: 45,
+  wav: null,
+  ...over,
 });
 
 describe('local verdicts on real files (spec: Limits)', () => {
   it('a mono 16 kHz WAV with 45 s of speech is accepted without findings', async () =>
-    expect(await verdictOf(makeWav({ seconds: 60, speechSeconds: 45, seed: 1 }))).toEqual({ status: 'accepted', findings: [] }));
+    expect(await verdictOf(makeWav({ seconds: 60, speechSeconds: 45, seed: 1 }))).toEqual({
+      status: 'accepted',
+      findings: [],
+    }));
 
   it('under 30 s of speech is refused, with the measured time in the reason', async () => {
     const v = await verdictOf(makeWav({ seconds: 60, speechSeconds: 22, seed: 2 }));
@@ -29,22 +45,37 @@ describe('local verdicts on real files (spec: Limits)', () => {
 
   it('stereo WAV needs conversion, and is converted when the researcher switched conversion on', async () => {
     const stereo = makeWav({ seconds: 45, speechSeconds: 38, channels: 2, seed: 3 });
-    expect(await verdictOf(stereo)).toMatchObject({ status: 'needs_conversion', findings: [{ code: 'not_mono', fixedByConversion: true }] });
+    expect(await verdictOf(stereo)).toMatchObject({
+      status: 'needs_conversion',
+      findings: [{ code: 'not_mono', fixedByConversion: true }],
+    });
     expect((await verdictOf(stereo, { ...plain, conversion: true })).status).toBe('will_convert');
   });
 
   it('8 kHz WAV is uploaded with a warning that the service may require 16 kHz', async () =>
-    expect(codes(await verdictOf(makeWav({ seconds: 60, speechSeconds: 45, sampleRateHz: 8_000, seed: 4 })))).toEqual(['warn:sample_rate_below_16k']));
+    expect(
+      codes(await verdictOf(makeWav({ seconds: 60, speechSeconds: 45, sampleRateHz: 8_000, seed: 4 }))),
+    ).toEqual(['warn:sample_rate_below_16k']));
 
   it('isolation: over 10 minutes is refused; under 60 s of speech warns', async () => {
     const iso = { ...plain, isolateOldestSpeaker: true };
-    expect(codes(judgeAudio(facts({ durationSeconds: 601, speechSeconds: 400 }), iso))).toEqual(['refuse:too_long_for_isolation']);
-    expect(codes(judgeAudio(facts({ speechSeconds: 45 }), iso))).toEqual(['warn:isolation_may_leave_too_little']);
+    expect(codes(judgeAudio(facts({ durationSeconds: 601, speechSeconds: 400 }), iso))).toEqual([
+      'refuse:too_long_for_isolation',
+    ]);
+    expect(codes(judgeAudio(facts({ speechSeconds: 45 }), iso))).toEqual([
+      'warn:isolation_may_leave_too_little',
+    ]);
   });
 
   it('bytes that are no recording, an empty file and a compressed WAV are refused with what to do', async () => {
-    expect(await verdictOf(new TextEncoder().encode('%PDF-1.7'.repeat(20)))).toMatchObject({ status: 'refused', findings: [{ code: 'not_audio' }] });
-    expect(await verdictOf(new Uint8Array(0))).toMatchObject({ status: 'refused', findings: [{ code: 'empty' }] });
+    expect(await verdictOf(new TextEncoder().encode('%PDF-1.7'.repeat(20)))).toMatchObject({
+      status: 'refused',
+      findings: [{ code: 'not_audio' }],
+    });
+    expect(await verdictOf(new Uint8Array(0))).toMatchObject({
+      status: 'refused',
+      findings: [{ code: 'empty' }],
+    });
     const wav = encodeWav([new Float32Array(16_000)], { sampleRateHz: 16_000, format: 'pcm16' });
     const adpcm = Uint8Array.from(wav);
     new DataView(adpcm.buffer).setUint16(20, 0x0011, true);
@@ -62,17 +93,35 @@ describe('local verdicts on real files (spec: Limits)', () => {
 
 describe('local verdict rules', () => {
   it('too large: fixable by conversion only for a WAV that would fit as mono 16 kHz', () => {
-    expect(judgeAudio(facts({ sizeBytes: 60_000_000, channels: 2, sampleRateHz: 48_000, durationSeconds: 310 }), plain).findings.map((f) => [f.code, f.fixedByConversion]))
-      .toEqual([['too_large', true], ['not_mono', true]]);
-    expect(judgeAudio(facts({ format: 'mp3', sizeBytes: 60_000_000, speechSeconds: null }), plain).status).toBe('refused');
-    expect(judgeAudio(facts({ sizeBytes: 60_000_000, durationSeconds: 3000 }), plain).findings[0]!.fixedByConversion).toBe(false);
+    expect(
+      judgeAudio(
+        facts({ sizeBytes: 60_000_000, channels: 2, sampleRateHz: 48_000, durationSeconds: 310 }),
+        plain,
+      ).findings.map((f) => [f.code, f.fixedByConversion]),
+    ).toEqual([
+      ['too_large', true],
+      ['not_mono', true],
+    ]);
+    expect(
+      judgeAudio(facts({ format: 'mp3', sizeBytes: 60_000_000, speechSeconds: null }), plain).status,
+    ).toBe('refused');
+    expect(
+      judgeAudio(facts({ sizeBytes: 60_000_000, durationSeconds: 3000 }), plain).findings[0]!
+        .fixedByConversion,
+    ).toBe(false);
   });
 
   it('speech just above the minimum warns; nearly continuous speech measured under it is not refused', () => {
     expect(codes(judgeAudio(facts({ speechSeconds: 31 }), plain))).toEqual(['warn:speech_near_minimum']);
-    expect(judgeAudio(facts({ durationSeconds: 32, speechSeconds: 29.5 }), plain)).toMatchObject({ status: 'accepted_with_warnings', findings: [{ code: 'speech_estimate_uncertain' }] });
+    expect(judgeAudio(facts({ durationSeconds: 32, speechSeconds: 29.5 }), plain)).toMatchObject({
+      status: 'accepted_with_warnings',
+      findings: [{ code: 'speech_estimate_uncertain' }],
+    });
   });
 
   it('under 8 kHz is refused and cannot be fixed by resampling', () =>
-    expect(judgeAudio(facts({ sampleRateHz: 6_000 }), { ...plain, conversion: true })).toMatchObject({ status: 'refused', findings: [{ code: 'sample_rate_too_low', fixedByConversion: false }] }));
+    expect(judgeAudio(facts({ sampleRateHz: 6_000 }), { ...plain, conversion: true })).toMatchObject({
+      status: 'refused',
+      findings: [{ code: 'sample_rate_too_low', fixedByConversion: false }],
+    }));
 });

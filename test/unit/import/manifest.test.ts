@@ -1,6 +1,11 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestTemplate, parseManifest, parseRecordedAt, zonedWallTimeToUtc } from '../../../main/import/manifest';
+import {
+  manifestTemplate,
+  parseManifest,
+  parseRecordedAt,
+  zonedWallTimeToUtc,
+} from '../../../main/import/manifest';
 import type { ManifestParse, ManifestProblem } from '../../../main/import/manifest';
 
 const BASE = resolve('/study/manifests');
@@ -18,7 +23,15 @@ const problemOf = (text: string, timeZone?: string): ManifestProblem => {
 describe('parseManifest: structure', () => {
   it('reads a plain comma manifest and resolves relative paths against the manifest folder', () => {
     const m = okParse('file,participant,recorded_at,session\nrec/a.wav,P001,2024-03-05T09:30:00Z,baseline\n');
-    expect(m.rows).toEqual([{ line: 2, filePath: join(BASE, 'rec', 'a.wav'), participantCode: 'P001', recordedAt: '2024-03-05T09:30:00.000Z', session: 'baseline' }]);
+    expect(m.rows).toEqual([
+      {
+        line: 2,
+        filePath: join(BASE, 'rec', 'a.wav'),
+        participantCode: 'P001',
+        recordedAt: '2024-03-05T09:30:00.000Z',
+        session: 'baseline',
+      },
+    ]);
     expect(m.rowErrors).toEqual([]);
     expect(m.notices).toEqual([]);
   });
@@ -31,13 +44,20 @@ describe('parseManifest: structure', () => {
 
   it('matches headers case-insensitively with spaces, ignores and lists unknown columns, optional columns may be absent', () => {
     const m = okParse(' FILE ;Participant ; Notes;site\na.wav; P7 ;x;y\n');
-    expect(m.rows).toEqual([{ line: 2, filePath: join(BASE, 'a.wav'), participantCode: 'P7', recordedAt: null, session: null }]);
+    expect(m.rows).toEqual([
+      { line: 2, filePath: join(BASE, 'a.wav'), participantCode: 'P7', recordedAt: null, session: null },
+    ]);
     expect(m.notices).toEqual(['Ignored columns not used by the import: Notes, site.']);
   });
 
   it('handles a BOM, CRLF line ends and semicolons, with commas inside fields', () => {
     const m = okParse('\uFEFFfile;participant;session\r\na,1.wav;P,1;week 1, morning\r\n');
-    expect(m.rows[0]).toMatchObject({ filePath: join(BASE, 'a,1.wav'), participantCode: 'P,1', session: 'week 1, morning', line: 2 });
+    expect(m.rows[0]).toMatchObject({
+      filePath: join(BASE, 'a,1.wav'),
+      participantCode: 'P,1',
+      session: 'week 1, morning',
+      line: 2,
+    });
   });
 
   it('detects the delimiter from the header line only, ignoring quoted delimiters', () => {
@@ -47,9 +67,14 @@ describe('parseManifest: structure', () => {
   });
 
   it('reads quoted values with quotes, newlines and non-ASCII, and numbers later lines by where they start', () => {
-    const text = 'file,participant,session\n"a.wav","Zoë ""Z"" Ørsted","line one\r\nline two"\r\n\r\nb.wav,  參加者-03 ,\n,P9,\n';
+    const text =
+      'file,participant,session\n"a.wav","Zoë ""Z"" Ørsted","line one\r\nline two"\r\n\r\nb.wav,  參加者-03 ,\n,P9,\n';
     const m = okParse(text);
-    expect(m.rows[0]).toMatchObject({ line: 2, participantCode: 'Zoë "Z" Ørsted', session: 'line one\r\nline two' });
+    expect(m.rows[0]).toMatchObject({
+      line: 2,
+      participantCode: 'Zoë "Z" Ørsted',
+      session: 'line one\r\nline two',
+    });
     expect(m.rows[1]).toMatchObject({ line: 5, participantCode: '參加者-03', session: null });
     expect(m.rowErrors).toEqual([{ line: 6, message: expect.stringContaining('file is empty') }]);
   });
@@ -79,8 +104,12 @@ describe('parseManifest: structure', () => {
 
 describe('parseManifest: row errors', () => {
   it('reports empty participants, empty files and bad dates with line numbers, and keeps good rows', () => {
-    const m = okParse('file,participant,recorded_at\na.wav,,\n,P2,\nc.wav,P3,2024-13-01\nd.wav,P4,yesterday\ne.wav,P5,2023-02-29\nf.wav,P6,2024-02-29\n');
-    expect(m.rows.map((r) => [r.line, r.participantCode, r.recordedAt])).toEqual([[7, 'P6', '2024-02-29T00:00:00.000Z']]);
+    const m = okParse(
+      'file,participant,recorded_at\na.wav,,\n,P2,\nc.wav,P3,2024-13-01\nd.wav,P4,yesterday\ne.wav,P5,2023-02-29\nf.wav,P6,2024-02-29\n',
+    );
+    expect(m.rows.map((r) => [r.line, r.participantCode, r.recordedAt])).toEqual([
+      [7, 'P6', '2024-02-29T00:00:00.000Z'],
+    ]);
     expect(m.rowErrors.map((e) => e.line)).toEqual([2, 3, 4, 5, 6]);
     expect(m.rowErrors[0]?.message).toBe('Line 2: The participant code is empty.');
     expect(m.rowErrors[2]?.message).toContain('2024-13-01');
@@ -104,7 +133,9 @@ describe('parseManifest: row errors', () => {
 
   it('treats rows shorter than the header as empty cells', () => {
     const m = okParse('file,participant,session\na.wav,P1\nb.wav\n');
-    expect(m.rows).toEqual([{ line: 2, filePath: join(BASE, 'a.wav'), participantCode: 'P1', recordedAt: null, session: null }]);
+    expect(m.rows).toEqual([
+      { line: 2, filePath: join(BASE, 'a.wav'), participantCode: 'P1', recordedAt: null, session: null },
+    ]);
     expect(m.rowErrors[0]?.line).toBe(3);
   });
 });
@@ -112,14 +143,27 @@ describe('parseManifest: row errors', () => {
 describe('recorded_at', () => {
   it('reads Z, offsets, fractions, a space for T and plain dates', () => {
     expect(parseRecordedAt('2024-03-05T09:30:00Z')).toEqual({ ok: true, value: '2024-03-05T09:30:00.000Z' });
-    expect(parseRecordedAt('2024-03-05T09:30:00+01:00')).toEqual({ ok: true, value: '2024-03-05T08:30:00.000Z' });
+    expect(parseRecordedAt('2024-03-05T09:30:00+01:00')).toEqual({
+      ok: true,
+      value: '2024-03-05T08:30:00.000Z',
+    });
     expect(parseRecordedAt('2024-03-05 23:30-0530')).toEqual({ ok: true, value: '2024-03-06T05:00:00.000Z' });
-    expect(parseRecordedAt('2024-03-05T09:30:00.25Z')).toEqual({ ok: true, value: '2024-03-05T09:30:00.250Z' });
+    expect(parseRecordedAt('2024-03-05T09:30:00.25Z')).toEqual({
+      ok: true,
+      value: '2024-03-05T09:30:00.250Z',
+    });
     expect(parseRecordedAt('2024-03-05')).toEqual({ ok: true, value: '2024-03-05T00:00:00.000Z' });
   });
 
   it('refuses impossible values and local times without a zone', () => {
-    for (const v of ['2024-02-30', '2024-03-05T24:00:00Z', '2024-03-05T09:60Z', '2024-03-05T09:30+25:00', '05/03/2024', '2024-3-5']) {
+    for (const v of [
+      '2024-02-30',
+      '2024-03-05T24:00:00Z',
+      '2024-03-05T09:60Z',
+      '2024-03-05T09:30+25:00',
+      '05/03/2024',
+      '2024-3-5',
+    ]) {
       expect(parseRecordedAt(v).ok, v).toBe(false);
     }
     const r = parseRecordedAt('2024-03-05 09:30');
@@ -128,26 +172,54 @@ describe('recorded_at', () => {
   });
 
   it('reads local times in the given IANA zone, across daylight saving', () => {
-    expect(parseRecordedAt('2024-01-15 09:30', 'Europe/Berlin')).toEqual({ ok: true, value: '2024-01-15T08:30:00.000Z' });
-    expect(parseRecordedAt('2024-07-15T09:30:15', 'Europe/Berlin')).toEqual({ ok: true, value: '2024-07-15T07:30:15.000Z' });
-    expect(parseRecordedAt('2024-07-15 09:30', 'America/New_York')).toEqual({ ok: true, value: '2024-07-15T13:30:00.000Z' });
-    expect(parseRecordedAt('2024-07-15 09:30', 'Asia/Kolkata')).toEqual({ ok: true, value: '2024-07-15T04:00:00.000Z' });
+    expect(parseRecordedAt('2024-01-15 09:30', 'Europe/Berlin')).toEqual({
+      ok: true,
+      value: '2024-01-15T08:30:00.000Z',
+    });
+    expect(parseRecordedAt('2024-07-15T09:30:15', 'Europe/Berlin')).toEqual({
+      ok: true,
+      value: '2024-07-15T07:30:15.000Z',
+    });
+    expect(parseRecordedAt('2024-07-15 09:30', 'America/New_York')).toEqual({
+      ok: true,
+      value: '2024-07-15T13:30:00.000Z',
+    });
+    expect(parseRecordedAt('2024-07-15 09:30', 'Asia/Kolkata')).toEqual({
+      ok: true,
+      value: '2024-07-15T04:00:00.000Z',
+    });
     // an explicit offset wins over the zone; a plain date stays midnight UTC
-    expect(parseRecordedAt('2024-07-15T09:30Z', 'Europe/Berlin')).toEqual({ ok: true, value: '2024-07-15T09:30:00.000Z' });
-    expect(parseRecordedAt('2024-07-15', 'Europe/Berlin')).toEqual({ ok: true, value: '2024-07-15T00:00:00.000Z' });
+    expect(parseRecordedAt('2024-07-15T09:30Z', 'Europe/Berlin')).toEqual({
+      ok: true,
+      value: '2024-07-15T09:30:00.000Z',
+    });
+    expect(parseRecordedAt('2024-07-15', 'Europe/Berlin')).toEqual({
+      ok: true,
+      value: '2024-07-15T00:00:00.000Z',
+    });
   });
 
   it('refuses a local time skipped by the clocks and takes the earlier of a repeated one', () => {
     const gap = parseRecordedAt('2024-03-31 02:30', 'Europe/Berlin');
     expect(gap.ok).toBe(false);
     if (!gap.ok) expect(gap.error).toContain('does not exist in Europe/Berlin');
-    expect(parseRecordedAt('2024-10-27 02:30', 'Europe/Berlin')).toEqual({ ok: true, value: '2024-10-27T00:30:00.000Z' });
-    expect(zonedWallTimeToUtc({ year: 2024, month: 11, day: 3, hour: 1, minute: 30, second: 0 }, 'America/New_York'))
-      .toBe(Date.parse('2024-11-03T05:30:00Z'));
+    expect(parseRecordedAt('2024-10-27 02:30', 'Europe/Berlin')).toEqual({
+      ok: true,
+      value: '2024-10-27T00:30:00.000Z',
+    });
+    expect(
+      zonedWallTimeToUtc(
+        { year: 2024, month: 11, day: 3, hour: 1, minute: 30, second: 0 },
+        'America/New_York',
+      ),
+    ).toBe(Date.parse('2024-11-03T05:30:00Z'));
   });
 
   it('applies the zone through parseManifest', () => {
-    const m = okParse('file,participant,recorded_at\na.wav,P1,2024-01-15 09:30\nb.wav,P2,2024-03-31 02:30\n', 'Europe/Berlin');
+    const m = okParse(
+      'file,participant,recorded_at\na.wav,P1,2024-01-15 09:30\nb.wav,P2,2024-03-31 02:30\n',
+      'Europe/Berlin',
+    );
     expect(m.rows[0]?.recordedAt).toBe('2024-01-15T08:30:00.000Z');
     expect(m.rowErrors).toEqual([{ line: 3, message: expect.stringContaining('daylight saving') }]);
   });
@@ -168,7 +240,13 @@ describe('manifestTemplate', () => {
     expect(m.rowErrors).toEqual([]);
     expect(m.notices).toEqual([]);
     expect(m.rows).toHaveLength(2);
-    expect(m.rows[0]).toEqual({ line: 2, filePath: join(BASE, 'recordings', 'P001_baseline.wav'), participantCode: 'P001', recordedAt: '2024-03-05T09:30:00.000Z', session: 'baseline' });
+    expect(m.rows[0]).toEqual({
+      line: 2,
+      filePath: join(BASE, 'recordings', 'P001_baseline.wav'),
+      participantCode: 'P001',
+      recordedAt: '2024-03-05T09:30:00.000Z',
+      session: 'baseline',
+    });
     expect(m.rows[1]?.recordedAt).toBe('2024-04-02T00:00:00.000Z');
   });
 });

@@ -1,18 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clampPollSettings, createTokenBucket, DEFAULT_POLL, nextPoll, SPEC_FLOOR_MS,
+  clampPollSettings,
+  createTokenBucket,
+  DEFAULT_POLL,
+  nextPoll,
+  SPEC_FLOOR_MS,
 } from '../../../main/jobs/poll-schedule';
 
 const T0 = Date.UTC(2026, 0, 1);
-const seq = (...xs: number[]) => { let i = 0; return () => xs[i++ % xs.length]!; };
+const seq = (...xs: number[]) => {
+  let i = 0;
+  return () => xs[i++ % xs.length]!;
+};
 
 describe('polling schedule (spec: 15–30 s recommended, never under 5 s, five-minute timeout)', () => {
   it('first poll 15 s after upload', () =>
-    expect(nextPoll({ uploadedAtMs: T0, lastPolledAtMs: null, nowMs: T0 + 1000 }, DEFAULT_POLL, Math.random)).toEqual({ phase: 'normal', at: T0 + 15_000 }));
+    expect(
+      nextPoll({ uploadedAtMs: T0, lastPolledAtMs: null, nowMs: T0 + 1000 }, DEFAULT_POLL, Math.random),
+    ).toEqual({ phase: 'normal', at: T0 + 15_000 }));
 
   it('then every 20 s ± 5 s, always within the recommended 15–30 s', () => {
     for (const r of [0, 0.25, 0.5, 0.75, 0.999]) {
-      const n = nextPoll({ uploadedAtMs: T0, lastPolledAtMs: T0 + 15_000, nowMs: T0 + 15_000 }, DEFAULT_POLL, () => r);
+      const n = nextPoll(
+        { uploadedAtMs: T0, lastPolledAtMs: T0 + 15_000, nowMs: T0 + 15_000 },
+        DEFAULT_POLL,
+        () => r,
+      );
       expect(n.phase).toBe('normal');
       expect(n.at! - (T0 + 15_000)).toBeGreaterThanOrEqual(15_000);
       expect(n.at! - (T0 + 15_000)).toBeLessThanOrEqual(25_000);
@@ -20,10 +33,16 @@ describe('polling schedule (spec: 15–30 s recommended, never under 5 s, five-m
   });
 
   it('after five minutes the recording is timed out and re-checked slowly, then polling stops', () => {
-    const late = nextPoll({ uploadedAtMs: T0, lastPolledAtMs: T0 + 300_000, nowMs: T0 + 300_000 }, DEFAULT_POLL, () => 0.5);
+    const late = nextPoll(
+      { uploadedAtMs: T0, lastPolledAtMs: T0 + 300_000, nowMs: T0 + 300_000 },
+      DEFAULT_POLL,
+      () => 0.5,
+    );
     expect(late).toEqual({ phase: 'timed_out', at: T0 + 300_000 + DEFAULT_POLL.slowIntervalMs });
     const end = T0 + DEFAULT_POLL.timeoutMs + DEFAULT_POLL.slowForMs;
-    expect(nextPoll({ uploadedAtMs: T0, lastPolledAtMs: end - 1, nowMs: end }, DEFAULT_POLL, () => 0.5)).toEqual({ phase: 'stopped', at: null });
+    expect(
+      nextPoll({ uploadedAtMs: T0, lastPolledAtMs: end - 1, nowMs: end }, DEFAULT_POLL, () => 0.5),
+    ).toEqual({ phase: 'stopped', at: null });
   });
 
   it('researcher settings cannot go under the 5-second floor, even with jitter', () => {
@@ -36,7 +55,11 @@ describe('polling schedule (spec: 15–30 s recommended, never under 5 s, five-m
   });
 
   it('a long pause (sleep, crash) polls as soon as it resumes, not in the past', () => {
-    const n = nextPoll({ uploadedAtMs: T0, lastPolledAtMs: T0 + 20_000, nowMs: T0 + 200_000 }, DEFAULT_POLL, seq(0.5));
+    const n = nextPoll(
+      { uploadedAtMs: T0, lastPolledAtMs: T0 + 20_000, nowMs: T0 + 200_000 },
+      DEFAULT_POLL,
+      seq(0.5),
+    );
     expect(n.at).toBe(T0 + 200_000);
   });
 });

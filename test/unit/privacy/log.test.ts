@@ -7,21 +7,43 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeMatcher, createLogger, LOG_FILE_NAME, redact, routeConsole, type LogSources } from '../../../main/log';
+import {
+  codeMatcher,
+  createLogger,
+  LOG_FILE_NAME,
+  redact,
+  routeConsole,
+  type LogSources,
+} from '../../../main/log';
 
 const dirs: string[] = [];
-const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'vs-log-')); dirs.push(d); return d; };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'vs-log-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const KEY = 'vs-live-9f8e7d6c5b4a';
 const CODES = ['ZX-0917', 'Q77', 'Ünal-3'];
 
-const sources = (diagnostic = false): LogSources => ({ secrets: () => [KEY], participantCodes: () => CODES, diagnostic: () => diagnostic });
+const sources = (diagnostic = false): LogSources => ({
+  secrets: () => [KEY],
+  participantCodes: () => CODES,
+  diagnostic: () => diagnostic,
+});
 
 const capture = (o: { diagnostic?: boolean; dir?: string } = {}) => {
   const out: string[] = [];
   const err: string[] = [];
-  const log = createLogger({ ...(o.dir ? { dir: o.dir } : {}), out: (l) => out.push(l), err: (l) => err.push(l), now: () => Date.UTC(2026, 10, 22, 10) });
+  const log = createLogger({
+    ...(o.dir ? { dir: o.dir } : {}),
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    now: () => Date.UTC(2026, 10, 22, 10),
+  });
   log.attach(sources(o.diagnostic));
   return { log, out, err, all: () => [...out, ...err].join('\n') };
 };
@@ -57,10 +79,15 @@ describe('redaction', () => {
 
   it('replaces participant codes (in paths, messages and fields) unless diagnostic mode is on', () => {
     const normal = capture();
-    normal.log.error('could not read /data/ZX-0917_2026-01-05.wav for Q77', { participantCode: 'Q77', participant_id: 4 }, new Error('ENOENT: Ünal-3.wav'));
+    normal.log.error(
+      'could not read /data/ZX-0917_2026-01-05.wav for Q77',
+      { participantCode: 'Q77', participant_id: 4 },
+      new Error('ENOENT: Ünal-3.wav'),
+    );
     normal.log.info('HTTPQ77 and Q770 are not codes');
     const text = normal.all();
-    for (const c of CODES) expect(text).not.toMatch(new RegExp(`(?<![\\p{L}\\p{N}])${c}(?![\\p{L}\\p{N}])`, 'u'));
+    for (const c of CODES)
+      expect(text).not.toMatch(new RegExp(`(?<![\\p{L}\\p{N}])${c}(?![\\p{L}\\p{N}])`, 'u'));
     expect(text).toContain('/data/[participant]_2026-01-05.wav');
     expect(text).toContain('participant_id: 4');
     expect(text).toContain('HTTPQ77 and Q770 are not codes');
@@ -84,14 +111,23 @@ describe('redaction', () => {
 
   it('codes of one character are left alone; the rest match whole, case-insensitively', () => {
     expect(codeMatcher(['A'])).toBeNull();
-    expect(redact('p001 and P001x and xP001', { secrets: [], codes: codeMatcher(['P001']) })).toBe('[participant] and P001x and xP001');
+    expect(redact('p001 and P001x and xP001', { secrets: [], codes: codeMatcher(['P001']) })).toBe(
+      '[participant] and P001x and xP001',
+    );
   });
 
   it('keeps working with the last rules if a source fails (the database is closing)', () => {
     const out: string[] = [];
     const log = createLogger({ out: (l) => out.push(l), err: (l) => out.push(l) });
     let broken = false;
-    log.attach({ secrets: () => { if (broken) throw new Error('closed'); return [KEY]; }, participantCodes: () => CODES, diagnostic: () => false });
+    log.attach({
+      secrets: () => {
+        if (broken) throw new Error('closed');
+        return [KEY];
+      },
+      participantCodes: () => CODES,
+      diagnostic: () => false,
+    });
     log.info(`a ${KEY}`);
     broken = true;
     log.info(`b ${KEY} ZX-0917`);

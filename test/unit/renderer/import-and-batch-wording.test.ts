@@ -5,13 +5,29 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchProgress } from '../../../shared/study';
 import { batchStatus, BATCH_LABEL } from '../../../renderer/src/features/batches/batch-status';
-import { initialChoice, isTimeZone, lastSegment, previewRequest, problemsOf, type ImportChoice } from '../../../renderer/src/features/import/import-choice';
+import {
+  initialChoice,
+  isTimeZone,
+  lastSegment,
+  previewRequest,
+  problemsOf,
+  type ImportChoice,
+} from '../../../renderer/src/features/import/import-choice';
 
-const choice = (over: Partial<ImportChoice> = {}): ImportChoice => ({ ...initialChoice('v1.3'), timeZone: 'Europe/Berlin', ...over });
+const choice = (over: Partial<ImportChoice> = {}): ImportChoice => ({
+  ...initialChoice('v1.3'),
+  timeZone: 'Europe/Berlin',
+  ...over,
+});
 
 describe('import choices', () => {
   it('offer every analysis of the API version by default, with conversion and isolation off', () => {
-    expect(initialChoice('v1.3').analyses).toEqual(['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach']);
+    expect(initialChoice('v1.3').analyses).toEqual([
+      'wellbeing',
+      'parkinsons',
+      'alzheimers',
+      'communication_coach',
+    ]);
     expect(initialChoice('v1.2').analyses).toEqual(['wellbeing', 'parkinsons', 'alzheimers']);
     expect(initialChoice('v1.2')).toMatchObject({ convert: false, isolate: false, mapping: 'manifest' });
     expect(isTimeZone(initialChoice('v1.3').timeZone)).toBe(true);
@@ -21,20 +37,30 @@ describe('import choices', () => {
     expect(problemsOf(choice())).toEqual({ manifest: expect.stringContaining('Choose the manifest') });
     expect(problemsOf(choice({ manifestPath: '/d/m.csv' }))).toEqual({});
     expect(problemsOf(choice({ mapping: 'pattern', pattern: '{session}.wav' }))).toEqual({
-      paths: 'Add at least one folder or file.', pattern: expect.stringContaining('needs {participant}'),
+      paths: 'Add at least one folder or file.',
+      pattern: expect.stringContaining('needs {participant}'),
     });
     expect(problemsOf(choice({ manifestPath: '/m.csv', timeZone: 'Mars/Olympus', analyses: [] }))).toEqual({
-      timeZone: expect.stringContaining('not a time zone'), analyses: 'Choose at least one analysis.',
+      timeZone: expect.stringContaining('not a time zone'),
+      analyses: 'Choose at least one analysis.',
     });
   });
 
   it('become a preview request with only the mapping chosen', () => {
     const manifest = previewRequest(4, choice({ paths: ['/d'], manifestPath: ' /d/m.csv ', convert: true }));
     expect(manifest).toEqual({
-      studyId: 4, paths: ['/d'], manifestPath: '/d/m.csv', timeZone: 'Europe/Berlin',
-      analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'], isolateOldestSpeaker: false, convert: true,
+      studyId: 4,
+      paths: ['/d'],
+      manifestPath: '/d/m.csv',
+      timeZone: 'Europe/Berlin',
+      analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'],
+      isolateOldestSpeaker: false,
+      convert: true,
     });
-    const pattern = previewRequest(4, choice({ paths: ['/d'], manifestPath: '/d/m.csv', mapping: 'pattern', pattern: '{participant}.wav' }));
+    const pattern = previewRequest(
+      4,
+      choice({ paths: ['/d'], manifestPath: '/d/m.csv', mapping: 'pattern', pattern: '{participant}.wav' }),
+    );
     expect(pattern).not.toHaveProperty('manifestPath');
     expect(pattern.filenamePattern).toBe('{participant}.wav');
     expect(lastSegment('/data/study/week 3/')).toBe('week 3');
@@ -43,26 +69,60 @@ describe('import choices', () => {
 });
 
 const batch = (over: Partial<BatchProgress>): BatchProgress => ({
-  batchId: 1, studyId: 1, label: 'b', state: 'running', createdAt: '2026-01-01T00:00:00Z', analyses: ['wellbeing'],
-  uploads: {}, analysesByState: {}, total: 0, pauseReason: null, ...over,
+  batchId: 1,
+  studyId: 1,
+  label: 'b',
+  state: 'running',
+  createdAt: '2026-01-01T00:00:00Z',
+  analyses: ['wellbeing'],
+  uploads: {},
+  analysesByState: {},
+  total: 0,
+  pauseReason: null,
+  ...over,
 });
 
 describe('batch status', () => {
   it('says what is sent, and why the rest waits', () => {
-    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }))).toBe('Sending: 3 files of 10 uploaded.');
-    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }), true)).toBe('Waiting: sending is paused for this service (see above); 3 files of 10 uploaded.');
-    expect(batchStatus(batch({ uploads: { uploaded: 1, pending: 2 } }))).toBe('Sending: 1 file of 3 uploaded; 2 files wait for a participant account.');
-    expect(batchStatus(batch({ state: 'paused', uploads: { uploaded: 1, queued: 1 } }))).toMatch(/^Paused: 1 file of 2 sent/);
-    expect(batchStatus(batch({ state: 'open', uploads: { queued: 4 } }))).toBe('Not started: nothing has been sent.');
+    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }))).toBe(
+      'Sending: 3 files of 10 uploaded.',
+    );
+    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }), true)).toBe(
+      'Waiting: sending is paused for this service (see above); 3 files of 10 uploaded.',
+    );
+    expect(batchStatus(batch({ uploads: { uploaded: 1, pending: 2 } }))).toBe(
+      'Sending: 1 file of 3 uploaded; 2 files wait for a participant account.',
+    );
+    expect(batchStatus(batch({ state: 'paused', uploads: { uploaded: 1, queued: 1 } }))).toMatch(
+      /^Paused: 1 file of 2 sent/,
+    );
+    expect(batchStatus(batch({ state: 'open', uploads: { queued: 4 } }))).toBe(
+      'Not started: nothing has been sent.',
+    );
   });
 
-  it('never calls a batch complete while an upload\'s outcome is unknown or results are still to come', () => {
-    expect(batchStatus(batch({ state: 'finished', uploads: { upload_uncertain: 2, uploaded: 1 } })))
-      .toBe('Waiting for you: 2 uploads of unknown outcome need your decision; 1 file uploaded for certain.');
-    expect(batchStatus(batch({ state: 'finished', uploads: { uploaded: 2 }, analysesByState: { processing: 1, completed: 1 } })))
-      .toBe('Every file is sent; 1 analysis still to come back.');
-    expect(batchStatus(batch({ state: 'finished', uploads: { uploaded: 2, refused_locally: 1 }, analysesByState: { completed: 2 } })))
-      .toBe('Complete: 2 files uploaded, every result back; 1 item needs you (below).');
+  it("never calls a batch complete while an upload's outcome is unknown or results are still to come", () => {
+    expect(batchStatus(batch({ state: 'finished', uploads: { upload_uncertain: 2, uploaded: 1 } }))).toBe(
+      'Waiting for you: 2 uploads of unknown outcome need your decision; 1 file uploaded for certain.',
+    );
+    expect(
+      batchStatus(
+        batch({
+          state: 'finished',
+          uploads: { uploaded: 2 },
+          analysesByState: { processing: 1, completed: 1 },
+        }),
+      ),
+    ).toBe('Every file is sent; 1 analysis still to come back.');
+    expect(
+      batchStatus(
+        batch({
+          state: 'finished',
+          uploads: { uploaded: 2, refused_locally: 1 },
+          analysesByState: { completed: 2 },
+        }),
+      ),
+    ).toBe('Complete: 2 files uploaded, every result back; 1 item needs you (below).');
     expect(BATCH_LABEL.finished).toBe('Done sending');
   });
 });

@@ -7,13 +7,23 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Transport } from '../../../shared/rpc';
 import { createRpcClient } from '../../../renderer/src/lib/rpc/client';
 
-const transport = (answer: (method: string, input: unknown) => unknown): Transport & { emit(e: string, p: unknown): void; sent: unknown[] } => {
+const transport = (
+  answer: (method: string, input: unknown) => unknown,
+): Transport & { emit(e: string, p: unknown): void; sent: unknown[] } => {
   let listener: ((e: string, p: unknown) => void) | null = null;
   const sent: unknown[] = [];
   return {
     sent,
-    request: async (method, input) => { sent.push({ method, input }); return answer(method, input); },
-    subscribe: (l) => { listener = l; return () => { listener = null; }; },
+    request: async (method, input) => {
+      sent.push({ method, input });
+      return answer(method, input);
+    },
+    subscribe: (l) => {
+      listener = l;
+      return () => {
+        listener = null;
+      };
+    },
     emit: (e, p) => listener?.(e, p),
   };
 };
@@ -39,7 +49,11 @@ describe('renderer RPC client', () => {
   });
 
   it('turns a lost connection into an error value the screen can show', async () => {
-    const r = await createRpcClient(transport(() => { throw new Error('connection lost'); })).call('studies.list', {});
+    const r = await createRpcClient(
+      transport(() => {
+        throw new Error('connection lost');
+      }),
+    ).call('studies.list', {});
     expect(r).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', retryable: true } });
     if (!r.ok) expect(r.error.message).toMatch(/lost the connection/);
   });

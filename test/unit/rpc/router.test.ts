@@ -9,11 +9,23 @@ import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
 import { createRouter, type Handlers } from '../../../main/rpc/router';
 
-const PROFILE = { id: 1, name: 'Lab', baseUrl: 'https://x', apiVersion: 'v1.3', isSandbox: false, hasKey: true, keyLocation: 'k', studies: 0, lastUsage: null };
+const PROFILE = {
+  id: 1,
+  name: 'Lab',
+  baseUrl: 'https://x',
+  apiVersion: 'v1.3',
+  isSandbox: false,
+  hasKey: true,
+  keyLocation: 'k',
+  studies: 0,
+  lastUsage: null,
+};
 
 /** Every handler answers INTERNAL unless the test replaces it: the router needs the full set. */
 const handlers = (over: Partial<Record<string, (i: unknown) => unknown>>): Handlers =>
-  Object.fromEntries(Object.keys(procedures).map((m) => [m, over[m] ?? (() => err(appError('INTERNAL', 'x', 'y')))])) as unknown as Handlers;
+  Object.fromEntries(
+    Object.keys(procedures).map((m) => [m, over[m] ?? (() => err(appError('INTERNAL', 'x', 'y')))]),
+  ) as unknown as Handlers;
 
 const log = () => ({ error: vi.fn() });
 const ctx = { via: 'direct' as const };
@@ -26,36 +38,63 @@ describe('router', () => {
 
   it('parses the input first: a wrong input never reaches the handler and comes back as VALIDATION with paths', async () => {
     const spy = vi.fn(() => ok([]));
-    const r = await createRouter(handlers({ 'participants.page': spy }), log())
-      .handle('participants.page', { studyId: 'one', sort: 'code', dir: 'asc', offset: 0, limit: 10_000 }, ctx);
+    const r = await createRouter(handlers({ 'participants.page': spy }), log()).handle(
+      'participants.page',
+      { studyId: 'one', sort: 'code', dir: 'asc', offset: 0, limit: 10_000 },
+      ctx,
+    );
     expect(spy).not.toHaveBeenCalled();
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(['studyId', 'limit']));
+    if (!r.ok)
+      expect(r.error.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(['studyId', 'limit']));
   });
 
   it('applies the contract defaults before the handler sees the input', async () => {
-    const spy = vi.fn((i: unknown) => ok({ participantId: 1, code: 'P', baselineSessions: (i as { baselineSessions: number }).baselineSessions, versions: [], sessions: [], measures: [] }));
-    const r = await createRouter(handlers({ 'timeline.participant': spy }), log()).handle('timeline.participant', { participantId: 1 }, ctx);
+    const spy = vi.fn((i: unknown) =>
+      ok({
+        participantId: 1,
+        code: 'P',
+        baselineSessions: (i as { baselineSessions: number }).baselineSessions,
+        versions: [],
+        sessions: [],
+        measures: [],
+      }),
+    );
+    const r = await createRouter(handlers({ 'timeline.participant': spy }), log()).handle(
+      'timeline.participant',
+      { participantId: 1 },
+      ctx,
+    );
     expect(spy).toHaveBeenCalledWith({ participantId: 1, baselineSessions: 3 }, ctx);
     expect(r.ok).toBe(true);
   });
 
   it('parses the output: an answer outside the contract is not sent, and the log says which method', async () => {
     const l = log();
-    const r = await createRouter(handlers({ 'profiles.list': () => ok([{ ...PROFILE, apiKey: 'secret-key-1234' , apiVersion: 'v9' }]) }), l).handle('profiles.list', {}, ctx);
+    const r = await createRouter(
+      handlers({ 'profiles.list': () => ok([{ ...PROFILE, apiKey: 'secret-key-1234', apiVersion: 'v9' }]) }),
+      l,
+    ).handle('profiles.list', {}, ctx);
     expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect(l.error).toHaveBeenCalledWith(expect.stringContaining('profiles.list'), expect.anything());
   });
 
   it('strips what the contract does not name from an answer (a key a handler should not have returned never leaves)', async () => {
-    const r = await createRouter(handlers({ 'profiles.list': () => ok([{ ...PROFILE, apiKey: 'secret-key-1234' }]) }), log()).handle('profiles.list', {}, ctx);
+    const r = await createRouter(
+      handlers({ 'profiles.list': () => ok([{ ...PROFILE, apiKey: 'secret-key-1234' }]) }),
+      log(),
+    ).handle('profiles.list', {}, ctx);
     expect(r.ok).toBe(true);
     expect(JSON.stringify(r)).not.toContain('secret-key-1234');
   });
 
   it('passes a refusal through as it is', async () => {
     const refusal = appError('CONFLICT', 'A study named "A" already exists.', 'Choose another name.');
-    const r = await createRouter(handlers({ 'studies.create': () => err(refusal) }), log()).handle('studies.create', { name: 'A', profileId: 1 }, ctx);
+    const r = await createRouter(handlers({ 'studies.create': () => err(refusal) }), log()).handle(
+      'studies.create',
+      { name: 'A', profileId: 1 },
+      ctx,
+    );
     expect(r).toEqual({ ok: false, error: refusal });
   });
 
@@ -67,14 +106,31 @@ describe('router', () => {
     ['SQLITE_IOERR_WRITE', 'DB_IO', /reported an error while reading or writing/],
   ])('an exception with %s becomes %s in plain words', async (code, expected, message) => {
     const thrown = Object.assign(new Error('database or disk is full'), { code });
-    const r = await createRouter(handlers({ 'studies.list': () => { throw thrown; } }), log()).handle('studies.list', {}, ctx);
+    const r = await createRouter(
+      handlers({
+        'studies.list': () => {
+          throw thrown;
+        },
+      }),
+      log(),
+    ).handle('studies.list', {}, ctx);
     expect(r).toMatchObject({ ok: false, error: { code: expected } });
-    if (!r.ok) { expect(r.error.message).toMatch(message); expect(r.error.action.length).toBeGreaterThan(10); }
+    if (!r.ok) {
+      expect(r.error.message).toMatch(message);
+      expect(r.error.action.length).toBeGreaterThan(10);
+    }
   });
 
   it('any other exception is INTERNAL: logged with its stack, sent without its details', async () => {
     const l = log();
-    const r = await createRouter(handlers({ 'studies.list': async () => { throw new Error('SELECT * FROM secret_table at /home/me/study') } }), l).handle('studies.list', {}, ctx);
+    const r = await createRouter(
+      handlers({
+        'studies.list': async () => {
+          throw new Error('SELECT * FROM secret_table at /home/me/study');
+        },
+      }),
+      l,
+    ).handle('studies.list', {}, ctx);
     expect(r).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
     expect(JSON.stringify(r)).not.toContain('secret_table');
     expect(l.error).toHaveBeenCalled();

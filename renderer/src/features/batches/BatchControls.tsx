@@ -28,43 +28,114 @@ export const BatchControls = ({ b }: { b: BatchProgress }) => {
     <div className="batch-controls">
       <div className="row">
         {b.state === 'open' && !credits.value && !credits.error && (
-          <button type="button" className="primary" disabled={busy} onClick={() => void credits.run({ batchId: b.batchId })}>{credits.pending ? 'Reading the credits left…' : 'Check credits and start'}</button>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void credits.run({ batchId: b.batchId })}
+          >
+            {credits.pending ? 'Reading the credits left…' : 'Check credits and start'}
+          </button>
         )}
-        {b.state === 'running' && <button type="button" disabled={busy} onClick={() => void pause.run({ batchId: b.batchId })}>Pause this batch</button>}
-        {b.state === 'paused' && <button type="button" className="primary" disabled={busy} onClick={() => void resume.run({ batchId: b.batchId })}>Resume this batch</button>}
-        {live && !confirmCancel && <button type="button" className="danger" disabled={busy} onClick={() => setConfirmCancel(true)}>Cancel this batch…</button>}
+        {b.state === 'running' && (
+          <button type="button" disabled={busy} onClick={() => void pause.run({ batchId: b.batchId })}>
+            Pause this batch
+          </button>
+        )}
+        {b.state === 'paused' && (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void resume.run({ batchId: b.batchId })}
+          >
+            Resume this batch
+          </button>
+        )}
+        {live && !confirmCancel && (
+          <button type="button" className="danger" disabled={busy} onClick={() => setConfirmCancel(true)}>
+            Cancel this batch…
+          </button>
+        )}
       </div>
       {b.state === 'open' && credits.value && (
         <Notice tone={credits.value.shortBy > 0 ? 'warn' : 'info'} title="Before it starts">
           <p>{credits.value.message}</p>
           <div className="row">
-            <button type="button" className="primary" disabled={busy} onClick={() => void start.run({ batchId: b.batchId })}>Start sending</button>
-            <button type="button" onClick={() => credits.reset()}>Not now</button>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void start.run({ batchId: b.batchId })}
+            >
+              Start sending
+            </button>
+            <button type="button" onClick={() => credits.reset()}>
+              Not now
+            </button>
           </div>
         </Notice>
       )}
       {b.state === 'open' && credits.error && (
         <div className="notice notice-warn" role="group" aria-label="Credits could not be read">
           <p className="notice-title">The credits left could not be read</p>
-          <p>{credits.error.message} {credits.error.action}</p>
-          <p>You can start anyway: if the service refuses uploads for the whole organisation, sending pauses with the reason and nothing is charged.</p>
+          <p>
+            {credits.error.message} {credits.error.action}
+          </p>
+          <p>
+            You can start anyway: if the service refuses uploads for the whole organisation, sending pauses
+            with the reason and nothing is charged.
+          </p>
           <div className="row">
-            <button type="button" disabled={busy} onClick={() => { credits.reset(); void start.run({ batchId: b.batchId }); }}>Start without the credit check</button>
-            <button type="button" disabled={busy} onClick={() => void credits.run({ batchId: b.batchId })}>Try reading the credits again</button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                credits.reset();
+                void start.run({ batchId: b.batchId });
+              }}
+            >
+              Start without the credit check
+            </button>
+            <button type="button" disabled={busy} onClick={() => void credits.run({ batchId: b.batchId })}>
+              Try reading the credits again
+            </button>
           </div>
         </div>
       )}
       {confirmCancel && (
         <div className="notice notice-warn" role="group" aria-labelledby="cancel-title">
-          <p className="notice-title" id="cancel-title">Cancel this batch?</p>
+          <p className="notice-title" id="cancel-title">
+            Cancel this batch?
+          </p>
           <ul className="plain-list">
-            <li>{plural(unsent, 'file')} not yet sent {unsent === 1 ? 'is' : 'are'} withdrawn and never sent (nothing is charged for {unsent === 1 ? 'it' : 'them'}).</li>
-            <li>{inFlight > 0 ? `${plural(inFlight, 'upload')} in flight finish${inFlight === 1 ? 'es' : ''} and ${inFlight === 1 ? 'is' : 'are'} charged` : 'Any upload in flight finishes and is charged'}: stopping one half-way would leave its outcome unknown.</li>
+            <li>
+              {plural(unsent, 'file')} not yet sent {unsent === 1 ? 'is' : 'are'} withdrawn and never sent
+              (nothing is charged for {unsent === 1 ? 'it' : 'them'}).
+            </li>
+            <li>
+              {inFlight > 0
+                ? `${plural(inFlight, 'upload')} in flight finish${inFlight === 1 ? 'es' : ''} and ${inFlight === 1 ? 'is' : 'are'} charged`
+                : 'Any upload in flight finishes and is charged'}
+              : stopping one half-way would leave its outcome unknown.
+            </li>
             <li>Results of everything already sent keep arriving.</li>
           </ul>
           <div className="row">
-            <button type="button" className="danger" disabled={busy} onClick={() => { setConfirmCancel(false); void cancel.run({ batchId: b.batchId }); }}>Cancel the batch</button>
-            <button type="button" onClick={() => setConfirmCancel(false)}>Keep it</button>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => {
+                setConfirmCancel(false);
+                void cancel.run({ batchId: b.batchId });
+              }}
+            >
+              Cancel the batch
+            </button>
+            <button type="button" onClick={() => setConfirmCancel(false)}>
+              Keep it
+            </button>
           </div>
         </div>
       )}

@@ -20,7 +20,13 @@ import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { useTableControls } from '../../lib/use-table-controls';
 import { recordingColumns } from '../recordings/recording-columns';
-import { EMPTY, FILTER_LABEL, RecordingToolbar, type RecordingFilter, type RecordingSort } from '../recordings/RecordingsPage';
+import {
+  EMPTY,
+  FILTER_LABEL,
+  RecordingToolbar,
+  type RecordingFilter,
+  type RecordingSort,
+} from '../recordings/RecordingsPage';
 import { BatchControls } from './BatchControls';
 import { NeedsYou } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
@@ -31,7 +37,12 @@ const Counts = ({ b }: { b: BatchProgress }) => (
       <caption>Files by upload state</caption>
       <tbody>
         {UPLOAD_STATES.filter((s) => (b.uploads[s] ?? 0) > 0).map((s) => (
-          <tr key={s}><th scope="row"><Badge tone={UPLOAD_STATE[s].tone}>{UPLOAD_STATE[s].label}</Badge></th><td className="right">{fmtInt(b.uploads[s] ?? 0)}</td></tr>
+          <tr key={s}>
+            <th scope="row">
+              <Badge tone={UPLOAD_STATE[s].tone}>{UPLOAD_STATE[s].label}</Badge>
+            </th>
+            <td className="right">{fmtInt(b.uploads[s] ?? 0)}</td>
+          </tr>
         ))}
       </tbody>
     </table>
@@ -39,30 +50,69 @@ const Counts = ({ b }: { b: BatchProgress }) => (
       <caption>Analyses by state ({b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')})</caption>
       <tbody>
         {ANALYSIS_STATES.filter((s) => (b.analysesByState[s] ?? 0) > 0).map((s) => (
-          <tr key={s}><th scope="row"><Badge tone={ANALYSIS_STATE[s].tone}>{ANALYSIS_STATE[s].label}</Badge></th><td className="right">{fmtInt(b.analysesByState[s] ?? 0)}</td></tr>
+          <tr key={s}>
+            <th scope="row">
+              <Badge tone={ANALYSIS_STATE[s].tone}>{ANALYSIS_STATE[s].label}</Badge>
+            </th>
+            <td className="right">{fmtInt(b.analysesByState[s] ?? 0)}</td>
+          </tr>
         ))}
-        {ANALYSIS_STATES.every((s) => (b.analysesByState[s] ?? 0) === 0) && <tr><td colSpan={2} className="muted">None yet: analyses start when a file is uploaded.</td></tr>}
+        {ANALYSIS_STATES.every((s) => (b.analysesByState[s] ?? 0) === 0) && (
+          <tr>
+            <td colSpan={2} className="muted">
+              None yet: analyses start when a file is uploaded.
+            </td>
+          </tr>
+        )}
       </tbody>
     </table>
   </div>
 );
 
-const FILTERS: readonly RecordingFilter[] = ['all', 'needs_attention', 'in_progress', 'completed', 'uncertain', 'refused', 'duplicates'];
+const FILTERS: readonly RecordingFilter[] = [
+  'all',
+  'needs_attention',
+  'in_progress',
+  'completed',
+  'uncertain',
+  'refused',
+  'duplicates',
+];
 
 const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) => {
   const [, navigate] = useLocation();
   const [filter, setFilter] = useState<RecordingFilter>('all');
-  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>({ by: 'id', dir: 'asc' });
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>(
+    { by: 'id', dir: 'asc' },
+  );
   return (
     <Section title="Files of this batch">
       <div className="action-filter" role="group" aria-label="Show files">
-        {FILTERS.map((f) => <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>{FILTER_LABEL[f]}</button>)}
+        {FILTERS.map((f) => (
+          <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
+            {FILTER_LABEL[f]}
+          </button>
+        ))}
       </div>
-      <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="files of this batch" />
+      <RecordingToolbar
+        search={search}
+        onSearch={setSearch}
+        sort={sort}
+        onSort={setSort}
+        total={total}
+        label="files of this batch"
+      />
       <PagedTable
         minWidth="58.25rem"
         method="recordings.page"
-        input={{ studyId, batchId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        input={{
+          studyId,
+          batchId,
+          filter,
+          sort: sort.by,
+          dir: sort.dir,
+          ...(query ? { search: query } : {}),
+        }}
         columns={recordingColumns()}
         label={`Files of this batch${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
         rowKey={(r) => r.id}
@@ -72,7 +122,15 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
         onTotal={onTotal}
         // As tall as its rows (40 px each), between 12 and 28 rem: a small batch leaves no empty box.
         height={`${Math.min(28, Math.max(12, (total ?? 10) * 2.5 + 0.25))}rem`}
-        empty={query ? <>No participant, file or session contains “{query}”.</> : filter === 'all' ? 'This batch has no files.' : EMPTY[filter]}
+        empty={
+          query ? (
+            <>No participant, file or session contains “{query}”.</>
+          ) : filter === 'all' ? (
+            'This batch has no files.'
+          ) : (
+            EMPTY[filter]
+          )
+        }
       />
     </Section>
   );
@@ -86,30 +144,63 @@ export const BatchMonitor = () => {
   const study = useCall('studies.get', { studyId });
   const simulated = study.data?.simulated ?? false;
   const profileId = study.data?.profileId ?? null;
-  const queue = useCall('queue.state', { profileId: profileId ?? 0 }, { enabled: profileId !== null, staleTime: 0 });
+  const queue = useCall(
+    'queue.state',
+    { profileId: profileId ?? 0 },
+    { enabled: profileId !== null, staleTime: 0 },
+  );
   return (
     <div className="page batch-monitor">
-      <p className="breadcrumb"><Link href={`/studies/${studyId}/batches`}>Batches</Link></p>
+      <p className="breadcrumb">
+        <Link href={`/studies/${studyId}/batches`}>Batches</Link>
+      </p>
       <QueryView q={batch} loading="Loading the batch…">
-        {(b) => b.studyId !== studyId ? <ErrorNotice error={{ code: 'NOT_FOUND', message: 'This batch belongs to another study.', action: 'Open it from its own study’s batches.', retryable: false }} /> : (
-          <>
-            <PageHeader
-              title={b.label || `Batch ${b.batchId}`}
-              badge={simulated ? <SimulatedBadge long /> : undefined}
-              subtitle={<>Batch {b.batchId} · created {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} · <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge></>}
+        {(b) =>
+          b.studyId !== studyId ? (
+            <ErrorNotice
+              error={{
+                code: 'NOT_FOUND',
+                message: 'This batch belongs to another study.',
+                action: 'Open it from its own study’s batches.',
+                retryable: false,
+              }}
             />
-            {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
-            {b.state === 'paused' && b.pauseReason && <Notice tone="warn" title="This batch is paused">{b.pauseReason}</Notice>}
-            <Section title="Progress">
-              <p className="batch-status" role="status">{batchStatus(b, Boolean(queue.data?.pause))}</p>
-              <BatchBars b={b} />
-              <Counts b={b} />
-              <BatchControls b={b} />
-            </Section>
-            <NeedsYou studyId={studyId} batchId={batchId} simulated={simulated} failedAnalyses={b.analysesByState.error ?? 0} />
-            <BatchFiles studyId={studyId} batchId={batchId} />
-          </>
-        )}
+          ) : (
+            <>
+              <PageHeader
+                title={b.label || `Batch ${b.batchId}`}
+                badge={simulated ? <SimulatedBadge long /> : undefined}
+                subtitle={
+                  <>
+                    Batch {b.batchId} · created {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} ·{' '}
+                    <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                  </>
+                }
+              />
+              {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
+              {b.state === 'paused' && b.pauseReason && (
+                <Notice tone="warn" title="This batch is paused">
+                  {b.pauseReason}
+                </Notice>
+              )}
+              <Section title="Progress">
+                <p className="batch-status" role="status">
+                  {batchStatus(b, Boolean(queue.data?.pause))}
+                </p>
+                <BatchBars b={b} />
+                <Counts b={b} />
+                <BatchControls b={b} />
+              </Section>
+              <NeedsYou
+                studyId={studyId}
+                batchId={batchId}
+                simulated={simulated}
+                failedAnalyses={b.analysesByState.error ?? 0}
+              />
+              <BatchFiles studyId={studyId} batchId={batchId} />
+            </>
+          )
+        }
       </QueryView>
     </div>
   );

@@ -18,36 +18,64 @@ export const BatchesPage = () => {
   const study = useCall('studies.get', { studyId });
   const batches = useCall('batches.list', { studyId });
   const profileId = study.data?.profileId ?? null;
-  const queue = useCall('queue.state', { profileId: profileId ?? 0 }, { enabled: profileId !== null, staleTime: 0 });
+  const queue = useCall(
+    'queue.state',
+    { profileId: profileId ?? 0 },
+    { enabled: profileId !== null, staleTime: 0 },
+  );
   return (
     <div className="page">
-      <PageHeader title="Batches" badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
+      <PageHeader
+        title="Batches"
+        badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
         subtitle={study.data ? <>{study.data.name} · every import is a batch</> : undefined}
-        actions={<Link className="button primary" href={`/studies/${studyId}/import`}>Import recordings</Link>} />
+        actions={
+          <Link className="button primary" href={`/studies/${studyId}/import`}>
+            Import recordings
+          </Link>
+        }
+      />
       {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
       {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
       <QueryView q={batches} loading="Loading batches…">
-        {(list) => list.length === 0 ? (
-          <Empty title="No batch yet"><Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link> to create the first.</Empty>
-        ) : (
-          <ul className="batch-list batch-cards">
-            {[...list].reverse().map((b) => {
-              const f = batchFigures(b);
-              return (
-                <li key={b.batchId} className="card">
-                  <p className="card-title">
-                    <Link href={`/studies/${studyId}/batches/${b.batchId}`}>{b.label || `Batch ${b.batchId}`}</Link>{' '}
-                    <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
-                  </p>
-                  <p className="muted small">Batch {b.batchId} · {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} · {b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')}</p>
-                  <BatchBars b={b} />
-                  <p className="small">{batchStatus(b, Boolean(queue.data?.pause))}</p>
-                  {f.attention > 0 && <p><Link href={`/studies/${studyId}/batches/${b.batchId}`}><Badge tone="bad">{fmtInt(f.attention)}</Badge> need{f.attention === 1 ? 's' : ''} you</Link></p>}
-                </li>
-              );
-            })}
-          </ul>
-        )}
+        {(list) =>
+          list.length === 0 ? (
+            <Empty title="No batch yet">
+              <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link> to create the
+              first.
+            </Empty>
+          ) : (
+            <ul className="batch-list batch-cards">
+              {[...list].reverse().map((b) => {
+                const f = batchFigures(b);
+                return (
+                  <li key={b.batchId} className="card">
+                    <p className="card-title">
+                      <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                        {b.label || `Batch ${b.batchId}`}
+                      </Link>{' '}
+                      <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                    </p>
+                    <p className="muted small">
+                      Batch {b.batchId} · {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} ·{' '}
+                      {b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')}
+                    </p>
+                    <BatchBars b={b} />
+                    <p className="small">{batchStatus(b, Boolean(queue.data?.pause))}</p>
+                    {f.attention > 0 && (
+                      <p>
+                        <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                          <Badge tone="bad">{fmtInt(f.attention)}</Badge> need{f.attention === 1 ? 's' : ''}{' '}
+                          you
+                        </Link>
+                      </p>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
       </QueryView>
     </div>
   );

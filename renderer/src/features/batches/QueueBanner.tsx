@@ -30,16 +30,37 @@ export const QueueBanner = ({ profileId }: { profileId: number }) => {
   if (!pause) return null;
   const selfResuming = pause.untilMs !== null;
   return (
-    <div className={`notice ${selfResuming ? 'notice-warn' : 'notice-bad'} queue-banner`} role={selfResuming ? 'status' : 'alert'}>
-      <p className="notice-title">{selfResuming ? 'Sending is paused for a moment' : 'Sending is paused for every batch of this service'}</p>
+    <div
+      className={`notice ${selfResuming ? 'notice-warn' : 'notice-bad'} queue-banner`}
+      role={selfResuming ? 'status' : 'alert'}
+    >
+      <p className="notice-title">
+        {selfResuming
+          ? 'Sending is paused for a moment'
+          : 'Sending is paused for every batch of this service'}
+      </p>
       <p>{pause.reason}</p>
       {selfResuming ? (
-        <p>It resumes by itself at {clock.format(new Date(pause.untilMs!))}{left !== null && left > 0 ? ` (in about ${left} s)` : ''}. Nothing was charged for the refused request; results keep arriving.</p>
+        <p>
+          It resumes by itself at {clock.format(new Date(pause.untilMs!))}
+          {left !== null && left > 0 ? ` (in about ${left} s)` : ''}. Nothing was charged for the refused
+          request; results keep arriving.
+        </p>
       ) : (
         <>
-          <p>Files waiting stay queued and were not charged; results of files already sent keep arriving. When the cause is fixed, resume sending.</p>
+          <p>
+            Files waiting stay queued and were not charged; results of files already sent keep arriving. When
+            the cause is fixed, resume sending.
+          </p>
           <div className="row">
-            <button type="button" className="primary" disabled={resume.pending} onClick={() => void resume.run({ profileId })}>Resume sending</button>
+            <button
+              type="button"
+              className="primary"
+              disabled={resume.pending}
+              onClick={() => void resume.run({ profileId })}
+            >
+              Resume sending
+            </button>
           </div>
           <ErrorNotice error={resume.error} />
         </>

@@ -14,18 +14,23 @@ export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
   const processing = (b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0);
   const waitingAccount = b.uploads.pending ?? 0;
   switch (b.state) {
-    case 'open': return 'Not started: nothing has been sent.';
-    case 'paused': return `Paused: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} sent; nothing more is sent until you resume.`;
-    case 'cancelled': return `Cancelled: ${plural(f.sent, 'file')} had been sent${processing ? `; ${plural(processing, 'analysis', 'analyses')} still to come back` : ''}.`;
-    case 'running': return queuePaused && (b.uploads.queued ?? 0) > 0
-      ? `Waiting: sending is paused for this service (see above); ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded.`
-      : `Sending: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded${waitingAccount ? `; ${plural(waitingAccount, 'file')} wait for a participant account` : ''}.`;
+    case 'open':
+      return 'Not started: nothing has been sent.';
+    case 'paused':
+      return `Paused: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} sent; nothing more is sent until you resume.`;
+    case 'cancelled':
+      return `Cancelled: ${plural(f.sent, 'file')} had been sent${processing ? `; ${plural(processing, 'analysis', 'analyses')} still to come back` : ''}.`;
+    case 'running':
+      return queuePaused && (b.uploads.queued ?? 0) > 0
+        ? `Waiting: sending is paused for this service (see above); ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded.`
+        : `Sending: ${plural(f.sent, 'file')} of ${fmtInt(f.toSend)} uploaded${waitingAccount ? `; ${plural(waitingAccount, 'file')} wait for a participant account` : ''}.`;
     case 'finished': {
       const unknown = b.uploads.upload_uncertain ?? 0;
-      if (unknown > 0) return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
-      if (processing > 0) return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
+      if (unknown > 0)
+        return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
+      if (processing > 0)
+        return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
       return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${f.attention ? `; ${plural(f.attention, 'item')} need${f.attention === 1 ? 's' : ''} you (below)` : ''}.`;
     }
   }
 };
-

@@ -6,7 +6,14 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useParams } from 'wouter';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../../shared/api/vocabulary';
-import { EXPORT_ANALYSIS_STATES, EXPORT_FORMS, type ExportForm, type ExportProgress, type ExportReport, type ExportRequestInput } from '../../../../shared/export';
+import {
+  EXPORT_ANALYSIS_STATES,
+  EXPORT_FORMS,
+  type ExportForm,
+  type ExportProgress,
+  type ExportReport,
+  type ExportRequestInput,
+} from '../../../../shared/export';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
@@ -17,13 +24,30 @@ import { fmtBytes, fmtDate, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 
 const FORM_TEXT: Record<ExportForm, { label: string; hint: string }> = {
-  long: { label: 'Long (tidy): one row per recording and measure', hint: 'measures_long.csv — what R (tidyverse) and pandas prefer.' },
-  wide: { label: 'Wide: one row per recording, one column per measure', hint: 'measures_wide.csv — for Excel and SPSS; stable column names and order.' },
-  summary: { label: 'Per-participant summary', hint: 'participant_summary.csv — per measure and API version: n, baseline (mean and SD of the first sessions, as on the timeline), latest, change, mean and SD.' },
+  long: {
+    label: 'Long (tidy): one row per recording and measure',
+    hint: 'measures_long.csv — what R (tidyverse) and pandas prefer.',
+  },
+  wide: {
+    label: 'Wide: one row per recording, one column per measure',
+    hint: 'measures_wide.csv — for Excel and SPSS; stable column names and order.',
+  },
+  summary: {
+    label: 'Per-participant summary',
+    hint: 'participant_summary.csv — per measure and API version: n, baseline (mean and SD of the first sessions, as on the timeline), latest, change, mean and SD.',
+  },
 };
 
-const splitCodes = (s: string) => [...new Set(s.split(/[\n,;\t]+/).map((c) => c.trim()).filter(Boolean))];
-const newId = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
+const splitCodes = (s: string) => [
+  ...new Set(
+    s
+      .split(/[\n,;\t]+/)
+      .map((c) => c.trim())
+      .filter(Boolean),
+  ),
+];
+const newId = () =>
+  crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 
 const ResultPanel = ({ report, browser }: { report: ExportReport; browser: boolean }) => {
   const token = sessionStorage.getItem('voicescope.token') ?? '';
@@ -31,23 +55,63 @@ const ResultPanel = ({ report, browser }: { report: ExportReport; browser: boole
   return (
     <Notice tone="ok" title="Export written">
       <p>
-        {plural(report.counts.recordings, 'recording')} of {plural(report.counts.participants, 'participant')}: {fmtInt(report.counts.values)} values,
-        {' '}{fmtInt(report.counts.missing)} cells left empty because the service did not provide a value (never 0).
+        {plural(report.counts.recordings, 'recording')} of {plural(report.counts.participants, 'participant')}
+        : {fmtInt(report.counts.values)} values, {fmtInt(report.counts.missing)} cells left empty because the
+        service did not provide a value (never 0).
       </p>
-      {report.anySimulated && <p><SimulatedBadge long /> {plural(report.counts.simulatedRecordings, 'recording')} carry simulated values; the <code>simulated</code> column and the codebook say so.</p>}
-      <p className="muted">Folder: <code>{report.directory}</code> · API {report.apiVersions.join(' and ')} · the codebook (codebook.md, datapackage.json) lists every column and the SHA-256 of every file.</p>
-      {browser && <p><a className="button primary" href={`${base}.zip?token=${encodeURIComponent(token)}`} download>Download all files (zip)</a></p>}
+      {report.anySimulated && (
+        <p>
+          <SimulatedBadge long /> {plural(report.counts.simulatedRecordings, 'recording')} carry simulated
+          values; the <code>simulated</code> column and the codebook say so.
+        </p>
+      )}
+      <p className="muted">
+        Folder: <code>{report.directory}</code> · API {report.apiVersions.join(' and ')} · the codebook
+        (codebook.md, datapackage.json) lists every column and the SHA-256 of every file.
+      </p>
+      {browser && (
+        <p>
+          <a className="button primary" href={`${base}.zip?token=${encodeURIComponent(token)}`} download>
+            Download all files (zip)
+          </a>
+        </p>
+      )}
       <table className="table compact">
         <caption className="sr-only">Files written</caption>
-        <thead><tr><th scope="col">File</th><th scope="col">Holds</th><th scope="col" className="right">Rows</th><th scope="col" className="right">Size</th><th scope="col">SHA-256</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Holds</th>
+            <th scope="col" className="right">
+              Rows
+            </th>
+            <th scope="col" className="right">
+              Size
+            </th>
+            <th scope="col">SHA-256</th>
+          </tr>
+        </thead>
         <tbody>
           {report.files.map((f) => (
             <tr key={f.name}>
-              <th scope="row">{browser ? <a href={`${base}/${encodeURIComponent(f.name)}?token=${encodeURIComponent(token)}`} download>{f.name}</a> : f.name}</th>
+              <th scope="row">
+                {browser ? (
+                  <a
+                    href={`${base}/${encodeURIComponent(f.name)}?token=${encodeURIComponent(token)}`}
+                    download
+                  >
+                    {f.name}
+                  </a>
+                ) : (
+                  f.name
+                )}
+              </th>
               <td>{f.role}</td>
               <td className="right">{f.rows === null ? '—' : fmtInt(f.rows)}</td>
               <td className="right">{fmtBytes(f.bytes)}</td>
-              <td><code title={f.sha256}>{f.sha256.slice(0, 16)}…</code></td>
+              <td>
+                <code title={f.sha256}>{f.sha256.slice(0, 16)}…</code>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -83,135 +147,325 @@ export const ExportPage = () => {
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [report, setReport] = useState<ExportReport | null>(null);
 
-  useEvent('exports.progress', (p) => { if (p.exportId === exportId) setProgress(p); });
-  useEffect(() => { setReport(null); }, [studyId]);
+  useEvent('exports.progress', (p) => {
+    if (p.exportId === exportId) setProgress(p);
+  });
+  useEffect(() => {
+    setReport(null);
+  }, [studyId]);
 
   const desktop = info.data?.capabilities.nativeDialogs === true;
   const codeList = useMemo(() => splitCodes(codes), [codes]);
   const request = (): ExportRequestInput => ({
-    studyId, timeZone, forms, preset, includeLinkFile: link, baselineSessions,
+    studyId,
+    timeZone,
+    forms,
+    preset,
+    includeLinkFile: link,
+    baselineSessions,
     ...(allParticipants ? {} : { participants: codeList }),
-    ...(from ? { from } : {}), ...(to ? { to } : {}),
-    ...(sessions ? { sessions } : {}), ...(analyses ? { analyses } : {}),
-    ...(states.length < EXPORT_ANALYSIS_STATES.length ? { states: states as typeof EXPORT_ANALYSIS_STATES[number][] } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(sessions ? { sessions } : {}),
+    ...(analyses ? { analyses } : {}),
+    ...(states.length < EXPORT_ANALYSIS_STATES.length
+      ? { states: states as (typeof EXPORT_ANALYSIS_STATES)[number][] }
+      : {}),
   });
   const start = async () => {
     const id = newId();
-    setExportId(id); setProgress(null); setReport(null);
+    setExportId(id);
+    setProgress(null);
+    setReport(null);
     const r = await run.run({ exportId: id, request: request(), ...(destination ? { destination } : {}) });
     setExportId(null);
     if (r.ok) setReport(r.value);
   };
-  const invalid = forms.length === 0 || states.length === 0 || (analyses?.length === 0) || (!allParticipants && codeList.length === 0) || (sessions?.length === 0) || (desktop && !destination);
+  const invalid =
+    forms.length === 0 ||
+    states.length === 0 ||
+    analyses?.length === 0 ||
+    (!allParticipants && codeList.length === 0) ||
+    sessions?.length === 0 ||
+    (desktop && !destination);
 
   return (
     <div className="page">
-      <PageHeader title="Export indicator spreadsheets" subtitle="CSV files for R, Python, SPSS and Excel, with a codebook that describes every column. The same selection exported twice gives the same files." />
+      <PageHeader
+        title="Export indicator spreadsheets"
+        subtitle="CSV files for R, Python, SPSS and Excel, with a codebook that describes every column. The same selection exported twice gives the same files."
+      />
       <QueryView q={options}>
-        {(o) => o.uploadedRecordings === 0 ? (
-          <Notice tone="info" title="Nothing to export yet">Recordings appear here once they have been uploaded and analysed.</Notice>
-        ) : (
-          <form className="page" onSubmit={(e) => { e.preventDefault(); void start(); }}>
-            {o.simulated && <Notice tone="warn" title="This study holds simulated results"><p><SimulatedBadge long /> Every exported row says whether its values are simulated (<code>simulated</code> column), and so does the codebook.</p></Notice>}
-            <Section title="What to export">
-              <p className="muted">{plural(o.uploadedRecordings, 'analysed recording')} of {plural(o.participants, 'participant')}, recorded {fmtDate(o.firstRecordedAt)} to {fmtDate(o.lastRecordedAt)} · API {o.apiVersions.join(' and ') || '—'}</p>
-              <fieldset>
-                <legend>Participants</legend>
-                <div className="row">
-                  <label><input type="radio" name={`${groupId}-p`} checked={allParticipants} onChange={() => setAllParticipants(true)} /> All {fmtInt(o.participants)}</label>
-                  <label><input type="radio" name={`${groupId}-p`} checked={!allParticipants} onChange={() => setAllParticipants(false)} /> Only these codes</label>
-                </div>
-                {!allParticipants && (
-                  <div className="field">
-                    <label htmlFor={`${groupId}-codes`}>Participant codes (one per line, or separated by commas)</label>
-                    <textarea id={`${groupId}-codes`} rows={4} value={codes} onChange={(e) => setCodes(e.target.value)} onBlur={() => void unknown.run({ studyId, codes: codeList })} />
-                    {unknown.value && unknown.value.unknown.length > 0 && <p className="error-text">Not in this study: {unknown.value.unknown.slice(0, 20).join(', ')}{unknown.value.unknown.length > 20 ? '…' : ''}</p>}
-                  </div>
-                )}
-              </fieldset>
-              <div className="grid-form">
-                <TextField label="Recorded from (inclusive)" type="date" value={from} onChange={(e) => setFrom(e.target.value)} hint="A calendar day in the time zone below." />
-                <TextField label="Recorded to (inclusive)" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-              </div>
-              {o.sessions.length > 0 && (
+        {(o) =>
+          o.uploadedRecordings === 0 ? (
+            <Notice tone="info" title="Nothing to export yet">
+              Recordings appear here once they have been uploaded and analysed.
+            </Notice>
+          ) : (
+            <form
+              className="page"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void start();
+              }}
+            >
+              {o.simulated && (
+                <Notice tone="warn" title="This study holds simulated results">
+                  <p>
+                    <SimulatedBadge long /> Every exported row says whether its values are simulated (
+                    <code>simulated</code> column), and so does the codebook.
+                  </p>
+                </Notice>
+              )}
+              <Section title="What to export">
+                <p className="muted">
+                  {plural(o.uploadedRecordings, 'analysed recording')} of{' '}
+                  {plural(o.participants, 'participant')}, recorded {fmtDate(o.firstRecordedAt)} to{' '}
+                  {fmtDate(o.lastRecordedAt)} · API {o.apiVersions.join(' and ') || '—'}
+                </p>
                 <fieldset>
-                  <legend>Sessions</legend>
-                  <Checkbox label="All sessions" checked={sessions === null} onChange={(v) => setSessions(v ? null : [...o.sessions])} />
-                  {sessions !== null && (
-                    <div className="checks">
-                      {o.sessions.map((s) => <Checkbox key={s} label={s} checked={sessions.includes(s)} onChange={(v) => setSessions(v ? [...sessions, s] : sessions.filter((x) => x !== s))} />)}
+                  <legend>Participants</legend>
+                  <div className="row">
+                    <label>
+                      <input
+                        type="radio"
+                        name={`${groupId}-p`}
+                        checked={allParticipants}
+                        onChange={() => setAllParticipants(true)}
+                      />{' '}
+                      All {fmtInt(o.participants)}
+                    </label>
+                    <label>
+                      <input
+                        type="radio"
+                        name={`${groupId}-p`}
+                        checked={!allParticipants}
+                        onChange={() => setAllParticipants(false)}
+                      />{' '}
+                      Only these codes
+                    </label>
+                  </div>
+                  {!allParticipants && (
+                    <div className="field">
+                      <label htmlFor={`${groupId}-codes`}>
+                        Participant codes (one per line, or separated by commas)
+                      </label>
+                      <textarea
+                        id={`${groupId}-codes`}
+                        rows={4}
+                        value={codes}
+                        onChange={(e) => setCodes(e.target.value)}
+                        onBlur={() => void unknown.run({ studyId, codes: codeList })}
+                      />
+                      {unknown.value && unknown.value.unknown.length > 0 && (
+                        <p className="error-text">
+                          Not in this study: {unknown.value.unknown.slice(0, 20).join(', ')}
+                          {unknown.value.unknown.length > 20 ? '…' : ''}
+                        </p>
+                      )}
                     </div>
                   )}
-                  {o.sessionsTruncated && <p className="hint">Only the first 500 session labels are listed.</p>}
                 </fieldset>
-              )}
-              <fieldset>
-                <legend>Analysis types</legend>
-                <div className="checks">
-                  {ANALYSIS_TYPES.filter((t) => o.analyses.includes(t)).map((t) => (
-                    <Checkbox key={t} label={ANALYSIS_LABEL[t]} checked={(analyses ?? o.analyses).includes(t)}
-                      onChange={(v) => { const cur = analyses ?? o.analyses; setAnalyses(v ? [...cur, t] : cur.filter((x) => x !== t)); }} />
-                  ))}
+                <div className="grid-form">
+                  <TextField
+                    label="Recorded from (inclusive)"
+                    type="date"
+                    value={from}
+                    onChange={(e) => setFrom(e.target.value)}
+                    hint="A calendar day in the time zone below."
+                  />
+                  <TextField
+                    label="Recorded to (inclusive)"
+                    type="date"
+                    value={to}
+                    onChange={(e) => setTo(e.target.value)}
+                  />
                 </div>
-              </fieldset>
-              <fieldset>
-                <legend>Analysis states</legend>
-                <p className="hint">A failed or pending analysis is exported with its state and empty values, so nothing disappears silently. Keep only “Completed” to leave them out.</p>
-                <div className="checks">
-                  {EXPORT_ANALYSIS_STATES.filter((s) => s !== 'awaiting_upload').map((s) => (
-                    <Checkbox key={s} label={ANALYSIS_STATE[s].label} checked={states.includes(s)} onChange={(v) => setStates(v ? [...states, s] : states.filter((x) => x !== s))} />
-                  ))}
-                </div>
-              </fieldset>
-            </Section>
-            <Section title="Files">
-              <fieldset>
-                <legend>Forms</legend>
-                {EXPORT_FORMS.map((f) => <Checkbox key={f} label={FORM_TEXT[f].label} hint={FORM_TEXT[f].hint} checked={forms.includes(f)} onChange={(v) => setForms(v ? [...forms, f] : forms.filter((x) => x !== f))} />)}
-                <p className="hint">recordings.csv (provenance of every recording), codebook.md, datapackage.json, load.R, load.py and SHA256SUMS are always written.</p>
-              </fieldset>
-              <fieldset>
-                <legend>For which program</legend>
-                <div className="row">
-                  <label><input type="radio" name={`${groupId}-preset`} checked={preset === 'standard'} onChange={() => setPreset('standard')} /> R, Python, SPSS (UTF-8, no byte order mark)</label>
-                  <label><input type="radio" name={`${groupId}-preset`} checked={preset === 'excel'} onChange={() => setPreset('excel')} /> Excel (UTF-8 with a byte order mark)</label>
-                </div>
-                <p className="hint">A byte order mark lets Excel on Windows read accents correctly but turns the first column name of base R's read.csv into “ï..recording”.</p>
-              </fieldset>
-              <div className="grid-form">
-                <TextField label="Time zone of the local-time columns" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} required hint="An IANA name such as Europe/Berlin. Times are also always given in UTC." />
-                {forms.includes('summary') && (
-                  <TextField label="Sessions in each baseline (summary)" type="number" min={1} max={20} value={baselineSessions} onChange={(e) => setBaselineSessions(Number(e.target.value))}
-                    hint="The baseline is the mean of a participant's first sessions of a measure within the selection, per API version, as on the participant's timeline." />
+                {o.sessions.length > 0 && (
+                  <fieldset>
+                    <legend>Sessions</legend>
+                    <Checkbox
+                      label="All sessions"
+                      checked={sessions === null}
+                      onChange={(v) => setSessions(v ? null : [...o.sessions])}
+                    />
+                    {sessions !== null && (
+                      <div className="checks">
+                        {o.sessions.map((s) => (
+                          <Checkbox
+                            key={s}
+                            label={s}
+                            checked={sessions.includes(s)}
+                            onChange={(v) =>
+                              setSessions(v ? [...sessions, s] : sessions.filter((x) => x !== s))
+                            }
+                          />
+                        ))}
+                      </div>
+                    )}
+                    {o.sessionsTruncated && (
+                      <p className="hint">Only the first 500 session labels are listed.</p>
+                    )}
+                  </fieldset>
                 )}
-              </div>
-              <Checkbox label="Also write the link file (participant code ↔ service account id)" checked={link} onChange={setLink}
-                hint="participant_accounts.csv is the only file that links your pseudonyms to the service's accounts. Keep it apart from the data." />
-              {desktop ? (
-                <div className="row">
-                  <button type="button" onClick={async () => { const r = await pick.run({ purpose: 'export-folder' }); if (r.ok && r.value.paths[0]) setDestination(r.value.paths[0]); }}>Choose a folder…</button>
-                  <span className={destination ? '' : 'muted'}>{destination ?? 'No folder chosen yet'}</span>
+                <fieldset>
+                  <legend>Analysis types</legend>
+                  <div className="checks">
+                    {ANALYSIS_TYPES.filter((t) => o.analyses.includes(t)).map((t) => (
+                      <Checkbox
+                        key={t}
+                        label={ANALYSIS_LABEL[t]}
+                        checked={(analyses ?? o.analyses).includes(t)}
+                        onChange={(v) => {
+                          const cur = analyses ?? o.analyses;
+                          setAnalyses(v ? [...cur, t] : cur.filter((x) => x !== t));
+                        }}
+                      />
+                    ))}
+                  </div>
+                </fieldset>
+                <fieldset>
+                  <legend>Analysis states</legend>
+                  <p className="hint">
+                    A failed or pending analysis is exported with its state and empty values, so nothing
+                    disappears silently. Keep only “Completed” to leave them out.
+                  </p>
+                  <div className="checks">
+                    {EXPORT_ANALYSIS_STATES.filter((s) => s !== 'awaiting_upload').map((s) => (
+                      <Checkbox
+                        key={s}
+                        label={ANALYSIS_STATE[s].label}
+                        checked={states.includes(s)}
+                        onChange={(v) => setStates(v ? [...states, s] : states.filter((x) => x !== s))}
+                      />
+                    ))}
+                  </div>
+                </fieldset>
+              </Section>
+              <Section title="Files">
+                <fieldset>
+                  <legend>Forms</legend>
+                  {EXPORT_FORMS.map((f) => (
+                    <Checkbox
+                      key={f}
+                      label={FORM_TEXT[f].label}
+                      hint={FORM_TEXT[f].hint}
+                      checked={forms.includes(f)}
+                      onChange={(v) => setForms(v ? [...forms, f] : forms.filter((x) => x !== f))}
+                    />
+                  ))}
+                  <p className="hint">
+                    recordings.csv (provenance of every recording), codebook.md, datapackage.json, load.R,
+                    load.py and SHA256SUMS are always written.
+                  </p>
+                </fieldset>
+                <fieldset>
+                  <legend>For which program</legend>
+                  <div className="row">
+                    <label>
+                      <input
+                        type="radio"
+                        name={`${groupId}-preset`}
+                        checked={preset === 'standard'}
+                        onChange={() => setPreset('standard')}
+                      />{' '}
+                      R, Python, SPSS (UTF-8, no byte order mark)
+                    </label>
+                    <label>
+                      <input
+                        type="radio"
+                        name={`${groupId}-preset`}
+                        checked={preset === 'excel'}
+                        onChange={() => setPreset('excel')}
+                      />{' '}
+                      Excel (UTF-8 with a byte order mark)
+                    </label>
+                  </div>
+                  <p className="hint">
+                    A byte order mark lets Excel on Windows read accents correctly but turns the first column
+                    name of base R's read.csv into “ï..recording”.
+                  </p>
+                </fieldset>
+                <div className="grid-form">
+                  <TextField
+                    label="Time zone of the local-time columns"
+                    value={timeZone}
+                    onChange={(e) => setTimeZone(e.target.value)}
+                    required
+                    hint="An IANA name such as Europe/Berlin. Times are also always given in UTC."
+                  />
+                  {forms.includes('summary') && (
+                    <TextField
+                      label="Sessions in each baseline (summary)"
+                      type="number"
+                      min={1}
+                      max={20}
+                      value={baselineSessions}
+                      onChange={(e) => setBaselineSessions(Number(e.target.value))}
+                      hint="The baseline is the mean of a participant's first sessions of a measure within the selection, per API version, as on the participant's timeline."
+                    />
+                  )}
                 </div>
-              ) : (
-                <p className="muted">Browser mode: the files are written to <code>{o.workspaceExportsDir}</code> and offered as downloads.</p>
-              )}
-            </Section>
-            <div className="row">
-              <button type="submit" className="primary" disabled={run.pending || invalid}>{run.pending ? 'Exporting…' : 'Export'}</button>
-              {run.pending && exportId && <button type="button" onClick={() => void cancel.run({ exportId })}>Cancel</button>}
-              {link && <Badge tone="warn">includes the link file</Badge>}
-            </div>
-            {run.pending && progress && (
-              <div aria-live="polite">
-                <Bar label={progress.stage === 'writing' ? 'Recordings written' : `Stage: ${progress.stage}`} value={progress.recordingsDone} max={progress.recordingsTotal} />
-                <p className="muted small">{fmtInt(progress.rowsWritten)} rows, {fmtBytes(progress.bytesWritten)}</p>
+                <Checkbox
+                  label="Also write the link file (participant code ↔ service account id)"
+                  checked={link}
+                  onChange={setLink}
+                  hint="participant_accounts.csv is the only file that links your pseudonyms to the service's accounts. Keep it apart from the data."
+                />
+                {desktop ? (
+                  <div className="row">
+                    <button
+                      type="button"
+                      onClick={async () => {
+                        const r = await pick.run({ purpose: 'export-folder' });
+                        if (r.ok && r.value.paths[0]) setDestination(r.value.paths[0]);
+                      }}
+                    >
+                      Choose a folder…
+                    </button>
+                    <span className={destination ? '' : 'muted'}>
+                      {destination ?? 'No folder chosen yet'}
+                    </span>
+                  </div>
+                ) : (
+                  <p className="muted">
+                    Browser mode: the files are written to <code>{o.workspaceExportsDir}</code> and offered as
+                    downloads.
+                  </p>
+                )}
+              </Section>
+              <div className="row">
+                <button type="submit" className="primary" disabled={run.pending || invalid}>
+                  {run.pending ? 'Exporting…' : 'Export'}
+                </button>
+                {run.pending && exportId && (
+                  <button type="button" onClick={() => void cancel.run({ exportId })}>
+                    Cancel
+                  </button>
+                )}
+                {link && <Badge tone="warn">includes the link file</Badge>}
               </div>
-            )}
-            <ErrorNotice error={run.error} title={run.error?.code === 'CANCELLED' ? 'Export cancelled' : 'The export was not written'} />
-            <ErrorNotice error={pick.error} />
-            {report && <ResultPanel report={report} browser={!desktop} />}
-          </form>
-        )}
+              {run.pending && progress && (
+                <div aria-live="polite">
+                  <Bar
+                    label={progress.stage === 'writing' ? 'Recordings written' : `Stage: ${progress.stage}`}
+                    value={progress.recordingsDone}
+                    max={progress.recordingsTotal}
+                  />
+                  <p className="muted small">
+                    {fmtInt(progress.rowsWritten)} rows, {fmtBytes(progress.bytesWritten)}
+                  </p>
+                </div>
+              )}
+              <ErrorNotice
+                error={run.error}
+                title={run.error?.code === 'CANCELLED' ? 'Export cancelled' : 'The export was not written'}
+              />
+              <ErrorNotice error={pick.error} />
+              {report && <ResultPanel report={report} browser={!desktop} />}
+            </form>
+          )
+        }
       </QueryView>
     </div>
   );

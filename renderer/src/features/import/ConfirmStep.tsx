@@ -33,11 +33,23 @@ interface Outcome {
   started: boolean;
 }
 
-const BUCKET: Record<string, string> = { trial: 'trial credits', included: 'included credits of this period', purchased: 'purchased credits', billing_period_limit: 'upload limit of this billing period' };
+const BUCKET: Record<string, string> = {
+  trial: 'trial credits',
+  included: 'included credits of this period',
+  purchased: 'purchased credits',
+  billing_period_limit: 'upload limit of this billing period',
+};
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
   const q = useCall('imports.creditEstimate', { planId }, { staleTime: 0 });
-  if (q.error) return <ErrorNotice error={q.error.appError} title="The credits left could not be read" onRetry={() => void q.refetch()} />;
+  if (q.error)
+    return (
+      <ErrorNotice
+        error={q.error.appError}
+        title="The credits left could not be read"
+        onRetry={() => void q.refetch()}
+      />
+    );
   if (!q.data) return <Loading label="Asking the service how many uploads are left…" />;
   const e = q.data;
   const planned = e.uploadsPlanned + extra;
@@ -46,22 +58,52 @@ const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number;
     <div className="estimate">
       <div className="stats">
         <Stat label="Uploads this batch needs" value={fmtInt(planned)} />
-        <Stat label="Uploads left on the service" value={<>{fmtInt(e.uploadsRemaining)} {simulated && <SimulatedBadge />}</>} />
-        <Stat label="Files that would wait for credits" value={fmtInt(shortBy)} {...(shortBy > 0 ? { tone: 'bad' as const } : {})} />
+        <Stat
+          label="Uploads left on the service"
+          value={
+            <>
+              {fmtInt(e.uploadsRemaining)} {simulated && <SimulatedBadge />}
+            </>
+          }
+        />
+        <Stat
+          label="Files that would wait for credits"
+          value={fmtInt(shortBy)}
+          {...(shortBy > 0 ? { tone: 'bad' as const } : {})}
+        />
       </div>
       <p>
-        This batch needs {plural(planned, 'upload')}{extra > 0 ? ` (${plural(extra, 'duplicate')} you chose to send included)` : ''} of the {fmtInt(e.uploadsRemaining)} left
-        {shortBy > 0 ? `; ${plural(shortBy, 'file')} would wait in the queue until credits are added (nothing is charged for them meanwhile).` : '.'}
+        This batch needs {plural(planned, 'upload')}
+        {extra > 0 ? ` (${plural(extra, 'duplicate')} you chose to send included)` : ''} of the{' '}
+        {fmtInt(e.uploadsRemaining)} left
+        {shortBy > 0
+          ? `; ${plural(shortBy, 'file')} would wait in the queue until credits are added (nothing is charged for them meanwhile).`
+          : '.'}
       </p>
       {e.emptiedBuckets.length > 0 && (
-        <Notice tone="warn">It empties the {e.emptiedBuckets.map((b) => BUCKET[b] ?? b).join(', then the ')}. Credits are used in this order: trial, included, purchased.</Notice>
+        <Notice tone="warn">
+          It empties the {e.emptiedBuckets.map((b) => BUCKET[b] ?? b).join(', then the ')}. Credits are used
+          in this order: trial, included, purchased.
+        </Notice>
       )}
-      <p className="muted small">One credit per accepted upload is assumed (the service's specification does not say). A refused upload costs nothing.</p>
+      <p className="muted small">
+        One credit per accepted upload is assumed (the service's specification does not say). A refused upload
+        costs nothing.
+      </p>
     </div>
   );
 };
 
-export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated, onBack, onRepreview, onDone }: {
+export const ConfirmStep = ({
+  studyId,
+  summary,
+  insist,
+  defaultLabel,
+  simulated,
+  onBack,
+  onRepreview,
+  onDone,
+}: {
   studyId: number;
   summary: PlanSummary;
   insist: ReadonlySet<string>;
@@ -82,31 +124,59 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
   const converting = summary.counts.convert_and_upload ?? 0;
 
   const refresh = () => {
-    for (const k of ['studies.get', 'studies.list', 'batches.list', 'recordings.page', 'participants.page', 'usage.overview'] as const) void qc.invalidateQueries({ queryKey: [k] });
+    for (const k of [
+      'studies.get',
+      'studies.list',
+      'batches.list',
+      'recordings.page',
+      'participants.page',
+      'usage.overview',
+    ] as const)
+      void qc.invalidateQueries({ queryKey: [k] });
   };
 
   const go = async (start: boolean) => {
     const o: Outcome = { batchId: null, committed: null, accounts: null, failed: null, started: false };
-    const finish = () => { setRunning(null); setOutcome({ ...o }); refresh(); };
+    const finish = () => {
+      setRunning(null);
+      setOutcome({ ...o });
+      refresh();
+    };
     setOutcome(null);
     setRunning('commit');
-    const c = await rpc.call('imports.commit', { planId: summary.planId, insistOnDuplicates: [...insist], label: label.trim() });
-    if (!c.ok) { o.failed = { step: 'commit', error: c.error }; return finish(); }
+    const c = await rpc.call('imports.commit', {
+      planId: summary.planId,
+      insistOnDuplicates: [...insist],
+      label: label.trim(),
+    });
+    if (!c.ok) {
+      o.failed = { step: 'commit', error: c.error };
+      return finish();
+    }
     o.committed = c.value;
     o.batchId = c.value.batchId;
     if (createAccounts && needAccounts.length > 0) {
       setRunning('accounts');
       const a = await rpc.call('participants.createAccounts', { studyId, codes: needAccounts });
-      if (!a.ok) { o.failed = { step: 'accounts', error: a.error }; return finish(); }
+      if (!a.ok) {
+        o.failed = { step: 'accounts', error: a.error };
+        return finish();
+      }
       o.accounts = a.value;
     }
     if (start) {
       setRunning('credits');
       const cr = await rpc.call('batches.credits', { batchId: o.batchId });
-      if (!cr.ok) { o.failed = { step: 'credits', error: cr.error }; return finish(); }
+      if (!cr.ok) {
+        o.failed = { step: 'credits', error: cr.error };
+        return finish();
+      }
       setRunning('start');
       const s = await rpc.call('batches.start', { batchId: o.batchId });
-      if (!s.ok) { o.failed = { step: 'start', error: s.error }; return finish(); }
+      if (!s.ok) {
+        o.failed = { step: 'start', error: s.error };
+        return finish();
+      }
       o.started = true;
     }
     finish();
@@ -118,8 +188,17 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
     return (
       <div className="import-running" role="status" aria-live="polite">
         <ol className="run-steps">
-          {(['commit', ...(createAccounts && needAccounts.length ? ['accounts' as const] : []), 'credits', 'start'] as Step[]).map((s) => (
-            <li key={s} aria-current={s === running ? 'step' : undefined}>{s === running ? <Loading label={`${STEP_LABEL[s]}…`} /> : STEP_LABEL[s]}</li>
+          {(
+            [
+              'commit',
+              ...(createAccounts && needAccounts.length ? ['accounts' as const] : []),
+              'credits',
+              'start',
+            ] as Step[]
+          ).map((s) => (
+            <li key={s} aria-current={s === running ? 'step' : undefined}>
+              {s === running ? <Loading label={`${STEP_LABEL[s]}…`} /> : STEP_LABEL[s]}
+            </li>
           ))}
         </ol>
       </div>
@@ -131,27 +210,67 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
     return (
       <div className="import-outcome">
         {outcome.failed && (
-          <ErrorNotice error={outcome.failed.error} title={outcome.failed.step === 'commit' ? 'Nothing was imported' : `Imported, but the step “${STEP_LABEL[outcome.failed.step]}” failed`} />
+          <ErrorNotice
+            error={outcome.failed.error}
+            title={
+              outcome.failed.step === 'commit'
+                ? 'Nothing was imported'
+                : `Imported, but the step “${STEP_LABEL[outcome.failed.step]}” failed`
+            }
+          />
         )}
         {outcome.committed && (
-          <Notice tone={outcome.failed ? 'warn' : 'ok'} title={`Batch created: ${plural(outcome.committed.recordings, 'file')}`}>
-            <p>{outcome.started ? 'Sending has started.' : 'It has not been started; start it from the batch page when you are ready.'}</p>
+          <Notice
+            tone={outcome.failed ? 'warn' : 'ok'}
+            title={`Batch created: ${plural(outcome.committed.recordings, 'file')}`}
+          >
+            <p>
+              {outcome.started
+                ? 'Sending has started.'
+                : 'It has not been started; start it from the batch page when you are ready.'}
+            </p>
           </Notice>
         )}
         {outcome.committed && outcome.committed.conversionFailures.length > 0 && (
-          <Notice tone="warn" title={`${plural(outcome.committed.conversionFailures.length, 'file')} could not be converted and will not be sent`}>
-            <ul className="plain-list">{outcome.committed.conversionFailures.map((f) => <li key={f.path}><code>{f.path}</code>: {f.reason}</li>)}</ul>
+          <Notice
+            tone="warn"
+            title={`${plural(outcome.committed.conversionFailures.length, 'file')} could not be converted and will not be sent`}
+          >
+            <ul className="plain-list">
+              {outcome.committed.conversionFailures.map((f) => (
+                <li key={f.path}>
+                  <code>{f.path}</code>: {f.reason}
+                </li>
+              ))}
+            </ul>
           </Notice>
         )}
         {outcome.accounts && outcome.accounts.failed.length > 0 && (
-          <Notice tone="warn" title={`${plural(outcome.accounts.failed.length, 'account')} could not be created; those participants' files wait`}>
-            <ul className="plain-list">{outcome.accounts.failed.map((f) => <li key={f.code}><strong>{f.code}</strong>: {f.summary} {f.action}</li>)}</ul>
+          <Notice
+            tone="warn"
+            title={`${plural(outcome.accounts.failed.length, 'account')} could not be created; those participants' files wait`}
+          >
+            <ul className="plain-list">
+              {outcome.accounts.failed.map((f) => (
+                <li key={f.code}>
+                  <strong>{f.code}</strong>: {f.summary} {f.action}
+                </li>
+              ))}
+            </ul>
             <p>Create them later from the Participants page; their files are then sent.</p>
           </Notice>
         )}
         <div className="row wizard-nav">
-          {batchLink && <Link className="button primary" href={batchLink}>Open the batch monitor</Link>}
-          {outcome.failed?.step === 'commit' && <button type="button" className="primary" onClick={onRepreview}>Preview again</button>}
+          {batchLink && (
+            <Link className="button primary" href={batchLink}>
+              Open the batch monitor
+            </Link>
+          )}
+          {outcome.failed?.step === 'commit' && (
+            <button type="button" className="primary" onClick={onRepreview}>
+              Preview again
+            </button>
+          )}
         </div>
       </div>
     );
@@ -159,7 +278,13 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
 
   return (
     <div className="import-confirm form">
-      <TextField label="Batch label" value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} hint="For your own overview, e.g. “Week 12, site B”." />
+      <TextField
+        label="Batch label"
+        value={label}
+        maxLength={200}
+        onChange={(e) => setLabel(e.target.value)}
+        hint="For your own overview, e.g. “Week 12, site B”."
+      />
 
       <section aria-labelledby="cost-h" className="subsection">
         <h3 id="cost-h">What it costs</h3>
@@ -169,30 +294,72 @@ export const ConfirmStep = ({ studyId, summary, insist, defaultLabel, simulated,
       {needAccounts.length > 0 && (
         <section aria-labelledby="accounts-h" className="subsection">
           <h3 id="accounts-h">Service accounts</h3>
-          <p>{plural(needAccounts.length, 'participant')} of this import {needAccounts.length === 1 ? 'has' : 'have'} no service account yet: {needAccounts.slice(0, 30).join(', ')}{needAccounts.length > 30 ? ` and ${needAccounts.length - 30} more` : ''}.</p>
-          <Checkbox label={`Create ${plural(needAccounts.length, 'service account')} now`} checked={createAccounts} onChange={setCreateAccounts}
-            hint={`Voicescope sends one request to the service per participant (${plural(needAccounts.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`} />
+          <p>
+            {plural(needAccounts.length, 'participant')} of this import{' '}
+            {needAccounts.length === 1 ? 'has' : 'have'} no service account yet:{' '}
+            {needAccounts.slice(0, 30).join(', ')}
+            {needAccounts.length > 30 ? ` and ${needAccounts.length - 30} more` : ''}.
+          </p>
+          <Checkbox
+            label={`Create ${plural(needAccounts.length, 'service account')} now`}
+            checked={createAccounts}
+            onChange={setCreateAccounts}
+            hint={`Voicescope sends one request to the service per participant (${plural(needAccounts.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`}
+          />
         </section>
       )}
 
       <section aria-labelledby="what-h" className="subsection">
         <h3 id="what-h">What happens</h3>
         <ul className="plain-list">
-          <li><Badge tone="ok">To be sent</Badge> {plural(sending, 'file')}{converting ? `, ${plural(converting, 'converted copy', 'converted copies')} among them (written to Voicescope's workspace now)` : ''}{insist.size ? `, including ${plural(insist.size, 'duplicate')} you chose to send` : ''}.</li>
+          <li>
+            <Badge tone="ok">To be sent</Badge> {plural(sending, 'file')}
+            {converting
+              ? `, ${plural(converting, 'converted copy', 'converted copies')} among them (written to Voicescope's workspace now)`
+              : ''}
+            {insist.size ? `, including ${plural(insist.size, 'duplicate')} you chose to send` : ''}.
+          </li>
           {(summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size > 0 && (
-            <li><Badge tone="muted">Kept, not sent</Badge> {plural((summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size, 'file')} refused or held as duplicates, listed in the batch with their reasons.</li>
+            <li>
+              <Badge tone="muted">Kept, not sent</Badge>{' '}
+              {plural((summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size, 'file')}{' '}
+              refused or held as duplicates, listed in the batch with their reasons.
+            </li>
           )}
-          {(summary.counts.unassigned ?? 0) > 0 && <li><Badge tone="warn">Not imported</Badge> {plural(summary.counts.unassigned ?? 0, 'file')} without a participant.</li>}
+          {(summary.counts.unassigned ?? 0) > 0 && (
+            <li>
+              <Badge tone="warn">Not imported</Badge> {plural(summary.counts.unassigned ?? 0, 'file')} without
+              a participant.
+            </li>
+          )}
         </ul>
       </section>
 
-      {sending === 0 && <Notice tone="warn">No file of this import can be sent. You can still import it, to keep the refused files and their reasons in the study.</Notice>}
+      {sending === 0 && (
+        <Notice tone="warn">
+          No file of this import can be sent. You can still import it, to keep the refused files and their
+          reasons in the study.
+        </Notice>
+      )}
       <div className="row wizard-nav">
-        <button type="button" onClick={onBack}>Back to the preview</button>
-        <button type="button" className="primary" onClick={() => void go(true)} disabled={sending === 0} title={sending === 0 ? 'No file of this import can be sent.' : undefined}>
-          Import and start sending{createAccounts && needAccounts.length ? ` (creates ${plural(needAccounts.length, 'account')})` : ''}
+        <button type="button" onClick={onBack}>
+          Back to the preview
         </button>
-        <button type="button" onClick={() => void go(false)}>Import without starting</button>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void go(true)}
+          disabled={sending === 0}
+          title={sending === 0 ? 'No file of this import can be sent.' : undefined}
+        >
+          Import and start sending
+          {createAccounts && needAccounts.length
+            ? ` (creates ${plural(needAccounts.length, 'account')})`
+            : ''}
+        </button>
+        <button type="button" onClick={() => void go(false)}>
+          Import without starting
+        </button>
       </div>
     </div>
   );

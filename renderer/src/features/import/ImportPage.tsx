@@ -25,17 +25,45 @@ const STEPS: readonly { key: StepName; label: string }[] = [
   { key: 'confirm', label: 'Confirm and start' },
 ];
 
-const StepIndicator = ({ current, reachable, onGo }: { current: StepName; reachable: (s: StepName) => boolean; onGo: (s: StepName) => void }) => {
+const StepIndicator = ({
+  current,
+  reachable,
+  onGo,
+}: {
+  current: StepName;
+  reachable: (s: StepName) => boolean;
+  onGo: (s: StepName) => void;
+}) => {
   const at = STEPS.findIndex((s) => s.key === current);
   return (
     <nav aria-label="Import steps">
       <ol className="steps">
         {STEPS.map((s, i) => {
           const state = i < at ? 'done' : i === at ? 'current' : 'todo';
-          const text = <><span className="step-number" aria-hidden="true">{i + 1}</span> {s.label}<span className="sr-only">{state === 'done' ? ' (done)' : state === 'todo' ? ' (to do)' : ''}</span></>;
+          const text = (
+            <>
+              <span className="step-number" aria-hidden="true">
+                {i + 1}
+              </span>{' '}
+              {s.label}
+              <span className="sr-only">
+                {state === 'done' ? ' (done)' : state === 'todo' ? ' (to do)' : ''}
+              </span>
+            </>
+          );
           return (
-            <li key={s.key} className={`step step-${state}`} aria-current={state === 'current' ? 'step' : undefined}>
-              {state !== 'current' && reachable(s.key) ? <button type="button" className="link" onClick={() => onGo(s.key)}>{text}</button> : <span>{text}</span>}
+            <li
+              key={s.key}
+              className={`step step-${state}`}
+              aria-current={state === 'current' ? 'step' : undefined}
+            >
+              {state !== 'current' && reachable(s.key) ? (
+                <button type="button" className="link" onClick={() => onGo(s.key)}>
+                  {text}
+                </button>
+              ) : (
+                <span>{text}</span>
+              )}
             </li>
           );
         })}
@@ -44,7 +72,15 @@ const StepIndicator = ({ current, reachable, onGo }: { current: StepName; reacha
   );
 };
 
-const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1.3' | 'v1.2'; simulated: boolean }) => {
+const Wizard = ({
+  studyId,
+  version,
+  simulated,
+}: {
+  studyId: number;
+  version: 'v1.3' | 'v1.2';
+  simulated: boolean;
+}) => {
   const rpc = useRpc();
   const [, navigate] = useLocation();
   const [step, setStep] = useState<StepName>('choose');
@@ -65,9 +101,22 @@ const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1
     shownStep.current = step;
   }, [step]);
   // The main process holds previews; one left behind (the researcher went elsewhere) is discarded.
-  useEffect(() => () => { if (planRef.current) void rpc.call('imports.discard', { planId: planRef.current }); }, [rpc]);
+  useEffect(
+    () => () => {
+      if (planRef.current) void rpc.call('imports.discard', { planId: planRef.current });
+    },
+    [rpc],
+  );
 
-  useEvent('imports.progress', useCallback((p: { done: number; total: number }) => { if (pending) setProgress(p); }, [pending]));
+  useEvent(
+    'imports.progress',
+    useCallback(
+      (p: { done: number; total: number }) => {
+        if (pending) setProgress(p);
+      },
+      [pending],
+    ),
+  );
 
   const preview = async (c: ImportChoice) => {
     const mine = ++run.current;
@@ -79,7 +128,10 @@ const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1
     planRef.current = null;
     if (old) void rpc.call('imports.discard', { planId: old });
     const r = await rpc.call('imports.preview', previewRequest(studyId, c));
-    if (mine !== run.current) { if (r.ok) void rpc.call('imports.discard', { planId: r.value.planId }); return; }
+    if (mine !== run.current) {
+      if (r.ok) void rpc.call('imports.discard', { planId: r.value.planId });
+      return;
+    }
     setPending(false);
     if (r.ok) {
       planRef.current = r.value.planId;
@@ -94,18 +146,46 @@ const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1
   const title = STEPS.find((s) => s.key === step)!.label;
   return (
     <>
-      <StepIndicator current={step} onGo={setStep}
-        reachable={(s) => s === 'choose' ? !pending : s === 'preview' ? summary !== null && !pending : false} />
+      <StepIndicator
+        current={step}
+        onGo={setStep}
+        reachable={(s) =>
+          s === 'choose' ? !pending : s === 'preview' ? summary !== null && !pending : false
+        }
+      />
       <section className="section wizard-step" aria-labelledby="step-heading">
-        <h2 id="step-heading" ref={heading} tabIndex={-1}>Step {STEPS.findIndex((s) => s.key === step) + 1} of 3: {title}</h2>
-        {step === 'choose' && <ChooseStep choice={choice} onChange={setChoice} version={version} onPreview={() => void preview(choice)} />}
+        <h2 id="step-heading" ref={heading} tabIndex={-1}>
+          Step {STEPS.findIndex((s) => s.key === step) + 1} of 3: {title}
+        </h2>
+        {step === 'choose' && (
+          <ChooseStep
+            choice={choice}
+            onChange={setChoice}
+            version={version}
+            onPreview={() => void preview(choice)}
+          />
+        )}
         {step === 'preview' && (
           <PreviewStep
-            summary={summary} pending={pending} error={previewError} progress={progress}
+            summary={summary}
+            pending={pending}
+            error={previewError}
+            progress={progress}
             convert={choice.convert}
-            onConvert={(v) => { const c = { ...choice, convert: v }; setChoice(c); void preview(c); }}
+            onConvert={(v) => {
+              const c = { ...choice, convert: v };
+              setChoice(c);
+              void preview(c);
+            }}
             insist={insist}
-            onInsist={(path, v) => setInsist((s) => { const n = new Set(s); if (v) n.add(path); else n.delete(path); return n; })}
+            onInsist={(path, v) =>
+              setInsist((s) => {
+                const n = new Set(s);
+                if (v) n.add(path);
+                else n.delete(path);
+                return n;
+              })
+            }
             onBack={() => setStep('choose')}
             onNext={() => setStep('confirm')}
             onRetry={() => void preview(choice)}
@@ -113,11 +193,17 @@ const Wizard = ({ studyId, version, simulated }: { studyId: number; version: 'v1
         )}
         {step === 'confirm' && summary && (
           <ConfirmStep
-            studyId={studyId} summary={summary} insist={insist} simulated={simulated}
+            studyId={studyId}
+            summary={summary}
+            insist={insist}
+            simulated={simulated}
             defaultLabel={`${lastSegment(choice.paths[0] ?? choice.manifestPath) || 'Import'}, ${new Date().toLocaleDateString()}`}
             onBack={() => setStep('preview')}
             onRepreview={() => void preview(choice)}
-            onDone={(batchId) => { planRef.current = null; navigate(`/studies/${studyId}/batches/${batchId}`); }}
+            onDone={(batchId) => {
+              planRef.current = null;
+              navigate(`/studies/${studyId}/batches/${batchId}`);
+            }}
           />
         )}
       </section>
@@ -133,11 +219,29 @@ export const ImportPage = () => {
       <QueryView q={study}>
         {(s) => (
           <>
-            <PageHeader title="Import recordings" badge={s.simulated ? <SimulatedBadge long /> : undefined}
-              subtitle={<>Into <Link href={`/studies/${studyId}`}>{s.name}</Link>{s.profileName ? <> · service {s.profileName}{s.apiVersion && !s.profileName.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''}</> : null}</>} />
-            {s.apiVersion
-              ? <Wizard key={studyId} studyId={studyId} version={s.apiVersion} simulated={s.simulated} />
-              : <p>This study has no service profile, so nothing can be imported for it. Choose one in Settings.</p>}
+            <PageHeader
+              title="Import recordings"
+              badge={s.simulated ? <SimulatedBadge long /> : undefined}
+              subtitle={
+                <>
+                  Into <Link href={`/studies/${studyId}`}>{s.name}</Link>
+                  {s.profileName ? (
+                    <>
+                      {' '}
+                      · service {s.profileName}
+                      {s.apiVersion && !s.profileName.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''}
+                    </>
+                  ) : null}
+                </>
+              }
+            />
+            {s.apiVersion ? (
+              <Wizard key={studyId} studyId={studyId} version={s.apiVersion} simulated={s.simulated} />
+            ) : (
+              <p>
+                This study has no service profile, so nothing can be imported for it. Choose one in Settings.
+              </p>
+            )}
           </>
         )}
       </QueryView>

@@ -20,14 +20,22 @@ import { lastSegment } from './import-choice';
 
 const audio = (f: PlannedFile) => {
   if (!f.format) return '—';
-  const ch = f.channels === null ? '' : f.channels === 1 ? ' mono' : f.channels === 2 ? ' stereo' : ` ${f.channels} ch`;
+  const ch =
+    f.channels === null
+      ? ''
+      : f.channels === 1
+        ? ' mono'
+        : f.channels === 2
+          ? ' stereo'
+          : ` ${f.channels} ch`;
   const rate = f.sampleRateHz === null ? '' : ` ${(f.sampleRateHz / 1000).toLocaleString()} kHz`;
   return `${f.format.toUpperCase()}${ch}${rate}, ${fmtSeconds(f.durationSeconds)}`;
 };
 
 const reasonOf = (f: PlannedFile): string => {
   if (f.action === 'unassigned') return f.assignmentProblem ?? 'No participant.';
-  if (f.action === 'duplicate' && f.duplicateOf) return `Same audio as ${f.duplicateOf.recordingId !== null ? `recording ${f.duplicateOf.recordingId} (${lastSegment(f.duplicateOf.path)})` : lastSegment(f.duplicateOf.path)}.`;
+  if (f.action === 'duplicate' && f.duplicateOf)
+    return `Same audio as ${f.duplicateOf.recordingId !== null ? `recording ${f.duplicateOf.recordingId} (${lastSegment(f.duplicateOf.path)})` : lastSegment(f.duplicateOf.path)}.`;
   const refusals = f.verdict.findings.filter((x) => x.severity === 'refuse');
   const shown = refusals.length ? refusals : f.verdict.findings;
   const said = shown.map((x) => x.message).join(' ');
@@ -37,53 +45,135 @@ const reasonOf = (f: PlannedFile): string => {
 
 // Widths fit a 1280-pixel window beside the sidebar; everything cut here is in the file's details below.
 const columns = (insist: ReadonlySet<string>): Column<PlannedFile>[] => [
-  { key: 'file', header: 'File', width: 'minmax(8rem, 1.3fr)', render: (f) => <span title={f.path}>{f.fileName}</span> },
   {
-    key: 'participant', header: 'Participant, session', width: '7.5rem',
-    render: (f) => (f.participantCode ? <>{f.participantCode}{f.session ? <span className="muted"> · {f.session}</span> : null}</> : <span className="muted">none</span>),
+    key: 'file',
+    header: 'File',
+    width: 'minmax(8rem, 1.3fr)',
+    render: (f) => <span title={f.path}>{f.fileName}</span>,
   },
   {
-    key: 'recorded', header: 'Recorded at (from)', width: '11.5rem',
-    render: (f) => <span title={f.recordedAt ?? undefined}>{fmtCompact(f.recordedAt)} <span className="muted small">{f.recordedAtSource ? DATE_SOURCE[f.recordedAtSource] : ''}</span></span>,
+    key: 'participant',
+    header: 'Participant, session',
+    width: '7.5rem',
+    render: (f) =>
+      f.participantCode ? (
+        <>
+          {f.participantCode}
+          {f.session ? <span className="muted"> · {f.session}</span> : null}
+        </>
+      ) : (
+        <span className="muted">none</span>
+      ),
+  },
+  {
+    key: 'recorded',
+    header: 'Recorded at (from)',
+    width: '11.5rem',
+    render: (f) => (
+      <span title={f.recordedAt ?? undefined}>
+        {fmtCompact(f.recordedAt)}{' '}
+        <span className="muted small">{f.recordedAtSource ? DATE_SOURCE[f.recordedAtSource] : ''}</span>
+      </span>
+    ),
   },
   { key: 'audio', header: 'Audio', width: '10rem', render: (f) => audio(f) },
-  { key: 'speech', header: 'Speech', width: '4.25rem', align: 'right', render: (f) => fmtSeconds(f.speechSeconds) },
+  {
+    key: 'speech',
+    header: 'Speech',
+    width: '4.25rem',
+    align: 'right',
+    render: (f) => fmtSeconds(f.speechSeconds),
+  },
   {
     // The action, the local verdict where it adds something, and the reason, in one column so that a
     // 1280-pixel window shows every column; the details below the table hold everything in full.
-    key: 'action', header: 'Action, verdict and reason', width: 'minmax(12rem, 2.5fr)',
+    key: 'action',
+    header: 'Action, verdict and reason',
+    width: 'minmax(12rem, 2.5fr)',
     render: (f) => (
       <span title={reasonOf(f)}>
-        {f.action === 'duplicate' && insist.has(f.path) ? <Badge tone="info">Send anyway</Badge> : <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>}{' '}
-        {f.verdict.status !== 'accepted' && f.action !== 'unassigned' && <><Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>{' '}</>}
-        {f.verdict.findings.length > 0 || f.action === 'duplicate' || f.action === 'unassigned' ? reasonOf(f) : ''}
+        {f.action === 'duplicate' && insist.has(f.path) ? (
+          <Badge tone="info">Send anyway</Badge>
+        ) : (
+          <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>
+        )}{' '}
+        {f.verdict.status !== 'accepted' && f.action !== 'unassigned' && (
+          <>
+            <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>{' '}
+          </>
+        )}
+        {f.verdict.findings.length > 0 || f.action === 'duplicate' || f.action === 'unassigned'
+          ? reasonOf(f)
+          : ''}
       </span>
     ),
   },
 ];
 
 /** Everything about one file of the plan, with what to do; duplicates can be sent anyway from here. */
-const FileDetail = ({ f, insisted, onInsist }: { f: PlannedFile; insisted: boolean; onInsist: (v: boolean) => void }) => (
+const FileDetail = ({
+  f,
+  insisted,
+  onInsist,
+}: {
+  f: PlannedFile;
+  insisted: boolean;
+  onInsist: (v: boolean) => void;
+}) => (
   <div className="card plan-detail" aria-live="polite">
-    <p className="card-title">{f.fileName} <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge> <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge></p>
-    <p className="small"><code className="mono">{f.path}</code> · {fmtBytes(f.sizeBytes)} · {audio(f)} · speech {fmtSeconds(f.speechSeconds)}</p>
+    <p className="card-title">
+      {f.fileName} <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>{' '}
+      <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>
+    </p>
+    <p className="small">
+      <code className="mono">{f.path}</code> · {fmtBytes(f.sizeBytes)} · {audio(f)} · speech{' '}
+      {fmtSeconds(f.speechSeconds)}
+    </p>
     <p>{ACTION[f.action].explain}</p>
     <p>
-      <strong>Participant:</strong> {f.participantCode ?? 'none'}{f.session ? `, session ${f.session}` : ''} · <strong>Recorded at:</strong> {fmtDateTime(f.recordedAt)}
+      <strong>Participant:</strong> {f.participantCode ?? 'none'}
+      {f.session ? `, session ${f.session}` : ''} · <strong>Recorded at:</strong> {fmtDateTime(f.recordedAt)}
       {f.recordedAtSource ? ` (from the ${DATE_SOURCE[f.recordedAtSource]})` : ''}
     </p>
-    {f.assignmentProblem && <p><strong>Participant:</strong> {f.assignmentProblem}</p>}
+    {f.assignmentProblem && (
+      <p>
+        <strong>Participant:</strong> {f.assignmentProblem}
+      </p>
+    )}
     {f.verdict.findings.length > 0 && (
       <ul className="findings">
-        {f.verdict.findings.map((x) => (
-          f.verdict.status === 'will_convert' && x.fixedByConversion
-            ? <li key={x.code}><Badge tone="info">Fixed by conversion</Badge> {x.message} Conversion is on: the copy sent is mono 16 kHz.</li>
-            : <li key={x.code}><Badge tone={x.severity === 'refuse' ? 'bad' : 'warn'}>{x.severity === 'refuse' ? 'Refused' : 'Warning'}</Badge> {x.message} <strong>What to do:</strong> {x.action}</li>
-        ))}
+        {f.verdict.findings.map((x) =>
+          f.verdict.status === 'will_convert' && x.fixedByConversion ? (
+            <li key={x.code}>
+              <Badge tone="info">Fixed by conversion</Badge> {x.message} Conversion is on: the copy sent is
+              mono 16 kHz.
+            </li>
+          ) : (
+            <li key={x.code}>
+              <Badge tone={x.severity === 'refuse' ? 'bad' : 'warn'}>
+                {x.severity === 'refuse' ? 'Refused' : 'Warning'}
+              </Badge>{' '}
+              {x.message} <strong>What to do:</strong> {x.action}
+            </li>
+          ),
+        )}
       </ul>
     )}
-    {f.duplicateOf && <p><strong>Duplicate of:</strong> <code className="mono">{f.duplicateOf.path}</code>{f.duplicateOf.recordingId !== null ? ` (already in the study as recording ${f.duplicateOf.recordingId})` : ' (earlier in this import)'}</p>}
-    {f.action === 'duplicate' && <Checkbox label="Send anyway (it really is a different session)" checked={insisted} onChange={onInsist} />}
+    {f.duplicateOf && (
+      <p>
+        <strong>Duplicate of:</strong> <code className="mono">{f.duplicateOf.path}</code>
+        {f.duplicateOf.recordingId !== null
+          ? ` (already in the study as recording ${f.duplicateOf.recordingId})`
+          : ' (earlier in this import)'}
+      </p>
+    )}
+    {f.action === 'duplicate' && (
+      <Checkbox
+        label="Send anyway (it really is a different session)"
+        checked={insisted}
+        onChange={onInsist}
+      />
+    )}
   </div>
 );
 
@@ -94,48 +184,107 @@ const ReasonList = ({ planId, action, title }: { planId: string; action: Planned
   if (!q.data || q.data.total === 0) return null;
   return (
     <div className="reason-list">
-      <h3>{title} ({fmtInt(q.data.total)})</h3>
+      <h3>
+        {title} ({fmtInt(q.data.total)})
+      </h3>
       <table className="table compact">
-        <thead><tr><th scope="col">File</th><th scope="col">Why</th><th scope="col">What to do</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Why</th>
+            <th scope="col">What to do</th>
+          </tr>
+        </thead>
         <tbody>
           {q.data.rows.map((f) => (
             <tr key={f.path}>
-              <th scope="row" title={f.path}>{f.fileName}</th>
+              <th scope="row" title={f.path}>
+                {f.fileName}
+              </th>
               <td>{reasonOf(f)}</td>
-              <td>{f.action === 'unassigned' ? 'List it in the manifest, or set a file-name pattern it matches.' : f.verdict.findings.filter((x) => x.severity === 'refuse').map((x) => x.action).join(' ') || '—'}</td>
+              <td>
+                {f.action === 'unassigned'
+                  ? 'List it in the manifest, or set a file-name pattern it matches.'
+                  : f.verdict.findings
+                      .filter((x) => x.severity === 'refuse')
+                      .map((x) => x.action)
+                      .join(' ') || '—'}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {q.data.total > q.data.rows.length && <p className="muted small">The first {fmtInt(q.data.rows.length)} are listed; the table below holds all of them.</p>}
+      {q.data.total > q.data.rows.length && (
+        <p className="muted small">
+          The first {fmtInt(q.data.rows.length)} are listed; the table below holds all of them.
+        </p>
+      )}
     </div>
   );
 };
 
-const Duplicates = ({ planId, insist, onInsist }: { planId: string; insist: ReadonlySet<string>; onInsist: (path: string, v: boolean) => void }) => {
+const Duplicates = ({
+  planId,
+  insist,
+  onInsist,
+}: {
+  planId: string;
+  insist: ReadonlySet<string>;
+  onInsist: (path: string, v: boolean) => void;
+}) => {
   const q = useCall('imports.planFiles', { planId, action: 'duplicate', offset: 0, limit: 200 });
   if (q.error) return <ErrorNotice error={q.error.appError} onRetry={() => void q.refetch()} />;
   if (!q.data || q.data.total === 0) return null;
   return (
     <fieldset className="duplicates">
       <legend>Duplicates held back ({fmtInt(q.data.total)})</legend>
-      <p className="hint">The same audio is already in the study, or earlier in this import, for the same participant. Sending it again costs a credit and gives the participant two identical sessions.</p>
+      <p className="hint">
+        The same audio is already in the study, or earlier in this import, for the same participant. Sending
+        it again costs a credit and gives the participant two identical sessions.
+      </p>
       {q.data.rows.map((f) => (
-        <Checkbox key={f.path} label={`Send ${f.fileName} anyway`} checked={insist.has(f.path)} onChange={(v) => onInsist(f.path, v)} hint={reasonOf(f)} />
+        <Checkbox
+          key={f.path}
+          label={`Send ${f.fileName} anyway`}
+          checked={insist.has(f.path)}
+          onChange={(v) => onInsist(f.path, v)}
+          hint={reasonOf(f)}
+        />
       ))}
-      {q.data.total > q.data.rows.length && <p className="muted small">The first {q.data.rows.length} are listed; open any other one in the table to send it anyway.</p>}
+      {q.data.total > q.data.rows.length && (
+        <p className="muted small">
+          The first {q.data.rows.length} are listed; open any other one in the table to send it anyway.
+        </p>
+      )}
     </fieldset>
   );
 };
 
 export const Progress = ({ done, total }: { done: number; total: number }) => (
   <div className="bar" role="status">
-    <div className="bar-label"><span>Reading files: hashing, checking the audio, looking for duplicates</span><span>{fmtInt(done)} of {fmtInt(total)}</span></div>
+    <div className="bar-label">
+      <span>Reading files: hashing, checking the audio, looking for duplicates</span>
+      <span>
+        {fmtInt(done)} of {fmtInt(total)}
+      </span>
+    </div>
     <progress value={done} max={Math.max(1, total)} aria-label={`Files read: ${done} of ${total}`} />
   </div>
 );
 
-export const PreviewStep = ({ summary, pending, error, progress, convert, onConvert, insist, onInsist, onBack, onNext, onRetry }: {
+export const PreviewStep = ({
+  summary,
+  pending,
+  error,
+  progress,
+  convert,
+  onConvert,
+  insist,
+  onInsist,
+  onBack,
+  onNext,
+  onRetry,
+}: {
   summary: PlanSummary | null;
   pending: boolean;
   error: AppError | null;
@@ -158,49 +307,114 @@ export const PreviewStep = ({ summary, pending, error, progress, convert, onConv
     return (
       <>
         <ErrorNotice error={error} title="The preview could not be made" onRetry={onRetry} />
-        <div className="row wizard-nav"><button type="button" onClick={onBack}>Back to the choices</button></div>
+        <div className="row wizard-nav">
+          <button type="button" onClick={onBack}>
+            Back to the choices
+          </button>
+        </div>
       </>
     );
   }
-  const sending = summary ? (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size : 0;
+  const sending = summary
+    ? (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size
+    : 0;
   return (
     <div className="import-preview">
-      <Checkbox label="Convert stereo or low-rate WAV files to mono 16 kHz" checked={convert} onChange={onConvert} disabled={pending}
-        hint="The original file is never changed. Switching this previews the files again." />
-      {pending && (progress ? <Progress done={progress.done} total={progress.total} /> : <Loading label="Looking for files…" />)}
+      <Checkbox
+        label="Convert stereo or low-rate WAV files to mono 16 kHz"
+        checked={convert}
+        onChange={onConvert}
+        disabled={pending}
+        hint="The original file is never changed. Switching this previews the files again."
+      />
+      {pending &&
+        (progress ? (
+          <Progress done={progress.done} total={progress.total} />
+        ) : (
+          <Loading label="Looking for files…" />
+        ))}
       {summary && !pending && summary.totalFiles === 0 && (
         <Empty title="No recording was found">
-          <p>Neither the folders and files you chose nor the manifest lead to an audio file (WAV, MP3, MP4/M4A or OGG).{summary.manifestErrors.length ? ' The manifest\'s problems are listed below.' : ''}</p>
+          <p>
+            Neither the folders and files you chose nor the manifest lead to an audio file (WAV, MP3, MP4/M4A
+            or OGG).{summary.manifestErrors.length ? " The manifest's problems are listed below." : ''}
+          </p>
           <p>Go back and choose another folder or manifest.</p>
         </Empty>
       )}
       {summary && !pending && (
         <>
-          <p>{plural(summary.totalFiles, 'file')} ({fmtBytes(summary.totalBytes)}): <strong>{plural(sending, 'file')} will be sent</strong>; nothing is written or sent until you confirm.</p>
+          <p>
+            {plural(summary.totalFiles, 'file')} ({fmtBytes(summary.totalBytes)}):{' '}
+            <strong>{plural(sending, 'file')} will be sent</strong>; nothing is written or sent until you
+            confirm.
+          </p>
           <div className="action-filter" role="group" aria-label="Show files by action">
-            <button type="button" aria-pressed={action === null} onClick={() => setAction(null)}>All <span className="count">{fmtInt(summary.totalFiles)}</span></button>
+            <button type="button" aria-pressed={action === null} onClick={() => setAction(null)}>
+              All <span className="count">{fmtInt(summary.totalFiles)}</span>
+            </button>
             {ACTION_ORDER.map((a) => (
-              <button key={a} type="button" aria-pressed={action === a} onClick={() => setAction(a)} disabled={(summary.counts[a] ?? 0) === 0} title={ACTION[a].explain}>
-                <Badge tone={ACTION[a].tone}>{ACTION[a].label}</Badge> <span className="count">{fmtInt(summary.counts[a] ?? 0)}</span>
+              <button
+                key={a}
+                type="button"
+                aria-pressed={action === a}
+                onClick={() => setAction(a)}
+                disabled={(summary.counts[a] ?? 0) === 0}
+                title={ACTION[a].explain}
+              >
+                <Badge tone={ACTION[a].tone}>{ACTION[a].label}</Badge>{' '}
+                <span className="count">{fmtInt(summary.counts[a] ?? 0)}</span>
               </button>
             ))}
           </div>
 
           {summary.manifestErrors.length > 0 && (
-            <Notice tone="warn" title={`The manifest has ${plural(summary.manifestErrors.length, 'problem')}; the other rows are used`}>
+            <Notice
+              tone="warn"
+              title={`The manifest has ${plural(summary.manifestErrors.length, 'problem')}; the other rows are used`}
+            >
               <table className="table compact">
-                <thead><tr><th scope="col">Line</th><th scope="col">Problem</th></tr></thead>
-                <tbody>{summary.manifestErrors.map((m, i) => <tr key={i}><th scope="row">{m.line === 0 ? 'whole file' : m.line}</th><td>{m.message}</td></tr>)}</tbody>
+                <thead>
+                  <tr>
+                    <th scope="col">Line</th>
+                    <th scope="col">Problem</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {summary.manifestErrors.map((m, i) => (
+                    <tr key={i}>
+                      <th scope="row">{m.line === 0 ? 'whole file' : m.line}</th>
+                      <td>{m.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
               </table>
             </Notice>
           )}
           {summary.notices.length > 0 && (
-            <Notice tone="info"><ul className="plain-list">{summary.notices.map((n) => <li key={n}>{n}</li>)}</ul></Notice>
+            <Notice tone="info">
+              <ul className="plain-list">
+                {summary.notices.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            </Notice>
           )}
           {(summary.newParticipants.length > 0 || summary.participantsWithoutAccount.length > 0) && (
             <div className="participants-new">
-              {summary.newParticipants.length > 0 && <p><strong>New participants ({fmtInt(summary.newParticipants.length)}):</strong> {codes(summary.newParticipants)}. Each needs a service account (one request each; you decide in the next step).</p>}
-              {summary.participantsWithoutAccount.length > 0 && <p><strong>Without an account ({fmtInt(summary.participantsWithoutAccount.length)}):</strong> {codes(summary.participantsWithoutAccount)}.</p>}
+              {summary.newParticipants.length > 0 && (
+                <p>
+                  <strong>New participants ({fmtInt(summary.newParticipants.length)}):</strong>{' '}
+                  {codes(summary.newParticipants)}. Each needs a service account (one request each; you decide
+                  in the next step).
+                </p>
+              )}
+              {summary.participantsWithoutAccount.length > 0 && (
+                <p>
+                  <strong>Without an account ({fmtInt(summary.participantsWithoutAccount.length)}):</strong>{' '}
+                  {codes(summary.participantsWithoutAccount)}.
+                </p>
+              )}
             </div>
           )}
 
@@ -219,20 +433,37 @@ export const PreviewStep = ({ summary, pending, error, progress, convert, onConv
               rowKey={(f) => f.path}
               onOpen={onOpen}
               onTotal={onTotal}
-            height={`${Math.min(24, Math.max(12, (shown ?? 10) * 2.5 + 0.25))}rem`}
+              height={`${Math.min(24, Math.max(12, (shown ?? 10) * 2.5 + 0.25))}rem`}
               empty="No file here."
             />
-            {open ? <FileDetail f={open} insisted={insist.has(open.path)} onInsist={(v) => onInsist(open.path, v)} />
-              : <p className="muted small">Select a file (click, or Enter) to see everything about it.</p>}
+            {open ? (
+              <FileDetail
+                f={open}
+                insisted={insist.has(open.path)}
+                onInsist={(v) => onInsist(open.path, v)}
+              />
+            ) : (
+              <p className="muted small">Select a file (click, or Enter) to see everything about it.</p>
+            )}
           </div>
         </>
       )}
       <div className="row wizard-nav">
-        <button type="button" onClick={onBack} disabled={pending}>Back to the choices</button>
-        <button type="button" className="primary" onClick={onNext} disabled={pending || !summary || summary.totalFiles === 0}>Continue to confirm</button>
+        <button type="button" onClick={onBack} disabled={pending}>
+          Back to the choices
+        </button>
+        <button
+          type="button"
+          className="primary"
+          onClick={onNext}
+          disabled={pending || !summary || summary.totalFiles === 0}
+        >
+          Continue to confirm
+        </button>
       </div>
     </div>
   );
 };
 
-const codes = (list: readonly string[]) => (list.length > 40 ? `${list.slice(0, 40).join(', ')} and ${list.length - 40} more` : list.join(', '));
+const codes = (list: readonly string[]) =>
+  list.length > 40 ? `${list.slice(0, 40).join(', ')} and ${list.length - 40} more` : list.join(', ');

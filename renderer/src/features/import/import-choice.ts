@@ -20,8 +20,14 @@ export interface ImportChoice {
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export const initialChoice = (version: ApiVersion): ImportChoice => ({
-  paths: [], mapping: 'manifest', manifestPath: '', pattern: '{participant}_{session}_{date:YYYYMMDD}.wav',
-  timeZone: browserTimeZone(), analyses: [...analysisTypesFor(version)], isolate: false, convert: false,
+  paths: [],
+  mapping: 'manifest',
+  manifestPath: '',
+  pattern: '{participant}_{session}_{date:YYYYMMDD}.wav',
+  timeZone: browserTimeZone(),
+  analyses: [...analysisTypesFor(version)],
+  isolate: false,
+  convert: false,
 });
 
 export const isTimeZone = (z: string): boolean => {
@@ -33,16 +39,21 @@ export const isTimeZone = (z: string): boolean => {
   }
 };
 
-export type ChoiceProblems = Partial<Record<'paths' | 'manifest' | 'pattern' | 'timeZone' | 'analyses', string>>;
+export type ChoiceProblems = Partial<
+  Record<'paths' | 'manifest' | 'pattern' | 'timeZone' | 'analyses', string>
+>;
 
 export const problemsOf = (c: ImportChoice): ChoiceProblems => {
   const p: { -readonly [K in keyof ChoiceProblems]: string } = {};
-  if (c.mapping === 'manifest' && !c.manifestPath.trim()) p.manifest = 'Choose the manifest (a CSV file), or match participants by file name instead.';
+  if (c.mapping === 'manifest' && !c.manifestPath.trim())
+    p.manifest = 'Choose the manifest (a CSV file), or match participants by file name instead.';
   if (c.mapping === 'pattern') {
     if (c.paths.length === 0) p.paths = 'Add at least one folder or file.';
-    if (!c.pattern.includes('{participant}')) p.pattern = 'The pattern needs {participant}, e.g. {participant}_{session}_{date:YYYYMMDD}.wav.';
+    if (!c.pattern.includes('{participant}'))
+      p.pattern = 'The pattern needs {participant}, e.g. {participant}_{session}_{date:YYYYMMDD}.wav.';
   }
-  if (!isTimeZone(c.timeZone)) p.timeZone = `“${c.timeZone}” is not a time zone name; use one such as Europe/Berlin or America/New_York.`;
+  if (!isTimeZone(c.timeZone))
+    p.timeZone = `“${c.timeZone}” is not a time zone name; use one such as Europe/Berlin or America/New_York.`;
   if (c.analyses.length === 0) p.analyses = 'Choose at least one analysis.';
   return p;
 };

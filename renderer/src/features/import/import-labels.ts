@@ -4,13 +4,36 @@ import type { Tone } from '../../lib/labels';
 
 export const ACTION: Record<PlannedAction, { label: string; tone: Tone; explain: string }> = {
   upload: { label: 'Upload', tone: 'ok', explain: 'Valid as it is; it will be uploaded.' },
-  convert_and_upload: { label: 'Convert and upload', tone: 'info', explain: 'A mono 16 kHz copy will be uploaded; the original file is never changed.' },
-  refused: { label: 'Refused', tone: 'bad', explain: 'The local checks refuse it: it is never sent, and costs nothing.' },
-  duplicate: { label: 'Duplicate, held', tone: 'warn', explain: 'The same audio is already imported for this participant: it is not sent unless you choose “send anyway”.' },
-  unassigned: { label: 'No participant', tone: 'warn', explain: 'Neither the manifest nor the file-name pattern gives it a participant: it is not imported.' },
+  convert_and_upload: {
+    label: 'Convert and upload',
+    tone: 'info',
+    explain: 'A mono 16 kHz copy will be uploaded; the original file is never changed.',
+  },
+  refused: {
+    label: 'Refused',
+    tone: 'bad',
+    explain: 'The local checks refuse it: it is never sent, and costs nothing.',
+  },
+  duplicate: {
+    label: 'Duplicate, held',
+    tone: 'warn',
+    explain:
+      'The same audio is already imported for this participant: it is not sent unless you choose “send anyway”.',
+  },
+  unassigned: {
+    label: 'No participant',
+    tone: 'warn',
+    explain: 'Neither the manifest nor the file-name pattern gives it a participant: it is not imported.',
+  },
 };
 
-export const ACTION_ORDER: readonly PlannedAction[] = ['upload', 'convert_and_upload', 'refused', 'duplicate', 'unassigned'];
+export const ACTION_ORDER: readonly PlannedAction[] = [
+  'upload',
+  'convert_and_upload',
+  'refused',
+  'duplicate',
+  'unassigned',
+];
 
 export const VERDICT: Record<VerdictView['status'], { label: string; tone: Tone }> = {
   accepted: { label: 'Accepted', tone: 'ok' },

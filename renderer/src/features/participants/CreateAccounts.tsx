@@ -9,8 +9,20 @@ import { useAction, useCall } from '../../lib/api';
 import { plural } from '../../lib/format';
 
 export const CreateAccounts = ({ studyId }: { studyId: number }) => {
-  const missing = useCall('participants.page', { studyId, filter: 'no_account', sort: 'code', dir: 'asc', offset: 0, limit: 1 });
-  const create = useAction('participants.createAccounts', ['participants.page', 'participants.get', 'studies.get', 'recordings.page']);
+  const missing = useCall('participants.page', {
+    studyId,
+    filter: 'no_account',
+    sort: 'code',
+    dir: 'asc',
+    offset: 0,
+    limit: 1,
+  });
+  const create = useAction('participants.createAccounts', [
+    'participants.page',
+    'participants.get',
+    'studies.get',
+    'recordings.page',
+  ]);
   const [confirming, setConfirming] = useState(false);
   const [asked, setAsked] = useState(0);
   const n = missing.data?.total ?? 0;
@@ -19,44 +31,89 @@ export const CreateAccounts = ({ studyId }: { studyId: number }) => {
   return (
     <div className="create-accounts">
       {!confirming ? (
-        <button type="button" disabled={n === 0 || create.pending} onClick={() => { create.reset(); setConfirming(true); }}>
+        <button
+          type="button"
+          disabled={n === 0 || create.pending}
+          onClick={() => {
+            create.reset();
+            setConfirming(true);
+          }}
+        >
           Create missing accounts{missing.data ? ` (${n})` : ''}
         </button>
       ) : (
         <div className="notice notice-warn" role="group" aria-label="Confirm account creation">
           <p className="notice-title">Create {plural(n, 'service account')}?</p>
           <p>
-            Voicescope sends one request to the service for each participant without an account ({plural(n, 'request')}).
-            With API v1.3 each account may count against your organisation. Their files waiting for an account are queued afterwards.
+            Voicescope sends one request to the service for each participant without an account (
+            {plural(n, 'request')}). With API v1.3 each account may count against your organisation. Their
+            files waiting for an account are queued afterwards.
           </p>
           <div className="row">
-            <button type="button" className="primary" disabled={create.pending} onClick={() => { setAsked(n); setConfirming(false); void create.run({ studyId }); }}>
+            <button
+              type="button"
+              className="primary"
+              disabled={create.pending}
+              onClick={() => {
+                setAsked(n);
+                setConfirming(false);
+                void create.run({ studyId });
+              }}
+            >
               Create {plural(n, 'account')}
             </button>
-            <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
           </div>
         </div>
       )}
-      {create.pending && <p role="status" className="muted">Creating accounts… one request each.</p>}
+      {create.pending && (
+        <p role="status" className="muted">
+          Creating accounts… one request each.
+        </p>
+      )}
       <ErrorNotice error={create.error} title="No accounts were created" />
       {report && (
-        <Notice tone={report.failed.length ? 'warn' : 'ok'} title={`Created ${plural(report.created.length, 'account')}${report.failed.length ? `, ${report.failed.length} failed` : ''}`}>
+        <Notice
+          tone={report.failed.length ? 'warn' : 'ok'}
+          title={`Created ${plural(report.created.length, 'account')}${report.failed.length ? `, ${report.failed.length} failed` : ''}`}
+        >
           {report.failed.length > 0 && (
             <table className="table compact">
               <caption>Participants still without an account</caption>
-              <thead><tr><th scope="col">Participant</th><th scope="col">What happened</th><th scope="col">What to do</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Participant</th>
+                  <th scope="col">What happened</th>
+                  <th scope="col">What to do</th>
+                </tr>
+              </thead>
               <tbody>
                 {report.failed.map((f) => (
-                  <tr key={f.code}><th scope="row">{f.code}</th><td>{f.summary}{f.error.serviceMessage ? ` The service said: “${f.error.serviceMessage}”` : ''}</td><td>{f.action}</td></tr>
+                  <tr key={f.code}>
+                    <th scope="row">{f.code}</th>
+                    <td>
+                      {f.summary}
+                      {f.error.serviceMessage ? ` The service said: “${f.error.serviceMessage}”` : ''}
+                    </td>
+                    <td>{f.action}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
           )}
           {asked - report.created.length - report.failed.length > 0 && (
-            <p>{plural(asked - report.created.length - report.failed.length, 'participant')} were not tried: the failure applies to every request. Fix it, then create the missing accounts again.</p>
+            <p>
+              {plural(asked - report.created.length - report.failed.length, 'participant')} were not tried:
+              the failure applies to every request. Fix it, then create the missing accounts again.
+            </p>
           )}
           {report.possibleOrphans > 0 && (
-            <p><Badge tone="warn">Check</Badge> {plural(report.possibleOrphans, 'request')} had to be repeated after an answer was lost; the service may hold that many unused accounts. They hold no data.</p>
+            <p>
+              <Badge tone="warn">Check</Badge> {plural(report.possibleOrphans, 'request')} had to be repeated
+              after an answer was lost; the service may hold that many unused accounts. They hold no data.
+            </p>
           )}
         </Notice>
       )}

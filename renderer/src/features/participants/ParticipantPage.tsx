@@ -19,24 +19,76 @@ import { Timeline } from './Timeline';
 const analysesInWords = (r: RecordingRow) => {
   const asked = r.analyses.filter((a) => a.state !== 'not_requested');
   const counts = new Map<string, number>();
-  for (const a of asked) counts.set(ANALYSIS_STATE[a.state].label, (counts.get(ANALYSIS_STATE[a.state].label) ?? 0) + 1);
+  for (const a of asked)
+    counts.set(ANALYSIS_STATE[a.state].label, (counts.get(ANALYSIS_STATE[a.state].label) ?? 0) + 1);
   if (asked.length === 0) return 'none requested';
-  if (counts.size === 1) return `${asked.length === 1 ? '' : `All ${asked.length} `}${[...counts.keys()][0]!.toLowerCase()}`;
+  if (counts.size === 1)
+    return `${asked.length === 1 ? '' : `All ${asked.length} `}${[...counts.keys()][0]!.toLowerCase()}`;
   return [...counts].map(([label, n]) => `${n} ${label.toLowerCase()}`).join(', ');
 };
 
 // Columns shrink (minmax(0, …), cells end in an ellipsis) so the grid never scrolls sideways at any zoom.
 const recordingColumns: readonly Column<RecordingRow>[] = [
   { key: 'recorded', header: 'Recorded', width: 'minmax(0, 11fr)', render: (r) => fmtDateTime(r.recordedAt) },
-  { key: 'file', header: 'File', width: 'minmax(0, 9fr)', render: (r) => <span title={r.fileName}>{r.fileName}</span> },
-  { key: 'session', header: 'Session', width: 'minmax(0, 5fr)', render: (r) => r.session ?? '—' },
-  { key: 'upload', header: 'Upload', width: 'minmax(0, 7fr)', render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge> },
   {
-    key: 'analyses', header: 'Analyses', width: 'minmax(0, 9fr)',
-    render: (r) => <span title={r.analyses.map((a) => `${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}`).join('; ')}>{analysesInWords(r)}</span>,
+    key: 'file',
+    header: 'File',
+    width: 'minmax(0, 9fr)',
+    render: (r) => <span title={r.fileName}>{r.fileName}</span>,
   },
-  { key: 'audio', header: 'Audio', width: 'minmax(0, 6fr)', render: (r) => (r.converted ? <Badge tone="info">Converted</Badge> : r.verdictStatus === 'accepted_with_warnings' ? <Badge tone="warn">Warnings</Badge> : 'as recorded') },
-  { key: 'version', header: 'Results', width: 'minmax(0, 9fr)', render: (r) => (r.apiVersion ? <>{r.apiVersion}{r.simulated ? <> <SimulatedBadge /></> : null}</> : '—') },
+  { key: 'session', header: 'Session', width: 'minmax(0, 5fr)', render: (r) => r.session ?? '—' },
+  {
+    key: 'upload',
+    header: 'Upload',
+    width: 'minmax(0, 7fr)',
+    render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>,
+  },
+  {
+    key: 'analyses',
+    header: 'Analyses',
+    width: 'minmax(0, 9fr)',
+    render: (r) => (
+      <span
+        title={r.analyses
+          .map((a) => `${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}`)
+          .join('; ')}
+      >
+        {analysesInWords(r)}
+      </span>
+    ),
+  },
+  {
+    key: 'audio',
+    header: 'Audio',
+    width: 'minmax(0, 6fr)',
+    render: (r) =>
+      r.converted ? (
+        <Badge tone="info">Converted</Badge>
+      ) : r.verdictStatus === 'accepted_with_warnings' ? (
+        <Badge tone="warn">Warnings</Badge>
+      ) : (
+        'as recorded'
+      ),
+  },
+  {
+    key: 'version',
+    header: 'Results',
+    width: 'minmax(0, 9fr)',
+    render: (r) =>
+      r.apiVersion ? (
+        <>
+          {r.apiVersion}
+          {r.simulated ? (
+            <>
+              {' '}
+              <SimulatedBadge />
+            </>
+          ) : null}
+        </>
+      ) : (
+        '—'
+      ),
+  },
 ];
 
 export const ParticipantPage = () => {
@@ -50,26 +102,49 @@ export const ParticipantPage = () => {
 
   return (
     <div className="page">
-      <p className="breadcrumb"><Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span></p>
+      <p className="breadcrumb">
+        <Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span>
+      </p>
       <QueryView q={p} loading="Loading the participant…">
         {(x) => (
           <>
             <PageHeader
               title={`Participant ${x.code}`}
               badge={simulated ? <SimulatedBadge long /> : undefined}
-              subtitle={<>
-                {x.accountId ? <>Account <code>{x.accountId}</code></> : <Badge tone="warn">No account</Badge>}{' · '}
-                <RecencyBadge recency={x.recency} />
-                {x.recency.daysSinceLast !== null && <> · last recording {plural(x.recency.daysSinceLast, 'day')} ago</>}
-              </>}
+              subtitle={
+                <>
+                  {x.accountId ? (
+                    <>
+                      Account <code>{x.accountId}</code>
+                    </>
+                  ) : (
+                    <Badge tone="warn">No account</Badge>
+                  )}
+                  {' · '}
+                  <RecencyBadge recency={x.recency} />
+                  {x.recency.daysSinceLast !== null && (
+                    <> · last recording {plural(x.recency.daysSinceLast, 'day')} ago</>
+                  )}
+                </>
+              }
             />
             <div className="stats">
               <Stat label="Recordings" value={fmtInt(x.recordings)} />
               <Stat label="Fully analysed" value={fmtInt(x.completed)} tone="ok" />
-              <Stat label="Files that need you" value={fmtInt(x.needsAttention)} {...(x.needsAttention > 0 ? { tone: 'bad' as const } : {})} />
+              <Stat
+                label="Files that need you"
+                value={fmtInt(x.needsAttention)}
+                {...(x.needsAttention > 0 ? { tone: 'bad' as const } : {})}
+              />
               <Stat label="First recording" value={fmtDate(x.firstRecordingAt)} />
               <Stat label="Last recording" value={fmtDate(x.lastRecordingAt)} />
-              <Stat label="Sessions missed" value={x.recency.status === 'never' ? '—' : fmtInt(x.recency.missedSessions)} {...(x.recency.missedSessions > 0 ? { tone: x.recency.missedSessions > 1 ? 'bad' as const : 'warn' as const } : {})} />
+              <Stat
+                label="Sessions missed"
+                value={x.recency.status === 'never' ? '—' : fmtInt(x.recency.missedSessions)}
+                {...(x.recency.missedSessions > 0
+                  ? { tone: x.recency.missedSessions > 1 ? ('bad' as const) : ('warn' as const) }
+                  : {})}
+              />
             </div>
           </>
         )}
@@ -78,18 +153,27 @@ export const ParticipantPage = () => {
       {p.data && <Timeline participantId={participantId} />}
 
       {p.data && (
-        <Section title="Recordings" actions={<Link href={`/studies/${studyId}/recordings`}>All recordings of the study</Link>}>
+        <Section
+          title="Recordings"
+          actions={<Link href={`/studies/${studyId}/recordings`}>All recordings of the study</Link>}
+        >
           {/* The shared table's empty state sits inside its grid role, which axe refuses; say it here instead. */}
-          {p.data.recordings === 0 ? <Empty title="No recordings yet"><Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.</Empty> : <PagedTable
-            method="recordings.page"
-            input={{ studyId, participantId, sort: 'recorded_at', dir: 'desc' }}
-            columns={recordingColumns}
-            label={`Recordings of ${p.data.code}. Arrow keys move, Enter opens.`}
-            rowKey={(r) => r.id}
-            onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
-            height={`min(24rem, 60vh, ${p.data.recordings * 2.5 + 0.25}rem)`}
-            empty="No recordings (cancelled files only)."
-          />}
+          {p.data.recordings === 0 ? (
+            <Empty title="No recordings yet">
+              <Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.
+            </Empty>
+          ) : (
+            <PagedTable
+              method="recordings.page"
+              input={{ studyId, participantId, sort: 'recorded_at', dir: 'desc' }}
+              columns={recordingColumns}
+              label={`Recordings of ${p.data.code}. Arrow keys move, Enter opens.`}
+              rowKey={(r) => r.id}
+              onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+              height={`min(24rem, 60vh, ${p.data.recordings * 2.5 + 0.25}rem)`}
+              empty="No recordings (cancelled files only)."
+            />
+          )}
         </Section>
       )}
 

@@ -5,7 +5,11 @@
  */
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
-import { PARTICIPANT_FILTERS, PARTICIPANT_SORTS, type ParticipantRow } from '../../../../shared/contract/participants.contract';
+import {
+  PARTICIPANT_FILTERS,
+  PARTICIPANT_SORTS,
+  type ParticipantRow,
+} from '../../../../shared/contract/participants.contract';
 import { Badge } from '../../components/Badges';
 import { Empty, ErrorNotice, Notice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
@@ -17,54 +21,158 @@ import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts } from './CreateAccounts';
 import { useTableControls } from '../../lib/use-table-controls';
 
-type Filter = typeof PARTICIPANT_FILTERS[number];
-type Sort = typeof PARTICIPANT_SORTS[number];
+type Filter = (typeof PARTICIPANT_FILTERS)[number];
+type Sort = (typeof PARTICIPANT_SORTS)[number];
 
 export const FILTER_LABEL: Record<Filter, string> = {
-  all: 'All', overdue: 'Overdue', never: 'Never recorded', no_account: 'No account', needs_attention: 'Files need you',
+  all: 'All',
+  overdue: 'Overdue',
+  never: 'Never recorded',
+  no_account: 'No account',
+  needs_attention: 'Files need you',
 };
-const SORT_LABEL: Record<Sort, string> = { code: 'Code', recordings: 'Recordings', last_recording: 'Last recording', created: 'Added' };
+const SORT_LABEL: Record<Sort, string> = {
+  code: 'Code',
+  recordings: 'Recordings',
+  last_recording: 'Last recording',
+  created: 'Added',
+};
 
 // Columns shrink in proportion (minmax(0, …); cells end in an ellipsis, with the full text as a title) so the grid
 // never scrolls sideways at any zoom. "Added" is a sort only (its dates matter less than recency).
 const columns: readonly Column<ParticipantRow>[] = [
-  { key: 'code', header: 'Code', width: 'minmax(0, 6fr)', sort: 'code', render: (p) => <strong title={p.code}>{p.code}</strong> },
   {
-    key: 'account', header: 'Account', width: 'minmax(0, 4fr)',
-    render: (p) => (p.accountId ? <span title={p.accountId}><code>{p.accountId.slice(0, 8)}…</code></span> : <Badge tone="warn">None</Badge>),
+    key: 'code',
+    header: 'Code',
+    width: 'minmax(0, 6fr)',
+    sort: 'code',
+    render: (p) => <strong title={p.code}>{p.code}</strong>,
   },
-  { key: 'recordings', header: 'Recordings', width: 'minmax(0, 5fr)', sort: 'recordings', align: 'right', render: (p) => fmtInt(p.recordings) },
-  { key: 'completed', header: 'Analysed', width: 'minmax(0, 4fr)', align: 'right', render: (p) => <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span> },
-  { key: 'attention', header: 'Need you', width: 'minmax(0, 4fr)', align: 'right', render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0') },
-  { key: 'last', header: 'Last recording', width: 'minmax(0, 7fr)', sort: 'last_recording', render: (p) => fmtDate(p.lastRecordingAt) },
-  { key: 'recency', header: 'Recency', width: 'minmax(0, 10fr)', render: (p) => <RecencyBadge recency={p.recency} short /> },
-  { key: 'notes', header: 'Notes', width: 'minmax(0, 4fr)', render: (p) => <span className="muted" title={p.notes}>{p.notes}</span> },
+  {
+    key: 'account',
+    header: 'Account',
+    width: 'minmax(0, 4fr)',
+    render: (p) =>
+      p.accountId ? (
+        <span title={p.accountId}>
+          <code>{p.accountId.slice(0, 8)}…</code>
+        </span>
+      ) : (
+        <Badge tone="warn">None</Badge>
+      ),
+  },
+  {
+    key: 'recordings',
+    header: 'Recordings',
+    width: 'minmax(0, 5fr)',
+    sort: 'recordings',
+    align: 'right',
+    render: (p) => fmtInt(p.recordings),
+  },
+  {
+    key: 'completed',
+    header: 'Analysed',
+    width: 'minmax(0, 4fr)',
+    align: 'right',
+    render: (p) => (
+      <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span>
+    ),
+  },
+  {
+    key: 'attention',
+    header: 'Need you',
+    width: 'minmax(0, 4fr)',
+    align: 'right',
+    render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0'),
+  },
+  {
+    key: 'last',
+    header: 'Last recording',
+    width: 'minmax(0, 7fr)',
+    sort: 'last_recording',
+    render: (p) => fmtDate(p.lastRecordingAt),
+  },
+  {
+    key: 'recency',
+    header: 'Recency',
+    width: 'minmax(0, 10fr)',
+    render: (p) => <RecencyBadge recency={p.recency} short />,
+  },
+  {
+    key: 'notes',
+    header: 'Notes',
+    width: 'minmax(0, 4fr)',
+    render: (p) => (
+      <span className="muted" title={p.notes}>
+        {p.notes}
+      </span>
+    ),
+  },
 ];
 
-const emptyTitle = (filter: Filter, query: string) => (query ? 'No match' : filter === 'all' ? 'No participants yet' : `Nobody: ${FILTER_LABEL[filter].toLowerCase()}`);
+const emptyTitle = (filter: Filter, query: string) =>
+  query
+    ? 'No match'
+    : filter === 'all'
+      ? 'No participants yet'
+      : `Nobody: ${FILTER_LABEL[filter].toLowerCase()}`;
 const emptyText = (filter: Filter, query: string, studyId: number) =>
-  query ? <p>No participant code contains “{query}”{filter !== 'all' ? ` among those shown under “${FILTER_LABEL[filter]}”` : ''}.</p>
-    : filter === 'all' ? <p>Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are created from the manifest or the file names.</p>
-      : <p>{filter === 'overdue' ? 'Everyone with recordings is within the expected interval.'
-        : filter === 'never' ? 'Everyone has at least one recording.'
-          : filter === 'no_account' ? 'Every participant has a service account.'
-            : 'No participant has files that need you.'}</p>;
+  query ? (
+    <p>
+      No participant code contains “{query}”
+      {filter !== 'all' ? ` among those shown under “${FILTER_LABEL[filter]}”` : ''}.
+    </p>
+  ) : filter === 'all' ? (
+    <p>
+      Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are
+      created from the manifest or the file names.
+    </p>
+  ) : (
+    <p>
+      {filter === 'overdue'
+        ? 'Everyone with recordings is within the expected interval.'
+        : filter === 'never'
+          ? 'Everyone has at least one recording.'
+          : filter === 'no_account'
+            ? 'Every participant has a service account.'
+            : 'No participant has files that need you.'}
+    </p>
+  );
 
 const AddParticipant = ({ studyId }: { studyId: number }) => {
   const [code, setCode] = useState('');
   const create = useAction('participants.create', ['participants.page', 'studies.get', 'studies.list']);
-  const fieldError = create.error?.code === 'VALIDATION' ? create.error.issues?.[0]?.message ?? create.error.message : null;
+  const fieldError =
+    create.error?.code === 'VALIDATION' ? (create.error.issues?.[0]?.message ?? create.error.message) : null;
   return (
-    <form className="form inline-form" onSubmit={(e) => {
-      e.preventDefault();
-      void create.run({ studyId, code }).then((r) => { if (r.ok) setCode(''); });
-    }}>
-      <TextField label="New participant code" value={code} maxLength={64} onChange={(e) => setCode(e.target.value)} error={fieldError}
-        hint="A pseudonymous study code, e.g. P-014. Never a name." />
-      <div className="row"><button type="submit" disabled={create.pending || code.trim() === ''}>Add participant</button></div>
+    <form
+      className="form inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create.run({ studyId, code }).then((r) => {
+          if (r.ok) setCode('');
+        });
+      }}
+    >
+      <TextField
+        label="New participant code"
+        value={code}
+        maxLength={64}
+        onChange={(e) => setCode(e.target.value)}
+        error={fieldError}
+        hint="A pseudonymous study code, e.g. P-014. Never a name."
+      />
+      <div className="row">
+        <button type="submit" disabled={create.pending || code.trim() === ''}>
+          Add participant
+        </button>
+      </div>
       {create.error && create.error.code !== 'VALIDATION' && <ErrorNotice error={create.error} />}
       {create.value && !create.error && (
-        <Notice tone="ok">Added <Link href={`/studies/${studyId}/participants/${create.value.id}`}>{create.value.code}</Link>. It has no service account yet.</Notice>
+        <Notice tone="ok">
+          Added <Link href={`/studies/${studyId}/participants/${create.value.id}`}>{create.value.code}</Link>.
+          It has no service account yet.
+        </Notice>
       )}
     </form>
   );
@@ -73,10 +181,13 @@ const AddParticipant = ({ studyId }: { studyId: number }) => {
 export const ParticipantsPage = () => {
   const params = useParams<{ id: string; filter?: string }>();
   const studyId = Number(params.id);
-  const filter: Filter = (PARTICIPANT_FILTERS as readonly string[]).includes(params.filter ?? '') ? params.filter as Filter : 'all';
+  const filter: Filter = (PARTICIPANT_FILTERS as readonly string[]).includes(params.filter ?? '')
+    ? (params.filter as Filter)
+    : 'all';
   const [, navigate] = useLocation();
-  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } =
-    useTableControls<Sort>(filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' });
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<Sort>(
+    filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' },
+  );
   const study = useCall('studies.get', { studyId });
   const base = `/studies/${studyId}/participants`;
 
@@ -84,28 +195,61 @@ export const ParticipantsPage = () => {
     <div className="page">
       <PageHeader
         title="Participants"
-        subtitle={study.data ? <>{study.data.name} · sessions expected every {plural(study.data.sessionIntervalDays, 'day')}</> : undefined}
+        subtitle={
+          study.data ? (
+            <>
+              {study.data.name} · sessions expected every {plural(study.data.sessionIntervalDays, 'day')}
+            </>
+          ) : undefined
+        }
         actions={<CreateAccounts studyId={studyId} />}
       />
       {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
 
       <nav className="tabs" aria-label="Show participants">
         {PARTICIPANT_FILTERS.map((f) => (
-          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>
+          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>
+            {FILTER_LABEL[f]}
+          </TabLink>
         ))}
       </nav>
 
       <div className="toolbar" role="search" aria-label="Find participants">
-        <TextField label="Search codes" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="e.g. P-01" maxLength={200} />
-        <SelectField label="Sort by" value={sort.by} onChange={(e) => setSort((s) => ({ ...s, by: e.target.value as Sort }))}>
-          {PARTICIPANT_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+        <TextField
+          label="Search codes"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="e.g. P-01"
+          maxLength={200}
+        />
+        <SelectField
+          label="Sort by"
+          value={sort.by}
+          onChange={(e) => setSort((s) => ({ ...s, by: e.target.value as Sort }))}
+        >
+          {PARTICIPANT_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABEL[s]}
+            </option>
+          ))}
         </SelectField>
-        <SelectField label="Order" value={sort.dir} onChange={(e) => setSort((s) => ({ ...s, dir: e.target.value as 'asc' | 'desc' }))}>
-          <option value="asc">{sort.by === 'code' ? 'A to Z' : sort.by === 'recordings' ? 'Fewest first' : 'Oldest first'}</option>
-          <option value="desc">{sort.by === 'code' ? 'Z to A' : sort.by === 'recordings' ? 'Most first' : 'Newest first'}</option>
+        <SelectField
+          label="Order"
+          value={sort.dir}
+          onChange={(e) => setSort((s) => ({ ...s, dir: e.target.value as 'asc' | 'desc' }))}
+        >
+          <option value="asc">
+            {sort.by === 'code' ? 'A to Z' : sort.by === 'recordings' ? 'Fewest first' : 'Oldest first'}
+          </option>
+          <option value="desc">
+            {sort.by === 'code' ? 'Z to A' : sort.by === 'recordings' ? 'Most first' : 'Newest first'}
+          </option>
         </SelectField>
         <p className="toolbar-count" role="status" aria-live="polite">
-          {total === null ? '' : `${plural(total, 'participant')}${filter !== 'all' ? ` · ${FILTER_LABEL[filter].toLowerCase()}` : ''}${query ? ` matching “${query}”` : ''}`}
+          {total === null
+            ? ''
+            : `${plural(total, 'participant')}${filter !== 'all' ? ` · ${FILTER_LABEL[filter].toLowerCase()}` : ''}${query ? ` matching “${query}”` : ''}`}
         </p>
       </div>
 

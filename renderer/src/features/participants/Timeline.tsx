@@ -10,28 +10,69 @@ import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
-import { MARKERS, MarkerIcon, TimelineChart, VERSION_STYLE, markersOf, type ChartSession } from '../../components/TimelineChart';
+import {
+  MARKERS,
+  MarkerIcon,
+  TimelineChart,
+  VERSION_STYLE,
+  markersOf,
+  type ChartSession,
+} from '../../components/TimelineChart';
 import { useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural } from '../../lib/format';
 
-const Legend = ({ versions, sessions }: { versions: readonly string[]; sessions: readonly ChartSession[] }) => {
+const Legend = ({
+  versions,
+  sessions,
+}: {
+  versions: readonly string[];
+  sessions: readonly ChartSession[];
+}) => {
   const used = new Set(sessions.flatMap((s) => markersOf(s).map((m) => m.key)));
   return (
     <div className="tlegend" aria-label="How to read the charts" role="group">
       {versions.map((v) => (
         <span key={v} className="tlegend-item">
-          <svg width="28" height="12" aria-hidden="true" focusable="false" className={`version-swatch version-${v.replace('.', '')}`}>
-            <line x1="1" y1="6" x2="27" y2="6" stroke="currentColor" strokeWidth="2" strokeDasharray={VERSION_STYLE[v as 'v1.2']?.dash?.join(' ')} />
-            <circle cx="14" cy="6" r="3.5" stroke="currentColor" strokeWidth="2" fill={VERSION_STYLE[v as 'v1.2']?.hollow ? 'var(--panel)' : 'currentColor'} />
+          <svg
+            width="28"
+            height="12"
+            aria-hidden="true"
+            focusable="false"
+            className={`version-swatch version-${v.replace('.', '')}`}
+          >
+            <line
+              x1="1"
+              y1="6"
+              x2="27"
+              y2="6"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeDasharray={VERSION_STYLE[v as 'v1.2']?.dash?.join(' ')}
+            />
+            <circle
+              cx="14"
+              cy="6"
+              r="3.5"
+              stroke="currentColor"
+              strokeWidth="2"
+              fill={VERSION_STYLE[v as 'v1.2']?.hollow ? 'var(--panel)' : 'currentColor'}
+            />
           </svg>
           API {v} results ({VERSION_STYLE[v as 'v1.2']?.words})
         </span>
       ))}
-      <span className="tlegend-item"><span className="band-swatch" aria-hidden="true" />Baseline: mean ± 1 SD of the first sessions (dashed line: mean)</span>
+      <span className="tlegend-item">
+        <span className="band-swatch" aria-hidden="true" />
+        Baseline: mean ± 1 SD of the first sessions (dashed line: mean)
+      </span>
       {MARKERS.map((m) => (
         <span key={m.key} className={`tlegend-item${used.has(m.key) ? '' : ' unused'}`}>
-          <span className="marker-colour"><MarkerIcon shape={m.shape} /></span>{m.label}{used.has(m.key) ? '' : ' (none here)'}
+          <span className="marker-colour">
+            <MarkerIcon shape={m.shape} />
+          </span>
+          {m.label}
+          {used.has(m.key) ? '' : ' (none here)'}
         </span>
       ))}
     </div>
@@ -41,11 +82,17 @@ const Legend = ({ versions, sessions }: { versions: readonly string[]; sessions:
 export const Timeline = ({ participantId }: { participantId: number }) => {
   const [n, setN] = useState(DEFAULT_BASELINE_SESSIONS);
   const [draft, setDraft] = useState(String(DEFAULT_BASELINE_SESSIONS));
-  const q = useCall('timeline.participant', { participantId, baselineSessions: n }, { placeholderData: keepPreviousData });
+  const q = useCall(
+    'timeline.participant',
+    { participantId, baselineSessions: n },
+    { placeholderData: keepPreviousData },
+  );
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
   const span = useMemo((): [number, number] | undefined => {
     const all = q.data?.sessions ?? [];
-    return all.length ? [Date.parse(all[0]!.recordedAt) / 1000, Date.parse(all.at(-1)!.recordedAt) / 1000] : undefined;
+    return all.length
+      ? [Date.parse(all[0]!.recordedAt) / 1000, Date.parse(all.at(-1)!.recordedAt) / 1000]
+      : undefined;
   }, [q.data]);
 
   const commit = (v: string) => {
@@ -60,42 +107,74 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
         <div className="actions">
-          <TextField label="Baseline: first sessions" type="number" min={1} max={20} value={draft} className="narrow-number"
-            onChange={(e) => commit(e.target.value)} error={draftInvalid ? 'Enter a whole number from 1 to 20.' : null} />
+          <TextField
+            label="Baseline: first sessions"
+            type="number"
+            min={1}
+            max={20}
+            value={draft}
+            className="narrow-number"
+            onChange={(e) => commit(e.target.value)}
+            error={draftInvalid ? 'Enter a whole number from 1 to 20.' : null}
+          />
         </div>
       </div>
       <QueryView q={q} loading="Loading the timeline…">
-        {(t) => t.measures.length === 0 ? (
-          <Empty title="No results yet">
-            <p>Charts appear once at least one of this participant’s recordings has been analysed. Recordings still processing are listed below.</p>
-          </Empty>
-        ) : (
-          <>
-            <p className="muted">
-              {plural(t.sessions.length, 'analysed session')}. Baseline: the first {plural(t.baselineSessions, 'session')} of each series; each chart gives the latest session’s change from it in the measure’s unit and in baseline standard deviations.
-            </p>
-            {t.versions.length > 1 && (
-              <Notice tone="warn" title="Results from two API versions">
-                <p>This participant has results from API {t.versions.join(' and ')}. The versions come from different models and field definitions, so each has its own series and its own baseline; they are never joined. Compare changes within one version only.</p>
-              </Notice>
-            )}
-            <Legend versions={t.versions} sessions={t.sessions} />
-            {ANALYSIS_TYPES.map((type) => {
-              const measures = MEASURES.filter((m) => m.analysis === type)
-                .map((m) => ({ m, series: t.measures.find((x) => x.key === m.key)?.series ?? [] }))
-                .filter((x) => x.series.length > 0);
-              if (measures.length === 0) return null;
-              return (
-                <details key={type} className="tgroup" open>
-                  <summary><h3>{ANALYSIS_LABEL[type]} <span className="muted small">({plural(measures.length, 'measure')})</span></h3></summary>
-                  <div className="tgrid">
-                    {measures.map(({ m, series }) => <TimelineChart key={m.key} measure={m} series={series} sessions={sessions} {...(span ? { span } : {})} />)}
-                  </div>
-                </details>
-              );
-            })}
-          </>
-        )}
+        {(t) =>
+          t.measures.length === 0 ? (
+            <Empty title="No results yet">
+              <p>
+                Charts appear once at least one of this participant’s recordings has been analysed. Recordings
+                still processing are listed below.
+              </p>
+            </Empty>
+          ) : (
+            <>
+              <p className="muted">
+                {plural(t.sessions.length, 'analysed session')}. Baseline: the first{' '}
+                {plural(t.baselineSessions, 'session')} of each series; each chart gives the latest session’s
+                change from it in the measure’s unit and in baseline standard deviations.
+              </p>
+              {t.versions.length > 1 && (
+                <Notice tone="warn" title="Results from two API versions">
+                  <p>
+                    This participant has results from API {t.versions.join(' and ')}. The versions come from
+                    different models and field definitions, so each has its own series and its own baseline;
+                    they are never joined. Compare changes within one version only.
+                  </p>
+                </Notice>
+              )}
+              <Legend versions={t.versions} sessions={t.sessions} />
+              {ANALYSIS_TYPES.map((type) => {
+                const measures = MEASURES.filter((m) => m.analysis === type)
+                  .map((m) => ({ m, series: t.measures.find((x) => x.key === m.key)?.series ?? [] }))
+                  .filter((x) => x.series.length > 0);
+                if (measures.length === 0) return null;
+                return (
+                  <details key={type} className="tgroup" open>
+                    <summary>
+                      <h3>
+                        {ANALYSIS_LABEL[type]}{' '}
+                        <span className="muted small">({plural(measures.length, 'measure')})</span>
+                      </h3>
+                    </summary>
+                    <div className="tgrid">
+                      {measures.map(({ m, series }) => (
+                        <TimelineChart
+                          key={m.key}
+                          measure={m}
+                          series={series}
+                          sessions={sessions}
+                          {...(span ? { span } : {})}
+                        />
+                      ))}
+                    </div>
+                  </details>
+                );
+              })}
+            </>
+          )
+        }
       </QueryView>
     </section>
   );

@@ -17,7 +17,11 @@ const Diagnostic = () => {
     <QueryView q={settings}>
       {(s) => (
         <>
-          <p>Voicescope writes what it does to a log file on this computer: <code className="path">{s.logsDir}</code>. The log holds no audio and no API keys, and replaces participant codes with “[participant]”.</p>
+          <p>
+            Voicescope writes what it does to a log file on this computer:{' '}
+            <code className="path">{s.logsDir}</code>. The log holds no audio and no API keys, and replaces
+            participant codes with “[participant]”.
+          </p>
           <Checkbox
             label="Diagnostic mode: keep participant codes in the log"
             checked={s.diagnostic.on}
@@ -27,7 +31,10 @@ const Diagnostic = () => {
           />
           {s.diagnostic.on && (
             <Notice tone="warn" title="Diagnostic mode is on">
-              <p>Since {fmtDateTime(s.diagnostic.since)}, the log keeps participant codes. Switch it off when support has what they need; lines written meanwhile stay in the log file.</p>
+              <p>
+                Since {fmtDateTime(s.diagnostic.since)}, the log keeps participant codes. Switch it off when
+                support has what they need; lines written meanwhile stay in the log file.
+              </p>
             </Notice>
           )}
           <ErrorNotice error={set.error} />
@@ -42,32 +49,69 @@ export const PrivacyPage = () => {
   const studies = useCall('studies.list', {});
   return (
     <div className="page">
-      <PageHeader title="Privacy and audit" subtitle="Where your API keys and study data are kept, what leaves this computer, and what is recorded." />
+      <PageHeader
+        title="Privacy and audit"
+        subtitle="Where your API keys and study data are kept, what leaves this computer, and what is recorded."
+      />
       <Section title="API keys">
         <QueryView q={info}>
           {(i) => (
             <>
-              <p>{i.keyStorage.protectedByOs ? <Badge tone="ok">Protected by the operating system</Badge> : <Badge tone="warn">Not protected by the operating system</Badge>}</p>
+              <p>
+                {i.keyStorage.protectedByOs ? (
+                  <Badge tone="ok">Protected by the operating system</Badge>
+                ) : (
+                  <Badge tone="warn">Not protected by the operating system</Badge>
+                )}
+              </p>
               <p>{i.keyStorage.notice}</p>
-              <p className="muted">Keys are never stored in the study database, logs, exports, archives or crash reports, and never shown again once saved. Replace or remove a key under <Link href="/settings">Settings</Link>.</p>
+              <p className="muted">
+                Keys are never stored in the study database, logs, exports, archives or crash reports, and
+                never shown again once saved. Replace or remove a key under{' '}
+                <Link href="/settings">Settings</Link>.
+              </p>
             </>
           )}
         </QueryView>
       </Section>
       <Section title="What is sent to the service">
-        <p>For each recording: the participant's service account number, the recording time, the analyses chosen and the audio. Never participant codes, names, file names or folders. Participant codes are your pseudonyms and stay on this computer.</p>
+        <p>
+          For each recording: the participant's service account number, the recording time, the analyses
+          chosen and the audio. Never participant codes, names, file names or folders. Participant codes are
+          your pseudonyms and stay on this computer.
+        </p>
       </Section>
-      <Section title="Logs"><Diagnostic /></Section>
-      <Section title="Audit log" actions={<Link className="button" href="/audit">Open the audit log</Link>}>
-        <p>Exports, API key changes, archives, deletions and diagnostic logging are recorded with when and which study or profile. Entries cannot be changed or removed.</p>
+      <Section title="Logs">
+        <Diagnostic />
+      </Section>
+      <Section
+        title="Audit log"
+        actions={
+          <Link className="button" href="/audit">
+            Open the audit log
+          </Link>
+        }
+      >
+        <p>
+          Exports, API key changes, archives, deletions and diagnostic logging are recorded with when and
+          which study or profile. Entries cannot be changed or removed.
+        </p>
       </Section>
       <Section title="Archive or delete a study">
         <QueryView q={studies}>
-          {(list) => list.length === 0 ? <p className="muted">There are no studies.</p> : (
-            <ul className="plain-list">
-              {list.map((s) => <li key={s.id}><Link href={`/studies/${s.id}/data`}>{s.name}: archive and delete</Link></li>)}
-            </ul>
-          )}
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">There are no studies.</p>
+            ) : (
+              <ul className="plain-list">
+                {list.map((s) => (
+                  <li key={s.id}>
+                    <Link href={`/studies/${s.id}/data`}>{s.name}: archive and delete</Link>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
         </QueryView>
       </Section>
     </div>

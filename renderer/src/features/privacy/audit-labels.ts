@@ -15,7 +15,9 @@ export const AUDIT_LABEL: Record<AuditKind, string> = {
 };
 
 const STORAGE: Record<string, string> = {
-  'safe-storage': "operating system's keychain", 'key-file': 'key file', env: 'environment variable',
+  'safe-storage': "operating system's keychain",
+  'key-file': 'key file',
+  env: 'environment variable',
 };
 
 /** One line of detail: counts and where, never codes (the log holds none). */
@@ -28,7 +30,8 @@ export const auditDetail = (e: AuditEntryView): string => {
   if (n('recordings') !== null) parts.push(plural(n('recordings')!, 'recording'));
   if (n('rows') !== null) parts.push(plural(n('rows')!, 'row'));
   if (n('files') !== null) parts.push(plural(n('files')!, 'file'));
-  if (n('converted_files') !== null) parts.push(`${plural(n('converted_files')!, 'converted copy', 'converted copies')} removed`);
+  if (n('converted_files') !== null)
+    parts.push(`${plural(n('converted_files')!, 'converted copy', 'converted copies')} removed`);
   if (n('export_folders') !== null) parts.push(`${plural(n('export_folders')!, 'export folder')} removed`);
   if (n('bytes') !== null) parts.push(fmtBytes(n('bytes')));
   if (d['place'] === 'workspace') parts.push('into the workspace');

@@ -15,7 +15,6 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 
-
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
   filename: 'from the file name',
@@ -24,7 +23,10 @@ const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = 
   researcher: 'entered by the researcher',
 };
 
-const VERDICT: Record<NonNullable<RecordingDetail['verdict']>['status'], { label: string; tone: 'ok' | 'warn' | 'bad' | 'info' }> = {
+const VERDICT: Record<
+  NonNullable<RecordingDetail['verdict']>['status'],
+  { label: string; tone: 'ok' | 'warn' | 'bad' | 'info' }
+> = {
   accepted: { label: 'Accepted', tone: 'ok' },
   accepted_with_warnings: { label: 'Accepted with warnings', tone: 'warn' },
   needs_conversion: { label: 'Needs conversion', tone: 'warn' },
@@ -34,7 +36,8 @@ const VERDICT: Record<NonNullable<RecordingDetail['verdict']>['status'], { label
 
 const hz = (n: number | null) => (n === null ? '—' : `${fmtInt(n)} Hz`);
 const kbps = (n: number | null) => (n === null ? '—' : `${fmtInt(Math.round(n / 1000))} kbit/s`);
-const channels = (n: number | null) => (n === null ? '—' : n === 1 ? 'mono' : n === 2 ? 'stereo' : `${n} channels`);
+const channels = (n: number | null) =>
+  n === null ? '—' : n === 1 ? 'mono' : n === 2 ? 'stereo' : `${n} channels`;
 
 const FactsTable = ({ d }: { d: RecordingDetail }) => {
   const s = d.service;
@@ -45,13 +48,34 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
     ['Bit rate', kbps(d.local.bitRateBps), s ? kbps(s.bitRateBps) : '—'],
     ['Size', fmtBytes(d.local.sizeBytes), s ? fmtBytes(s.sizeBytes) : '—'],
     ['Duration', fmtSeconds(d.local.durationSeconds), s ? fmtSeconds(s.durationSeconds) : '—'],
-    ['Speech', `${fmtSeconds(d.local.speechEstimateSeconds)} (estimate)`, s ? fmtSeconds(s.speechSeconds) : '—'],
+    [
+      'Speech',
+      `${fmtSeconds(d.local.speechEstimateSeconds)} (estimate)`,
+      s ? fmtSeconds(s.speechSeconds) : '—',
+    ],
   ];
   return (
     <table className="table compact facts">
-      <caption>What Voicescope measured in the original file, and what the service reported about the audio it received{d.uploadPath ? ' (the converted copy)' : ''}</caption>
-      <thead><tr><th scope="col">Fact</th><th scope="col">Local (original file)</th><th scope="col">Service</th></tr></thead>
-      <tbody>{rows.map(([k, a, b]) => <tr key={k}><th scope="row">{k}</th><td>{a}</td><td>{b}</td></tr>)}</tbody>
+      <caption>
+        What Voicescope measured in the original file, and what the service reported about the audio it
+        received{d.uploadPath ? ' (the converted copy)' : ''}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Fact</th>
+          <th scope="col">Local (original file)</th>
+          <th scope="col">Service</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([k, a, b]) => (
+          <tr key={k}>
+            <th scope="row">{k}</th>
+            <td>{a}</td>
+            <td>{b}</td>
+          </tr>
+        ))}
+      </tbody>
     </table>
   );
 };
@@ -62,12 +86,26 @@ const EventDetail = ({ detail }: { detail: string }) => {
   try {
     const o = JSON.parse(detail) as unknown;
     if (o && typeof o === 'object' && !Array.isArray(o)) {
-      pairs = Object.entries(o).map(([k, v]) => [k.replace(/_/g, ' '), Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)]);
+      pairs = Object.entries(o).map(([k, v]) => [
+        k.replace(/_/g, ' '),
+        Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
+      ]);
     }
-  } catch { /* not JSON: shown as it is */ }
+  } catch {
+    /* not JSON: shown as it is */
+  }
   if (!pairs) return <code className="event-detail">{detail}</code>;
   if (pairs.length === 0) return <span className="muted">—</span>;
-  return <span className="event-detail">{pairs.map(([k, v], i) => <span key={k}>{i > 0 ? ' · ' : ''}<span className="muted">{k}:</span> {v}</span>)}</span>;
+  return (
+    <span className="event-detail">
+      {pairs.map(([k, v], i) => (
+        <span key={k}>
+          {i > 0 ? ' · ' : ''}
+          <span className="muted">{k}:</span> {v}
+        </span>
+      ))}
+    </span>
+  );
 };
 
 const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
@@ -78,17 +116,22 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
     <>
       <p className="breadcrumb">
         <Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span>{' '}
-        <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link> <span aria-hidden="true">›</span>
+        <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>{' '}
+        <span aria-hidden="true">›</span>
       </p>
       <PageHeader
         title={r.fileName}
         badge={r.simulated ? <SimulatedBadge long /> : undefined}
-        subtitle={<>
-          Participant <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>
-          {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} ({DATE_SOURCE[r.recordedAtSource]})
-          {' · '}<Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
-          {r.apiVersion ? <> · API {r.apiVersion}</> : null}
-        </>}
+        subtitle={
+          <>
+            Participant{' '}
+            <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>
+            {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} (
+            {DATE_SOURCE[r.recordedAtSource]}){' · '}
+            <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
+            {r.apiVersion ? <> · API {r.apiVersion}</> : null}
+          </>
+        }
       />
       {r.problem && (
         <Notice tone="bad" title="This file needs you">
@@ -96,24 +139,58 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           <p className="notice-action">{r.problem.action}</p>
         </Notice>
       )}
-      {r.simulated && <Notice tone="info">These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.</Notice>}
+      {r.simulated && (
+        <Notice tone="info">
+          These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
+        </Notice>
+      )}
 
       <Section title="Values">
-        {requested.length === 0 ? <Empty title="No analysis was requested for this file" /> : requested.map((a) => (
-          <MeasureTable key={a.type} type={a.type} values={d.values} completed={a.state === 'completed'} stateLabel={ANALYSIS_STATE[a.state].label}
-            caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && r.simulated ? ' (simulated)' : ''}`} />
-        ))}
+        {requested.length === 0 ? (
+          <Empty title="No analysis was requested for this file" />
+        ) : (
+          requested.map((a) => (
+            <MeasureTable
+              key={a.type}
+              type={a.type}
+              values={d.values}
+              completed={a.state === 'completed'}
+              stateLabel={ANALYSIS_STATE[a.state].label}
+              caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && r.simulated ? ' (simulated)' : ''}`}
+            />
+          ))
+        )}
       </Section>
 
       <Section title="Analyses">
         <table className="table compact">
           <caption className="sr-only">Each analysis type’s state</caption>
-          <thead><tr><th scope="col">Analysis</th><th scope="col">State</th><th scope="col">Requested</th><th scope="col">Finished</th><th scope="col" className="right">Polls</th><th scope="col">Last asked</th><th scope="col">Next ask</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Analysis</th>
+              <th scope="col">State</th>
+              <th scope="col">Requested</th>
+              <th scope="col">Finished</th>
+              <th scope="col" className="right">
+                Polls
+              </th>
+              <th scope="col">Last asked</th>
+              <th scope="col">Next ask</th>
+            </tr>
+          </thead>
           <tbody>
             {d.analyses.map((a) => (
               <tr key={a.type}>
                 <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
-                <td><Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>{a.state === 'timed_out' ? <span className="muted small"> — past the service’s five minutes; Voicescope keeps asking, less often</span> : null}</td>
+                <td>
+                  <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
+                  {a.state === 'timed_out' ? (
+                    <span className="muted small">
+                      {' '}
+                      — past the service’s five minutes; Voicescope keeps asking, less often
+                    </span>
+                  ) : null}
+                </td>
                 <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
                 <td>{fmtDateTime(a.finishedAt)}</td>
                 <td className="right">{fmtInt(a.polls)}</td>
@@ -127,30 +204,95 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
 
       <Section title="File">
         <dl className="facts-list">
-          <dt>Original file</dt><dd><code>{d.sourcePath}</code></dd>
-          <dt>Sent to the service</dt><dd>{d.uploadPath ? <>A converted copy, <code>{d.uploadPath}</code> (the original was not changed)</> : 'The original file, as it is'}</dd>
-          <dt>Content hash (SHA-256)</dt><dd><code className="hash">{d.contentSha256}</code></dd>
-          <dt>Recorded at</dt><dd>{fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}</dd>
-          {d.duplicateOf && (<><dt>Duplicate of</dt><dd>Same audio as <Link href={`/studies/${studyId}/recordings/${d.duplicateOf.recordingId}`}>{d.duplicateOf.fileName}</Link>, already imported for this participant</dd></>)}
-          <dt>Upload attempts</dt><dd>{fmtInt(d.uploadAttempts)}</dd>
-          {d.service && (<><dt>Service recording id</dt><dd><code>{d.service.recordingId}</code>{d.service.uploadedAt ? `, received ${fmtDateTime(d.service.uploadedAt)}` : ''}</dd></>)}
-          <dt>Isolate oldest speaker</dt><dd>{d.isolateOldestSpeaker ? 'Requested: only the oldest speaker’s voice was analysed' : 'No'}</dd>
-          {apiErr && d.uploadError && (<><dt>Service’s answer</dt><dd>{apiErr.summary} {apiErr.action}{d.uploadError.serviceMessage ? ` The service said: “${d.uploadError.serviceMessage}”` : ''}</dd></>)}
+          <dt>Original file</dt>
+          <dd>
+            <code>{d.sourcePath}</code>
+          </dd>
+          <dt>Sent to the service</dt>
+          <dd>
+            {d.uploadPath ? (
+              <>
+                A converted copy, <code>{d.uploadPath}</code> (the original was not changed)
+              </>
+            ) : (
+              'The original file, as it is'
+            )}
+          </dd>
+          <dt>Content hash (SHA-256)</dt>
+          <dd>
+            <code className="hash">{d.contentSha256}</code>
+          </dd>
+          <dt>Recorded at</dt>
+          <dd>
+            {fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}
+          </dd>
+          {d.duplicateOf && (
+            <>
+              <dt>Duplicate of</dt>
+              <dd>
+                Same audio as{' '}
+                <Link href={`/studies/${studyId}/recordings/${d.duplicateOf.recordingId}`}>
+                  {d.duplicateOf.fileName}
+                </Link>
+                , already imported for this participant
+              </dd>
+            </>
+          )}
+          <dt>Upload attempts</dt>
+          <dd>{fmtInt(d.uploadAttempts)}</dd>
+          {d.service && (
+            <>
+              <dt>Service recording id</dt>
+              <dd>
+                <code>{d.service.recordingId}</code>
+                {d.service.uploadedAt ? `, received ${fmtDateTime(d.service.uploadedAt)}` : ''}
+              </dd>
+            </>
+          )}
+          <dt>Isolate oldest speaker</dt>
+          <dd>{d.isolateOldestSpeaker ? 'Requested: only the oldest speaker’s voice was analysed' : 'No'}</dd>
+          {apiErr && d.uploadError && (
+            <>
+              <dt>Service’s answer</dt>
+              <dd>
+                {apiErr.summary} {apiErr.action}
+                {d.uploadError.serviceMessage ? ` The service said: “${d.uploadError.serviceMessage}”` : ''}
+              </dd>
+            </>
+          )}
         </dl>
         <FactsTable d={d} />
       </Section>
 
       <Section title="Local checks">
-        {!d.verdict ? <p className="muted">No local verdict was stored for this file.</p> : (
+        {!d.verdict ? (
+          <p className="muted">No local verdict was stored for this file.</p>
+        ) : (
           <>
-            <p><Badge tone={VERDICT[d.verdict.status].tone}>{VERDICT[d.verdict.status].label}</Badge></p>
-            {d.verdict.findings.length === 0 ? <p className="muted">Every check passed.</p> : (
+            <p>
+              <Badge tone={VERDICT[d.verdict.status].tone}>{VERDICT[d.verdict.status].label}</Badge>
+            </p>
+            {d.verdict.findings.length === 0 ? (
+              <p className="muted">Every check passed.</p>
+            ) : (
               <ul className="findings">
                 {d.verdict.findings.map((f) => (
                   <li key={f.code}>
-                    {f.fixedByConversion && d.uploadPath
-                      ? <><Badge tone="info">Fixed by conversion</Badge> {f.message} <span className="muted">The converted copy was sent instead; the original is unchanged.</span></>
-                      : <><Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>{f.severity === 'refuse' ? 'Refused' : 'Warning'}</Badge> {f.message} <span className="notice-action">{f.action}</span></>}
+                    {f.fixedByConversion && d.uploadPath ? (
+                      <>
+                        <Badge tone="info">Fixed by conversion</Badge> {f.message}{' '}
+                        <span className="muted">
+                          The converted copy was sent instead; the original is unchanged.
+                        </span>
+                      </>
+                    ) : (
+                      <>
+                        <Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>
+                          {f.severity === 'refuse' ? 'Refused' : 'Warning'}
+                        </Badge>{' '}
+                        {f.message} <span className="notice-action">{f.action}</span>
+                      </>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -160,13 +302,29 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
       </Section>
 
       <Section title="Event log">
-        {d.events.length === 0 ? <p className="muted">No events recorded for this file yet.</p> : (
+        {d.events.length === 0 ? (
+          <p className="muted">No events recorded for this file yet.</p>
+        ) : (
           <table className="table compact">
-            <caption className="sr-only">What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Detail</th></tr></thead>
+            <caption className="sr-only">
+              What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
             <tbody>
               {d.events.map((e, i) => (
-                <tr key={i}><td>{fmtDateTime(e.at)}</td><th scope="row">{e.kind.replace(/_/g, ' ')}</th><td><EventDetail detail={e.detail} /></td></tr>
+                <tr key={i}>
+                  <td>{fmtDateTime(e.at)}</td>
+                  <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
+                  <td>
+                    <EventDetail detail={e.detail} />
+                  </td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -182,7 +340,9 @@ export const RecordingDetailPage = () => {
   const q = useCall('recordings.detail', { recordingId: Number(params.rid) });
   return (
     <div className="page">
-      <QueryView q={q} loading="Loading the recording…">{(d) => <Detail d={d} studyId={studyId} />}</QueryView>
+      <QueryView q={q} loading="Loading the recording…">
+        {(d) => <Detail d={d} studyId={studyId} />}
+      </QueryView>
     </div>
   );
 };

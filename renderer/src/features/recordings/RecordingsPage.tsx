@@ -16,14 +16,25 @@ import { useTableControls } from '../../lib/use-table-controls';
 import { QueueBanner } from '../batches/QueueBanner';
 import { recordingColumns } from './recording-columns';
 
-export type RecordingFilter = typeof RECORDING_FILTERS[number];
-export type RecordingSort = typeof RECORDING_SORTS[number];
+export type RecordingFilter = (typeof RECORDING_FILTERS)[number];
+export type RecordingSort = (typeof RECORDING_SORTS)[number];
 
 export const FILTER_LABEL: Record<RecordingFilter, string> = {
-  all: 'All', needs_attention: 'Need you', in_progress: 'In progress', completed: 'Completed',
-  uncertain: 'Outcome unknown', refused: 'Refused', duplicates: 'Duplicates',
+  all: 'All',
+  needs_attention: 'Need you',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  uncertain: 'Outcome unknown',
+  refused: 'Refused',
+  duplicates: 'Duplicates',
 };
-export const SORT_LABEL: Record<RecordingSort, string> = { recorded_at: 'Recorded at', participant: 'Participant', file: 'File', state: 'Upload state', id: 'Import order' };
+export const SORT_LABEL: Record<RecordingSort, string> = {
+  recorded_at: 'Recorded at',
+  participant: 'Participant',
+  file: 'File',
+  state: 'Upload state',
+  id: 'Import order',
+};
 
 export const EMPTY: Record<RecordingFilter, string> = {
   all: 'No recordings yet.',
@@ -35,24 +46,58 @@ export const EMPTY: Record<RecordingFilter, string> = {
   duplicates: 'No duplicate is held back.',
 };
 
-export const isFilter = (f: string | undefined): f is RecordingFilter => (RECORDING_FILTERS as readonly string[]).includes(f ?? '');
+export const isFilter = (f: string | undefined): f is RecordingFilter =>
+  (RECORDING_FILTERS as readonly string[]).includes(f ?? '');
 
 /** Search, sort and order, with the count of what is shown. */
-export const RecordingToolbar = ({ search, onSearch, sort, onSort, total, label }: {
-  search: string; onSearch: (s: string) => void;
-  sort: { by: RecordingSort; dir: 'asc' | 'desc' }; onSort: (s: { by: RecordingSort; dir: 'asc' | 'desc' }) => void;
-  total: number | null; label: string;
+export const RecordingToolbar = ({
+  search,
+  onSearch,
+  sort,
+  onSort,
+  total,
+  label,
+}: {
+  search: string;
+  onSearch: (s: string) => void;
+  sort: { by: RecordingSort; dir: 'asc' | 'desc' };
+  onSort: (s: { by: RecordingSort; dir: 'asc' | 'desc' }) => void;
+  total: number | null;
+  label: string;
 }) => (
   <div className="toolbar" role="search" aria-label={`Find ${label}`}>
-    <TextField label="Search participant, file or session" type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. P-014 or week 3" maxLength={200} />
-    <SelectField label="Sort by" value={sort.by} onChange={(e) => onSort({ ...sort, by: e.target.value as RecordingSort })}>
-      {RECORDING_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+    <TextField
+      label="Search participant, file or session"
+      type="search"
+      value={search}
+      onChange={(e) => onSearch(e.target.value)}
+      placeholder="e.g. P-014 or week 3"
+      maxLength={200}
+    />
+    <SelectField
+      label="Sort by"
+      value={sort.by}
+      onChange={(e) => onSort({ ...sort, by: e.target.value as RecordingSort })}
+    >
+      {RECORDING_SORTS.map((s) => (
+        <option key={s} value={s}>
+          {SORT_LABEL[s]}
+        </option>
+      ))}
     </SelectField>
-    <SelectField label="Order" value={sort.dir} onChange={(e) => onSort({ ...sort, dir: e.target.value as 'asc' | 'desc' })}>
+    <SelectField
+      label="Order"
+      value={sort.dir}
+      onChange={(e) => onSort({ ...sort, dir: e.target.value as 'asc' | 'desc' })}
+    >
       <option value="asc">{sort.by === 'recorded_at' || sort.by === 'id' ? 'Oldest first' : 'A to Z'}</option>
-      <option value="desc">{sort.by === 'recorded_at' || sort.by === 'id' ? 'Newest first' : 'Z to A'}</option>
+      <option value="desc">
+        {sort.by === 'recorded_at' || sort.by === 'id' ? 'Newest first' : 'Z to A'}
+      </option>
     </SelectField>
-    <p className="toolbar-count" role="status" aria-live="polite">{total === null ? '' : plural(total, 'recording')}</p>
+    <p className="toolbar-count" role="status" aria-live="polite">
+      {total === null ? '' : plural(total, 'recording')}
+    </p>
   </div>
 );
 
@@ -61,20 +106,43 @@ export const RecordingsPage = () => {
   const studyId = Number(params.id);
   const filter: RecordingFilter = isFilter(params.filter) ? params.filter : 'all';
   const [, navigate] = useLocation();
-  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>({ by: 'recorded_at', dir: 'desc' });
+  const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<RecordingSort>(
+    { by: 'recorded_at', dir: 'desc' },
+  );
   const study = useCall('studies.get', { studyId });
   const base = `/studies/${studyId}/recordings`;
 
   return (
     <div className="page">
-      <PageHeader title="Recordings" badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
-        subtitle={study.data ? <>{study.data.name} · <Link href={`/studies/${studyId}/batches`}>batches</Link> · <Link href={`/studies/${studyId}/import`}>import more</Link></> : undefined} />
+      <PageHeader
+        title="Recordings"
+        badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
+        subtitle={
+          study.data ? (
+            <>
+              {study.data.name} · <Link href={`/studies/${studyId}/batches`}>batches</Link> ·{' '}
+              <Link href={`/studies/${studyId}/import`}>import more</Link>
+            </>
+          ) : undefined
+        }
+      />
       {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
       {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
       <nav className="tabs" aria-label="Show recordings">
-        {RECORDING_FILTERS.map((f) => <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>{FILTER_LABEL[f]}</TabLink>)}
+        {RECORDING_FILTERS.map((f) => (
+          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>
+            {FILTER_LABEL[f]}
+          </TabLink>
+        ))}
       </nav>
-      <RecordingToolbar search={search} onSearch={setSearch} sort={sort} onSort={setSort} total={total} label="recordings" />
+      <RecordingToolbar
+        search={search}
+        onSearch={setSearch}
+        sort={sort}
+        onSort={setSort}
+        total={total}
+        label="recordings"
+      />
       <PagedTable
         minWidth="61.75rem"
         method="recordings.page"
@@ -86,8 +154,18 @@ export const RecordingsPage = () => {
         sort={sort}
         onSort={onSort}
         onTotal={onTotal}
-        empty={query ? <>No participant, file or session contains “{query}”.</>
-          : filter === 'all' ? <>No recordings yet. <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.</> : EMPTY[filter]}
+        empty={
+          query ? (
+            <>No participant, file or session contains “{query}”.</>
+          ) : filter === 'all' ? (
+            <>
+              No recordings yet.{' '}
+              <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.
+            </>
+          ) : (
+            EMPTY[filter]
+          )
+        }
       />
     </div>
   );

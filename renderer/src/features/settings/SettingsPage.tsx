@@ -21,25 +21,77 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
   const [editing, setEditing] = useState(false);
   return (
     <li className="card">
-      <p className="card-title">{p.name} <span className="muted">({p.apiVersion})</span> {p.isSandbox && <SimulatedBadge />}</p>
-      <p className="muted small">{p.baseUrl} · {p.studies === 1 ? '1 study' : `${p.studies} studies`}</p>
+      <p className="card-title">
+        {p.name} <span className="muted">({p.apiVersion})</span> {p.isSandbox && <SimulatedBadge />}
+      </p>
+      <p className="muted small">
+        {p.baseUrl} · {p.studies === 1 ? '1 study' : `${p.studies} studies`}
+      </p>
       <p>{p.hasKey ? <>API key kept in {p.keyLocation}.</> : <Badge tone="warn">No API key</Badge>}</p>
       <div className="row">
-        <button type="button" disabled={test.pending || !p.hasKey} onClick={() => void test.run({ profileId: p.id })}>{test.pending ? 'Testing…' : 'Test connection'}</button>
-        {!p.isSandbox && <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>{p.hasKey ? 'Replace key' : 'Add key'}</button>}
+        <button
+          type="button"
+          disabled={test.pending || !p.hasKey}
+          onClick={() => void test.run({ profileId: p.id })}
+        >
+          {test.pending ? 'Testing…' : 'Test connection'}
+        </button>
+        {!p.isSandbox && (
+          <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+            {p.hasKey ? 'Replace key' : 'Add key'}
+          </button>
+        )}
         {!p.isSandbox && p.hasKey && (
-          <button type="button" className="danger" disabled={remove.pending} onClick={() => {
-            if (confirm(`Remove the API key of “${p.name}”? Nothing can be sent or fetched with this profile until a key is added again.`)) void remove.run({ profileId: p.id });
-          }}>Remove key</button>
+          <button
+            type="button"
+            className="danger"
+            disabled={remove.pending}
+            onClick={() => {
+              if (
+                confirm(
+                  `Remove the API key of “${p.name}”? Nothing can be sent or fetched with this profile until a key is added again.`,
+                )
+              )
+                void remove.run({ profileId: p.id });
+            }}
+          >
+            Remove key
+          </button>
         )}
       </div>
       {editing && (
-        <form className="form" onSubmit={async (e) => { e.preventDefault(); const r = await replace.run({ profileId: p.id, apiKey: key }); if (r.ok) { setKey(''); setEditing(false); } }}>
-          <TextField label="New API key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} required minLength={8} />
-          <div className="row"><button type="submit" className="primary" disabled={replace.pending}>Save key</button></div>
+        <form
+          className="form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const r = await replace.run({ profileId: p.id, apiKey: key });
+            if (r.ok) {
+              setKey('');
+              setEditing(false);
+            }
+          }}
+        >
+          <TextField
+            label="New API key"
+            type="password"
+            autoComplete="off"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            required
+            minLength={8}
+          />
+          <div className="row">
+            <button type="submit" className="primary" disabled={replace.pending}>
+              Save key
+            </button>
+          </div>
         </form>
       )}
-      {test.value && <Notice tone="ok">{test.value.ping} · <UsageLine usage={test.value.usage} /></Notice>}
+      {test.value && (
+        <Notice tone="ok">
+          {test.value.ping} · <UsageLine usage={test.value.usage} />
+        </Notice>
+      )}
       <ErrorNotice error={test.error ?? replace.error ?? remove.error} />
     </li>
   );
@@ -48,17 +100,74 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
 const EngineForm = ({ s }: { s: EngineSettings }) => {
   const [v, setV] = useState(s);
   const save = useAction('settings.save', ['settings.get']);
-  const num = (k: keyof EngineSettings) => ({ value: v[k], onChange: (e: { target: { value: string } }) => setV({ ...v, [k]: Number(e.target.value) }) });
+  const num = (k: keyof EngineSettings) => ({
+    value: v[k],
+    onChange: (e: { target: { value: string } }) => setV({ ...v, [k]: Number(e.target.value) }),
+  });
   return (
-    <form className="form grid-form" onSubmit={async (e) => { e.preventDefault(); const r = await save.run(v); if (r.ok) setV(r.value); }}>
-      <TextField label="First check after upload (s)" type="number" min={5} step="any" {...num('firstPollSeconds')} hint="Analyses take up to five minutes." />
-      <TextField label="Then check every (s)" type="number" min={5} step="any" {...num('pollIntervalSeconds')} hint="The service recommends 15 to 30 s and never more often than every 5 s." />
-      <TextField label="Random spread (± s)" type="number" min={0} step="any" {...num('pollJitterSeconds')} hint="Keeps many recordings from being asked about at the same moment." />
-      <TextField label="Requests per second, all recordings together" type="number" min={0.05} step="any" {...num('requestsPerSecond')} />
-      <TextField label="Uploads at the same time" type="number" min={1} max={8} {...num('uploadConcurrency')} />
-      <TextField label="Uploads per minute at most" type="number" min={1} step="any" {...num('uploadsPerMinute')} />
-      <div className="row"><button type="submit" className="primary" disabled={save.pending}>Save and apply</button></div>
-      {save.value && <Notice tone="ok">Saved. Values are kept within the specification (never more often than every 5 seconds).</Notice>}
+    <form
+      className="form grid-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const r = await save.run(v);
+        if (r.ok) setV(r.value);
+      }}
+    >
+      <TextField
+        label="First check after upload (s)"
+        type="number"
+        min={5}
+        step="any"
+        {...num('firstPollSeconds')}
+        hint="Analyses take up to five minutes."
+      />
+      <TextField
+        label="Then check every (s)"
+        type="number"
+        min={5}
+        step="any"
+        {...num('pollIntervalSeconds')}
+        hint="The service recommends 15 to 30 s and never more often than every 5 s."
+      />
+      <TextField
+        label="Random spread (± s)"
+        type="number"
+        min={0}
+        step="any"
+        {...num('pollJitterSeconds')}
+        hint="Keeps many recordings from being asked about at the same moment."
+      />
+      <TextField
+        label="Requests per second, all recordings together"
+        type="number"
+        min={0.05}
+        step="any"
+        {...num('requestsPerSecond')}
+      />
+      <TextField
+        label="Uploads at the same time"
+        type="number"
+        min={1}
+        max={8}
+        {...num('uploadConcurrency')}
+      />
+      <TextField
+        label="Uploads per minute at most"
+        type="number"
+        min={1}
+        step="any"
+        {...num('uploadsPerMinute')}
+      />
+      <div className="row">
+        <button type="submit" className="primary" disabled={save.pending}>
+          Save and apply
+        </button>
+      </div>
+      {save.value && (
+        <Notice tone="ok">
+          Saved. Values are kept within the specification (never more often than every 5 seconds).
+        </Notice>
+      )}
       <ErrorNotice error={save.error} />
     </form>
   );
@@ -67,7 +176,8 @@ const EngineForm = ({ s }: { s: EngineSettings }) => {
 const SCENARIO_TEXT: Record<(typeof SANDBOX_SCENARIOS)[number], string> = {
   default: 'Normal: results after about 20 seconds.',
   fast: 'Fast: results after about a second (demonstrations).',
-  flaky: 'Unreliable: server errors, lost connections and lost answers (train the uncertain-upload decisions).',
+  flaky:
+    'Unreliable: server errors, lost connections and lost answers (train the uncertain-upload decisions).',
   'rate-limited': 'Rate-limited: the service asks to slow down often.',
   'broken-schema': 'Broken answers: some answers do not follow the specification.',
   slow: 'Slow: answers take seconds; analyses take minutes.',
@@ -78,16 +188,32 @@ const SandboxForm = () => {
   const set = useAction('sandbox.setScenario', ['sandbox.state']);
   return (
     <QueryView q={state}>
-      {(s) => !s.running ? <p className="muted">The built-in sandbox is not in use.</p> : (
-        <>
-          <SelectField label="How the sandbox behaves" value={s.scenario ?? 'default'} onChange={(e) => void set.run({ scenario: e.target.value as (typeof SANDBOX_SCENARIOS)[number] })}
-            hint="For training and trying out: the real service behaves as it does, not as chosen here.">
-            {SANDBOX_SCENARIOS.map((n) => <option key={n} value={n}>{SCENARIO_TEXT[n]}</option>)}
-          </SelectField>
-          <p className="muted small">Running at {s.url}. <SimulatedBadge /></p>
-          <ErrorNotice error={set.error} />
-        </>
-      )}
+      {(s) =>
+        !s.running ? (
+          <p className="muted">The built-in sandbox is not in use.</p>
+        ) : (
+          <>
+            <SelectField
+              label="How the sandbox behaves"
+              value={s.scenario ?? 'default'}
+              onChange={(e) =>
+                void set.run({ scenario: e.target.value as (typeof SANDBOX_SCENARIOS)[number] })
+              }
+              hint="For training and trying out: the real service behaves as it does, not as chosen here."
+            >
+              {SANDBOX_SCENARIOS.map((n) => (
+                <option key={n} value={n}>
+                  {SCENARIO_TEXT[n]}
+                </option>
+              ))}
+            </SelectField>
+            <p className="muted small">
+              Running at {s.url}. <SimulatedBadge />
+            </p>
+            <ErrorNotice error={set.error} />
+          </>
+        )
+      }
     </QueryView>
   );
 };
@@ -101,20 +227,50 @@ export const SettingsPage = () => {
   return (
     <div className="page">
       <PageHeader title="Settings" />
-      <Section title="Service profiles" actions={<>
-        <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>Connect a service</button>
-        <button type="button" onClick={() => void sandbox.run({ apiVersion: 'v1.3' })}>Add the sandbox</button>
-      </>}>
+      <Section
+        title="Service profiles"
+        actions={
+          <>
+            <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+              Connect a service
+            </button>
+            <button type="button" onClick={() => void sandbox.run({ apiVersion: 'v1.3' })}>
+              Add the sandbox
+            </button>
+          </>
+        }
+      >
         {info.data && <p className="muted">{info.data.keyStorage.notice}</p>}
-        {adding && <div className="card"><ConnectForm onCreated={() => setAdding(false)} /></div>}
+        {adding && (
+          <div className="card">
+            <ConnectForm onCreated={() => setAdding(false)} />
+          </div>
+        )}
         <ErrorNotice error={sandbox.error} />
-        <QueryView q={profiles}>{(list) => <ul className="cards-list">{list.map((p) => <ProfileCard key={p.id} p={p} />)}</ul>}</QueryView>
+        <QueryView q={profiles}>
+          {(list) => (
+            <ul className="cards-list">
+              {list.map((p) => (
+                <ProfileCard key={p.id} p={p} />
+              ))}
+            </ul>
+          )}
+        </QueryView>
       </Section>
       <Section title="Sending and checking for results">
         <QueryView q={settings}>{(s) => <EngineForm s={s} />}</QueryView>
       </Section>
-      <Section title="Built-in sandbox"><SandboxForm /></Section>
-      {info.data && <Section title="About"><p className="muted">Voicescope {info.data.version} · {info.data.mode === 'browser' ? 'browser mode' : 'desktop app'} on {info.data.platform} · workspace {info.data.workspaceDir}</p></Section>}
+      <Section title="Built-in sandbox">
+        <SandboxForm />
+      </Section>
+      {info.data && (
+        <Section title="About">
+          <p className="muted">
+            Voicescope {info.data.version} · {info.data.mode === 'browser' ? 'browser mode' : 'desktop app'}{' '}
+            on {info.data.platform} · workspace {info.data.workspaceDir}
+          </p>
+        </Section>
+      )}
     </div>
   );
 };

@@ -12,10 +12,34 @@ import { SelectField, TextField } from '../../components/Form';
 import { useAction, useCall } from '../../lib/api';
 import { fmtInt } from '../../lib/format';
 
-export const UsageLine = ({ usage }: { usage: { uploadsRemaining: number; detail: { kind: 'credits'; trialRemaining: number; includedRemaining: number; purchasedRemaining: number; tier: string | null } | { kind: 'upload_count'; used: number; limit: number } } }) =>
-  usage.detail.kind === 'credits'
-    ? <span>{fmtInt(usage.uploadsRemaining)} credits left (trial {fmtInt(usage.detail.trialRemaining)}, included {fmtInt(usage.detail.includedRemaining)}, purchased {fmtInt(usage.detail.purchasedRemaining)}){usage.detail.tier ? `, tier ${usage.detail.tier}` : ''}</span>
-    : <span>{fmtInt(usage.detail.used)} of {fmtInt(usage.detail.limit)} uploads used this billing period ({fmtInt(usage.uploadsRemaining)} left)</span>;
+export const UsageLine = ({
+  usage,
+}: {
+  usage: {
+    uploadsRemaining: number;
+    detail:
+      | {
+          kind: 'credits';
+          trialRemaining: number;
+          includedRemaining: number;
+          purchasedRemaining: number;
+          tier: string | null;
+        }
+      | { kind: 'upload_count'; used: number; limit: number };
+  };
+}) =>
+  usage.detail.kind === 'credits' ? (
+    <span>
+      {fmtInt(usage.uploadsRemaining)} credits left (trial {fmtInt(usage.detail.trialRemaining)}, included{' '}
+      {fmtInt(usage.detail.includedRemaining)}, purchased {fmtInt(usage.detail.purchasedRemaining)})
+      {usage.detail.tier ? `, tier ${usage.detail.tier}` : ''}
+    </span>
+  ) : (
+    <span>
+      {fmtInt(usage.detail.used)} of {fmtInt(usage.detail.limit)} uploads used this billing period (
+      {fmtInt(usage.uploadsRemaining)} left)
+    </span>
+  );
 
 export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void }) => {
   const info = useCall('app.info', {});
@@ -25,7 +49,10 @@ export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void
   const [apiKey, setApiKey] = useState('');
   const test = useAction('profiles.testDraft');
   const create = useAction('profiles.create', ['profiles.list', 'app.info']);
-  const [tested, setTested] = useState<{ ping: string; usage: Parameters<typeof UsageLine>[0]['usage'] } | null>(null);
+  const [tested, setTested] = useState<{
+    ping: string;
+    usage: Parameters<typeof UsageLine>[0]['usage'];
+  } | null>(null);
 
   const draft = { baseUrl: baseUrl.trim(), apiVersion, apiKey: apiKey.trim() };
   return (
@@ -37,27 +64,80 @@ export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void
         if (r.ok) onCreated(r.value);
       }}
     >
-      <TextField label="Profile name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} hint="How this service appears in Voicescope, e.g. “Lab account (v1.3)”." />
-      <TextField label="Service address" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); setTested(null); }} required type="url" hint="The base address your service administrator gave you, without /v1.3." />
-      <SelectField label="API version" value={apiVersion} onChange={(e) => { setApiVersion(e.target.value as ApiVersion); setTested(null); }}>
+      <TextField
+        label="Profile name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        maxLength={120}
+        hint="How this service appears in Voicescope, e.g. “Lab account (v1.3)”."
+      />
+      <TextField
+        label="Service address"
+        value={baseUrl}
+        onChange={(e) => {
+          setBaseUrl(e.target.value);
+          setTested(null);
+        }}
+        required
+        type="url"
+        hint="The base address your service administrator gave you, without /v1.3."
+      />
+      <SelectField
+        label="API version"
+        value={apiVersion}
+        onChange={(e) => {
+          setApiVersion(e.target.value as ApiVersion);
+          setTested(null);
+        }}
+      >
         <option value="v1.3">v1.3 (current: credits, communication coach, speaker isolation)</option>
         <option value="v1.2">v1.2 (upload count and limit)</option>
       </SelectField>
-      <TextField label="API key" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); setTested(null); }} required minLength={8}
-        hint={info.data ? `Kept in ${info.data.keyStorage.kind === 'safe-storage' ? "the operating system's keychain" : 'a file only your user account can read'}; never shown again, never in exports or logs.` : undefined} />
-      {info.data && !info.data.keyStorage.protectedByOs && <Notice tone="warn">{info.data.keyStorage.notice}</Notice>}
-      <div className="row">
-        <button type="button" disabled={test.pending || !draft.apiKey || draft.baseUrl.length < 9} onClick={async () => {
+      <TextField
+        label="API key"
+        type="password"
+        autoComplete="off"
+        value={apiKey}
+        onChange={(e) => {
+          setApiKey(e.target.value);
           setTested(null);
-          const r = await test.run(draft);
-          if (r.ok) setTested(r.value);
-        }}>{test.pending ? 'Testing…' : 'Test connection'}</button>
-        <button type="submit" className="primary" disabled={create.pending}>{create.pending ? 'Saving…' : 'Save profile'}</button>
+        }}
+        required
+        minLength={8}
+        hint={
+          info.data
+            ? `Kept in ${info.data.keyStorage.kind === 'safe-storage' ? "the operating system's keychain" : 'a file only your user account can read'}; never shown again, never in exports or logs.`
+            : undefined
+        }
+      />
+      {info.data && !info.data.keyStorage.protectedByOs && (
+        <Notice tone="warn">{info.data.keyStorage.notice}</Notice>
+      )}
+      <div className="row">
+        <button
+          type="button"
+          disabled={test.pending || !draft.apiKey || draft.baseUrl.length < 9}
+          onClick={async () => {
+            setTested(null);
+            const r = await test.run(draft);
+            if (r.ok) setTested(r.value);
+          }}
+        >
+          {test.pending ? 'Testing…' : 'Test connection'}
+        </button>
+        <button type="submit" className="primary" disabled={create.pending}>
+          {create.pending ? 'Saving…' : 'Save profile'}
+        </button>
       </div>
       {tested && (
         <Notice tone="ok" title="Connected">
-          <p><Badge tone="ok">ping</Badge> {tested.ping}</p>
-          <p><UsageLine usage={tested.usage} /></p>
+          <p>
+            <Badge tone="ok">ping</Badge> {tested.ping}
+          </p>
+          <p>
+            <UsageLine usage={tested.usage} />
+          </p>
         </Notice>
       )}
       <ErrorNotice error={test.error} title="The connection test failed" />

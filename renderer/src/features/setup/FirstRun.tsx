@@ -19,24 +19,47 @@ export const FirstRun = () => {
   const next = (profileId: number) => navigate(`/studies/new/${profileId}`);
   return (
     <div className="page">
-      <PageHeader title="Welcome to Voicescope" subtitle="Choose where recordings are analysed. You can add the other later in Settings." />
+      <PageHeader
+        title="Welcome to Voicescope"
+        subtitle="Choose where recordings are analysed. You can add the other later in Settings."
+      />
       <div className="cards">
         <section className="card" aria-labelledby="try-sandbox">
-          <h2 id="try-sandbox">Try it with the built-in sandbox <SimulatedBadge /></h2>
-          <p>A simulated analysis service that runs on this computer. It follows the real service's rules (formats, limits, credits, errors) but <strong>every result it returns is simulated</strong>, and Voicescope marks it so on every screen and in every export. No credits, no network.</p>
-          <SelectField label="API version to simulate" value={version} onChange={(e) => setVersion(e.target.value as ApiVersion)}>
+          <h2 id="try-sandbox">
+            Try it with the built-in sandbox <SimulatedBadge />
+          </h2>
+          <p>
+            A simulated analysis service that runs on this computer. It follows the real service's rules
+            (formats, limits, credits, errors) but <strong>every result it returns is simulated</strong>, and
+            Voicescope marks it so on every screen and in every export. No credits, no network.
+          </p>
+          <SelectField
+            label="API version to simulate"
+            value={version}
+            onChange={(e) => setVersion(e.target.value as ApiVersion)}
+          >
             <option value="v1.3">v1.3</option>
             <option value="v1.2">v1.2</option>
           </SelectField>
-          <button type="button" className="primary" disabled={sandbox.pending} onClick={async () => {
-            const r = await sandbox.run({ apiVersion: version });
-            if (r.ok) next(r.value.id);
-          }}>{sandbox.pending ? 'Starting the sandbox…' : 'Use the sandbox'}</button>
+          <button
+            type="button"
+            className="primary"
+            disabled={sandbox.pending}
+            onClick={async () => {
+              const r = await sandbox.run({ apiVersion: version });
+              if (r.ok) next(r.value.id);
+            }}
+          >
+            {sandbox.pending ? 'Starting the sandbox…' : 'Use the sandbox'}
+          </button>
           <ErrorNotice error={sandbox.error} />
         </section>
         <section className="card" aria-labelledby="connect-service">
           <h2 id="connect-service">Connect your Speech Analysis service</h2>
-          <p>Uploads to the real service cost credits. Test the connection first; nothing is sent until you start a batch.</p>
+          <p>
+            Uploads to the real service cost credits. Test the connection first; nothing is sent until you
+            start a batch.
+          </p>
           <ConnectForm onCreated={(p) => next(p.id)} />
         </section>
       </div>

@@ -11,35 +11,76 @@ export const StudiesPage = () => {
   const [, navigate] = useLocation();
   return (
     <div className="page">
-      <PageHeader title="Studies" actions={<button type="button" className="primary" onClick={() => navigate('/studies/new')}>New study</button>} />
+      <PageHeader
+        title="Studies"
+        actions={
+          <button type="button" className="primary" onClick={() => navigate('/studies/new')}>
+            New study
+          </button>
+        }
+      />
       <QueryView q={studies} loading="Loading studies…">
-        {(list) => list.length === 0 ? (
-          <Empty title="No study yet">
-            <p>A study groups participants and their recordings, and sends them to one service profile.</p>
-            <Link href="/studies/new">Create the first study</Link>
-          </Empty>
-        ) : (
-          <table className="table">
-            <caption className="sr-only">Studies</caption>
-            <thead>
-              <tr><th scope="col">Study</th><th scope="col">Service</th><th scope="col" className="right">Participants</th><th scope="col" className="right">Recordings</th><th scope="col" className="right">Complete</th><th scope="col">Needs you</th><th scope="col">Overdue</th><th scope="col">Last recording</th></tr>
-            </thead>
-            <tbody>
-              {list.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row"><Link href={`/studies/${s.id}`}>{s.name}</Link></th>
-                  <td>{s.profileName ?? '—'} {s.apiVersion && <span className="muted">({s.apiVersion})</span>} {s.simulated && <SimulatedBadge />}</td>
-                  <td className="right">{fmtInt(s.participants)}</td>
-                  <td className="right">{fmtInt(s.recordings)}</td>
-                  <td className="right">{fmtInt(s.completedRecordings)}</td>
-                  <td>{s.needsAttention > 0 ? <Badge tone="bad">{fmtInt(s.needsAttention)} files</Badge> : <span className="muted">nothing</span>}</td>
-                  <td>{s.overdueParticipants > 0 ? <Badge tone="warn">{fmtInt(s.overdueParticipants)} participants</Badge> : <span className="muted">none</span>}</td>
-                  <td>{fmtDate(s.lastRecordingAt)}</td>
+        {(list) =>
+          list.length === 0 ? (
+            <Empty title="No study yet">
+              <p>A study groups participants and their recordings, and sends them to one service profile.</p>
+              <Link href="/studies/new">Create the first study</Link>
+            </Empty>
+          ) : (
+            <table className="table">
+              <caption className="sr-only">Studies</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Study</th>
+                  <th scope="col">Service</th>
+                  <th scope="col" className="right">
+                    Participants
+                  </th>
+                  <th scope="col" className="right">
+                    Recordings
+                  </th>
+                  <th scope="col" className="right">
+                    Complete
+                  </th>
+                  <th scope="col">Needs you</th>
+                  <th scope="col">Overdue</th>
+                  <th scope="col">Last recording</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {list.map((s) => (
+                  <tr key={s.id}>
+                    <th scope="row">
+                      <Link href={`/studies/${s.id}`}>{s.name}</Link>
+                    </th>
+                    <td>
+                      {s.profileName ?? '—'} {s.apiVersion && <span className="muted">({s.apiVersion})</span>}{' '}
+                      {s.simulated && <SimulatedBadge />}
+                    </td>
+                    <td className="right">{fmtInt(s.participants)}</td>
+                    <td className="right">{fmtInt(s.recordings)}</td>
+                    <td className="right">{fmtInt(s.completedRecordings)}</td>
+                    <td>
+                      {s.needsAttention > 0 ? (
+                        <Badge tone="bad">{fmtInt(s.needsAttention)} files</Badge>
+                      ) : (
+                        <span className="muted">nothing</span>
+                      )}
+                    </td>
+                    <td>
+                      {s.overdueParticipants > 0 ? (
+                        <Badge tone="warn">{fmtInt(s.overdueParticipants)} participants</Badge>
+                      ) : (
+                        <span className="muted">none</span>
+                      )}
+                    </td>
+                    <td>{fmtDate(s.lastRecordingAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
       </QueryView>
     </div>
   );

@@ -15,10 +15,33 @@ const StudySettings = ({ studyId, name, interval }: { studyId: number; name: str
   const [i, setI] = useState(interval);
   const save = useAction('studies.update', ['studies.get', 'studies.list', 'participants.page']);
   return (
-    <form className="form inline-form" onSubmit={(e) => { e.preventDefault(); void save.run({ studyId, name: n, sessionIntervalDays: i }); }}>
-      <TextField label="Study name" value={n} onChange={(e) => setN(e.target.value)} required maxLength={120} />
-      <TextField label="Days between sessions" type="number" min={1} max={365} value={i} onChange={(e) => setI(Number(e.target.value))} />
-      <div className="row"><button type="submit" disabled={save.pending}>Save</button></div>
+    <form
+      className="form inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save.run({ studyId, name: n, sessionIntervalDays: i });
+      }}
+    >
+      <TextField
+        label="Study name"
+        value={n}
+        onChange={(e) => setN(e.target.value)}
+        required
+        maxLength={120}
+      />
+      <TextField
+        label="Days between sessions"
+        type="number"
+        min={1}
+        max={365}
+        value={i}
+        onChange={(e) => setI(Number(e.target.value))}
+      />
+      <div className="row">
+        <button type="submit" disabled={save.pending}>
+          Save
+        </button>
+      </div>
       <ErrorNotice error={save.error} />
     </form>
   );
@@ -29,7 +52,14 @@ export const StudyOverview = () => {
   const [, navigate] = useLocation();
   const study = useCall('studies.get', { studyId });
   const batches = useCall('batches.list', { studyId });
-  const overdue = useCall('participants.page', { studyId, filter: 'overdue', sort: 'last_recording', dir: 'asc', offset: 0, limit: 8 });
+  const overdue = useCall('participants.page', {
+    studyId,
+    filter: 'overdue',
+    sort: 'last_recording',
+    dir: 'asc',
+    offset: 0,
+    limit: 8,
+  });
   return (
     <div className="page">
       <QueryView q={study}>
@@ -38,22 +68,50 @@ export const StudyOverview = () => {
             <PageHeader
               title={s.name}
               badge={s.simulated ? <SimulatedBadge long /> : undefined}
-              subtitle={<>Service: {s.profileName ?? 'none'}{s.apiVersion && !s.profileName?.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''} · sessions expected every {plural(s.sessionIntervalDays, 'day')}</>}
-              actions={<>
-                <button type="button" className="primary" onClick={() => navigate(`/studies/${studyId}/import`)}>Import recordings</button>
-                <button type="button" onClick={() => navigate(`/studies/${studyId}/export`)}>Export</button>
-              </>}
+              subtitle={
+                <>
+                  Service: {s.profileName ?? 'none'}
+                  {s.apiVersion && !s.profileName?.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''} ·
+                  sessions expected every {plural(s.sessionIntervalDays, 'day')}
+                </>
+              }
+              actions={
+                <>
+                  <button
+                    type="button"
+                    className="primary"
+                    onClick={() => navigate(`/studies/${studyId}/import`)}
+                  >
+                    Import recordings
+                  </button>
+                  <button type="button" onClick={() => navigate(`/studies/${studyId}/export`)}>
+                    Export
+                  </button>
+                </>
+              }
             />
             <div className="stats">
               <Stat label="Participants" value={fmtInt(s.participants)} />
               <Stat label="Recordings" value={fmtInt(s.recordings)} />
               <Stat label="Fully analysed" value={fmtInt(s.completedRecordings)} tone="ok" />
-              <Stat label="Need you" value={fmtInt(s.needsAttention)} {...(s.needsAttention > 0 ? { tone: 'bad' as const } : {})} />
-              <Stat label="Participants overdue" value={fmtInt(s.overdueParticipants)} {...(s.overdueParticipants > 0 ? { tone: 'warn' as const } : {})} />
+              <Stat
+                label="Need you"
+                value={fmtInt(s.needsAttention)}
+                {...(s.needsAttention > 0 ? { tone: 'bad' as const } : {})}
+              />
+              <Stat
+                label="Participants overdue"
+                value={fmtInt(s.overdueParticipants)}
+                {...(s.overdueParticipants > 0 ? { tone: 'warn' as const } : {})}
+              />
               <Stat label="Last recording" value={fmtDate(s.lastRecordingAt)} />
             </div>
             {s.needsAttention > 0 && (
-              <p><Link href={`/studies/${studyId}/recordings/filter/needs_attention`}>Show the {plural(s.needsAttention, 'file')} that need you</Link></p>
+              <p>
+                <Link href={`/studies/${studyId}/recordings/filter/needs_attention`}>
+                  Show the {plural(s.needsAttention, 'file')} that need you
+                </Link>
+              </p>
             )}
           </>
         )}
@@ -61,43 +119,85 @@ export const StudyOverview = () => {
 
       <Section title="Batches" actions={<Link href={`/studies/${studyId}/batches`}>All batches</Link>}>
         <QueryView q={batches}>
-          {(list) => list.length === 0 ? <Empty title="Nothing imported yet"><Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link></Empty> : (
-            <ul className="batch-list">
-              {[...list].reverse().slice(0, 4).map((b) => (
-                <li key={b.batchId} className="card">
-                  <p className="card-title"><Link href={`/studies/${studyId}/batches/${b.batchId}`}>{b.label || `Batch ${b.batchId}`}</Link> <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge></p>
-                  <p className="muted small">{fmtDateTime(b.createdAt)} · {plural(b.total, 'file')}</p>
-                  <p className="small">{batchStatus(b)}</p>
-                  <BatchBars b={b} />
-                </li>
-              ))}
-            </ul>
-          )}
+          {(list) =>
+            list.length === 0 ? (
+              <Empty title="Nothing imported yet">
+                <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>
+              </Empty>
+            ) : (
+              <ul className="batch-list">
+                {[...list]
+                  .reverse()
+                  .slice(0, 4)
+                  .map((b) => (
+                    <li key={b.batchId} className="card">
+                      <p className="card-title">
+                        <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                          {b.label || `Batch ${b.batchId}`}
+                        </Link>{' '}
+                        <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                      </p>
+                      <p className="muted small">
+                        {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')}
+                      </p>
+                      <p className="small">{batchStatus(b)}</p>
+                      <BatchBars b={b} />
+                    </li>
+                  ))}
+              </ul>
+            )
+          }
         </QueryView>
       </Section>
 
-      <Section title="Overdue participants" actions={<Link href={`/studies/${studyId}/participants/filter/overdue`}>All overdue</Link>}>
+      <Section
+        title="Overdue participants"
+        actions={<Link href={`/studies/${studyId}/participants/filter/overdue`}>All overdue</Link>}
+      >
         <QueryView q={overdue}>
-          {(page) => page.total === 0 ? <p className="muted">Everyone with recordings is within the expected interval.</p> : (
-            <table className="table compact">
-              <thead><tr><th scope="col">Participant</th><th scope="col">Last recording</th><th scope="col">Missed sessions</th></tr></thead>
-              <tbody>
-                {page.rows.map((p) => (
-                  <tr key={p.id}>
-                    <th scope="row"><Link href={`/studies/${studyId}/participants/${p.id}`}>{p.code}</Link></th>
-                    <td>{fmtDate(p.lastRecordingAt)} ({plural(p.recency.daysSinceLast ?? 0, 'day')} ago)</td>
-                    <td><Badge tone={p.recency.missedSessions > 1 ? 'bad' : 'warn'}>{fmtInt(p.recency.missedSessions)}</Badge></td>
+          {(page) =>
+            page.total === 0 ? (
+              <p className="muted">Everyone with recordings is within the expected interval.</p>
+            ) : (
+              <table className="table compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Participant</th>
+                    <th scope="col">Last recording</th>
+                    <th scope="col">Missed sessions</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+                </thead>
+                <tbody>
+                  {page.rows.map((p) => (
+                    <tr key={p.id}>
+                      <th scope="row">
+                        <Link href={`/studies/${studyId}/participants/${p.id}`}>{p.code}</Link>
+                      </th>
+                      <td>
+                        {fmtDate(p.lastRecordingAt)} ({plural(p.recency.daysSinceLast ?? 0, 'day')} ago)
+                      </td>
+                      <td>
+                        <Badge tone={p.recency.missedSessions > 1 ? 'bad' : 'warn'}>
+                          {fmtInt(p.recency.missedSessions)}
+                        </Badge>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
         </QueryView>
       </Section>
 
       {study.data && (
         <Section title="Study settings">
-          <StudySettings key={`${study.data.name}-${study.data.sessionIntervalDays}`} studyId={studyId} name={study.data.name} interval={study.data.sessionIntervalDays} />
+          <StudySettings
+            key={`${study.data.name}-${study.data.sessionIntervalDays}`}
+            studyId={studyId}
+            name={study.data.name}
+            interval={study.data.sessionIntervalDays}
+          />
         </Section>
       )}
     </div>

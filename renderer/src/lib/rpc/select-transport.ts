@@ -8,14 +8,20 @@ import { createElectronTransport } from './electron-transport';
 import { createWsTransport } from './ws-transport';
 
 declare global {
-  interface Window { voicescope?: PreloadApi }
+  interface Window {
+    voicescope?: PreloadApi;
+  }
 }
 
 const TOKEN_KEY = 'voicescope.token';
 
 export type SelectedTransport =
   | { readonly kind: 'electron'; readonly transport: Transport }
-  | { readonly kind: 'browser'; readonly transport: ReturnType<typeof createWsTransport>; readonly token: string }
+  | {
+      readonly kind: 'browser';
+      readonly transport: ReturnType<typeof createWsTransport>;
+      readonly token: string;
+    }
   | { readonly kind: 'none'; readonly reason: string };
 
 export const selectTransport = (): SelectedTransport => {

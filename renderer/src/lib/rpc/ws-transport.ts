@@ -19,7 +19,10 @@ export const createWsTransport = (url: string): WsTransport => {
   const queued: string[] = [];
   const subscribers = new Set<(event: string, payload: unknown) => void>();
   const stateListeners = new Set<(s: typeof state) => void>();
-  const setState = (s: typeof state) => { state = s; for (const l of stateListeners) l(s); };
+  const setState = (s: typeof state) => {
+    state = s;
+    for (const l of stateListeners) l(s);
+  };
 
   const connect = () => {
     setState('connecting');
@@ -32,7 +35,11 @@ export const createWsTransport = (url: string): WsTransport => {
     };
     sock.onmessage = (ev) => {
       let m: { id?: number; envelope?: unknown; event?: string; payload?: unknown };
-      try { m = JSON.parse(String(ev.data)) as typeof m; } catch { return; }
+      try {
+        m = JSON.parse(String(ev.data)) as typeof m;
+      } catch {
+        return;
+      }
       if (typeof m.id === 'number') {
         const p = pending.get(m.id);
         pending.delete(m.id);
@@ -63,9 +70,16 @@ export const createWsTransport = (url: string): WsTransport => {
     },
     subscribe(listener) {
       subscribers.add(listener);
-      return () => { subscribers.delete(listener); };
+      return () => {
+        subscribers.delete(listener);
+      };
     },
     state: () => state,
-    onState(l) { stateListeners.add(l); return () => { stateListeners.delete(l); }; },
+    onState(l) {
+      stateListeners.add(l);
+      return () => {
+        stateListeners.delete(l);
+      };
+    },
   };
 };
