@@ -285,8 +285,8 @@ const mutate = (shape: Shape, body: Json, kind: string, n: readonly number[]): M
     }
     case 'extra_members': {
       const at = pick(objectPaths(body), a);
-      // eslint-disable-next-line no-loss-of-precision -- a number beyond double precision, as a loose service may send
       const extra: Json = pick<Json>(
+        // eslint-disable-next-line no-loss-of-precision -- beyond double precision, as a loose service may send
         [{ unexpected: [1, 'two', null] }, 'surprise', 12345678901234567890, null, { status: 'error' }],
         b,
       );
