@@ -41,7 +41,7 @@ import {
   type RecordingCtx,
   type WideCtx,
 } from './schema';
-import { accountOf, countSelection, findStudy, iterateSelection } from './selection';
+import { accountOf, countSelection, findStudy, iterateSelection } from '../db/repos/export-selection.repo';
 import { createScopedEncoder } from './scoped-rows';
 import { ParticipantSummary } from './summary';
 import { boundToUtcMs, utcCell, zonedClock } from './time';

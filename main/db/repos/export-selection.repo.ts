@@ -6,13 +6,11 @@
  * those (recording, type) pairs are exported. Lists are bound as JSON arrays (json_each), never spliced
  * into the SQL.
  */
-import type Database from 'better-sqlite3';
-import { ANALYSIS_TYPES, type AnalysisType } from '../../shared/api/vocabulary';
-import type { ExportRequest } from '../../shared/export';
-import type { MeasureValue, PairView, RecordingView } from './schema';
-import { boundToUtcMs } from './time';
-
-type Db = Database.Database;
+import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
+import type { ExportRequest } from '../../../shared/export';
+import type { MeasureValue, PairView, RecordingView } from '../../export/schema';
+import { boundToUtcMs } from '../../export/time';
+import type { Db } from '../open';
 
 interface Filter {
   readonly where: string;
