@@ -47,10 +47,7 @@ export const logSourcesFor = (
     participantCodes() {
       if (now() - codes.at < FRESH_MS) return codes.list;
       const version = participantCodesVersion(db);
-      const list =
-        version === codes.version
-          ? codes.list
-          : allParticipantCodes(db);
+      const list = version === codes.version ? codes.list : allParticipantCodes(db);
       codes = { at: now(), version, list };
       return list;
     },

@@ -54,7 +54,11 @@ const toProfile = (r: ProfileRow): ProfileSummary => ({
   keyRef: r.key_ref,
 });
 
-export const profilesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): ProfilesService => {
+export const profilesService = (
+  ctx: ServiceContext,
+  engine: Engine,
+  usage: UsageService,
+): ProfilesService => {
   const { db, keys, iso } = ctx;
   /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
   const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {

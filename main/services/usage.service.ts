@@ -1,7 +1,13 @@
 /** The service's usage answers: read (and kept as history), the latest, and what each study has used. */
 import type { Usage } from '../../shared/api/domain';
 import { err, ok, type Result } from '../../shared/result';
-import { latestUsage, recordUsage, usageByStudy, usageHistory, type StudyUsage } from '../db/repos/usage.repo';
+import {
+  latestUsage,
+  recordUsage,
+  usageByStudy,
+  usageHistory,
+  type StudyUsage,
+} from '../db/repos/usage.repo';
 import type { Engine } from './engine.service';
 import { fromApi, type ServiceContext, type ServiceProblem } from './service-context';
 

@@ -36,7 +36,10 @@ export const backupDatabase = async (db: Db, file: string): Promise<void> => {
  * profiles no study of the copy uses are removed, key references cleared, the file vacuumed and checked.
  * The append-only triggers are lifted for this, then put back as they were. Returns the copy's counts.
  */
-export const trimCopyToStudy = (file: string, studyId: number): { participants: number; recordings: number } => {
+export const trimCopyToStudy = (
+  file: string,
+  studyId: number,
+): { participants: number; recordings: number } => {
   const copy = new Database(file);
   try {
     copy.pragma('journal_mode = DELETE');

@@ -53,13 +53,13 @@ export const insertImportBatch = (
           db,
           `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
         ).run(
-            batch.studyId,
-            at,
-            batch.analyses,
-            batch.isolateOldestSpeaker ? 1 : 0,
-            batch.label,
-            batch.convertWav ? 1 : 0,
-          ).lastInsertRowid,
+          batch.studyId,
+          at,
+          batch.analyses,
+          batch.isolateOldestSpeaker ? 1 : 0,
+          batch.label,
+          batch.convertWav ? 1 : 0,
+        ).lastInsertRowid,
       );
       const ensureParticipant = stmt(
         db,

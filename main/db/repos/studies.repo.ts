@@ -118,8 +118,7 @@ export const activeStudyIds = (db: Db): number[] =>
 export const studyIdByNameOrId = (db: Db, nameOrId: string): number | null =>
   (
     stmt(db, `SELECT id FROM studies WHERE name = ? OR CAST(id AS TEXT) = ?`).get(nameOrId, nameOrId) as
-      | { id: number }
-      | undefined
+      { id: number } | undefined
   )?.id ?? null;
 
 export const studyNameTaken = (db: Db, name: string): boolean =>
@@ -138,8 +137,7 @@ export const insertStudy = (db: Db, s: { name: string; profileId: number; create
 export const studyProfileId = (db: Db, studyId: number): number | null =>
   (
     stmt(db, `SELECT profile_id FROM studies WHERE id = ?`).get(studyId) as
-      | { profile_id: number | null }
-      | undefined
+      { profile_id: number | null } | undefined
   )?.profile_id ?? null;
 
 export const studyName = (db: Db, studyId: number): string | null =>

@@ -16,7 +16,10 @@ export const uploadPathsOfStudy = (db: Db, studyId: number): string[] =>
   ).map((r) => r.upload_path);
 
 /** Batches of the study sending now, and its uploads whose answer has not come yet. */
-export const studyActivity = (db: Db, studyId: number): { runningBatches: number; uploadsInFlight: number } => ({
+export const studyActivity = (
+  db: Db,
+  studyId: number,
+): { runningBatches: number; uploadsInFlight: number } => ({
   runningBatches: (
     stmt(db, `SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`).get(studyId) as {
       n: number;

@@ -23,10 +23,12 @@ export interface TimelineValueRow {
   readonly value_text: string | null;
 }
 
-export const participantCodeById = (db: Db, participantId: number): { id: number; code: string } | undefined =>
+export const participantCodeById = (
+  db: Db,
+  participantId: number,
+): { id: number; code: string } | undefined =>
   stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
-    | { id: number; code: string }
-    | undefined;
+    { id: number; code: string } | undefined;
 
 /** The participant's uploaded recordings with an API version, in recording order. */
 export const timelineSessions = (db: Db, participantId: number): TimelineSessionRow[] =>

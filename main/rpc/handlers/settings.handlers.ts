@@ -4,7 +4,9 @@ import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
 /** The engine's tuning; sandbox.* (declared beside it until the contract moves them) are in sandbox.handlers.ts. */
-export const settingsHandlers = (d: HostDeps): HandlersOf<Omit<typeof settingsContract, `sandbox.${string}`>> => {
+export const settingsHandlers = (
+  d: HostDeps,
+): HandlersOf<Omit<typeof settingsContract, `sandbox.${string}`>> => {
   const { service } = d;
   const view = (): EngineSettings => {
     const { poll, queue } = service.settings();

@@ -1,5 +1,5 @@
 /**
- * The export reads recordings as arrays and names their cells itself (selection.ts): the names must
+ * The export reads recordings as arrays and names their cells itself (main/db/repos/export-selection.repo.ts): the names must
  * follow the selected columns one for one, or every file would carry values under the wrong heading.
  */
 import { describe, expect, it } from 'vitest';
