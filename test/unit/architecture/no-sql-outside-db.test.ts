@@ -6,7 +6,7 @@
  * file and line. Statements run through the driver directly (`.prepare(`, `.pragma(`) are caught too.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
