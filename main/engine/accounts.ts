@@ -7,7 +7,7 @@
 import type { ApiError } from '../../shared/api/api-error';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
-import { appendEvent } from '../db/repos/event-log.repo';
+import { participantsWithoutAccountRows, recordCreatedAccount } from '../db/repos/participants.repo';
 
 export interface AccountCreationReport {
   readonly created: readonly { code: string; accountId: string }[];
@@ -21,9 +21,7 @@ export const participantsWithoutAccount = (
   studyId: number,
   codes?: readonly string[],
 ): { id: number; code: string }[] => {
-  const rows = db
-    .prepare(`SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`)
-    .all(studyId) as { id: number; code: string }[];
+  const rows = participantsWithoutAccountRows(db, studyId);
   return codes ? rows.filter((r) => codes.includes(r.code)) : rows;
 };
 
@@ -51,31 +49,13 @@ export const createMissingAccounts = async (
     }
     possibleOrphans += res.value.uncertainAttempts;
     const accountId = res.value.account.accountId;
-    db.transaction(() => {
-      db.prepare(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
-        accountId,
-        at,
-        p.id,
-      );
-      db.prepare(
-        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
-      ).run(p.id);
-      appendEvent(
-        db,
-        at,
-        'account_created',
-        { studyId },
-        { participant_id: p.id, account_id: accountId, uncertain_attempts: res.value.uncertainAttempts },
-      );
-      if (res.value.uncertainAttempts > 0)
-        appendEvent(
-          db,
-          at,
-          'account_creation_uncertain',
-          { studyId },
-          { participant_id: p.id, attempts: res.value.uncertainAttempts },
-        );
-    }).immediate();
+    recordCreatedAccount(db, {
+      studyId,
+      participantId: p.id,
+      accountId,
+      at,
+      uncertainAttempts: res.value.uncertainAttempts,
+    });
     created.push({ code: p.code, accountId });
   }
   return { created, failed, possibleOrphans };

@@ -9,8 +9,8 @@
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
+import { duePolls, earliestPollAt, markTimedOut, recordFailedPoll } from '../db/repos/polls.repo';
 import { storeAnalysis } from '../db/repos/results.repo';
-import { stmt } from '../db/statements';
 import { nextPoll, type PollSettings, type TokenBucket } from '../jobs/poll-schedule';
 import { MAX_RATE_LIMIT_PAUSE_MS } from './upload-step';
 
@@ -28,23 +28,10 @@ export interface PollStepResult {
   readonly writeError: unknown;
 }
 
-interface DueRow {
-  id: number;
-  study_id: number;
-  batch_id: number | null;
-  recording_id: string;
-  uploaded_at: string;
-  types: string;
-}
-
 /** The earliest scheduled poll on this profile (epoch ms), or null when nothing is waiting for results. */
 export const nextDueAt = (db: Db, profileId: number): number | null => {
-  const r = stmt(
-    db,
-    `SELECT min(a.next_poll_at) AS at FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
-     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.state IN ('processing', 'timed_out')`,
-  ).get(profileId) as { at: string | null };
-  return r.at === null ? null : Date.parse(r.at);
+  const at = earliestPollAt(db, profileId);
+  return at === null ? null : Date.parse(at);
 };
 
 export const runPollStep = async (
@@ -61,13 +48,7 @@ export const runPollStep = async (
   },
 ): Promise<PollStepResult> => {
   const nowIso = new Date(opts.now()).toISOString();
-  const due = stmt(
-    db,
-    `SELECT r.id, r.study_id, r.batch_id, r.recording_id, r.uploaded_at, group_concat(a.type) AS types
-     FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
-     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ('processing', 'timed_out')
-     GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
-  ).all(opts.profileId, nowIso, opts.limit ?? 1_000_000) as DueRow[];
+  const due = duePolls(db, opts.profileId, nowIso, opts.limit ?? 1_000_000);
   let polled = 0,
     failed = 0,
     timedOut = 0;
@@ -98,19 +79,13 @@ export const runPollStep = async (
     }
     try {
       if (!res.ok) {
-        stmt(
-          db,
-          `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
-        ).run(nextIso, new Date(at).toISOString(), row.id);
+        recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString());
         continue;
       }
       storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
       polled++;
       if (next.phase !== 'normal') {
-        timedOut += stmt(
-          db,
-          `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`,
-        ).run(row.id).changes;
+        timedOut += markTimedOut(db, row.id);
       }
     } catch (writeError) {
       // Nothing of this answer was stored (one transaction); the poll stays due and is asked again.

@@ -13,8 +13,15 @@ import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import { fileAudioSource, type AudioSource } from '../api/upload-body';
 import type { Db } from '../db/open';
-import { beginUpload, recordAccepted, recordRejected, recordUncertain } from '../db/repos/uploads.repo';
-import { stmt } from '../db/statements';
+import {
+  beginUpload,
+  queuedRows,
+  recordAccepted,
+  recordRejected,
+  recordUncertain,
+  rejectUnreadable,
+  requeueUpload,
+} from '../db/repos/uploads.repo';
 
 /** Refusals that concern the whole organisation, not the file. */
 export const PAUSES_QUEUE: ReadonlySet<ApiErrorKind> = new Set([
@@ -82,24 +89,7 @@ export const nextQueued = (
   limit: number,
   exclude: ReadonlySet<number> = new Set(),
 ): QueuedRecording[] => {
-  const rows = stmt(
-    db,
-    `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
-            b.analyses, b.isolate_oldest_speaker
-     FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
-     WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
-     ORDER BY r.id LIMIT ?`,
-  ).all(profileId, limit + exclude.size) as {
-    id: number;
-    study_id: number;
-    batch_id: number;
-    path: string;
-    content_sha256: string;
-    account_id: string;
-    recorded_at: string;
-    analyses: string;
-    isolate_oldest_speaker: number;
-  }[];
+  const rows = queuedRows(db, profileId, limit + exclude.size);
   return rows
     .filter((r) => !exclude.has(r.id))
     .slice(0, limit)
@@ -143,10 +133,7 @@ export const uploadOne = async (
     // Nothing was sent: the file vanished or became unreadable between import and upload.
     const reason = `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.`;
     return settle('file unreadable, not sent', () => {
-      stmt(
-        db,
-        `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
-      ).run(JSON.stringify({ reason }), row.id);
+      rejectUnreadable(db, row.id, reason);
       return { kind: 'rejected' };
     });
   }
@@ -190,10 +177,7 @@ export const uploadOne = async (
             : null;
         const pause: QueuePause = { error: out.error, untilMs: wait === null ? null : at + wait };
         return settle(`refused (${out.error.kind}), not charged`, () => {
-          stmt(
-            db,
-            `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`,
-          ).run(row.id);
+          requeueUpload(db, row.id);
           return { kind: 'paused', pause };
         });
       }

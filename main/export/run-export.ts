@@ -6,7 +6,6 @@
  * the loaders and SHA256SUMS into a hidden temporary folder and renames it into place when all is
  * written. A failure or a cancellation leaves nothing behind. Errors are values (ExportProblem).
  */
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,12 +40,17 @@ import {
   type RecordingCtx,
   type WideCtx,
 } from './schema';
-import { accountOf, countSelection, findStudy, iterateSelection } from './selection';
+import {
+  accountOf,
+  countSelection,
+  findStudy,
+  iterateSelection,
+  openSnapshotReader,
+} from '../db/repos/export-selection.repo';
+import type { Db } from '../db/open';
 import { createScopedEncoder } from './scoped-rows';
 import { ParticipantSummary } from './summary';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
-
-type Db = Database.Database;
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -95,23 +99,6 @@ const normalise = (r: ExportRequest): ExportRequest => {
   };
 };
 
-/** A connection of its own when the database is a file: a snapshot the engine's writes cannot disturb, and no iterator left open on the engine's connection. */
-const openReader = (db: Db): { reader: Db; close: () => void } => {
-  if (db.memory || db.name === '') return { reader: db, close: () => {} };
-  const reader = new Database(db.name, { readonly: true, fileMustExist: true });
-  reader.pragma('busy_timeout = 5000');
-  // Recordings are read once, in order: a small page cache does (the engine's connection keeps its own 16 MB).
-  reader.pragma('cache_size = -4000');
-  reader.exec('BEGIN');
-  return {
-    reader,
-    close: () => {
-      if (reader.inTransaction) reader.exec('COMMIT');
-      reader.close();
-    },
-  };
-};
-
 const emptySelectionMessage = (r: ExportRequest): string => {
   const parts: string[] = [];
   if (r.participants) parts.push(`participants ${r.participants.join(', ')}`);
@@ -157,7 +144,7 @@ export const runExport = async (
   }
   const now = o.now ?? Date.now;
   const progressEvery = o.progressIntervalMs ?? 250;
-  const { reader, close } = openReader(db);
+  const { reader, close } = openSnapshotReader(db);
   let tmp: string | null = null;
   const sinks: TextSink[] = [];
   try {

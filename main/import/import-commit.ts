@@ -15,7 +15,8 @@ import { convertWavToMono16k } from '../audio/convert-wav';
 import { probeAudio } from '../audio/probe';
 import { parseWavHeader } from '../audio/wav';
 import type { Db } from '../db/open';
-import { appendEvent } from '../db/repos/event-log.repo';
+import { insertImportBatch } from '../db/repos/imports.repo';
+import { participantAccounts } from '../db/repos/participants.repo';
 import { judgeAudio } from './local-verdict';
 
 export interface CommitOptions {
@@ -71,14 +72,7 @@ const convert = async (
 export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions): Promise<CommitResult> => {
   const req = plan.request;
   const insist = new Set(opts.insistOnDuplicates ?? []);
-  const accounts = new Map(
-    (
-      db.prepare(`SELECT code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as {
-        code: string;
-        account_id: string | null;
-      }[]
-    ).map((p) => [p.code, p.account_id]),
-  );
+  const accounts = new Map(participantAccounts(db, req.studyId).map((p) => [p.code, p.account_id]));
   const conversionFailures: { path: string; reason: string }[] = [];
   const prepared: Prepared[] = [];
 
@@ -105,78 +99,36 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   }
 
   const at = new Date(opts.now()).toISOString();
-  return db
-    .transaction(() => {
-      const batchId = Number(
-        db
-          .prepare(
-            `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
-          )
-          .run(
-            req.studyId,
-            at,
-            JSON.stringify(req.analyses),
-            req.isolateOldestSpeaker ? 1 : 0,
-            opts.label ?? '',
-            req.convert ? 1 : 0,
-          ).lastInsertRowid,
-      );
-      const ensureParticipant = db.prepare(
-        `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT (study_id, code) DO NOTHING`,
-      );
-      const participantId = db.prepare(`SELECT id FROM participants WHERE study_id = ? AND code = ?`);
-      const insert = db.prepare(
-        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,
-         sample_rate_hz, duration_seconds, speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label,
-         upload_state, upload_error, verdict, duplicate_of, duplicate_override, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const byState: Partial<Record<UploadState, number>> = {};
-      const planIds = new Map<string, number>();
-      for (const p of prepared) {
-        const f = p.file;
-        ensureParticipant.run(req.studyId, f.participantCode, at);
-        const pid = (participantId.get(req.studyId, f.participantCode) as { id: number }).id;
-        const dupOf = f.duplicateOf
-          ? (f.duplicateOf.recordingId ?? planIds.get(f.duplicateOf.path) ?? null)
-          : null;
-        const id = Number(
-          insert.run(
-            req.studyId,
-            pid,
-            batchId,
-            f.path,
-            p.uploadPath,
-            f.sha256,
-            f.sizeBytes,
-            f.format,
-            f.channels,
-            f.sampleRateHz,
-            f.durationSeconds,
-            f.speechSeconds,
-            p.uploadPath ? 1 : 0,
-            f.recordedAt,
-            f.recordedAtSource,
-            f.session,
-            p.state,
-            p.error,
-            JSON.stringify(p.verdict),
-            dupOf,
-            f.action === 'duplicate' && p.state !== 'duplicate' ? 1 : 0,
-            at,
-          ).lastInsertRowid,
-        );
-        planIds.set(f.path, id);
-        byState[p.state] = (byState[p.state] ?? 0) + 1;
-      }
-      appendEvent(
-        db,
-        at,
-        'batch_created',
-        { studyId: req.studyId },
-        { batch_id: batchId, recordings: prepared.length, by_state: byState },
-      );
-      return { batchId, recordings: prepared.length, byState, conversionFailures };
-    })
-    .immediate();
+  const { batchId, byState } = insertImportBatch(
+    db,
+    {
+      studyId: req.studyId,
+      at,
+      analyses: JSON.stringify(req.analyses),
+      isolateOldestSpeaker: req.isolateOldestSpeaker,
+      label: opts.label ?? '',
+      convertWav: req.convert,
+    },
+    prepared.map(({ file: f, ...p }) => ({
+      participantCode: f.participantCode,
+      sourcePath: f.path,
+      uploadPath: p.uploadPath,
+      sha256: f.sha256,
+      sizeBytes: f.sizeBytes,
+      format: f.format,
+      channels: f.channels,
+      sampleRateHz: f.sampleRateHz,
+      durationSeconds: f.durationSeconds,
+      speechSeconds: f.speechSeconds,
+      recordedAt: f.recordedAt,
+      recordedAtSource: f.recordedAtSource,
+      session: f.session,
+      state: p.state,
+      error: p.error,
+      verdict: JSON.stringify(p.verdict),
+      duplicateOf: f.duplicateOf,
+      duplicateOverride: f.action === 'duplicate' && p.state !== 'duplicate',
+    })),
+  );
+  return { batchId, recordings: prepared.length, byState, conversionFailures };
 };

@@ -19,6 +19,7 @@ import { probeAudio } from '../audio/probe';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
 import { findSameContent } from '../db/repos/duplicates.repo';
+import { participantAccounts } from '../db/repos/participants.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem } from './local-verdict';
 import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
@@ -137,13 +138,7 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   const allFiles = [...new Set([...manifestFiles, ...listed.files])].sort();
 
   const participants = new Map<string, { id: number; accountId: string | null }>(
-    (
-      db.prepare(`SELECT id, code, account_id FROM participants WHERE study_id = ?`).all(req.studyId) as {
-        id: number;
-        code: string;
-        account_id: string | null;
-      }[]
-    ).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
+    participantAccounts(db, req.studyId).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
   );
 
   const assign = (path: string): Assignment => {

@@ -5,13 +5,13 @@
  * references are cleared (an archive never points at a key), and it is written beside a JSON of the
  * study's settings and a SHA256SUMS file. The folder appears only when everything is written.
  */
-import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import { schemaVersion } from '../db/migrate';
 import type { Db } from '../db/open';
+import { archivedStudyRow, backupDatabase, trimCopyToStudy } from '../db/repos/archive.repo';
 import { appendAudit } from '../db/repos/audit.repo';
 
 export const ARCHIVE_DB_FILE = 'study.sqlite';
@@ -42,18 +42,6 @@ export interface ArchiveOptions {
   readonly now: () => number;
 }
 
-interface StudyRow {
-  id: number;
-  name: string;
-  created_at: string;
-  session_interval_days: number;
-  profile_id: number | null;
-  profile_name: string | null;
-  base_url: string | null;
-  api_version: string | null;
-  is_sandbox: number | null;
-}
-
 const slug = (name: string, id: number) =>
   name
     .normalize('NFKD')
@@ -64,52 +52,11 @@ const slug = (name: string, id: number) =>
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** Keeps only `studyId` in the copy; the append-only triggers are lifted for this, then put back as they were. */
-const trimToStudy = (file: string, studyId: number): { participants: number; recordings: number } => {
-  const copy = new Database(file);
-  try {
-    copy.pragma('journal_mode = DELETE');
-    copy.pragma('foreign_keys = ON');
-    const triggers = copy
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_no_delete'`)
-      .all() as { name: string; sql: string }[];
-    copy.transaction(() => {
-      for (const t of triggers) copy.exec(`DROP TRIGGER "${t.name.replace(/"/g, '""')}"`);
-      copy.prepare(`DELETE FROM studies WHERE id <> ?`).run(studyId);
-      copy.prepare(`DELETE FROM event_log WHERE study_id IS NOT NULL AND study_id <> ?`).run(studyId);
-      copy.prepare(`DELETE FROM audit_log WHERE study_id IS NOT NULL AND study_id <> ?`).run(studyId);
-      copy
-        .prepare(
-          `DELETE FROM service_profiles WHERE id NOT IN (SELECT profile_id FROM studies WHERE profile_id IS NOT NULL)`,
-        )
-        .run();
-      copy.prepare(`UPDATE service_profiles SET key_ref = NULL`).run();
-      for (const t of triggers) copy.exec(t.sql);
-    })();
-    copy.exec('VACUUM');
-    const check = copy.pragma('integrity_check', { simple: true });
-    if (check !== 'ok')
-      throw new Error(`the archived copy failed SQLite's integrity check: ${String(check)}`);
-    const count = (sql: string) => (copy.prepare(sql).get() as { n: number }).n;
-    return {
-      participants: count(`SELECT count(*) AS n FROM participants`),
-      recordings: count(`SELECT count(*) AS n FROM recordings`),
-    };
-  } finally {
-    copy.close();
-  }
-};
-
 export const archiveStudy = async (
   db: Db,
   o: ArchiveOptions,
 ): Promise<Result<ArchiveReport, ArchiveProblem>> => {
-  const study = db
-    .prepare(
-      `SELECT s.id, s.name, s.created_at, s.session_interval_days, s.profile_id, sp.name AS profile_name, sp.base_url, sp.api_version, sp.is_sandbox
-     FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id WHERE s.id = ?`,
-    )
-    .get(o.studyId) as StudyRow | undefined;
+  const study = archivedStudyRow(db, o.studyId);
   if (!study)
     return err({
       message: 'This study does not exist (any more).',
@@ -134,8 +81,8 @@ export const archiveStudy = async (
   mkdirSync(tmp, { mode: 0o700 });
   try {
     const dbFile = join(tmp, ARCHIVE_DB_FILE);
-    await db.backup(dbFile);
-    const counts = trimToStudy(dbFile, study.id);
+    await backupDatabase(db, dbFile);
+    const counts = trimCopyToStudy(dbFile, study.id);
     const settings = {
       format: 'voicescope-study-archive',
       formatVersion: 1,

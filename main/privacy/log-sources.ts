@@ -5,6 +5,8 @@
  * again only when the table changed: a log line must stay cheap in a study of 100,000 participants.
  */
 import type { Db } from '../db/open';
+import { allParticipantCodes, participantCodesVersion } from '../db/repos/participants.repo';
+import { profileKeyRefs } from '../db/repos/profiles.repo';
 import type { LogSources } from '../log';
 import { DEMO_API_KEY } from '../sandbox/config';
 import { createKeyStore, type KeyVault } from '../services/key-store';
@@ -32,11 +34,7 @@ export const logSourcesFor = (
   return {
     secrets() {
       // Read for every line (a replaced key keeps its reference): a few small files or the vault's memory.
-      const refs = (
-        db.prepare(`SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`).all() as {
-          key_ref: string;
-        }[]
-      ).map((r) => r.key_ref);
+      const refs = profileKeyRefs(db);
       const list = [DEMO_API_KEY, ...refs.map((r) => keys.load(r)).flatMap((k) => (k.ok ? [k.value] : []))];
       secrets = {
         list:
@@ -48,16 +46,8 @@ export const logSourcesFor = (
     },
     participantCodes() {
       if (now() - codes.at < FRESH_MS) return codes.list;
-      const v = db
-        .prepare(
-          `SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(sum(length(code)), 0) AS l FROM participants`,
-        )
-        .get() as { n: number; m: number; l: number };
-      const version = `${v.n}:${v.m}:${v.l}`;
-      const list =
-        version === codes.version
-          ? codes.list
-          : (db.prepare(`SELECT code FROM participants`).all() as { code: string }[]).map((r) => r.code);
+      const version = participantCodesVersion(db);
+      const list = version === codes.version ? codes.list : allParticipantCodes(db);
       codes = { at: now(), version, list };
       return list;
     },

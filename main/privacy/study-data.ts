@@ -10,7 +10,14 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join, relative, resolve, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import type { Db } from '../db/open';
-import { appendAudit } from '../db/repos/audit.repo';
+import { studyName } from '../db/repos/studies.repo';
+import {
+  deleteStudyRows,
+  lastArchivedAt,
+  studyActivity,
+  studyRowCounts,
+  uploadPathsOfStudy,
+} from '../db/repos/study-data.repo';
 import { exportsDir } from '../rpc/export-downloads';
 
 export interface StudyDataProblem {
@@ -94,56 +101,25 @@ const exportFoldersOf = (workspaceDir: string, studyId: number): string[] => {
 /** Converted copies written for this study: its folder, and any upload copy elsewhere inside the workspace. */
 const convertedOf = (db: Db, workspaceDir: string, studyId: number): string[] => {
   const dir = convertedDirOf(workspaceDir, studyId);
-  const copies = (
-    db
-      .prepare(`SELECT upload_path FROM recordings WHERE study_id = ? AND upload_path IS NOT NULL`)
-      .all(studyId) as { upload_path: string }[]
-  )
-    .map((r) => r.upload_path)
-    .filter((p) => inside(workspaceDir, p) && !inside(dir, p));
+  const copies = uploadPathsOfStudy(db, studyId).filter((p) => inside(workspaceDir, p) && !inside(dir, p));
   return [...(existsSync(dir) ? [dir] : []), ...copies];
 };
-
-const studyName = (db: Db, studyId: number) =>
-  (db.prepare(`SELECT name FROM studies WHERE id = ?`).get(studyId) as { name: string } | undefined)?.name ??
-  null;
-
-const busy = (db: Db, studyId: number) => ({
-  runningBatches: (
-    db.prepare(`SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`).get(studyId) as {
-      n: number;
-    }
-  ).n,
-  uploadsInFlight: (
-    db
-      .prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ? AND upload_state = 'uploading'`)
-      .get(studyId) as { n: number }
-  ).n,
-});
 
 export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number): StudyDataSummary | null => {
   const name = studyName(db, studyId);
   if (name === null) return null;
-  const n = (sql: string) => (db.prepare(sql).get(studyId) as { n: number }).n;
   const converted = convertedOf(db, workspaceDir, studyId).map(sizeOf);
   const exports = exportFoldersOf(workspaceDir, studyId);
   const exportSizes = exports.map(sizeOf);
-  const archived = db
-    .prepare(`SELECT max(at) AS at FROM audit_log WHERE study_id = ? AND kind = 'study_archived'`)
-    .get(studyId) as { at: string | null };
   return {
     studyId,
     name,
-    participants: n(`SELECT count(*) AS n FROM participants WHERE study_id = ?`),
-    recordings: n(`SELECT count(*) AS n FROM recordings WHERE study_id = ?`),
-    measureValues: n(
-      `SELECT count(*) AS n FROM measure_values v JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`,
-    ),
+    ...studyRowCounts(db, studyId),
     convertedFiles: converted.reduce((a, s) => a + s.files, 0),
     exportFolders: exports.length,
     localBytes: [...converted, ...exportSizes].reduce((a, s) => a + s.bytes, 0),
-    ...busy(db, studyId),
-    lastArchivedAt: archived.at,
+    ...studyActivity(db, studyId),
+    lastArchivedAt: lastArchivedAt(db, studyId),
   };
 };
 
@@ -169,7 +145,7 @@ export const deleteStudy = (
       action: `Type the study's name exactly as shown: ${name}`,
     });
   }
-  const b = busy(db, o.studyId);
+  const b = studyActivity(db, o.studyId);
   if (b.runningBatches > 0) {
     return err({
       code: 'CONFLICT',
@@ -187,38 +163,18 @@ export const deleteStudy = (
   }
   const files = convertedOf(db, o.workspaceDir, o.studyId);
   const exports = exportFoldersOf(o.workspaceDir, o.studyId);
-  // secure_delete zeroes the deleted rows' bytes in the file, and the checkpoint then empties the WAL,
-  // so the codes do not linger in free pages or old WAL frames after the researcher deleted them.
-  const secureBefore = db.pragma('secure_delete', { simple: true }) as number;
-  db.pragma('secure_delete = ON');
-  const counts = db
-    .transaction(() => {
-      const participants = (
-        db.prepare(`SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(o.studyId) as {
-          n: number;
-        }
-      ).n;
-      const recordings = (
-        db.prepare(`SELECT count(*) AS n FROM recordings WHERE study_id = ?`).get(o.studyId) as { n: number }
-      ).n;
-      db.prepare(`DELETE FROM studies WHERE id = ?`).run(o.studyId);
-      appendAudit(db, {
-        at: new Date(o.now()).toISOString(),
-        kind: 'study_deleted',
-        studyId: o.studyId,
-        subject: name,
-        detail: {
-          participants,
-          recordings,
-          converted_files: files.map(sizeOf).reduce((a, s) => a + s.files, 0),
-          export_folders: exports.length,
-        },
-      });
-      return { participants, recordings };
-    })
-    .immediate();
-  db.pragma(`secure_delete = ${secureBefore ? 'ON' : 'OFF'}`);
-  const checkpoint = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  const counts = deleteStudyRows(db, o.studyId, ({ participants, recordings }) => ({
+    at: new Date(o.now()).toISOString(),
+    kind: 'study_deleted',
+    studyId: o.studyId,
+    subject: name,
+    detail: {
+      participants,
+      recordings,
+      converted_files: files.map(sizeOf).reduce((a, s) => a + s.files, 0),
+      export_folders: exports.length,
+    },
+  }));
   const leftBehind: string[] = [];
   let removedFiles = 0;
   for (const p of [...files, ...exports]) {
@@ -233,10 +189,11 @@ export const deleteStudy = (
   return ok({
     studyId: o.studyId,
     name,
-    ...counts,
+    participants: counts.participants,
+    recordings: counts.recordings,
     removedFiles,
     removedExportFolders: exports.filter((p) => !leftBehind.includes(p)).length,
     leftBehind,
-    databaseScrubbed: checkpoint[0]?.busy === 0,
+    databaseScrubbed: counts.scrubbed,
   });
 };

@@ -10,40 +10,19 @@ import { baselineOf, changeFromBaseline } from '../../shared/baseline';
 import type { Timeline } from '../../shared/contract/timeline.contract';
 import type { VerdictView } from '../../shared/study';
 import type { Db } from '../db/open';
-import { stmt } from '../db/statements';
+import { participantCodeById, timelineSessions, timelineValues } from '../db/repos/timeline.repo';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;
-
-interface SessionRow {
-  id: number;
-  recorded_at: string;
-  session_label: string | null;
-  api_version: ApiVersion;
-  result_source: string | null;
-  converted: number;
-  svc_speech_seconds: number | null;
-  speech_estimate_seconds: number | null;
-  verdict: string | null;
-  isolate: number | null;
-}
 
 export const participantTimeline = (
   db: Db,
   participantId: number,
   baselineSessions: number,
 ): Timeline | null => {
-  const p = stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
-    { id: number; code: string } | undefined;
+  const p = participantCodeById(db, participantId);
   if (!p) return null;
-  const sessions = stmt(
-    db,
-    `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
-            r.verdict, b.isolate_oldest_speaker AS isolate
-     FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
-     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
-     ORDER BY r.recorded_at, r.id`,
-  ).all(participantId) as SessionRow[];
+  const sessions = timelineSessions(db, participantId);
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
 
   // key → version → points (the index measure_timeline reads them in one range; sorted by session time below).
@@ -53,15 +32,7 @@ export const participantTimeline = (
   >();
   // Values of recordings that are no longer uploaded (cancelled, moved to another participant) are left out,
   // and each point takes its recording's time (the copy in measure_values is only there for the index).
-  for (const v of stmt(
-    db,
-    `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`,
-  ).all(participantId) as {
-    recording_id: number;
-    measure_key: string;
-    value_num: number | null;
-    value_text: string | null;
-  }[]) {
+  for (const v of timelineValues(db, participantId)) {
     const session = sessionOf.get(v.recording_id);
     if (!session) continue;
     const version = session.api_version;

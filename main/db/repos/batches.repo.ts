@@ -148,3 +148,17 @@ export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: str
   }
   return reopened.map((b) => b.id);
 };
+
+/** The study a batch belongs to; null when there is no such batch. */
+export const batchStudyId = (db: Db, batchId: number): number | null =>
+  (stmt(db, `SELECT study_id FROM batches WHERE id = ?`).get(batchId) as { study_id: number } | undefined)
+    ?.study_id ?? null;
+
+/** Recordings of the batch that starting it would send (queued, or waiting for an account). */
+export const plannedUploadCount = (db: Db, batchId: number): number =>
+  (
+    stmt(
+      db,
+      `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state IN ('queued', 'pending')`,
+    ).get(batchId) as { n: number }
+  ).n;

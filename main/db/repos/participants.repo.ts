@@ -224,3 +224,80 @@ export const linkAccount = (
       return true;
     })
     .immediate();
+
+/** The study's participants without a service account, by code. */
+export const participantsWithoutAccountRows = (db: Db, studyId: number): { id: number; code: string }[] =>
+  stmt(db, `SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`).all(
+    studyId,
+  ) as { id: number; code: string }[];
+
+/**
+ * A service account was created for the participant: it is stored, the participant's recordings that
+ * waited for it are queued, and the creation (and any uncertain attempts) logged, in one transaction.
+ */
+export const recordCreatedAccount = (
+  db: Db,
+  a: { studyId: number; participantId: number; accountId: string; at: string; uncertainAttempts: number },
+): void =>
+  db
+    .transaction(() => {
+      stmt(db, `UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
+        a.accountId,
+        a.at,
+        a.participantId,
+      );
+      stmt(
+        db,
+        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
+      ).run(a.participantId);
+      appendEvent(
+        db,
+        a.at,
+        'account_created',
+        { studyId: a.studyId },
+        { participant_id: a.participantId, account_id: a.accountId, uncertain_attempts: a.uncertainAttempts },
+      );
+      if (a.uncertainAttempts > 0)
+        appendEvent(
+          db,
+          a.at,
+          'account_creation_uncertain',
+          { studyId: a.studyId },
+          { participant_id: a.participantId, attempts: a.uncertainAttempts },
+        );
+    })
+    .immediate();
+
+export interface ParticipantAccountRow {
+  readonly id: number;
+  readonly code: string;
+  readonly account_id: string | null;
+}
+
+/** Every participant of the study with its service account (null while it has none). */
+export const participantAccounts = (db: Db, studyId: number): ParticipantAccountRow[] =>
+  stmt(db, `SELECT id, code, account_id FROM participants WHERE study_id = ?`).all(
+    studyId,
+  ) as ParticipantAccountRow[];
+
+/** The study's participant codes. */
+export const participantCodesOfStudy = (db: Db, studyId: number): string[] =>
+  (stmt(db, `SELECT code FROM participants WHERE study_id = ?`).all(studyId) as { code: string }[]).map(
+    (r) => r.code,
+  );
+
+export const participantCountOfStudy = (db: Db, studyId: number): number =>
+  (stmt(db, `SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(studyId) as { n: number }).n;
+
+/** A cheap fingerprint of the whole participants table (count, last id, total code length): it changes when codes do. */
+export const participantCodesVersion = (db: Db): string => {
+  const v = stmt(
+    db,
+    `SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(sum(length(code)), 0) AS l FROM participants`,
+  ).get() as { n: number; m: number; l: number };
+  return `${v.n}:${v.m}:${v.l}`;
+};
+
+/** Every participant code in the workspace. */
+export const allParticipantCodes = (db: Db): string[] =>
+  (stmt(db, `SELECT code FROM participants`).all() as { code: string }[]).map((r) => r.code);

@@ -2,6 +2,7 @@
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { StudyView } from '../../../shared/contract/studies.contract';
 import { overdueBefore } from '../../../shared/recency';
+import type { StudySummary } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -76,3 +77,69 @@ export const setStudyFields = (
     stmt(db, `UPDATE studies SET session_interval_days = ? WHERE id = ?`).run(f.sessionIntervalDays, studyId);
   return true;
 };
+
+/** A study with its participant and recording counts, as the command line and the import screens name it. */
+export const studySummary = (db: Db, id: number): StudySummary | null => {
+  const r = stmt(
+    db,
+    `SELECT s.id, s.name, s.profile_id, s.created_at,
+              (SELECT count(*) FROM participants p WHERE p.study_id = s.id) AS participants,
+              (SELECT count(*) FROM recordings r WHERE r.study_id = s.id) AS recordings
+       FROM studies s WHERE s.id = ?`,
+  ).get(id) as
+    | {
+        id: number;
+        name: string;
+        profile_id: number | null;
+        created_at: string;
+        participants: number;
+        recordings: number;
+      }
+    | undefined;
+  return r
+    ? {
+        id: r.id,
+        name: r.name,
+        profileId: r.profile_id,
+        participants: r.participants,
+        recordings: r.recordings,
+        createdAt: r.created_at,
+      }
+    : null;
+};
+
+/** Studies not archived, by name. */
+export const activeStudyIds = (db: Db): number[] =>
+  (stmt(db, `SELECT id FROM studies WHERE archived_at IS NULL ORDER BY name`).all() as { id: number }[]).map(
+    (r) => r.id,
+  );
+
+/** The study with this name, or this number. */
+export const studyIdByNameOrId = (db: Db, nameOrId: string): number | null =>
+  (
+    stmt(db, `SELECT id FROM studies WHERE name = ? OR CAST(id AS TEXT) = ?`).get(nameOrId, nameOrId) as
+      { id: number } | undefined
+  )?.id ?? null;
+
+export const studyNameTaken = (db: Db, name: string): boolean =>
+  stmt(db, `SELECT 1 FROM studies WHERE name = ?`).get(name) !== undefined;
+
+export const insertStudy = (db: Db, s: { name: string; profileId: number; createdAt: string }): number =>
+  Number(
+    stmt(db, `INSERT INTO studies (name, profile_id, created_at) VALUES (?, ?, ?)`).run(
+      s.name,
+      s.profileId,
+      s.createdAt,
+    ).lastInsertRowid,
+  );
+
+/** The study's service profile; null when the study does not exist or has none. */
+export const studyProfileId = (db: Db, studyId: number): number | null =>
+  (
+    stmt(db, `SELECT profile_id FROM studies WHERE id = ?`).get(studyId) as
+      { profile_id: number | null } | undefined
+  )?.profile_id ?? null;
+
+export const studyName = (db: Db, studyId: number): string | null =>
+  (stmt(db, `SELECT name FROM studies WHERE id = ?`).get(studyId) as { name: string } | undefined)?.name ??
+  null;

@@ -15,6 +15,7 @@ import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { reopenBatchesOf } from './batches.repo';
 import { appendEvent } from './event-log.repo';
 
 export interface UploadIntent {
@@ -179,3 +180,87 @@ export const resolveUncertain = (
     `UPDATE recordings SET upload_state = ?, upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', ?)
             WHERE id = ? AND upload_state = 'upload_uncertain'`,
   ).run(decision === 'queue_again' ? 'queued' : 'cancelled', decision, recordingId).changes === 1;
+
+export interface UncertainUploadRow {
+  readonly id: number;
+  readonly source_path: string;
+  readonly code: string;
+  readonly upload_error: string | null;
+}
+
+/** The study's uploads whose outcome is unknown, with their participant, by recording. */
+export const uncertainUploadRows = (db: Db, studyId: number): UncertainUploadRow[] =>
+  stmt(
+    db,
+    `SELECT r.id, r.source_path, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
+         WHERE r.study_id = ? AND r.upload_state = 'upload_uncertain' ORDER BY r.id`,
+  ).all(studyId) as UncertainUploadRow[];
+
+/** Ids of the batch's recordings whose upload outcome is unknown. */
+export const uncertainIdsOfBatch = (db: Db, batchId: number): number[] =>
+  (
+    stmt(db, `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`).all(
+      batchId,
+    ) as { id: number }[]
+  ).map((r) => r.id);
+
+/**
+ * The researcher insists on uploading a duplicate: it is queued (or waits for its participant's
+ * account) and its batch reopens, in one transaction. False when the recording is not a duplicate.
+ */
+export const insistOnDuplicate = (db: Db, recordingId: number, at: () => string): boolean =>
+  db
+    .transaction(() => {
+      const r = stmt(
+        db,
+        `SELECT r.study_id, p.account_id FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.id = ? AND r.upload_state = 'duplicate'`,
+      ).get(recordingId) as { study_id: number; account_id: string | null } | undefined;
+      if (!r) return false;
+      stmt(db, `UPDATE recordings SET upload_state = ?, duplicate_override = 1 WHERE id = ?`).run(
+        r.account_id ? 'queued' : 'pending',
+        recordingId,
+      );
+      appendEvent(db, at(), 'duplicate_insisted', { studyId: r.study_id, recordingId });
+      reopenBatchesOf(db, [recordingId], at());
+      return true;
+    })
+    .immediate();
+
+/** The file could not be read before sending: nothing was sent, the recording is refused with the reason. */
+export const rejectUnreadable = (db: Db, recordingId: number, reason: string): void => {
+  stmt(
+    db,
+    `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
+  ).run(JSON.stringify({ reason }), recordingId);
+};
+
+/** A refusal that pauses the queue: the file goes back to the queue, this attempt not counted. */
+export const requeueUpload = (db: Db, recordingId: number): void => {
+  stmt(
+    db,
+    `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`,
+  ).run(recordingId);
+};
+
+export interface QueuedRow {
+  readonly id: number;
+  readonly study_id: number;
+  readonly batch_id: number;
+  readonly path: string;
+  readonly content_sha256: string;
+  readonly account_id: string;
+  readonly recorded_at: string;
+  readonly analyses: string;
+  readonly isolate_oldest_speaker: number;
+}
+
+/** Queued recordings of running batches on this profile whose participant has an account, oldest first. */
+export const queuedRows = (db: Db, profileId: number, limit: number): QueuedRow[] =>
+  stmt(
+    db,
+    `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
+            b.analyses, b.isolate_oldest_speaker
+     FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
+     WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
+     ORDER BY r.id LIMIT ?`,
+  ).all(profileId, limit) as QueuedRow[];

@@ -28,3 +28,33 @@ export const latestUsage = (db: Db, profileId: number): { at: string; usage: Usa
   ).get(profileId) as { at: string; detail: string } | undefined;
   return r ? { at: r.at, usage: JSON.parse(r.detail) as Usage } : null;
 };
+
+/** The last 200 usage readings of the profile, oldest first. */
+export const usageHistory = (db: Db, profileId: number): { at: string; uploadsRemaining: number }[] =>
+  (
+    stmt(
+      db,
+      `SELECT at, uploads_remaining FROM usage_history WHERE profile_id = ? ORDER BY id DESC LIMIT 200`,
+    ).all(profileId) as { at: string; uploads_remaining: number }[]
+  )
+    .reverse()
+    .map((h) => ({ at: h.at, uploadsRemaining: h.uploads_remaining }));
+
+export interface StudyUsage {
+  readonly studyId: number;
+  readonly name: string;
+  readonly uploadsAccepted: number;
+  readonly uploadsUncertain: number;
+  readonly queued: number;
+}
+
+/** What each active study of the profile has used: uploads accepted, uncertain, and still queued. */
+export const usageByStudy = (db: Db, profileId: number): StudyUsage[] =>
+  stmt(
+    db,
+    `SELECT s.id AS studyId, s.name,
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'uploaded') AS uploadsAccepted,
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS uploadsUncertain,
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ('queued', 'pending')) AS queued
+         FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY s.name COLLATE NOCASE`,
+  ).all(profileId) as StudyUsage[];

@@ -1,18 +1,18 @@
 import type { batchesContract } from '../../../shared/contract/batches.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
-import { batchProgress } from '../../db/repos/batches.repo';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
-export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract> => {
+/** The batches.* procedures; queue.* (declared beside them until the contract moves them) are in queue.handlers.ts. */
+export const batchesHandlers = (d: HostDeps): HandlersOf<Omit<typeof batchesContract, `queue.${string}`>> => {
   const { service } = d;
   const progress = (batchId: number) => {
-    const b = batchProgress(service.db, batchId);
+    const b = service.batchProgress(batchId);
     return b ? ok(b) : notFound('batch');
   };
   const move = (batchId: number, moved: boolean, what: string) => {
-    const b = batchProgress(service.db, batchId);
+    const b = service.batchProgress(batchId);
     if (!b) return notFound('batch');
     return moved
       ? ok(b)
@@ -23,15 +23,6 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
             'Look at its state; a finished or cancelled batch cannot change.',
           ),
         );
-  };
-  const queueState = (profileId: number) => {
-    const r = service.runnerFor(profileId)?.state();
-    return ok({
-      profileId,
-      running: r?.running ?? false,
-      pause: r?.pause ? { reason: r.pause.reason, untilMs: r.pause.untilMs } : null,
-      inFlight: r?.inFlight ?? 0,
-    });
   };
   return {
     'batches.list': ({ studyId }) => ok(service.batches(studyId)),
@@ -47,14 +38,5 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
     'batches.pause': ({ batchId }) => move(batchId, service.pauseBatch(batchId), 'paused'),
     'batches.resume': ({ batchId }) => move(batchId, service.resumeBatch(batchId), 'resumed'),
     'batches.cancel': ({ batchId }) => move(batchId, service.cancelBatch(batchId), 'cancelled'),
-    'queue.state': ({ profileId }) => queueState(profileId),
-    'queue.pause': ({ profileId }) => {
-      service.pauseSending(profileId);
-      return queueState(profileId);
-    },
-    'queue.resume': ({ profileId }) => {
-      service.resumeSending(profileId);
-      return queueState(profileId);
-    },
   };
 };

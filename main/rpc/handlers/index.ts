@@ -1,6 +1,7 @@
 /** Every handler of the contract, built over the host's services; `Handlers` makes a missing one a type error. */
 import type { Handlers } from '../router';
 import { appHandlers } from './app.handlers';
+import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
@@ -8,8 +9,10 @@ import { filesHandlers, importsHandlers } from './imports.handlers';
 import { participantsHandlers } from './participants.handlers';
 import { privacyHandlers } from './privacy.handlers';
 import { profilesHandlers } from './profiles.handlers';
+import { queueHandlers } from './queue.handlers';
 import { recordingDetailHandlers } from './recording-detail.handlers';
 import { recordingsHandlers } from './recordings.handlers';
+import { sandboxHandlers } from './sandbox.handlers';
 import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
 import { timelineHandlers } from './timeline.handlers';
@@ -25,9 +28,12 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...filesHandlers(d),
   ...importsHandlers(d),
   ...batchesHandlers(d),
+  ...queueHandlers(d),
   ...timelineHandlers(d),
   ...usageHandlers(d),
   ...settingsHandlers(d),
+  ...sandboxHandlers(d),
   ...privacyHandlers(d),
+  ...auditHandlers(d),
   ...exportsHandlers(d),
 });

@@ -2,16 +2,7 @@ import { explainApiError } from '../../../shared/api/api-error';
 import type { participantsContract } from '../../../shared/contract/participants.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
-import {
-  createParticipant,
-  linkAccount,
-  participantById,
-  participantPage,
-  renameParticipant,
-  setParticipantNotes,
-  type EditRefusal,
-  type ParticipantRecord,
-} from '../../db/repos/participants.repo';
+import type { EditRefusal, ParticipantRecord } from '../../db/repos/participants.repo';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
@@ -49,22 +40,22 @@ const refusal = (r: EditRefusal, detail: { code?: string; accountId?: string }) 
 const row = ({ studyId: _s, ...r }: ParticipantRecord) => r;
 
 export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participantsContract> => {
-  const { db } = d.service;
+  const { service } = d;
   const get = (id: number) => {
-    const p = participantById(db, id, d.now());
+    const p = service.participant(id, d.now());
     return p ? ok(row(p)) : notFound('participant');
   };
   return {
     'participants.page': (q) => {
-      const page = participantPage(db, q, d.now());
+      const page = service.participantPage(q, d.now());
       return ok({ rows: page.rows.map(row), total: page.total });
     },
     'participants.get': ({ participantId }) => {
-      const p = participantById(db, participantId, d.now());
+      const p = service.participant(participantId, d.now());
       return p ? ok({ ...row(p), studyId: p.studyId }) : notFound('participant');
     },
     'participants.create': ({ studyId, code }) => {
-      const r = createParticipant(db, studyId, code, new Date(d.now()).toISOString());
+      const r = service.createParticipant(studyId, code, new Date(d.now()).toISOString());
       return typeof r === 'string'
         ? r === 'not_found'
           ? notFound('study')
@@ -72,21 +63,20 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
         : get(r.id);
     },
     'participants.rename': ({ participantId, code }) => {
-      const r = renameParticipant(db, participantId, code);
+      const r = service.renameParticipant(participantId, code);
       return r === true ? get(participantId) : refusal(r, { code });
     },
     'participants.setNotes': ({ participantId, notes }) => {
-      const r = setParticipantNotes(db, participantId, notes);
+      const r = service.setParticipantNotes(participantId, notes);
       return r === true ? get(participantId) : refusal(r, {});
     },
     'participants.linkAccount': ({ participantId, accountId }) => {
-      const r = linkAccount(db, participantId, accountId, new Date(d.now()).toISOString());
-      if (r !== true) return refusal(r, { accountId });
-      d.service.wake(); // the participant's files waiting for an account are queued now
-      return get(participantId);
+      // The participant's files waiting for an account are queued now (and the queues woken).
+      const r = service.linkAccount(participantId, accountId, new Date(d.now()).toISOString());
+      return r === true ? get(participantId) : refusal(r, { accountId });
     },
     async 'participants.createAccounts'({ studyId, codes }) {
-      const r = await d.service.createAccounts(studyId, codes);
+      const r = await service.createAccounts(studyId, codes);
       if (!r.ok) return fromProblem(r.error);
       return ok({
         created: [...r.value.created],

@@ -9,7 +9,6 @@ import type { profilesContract, ProfileView } from '../../../shared/contract/pro
 import { err, ok, type Result } from '../../../shared/result';
 import { appError, type AppError } from '../../../shared/rpc';
 import { createApiClient } from '../../api/client';
-import { latestUsage } from '../../db/repos/usage.repo';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
@@ -33,9 +32,6 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
   const view = (id: number): ProfileView | null => {
     const p = service.listProfiles().find((x) => x.id === id);
     if (!p) return null;
-    const studies = (
-      service.db.prepare(`SELECT count(*) AS n FROM studies WHERE profile_id = ?`).get(id) as { n: number }
-    ).n;
     return {
       id: p.id,
       name: p.name,
@@ -44,8 +40,8 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       isSandbox: p.isSandbox || sandbox.profileIds().includes(p.id),
       hasKey: p.keyRef !== null,
       keyLocation: keyLocation(p.keyRef),
-      studies,
-      lastUsage: latestUsage(service.db, p.id),
+      studies: service.profileStudyCount(id),
+      lastUsage: service.latestUsage(p.id),
     };
   };
   const viewOf = (id: number): Result<ProfileView, AppError> => {

@@ -1,7 +1,6 @@
 import type { recordingDetailContract } from '../../../shared/contract/recording-detail.contract';
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import { ok } from '../../../shared/result';
-import { recordingFacts } from '../../db/repos/recording-detail.repo';
 import type { HandlersOf } from '../router';
 import { notFound, type HostDeps } from './deps';
 
@@ -11,7 +10,7 @@ const apiErrorOf = (e: StoredUploadError | null) =>
 
 export const recordingDetailHandlers = (d: HostDeps): HandlersOf<typeof recordingDetailContract> => ({
   'recordings.detail': ({ recordingId }) => {
-    const f = recordingFacts(d.service.db, recordingId);
+    const f = d.service.recordingFacts(recordingId);
     if (!f) return notFound('recording');
     const { view, uploadError, ...rest } = f;
     return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });

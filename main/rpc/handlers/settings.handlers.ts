@@ -3,8 +3,11 @@ import { ok } from '../../../shared/result';
 import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
-export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContract> => {
-  const { service, sandbox } = d;
+/** The engine's tuning; sandbox.* (declared beside it until the contract moves them) are in sandbox.handlers.ts. */
+export const settingsHandlers = (
+  d: HostDeps,
+): HandlersOf<Omit<typeof settingsContract, `sandbox.${string}`>> => {
+  const { service } = d;
   const view = (): EngineSettings => {
     const { poll, queue } = service.settings();
     return {
@@ -38,7 +41,5 @@ export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContrac
       await service.restartEngine();
       return ok(view());
     },
-    'sandbox.state': () => ok(sandbox.state()),
-    'sandbox.setScenario': ({ scenario }) => ok(sandbox.setScenario(scenario)),
   };
 };

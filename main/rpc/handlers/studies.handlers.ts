@@ -1,28 +1,27 @@
 import type { studiesContract, StudyView } from '../../../shared/contract/studies.contract';
 import { err, ok, type Result } from '../../../shared/result';
 import { appError, type AppError } from '../../../shared/rpc';
-import { setStudyFields, studyViews } from '../../db/repos/studies.repo';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract> => {
   const { service } = d;
   const one = (studyId: number): Result<StudyView, AppError> => {
-    const [v] = studyViews(service.db, d.now(), d.sandbox.profileIds(), studyId);
+    const [v] = service.studyViews(d.now(), d.sandbox.profileIds(), studyId);
     return v ? ok(v) : notFound('study');
   };
   return {
-    'studies.list': () => ok(studyViews(service.db, d.now(), d.sandbox.profileIds())),
+    'studies.list': () => ok(service.studyViews(d.now(), d.sandbox.profileIds())),
     'studies.get': ({ studyId }) => one(studyId),
     'studies.create'({ name, profileId, sessionIntervalDays }) {
       const created = service.createStudy({ name, profileId });
       if (!created.ok) return fromProblem(created.error, 'CONFLICT');
       if (sessionIntervalDays !== undefined)
-        setStudyFields(service.db, created.value.id, { sessionIntervalDays });
+        service.setStudyFields(created.value.id, { sessionIntervalDays });
       return one(created.value.id);
     },
     'studies.update'({ studyId, name, sessionIntervalDays }) {
-      const r = setStudyFields(service.db, studyId, { name, sessionIntervalDays });
+      const r = service.setStudyFields(studyId, { name, sessionIntervalDays });
       if (r === 'not_found') return notFound('study');
       if (r === 'name_taken')
         return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));

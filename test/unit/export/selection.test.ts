@@ -1,9 +1,9 @@
 /**
- * The export reads recordings as arrays and names their cells itself (selection.ts): the names must
+ * The export reads recordings as arrays and names their cells itself (main/db/repos/export-selection.repo.ts): the names must
  * follow the selected columns one for one, or every file would carry values under the wrong heading.
  */
 import { describe, expect, it } from 'vitest';
-import { RECORDING_COLUMNS, recordingView } from '../../../main/export/selection';
+import { RECORDING_COLUMNS, recordingView } from '../../../main/db/repos/export-selection.repo';
 
 describe('a recording read as an array', () => {
   it('gets each selected column under the name the column list gives it, in the same order', () => {

@@ -6,13 +6,12 @@
  * those (recording, type) pairs are exported. Lists are bound as JSON arrays (json_each), never spliced
  * into the SQL.
  */
-import type Database from 'better-sqlite3';
-import { ANALYSIS_TYPES, type AnalysisType } from '../../shared/api/vocabulary';
-import type { ExportRequest } from '../../shared/export';
-import type { MeasureValue, PairView, RecordingView } from './schema';
-import { boundToUtcMs } from './time';
-
-type Db = Database.Database;
+import Database from 'better-sqlite3';
+import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
+import type { ExportRequest } from '../../../shared/export';
+import type { MeasureValue, PairView, RecordingView } from '../../export/schema';
+import { boundToUtcMs } from '../../export/time';
+import type { Db } from '../open';
 
 interface Filter {
   readonly where: string;
@@ -237,4 +236,21 @@ export const accountOf = (
     .prepare(`SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`)
     .get(participantId) as { accountId: string | null; createdAt: string | null } | undefined;
   return row ?? { accountId: null, createdAt: null };
+};
+
+/** A connection of its own when the database is a file: a snapshot the engine's writes cannot disturb, and no iterator left open on the engine's connection. */
+export const openSnapshotReader = (db: Db): { reader: Db; close: () => void } => {
+  if (db.memory || db.name === '') return { reader: db, close: () => {} };
+  const reader = new Database(db.name, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  // Recordings are read once, in order: a small page cache does (the engine's connection keeps its own 16 MB).
+  reader.pragma('cache_size = -4000');
+  reader.exec('BEGIN');
+  return {
+    reader,
+    close: () => {
+      if (reader.inTransaction) reader.exec('COMMIT');
+      reader.close();
+    },
+  };
 };

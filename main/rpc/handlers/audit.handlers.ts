@@ -1,0 +1,8 @@
+/** The audit log, a page at a time: exports, key changes, archives, deletions, diagnostic mode. */
+import { ok } from '../../../shared/result';
+import type { HandlersOfPrefix } from '../router';
+import type { HostDeps } from './deps';
+
+export const auditHandlers = (d: HostDeps): HandlersOfPrefix<'audit'> => ({
+  'audit.list': ({ offset, limit }) => ok(d.service.auditPage(offset, limit)),
+});

@@ -1,0 +1,28 @@
+/** The sending queue of each profile: its state, and pausing or resuming it by hand. */
+import { ok } from '../../../shared/result';
+import type { HandlersOfPrefix } from '../router';
+import type { HostDeps } from './deps';
+
+export const queueHandlers = (d: HostDeps): HandlersOfPrefix<'queue'> => {
+  const { service } = d;
+  const queueState = (profileId: number) => {
+    const r = service.runnerFor(profileId)?.state();
+    return ok({
+      profileId,
+      running: r?.running ?? false,
+      pause: r?.pause ? { reason: r.pause.reason, untilMs: r.pause.untilMs } : null,
+      inFlight: r?.inFlight ?? 0,
+    });
+  };
+  return {
+    'queue.state': ({ profileId }) => queueState(profileId),
+    'queue.pause': ({ profileId }) => {
+      service.pauseSending(profileId);
+      return queueState(profileId);
+    },
+    'queue.resume': ({ profileId }) => {
+      service.resumeSending(profileId);
+      return queueState(profileId);
+    },
+  };
+};

@@ -1,0 +1,79 @@
+/** Batches: what starting one would cost, and starting, pausing, resuming and cancelling it. */
+import { err, ok, type Result } from '../../shared/result';
+import type { BatchProgress, CreditCheckView } from '../../shared/study';
+import {
+  batchesOfStudy,
+  batchProgress,
+  batchStudyId,
+  moveBatch,
+  plannedUploadCount,
+} from '../db/repos/batches.repo';
+import { studyProfileId } from '../db/repos/studies.repo';
+import { latestUsage } from '../db/repos/usage.repo';
+import { checkCredits } from '../engine/credit-check';
+import type { Engine } from './engine.service';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+import type { UsageService } from './usage.service';
+
+export interface BatchesService {
+  /** Reads usage and says what starting the batch would cost; nothing is sent. */
+  checkBatchCredits(batchId: number): Promise<Result<CreditCheckView, ServiceProblem>>;
+  startBatch(batchId: number): Promise<Result<BatchProgress, ServiceProblem>>;
+  pauseBatch(batchId: number): boolean;
+  resumeBatch(batchId: number): boolean;
+  cancelBatch(batchId: number): boolean;
+  batches(studyId: number): BatchProgress[];
+  /** One batch's state and progress; null when there is no such batch. */
+  batchProgress(batchId: number): BatchProgress | null;
+}
+
+export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
+  const { db, iso } = ctx;
+  const wakeAll = () => engine.service.wake();
+  return {
+    async checkBatchCredits(batchId) {
+      const studyId = batchStudyId(db, batchId);
+      if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
+      const read = await usage.readUsage(studyProfileId(db, studyId)!);
+      if (!read.ok) return read;
+      return ok(checkCredits(read.value, plannedUploadCount(db, batchId)));
+    },
+    async startBatch(batchId) {
+      const studyId = batchStudyId(db, batchId);
+      if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
+      const profileId = studyProfileId(db, studyId)!;
+      const before = latestUsage(db, profileId)?.usage;
+      if (!moveBatch(db, batchId, 'start', iso(), before ? { usageBefore: before } : {})) {
+        return err(
+          problem(
+            'This batch cannot be started now (it is already running, finished or cancelled).',
+            'Look at its state in the batch list.',
+          ),
+        );
+      }
+      const r = engine.ensureRunner(profileId);
+      if (!r)
+        return err(
+          problem(
+            "The API key of this study's profile cannot be read, so nothing can be sent.",
+            'Open the profile and enter its API key.',
+          ),
+        );
+      r.wake();
+      return ok(batchProgress(db, batchId)!);
+    },
+    pauseBatch: (id) => moveBatch(db, id, 'pause', iso()),
+    resumeBatch(id) {
+      const moved = moveBatch(db, id, 'resume', iso());
+      wakeAll();
+      return moved;
+    },
+    cancelBatch(id) {
+      const moved = moveBatch(db, id, 'cancel', iso());
+      wakeAll();
+      return moved;
+    },
+    batches: (studyId) => batchesOfStudy(db, studyId),
+    batchProgress: (batchId) => batchProgress(db, batchId),
+  };
+};

@@ -1,0 +1,146 @@
+/**
+ * The engine's moving parts: an API client per profile (built from the profile's address and key) and
+ * a queue runner per profile with a readable key, tuned by the researcher's saved settings.
+ */
+import { err, ok, type Result } from '../../shared/result';
+import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
+import { createApiClient, type ApiClient } from '../api/client';
+import { allProfiles, profileById } from '../db/repos/profiles.repo';
+import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
+import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+export interface EngineService {
+  /** The researcher's tuning of the poller and the queue, within the spec's limits; persisted. */
+  settings(): { poll: PollSettings; queue: QueueSettings };
+  /** Saves new tuning (clamped to the spec); running queues pick it up when they next start. */
+  saveSettings(s: { poll?: Partial<PollSettings>; queue?: Partial<QueueSettings> }): {
+    poll: PollSettings;
+    queue: QueueSettings;
+  };
+  /** Restarts the running queues (after new settings); requests in flight settle first. */
+  restartEngine(): Promise<void>;
+  /** Starts a queue runner for every profile whose key can be read. */
+  startEngine(): void;
+  runnerFor(profileId: number): QueueRunner | null;
+  /** Something changed in the database (files queued by hand): every queue looks now. */
+  wake(): void;
+  pauseSending(profileId: number, reason?: string): void;
+  resumeSending(profileId: number): void;
+}
+
+/** The engine as the other parts of the service use it. */
+export interface Engine {
+  readonly service: EngineService;
+  clientFor(profileId: number): Result<ApiClient, ServiceProblem>;
+  /** The profile's runner, started if it was not (null when its key cannot be read). */
+  ensureRunner(profileId: number): QueueRunner | null;
+  hasRunner(profileId: number): boolean;
+  /** Drops the profile's client and stops its runner (requests in flight settle first), so the next use reads the profile again. */
+  forgetProfile(profileId: number): Promise<void>;
+  stopAll(): Promise<void>;
+}
+
+export const createEngine = (ctx: ServiceContext): Engine => {
+  const { db, keys, now, emit, options: o } = ctx;
+  const clients = new Map<number, ApiClient>();
+  const runners = new Map<number, QueueRunner>();
+
+  const clientFor = (profileId: number): Result<ApiClient, ServiceProblem> => {
+    const cached = clients.get(profileId);
+    if (cached) return ok(cached);
+    const p = profileById(db, profileId);
+    if (!p)
+      return err(problem('This service profile does not exist.', 'Choose another profile or create one.'));
+    const key = keys.load(p.key_ref);
+    if (!key.ok) return err(problem(key.error, 'Open the profile and enter its API key.'));
+    const c = createApiClient({
+      ...o.client,
+      profile: { baseUrl: p.base_url, version: p.api_version, apiKey: key.value },
+      now,
+    });
+    clients.set(profileId, c);
+    return ok(c);
+  };
+  const wakeAll = () => {
+    for (const r of runners.values()) r.wake();
+  };
+  const forgetProfile = async (profileId: number) => {
+    clients.delete(profileId);
+    const r = runners.get(profileId);
+    runners.delete(profileId);
+    if (r) await r.stop();
+  };
+
+  const saved = <T>(key: string): Partial<T> => readSetting<Partial<T>>(db, key) ?? {};
+  const currentSettings = () => {
+    const poll = clampPollSettings({ ...saved<PollSettings>('poll'), ...o.poll });
+    const q = { ...DEFAULT_QUEUE, ...saved<QueueSettings>('queue'), ...o.queue };
+    return {
+      poll,
+      queue: {
+        uploadConcurrency: Math.max(1, Math.min(8, Math.floor(q.uploadConcurrency))),
+        uploadsPerMinute: Math.max(1, Math.min(600, q.uploadsPerMinute)),
+      },
+    };
+  };
+
+  const ensureRunner = (profileId: number): QueueRunner | null => {
+    const existing = runners.get(profileId);
+    if (existing) return existing;
+    const c = clientFor(profileId);
+    if (!c.ok) return null;
+    const tuned = currentSettings();
+    const r = createQueueRunner({
+      db,
+      client: c.value,
+      profileId,
+      now,
+      onEvent: emit,
+      poll: tuned.poll,
+      queue: tuned.queue,
+      ...(o.random ? { random: o.random } : {}),
+      ...(o.idleRecheckMs !== undefined ? { idleRecheckMs: o.idleRecheckMs } : {}),
+    });
+    runners.set(profileId, r);
+    r.start();
+    return r;
+  };
+
+  return {
+    clientFor,
+    ensureRunner,
+    hasRunner: (profileId) => runners.has(profileId),
+    forgetProfile,
+    async stopAll() {
+      await Promise.all([...runners.values()].map((r) => r.stop()));
+      runners.clear();
+    },
+    service: {
+      settings: currentSettings,
+      saveSettings(next) {
+        if (next.poll)
+          writeSetting(db, 'poll', clampPollSettings({ ...saved<PollSettings>('poll'), ...next.poll }));
+        if (next.queue) writeSetting(db, 'queue', { ...saved<QueueSettings>('queue'), ...next.queue });
+        return currentSettings();
+      },
+      async restartEngine() {
+        const ids = [...runners.keys()];
+        for (const id of ids) await forgetProfile(id);
+        for (const id of ids) ensureRunner(id);
+      },
+      startEngine() {
+        for (const p of allProfiles(db)) ensureRunner(p.id);
+      },
+      runnerFor: (profileId) => runners.get(profileId) ?? null,
+      wake: wakeAll,
+      pauseSending(profileId, reason) {
+        ensureRunner(profileId)?.pause(reason);
+      },
+      resumeSending(profileId) {
+        ensureRunner(profileId)?.resume();
+      },
+    },
+  };
+};

@@ -1,0 +1,95 @@
+/**
+ * Imports: a plan checked against the study's profile (API version, analysis types), committed as a
+ * batch; and the service accounts its new participants need, created when the researcher confirms.
+ */
+import { analysisTypesFor } from '../../shared/api/vocabulary';
+import { err, ok, type Result } from '../../shared/result';
+import type { ImportPlan, ImportRequest } from '../../shared/study';
+import { profileById } from '../db/repos/profiles.repo';
+import { studyProfileId } from '../db/repos/studies.repo';
+import { createMissingAccounts, type AccountCreationReport } from '../engine/accounts';
+import { commitImport, type CommitResult } from '../import/import-commit';
+import { planImport } from '../import/import-plan';
+import type { Engine } from './engine.service';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+export interface ImportsService {
+  planImport(
+    req: ImportRequest,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Result<ImportPlan, ServiceProblem>>;
+  commitImport(
+    plan: ImportPlan,
+    opts?: { insistOnDuplicates?: readonly string[]; label?: string },
+  ): Promise<CommitResult>;
+  createAccounts(
+    studyId: number,
+    codes?: readonly string[],
+  ): Promise<Result<AccountCreationReport, ServiceProblem>>;
+}
+
+export const importsService = (ctx: ServiceContext, engine: Engine): ImportsService => {
+  const { db, workspace, now } = ctx;
+  return {
+    async planImport(req, onProgress) {
+      const profileId = studyProfileId(db, req.studyId);
+      if (profileId === null)
+        return err(
+          problem('This study has no service profile.', 'Choose the service profile for the study first.'),
+        );
+      const version = profileById(db, profileId)!.api_version;
+      const allowed = analysisTypesFor(version);
+      const bad = req.analyses.filter((a) => !allowed.includes(a));
+      if (req.analyses.length === 0)
+        return err(
+          problem('No analysis type is selected.', `Choose at least one of: ${allowed.join(', ')}.`),
+        );
+      if (bad.length)
+        return err(
+          problem(
+            `API ${version} does not offer ${bad.join(', ')}.`,
+            `Choose among ${allowed.join(', ')}, or use a v1.3 profile.`,
+          ),
+        );
+      if (req.isolateOldestSpeaker && version !== 'v1.3')
+        return err(
+          problem(
+            '"Isolate oldest speaker" exists only in API v1.3.',
+            'Switch it off, or use a v1.3 profile.',
+          ),
+        );
+      if (req.paths.length === 0 && !req.manifestPath)
+        return err(problem('Nothing to import.', 'Choose files, a folder or a manifest.'));
+      try {
+        return ok(await planImport(db, req, { ...(onProgress ? { onProgress } : {}) }));
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        return err(
+          problem(
+            `The files could not be read: ${msg}`,
+            'Check that the folder exists and that you may read it.',
+          ),
+        );
+      }
+    },
+    async commitImport(plan, opts = {}) {
+      const res = await commitImport(db, plan, {
+        ...opts,
+        convertedDir: workspace.convertedDir(plan.request.studyId),
+        now,
+      });
+      engine.service.wake();
+      return res;
+    },
+    async createAccounts(studyId, codes) {
+      const profileId = studyProfileId(db, studyId);
+      if (profileId === null)
+        return err(problem('This study has no service profile.', 'Choose a profile for the study.'));
+      const c = engine.clientFor(profileId);
+      if (!c.ok) return c;
+      const report = await createMissingAccounts(db, c.value, studyId, { now, ...(codes ? { codes } : {}) });
+      engine.service.wake();
+      return ok(report);
+    },
+  };
+};

@@ -1,0 +1,64 @@
+/**
+ * Privacy: diagnostic logging, the audit log, and a study's local data (what it holds, an archive,
+ * its deletion). Refusals come back as values in the researcher's words.
+ */
+import type { Result } from '../../shared/result';
+import { auditPage, type AuditRow } from '../db/repos/audit.repo';
+import { archiveStudy, type ArchiveProblem, type ArchiveReport } from '../privacy/archive';
+import { readDiagnostic, setDiagnostic, type DiagnosticMode } from '../privacy/diagnostic';
+import {
+  deleteStudy,
+  studyDataSummary,
+  type DeleteReport,
+  type StudyDataProblem,
+  type StudyDataSummary,
+} from '../privacy/study-data';
+import type { Engine } from './engine.service';
+import type { ServiceContext } from './service-context';
+
+export interface PrivacyService {
+  diagnosticMode(): DiagnosticMode;
+  /** Switches diagnostic mode (written to the audit log when it changes). */
+  setDiagnosticMode(on: boolean, at: string): DiagnosticMode;
+  auditPage(offset: number, limit: number): { rows: AuditRow[]; total: number };
+  /** What the workspace holds for the study; null when there is no such study. */
+  studyDataSummary(studyId: number): StudyDataSummary | null;
+  /** Archives the study (into the workspace's archives folder unless `outDir` is given), with the engine's tuning. */
+  archiveStudy(o: {
+    studyId: number;
+    outDir?: string;
+    appVersion: string;
+    now: () => number;
+  }): Promise<Result<ArchiveReport, ArchiveProblem>>;
+  /** Deletes the study once its name is confirmed; every queue looks again afterwards. */
+  deleteStudy(o: {
+    studyId: number;
+    confirmName: string;
+    now: () => number;
+  }): Result<DeleteReport, StudyDataProblem>;
+}
+
+export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyService => {
+  const { db } = ctx;
+  const dir = ctx.workspace.dir;
+  return {
+    diagnosticMode: () => readDiagnostic(db),
+    setDiagnosticMode: (on, at) => setDiagnostic(db, on, at),
+    auditPage: (offset, limit) => auditPage(db, offset, limit),
+    studyDataSummary: (studyId) => studyDataSummary(db, dir, studyId),
+    archiveStudy: (o) =>
+      archiveStudy(db, {
+        studyId: o.studyId,
+        workspaceDir: dir,
+        ...(o.outDir !== undefined ? { outDir: o.outDir } : {}),
+        appVersion: o.appVersion,
+        engineSettings: engine.service.settings(),
+        now: o.now,
+      }),
+    deleteStudy(o) {
+      const r = deleteStudy(db, { ...o, workspaceDir: dir });
+      if (r.ok) engine.service.wake();
+      return r;
+    },
+  };
+};

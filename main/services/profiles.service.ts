@@ -1,0 +1,186 @@
+/**
+ * Service profiles: created with an address and (optionally) a key, listed, given a new key or a new
+ * address (the profile's queue restarts), and checked against the service. Key changes go to the
+ * audit log: which profile, what happened, where the key is kept; never the key.
+ */
+import type { Usage } from '../../shared/api/domain';
+import type { ApiVersion } from '../../shared/api/vocabulary';
+import { err, ok, type Result } from '../../shared/result';
+import type { ProfileSummary } from '../../shared/study';
+import { appendAudit } from '../db/repos/audit.repo';
+import {
+  allProfiles,
+  deleteProfile,
+  insertProfile,
+  profileById,
+  profileNameTaken,
+  setProfileBaseUrl,
+  setProfileKeyRef,
+  studyCountOfProfile,
+  type ProfileRow,
+} from '../db/repos/profiles.repo';
+import type { Engine } from './engine.service';
+import { fromApi, problem, type ServiceContext, type ServiceProblem } from './service-context';
+import type { UsageService } from './usage.service';
+
+export interface ProfilesService {
+  createProfile(p: {
+    name: string;
+    baseUrl: string;
+    apiVersion: ApiVersion;
+    apiKey?: string;
+    keyEnv?: string;
+    isSandbox?: boolean;
+  }): Result<ProfileSummary, ServiceProblem>;
+  listProfiles(): ProfileSummary[];
+  /** How many studies use the profile. */
+  profileStudyCount(profileId: number): number;
+  /** Stores a new key for the profile (or removes it with null); its queue restarts with the new key. */
+  setProfileKey(profileId: number, apiKey: string | null): Promise<Result<ProfileSummary, ServiceProblem>>;
+  /** Moves a profile to another address (the built-in sandbox gets a new port each launch); its queue restarts. */
+  setProfileAddress(profileId: number, baseUrl: string): Promise<Result<ProfileSummary, ServiceProblem>>;
+  /** The service's answer to ping (no key needed, but through the profile's address). */
+  pingProfile(profileId: number): Promise<Result<string, ServiceProblem>>;
+  /** Checks address and key: a ping and a usage read. */
+  testProfile(profileId: number): Promise<Result<Usage, ServiceProblem>>;
+}
+
+const toProfile = (r: ProfileRow): ProfileSummary => ({
+  id: r.id,
+  name: r.name,
+  baseUrl: r.base_url,
+  apiVersion: r.api_version,
+  isSandbox: r.is_sandbox === 1,
+  keyRef: r.key_ref,
+});
+
+export const profilesService = (
+  ctx: ServiceContext,
+  engine: Engine,
+  usage: UsageService,
+): ProfilesService => {
+  const { db, keys, iso } = ctx;
+  /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
+  const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {
+    try {
+      return ok(keys.save(profileId, key));
+    } catch (e) {
+      const action = (e as { action?: unknown }).action;
+      return err(
+        problem(
+          e instanceof Error ? e.message : 'The API key could not be stored.',
+          typeof action === 'string'
+            ? action
+            : 'Check where Voicescope keeps API keys (Settings), then try again.',
+        ),
+      );
+    }
+  };
+  const auditKey = (
+    profileId: number,
+    kind: 'key_added' | 'key_replaced' | 'key_removed',
+    ref: string | null,
+  ) =>
+    appendAudit(db, {
+      at: iso(),
+      kind,
+      profileId,
+      subject: profileById(db, profileId)?.name ?? null,
+      detail: { storage: ref === null ? null : ref.split(':')[0]! },
+    });
+
+  return {
+    createProfile(p) {
+      const name = p.name.trim();
+      if (!name)
+        return err(problem('The profile needs a name.', 'Give it a name such as "Lab account (v1.3)".'));
+      let url: URL;
+      try {
+        url = new URL(p.baseUrl);
+      } catch {
+        return err(
+          problem(
+            `"${p.baseUrl}" is not a web address.`,
+            'Enter the service address, e.g. https://api.example.org.',
+          ),
+        );
+      }
+      if (
+        url.protocol !== 'https:' &&
+        !(url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+      ) {
+        return err(
+          problem(
+            'The service address must use https (plain http is allowed only for a sandbox on this computer).',
+            'Use the https:// address your service administrator gave you.',
+          ),
+        );
+      }
+      if (profileNameTaken(db, name))
+        return err(problem(`A profile named "${name}" already exists.`, 'Choose another name.'));
+      const id = insertProfile(db, {
+        name,
+        baseUrl: url.origin + url.pathname.replace(/\/+$/, ''),
+        apiVersion: p.apiVersion,
+        isSandbox: p.isSandbox === true,
+        createdAt: iso(),
+      });
+      const stored = p.keyEnv ? ok(`env:${p.keyEnv}`) : p.apiKey ? storeKey(id, p.apiKey) : ok(null);
+      if (!stored.ok) {
+        deleteProfile(db, id);
+        return stored;
+      }
+      const ref = stored.value;
+      setProfileKeyRef(db, id, ref);
+      if (ref !== null) auditKey(id, 'key_added', ref);
+      return ok(toProfile(profileById(db, id)!));
+    },
+    listProfiles: () => allProfiles(db).map(toProfile),
+    profileStudyCount: (profileId) => studyCountOfProfile(db, profileId),
+    async setProfileKey(profileId, apiKey) {
+      const p = profileById(db, profileId);
+      if (!p) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      const hadRunner = engine.hasRunner(profileId);
+      await engine.forgetProfile(profileId);
+      const stored = apiKey === null ? ok(null) : storeKey(profileId, apiKey);
+      if (!stored.ok) {
+        if (hadRunner) engine.ensureRunner(profileId);
+        return stored;
+      }
+      const ref = stored.value;
+      // The old key goes after the new one is stored (same place: the new one has overwritten it already).
+      if (p.key_ref !== null && p.key_ref !== ref) keys.remove(p.key_ref);
+      setProfileKeyRef(db, profileId, ref);
+      if (ref !== null || p.key_ref !== null)
+        auditKey(
+          profileId,
+          ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced',
+          ref ?? p.key_ref,
+        );
+      if (hadRunner && ref !== null) engine.ensureRunner(profileId);
+      return ok(toProfile(profileById(db, profileId)!));
+    },
+    async setProfileAddress(profileId, baseUrl) {
+      if (!profileById(db, profileId))
+        return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      const hadRunner = engine.hasRunner(profileId);
+      await engine.forgetProfile(profileId);
+      setProfileBaseUrl(db, profileId, baseUrl.replace(/\/+$/, ''));
+      if (hadRunner) engine.ensureRunner(profileId);
+      return ok(toProfile(profileById(db, profileId)!));
+    },
+    async pingProfile(profileId) {
+      const c = engine.clientFor(profileId);
+      if (!c.ok) return c;
+      const ping = await c.value.ping();
+      return ping.ok ? ok(ping.value) : err(fromApi(ping.error));
+    },
+    async testProfile(profileId) {
+      const c = engine.clientFor(profileId);
+      if (!c.ok) return c;
+      const ping = await c.value.ping();
+      if (!ping.ok) return err(fromApi(ping.error));
+      return usage.readUsage(profileId);
+    },
+  };
+};

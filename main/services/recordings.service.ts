@@ -1,0 +1,98 @@
+/**
+ * Recordings: the window's pages and rows, one recording's facts, retrying what is safe, and the
+ * researcher's decisions on uncertain uploads and duplicates.
+ */
+import type { ApiError } from '../../shared/api/api-error';
+import type { Usage } from '../../shared/api/domain';
+import type { UncertainUpload } from '../../shared/study';
+import { reopenBatchesOf } from '../db/repos/batches.repo';
+import { appendEvent } from '../db/repos/event-log.repo';
+import { recordingFacts, type RecordingFacts } from '../db/repos/recording-detail.repo';
+import {
+  recordingPage,
+  recordingRows,
+  type RecordingQuery,
+  type RecordingView,
+} from '../db/repos/recordings-view.repo';
+import { retryRecordings, safeToRetry } from '../db/repos/retry.repo';
+import {
+  insistOnDuplicate,
+  resolveUncertain as resolveUncertainRow,
+  uncertainIdsOfBatch,
+  uncertainUploadRows,
+} from '../db/repos/uploads.repo';
+import type { Engine } from './engine.service';
+import type { ServiceContext } from './service-context';
+
+export interface RecordingsService {
+  recordingPage(q: RecordingQuery): { rows: RecordingView[]; total: number };
+  recordingRows(ids: readonly number[]): RecordingView[];
+  /** Everything known about one recording; null when there is no such recording. */
+  recordingFacts(recordingId: number): RecordingFacts | null;
+  /** Queues rejected uploads and timed-out analyses again (what is safe to retry); every queue looks now. */
+  retryRecordings(recordingIds: readonly number[], at: string): ReturnType<typeof retryRecordings>;
+  /** What retrying would touch in the study (or one of its batches), without changing anything. */
+  safeToRetry(studyId: number, batchId?: number): ReturnType<typeof safeToRetry>;
+  /** The study's uploads whose outcome is unknown (only those of one batch, with `batchId`). */
+  uncertainUploads(studyId: number, batchId?: number): UncertainUpload[];
+  resolveUncertain(
+    recordingId: number,
+    decision: 'queue_again' | 'cancel' | 'mark_uploaded_elsewhere',
+  ): boolean;
+  insistOnDuplicate(recordingId: number): boolean;
+}
+
+export const recordingsService = (ctx: ServiceContext, engine: Engine): RecordingsService => {
+  const { db, iso } = ctx;
+  const wakeAll = () => engine.service.wake();
+  const uncertainOfStudy = (studyId: number): UncertainUpload[] =>
+    uncertainUploadRows(db, studyId).map((r) => {
+      const d = (r.upload_error ? JSON.parse(r.upload_error) : {}) as {
+        reason?: string;
+        error?: ApiError | null;
+        usageBefore?: Usage | null;
+        usageAfter?: Usage | null;
+      };
+      return {
+        recordingId: r.id,
+        path: r.source_path,
+        participantCode: r.code,
+        reason: d.reason ?? 'The outcome of this upload is unknown.',
+        error: d.error ?? null,
+        usageBefore: d.usageBefore ?? null,
+        usageAfter: d.usageAfter ?? null,
+      };
+    });
+  return {
+    recordingPage: (q) => recordingPage(db, q),
+    recordingRows: (ids) => recordingRows(db, ids),
+    recordingFacts: (recordingId) => recordingFacts(db, recordingId),
+    retryRecordings(recordingIds, at) {
+      const r = retryRecordings(db, recordingIds, at);
+      wakeAll();
+      return r;
+    },
+    safeToRetry: (studyId, batchId) => safeToRetry(db, studyId, batchId),
+    uncertainUploads(studyId, batchId) {
+      const all = uncertainOfStudy(studyId);
+      if (batchId === undefined) return all;
+      const inBatch = new Set(uncertainIdsOfBatch(db, batchId));
+      return all.filter((u) => inBatch.has(u.recordingId));
+    },
+    resolveUncertain(recordingId, decision) {
+      const at = iso();
+      const done = resolveUncertainRow(db, recordingId, decision);
+      if (done) {
+        appendEvent(db, at, 'uncertain_resolved', { recordingId }, { decision });
+        reopenBatchesOf(db, [recordingId], at);
+      }
+      wakeAll();
+      return done;
+    },
+    insistOnDuplicate(recordingId) {
+      const changed = insistOnDuplicate(db, recordingId, iso);
+      wakeAll();
+      return changed;
+    },
+  };
+};

@@ -1,0 +1,54 @@
+/** Studies: created under a service profile, listed and found by name or number, viewed and edited from the window. */
+import type { StudyView } from '../../shared/contract/studies.contract';
+import { err, ok, type Result } from '../../shared/result';
+import type { StudySummary } from '../../shared/study';
+import { profileById } from '../db/repos/profiles.repo';
+import {
+  activeStudyIds,
+  insertStudy,
+  setStudyFields,
+  studyIdByNameOrId,
+  studyNameTaken,
+  studySummary,
+  studyViews,
+} from '../db/repos/studies.repo';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+export interface StudiesService {
+  createStudy(p: { name: string; profileId: number }): Result<StudySummary, ServiceProblem>;
+  listStudies(): StudySummary[];
+  findStudy(nameOrId: string): StudySummary | null;
+  /**
+   * The window's view of the active studies (or of one, with `studyId`) as of `nowMs`; the profiles in
+   * `builtinProfiles` are the built-in sandbox's, whose results are simulated.
+   */
+  studyViews(nowMs: number, builtinProfiles: readonly number[], studyId?: number): StudyView[];
+  /** Renames the study or changes its session interval. */
+  setStudyFields(
+    studyId: number,
+    f: { name?: string | undefined; sessionIntervalDays?: number | undefined },
+  ): 'not_found' | 'name_taken' | true;
+}
+
+export const studiesService = (ctx: ServiceContext): StudiesService => {
+  const { db } = ctx;
+  return {
+    createStudy(p) {
+      const name = p.name.trim();
+      if (!name) return err(problem('The study needs a name.', 'Enter a name.'));
+      if (!profileById(db, p.profileId))
+        return err(problem('That service profile does not exist.', 'Create a service profile first.'));
+      if (studyNameTaken(db, name))
+        return err(problem(`A study named "${name}" already exists.`, 'Choose another name.'));
+      const id = insertStudy(db, { name, profileId: p.profileId, createdAt: ctx.iso() });
+      return ok(studySummary(db, id)!);
+    },
+    listStudies: () => activeStudyIds(db).map((id) => studySummary(db, id)!),
+    findStudy(nameOrId) {
+      const id = studyIdByNameOrId(db, nameOrId);
+      return id === null ? null : studySummary(db, id);
+    },
+    studyViews: (nowMs, builtinProfiles, studyId) => studyViews(db, nowMs, builtinProfiles, studyId),
+    setStudyFields: (studyId, f) => setStudyFields(db, studyId, f),
+  };
+};
