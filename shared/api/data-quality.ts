@@ -137,16 +137,23 @@ export interface DataQualityFlag {
 
 const RECEIVED_CAP = 2_000;
 
-/** JSON text of a received value for a flag; Infinity (which JSON cannot write) as its own name. */
+/**
+ * JSON text of a received value, never throwing: a value nested too deeply for JSON.stringify (the
+ * parser accepts deeper nesting than the stack allows to write back) is named as such.
+ */
+export const jsonText = (v: unknown): string => {
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  try {
+    return JSON.stringify(v) ?? 'null';
+  } catch {
+    return '"(nested too deeply to keep as text)"';
+  }
+};
+
+/** JSON text of a received value for a flag (cut at 2,000 characters); Infinity as its own name. */
 export const receivedText = (v: unknown): string | null => {
   if (v === undefined) return null;
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  let s: string;
-  try {
-    s = JSON.stringify(v) ?? String(v);
-  } catch {
-    s = String(v);
-  }
+  const s = jsonText(v);
   return s.length > RECEIVED_CAP ? `${s.slice(0, RECEIVED_CAP)}…` : s;
 };
 

@@ -399,25 +399,21 @@ export const looseAnalysisAnswer = (version: ApiVersion, polledId: string): fc.A
         { weight: 5, arbitrary: analysisObjectArb(version, t) },
         {
           weight: 1,
-          arbitrary: fc
-            .constantFrom(undefined, null)
-            .map((v) => ({
-              value: v as Json | undefined,
-              flags: [] as string[],
-              status: null,
-              values: null,
-            })),
+          arbitrary: fc.constantFrom(undefined, null).map((v) => ({
+            value: v as Json | undefined,
+            flags: [] as string[],
+            status: null,
+            values: null,
+          })),
         },
         {
           weight: 1,
-          arbitrary: fc
-            .constantFrom('completed', 7, [1])
-            .map((v) => ({
-              value: v as Json,
-              flags: [`object_expected@analysis.${t}`],
-              status: null,
-              values: null,
-            })),
+          arbitrary: fc.constantFrom('completed', 7, [1]).map((v) => ({
+            value: v as Json,
+            flags: [`object_expected@analysis.${t}`],
+            status: null,
+            values: null,
+          })),
         },
       ),
     ),

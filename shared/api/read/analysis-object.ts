@@ -3,7 +3,7 @@
  * catalogue places in it, and every member the specification does not describe. Nothing in it can make
  * another analysis type, or the metadata, unreadable.
  */
-import { dqFlag, type DataQualityFlag } from '../data-quality';
+import { dqFlag, jsonText, type DataQualityFlag } from '../data-quality';
 import type { AnalysisOutcome, MeasureValue } from '../domain';
 import { MEASURES, type MeasureDef } from '../measures';
 import { ANALYSIS_STATUSES, type AnalysisStatus, type AnalysisType, type ApiVersion } from '../vocabulary';
@@ -92,7 +92,7 @@ const readStatus = (
     }
   }
   flags.push(dqFlag('status_not_in_enum', path, v, expected));
-  return { status: 'processing', received: typeof v === 'string' ? v : JSON.stringify(v) };
+  return { status: 'processing', received: typeof v === 'string' ? v : jsonText(v) };
 };
 
 /** Where the value at `path` stands: an object chain broken by a non-object is `blocked` (flagged by the walk). */
@@ -152,5 +152,5 @@ export const readAnalysisObject = (version: ApiVersion, type: AnalysisType, obj:
   if (status !== 'completed' && keys.length > 0)
     flags.push(dqFlag('values_while_processing', base, received, 'no values before completed', keys));
 
-  return { type, status, values, receivedStatus: received, flags, raw: JSON.stringify(obj) };
+  return { type, status, values, receivedStatus: received, flags, raw: jsonText(obj) };
 };

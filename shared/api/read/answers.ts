@@ -5,7 +5,7 @@
  * not objects, an account without an `account_id`, a usage answer without its numbers. Unknown members
  * and analysis types are kept and flagged, never refused.
  */
-import { dqFlag } from '../data-quality';
+import { dqFlag, jsonText } from '../data-quality';
 import type {
   Account,
   RecordingAnalysis,
@@ -101,7 +101,7 @@ export const readAnalysisAnswer = (
     flags.push(
       dqFlag('unknown_analysis_type', `analysis.${name}`, obj, `one of ${types.join(', ')} (${version})`),
     );
-    unlisted.push({ name, raw: JSON.stringify(obj) });
+    unlisted.push({ name, raw: jsonText(obj) });
   }
 
   return ok({

@@ -3,7 +3,7 @@
  * each way it departs from the specification. Only a rating that differs from a listed value by letter
  * case alone is changed (to the listed spelling), and flagged as normalised.
  */
-import { dqFlag, type DataQualityFlag } from '../data-quality';
+import { dqFlag, jsonText, type DataQualityFlag } from '../data-quality';
 import type { MeasureValue } from '../domain';
 import type { MeasureDef } from '../measures';
 
@@ -12,13 +12,7 @@ export const checkedRange = (m: MeasureDef): readonly [number, number] | undefin
   m.range ?? m.assumedRange;
 
 /** A received value that is neither number nor string, kept as its JSON text. */
-const asText = (v: unknown): string => {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-};
+const asText = jsonText;
 
 const rangeWords = (m: MeasureDef, r: readonly [number, number]) =>
   m.kind === 'probability' ? `a probability from ${r[0]} to ${r[1]}` : `from ${r[0]} to ${r[1]}`;

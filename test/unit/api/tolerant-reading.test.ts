@@ -135,7 +135,7 @@ const expectEveryCode = (version: ApiVersion, runs: number, codes: Map<string, n
   // Every flag code the generator can cause was seen (so the property is not vacuous).
   const seen = [...codes.entries()].sort((x, y) => y[1] - x[1]);
   console.log(
-    `tolerant reading (${version}), ${RUNS} answers, flags seen: ${seen.map(([c, n]) => `${c} ${n}`).join(', ')}`,
+    `tolerant reading (${version}), ${runs} answers, flags seen: ${seen.map(([c, n]) => `${c} ${n}`).join(', ')}`,
   );
   for (const c of [
     'rating_not_in_enum',
