@@ -1,21 +1,28 @@
 /**
- * The API client: every endpoint of the specification, both versions, over ky. Responses are
- * validated with the shared wire schemas and mapped to domain types; failures come back as typed
- * values (`ApiError`), never thrown. Retries follow retry-policy.ts; ky's own retry is off.
+ * The API client: every endpoint of the specification, both versions, over ky. Answers are read
+ * tolerantly, part by part (shared/api/read/answers.ts): odd values are kept and flagged, and only an
+ * answer that cannot be read at all is an error. Failures come back as typed values (`ApiError`), never
+ * thrown. Retries follow retry-policy.ts; ky's own retry is off.
  */
 import ky, { type KyInstance } from 'ky';
-import type { z } from 'zod';
-import { apiError, classifyHttpError, type ApiError, type Endpoint } from '../../shared/api/api-error';
+import {
+  apiError,
+  bodyExcerpt,
+  classifyHttpError,
+  type ApiError,
+  type Endpoint,
+} from '../../shared/api/api-error';
 import type { Account, RecordingAnalysis, UploadOutcome, Usage } from '../../shared/api/domain';
 import {
-  accountToDomain,
-  analysisToDomain,
-  receiptToDomain,
-  usageToDomain,
-} from '../../shared/api/to-domain';
+  readAccount,
+  readAnalysisAnswer,
+  readErrorBody,
+  readReceipt,
+  readUsage,
+  type Unreadable,
+} from '../../shared/api/read/answers';
 import { analysisTypesFor, type AnalysisType, type ApiVersion } from '../../shared/api/vocabulary';
-import { Ping, SIMULATED_HEADER } from '../../shared/api/wire-common';
-import { WIRE } from '../../shared/api/wire';
+import { SIMULATED_HEADER } from '../../shared/api/wire-common';
 import { err, ok, type Result } from '../../shared/result';
 import {
   DEFAULT_RETRY,
@@ -136,10 +143,13 @@ const readCapped = async (res: Response, cap: number): Promise<string> => {
   return Buffer.concat(parts).toString('utf8');
 };
 
-const issuePath = (e: z.ZodError): string => {
-  const first = e.issues[0];
-  return first && first.path.length ? first.path.map(String).join('.') : '(root)';
-};
+/** Reads a parsed JSON answer into a domain value, or says why it cannot be read at all. */
+type Reader<T> = (json: unknown, simulatedHeader: boolean) => Result<T, Unreadable>;
+
+const readPing: Reader<string> = (json) =>
+  json !== null && typeof json === 'object' && typeof (json as { message?: unknown }).message === 'string'
+    ? ok((json as { message: string }).message)
+    : err({ path: 'message', detail: 'expected text' });
 
 export const createApiClient = (opts: ClientOptions): ApiClient => {
   const { profile } = opts;
@@ -151,7 +161,6 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
-  const wire = WIRE[version];
 
   const http: KyInstance = ky.create({
     prefixUrl: `${profile.baseUrl.replace(/\/+$/, '')}/${version}/`,
@@ -214,12 +223,8 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
   type Parsed<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ApiError };
 
-  /** Turns a raw attempt into a parsed value or a typed error plus the failure the retry policy sees. */
-  const interpret = <S extends z.ZodType>(
-    endpoint: Endpoint,
-    raw: RawAttempt,
-    schema: S,
-  ): Parsed<{ data: z.infer<S>; simulated: boolean }> => {
+  /** Turns a raw attempt into a read value or a typed error plus the failure the retry policy sees. */
+  const interpret = <T>(endpoint: Endpoint, raw: RawAttempt, readAnswer: Reader<T>): Parsed<T> => {
     if (raw.kind === 'failed') {
       const kind =
         raw.failure.kind === 'timeout'
@@ -241,34 +246,27 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
             status: raw.status,
             path: '(body)',
             detail: `not JSON: ${e instanceof Error ? e.message.slice(0, 200) : 'parse error'}`,
+            bodyExcerpt: bodyExcerpt(raw.body, profile.apiKey),
           }),
         };
       }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
+      const read = readAnswer(json, raw.headers.get(SIMULATED_HEADER) === '1');
+      if (!read.ok) {
         return {
           ok: false,
           failure: { kind: 'invalid_response' },
           error: apiError('InvalidResponse', endpoint, {
             status: raw.status,
-            path: issuePath(parsed.error),
-            detail: parsed.error.issues[0]?.message.slice(0, 300) ?? null,
+            path: read.error.path,
+            detail: read.error.detail.slice(0, 300),
+            bodyExcerpt: bodyExcerpt(raw.body, profile.apiKey),
           }),
         };
       }
-      return { ok: true, value: { data: parsed.data, simulated: raw.headers.get(SIMULATED_HEADER) === '1' } };
+      return { ok: true, value: read.value };
     }
-    let serviceType: string | null = null;
-    let serviceMessage: string | null = null;
-    try {
-      const env = wire.error.safeParse(JSON.parse(raw.body));
-      if (env.success) {
-        serviceType = env.data.error?.type ?? null;
-        serviceMessage = env.data.error?.message || null;
-      }
-    } catch {
-      // An error body that is not JSON (a proxy's HTML page, an empty 500) keeps the status alone.
-    }
+    // Read whatever the envelope holds; a proxy's HTML page or an empty 500 keeps the status alone.
+    const { type: serviceType, message: serviceMessage } = readErrorBody(raw.body);
     const retryAfterMs = parseRetryAfter(raw.headers.get('retry-after'), now());
     const kind = classifyHttpError(raw.status, serviceType, endpoint);
     return {
@@ -300,22 +298,19 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     });
 
   /** Runs an idempotent or retry-safe call under the retry policy. */
-  const call = async <S extends z.ZodType>(
+  const call = async <T>(
     endpoint: Exclude<Endpoint, 'upload'>,
     method: 'GET' | 'POST',
     path: string,
-    schema: S,
+    read: Reader<T>,
     init: { auth: boolean; json?: unknown },
-  ): Promise<{
-    result: Result<{ data: z.infer<S>; simulated: boolean }, ApiError>;
-    ambiguousRetries: number;
-  }> => {
+  ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number }> => {
     const previous: AttemptFailure[] = [];
     let ambiguousRetries = 0;
     for (let attempt = 1; ; attempt++) {
       const startedAt = now();
       const raw = await attemptOnce(method, path, { ...init, timeoutMs: readTimeoutMs });
-      const parsed = interpret(endpoint, raw, schema);
+      const parsed = interpret(endpoint, raw, read);
       emit(endpoint, method, path, attempt, startedAt, raw, parsed.ok ? null : parsed.failure, null);
       if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries };
       const decision = decide(endpoint, parsed.failure, { attempt, previous }, retryCfg, random);
@@ -330,25 +325,20 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     profile: { baseUrl: profile.baseUrl, version },
 
     async ping() {
-      const { result } = await call('ping', 'GET', 'ping', Ping, { auth: false });
-      return result.ok ? ok(result.value.data.message) : result;
+      const { result } = await call('ping', 'GET', 'ping', readPing, { auth: false });
+      return result;
     },
 
     async createAccount() {
-      const { result, ambiguousRetries } = await call('createAccount', 'POST', 'accounts', wire.account, {
-        auth: true,
-        ...(version === 'v1.2' ? { json: {} } : {}),
-      });
+      const { result, ambiguousRetries } = await call(
+        'createAccount',
+        'POST',
+        'accounts',
+        (json) => readAccount(version, json),
+        { auth: true, ...(version === 'v1.2' ? { json: {} } : {}) },
+      );
       if (!result.ok) return result;
-      const account = accountToDomain(result.value.data);
-      if (!account)
-        return err(
-          apiError('InvalidResponse', 'createAccount', {
-            status: 200,
-            path: 'account_id',
-            detail: 'account created without an account_id',
-          }),
-        );
+      const account: Account = result.value;
       return ok({ account, uncertainAttempts: ambiguousRetries });
     },
 
@@ -379,7 +369,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         const body = jsonUploadBody(fields, req.audio);
         const startedAt = now();
         const raw = await attemptOnce('POST', 'recordings', { auth: true, upload: body, timeoutMs });
-        const parsed = interpret('upload', raw, wire.recording);
+        const parsed = interpret('upload', raw, (json, simulated) => readReceipt(version, json, simulated));
         emit(
           'upload',
           'POST',
@@ -391,7 +381,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
           body.bytesDelivered(),
         );
         if (parsed.ok) {
-          const receipt = receiptToDomain(version, parsed.value.data, parsed.value.simulated);
+          const receipt = parsed.value;
           if (receipt) return { status: 'accepted', receipt, attempts: attempt };
           return {
             status: 'uncertain',
@@ -426,15 +416,24 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         'getAnalysis',
         'GET',
         `recordings/${encodeURIComponent(recordingId)}/analysis${query}`,
-        wire.analysis,
+        (json, simulatedHeader) =>
+          readAnalysisAnswer(version, json, { simulatedHeader, polledRecordingId: recordingId }),
         { auth: true },
       );
-      return result.ok ? ok(analysisToDomain(version, result.value.data, result.value.simulated)) : result;
+      return result;
     },
 
     async getUsage() {
-      const { result } = await call('getUsage', 'GET', 'usage/recordings', wire.usage, { auth: true });
-      return result.ok ? ok(usageToDomain(version, result.value.data)) : result;
+      const { result } = await call(
+        'getUsage',
+        'GET',
+        'usage/recordings',
+        (json) => readUsage(version, json),
+        {
+          auth: true,
+        },
+      );
+      return result;
     },
   };
 };

@@ -45,6 +45,11 @@ export const ApiError = z.object({
   path: z.string().nullable(),
   /** Technical detail for diagnostics (network error code, schema message). Never contains the key or audio. */
   detail: z.string().nullable(),
+  /**
+   * For an answer that could not be read at all: its first few KB (BODY_EXCERPT_BYTES), for the event
+   * log. The response headers are never included, and the API key is blanked wherever it is echoed.
+   */
+  bodyExcerpt: z.string().nullable().optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
 
@@ -61,15 +66,31 @@ export const apiError = (
   retryAfterMs: extra.retryAfterMs ?? null,
   path: extra.path ?? null,
   detail: extra.detail ?? null,
+  ...(extra.bodyExcerpt != null ? { bodyExcerpt: extra.bodyExcerpt } : {}),
 });
+
+/** How much of an unreadable answer is kept for the event log. */
+export const BODY_EXCERPT_BYTES = 4096;
+
+/**
+ * The start of an answer for the event log: at most BODY_EXCERPT_BYTES characters, with the key and
+ * anything that looks like a bearer credential blanked out.
+ */
+export const bodyExcerpt = (body: string, apiKey: string): string => {
+  let s = body.slice(0, BODY_EXCERPT_BYTES);
+  if (apiKey.length >= 4) s = s.split(apiKey).join('[key removed]');
+  s = s.replace(/(bearer\s+)[^\s"'<>,;]+/gi, '$1[key removed]');
+  s = s.replace(/("?(?:authorization|api[_-]?key)"?\s*[:=]\s*"?)[^\s"'<>,;]+/gi, '$1[key removed]');
+  return body.length > BODY_EXCERPT_BYTES ? `${s}… (${body.length} characters in all)` : s;
+};
 
 /** Error types the specification names; they decide the kind whatever status carries them (the spec does not give all statuses). */
 const NAMED_TYPES: Readonly<Record<string, ApiErrorKind>> = {
-  Suspended: 'Suspended',
-  ApiNotProvisioned: 'ApiNotProvisioned',
-  UploadLimitExceeded: 'UploadLimitExceeded',
-  SpeakerSpeechTooShort: 'SpeakerSpeechTooShort',
-  RecordingTooLongForIsolation: 'RecordingTooLongForIsolation',
+  suspended: 'Suspended',
+  apinotprovisioned: 'ApiNotProvisioned',
+  uploadlimitexceeded: 'UploadLimitExceeded',
+  speakerspeechtooshort: 'SpeakerSpeechTooShort',
+  recordingtoolongforisolation: 'RecordingTooLongForIsolation',
 };
 
 export const classifyHttpError = (
@@ -79,7 +100,8 @@ export const classifyHttpError = (
 ): ApiErrorKind => {
   if (status === 429) return 'RateLimited';
   if (status >= 500) return 'ServerError';
-  const named = serviceType !== null ? NAMED_TYPES[serviceType] : undefined;
+  // Read without regard to letter case or surrounding spaces: `suspended` is still a suspension.
+  const named = serviceType !== null ? NAMED_TYPES[serviceType.trim().toLowerCase()] : undefined;
   if (named) return named;
   switch (status) {
     case 400:
@@ -142,7 +164,7 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   BadRequest: {
     summary: 'The service refused the request as malformed.',
     action:
-      "See the service's message below. If the file passed local checks, report this with the event log.",
+      "See the service's message, if it gave one. If the file passed local checks, report this with the event log.",
   },
   Forbidden: {
     summary: 'The service refused access to this resource.',
@@ -185,8 +207,38 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
   },
 };
 
+/**
+ * Statuses the specification does not list, in words. Anything else unlisted falls back to the
+ * UnexpectedStatus explanation with its number.
+ */
+const UNLISTED_STATUS: Readonly<Record<number, string>> = {
+  402: 'The service asked for payment (HTTP 402, a status the specification does not list): the subscription or credit balance may need attention.',
+  405: 'The service does not accept this request at this address (HTTP 405): the service address may point at something else.',
+  407: 'A proxy between you and the service asks for its own login (HTTP 407).',
+  408: 'The service gave up waiting for the request (HTTP 408).',
+  409: 'The service reported a conflict (HTTP 409, a status the specification does not list).',
+  410: 'The service says this address is gone (HTTP 410): the API version may have been retired.',
+  415: 'The service did not accept the request format (HTTP 415).',
+  422: 'The service could not process the request (HTTP 422, a status the specification does not list).',
+};
+
 export const explainApiError = (e: ApiError): Explanation => {
   const base = EXPLANATIONS[e.kind];
-  const extra = e.kind === 'InvalidResponse' && e.path !== null ? ` (at ${e.path})` : '';
-  return { summary: base.summary + extra, action: base.action };
+  let summary = base.summary;
+  if (e.kind === 'InvalidResponse' && e.path !== null) summary += ` (at ${e.path})`;
+  if (e.kind === 'UnexpectedStatus' && e.status !== null)
+    summary =
+      UNLISTED_STATUS[e.status] ??
+      (e.status >= 300 && e.status < 400
+        ? `The service answered with a redirect (HTTP ${e.status}), which the specification does not describe.`
+        : `The service answered with HTTP ${e.status}, a status the specification does not describe.`);
+  // A 403 that names no known type: the specification's 403s are suspension, billing and (upload) analysis not enabled.
+  if (e.kind === 'Forbidden' && e.serviceType === null)
+    summary =
+      'The service refused access (HTTP 403) without saying why; the specification gives this status for a suspended organisation or missing API billing.';
+  if (e.kind === 'TooLarge' && e.endpoint !== 'upload')
+    summary = 'The service said the request was too large (HTTP 413).';
+  if (e.serviceMessage === null && e.status !== null && e.status >= 400 && e.kind !== 'RateLimited')
+    summary += ' The service gave no further explanation.';
+  return { summary, action: base.action };
 };

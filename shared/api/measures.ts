@@ -31,6 +31,13 @@ export interface MeasureDef {
   readonly allowed?: readonly string[];
   /** Closed numeric range where the spec gives one. */
   readonly range?: readonly [number, number];
+  /**
+   * Our documented reading where the spec gives no range (docs/spec-decisions.md): values outside it are
+   * kept and flagged, but it is not written into exports as a constraint.
+   */
+  readonly assumedRange?: readonly [number, number];
+  /** A quantity that cannot be negative (duration, rate, ratio, standard deviation): below zero is flagged. */
+  readonly nonNegative?: boolean;
   readonly meaning: string;
   /** Path inside the analysis object (e.g. `analysis.parkinsons`) in each version; absent where the version lacks it. */
   readonly path: Partial<Record<ApiVersion, readonly string[]>>;
@@ -111,7 +118,7 @@ const ccScore = (field: string, label: string, meaning: string): MeasureDef => (
   path: { 'v1.3': ['insights', field, 'score'] },
 });
 
-export const MEASURES: readonly MeasureDef[] = [
+const CATALOGUE: readonly MeasureDef[] = [
   wb('stress', STRESS_LEVELS, 'Stress level'),
   wb('anxiety', ANXIETY_LEVELS, 'Anxiety level'),
   wb('depression', DEPRESSION_LEVELS, 'Depression level'),
@@ -146,7 +153,8 @@ export const MEASURES: readonly MeasureDef[] = [
     kind: 'score',
     valueType: 'integer',
     unit: null,
-    meaning: 'Disease probability (numeric range not given by the specification)',
+    meaning: 'Disease probability (numeric range not given by the specification; read as 0 to 100)',
+    assumedRange: [0, 100],
     path: { 'v1.3': ['insights', 'parkinsons', 'score'], 'v1.2': ['predictions', 'risk_score'] },
   },
 
@@ -223,6 +231,35 @@ export const MEASURES: readonly MeasureDef[] = [
     "Closeness of the speaker's word rate to the ideal words-per-minute rate",
   ),
 ];
+
+/** Measures that cannot be negative by what they are: durations, rates per minute, ratios, spreads. */
+const NON_NEGATIVE: ReadonlySet<string> = new Set([
+  'pd_monoloudness',
+  'pd_monotony',
+  'pd_articulation',
+  'pd_speech_rate',
+  'pd_speech_rate_stdev',
+  'pd_pause_duration',
+  'pd_pause_duration_stdev',
+  'pd_stuttering',
+  'ad_ttr',
+  'ad_brunet_index',
+  'ad_content_ratio',
+  'ad_mlu_words',
+  'ad_clause_ratio',
+  'ad_speech_rate',
+  'ad_speech_rate_stdev',
+  'ad_avg_pause_duration_ms',
+  'ad_pause_filler_words_per_min',
+  'ad_long_pause_ratio',
+  'cc_word_rate',
+  'cc_fragment_rate',
+  'cc_filler_words_rate',
+]);
+
+export const MEASURES: readonly MeasureDef[] = CATALOGUE.map((m) =>
+  NON_NEGATIVE.has(m.key) ? { ...m, nonNegative: true } : m,
+);
 
 export const measuresOf = (analysis: AnalysisType): readonly MeasureDef[] =>
   MEASURES.filter((m) => m.analysis === analysis);

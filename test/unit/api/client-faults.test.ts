@@ -160,17 +160,26 @@ describe('errors become typed values', () => {
     });
   });
 
-  it('a 200 that breaks the schema is InvalidResponse with the offending path, never data', async () => {
+  // Issue 13 reversed this test: one odd value used to discard the whole answer; now it is kept and flagged.
+  it('a 200 with one value of the wrong kind keeps it as received, flagged, and keeps everything else', async () => {
     const broken = structuredClone(analysisV13) as {
       analysis: { parkinsons: { indicators: { hnr: unknown } } };
     };
     broken.analysis.parkinsons.indicators.hnr = '17';
     srv.script(json(200, broken));
     const res = await client().getAnalysis(IDS.recording);
-    expect(res).toMatchObject({
-      ok: false,
-      error: { kind: 'InvalidResponse', path: 'analysis.parkinsons.indicators.hnr' },
-    });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const pd = res.value.outcomes.find((o) => o.type === 'parkinsons')!;
+    expect(pd.values['pd_hnr']).toBe('17');
+    expect(pd.flags).toContainEqual(
+      expect.objectContaining({
+        code: 'number_expected',
+        path: 'analysis.parkinsons.indicators.hnr',
+        measures: ['pd_hnr'],
+      }),
+    );
+    expect(res.value.outcomes.map((o) => o.type).sort()).toEqual(Object.keys(analysisV13.analysis).sort());
     expect(srv.received).toHaveLength(1);
   });
 
@@ -178,14 +187,22 @@ describe('errors become typed values', () => {
     ['truncated JSON', text(200, JSON.stringify(analysisV13).slice(0, 300))],
     ['an HTML page', text(200, '<html><body>Sign in to the hotel Wi-Fi</body></html>')],
     ['deeply nested garbage', text(200, '['.repeat(100_000) + ']'.repeat(100_000))],
-    [
-      'a number too large for a double',
-      text(200, JSON.stringify(analysisV13).replace('"hnr":17', '"hnr":1e400')),
-    ],
-  ])('%s is InvalidResponse', async (_, reply) => {
+  ])('%s is InvalidResponse, with the start of the answer kept for the event log', async (_, reply) => {
     srv.script(reply);
     const res = await client().getAnalysis(IDS.recording);
     expect(res).toMatchObject({ ok: false, error: { kind: 'InvalidResponse' } });
+    if (!res.ok) expect(res.error.bodyExcerpt?.length).toBeGreaterThan(0);
+  });
+
+  // Issue 13 reversed this one too: 1e400 was InvalidResponse; it is now kept as "Infinity", flagged.
+  it('a number too large for a double is kept as "Infinity" and flagged; the rest of the answer stands', async () => {
+    srv.script(text(200, JSON.stringify(analysisV13).replace('"hnr":17', '"hnr":1e400')));
+    const res = await client().getAnalysis(IDS.recording);
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const pd = res.value.outcomes.find((o) => o.type === 'parkinsons')!;
+    expect(pd.values['pd_hnr']).toBe('Infinity');
+    expect(pd.flags?.map((f) => f.code)).toEqual(['number_not_finite']);
   });
 
   it('an answer larger than the cap is refused without reading it all', async () => {

@@ -4,12 +4,16 @@
  *
  * 1. The client never throws: every call resolves to a Result (or an upload outcome) whose error is a
  *    well-formed ApiError.
- * 2. An answer that is certainly unusable (wrong type, unknown enum, 1e400, truncated, not JSON, too
- *    large, another status, a broken connection) yields no value; the client's own schemas refuse it too.
- * 3. A value the client returns agrees exactly with what the (valid) body said.
+ * 2. An answer that cannot be read at all (truncated, not JSON, too large, not an object, `metadata` or
+ *    `analysis` not objects, an account without an id, usage without its numbers, another status, a
+ *    broken connection) yields no value. Since issue 13, every other answer is read: values of the
+ *    wrong type, unknown enumeration values and 1e400 are kept as received (and flagged: see
+ *    tolerant-reading.test.ts for the flags), where they used to discard the whole answer.
+ * 3. A value the client returns agrees exactly with what the body said (as received; a rating that
+ *    differs only in letter case in the specification's spelling).
  * 4. Through the engine's own steps into a study database: the measures stored are exactly those of a
- *    valid answer, for the types requested, and an invalid answer stores nothing; an upload is
- *    accepted only from a valid answer with a recording id, is never sent twice, and every other
+ *    readable answer, for the types requested, and an unreadable answer stores nothing; an upload is
+ *    accepted only from a readable answer with a recording id, is never sent twice, and every other
  *    answer leaves it rejected, uncertain (with a reason) or queued again behind a pause.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,13 +30,12 @@ import { ApiError, type ApiErrorKind } from '../../../shared/api/api-error';
 import type { RecordingAnalysis, UploadOutcome } from '../../../shared/api/domain';
 import { MEASURES, type MeasureDef } from '../../../shared/api/measures';
 import {
+  ANALYSIS_STATUSES,
   ANALYSIS_TYPES,
   analysisTypesFor,
   type AnalysisType,
   type ApiVersion,
 } from '../../../shared/api/vocabulary';
-import { Ping } from '../../../shared/api/wire-common';
-import { WIRE } from '../../../shared/api/wire';
 import type { Result } from '../../../shared/result';
 import { startRawReplyServer, type RawReplyServer } from '../../support/raw-reply-server';
 import {
@@ -90,15 +93,24 @@ const tally = () => {
   };
 };
 
-const SCHEMA: Record<ShapeEndpoint, (v: ApiVersion) => { safeParse(x: unknown): { success: boolean } }> = {
-  ping: () => Ping,
-  createAccount: (v) => WIRE[v].account,
-  upload: (v) => WIRE[v].recording,
-  getAnalysis: (v) => WIRE[v].analysis,
-  getUsage: (v) => WIRE[v].usage,
+const isObj = (v: unknown): v is Record<string, Json> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** What makes an answer readable at all, per endpoint (issue 13): written here from the issue, not from the reader. */
+const READABLE: Record<ShapeEndpoint, (v: ApiVersion, body: Record<string, Json>) => boolean> = {
+  ping: (_, b) => typeof b['message'] === 'string',
+  createAccount: (_, b) => typeof b['account_id'] === 'string',
+  upload: () => true,
+  getAnalysis: (_, b) => isObj(b['metadata']) && isObj(b['analysis']),
+  getUsage: (v, b) =>
+    (v === 'v1.2'
+      ? ['count', 'limit']
+      : ['trial_remaining', 'trial_granted', 'included_remaining', 'included_granted', 'purchased_remaining']
+    ).every((k) => finite(b[k])),
 };
 
-/** The body, parsed, when the answer is one the client may use: a 2xx under the size cap, JSON, valid for the version's schema. */
+/** The body, parsed, when the answer is one the client must read: a 2xx under the size cap, JSON, readable for the endpoint. */
 const usableBody = (
   version: ApiVersion,
   endpoint: ShapeEndpoint,
@@ -113,7 +125,7 @@ const usableBody = (
   } catch {
     return null;
   }
-  return SCHEMA[endpoint](version).safeParse(v).success ? (v as Record<string, Json>) : null;
+  return isObj(v) && READABLE[endpoint](version, v) ? v : null;
 };
 
 const at = (v: Json | undefined, path: readonly string[]): Json | undefined => {
@@ -126,19 +138,43 @@ const orNull = (v: Json | undefined): Json => (v === undefined ? null : v);
 /** -0 and 0 are the same measure (JSON and SQLite do not keep the sign of zero). */
 const num = (v: unknown): unknown => (v === 0 ? 0 : v);
 
-/** The simulated mark, as the client reads it: the header, or a well-formed `simulation` saying so. */
+/** Receipt audio facts as the domain holds them: text and finite numbers, anything else null (its flag keeps it). */
+const wellTypedFacts = (b: Record<string, Json>): Record<string, Json> => ({
+  ...b,
+  audio_file_format: typeof b['audio_file_format'] === 'string' ? b['audio_file_format'] : null,
+  ...Object.fromEntries(
+    [
+      'audio_size_bytes',
+      'audio_sample_rate_hz',
+      'audio_bit_rate_bps',
+      'audio_duration_seconds',
+      'speech_duration_seconds',
+    ].map((k) => [k, finite(b[k]) ? b[k] : null]),
+  ),
+});
+
+/** The simulated mark, as the client reads it: the header, or a `simulation` object whose `simulated` is true. */
 const simulatedBy = (body: Record<string, Json>, header: boolean): boolean => {
   const s = body['simulation'];
-  const wellFormed =
-    s !== null &&
-    typeof s === 'object' &&
-    !Array.isArray(s) &&
-    typeof s['simulated'] === 'boolean' &&
-    (s['generator'] === undefined || s['generator'] === null || typeof s['generator'] === 'string');
-  return header || (wellFormed && (s as Record<string, Json>)['simulated'] === true);
+  return header || (isObj(s) && s['simulated'] === true);
 };
 
-/** Measures a body carries for one analysis type, by catalogue key: numbers and strings only. */
+/** A value as the client must keep it: as received; a rating differing only in case in the listed spelling. */
+const keptValue = (m: MeasureDef, v: Json): number | string => {
+  if (typeof v === 'string') {
+    const same =
+      m.valueType === 'category' ? m.allowed?.find((a) => a.toLowerCase() === v.toLowerCase()) : undefined;
+    return m.allowed?.includes(v) ? v : (same ?? v);
+  }
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return '"(nested too deeply to keep as text)"';
+  }
+};
+
+/** Measures a body carries for one analysis type, by catalogue key, as the client keeps them. */
 const measuresIn = (
   version: ApiVersion,
   body: Record<string, Json>,
@@ -148,27 +184,19 @@ const measuresIn = (
   for (const m of MEASURES) {
     const path = m.path[version];
     if (m.analysis !== type || !path) continue;
-    const v = at(body, ['analysis', type, ...path]);
-    if (typeof v === 'number' || typeof v === 'string') out.set(m.key, v);
+    // Only along a chain of objects (an array or a number in the way is flagged, not read through).
+    let node: Json | undefined = at(body, ['analysis', type]);
+    for (const k of path) node = isObj(node) ? node[k] : undefined;
+    if (node !== undefined && node !== null) out.set(m.key, keptValue(m, node));
   }
   return out;
 };
 
-/** A measure value of the right kind: exact integers, finite numbers, allowed categories, scores in range. */
-const wellTyped = (m: MeasureDef, v: number | string): boolean => {
-  switch (m.valueType) {
-    case 'integer':
-      return (
-        Number.isSafeInteger(v) &&
-        (m.kind !== 'score' || !m.range || (Number(v) >= m.range[0] && Number(v) <= m.range[1]))
-      );
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'category':
-      return typeof v === 'string' && (!m.allowed || m.allowed.includes(v));
-  }
-};
-const MEASURE = new Map(MEASURES.map((m) => [m.key, m]));
+/** The status the client acts on: a listed one in any letter case, else still processing. */
+const statusOf = (v: Json | undefined): string =>
+  typeof v === 'string' && (ANALYSIS_STATUSES as readonly string[]).includes(v.toLowerCase())
+    ? v.toLowerCase()
+    : 'processing';
 
 const expectWellFormedError = (e: unknown) => {
   const parsed = ApiError.safeParse(e);
@@ -184,11 +212,9 @@ const checkResult = <T>(
   agree: (body: Record<string, Json>, value: T) => void,
 ) => {
   const body = usableBody(version, endpoint, c);
-  if (c.certainlyInvalid)
-    expect(body, "the client's own schema accepts a certainly invalid answer").toBeNull();
   if (!res.ok) {
     expectWellFormedError(res.error);
-    if (body !== null) expect((res.error as ApiError).kind).toBe('InvalidResponse'); // only v1.2's account without an id
+    expect(body, `a readable answer was refused (${c.label})`).toBeNull();
     return;
   }
   expect(body, `a value came from an unusable answer (${c.label})`).not.toBeNull();
@@ -198,34 +224,35 @@ const checkResult = <T>(
 const agreeAnalysis =
   (version: ApiVersion, header: boolean) => (body: Record<string, Json>, a: RecordingAnalysis) => {
     const md = (k: string) => orNull(at(body, ['metadata', k]));
+    const txt = (k: string) => (typeof md(k) === 'string' ? md(k) : null);
+    const nbr = (k: string) => (finite(md(k)) ? md(k) : null);
     expect(a.apiVersion).toBe(version);
     expect([a.recordingId, a.accountId, a.recordedAt, a.uploadedAt]).toEqual([
-      md('recording_id'),
-      md('account_id'),
-      md('recorded_at'),
-      md('uploaded_at'),
+      txt('recording_id') ?? RECORDING,
+      txt('account_id'),
+      txt('recorded_at'),
+      txt('uploaded_at'),
     ]);
     expect(a.audio).toEqual({
-      format: md('audio_file_format'),
-      sizeBytes: md('audio_size_bytes'),
-      sampleRateHz: md('audio_sample_rate_hz'),
-      bitRateBps: md('audio_bit_rate_bps'),
-      durationSeconds: md('audio_duration_seconds'),
-      speechDurationSeconds: md('speech_duration_seconds'),
+      format: txt('audio_file_format'),
+      sizeBytes: nbr('audio_size_bytes'),
+      sampleRateHz: nbr('audio_sample_rate_hz'),
+      bitRateBps: nbr('audio_bit_rate_bps'),
+      durationSeconds: nbr('audio_duration_seconds'),
+      speechDurationSeconds: nbr('speech_duration_seconds'),
     });
     expect(a.source).toBe(simulatedBy(body, header) ? 'simulated' : 'service');
     const present = analysisTypesFor(version).filter((t) => {
       const o = at(body, ['analysis', t]);
-      return o !== null && o !== undefined;
+      return isObj(o);
     });
     expect(a.outcomes.map((o) => o.type)).toEqual(present);
     for (const o of a.outcomes) {
-      expect(o.status).toBe(at(body, ['analysis', o.type, 'status']));
+      expect(o.status).toBe(statusOf(at(body, ['analysis', o.type, 'status'])));
       const want = measuresIn(version, body, o.type);
       expect(Object.keys(o.values).sort()).toEqual([...want.keys()].sort());
       for (const [k, v] of Object.entries(o.values)) {
         expect(num(v), k).toBe(num(want.get(k)));
-        expect(wellTyped(MEASURE.get(k)!, v), `${k} = ${JSON.stringify(v)}`).toBe(true);
       }
     }
   };
@@ -252,7 +279,8 @@ describe.each(VERSIONS)('API %s', (version) => {
           case 'createAccount':
             return checkResult(version, e, c, await client.createAccount(), (body, created) => {
               expect(created.account.accountId).toBe(body['account_id']);
-              expect(created.account.role).toBe(orNull(body['organisation_role']));
+              const role = body['organisation_role'];
+              expect(created.account.role).toBe(typeof role === 'string' ? role : null);
             });
           case 'getUsage':
             return checkResult(version, e, c, await client.getUsage(), (body, usage) => {
@@ -268,7 +296,7 @@ describe.each(VERSIONS)('API %s', (version) => {
                   includedRemaining: n('included_remaining'),
                   includedGranted: n('included_granted'),
                   purchasedRemaining: n('purchased_remaining'),
-                  tier: orNull(body['tier']),
+                  tier: typeof body['tier'] === 'string' ? body['tier'] : null,
                 });
               }
             });
@@ -333,7 +361,9 @@ describe.each(VERSIONS)('API %s', (version) => {
           // Stored only from a usable answer about the recording asked for.
           const usable = usableBody(version, 'getAnalysis', c);
           const body =
-            usable !== null && String(at(usable, ['metadata', 'recording_id'])).toLowerCase() === RECORDING
+            usable !== null &&
+            (typeof at(usable, ['metadata', 'recording_id']) !== 'string' ||
+              String(at(usable, ['metadata', 'recording_id'])).toLowerCase() === RECORDING)
               ? usable
               : null;
           if (usable !== null && body === null) aboutOther++;
@@ -358,8 +388,9 @@ describe.each(VERSIONS)('API %s', (version) => {
           const wantStates: Record<string, string> = {};
           for (const t of requested) {
             const status = body === null ? undefined : at(body, ['analysis', t, 'status']);
-            wantStates[t] = typeof status === 'string' && status !== 'processing' ? status : 'processing';
-            if (status === 'completed') for (const [k, v] of measuresIn(version, body!, t)) want.set(k, v);
+            wantStates[t] = body === null ? 'processing' : statusOf(status);
+            if (body !== null && isObj(at(body, ['analysis', t])) && wantStates[t] === 'completed')
+              for (const [k, v] of measuresIn(version, body!, t)) want.set(k, v);
           }
           expect(states).toEqual(wantStates);
           expect([...stored.keys()].sort()).toEqual([...want.keys()].sort());
@@ -416,9 +447,18 @@ describe.each(VERSIONS)('API %s', (version) => {
           >;
           const posts = srv.received().filter((r) => r.method === 'POST');
           const body = usableBody(version, 'upload', c);
-          if (c.certainlyInvalid) expect(body).toBeNull();
 
-          if (o.status === 'accepted') {
+          if (o.status === 'accepted' && step.kind === 'unrecorded') {
+            // Known gap for the storage (issue 13, part B): the client now keeps a fraction or an unsafe
+            // integer in an integer audio fact (flagged), and the STRICT INTEGER columns svc_* refuse it.
+            // The engine keeps the answer in memory as 'unrecorded' (nothing lost, nothing stored yet).
+            expect(String(step.error)).toMatch(/cannot store REAL value in INTEGER column recordings\.svc_/);
+            expect(
+              ['audio_size_bytes', 'audio_sample_rate_hz', 'audio_bit_rate_bps'].some(
+                (k) => finite(body?.[k]) && !Number.isSafeInteger(body[k]),
+              ),
+            ).toBe(true);
+          } else if (o.status === 'accepted') {
             expect(body, `accepted an unusable answer (${c.label})`).not.toBeNull();
             const b = body!;
             expect(row).toMatchObject({
@@ -439,7 +479,7 @@ describe.each(VERSIONS)('API %s', (version) => {
                 'svc_speech_seconds',
               ]),
             ).toEqual(
-              facts(b, [
+              facts(wellTypedFacts(b), [
                 'audio_file_format',
                 'audio_size_bytes',
                 'audio_sample_rate_hz',
@@ -449,8 +489,7 @@ describe.each(VERSIONS)('API %s', (version) => {
               ]),
             );
             expect(row['result_source']).toBe(simulatedBy(b, c.simulatedHeader) ? 'simulated' : 'service');
-            if (b['uploaded_at'] !== null && b['uploaded_at'] !== undefined)
-              expect(row['uploaded_at']).toBe(b['uploaded_at']);
+            if (typeof b['uploaded_at'] === 'string') expect(row['uploaded_at']).toBe(b['uploaded_at']);
             expect(
               (
                 db

@@ -253,6 +253,7 @@ describe('both versions map into the same domain values', () => {
       apiVersion: 'v1.2',
       uploadsRemaining: 460,
       detail: { kind: 'upload_count', used: 40, limit: 500 },
+      flags: [],
     });
     expect(usageToDomain('v1.2', { count: 600, limit: 500 }).uploadsRemaining).toBe(0);
   });
