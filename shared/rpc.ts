@@ -114,8 +114,7 @@ export interface Transport {
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
 }
 
-/** Channel names of the Electron transport (STYLE: two channels, one for calls, one for events). */
-export const IPC_CHANNELS = { rpc: 'app:rpc', event: 'app:event' } as const;
+export { IPC_CHANNELS } from './ipc-channels';
 
 /** What the preload script exposes to the page (as `voicescope` on the global object), and nothing else. */
 export interface PreloadApi {

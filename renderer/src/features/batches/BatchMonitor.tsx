@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
-import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/contract/views';
+import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/states';
 import type { BatchProgress } from '../../../../shared/study';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
+import type { ApiVersion } from '../../../../shared/api/vocabulary';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import { SimulatedBadge } from '../../components/Badges';
@@ -78,7 +79,7 @@ const Wizard = ({
   simulated,
 }: {
   studyId: number;
-  version: 'v1.3' | 'v1.2';
+  version: ApiVersion;
   simulated: boolean;
 }) => {
   const rpc = useRpc();
