@@ -4,7 +4,7 @@
  * an API key; audit entries carry ids, names of studies or profiles, counts and plain words.
  */
 import { z } from 'zod';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
 export const AUDIT_KINDS = [
@@ -75,18 +75,23 @@ export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
 
 export const privacyContract = {
   'privacy.settings': procedure(NoInput, PrivacySettingsSchema),
-  'privacy.setDiagnostic': procedure(z.object({ on: z.boolean() }), PrivacySettingsSchema),
+  'privacy.setDiagnostic': action(z.object({ on: z.boolean() }), PrivacySettingsSchema, [
+    'privacy.settings',
+    'audit.list',
+  ]),
   'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
   /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
-  'studies.archive': procedure(
+  'studies.archive': action(
     z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
     ArchiveReportSchema,
+    ['studies.dataSummary', 'audit.list'],
   ),
   /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
-  'studies.delete': procedure(
-    z.object({ studyId: Id, confirmName: z.string().max(200) }),
-    DeleteReportSchema,
-  ),
+  'studies.delete': action(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema, [
+    'studies.list',
+    'studies.get',
+    'audit.list',
+  ]),
   'audit.list': procedure(
     z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
     z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),

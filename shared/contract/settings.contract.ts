@@ -1,6 +1,6 @@
 /** The researcher's tuning of the poller and the queue (clamped to the specification), and the built-in sandbox's scenario. */
 import { z } from 'zod';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 
 export const EngineSettingsSchema = z.object({
   firstPollSeconds: z.number().min(5).max(3600),
@@ -30,8 +30,10 @@ export const SandboxStateSchema = z.object({
 export const settingsContract = {
   'settings.get': procedure(NoInput, EngineSettingsSchema),
   /** Saves what is given; values are clamped to the specification (never more often than every 5 s). */
-  'settings.save': procedure(EngineSettingsSchema.partial(), EngineSettingsSchema),
+  'settings.save': action(EngineSettingsSchema.partial(), EngineSettingsSchema, ['settings.get']),
   'sandbox.state': procedure(NoInput, SandboxStateSchema),
   /** The built-in sandbox's behaviour, for training: faults, rate limits, slow answers. */
-  'sandbox.setScenario': procedure(z.object({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema),
+  'sandbox.setScenario': action(z.object({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema, [
+    'sandbox.state',
+  ]),
 } as const;

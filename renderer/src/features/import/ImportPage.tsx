@@ -18,6 +18,7 @@ import { ChooseStep } from './ChooseStep';
 import { ConfirmStep } from './ConfirmStep';
 import { initialChoice, lastSegment, previewRequest, type ImportChoice } from './import-choice';
 import { PreviewStep } from './PreviewStep';
+import { paths } from '../../app/paths';
 
 type StepName = 'choose' | 'preview' | 'confirm';
 const STEPS: readonly { key: StepName; label: string }[] = [
@@ -203,7 +204,7 @@ const Wizard = ({
             onRepreview={() => void preview(choice)}
             onDone={(batchId) => {
               planRef.current = null;
-              navigate(`/studies/${studyId}/batches/${batchId}`);
+              navigate(paths.study(studyId).batch(batchId));
             }}
           />
         )}
@@ -225,7 +226,7 @@ export const ImportPage = () => {
               badge={s.simulated ? <SimulatedBadge long /> : undefined}
               subtitle={
                 <>
-                  Into <Link href={`/studies/${studyId}`}>{s.name}</Link>
+                  Into <Link href={paths.study(studyId).overview}>{s.name}</Link>
                   {s.profileName ? (
                     <>
                       {' '}
