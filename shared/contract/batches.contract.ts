@@ -1,14 +1,7 @@
-/** Batches and the per-profile queue: start after the credit check, pause, resume, cancel. */
+/** Batches: start after the credit check, pause, resume, cancel. */
 import { z } from 'zod';
 import { action, procedure } from '../rpc';
 import { BatchProgressSchema, CreditCheckSchema, Id } from './views';
-
-export const QueueStateSchema = z.object({
-  profileId: Id,
-  running: z.boolean(),
-  pause: z.object({ reason: z.string(), untilMs: z.number().nullable() }).nullable(),
-  inFlight: z.number(),
-});
 
 const BatchRef = z.object({ batchId: Id });
 
@@ -23,15 +16,4 @@ export const batchesContract = {
   'batches.pause': action(BatchRef, BatchProgressSchema, BATCH_MOVES),
   'batches.resume': action(BatchRef, BatchProgressSchema, BATCH_MOVES),
   'batches.cancel': action(BatchRef, BatchProgressSchema, BATCH_MOVES),
-  'queue.state': procedure(z.object({ profileId: Id }), QueueStateSchema),
-  'queue.pause': action(z.object({ profileId: Id }), QueueStateSchema, [
-    'queue.state',
-    'batches.get',
-    'batches.list',
-  ]),
-  'queue.resume': action(z.object({ profileId: Id }), QueueStateSchema, [
-    'queue.state',
-    'batches.get',
-    'batches.list',
-  ]),
 } as const;

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { AppError, EventDef, Procedure } from '../rpc';
 import { appContract } from './app.contract';
+import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
@@ -13,8 +14,10 @@ import { filesContract, importsContract } from './imports.contract';
 import { participantsContract } from './participants.contract';
 import { privacyContract } from './privacy.contract';
 import { profilesContract } from './profiles.contract';
+import { queueContract } from './queue.contract';
 import { recordingDetailContract } from './recording-detail.contract';
 import { recordingsContract } from './recordings.contract';
+import { sandboxContract } from './sandbox.contract';
 import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
 import { timelineContract } from './timeline.contract';
@@ -30,10 +33,13 @@ export const procedures = {
   ...filesContract,
   ...importsContract,
   ...batchesContract,
+  ...queueContract,
   ...timelineContract,
   ...usageContract,
   ...settingsContract,
+  ...sandboxContract,
   ...privacyContract,
+  ...auditContract,
   ...exportsContract,
 } as const satisfies Record<string, Procedure>;
 

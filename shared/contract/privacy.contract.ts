@@ -1,24 +1,13 @@
 /**
- * Privacy and the audit trail: diagnostic logging, a study's local data (archive a consistent copy,
- * delete it for good), and the append-only audit log of exports and key changes. Nothing here carries
- * an API key; audit entries carry ids, names of studies or profiles, counts and plain words.
+ * Privacy: diagnostic logging and a study's local data (archive a consistent copy, delete it for good).
+ * Nothing here carries an API key. The audit log is audit.contract.ts.
  */
 import { z } from 'zod';
 import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
-export const AUDIT_KINDS = [
-  'key_added',
-  'key_replaced',
-  'key_removed',
-  'key_storage_accepted',
-  'export_written',
-  'study_archived',
-  'study_deleted',
-  'diagnostic_on',
-  'diagnostic_off',
-] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+/** Re-exported for main/db/repos/audit.repo.ts until it imports them from audit.contract.ts. */
+export { AUDIT_KINDS, type AuditKind } from './audit.contract';
 
 export const PrivacySettingsSchema = z.object({
   /** While on, the log keeps participant codes; API keys never. */
@@ -62,17 +51,6 @@ export const DeleteReportSchema = z.object({
   databaseScrubbed: z.boolean(),
 });
 
-export const AuditEntrySchema = z.object({
-  id: Id,
-  at: z.string(),
-  kind: z.enum(AUDIT_KINDS),
-  profileId: Id.nullable(),
-  studyId: Id.nullable(),
-  subject: z.string().nullable(),
-  detail: z.record(z.string(), z.union([z.number(), z.boolean(), z.null(), z.string()])),
-});
-export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
-
 export const privacyContract = {
   'privacy.settings': procedure(NoInput, PrivacySettingsSchema),
   'privacy.setDiagnostic': action(z.object({ on: z.boolean() }), PrivacySettingsSchema, [
@@ -92,8 +70,4 @@ export const privacyContract = {
     'studies.get',
     'audit.list',
   ]),
-  'audit.list': procedure(
-    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
-    z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),
-  ),
 } as const;

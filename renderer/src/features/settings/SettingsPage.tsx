@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { EngineSettings } from '../../../../shared/contract/settings.contract';
 import type { ProfileView } from '../../../../shared/contract/profiles.contract';
-import { SANDBOX_SCENARIOS } from '../../../../shared/contract/settings.contract';
+import { SANDBOX_SCENARIOS } from '../../../../shared/contract/sandbox.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
