@@ -7,10 +7,8 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { isMethodName } from '../shared/contract/method-names';
+import { IPC_CHANNELS as CHANNELS } from '../shared/ipc-channels';
 import type { Envelope, PreloadApi } from '../shared/rpc';
-
-/** Channel names as in shared/rpc.ts IPC_CHANNELS (not imported: that module would bring zod into the preload). */
-const CHANNELS = { rpc: 'app:rpc', event: 'app:event' } as const;
 
 const notAMethod = (method: unknown): Envelope<never> => ({
   ok: false,

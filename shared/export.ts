@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from './api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from './baseline';
-import type { AnalysisState } from './study';
+import { ANALYSIS_STATES } from './states';
 
 // ---- the request ----
 
@@ -21,21 +21,8 @@ export const EXPORT_PRESETS = ['standard', 'excel'] as const;
 export const ExportPreset = z.enum(EXPORT_PRESETS);
 export type ExportPreset = z.infer<typeof ExportPreset>;
 
-/** The study database's analysis states (shared/study.ts), as a list the schema can enumerate. */
-export const EXPORT_ANALYSIS_STATES = [
-  'awaiting_upload',
-  'processing',
-  'completed',
-  'error',
-  'not_requested',
-  'timed_out',
-] as const;
-// Both directions, so a state added to shared/study.ts without being added here fails to compile.
-type Missing<A, B> = Exclude<A, B> extends never ? true : never;
-const _statesComplete: Missing<AnalysisState, (typeof EXPORT_ANALYSIS_STATES)[number]> &
-  Missing<(typeof EXPORT_ANALYSIS_STATES)[number], AnalysisState> = true;
-void _statesComplete;
-export const ExportAnalysisState = z.enum(EXPORT_ANALYSIS_STATES);
+/** The states a researcher can select analyses by: the study database's own (shared/states.ts). */
+export const ExportAnalysisState = z.enum(ANALYSIS_STATES);
 
 const isTimeZone = (tz: string): boolean => {
   try {
@@ -73,11 +60,9 @@ export const ExportRequestSchema = z.object({
   /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts). */
   baselineSessions: z.int().min(1).max(20).default(DEFAULT_BASELINE_SESSIONS),
   /** IANA zone of the `*_local` columns and of date-only bounds, e.g. Europe/Berlin. */
-  timeZone: z
-    .string()
-    .refine(isTimeZone, {
-      message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)',
-    }),
+  timeZone: z.string().refine(isTimeZone, {
+    message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)',
+  }),
 });
 export type ExportRequestInput = z.input<typeof ExportRequestSchema>;
 export type ExportRequest = z.output<typeof ExportRequestSchema>;

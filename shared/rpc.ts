@@ -10,15 +10,39 @@ import { ApiError } from './api/api-error';
 export interface Procedure<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   readonly input: I;
   readonly output: O;
+  /**
+   * An action's declaration of what it changes: the procedures (or whole namespaces, e.g. `batches`)
+   * whose answers may differ after it succeeds, so the renderer refreshes exactly those; `[]` when it
+   * changes nothing another call shows. Absent: a read, which changes nothing.
+   */
+  readonly affects?: readonly string[];
+}
+/** A procedure that changes something, with what it affects as literal names (checked against the contract). */
+export interface Action<
+  I extends z.ZodType,
+  O extends z.ZodType,
+  A extends readonly string[],
+> extends Procedure<I, O> {
+  readonly affects: A;
 }
 export interface EventDef<P extends z.ZodType = z.ZodType> {
   readonly payload: P;
 }
 
+/** A read: answers a question and changes nothing. */
 export const procedure = <I extends z.ZodType, O extends z.ZodType>(
   input: I,
   output: O,
 ): Procedure<I, O> => ({ input, output });
+/**
+ * An action: changes something, and says what (see Procedure.affects). shared/contract/index.ts checks
+ * at compile time that every name in `affects` is a procedure or a namespace of the contract.
+ */
+export const action = <I extends z.ZodType, O extends z.ZodType, const A extends readonly string[]>(
+  input: I,
+  output: O,
+  affects: A,
+): Action<I, O, A> => ({ input, output, affects });
 export const eventDef = <P extends z.ZodType>(payload: P): EventDef<P> => ({ payload });
 
 /** No input. */
@@ -114,8 +138,7 @@ export interface Transport {
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
 }
 
-/** Channel names of the Electron transport (STYLE: two channels, one for calls, one for events). */
-export const IPC_CHANNELS = { rpc: 'app:rpc', event: 'app:event' } as const;
+export { IPC_CHANNELS } from './ipc-channels';
 
 /** What the preload script exposes to the page (as `voicescope` on the global object), and nothing else. */
 export interface PreloadApi {

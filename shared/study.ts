@@ -6,6 +6,17 @@
 import type { ApiError } from './api/api-error';
 import type { Usage } from './api/domain';
 import type { AnalysisType, ApiVersion, AudioFormat } from './api/vocabulary';
+import type {
+  AnalysisState,
+  BatchState,
+  FindingSeverity,
+  PlannedAction,
+  RecordedAtSource,
+  UploadState,
+  VerdictStatus,
+} from './states';
+
+export type { AnalysisState, BatchState, PlannedAction, RecordedAtSource, UploadState };
 
 export interface ProfileSummary {
   readonly id: number;
@@ -26,42 +37,18 @@ export interface StudySummary {
   readonly createdAt: string;
 }
 
-export type RecordedAtSource = 'manifest' | 'filename' | 'embedded' | 'file_mtime' | 'researcher';
-
-export type UploadState =
-  | 'pending'
-  | 'refused_locally'
-  | 'duplicate'
-  | 'queued'
-  | 'uploading'
-  | 'uploaded'
-  | 'rejected'
-  | 'upload_uncertain'
-  | 'cancelled';
-
-export type AnalysisState =
-  'awaiting_upload' | 'processing' | 'completed' | 'error' | 'not_requested' | 'timed_out';
-
 export interface FindingView {
   readonly code: string;
-  readonly severity: 'refuse' | 'warn';
+  readonly severity: FindingSeverity;
   readonly message: string;
   readonly action: string;
   readonly fixedByConversion: boolean;
 }
 
 export interface VerdictView {
-  readonly status: 'accepted' | 'accepted_with_warnings' | 'needs_conversion' | 'will_convert' | 'refused';
+  readonly status: VerdictStatus;
   readonly findings: readonly FindingView[];
 }
-
-/** What importing a file would do, decided before anything is written or sent. */
-export type PlannedAction =
-  | 'upload' // valid as it is
-  | 'convert_and_upload' // a converted copy will be uploaded; the original stays untouched
-  | 'refused' // local validation refuses it: never sent
-  | 'duplicate' // same audio already imported for this participant: not sent unless the researcher insists
-  | 'unassigned'; // no participant (manifest row error or file name not matching the pattern): not imported
 
 export interface PlannedFile {
   readonly path: string;
@@ -119,8 +106,6 @@ export interface CreditCheckView {
   readonly emptiedBuckets: readonly string[];
   readonly message: string;
 }
-
-export type BatchState = 'open' | 'running' | 'paused' | 'cancelled' | 'finished';
 
 export interface BatchProgress {
   readonly batchId: number;

@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
-import type { ExportColumn } from './schema';
+import type { ExportColumn } from './column';
 
 const CHUNK_CHARS = 64 * 1024;
 /** Bytes a file may have in flight before the writer waits: enough for the disk to write while the next rows are built. */

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../shared/api/vocabulary';
 import type { MeasureDef } from '../../shared/api/measures';
 import {
-  EXPORT_ANALYSIS_STATES,
   EXPORT_FORMS,
   ExportRequestSchema,
   type ExportProblem,
@@ -22,6 +21,7 @@ import {
   type WrittenFile,
 } from '../../shared/export';
 import { err, ok, type Result } from '../../shared/result';
+import { ANALYSIS_STATES } from '../../shared/states';
 import { schemaVersion } from '../db/migrate';
 import { appendAudit } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
@@ -89,7 +89,7 @@ const normalise = (r: ExportRequest): ExportRequest => {
   const p = uniq(participants),
     s = uniq(sessions),
     a = uniq<AnalysisType>(analyses, ANALYSIS_TYPES),
-    st = uniq(states, EXPORT_ANALYSIS_STATES);
+    st = uniq(states, ANALYSIS_STATES);
   return {
     ...out,
     ...(p ? { participants: p } : {}),

@@ -5,19 +5,19 @@
  * from here, so a column cannot be written without being described, nor described differently from
  * how it is written. Measure columns and values come from the catalogue (shared/api/measures.ts).
  */
-import { MEASURES, type MeasureDef } from '../../shared/api/measures';
+import { MEASURE_KINDS, MEASURES, type MeasureDef } from '../../shared/api/measures';
 import { ANALYSIS_LABEL, ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import {
   ANALYSIS_PREFIX,
-  EXPORT_ANALYSIS_STATES,
   type ColumnDef,
   type ExportForm,
   type ExportRequest,
   type FileDef,
   type FileRole,
 } from '../../shared/export';
-import type { Scope } from './scoped-rows';
+import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../shared/states';
+import type { ExportColumn, RawValue, Scope } from './column';
 import type { LocalTime } from './time';
 
 // ---- what the writers hand to the columns ----
@@ -121,11 +121,6 @@ export interface LinkCtx {
   readonly created: LocalTime | null;
 }
 
-export type RawValue = string | number | boolean | null | undefined;
-export interface ExportColumn<C> extends ColumnDef {
-  readonly get: (c: C) => RawValue;
-}
-
 // ---- building blocks ----
 
 type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & {
@@ -150,20 +145,6 @@ const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v ===
 const simulatedOf = (source: string | null): boolean | null =>
   source === null ? null : source === 'simulated';
 const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
-
-const UPLOAD_STATES = [
-  'pending',
-  'refused_locally',
-  'duplicate',
-  'queued',
-  'uploading',
-  'uploaded',
-  'rejected',
-  'upload_uncertain',
-  'cancelled',
-];
-const RECORDED_AT_SOURCES = ['manifest', 'filename', 'embedded', 'file_mtime', 'researcher'];
-const KINDS = ['indicator', 'insight', 'score', 'probability'];
 
 const SIMULATED_MEANING =
   'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';
@@ -227,7 +208,7 @@ const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[
     'Source of recorded_at',
     "Where the recording time came from: the import manifest, the file name, the date embedded in the file, the file's modification time, or the researcher.",
     (c) => c.r.recordedAtSource,
-    { enum: RECORDED_AT_SOURCES, required: true },
+    { enum: [...RECORDED_AT_SOURCES], required: true },
   ),
   col<C>(
     'file_name',
@@ -294,7 +275,7 @@ const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[
     'Upload state',
     'State of the upload in the workstation.',
     (c) => c.r.uploadState,
-    { enum: UPLOAD_STATES, required: true },
+    { enum: [...UPLOAD_STATES], required: true },
   ),
   col<C>(
     'recording_id',
@@ -477,7 +458,7 @@ export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): Exp
         `${ANALYSIS_LABEL[t]}: state`,
         `${STATE_MEANING} Empty: this type was not requested for this recording, or the export's filters left it out.`,
         (c) => c.pairs.get(t)?.state,
-        { enum: [...EXPORT_ANALYSIS_STATES] },
+        { enum: [...ANALYSIS_STATES] },
       ),
     );
     for (const m of MEASURES) if (m.analysis === t) columns.push(measureColumn(m));
@@ -526,7 +507,7 @@ export const longFile = (
       scoped(
         'pair',
         col<LongCtx>('analysis_state', 'string', 'Analysis state', STATE_MEANING, (c) => c.pair.state, {
-          enum: [...EXPORT_ANALYSIS_STATES],
+          enum: [...ANALYSIS_STATES],
           required: true,
         }),
       ),
@@ -549,7 +530,7 @@ export const longFile = (
           'Kind',
           'indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs.',
           (c) => c.measure.kind,
-          { enum: KINDS, required: true },
+          { enum: [...MEASURE_KINDS], required: true },
         ),
       ),
       scoped(
@@ -673,7 +654,7 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
         'Kind',
         'indicator, insight, score or probability.',
         (c) => c.measure.kind,
-        { enum: KINDS, required: true },
+        { enum: [...MEASURE_KINDS], required: true },
       ),
       col<SummaryCtx>(
         'unit',

@@ -7,9 +7,7 @@
  * test/unit/export/cells.test.ts).
  */
 import { createRowEncoder, FIELD_DELIMITER, toCell, type Cell } from './cells';
-import type { ExportColumn } from './schema';
-
-export type Scope = 'recording' | 'pair' | 'measure' | 'row';
+import type { ExportColumn, Scope } from './column';
 
 interface Segment<C> {
   readonly scope: Scope;

@@ -14,7 +14,8 @@ import {
 } from './vocabulary';
 
 /** indicator: a measured acoustic or linguistic quantity; insight: a rating class; score and probability: model outputs. */
-export type MeasureKind = 'indicator' | 'insight' | 'score' | 'probability';
+export const MEASURE_KINDS = ['indicator', 'insight', 'score', 'probability'] as const;
+export type MeasureKind = (typeof MEASURE_KINDS)[number];
 export type MeasureValueType = 'integer' | 'number' | 'category';
 
 export interface MeasureDef {

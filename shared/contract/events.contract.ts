@@ -1,6 +1,7 @@
 /** Events the main process pushes to the renderer. */
 import { z } from 'zod';
 import { eventDef } from '../rpc';
+import type { EngineEvent } from '../study';
 import { EngineEventSchema } from './views';
 
 export const eventsContract = {
@@ -9,3 +10,25 @@ export const eventsContract = {
   /** The import preview reading files. */
   'imports.progress': eventDef(z.object({ done: z.number(), total: z.number() })),
 } as const;
+
+/**
+ * What each kind of engine event may change, as an action declares it (Procedure.affects): the
+ * renderer refreshes these when one arrives. shared/contract/index.ts checks every name.
+ */
+export const ENGINE_EVENT_AFFECTS = {
+  'batch-progress': ['batches.list', 'studies.list', 'studies.get'],
+  'recordings-changed': [
+    'recordings.page',
+    'recordings.rows',
+    'recordings.detail',
+    'participants.page',
+    'participants.get',
+    'timeline.participant',
+    'recordings.uncertain',
+    'recordings.retryable',
+  ],
+  usage: ['usage.overview', 'profiles.list'],
+  'queue-paused': ['queue.state'],
+  'queue-resumed': ['queue.state'],
+  'import-progress': [],
+} as const satisfies Record<EngineEvent['type'], readonly string[]>;

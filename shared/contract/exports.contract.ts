@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
 import { ExportProgressSchema, ExportReportSchema, ExportRequestSchema } from '../export';
-import { eventDef, procedure } from '../rpc';
+import { action, eventDef, procedure } from '../rpc';
 import { Id } from './views';
 
 export const ExportOptionsSchema = z.object({
@@ -33,7 +33,7 @@ export const exportsContract = {
     z.object({ studyId: Id, codes: z.array(z.string()).max(100_000) }),
     z.object({ unknown: z.array(z.string()) }),
   ),
-  'exports.run': procedure(
+  'exports.run': action(
     z.object({
       /** Chosen by the window, so progress events and cancelling can name this run. */
       exportId: z.string().min(8).max(64),
@@ -42,8 +42,9 @@ export const exportsContract = {
       destination: z.string().min(1).optional(),
     }),
     ExportReportSchema,
+    [],
   ),
-  'exports.cancel': procedure(z.object({ exportId: z.string() }), z.object({ cancelled: z.boolean() })),
+  'exports.cancel': action(z.object({ exportId: z.string() }), z.object({ cancelled: z.boolean() }), []),
 } as const;
 
 export const exportEvents = {

@@ -4,7 +4,7 @@
  * process and paged, so a folder of thousands of files never crosses IPC whole), then commit it as a batch.
  */
 import { z } from 'zod';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
 import {
   CreditCheckSchema,
@@ -50,22 +50,23 @@ export const filesContract = {
     }),
   ),
   /** The operating system's dialog (Electron only; browser mode answers UNSUPPORTED). Empty when cancelled. */
-  'files.pick': procedure(
+  'files.pick': action(
     z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
     z.object({ paths: z.array(z.string()) }),
+    [],
   ),
   'files.manifestTemplate': procedure(NoInput, z.object({ csv: z.string() })),
 } as const;
 
 export const importsContract = {
-  'imports.preview': procedure(ImportRequestSchema, PlanSummarySchema),
+  'imports.preview': action(ImportRequestSchema, PlanSummarySchema, []),
   'imports.planFiles': procedure(
     z.object({ planId: z.string(), action: PlannedActionSchema.optional(), ...PageWindow }),
     z.object({ rows: z.array(PlannedFileSchema), total: z.number() }),
   ),
   /** What the plan would cost against the service's usage (reads usage; sends nothing else). */
   'imports.creditEstimate': procedure(z.object({ planId: z.string() }), CreditCheckSchema),
-  'imports.commit': procedure(
+  'imports.commit': action(
     z.object({
       planId: z.string(),
       insistOnDuplicates: z.array(z.string()).max(10_000),
@@ -77,6 +78,7 @@ export const importsContract = {
       byState: z.partialRecord(UploadStateSchema, z.number()),
       conversionFailures: z.array(z.object({ path: z.string(), reason: z.string() })),
     }),
+    ['studies.get', 'studies.list', 'batches.list', 'recordings.page', 'participants.page', 'usage.overview'],
   ),
-  'imports.discard': procedure(z.object({ planId: z.string() }), z.object({ done: z.boolean() })),
+  'imports.discard': action(z.object({ planId: z.string() }), z.object({ done: z.boolean() }), []),
 } as const;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
-import { procedure } from '../rpc';
+import { action, procedure } from '../rpc';
 import { Id } from './views';
 
 export const RecencySchema = z.object({
@@ -65,20 +65,32 @@ export const participantsContract = {
     z.object({ participantId: Id }),
     ParticipantRowSchema.extend({ studyId: Id }),
   ),
-  'participants.create': procedure(z.object({ studyId: Id, code: Code }), ParticipantRowSchema),
-  'participants.rename': procedure(z.object({ participantId: Id, code: Code }), ParticipantRowSchema),
-  'participants.setNotes': procedure(
+  'participants.create': action(z.object({ studyId: Id, code: Code }), ParticipantRowSchema, [
+    'participants.page',
+    'studies.get',
+    'studies.list',
+  ]),
+  'participants.rename': action(z.object({ participantId: Id, code: Code }), ParticipantRowSchema, [
+    'participants.page',
+    'participants.get',
+    'timeline.participant',
+    'recordings.page',
+  ]),
+  'participants.setNotes': action(
     z.object({ participantId: Id, notes: z.string().max(2000) }),
     ParticipantRowSchema,
+    ['participants.page', 'participants.get'],
   ),
   /** Links an account that already exists on the service (e.g. created in another tool) instead of creating one. */
-  'participants.linkAccount': procedure(
+  'participants.linkAccount': action(
     z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }),
     ParticipantRowSchema,
+    ['participants.page', 'participants.get', 'timeline.participant', 'recordings.page', 'studies.get'],
   ),
   /** Creates a service account for each participant without one (all, or the codes given): one request each. */
-  'participants.createAccounts': procedure(
+  'participants.createAccounts': action(
     z.object({ studyId: Id, codes: z.array(z.string()).optional() }),
     AccountReportSchema,
+    ['participants.page', 'participants.get', 'studies.get', 'recordings.page'],
   ),
 } as const;

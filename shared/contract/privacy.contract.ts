@@ -1,24 +1,13 @@
 /**
- * Privacy and the audit trail: diagnostic logging, a study's local data (archive a consistent copy,
- * delete it for good), and the append-only audit log of exports and key changes. Nothing here carries
- * an API key; audit entries carry ids, names of studies or profiles, counts and plain words.
+ * Privacy: diagnostic logging and a study's local data (archive a consistent copy, delete it for good).
+ * Nothing here carries an API key. The audit log is audit.contract.ts.
  */
 import { z } from 'zod';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
-export const AUDIT_KINDS = [
-  'key_added',
-  'key_replaced',
-  'key_removed',
-  'key_storage_accepted',
-  'export_written',
-  'study_archived',
-  'study_deleted',
-  'diagnostic_on',
-  'diagnostic_off',
-] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+/** Re-exported for main/db/repos/audit.repo.ts until it imports them from audit.contract.ts. */
+export { AUDIT_KINDS, type AuditKind } from './audit.contract';
 
 export const PrivacySettingsSchema = z.object({
   /** While on, the log keeps participant codes; API keys never. */
@@ -62,33 +51,23 @@ export const DeleteReportSchema = z.object({
   databaseScrubbed: z.boolean(),
 });
 
-export const AuditEntrySchema = z.object({
-  id: Id,
-  at: z.string(),
-  kind: z.enum(AUDIT_KINDS),
-  profileId: Id.nullable(),
-  studyId: Id.nullable(),
-  subject: z.string().nullable(),
-  detail: z.record(z.string(), z.union([z.number(), z.boolean(), z.null(), z.string()])),
-});
-export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
-
 export const privacyContract = {
   'privacy.settings': procedure(NoInput, PrivacySettingsSchema),
-  'privacy.setDiagnostic': procedure(z.object({ on: z.boolean() }), PrivacySettingsSchema),
+  'privacy.setDiagnostic': action(z.object({ on: z.boolean() }), PrivacySettingsSchema, [
+    'privacy.settings',
+    'audit.list',
+  ]),
   'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
   /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
-  'studies.archive': procedure(
+  'studies.archive': action(
     z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
     ArchiveReportSchema,
+    ['studies.dataSummary', 'audit.list'],
   ),
   /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
-  'studies.delete': procedure(
-    z.object({ studyId: Id, confirmName: z.string().max(200) }),
-    DeleteReportSchema,
-  ),
-  'audit.list': procedure(
-    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
-    z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),
-  ),
+  'studies.delete': action(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema, [
+    'studies.list',
+    'studies.get',
+    'audit.list',
+  ]),
 } as const;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 import { Id, UsageSchema } from './views';
 
 export const ProfileViewSchema = z.object({
@@ -34,11 +34,12 @@ export const ConnectionTestSchema = z.object({
 export const profilesContract = {
   'profiles.list': procedure(NoInput, z.array(ProfileViewSchema)),
   /** Ping and usage with a key that is not saved yet (first run, "Test connection"). */
-  'profiles.testDraft': procedure(
+  'profiles.testDraft': action(
     z.object({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }),
     ConnectionTestSchema,
+    [],
   ),
-  'profiles.create': procedure(
+  'profiles.create': action(
     z.object({
       name: z.string().trim().min(1).max(120),
       baseUrl: BaseUrl,
@@ -46,10 +47,20 @@ export const profilesContract = {
       apiKey: ApiKey,
     }),
     ProfileViewSchema,
+    ['profiles.list', 'app.info'],
   ),
   /** The built-in sandbox as a profile (started on this computer; simulated results). */
-  'profiles.useSandbox': procedure(z.object({ apiVersion: ApiVersion }), ProfileViewSchema),
-  'profiles.test': procedure(z.object({ profileId: Id }), ConnectionTestSchema),
-  'profiles.replaceKey': procedure(z.object({ profileId: Id, apiKey: ApiKey }), ProfileViewSchema),
-  'profiles.removeKey': procedure(z.object({ profileId: Id }), ProfileViewSchema),
+  'profiles.useSandbox': action(z.object({ apiVersion: ApiVersion }), ProfileViewSchema, [
+    'profiles.list',
+    'sandbox.state',
+    'app.info',
+  ]),
+  'profiles.test': action(z.object({ profileId: Id }), ConnectionTestSchema, [
+    'profiles.list',
+    'usage.overview',
+  ]),
+  'profiles.replaceKey': action(z.object({ profileId: Id, apiKey: ApiKey }), ProfileViewSchema, [
+    'profiles.list',
+  ]),
+  'profiles.removeKey': action(z.object({ profileId: Id }), ProfileViewSchema, ['profiles.list']),
 } as const;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
-import { procedure } from '../rpc';
+import { action, procedure } from '../rpc';
 import { PageWindow, SortDir } from './participants.contract';
 import {
   AnalysisStateSchema,
@@ -51,6 +51,17 @@ export const RECORDING_FILTERS = [
   'duplicates',
 ] as const;
 
+/** A decision on a file changes its row, its batch's counts and the study's figures. */
+const AFTER_DECISION = [
+  'recordings.uncertain',
+  'recordings.page',
+  'recordings.rows',
+  'recordings.retryable',
+  'batches.get',
+  'batches.list',
+  'studies.get',
+] as const;
+
 export const recordingsContract = {
   'recordings.page': procedure(
     z.object({
@@ -70,9 +81,10 @@ export const recordingsContract = {
    * Does again what is safe: a rejected upload (nothing was charged) is queued again; timed-out
    * analyses are asked for again now. Never an uncertain upload: that is `resolveUncertain`.
    */
-  'recordings.retry': procedure(
+  'recordings.retry': action(
     z.object({ recordingIds: z.array(Id).min(1).max(10_000) }),
     z.object({ retried: z.number(), skipped: z.number() }),
+    AFTER_DECISION,
   ),
   /**
    * What "retry what is safe" would do in a study or one of its batches, before the researcher asks:
@@ -88,9 +100,14 @@ export const recordingsContract = {
     z.object({ studyId: Id, batchId: Id.optional() }),
     z.array(UncertainUploadSchema),
   ),
-  'recordings.resolveUncertain': procedure(
+  'recordings.resolveUncertain': action(
     z.object({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }),
     z.object({ done: z.boolean() }),
+    AFTER_DECISION,
   ),
-  'recordings.insistDuplicate': procedure(z.object({ recordingId: Id }), z.object({ done: z.boolean() })),
+  'recordings.insistDuplicate': action(
+    z.object({ recordingId: Id }),
+    z.object({ done: z.boolean() }),
+    AFTER_DECISION,
+  ),
 } as const;

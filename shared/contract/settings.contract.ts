@@ -1,6 +1,6 @@
-/** The researcher's tuning of the poller and the queue (clamped to the specification), and the built-in sandbox's scenario. */
+/** The researcher's tuning of the poller and the queue (clamped to the specification). */
 import { z } from 'zod';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 
 export const EngineSettingsSchema = z.object({
   firstPollSeconds: z.number().min(5).max(3600),
@@ -12,26 +12,8 @@ export const EngineSettingsSchema = z.object({
 });
 export type EngineSettings = z.infer<typeof EngineSettingsSchema>;
 
-export const SANDBOX_SCENARIOS = [
-  'default',
-  'fast',
-  'flaky',
-  'rate-limited',
-  'broken-schema',
-  'slow',
-] as const;
-
-export const SandboxStateSchema = z.object({
-  running: z.boolean(),
-  url: z.string().nullable(),
-  scenario: z.enum(SANDBOX_SCENARIOS).nullable(),
-});
-
 export const settingsContract = {
   'settings.get': procedure(NoInput, EngineSettingsSchema),
   /** Saves what is given; values are clamped to the specification (never more often than every 5 s). */
-  'settings.save': procedure(EngineSettingsSchema.partial(), EngineSettingsSchema),
-  'sandbox.state': procedure(NoInput, SandboxStateSchema),
-  /** The built-in sandbox's behaviour, for training: faults, rate limits, slow answers. */
-  'sandbox.setScenario': procedure(z.object({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema),
+  'settings.save': action(EngineSettingsSchema.partial(), EngineSettingsSchema, ['settings.get']),
 } as const;

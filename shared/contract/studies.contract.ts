@@ -1,7 +1,7 @@
 /** Studies: a name, the service profile its recordings go to, and how often participants are expected to record. */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
-import { NoInput, procedure } from '../rpc';
+import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
 export const StudyViewSchema = z.object({
@@ -31,12 +31,14 @@ const Interval = z.int().min(1).max(365);
 export const studiesContract = {
   'studies.list': procedure(NoInput, z.array(StudyViewSchema)),
   'studies.get': procedure(z.object({ studyId: Id }), StudyViewSchema),
-  'studies.create': procedure(
+  'studies.create': action(
     z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
+    ['studies.list'],
   ),
-  'studies.update': procedure(
+  'studies.update': action(
     z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
+    ['studies.get', 'studies.list', 'participants.page'],
   ),
 } as const;

@@ -1,11 +1,11 @@
 /** Credits and uploads remaining, their history, and what each study has spent. */
 import { z } from 'zod';
-import { procedure } from '../rpc';
+import { action, procedure } from '../rpc';
 import { Id, UsageSchema } from './views';
 
 export const usageContract = {
   /** Asks the service now. */
-  'usage.read': procedure(z.object({ profileId: Id }), UsageSchema),
+  'usage.read': action(z.object({ profileId: Id }), UsageSchema, ['usage.overview', 'profiles.list']),
   'usage.overview': procedure(
     z.object({ profileId: Id }),
     z.object({

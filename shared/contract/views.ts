@@ -7,6 +7,15 @@ import { z } from 'zod';
 import { ApiError } from '../api/api-error';
 import type { Usage } from '../api/domain';
 import { AnalysisType, ApiVersion, AUDIO_FORMATS } from '../api/vocabulary';
+import {
+  ANALYSIS_STATES,
+  BATCH_STATES,
+  FINDING_SEVERITIES,
+  PLANNED_ACTIONS,
+  RECORDED_AT_SOURCES,
+  UPLOAD_STATES,
+  VERDICT_STATUSES,
+} from '../states';
 import type {
   BatchProgress,
   CreditCheckView,
@@ -21,38 +30,10 @@ import type {
 export const Id = z.int().positive();
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
-export const UPLOAD_STATES = [
-  'pending',
-  'refused_locally',
-  'duplicate',
-  'queued',
-  'uploading',
-  'uploaded',
-  'rejected',
-  'upload_uncertain',
-  'cancelled',
-] as const;
 export const UploadStateSchema = z.enum(UPLOAD_STATES);
-export const ANALYSIS_STATES = [
-  'awaiting_upload',
-  'processing',
-  'completed',
-  'error',
-  'not_requested',
-  'timed_out',
-] as const;
 export const AnalysisStateSchema = z.enum(ANALYSIS_STATES);
-export const BATCH_STATES = ['open', 'running', 'paused', 'cancelled', 'finished'] as const;
 export const BatchStateSchema = z.enum(BATCH_STATES);
-export const RECORDED_AT_SOURCES = ['manifest', 'filename', 'embedded', 'file_mtime', 'researcher'] as const;
 export const RecordedAtSourceSchema = z.enum(RECORDED_AT_SOURCES);
-export const PLANNED_ACTIONS = [
-  'upload',
-  'convert_and_upload',
-  'refused',
-  'duplicate',
-  'unassigned',
-] as const;
 export const PlannedActionSchema = z.enum(PLANNED_ACTIONS);
 export const AudioFormatSchema = z.enum(AUDIO_FORMATS);
 
@@ -84,13 +65,13 @@ export const UsageSchema = z.object({
 
 export const FindingSchema = z.object({
   code: z.string(),
-  severity: z.enum(['refuse', 'warn']),
+  severity: z.enum(FINDING_SEVERITIES),
   message: z.string(),
   action: z.string(),
   fixedByConversion: z.boolean(),
 });
 export const VerdictSchema = z.object({
-  status: z.enum(['accepted', 'accepted_with_warnings', 'needs_conversion', 'will_convert', 'refused']),
+  status: z.enum(VERDICT_STATUSES),
   findings: z.array(FindingSchema),
 });
 

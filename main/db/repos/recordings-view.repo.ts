@@ -4,7 +4,7 @@
  * recording. Each row carries, for a file that needs the researcher, what happened and what to do.
  */
 import { basename } from 'node:path';
-import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
+import { ANALYSIS_TYPES, type AnalysisType, type ApiVersion } from '../../../shared/api/vocabulary';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
 import {
   problemOf,
@@ -103,12 +103,7 @@ export interface Row {
   analyses: string;
 }
 
-export const ANALYSIS_ORDER: readonly AnalysisType[] = [
-  'wellbeing',
-  'parkinsons',
-  'alzheimers',
-  'communication_coach',
-];
+export const ANALYSIS_ORDER: readonly AnalysisType[] = ANALYSIS_TYPES;
 
 export const toView = (r: Row): RecordingView => {
   const stored = (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({

@@ -12,18 +12,19 @@ import { useCall } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
 import { featureRoutes } from './routes';
+import { paths, patterns } from './paths';
 
 const StudyNav = ({ studyId }: { studyId: number }) => {
   const study = useCall('studies.get', { studyId });
-  const base = `/studies/${studyId}`;
+  const at = paths.study(studyId);
   const items: [string, string][] = [
-    ['Overview', base],
-    ['Participants', `${base}/participants`],
-    ['Recordings', `${base}/recordings`],
-    ['Batches', `${base}/batches`],
-    ['Import', `${base}/import`],
-    ['Export', `${base}/export`],
-    ['Archive and delete', `${base}/data`],
+    ['Overview', at.overview],
+    ['Participants', at.participants],
+    ['Recordings', at.recordings],
+    ['Batches', at.batches],
+    ['Import', at.import],
+    ['Export', at.export],
+    ['Archive and delete', at.data],
   ];
   return (
     <div className="nav-study">
@@ -86,7 +87,7 @@ const ConnectionBanner = ({ connection }: { connection: WsTransport | null }) =>
 };
 
 const Sidebar = () => {
-  const [inStudy, params] = useRoute('/studies/:id/*?');
+  const [inStudy, params] = useRoute(patterns.inStudy);
   const studyId = inStudy && /^\d+$/.test(params.id) ? Number(params.id) : null;
   const info = useCall('app.info', {});
   return (
@@ -94,7 +95,7 @@ const Sidebar = () => {
       <p className="brand">Voicescope</p>
       <ul>
         <li>
-          <NavLink href="/studies" exact>
+          <NavLink href={paths.studies} exact>
             Studies
           </NavLink>
         </li>
@@ -102,13 +103,13 @@ const Sidebar = () => {
       {studyId !== null && <StudyNav studyId={studyId} />}
       <ul>
         <li>
-          <NavLink href="/usage">Usage and credits</NavLink>
+          <NavLink href={paths.usage}>Usage and credits</NavLink>
         </li>
         <li>
-          <NavLink href="/settings">Settings</NavLink>
+          <NavLink href={paths.settings}>Settings</NavLink>
         </li>
         <li>
-          <NavLink href="/privacy">Privacy and audit</NavLink>
+          <NavLink href={paths.privacy}>Privacy and audit</NavLink>
         </li>
       </ul>
       <div className="sidebar-foot">
@@ -127,14 +128,14 @@ const Home = () => {
   const info = useCall('app.info', {});
   if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
   if (!info.data) return <Loading />;
-  return <Redirect to={info.data.firstRun ? '/setup' : '/studies'} />;
+  return <Redirect to={info.data.firstRun ? paths.setup : paths.studies} />;
 };
 
 const NotFound = () => (
   <div className="page">
     <h1 tabIndex={-1}>Page not found</h1>
     <p>
-      This address does not lead to a screen. <Link href="/studies">Go to the studies</Link>.
+      This address does not lead to a screen. <Link href={paths.studies}>Go to the studies</Link>.
     </p>
   </div>
 );

@@ -1,5 +1,4 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
-import type { ComponentType } from 'react';
 import { batchRoutes } from '../features/batches/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
@@ -11,8 +10,7 @@ import { settingsRoutes } from '../features/settings/routes';
 import { setupRoutes } from '../features/setup/routes';
 import { studyRoutes } from '../features/studies/routes';
 import { usageRoutes } from '../features/usage/routes';
-
-export type FeatureRoute = readonly [path: string, component: ComponentType];
+import type { FeatureRoute } from './paths';
 
 export const featureRoutes: readonly FeatureRoute[] = [
   ...setupRoutes,

@@ -11,7 +11,18 @@ import {
   type UseQueryOptions,
 } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import type { CallResult, EventName, EventPayload, Input, Method, Output } from '../../../shared/contract';
+import {
+  affectsOf,
+  engineEventAffects,
+  targets,
+  type CallResult,
+  type EventName,
+  type EventPayload,
+  type Input,
+  type Method,
+  type Output,
+  type Target,
+} from '../../../shared/contract';
 import type { AppError } from '../../../shared/rpc';
 import type { RpcClient } from './rpc/client';
 
@@ -60,18 +71,35 @@ export const useCall = <M extends Method>(
   });
 };
 
+/** Marks stale every query that shows one of `affected` (a method, or every method of a namespace). */
+const invalidate = (qc: QueryClient, affected: readonly Target[]) => {
+  for (const t of affected)
+    void qc.invalidateQueries({
+      predicate: (q) => typeof q.queryKey[0] === 'string' && targets(t, q.queryKey[0]),
+    });
+};
+
+/**
+ * Refreshes what the given methods affect, as the contract declares it (Procedure.affects): for a
+ * screen that runs several calls in a row through `useRpc` and refreshes once at the end.
+ */
+export const useRefreshAfter = () => {
+  const qc = useQueryClient();
+  return (...methods: readonly Method[]) => {
+    for (const m of methods) invalidate(qc, affectsOf(m));
+  };
+};
+
 /**
  * An action (a call that changes something). `run` resolves with the envelope, so the screen decides
- * what to show; the methods listed in `invalidates` are refreshed after success.
+ * what to show; what the contract says the method affects is refreshed after success.
  */
-export const useAction = <M extends Method>(method: M, invalidates: readonly Method[] = []) => {
+export const useAction = <M extends Method>(method: M) => {
   const rpc = useRpc();
   const qc = useQueryClient();
   const m = useMutation<Output<M>, CallFailed, Input<M>>({
     mutationFn: async (input) => unwrap(await rpc.call(method, input)),
-    onSuccess: () => {
-      for (const k of invalidates) void qc.invalidateQueries({ queryKey: [k] });
-    },
+    onSuccess: () => invalidate(qc, affectsOf(method)),
   });
   return {
     run: (input: Input<M>) =>
@@ -93,52 +121,31 @@ export const useEvent = <E extends EventName>(event: E, listener: (p: EventPaylo
 };
 
 /**
- * Engine events → refreshes. Progress arrives a few times a second at most (coalesced in the main
- * process); refreshes of recordings are batched here again so a busy batch costs one refetch a second.
+ * Engine events → refreshes of what each kind affects (shared/contract/events.contract.ts). Progress
+ * arrives a few times a second at most (coalesced in the main process); refreshes are batched here again
+ * so a busy batch costs one refetch a second. The queue's pauses are shown at once.
  */
 export const EngineRefresh = () => {
   const rpc = useRpc();
   const qc = useQueryClient();
   useEffect(() => {
-    let pending = new Set<string>();
+    let pending = new Set<Target>();
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
       timer = null;
-      for (const k of pending) void qc.invalidateQueries({ queryKey: [k] });
+      invalidate(qc, [...pending]);
       pending = new Set();
     };
-    const mark = (...keys: Method[]) => {
+    const mark = (keys: readonly Target[]) => {
+      if (keys.length === 0) return;
       for (const k of keys) pending.add(k);
       timer ??= setTimeout(flush, 1_000);
     };
     return rpc.on('engine', (e) => {
-      switch (e.type) {
-        case 'batch-progress':
-          for (const b of e.batches) qc.setQueryData(['batches.get', { batchId: b.batchId }], b);
-          mark('batches.list', 'studies.list', 'studies.get');
-          break;
-        case 'recordings-changed':
-          mark(
-            'recordings.page',
-            'recordings.rows',
-            'recordings.detail',
-            'participants.page',
-            'participants.get',
-            'timeline.participant',
-            'recordings.uncertain',
-            'recordings.retryable',
-          );
-          break;
-        case 'usage':
-          mark('usage.overview', 'profiles.list');
-          break;
-        case 'queue-paused':
-        case 'queue-resumed':
-          void qc.invalidateQueries({ queryKey: ['queue.state'] });
-          break;
-        case 'import-progress':
-          break;
-      }
+      if (e.type === 'batch-progress')
+        for (const b of e.batches) qc.setQueryData(['batches.get', { batchId: b.batchId }], b);
+      if (e.type === 'queue-paused' || e.type === 'queue-resumed') invalidate(qc, engineEventAffects(e.type));
+      else mark(engineEventAffects(e.type));
     });
   }, [rpc, qc]);
   return null;

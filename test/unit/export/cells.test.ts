@@ -14,8 +14,8 @@ import {
   undoNeutralisation,
   type Cell,
 } from '../../../main/export/cells';
-import type { ExportColumn } from '../../../main/export/schema';
-import { createScopedEncoder, type Scope } from '../../../main/export/scoped-rows';
+import type { ExportColumn, Scope } from '../../../main/export/column';
+import { createScopedEncoder } from '../../../main/export/scoped-rows';
 
 const text = fc.oneof(
   fc.string(),

@@ -9,13 +9,11 @@ import { ErrorNotice, Notice } from '../../components/Feedback';
 import { useAction } from '../../lib/api';
 import { plural } from '../../lib/format';
 
-const REFRESH = ['batches.get', 'batches.list', 'recordings.page', 'studies.get', 'queue.state'] as const;
-
 export const BatchControls = ({ b }: { b: BatchProgress }) => {
-  const pause = useAction('batches.pause', REFRESH);
-  const resume = useAction('batches.resume', REFRESH);
-  const cancel = useAction('batches.cancel', REFRESH);
-  const start = useAction('batches.start', REFRESH);
+  const pause = useAction('batches.pause');
+  const resume = useAction('batches.resume');
+  const cancel = useAction('batches.cancel');
+  const start = useAction('batches.start');
   const credits = useAction('batches.credits');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const unsent = (b.uploads.queued ?? 0) + (b.uploads.pending ?? 0) + (b.uploads.duplicate ?? 0);

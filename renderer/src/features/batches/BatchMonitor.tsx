@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
-import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/contract/views';
+import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/states';
 import type { BatchProgress } from '../../../../shared/study';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
@@ -30,6 +30,7 @@ import {
 import { BatchControls } from './BatchControls';
 import { NeedsYou } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
+import { paths } from '../../app/paths';
 
 const Counts = ({ b }: { b: BatchProgress }) => (
   <div className="count-tables">
@@ -116,7 +117,7 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
         columns={recordingColumns()}
         label={`Files of this batch${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
         rowKey={(r) => r.id}
-        onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+        onOpen={(r) => navigate(paths.study(studyId).recording(r.id))}
         sort={sort}
         onSort={onSort}
         onTotal={onTotal}
@@ -152,7 +153,7 @@ export const BatchMonitor = () => {
   return (
     <div className="page batch-monitor">
       <p className="breadcrumb">
-        <Link href={`/studies/${studyId}/batches`}>Batches</Link>
+        <Link href={paths.study(studyId).batches}>Batches</Link>
       </p>
       <QueryView q={batch} loading="Loading the batch…">
         {(b) =>

@@ -12,6 +12,7 @@ import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
 import { QueueBanner } from './QueueBanner';
+import { paths } from '../../app/paths';
 
 export const BatchesPage = () => {
   const studyId = Number(useParams<{ id: string }>().id);
@@ -30,7 +31,7 @@ export const BatchesPage = () => {
         badge={study.data?.simulated ? <SimulatedBadge long /> : undefined}
         subtitle={study.data ? <>{study.data.name} · every import is a batch</> : undefined}
         actions={
-          <Link className="button primary" href={`/studies/${studyId}/import`}>
+          <Link className="button primary" href={paths.study(studyId).import}>
             Import recordings
           </Link>
         }
@@ -41,7 +42,7 @@ export const BatchesPage = () => {
         {(list) =>
           list.length === 0 ? (
             <Empty title="No batch yet">
-              <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link> to create the
+              <Link href={paths.study(studyId).import}>Import a folder of recordings</Link> to create the
               first.
             </Empty>
           ) : (
@@ -51,7 +52,7 @@ export const BatchesPage = () => {
                 return (
                   <li key={b.batchId} className="card">
                     <p className="card-title">
-                      <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                      <Link href={paths.study(studyId).batch(b.batchId)}>
                         {b.label || `Batch ${b.batchId}`}
                       </Link>{' '}
                       <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
@@ -64,7 +65,7 @@ export const BatchesPage = () => {
                     <p className="small">{batchStatus(b, Boolean(queue.data?.pause))}</p>
                     {f.attention > 0 && (
                       <p>
-                        <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                        <Link href={paths.study(studyId).batch(b.batchId)}>
                           <Badge tone="bad">{fmtInt(f.attention)}</Badge> need{f.attention === 1 ? 's' : ''}{' '}
                           you
                         </Link>

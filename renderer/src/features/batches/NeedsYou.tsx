@@ -17,16 +17,8 @@ import { Section } from '../../components/Page';
 import { useAction, useCall, useEvent } from '../../lib/api';
 import { fmtInt, plural } from '../../lib/format';
 import { UPLOAD_STATE } from '../../lib/labels';
+import { paths } from '../../app/paths';
 
-const AFTER_DECISION = [
-  'recordings.uncertain',
-  'recordings.page',
-  'recordings.rows',
-  'recordings.retryable',
-  'batches.get',
-  'batches.list',
-  'studies.get',
-] as const;
 const SHOWN = 50;
 
 const fileName = (p: string) => p.split(/[\\/]/).at(-1) ?? p;
@@ -98,12 +90,12 @@ const UncertainCard = ({
   studyId: number;
   simulated: boolean;
 }) => {
-  const decide = useAction('recordings.resolveUncertain', AFTER_DECISION);
+  const decide = useAction('recordings.resolveUncertain');
   const name = fileName(u.path);
   return (
     <li className="card uncertain" aria-labelledby={`uncertain-${u.recordingId}`}>
       <p className="card-title" id={`uncertain-${u.recordingId}`}>
-        <Link href={`/studies/${studyId}/recordings/${u.recordingId}`}>{name}</Link>{' '}
+        <Link href={paths.study(studyId).recording(u.recordingId)}>{name}</Link>{' '}
         <span className="muted">· participant {u.participantCode}</span>{' '}
         <Badge tone="bad">Outcome unknown</Badge>
       </p>
@@ -152,7 +144,7 @@ const UncertainCard = ({
 
 const RetrySafe = ({ studyId, batchId }: { studyId: number; batchId: number }) => {
   const safe = useCall('recordings.retryable', { studyId, batchId });
-  const retry = useAction('recordings.retry', AFTER_DECISION);
+  const retry = useAction('recordings.retry');
   if (safe.error) return <ErrorNotice error={safe.error.appError} onRetry={() => void safe.refetch()} />;
   const s = safe.data;
   if (!s || (s.recordingIds.length === 0 && !retry.value)) return null;
@@ -228,7 +220,7 @@ const Refused = ({ studyId, batchId }: { studyId: number; batchId: number }) => 
           {q.data.rows.map((r) => (
             <tr key={r.id}>
               <th scope="row">
-                <Link href={`/studies/${studyId}/recordings/${r.id}`}>{r.fileName}</Link>{' '}
+                <Link href={paths.study(studyId).recording(r.id)}>{r.fileName}</Link>{' '}
                 <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
               </th>
               <td>{r.participantCode}</td>
@@ -251,7 +243,7 @@ const Refused = ({ studyId, batchId }: { studyId: number; batchId: number }) => 
 };
 
 const DuplicateRow = ({ r }: { r: { id: number; fileName: string; participantCode: string } }) => {
-  const insist = useAction('recordings.insistDuplicate', AFTER_DECISION);
+  const insist = useAction('recordings.insistDuplicate');
   return (
     <li>
       <span>

@@ -23,7 +23,7 @@ const useSecondsUntil = (ms: number | null) => {
 
 export const QueueBanner = ({ profileId }: { profileId: number }) => {
   const q = useCall('queue.state', { profileId }, { staleTime: 0 });
-  const resume = useAction('queue.resume', ['queue.state', 'batches.get', 'batches.list']);
+  const resume = useAction('queue.resume');
   const pause = q.data?.pause ?? null;
   const left = useSecondsUntil(pause?.untilMs ?? null);
   if (q.error) return <ErrorNotice error={q.error.appError} onRetry={() => void q.refetch()} />;

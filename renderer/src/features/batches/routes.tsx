@@ -1,8 +1,8 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { BatchesPage } from './BatchesPage';
 import { BatchMonitor } from './BatchMonitor';
 
 export const batchRoutes: readonly FeatureRoute[] = [
-  ['/studies/:id/batches', BatchesPage],
-  ['/studies/:id/batches/:bid', BatchMonitor],
+  [patterns.batches, BatchesPage],
+  [patterns.batch, BatchMonitor],
 ];

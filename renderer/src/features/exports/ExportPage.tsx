@@ -7,13 +7,13 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useParams } from 'wouter';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../../shared/api/vocabulary';
 import {
-  EXPORT_ANALYSIS_STATES,
   EXPORT_FORMS,
   type ExportForm,
   type ExportProgress,
   type ExportReport,
   type ExportRequestInput,
 } from '../../../../shared/export';
+import { ANALYSIS_STATES } from '../../../../shared/states';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
@@ -136,7 +136,7 @@ export const ExportPage = () => {
   const [to, setTo] = useState('');
   const [sessions, setSessions] = useState<string[] | null>(null);
   const [analyses, setAnalyses] = useState<AnalysisType[] | null>(null);
-  const [states, setStates] = useState<string[]>([...EXPORT_ANALYSIS_STATES]);
+  const [states, setStates] = useState<string[]>([...ANALYSIS_STATES]);
   const [forms, setForms] = useState<ExportForm[]>([...EXPORT_FORMS]);
   const [preset, setPreset] = useState<'standard' | 'excel'>('standard');
   const [timeZone, setTimeZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -168,8 +168,8 @@ export const ExportPage = () => {
     ...(to ? { to } : {}),
     ...(sessions ? { sessions } : {}),
     ...(analyses ? { analyses } : {}),
-    ...(states.length < EXPORT_ANALYSIS_STATES.length
-      ? { states: states as (typeof EXPORT_ANALYSIS_STATES)[number][] }
+    ...(states.length < ANALYSIS_STATES.length
+      ? { states: states as (typeof ANALYSIS_STATES)[number][] }
       : {}),
   });
   const start = async () => {
@@ -331,7 +331,7 @@ export const ExportPage = () => {
                     disappears silently. Keep only “Completed” to leave them out.
                   </p>
                   <div className="checks">
-                    {EXPORT_ANALYSIS_STATES.filter((s) => s !== 'awaiting_upload').map((s) => (
+                    {ANALYSIS_STATES.filter((s) => s !== 'awaiting_upload').map((s) => (
                       <Checkbox
                         key={s}
                         label={ANALYSIS_STATE[s].label}

@@ -1,4 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { ExportPage } from './ExportPage';
 
-export const exportRoutes: readonly FeatureRoute[] = [['/studies/:id/export', ExportPage]];
+export const exportRoutes: readonly FeatureRoute[] = [[patterns.export, ExportPage]];

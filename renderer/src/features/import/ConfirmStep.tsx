@@ -4,18 +4,18 @@
  * (one request each: the researcher decides here), then commit, accounts, credit check and start,
  * each step said as it happens; the batch monitor follows.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Output } from '../../../../shared/contract';
+import type { Input, Method, Output } from '../../../../shared/contract';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
-import { useCall, useRpc } from '../../lib/api';
+import { useCall, useRefreshAfter, useRpc } from '../../lib/api';
 import { fmtInt, plural } from '../../lib/format';
+import { paths } from '../../app/paths';
 
 type Step = 'commit' | 'accounts' | 'credits' | 'start';
 const STEP_LABEL: Record<Step, string> = {
@@ -114,7 +114,7 @@ export const ConfirmStep = ({
   onDone: (batchId: number) => void;
 }) => {
   const rpc = useRpc();
-  const qc = useQueryClient();
+  const refreshAfter = useRefreshAfter();
   const [label, setLabel] = useState(defaultLabel);
   const needAccounts = [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
   const [createAccounts, setCreateAccounts] = useState(true);
@@ -123,28 +123,22 @@ export const ConfirmStep = ({
   const sending = (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size;
   const converting = summary.counts.convert_and_upload ?? 0;
 
-  const refresh = () => {
-    for (const k of [
-      'studies.get',
-      'studies.list',
-      'batches.list',
-      'recordings.page',
-      'participants.page',
-      'usage.overview',
-    ] as const)
-      void qc.invalidateQueries({ queryKey: [k] });
-  };
-
   const go = async (start: boolean) => {
     const o: Outcome = { batchId: null, committed: null, accounts: null, failed: null, started: false };
+    // The calls made, so that what they affect is refreshed once at the end, whether or not all succeeded.
+    const called = new Set<Method>();
+    const call = <M extends Method>(method: M, input: Input<M>) => {
+      called.add(method);
+      return rpc.call(method, input);
+    };
     const finish = () => {
       setRunning(null);
       setOutcome({ ...o });
-      refresh();
+      refreshAfter(...called);
     };
     setOutcome(null);
     setRunning('commit');
-    const c = await rpc.call('imports.commit', {
+    const c = await call('imports.commit', {
       planId: summary.planId,
       insistOnDuplicates: [...insist],
       label: label.trim(),
@@ -157,7 +151,7 @@ export const ConfirmStep = ({
     o.batchId = c.value.batchId;
     if (createAccounts && needAccounts.length > 0) {
       setRunning('accounts');
-      const a = await rpc.call('participants.createAccounts', { studyId, codes: needAccounts });
+      const a = await call('participants.createAccounts', { studyId, codes: needAccounts });
       if (!a.ok) {
         o.failed = { step: 'accounts', error: a.error };
         return finish();
@@ -166,13 +160,13 @@ export const ConfirmStep = ({
     }
     if (start) {
       setRunning('credits');
-      const cr = await rpc.call('batches.credits', { batchId: o.batchId });
+      const cr = await call('batches.credits', { batchId: o.batchId });
       if (!cr.ok) {
         o.failed = { step: 'credits', error: cr.error };
         return finish();
       }
       setRunning('start');
-      const s = await rpc.call('batches.start', { batchId: o.batchId });
+      const s = await call('batches.start', { batchId: o.batchId });
       if (!s.ok) {
         o.failed = { step: 'start', error: s.error };
         return finish();
@@ -206,7 +200,7 @@ export const ConfirmStep = ({
   }
 
   if (outcome) {
-    const batchLink = outcome.batchId !== null ? `/studies/${studyId}/batches/${outcome.batchId}` : null;
+    const batchLink = outcome.batchId !== null ? paths.study(studyId).batch(outcome.batchId) : null;
     return (
       <div className="import-outcome">
         {outcome.failed && (

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
+import type { ApiVersion } from '../../../../shared/api/vocabulary';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import { SimulatedBadge } from '../../components/Badges';
@@ -17,6 +18,7 @@ import { ChooseStep } from './ChooseStep';
 import { ConfirmStep } from './ConfirmStep';
 import { initialChoice, lastSegment, previewRequest, type ImportChoice } from './import-choice';
 import { PreviewStep } from './PreviewStep';
+import { paths } from '../../app/paths';
 
 type StepName = 'choose' | 'preview' | 'confirm';
 const STEPS: readonly { key: StepName; label: string }[] = [
@@ -78,7 +80,7 @@ const Wizard = ({
   simulated,
 }: {
   studyId: number;
-  version: 'v1.3' | 'v1.2';
+  version: ApiVersion;
   simulated: boolean;
 }) => {
   const rpc = useRpc();
@@ -202,7 +204,7 @@ const Wizard = ({
             onRepreview={() => void preview(choice)}
             onDone={(batchId) => {
               planRef.current = null;
-              navigate(`/studies/${studyId}/batches/${batchId}`);
+              navigate(paths.study(studyId).batch(batchId));
             }}
           />
         )}
@@ -224,7 +226,7 @@ export const ImportPage = () => {
               badge={s.simulated ? <SimulatedBadge long /> : undefined}
               subtitle={
                 <>
-                  Into <Link href={`/studies/${studyId}`}>{s.name}</Link>
+                  Into <Link href={paths.study(studyId).overview}>{s.name}</Link>
                   {s.profileName ? (
                     <>
                       {' '}

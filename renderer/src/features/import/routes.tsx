@@ -1,4 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { ImportPage } from './ImportPage';
 
-export const importRoutes: readonly FeatureRoute[] = [['/studies/:id/import', ImportPage]];
+export const importRoutes: readonly FeatureRoute[] = [[patterns.import, ImportPage]];

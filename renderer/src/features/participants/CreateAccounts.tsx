@@ -17,12 +17,7 @@ export const CreateAccounts = ({ studyId }: { studyId: number }) => {
     offset: 0,
     limit: 1,
   });
-  const create = useAction('participants.createAccounts', [
-    'participants.page',
-    'participants.get',
-    'studies.get',
-    'recordings.page',
-  ]);
+  const create = useAction('participants.createAccounts');
   const [confirming, setConfirming] = useState(false);
   const [asked, setAsked] = useState(0);
   const n = missing.data?.total ?? 0;

@@ -6,8 +6,6 @@ import { TextField } from '../../components/Form';
 import { useAction } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
 
-const EDITS = ['participants.page', 'participants.get', 'timeline.participant', 'recordings.page'] as const;
-
 /** A validation error's first message (e.g. "An account id is a UUID…") for the field; other errors go to a notice. */
 const fieldMessage = (
   e: { code: string; message: string; issues?: readonly { message: string }[] | undefined } | null,
@@ -15,7 +13,7 @@ const fieldMessage = (
 
 const Rename = ({ p }: { p: ParticipantRow }) => {
   const [code, setCode] = useState(p.code);
-  const rename = useAction('participants.rename', [...EDITS]);
+  const rename = useAction('participants.rename');
   const [saved, setSaved] = useState(false);
   return (
     <form
@@ -57,7 +55,7 @@ const Rename = ({ p }: { p: ParticipantRow }) => {
 
 const LinkAccount = ({ p }: { p: ParticipantRow }) => {
   const [id, setId] = useState('');
-  const link = useAction('participants.linkAccount', [...EDITS, 'studies.get']);
+  const link = useAction('participants.linkAccount');
   return (
     <form
       className="form inline-form"
@@ -92,7 +90,7 @@ const LinkAccount = ({ p }: { p: ParticipantRow }) => {
 
 const Notes = ({ p }: { p: ParticipantRow }) => {
   const [notes, setNotes] = useState(p.notes);
-  const save = useAction('participants.setNotes', ['participants.page', 'participants.get']);
+  const save = useAction('participants.setNotes');
   return (
     <form
       className="form"

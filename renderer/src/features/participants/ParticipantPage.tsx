@@ -14,6 +14,7 @@ import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { ParticipantDetails } from './ParticipantDetails';
 import { Timeline } from './Timeline';
+import { paths } from '../../app/paths';
 
 /** "All 4 completed", "2 completed, 1 processing": the analyses of one file in words (not requested ones left out). */
 const analysesInWords = (r: RecordingRow) => {
@@ -103,7 +104,7 @@ export const ParticipantPage = () => {
   return (
     <div className="page">
       <p className="breadcrumb">
-        <Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span>
+        <Link href={paths.study(studyId).participants}>Participants</Link> <span aria-hidden="true">›</span>
       </p>
       <QueryView q={p} loading="Loading the participant…">
         {(x) => (
@@ -155,12 +156,12 @@ export const ParticipantPage = () => {
       {p.data && (
         <Section
           title="Recordings"
-          actions={<Link href={`/studies/${studyId}/recordings`}>All recordings of the study</Link>}
+          actions={<Link href={paths.study(studyId).recordings}>All recordings of the study</Link>}
         >
           {/* The shared table's empty state sits inside its grid role, which axe refuses; say it here instead. */}
           {p.data.recordings === 0 ? (
             <Empty title="No recordings yet">
-              <Link href={`/studies/${studyId}/import`}>Import recordings</Link> for this participant.
+              <Link href={paths.study(studyId).import}>Import recordings</Link> for this participant.
             </Empty>
           ) : (
             <PagedTable
@@ -169,7 +170,7 @@ export const ParticipantPage = () => {
               columns={recordingColumns}
               label={`Recordings of ${p.data.code}. Arrow keys move, Enter opens.`}
               rowKey={(r) => r.id}
-              onOpen={(r) => navigate(`/studies/${studyId}/recordings/${r.id}`)}
+              onOpen={(r) => navigate(paths.study(studyId).recording(r.id))}
               height={`min(24rem, 60vh, ${p.data.recordings * 2.5 + 0.25}rem)`}
               empty="No recordings (cancelled files only)."
             />

@@ -20,6 +20,7 @@ import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts } from './CreateAccounts';
 import { useTableControls } from '../../lib/use-table-controls';
+import { paths } from '../../app/paths';
 
 type Filter = (typeof PARTICIPANT_FILTERS)[number];
 type Sort = (typeof PARTICIPANT_SORTS)[number];
@@ -124,7 +125,7 @@ const emptyText = (filter: Filter, query: string, studyId: number) =>
     </p>
   ) : filter === 'all' ? (
     <p>
-      Add one below, or <Link href={`/studies/${studyId}/import`}>import recordings</Link>: participants are
+      Add one below, or <Link href={paths.study(studyId).import}>import recordings</Link>: participants are
       created from the manifest or the file names.
     </p>
   ) : (
@@ -141,7 +142,7 @@ const emptyText = (filter: Filter, query: string, studyId: number) =>
 
 const AddParticipant = ({ studyId }: { studyId: number }) => {
   const [code, setCode] = useState('');
-  const create = useAction('participants.create', ['participants.page', 'studies.get', 'studies.list']);
+  const create = useAction('participants.create');
   const fieldError =
     create.error?.code === 'VALIDATION' ? (create.error.issues?.[0]?.message ?? create.error.message) : null;
   return (
@@ -170,8 +171,8 @@ const AddParticipant = ({ studyId }: { studyId: number }) => {
       {create.error && create.error.code !== 'VALIDATION' && <ErrorNotice error={create.error} />}
       {create.value && !create.error && (
         <Notice tone="ok">
-          Added <Link href={`/studies/${studyId}/participants/${create.value.id}`}>{create.value.code}</Link>.
-          It has no service account yet.
+          Added <Link href={paths.study(studyId).participant(create.value.id)}>{create.value.code}</Link>. It
+          has no service account yet.
         </Notice>
       )}
     </form>
@@ -189,7 +190,7 @@ export const ParticipantsPage = () => {
     filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' },
   );
   const study = useCall('studies.get', { studyId });
-  const base = `/studies/${studyId}/participants`;
+  const at = paths.study(studyId);
 
   return (
     <div className="page">
@@ -208,7 +209,7 @@ export const ParticipantsPage = () => {
 
       <nav className="tabs" aria-label="Show participants">
         {PARTICIPANT_FILTERS.map((f) => (
-          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>
+          <TabLink key={f} href={f === 'all' ? at.participants : at.participantsFiltered(f)}>
             {FILTER_LABEL[f]}
           </TabLink>
         ))}
@@ -261,7 +262,7 @@ export const ParticipantsPage = () => {
         columns={columns}
         label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}
         rowKey={(p) => p.id}
-        onOpen={(p) => navigate(`${base}/${p.id}`)}
+        onOpen={(p) => navigate(at.participant(p.id))}
         sort={sort}
         onSort={onSort}
         onTotal={onTotal}

@@ -1,9 +1,9 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { ParticipantPage } from './ParticipantPage';
 import { ParticipantsPage } from './ParticipantsPage';
 
 export const participantRoutes: readonly FeatureRoute[] = [
-  ['/studies/:id/participants', ParticipantsPage],
-  ['/studies/:id/participants/filter/:filter', ParticipantsPage],
-  ['/studies/:id/participants/:pid', ParticipantPage],
+  [patterns.participants, ParticipantsPage],
+  [patterns.participantsFiltered, ParticipantsPage],
+  [patterns.participant, ParticipantPage],
 ];

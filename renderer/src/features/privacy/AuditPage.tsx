@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt } from '../../lib/format';
 import { AUDIT_LABEL, auditDetail } from './audit-labels';
+import { paths } from '../../app/paths';
 
 const PAGE = 50;
 
@@ -48,7 +49,7 @@ export const AuditPage = () => {
           <>
             What was exported, which API keys changed, which studies were archived or deleted. Entries cannot
             be changed or removed, and hold no API key, participant code or file path.{' '}
-            <Link href="/privacy">Privacy settings</Link>
+            <Link href={paths.privacy}>Privacy settings</Link>
           </>
         }
       />

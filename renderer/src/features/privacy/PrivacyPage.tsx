@@ -9,10 +9,11 @@ import { Checkbox } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
+import { paths } from '../../app/paths';
 
 const Diagnostic = () => {
   const settings = useCall('privacy.settings', {});
-  const set = useAction('privacy.setDiagnostic', ['privacy.settings', 'audit.list']);
+  const set = useAction('privacy.setDiagnostic');
   return (
     <QueryView q={settings}>
       {(s) => (
@@ -68,7 +69,7 @@ export const PrivacyPage = () => {
               <p className="muted">
                 Keys are never stored in the study database, logs, exports, archives or crash reports, and
                 never shown again once saved. Replace or remove a key under{' '}
-                <Link href="/settings">Settings</Link>.
+                <Link href={paths.settings}>Settings</Link>.
               </p>
             </>
           )}
@@ -87,7 +88,7 @@ export const PrivacyPage = () => {
       <Section
         title="Audit log"
         actions={
-          <Link className="button" href="/audit">
+          <Link className="button" href={paths.audit}>
             Open the audit log
           </Link>
         }
@@ -106,7 +107,7 @@ export const PrivacyPage = () => {
               <ul className="plain-list">
                 {list.map((s) => (
                   <li key={s.id}>
-                    <Link href={`/studies/${s.id}/data`}>{s.name}: archive and delete</Link>
+                    <Link href={paths.study(s.id).data}>{s.name}: archive and delete</Link>
                   </li>
                 ))}
               </ul>

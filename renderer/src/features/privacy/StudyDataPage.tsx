@@ -13,6 +13,7 @@ import { TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { paths } from '../../app/paths';
 
 const Archive = ({
   studyId,
@@ -24,7 +25,7 @@ const Archive = ({
   archivesDir: string;
 }) => {
   const rpc = useRpc();
-  const archive = useAction('studies.archive', ['studies.dataSummary', 'audit.list']);
+  const archive = useAction('studies.archive');
   const [where, setWhere] = useState<'workspace' | 'folder'>('workspace');
   const [folder, setFolder] = useState('');
   const choose = async () => {
@@ -119,7 +120,7 @@ const Delete = ({
   inFlight: number;
   onDeleted: (r: DeleteReport) => void;
 }) => {
-  const del = useAction('studies.delete', ['studies.list', 'studies.get', 'audit.list']);
+  const del = useAction('studies.delete');
   const [typed, setTyped] = useState('');
   const blocked = running > 0 || inFlight > 0;
   return (
@@ -148,7 +149,7 @@ const Delete = ({
           <p>
             {running > 0 ? (
               <>
-                A batch is running. Cancel it on the <Link href={`/studies/${studyId}/batches`}>Batches</Link>{' '}
+                A batch is running. Cancel it on the <Link href={paths.study(studyId).batches}>Batches</Link>{' '}
                 screen first.
               </>
             ) : (
@@ -183,7 +184,7 @@ let lastDeleted: DeleteReport | null = null;
 
 export const DeletedStudyPage = () => {
   const deleted = lastDeleted;
-  if (!deleted) return <Redirect to="/studies" />;
+  if (!deleted) return <Redirect to={paths.studies} />;
   return (
     <div className="page">
       <PageHeader title="Study deleted" />
@@ -208,7 +209,7 @@ export const DeletedStudyPage = () => {
         </Notice>
       )}
       <p>
-        <Link href="/studies">Back to the studies</Link> · <Link href="/audit">Audit log</Link>
+        <Link href={paths.studies}>Back to the studies</Link> · <Link href={paths.audit}>Audit log</Link>
       </p>
     </div>
   );
@@ -227,7 +228,7 @@ export const StudyDataPage = () => {
     qc.removeQueries({
       predicate: (q) => new RegExp(`"studyId":${studyId}[,}]`).test(JSON.stringify(q.queryKey[1] ?? {})),
     });
-    navigate('/deleted-study');
+    navigate(paths.deletedStudy);
   };
   return (
     <div className="page">

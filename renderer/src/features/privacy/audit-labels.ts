@@ -1,5 +1,5 @@
 /** The audit log's entries in the researcher's words. */
-import type { AuditEntryView, AuditKind } from '../../../../shared/contract/privacy.contract';
+import type { AuditEntryView, AuditKind } from '../../../../shared/contract/audit.contract';
 import { fmtBytes, plural } from '../../lib/format';
 
 export const AUDIT_LABEL: Record<AuditKind, string> = {

@@ -1,11 +1,11 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { AuditPage } from './AuditPage';
 import { PrivacyPage } from './PrivacyPage';
 import { DeletedStudyPage, StudyDataPage } from './StudyDataPage';
 
 export const privacyRoutes: readonly FeatureRoute[] = [
-  ['/studies/:id/data', StudyDataPage],
-  ['/privacy', PrivacyPage],
-  ['/audit', AuditPage],
-  ['/deleted-study', DeletedStudyPage],
+  [patterns.studyData, StudyDataPage],
+  [patterns.privacy, PrivacyPage],
+  [patterns.audit, AuditPage],
+  [patterns.deletedStudy, DeletedStudyPage],
 ];

@@ -14,6 +14,7 @@ import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { paths } from '../../app/paths';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -115,8 +116,8 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
   return (
     <>
       <p className="breadcrumb">
-        <Link href={`/studies/${studyId}/participants`}>Participants</Link> <span aria-hidden="true">›</span>{' '}
-        <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>{' '}
+        <Link href={paths.study(studyId).participants}>Participants</Link> <span aria-hidden="true">›</span>{' '}
+        <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>{' '}
         <span aria-hidden="true">›</span>
       </p>
       <PageHeader
@@ -125,7 +126,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
         subtitle={
           <>
             Participant{' '}
-            <Link href={`/studies/${studyId}/participants/${r.participantId}`}>{r.participantCode}</Link>
+            <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
             {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} (
             {DATE_SOURCE[r.recordedAtSource]}){' · '}
             <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
@@ -231,7 +232,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
               <dt>Duplicate of</dt>
               <dd>
                 Same audio as{' '}
-                <Link href={`/studies/${studyId}/recordings/${d.duplicateOf.recordingId}`}>
+                <Link href={paths.study(studyId).recording(d.duplicateOf.recordingId)}>
                   {d.duplicateOf.fileName}
                 </Link>
                 , already imported for this participant

@@ -1,6 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { RecordingDetailPage } from './RecordingDetailPage';
 
-export const recordingDetailRoutes: readonly FeatureRoute[] = [
-  ['/studies/:id/recordings/:rid', RecordingDetailPage],
-];
+export const recordingDetailRoutes: readonly FeatureRoute[] = [[patterns.recording, RecordingDetailPage]];

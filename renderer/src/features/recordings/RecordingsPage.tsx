@@ -15,6 +15,7 @@ import { plural } from '../../lib/format';
 import { useTableControls } from '../../lib/use-table-controls';
 import { QueueBanner } from '../batches/QueueBanner';
 import { recordingColumns } from './recording-columns';
+import { paths } from '../../app/paths';
 
 export type RecordingFilter = (typeof RECORDING_FILTERS)[number];
 export type RecordingSort = (typeof RECORDING_SORTS)[number];
@@ -110,7 +111,7 @@ export const RecordingsPage = () => {
     { by: 'recorded_at', dir: 'desc' },
   );
   const study = useCall('studies.get', { studyId });
-  const base = `/studies/${studyId}/recordings`;
+  const at = paths.study(studyId);
 
   return (
     <div className="page">
@@ -120,8 +121,8 @@ export const RecordingsPage = () => {
         subtitle={
           study.data ? (
             <>
-              {study.data.name} · <Link href={`/studies/${studyId}/batches`}>batches</Link> ·{' '}
-              <Link href={`/studies/${studyId}/import`}>import more</Link>
+              {study.data.name} · <Link href={paths.study(studyId).batches}>batches</Link> ·{' '}
+              <Link href={paths.study(studyId).import}>import more</Link>
             </>
           ) : undefined
         }
@@ -130,7 +131,7 @@ export const RecordingsPage = () => {
       {study.data?.profileId != null && <QueueBanner profileId={study.data.profileId} />}
       <nav className="tabs" aria-label="Show recordings">
         {RECORDING_FILTERS.map((f) => (
-          <TabLink key={f} href={f === 'all' ? base : `${base}/filter/${f}`}>
+          <TabLink key={f} href={f === 'all' ? at.recordings : at.recordingsFiltered(f)}>
             {FILTER_LABEL[f]}
           </TabLink>
         ))}
@@ -150,7 +151,7 @@ export const RecordingsPage = () => {
         columns={recordingColumns({ batch: true })}
         label={`Recordings${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
         rowKey={(r) => r.id}
-        onOpen={(r) => navigate(`${base}/${r.id}`)}
+        onOpen={(r) => navigate(at.recording(r.id))}
         sort={sort}
         onSort={onSort}
         onTotal={onTotal}
@@ -159,8 +160,8 @@ export const RecordingsPage = () => {
             <>No participant, file or session contains “{query}”.</>
           ) : filter === 'all' ? (
             <>
-              No recordings yet.{' '}
-              <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>.
+              No recordings yet. <Link href={paths.study(studyId).import}>Import a folder of recordings</Link>
+              .
             </>
           ) : (
             EMPTY[filter]

@@ -1,7 +1,7 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { RecordingsPage } from './RecordingsPage';
 
 export const recordingRoutes: readonly FeatureRoute[] = [
-  ['/studies/:id/recordings', RecordingsPage],
-  ['/studies/:id/recordings/filter/:filter', RecordingsPage],
+  [patterns.recordings, RecordingsPage],
+  [patterns.recordingsFiltered, RecordingsPage],
 ];

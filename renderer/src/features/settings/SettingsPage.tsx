@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { EngineSettings } from '../../../../shared/contract/settings.contract';
 import type { ProfileView } from '../../../../shared/contract/profiles.contract';
-import { SANDBOX_SCENARIOS } from '../../../../shared/contract/settings.contract';
+import { SANDBOX_SCENARIOS } from '../../../../shared/contract/sandbox.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
@@ -14,9 +14,9 @@ import { useAction, useCall } from '../../lib/api';
 import { ConnectForm, UsageLine } from '../setup/ConnectForm';
 
 const ProfileCard = ({ p }: { p: ProfileView }) => {
-  const test = useAction('profiles.test', ['profiles.list', 'usage.overview']);
-  const replace = useAction('profiles.replaceKey', ['profiles.list']);
-  const remove = useAction('profiles.removeKey', ['profiles.list']);
+  const test = useAction('profiles.test');
+  const replace = useAction('profiles.replaceKey');
+  const remove = useAction('profiles.removeKey');
   const [key, setKey] = useState('');
   const [editing, setEditing] = useState(false);
   return (
@@ -99,7 +99,7 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
 
 const EngineForm = ({ s }: { s: EngineSettings }) => {
   const [v, setV] = useState(s);
-  const save = useAction('settings.save', ['settings.get']);
+  const save = useAction('settings.save');
   const num = (k: keyof EngineSettings) => ({
     value: v[k],
     onChange: (e: { target: { value: string } }) => setV({ ...v, [k]: Number(e.target.value) }),
@@ -185,7 +185,7 @@ const SCENARIO_TEXT: Record<(typeof SANDBOX_SCENARIOS)[number], string> = {
 
 const SandboxForm = () => {
   const state = useCall('sandbox.state', {});
-  const set = useAction('sandbox.setScenario', ['sandbox.state']);
+  const set = useAction('sandbox.setScenario');
   return (
     <QueryView q={state}>
       {(s) =>
@@ -223,7 +223,7 @@ export const SettingsPage = () => {
   const settings = useCall('settings.get', {});
   const info = useCall('app.info', {});
   const [adding, setAdding] = useState(false);
-  const sandbox = useAction('profiles.useSandbox', ['profiles.list', 'sandbox.state']);
+  const sandbox = useAction('profiles.useSandbox');
   return (
     <div className="page">
       <PageHeader title="Settings" />

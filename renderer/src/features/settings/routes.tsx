@@ -1,4 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { SettingsPage } from './SettingsPage';
 
-export const settingsRoutes: readonly FeatureRoute[] = [['/settings', SettingsPage]];
+export const settingsRoutes: readonly FeatureRoute[] = [[patterns.settings, SettingsPage]];

@@ -48,7 +48,7 @@ export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void
   const [apiVersion, setApiVersion] = useState<ApiVersion>('v1.3');
   const [apiKey, setApiKey] = useState('');
   const test = useAction('profiles.testDraft');
-  const create = useAction('profiles.create', ['profiles.list', 'app.info']);
+  const create = useAction('profiles.create');
   const [tested, setTested] = useState<{
     ping: string;
     usage: Parameters<typeof UsageLine>[0]['usage'];

@@ -11,12 +11,13 @@ import { SelectField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { useAction } from '../../lib/api';
 import { ConnectForm } from './ConnectForm';
+import { paths } from '../../app/paths';
 
 export const FirstRun = () => {
   const [, navigate] = useLocation();
   const [version, setVersion] = useState<ApiVersion>('v1.3');
-  const sandbox = useAction('profiles.useSandbox', ['profiles.list', 'app.info']);
-  const next = (profileId: number) => navigate(`/studies/new/${profileId}`);
+  const sandbox = useAction('profiles.useSandbox');
+  const next = (profileId: number) => navigate(paths.newStudy(profileId));
   return (
     <div className="page">
       <PageHeader

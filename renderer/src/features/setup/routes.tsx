@@ -1,4 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { FirstRun } from './FirstRun';
 
-export const setupRoutes: readonly FeatureRoute[] = [['/setup', FirstRun]];
+export const setupRoutes: readonly FeatureRoute[] = [[patterns.setup, FirstRun]];

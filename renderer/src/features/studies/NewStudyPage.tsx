@@ -6,6 +6,7 @@ import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
+import { paths } from '../../app/paths';
 
 export const NewStudyPage = () => {
   const params = useParams<{ profileId?: string }>();
@@ -16,7 +17,7 @@ export const NewStudyPage = () => {
     params.profileId ? Number(params.profileId) : null,
   );
   const [interval, setInterval] = useState(7);
-  const create = useAction('studies.create', ['studies.list']);
+  const create = useAction('studies.create');
   return (
     <div className="page narrow">
       <PageHeader title="New study" />
@@ -24,7 +25,7 @@ export const NewStudyPage = () => {
         {(list) =>
           list.length === 0 ? (
             <Empty title="No service profile yet">
-              <Link href="/setup">Set up the sandbox or your service first</Link>.
+              <Link href={paths.setup}>Set up the sandbox or your service first</Link>.
             </Empty>
           ) : (
             <form
@@ -36,7 +37,7 @@ export const NewStudyPage = () => {
                   profileId: profileId ?? list[0]!.id,
                   sessionIntervalDays: interval,
                 });
-                if (r.ok) navigate(`/studies/${r.value.id}`);
+                if (r.ok) navigate(paths.study(r.value.id).overview);
               }}
             >
               <TextField

@@ -5,6 +5,7 @@ import { Empty, QueryView } from '../../components/Feedback';
 import { PageHeader } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtDate, fmtInt } from '../../lib/format';
+import { paths } from '../../app/paths';
 
 export const StudiesPage = () => {
   const studies = useCall('studies.list', {});
@@ -14,7 +15,7 @@ export const StudiesPage = () => {
       <PageHeader
         title="Studies"
         actions={
-          <button type="button" className="primary" onClick={() => navigate('/studies/new')}>
+          <button type="button" className="primary" onClick={() => navigate(paths.newStudy())}>
             New study
           </button>
         }
@@ -24,7 +25,7 @@ export const StudiesPage = () => {
           list.length === 0 ? (
             <Empty title="No study yet">
               <p>A study groups participants and their recordings, and sends them to one service profile.</p>
-              <Link href="/studies/new">Create the first study</Link>
+              <Link href={paths.newStudy()}>Create the first study</Link>
             </Empty>
           ) : (
             <table className="table">
@@ -51,7 +52,7 @@ export const StudiesPage = () => {
                 {list.map((s) => (
                   <tr key={s.id}>
                     <th scope="row">
-                      <Link href={`/studies/${s.id}`}>{s.name}</Link>
+                      <Link href={paths.study(s.id).overview}>{s.name}</Link>
                     </th>
                     <td>
                       {s.profileName ?? '—'} {s.apiVersion && <span className="muted">({s.apiVersion})</span>}{' '}

@@ -9,11 +9,12 @@ import { BATCH_LABEL, BATCH_TONE, BatchBars } from '../../components/Progress';
 import { batchStatus } from '../batches/batch-status';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { paths } from '../../app/paths';
 
 const StudySettings = ({ studyId, name, interval }: { studyId: number; name: string; interval: number }) => {
   const [n, setN] = useState(name);
   const [i, setI] = useState(interval);
-  const save = useAction('studies.update', ['studies.get', 'studies.list', 'participants.page']);
+  const save = useAction('studies.update');
   return (
     <form
       className="form inline-form"
@@ -80,11 +81,11 @@ export const StudyOverview = () => {
                   <button
                     type="button"
                     className="primary"
-                    onClick={() => navigate(`/studies/${studyId}/import`)}
+                    onClick={() => navigate(paths.study(studyId).import)}
                   >
                     Import recordings
                   </button>
-                  <button type="button" onClick={() => navigate(`/studies/${studyId}/export`)}>
+                  <button type="button" onClick={() => navigate(paths.study(studyId).export)}>
                     Export
                   </button>
                 </>
@@ -108,7 +109,7 @@ export const StudyOverview = () => {
             </div>
             {s.needsAttention > 0 && (
               <p>
-                <Link href={`/studies/${studyId}/recordings/filter/needs_attention`}>
+                <Link href={paths.study(studyId).recordingsFiltered('needs_attention')}>
                   Show the {plural(s.needsAttention, 'file')} that need you
                 </Link>
               </p>
@@ -117,12 +118,12 @@ export const StudyOverview = () => {
         )}
       </QueryView>
 
-      <Section title="Batches" actions={<Link href={`/studies/${studyId}/batches`}>All batches</Link>}>
+      <Section title="Batches" actions={<Link href={paths.study(studyId).batches}>All batches</Link>}>
         <QueryView q={batches}>
           {(list) =>
             list.length === 0 ? (
               <Empty title="Nothing imported yet">
-                <Link href={`/studies/${studyId}/import`}>Import a folder of recordings</Link>
+                <Link href={paths.study(studyId).import}>Import a folder of recordings</Link>
               </Empty>
             ) : (
               <ul className="batch-list">
@@ -132,7 +133,7 @@ export const StudyOverview = () => {
                   .map((b) => (
                     <li key={b.batchId} className="card">
                       <p className="card-title">
-                        <Link href={`/studies/${studyId}/batches/${b.batchId}`}>
+                        <Link href={paths.study(studyId).batch(b.batchId)}>
                           {b.label || `Batch ${b.batchId}`}
                         </Link>{' '}
                         <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
@@ -152,7 +153,7 @@ export const StudyOverview = () => {
 
       <Section
         title="Overdue participants"
-        actions={<Link href={`/studies/${studyId}/participants/filter/overdue`}>All overdue</Link>}
+        actions={<Link href={paths.study(studyId).participantsFiltered('overdue')}>All overdue</Link>}
       >
         <QueryView q={overdue}>
           {(page) =>
@@ -171,7 +172,7 @@ export const StudyOverview = () => {
                   {page.rows.map((p) => (
                     <tr key={p.id}>
                       <th scope="row">
-                        <Link href={`/studies/${studyId}/participants/${p.id}`}>{p.code}</Link>
+                        <Link href={paths.study(studyId).participant(p.id)}>{p.code}</Link>
                       </th>
                       <td>
                         {fmtDate(p.lastRecordingAt)} ({plural(p.recency.daysSinceLast ?? 0, 'day')} ago)

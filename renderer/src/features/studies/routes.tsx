@@ -1,11 +1,11 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { NewStudyPage } from './NewStudyPage';
 import { StudiesPage } from './StudiesPage';
 import { StudyOverview } from './StudyOverview';
 
 export const studyRoutes: readonly FeatureRoute[] = [
-  ['/studies', StudiesPage],
-  ['/studies/new', NewStudyPage],
-  ['/studies/new/:profileId', NewStudyPage],
-  ['/studies/:id', StudyOverview],
+  [patterns.studies, StudiesPage],
+  [patterns.newStudy, NewStudyPage],
+  [patterns.newStudyFor, NewStudyPage],
+  [patterns.study, StudyOverview],
 ];

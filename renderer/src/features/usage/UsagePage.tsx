@@ -45,7 +45,7 @@ const History = ({ points }: { points: readonly { at: string; uploadsRemaining: 
 
 const ProfileUsage = ({ profile }: { profile: ProfileView }) => {
   const overview = useCall('usage.overview', { profileId: profile.id });
-  const read = useAction('usage.read', ['usage.overview', 'profiles.list']);
+  const read = useAction('usage.read');
   return (
     <>
       <div className="row">

@@ -1,4 +1,4 @@
-import type { FeatureRoute } from '../../app/routes';
+import { patterns, type FeatureRoute } from '../../app/paths';
 import { UsagePage } from './UsagePage';
 
-export const usageRoutes: readonly FeatureRoute[] = [['/usage', UsagePage]];
+export const usageRoutes: readonly FeatureRoute[] = [[patterns.usage, UsagePage]];

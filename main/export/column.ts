@@ -1,0 +1,16 @@
+/**
+ * What an exported column is to the writers: its description (shared/export.ts ColumnDef) with the
+ * function that reads its value, and, for the long form, what that value depends on. A leaf module, so
+ * the column schema (schema.ts) and the long form's encoder (scoped-rows.ts) both import it and not
+ * each other.
+ */
+import type { ColumnDef } from '../../shared/export';
+
+export type RawValue = string | number | boolean | null | undefined;
+
+export interface ExportColumn<C> extends ColumnDef {
+  readonly get: (c: C) => RawValue;
+}
+
+/** What a long-form column's value depends on: the recording, the analysis type (pair), the measure, or the row itself. */
+export type Scope = 'recording' | 'pair' | 'measure' | 'row';
