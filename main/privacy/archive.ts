@@ -7,7 +7,16 @@
  */
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import { schemaVersion } from '../db/migrate';
@@ -135,6 +144,7 @@ export const archiveStudy = async (
   try {
     const dbFile = join(tmp, ARCHIVE_DB_FILE);
     await db.backup(dbFile);
+    chmodSync(dbFile, 0o600);
     const counts = trimToStudy(dbFile, study.id);
     const settings = {
       format: 'voicescope-study-archive',
