@@ -180,7 +180,6 @@ export const readRegularFile = async (
 };
 
 /** Control characters other than tab, line feed and carriage return (and the byte-order mark is fine). */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** Text a manifest can be: UTF-8, no control characters, a comma or semicolon on its first non-empty line. */
