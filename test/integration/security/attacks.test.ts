@@ -387,6 +387,7 @@ describe('the browser-mode host never dies from input', () => {
         s.on('data', (d) => {
           if (!upgraded && d.toString('latin1').startsWith('HTTP/1.1 101')) {
             upgraded = true;
+            upgrades += 1;
             s.write(Buffer.concat(Array.from({ length: 1 + rnd(3) }, frame)));
             setTimeout(finish, 20);
           }
@@ -395,6 +396,7 @@ describe('the browser-mode host never dies from input', () => {
           `GET /rpc?token=${bridge.token} HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${bridge.origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
         );
       });
+    let upgrades = 0;
     const CASES = 5000;
     const started = Date.now();
     let next = 0;
@@ -407,6 +409,7 @@ describe('the browser-mode host never dies from input', () => {
     };
     await Promise.all(Array.from({ length: 32 }, worker));
     expect(next).toBeGreaterThanOrEqual(CASES);
+    expect(upgrades).toBeGreaterThan(CASES / 5); // the frames really reached an open WebSocket
     expect(Date.now() - started).toBeLessThan(60_000);
     await alive();
   }, 90_000);
