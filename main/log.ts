@@ -13,6 +13,7 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { narrowTree } from './file-modes';
 import type { RouterLog } from './rpc/router';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -145,6 +146,8 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
 
   const file = o.dir ? join(o.dir, LOG_FILE_NAME) : null;
   if (o.dir) mkdirSync(o.dir, { recursive: true, mode: 0o700 });
+  // Logs an earlier version or the user left readable to others are made private (0700 / 0600).
+  const narrowed = o.dir ? narrowTree(o.dir, 1) : [];
 
   /** The rules as of now; if a source fails (the database is closing), the last known rules still apply. */
   const rules = (): RedactRules & { diagnostic: boolean } => {
@@ -190,6 +193,9 @@ export const createLogger = (o: LoggerOptions = {}): Logger => {
     }
     if (useConsole) (level === 'error' || level === 'warn' ? toErr : toOut)(line);
   };
+
+  if (narrowed.length > 0)
+    write('warn', `the logs were readable by others; made private to this user: ${narrowed.join(', ')}`, []);
 
   return {
     file,

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { openAppHost } from './app-host';
 import { classifyDbError } from './db/db-errors';
 import { createLogger, logsDirOf, routeConsole } from './log';
+import { guardProcess } from './process-guard';
 import { createExportDownloads } from './rpc/export-downloads';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
@@ -72,6 +73,8 @@ const main = async () => {
   // Everything the services print goes through the one logger (redacted, and into the workspace's logs folder).
   const logger = createLogger({ dir: logsDirOf(workspaceDir) });
   routeConsole(logger);
+  // Whatever a defect lets slip past the bridge's own handlers is logged, and the window keeps working.
+  guardProcess(logger);
   const host = await openAppHost({
     workspaceDir,
     mode: 'browser',
@@ -93,6 +96,11 @@ const main = async () => {
     bus: host.bus,
     staticDir: RENDERER_DIR,
     routes: downloads.route,
+    // A peer that breaks its own connection is no news (diagnostic mode shows it); a failed call is.
+    onError: (what, e) =>
+      what === 'call' || what === 'request handler'
+        ? logger.error(`browser-mode bridge: ${what} failed`, e)
+        : logger.debug(`browser-mode bridge: ${what}`, e),
     ...(v.port ? { port: Number(v.port) } : {}),
   });
   // The address holds the launch token: shown at the console only, never written to the log file.

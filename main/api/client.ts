@@ -151,6 +151,27 @@ const readPing: Reader<string> = (json) =>
     ? ok((json as { message: string }).message)
     : err({ path: 'message', detail: 'expected text' });
 
+/** Loopback host names and addresses: the only places a key may travel over plain http. */
+const isLoopbackHost = (hostname: string): boolean => {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+};
+
+/**
+ * Whether a key may be sent to this base address: https anywhere, http only to a loopback address (the
+ * built-in sandbox). Checked here, where every key leaves (profile test and save, command line,
+ * scheduler), so no caller can forget it.
+ */
+export const keyMayTravelTo = (baseUrl: string): boolean => {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+};
+
 export const createApiClient = (opts: ClientOptions): ApiClient => {
   const { profile } = opts;
   const version = profile.version;
@@ -161,6 +182,13 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
+  /** Set when the key must not be sent to this address: every keyed call is refused before any byte leaves. */
+  const keyRefused = keyMayTravelTo(profile.baseUrl)
+    ? null
+    : (endpoint: Endpoint) =>
+        apiError('InsecureAddress', endpoint, {
+          detail: 'refused locally: an API key is sent only over https (or plain http to this computer)',
+        });
 
   const http: KyInstance = ky.create({
     prefixUrl: `${profile.baseUrl.replace(/\/+$/, '')}/${version}/`,
@@ -305,6 +333,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     read: Reader<T>,
     init: { auth: boolean; json?: unknown },
   ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number }> => {
+    if (init.auth && keyRefused) return { result: err(keyRefused(endpoint)), ambiguousRetries: 0 };
     const previous: AttemptFailure[] = [];
     let ambiguousRetries = 0;
     for (let attempt = 1; ; attempt++) {
@@ -343,6 +372,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     },
 
     async upload(req) {
+      if (keyRefused) return { status: 'rejected', attempts: 0, error: keyRefused('upload') };
       const allowed = analysisTypesFor(version);
       const bad = req.analyses.find((t) => !allowed.includes(t));
       if (req.analyses.length === 0 || bad !== undefined) {

@@ -4,10 +4,11 @@
  * cannot be opened (read-only drive, not a database, written by a newer Voicescope…) in the
  * researcher's words instead of throwing.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { err, ok, type Result } from '../../shared/result';
+import { narrowMode, PRIVATE_FILE_MODE, reportNarrowed } from '../file-modes';
 import { classifyDbError, type DbProblem } from './db-errors';
 import { migrate, type MigrationReport } from './migrate';
 import { MIGRATIONS } from './migrations';
@@ -19,7 +20,22 @@ export interface OpenedDb {
   readonly migration: MigrationReport;
 }
 
+/** The database file and its WAL and SHM companions, each 0600 (narrowed, and said so, when wider). */
+const makePrivate = (path: string) => {
+  if (path === ':memory:' || path === '') return;
+  reportNarrowed([path, `${path}-wal`, `${path}-shm`].filter((f) => narrowMode(f, PRIVATE_FILE_MODE)));
+};
+
 export const openStudyDb = (path: string): OpenedDb => {
+  // A new database is created 0600 before SQLite opens it (SQLite gives its companions the same mode).
+  if (path !== ':memory:' && path !== '' && !existsSync(path)) {
+    try {
+      closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+    } catch {
+      /* SQLite says why it cannot create it */
+    }
+  }
+  makePrivate(path);
   const db = new Database(path);
   try {
     db.pragma('journal_mode = WAL');
@@ -37,6 +53,7 @@ export const openStudyDb = (path: string): OpenedDb => {
     } catch {
       /* skipped */
     }
+    makePrivate(path);
     return { db, migration };
   } catch (e) {
     db.close();

@@ -30,6 +30,7 @@ export const PAUSES_QUEUE: ReadonlySet<ApiErrorKind> = new Set([
   'ApiNotProvisioned',
   'UploadLimitExceeded',
   'RateLimited',
+  'InsecureAddress',
 ]);
 
 export interface QueuePause {

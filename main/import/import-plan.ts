@@ -6,8 +6,8 @@
  * checked for duplicates of the same audio for the same participant.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, extname, resolve } from 'node:path';
 import type {
   ImportPlan,
   ImportRequest,
@@ -23,43 +23,47 @@ import { participantAccounts } from '../db/repos/participants.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem } from './local-verdict';
 import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
+import {
+  MAX_RECORDING_BYTES,
+  ReadRefusedError,
+  checkPlace,
+  privatePathsOfDbFile,
+  readManifestText,
+  readRegularFile,
+  walkFiles,
+  type ReadContext,
+} from './safe-read';
 
 export const AUDIO_EXTENSIONS = new Set(['.wav', '.wave', '.mp3', '.m4a', '.mp4', '.ogg', '.oga', '.opus']);
 
-/** Files under the given paths, recursively; hidden files (including macOS `._` companions) are left out. */
+/**
+ * Files under the given paths, recursively; hidden files (including macOS `._` companions) are left out.
+ * Bounded and cancellable (main/import/safe-read.ts); a refusal (a whole drive, a missing path, a
+ * system or private place) is thrown as a ReadRefusedError whose message is a sentence.
+ */
 export const listAudioFiles = async (
   paths: readonly string[],
+  o: Partial<ReadContext> & { signal?: AbortSignal; onWalk?: (entriesSeen: number) => void } = {},
 ): Promise<{ files: string[]; skipped: number }> => {
-  const files: string[] = [];
-  let skipped = 0;
-  for (const p of paths) {
-    const abs = resolve(p);
-    const s = await stat(abs);
-    if (s.isFile()) {
-      files.push(abs);
-      continue;
-    }
-    const entries = await readdir(abs, { recursive: true, withFileTypes: true });
-    for (const e of entries) {
-      if (!e.isFile()) continue;
-      const full = join(e.parentPath, e.name);
-      const hidden = full
-        .slice(abs.length)
-        .split(/[\\/]/)
-        .some((part) => part.startsWith('.'));
-      if (hidden || !AUDIO_EXTENSIONS.has(extname(e.name).toLowerCase())) {
-        skipped++;
-        continue;
-      }
-      files.push(full);
-    }
-  }
-  return { files: [...new Set(files)].sort(), skipped };
+  const walked = await walkFiles(paths, {
+    privatePaths: o.privatePaths ?? [],
+    keep: (name) => AUDIO_EXTENSIONS.has(extname(name).toLowerCase()),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.onWalk ? { onProgress: o.onWalk } : {}),
+  });
+  if (!walked.ok) throw new ReadRefusedError(walked.error);
+  return walked.value;
 };
 
 export interface PlanOptions {
   readonly concurrency?: number;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Places never read (default: the folder of the study database, i.e. the workspace). */
+  readonly privatePaths?: readonly string[];
+  /** Stops the folder walk and the reading of files (the plan then fails with a sentence). */
+  readonly signal?: AbortSignal;
+  /** Entries looked at while walking folders, before files are read. */
+  readonly onWalk?: (entriesSeen: number) => void;
 }
 
 interface Assignment {
@@ -96,12 +100,14 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   const manifestErrors: { line: number; message: string }[] = [];
   const byManifest = new Map<string, ManifestRow>();
 
+  const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
+
   if (req.manifestPath) {
     const manifestPath = resolve(req.manifestPath);
-    const parsed = parseManifest(await readFile(manifestPath, 'utf8'), {
-      baseDir: resolve(manifestPath, '..'),
-      timeZone: req.timeZone,
-    });
+    const text = await readManifestText(manifestPath, ctx);
+    const parsed = text.ok
+      ? parseManifest(text.value, { baseDir: resolve(manifestPath, '..'), timeZone: req.timeZone })
+      : text;
     if (!parsed.ok) {
       manifestErrors.push({ line: 0, message: parsed.error.message });
     } else {
@@ -118,22 +124,26 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     else notices.push(`The file-name pattern was not used: ${c.error}`);
   }
 
-  const listed = await listAudioFiles(req.paths);
+  const listed = await listAudioFiles(req.paths, {
+    ...ctx,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onWalk ? { onWalk: opts.onWalk } : {}),
+  });
   if (listed.skipped > 0)
     notices.push(
       `${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension.`,
     );
   const manifestFiles: string[] = [];
   for (const [path, row] of byManifest) {
-    try {
-      if ((await stat(path)).isFile()) manifestFiles.push(path);
-      else manifestErrors.push({ line: row.line, message: `${path} is not a file.` });
-    } catch {
+    const place = await checkPlace(path, ctx);
+    if (!place.ok && place.error.kind === 'missing')
       manifestErrors.push({
         line: row.line,
         message: `The file ${path} does not exist. Check the path (relative paths are read from the manifest's folder).`,
       });
-    }
+    else if (!place.ok) manifestErrors.push({ line: row.line, message: place.error.message });
+    else if ((await stat(place.value)).isFile()) manifestFiles.push(path);
+    else manifestErrors.push({ line: row.line, message: `${path} is not a file.` });
   }
   const allFiles = [...new Set([...manifestFiles, ...listed.files])].sort();
 
@@ -182,7 +192,11 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
 
   let done = 0;
   const analysed = await pool(allFiles, opts.concurrency ?? 2, async (path) => {
-    const bytes = new Uint8Array(await readFile(path));
+    if (opts.signal?.aborted)
+      throw new ReadRefusedError({ kind: 'cancelled', message: 'Reading the files was cancelled.' });
+    const read = await readRegularFile(path, { ...ctx, maxBytes: MAX_RECORDING_BYTES });
+    if (!read.ok) throw new ReadRefusedError(read.error);
+    const bytes = new Uint8Array(read.value);
     const mtimeMs = (await stat(path)).mtimeMs;
     const hash = sha256(bytes);
     const probe = await probeAudio(bytes);

@@ -59,7 +59,7 @@ export type ManifestProblemKind =
 export interface ManifestProblem {
   readonly kind: ManifestProblemKind;
   readonly message: string;
-  /** Header names as found in the file (empty when no header could be read). */
+  /** Header names found in the file that belong to the manifest's vocabulary (others are only counted). */
   readonly columnsFound: string[];
 }
 
@@ -138,11 +138,13 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     }) as unknown as typeof parsed;
   } catch (e: unknown) {
     const line = typeof (e as { lines?: unknown }).lines === 'number' ? (e as { lines: number }).lines : null;
-    const detail = e instanceof Error ? e.message : String(e);
+    // csv-parse's own message quotes the field it choked on: only its code is told, never the content.
+    const code = (e as { code?: unknown }).code;
+    const detail = typeof code === 'string' && /^CSV_[A-Z_]+$/.test(code) ? ` (${code})` : '';
     return err(
       problem(
         'malformed_csv',
-        `The manifest is not valid CSV${line === null ? '' : ` (near line ${line})`}: ${detail}. Check for an unclosed quote.`,
+        `The manifest is not valid CSV${line === null ? '' : ` near line ${line}`}${detail}. Check for an unclosed quote.`,
       ),
     );
   }
@@ -157,7 +159,10 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
   if (header === undefined) return err(problem('empty', 'The manifest has no header row.'));
 
   const names = header.fields.map((h) => h.trim());
-  const columnsFound = names.filter((n) => n !== '');
+  // Only header names of the manifest's vocabulary are ever repeated back: a file that is no manifest
+  // (a key file, /etc/passwd) must not have its first line echoed in an error.
+  const columnsFound = names.filter((n) => (KNOWN_COLUMNS as readonly string[]).includes(n.toLowerCase()));
+  const otherColumns = names.filter((n) => n !== '').length - columnsFound.length;
   const index = new Map<KnownColumn, number>();
   const ignored: string[] = [];
   for (const [i, name] of names.entries()) {
@@ -180,7 +185,9 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
   const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
   if (missing.length > 0) {
     const list = missing.map((m) => `"${m}"`).join(' and ');
-    const found = columnsFound.length === 0 ? 'none' : columnsFound.map((c) => `"${c}"`).join(', ');
+    const known = columnsFound.map((c) => `"${c}"`).join(', ');
+    const others = otherColumns === 0 ? '' : `${otherColumns} other column${otherColumns === 1 ? '' : 's'}`;
+    const found = [known, others].filter((x) => x !== '').join(' and ') || 'none';
     return err(
       problem(
         'missing_columns',

@@ -6,7 +6,16 @@
  * study's settings and a SHA256SUMS file. The folder appears only when everything is written.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import { schemaVersion } from '../db/migrate';
@@ -82,6 +91,7 @@ export const archiveStudy = async (
   try {
     const dbFile = join(tmp, ARCHIVE_DB_FILE);
     await backupDatabase(db, dbFile);
+    chmodSync(dbFile, 0o600);
     const counts = trimCopyToStudy(dbFile, study.id);
     const settings = {
       format: 'voicescope-study-archive',

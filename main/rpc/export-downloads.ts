@@ -1,8 +1,11 @@
 /**
  * Browser mode's "download": an export is written into the workspace's exports folder (the same code
- * path as everywhere else), then the browser fetches it through the bridge (token-protected) as one
- * zip or file by file. The zip is streamed with fflate, so a large export never sits in memory whole.
+ * path as everywhere else), then the browser fetches it through the bridge as one zip or file by file,
+ * with a one-time ticket (below) rather than the launch token in the address. The zip is streamed with
+ * fflate, so a large export never sits in memory whole. A name that cannot be decoded is a 400, a file
+ * that vanishes mid-way ends that one response; neither reaches the process.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import type http from 'node:http';
 import { basename, join } from 'node:path';
@@ -12,6 +15,61 @@ import { Zip, ZipPassThrough } from 'fflate';
 const SAFE = /^[A-Za-z0-9._-]{1,200}$/;
 
 export const exportsDir = (workspaceDir: string) => join(workspaceDir, 'exports');
+
+/** How long a download ticket stays valid. */
+export const DOWNLOAD_TICKET_TTL_MS = 60_000;
+const MAX_OPEN_TICKETS = 1000;
+
+export interface DownloadTickets {
+  /** A ticket for exactly this path (`/download/...`), valid once and for DOWNLOAD_TICKET_TTL_MS. */
+  issue(path: string): string;
+  /** True (and the ticket is used up) when it was issued for this path and has not expired. */
+  redeem(ticket: string, path: string): boolean;
+}
+
+/**
+ * One-time download tickets: 32 random bytes, bound to one path, good for one request within a minute.
+ * A ticket in the browser's history is worthless afterwards, unlike the launch token.
+ */
+export const createDownloadTickets = (o: { ttlMs?: number; now?: () => number } = {}): DownloadTickets => {
+  const ttl = o.ttlMs ?? DOWNLOAD_TICKET_TTL_MS;
+  const now = o.now ?? Date.now;
+  const open = new Map<string, { path: string; until: number }>();
+  const sweep = () => {
+    const t = now();
+    for (const [k, v] of open) if (v.until <= t) open.delete(k);
+  };
+  return {
+    issue(path) {
+      sweep();
+      // Never unbounded: the oldest tickets go first.
+      while (open.size >= MAX_OPEN_TICKETS) open.delete(open.keys().next().value!);
+      const ticket = randomBytes(32).toString('base64url');
+      open.set(ticket, { path, until: now() + ttl });
+      return ticket;
+    },
+    redeem(ticket, path) {
+      sweep();
+      const found = [...open.keys()].find((k) => {
+        const a = Buffer.from(k);
+        const b = Buffer.from(ticket);
+        return a.length === b.length && timingSafeEqual(a, b);
+      });
+      if (found === undefined) return false;
+      const entry = open.get(found)!;
+      open.delete(found);
+      return entry.path === path;
+    },
+  };
+};
+
+const decoded = (s: string): string | null => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+};
 
 export const createExportDownloads = (workspaceDir: string) => {
   const root = exportsDir(workspaceDir);
@@ -27,7 +85,9 @@ export const createExportDownloads = (workspaceDir: string) => {
       'Content-Length': statSync(file).size,
       'Content-Disposition': `attachment; filename="${basename(file)}"`,
     });
-    createReadStream(file).pipe(res);
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
   };
 
   const sendZip = (res: http.ServerResponse, dir: string, name: string) => {
@@ -37,7 +97,7 @@ export const createExportDownloads = (workspaceDir: string) => {
     });
     const zip = new Zip((e, chunk, final) => {
       if (e) {
-        res.destroy(e);
+        res.destroy();
         return;
       }
       // Backpressure is handled per file below; here the chunk is just written.
@@ -45,7 +105,7 @@ export const createExportDownloads = (workspaceDir: string) => {
       if (final) res.end();
     });
     const files = readdirSync(dir)
-      .filter((f) => statSync(join(dir, f)).isFile())
+      .filter((f) => statSync(join(dir, f), { throwIfNoEntry: false })?.isFile() === true)
       .sort();
     const next = (i: number) => {
       if (i >= files.length) {
@@ -66,7 +126,7 @@ export const createExportDownloads = (workspaceDir: string) => {
         entry.push(new Uint8Array(0), true);
         next(i + 1);
       });
-      stream.on('error', (e) => res.destroy(e));
+      stream.on('error', () => res.destroy());
     };
     next(0);
   };
@@ -75,18 +135,30 @@ export const createExportDownloads = (workspaceDir: string) => {
   const route = (path: string, _req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const m = /^\/download\/exports\/([^/]+?)(?:\.zip|\/([^/]+))$/.exec(path);
     if (!m) return false;
-    const dir = folder(decodeURIComponent(m[1]!));
-    if (!dir || !existsSync(dir) || !statSync(dir).isDirectory()) return false;
-    if (m[2] === undefined) {
-      sendZip(res, dir, basename(dir));
+    const folderName = decoded(m[1]!);
+    const fileName = m[2] === undefined ? undefined : decoded(m[2]);
+    if (folderName === null || fileName === null) {
+      res.writeHead(400).end('Bad request');
       return true;
     }
-    const fileName = decodeURIComponent(m[2]);
-    if (!SAFE.test(fileName)) return false;
-    const file = join(dir, fileName);
-    if (!existsSync(file) || !statSync(file).isFile()) return false;
-    sendFile(res, file);
-    return true;
+    try {
+      const dir = folder(folderName);
+      if (!dir || !existsSync(dir) || !statSync(dir).isDirectory()) return false;
+      if (fileName === undefined) {
+        sendZip(res, dir, basename(dir));
+        return true;
+      }
+      if (!SAFE.test(fileName)) return false;
+      const file = join(dir, fileName);
+      if (!existsSync(file) || !statSync(file).isFile()) return false;
+      sendFile(res, file);
+      return true;
+    } catch {
+      // Removed between the check and the read: this response ends, nothing else does.
+      if (!res.headersSent) res.writeHead(404).end('Not found');
+      else res.destroy();
+      return true;
+    }
   };
   return { route, root };
 };

@@ -8,6 +8,16 @@
  *   - the connection must present the per-launch secret token, compared in constant time (no other
  *     local user: only the user who started it sees the token).
  * Messages: `{id, method, input}` in; `{id, envelope}` and `{event, payload}` out.
+ *
+ * Input never stops it (docs/security.md): a request line, URL or percent-encoding it cannot read is
+ * answered 400; a WebSocket message larger than MAX_MESSAGE_BYTES closes that socket with 1009, one
+ * that is not UTF-8 with 1007, binary with 1003, not a call with 1008; every socket and the server
+ * have an error handler, so one broken peer never reaches the process.
+ *
+ * Downloads (`/download/...`) need a one-time ticket (`?ticket=`, from `POST /download-ticket` with the
+ * token in an `Authorization: Bearer` header, or from `issueDownloadTicket`), so the launch token
+ * never has to be in a URL that lands in the browser's history. The token in a download URL is still
+ * accepted while `acceptTokenInDownloadUrl` is true (the window switches to tickets separately).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -17,6 +27,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { EventBus } from './event-bus';
+import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
 
 export interface BridgeOptions {
@@ -29,6 +40,12 @@ export interface BridgeOptions {
   readonly token?: string;
   /** Extra token-protected GET routes (export downloads); return true when handled. */
   readonly routes?: (path: string, req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+  /** Download tickets (default: a store of its own, tickets live 60 s and open one download). */
+  readonly tickets?: DownloadTickets;
+  /** The launch token in a download URL (`?token=`) still opens it; default true until the window uses tickets. */
+  readonly acceptTokenInDownloadUrl?: boolean;
+  /** Where a peer's broken socket or a failed call is noted (default: nowhere). */
+  readonly onError?: (what: string, e: unknown) => void;
 }
 
 export interface Bridge {
@@ -37,6 +54,8 @@ export interface Bridge {
   readonly origin: string;
   readonly port: number;
   readonly token: string;
+  /** A one-time ticket for one download path (e.g. `/download/exports/x.zip`); append `?ticket=…`. */
+  issueDownloadTicket(path: string): string;
   connections(): number;
   close(): Promise<void>;
 }
@@ -74,7 +93,25 @@ const sameSecret = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The largest WebSocket message the bridge reads (4 MiB); a larger one closes the socket with 1009. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The largest `POST /download-ticket` body. */
+const MAX_TICKET_REQUEST_BYTES = 2048;
+/** Request lines and URLs longer than this are answered 414 before anything reads them. */
+const MAX_URL_LENGTH = 8192;
+
+/** The request's URL against this server's origin, or null when it is not one (answered 400). */
+const parseUrl = (raw: string | undefined, origin: string): URL | null => {
+  if (raw === undefined || raw.length > MAX_URL_LENGTH || !raw.startsWith('/')) return null;
+  try {
+    const url = new URL(raw, origin);
+    // Every percent-escape must decode: a path that cannot be read is refused here, not deeper.
+    decodeURIComponent(url.pathname);
+    return url;
+  } catch {
+    return null;
+  }
+};
 
 export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   const token = o.token ?? randomBytes(32).toString('base64url');
@@ -91,20 +128,79 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   };
   const hostAllowed = (req: http.IncomingMessage) => hosts.includes(req.headers.host ?? '');
   const tokenOf = (url: URL) => url.searchParams.get('token') ?? '';
+  const tickets = o.tickets ?? createDownloadTickets();
+  const acceptTokenInUrl = o.acceptTokenInDownloadUrl ?? true;
+  const noted = (what: string) => (e: unknown) => o.onError?.(what, e);
+  const ownOrigin = (req: http.IncomingMessage) =>
+    hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '');
+  const bearer = (req: http.IncomingMessage) =>
+    /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
 
-  const server = http.createServer((req, res) => {
+  /** `POST /download-ticket` `{"path": "/download/..."}` → `{ticket, url}`; token in the header, never the URL. */
+  const mintTicket = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!ownOrigin(req) || !sameSecret(bearer(req), token)) {
+      res.writeHead(403).end('Forbidden');
+      return;
+    }
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_TICKET_REQUEST_BYTES) {
+        res.writeHead(413, { Connection: 'close' }).end('Too large');
+        req.destroy();
+        return;
+      }
+      parts.push(c);
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      let path: unknown;
+      try {
+        path = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { path?: unknown }).path;
+      } catch {
+        path = undefined;
+      }
+      if (
+        typeof path !== 'string' ||
+        !path.startsWith('/download/') ||
+        parseUrl(path, origin)?.pathname !== path
+      ) {
+        res.writeHead(400).end('Bad request');
+        return;
+      }
+      const ticket = tickets.issue(path);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ ticket, url: `${path}?ticket=${ticket}` }));
+    });
+  };
+
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     securityHeaders(res);
     if (!hostAllowed(req)) {
       res.writeHead(421).end('Misdirected request');
+      return;
+    }
+    const url = parseUrl(req.url, origin);
+    if (url === null) {
+      res.writeHead(400).end('Bad request');
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/download-ticket') {
+      mintTicket(req, res);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const url = new URL(req.url ?? '/', origin);
     if (url.pathname.startsWith('/download/')) {
-      if (!sameSecret(tokenOf(url), token)) {
+      const ticket = url.searchParams.get('ticket');
+      const allowed =
+        ticket !== null
+          ? tickets.redeem(ticket, url.pathname)
+          : acceptTokenInUrl && sameSecret(tokenOf(url), token);
+      if (!allowed) {
         res.writeHead(403).end('Forbidden');
         return;
       }
@@ -123,23 +219,64 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
       res.end();
       return;
     }
-    createReadStream(file).pipe(res);
+    const stream = createReadStream(file);
+    stream.on('error', (e) => {
+      noted('static file')(e);
+      res.destroy();
+    });
+    stream.pipe(res);
+  };
+
+  const server = http.createServer((req, res) => {
+    req.on('error', noted('request'));
+    res.on('error', noted('response'));
+    try {
+      serve(req, res);
+    } catch (e) {
+      noted('request handler')(e);
+      if (!res.headersSent) res.writeHead(500).end('Internal error');
+      else res.destroy();
+    }
   });
+  // A request line or header Node's parser refuses: 400 (or 431/414 as Node classes it), then close.
+  server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+    socket.on('error', () => {});
+    if (!socket.writable || e.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status =
+      e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+  server.on('error', noted('server'));
+  server.on('connection', (socket) => socket.on('error', noted('socket')));
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  wss.on('error', noted('websocket server'));
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+    socket.on('error', noted('upgrade socket'));
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
     };
-    if (url.pathname !== '/rpc') return refuse(404, 'Not Found');
-    if (!hostAllowed(req)) return refuse(421, 'Misdirected Request');
-    if (!hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '')) return refuse(403, 'Forbidden');
-    if (!sameSecret(tokenOf(url), token)) return refuse(401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    try {
+      const url = parseUrl(req.url, origin);
+      if (url === null) return refuse(400, 'Bad Request');
+      if (url.pathname !== '/rpc') return refuse(404, 'Not Found');
+      if (!hostAllowed(req)) return refuse(421, 'Misdirected Request');
+      if (!ownOrigin(req)) return refuse(403, 'Forbidden');
+      if (!sameSecret(tokenOf(url), token)) return refuse(401, 'Unauthorized');
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    } catch (e) {
+      noted('upgrade')(e);
+      socket.destroy();
+    }
   });
 
   wss.on('connection', (ws: WebSocket) => {
+    // ws closes the socket itself on a broken frame (1002), too large a message (1009) or bad UTF-8
+    // (1007) and then reports it here: noted, never thrown into the process.
+    ws.on('error', noted('websocket'));
     const send = (m: unknown) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
@@ -164,7 +301,8 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
       }
       void o.router
         .handle(call.data.method, call.data.input, { via: 'websocket' })
-        .then((envelope) => send({ id: call.data.id, envelope }));
+        .then((envelope) => send({ id: call.data.id, envelope }))
+        .catch(noted('call'));
     });
   });
 
@@ -180,6 +318,7 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     origin,
     port,
     token,
+    issueDownloadTicket: (path) => tickets.issue(path),
     connections: () => wss.clients.size,
     async close() {
       for (const c of wss.clients) c.terminate();

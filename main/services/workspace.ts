@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { narrowMode, narrowTree, PRIVATE_DIR_MODE, reportNarrowed } from '../file-modes';
 
 export interface Workspace {
   readonly dir: string;
@@ -22,13 +23,21 @@ export const openWorkspace = (dir: string): Workspace => {
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const keysDir = join(root, 'keys');
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+  // A folder that existed before (a --home the researcher made, an earlier version) is made private too:
+  // the workspace and its keys folder 0700, key files and archives 0600 (main/file-modes.ts).
+  const changed = [
+    ...(narrowMode(root, PRIVATE_DIR_MODE) ? [root] : []),
+    ...narrowTree(keysDir, 1),
+    ...narrowTree(join(root, 'archives'), 3),
+  ];
+  reportNarrowed(changed);
   return {
     dir: root,
     dbPath: join(root, 'voicescope.sqlite'),
     keysDir,
     convertedDir: (studyId) => {
       const d = join(root, 'converted', `study-${studyId}`);
-      mkdirSync(d, { recursive: true });
+      mkdirSync(d, { recursive: true, mode: 0o700 });
       return d;
     },
   };

@@ -23,6 +23,7 @@ export const API_ERROR_KINDS = [
   'Timeout',
   'InvalidResponse',
   'UnexpectedStatus',
+  'InsecureAddress',
 ] as const;
 export const ApiErrorKind = z.enum(API_ERROR_KINDS);
 export type ApiErrorKind = z.infer<typeof ApiErrorKind>;
@@ -204,6 +205,11 @@ const EXPLANATIONS: Readonly<Record<ApiErrorKind, Explanation>> = {
     summary: 'The service answered with a status the specification does not describe.',
     action:
       'Check the service address (a proxy or captive portal may be answering). Report it if it persists.',
+  },
+  InsecureAddress: {
+    summary:
+      'Voicescope did not send the API key: the service address uses plain http, which anyone on the network could read. Keys travel only over https (plain http only to this computer, such as the built-in sandbox).',
+    action: 'Use the https:// address your service administrator gave you.',
   },
 };
 

@@ -1,9 +1,10 @@
 /**
- * The audit log (migration 0060): append and read, nothing else. The detail of an entry may hold only
+ * The audit log (migrations 0060 and 0070): append to its hash chain, read, verify; nothing else. The detail of an entry may hold only
  * numbers, booleans, null and short plain words, so a caller cannot write a key, a participant code
  * or a file path into it by accident: anything else is refused with an exception (a defect).
  */
 import { AUDIT_KINDS, type AuditKind } from '../../../shared/contract/privacy.contract';
+import { auditEntryHash } from '../audit-hash';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -49,13 +50,69 @@ export const appendAudit = (db: Db, e: AuditEntry): number => {
   if (!(AUDIT_KINDS as readonly string[]).includes(e.kind)) throw new Error(`unknown audit kind ${e.kind}`);
   const detail = e.detail ?? {};
   checkDetail(detail);
-  return Number(
+  // The next id and the previous hash are read and the entry written in one transaction (a savepoint
+  // when the caller has one open), so two writers cannot both claim the same place in the chain.
+  return db.transaction(() => {
+    const last = stmt(db, `SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1`).get() as
+      { id: number; hash: string | null } | undefined;
+    const fields = {
+      id: (last?.id ?? 0) + 1,
+      at: e.at,
+      kind: e.kind,
+      profile_id: e.profileId ?? null,
+      study_id: e.studyId ?? null,
+      subject: e.subject ?? null,
+      detail: JSON.stringify(detail),
+    };
+    const prev = last?.hash ?? '';
     stmt(
       db,
-      `INSERT INTO audit_log (at, kind, profile_id, study_id, subject, detail) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(e.at, e.kind, e.profileId ?? null, e.studyId ?? null, e.subject ?? null, JSON.stringify(detail))
-      .lastInsertRowid,
-  );
+      `INSERT INTO audit_log (id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      fields.id,
+      fields.at,
+      fields.kind,
+      fields.profile_id,
+      fields.study_id,
+      fields.subject,
+      fields.detail,
+      prev,
+      auditEntryHash(prev, fields),
+    );
+    return fields.id;
+  })();
+};
+
+export type AuditChainCheck =
+  | { readonly ok: true; readonly entries: number }
+  | {
+      readonly ok: false;
+      readonly entries: number;
+      /** The first entry that does not fit the chain (its own fields changed, or what came before it). */
+      readonly firstBroken: { readonly id: number; readonly at: string; readonly kind: string };
+      readonly reason: 'changed' | 'predecessor_missing_or_changed';
+    };
+
+/** Walks the whole chain in id order and names the first entry that does not fit. */
+export const verifyAuditChain = (db: Db): AuditChainCheck => {
+  let prev = '';
+  let entries = 0;
+  for (const r of stmt(
+    db,
+    `SELECT id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash FROM audit_log ORDER BY id`,
+  ).iterate() as IterableIterator<RawRow & { prev_hash: string | null; hash: string | null }>) {
+    entries += 1;
+    const broken = (reason: 'changed' | 'predecessor_missing_or_changed'): AuditChainCheck => ({
+      ok: false,
+      entries,
+      firstBroken: { id: r.id, at: r.at, kind: r.kind },
+      reason,
+    });
+    if (r.prev_hash !== prev) return broken('predecessor_missing_or_changed');
+    if (r.hash !== auditEntryHash(prev, r)) return broken('changed');
+    prev = r.hash;
+  }
+  return { ok: true, entries };
 };
 
 interface RawRow {

@@ -79,12 +79,13 @@ describe('parseManifest: structure', () => {
     expect(m.rowErrors).toEqual([{ line: 6, message: expect.stringContaining('file is empty') }]);
   });
 
-  it('refuses a manifest without a required column, naming it and the columns found', () => {
+  it('refuses a manifest without a required column, naming it and the known columns found (others only counted)', () => {
     const p = problemOf('path,participant,notes\na.wav,P1,x\n');
     expect(p.kind).toBe('missing_columns');
     expect(p.message).toContain('"file"');
-    expect(p.message).toContain('"path", "participant", "notes"');
-    expect(p.columnsFound).toEqual(['path', 'participant', 'notes']);
+    expect(p.message).toContain('Columns found: "participant" and 2 other columns.');
+    expect(p.message).not.toContain('path');
+    expect(p.columnsFound).toEqual(['participant']);
     const both = problemOf('name;code\r\n');
     expect(both.message).toContain('"file" and "participant" columns');
   });
