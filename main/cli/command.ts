@@ -17,8 +17,6 @@ export const EXIT = {
   notExported: 7,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
 /** Every option of every command: any command accepts them all, and reads those it needs. */
 const OPTIONS = {
   home: { type: 'string' },
