@@ -45,7 +45,6 @@ export const backoffMs = (attempt: number, cfg: RetryConfig, random: () => numbe
   return Math.round(exp / 2 + random() * (exp / 2));
 };
 
-/** Parses Retry-After (delta-seconds or HTTP date) into milliseconds, or null when absent or unreadable. */
 /**
  * The longest wait a Retry-After can ask for, as we read it: a day. A larger value (up to hundreds of
  * digits, which a number cannot hold) is read as this, so the wait is always a finite, serialisable
@@ -53,6 +52,7 @@ export const backoffMs = (attempt: number, cfg: RetryConfig, random: () => numbe
  */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/** Parses Retry-After (delta-seconds or HTTP date) into milliseconds, or null when absent or unreadable. */
 export const parseRetryAfter = (value: string | null, nowMs: number): number | null => {
   if (value === null) return null;
   const trimmed = value.trim();
@@ -88,6 +88,30 @@ const rateLimitWait = (
   return f.retryAfterMs <= cfg.maxRetryAfterMs ? f.retryAfterMs : null;
 };
 
+/**
+ * What the non-idempotent POSTs (createAccount, upload) share: a request that never left is repeated, and
+ * so is a 429, each up to its own limit. Null when the failure is neither, and the endpoint decides.
+ */
+const decidePostRetry = (
+  failure: AttemptFailure,
+  hist: AttemptHistory,
+  cfg: RetryConfig,
+  random: () => number,
+): Decision | null => {
+  if (isNotSent(failure)) {
+    return count(hist, failure, isNotSent) < POST_LIMITS.notSent
+      ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: false }
+      : { action: 'give_up' };
+  }
+  if (is429(failure)) {
+    const wait = rateLimitWait(failure, hist, cfg, random);
+    return wait !== null && count(hist, failure, is429) < POST_LIMITS.rateLimited
+      ? { action: 'retry', delayMs: wait, ambiguous: false }
+      : { action: 'give_up' };
+  }
+  return null;
+};
+
 export const decide = (
   endpoint: Endpoint,
   failure: AttemptFailure,
@@ -111,17 +135,8 @@ export const decide = (
       return wait === null ? { action: 'give_up' } : { action: 'retry', delayMs: wait, ambiguous: false };
     }
     case 'createAccount': {
-      if (isNotSent(failure)) {
-        return count(hist, failure, isNotSent) < POST_LIMITS.notSent
-          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: false }
-          : { action: 'give_up' };
-      }
-      if (is429(failure)) {
-        const wait = rateLimitWait(failure, hist, cfg, random);
-        return wait !== null && count(hist, failure, is429) < POST_LIMITS.rateLimited
-          ? { action: 'retry', delayMs: wait, ambiguous: false }
-          : { action: 'give_up' };
-      }
+      const shared = decidePostRetry(failure, hist, cfg, random);
+      if (shared !== null) return shared;
       if (isAmbiguous(failure) || failure.kind === 'invalid_response') {
         const ambiguousSoFar = hist.previous.filter(
           (f) => isAmbiguous(f) || f.kind === 'invalid_response',
@@ -133,17 +148,8 @@ export const decide = (
       return { action: 'give_up' };
     }
     case 'upload': {
-      if (isNotSent(failure)) {
-        return count(hist, failure, isNotSent) < POST_LIMITS.notSent
-          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: false }
-          : { action: 'give_up' };
-      }
-      if (is429(failure)) {
-        const wait = rateLimitWait(failure, hist, cfg, random);
-        return wait !== null && count(hist, failure, is429) < POST_LIMITS.rateLimited
-          ? { action: 'retry', delayMs: wait, ambiguous: false }
-          : { action: 'give_up' };
-      }
+      const shared = decidePostRetry(failure, hist, cfg, random);
+      if (shared !== null) return shared;
       if (isAmbiguous(failure) || failure.kind === 'invalid_response') return { action: 'uncertain' };
       return { action: 'give_up' };
     }

@@ -17,7 +17,6 @@
  * Ranges cite the project's reference document, /work/shared/research/speech-science.md, by section (§).
  * "Own choice" marks ranges the document does not give. Evidence levels (V, V2, R, D) are the document's.
  */
-import { createHash } from 'node:crypto';
 import { measuresOf } from '../../shared/api/measures';
 import {
   ANXIETY_LEVELS,
@@ -26,6 +25,8 @@ import {
   STRESS_LEVELS,
   type AnalysisType,
 } from '../../shared/api/vocabulary';
+import { drawPerson, wanderAt, yearsOf } from './sim-person';
+import { clamp, hashUniform, Rng, round, sigmoid } from './sim-random';
 
 /** Bump whenever the generated values change for the same input. */
 export const SIMULATOR_VERSION = 'sim-1';
@@ -43,186 +44,6 @@ export interface SimulationInput {
 }
 
 type Values = Record<string, number | string | null>;
-
-// ---------------------------------------------------------------------------------------------------
-// Seeded randomness
-
-/** sfc32 over 128 bits of a SHA-256 of the parts; warmed up so nearby seeds decorrelate. */
-class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(...parts: string[]) {
-    const h = createHash('sha256').update(parts.join('\u0000')).digest();
-    this.a = h.readUInt32LE(0);
-    this.b = h.readUInt32LE(4);
-    this.c = h.readUInt32LE(8);
-    this.d = h.readUInt32LE(12);
-    for (let i = 0; i < 12; i++) this.uniform();
-  }
-
-  /** Uniform in [0, 1). */
-  uniform(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  between(lo: number, hi: number): number {
-    return lo + (hi - lo) * this.uniform();
-  }
-
-  /** Standard normal (Box–Muller; 1 − u keeps the logarithm finite). */
-  normal(): number {
-    const u = 1 - this.uniform();
-    const v = this.uniform();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-}
-
-/** A uniform in [0, 1) from one hash, for single yes/no decisions. */
-const hashUniform = (...parts: string[]): number =>
-  createHash('sha256').update(parts.join('\u0000')).digest().readUInt32LE(0) / 4294967296;
-
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
-const round = (x: number, decimals: number): number => {
-  const f = 10 ** decimals;
-  const r = Math.round(x * f) / f;
-  return Object.is(r, -0) ? 0 : r;
-};
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
-
-// ---------------------------------------------------------------------------------------------------
-// Per-person profile (seeded by the account id)
-
-/** A smooth, person-specific wander over time: two sinusoids, periods 4–15 months and 2–5 years. */
-interface Wander {
-  a1: number;
-  p1: number;
-  f1: number;
-  a2: number;
-  p2: number;
-  f2: number;
-}
-
-const drawWander = (r: Rng): Wander => ({
-  a1: r.between(0.4, 1),
-  p1: r.between(0.35, 1.25),
-  f1: r.between(0, 2 * Math.PI),
-  a2: r.between(0.4, 1),
-  p2: r.between(2, 5),
-  f2: r.between(0, 2 * Math.PI),
-});
-
-/** Roughly unit-variance (at most ±1.4) value of the wander at `t` years. */
-const wanderAt = (w: Wander, t: number): number =>
-  w.a1 * Math.sin((2 * Math.PI * t) / w.p1 + w.f1) + w.a2 * Math.sin((2 * Math.PI * t) / w.p2 + w.f2);
-
-interface Person {
-  female: boolean;
-  age: number;
-  /** Parkinson's severity latent in [0, 1] at the reference date and its yearly progression. */
-  pdSev0: number;
-  pdProg: number;
-  /** Cognitive latent on the ordinal-logit scale (HC ≈ 0, MCI ≈ 1.6, AD ≈ 3) and its yearly progression. */
-  cog0: number;
-  cogProg: number;
-  /** Wellbeing latents (standard normal, correlated through a common distress factor). */
-  dep: number;
-  anx: number;
-  stress: number;
-  moodWander: Wander;
-  formWander: Wander;
-  /** Personal offsets (standard normal) of each indicator around the population norm. */
-  z: {
-    rate: number;
-    rateSd: number;
-    pause: number;
-    pauseSdRatio: number;
-    f0sd: number;
-    volume: number;
-    loudSd: number;
-    f2: number;
-    cpp: number;
-    hnr: number;
-    stutter: number;
-    herdan: number;
-    content: number;
-    mlu: number;
-    clause: number;
-    filler: number;
-    longPause: number;
-    clarity: number;
-    positive: number;
-  };
-}
-
-const drawPerson = (accountId: string): Person => {
-  const r = new Rng('voicescope-sim-person', accountId);
-  const female = r.uniform() < 0.5;
-  // Research participants of speech-biomarker studies skew older; own choice.
-  const age = r.between(40, 85);
-
-  // Parkinson's: about 12 % of simulated people carry a clinical-range latent (own choice), with
-  // slow progression (Rusz 2021 reports "slight progression over 12 months", §1.5).
-  const pdAffected = r.uniform() < 0.12;
-  const pdSev0 = pdAffected ? r.between(0.3, 0.9) : r.between(0, 0.1);
-  const pdProg = pdAffected ? r.between(0.03, 0.08) : 0;
-
-  // Cognition: about 72 % healthy, 18 % MCI-like, 10 % AD-like (own choice).
-  const u = r.uniform();
-  const cog0 = u < 0.72 ? -0.3 + 0.5 * r.normal() : u < 0.9 ? 1.6 + 0.4 * r.normal() : 3 + 0.5 * r.normal();
-  const cogProg = cog0 > 0.8 ? r.between(0.1, 0.3) : r.between(0, 0.03);
-
-  // Wellbeing: one distress factor shared by depression, anxiety and stress (own choice of loadings).
-  const g = r.normal();
-  const dep = 0.7 * g + 0.71 * r.normal();
-  const anx = 0.7 * g + 0.71 * r.normal();
-  const stress = 0.6 * g + 0.8 * r.normal();
-
-  const moodWander = drawWander(r);
-  const formWander = drawWander(r);
-  const z = {
-    rate: r.normal(),
-    rateSd: r.normal(),
-    pause: r.normal(),
-    pauseSdRatio: r.normal(),
-    f0sd: r.normal(),
-    volume: r.normal(),
-    loudSd: r.normal(),
-    f2: r.normal(),
-    cpp: r.normal(),
-    hnr: r.normal(),
-    stutter: r.normal(),
-    herdan: r.normal(),
-    content: r.normal(),
-    mlu: r.normal(),
-    clause: r.normal(),
-    filler: r.normal(),
-    longPause: r.normal(),
-    clarity: r.normal(),
-    positive: r.normal(),
-  };
-  return { female, age, pdSev0, pdProg, cog0, cogProg, dep, anx, stress, moodWander, formWander, z };
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Time
-
-const REFERENCE_MS = Date.UTC(2025, 0, 1);
-const YEAR_MS = 365.25 * 86_400_000;
-
-/** Years since 2025-01-01, clamped to ±5 years; 0 when the date does not parse. */
-const yearsOf = (recordedAt: string): number => {
-  const ms = Date.parse(recordedAt);
-  return Number.isFinite(ms) ? clamp((ms - REFERENCE_MS) / YEAR_MS, -5, 5) : 0;
-};
 
 // ---------------------------------------------------------------------------------------------------
 // Scores and bands
@@ -255,8 +76,13 @@ const score100 = (x: number): number => Math.round(clamp(x, 0, 100));
 
 // ---------------------------------------------------------------------------------------------------
 // The recording profile: every measure of every type
+//
+// Computed in stages, each a function of the stages before it. The stages draw from one random
+// sequence, in this order: changing the order (or adding a draw) changes every value after it, which
+// needs a new SIMULATOR_VERSION.
 
-const simulateAll = (input: SimulationInput): Values => {
+/** The person, the recording's length and date, and the latent states at that date. */
+const recordingContext = (input: SimulationInput) => {
   const p = drawPerson(input.accountId);
   const r = new Rng('voicescope-sim-recording', input.audioSha256);
   const t = yearsOf(input.recordedAt);
@@ -285,9 +111,15 @@ const simulateAll = (input: SimulationInput): Values => {
   /** Day state shared by timing measures (tiredness, topic): not length-dependent. */
   const dayTempo = r.normal();
   const micState = r.normal();
+
   const m = () => lf * r.normal(); // measurement noise, scaled by length
   const n = () => r.normal(); // plain noise
+  return { p, speech, lf, nonSpeech, pdSev, cogS, cogC, form, depZ, anxZ, stressZ, dayTempo, micState, m, n };
+};
+type Context = ReturnType<typeof recordingContext>;
 
+/** Speech rate and pauses: the timing every model reads. */
+const timingMeasures = ({ p, pdSev, cogC, form, depZ, dayTempo, m, n }: Context) => {
   // --- Speech rate (wpm). §4: about 150 wpm conversational (V2); §5: older speakers slower (V);
   // PD: inconsistent, no effect applied (§1.2); MCI/AD slower (§2.2 Tóth/Themistocleous; §2.4 R);
   // depression r = −0.23 with HAMD (§3.1) → about −4 wpm per SD. Person SD 14, within-person about 7 (own choice).
@@ -322,6 +154,25 @@ const simulateAll = (input: SimulationInput): Values => {
   const pauseSd =
     pauseTrue * 0.85 * Math.exp(0.12 * p.z.pauseSdRatio + 0.1 * depZ + 0.1 * m()) * (1 + 0.25 * cogC);
 
+  return {
+    ratePerson,
+    rateTrue,
+    pdRate,
+    adRate,
+    ccRate,
+    rateSdTrue,
+    pdRateSd,
+    adRateSd,
+    pauseTrue,
+    pdPause,
+    adPause,
+    pauseSd,
+  };
+};
+type Timing = ReturnType<typeof timingMeasures>;
+
+/** Pitch, loudness, articulation, voice quality and repetitions. */
+const voiceMeasures = ({ p, lf, pdSev, cogC, form, depZ, micState, m, n }: Context) => {
   // --- Monotony, F0 SD (Hz). §1.2: healthy connected speech men 15–25 Hz, women 25–40 Hz (R);
   // PD ↓ (robust; −35 % × severity, size own choice); speaking-F0 SD falls with age (§5, V2).
   const f0sdPerson = (p.female ? 32 : 20) * Math.exp(0.14 * p.z.f0sd) * (1 - 0.004 * Math.max(0, p.age - 60));
@@ -355,6 +206,15 @@ const simulateAll = (input: SimulationInput): Values => {
   // Person median 2.0, log-normal (mean ≈ 2.4); PD ×(1 + 0.85 × severity); worse cognition more (§1.2).
   const stutter = 2.0 * Math.exp(0.5 * p.z.stutter + 0.3 * m()) * (1 + 0.85 * pdSev) * (1 + 0.3 * cogC);
 
+  return { f0sdZ, f0sd, volume, loudSd, f2, cpp, hnr, stutter };
+};
+type Voice = ReturnType<typeof voiceMeasures>;
+
+/** Vocabulary, utterances, fillers and long pauses. */
+const languageMeasures = (
+  { p, speech, nonSpeech, pdSev, cogC, depZ, dayTempo, m, n }: Context,
+  { rateTrue }: Timing,
+) => {
   // --- Lexical measures from a simulated word count. N = rate × speech time; types V = N^c (Herdan's law).
   // TTR = V/N is strongly length-dependent (§2.1, Bucks 2000), so it is derived, not drawn. Norms were not
   // retrieved (§8); own choice c ≈ 0.875 (TTR ≈ 0.5–0.6 for 100–250 words). Fewer unique words with
@@ -396,6 +256,17 @@ const simulateAll = (input: SimulationInput): Values => {
     0.06 * Math.exp(0.3 * p.z.longPause + 0.1 * depZ + 0.2 * m()) * (1 + 0.35 * pdSev) * (1 + 1.0 * cogC) +
     0.1 * (nonSpeech - 0.2);
 
+  return { herdan, ttr, brunet, content, mlu, clause, adFiller, ccFiller, longPause };
+};
+type Language = ReturnType<typeof languageMeasures>;
+
+/** The models' outputs: the Parkinson's score, the cognition probabilities and the wellbeing ratings. */
+const modelScores = (
+  { pdSev, cogS, depZ, anxZ, stressZ, n }: Context,
+  { ratePerson, rateTrue, pauseTrue }: Timing,
+  { f0sdZ }: Voice,
+  { herdan }: Language,
+) => {
   // --- Parkinson's score: a logistic model of the latent severity plus this recording's evidence from the
   // two robust markers (§1.6: F0 variability ↓ and pause duration ↑ weigh most). Healthy people score
   // about 5–25, affected ones 50–95 (own choice; accuracies ≈ 70–90 %, §1.5).
@@ -423,7 +294,16 @@ const simulateAll = (input: SimulationInput): Values => {
   const gad = clamp(3.5 * Math.exp(0.7 * anxZ), 0, 21);
   const pss = clamp(13 * Math.exp(0.35 * stressZ), 0, 40);
 
-  // --- Communication coach (own choices unless cited).
+  return { pdScore, pHc, pMci, pAd, best, phq, gad, pss };
+};
+
+/** The communication coach's indicators (own choices unless cited). */
+const coachMeasures = (
+  { p, pdSev, depZ, stressZ, m, n }: Context,
+  { ccRate, pauseTrue, rateSdTrue }: Timing,
+  { cpp, stutter }: Voice,
+  { mlu, longPause }: Language,
+) => {
   // Fragment rate: stretches of speech between pauses per minute ≈ word rate / words per fragment, with
   // fragments somewhat shorter than utterances (0.65 × MLU); typically 15–30/min.
   const fragment = (ccRate / Math.max(3, 0.65 * mlu)) * Math.exp(0.05 * m());
@@ -441,6 +321,20 @@ const simulateAll = (input: SimulationInput): Values => {
     86 + 4 * p.z.clarity - 3 * Math.max(0, 11 - cpp) - 1.5 * Math.max(0, stutter - 2.5) - 8 * pdSev + 3 * m();
   // Positiveness: share of speech with a positive tone, about 40–80; lower with depression and stress.
   const positive = 60 + 10 * p.z.positive - 7 * depZ - 3 * stressZ + 5 * n();
+
+  return { fragment, rhythm, clarity, positive };
+};
+
+const simulateAll = (input: SimulationInput): Values => {
+  const ctx = recordingContext(input);
+  const timing = timingMeasures(ctx);
+  const voice = voiceMeasures(ctx);
+  const language = languageMeasures(ctx, timing);
+  const { pdScore, pHc, pMci, pAd, best, phq, gad, pss } = modelScores(ctx, timing, voice, language);
+  const { fragment, rhythm, clarity, positive } = coachMeasures(ctx, timing, voice, language);
+  const { pdRate, adRate, ccRate, pdRateSd, adRateSd, pdPause, adPause, pauseSd } = timing;
+  const { f0sd, volume, loudSd, f2, cpp, hnr, stutter } = voice;
+  const { ttr, brunet, content, mlu, clause, adFiller, ccFiller, longPause } = language;
 
   const wholeRate = (x: number) => Math.round(clamp(x, 60, 230));
   return {

@@ -1,0 +1,29 @@
+/** Every `voicescope` command, in the order `voicescope --help` lists them. */
+import type { CliCommand } from '../command';
+import { batchCommand } from './batch.command';
+import { exportCommand } from './export.command';
+import { importCommand } from './import.command';
+import { manifestTemplateCommand } from './manifest-template.command';
+import { profileCommand } from './profile.command';
+import { resolveCommand } from './resolve.command';
+import { runCommand } from './run.command';
+import { settingsCommand } from './settings.command';
+import { statusCommand } from './status.command';
+import { studyCommand } from './study.command';
+import { usageCommand } from './usage.command';
+import { waitCommand } from './wait.command';
+
+export const COMMANDS: readonly CliCommand[] = [
+  profileCommand,
+  studyCommand,
+  importCommand,
+  statusCommand,
+  waitCommand,
+  runCommand,
+  usageCommand,
+  resolveCommand,
+  batchCommand,
+  settingsCommand,
+  manifestTemplateCommand,
+  exportCommand,
+];

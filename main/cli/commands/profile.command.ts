@@ -1,0 +1,77 @@
+/** `voicescope profile add|list|test`: the service profiles (address, API version, where the key is). */
+import { readFileSync } from 'node:fs';
+import type { ApiVersion } from '../../../shared/api/vocabulary';
+import {
+  EXIT,
+  need,
+  unknownCommand,
+  UsageError,
+  type CommandContext,
+  type WorkspaceCommand,
+} from '../command';
+import { reportProblem, resolveProfile } from '../lookup';
+
+const add = ({ svc, out, values: v }: CommandContext): number => {
+  const api = need(v.api, 'api');
+  if (api !== 'v1.3' && api !== 'v1.2') throw new UsageError('--api must be v1.3 or v1.2.');
+  let apiKey: string | undefined;
+  if (v['key-stdin']) apiKey = readFileSync(0, 'utf8').trim();
+  if (!apiKey && !v['key-env'])
+    throw new UsageError(
+      'Give the API key with --key-env <VARIABLE> or --key-stdin (it is never taken on the command line, where other users could see it).',
+    );
+  const r = svc.createProfile({
+    name: need(v.name, 'name'),
+    baseUrl: need(v.url, 'url'),
+    apiVersion: api as ApiVersion,
+    ...(apiKey ? { apiKey } : {}),
+    ...(v['key-env'] ? { keyEnv: v['key-env'] } : {}),
+    isSandbox: v.sandbox === true,
+  });
+  if (!r.ok) return reportProblem(out, r.error);
+  out.say(
+    'profile',
+    `Profile ${r.value.id} "${r.value.name}" (${r.value.apiVersion}, ${r.value.baseUrl}); key kept in ${r.value.keyRef}.`,
+    { profile: r.value },
+  );
+  return EXIT.ok;
+};
+
+const list = ({ svc, out }: CommandContext): number => {
+  for (const p of svc.listProfiles())
+    out.say(
+      'profile',
+      `${p.id}  ${p.name}  ${p.apiVersion}  ${p.baseUrl}${p.isSandbox ? '  (sandbox: simulated results)' : ''}`,
+      { profile: p },
+    );
+  return EXIT.ok;
+};
+
+const test = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
+  const p = resolveProfile(svc, v.profile);
+  const r = await svc.testProfile(p.id);
+  if (!r.ok) return reportProblem(out, r.error);
+  out.say('usage', `Connected to ${p.baseUrl}: ${r.value.uploadsRemaining} uploads remaining.`, {
+    usage: r.value,
+  });
+  return EXIT.ok;
+};
+
+export const profileCommand: WorkspaceCommand = {
+  name: 'profile',
+  help: `  profile add --name <n> --url <base-url> --api <v1.3|v1.2> (--key-env <VAR> | --key-stdin)
+  profile list
+  profile test --profile <name|id>          ping and read usage`,
+  run: async (ctx) => {
+    switch (ctx.sub) {
+      case 'add':
+        return add(ctx);
+      case 'list':
+        return list(ctx);
+      case 'test':
+        return test(ctx);
+      default:
+        throw unknownCommand('profile', ctx.sub);
+    }
+  },
+};

@@ -1,0 +1,34 @@
+/** The queue runner's polling lane: one step asks for the results that are due, within the shared budget. */
+import { nextDueAt, runPollStep } from './poll-step';
+import type { RunnerCore } from './runner-core';
+import { checkIdle } from './runner-idle';
+import { expirePause, napThroughPause, onFailure } from './runner-pause';
+
+export const pollStep = async (r: RunnerCore): Promise<void> => {
+  expirePause(r);
+  if (r.pause?.storage) {
+    await napThroughPause(r, r.pause);
+    return;
+  }
+  const due = nextDueAt(r.db, r.profileId);
+  if (due === null) {
+    checkIdle(r);
+    await r.nap(r.idleRecheckMs);
+    return;
+  }
+  if (due > r.now()) {
+    await r.nap(Math.min(due - r.now(), r.idleRecheckMs));
+    return;
+  }
+  const res = await runPollStep(r.db, r.client, {
+    profileId: r.profileId,
+    now: r.now,
+    settings: r.poll,
+    bucket: r.budget,
+    random: r.random,
+    sleep: r.hold,
+    limit: r.poll.globalBurst,
+  });
+  for (const c of res.changed) r.hub.recordingChanged(c.studyId, c.id, c.batchId);
+  if (res.writeError !== null) onFailure(r, res.writeError, 'storing polled results');
+};

@@ -1,0 +1,141 @@
+/**
+ * What the queue runner's parts share (queue-runner.ts): its settings with their defaults applied, the
+ * progress hub, the request budget and upload rate, the waits every lane uses, and the runner's mutable
+ * state. One is made per runner; the lanes (upload-lane.ts, poll-lane.ts), the pause (runner-pause.ts)
+ * and idleness (runner-idle.ts) are functions of it.
+ */
+import type { ApiError } from '../../shared/api/api-error';
+import { DEFAULT_QUEUE, type EngineEvent, type QueueSettings } from '../../shared/study';
+import type { ApiClient } from '../api/client';
+import type { DbProblem } from '../db/db-errors';
+import type { Db } from '../db/open';
+import {
+  clampPollSettings,
+  createTokenBucket,
+  type PollSettings,
+  type TokenBucket,
+} from '../jobs/poll-schedule';
+import { createProgressHub, type ProgressHub } from './progress';
+import type { OpenAudio, QueuedRecording, UploadOneOutcome } from './upload-step';
+
+export interface RunnerOptions {
+  readonly db: Db;
+  readonly client: ApiClient;
+  readonly profileId: number;
+  readonly poll?: Partial<PollSettings>;
+  readonly queue?: Partial<QueueSettings>;
+  readonly now?: () => number;
+  readonly random?: () => number;
+  readonly onEvent?: (e: EngineEvent) => void;
+  readonly progressIntervalMs?: number;
+  /** Longest idle wait before the lanes look at the database again (changes made by another process). */
+  readonly idleRecheckMs?: number;
+  /** After the database was found locked by another program, work resumes by itself this much later. */
+  readonly busyRetryMs?: number;
+  /** How files are opened for sending (default: from disk). */
+  readonly openAudio?: OpenAudio;
+}
+
+export interface RunnerState {
+  readonly running: boolean;
+  readonly pause: RunnerPause | null;
+  readonly inFlight: number;
+  /** Uploads the service answered whose outcome is not written yet (written first when work resumes). */
+  readonly unrecorded: number;
+}
+
+export interface RunnerPause {
+  readonly reason: string;
+  readonly error: ApiError | null;
+  readonly untilMs: number | null;
+  /** Set when the pause is the database's: it stops polling too, and is never persisted (it could not be). */
+  readonly storage?: DbProblem | undefined;
+}
+
+export type Unrecorded = Extract<UploadOneOutcome, { kind: 'unrecorded' }>;
+
+export interface RunnerCore {
+  readonly db: Db;
+  readonly client: ApiClient;
+  readonly profileId: number;
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly poll: PollSettings;
+  readonly queue: QueueSettings;
+  readonly idleRecheckMs: number;
+  readonly busyRetryMs: number;
+  readonly openAudio: OpenAudio | undefined;
+  readonly emit: (e: EngineEvent) => void;
+  readonly hub: ProgressHub;
+  /** The request budget both lanes share. */
+  readonly budget: TokenBucket;
+  readonly uploadRate: TokenBucket;
+  readonly inFlight: Map<number, Promise<void>>;
+  /** Answered uploads whose outcome could not be written yet, by recording. */
+  readonly unrecorded: Map<number, { row: QueuedRecording; out: Unrecorded }>;
+  readonly idleWaiters: Set<() => void>;
+  running: boolean;
+  pause: RunnerPause | null;
+  /** Whether rows left `uploading` by an earlier process were made uncertain since start. */
+  recovered: boolean;
+  /** Waits up to `ms`, or until wake() or stop(). */
+  nap(ms: number): Promise<void>;
+  /** Waits exactly `ms` unless stopped (a reserved request slot must not be used early). */
+  hold(ms: number): Promise<void>;
+  /** Ends every nap now. */
+  wake(): void;
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
+  const now = o.now ?? Date.now;
+  const poll = clampPollSettings(o.poll ?? {});
+  const queue: QueueSettings = {
+    uploadConcurrency: Math.max(1, Math.floor(o.queue?.uploadConcurrency ?? DEFAULT_QUEUE.uploadConcurrency)),
+    uploadsPerMinute: Math.max(1, o.queue?.uploadsPerMinute ?? DEFAULT_QUEUE.uploadsPerMinute),
+  };
+  const emit = o.onEvent ?? (() => {});
+  const wakers = new Set<() => void>();
+
+  const core: RunnerCore = {
+    db: o.db,
+    client: o.client,
+    profileId: o.profileId,
+    now,
+    random: o.random ?? Math.random,
+    poll,
+    queue,
+    idleRecheckMs: o.idleRecheckMs ?? 5_000,
+    busyRetryMs: o.busyRetryMs ?? 10_000,
+    openAudio: o.openAudio,
+    emit,
+    hub: createProgressHub(o.db, emit, o.progressIntervalMs ?? 250),
+    budget: createTokenBucket(poll.globalRatePerSecond, poll.globalBurst, now),
+    uploadRate: createTokenBucket(queue.uploadsPerMinute / 60, 1, now),
+    inFlight: new Map(),
+    unrecorded: new Map(),
+    idleWaiters: new Set(),
+    running: false,
+    pause: null,
+    recovered: false,
+    nap: (ms) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          wakers.delete(done);
+          resolve();
+        };
+        const t = setTimeout(done, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+        wakers.add(done);
+      }),
+    hold: async (ms) => {
+      const until = now() + ms;
+      while (core.running && now() < until) await core.nap(until - now());
+    },
+    wake: () => {
+      for (const w of [...wakers]) w();
+    },
+  };
+  return core;
+};

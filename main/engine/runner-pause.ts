@@ -1,0 +1,90 @@
+/**
+ * The queue runner's pause: set by the researcher, by the service (organisation-wide refusals, rate
+ * limits) or by the database failing. The pause in memory rules; writing it down is best effort.
+ */
+import { explainApiError } from '../../shared/api/api-error';
+import { classifyDbError, describeDbProblem } from '../db/db-errors';
+import { appendEvent } from '../db/repos/event-log.repo';
+import { deleteSetting, readSetting, writeSetting } from '../db/repos/settings.repo';
+import { iso, type RunnerCore, type RunnerPause } from './runner-core';
+import type { QueuePause } from './upload-step';
+
+const PAUSE_KEY = (profileId: number) => `queue_pause:${profileId}`;
+
+/** The pause an earlier process left for this profile (only open-ended pauses are kept). */
+export const loadPause = (r: RunnerCore): RunnerPause | null =>
+  readSetting<RunnerPause | null>(r.db, PAUSE_KEY(r.profileId));
+
+/**
+ * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by
+ * itself, and a database pause is found again at the next start if the database still fails.
+ */
+const savePause = (r: RunnerCore) => {
+  const { pause } = r;
+  if (pause?.storage) return;
+  if (pause === null || pause.untilMs !== null) deleteSetting(r.db, PAUSE_KEY(r.profileId));
+  else writeSetting(r.db, PAUSE_KEY(r.profileId), pause);
+};
+
+/** The pause in memory rules; writing it down is best effort (the database may be what failed). */
+export const setPause = (r: RunnerCore, p: RunnerPause | null): void => {
+  const { profileId } = r;
+  r.pause = p;
+  if (p) r.emit({ type: 'queue-paused', profileId, reason: p.reason, untilMs: p.untilMs });
+  else r.emit({ type: 'queue-resumed', profileId });
+  try {
+    savePause(r);
+    if (p) {
+      const kind = p.storage ? p.storage.code : (p.error?.kind ?? 'researcher');
+      appendEvent(
+        r.db,
+        iso(r.now()),
+        'queue_paused',
+        {},
+        { profile_id: profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) },
+      );
+    }
+  } catch (e) {
+    console.error('queue runner: the pause could not be written down', e);
+  }
+};
+
+/**
+ * Something the engine did failed with an exception. A database problem stops both lanes with its
+ * reason until the researcher resumes (a lock: for a few seconds); anything else is logged and the
+ * lanes carry on after a short wait (it is a defect, and the database keeps every state that matters).
+ */
+export const onFailure = (r: RunnerCore, e: unknown, where: string): void => {
+  const problem = classifyDbError(e, { dbPath: r.db.name });
+  console.error(
+    `queue runner: ${where} failed:`,
+    problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e,
+  );
+  if (!problem || r.pause?.storage) return;
+  const stopped = problem.retryable
+    ? 'Sending and polling wait a few seconds.'
+    : 'Sending and polling are paused until you resume.';
+  setPause(r, {
+    reason: describeDbProblem(problem, stopped),
+    error: null,
+    untilMs: problem.retryable ? r.now() + r.busyRetryMs : null,
+    storage: problem,
+  });
+};
+
+/** The service refused for the whole organisation or limited the rate: sending pauses. */
+export const onServicePause = (r: RunnerCore, p: QueuePause): void => {
+  if (p.untilMs !== null) r.budget.pauseUntil(p.untilMs);
+  if (r.pause && (r.pause.untilMs === null || r.pause.storage)) return; // an open-ended or database pause is already in force
+  const e = explainApiError(p.error);
+  setPause(r, { reason: `${e.summary} ${e.action}`, error: p.error, untilMs: p.untilMs });
+};
+
+/** A pause with an end ends when its time comes. */
+export const expirePause = (r: RunnerCore): void => {
+  if (r.pause && r.pause.untilMs !== null && r.now() >= r.pause.untilMs) setPause(r, null);
+};
+
+/** Waits out (part of) the pause in force. */
+export const napThroughPause = (r: RunnerCore, pause: RunnerPause): Promise<void> =>
+  r.nap(pause.untilMs === null ? r.idleRecheckMs : pause.untilMs - r.now());

@@ -1,0 +1,127 @@
+/**
+ * The queue runner's upload lane: one step sends the next queued recording (bounded concurrency, the
+ * upload rate and the shared budget), after writing any outcome the database refused earlier and after
+ * recovering uploads an earlier process left `uploading`. When nothing is left, drained batches finish.
+ */
+import type { Usage } from '../../shared/api/domain';
+import { finishDrainedBatches, setBatchUsageAfter } from '../db/repos/batches.repo';
+import { annotateUncertainUsage, recordingPlace } from '../db/repos/queue.repo';
+import { recoverInterruptedUploads } from '../db/repos/uploads.repo';
+import { latestUsage, recordUsage } from '../db/repos/usage.repo';
+import { iso, type RunnerCore } from './runner-core';
+import { checkIdle } from './runner-idle';
+import { expirePause, napThroughPause, onFailure, onServicePause } from './runner-pause';
+import { nextQueued, uploadOne, type QueuedRecording, type UploadOneOutcome } from './upload-step';
+
+/** Reads the usage counters (within the shared budget), records them and tells the UI; null if the service would not say. */
+const readUsage = async (r: RunnerCore): Promise<Usage | null> => {
+  const wait = r.budget.reserve();
+  if (wait > 0) await r.hold(wait);
+  const res = await r.client.getUsage();
+  if (!res.ok) return null;
+  recordUsage(r.db, r.profileId, iso(r.now()), res.value);
+  r.emit({ type: 'usage', profileId: r.profileId, usage: res.value });
+  return res.value;
+};
+
+/** What is known about an uncertain upload: the usage counters before and after it, for the researcher's decision. */
+const annotateUncertain = async (r: RunnerCore, recordingId: number) => {
+  const before = latestUsage(r.db, r.profileId)?.usage ?? null;
+  const after = await readUsage(r);
+  annotateUncertainUsage(r.db, recordingId, before, after);
+};
+
+const settleBatches = async (r: RunnerCore) => {
+  const finished = finishDrainedBatches(r.db, r.profileId, iso(r.now()));
+  if (finished.length === 0) return;
+  for (const id of finished) r.hub.batchChanged(id);
+  const usage = await readUsage(r);
+  if (usage) setBatchUsageAfter(r.db, finished, usage);
+};
+
+/** What the runner does with an upload's outcome once it is written (or keeps it to write later). */
+const afterOutcome = async (r: RunnerCore, row: QueuedRecording, out: UploadOneOutcome) => {
+  if (out.kind === 'unrecorded') {
+    r.unrecorded.set(row.id, { row, out });
+    // In the log too, so that what the service answered survives even if the process does not.
+    console.error(
+      `queue runner: recording ${row.id} was sent and ${out.answer}, but that could not be saved yet`,
+    );
+    onFailure(r, out.error, `saving the outcome of recording ${row.id}`);
+    return;
+  }
+  if (out.kind === 'paused') onServicePause(r, out.pause);
+  if (out.kind === 'uncertain') await annotateUncertain(r, row.id);
+  r.hub.recordingChanged(row.studyId, row.id, row.batchId);
+};
+
+/** Writes the outcomes kept in memory, oldest first; false if the database still refuses. */
+export const writeUnrecorded = async (r: RunnerCore): Promise<boolean> => {
+  for (const [id, { row, out }] of [...r.unrecorded]) {
+    const next = out.retry();
+    if (next.kind === 'unrecorded') {
+      r.unrecorded.set(id, { row, out: next });
+      onFailure(r, next.error, `saving the outcome of recording ${id}`);
+      return false;
+    }
+    r.unrecorded.delete(id);
+    await afterOutcome(r, row, next);
+  }
+  return true;
+};
+
+/** Rows left `uploading` by an earlier process become uncertain; until that is written, nothing is sent. */
+export const recover = (r: RunnerCore): void => {
+  for (const id of recoverInterruptedUploads(r.db, iso(r.now()))) {
+    const place = recordingPlace(r.db, id);
+    r.hub.recordingChanged(place.studyId, id, place.batchId);
+  }
+  r.recovered = true;
+};
+
+/** Starts sending one recording and returns without waiting for it (it is kept in `inFlight`). */
+const send = (r: RunnerCore, row: QueuedRecording) => {
+  const task = (async () => {
+    // Throws only before anything is sent (the intent could not be written): the row stays queued.
+    const out = await uploadOne(r.db, r.client, row, {
+      now: r.now,
+      firstPollAfterMs: r.poll.firstPollAfterMs,
+      ...(r.openAudio ? { openAudio: r.openAudio } : {}),
+    });
+    await afterOutcome(r, row, out);
+  })()
+    .catch((e: unknown) => onFailure(r, e, `sending recording ${row.id}`))
+    .finally(() => {
+      r.inFlight.delete(row.id);
+      r.wake();
+    });
+  r.inFlight.set(row.id, task);
+};
+
+export const uploadStep = async (r: RunnerCore): Promise<void> => {
+  expirePause(r);
+  if (r.pause) {
+    await napThroughPause(r, r.pause);
+    return;
+  }
+  if (!r.recovered) recover(r);
+  if (r.unrecorded.size > 0 && !(await writeUnrecorded(r))) {
+    await r.nap(r.idleRecheckMs);
+    return;
+  }
+  if (r.inFlight.size >= r.queue.uploadConcurrency) {
+    await r.nap(r.idleRecheckMs);
+    return;
+  }
+  const [row] = nextQueued(r.db, r.profileId, 1, new Set(r.inFlight.keys()));
+  if (!row) {
+    if (r.inFlight.size === 0) await settleBatches(r);
+    checkIdle(r);
+    await r.nap(r.idleRecheckMs);
+    return;
+  }
+  const wait = Math.max(r.uploadRate.reserve(), r.budget.reserve());
+  if (wait > 0) await r.hold(wait);
+  if (!r.running || r.pause) return;
+  send(r, row);
+};
