@@ -97,15 +97,13 @@ describe('recordings.detail', () => {
       .prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 1 WHERE id = ?`)
       .run(JSON.stringify(refusal), rejected);
     const uncertain = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'upload_uncertain' });
-    t.db
-      .prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`)
-      .run(
-        JSON.stringify({
-          reason: 'The connection dropped after sending.',
-          error: apiError('NetworkError', 'upload'),
-        }),
-        uncertain,
-      );
+    t.db.prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`).run(
+      JSON.stringify({
+        reason: 'The connection dropped after sending.',
+        error: apiError('NetworkError', 'upload'),
+      }),
+      uncertain,
+    );
     const gone = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
     t.db
       .prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`)
