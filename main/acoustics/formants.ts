@@ -26,26 +26,34 @@ export const FORMANT_DEFAULTS: FormantSettings = {
 };
 
 /** Band-limited (Hann-windowed sinc) resampling to `toRate`; the same duration, round(duration · toRate) samples. */
-export const resample = (x: Float32Array, fromRate: number, toRate: number, halfWidth = 50): Float32Array => {
+export const resample = (x: Float32Array, fromRate: number, toRate: number, halfWidth = 30): Float32Array => {
   if (fromRate === toRate) return x;
   const n = Math.round((x.length / fromRate) * toRate);
   const out = new Float32Array(n);
-  const cutoff = Math.min(fromRate, toRate) / 2;
   const ratio = fromRate / toRate;
-  const step = (2 * cutoff) / fromRate; // sinc argument per input sample
+  const step = Math.min(fromRate, toRate) / fromRate; // sinc argument per input sample
   const span = Math.ceil(halfWidth * Math.max(1, ratio));
+  // The kernel tabulated at 256 points per input sample, read with linear interpolation.
+  const res = 256;
+  const table = new Float64Array(span * res + 2);
+  for (let i = 0; i < table.length; i++) {
+    const d = i / res;
+    const u = d / span;
+    const arg = Math.PI * d * step;
+    table[i] = u >= 1 ? 0 : step * (arg === 0 ? 1 : Math.sin(arg) / arg) * (0.5 + 0.5 * Math.cos(Math.PI * u));
+  }
   for (let j = 0; j < n; j++) {
     const pos = (j + 0.5) * ratio - 0.5; // position in input samples
     const centre = Math.floor(pos);
     let acc = 0;
-    for (let k = centre - span + 1; k <= centre + span; k++) {
-      if (k < 0 || k >= x.length) continue;
-      const d = pos - k;
-      const u = d / span;
-      if (u <= -1 || u >= 1) continue;
-      const arg = Math.PI * d * step;
-      const sinc = arg === 0 ? 1 : Math.sin(arg) / arg;
-      acc += x[k]! * step * sinc * (0.5 + 0.5 * Math.cos(Math.PI * u));
+    const k0 = Math.max(0, centre - span + 1);
+    const k1 = Math.min(x.length - 1, centre + span);
+    for (let k = k0; k <= k1; k++) {
+      const q = Math.abs(pos - k) * res;
+      const qi = Math.floor(q);
+      if (qi >= table.length - 1) continue;
+      const w = table[qi]! + (table[qi + 1]! - table[qi]!) * (q - qi);
+      acc += x[k]! * w;
     }
     out[j] = acc;
   }
@@ -93,7 +101,7 @@ export const polynomialRoots = (c: Float64Array): { re: number; im: number }[] =
     re[i] = radius * Math.cos(ang);
     im[i] = radius * Math.sin(ang);
   }
-  for (let iter = 0; iter < 500; iter++) {
+  for (let iter = 0; iter < 80; iter++) {
     let moved = 0;
     for (let i = 0; i < p; i++) {
       // p(z) and p'(z) by Horner
@@ -141,7 +149,7 @@ export const polynomialRoots = (c: Float64Array): { re: number; im: number }[] =
       im[i] = zi - wi;
       moved = Math.max(moved, Math.hypot(wr, wi));
     }
-    if (moved < 1e-14) break;
+    if (moved < 1e-12 * radius) break;
   }
   return Array.from({ length: p }, (_, i) => ({ re: re[i]!, im: im[i]! }));
 };
