@@ -27,7 +27,7 @@ export const MEASURES = {
     unit: '%',
     label: 'Shimmer (local)',
     algorithm:
-      'Mean |A(i) − A(i−1)| / mean A, peak-to-peak amplitude per period; periods 0.0001–0.02 s, factors 1.3 and 1.6',
+      'Mean |A(i) − A(i−1)| / mean A, highest sample per period as its amplitude; periods 0.0001–0.02 s, factors 1.3 and 1.6',
   },
   shimmer_local_db: {
     unit: 'dB',

@@ -63,7 +63,7 @@ export const findSilences = (
       sounding: db[i]! >= threshold,
     });
   }
-  return absorb(absorb(merge(raw), false, s.minSilentSeconds), true, s.minSoundingSeconds);
+  return absorb(absorb(merge(raw), true, s.minSoundingSeconds), false, s.minSilentSeconds);
 };
 
 export interface PauseSummary {

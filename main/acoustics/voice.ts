@@ -46,18 +46,17 @@ export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): nu
   return sumDiff / nDiff / (sumPeriod / nPeriod);
 };
 
-/** Peak-to-peak amplitude of the signal between two pulse times. */
+/**
+ * Amplitude of one period: the signal's highest value between two pulse times. (Of the readings tried
+ * against Praat on vowels with set shimmer, peak-to-peak, absolute peak, RMS and positive peak, the
+ * positive peak is the one that agrees; see docs/acoustics.md.)
+ */
 const periodAmplitude = (x: Float32Array, fs: number, a: number, b: number): number => {
   const k0 = Math.max(0, Math.ceil(a * fs - 0.5));
   const k1 = Math.min(x.length - 1, Math.floor(b * fs - 0.5));
   let hi = -Infinity;
-  let lo = Infinity;
-  for (let k = k0; k <= k1; k++) {
-    const v = x[k]!;
-    if (v > hi) hi = v;
-    if (v < lo) lo = v;
-  }
-  return hi > lo ? hi - lo : 0;
+  for (let k = k0; k <= k1; k++) if (x[k]! > hi) hi = x[k]!;
+  return hi > 0 ? hi : 0;
 };
 
 export interface Shimmer {
