@@ -40,7 +40,8 @@ export const resample = (x: Float32Array, fromRate: number, toRate: number, half
     const d = i / res;
     const u = d / span;
     const arg = Math.PI * d * step;
-    table[i] = u >= 1 ? 0 : step * (arg === 0 ? 1 : Math.sin(arg) / arg) * (0.5 + 0.5 * Math.cos(Math.PI * u));
+    table[i] =
+      u >= 1 ? 0 : step * (arg === 0 ? 1 : Math.sin(arg) / arg) * (0.5 + 0.5 * Math.cos(Math.PI * u));
   }
   for (let j = 0; j < n; j++) {
     const pos = (j + 0.5) * ratio - 0.5; // position in input samples
@@ -155,7 +156,11 @@ export const polynomialRoots = (c: Float64Array): { re: number; im: number }[] =
 };
 
 /** Formant frequencies (Hz, ascending) of every frame. */
-export const toFormants = (x: Float32Array, fs: number, s: FormantSettings = FORMANT_DEFAULTS): number[][] => {
+export const toFormants = (
+  x: Float32Array,
+  fs: number,
+  s: FormantSettings = FORMANT_DEFAULTS,
+): number[][] => {
   const rate = 2 * s.maxFormantHz;
   const y = resample(x, fs, rate);
   const alpha = Math.exp((-2 * Math.PI * s.preEmphasisHz) / rate);

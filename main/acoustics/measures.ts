@@ -8,7 +8,11 @@ export const MEASURES = {
     label: 'Mean F0',
     algorithm: 'Mean over voiced frames of To Pitch (cc) (Boersma 1993; Praat path finder, default costs)',
   },
-  f0_median_hz: { unit: 'Hz', label: 'Median F0', algorithm: 'Median (0.5 quantile) of the same voiced frames' },
+  f0_median_hz: {
+    unit: 'Hz',
+    label: 'Median F0',
+    algorithm: 'Median (0.5 quantile) of the same voiced frames',
+  },
   f0_sd_hz: { unit: 'Hz', label: 'F0 standard deviation', algorithm: 'Sample SD of the same voiced frames' },
   f0_sd_st: {
     unit: 'st',

@@ -142,7 +142,8 @@ const frameCandidates = (x: Float32Array, fs: number, s: PitchSettings, grid: Fr
     Math.max(
       0,
       2 -
-        (globalPeak > 0 ? localPeak / globalPeak : 0) / (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30),
+        (globalPeak > 0 ? localPeak / globalPeak : 0) /
+          (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30),
     );
 
   if (s.method === 'cc') {
@@ -240,10 +241,8 @@ const pathFinder = (frames: Candidates[], s: PitchSettings, dt: number): number[
       let arg = 0;
       for (let k = 0; k < prev.freq.length; k++) {
         const fk = prev.freq[k]!;
-        let cost = 0;
-        if (fj === 0 && fk === 0) cost = 0;
-        else if (fj === 0 || fk === 0) cost = vuv;
-        else cost = oj * Math.abs(Math.log2(fj / fk));
+        const cost =
+          fj === 0 && fk === 0 ? 0 : fj === 0 || fk === 0 ? vuv : oj * Math.abs(Math.log2(fj / fk));
         const v = ps[k]! - cost;
         if (v > best) {
           best = v;

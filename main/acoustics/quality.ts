@@ -83,7 +83,8 @@ export const assessQuality = (
   const speech = pct(0.9);
   const noise = pct(0.1);
   const digitalSilence = levels.some((l) => l === -Infinity);
-  const snrDb = speech === null || noise === null ? null : digitalSilence && noise === speech ? null : speech - noise;
+  const snrDb =
+    speech === null || noise === null ? null : digitalSilence && noise === speech ? null : speech - noise;
   let longSilences = 0;
   let longSilenceSeconds = 0;
   let run = 0;
@@ -112,10 +113,13 @@ export const assessQuality = (
   else if (clippingRatio >= t.usableClipping)
     usable.push(`some clipping: ${(clippingRatio * 100).toFixed(2)} % of samples`);
   if (snrDb !== null && snrDb < t.poorSnrDb) poor.push(`noisy: SNR about ${snrDb.toFixed(1)} dB`);
-  else if (snrDb !== null && snrDb < t.usableSnrDb) usable.push(`some noise: SNR about ${snrDb.toFixed(1)} dB`);
+  else if (snrDb !== null && snrDb < t.usableSnrDb)
+    usable.push(`some noise: SNR about ${snrDb.toFixed(1)} dB`);
   if (Math.abs(dcOffset) >= t.dcOffset) usable.push(`DC offset ${dcOffset.toFixed(3)}`);
   if (longSilences > 0)
-    usable.push(`${longSilences} silence(s) of ${t.longSilenceSeconds} s or more (${longSilenceSeconds.toFixed(1)} s)`);
+    usable.push(
+      `${longSilences} silence(s) of ${t.longSilenceSeconds} s or more (${longSilenceSeconds.toFixed(1)} s)`,
+    );
   const verdict: QualityVerdict = poor.length > 0 ? 'poor' : usable.length > 0 ? 'usable' : 'good';
   return {
     durationSeconds,

@@ -41,7 +41,11 @@ const merge = (list: Interval[]): Interval[] => {
 };
 
 const absorb = (list: Interval[], sounding: boolean, minSeconds: number): Interval[] =>
-  merge(list.map((iv) => (iv.sounding === sounding && iv.end - iv.start < minSeconds ? { ...iv, sounding: !sounding } : iv)));
+  merge(
+    list.map((iv) =>
+      iv.sounding === sounding && iv.end - iv.start < minSeconds ? { ...iv, sounding: !sounding } : iv,
+    ),
+  );
 
 export const findSilences = (
   x: Float32Array,

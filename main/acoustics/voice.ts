@@ -21,7 +21,8 @@ export const PERTURBATION_DEFAULTS: PerturbationSettings = {
   maxAmplitudeFactor: 1.6,
 };
 
-const validPeriod = (p: number, s: PerturbationSettings): boolean => p >= s.periodFloor && p <= s.periodCeiling;
+const validPeriod = (p: number, s: PerturbationSettings): boolean =>
+  p >= s.periodFloor && p <= s.periodCeiling;
 
 /** Jitter (local) as a fraction (multiply by 100 for %); null with fewer than two comparable periods. */
 export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): number | null => {

@@ -9,10 +9,11 @@
  * --corpus (real recordings fetched by scripts/validation/fetch-corpus.sh). Praat runs
  * scripts/validation/measure.praat; its analysis time comes from Praat's own stopwatch (startup and
  * file reading excluded), ours from measureSamples (decoding excluded). Writes report.md and
- * results.json into --out (default: validation-out/, which git ignores... or any folder you name).
+ * results.json into --out (default: <system temp>/voicescope-validation, outside the repository).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { encodeWav } from '../../test/fixtures/audio';
@@ -133,7 +134,11 @@ export interface FileResult {
   readonly praatSeconds: number;
 }
 
-export const compareFile = (file: string, kind: FileResult['kind'], known: Record<string, number> = {}): FileResult => {
+export const compareFile = (
+  file: string,
+  kind: FileResult['kind'],
+  known: Record<string, number> = {},
+): FileResult => {
   const bytes = new Uint8Array(readFileSync(file));
   const info = parseWavHeader(bytes);
   if (!info.ok) throw new Error(`${file}: ${info.error.detail}`);
@@ -176,7 +181,9 @@ export const agreement = (results: readonly FileResult[]): MeasureAgreement[] =>
       t === undefined || pairs.length === 0
         ? null
         : pairs.filter(([a, b]) =>
-            t.rel !== undefined ? Math.abs(a - b) <= t.rel * Math.abs(b) : Math.abs(a - b) <= (t.abs ?? 0) + 1e-9,
+            t.rel !== undefined
+              ? Math.abs(a - b) <= t.rel * Math.abs(b)
+              : Math.abs(a - b) <= (t.abs ?? 0) + 1e-9,
           ).length / pairs.length;
     const m = median(rel);
     return {
@@ -226,10 +233,17 @@ export const reportMarkdown = (results: readonly FileResult[]): string => {
   }
   const known = results.filter((r) => Object.keys(r.known).length > 0);
   if (known.length > 0) {
-    lines.push('## Known answers (synthetic)', '', '| file | measure | built | ours | Praat |', '|---|---|---|---|---|');
+    lines.push(
+      '## Known answers (synthetic)',
+      '',
+      '| file | measure | built | ours | Praat |',
+      '|---|---|---|---|---|',
+    );
     for (const r of known)
       for (const [k, v] of Object.entries(r.known))
-        lines.push(`| ${r.file.split('/').pop()} | ${k} | ${v.toFixed(3)} | ${fmt(r.ours[k] ?? null)} | ${fmt(r.praat[k] ?? null)} |`);
+        lines.push(
+          `| ${r.file.split('/').pop()} | ${k} | ${v.toFixed(3)} | ${fmt(r.ours[k] ?? null)} | ${fmt(r.praat[k] ?? null)} |`,
+        );
     lines.push('');
   }
   return lines.join('\n');
@@ -241,7 +255,7 @@ const main = (): void => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const out = resolve(arg('--out') ?? 'validation-out');
+  const out = resolve(arg('--out') ?? join(tmpdir(), 'voicescope-validation'));
   const corpus = arg('--corpus');
   mkdirSync(out, { recursive: true });
   if (!praatAvailable()) {
@@ -261,7 +275,9 @@ const main = (): void => {
       console.error(`espeak ${file}`);
     }
   if (corpus !== undefined)
-    for (const f of readdirSync(corpus).filter((f) => f.toLowerCase().endsWith('.wav')).sort()) {
+    for (const f of readdirSync(corpus)
+      .filter((f) => f.toLowerCase().endsWith('.wav'))
+      .sort()) {
       results.push(compareFile(join(corpus, f), 'corpus'));
       console.error(`corpus ${f}`);
     }

@@ -24,10 +24,12 @@ export const seeded = (seed: number): (() => number) => {
   };
 };
 
-const gaussian = (rand: () => number): (() => number) => () => {
-  const u = Math.max(rand(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
-};
+const gaussian =
+  (rand: () => number): (() => number) =>
+  () => {
+    const u = Math.max(rand(), 1e-12);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+  };
 
 /** Second-order resonator (formant) applied in place. */
 const resonate = (x: Float32Array, fs: number, f: number, bw: number): void => {

@@ -29,10 +29,21 @@ const abs = (a: number | null, b: number | null): number => Math.abs(a! - b!);
 describe.skipIf(!havePraat)('agreement with Praat (skipped: praat is not installed)', () => {
   it('agrees on a jittery vowel and a noisy vowel within the issue targets', () => {
     const files = [
-      write('jitter', vowel({ seconds: 1.5, sampleRate: 16000, f0: () => 120, periodSd: 0.01, seed: 2 }), 16000),
+      write(
+        'jitter',
+        vowel({ seconds: 1.5, sampleRate: 16000, f0: () => 120, periodSd: 0.01, seed: 2 }),
+        16000,
+      ),
       write(
         'noisy',
-        vowel({ seconds: 1.5, sampleRate: 22050, f0: (t) => 200 + 20 * t, amplitudeSd: 0.05, hnrDb: 12, seed: 3 }),
+        vowel({
+          seconds: 1.5,
+          sampleRate: 22050,
+          f0: (t) => 200 + 20 * t,
+          amplitudeSd: 0.05,
+          hnrDb: 12,
+          seed: 3,
+        }),
         22050,
       ),
     ];

@@ -69,7 +69,10 @@ describe('jitter and shimmer (Praat manual definitions)', () => {
   });
 
   it('reads set jitter and shimmer from synthetic vowels within a quarter of the built value', () => {
-    const j = measureSamples(vowel({ seconds: 1.5, sampleRate: fs, f0: () => 120, periodSd: 0.02, seed: 5 }), fs);
+    const j = measureSamples(
+      vowel({ seconds: 1.5, sampleRate: fs, f0: () => 120, periodSd: 0.02, seed: 5 }),
+      fs,
+    );
     expect(j.measures.jitter_local_pct!).toBeGreaterThan(expectedLocalPct(0.02) * 0.7);
     expect(j.measures.jitter_local_pct!).toBeLessThan(expectedLocalPct(0.02) * 1.25);
     const clean = measureSamples(vowel({ seconds: 1.5, sampleRate: fs, f0: () => 120, seed: 5 }), fs);
@@ -94,7 +97,16 @@ describe('harmonicity, intensity, formants', () => {
   });
 
   it('finds the formants a vowel was built with', () => {
-    const x = vowel({ seconds: 0.5, sampleRate: fs, f0: () => 110, formants: [[500, 60], [1500, 80], [2500, 100]] });
+    const x = vowel({
+      seconds: 0.5,
+      sampleRate: fs,
+      f0: () => 110,
+      formants: [
+        [500, 60],
+        [1500, 80],
+        [2500, 100],
+      ],
+    });
     const frames = toFormants(x, fs).slice(5, -5);
     // LPC may add a pole for the source's spectral tilt below F1 (Praat's does too): look for each
     // built formant among the frame's formants.
@@ -136,7 +148,9 @@ describe('recording quality control', () => {
 
   it('flags noise, DC offset and long silences', () => {
     const rand = seeded(4);
-    const x = vowel({ seconds: 2, sampleRate: fs, f0: () => 120 }).map((v) => v + 0.3 * (rand() - 0.5) + 0.05);
+    const x = vowel({ seconds: 2, sampleRate: fs, f0: () => 120 }).map(
+      (v) => v + 0.3 * (rand() - 0.5) + 0.05,
+    );
     const q = assessQuality(x, fs);
     expect(q.verdict).toBe('poor');
     expect(q.reasons.join(' ')).toMatch(/noisy/);
