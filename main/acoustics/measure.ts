@@ -1,0 +1,106 @@
+/**
+ * The local acoustic measurement engine: `measureSamples` over decoded mono PCM (pure, CPU only, usable
+ * from a worker thread) and `measureFile` over a WAV file. Settings and algorithms: docs/acoustics.md.
+ */
+import { readFile } from 'node:fs/promises';
+
+import { err, ok, type Result } from '../../shared/result';
+import { parseWavHeader, readMonoSamples, type WavProblem } from '../audio/wav';
+import { toFormants } from './formants';
+import { meanHnr, toHarmonicity } from './harmonicity';
+import { energyMeanDb, toIntensity } from './intensity';
+import type { Measures } from './measures';
+import { pitchDefaults, toPitch } from './pitch';
+import { toPointProcess } from './point-process';
+import { assessQuality, type QualityReport } from './quality';
+import { findSilences, summarisePauses } from './silences';
+import { mean, quantile, sd } from './stats';
+import { jitterLocal, shimmerLocal } from './voice';
+
+export const ENGINE = { name: 'voicescope-acoustics', version: '0.1.0' } as const;
+
+export interface AcousticSettings {
+  /** Pitch floor in Hz (Praat's "pitch floor"); also the harmonicity's minimum pitch. */
+  readonly pitchFloor: number;
+  readonly pitchCeiling: number;
+}
+
+export const DEFAULT_ACOUSTIC_SETTINGS: AcousticSettings = { pitchFloor: 75, pitchCeiling: 500 };
+
+export interface AcousticResult {
+  readonly measures: Measures;
+  readonly quality: QualityReport;
+  readonly settings: AcousticSettings;
+  readonly engine: typeof ENGINE;
+}
+
+const orNull = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : v);
+
+export const measureSamples = (
+  samples: Float32Array,
+  sampleRate: number,
+  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
+): AcousticResult => {
+  const { pitchFloor: floor, pitchCeiling: ceiling } = settings;
+  const pitch = toPitch(samples, sampleRate, pitchDefaults('cc', floor, ceiling));
+  const voiced = Array.from(pitch.f0).filter((f) => f > 0);
+  const semitones = voiced.map((f) => 12 * Math.log2(f));
+
+  const pulsePitch = toPitch(samples, sampleRate, pitchDefaults('ac', floor, ceiling));
+  const points = toPointProcess(samples, sampleRate, pulsePitch);
+  const jitter = jitterLocal(points);
+  const shimmer = shimmerLocal(samples, sampleRate, points);
+
+  const hnr = meanHnr(toHarmonicity(samples, sampleRate, 0.01, floor, 0.1, 1));
+  const intensity = Array.from(toIntensity(samples, sampleRate, 100, 0, true).db);
+
+  const formants = toFormants(samples, sampleRate);
+  const formantMean = (k: number): number | null =>
+    mean(formants.filter((f) => f.length > k).map((f) => f[k]!));
+
+  const pauses = summarisePauses(findSilences(samples, sampleRate));
+
+  const measures: Measures = {
+    f0_mean_hz: mean(voiced),
+    f0_median_hz: quantile(voiced, 0.5),
+    f0_sd_hz: sd(voiced),
+    f0_sd_st: sd(semitones),
+    f0_min_hz: voiced.length > 0 ? Math.min(...voiced) : null,
+    f0_max_hz: voiced.length > 0 ? Math.max(...voiced) : null,
+    jitter_local_pct: jitter === null ? null : jitter * 100,
+    shimmer_local_pct: shimmer.local === null ? null : shimmer.local * 100,
+    shimmer_local_db: shimmer.localDb,
+    hnr_db: hnr,
+    intensity_mean_db: energyMeanDb(Float64Array.from(intensity)),
+    intensity_sd_db: sd(intensity),
+    f1_mean_hz: formantMean(0),
+    f2_mean_hz: formantMean(1),
+    f3_mean_hz: formantMean(2),
+    voiced_fraction: pitch.grid.count > 0 ? voiced.length / pitch.grid.count : null,
+    pause_count: pauses.pauseCount,
+    pause_mean_s: pauses.pauseMean,
+    pause_sd_s: pauses.pauseSd,
+    speech_seconds: pauses.speechSeconds,
+    phonation_ratio: pauses.phonationRatio,
+  };
+  for (const k of Object.keys(measures) as (keyof Measures)[]) measures[k] = orNull(measures[k]);
+  return { measures, quality: assessQuality(samples, sampleRate), settings, engine: ENGINE };
+};
+
+export type MeasureFileProblem = WavProblem | { readonly code: 'unreadable'; readonly detail: string };
+
+export const measureFile = async (
+  path: string,
+  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
+): Promise<Result<AcousticResult, MeasureFileProblem>> => {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (e) {
+    return err({ code: 'unreadable', detail: `The file could not be read: ${(e as Error).message}` });
+  }
+  const header = parseWavHeader(bytes);
+  if (!header.ok) return header;
+  const samples = readMonoSamples(bytes, header.value);
+  return ok(measureSamples(samples, header.value.sampleRateHz, settings));
+};
