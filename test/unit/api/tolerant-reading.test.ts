@@ -30,7 +30,7 @@ const num = (v: unknown): unknown => (v === 0 ? 0 : v);
 
 const clientAnswering = (version: ApiVersion, box: { body: string }) =>
   createApiClient({
-    profile: { baseUrl: 'http://service.invalid', version, apiKey: KEY },
+    profile: { baseUrl: 'https://service.invalid', version, apiKey: KEY },
     sleep: async () => {},
     random: () => 0.5,
     fetch: async () =>
