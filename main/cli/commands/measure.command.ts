@@ -43,13 +43,21 @@ export const measureCommand: StandaloneCommand = {
   workspace: false,
   run: async ({ values: v, sub, rest, out }) => {
     const args = [sub, ...rest].filter((a): a is string => a !== undefined);
-    if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
-    const settings: AcousticSettings = {
-      pitchFloor: hz(v['pitch-floor'], 'pitch-floor', DEFAULT_ACOUSTIC_SETTINGS.pitchFloor),
-      pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', DEFAULT_ACOUSTIC_SETTINGS.pitchCeiling),
-    };
-    if (settings.pitchCeiling <= settings.pitchFloor)
-      throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
+    let settings: AcousticSettings;
+    try {
+      if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
+      settings = {
+        pitchFloor: hz(v['pitch-floor'], 'pitch-floor', DEFAULT_ACOUSTIC_SETTINGS.pitchFloor),
+        pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', DEFAULT_ACOUSTIC_SETTINGS.pitchCeiling),
+      };
+      if (settings.pitchCeiling <= settings.pitchFloor)
+        throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
+    } catch (e) {
+      // A command without a workspace reports its own usage errors (the dispatcher does it for the others).
+      if (!(e instanceof UsageError)) throw e;
+      process.stderr.write(`voicescope: ${e.message}\n`);
+      return EXIT.usage;
+    }
 
     const files: string[] = [];
     let problems = 0;
