@@ -32,6 +32,8 @@ export interface AcousticResult {
   readonly quality: QualityReport;
   readonly settings: AcousticSettings;
   readonly engine: typeof ENGINE;
+  /** The To Pitch (cc) track the F0 measures come from: frame i at firstTime + i · step, 0 = unvoiced. */
+  readonly pitchTrack: { readonly firstTime: number; readonly step: number; readonly f0: Float64Array };
 }
 
 const orNull = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : v);
@@ -84,7 +86,13 @@ export const measureSamples = (
     phonation_ratio: pauses.phonationRatio,
   };
   for (const k of Object.keys(measures) as (keyof Measures)[]) measures[k] = orNull(measures[k]);
-  return { measures, quality: assessQuality(samples, sampleRate), settings, engine: ENGINE };
+  return {
+    measures,
+    quality: assessQuality(samples, sampleRate),
+    settings,
+    engine: ENGINE,
+    pitchTrack: { firstTime: pitch.grid.firstTime, step: pitch.grid.step, f0: pitch.f0 },
+  };
 };
 
 export type MeasureFileProblem = WavProblem | { readonly code: 'unreadable'; readonly detail: string };

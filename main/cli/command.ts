@@ -61,6 +61,9 @@ const OPTIONS = {
   states: { type: 'string' },
   'link-file': { type: 'boolean' },
   'baseline-sessions': { type: 'string' },
+  csv: { type: 'string' },
+  'pitch-floor': { type: 'string' },
+  'pitch-ceiling': { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

@@ -47,8 +47,8 @@ export interface PraatRun {
 
 export const praatAvailable = (): boolean => spawnSync('praat', ['--version']).status === 0;
 
-export const runPraat = (file: string, floor = 75, ceiling = 500): PraatRun => {
-  const out = execFileSync('praat', ['--run', PRAAT_SCRIPT, file, String(floor), String(ceiling), '-'], {
+export const runPraat = (file: string, floor = 75, ceiling = 500, track = '-'): PraatRun => {
+  const out = execFileSync('praat', ['--run', PRAAT_SCRIPT, file, String(floor), String(ceiling), track], {
     encoding: 'utf8',
   });
   const measures: Record<string, number | null> = {};
@@ -132,7 +132,50 @@ export interface FileResult {
   readonly praat: Record<string, number | null>;
   readonly oursSeconds: number;
   readonly praatSeconds: number;
+  readonly frames: FrameAgreement;
 }
+
+/** Frame-level agreement of the two pitch tracks (same frame grid). */
+export interface FrameAgreement {
+  /** Frames Praat calls voiced. */
+  readonly praatVoiced: number;
+  /** Of those, frames we call voiced too. */
+  readonly bothVoiced: number;
+  /** Frames we call voiced and Praat does not. */
+  readonly oursOnly: number;
+  /** Frames voiced in both whose F0 differs by more than 600 cents (half an octave and more). */
+  readonly octaveErrors: number;
+  /** |cents| of every frame voiced in both. */
+  readonly cents: number[];
+}
+
+const readTrack = (file: string): number[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => Number(l.split('\t')[1]));
+
+export const frameAgreement = (ours: ArrayLike<number>, praat: readonly number[]): FrameAgreement => {
+  let praatVoiced = 0;
+  let bothVoiced = 0;
+  let oursOnly = 0;
+  let octaveErrors = 0;
+  const cents: number[] = [];
+  const n = Math.min(ours.length, praat.length);
+  for (let i = 0; i < n; i++) {
+    const a = ours[i]!;
+    const b = praat[i]!;
+    if (b > 0) praatVoiced++;
+    if (a > 0 && !(b > 0)) oursOnly++;
+    if (a > 0 && b > 0) {
+      bothVoiced++;
+      const c = Math.abs(1200 * Math.log2(a / b));
+      if (c > 600) octaveErrors++;
+      cents.push(c);
+    }
+  }
+  return { praatVoiced, bothVoiced, oursOnly, octaveErrors, cents };
+};
 
 export const compareFile = (
   file: string,
@@ -146,8 +189,11 @@ export const compareFile = (
   const t = performance.now();
   const ours = measureSamples(x, info.value.sampleRateHz, DEFAULT_ACOUSTIC_SETTINGS);
   const oursSeconds = (performance.now() - t) / 1000;
-  const praat = runPraat(file);
+  const trackFile = join(tmpdir(), `voicescope-track-${process.pid}.tsv`);
+  const praat = runPraat(file, 75, 500, trackFile);
+  const frames = frameAgreement(ours.pitchTrack.f0, readTrack(trackFile));
   return {
+    frames,
     file,
     kind,
     seconds: info.value.durationSeconds,
@@ -221,6 +267,16 @@ export const reportMarkdown = (results: readonly FileResult[]): string => {
     lines.push(`## ${name}: ${rs.length} files, ${audio.toFixed(1)} s of audio`, '');
     lines.push(
       `Speed: ours ${((ours / audio) * 60).toFixed(2)} s per minute of audio, Praat ${((praat / audio) * 60).toFixed(2)} s per minute (ratio ours/Praat ${(ours / praat).toFixed(2)}).`,
+      '',
+    );
+    const fa = rs.map((r) => r.frames);
+    const pv = fa.reduce((s, f) => s + f.praatVoiced, 0);
+    const bv = fa.reduce((s, f) => s + f.bothVoiced, 0);
+    const oo = fa.reduce((s, f) => s + f.oursOnly, 0);
+    const oe = fa.reduce((s, f) => s + f.octaveErrors, 0);
+    const mc = median(fa.flatMap((f) => f.cents));
+    lines.push(
+      `Pitch frames, pooled: ${pv} voiced in Praat, ${((bv / (pv || 1)) * 100).toFixed(2)} % of them voiced in ours (target >= 97 %); ${oo} frames voiced only in ours (${((oo / (pv || 1)) * 100).toFixed(2)} % of Praat's voiced); octave-type errors (> 600 cents) ${((oe / (bv || 1)) * 100).toFixed(2)} % (target < 1 %); median |difference| ${fmt(mc, 2)} cents (target <= 5).`,
       '',
     );
     lines.push('| measure | n | median abs diff | median rel diff % | Pearson r | within target | target |');

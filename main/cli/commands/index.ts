@@ -4,6 +4,7 @@ import { batchCommand } from './batch.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
 import { manifestTemplateCommand } from './manifest-template.command';
+import { measureCommand } from './measure.command';
 import { profileCommand } from './profile.command';
 import { resolveCommand } from './resolve.command';
 import { runCommand } from './run.command';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly CliCommand[] = [
   settingsCommand,
   manifestTemplateCommand,
   exportCommand,
+  measureCommand,
 ];

@@ -1,0 +1,31 @@
+/**
+ * A worker thread of the measurement pool (pool.ts): measures one WAV file per message and answers with
+ * the result (the pitch track left out) or the problem. Runs under whatever loader started the parent
+ * (tsx in development and in the `voicescope` command), which worker threads inherit.
+ */
+import { parentPort } from 'node:worker_threads';
+
+import { measureFile, type AcousticSettings } from './measure';
+
+export interface WorkerRequest {
+  readonly id: number;
+  readonly path: string;
+  readonly settings: AcousticSettings;
+}
+
+parentPort?.on('message', (req: WorkerRequest) => {
+  void measureFile(req.path, req.settings).then(
+    (r) => {
+      if (!r.ok) parentPort?.postMessage({ id: req.id, result: r });
+      else {
+        const { pitchTrack: _track, ...rest } = r.value;
+        parentPort?.postMessage({ id: req.id, result: { ok: true, value: rest } });
+      }
+    },
+    (e: unknown) =>
+      parentPort?.postMessage({
+        id: req.id,
+        result: { ok: false, error: { code: 'unreadable', detail: `The measurement failed: ${String(e)}` } },
+      }),
+  );
+});

@@ -1,0 +1,69 @@
+/**
+ * Measures many files in parallel on worker threads (measure-worker.ts), at most `threads` at a time
+ * (default: two, or fewer cores). Results come back in the order of `paths`, each a Result: a file that
+ * cannot be read or decoded is a problem value, never an exception.
+ */
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import type { Result } from '../../shared/result';
+import type { AcousticResult, AcousticSettings, MeasureFileProblem } from './measure';
+import type { WorkerRequest } from './measure-worker';
+
+export type PooledResult = Result<Omit<AcousticResult, 'pitchTrack'>, MeasureFileProblem>;
+
+export interface PoolOptions {
+  readonly threads?: number;
+  /** Called as each file finishes (in finishing order). */
+  readonly onResult?: (index: number, result: PooledResult) => void;
+}
+
+const WORKER = new URL('./measure-worker.ts', import.meta.url);
+
+/**
+ * A worker running measure-worker.ts. From TypeScript sources (tsx), the worker registers tsx itself
+ * first: on Node 20 the loader hooks of the parent thread do not reach worker threads.
+ */
+const startWorker = (): Worker => {
+  if (!WORKER.pathname.endsWith('.ts')) return new Worker(WORKER);
+  // The ESM entry of tsx's API (require.resolve would give its CommonJS one).
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(
+    /index\.cjs$/,
+    'index.mjs',
+  );
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER.href)}); });`;
+  return new Worker(boot, { eval: true });
+};
+
+export const measureFiles = async (
+  paths: readonly string[],
+  settings: AcousticSettings,
+  options: PoolOptions = {},
+): Promise<PooledResult[]> => {
+  const results = new Array<PooledResult>(paths.length);
+  const threads = Math.max(1, Math.min(options.threads ?? Math.min(2, availableParallelism()), paths.length));
+  let next = 0;
+  const runWorker = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const worker = startWorker();
+      const send = (): void => {
+        if (next >= paths.length) {
+          void worker.terminate().then(() => resolve());
+          return;
+        }
+        const id = next++;
+        worker.postMessage({ id, path: paths[id]!, settings } satisfies WorkerRequest);
+      };
+      worker.on('message', (m: { id: number; result: PooledResult }) => {
+        results[m.id] = m.result;
+        options.onResult?.(m.id, m.result);
+        send();
+      });
+      worker.on('error', reject);
+      send();
+    });
+  await Promise.all(Array.from({ length: threads }, runWorker));
+  return results;
+};

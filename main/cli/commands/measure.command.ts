@@ -1,0 +1,121 @@
+/**
+ * `voicescope measure <file|folder>...`: the local acoustic measures (docs/acoustics.md) of WAV files,
+ * without a study or a workspace, as lab scripts use Praat. Folders are searched for .wav files
+ * (recursively). Files are measured on worker threads, two at a time. One line per file, or with
+ * --json one object per file (`kind: "measures"`, `file`, every measure key, `quality`); --csv writes
+ * one row per file with the same columns. Exit 3 when some file could not be measured.
+ */
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { stringify } from 'csv-stringify/sync';
+
+import { DEFAULT_ACOUSTIC_SETTINGS, type AcousticSettings } from '../../acoustics/measure';
+import { MEASURE_KEYS, MEASURES } from '../../acoustics/measures';
+import { measureFiles } from '../../acoustics/pool';
+import { EXIT, UsageError, type StandaloneCommand } from '../command';
+
+const wavFilesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) =>
+      e.isDirectory()
+        ? wavFilesUnder(join(dir, e.name))
+        : e.isFile() && e.name.toLowerCase().endsWith('.wav')
+          ? [join(dir, e.name)]
+          : [],
+    );
+
+const hz = (v: string | undefined, flag: string, fallback: number): number => {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a frequency in Hz, e.g. 75.`);
+  return n;
+};
+
+const round = (v: number | null): number | null => (v === null ? null : Number(v.toPrecision(6)));
+
+export const measureCommand: StandaloneCommand = {
+  name: 'measure',
+  help: `  measure <file|folder>... [--csv <out.csv>] [--pitch-floor <hz>] [--pitch-ceiling <hz>]
+                                            local acoustic measures of WAV files (Praat's standard
+                                            settings; pitch range 75-500 Hz unless set), no study needed`,
+  workspace: false,
+  run: async ({ values: v, sub, rest, out }) => {
+    const args = [sub, ...rest].filter((a): a is string => a !== undefined);
+    let settings: AcousticSettings;
+    try {
+      if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
+      settings = {
+        pitchFloor: hz(v['pitch-floor'], 'pitch-floor', DEFAULT_ACOUSTIC_SETTINGS.pitchFloor),
+        pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', DEFAULT_ACOUSTIC_SETTINGS.pitchCeiling),
+      };
+      if (settings.pitchCeiling <= settings.pitchFloor)
+        throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
+    } catch (e) {
+      // A command without a workspace reports its own usage errors (the dispatcher does it for the others).
+      if (!(e instanceof UsageError)) throw e;
+      process.stderr.write(`voicescope: ${e.message}\n`);
+      return EXIT.usage;
+    }
+
+    const files: string[] = [];
+    let problems = 0;
+    for (const a of args) {
+      const path = resolve(a);
+      let isDir: boolean;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        out.problem(`${a}: no such file or folder.`, 'Check the path.', { file: a });
+        problems++;
+        continue;
+      }
+      if (!isDir) files.push(path);
+      else {
+        const found = wavFilesUnder(path);
+        if (found.length === 0)
+          out.problem(`${a}: the folder holds no .wav file.`, 'Convert the recordings to WAV first.', {
+            file: a,
+          });
+        files.push(...found);
+      }
+    }
+
+    const rows: Record<string, unknown>[] = [];
+    let done = 0;
+    const results = await measureFiles(files, settings, {
+      onResult: () => out.progress(`Measuring: ${++done} of ${files.length} files done`),
+    });
+    for (const [i, r] of results.entries()) {
+      const file = files[i]!;
+      if (!r.ok) {
+        problems++;
+        out.problem(`${file}: not measured. ${r.error.detail}`, 'Check that it is a WAV file.', {
+          file,
+        });
+        continue;
+      }
+      const m = r.value.measures;
+      const row: Record<string, unknown> = { file };
+      for (const k of MEASURE_KEYS) row[k] = round(m[k]);
+      const q = r.value.quality;
+      rows.push({ ...row, quality_verdict: q.verdict, quality_reasons: q.reasons.join('; ') });
+      out.say(
+        'measures',
+        `${file}\n${MEASURE_KEYS.map((k) => `  ${MEASURES[k].label}: ${m[k] === null ? '—' : `${round(m[k])} ${MEASURES[k].unit}`}`).join('\n')}\n  Recording quality: ${q.verdict}${q.reasons.length > 0 ? ` (${q.reasons.join('; ')})` : ''}`,
+        { ...row, quality: q, settings },
+      );
+    }
+    out.done();
+    if (v.csv !== undefined) {
+      const columns = ['file', ...MEASURE_KEYS, 'quality_verdict', 'quality_reasons'];
+      writeFileSync(v.csv, stringify(rows, { header: true, columns }));
+      out.say('csv', `Measures of ${rows.length} files written to ${v.csv}.`, {
+        csv: v.csv,
+        files: rows.length,
+      });
+    }
+    return problems > 0 ? EXIT.refused : EXIT.ok;
+  },
+};

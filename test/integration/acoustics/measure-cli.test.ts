@@ -1,0 +1,105 @@
+/**
+ * `voicescope measure`: a lab measures a folder of WAV files without a study, as with a Praat script.
+ * One JSON object per file with `file` and every measure key, a CSV with the same columns, the pitch
+ * range from the command line, and a file that cannot be measured reported without stopping the rest.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { MEASURE_KEYS } from '../../../main/acoustics/measures';
+import { EXIT } from '../../../main/cli/voicescope';
+import { vowel } from '../../../scripts/validation/synthetic';
+import { encodeWav } from '../../fixtures/audio';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-measure-'));
+const folder = join(root, 'recordings');
+
+const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args]);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) =>
+      resolve({
+        code: code ?? -1,
+        lines: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+        stderr: err,
+      }),
+    );
+  });
+
+beforeAll(() => {
+  mkdirSync(join(folder, 'session-2'), { recursive: true });
+  const write = (path: string, f0: number): void =>
+    writeFileSync(
+      path,
+      encodeWav([vowel({ seconds: 1.2, sampleRate: 16000, f0: () => f0, seed: f0 })], {
+        sampleRateHz: 16000,
+        format: 'pcm16',
+      }),
+    );
+  write(join(folder, 'p01.wav'), 120);
+  write(join(folder, 'session-2', 'p02.wav'), 220);
+  writeFileSync(join(folder, 'notes.txt'), 'not audio');
+  writeFileSync(join(root, 'broken.wav'), 'RIFF but not really');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('voicescope measure', () => {
+  it('measures every WAV file of a folder and prints one JSON object per file with every measure', async () => {
+    const csv = join(root, 'measures.csv');
+    const r = await run(['measure', folder, '--json', '--csv', csv]);
+    expect(r.code).toBe(EXIT.ok);
+    const rows = r.lines.filter((l) => l.kind === 'measures');
+    expect(rows.map((l) => String(l.file).slice(folder.length + 1))).toEqual([
+      'p01.wav',
+      'session-2/p02.wav',
+    ]);
+    for (const row of rows) for (const k of MEASURE_KEYS) expect(row).toHaveProperty(k);
+    expect(rows[0]!.f0_mean_hz).toBeCloseTo(120, -0.5);
+    expect(rows[1]!.f0_mean_hz).toBeCloseTo(220, -0.5);
+    expect(rows[0]!.settings).toEqual({ pitchFloor: 75, pitchCeiling: 500 });
+
+    const [header, ...lines] = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(header!.split(',')).toEqual(['file', ...MEASURE_KEYS, 'quality_verdict', 'quality_reasons']);
+    expect(lines).toHaveLength(2);
+  }, 60_000);
+
+  it('takes the pitch range from the command line, and reports a file it cannot measure', async () => {
+    const r = await run([
+      'measure',
+      join(folder, 'p01.wav'),
+      join(root, 'broken.wav'),
+      '--json',
+      '--pitch-floor',
+      '100',
+      '--pitch-ceiling',
+      '300',
+    ]);
+    expect(r.code).toBe(EXIT.refused);
+    const [row] = r.lines.filter((l) => l.kind === 'measures');
+    expect(row!.settings).toEqual({ pitchFloor: 100, pitchCeiling: 300 });
+    expect(row!.f0_mean_hz).toBeCloseTo(120, -0.5);
+    const problem = r.lines.find((l) => l.kind === 'problem');
+    expect(problem?.file).toBe(join(root, 'broken.wav'));
+  }, 60_000);
+
+  it('refuses a pitch range that is not one', async () => {
+    const r = await run(['measure', folder, '--pitch-floor', '300', '--pitch-ceiling', '100']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('--pitch-ceiling must be higher than --pitch-floor');
+  });
+});
