@@ -53,7 +53,9 @@ export const m0080: Migration = {
       ALTER TABLE analyses ADD COLUMN raw TEXT;
       ALTER TABLE analyses ADD COLUMN received_status TEXT;
     `);
-    const { sql } = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'recordings'`).get() as {
+    const { sql } = db
+      .prepare(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'recordings'`)
+      .get() as {
       sql: string;
     };
     let next = sql;

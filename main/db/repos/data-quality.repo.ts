@@ -25,10 +25,11 @@ export const replaceFlags = (
   analysisType: string | null,
   flags: readonly DataQualityFlag[],
 ): void => {
-  stmt(
-    db,
-    `DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`,
-  ).run(recordingId, origin, analysisType);
+  stmt(db, `DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`).run(
+    recordingId,
+    origin,
+    analysisType,
+  );
   const put = stmt(
     db,
     `INSERT INTO data_quality_flags (recording_id, origin, analysis_type, code, path, measures, received, expected, flagged_at)
@@ -130,9 +131,9 @@ export const answersAsReceived = (db: Db, recordingIds: readonly number[]): Answ
       db,
       `SELECT recording_id AS recordingId, name, listed, receivedStatus, raw FROM (
          SELECT recording_id, type AS name, 1 AS listed, received_status AS receivedStatus, raw FROM analyses
-          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(?1))
+          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(@ids))
          UNION ALL
-         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(?1)))
+         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(@ids)))
        ORDER BY recording_id, listed DESC, name`,
-    ).all(JSON.stringify(recordingIds)) as (Omit<AnswerAsReceived, 'listed'> & { listed: number })[]
+    ).all({ ids: JSON.stringify(recordingIds) }) as (Omit<AnswerAsReceived, 'listed'> & { listed: number })[]
   ).map((r) => ({ ...r, listed: r.listed === 1 }));
