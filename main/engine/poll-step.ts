@@ -79,7 +79,8 @@ export const runPollStep = async (
     }
     try {
       if (!res.ok) {
-        recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString());
+        const unreadable = 'endpoint' in res.error ? { studyId: row.study_id, error: res.error } : undefined;
+        recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString(), unreadable);
         continue;
       }
       storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);

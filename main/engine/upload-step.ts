@@ -9,6 +9,9 @@
  * restart turns into `upload_uncertain`, never into a second upload.
  */
 import type { ApiError, ApiErrorKind } from '../../shared/api/api-error';
+import type { DataQualityFlag } from '../../shared/api/data-quality';
+import type { RecordingReceipt } from '../../shared/api/domain';
+import { checkReceipt } from '../../shared/api/receipt-check';
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import { fileAudioSource, type AudioSource } from '../api/upload-body';
@@ -22,6 +25,7 @@ import {
   rejectUnreadable,
   requeueUpload,
 } from '../db/repos/uploads.repo';
+import { CONVERTED_RATE_HZ } from '../import/local-verdict';
 
 /** Refusals that concern the whole organisation, not the file. */
 export const PAUSES_QUEUE: ReadonlySet<ApiErrorKind> = new Set([
@@ -49,7 +53,60 @@ export interface QueuedRecording {
   readonly recordedAt: string;
   readonly analyses: readonly AnalysisType[];
   readonly isolateOldestSpeaker: boolean;
+  /** The workstation's probe of the file at import, to check the receipt with; absent: the receipt is not compared. */
+  readonly probe?: LocalProbe;
 }
+
+/** What the workstation read of the original file at import. */
+export interface LocalProbe {
+  readonly format: string | null;
+  readonly sizeBytes: number;
+  readonly sampleRateHz: number | null;
+  readonly durationSeconds: number | null;
+  readonly speechSeconds: number | null;
+  /** A converted copy (mono, 16 kHz WAV) was sent instead of the original. */
+  readonly converted: boolean;
+}
+
+/**
+ * The receipt compared with what was sent (issue 13, item 5): the account, the recording time, and the
+ * audio facts against the probe. A converted copy is compared as what was sent (WAV at 16 kHz, the copy's
+ * size); facts the workstation could not read are not compared. Differences are flags, never a refusal.
+ */
+export const receiptChecks = (
+  receipt: RecordingReceipt,
+  row: QueuedRecording,
+  sentBytes: number,
+): DataQualityFlag[] => {
+  const p = row.probe;
+  const format = p?.converted ? 'wav' : (p?.format ?? null);
+  const rate = p?.converted ? CONVERTED_RATE_HZ : (p?.sampleRateHz ?? null);
+  const duration = p?.durationSeconds ?? null;
+  const a = receipt.audio;
+  // checkReceipt compares only the facts the receipt gives: those the workstation could not read are left out.
+  const comparable: RecordingReceipt = {
+    ...receipt,
+    audio: {
+      ...a,
+      format: format === null ? null : a.format,
+      sampleRateHz: rate === null ? null : a.sampleRateHz,
+      durationSeconds: duration === null ? null : a.durationSeconds,
+      speechDurationSeconds: p?.speechSeconds == null ? null : a.speechDurationSeconds,
+    },
+  };
+  return checkReceipt(comparable, {
+    accountId: row.accountId,
+    recordedAt: row.recordedAt,
+    isolateOldestSpeaker: row.isolateOldestSpeaker,
+    probe: {
+      format: format ?? '',
+      sizeBytes: sentBytes,
+      sampleRateHz: rate ?? 0,
+      durationSeconds: duration ?? 0,
+      speechSeconds: p?.speechSeconds ?? null,
+    },
+  });
+};
 
 export type UploadOneOutcome =
   | { readonly kind: 'accepted' | 'rejected' | 'uncertain' | 'skipped' }
@@ -104,6 +161,14 @@ export const nextQueued = (
       recordedAt: r.recorded_at,
       analyses: JSON.parse(r.analyses) as AnalysisType[],
       isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
+      probe: {
+        format: r.format,
+        sizeBytes: r.size_bytes,
+        sampleRateHz: r.sample_rate_hz,
+        durationSeconds: r.duration_seconds,
+        speechSeconds: r.speech_estimate_seconds,
+        converted: r.converted === 1,
+      },
     }));
 };
 
@@ -150,7 +215,15 @@ export const uploadOne = async (
     case 'accepted':
       return settle(`accepted as recording ${out.receipt.recordingId}`, () => {
         try {
-          recordAccepted(db, iso(at), row.id, out.receipt, row.analyses, iso(at + opts.firstPollAfterMs));
+          recordAccepted(
+            db,
+            iso(at),
+            row.id,
+            out.receipt,
+            row.analyses,
+            iso(at + opts.firstPollAfterMs),
+            receiptChecks(out.receipt, row, source.sizeBytes),
+          );
           return { kind: 'accepted' };
         } catch (e) {
           if (!isDuplicateRecordingId(e)) throw e;

@@ -3,6 +3,7 @@
  * the catalogue: settings, conventions, every file with its hash, every column of every file, every
  * measure with its meaning, wire path in v1.3 and v1.2 and sourced reference values.
  */
+import { DATA_QUALITY, DATA_QUALITY_CODES } from '../../shared/api/data-quality';
 import { ANALYSIS_LABEL } from '../../shared/api/vocabulary';
 import { ANALYSIS_PREFIX } from '../../shared/export';
 import { CONVENTIONS, describeMeasures, requestJson, settingsRows, type ExportDescription } from './describe';
@@ -113,6 +114,17 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     push('');
   }
 
+  push(
+    '## Data-quality flags',
+    '',
+    "The service's answers are read part by part, and a value that departs from the specification (a rating outside the listed classes, a score out of its range, text where a number belongs, a receipt that does not match what was sent…) is kept as received and flagged, never thrown away. The long form names the flags of each value in `flags`; the wide form gives each recording's `flag_count` and a `flags` summary; `data_quality.csv` has one row per flag with what came and what was expected; `answers_as_received.csv` keeps every analysis object as received, including analysis types the specification does not describe (reported by the service, not described by the specification). Because kept values may lie outside the specification's classes and ranges, datapackage.json declares no enum or range constraints on measure columns; the allowed values are in each measure's description and below. Every code:",
+    '',
+    ...table(
+      ['Code', 'Meaning'],
+      DATA_QUALITY_CODES.map((c) => [code(c), DATA_QUALITY[c].meaning]),
+    ),
+    '',
+  );
   push(
     '## From v1.2 to v1.3',
     '',

@@ -34,6 +34,8 @@ import {
   exportFiles,
   selectedMeasures,
   tableDefs,
+  type AnswerCtx,
+  type FlagCtx,
   type LinkCtx,
   type LongCtx,
   type PairView,
@@ -205,7 +207,11 @@ export const runExport = async (
       ? new CsvSink(text(files.summary.name), files.summary.columns, bom)
       : null;
     const linkSink = files.link ? new CsvSink(text(files.link.name), files.link.columns, bom) : null;
-    const csvSinks = [longSink, wideSink, summarySink, recordingsSink, linkSink].filter((s) => s !== null);
+    const flagSink = new CsvSink(text(files.dataQuality.name), files.dataQuality.columns, bom);
+    const answerSink = new CsvSink(text(files.answers.name), files.answers.columns, bom);
+    const csvSinks = [longSink, wideSink, summarySink, recordingsSink, flagSink, answerSink, linkSink].filter(
+      (s) => s !== null,
+    );
 
     const longRows = files.long ? createScopedEncoder(files.long.columns) : null;
     const clock = zonedClock(req.timeZone);
@@ -268,11 +274,14 @@ export const runExport = async (
         recorded: clock(recordedUtc),
         uploadedUtc,
         uploaded: clock(uploadedUtc),
+        flags: rec.flags,
       };
       const simulated = r.resultSource === 'simulated';
       if (simulated) simulatedRecordings++;
       if (r.apiVersion !== null) versions.add(r.apiVersion);
       recordingsSink.row(ctx);
+      rec.flags.forEach((flag, i) => flagSink.row({ recording: r.id, n: i + 1, flag } satisfies FlagCtx));
+      for (const answer of rec.answers) answerSink.row({ answer } satisfies AnswerCtx);
       if (wideSink)
         wideSink.row({
           ...ctx,
@@ -327,6 +336,8 @@ export const runExport = async (
       [wideSink, files.wide],
       [summarySink, files.summary],
       [recordingsSink, files.recordings],
+      [flagSink, files.dataQuality],
+      [answerSink, files.answers],
       [linkSink, files.link],
     ] as const;
     for (const [sink, def] of csvFiles)

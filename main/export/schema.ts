@@ -5,6 +5,7 @@
  * from here, so a column cannot be written without being described, nor described differently from
  * how it is written. Measure columns and values come from the catalogue (shared/api/measures.ts).
  */
+import { DATA_QUALITY, DATA_QUALITY_CODES } from '../../shared/api/data-quality';
 import { MEASURE_KINDS, MEASURES, type MeasureDef } from '../../shared/api/measures';
 import { ANALYSIS_LABEL, ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
@@ -17,6 +18,7 @@ import {
   type FileRole,
 } from '../../shared/export';
 import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../shared/states';
+import type { AnswerAsReceived, StoredFlag } from '../db/repos/data-quality.repo';
 import type { ExportColumn, RawValue, Scope } from './column';
 import type { LocalTime } from './time';
 
@@ -66,6 +68,8 @@ export interface RecordingCtx {
   readonly recorded: LocalTime | null;
   readonly uploadedUtc: string | null;
   readonly uploaded: LocalTime | null;
+  /** The recording's data-quality flags (receipt, receipt check, polls); usually none. */
+  readonly flags: readonly StoredFlag[];
 }
 
 export interface WideCtx extends RecordingCtx {
@@ -112,6 +116,18 @@ export interface SummaryCtx {
   readonly mean: number | null;
   readonly sd: number | null;
   readonly simulated: boolean;
+}
+
+/** One data-quality flag of a recording, numbered within it. */
+export interface FlagCtx {
+  readonly recording: number;
+  readonly n: number;
+  readonly flag: StoredFlag;
+}
+
+/** One analysis object of a recording exactly as the service last sent it. */
+export interface AnswerCtx {
+  readonly answer: AnswerAsReceived;
 }
 
 export interface LinkCtx {
@@ -376,18 +392,55 @@ const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
   const isCategory = m.valueType === 'category';
   const extra: Extra = { measure: m.key };
   if (m.unit !== null) extra.unit = m.unit;
-  if (m.allowed) extra.enum = [...m.allowed];
-  if (m.range) extra.range = [m.range[0], m.range[1]];
+  // No enum or range constraint: a value outside what the specification allows is kept as received and
+  // flagged (docs/export.md, "Data quality"), so the declared constraints would be violated by kept data.
+  const specified = m.allowed
+    ? ` The specification allows ${m.allowed.join(', ')}.`
+    : m.range
+      ? ` The specification gives the range ${m.range[0]} to ${m.range[1]}.`
+      : '';
   return col<WideCtx>(
     m.key,
     isCategory ? 'string' : m.valueType,
     `${ANALYSIS_LABEL[m.analysis]}: ${m.label}`,
-    `${m.meaning}${m.unit ? ` (${m.unit})` : ''}. Empty when the service did not provide it (see ${ANALYSIS_PREFIX[m.analysis]}_state).`,
+    `${m.meaning}${m.unit ? ` (${m.unit})` : ''}. Empty when the service did not provide it (see ${ANALYSIS_PREFIX[m.analysis]}_state).${specified}${specified ? ' A value outside it is kept as received and named in `flags` (and data_quality.csv).' : ''}`,
     isCategory ? (c) => textOrNull(c.values[m.key]) : (c) => numOrNull(c.values[m.key]),
     // A category the spec leaves open (the Parkinson's band) is free text from the service: neutralised like any.
     { ...extra, neutralised: isCategory && !m.allowed },
   );
 };
+
+/** The codes of the flags about one measure of one analysis type, space-separated; empty when none. */
+export const flagCodesFor = (flags: readonly StoredFlag[], type: string, measure: string): string | null => {
+  if (flags.length === 0) return null;
+  const codes = new Set<string>();
+  for (const f of flags)
+    if ((f.analysisType === type || f.analysisType === null) && f.measures.includes(measure))
+      codes.add(f.code);
+  return codes.size === 0 ? null : [...codes].join(' ');
+};
+
+const FLAGS_MEANING =
+  'Data-quality flags: what the service sent that departs from its specification (kept as received). The codebook lists every code with its meaning; data_quality.csv has one row per flag with what was received and what was expected.';
+
+const flagSummaryColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
+  col<C>(
+    'flag_count',
+    'integer',
+    'Data-quality flags',
+    `Number of data-quality flags of this recording (its upload receipt, the receipt's comparison with what was sent, and its analyses). 0: nothing odd. ${FLAGS_MEANING}`,
+    (c) => c.flags.length,
+    { required: true },
+  ),
+  col<C>(
+    'flags',
+    'string',
+    'Data-quality flags (summary)',
+    `Each flag of this recording as \`code (where)\`, separated by \`; \`; empty when none. ${FLAGS_MEANING}`,
+    (c) => (c.flags.length === 0 ? null : c.flags.map((f) => `${f.code} (${f.path})`).join('; ')),
+    { neutralised: true },
+  ),
+];
 
 export const selectedTypes = (req: Pick<ExportRequest, 'analyses'>): AnalysisType[] =>
   ANALYSIS_TYPES.filter((t) => req.analyses === undefined || req.analyses.includes(t));
@@ -449,6 +502,7 @@ export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): Exp
   const columns: ExportColumn<WideCtx>[] = [
     ...recordingColumns<WideCtx>(req.timeZone),
     ...provenanceColumns<WideCtx>(req.timeZone),
+    ...flagSummaryColumns<WideCtx>(),
   ];
   for (const t of selectedTypes(req)) {
     columns.push(
@@ -552,6 +606,16 @@ export const longFile = (
           'The rating class for insight measures (allowed values per measure in the codebook). Empty for numeric measures and when not provided.',
           (c) => textOrNull(c.value),
           { neutralised: true },
+        ),
+      ),
+      scoped(
+        'row',
+        col<LongCtx>(
+          'flags',
+          'string',
+          'Data-quality flags',
+          `The codes of the data-quality flags about this value, separated by spaces; empty when nothing is odd. A flagged value is kept as the service sent it (e.g. a score of 101 with \`score_out_of_range\`, a rating outside the listed classes with \`rating_not_in_enum\`); \`values_while_processing\` beside an empty value: the service sent a value with an analysis it had not completed (kept in answers_as_received.csv, not counted as a result). ${FLAGS_MEANING}`,
+          (c) => flagCodesFor(c.flags, c.pair.type, c.measure.key),
         ),
       ),
       scoped(
@@ -806,6 +870,176 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
   );
 };
 
+export const DATA_QUALITY_FILE = 'data_quality.csv';
+export const ANSWERS_FILE = 'answers_as_received.csv';
+
+/** Said of every value the specification does not describe, wherever it is shown. */
+export const NOT_IN_SPECIFICATION = 'reported by the service, not described by the specification';
+
+export const dataQualityFile = (): ExportFile<FlagCtx> =>
+  file(
+    DATA_QUALITY_FILE,
+    'provenance',
+    'Data-quality flags',
+    'one data-quality flag of a recording',
+    'Everything the service sent that departs from its specification, for the exported recordings: each value is kept as received, and each departure is listed here with where it was, what came and what the specification expects. The codebook lists every code with its meaning. Written with a header even when there are no flags.',
+    ['recording', 'flag'],
+    [
+      col<FlagCtx>(
+        'recording',
+        'integer',
+        'Recording',
+        "The workstation's number for the recording.",
+        (c) => c.recording,
+        {
+          required: true,
+        },
+      ),
+      col<FlagCtx>(
+        'flag',
+        'integer',
+        'Flag number',
+        'Number of the flag within its recording, from 1.',
+        (c) => c.n,
+        {
+          required: true,
+        },
+      ),
+      col<FlagCtx>(
+        'origin',
+        'string',
+        'Origin',
+        "receipt: the service's answer to the upload; receipt_check: the receipt compared with what was sent and with the workstation's own reading of the file; poll: an answer with analysis results.",
+        (c) => c.flag.origin,
+        { enum: ['receipt', 'receipt_check', 'poll'], required: true },
+      ),
+      col<FlagCtx>(
+        'analysis',
+        'string',
+        'Analysis type',
+        'The analysis type the flag belongs to; empty for the recording itself (metadata, receipt, unknown analysis types).',
+        (c) => c.flag.analysisType,
+        { enum: [...ANALYSIS_TYPES] },
+      ),
+      col<FlagCtx>(
+        'code',
+        'string',
+        'Code',
+        'What is odd (see "Data-quality flags" in the codebook).',
+        (c) => c.flag.code,
+        {
+          enum: [...DATA_QUALITY_CODES],
+          required: true,
+        },
+      ),
+      col<FlagCtx>(
+        'meaning',
+        'string',
+        'Meaning',
+        "The code's meaning, in words.",
+        (c) => DATA_QUALITY[c.flag.code].meaning,
+        {
+          required: true,
+        },
+      ),
+      col<FlagCtx>(
+        'path',
+        'string',
+        'Where',
+        "Where in the service's answer, in the specification's names (e.g. analysis.parkinsons.insights.parkinsons.score).",
+        (c) => c.flag.path,
+        { required: true, neutralised: true },
+      ),
+      col<FlagCtx>(
+        'measures',
+        'string',
+        'Measures',
+        'The measures (catalogue keys, the `measure` of the long form) the flag is about, separated by spaces; empty when it is about no stored measure.',
+        (c) => (c.flag.measures.length === 0 ? null : c.flag.measures.join(' ')),
+      ),
+      col<FlagCtx>(
+        'received',
+        'string',
+        'Received',
+        'What the service sent there, as JSON text (cut at 2,000 characters); empty when it sent nothing.',
+        (c) => c.flag.received,
+        { neutralised: true },
+      ),
+      col<FlagCtx>(
+        'expected',
+        'string',
+        'Expected',
+        'What the specification (or our documented reading of it) expects there.',
+        (c) => c.flag.expected,
+        {
+          required: true,
+          neutralised: true,
+        },
+      ),
+    ],
+  );
+
+export const answersFile = (): ExportFile<AnswerCtx> =>
+  file(
+    ANSWERS_FILE,
+    'provenance',
+    'Analysis answers as received',
+    'one analysis object of a recording, as the service last sent it',
+    `Every analysis object the service sent for the exported recordings, exactly as received (JSON), unknown members included, so no value is lost: also values sent with an analysis not yet completed, and analysis types the specification does not describe for the API version (marked "${NOT_IN_SPECIFICATION}").`,
+    ['recording', 'analysis'],
+    [
+      col<AnswerCtx>(
+        'recording',
+        'integer',
+        'Recording',
+        "The workstation's number for the recording.",
+        (c) => c.answer.recordingId,
+        {
+          required: true,
+        },
+      ),
+      col<AnswerCtx>(
+        'analysis',
+        'string',
+        'Analysis type',
+        'The analysis type as the service named it.',
+        (c) => c.answer.name,
+        { required: true, neutralised: true },
+      ),
+      col<AnswerCtx>(
+        'described',
+        'boolean',
+        'Described by the specification',
+        `false: an analysis type this API version does not list, ${NOT_IN_SPECIFICATION}; its values are only here.`,
+        (c) => c.answer.listed,
+        { required: true },
+      ),
+      col<AnswerCtx>(
+        'note',
+        'string',
+        'Note',
+        `"${NOT_IN_SPECIFICATION}" for an analysis type the specification does not describe; empty otherwise.`,
+        (c) => (c.answer.listed ? null : NOT_IN_SPECIFICATION),
+      ),
+      col<AnswerCtx>(
+        'status_received',
+        'string',
+        'Status as received',
+        'The `status` member exactly as received (JSON text when it was not a string); empty when absent.',
+        (c) => c.answer.receivedStatus,
+        { neutralised: true },
+      ),
+      col<AnswerCtx>(
+        'raw_json',
+        'string',
+        'As received (JSON)',
+        'The analysis object exactly as received, as JSON text.',
+        (c) => c.answer.raw,
+        { required: true, neutralised: true },
+      ),
+    ],
+  );
+
 export const linkFile = (tz: string): ExportFile<LinkCtx> =>
   file(
     LINK_FILE,
@@ -853,6 +1087,8 @@ export interface ExportFiles {
   readonly wide: ExportFile<WideCtx> | null;
   readonly summary: ExportFile<SummaryCtx> | null;
   readonly link: ExportFile<LinkCtx> | null;
+  readonly dataQuality: ExportFile<FlagCtx>;
+  readonly answers: ExportFile<AnswerCtx>;
 }
 
 export const exportFiles = (
@@ -866,6 +1102,8 @@ export const exportFiles = (
     wide: has('wide') ? wideFile(req) : null,
     summary: has('summary') ? summaryFile(req) : null,
     link: req.includeLinkFile ? linkFile(req.timeZone) : null,
+    dataQuality: dataQualityFile(),
+    answers: answersFile(),
   };
 };
 
@@ -899,5 +1137,7 @@ export const tableDefs = (files: ExportFiles): FileDef[] => [
   ...(files.wide ? [describeFile(files.wide)] : []),
   ...(files.summary ? [describeFile(files.summary)] : []),
   describeFile(files.recordings),
+  describeFile(files.dataQuality),
+  describeFile(files.answers),
   ...(files.link ? [describeFile(files.link)] : []),
 ];

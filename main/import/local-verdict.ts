@@ -48,7 +48,8 @@ export interface VerdictOptions {
   readonly conversion: boolean;
 }
 
-const CONVERTED_RATE_HZ = 16_000;
+/** The sample rate of the converted copy sent instead of a WAV file the researcher chose to convert. */
+export const CONVERTED_RATE_HZ = 16_000;
 /** Speech estimates within this share above the minimum are reported as near it. */
 const NEAR_MARGIN = 0.1;
 /** Above this share of speech the energy detector's noise floor sits on quiet speech and can undercount (main/audio/speech-estimate.ts). */

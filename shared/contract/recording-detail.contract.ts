@@ -1,6 +1,7 @@
 /** Everything about one recording: its file, the local verdict, what the service said, each analysis type's state and every value. */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
+import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { AnalysisType } from '../api/vocabulary';
 import { procedure } from '../rpc';
 import { RecordingRowSchema } from './recordings.contract';
@@ -52,8 +53,30 @@ export const RecordingDetailSchema = z.object({
   ),
   /** Every stored value by measure key (see shared/api/measures.ts for label, unit and meaning). */
   values: z.record(z.string(), z.union([z.number(), z.string()])),
+  /** What the service sent that departs from the specification; each value is kept as received (shared/api/data-quality.ts). */
+  flags: z.array(
+    z.object({
+      origin: z.enum(['poll', 'receipt', 'receipt_check']),
+      analysisType: z.string().nullable(),
+      code: z.enum(DATA_QUALITY_CODES as [DataQualityCode, ...DataQualityCode[]]),
+      path: z.string(),
+      measures: z.array(z.string()),
+      received: z.string().nullable(),
+      expected: z.string(),
+    }),
+  ),
+  /** Each analysis object as last received (JSON); `listed: false`: reported by the service, not described by the specification. */
+  answers: z.array(
+    z.object({
+      name: z.string(),
+      listed: z.boolean(),
+      receivedStatus: z.string().nullable(),
+      raw: z.string(),
+    }),
+  ),
   events: z.array(z.object({ at: z.string(), kind: z.string(), detail: z.string() })),
 });
+export type RecordingFlag = RecordingDetail['flags'][number];
 export type RecordingDetail = z.infer<typeof RecordingDetailSchema>;
 
 export const recordingDetailContract = {

@@ -28,7 +28,8 @@ export type EventKind =
   | 'account_linked'
   | 'upload_requeued'
   | 'results_recheck'
-  | 'batch_reopened';
+  | 'batch_reopened'
+  | 'answer_unreadable';
 
 export interface EventRef {
   readonly studyId?: number | null;
@@ -49,4 +50,31 @@ export const appendEvent = (
     ref.recordingId ?? null,
     JSON.stringify(detail),
   );
+};
+
+/**
+ * An answer that could not be read at all (not JSON, wrong top-level shape): where it failed and its
+ * first few KB, with the key blanked (shared/api/api-error.ts `bodyExcerpt`), so that what the service
+ * sent can be looked at later. Nothing is written for errors without an excerpt.
+ */
+export const appendUnreadableAnswer = (
+  db: Db,
+  at: string,
+  ref: EventRef,
+  error: {
+    readonly endpoint: string;
+    readonly status: number | null;
+    readonly path: string | null;
+    readonly detail: string | null;
+    readonly bodyExcerpt?: string | null | undefined;
+  },
+): void => {
+  if (error.bodyExcerpt == null) return;
+  appendEvent(db, at, 'answer_unreadable', ref, {
+    endpoint: error.endpoint,
+    status: error.status,
+    path: error.path,
+    detail: error.detail,
+    body_excerpt: error.bodyExcerpt,
+  });
 };

@@ -12,6 +12,12 @@ import type { ExportRequest } from '../../../shared/export';
 import type { MeasureValue, PairView, RecordingView } from '../../export/schema';
 import { boundToUtcMs } from '../../export/time';
 import type { Db } from '../open';
+import {
+  answersAsReceived,
+  flagsOfRecordings,
+  type AnswerAsReceived,
+  type StoredFlag,
+} from './data-quality.repo';
 
 interface Filter {
   readonly where: string;
@@ -164,6 +170,10 @@ export interface SelectedRecording {
   readonly pairs: readonly PairView[];
   /** Stored values by measure key (a key is absent when the service did not provide the value). */
   readonly values: Readonly<Record<string, MeasureValue>>;
+  /** Its data-quality flags (receipt, receipt check, polls); usually none. */
+  readonly flags: readonly StoredFlag[];
+  /** Its analysis objects as last received, listed types first, then those the specification does not describe. */
+  readonly answers: readonly AnswerAsReceived[];
 }
 
 const TYPE_ORDER = new Map<string, number>(ANALYSIS_TYPES.map((t, i) => [t, i]));
@@ -196,6 +206,8 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
   const toSelected = (
     row: RawRecording,
     values: Readonly<Record<string, MeasureValue>>,
+    flags: readonly StoredFlag[],
+    answers: readonly AnswerAsReceived[],
   ): SelectedRecording => {
     // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
     const ps = (row[PAIRS] as string)
@@ -205,17 +217,35 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
         return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) };
       })
       .sort((a, b) => TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)!);
-    return { r: recordingView(row), pairs: ps, values };
+    return { r: recordingView(row), pairs: ps, values, flags, answers };
   };
   const NONE: Readonly<Record<string, MeasureValue>> = Object.freeze({});
+  const NO_FLAGS: readonly StoredFlag[] = Object.freeze([]);
+  const NO_ANSWERS: readonly AnswerAsReceived[] = Object.freeze([]);
   let block: RawRecording[] = [];
   function* drain(): Generator<SelectedRecording, void, undefined> {
     const byRecording = new Map<number, Record<string, MeasureValue>>();
     for (const [id, json] of valuesOf.all(JSON.stringify(block.map((r) => r[0]))) as [number, string][])
       byRecording.set(id, JSON.parse(json) as Record<string, MeasureValue>);
+    const ids = block.map((r) => r[0] as number);
+    const flags = flagsOfRecordings(db, ids);
+    const answers = new Map<number, AnswerAsReceived[]>();
+    for (const a of answersAsReceived(db, ids)) {
+      let list = answers.get(a.recordingId);
+      if (!list) answers.set(a.recordingId, (list = []));
+      list.push(a);
+    }
     const rows = block;
     block = [];
-    for (const row of rows) yield toSelected(row, byRecording.get(row[0] as number) ?? NONE);
+    for (const row of rows) {
+      const id = row[0] as number;
+      yield toSelected(
+        row,
+        byRecording.get(id) ?? NONE,
+        flags.get(id) ?? NO_FLAGS,
+        answers.get(id) ?? NO_ANSWERS,
+      );
+    }
   }
   for (const row of recordings.iterate(f.params) as IterableIterator<RawRecording>) {
     block.push(row);

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { appendUnreadableAnswer } from './event-log.repo';
 
 export interface DuePollRow {
   readonly id: number;
@@ -35,18 +36,24 @@ export const duePolls = (db: Db, profileId: number, nowIso: string, limit: numbe
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
   ).all(profileId, nowIso, limit) as DuePollRow[];
 
-/** A poll without an answer: counted, and the next one scheduled. */
+/** A poll without a readable answer: counted, the next one scheduled, and an unreadable answer's excerpt kept in the event log. */
 export const recordFailedPoll = (
   db: Db,
   recordingId: number,
   nextPollAt: string | null,
   polledAt: string,
-): void => {
-  stmt(
-    db,
-    `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
-  ).run(nextPollAt, polledAt, recordingId);
-};
+  unreadable?: { readonly studyId: number; readonly error: Parameters<typeof appendUnreadableAnswer>[3] },
+): void =>
+  db
+    .transaction(() => {
+      stmt(
+        db,
+        `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
+      ).run(nextPollAt, polledAt, recordingId);
+      if (unreadable)
+        appendUnreadableAnswer(db, polledAt, { studyId: unreadable.studyId, recordingId }, unreadable.error);
+    })
+    .immediate();
 
 /** Analyses still processing past the schedule's patience are marked timed out; returns how many. */
 export const markTimedOut = (db: Db, recordingId: number): number =>

@@ -5,6 +5,12 @@ import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, VerdictView } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import {
+  answersAsReceived,
+  flagsOfRecording,
+  type AnswerAsReceived,
+  type StoredFlag,
+} from './data-quality.repo';
 import { ANALYSIS_ORDER, SELECT, toView, type RecordingView, type Row } from './recordings-view.repo';
 
 export interface RecordingFacts {
@@ -47,6 +53,10 @@ export interface RecordingFacts {
     nextPollAt: string | null;
   }[];
   readonly values: Record<string, number | string>;
+  /** What the service sent that departs from the specification (kept as received), receipt first. */
+  readonly flags: StoredFlag[];
+  /** Each analysis object as last received; `listed: false`: reported by the service, not described by the specification. */
+  readonly answers: Omit<AnswerAsReceived, 'recordingId'>[];
   readonly events: { at: string; kind: string; detail: string }[];
 }
 
@@ -131,6 +141,8 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
         : null,
     analyses,
     values,
+    flags: flagsOfRecording(db, recordingId),
+    answers: answersAsReceived(db, [recordingId]).map(({ recordingId: _, ...a }) => a),
     events,
   };
 };

@@ -1,11 +1,21 @@
 /**
  * Stores what a poll returned: each analysis type's state and, for completed types, every measure
  * value, in one transaction. A type already final is never overwritten by a later poll.
+ *
+ * Everything else the answer held is kept too (migration 0080): each analysis object exactly as
+ * received and its status member as received, the data-quality flags of each type still open and of
+ * the recording's metadata (a poll replaces those it reads, so the flags describe what is stored), and
+ * the analysis types the specification does not describe. Values that come with an analysis the service
+ * has not marked completed (flagged `values_while_processing`) are kept in the analysis object as
+ * received and in their flag, but are not results: they are not measure values, so timelines,
+ * summaries and the export's value columns leave them out until the service says the analysis is
+ * completed (docs/spec-decisions.md).
  */
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import { isFinalStatus } from '../../../shared/api/vocabulary';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { replaceFlags, storeUnlisted } from './data-quality.repo';
 import { appendEvent } from './event-log.repo';
 
 export const storeAnalysis = (
@@ -22,24 +32,32 @@ export const storeAnalysis = (
       ) as { participant_id: number; recorded_at: string; study_id: number };
       const update = stmt(
         db,
-        `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?
+        `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?,
+         raw = ?, received_status = ?
        WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
       );
       const pollOnly = stmt(
         db,
-        `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ? WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+        `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?
+       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
       );
       const putValue = stmt(
         db,
         `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (recording_id, measure_key) DO UPDATE SET value_num = excluded.value_num, value_text = excluded.value_text`,
       );
+      replaceFlags(db, at, recordingId, 'poll', null, result.flags ?? []);
+      storeUnlisted(db, at, recordingId, result.unlisted ?? []);
       for (const o of result.outcomes) {
+        const raw = o.raw ?? null;
+        const status = o.receivedStatus ?? null;
         if (!isFinalStatus(o.status)) {
-          pollOnly.run(at, nextPollAt, recordingId, o.type);
+          if (pollOnly.run(at, nextPollAt, raw, status, recordingId, o.type).changes === 1)
+            replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
           continue;
         }
-        const changed = update.run(o.status, at, null, at, recordingId, o.type).changes;
+        const changed = update.run(o.status, at, null, at, raw, status, recordingId, o.type).changes;
+        if (changed === 1) replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
         if (changed === 1 && o.status === 'completed') {
           for (const [key, v] of Object.entries(o.values)) {
             putValue.run(
@@ -58,7 +76,12 @@ export const storeAnalysis = (
             at,
             'analysis_final',
             { studyId: rec.study_id, recordingId },
-            { type: o.type, status: o.status, measures: Object.keys(o.values).length },
+            {
+              type: o.type,
+              status: o.status,
+              measures: o.status === 'completed' ? Object.keys(o.values).length : 0,
+              flags: (o.flags ?? []).map((f) => f.code),
+            },
           );
       }
     })

@@ -11,12 +11,14 @@
  * and is never re-sent on its own.
  */
 import type { ApiError } from '../../../shared/api/api-error';
+import type { DataQualityFlag } from '../../../shared/api/data-quality';
 import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 import { reopenBatchesOf } from './batches.repo';
-import { appendEvent } from './event-log.repo';
+import { replaceFlags } from './data-quality.repo';
+import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
 
 export interface UploadIntent {
   readonly recordingId: number;
@@ -60,6 +62,11 @@ export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =
     })
     .immediate();
 
+/**
+ * The upload was accepted: the receipt's facts as received (a fraction or an unsafe integer in an audio
+ * fact is kept, flagged), the receipt's own flags and `checks`, its differences from what was sent
+ * (shared/api/receipt-check.ts), and the analyses now processing, in one transaction.
+ */
 export const recordAccepted = (
   db: Db,
   at: string,
@@ -67,6 +74,7 @@ export const recordAccepted = (
   receipt: RecordingReceipt,
   analyses: readonly AnalysisType[],
   firstPollAt: string,
+  checks: readonly DataQualityFlag[] = [],
 ): void =>
   db
     .transaction(() => {
@@ -95,12 +103,18 @@ export const recordAccepted = (
        ON CONFLICT (recording_id, type) DO UPDATE SET state = 'processing', next_poll_at = excluded.next_poll_at`,
       );
       for (const type of analyses) insert.run(recordingId, type, at, firstPollAt);
+      replaceFlags(db, at, recordingId, 'receipt', null, receipt.flags ?? []);
+      replaceFlags(db, at, recordingId, 'receipt_check', null, checks);
       appendEvent(
         db,
         at,
         'upload_accepted',
         { studyId: studyOf(db, recordingId), recordingId },
-        { recording_id: receipt.recordingId, source: receipt.source },
+        {
+          recording_id: receipt.recordingId,
+          source: receipt.source,
+          flags: [...(receipt.flags ?? []), ...checks].map((f) => f.code),
+        },
       );
     })
     .immediate();
@@ -119,6 +133,7 @@ export const recordRejected = (db: Db, at: string, recordingId: number, error: A
         { studyId: studyOf(db, recordingId), recordingId },
         { kind: error.kind, status: error.status, type: error.serviceType },
       );
+      appendUnreadableAnswer(db, at, { studyId: studyOf(db, recordingId), recordingId }, error);
     })
     .immediate();
 
@@ -142,6 +157,7 @@ export const recordUncertain = (
         { studyId: studyOf(db, recordingId), recordingId },
         { reason, kind: error?.kind ?? null },
       );
+      if (error) appendUnreadableAnswer(db, at, { studyId: studyOf(db, recordingId), recordingId }, error);
     })
     .immediate();
 
@@ -252,6 +268,13 @@ export interface QueuedRow {
   readonly recorded_at: string;
   readonly analyses: string;
   readonly isolate_oldest_speaker: number;
+  /** The workstation's probe of the original file (import), to compare the receipt with. */
+  readonly format: string | null;
+  readonly size_bytes: number;
+  readonly sample_rate_hz: number | null;
+  readonly duration_seconds: number | null;
+  readonly speech_estimate_seconds: number | null;
+  readonly converted: number;
 }
 
 /** Queued recordings of running batches on this profile whose participant has an account, oldest first. */
@@ -259,7 +282,8 @@ export const queuedRows = (db: Db, profileId: number, limit: number): QueuedRow[
   stmt(
     db,
     `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
-            b.analyses, b.isolate_oldest_speaker
+            b.analyses, b.isolate_oldest_speaker, r.format, r.size_bytes, r.sample_rate_hz, r.duration_seconds,
+            r.speech_estimate_seconds, r.converted
      FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
      WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
      ORDER BY r.id LIMIT ?`,

@@ -1,8 +1,11 @@
 /**
  * The stored values of one analysis type for one recording, with label, unit, kind and meaning from the
  * measure catalogue (the specification's own words). A value the service did not provide reads
- * "not provided" — never 0 or blank — and while the analysis is unfinished every value says so.
+ * "not provided" — never 0 or blank — and while the analysis is unfinished every value says so. A value
+ * that departs from the specification is shown as received and marked, with the reason in words
+ * (shared/api/data-quality.ts).
  */
+import { DATA_QUALITY, describeFlag, type DataQualityFlag } from '../../../shared/api/data-quality';
 import { measuresOf, type MeasureKind } from '../../../shared/api/measures';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import { fmtNumber } from '../lib/format';
@@ -20,6 +23,7 @@ export const MeasureTable = ({
   completed,
   stateLabel,
   caption,
+  flags = [],
 }: {
   type: AnalysisType;
   values: Readonly<Record<string, number | string>>;
@@ -27,6 +31,8 @@ export const MeasureTable = ({
   completed: boolean;
   stateLabel: string;
   caption: string;
+  /** Data-quality flags of this analysis type and of the recording; those naming a measure mark its value. */
+  flags?: readonly DataQualityFlag[];
 }) => {
   const measures = measuresOf(type);
   return (
@@ -46,10 +52,11 @@ export const MeasureTable = ({
       <tbody>
         {measures.map((m) => {
           const v = values[m.key];
+          const own = flags.filter((f) => f.measures.includes(m.key));
           return (
-            <tr key={m.key}>
+            <tr key={m.key} className={own.length > 0 ? 'flagged' : undefined}>
               <th scope="row">{m.label}</th>
-              <td className="right value-cell">
+              <td className="right value-cell" data-flags={own.map((f) => f.code).join(' ') || undefined}>
                 {v !== undefined ? (
                   typeof v === 'number' ? (
                     fmtNumber(v, m.valueType === 'integer' ? 0 : undefined)
@@ -61,6 +68,14 @@ export const MeasureTable = ({
                 ) : (
                   <span className="muted">{stateLabel.toLowerCase()}</span>
                 )}
+                {own.map((f, i) => (
+                  <div key={i} className="flag-note" title={describeFlag(f)}>
+                    <span className="badge badge-warn">Flagged</span> {DATA_QUALITY[f.code].meaning}{' '}
+                    <span className="muted">
+                      Received: {f.received ?? 'nothing'}. Expected: {f.expected}.
+                    </span>
+                  </div>
+                ))}
               </td>
               <td>
                 {m.unit ??

@@ -127,7 +127,8 @@ lg, wide, summ, rec = t["measures_long"], t["measures_wide"], t["participant_sum
 print(json.dumps({
   "sizes": {k: len(v) for k, v in t.items()},
   "dtypes": {c: str(lg[c].dtype) for c in ["recording", "value", "simulated", "recorded_at_utc", "recorded_at_local", "analysis_state", "participant"]},
-  "wide_ordered": bool(wide["wb_stress"].cat.ordered), "wide_levels": list(wide["wb_stress"].cat.categories),
+  "wide_rating": str(wide["wb_stress"].dtype), "wide_levels": sorted(set(wide["wb_stress"].dropna())),
+  "flag_count": str(wide["flag_count"].dtype),
   "participants": sorted(set(lg["participant"])),
   "value_nulls": int(lg["value"].isna().sum()), "zeros": int((lg["value"] == 0).sum()),
   "neg_volume": bool((lg.loc[lg["measure"] == "pd_volume", "value"].dropna() < 0).all()),
@@ -147,8 +148,11 @@ print(json.dumps({
       analysis_state: 'category',
       participant: 'object',
     });
-    expect(r['wide_ordered']).toBe(true);
-    expect(r['wide_levels']).toEqual(['low', 'moderate', 'high']);
+    // Ratings are text: a rating outside the listed classes is kept as received (flagged), and a
+    // categorical with fixed levels would turn it into a missing value.
+    expect(r['wide_rating']).toBe('object');
+    expect(['low', 'moderate', 'high']).toEqual(expect.arrayContaining(r['wide_levels'] as string[]));
+    expect(r['flag_count']).toBe('Int64');
     expect(r['participants']).toEqual([...AWKWARD_CODES].sort());
     expect(r['value_nulls']).toBe(long.records.filter((x) => x['value'] === '').length);
     expect(r['zeros']).toBe(long.records.filter((x) => x['value'] === '0').length);
@@ -176,7 +180,7 @@ describe.skipIf(!HAS_R)('R', () => {
   it('load.R runs from a shell and, sourced, gives typed data frames with the text restored', () => {
     const shell = spawnSync('Rscript', ['load.R'], { cwd: std, encoding: 'utf8' });
     expect(shell.status, shell.stderr).toBe(0);
-    expect(shell.stdout).toMatch(/measures_long: \d+ rows, 14 columns/);
+    expect(shell.stdout).toMatch(/measures_long: \d+ rows, 15 columns/);
     writeFileSync(
       join(tmp.dir, 'check.R'),
       `
@@ -185,7 +189,7 @@ d <- voicescope_load(commandArgs(TRUE)[1])
 lg <- d$measures_long
 cat(class(lg$value), class(lg$recording), class(lg$simulated), class(lg$recorded_at_utc)[1], class(lg$analysis_state), "\\n", sep = "|")
 cat(sum(is.na(lg$value)), sum(lg$value == 0, na.rm = TRUE), all(lg$value[lg$measure == "pd_volume"] < 0, na.rm = TRUE), "\\n", sep = "|")
-cat(is.ordered(d$measures_wide$wb_stress), paste(levels(d$measures_wide$wb_stress), collapse = ","), "\\n", sep = "|")
+cat(class(d$measures_wide$wb_stress), all(na.omit(d$measures_wide$wb_stress) %in% c("low", "moderate", "high")), class(d$measures_wide$flag_count), "\\n", sep = "|")
 writeLines(enc2utf8(sort(unique(lg$participant))), "participants.txt", useBytes = TRUE)
 `,
     );
@@ -201,7 +205,8 @@ writeLines(enc2utf8(sort(unique(lg$participant))), "participants.txt", useBytes 
     expect(counts).toBe(
       `${long.records.filter((x) => x['value'] === '').length}|${long.records.filter((x) => x['value'] === '0').length}|TRUE|`,
     );
-    expect(ordered).toBe('TRUE|low,moderate,high|');
+    // Ratings are text (kept values may lie outside the listed classes); the flag count is a whole number.
+    expect(ordered).toBe('character|TRUE|integer|');
     const codes = spawnSync('cat', [join(tmp.dir, 'participants.txt')], { encoding: 'utf8' }).stdout;
     // writeLines splits the code that holds a line break; every other code comes back exactly.
     for (const c of AWKWARD_CODES.filter((x) => !x.includes('\n'))) expect(codes.split('\n')).toContain(c);

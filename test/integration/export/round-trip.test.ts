@@ -61,10 +61,12 @@ const dbValues = (): Map<string, DbValue> =>
 const exported = () => seeded.filter((r) => Object.keys(r.states).length > 0);
 
 describe('export round trip (papaparse against the database)', () => {
-  it('writes the four tables, the codebook, datapackage.json, the loaders and checksums', () => {
+  it('writes the four tables, the data-quality tables, the codebook, datapackage.json, the loaders and checksums', () => {
     expect(readdirSync(join(tmp.dir, 'all')).sort()).toEqual([
       'SHA256SUMS',
+      'answers_as_received.csv',
       'codebook.md',
+      'data_quality.csv',
       'datapackage.json',
       'load.R',
       'load.py',

@@ -448,17 +448,10 @@ describe.each(VERSIONS)('API %s', (version) => {
           const posts = srv.received().filter((r) => r.method === 'POST');
           const body = usableBody(version, 'upload', c);
 
-          if (o.status === 'accepted' && step.kind === 'unrecorded') {
-            // Known gap for the storage (issue 13, part B): the client now keeps a fraction or an unsafe
-            // integer in an integer audio fact (flagged), and the STRICT INTEGER columns svc_* refuse it.
-            // The engine keeps the answer in memory as 'unrecorded' (nothing lost, nothing stored yet).
-            expect(String(step.error)).toMatch(/cannot store REAL value in INTEGER column recordings\.svc_/);
-            expect(
-              ['audio_size_bytes', 'audio_sample_rate_hz', 'audio_bit_rate_bps'].some(
-                (k) => finite(body?.[k]) && !Number.isSafeInteger(body[k]),
-              ),
-            ).toBe(true);
-          } else if (o.status === 'accepted') {
+          // A paid-for upload is always recorded: a fraction or an unsafe integer in an audio fact is kept
+          // as received (flagged), never refused by the database (migration 0080).
+          expect(step.kind).not.toBe('unrecorded');
+          if (o.status === 'accepted') {
             expect(body, `accepted an unusable answer (${c.label})`).not.toBeNull();
             const b = body!;
             expect(row).toMatchObject({

@@ -6,6 +6,7 @@
  */
 import { Link, useParams } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error';
+import { DATA_QUALITY } from '../../../../shared/api/data-quality';
 import type { RecordingDetail } from '../../../../shared/contract/recording-detail.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
@@ -157,11 +158,14 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
               values={d.values}
               completed={a.state === 'completed'}
               stateLabel={ANALYSIS_STATE[a.state].label}
+              flags={d.flags.filter((f) => f.analysisType === a.type || f.analysisType === null)}
               caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && r.simulated ? ' (simulated)' : ''}`}
             />
           ))
         )}
       </Section>
+
+      <DataQuality d={d} />
 
       <Section title="Analyses">
         <table className="table compact">
@@ -332,6 +336,74 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
         )}
       </Section>
     </>
+  );
+};
+
+const ORIGIN: Record<RecordingDetail['flags'][number]['origin'], string> = {
+  receipt: 'Upload receipt',
+  receipt_check: 'Receipt compared with what was sent',
+  poll: 'Analysis answer',
+};
+
+/** Said of every type and member the service reports that the specification does not describe. */
+const NOT_IN_SPECIFICATION = 'Reported by the service, not described by the specification';
+
+/** Everything the service sent that departs from the specification, each kept as received, with why it is marked. */
+const DataQuality = ({ d }: { d: RecordingDetail }) => {
+  const unlisted = d.answers.filter((a) => !a.listed);
+  if (d.flags.length === 0 && unlisted.length === 0) return null;
+  return (
+    <Section title="Data quality">
+      <p>
+        The service sent {d.flags.length === 1 ? 'one thing' : `${d.flags.length} things`} that{' '}
+        {d.flags.length === 1 ? 'departs' : 'depart'} from its specification. Every value is kept as received
+        and marked; compare flagged values with care.
+      </p>
+      {d.flags.length > 0 && (
+        <table className="table compact data-quality">
+          <caption className="sr-only">Data-quality flags of this recording</caption>
+          <thead>
+            <tr>
+              <th scope="col">Where</th>
+              <th scope="col">What is odd</th>
+              <th scope="col">Received</th>
+              <th scope="col">Expected</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.flags.map((f, i) => (
+              <tr key={i} data-flag={f.code}>
+                <th scope="row">
+                  {ORIGIN[f.origin]}
+                  {f.analysisType
+                    ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
+                    : ''}
+                  <div className="muted">
+                    <code>{f.path}</code>
+                  </div>
+                </th>
+                <td>
+                  <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
+                </td>
+                <td>
+                  <code>{f.received ?? 'nothing'}</code>
+                </td>
+                <td>{f.expected}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {unlisted.map((a) => (
+        <div key={a.name} className="unlisted-analysis">
+          <p>
+            <Badge tone="info">{NOT_IN_SPECIFICATION}</Badge> Analysis type <code>{a.name}</code>, kept as
+            received:
+          </p>
+          <pre className="raw-json">{a.raw}</pre>
+        </div>
+      ))}
+    </Section>
   );
 };
 

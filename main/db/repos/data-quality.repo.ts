@@ -1,0 +1,139 @@
+/**
+ * What is odd in the service's answers, kept per recording (migration 0080): the data-quality flags of
+ * the analysis answers (`poll`), of the upload receipt (`receipt`) and of its comparison with what was
+ * sent (`receipt_check`); the analysis types the specification does not describe, as received.
+ */
+import type { DataQualityCode, DataQualityFlag } from '../../../shared/api/data-quality';
+import type { UnlistedAnalysis } from '../../../shared/api/domain';
+import type { Db } from '../open';
+import { stmt } from '../statements';
+
+export type FlagOrigin = 'poll' | 'receipt' | 'receipt_check';
+
+export interface StoredFlag extends DataQualityFlag {
+  readonly origin: FlagOrigin;
+  /** The analysis type the flag belongs to; null: the recording's metadata or the receipt. */
+  readonly analysisType: string | null;
+}
+
+/** Replaces the flags of one origin and analysis type (null: the recording-level ones) with `flags`. */
+export const replaceFlags = (
+  db: Db,
+  at: string,
+  recordingId: number,
+  origin: FlagOrigin,
+  analysisType: string | null,
+  flags: readonly DataQualityFlag[],
+): void => {
+  stmt(db, `DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`).run(
+    recordingId,
+    origin,
+    analysisType,
+  );
+  const put = stmt(
+    db,
+    `INSERT INTO data_quality_flags (recording_id, origin, analysis_type, code, path, measures, received, expected, flagged_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const f of flags)
+    put.run(
+      recordingId,
+      origin,
+      analysisType,
+      f.code,
+      f.path,
+      JSON.stringify(f.measures),
+      f.received,
+      f.expected,
+      at,
+    );
+};
+
+/** Keeps the analysis types the API version does not list, as received (a later poll's copy replaces an earlier one). */
+export const storeUnlisted = (
+  db: Db,
+  at: string,
+  recordingId: number,
+  unlisted: readonly UnlistedAnalysis[],
+): void => {
+  const put = stmt(
+    db,
+    `INSERT INTO unlisted_analyses (recording_id, name, raw, received_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (recording_id, name) DO UPDATE SET raw = excluded.raw, received_at = excluded.received_at`,
+  );
+  for (const u of unlisted) put.run(recordingId, u.name, u.raw, at);
+};
+
+interface FlagRow {
+  readonly recording_id: number;
+  readonly origin: FlagOrigin;
+  readonly analysis_type: string | null;
+  readonly code: DataQualityCode;
+  readonly path: string;
+  readonly measures: string;
+  readonly received: string | null;
+  readonly expected: string;
+}
+
+const toFlag = (r: FlagRow): StoredFlag => ({
+  origin: r.origin,
+  analysisType: r.analysis_type,
+  code: r.code,
+  path: r.path,
+  measures: JSON.parse(r.measures) as string[],
+  received: r.received,
+  expected: r.expected,
+});
+
+const FLAG_COLUMNS = `recording_id, origin, analysis_type, code, path, measures, received, expected`;
+
+/** Every flag of one recording, receipt first, then by analysis type and the order they were raised. */
+export const flagsOfRecording = (db: Db, recordingId: number): StoredFlag[] =>
+  (
+    stmt(
+      db,
+      `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id = ?
+       ORDER BY CASE origin WHEN 'receipt' THEN 0 WHEN 'receipt_check' THEN 1 ELSE 2 END, coalesce(analysis_type, ''), id`,
+    ).all(recordingId) as FlagRow[]
+  ).map(toFlag);
+
+/** The flags of several recordings at once (ids as given), by recording. */
+export const flagsOfRecordings = (db: Db, recordingIds: readonly number[]): Map<number, StoredFlag[]> => {
+  const out = new Map<number, StoredFlag[]>();
+  const rows = stmt(
+    db,
+    `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id IN (SELECT value FROM json_each(?))
+     ORDER BY recording_id, CASE origin WHEN 'receipt' THEN 0 WHEN 'receipt_check' THEN 1 ELSE 2 END, coalesce(analysis_type, ''), id`,
+  ).all(JSON.stringify(recordingIds)) as FlagRow[];
+  for (const r of rows) {
+    let list = out.get(r.recording_id);
+    if (!list) out.set(r.recording_id, (list = []));
+    list.push(toFlag(r));
+  }
+  return out;
+};
+
+export interface AnswerAsReceived {
+  readonly recordingId: number;
+  /** The analysis type (listed or not) as the service named it. */
+  readonly name: string;
+  /** false: an analysis type this API version does not list (reported by the service, not described by the specification). */
+  readonly listed: boolean;
+  /** The status member as received; null when absent or for unlisted types. */
+  readonly receivedStatus: string | null;
+  readonly raw: string;
+}
+
+/** Each analysis object of these recordings exactly as last received, listed types first (by type), then unlisted ones. */
+export const answersAsReceived = (db: Db, recordingIds: readonly number[]): AnswerAsReceived[] =>
+  (
+    stmt(
+      db,
+      `SELECT recording_id AS recordingId, name, listed, receivedStatus, raw FROM (
+         SELECT recording_id, type AS name, 1 AS listed, received_status AS receivedStatus, raw FROM analyses
+          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(@ids))
+         UNION ALL
+         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(@ids)))
+       ORDER BY recording_id, listed DESC, name`,
+    ).all({ ids: JSON.stringify(recordingIds) }) as (Omit<AnswerAsReceived, 'listed'> & { listed: number })[]
+  ).map((r) => ({ ...r, listed: r.listed === 1 }));
