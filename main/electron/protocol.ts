@@ -6,24 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep, isAbsolute } from 'node:path';
+import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'app';
 export const APP_ENTRY = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 /** The window's Content Security Policy: only the app's own files, no inline script, no plugins, no framing, no remote connections. */
-export const ELECTRON_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const ELECTRON_CSP = RENDERER_CSP;
 
 /** For `protocol.registerSchemesAsPrivileged`, before the app is ready. No fetch, CORS or service-worker privileges. */
 export const APP_SCHEME_PRIVILEGES = {
@@ -31,15 +21,7 @@ export const APP_SCHEME_PRIVILEGES = {
   privileges: { standard: true, secure: true },
 } as const;
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
+const TYPES = RENDERER_TYPES;
 
 /** The file an `app://` URL names inside `root`, or null when it names anything else. */
 export const resolveAppPath = (root: string, url: string): string | null => {

@@ -23,10 +23,6 @@ export type Handler<M extends Method> = (input: ParsedInput<M>, ctx: CallContext
 export type Handlers = { readonly [M in Method]: Handler<M> };
 /** The handlers of one contract module, e.g. `HandlersOf<typeof profilesContract>`. */
 export type HandlersOf<C> = { readonly [M in keyof C & Method]: Handler<M> };
-/** The handlers of the procedures named `<prefix>.*` (e.g. `queue`), whichever contract module declares them. */
-export type HandlersOfPrefix<P extends string> = {
-  readonly [M in Method as M extends `${P}.${string}` ? M : never]: Handler<M>;
-};
 
 export interface RouterLog {
   error(message: string, detail?: unknown): void;

@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
+import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -62,30 +63,11 @@ export interface Bridge {
 
 const CallMessage = z.object({ id: z.int().nonnegative(), method: z.string().max(100), input: z.unknown() });
 
-/** Browser mode's Content Security Policy: only this origin, no inline script, no plugins, no framing. */
-export const BROWSER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Browser mode's Content Security Policy: the Electron window's (only this origin, no inline script, no plugins, no framing). */
+export const BROWSER_CSP = RENDERER_CSP;
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-  '.map': 'application/json',
-};
+/** The renderer's types; browser mode also serves source maps. */
+const TYPES: Record<string, string> = { ...RENDERER_TYPES, '.map': 'application/json' };
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from '../../shared/api/api-error';
 import { LIMITS, type AnalysisType } from '../../shared/api/vocabulary';
+import { SANDBOX_SCENARIOS } from '../../shared/contract/sandbox.contract';
 
 export { ENDPOINTS, type Endpoint };
 
@@ -112,11 +113,12 @@ export const Scenario = z.object({
 export type Scenario = z.infer<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;
 
-/** A partial change (optionally from a preset): top-level members replace, except `processingMs`, `failureRate`, `latency` and `faults`, which merge per key. */
-export const SCENARIO_NAMES = ['default', 'fast', 'flaky', 'rate-limited', 'broken-schema', 'slow'] as const;
+/** The presets' names: the contract's list, which the settings screen offers too. */
+export const SCENARIO_NAMES = SANDBOX_SCENARIOS;
 export const ScenarioName = z.enum(SCENARIO_NAMES);
 export type ScenarioName = z.infer<typeof ScenarioName>;
 
+/** A partial change (optionally from a preset): top-level members replace, except `processingMs`, `failureRate`, `latency` and `faults`, which merge per key. */
 export const ScenarioPatch = z
   .object({
     /** Start from this preset instead of the current scenario. */

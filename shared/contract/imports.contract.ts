@@ -1,10 +1,10 @@
 /**
- * Import: browse for files (the built-in browser works in every mode; native dialogs only in
- * Electron), preview what a set of files, folders and a manifest would become (held in the main
- * process and paged, so a folder of thousands of files never crosses IPC whole), then commit it as a batch.
+ * Import: preview what a set of files, folders and a manifest would become (held in the main process
+ * and paged, so a folder of thousands of files never crosses IPC whole), then commit it as a batch.
+ * Browsing for the files is files.contract.ts.
  */
 import { z } from 'zod';
-import { action, NoInput, procedure } from '../rpc';
+import { action, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
 import {
   CreditCheckSchema,
@@ -14,16 +14,6 @@ import {
   PlannedFileSchema,
   UploadStateSchema,
 } from './views';
-
-export const DirEntrySchema = z.object({
-  name: z.string(),
-  path: z.string(),
-  kind: z.enum(['dir', 'file']),
-  sizeBytes: z.number().nullable(),
-  /** By extension: audio the importer reads, or a CSV that may be a manifest. */
-  audio: z.boolean(),
-  csv: z.boolean(),
-});
 
 export const PlanSummarySchema = z.object({
   planId: z.string(),
@@ -36,27 +26,6 @@ export const PlanSummarySchema = z.object({
   participantsWithoutAccount: z.array(z.string()),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
-
-export const filesContract = {
-  /** A folder's entries for the built-in file browser (the home folder when no path is given). */
-  'files.list': procedure(
-    z.object({ path: z.string().optional() }),
-    z.object({
-      path: z.string(),
-      parent: z.string().nullable(),
-      home: z.string(),
-      entries: z.array(DirEntrySchema),
-      truncated: z.boolean(),
-    }),
-  ),
-  /** The operating system's dialog (Electron only; browser mode answers UNSUPPORTED). Empty when cancelled. */
-  'files.pick': action(
-    z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
-    z.object({ paths: z.array(z.string()) }),
-    [],
-  ),
-  'files.manifestTemplate': procedure(NoInput, z.object({ csv: z.string() })),
-} as const;
 
 export const importsContract = {
   'imports.preview': action(ImportRequestSchema, PlanSummarySchema, []),

@@ -10,12 +10,12 @@ import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
-import { filesContract, importsContract } from './imports.contract';
+import { filesContract } from './files.contract';
+import { importsContract } from './imports.contract';
 import { participantsContract } from './participants.contract';
 import { privacyContract } from './privacy.contract';
 import { profilesContract } from './profiles.contract';
 import { queueContract } from './queue.contract';
-import { recordingDetailContract } from './recording-detail.contract';
 import { recordingsContract } from './recordings.contract';
 import { sandboxContract } from './sandbox.contract';
 import { settingsContract } from './settings.contract';
@@ -29,7 +29,6 @@ export const procedures = {
   ...studiesContract,
   ...participantsContract,
   ...recordingsContract,
-  ...recordingDetailContract,
   ...filesContract,
   ...importsContract,
   ...batchesContract,

@@ -1,4 +1,7 @@
-/** Studies: a name, the service profile its recordings go to, and how often participants are expected to record. */
+/**
+ * Studies: a name, the service profile its recordings go to, and how often participants are expected
+ * to record; and a study's local data (what it holds, archive a consistent copy, delete it for good).
+ */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
 import { action, NoInput, procedure } from '../rpc';
@@ -25,6 +28,40 @@ export const StudyViewSchema = z.object({
 });
 export type StudyView = z.infer<typeof StudyViewSchema>;
 
+export const StudyDataSchema = z.object({
+  studyId: Id,
+  name: z.string(),
+  participants: z.int().nonnegative(),
+  recordings: z.int().nonnegative(),
+  measureValues: z.int().nonnegative(),
+  convertedFiles: z.int().nonnegative(),
+  exportFolders: z.int().nonnegative(),
+  localBytes: z.number().nonnegative(),
+  runningBatches: z.int().nonnegative(),
+  uploadsInFlight: z.int().nonnegative(),
+  lastArchivedAt: z.string().nullable(),
+});
+export type StudyData = z.infer<typeof StudyDataSchema>;
+
+export const ArchiveReportSchema = z.object({
+  folder: z.string(),
+  files: z.array(z.object({ name: z.string(), bytes: z.number(), sha256: z.string() })),
+  participants: z.int().nonnegative(),
+  recordings: z.int().nonnegative(),
+  archivedAt: z.string(),
+});
+
+export const DeleteReportSchema = z.object({
+  studyId: Id,
+  name: z.string(),
+  participants: z.int().nonnegative(),
+  recordings: z.int().nonnegative(),
+  removedFiles: z.int().nonnegative(),
+  removedExportFolders: z.int().nonnegative(),
+  leftBehind: z.array(z.string()),
+  databaseScrubbed: z.boolean(),
+});
+
 const StudyName = z.string().trim().min(1, 'Enter a name.').max(120);
 const Interval = z.int().min(1).max(365);
 
@@ -41,4 +78,17 @@ export const studiesContract = {
     StudyViewSchema,
     ['studies.get', 'studies.list', 'participants.page'],
   ),
+  'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
+  /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
+  'studies.archive': action(
+    z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
+    ArchiveReportSchema,
+    ['studies.dataSummary', 'audit.list'],
+  ),
+  /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
+  'studies.delete': action(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema, [
+    'studies.list',
+    'studies.get',
+    'audit.list',
+  ]),
 } as const;

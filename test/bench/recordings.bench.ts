@@ -16,20 +16,13 @@ import {
   type RecordingQuery,
   type RecordingSort,
 } from '../../main/db/repos/recordings-view.repo';
+import { RECORDING_FILTERS, RECORDING_SORTS } from '../../shared/contract/recordings.contract';
 
 const { participants: PARTICIPANTS, recordings: RECORDINGS } = LARGE_STUDY;
 const BATCHES = 10;
 
-const SORTS: readonly RecordingSort[] = ['recorded_at', 'participant', 'file', 'state', 'id'];
-const FILTERS: readonly RecordingFilter[] = [
-  'all',
-  'needs_attention',
-  'in_progress',
-  'completed',
-  'uncertain',
-  'refused',
-  'duplicates',
-];
+const SORTS: readonly RecordingSort[] = RECORDING_SORTS;
+const FILTERS: readonly RecordingFilter[] = RECORDING_FILTERS;
 
 const time = (fn: () => unknown) => timeRuns(fn, 15);
 const ms = (r: { p50: number; max: number }) => `${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms`;

@@ -3,7 +3,7 @@
  * numbers, booleans, null and short plain words, so a caller cannot write a key, a participant code
  * or a file path into it by accident: anything else is refused with an exception (a defect).
  */
-import { AUDIT_KINDS, type AuditKind } from '../../../shared/contract/privacy.contract';
+import { AUDIT_KINDS, type AuditKind } from '../../../shared/contract/audit.contract';
 import { auditEntryHash } from '../audit-hash';
 import type { Db } from '../open';
 import { stmt } from '../statements';

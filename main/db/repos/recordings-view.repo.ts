@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import { ANALYSIS_TYPES, type AnalysisType, type ApiVersion } from '../../../shared/api/vocabulary';
+import type { RecordingFilter, RecordingSort } from '../../../shared/contract/recordings.contract';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
 import {
   problemOf,
@@ -15,9 +16,8 @@ import {
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
-export type RecordingSort = 'recorded_at' | 'participant' | 'file' | 'state' | 'id';
-export type RecordingFilter =
-  'all' | 'needs_attention' | 'in_progress' | 'completed' | 'uncertain' | 'refused' | 'duplicates';
+/** The contract's lists of sorts and filters are the one source; the page query below maps each to SQL. */
+export type { RecordingFilter, RecordingSort };
 
 export interface RecordingQuery {
   readonly studyId: number;

@@ -1,8 +1,9 @@
 /** The audit log, a page at a time: exports, key changes, archives, deletions, diagnostic mode. */
+import type { auditContract } from '../../../shared/contract/audit.contract';
 import { ok } from '../../../shared/result';
-import type { HandlersOfPrefix } from '../router';
+import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
-export const auditHandlers = (d: HostDeps): HandlersOfPrefix<'audit'> => ({
+export const auditHandlers = (d: HostDeps): HandlersOf<typeof auditContract> => ({
   'audit.list': ({ offset, limit }) => ok(d.service.auditPage(offset, limit)),
 });

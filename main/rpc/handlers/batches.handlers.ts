@@ -4,8 +4,8 @@ import { appError } from '../../../shared/rpc';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
-/** The batches.* procedures; queue.* (declared beside them until the contract moves them) are in queue.handlers.ts. */
-export const batchesHandlers = (d: HostDeps): HandlersOf<Omit<typeof batchesContract, `queue.${string}`>> => {
+/** A batch's progress and credits, and starting, pausing, resuming or cancelling it. */
+export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract> => {
   const { service } = d;
   const progress = (batchId: number) => {
     const b = service.batchProgress(batchId);

@@ -1,22 +1,14 @@
 /**
- * Import: the built-in file browser (every mode) and the native dialogs (Electron), the preview held
- * in the main process and paged to the renderer, the credit estimate, and the commit into a batch.
+ * Import: the preview held in the main process and paged to the renderer, the credit estimate, and the
+ * commit into a batch. Browsing for the files is files.handlers.ts.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, extname, join, resolve } from 'node:path';
-import type { filesContract, importsContract } from '../../../shared/contract/imports.contract';
+import type { importsContract } from '../../../shared/contract/imports.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
 import type { PlannedAction } from '../../../shared/study';
 import { checkCredits } from '../../engine/credit-check';
-import { AUDIO_EXTENSIONS } from '../../import/import-plan';
-import { manifestTemplate } from '../../import/manifest';
 import type { HandlersOf } from '../router';
 import { fromProblem, type HostDeps } from './deps';
-
-/** A folder listing stops here; the researcher narrows it by opening a subfolder. */
-const MAX_ENTRIES = 5_000;
 
 const planGone = () =>
   err(
@@ -26,70 +18,6 @@ const planGone = () =>
       'Preview the import again.',
     ),
   );
-
-export const filesHandlers = (d: HostDeps): HandlersOf<typeof filesContract> => ({
-  async 'files.list'({ path }) {
-    const home = homedir();
-    const dir = resolve(path ?? home);
-    let names;
-    try {
-      names = await readdir(dir, { withFileTypes: true });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      return err(
-        appError(
-          'NOT_FOUND',
-          code === 'EACCES' || code === 'EPERM'
-            ? `You may not open ${dir}.`
-            : `${dir} is not a folder that can be opened.`,
-          'Choose another folder.',
-        ),
-      );
-    }
-    const visible = names.filter((n) => !n.name.startsWith('.') && (n.isDirectory() || n.isFile()));
-    const entries = await Promise.all(
-      visible.slice(0, MAX_ENTRIES).map(async (n) => {
-        const full = join(dir, n.name);
-        const ext = extname(n.name).toLowerCase();
-        const size = n.isFile()
-          ? await stat(full).then(
-              (s) => s.size,
-              () => null,
-            )
-          : null;
-        return {
-          name: n.name,
-          path: full,
-          kind: n.isDirectory() ? ('dir' as const) : ('file' as const),
-          sizeBytes: size,
-          audio: n.isFile() && AUDIO_EXTENSIONS.has(ext),
-          csv: n.isFile() && ext === '.csv',
-        };
-      }),
-    );
-    entries.sort((a, b) =>
-      a.kind === b.kind
-        ? a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' })
-        : a.kind === 'dir'
-          ? -1
-          : 1,
-    );
-    const parent = dirname(dir) === dir ? null : dirname(dir);
-    return ok({ path: dir, parent, home, entries, truncated: visible.length > MAX_ENTRIES });
-  },
-  async 'files.pick'({ purpose }) {
-    if (!d.dialogs)
-      return err(
-        appError(
-          'UNSUPPORTED',
-          'The system file dialog exists only in the desktop app.',
-          'Use the built-in file browser.',
-        ),
-      );
-    return ok({ paths: await d.dialogs.pick(purpose) });
-  },
-  'files.manifestTemplate': () => ok({ csv: manifestTemplate() }),
-});
 
 export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract> => {
   const { service, plans } = d;

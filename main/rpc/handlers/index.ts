@@ -5,12 +5,12 @@ import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
-import { filesHandlers, importsHandlers } from './imports.handlers';
+import { filesHandlers } from './files.handlers';
+import { importsHandlers } from './imports.handlers';
 import { participantsHandlers } from './participants.handlers';
 import { privacyHandlers } from './privacy.handlers';
 import { profilesHandlers } from './profiles.handlers';
 import { queueHandlers } from './queue.handlers';
-import { recordingDetailHandlers } from './recording-detail.handlers';
 import { recordingsHandlers } from './recordings.handlers';
 import { sandboxHandlers } from './sandbox.handlers';
 import { settingsHandlers } from './settings.handlers';
@@ -24,7 +24,6 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...studiesHandlers(d),
   ...participantsHandlers(d),
   ...recordingsHandlers(d),
-  ...recordingDetailHandlers(d),
   ...filesHandlers(d),
   ...importsHandlers(d),
   ...batchesHandlers(d),

@@ -1,9 +1,10 @@
 /** The sending queue of each profile: its state, and pausing or resuming it by hand. */
+import type { queueContract } from '../../../shared/contract/queue.contract';
 import { ok } from '../../../shared/result';
-import type { HandlersOfPrefix } from '../router';
+import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
-export const queueHandlers = (d: HostDeps): HandlersOfPrefix<'queue'> => {
+export const queueHandlers = (d: HostDeps): HandlersOf<typeof queueContract> => {
   const { service } = d;
   const queueState = (profileId: number) => {
     const r = service.runnerFor(profileId)?.state();

@@ -1,7 +1,12 @@
 import type { recordingsContract } from '../../../shared/contract/recordings.contract';
+import type { StoredUploadError } from '../../../shared/recording-problems';
 import { ok } from '../../../shared/result';
 import type { HandlersOf } from '../router';
-import type { HostDeps } from './deps';
+import { notFound, type HostDeps } from './deps';
+
+/** The service's refusal when the stored error is one (not a local reason or an uncertain upload's record). */
+const apiErrorOf = (e: StoredUploadError | null) =>
+  e && 'kind' in e && 'endpoint' in e ? e : e && 'error' in e ? (e.error ?? null) : null;
 
 export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsContract> => {
   const { service } = d;
@@ -17,5 +22,11 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
     'recordings.resolveUncertain': ({ recordingId, decision }) =>
       ok({ done: service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
+    'recordings.detail': ({ recordingId }) => {
+      const f = service.recordingFacts(recordingId);
+      if (!f) return notFound('recording');
+      const { view, uploadError, ...rest } = f;
+      return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });
+    },
   };
 };

@@ -3,10 +3,8 @@ import { ok } from '../../../shared/result';
 import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
-/** The engine's tuning; sandbox.* (declared beside it until the contract moves them) are in sandbox.handlers.ts. */
-export const settingsHandlers = (
-  d: HostDeps,
-): HandlersOf<Omit<typeof settingsContract, `sandbox.${string}`>> => {
+/** The engine's tuning (how often to poll, how much to send at once). */
+export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContract> => {
   const { service } = d;
   const view = (): EngineSettings => {
     const { poll, queue } = service.settings();

@@ -1,3 +1,7 @@
+/**
+ * Studies, and a study's local data (summary, archive, delete). Refusals come back as values in the
+ * researcher's words; nothing returned here holds an API key.
+ */
 import type { studiesContract, StudyView } from '../../../shared/contract/studies.contract';
 import { err, ok, type Result } from '../../../shared/result';
 import { appError, type AppError } from '../../../shared/rpc';
@@ -26,6 +30,23 @@ export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract>
       if (r === 'name_taken')
         return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));
       return one(studyId);
+    },
+    'studies.dataSummary'({ studyId }) {
+      const s = service.studyDataSummary(studyId);
+      return s ? ok(s) : notFound('study');
+    },
+    async 'studies.archive'({ studyId, outDir }) {
+      const r = await service.archiveStudy({
+        studyId,
+        ...(outDir !== undefined ? { outDir } : {}),
+        appVersion: d.info.version,
+        now: d.now,
+      });
+      return r.ok ? ok(r.value) : err(appError('REFUSED', r.error.message, r.error.action));
+    },
+    'studies.delete'({ studyId, confirmName }) {
+      const r = service.deleteStudy({ studyId, confirmName, now: d.now });
+      return r.ok ? ok(r.value) : err(appError(r.error.code, r.error.message, r.error.action));
     },
   };
 };

@@ -19,6 +19,7 @@ import {
   type RecordingQuery,
   type RecordingSort,
 } from '../../../main/db/repos/recordings-view.repo';
+import { RECORDING_FILTERS, RECORDING_SORTS } from '../../../shared/contract/recordings.contract';
 
 let dir: string;
 let db: Db;
@@ -150,16 +151,8 @@ const reference = (q: RecordingQuery): { ids: number[]; total: number } => {
   return { ids, total: (db.prepare(`SELECT count(*) n ${from}`).get(params) as { n: number }).n };
 };
 
-const SORTS: readonly RecordingSort[] = ['recorded_at', 'participant', 'file', 'state', 'id'];
-const FILTERS: readonly RecordingFilter[] = [
-  'all',
-  'needs_attention',
-  'in_progress',
-  'completed',
-  'uncertain',
-  'refused',
-  'duplicates',
-];
+const SORTS: readonly RecordingSort[] = RECORDING_SORTS;
+const FILTERS: readonly RecordingFilter[] = RECORDING_FILTERS;
 
 describe('migration 0050', () => {
   it('adds the three indexes, from 0040 on', () => {

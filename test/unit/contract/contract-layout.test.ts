@@ -1,6 +1,7 @@
 /**
  * The contract's own rules: each contract file declares the procedures of its namespace and no other
- * (queue.* in queue.contract.ts, audit.* in audit.contract.ts, ...); every procedure is a read or an
+ * (queue.* in queue.contract.ts, audit.* in audit.contract.ts, ...), and main/rpc/handlers has one
+ * handlers file for each (queue.handlers.ts, ...); every procedure is a read or an
  * action, and every action says what it affects (or explicitly nothing), in names the contract knows;
  * each kind of engine event says what it refreshes. The renderer derives its refreshes from these
  * declarations, so a missing one would be a stale screen.
@@ -14,6 +15,7 @@ import { METHOD_NAMES } from '../../../shared/contract/method-names';
 import { EngineEventSchema } from '../../../shared/contract/views';
 
 const dir = join(__dirname, '../../../shared/contract');
+const handlersDir = join(__dirname, '../../../main/rpc/handlers');
 const contractFiles = readdirSync(dir).filter((f) => f.endsWith('.contract.ts'));
 
 const isProcedure = (v: unknown): boolean =>
@@ -34,17 +36,6 @@ const namespaceOf = (method: string) => method.slice(0, method.indexOf('.'));
 const namespaceOfFile = (file: string) =>
   file.replace(/\.contract\.ts$/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/**
- * Procedures still declared outside their namespace's file. Moving them also moves their handlers
- * (main/rpc/handlers), which is another change; this list only shrinks (the test fails when an entry
- * is no longer needed).
- */
-const NOT_YET_MOVED: Readonly<Record<string, readonly string[]>> = {
-  'imports.contract.ts': ['files.list', 'files.manifestTemplate', 'files.pick'],
-  'privacy.contract.ts': ['studies.archive', 'studies.dataSummary', 'studies.delete'],
-  'recording-detail.contract.ts': ['recordings.detail'],
-};
-
 /** A method named for what it does (a verb) changes something; one named for what it returns is a read. */
 const ACTION_VERB =
   /^(create|update|delete|archive|rename|set|link|save|start|pause|resume|cancel|retry|insist|resolve|use|test|replace|remove|pick|preview|discard|commit|run|read)(?=[A-Z]|$)/;
@@ -59,7 +50,17 @@ describe('each contract file holds its namespace', () => {
   it.each(contractFiles)('%s declares only procedures of its own namespace', async (file) => {
     const own = namespaceOfFile(file);
     const elsewhere = (await declaredIn(file)).filter((m) => namespaceOf(m) !== own).sort();
-    expect(elsewhere).toEqual([...(NOT_YET_MOVED[file] ?? [])].sort());
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('each contract file has its handlers file of the same name in main/rpc/handlers, and no other', () => {
+    const handlerFiles = readdirSync(handlersDir)
+      .filter((f) => f.endsWith('.handlers.ts'))
+      .map((f) => f.replace(/\.handlers\.ts$/, ''));
+    const contracts = contractFiles
+      .map((f) => f.replace(/\.contract\.ts$/, ''))
+      .filter((n) => n !== 'events');
+    expect(handlerFiles.sort()).toEqual(contracts.sort());
   });
 
   it('queue.*, audit.* and sandbox.* are declared in their own files', async () => {

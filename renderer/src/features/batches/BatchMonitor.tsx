@@ -7,6 +7,7 @@
  */
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
+import { RECORDING_FILTERS } from '../../../../shared/contract/recordings.contract';
 import { ANALYSIS_STATES, UPLOAD_STATES } from '../../../../shared/states';
 import type { BatchProgress } from '../../../../shared/study';
 import { Badge, SimulatedBadge } from '../../components/Badges';
@@ -70,16 +71,6 @@ const Counts = ({ b }: { b: BatchProgress }) => (
   </div>
 );
 
-const FILTERS: readonly RecordingFilter[] = [
-  'all',
-  'needs_attention',
-  'in_progress',
-  'completed',
-  'uncertain',
-  'refused',
-  'duplicates',
-];
-
 const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) => {
   const [, navigate] = useLocation();
   const [filter, setFilter] = useState<RecordingFilter>('all');
@@ -89,7 +80,7 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
   return (
     <Section title="Files of this batch">
       <div className="action-filter" role="group" aria-label="Show files">
-        {FILTERS.map((f) => (
+        {RECORDING_FILTERS.map((f) => (
           <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
             {FILTER_LABEL[f]}
           </button>

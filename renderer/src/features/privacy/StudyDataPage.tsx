@@ -6,7 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Redirect, useLocation, useParams } from 'wouter';
-import type { DeleteReportSchema } from '../../../../shared/contract/privacy.contract';
+import type { DeleteReportSchema } from '../../../../shared/contract/studies.contract';
 import type { z } from 'zod';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';

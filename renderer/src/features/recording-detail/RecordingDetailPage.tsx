@@ -7,7 +7,7 @@
 import { Link, useParams } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
-import type { RecordingDetail } from '../../../../shared/contract/recording-detail.contract';
+import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
