@@ -26,7 +26,13 @@ import {
   type SimulationMark,
 } from './render';
 import type { FaultInjector } from './scenario';
-import { lateCompletionMs, loosenAccount, loosenAnalysis, loosenReceipt, pollsFailForever } from './misbehave';
+import {
+  lateCompletionMs,
+  loosenAccount,
+  loosenAnalysis,
+  loosenReceipt,
+  pollsFailForever,
+} from './misbehave';
 import { failsProcessing, simulateMeasures } from './simulate';
 import type { RecordingRecord, SandboxState } from './state';
 import { validateUpload } from './upload-validation';
@@ -98,7 +104,13 @@ const createAccount = (w: SandboxWorld, orgId: string, body: Buffer): Outcome =>
   w.state.addAccount(account);
   const loose = loosenAccount(w.faults.current.misbehave, renderAccount(account), sequence);
   if (loose.kind === 'unreadable')
-    return { kind: 'raw', status: 200, text: loose.text, contentType: 'application/json', misbehaved: loose.applied };
+    return {
+      kind: 'raw',
+      status: 200,
+      text: loose.text,
+      contentType: 'application/json',
+      misbehaved: loose.applied,
+    };
   return success(loose.body, loose.applied);
 };
 

@@ -50,13 +50,21 @@ export const Misbehave = z.object({
   /** Share of recordings whose answers carry each value misbehaviour (ratings, ranges, sums, fractions, nulls). */
   share: Share.default(0.5),
   /** How far the service's clock is off, in minutes (negative: behind). */
-  clockSkewMinutes: z.number().min(-24 * 60).max(24 * 60).default(-6),
+  clockSkewMinutes: z
+    .number()
+    .min(-24 * 60)
+    .max(24 * 60)
+    .default(-6),
   /** Share of recordings whose polls fail forever. */
   failingPollShare: Share.default(0.1),
   /** Share of recordings that complete late. */
   lateCompletionShare: Share.default(0.1),
   /** When late recordings complete, after upload. */
-  lateCompletionMs: z.number().int().min(0).default(6 * 60_000),
+  lateCompletionMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 60_000),
   /** Share of account answers made unreadable, and (separately) of those given an unexpected role. */
   accountShare: Share.default(0.25),
 });
@@ -164,11 +172,7 @@ const loosenCompleted = (
     if (probs.length === 3) {
       const high = rng.uniform() < 0.5;
       for (const d of probs)
-        set(
-          d,
-          high ? 0.9 : Math.round((value(d) as number) * 50) / 100 || 0.1,
-          'probabilities_not_summing',
-        );
+        set(d, high ? 0.9 : Math.round((value(d) as number) * 50) / 100 || 0.1, 'probabilities_not_summing');
     }
   }
 
@@ -278,7 +282,11 @@ export const loosenAccount = (m: Misbehave, body: unknown, sequence: number): Lo
   if (!m.enabled.length || !isObj(body)) return { kind: 'json', body, applied: [] };
   if (on(m, 'unreadable_account') && garbles(m, sequence) && !garbles(m, sequence - 1)) {
     const text = JSON.stringify(body);
-    return { kind: 'unreadable', text: text.slice(0, Math.floor(text.length / 2)), applied: ['unreadable_account'] };
+    return {
+      kind: 'unreadable',
+      text: text.slice(0, Math.floor(text.length / 2)),
+      applied: ['unreadable_account'],
+    };
   }
   const out = structuredClone(body);
   const applied: MisbehaviourName[] = [];
@@ -286,7 +294,8 @@ export const loosenAccount = (m: Misbehave, body: unknown, sequence: number): Lo
     on(m, 'unexpected_role') &&
     hashUniform(String(m.seed), 'unexpected_role', String(sequence)) < m.accountShare
   ) {
-    out['organisation_role'] = hashUniform(String(m.seed), 'role', String(sequence)) < 0.5 ? 'Researcher' : 'admin';
+    out['organisation_role'] =
+      hashUniform(String(m.seed), 'role', String(sequence)) < 0.5 ? 'Researcher' : 'admin';
     applied.push('unexpected_role');
   }
   if (on(m, 'extra_fields')) {

@@ -216,8 +216,8 @@ const SandboxForm = () => {
             <fieldset>
               <legend>Answer like a looser real service</legend>
               <p className="hint">
-                To rehearse what the workstation does with odd answers: each value stays marked simulated,
-                and the odd ones are flagged where you read them.
+                To rehearse what the workstation does with odd answers: each value stays marked simulated, and
+                the odd ones are flagged where you read them.
               </p>
               {SANDBOX_MISBEHAVIOURS.map((m) => (
                 <Checkbox
@@ -226,9 +226,7 @@ const SandboxForm = () => {
                   checked={s.misbehaviours.includes(m)}
                   onChange={(on) =>
                     void misbehave.run({
-                      misbehaviours: on
-                        ? [...s.misbehaviours, m]
-                        : s.misbehaviours.filter((x) => x !== m),
+                      misbehaviours: on ? [...s.misbehaviours, m] : s.misbehaviours.filter((x) => x !== m),
                     })
                   }
                 />
