@@ -84,9 +84,9 @@ export const parseMisbehaviourList = (
     .split(',')
     .map((w) => w.trim())
     .filter(Boolean);
-  if (words.includes(LOOSE)) return { ok: true, names: [...MISBEHAVIOURS] };
-  const unknown = words.filter((w) => !MisbehaviourName.safeParse(w).success);
+  const unknown = words.filter((w) => w !== LOOSE && !MisbehaviourName.safeParse(w).success);
   if (unknown.length) return { ok: false, unknown };
+  if (words.includes(LOOSE)) return { ok: true, names: [...MISBEHAVIOURS] };
   return { ok: true, names: [...new Set(words as MisbehaviourName[])] };
 };
 
@@ -120,9 +120,14 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 const getPath = (o: Obj, path: readonly string[]): unknown =>
   path.reduce<unknown>((n, p) => (isObj(n) ? n[p] : undefined), o);
+/** Sets the value at `path`, making the objects on the way where they are missing. */
 const setPath = (o: Obj, path: readonly string[], v: unknown): void => {
-  const parent = getPath(o, path.slice(0, -1));
-  if (isObj(parent)) parent[path[path.length - 1]!] = v;
+  let node = o;
+  for (const p of path.slice(0, -1)) {
+    if (!isObj(node[p])) node[p] = {};
+    node = node[p] as Obj;
+  }
+  node[path[path.length - 1]!] = v;
 };
 
 const UNKNOWN_WORDS = ['elevated', 'borderline', 'unclear', 'moderate-high'] as const;
@@ -139,7 +144,6 @@ const looseRating = (value: string, rng: Rng): string => {
 const fraction = (v: number, rng: Rng): number => Math.round((v + 0.13 + 0.74 * rng.uniform()) * 100) / 100;
 
 const outOfRange = (m: MeasureDef, rng: Rng): number => {
-  if (m.kind === 'probability') return rng.uniform() < 0.5 ? 1.35 : -0.2;
   if (m.key === 'pd_risk_score') return 250;
   return rng.uniform() < 0.5 ? 101 : -3;
 };
@@ -167,23 +171,20 @@ const loosenCompleted = (
       if (d.allowed && typeof value(d) === 'string')
         set(d, looseRating(value(d) as string, rng), 'free_string_ratings');
 
-  if (hits(m, 'probabilities_not_summing', m.share, r)) {
-    const probs = measures.filter((d) => d.kind === 'probability' && typeof value(d) === 'number');
-    if (probs.length === 3) {
-      const high = rng.uniform() < 0.5;
-      for (const d of probs)
-        set(d, high ? 0.9 : Math.round((value(d) as number) * 50) / 100 || 0.1, 'probabilities_not_summing');
-    }
+  // The cognition probabilities (sent, or added where the simulation left them out).
+  const probs = measures.filter((d) => d.kind === 'probability');
+  if (hits(m, 'probabilities_not_summing', m.share, r) && probs.length === 3) {
+    const high = rng.uniform() < 0.5;
+    probs.forEach((d, i) => set(d, high ? 0.9 : [0.2, 0.2, 0.1][i], 'probabilities_not_summing'));
   }
 
   if (hits(m, 'out_of_range', m.share, r)) {
-    const ranged = measures.filter(
-      (d) => (d.range || d.assumedRange) && typeof value(d) === 'number' && d.valueType !== 'category',
+    // One score of each scored type, and probabilities outside 0–1 that still add up to 1.
+    const score = measures.find(
+      (d) => d.kind === 'score' && (d.range || d.assumedRange) && typeof value(d) === 'number',
     );
-    // One score (or the Parkinson's score) and one probability, so siblings stay in range.
-    const score = ranged.find((d) => d.kind === 'score');
-    const prob = ranged.find((d) => d.kind === 'probability');
-    for (const d of [score, prob]) if (d) set(d, outOfRange(d, rng), 'out_of_range');
+    if (score) set(score, outOfRange(score, rng), 'out_of_range');
+    if (probs.length === 3) probs.forEach((d, i) => set(d, [1.35, -0.2, -0.15][i], 'out_of_range'));
   }
 
   if (hits(m, 'fractional_integers', m.share, r))
