@@ -13,6 +13,7 @@ import { createHandlers } from './rpc/handlers';
 import type { Dialogs } from './rpc/handlers/deps';
 import { createRouter, type Router, type RouterLog } from './rpc/router';
 import { createBuiltinSandbox, type BuiltinSandbox } from './services/builtin-sandbox';
+import { createKeyStore } from './services/key-store';
 import type { KeyVault } from './services/key-store';
 import { createPlanStore } from './services/plan-store';
 import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
@@ -57,6 +58,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
   );
   const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
+    keys: createKeyStore({ keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
     ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
   });
@@ -64,8 +66,12 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
   const builtin = sandbox.profileIds();
   if (builtin.length > 0) {
     const url = await sandbox.ensure();
-    for (const p of service.listProfiles())
-      if (builtin.includes(p.id) && p.baseUrl !== url) await service.setProfileAddress(p.id, url);
+    for (const p of service.listProfiles()) {
+      if (!builtin.includes(p.id)) continue;
+      if (p.baseUrl !== url) await service.setProfileAddress(p.id, url);
+      // Profiles made before the sandbox had a key of its own held the old fixed key: give them this one.
+      if (!sandbox.profileHasKey(p.id)) await service.setProfileKey(p.id, sandbox.apiKey);
+    }
   }
   service.startEngine();
   const now = o.engine?.now ?? Date.now;

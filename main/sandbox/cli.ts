@@ -1,12 +1,15 @@
 /**
  * `npx tsx main/sandbox/cli.ts [options]`: runs the sandbox service until SIGINT or SIGTERM.
  * Prints its base URL, the API keys of its organisations and the admin token (docs/sandbox.md).
+ * Without a configuration its one organisation's key is random per start, or the one given.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_CONFIG, SandboxConfig } from './config';
+import { LOOSE, MISBEHAVIOURS, parseMisbehaviourList } from './misbehave';
 import { SCENARIO_NAMES, ScenarioName } from './scenario';
 import { startSandbox } from './server';
 
@@ -22,6 +25,11 @@ Options:
   --state <file>      Keep accounts, recordings and credits in this JSON file across restarts.
   --scenario <name>   ${SCENARIO_NAMES.join(' | ')} (overrides the configuration's scenario)
   --admin-token <t>   Token for the /_sandbox/ admin routes (default: random, printed on start)
+  --api-key <key>     The API key of the default organisation (default: a new random key, printed
+                      on start; with --state, the key the state file holds)
+  --misbehave <list>  Answer like a looser real service: "loose" (everything) or a comma-separated
+                      list of ${MISBEHAVIOURS.join(', ')}
+  --misbehave-seed <n>  Seed of the misbehaving answers (default 1): the same files give the same odd answers
   -h, --help          This text
 
 See docs/sandbox.md.`;
@@ -39,6 +47,9 @@ const parse = () =>
       state: { type: 'string' },
       scenario: { type: 'string' },
       'admin-token': { type: 'string' },
+      'api-key': { type: 'string' },
+      misbehave: { type: 'string' },
+      'misbehave-seed': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,7 +72,17 @@ const main = async (): Promise<void> => {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return fail(`--port must be a port number, not "${v.port}".`);
 
-  let config = DEFAULT_CONFIG;
+  const apiKey = v['api-key'];
+  if (apiKey !== undefined && !/^[\x21-\x7e]{8,200}$/.test(apiKey))
+    return fail('--api-key must be 8 to 200 printable characters without spaces.');
+  // Without a configuration: one organisation, with the key given or a new random one (never a fixed string).
+  let config: SandboxConfig = {
+    ...DEFAULT_CONFIG,
+    organisations: DEFAULT_CONFIG.organisations.map((o) => ({
+      ...o,
+      apiKeys: [apiKey ?? `vs-sandbox-${randomBytes(24).toString('base64url')}`],
+    })),
+  };
   if (v.config !== undefined) {
     const file = resolve(v.config);
     try {
@@ -75,6 +96,24 @@ const main = async (): Promise<void> => {
     const s = ScenarioName.safeParse(v.scenario);
     if (!s.success) return fail(`unknown scenario "${v.scenario}"; use one of ${SCENARIO_NAMES.join(', ')}.`);
     config = { ...config, scenario: s.data };
+  }
+  if (v.misbehave !== undefined || v['misbehave-seed'] !== undefined) {
+    const list = parseMisbehaviourList(v.misbehave ?? LOOSE);
+    if (!list.ok)
+      return fail(
+        `unknown misbehaviour ${list.unknown.join(', ')}; use loose or ${MISBEHAVIOURS.join(', ')}.`,
+      );
+    const seed = v['misbehave-seed'] === undefined ? undefined : Number(v['misbehave-seed']);
+    if (seed !== undefined && !Number.isInteger(seed))
+      return fail('--misbehave-seed must be a whole number.');
+    const base = typeof config.scenario === 'string' ? { preset: config.scenario } : config.scenario;
+    config = {
+      ...config,
+      scenario: {
+        ...base,
+        misbehave: { ...base.misbehave, enabled: list.names, ...(seed !== undefined ? { seed } : {}) },
+      },
+    };
   }
 
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -96,6 +135,11 @@ const main = async (): Promise<void> => {
     );
   }
 
+  // A key given on the command line opens the default organisation even when a state file holds another.
+  const first = DEFAULT_CONFIG.organisations[0]!;
+  const held = v.config === undefined && apiKey !== undefined ? sandbox.getOrganisation(first.id) : null;
+  if (held && !held.apiKeys.includes(apiKey!)) sandbox.upsertOrganisation({ ...held, apiKeys: [apiKey!] });
+
   const scenario = sandbox.scenario();
   console.log(
     'Voicescope sandbox: SIMULATED Speech Analysis service (every result is simulated and marked as such).',
@@ -110,6 +154,10 @@ const main = async (): Promise<void> => {
     `Admin token: ${sandbox.adminToken}  (header X-Sandbox-Admin, routes under ${sandbox.url}/_sandbox/)`,
   );
   console.log(`Scenario: ${scenario.name}`);
+  if (scenario.misbehave.enabled.length)
+    console.log(
+      `Misbehaving like a looser real service (seed ${scenario.misbehave.seed}): ${scenario.misbehave.enabled.join(', ')}`,
+    );
   if (v.state !== undefined) console.log(`State file: ${resolve(v.state)}`);
   console.log('Press Ctrl+C to stop.');
 

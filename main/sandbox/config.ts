@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ANALYSIS_TYPES, AnalysisType } from '../../shared/api/vocabulary';
 import { applyScenarioPatch, Scenario, ScenarioName, ScenarioPatch, type ScenarioInput } from './scenario';
+import { MISBEHAVIOURS } from './misbehave';
 
 const Count = z.number().int().min(0);
 
@@ -157,6 +158,12 @@ const PRESET_INPUTS: Record<ScenarioName, ScenarioInput> = {
       alzheimers: 270_000,
       communication_coach: 150_000,
     },
+  },
+  /** Test pace, and every misbehaviour of a looser real service (misbehave.ts) switched on. */
+  loose: {
+    name: 'loose',
+    processingMs: { wellbeing: 800, parkinsons: 1_000, alzheimers: 1_200, communication_coach: 900 },
+    misbehave: { enabled: [...MISBEHAVIOURS] },
   },
 };
 

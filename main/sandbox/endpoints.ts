@@ -26,6 +26,13 @@ import {
   type SimulationMark,
 } from './render';
 import type { FaultInjector } from './scenario';
+import {
+  lateCompletionMs,
+  loosenAccount,
+  loosenAnalysis,
+  loosenReceipt,
+  pollsFailForever,
+} from './misbehave';
 import { failsProcessing, simulateMeasures } from './simulate';
 import type { RecordingRecord, SandboxState } from './state';
 import { validateUpload } from './upload-validation';
@@ -44,12 +51,24 @@ export interface Failure {
   readonly status: number;
   readonly type: string;
   readonly message: string;
+  /** Misbehaviours (misbehave.ts) behind this failure, for the request log. */
+  readonly misbehaved?: readonly string[];
 }
 interface Success {
   readonly kind: 'ok';
   readonly body: unknown;
+  /** Misbehaviours (misbehave.ts) that changed this answer, for the request log. */
+  readonly misbehaved?: readonly string[];
 }
-export type Outcome = Failure | Success;
+/** An answer that is not JSON at all (the misbehaving mode's unreadable account answer). */
+export interface RawAnswer {
+  readonly kind: 'raw';
+  readonly status: number;
+  readonly text: string;
+  readonly contentType: string;
+  readonly misbehaved: readonly string[];
+}
+export type Outcome = Failure | Success | RawAnswer;
 
 export const failure = (status: number, type: string, message: string): Failure => ({
   kind: 'error',
@@ -57,7 +76,11 @@ export const failure = (status: number, type: string, message: string): Failure 
   type,
   message,
 });
-const success = (body: unknown): Success => ({ kind: 'ok', body });
+const success = (body: unknown, misbehaved: readonly string[] = []): Success => ({
+  kind: 'ok',
+  body,
+  misbehaved,
+});
 
 const createAccount = (w: SandboxWorld, orgId: string, body: Buffer): Outcome => {
   const text = body.toString('utf8').trim();
@@ -76,9 +99,19 @@ const createAccount = (w: SandboxWorld, orgId: string, body: Buffer): Outcome =>
       return failure(400, 'InvalidRequest', 'The request body must be an empty JSON object, or absent.');
     }
   }
+  const sequence = w.state.countFor(orgId).accounts;
   const account = { id: randomUUID(), orgId, createdAt: w.now() };
   w.state.addAccount(account);
-  return success(renderAccount(account));
+  const loose = loosenAccount(w.faults.current.misbehave, renderAccount(account), sequence);
+  if (loose.kind === 'unreadable')
+    return {
+      kind: 'raw',
+      status: 200,
+      text: loose.text,
+      contentType: 'application/json',
+      misbehaved: loose.applied,
+    };
+  return success(loose.body, loose.applied);
 };
 
 const upload = async (
@@ -109,6 +142,7 @@ const upload = async (
   });
   if (refusal !== null) return failure(403, 'UploadLimitExceeded', refusal);
   const uploadedAt = w.now();
+  const late = lateCompletionMs(scenario.misbehave, { audioSha256: u.audioSha256, recordedAt: u.recordedAt });
   const rec: RecordingRecord = {
     id: randomUUID(),
     orgId: org.id,
@@ -125,7 +159,7 @@ const upload = async (
       u.analyses.map((type) => [
         type,
         {
-          dueAt: uploadedAt + faults.processingMs(type),
+          dueAt: uploadedAt + (late ?? faults.processingMs(type)),
           outcome: failsProcessing({
             audioSha256: u.audioSha256,
             type,
@@ -139,7 +173,8 @@ const upload = async (
     ),
   };
   state.addRecording(rec);
-  return success(renderRecording(rec, w.simulation));
+  const loose = loosenReceipt(scenario.misbehave, renderRecording(rec, w.simulation));
+  return success(loose.body, late !== null ? [...loose.applied, 'late_completions'] : loose.applied);
 };
 
 const valuesOf =
@@ -196,9 +231,14 @@ const getAnalysis = (
   const rec = w.state.recording(recordingId);
   if (!rec || rec.orgId !== org.id)
     return failure(404, 'RecordingNotFound', `No recording ${recordingId} exists in this organisation.`);
-  const shown =
-    requested.types ??
-    analysisTypesFor(version).filter((t) => t !== 'communication_coach' || rec.requested.includes(t));
+  const misbehave = w.faults.current.misbehave;
+  if (pollsFailForever(misbehave, rec))
+    return {
+      ...failure(503, 'ServiceUnavailable', 'The analysis of this recording cannot be read at the moment.'),
+      misbehaved: ['failing_polls'],
+    };
+  // Every type of the version, requested or not: an unrequested one is `{"status":"not_requested"}`.
+  const shown = requested.types ?? analysisTypesFor(version);
   const at = w.now();
   const input = {
     recording: rec,
@@ -207,7 +247,10 @@ const getAnalysis = (
     valuesOf: valuesOf(rec),
     simulation: w.simulation,
   };
-  return success(version === 'v1.3' ? renderAnalysisV13(input) : renderAnalysisV12(input));
+  const body = version === 'v1.3' ? renderAnalysisV13(input) : renderAnalysisV12(input);
+  const notRequested = shown.filter((t) => !rec.requested.includes(t));
+  const loose = loosenAnalysis(misbehave, version, body, rec, notRequested);
+  return success(loose.body, loose.applied);
 };
 
 /** What a request to an endpoint carries, once routed, authenticated and read. */

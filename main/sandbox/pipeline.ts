@@ -234,7 +234,12 @@ export const createRequestHandler =
       query,
       body: read.bytes,
     });
+    if (outcome.misbehaved?.length) entry.fault = `misbehave:${outcome.misbehaved.join(',')}`;
     if (outcome.kind === 'error') return fail(outcome.status, outcome.type, outcome.message);
+    if (outcome.kind === 'raw') {
+      sendText(res, outcome.status, outcome.text, outcome.contentType);
+      return finish(outcome.status);
+    }
 
     if (faults.dropAfterProcessing(endpoint)) return drop('dropped_after_processing');
     const modes = faults.schemaBreak(endpoint);

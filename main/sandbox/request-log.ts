@@ -10,7 +10,7 @@ export interface LoggedRequest {
   /** Null when no answer was sent (dropped connection, client gone). */
   readonly status: number | null;
   readonly endpoint: Endpoint | null;
-  /** `http_500`, `dropped_before_processing`, `dropped_after_processing`, `schema_break:<mode>`, or null. */
+  /** `http_500`, `dropped_before_processing`, `dropped_after_processing`, `schema_break:<mode>`, `misbehave:<names>`, or null. */
   readonly fault: string | null;
   readonly orgId: string | null;
   /** `now()` when the request arrived. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from '../../shared/api/api-error';
 import { LIMITS, type AnalysisType } from '../../shared/api/vocabulary';
 import { SANDBOX_SCENARIOS } from '../../shared/contract/sandbox.contract';
+import { Misbehave, MisbehaviourName, MISBEHAVIOURS } from './misbehave';
 
 export { ENDPOINTS, type Endpoint };
 
@@ -109,6 +110,8 @@ export const Scenario = z.object({
   rateLimit: RateLimit.nullable().default(null),
   minSampleRateHz: z.number().int().min(1).default(LIMITS.minSampleRateHzLenient),
   seed: z.number().int().default(1),
+  /** The misbehaving mode (misbehave.ts): answers as a looser real service may give them. Off by default. */
+  misbehave: Misbehave.prefault({}),
 });
 export type Scenario = z.infer<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;
@@ -118,7 +121,7 @@ export const SCENARIO_NAMES = SANDBOX_SCENARIOS;
 export const ScenarioName = z.enum(SCENARIO_NAMES);
 export type ScenarioName = z.infer<typeof ScenarioName>;
 
-/** A partial change (optionally from a preset): top-level members replace, except `processingMs`, `failureRate`, `latency` and `faults`, which merge per key. */
+/** A partial change (optionally from a preset): top-level members replace, except `processingMs`, `failureRate`, `latency`, `faults` and `misbehave`, which merge per key. */
 export const ScenarioPatch = z
   .object({
     /** Start from this preset instead of the current scenario. */
@@ -131,6 +134,20 @@ export const ScenarioPatch = z
     rateLimit: RateLimit.nullable().optional(),
     minSampleRateHz: z.number().int().min(1).optional(),
     seed: z.number().int().optional(),
+    /** `enabled` may also be the word `loose` (every misbehaviour). */
+    misbehave: z
+      .object({
+        enabled: z.union([z.array(MisbehaviourName), z.literal('loose')]).optional(),
+        seed: z.number().int().optional(),
+        share: z.number().min(0).max(1).optional(),
+        clockSkewMinutes: z.number().optional(),
+        failingPollShare: z.number().min(0).max(1).optional(),
+        lateCompletionShare: z.number().min(0).max(1).optional(),
+        lateCompletionMs: z.number().int().min(0).optional(),
+        accountShare: z.number().min(0).max(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ScenarioPatch = z.input<typeof ScenarioPatch>;
@@ -153,6 +170,13 @@ export const applyScenarioPatch = (base: Scenario, patchInput: ScenarioPatch): S
     faults: { ...base.faults, ...dropUndefined(patch.faults ?? {}) },
     processingMs: { ...base.processingMs, ...dropUndefined(patch.processingMs ?? {}) },
     failureRate: { ...base.failureRate, ...dropUndefined(patch.failureRate ?? {}) },
+    misbehave: {
+      ...base.misbehave,
+      ...dropUndefined({
+        ...patch.misbehave,
+        enabled: patch.misbehave?.enabled === 'loose' ? [...MISBEHAVIOURS] : patch.misbehave?.enabled,
+      }),
+    },
   });
 };
 

@@ -21,7 +21,7 @@ import {
 } from './config';
 import { createControls } from './controls';
 import type { SandboxWorld } from './endpoints';
-import { sendJson } from './http-io';
+import { discardBody, sendJson } from './http-io';
 import { createRequestHandler } from './pipeline';
 import { RateLimiter } from './rate-limit';
 import { renderError } from './render';
@@ -68,6 +68,26 @@ export interface Sandbox {
   reset(): void;
 }
 
+/**
+ * The sandbox answers only requests addressed to itself: `Host` must be `127.0.0.1:<port>` or
+ * `localhost:<port>`. A web page that rebinds a name of its own to 127.0.0.1 sends its own name and is
+ * refused with 421; a request without `Host` (required by HTTP/1.1) is 400.
+ */
+export const hostRefusal = (
+  host: string | undefined,
+  port: number,
+): { status: number; type: string; message: string } | null => {
+  if (host === undefined || host.trim() === '')
+    return { status: 400, type: 'InvalidRequest', message: 'The request has no Host header.' };
+  const h = host.trim().toLowerCase();
+  if (h === `127.0.0.1:${port}` || h === `localhost:${port}`) return null;
+  return {
+    status: 421,
+    type: 'MisdirectedRequest',
+    message: `This sandbox answers only requests for 127.0.0.1:${port} or localhost:${port}.`,
+  };
+};
+
 export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const config = SandboxConfig.parse(options.config ?? DEFAULT_CONFIG);
   const adminToken = options.adminToken ?? randomBytes(24).toString('hex');
@@ -90,8 +110,25 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   // The server
 
   const sockets = new Set<Socket>();
+  let port = 0;
   const server = http.createServer((req, res) => {
     res.on('error', () => undefined);
+    const misdirected = hostRefusal(req.headers.host, port);
+    if (misdirected) {
+      sendJson(res, misdirected.status, renderError(misdirected.type, misdirected.message));
+      void discardBody(req);
+      log.record({
+        method: req.method ?? 'GET',
+        path: '',
+        version: null,
+        status: misdirected.status,
+        endpoint: null,
+        fault: null,
+        orgId: null,
+        at: world.now(),
+      });
+      return;
+    }
     handle(req, res).catch((e: unknown) => {
       const message = `The sandbox failed: ${e instanceof Error ? e.message : String(e)}`;
       if (!res.headersSent) sendJson(res, 500, renderError('InternalError', message));
@@ -122,7 +159,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | null = null;
   return {

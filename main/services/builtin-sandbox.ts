@@ -4,22 +4,34 @@
  * credits live in a state file in the workspace, so results stay retrievable across launches; it
  * listens on a new loopback port each launch and its profiles are moved there. Every result it gives
  * is marked simulated, and so is everything the workstation shows or exports from it.
+ *
+ * Safety: it listens on 127.0.0.1 only, answers only requests whose Host names it (server.ts), and its
+ * API key is random, made once per workspace and kept in the workspace's key store like any key, so
+ * another program on the computer cannot guess it.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_API_KEY } from '../sandbox/config';
+import { MisbehaviourName } from '../sandbox/misbehave';
 import { SCENARIO_NAMES, type ScenarioName } from '../sandbox/scenario';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { Db } from '../db/open';
+import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import type { KeyStore } from './key-store';
 
 export const BUILTIN_PROFILE_KEY = 'builtin_sandbox_profiles';
 const SCENARIO_KEY = 'builtin_sandbox_scenario';
+const MISBEHAVIOUR_KEY = 'builtin_sandbox_misbehaviours';
+const KEY_REF_KEY = 'builtin_sandbox_key_ref';
+/** The key store's name for the built-in sandbox's key (key stores name keys by profile id or by this). */
+export const BUILTIN_KEY_NAME = 'builtin-sandbox';
 
 export interface BuiltinSandboxState {
   readonly running: boolean;
   readonly url: string | null;
   readonly scenario: ScenarioName | null;
+  readonly misbehaviours: MisbehaviourName[];
 }
 
 export interface BuiltinSandbox {
@@ -27,17 +39,33 @@ export interface BuiltinSandbox {
   ensure(): Promise<string>;
   state(): BuiltinSandboxState;
   setScenario(name: ScenarioName): BuiltinSandboxState;
+  /** Switches the misbehaving mode's parts on (an empty list: the sandbox follows the specification). */
+  setMisbehaviours(names: readonly MisbehaviourName[]): BuiltinSandboxState;
   /** Profile ids that point at the built-in sandbox. */
   profileIds(): number[];
   adopt(profileId: number): void;
+  /** Whether the profile holds this workspace's sandbox key (profiles of earlier versions hold the old fixed one). */
+  profileHasKey(profileId: number): boolean;
   readonly apiKey: string;
   close(): Promise<void>;
 }
 
+/**
+ * The workspace's sandbox key: made once (32 random bytes), kept in the key store, its reference in the
+ * settings. A key that can no longer be read (a deleted key file) is replaced by a new one.
+ */
+const workspaceKey = (db: Db, keys: KeyStore): string => {
+  const loaded = keys.load(readSetting<string>(db, KEY_REF_KEY) ?? null);
+  if (loaded.ok && loaded.value.length >= 16) return loaded.value;
+  const key = `vs-sandbox-${randomBytes(32).toString('base64url')}`;
+  writeSetting(db, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
+  return key;
+};
+
 export const createBuiltinSandbox = (
   db: Db,
   workspaceDir: string,
-  opts: { scenario?: ScenarioName; adminToken?: string } = {},
+  opts: { keys: KeyStore; scenario?: ScenarioName; adminToken?: string },
 ): BuiltinSandbox => {
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
@@ -47,8 +75,14 @@ export const createBuiltinSandbox = (
   };
   // This run starts with the scenario asked for (tests, demonstrations), else the researcher's last choice.
   let scenario: ScenarioName = opts.scenario ?? savedScenario();
+  const savedMisbehaviours = (): MisbehaviourName[] =>
+    (readSetting<unknown[]>(db, MISBEHAVIOUR_KEY) ?? []).filter(
+      (m): m is MisbehaviourName => MisbehaviourName.safeParse(m).success,
+    );
+  let misbehaviours = savedMisbehaviours();
+  const apiKey = workspaceKey(db, opts.keys);
   const self: BuiltinSandbox = {
-    apiKey: DEMO_API_KEY,
+    apiKey,
     async ensure() {
       if (sandbox) return sandbox.url;
       starting ??= (async () => {
@@ -59,10 +93,15 @@ export const createBuiltinSandbox = (
           stateFile: join(dir, 'state.json'),
           ...(opts.adminToken ? { adminToken: opts.adminToken } : {}),
           config: {
-            organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [DEMO_API_KEY] }],
-            scenario,
+            organisations: [{ id: 'demo', name: 'Demo organisation', apiKeys: [apiKey] }],
+            scenario: { preset: scenario, misbehave: { enabled: misbehaviours } },
           },
         });
+        // A state file from an earlier version holds the organisation with the old fixed key: only this
+        // workspace's key opens it now (its accounts and recordings stay).
+        const demo = s.getOrganisation('demo');
+        if (demo && (demo.apiKeys.length !== 1 || demo.apiKeys[0] !== apiKey))
+          s.upsertOrganisation({ ...demo, apiKeys: [apiKey] });
         sandbox = s;
         return s;
       })();
@@ -72,14 +111,29 @@ export const createBuiltinSandbox = (
       running: sandbox !== null,
       url: sandbox?.url ?? null,
       scenario: sandbox ? scenario : null,
+      misbehaviours: [...misbehaviours],
     }),
     setScenario(name) {
       scenario = name;
       writeSetting(db, SCENARIO_KEY, name);
+      // The preset's misbehaviours (`loose`: all of them) become the researcher's choice.
       sandbox?.setScenario(name);
+      misbehaviours = [...(sandbox?.scenario().misbehave.enabled ?? misbehaviours)];
+      if (name === 'loose') misbehaviours = [...MisbehaviourName.options];
+      writeSetting(db, MISBEHAVIOUR_KEY, misbehaviours);
+      return self.state();
+    },
+    setMisbehaviours(names) {
+      misbehaviours = [...new Set(names)];
+      writeSetting(db, MISBEHAVIOUR_KEY, misbehaviours);
+      sandbox?.setScenario({ misbehave: { enabled: misbehaviours } });
       return self.state();
     },
     profileIds: () => readSetting<number[]>(db, BUILTIN_PROFILE_KEY) ?? [],
+    profileHasKey(profileId) {
+      const loaded = opts.keys.load(profileById(db, profileId)?.key_ref ?? null);
+      return loaded.ok && loaded.value === apiKey;
+    },
     adopt(profileId) {
       writeSetting(db, BUILTIN_PROFILE_KEY, [...new Set([...self.profileIds(), profileId])]);
     },

@@ -21,6 +21,8 @@ export interface KeyVault {
 export interface KeyStore {
   /** Stores a key for a profile and returns the reference to write in the database. */
   save(profileId: number, key: string): string;
+  /** Stores a key that belongs to no profile (the built-in sandbox's) under a name; returns its reference. */
+  saveNamed(name: string, key: string): string;
   load(keyRef: string | null): Result<string, string>;
   remove(keyRef: string | null): void;
 }
@@ -32,17 +34,19 @@ export const createKeyStore = (opts: {
 }): KeyStore => {
   const env = opts.env ?? process.env;
   const fileOf = (id: string) => join(opts.keysDir, `profile-${id.replace(/[^0-9A-Za-z_-]/g, '')}.key`);
+  const saveAs = (name: string, key: string): string => {
+    if (opts.vault) {
+      opts.vault.save(`profile-${name}`, key);
+      return `safe-storage:${name}`;
+    }
+    const file = fileOf(name);
+    writeFileSync(file, key, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return `key-file:${name}`;
+  };
   return {
-    save(profileId, key) {
-      if (opts.vault) {
-        opts.vault.save(`profile-${profileId}`, key);
-        return `safe-storage:${profileId}`;
-      }
-      const file = fileOf(String(profileId));
-      writeFileSync(file, key, { mode: 0o600 });
-      chmodSync(file, 0o600);
-      return `key-file:${profileId}`;
-    },
+    save: (profileId, key) => saveAs(String(profileId), key),
+    saveNamed: (name, key) => saveAs(name.replace(/[^0-9A-Za-z_-]/g, ''), key),
     load(keyRef) {
       if (keyRef === null)
         return err(

@@ -54,6 +54,7 @@ export const METHOD_NAMES = [
   'recordings.retryable',
   'recordings.rows',
   'recordings.uncertain',
+  'sandbox.setMisbehaviours',
   'sandbox.setScenario',
   'sandbox.state',
   'settings.get',

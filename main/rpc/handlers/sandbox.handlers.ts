@@ -7,4 +7,5 @@ import type { HostDeps } from './deps';
 export const sandboxHandlers = (d: HostDeps): HandlersOf<typeof sandboxContract> => ({
   'sandbox.state': () => ok(d.sandbox.state()),
   'sandbox.setScenario': ({ scenario }) => ok(d.sandbox.setScenario(scenario)),
+  'sandbox.setMisbehaviours': ({ misbehaviours }) => ok(d.sandbox.setMisbehaviours(misbehaviours)),
 });

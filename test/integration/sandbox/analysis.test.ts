@@ -63,6 +63,7 @@ describe.each(API_VERSIONS)('%s', (version: ApiVersion) => {
       wellbeing: { status: 'processing' },
       parkinsons: { status: 'processing' },
       alzheimers: { status: 'not_requested' },
+      ...(version === 'v1.3' ? { communication_coach: { status: 'not_requested' } } : {}),
     });
     expect(parsed.metadata).toMatchObject({
       recording_id: id,
@@ -217,7 +218,7 @@ describe('v1.3 omission against v1.2 null', () => {
     expect(at(ANALYSIS_OF(v12)[type], m.path['v1.2']!)).toBeNull();
   });
 
-  it('v1.2 shows no communication_coach; v1.3 shows it only when requested or asked for', async () => {
+  it('v1.2 shows no communication_coach; v1.3 shows it always, `not_requested` when it was not requested', async () => {
     const { id } = await uploadOne('v1.3', ['wellbeing', 'communication_coach']);
     t.clock.advance(LONGEST);
     const v13 = ANALYSIS_OF(await get('v1.3', id));
@@ -237,7 +238,8 @@ describe('v1.3 omission against v1.2 null', () => {
     ]);
 
     const { id: plain } = await uploadOne('v1.3', ['wellbeing']);
-    expect(ANALYSIS_OF(await get('v1.3', plain))).not.toHaveProperty('communication_coach');
+    // The specification's states: a type not requested at upload is `not_requested` (never null, never absent).
+    expect(ANALYSIS_OF(await get('v1.3', plain)).communication_coach).toEqual({ status: 'not_requested' });
     expect(ANALYSIS_OF(await get('v1.3', plain, '?analysis=communication_coach'))).toEqual({
       communication_coach: { status: 'not_requested' },
     });

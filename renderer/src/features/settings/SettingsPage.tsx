@@ -5,10 +5,14 @@
 import { useState } from 'react';
 import type { EngineSettings } from '../../../../shared/contract/settings.contract';
 import type { ProfileView } from '../../../../shared/contract/profiles.contract';
-import { SANDBOX_SCENARIOS } from '../../../../shared/contract/sandbox.contract';
+import {
+  MISBEHAVIOUR_TEXT,
+  SANDBOX_MISBEHAVIOURS,
+  SANDBOX_SCENARIOS,
+} from '../../../../shared/contract/sandbox.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
-import { SelectField, TextField } from '../../components/Form';
+import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { ConnectForm, UsageLine } from '../setup/ConnectForm';
@@ -181,11 +185,13 @@ const SCENARIO_TEXT: Record<(typeof SANDBOX_SCENARIOS)[number], string> = {
   'rate-limited': 'Rate-limited: the service asks to slow down often.',
   'broken-schema': 'Broken answers: some answers do not follow the specification.',
   slow: 'Slow: answers take seconds; analyses take minutes.',
+  loose: 'Loose: fast, and answering like a looser real service in every way listed below.',
 };
 
 const SandboxForm = () => {
   const state = useCall('sandbox.state', {});
   const set = useAction('sandbox.setScenario');
+  const misbehave = useAction('sandbox.setMisbehaviours');
   return (
     <QueryView q={state}>
       {(s) =>
@@ -207,10 +213,29 @@ const SandboxForm = () => {
                 </option>
               ))}
             </SelectField>
+            <fieldset>
+              <legend>Answer like a looser real service</legend>
+              <p className="hint">
+                To rehearse what the workstation does with odd answers: each value stays marked simulated, and
+                the odd ones are flagged where you read them.
+              </p>
+              {SANDBOX_MISBEHAVIOURS.map((m) => (
+                <Checkbox
+                  key={m}
+                  label={MISBEHAVIOUR_TEXT[m]}
+                  checked={s.misbehaviours.includes(m)}
+                  onChange={(on) =>
+                    void misbehave.run({
+                      misbehaviours: on ? [...s.misbehaviours, m] : s.misbehaviours.filter((x) => x !== m),
+                    })
+                  }
+                />
+              ))}
+            </fieldset>
             <p className="muted small">
-              Running at {s.url}. <SimulatedBadge />
+              Running at {s.url} (this computer only). <SimulatedBadge />
             </p>
-            <ErrorNotice error={set.error} />
+            <ErrorNotice error={set.error ?? misbehave.error} />
           </>
         )
       }

@@ -1,0 +1,239 @@
+/**
+ * End to end through the command line against the sandbox in its misbehaving mode (issue 13): a batch of
+ * 50 recordings sent to a service that answers like a looser real one (free-string ratings, values out of
+ * range, fractions, extra members and types, nulls, a clock six minutes behind, late completions,
+ * unreadable account answers and unexpected roles) ends with every recording in an end state, the export
+ * holds every value the service sent, and each participant has exactly one account.
+ *
+ * Polls that fail forever are rehearsed separately: until the engine counts failed polls toward the
+ * timeout (issue 13 item 3, another change), such a recording never ends, so that case is written as
+ * the specification wants it and marked as expected to fail for now.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISBEHAVIOURS } from '../../../main/sandbox/misbehave';
+import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
+import { openStudyService } from '../../../main/services/study-service';
+import { MEASURES } from '../../../shared/api/measures';
+import { makeWav } from '../../fixtures/audio';
+import { readCsv } from '../export/helpers';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const KEY = 'vs-loose-batch-key-0001';
+const PARTICIPANTS = 10;
+const SESSIONS = 5;
+const END_STATES = ['completed', 'error', 'timed_out'];
+
+const root = mkdtempSync(join(tmpdir(), 'vs-loose-'));
+const home = join(root, 'home');
+const files = join(root, 'files');
+let sandbox: Sandbox;
+
+const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
+      env: { ...process.env, VS_LOOSE_KEY: KEY },
+    });
+    let out = '',
+      err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) =>
+      resolve({
+        code: code ?? -1,
+        lines: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+        stderr: err,
+      }),
+    );
+  });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    port: 0,
+    config: {
+      organisations: [
+        {
+          id: 'lab',
+          name: 'Lab',
+          apiKeys: [KEY],
+          credits: {
+            trial_remaining: 0,
+            trial_granted: 0,
+            included_remaining: 500,
+            included_granted: 500,
+            purchased_remaining: 0,
+            tier: 'sandbox',
+          },
+        },
+      ],
+      scenario: {
+        preset: 'loose',
+        misbehave: {
+          enabled: MISBEHAVIOURS.filter((m) => m !== 'failing_polls'),
+          seed: 13,
+          lateCompletionShare: 0.1,
+        },
+      },
+    },
+  });
+  mkdirSync(files, { recursive: true });
+  for (let p = 0; p < PARTICIPANTS; p++)
+    for (let s = 0; s < SESSIONS; s++)
+      writeFileSync(
+        join(files, `P-${p}_w${s}.wav`),
+        makeWav({ seconds: 40, speechSeconds: 34, sampleRateHz: 8_000, seed: 1000 + p * SESSIONS + s }),
+      );
+}, 120_000);
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('a batch of 50 recordings against a loose service, through the command line', () => {
+  it('sets up a profile and a study; the timeout is tuned short so late results time out in the test', async () => {
+    const p = await run(
+      [
+        'profile',
+        'add',
+        '--name',
+        'loose',
+        '--url',
+        sandbox.url,
+        '--api',
+        'v1.3',
+        '--key-env',
+        'VS_LOOSE_KEY',
+      ].concat(['--sandbox', '--json']),
+    );
+    expect(p.code).toBe(0);
+    expect((await run(['study', 'create', '--name', 'Loose', '--profile', 'loose', '--json'])).code).toBe(0);
+    // The command line has no option for the timeout; the window's settings are the same store.
+    const svc = openStudyService({ workspaceDir: home });
+    svc.saveSettings({
+      poll: {
+        firstPollAfterMs: 5_000,
+        intervalMs: 5_000,
+        jitterMs: 0,
+        timeoutMs: 20_000,
+        globalRatePerSecond: 50,
+        globalBurst: 50,
+      },
+      queue: { uploadConcurrency: 4, uploadsPerMinute: 600 },
+    });
+    await svc.close();
+  }, 60_000);
+
+  it('imports, waits, and ends with every recording in an end state', async () => {
+    const r = await run(
+      ['import', '--study', 'Loose', files, '--pattern', '{participant}_{session}.wav', '--tz', 'UTC'].concat(
+        ['--yes', '--wait', '--timeout', '240', '--json'],
+      ),
+    );
+    // TODO(lead, after the terminal state and exit codes of issue 13 item 3 are merged): assert the
+    // documented exit code for "some analyses timed out" here instead of "not the --timeout code".
+    const final = r.lines.filter((l) => l['kind'] === 'batch').at(-1) as {
+      batch: { total: number; uploads: Record<string, number>; analysesByState: Record<string, number> };
+    };
+    expect(final, r.stderr).toBeDefined();
+    expect(final.batch.total).toBe(PARTICIPANTS * SESSIONS);
+    expect(final.batch.uploads).toEqual({ uploaded: PARTICIPANTS * SESSIONS });
+    for (const state of Object.keys(final.batch.analysesByState)) expect(END_STATES).toContain(state);
+    expect(final.batch.analysesByState['completed']).toBeGreaterThan(0);
+    expect(sandbox.listRecordings()).toHaveLength(PARTICIPANTS * SESSIONS);
+    // The service did misbehave, in every way switched on.
+    const applied = new Set(
+      sandbox
+        .requestLog()
+        .flatMap((l) =>
+          l.fault?.startsWith('misbehave:') ? l.fault.slice('misbehave:'.length).split(',') : [],
+        ),
+    );
+    expect([...applied].sort()).toEqual(MISBEHAVIOURS.filter((m) => m !== 'failing_polls').sort());
+    const status = await run(['status', '--study', 'Loose', '--json']);
+    expect(status.lines[0]).toMatchObject({ kind: 'batch', batch: { state: 'finished' } });
+  }, 300_000);
+
+  it('each participant has exactly one account, and every recording was sent under it', async () => {
+    const svc = openStudyService({ workspaceDir: home });
+    try {
+      const accounts = svc.db
+        .prepare('SELECT code, account_id FROM participants WHERE account_id IS NOT NULL')
+        .all() as { code: string; account_id: string }[];
+      expect(accounts).toHaveLength(PARTICIPANTS);
+      expect(new Set(accounts.map((a) => a.account_id)).size).toBe(PARTICIPANTS);
+      const byParticipant = new Map(accounts.map((a) => [a.account_id, a.code]));
+      for (const rec of sandbox.listRecordings()) expect(byParticipant.has(rec.accountId)).toBe(true);
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
+
+  it('the export holds every value the service sent for a completed analysis', async () => {
+    const out = join(root, 'export');
+    mkdirSync(out);
+    const r = await run([
+      'export',
+      '--study',
+      'Loose',
+      '--out',
+      out,
+      '--folder',
+      'all',
+      '--forms',
+      'long',
+      '--json',
+    ]);
+    expect(r.code, JSON.stringify(r.lines.at(-1))).toBe(0);
+    expect(readdirSync(join(out, 'all'))).toContain('measures_long.csv');
+    const long = readCsv(join(out, 'all', 'measures_long.csv'));
+    // The export names recordings by the workstation's id; the service's id is kept beside it.
+    const svc = openStudyService({ workspaceDir: home });
+    const serviceId = new Map(
+      (
+        svc.db.prepare('SELECT id, recording_id FROM recordings').all() as {
+          id: number;
+          recording_id: string;
+        }[]
+      ).map((r) => [String(r.id), r.recording_id]),
+    );
+    await svc.close();
+    const cell = new Map<string, string>();
+    for (const row of long.records)
+      cell.set(
+        `${serviceId.get(row['recording']!)}|${row['measure']}`,
+        row['kind'] === 'insight' && row['category'] ? row['category'] : (row['value'] ?? ''),
+      );
+    let compared = 0;
+    for (const rec of sandbox.listRecordings()) {
+      const res = await fetch(`${sandbox.url}/v1.3/recordings/${rec.id}/analysis`, {
+        headers: { Authorization: `Bearer ${KEY}` },
+      });
+      const answer = (await res.json()) as { analysis: Record<string, Record<string, unknown> | null> };
+      for (const m of MEASURES) {
+        const obj = answer.analysis[m.analysis];
+        if (!obj || obj['status'] !== 'completed' || !m.path['v1.3']) continue;
+        const sent = m.path['v1.3'].reduce<unknown>(
+          (n, k) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[k] : undefined),
+          obj,
+        );
+        if (sent === undefined || sent === null) continue;
+        const key = `${rec.id}|${m.key}`;
+        // A rating that differs only in case is stored in the specification's spelling.
+        const got = cell.get(key);
+        if (typeof sent === 'number') expect(Number(got), key).toBe(sent);
+        else expect(got?.toLowerCase(), key).toBe(String(sent).toLowerCase());
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  }, 120_000);
+});
