@@ -82,14 +82,18 @@ export interface UploadRequest {
 
 export interface AccountCreation {
   readonly account: Account;
-  /** Attempts whose outcome was ambiguous before the one that succeeded: each may have left an empty account behind. */
+  /** Attempts whose outcome was ambiguous before the one that succeeded (always 0 since such requests are no longer repeated). */
   readonly uncertainAttempts: number;
 }
+
+/** Why no account came back; `outcomeUnknown`: the request may have created one (timeout, 5xx, unreadable answer). */
+export type AccountRequestError = ApiError & { readonly outcomeUnknown: boolean };
 
 export interface ApiClient {
   readonly profile: Omit<ServiceProfile, 'apiKey'>;
   ping(): Promise<Result<string, ApiError>>;
-  createAccount(): Promise<Result<AccountCreation, ApiError>>;
+  /** Never repeated after a request that may have reached the service: the error then says `outcomeUnknown`. */
+  createAccount(): Promise<Result<AccountCreation, AccountRequestError>>;
   upload(req: UploadRequest): Promise<UploadOutcome<ApiError>>;
   getAnalysis(
     recordingId: string,
@@ -332,8 +336,9 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     path: string,
     read: Reader<T>,
     init: { auth: boolean; json?: unknown },
-  ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number }> => {
-    if (init.auth && keyRefused) return { result: err(keyRefused(endpoint)), ambiguousRetries: 0 };
+  ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number; outcomeUnknown: boolean }> => {
+    if (init.auth && keyRefused)
+      return { result: err(keyRefused(endpoint)), ambiguousRetries: 0, outcomeUnknown: false };
     const previous: AttemptFailure[] = [];
     let ambiguousRetries = 0;
     for (let attempt = 1; ; attempt++) {
@@ -341,9 +346,10 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       const raw = await attemptOnce(method, path, { ...init, timeoutMs: readTimeoutMs });
       const parsed = interpret(endpoint, raw, read);
       emit(endpoint, method, path, attempt, startedAt, raw, parsed.ok ? null : parsed.failure, null);
-      if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries };
+      if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries, outcomeUnknown: false };
       const decision = decide(endpoint, parsed.failure, { attempt, previous }, retryCfg, random);
-      if (decision.action !== 'retry') return { result: err(parsed.error), ambiguousRetries };
+      if (decision.action !== 'retry')
+        return { result: err(parsed.error), ambiguousRetries, outcomeUnknown: decision.action === 'uncertain' };
       if (decision.ambiguous) ambiguousRetries++;
       previous.push(parsed.failure);
       await sleep(decision.delayMs);
@@ -359,14 +365,14 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     },
 
     async createAccount() {
-      const { result, ambiguousRetries } = await call(
+      const { result, ambiguousRetries, outcomeUnknown } = await call(
         'createAccount',
         'POST',
         'accounts',
         (json) => readAccount(version, json),
         { auth: true, ...(version === 'v1.2' ? { json: {} } : {}) },
       );
-      if (!result.ok) return result;
+      if (!result.ok) return err({ ...result.error, outcomeUnknown });
       const account: Account = result.value;
       return ok({ account, uncertainAttempts: ambiguousRetries });
     },

@@ -7,5 +7,6 @@ import { m0040 } from './0040-participant-stats';
 import { m0050 } from './0050-recordings-table';
 import { m0060 } from './0060-audit-log';
 import { m0070 } from './0070-audit-chain';
+import { m0090 } from './0090-end-states-and-account-intents';
 
-export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070];
+export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0090];

@@ -109,7 +109,8 @@ export const moveBatch = (
     })
     .immediate();
 
-/** Running batches of a profile whose files have all been sent (or settled): they become finished. */
+/** Running batches of a profile whose files have all been sent (or settled): they become finished. A file still
+ * pending (its participant has no account yet) keeps its batch running: nothing of it was sent. */
 export const finishDrainedBatches = (db: Db, profileId: number, at: string): number[] =>
   db
     .transaction(() => {
@@ -117,7 +118,7 @@ export const finishDrainedBatches = (db: Db, profileId: number, at: string): num
         db,
         `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
-         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('queued', 'uploading'))`,
+         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('pending', 'queued', 'uploading'))`,
       ).all(profileId) as { id: number; study_id: number }[];
       for (const b of done) {
         stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);
