@@ -142,5 +142,8 @@ export const retryable = (f: RecordingFactsForProblem): boolean => {
     const e = f.uploadError;
     return !(e && isApiError(e) && PERMANENT.has(e.kind));
   }
-  return f.uploadState === 'uploaded' && f.analyses.some((a) => a.state === 'timed_out' || a.state === 'unanswered');
+  return (
+    f.uploadState === 'uploaded' &&
+    f.analyses.some((a) => a.state === 'timed_out' || a.state === 'unanswered')
+  );
 };

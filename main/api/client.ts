@@ -92,6 +92,12 @@ export type AccountRequestError = ApiError & { readonly outcomeUnknown: boolean 
 export interface ApiClient {
   readonly profile: Omit<ServiceProfile, 'apiKey'>;
   ping(): Promise<Result<string, ApiError>>;
+  /**
+   * How far the service's clock is from this workstation's (ms; positive: the service is ahead), from
+   * the `Date` header of its latest answer (one-second resolution); null before any answer carried one.
+   * Shown to the researcher only: nothing is scheduled on the service's clock.
+   */
+  serviceClockOffsetMs?(): number | null;
   /** Never repeated after a request that may have reached the service: the error then says `outcomeUnknown`. */
   createAccount(): Promise<Result<AccountCreation, AccountRequestError>>;
   upload(req: UploadRequest): Promise<UploadOutcome<ApiError>>;
@@ -230,6 +236,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         ...(init.upload ? { fetch: streamingUploadFetch(init.upload.chunks, headers) } : {}),
       });
       const body = await readCapped(res, maxResponseBytes);
+      noteServiceClock(res.headers.get('date'));
       return { kind: 'response', status: res.status, headers: res.headers, body };
     } catch (e) {
       if (e instanceof BodyTooLarge)
@@ -256,6 +263,12 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   type Parsed<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ApiError };
 
   /** Turns a raw attempt into a read value or a typed error plus the failure the retry policy sees. */
+  let clockOffsetMs: number | null = null;
+  const noteServiceClock = (date: string | null) => {
+    const at = date === null ? NaN : Date.parse(date);
+    if (!Number.isNaN(at)) clockOffsetMs = at - now();
+  };
+
   const interpret = <T>(endpoint: Endpoint, raw: RawAttempt, readAnswer: Reader<T>): Parsed<T> => {
     if (raw.kind === 'failed') {
       const kind =
@@ -349,7 +362,11 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries, outcomeUnknown: false };
       const decision = decide(endpoint, parsed.failure, { attempt, previous }, retryCfg, random);
       if (decision.action !== 'retry')
-        return { result: err(parsed.error), ambiguousRetries, outcomeUnknown: decision.action === 'uncertain' };
+        return {
+          result: err(parsed.error),
+          ambiguousRetries,
+          outcomeUnknown: decision.action === 'uncertain',
+        };
       if (decision.ambiguous) ambiguousRetries++;
       previous.push(parsed.failure);
       await sleep(decision.delayMs);
@@ -358,6 +375,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
   return {
     profile: { baseUrl: profile.baseUrl, version },
+    serviceClockOffsetMs: () => clockOffsetMs,
 
     async ping() {
       const { result } = await call('ping', 'GET', 'ping', readPing, { auth: false });

@@ -35,7 +35,10 @@ export const accountCommand: WorkspaceCommand = {
         );
         return EXIT.refused;
       }
-      out.say('account', `Participant ${code} is linked to account ${v['account-id']}; its files are queued.`);
+      out.say(
+        'account',
+        `Participant ${code} is linked to account ${v['account-id']}; its files are queued.`,
+      );
       return EXIT.ok;
     }
     svc.resolveUncertainAccount(p.participantId, d, at);

@@ -19,7 +19,9 @@ const OLD_STATES = `'awaiting_upload', 'processing', 'completed', 'error', 'not_
 const NEW_STATES = `'awaiting_upload', 'processing', 'completed', 'error', 'not_requested', 'timed_out', 'unanswered'`;
 
 const allowUnanswered = (db: Database.Database): void => {
-  const table = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'analyses'`).get() as {
+  const table = db
+    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'analyses'`)
+    .get() as {
     sql: string;
   };
   if (!table.sql.includes(OLD_STATES)) throw new Error('0090: the analyses table is not as expected');

@@ -80,11 +80,16 @@ export const markAccountUncertain = (
         participantId,
       ) as { study_id: number; account_requested_at: string | null } | undefined;
       if (!p) return;
-      const u: AccountUncertainty = { requestedAt: p.account_requested_at ?? at, reason, error, resolution: null };
-      stmt(
-        db,
-        `UPDATE participants SET account_uncertain = ? WHERE id = ? AND account_id IS NULL`,
-      ).run(JSON.stringify(u), participantId);
+      const u: AccountUncertainty = {
+        requestedAt: p.account_requested_at ?? at,
+        reason,
+        error,
+        resolution: null,
+      };
+      stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ? AND account_id IS NULL`).run(
+        JSON.stringify(u),
+        participantId,
+      );
       appendEvent(
         db,
         at,

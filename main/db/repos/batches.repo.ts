@@ -38,6 +38,11 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
   ).all(batchId) as { s: AnalysisState; n: number }[]) {
     analysesByState[r.s] = r.n;
   }
+  const clock = stmt(
+    db,
+    `SELECT avg((julianday(uploaded_at) - julianday(accepted_at)) * 86400.0) AS offset FROM recordings
+     WHERE batch_id = ? AND upload_state = 'uploaded' AND uploaded_at IS NOT NULL AND accepted_at IS NOT NULL`,
+  ).get(batchId) as { offset: number | null };
   return {
     batchId: b.id,
     studyId: b.study_id,
@@ -49,6 +54,7 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
     analysesByState,
     total,
     pauseReason: b.pause_reason,
+    serviceClockOffsetSeconds: clock.offset === null ? null : Math.round(clock.offset),
   };
 };
 

@@ -66,7 +66,9 @@ export const markUnanswered = (db: Db, recordingId: number, at: string): number 
     `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
   ).run(recordingId).changes;
   if (n > 0) {
-    const r = stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as { study_id: number };
+    const r = stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as {
+      study_id: number;
+    };
     appendEvent(db, at, 'analysis_unanswered', { studyId: r.study_id, recordingId }, { analyses: n });
   }
   return n;

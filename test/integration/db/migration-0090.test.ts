@@ -30,7 +30,9 @@ const seeded = () => {
 const schemaOf = (db: Database.Database, table: string) =>
   (
     db
-      .prepare(`SELECT type, name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') ORDER BY name`)
+      .prepare(
+        `SELECT type, name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') ORDER BY name`,
+      )
       .all(table) as { type: string; name: string }[]
   ).map((r) => `${r.type}:${r.name}`);
 
@@ -42,8 +44,12 @@ describe('migration 0090 (end states and account intents)', () => {
     migrate(db, MIGRATIONS, 90);
     expect(db.prepare(`SELECT * FROM analyses ORDER BY type`).all()).toEqual(before);
     expect(schemaOf(db, 'analyses')).toEqual(dependents);
-    db.prepare(`UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE type = 'wellbeing'`).run();
-    expect(() => db.prepare(`UPDATE analyses SET state = 'lost' WHERE type = 'wellbeing'`).run()).toThrow(/CHECK/);
+    db.prepare(
+      `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE type = 'wellbeing'`,
+    ).run();
+    expect(() => db.prepare(`UPDATE analyses SET state = 'lost' WHERE type = 'wellbeing'`).run()).toThrow(
+      /CHECK/,
+    );
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   });

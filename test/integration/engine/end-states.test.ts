@@ -12,10 +12,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRequestError } from '../../../main/api/client';
 import { openStudyDb, type Db } from '../../../main/db/open';
-import {
-  resolveUncertainAccount,
-  uncertainAccountRows,
-} from '../../../main/db/repos/account-intents.repo';
+import { resolveUncertainAccount, uncertainAccountRows } from '../../../main/db/repos/account-intents.repo';
 import { recordingStateCounts } from '../../../main/db/repos/end-states.repo';
 import { linkAccount } from '../../../main/db/repos/participants.repo';
 import { strandedAnalyses } from '../../../main/db/repos/polls.repo';
@@ -242,9 +239,9 @@ describe('no duplicate accounts', () => {
 
     expect(linkAccount(db, 2, 'ACC-FOUND', iso(clock))).toBe(true);
     expect(resolveUncertainAccount(db, 3, 'leave', iso(clock))).toBe(true);
-    expect(uncertainAccountRows(db, 1).map((r) => [r.code, JSON.parse(r.account_uncertain).resolution])).toEqual([
-      ['P3', 'leave'],
-    ]);
+    expect(
+      uncertainAccountRows(db, 1).map((r) => [r.code, JSON.parse(r.account_uncertain).resolution]),
+    ).toEqual([['P3', 'leave']]);
     expect(db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(three![0])).toEqual({
       upload_state: 'cancelled',
     });

@@ -65,7 +65,14 @@ describe('polling schedule (spec: 15–30 s recommended, never under 5 s, five-m
 });
 
 describe('the schedule reaches an end (issue 13)', () => {
-  const s = clampPollSettings({ firstPollAfterMs: 5_000, intervalMs: 6_000, jitterMs: 0, timeoutMs: 30_000, slowIntervalMs: 20_000, slowForMs: 60_000 });
+  const s = clampPollSettings({
+    firstPollAfterMs: 5_000,
+    intervalMs: 6_000,
+    jitterMs: 0,
+    timeoutMs: 30_000,
+    slowIntervalMs: 20_000,
+    slowForMs: 60_000,
+  });
 
   /** Polls as the poller does (each at its scheduled time) until the schedule gives up; returns the phases seen. */
   const walk = (settings: typeof s) => {
@@ -94,15 +101,19 @@ describe('the schedule reaches an end (issue 13)', () => {
   it("counts from the moment the upload was accepted on this workstation, whatever the service's clock says", () => {
     // The service's uploaded_at six minutes behind is only data: the schedule never sees it.
     const acceptedAtMs = T0;
-    const n = nextPoll({ acceptedAtMs, lastPolledAtMs: T0 + 10_000, nowMs: T0 + 10_000 }, DEFAULT_POLL, () => 0.5);
+    const n = nextPoll(
+      { acceptedAtMs, lastPolledAtMs: T0 + 10_000, nowMs: T0 + 10_000 },
+      DEFAULT_POLL,
+      () => 0.5,
+    );
     expect(n.phase).toBe('normal');
   });
 
   it('with the default settings, a recording is timed out five minutes after its upload', () => {
     const at = T0 + DEFAULT_POLL.timeoutMs;
-    expect(nextPoll({ acceptedAtMs: T0, lastPolledAtMs: at - 1, nowMs: at - 1 }, DEFAULT_POLL, () => 0.5).phase).toBe(
-      'normal',
-    );
+    expect(
+      nextPoll({ acceptedAtMs: T0, lastPolledAtMs: at - 1, nowMs: at - 1 }, DEFAULT_POLL, () => 0.5).phase,
+    ).toBe('normal');
     expect(nextPoll({ acceptedAtMs: T0, lastPolledAtMs: at, nowMs: at }, DEFAULT_POLL, () => 0.5).phase).toBe(
       'timed_out',
     );

@@ -79,6 +79,7 @@ const batch = (over: Partial<BatchProgress>): BatchProgress => ({
   analysesByState: {},
   total: 0,
   pauseReason: null,
+  serviceClockOffsetSeconds: null,
   ...over,
 });
 
