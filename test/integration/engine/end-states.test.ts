@@ -13,6 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRequestError } from '../../../main/api/client';
 import { openStudyDb, type Db } from '../../../main/db/open';
 import { resolveUncertainAccount, uncertainAccountRows } from '../../../main/db/repos/account-intents.repo';
+import { batchProgress } from '../../../main/db/repos/batches.repo';
 import { recordingStateCounts } from '../../../main/db/repos/end-states.repo';
 import { linkAccount } from '../../../main/db/repos/participants.repo';
 import { strandedAnalyses } from '../../../main/db/repos/polls.repo';
@@ -138,6 +139,8 @@ describe('the poll schedule runs on the workstation clock', () => {
       accepted_at: string;
     };
     expect(Date.parse(r.accepted_at) - Date.parse(r.uploaded_at)).toBe(6 * 60_000);
+    // ...and the batch shows the difference (more than a minute is said on the batch page).
+    expect(batchProgress(db, 1)!.serviceClockOffsetSeconds).toBe(-360);
   });
 });
 
@@ -268,5 +271,31 @@ describe('no duplicate accounts', () => {
     expect((await createMissingAccounts(db, client, 1, { now })).failed).toHaveLength(1);
     client.createAccount = real;
     expect((await createMissingAccounts(db, client, 1, { now })).created).toHaveLength(1);
+  });
+});
+
+describe("the service's clock, as its answers say it", () => {
+  it('is read from the Date header of its latest answer, for the connection test', async () => {
+    const { createServer } = await import('node:http');
+    const { createApiClient } = await import('../../../main/api/client');
+    const server = createServer((_, res) => {
+      res.setHeader('Date', new Date(Date.now() - 6 * 60_000).toUTCString());
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ message: 'pong' }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const c = createApiClient({
+        profile: { baseUrl: `http://127.0.0.1:${port}`, version: 'v1.3', apiKey: 'sk-clock-1' },
+      });
+      expect(c.serviceClockOffsetMs?.()).toBeNull();
+      expect(await c.ping()).toMatchObject({ ok: true });
+      const offset = c.serviceClockOffsetMs?.() ?? 0;
+      expect(offset).toBeGreaterThan(-6 * 60_000 - 2_000);
+      expect(offset).toBeLessThan(-6 * 60_000 + 2_000);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
