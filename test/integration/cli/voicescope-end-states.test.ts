@@ -166,7 +166,7 @@ describe('voicescope import when no account could be created', () => {
     expect(recordings(r)).toEqual({ pending: 2 });
   }, 300_000);
 
-  it('the researcher decides: retry for one, link an account found elsewhere for the other', async () => {
+  it('the researcher decides: ask again for one, leave the other (its file withdrawn); wait then exits 0', async () => {
     sandbox.setScenario({ preset: 'fast' });
     expect(
       (await run(['account', '--study', 'NoAccounts', '--participant', 'X', '--decision', 'retry'])).code,
