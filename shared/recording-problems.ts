@@ -108,11 +108,18 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
     case 'uploaded': {
       const failed = f.analyses.filter((a) => a.state === 'error').map((a) => a.type);
       const late = f.analyses.filter((a) => a.state === 'timed_out').map((a) => a.type);
+      const unanswered = f.analyses.filter((a) => a.state === 'unanswered').map((a) => a.type);
       if (failed.length) {
         return {
           summary: `The service could not analyse ${list(failed)} for this recording (it gives no reason).`,
           action:
             'Check the audio (speech, noise, one speaker). Sending it again costs a credit and usually fails the same way.',
+        };
+      }
+      if (unanswered.length && !late.length) {
+        return {
+          summary: `The service never answered for ${list(unanswered)}: no result after five minutes and a day of re-checks.`,
+          action: '"Check again" asks the service once more; Voicescope does not ask again on its own.',
         };
       }
       if (late.length) {
@@ -129,11 +136,14 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
   }
 };
 
-/** True when doing it again is safe: a rejected upload (nothing charged) that may now succeed, or timed-out results to ask for again. */
+/** True when doing it again is safe: a rejected upload (nothing charged) that may now succeed, or timed-out or unanswered results to ask for again. */
 export const retryable = (f: RecordingFactsForProblem): boolean => {
   if (f.uploadState === 'rejected') {
     const e = f.uploadError;
     return !(e && isApiError(e) && PERMANENT.has(e.kind));
   }
-  return f.uploadState === 'uploaded' && f.analyses.some((a) => a.state === 'timed_out');
+  return (
+    f.uploadState === 'uploaded' &&
+    f.analyses.some((a) => a.state === 'timed_out' || a.state === 'unanswered')
+  );
 };

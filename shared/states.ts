@@ -25,7 +25,10 @@ export const ANALYSIS_STATES = [
   'completed',
   'error',
   'not_requested',
+  /** no answer within the timeout: re-checked at a slower pace (it still has a next poll) */
   'timed_out',
+  /** terminal: the timeout and the slower re-checks passed without an answer; the researcher can ask for one more check */
+  'unanswered',
 ] as const;
 export type AnalysisState = (typeof ANALYSIS_STATES)[number];
 

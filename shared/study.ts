@@ -118,7 +118,16 @@ export interface BatchProgress {
   readonly analysesByState: Readonly<Partial<Record<AnalysisState, number>>>;
   readonly total: number;
   readonly pauseReason: string | null;
+  /**
+   * How far the service's clock is from this workstation's, in seconds (its `uploaded_at` minus the
+   * moment the upload was accepted here, averaged over the batch's uploads; positive: the service is
+   * ahead). Null before anything was uploaded. Only shown: the poll schedule runs on this workstation's clock.
+   */
+  readonly serviceClockOffsetSeconds: number | null;
 }
+
+/** A clock difference larger than this is shown to the researcher. */
+export const CLOCK_DIFFERENCE_SHOWN_SECONDS = 60;
 
 export interface UncertainUpload {
   readonly recordingId: number;

@@ -82,14 +82,24 @@ export interface UploadRequest {
 
 export interface AccountCreation {
   readonly account: Account;
-  /** Attempts whose outcome was ambiguous before the one that succeeded: each may have left an empty account behind. */
+  /** Attempts whose outcome was ambiguous before the one that succeeded (always 0 since such requests are no longer repeated). */
   readonly uncertainAttempts: number;
 }
+
+/** Why no account came back; `outcomeUnknown`: the request may have created one (timeout, 5xx, unreadable answer). */
+export type AccountRequestError = ApiError & { readonly outcomeUnknown: boolean };
 
 export interface ApiClient {
   readonly profile: Omit<ServiceProfile, 'apiKey'>;
   ping(): Promise<Result<string, ApiError>>;
-  createAccount(): Promise<Result<AccountCreation, ApiError>>;
+  /**
+   * How far the service's clock is from this workstation's (ms; positive: the service is ahead), from
+   * the `Date` header of its latest answer (one-second resolution); null before any answer carried one.
+   * Shown to the researcher only: nothing is scheduled on the service's clock.
+   */
+  serviceClockOffsetMs?(): number | null;
+  /** Never repeated after a request that may have reached the service: the error then says `outcomeUnknown`. */
+  createAccount(): Promise<Result<AccountCreation, AccountRequestError>>;
   upload(req: UploadRequest): Promise<UploadOutcome<ApiError>>;
   getAnalysis(
     recordingId: string,
@@ -226,6 +236,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
         ...(init.upload ? { fetch: streamingUploadFetch(init.upload.chunks, headers) } : {}),
       });
       const body = await readCapped(res, maxResponseBytes);
+      noteServiceClock(res.headers.get('date'));
       return { kind: 'response', status: res.status, headers: res.headers, body };
     } catch (e) {
       if (e instanceof BodyTooLarge)
@@ -252,6 +263,12 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   type Parsed<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: ApiError };
 
   /** Turns a raw attempt into a read value or a typed error plus the failure the retry policy sees. */
+  let clockOffsetMs: number | null = null;
+  const noteServiceClock = (date: string | null) => {
+    const at = date === null ? NaN : Date.parse(date);
+    if (!Number.isNaN(at)) clockOffsetMs = at - now();
+  };
+
   const interpret = <T>(endpoint: Endpoint, raw: RawAttempt, readAnswer: Reader<T>): Parsed<T> => {
     if (raw.kind === 'failed') {
       const kind =
@@ -332,8 +349,9 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     path: string,
     read: Reader<T>,
     init: { auth: boolean; json?: unknown },
-  ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number }> => {
-    if (init.auth && keyRefused) return { result: err(keyRefused(endpoint)), ambiguousRetries: 0 };
+  ): Promise<{ result: Result<T, ApiError>; ambiguousRetries: number; outcomeUnknown: boolean }> => {
+    if (init.auth && keyRefused)
+      return { result: err(keyRefused(endpoint)), ambiguousRetries: 0, outcomeUnknown: false };
     const previous: AttemptFailure[] = [];
     let ambiguousRetries = 0;
     for (let attempt = 1; ; attempt++) {
@@ -341,9 +359,14 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
       const raw = await attemptOnce(method, path, { ...init, timeoutMs: readTimeoutMs });
       const parsed = interpret(endpoint, raw, read);
       emit(endpoint, method, path, attempt, startedAt, raw, parsed.ok ? null : parsed.failure, null);
-      if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries };
+      if (parsed.ok) return { result: ok(parsed.value), ambiguousRetries, outcomeUnknown: false };
       const decision = decide(endpoint, parsed.failure, { attempt, previous }, retryCfg, random);
-      if (decision.action !== 'retry') return { result: err(parsed.error), ambiguousRetries };
+      if (decision.action !== 'retry')
+        return {
+          result: err(parsed.error),
+          ambiguousRetries,
+          outcomeUnknown: decision.action === 'uncertain',
+        };
       if (decision.ambiguous) ambiguousRetries++;
       previous.push(parsed.failure);
       await sleep(decision.delayMs);
@@ -352,6 +375,7 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
 
   return {
     profile: { baseUrl: profile.baseUrl, version },
+    serviceClockOffsetMs: () => clockOffsetMs,
 
     async ping() {
       const { result } = await call('ping', 'GET', 'ping', readPing, { auth: false });
@@ -359,14 +383,14 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
     },
 
     async createAccount() {
-      const { result, ambiguousRetries } = await call(
+      const { result, ambiguousRetries, outcomeUnknown } = await call(
         'createAccount',
         'POST',
         'accounts',
         (json) => readAccount(version, json),
         { auth: true, ...(version === 'v1.2' ? { json: {} } : {}) },
       );
-      if (!result.ok) return result;
+      if (!result.ok) return err({ ...result.error, outcomeUnknown });
       const account: Account = result.value;
       return ok({ account, uncertainAttempts: ambiguousRetries });
     },

@@ -16,7 +16,10 @@ export type AttemptFailure =
 export type Decision =
   | { readonly action: 'retry'; readonly delayMs: number; readonly ambiguous: boolean }
   | { readonly action: 'give_up' }
-  /** Only for uploads: the service may have accepted (and charged) the request. Never repeated. */
+  /**
+   * Only for the non-idempotent POSTs (upload, createAccount): the service may have accepted (and, for an
+   * upload, charged) the request. Never repeated: the researcher decides.
+   */
   | { readonly action: 'uncertain' };
 
 export interface RetryConfig {
@@ -35,7 +38,7 @@ export const DEFAULT_RETRY: RetryConfig = {
 };
 
 /** Attempts for the non-idempotent POSTs, counted separately per reason. */
-const POST_LIMITS = { notSent: 3, rateLimited: 3, ambiguousAccount: 1 } as const;
+const POST_LIMITS = { notSent: 3, rateLimited: 3 } as const;
 
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -134,19 +137,10 @@ export const decide = (
         : backoffMs(hist.attempt, cfg, random);
       return wait === null ? { action: 'give_up' } : { action: 'retry', delayMs: wait, ambiguous: false };
     }
-    case 'createAccount': {
-      const shared = decidePostRetry(failure, hist, cfg, random);
-      if (shared !== null) return shared;
-      if (isAmbiguous(failure) || failure.kind === 'invalid_response') {
-        const ambiguousSoFar = hist.previous.filter(
-          (f) => isAmbiguous(f) || f.kind === 'invalid_response',
-        ).length;
-        return ambiguousSoFar < POST_LIMITS.ambiguousAccount
-          ? { action: 'retry', delayMs: backoffMs(hist.attempt, cfg, random), ambiguous: true }
-          : { action: 'give_up' };
-      }
-      return { action: 'give_up' };
-    }
+    // v1.3 cannot list accounts: an account created by a request whose answer was lost could never be
+    // found again, and repeating the request would create a second one. Like an upload, it is never
+    // repeated blindly (docs/spec-decisions.md, "Account requests with an unknown outcome").
+    case 'createAccount':
     case 'upload': {
       const shared = decidePostRetry(failure, hist, cfg, random);
       if (shared !== null) return shared;

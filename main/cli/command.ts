@@ -15,6 +15,7 @@ export const EXIT = {
   service: 5,
   timeout: 6,
   notExported: 7,
+  noResult: 8,
 } as const;
 
 /** Every option of every command: any command accepts them all, and reads those it needs. */
@@ -44,6 +45,9 @@ const OPTIONS = {
   'poll-interval': { type: 'string' },
   'poll-jitter': { type: 'string' },
   budget: { type: 'string' },
+  'poll-timeout': { type: 'string' },
+  'recheck-interval': { type: 'string' },
+  'recheck-for': { type: 'string' },
   'upload-concurrency': { type: 'string' },
   'uploads-per-minute': { type: 'string' },
   recording: { type: 'string' },
@@ -64,6 +68,7 @@ const OPTIONS = {
   csv: { type: 'string' },
   'pitch-floor': { type: 'string' },
   'pitch-ceiling': { type: 'string' },
+  'account-id': { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

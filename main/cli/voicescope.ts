@@ -5,10 +5,12 @@
  * This module dispatches: each command is a module under commands/ with its name, its help and its run
  * function (commands/index.ts lists them); `--help` and `<command> --help` are made from their help.
  *
- * Exit codes: 0 done; 1 unexpected failure; 2 wrong usage; 3 some files were refused (locally or by the
- * service) or analyses failed; 4 the researcher must decide (uncertain uploads, paused queue, missing
- * accounts); 5 the service or the profile cannot be used (address, key, access); 6 timed out waiting;
- * 7 the export was not written (nothing selected, folder taken or unwritable, disk full, cancelled).
+ * Exit codes: 0 done (for wait: every analysis completed); 1 unexpected failure; 2 wrong usage; 3 some
+ * files were refused (locally or by the service) or analyses failed; 4 the researcher must decide
+ * (uncertain uploads, paused queue, missing or uncertain accounts); 5 the service or the profile cannot
+ * be used (address, key, access); 6 `--timeout` ran out while waiting; 7 the export was not written
+ * (nothing selected, folder taken or unwritable, disk full, cancelled); 8 some analyses got no result
+ * in time (timed out, still re-checked; or unanswered).
  */
 import { defaultWorkspaceDir } from '../services/workspace';
 import { openStudyService } from '../services/study-service';
@@ -20,7 +22,8 @@ export { EXIT } from './command';
 
 const USAGE = `Usage: voicescope <command> [options]        (also: npm run cli -- <command> [options])`;
 const COMMON = `Options: --home <dir> (workspace; default $VOICESCOPE_HOME or ~/.voicescope), --json (JSON lines), -h, --help
-Exit codes: 0 done, 1 failure, 2 usage, 3 refusals, 4 decisions needed, 5 service/profile unusable, 6 timeout, 7 not exported.`;
+Exit codes: 0 done, 1 failure, 2 usage, 3 refusals or failed analyses, 4 decisions needed, 5 service/profile unusable,
+6 --timeout ran out, 7 not exported, 8 analyses without a result in time (timed out or unanswered).`;
 
 /** `voicescope --help`: every command's own help, in order. */
 const HELP = `voicescope: the Voicescope study engine on the command line

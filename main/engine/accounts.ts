@@ -1,29 +1,66 @@
 /**
  * Service accounts for participants, created only after the researcher confirms (each is a request to
- * the service and, in v1.3, may count against the organisation). A participant's pending recordings
- * become queued once it has an account. Ambiguous attempts (the client retried after a request whose
- * answer was lost) are logged: each may have left an empty account on the service.
+ * the service and, in v1.3, may count against the organisation), and only for participants with at
+ * least one file waiting to be sent. A participant's pending recordings become queued once it has an
+ * account.
+ *
+ * No duplicate accounts: the intent is committed before each request (account-intents.repo.ts). A
+ * request whose outcome is unknown (timeout or 5xx after sending, an unreadable answer) is not repeated:
+ * the participant is marked "account uncertain" with what is known, and the researcher decides (ask
+ * again, link an account id, or leave it), as with uncertain uploads. An answer that carries an
+ * `account_id` is kept even when another field is odd (the reader flags it).
  */
 import type { ApiError } from '../../shared/api/api-error';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
-import { participantsWithoutAccountRows, recordCreatedAccount } from '../db/repos/participants.repo';
+import {
+  beginAccountRequest,
+  clearAccountRequest,
+  markAccountUncertain,
+  participantsNeedingAccountRows,
+  recoverInterruptedAccountRequests,
+} from '../db/repos/account-intents.repo';
+import { recordCreatedAccount } from '../db/repos/participants.repo';
 
 export interface AccountCreationReport {
   readonly created: readonly { code: string; accountId: string }[];
   readonly failed: readonly { code: string; error: ApiError }[];
-  /** Attempts that may have created an unused account on the service. */
+  /** Requests whose outcome is unknown: the participant is marked "account uncertain", the researcher decides. */
+  readonly uncertain: readonly { code: string; error: ApiError }[];
+  /** Kept for the window's report: requests that may have left an unused account (= uncertain ones). */
   readonly possibleOrphans: number;
 }
 
+/** Participants that need an account now: none yet, none uncertain, at least one file to send. */
 export const participantsWithoutAccount = (
   db: Db,
   studyId: number,
   codes?: readonly string[],
 ): { id: number; code: string }[] => {
-  const rows = participantsWithoutAccountRows(db, studyId);
+  const rows = participantsNeedingAccountRows(db, studyId);
   return codes ? rows.filter((r) => codes.includes(r.code)) : rows;
 };
+
+const UNCERTAIN_REASON: Partial<Record<ApiError['kind'], string>> = {
+  Timeout: 'The service did not answer in time; it may have created the account.',
+  NetworkError: 'The connection broke after the request was sent; the service may have created the account.',
+  ServerError: 'The service failed while handling the request; it may have created the account.',
+  InvalidResponse: 'The service answered, but its answer could not be read; it may have created the account.',
+};
+
+/**
+ * No account request can stay open longer than this (the client's timeouts and its retries of requests
+ * that never left): an older open intent was interrupted.
+ */
+export const ACCOUNT_REQUEST_STALE_MS = 10 * 60_000;
+
+/** Open account intents left by a process that stopped become "account uncertain". Returns their participant ids. */
+export const recoverAccountRequests = (db: Db, nowMs: number): number[] =>
+  recoverInterruptedAccountRequests(
+    db,
+    new Date(nowMs).toISOString(),
+    new Date(nowMs - ACCOUNT_REQUEST_STALE_MS).toISOString(),
+  );
 
 export const createMissingAccounts = async (
   db: Db,
@@ -33,21 +70,32 @@ export const createMissingAccounts = async (
 ): Promise<AccountCreationReport> => {
   const created: { code: string; accountId: string }[] = [];
   const failed: { code: string; error: ApiError }[] = [];
-  let possibleOrphans = 0;
+  const uncertain: { code: string; error: ApiError }[] = [];
+  const iso = () => new Date(opts.now()).toISOString();
+  recoverAccountRequests(db, opts.now());
   for (const p of participantsWithoutAccount(db, studyId, opts.codes)) {
+    if (!beginAccountRequest(db, p.id, iso())) continue; // another request is open for this participant
     const res = await client.createAccount();
-    const at = new Date(opts.now()).toISOString();
+    const at = iso();
     if (!res.ok) {
-      failed.push({ code: p.code, error: res.error });
-      if (
-        res.error.kind === 'Unauthorized' ||
-        res.error.kind === 'Suspended' ||
-        res.error.kind === 'ApiNotProvisioned'
-      )
+      const { outcomeUnknown, ...error } = res.error;
+      if (outcomeUnknown) {
+        markAccountUncertain(
+          db,
+          p.id,
+          at,
+          UNCERTAIN_REASON[error.kind] ?? 'The answer was lost; the service may have created the account.',
+          error,
+        );
+        uncertain.push({ code: p.code, error });
+        continue;
+      }
+      clearAccountRequest(db, p.id);
+      failed.push({ code: p.code, error });
+      if (error.kind === 'Unauthorized' || error.kind === 'Suspended' || error.kind === 'ApiNotProvisioned')
         break; // the same for every participant
       continue;
     }
-    possibleOrphans += res.value.uncertainAttempts;
     const accountId = res.value.account.accountId;
     recordCreatedAccount(db, {
       studyId,
@@ -58,5 +106,5 @@ export const createMissingAccounts = async (
     });
     created.push({ code: p.code, accountId });
   }
-  return { created, failed, possibleOrphans };
+  return { created, failed, uncertain, possibleOrphans: uncertain.length };
 };

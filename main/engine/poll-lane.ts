@@ -1,4 +1,8 @@
-/** The queue runner's polling lane: one step asks for the results that are due, within the shared budget. */
+/**
+ * The queue runner's polling lane: one step asks for the results that are due, within the shared budget.
+ * Idleness is checked on every turn, not only when no poll is scheduled at all: timed-out recordings
+ * keep slow re-checks scheduled for a day, yet nobody waiting for the batch waits for them.
+ */
 import { nextDueAt, runPollStep } from './poll-step';
 import type { RunnerCore } from './runner-core';
 import { checkIdle } from './runner-idle';
@@ -11,8 +15,8 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     return;
   }
   const due = nextDueAt(r.db, r.profileId);
+  checkIdle(r);
   if (due === null) {
-    checkIdle(r);
     await r.nap(r.idleRecheckMs);
     return;
   }
@@ -30,5 +34,6 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     limit: r.poll.globalBurst,
   });
   for (const c of res.changed) r.hub.recordingChanged(c.studyId, c.id, c.batchId);
+  checkIdle(r);
   if (res.writeError !== null) onFailure(r, res.writeError, 'storing polled results');
 };

@@ -2,14 +2,24 @@
  * One step of the poller: the recordings whose poll is due (up to `limit`, earliest first) are each
  * asked once for the analysis types still pending, every request within the global budget; the answer
  * is stored and the next poll scheduled by poll-schedule.ts. A rate limit holds everybody back; other
- * failures leave the schedule to try again later. The schedule lives in the database, so a restart
+ * failures leave the schedule to try again later. A failed poll moves along the schedule like an
+ * answer saying `processing`: past the timeout the recording is `timed_out` (re-checked slowly), and
+ * after the re-check period `unanswered`, so every recording reaches an end state even when the service
+ * never answers (invariant: polls.repo.ts strandedAnalyses). Ages are counted on the workstation's clock
+ * from the moment the upload was accepted here. The schedule lives in the database, so a restart
  * resumes exactly where it stopped. A write that fails (disk full, read-only drive) ends the step with
  * that error: the answer is simply asked again later, since the service keeps it.
  */
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
-import { duePolls, earliestPollAt, markTimedOut, recordFailedPoll } from '../db/repos/polls.repo';
+import {
+  duePolls,
+  earliestPollAt,
+  markTimedOut,
+  markUnanswered,
+  recordFailedPoll,
+} from '../db/repos/polls.repo';
 import { storeAnalysis } from '../db/repos/results.repo';
 import { nextPoll, type PollSettings, type TokenBucket } from '../jobs/poll-schedule';
 import { MAX_RATE_LIMIT_PAUSE_MS } from './upload-step';
@@ -18,6 +28,8 @@ export interface PollStepResult {
   readonly polled: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Analyses that reached `unanswered` in this step. */
+  readonly unanswered: number;
   /** Recordings whose stored state changed, with their study. */
   readonly changed: readonly {
     readonly id: number;
@@ -51,7 +63,8 @@ export const runPollStep = async (
   const due = duePolls(db, opts.profileId, nowIso, opts.limit ?? 1_000_000);
   let polled = 0,
     failed = 0,
-    timedOut = 0;
+    timedOut = 0,
+    unanswered = 0;
   const changed: PollStepResult['changed'][number][] = [];
   for (const row of due) {
     const wait = opts.bucket.reserve();
@@ -65,7 +78,7 @@ export const runPollStep = async (
         : answer;
     const at = opts.now();
     const next = nextPoll(
-      { uploadedAtMs: Date.parse(row.uploaded_at), lastPolledAtMs: at, nowMs: at },
+      { acceptedAtMs: Date.parse(row.accepted_at), lastPolledAtMs: at, nowMs: at },
       opts.settings,
       opts.random,
     );
@@ -78,21 +91,21 @@ export const runPollStep = async (
         );
     }
     try {
-      if (!res.ok) {
-        const unreadable = 'endpoint' in res.error ? { studyId: row.study_id, error: res.error } : undefined;
-        recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString(), unreadable);
-        continue;
-      }
-      storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
-      polled++;
-      if (next.phase !== 'normal') {
-        timedOut += markTimedOut(db, row.id);
-      }
+      const unreadable =
+        !res.ok && 'endpoint' in res.error ? { studyId: row.study_id, error: res.error } : undefined;
+      // The answer (or the failed poll) and the schedule's verdict are written together.
+      db.transaction(() => {
+        if (res.ok) storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
+        else recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString(), unreadable);
+        if (next.phase === 'timed_out') timedOut += markTimedOut(db, row.id);
+        if (next.phase === 'unanswered') unanswered += markUnanswered(db, row.id, new Date(at).toISOString());
+      }).immediate();
+      if (res.ok) polled++;
     } catch (writeError) {
       // Nothing of this answer was stored (one transaction); the poll stays due and is asked again.
-      return { polled, failed, timedOut, changed, writeError };
+      return { polled, failed, timedOut, unanswered, changed, writeError };
     }
     changed.push({ id: row.id, studyId: row.study_id, batchId: row.batch_id });
   }
-  return { polled, failed, timedOut, changed, writeError: null };
+  return { polled, failed, timedOut, unanswered, changed, writeError: null };
 };

@@ -1,6 +1,8 @@
 /**
  * When the queue runner is idle: nothing in flight, nothing queued on running batches (or sending is
- * paused), and no result awaited. Whoever waits for that hears it after the last progress went out.
+ * paused), and no analysis still `processing`. Timed-out analyses do not count: their slow re-checks go
+ * on (under `voicescope run` and in the app) but nobody waits for them, so `voicescope wait` returns
+ * within the timeout of the last upload. Whoever waits hears it after the last progress went out.
  */
 import { pendingWork } from '../db/repos/queue.repo';
 import type { RunnerCore } from './runner-core';

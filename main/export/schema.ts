@@ -450,7 +450,7 @@ export const selectedMeasures = (req: Pick<ExportRequest, 'analyses'>): MeasureD
 };
 
 const STATE_MEANING =
-  'State of this analysis type: completed (values present unless the service omitted one), error (the analysis failed: no values), processing or awaiting_upload (no result yet), timed_out (no result within five minutes; still re-checked), not_requested (the service says it was not requested).';
+  'State of this analysis type: completed (values present unless the service omitted one), error (the analysis failed: no values), processing or awaiting_upload (no result yet), timed_out (no result within five minutes; still re-checked), unanswered (no result after the timeout and a day of re-checks; checked again only when the researcher asks), not_requested (the service says it was not requested).';
 
 // ---- the files ----
 

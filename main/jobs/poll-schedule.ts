@@ -6,7 +6,12 @@
  * Schedule: first poll `firstPollAfterMs` after upload; then every `intervalMs ± jitterMs`, never
  * closer than the spec's 5-second floor; after `timeoutMs` (five minutes) the recording counts as
  * timed out but is re-checked every `slowIntervalMs` for `slowForMs`, because results can still
- * arrive; then polling stops until the researcher asks again.
+ * arrive; then it is `unanswered` (terminal, no next poll) until the researcher asks for one more check.
+ *
+ * Every age is counted on the workstation's clock, from the moment the upload was accepted as seen
+ * here (`recordings.accepted_at`), never from the service's `uploaded_at`: a service clock minutes
+ * behind must not time out a fresh upload. A poll that fails (5xx, network, unreadable answer) moves
+ * through the same schedule as one that answers `processing`, so failing polls also reach the end.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
 
@@ -52,28 +57,37 @@ export const clampPollSettings = (s: Partial<PollSettings>): PollSettings => {
   };
 };
 
-export type PollPhase = 'normal' | 'timed_out' | 'stopped';
+/** Where a recording stands in the schedule: polled, re-checked slowly after the timeout, or given up. */
+export type PollPhase = 'normal' | 'timed_out' | 'unanswered';
 
-export interface NextPoll {
-  readonly phase: PollPhase;
-  /** Epoch ms of the next poll; null when stopped. */
-  readonly at: number | null;
-}
+export type NextPoll =
+  | { readonly phase: 'normal' | 'timed_out'; /** Epoch ms of the next poll. */ readonly at: number }
+  /** Terminal: no next poll until the researcher asks for one more check. */
+  | { readonly phase: 'unanswered'; readonly at: null };
 
 export const nextPoll = (
-  args: { uploadedAtMs: number; lastPolledAtMs: number | null; nowMs: number },
+  args: {
+    /** When the upload was accepted, on the workstation's clock (epoch ms). */
+    acceptedAtMs: number;
+    lastPolledAtMs: number | null;
+    nowMs: number;
+  },
   s: PollSettings,
   random: () => number,
 ): NextPoll => {
-  const { uploadedAtMs, lastPolledAtMs, nowMs } = args;
+  const { acceptedAtMs, lastPolledAtMs, nowMs } = args;
   if (lastPolledAtMs === null)
-    return { phase: 'normal', at: Math.max(nowMs, uploadedAtMs + s.firstPollAfterMs) };
-  const age = nowMs - uploadedAtMs;
-  if (age >= s.timeoutMs + s.slowForMs) return { phase: 'stopped', at: null };
+    return { phase: 'normal', at: Math.max(nowMs, acceptedAtMs + s.firstPollAfterMs) };
+  const age = nowMs - acceptedAtMs;
+  if (age >= s.timeoutMs + s.slowForMs) return { phase: 'unanswered', at: null };
   const timedOut = age >= s.timeoutMs;
   const base = timedOut ? s.slowIntervalMs : s.intervalMs;
   const jitter = timedOut ? 0 : (random() * 2 - 1) * s.jitterMs;
-  const at = Math.max(lastPolledAtMs + SPEC_FLOOR_MS, lastPolledAtMs + base + jitter, nowMs);
+  // The last slow re-check falls at the end of the period, so "unanswered" comes on time.
+  const at = Math.min(
+    Math.max(lastPolledAtMs + SPEC_FLOOR_MS, lastPolledAtMs + base + jitter, nowMs),
+    Math.max(lastPolledAtMs + SPEC_FLOOR_MS, nowMs, acceptedAtMs + s.timeoutMs + s.slowForMs),
+  );
   return { phase: timedOut ? 'timed_out' : 'normal', at: Math.round(at) };
 };
 

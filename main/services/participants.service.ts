@@ -1,5 +1,11 @@
-/** Participants as the window lists and edits them, and each one's timeline. */
+/** Participants as the window lists and edits them, each one's timeline, and uncertain account requests. */
+import type { ApiError } from '../../shared/api/api-error';
 import type { Timeline } from '../../shared/contract/timeline.contract';
+import {
+  resolveUncertainAccount,
+  uncertainAccountRows,
+  type AccountUncertainty,
+} from '../db/repos/account-intents.repo';
 import {
   createParticipant,
   linkAccount,
@@ -26,6 +32,25 @@ export interface ParticipantsService {
   linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
   /** The participant's measures by session with their baselines; null when there is no such participant. */
   timeline(participantId: number, baselineSessions: number): Timeline | null;
+  /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
+  uncertainAccounts(studyId: number): UncertainAccount[];
+  /**
+   * The researcher's decision on an uncertain account: `retry` lets the next account creation ask again
+   * (a second account may be created); `leave` keeps the participant without an account. Linking an
+   * account id found by other means is linkAccount. False when there is nothing to decide.
+   */
+  resolveUncertainAccount(participantId: number, decision: 'retry' | 'leave', at: string): boolean;
+}
+
+export interface UncertainAccount {
+  readonly participantId: number;
+  readonly participantCode: string;
+  /** When the request was sent (workstation clock). */
+  readonly requestedAt: string;
+  readonly reason: string;
+  readonly error: ApiError | null;
+  /** 'leave': the researcher chose to leave the participant without an account. */
+  readonly resolution: 'leave' | null;
 }
 
 export const participantsService = (ctx: ServiceContext, engine: Engine): ParticipantsService => {
@@ -42,5 +67,19 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       return r;
     },
     timeline: (participantId, baselineSessions) => participantTimeline(db, participantId, baselineSessions),
+    uncertainAccounts: (studyId) =>
+      uncertainAccountRows(db, studyId).map((r) => {
+        const u = JSON.parse(r.account_uncertain) as AccountUncertainty;
+        return {
+          participantId: r.id,
+          participantCode: r.code,
+          requestedAt: u.requestedAt,
+          reason: u.reason,
+          error: u.error,
+          resolution: u.resolution,
+        };
+      }),
+    resolveUncertainAccount: (participantId, decision, at) =>
+      resolveUncertainAccount(db, participantId, decision, at),
   };
 };

@@ -43,6 +43,8 @@ export interface ProfilesService {
   pingProfile(profileId: number): Promise<Result<string, ServiceProblem>>;
   /** Checks address and key: a ping and a usage read. */
   testProfile(profileId: number): Promise<Result<Usage, ServiceProblem>>;
+  /** The service's clock minus this computer's, in whole seconds, as its latest answer said; null if unknown. */
+  serviceClockOffsetSeconds(profileId: number): number | null;
 }
 
 const toProfile = (r: ProfileRow): ProfileSummary => ({
@@ -174,6 +176,11 @@ export const profilesService = (
       if (!c.ok) return c;
       const ping = await c.value.ping();
       return ping.ok ? ok(ping.value) : err(fromApi(ping.error));
+    },
+    serviceClockOffsetSeconds(profileId) {
+      const c = engine.clientFor(profileId);
+      const ms = c.ok ? (c.value.serviceClockOffsetMs?.() ?? null) : null;
+      return ms === null ? null : Math.round(ms / 1000);
     },
     async testProfile(profileId) {
       const c = engine.clientFor(profileId);

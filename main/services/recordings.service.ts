@@ -14,6 +14,12 @@ import {
   type RecordingQuery,
   type RecordingView,
 } from '../db/repos/recordings-view.repo';
+import {
+  pendingWithoutAccountCount,
+  recordingStateCounts,
+  unansweredRecordingIds,
+} from '../db/repos/end-states.repo';
+import { strandedAnalyses } from '../db/repos/polls.repo';
 import { retryRecordings, safeToRetry } from '../db/repos/retry.repo';
 import {
   insistOnDuplicate,
@@ -40,6 +46,14 @@ export interface RecordingsService {
     decision: 'queue_again' | 'cancel' | 'mark_uploaded_elsewhere',
   ): boolean;
   insistOnDuplicate(recordingId: number): boolean;
+  /** Recordings of the study (or one batch) per state: completed, failed, timed_out, unanswered, processing, or their upload state. */
+  recordingStates(studyId: number, batchId?: number): Record<string, number>;
+  /** Recordings waiting for their participant's account: nothing of them was sent. */
+  pendingWithoutAccount(studyId: number): number;
+  /** The study's recordings with an unanswered analysis: what "one more check" may ask again. */
+  unansweredRecordings(studyId: number): number[];
+  /** Analyses not in an end state that have no next poll: always empty (the end-state invariant). */
+  strandedAnalyses(): ReturnType<typeof strandedAnalyses>;
 }
 
 export const recordingsService = (ctx: ServiceContext, engine: Engine): RecordingsService => {
@@ -73,6 +87,10 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
       return r;
     },
     safeToRetry: (studyId, batchId) => safeToRetry(db, studyId, batchId),
+    recordingStates: (studyId, batchId) => recordingStateCounts(db, studyId, batchId),
+    pendingWithoutAccount: (studyId) => pendingWithoutAccountCount(db, studyId),
+    unansweredRecordings: (studyId) => unansweredRecordingIds(db, studyId),
+    strandedAnalyses: () => strandedAnalyses(db),
     uncertainUploads(studyId, batchId) {
       const all = uncertainOfStudy(studyId);
       if (batchId === undefined) return all;

@@ -43,10 +43,29 @@ const Code = z
   .min(1, 'Enter a participant code.')
   .max(64, 'Participant codes are at most 64 characters.');
 
+const AccountProblemSchema = z.object({
+  code: z.string(),
+  error: ApiError,
+  summary: z.string(),
+  action: z.string(),
+});
+
 export const AccountReportSchema = z.object({
   created: z.array(z.object({ code: z.string(), accountId: z.string() })),
-  failed: z.array(z.object({ code: z.string(), error: ApiError, summary: z.string(), action: z.string() })),
+  failed: z.array(AccountProblemSchema),
+  /** Requests whose outcome is unknown: the participant is "account uncertain" and the researcher decides. */
+  uncertain: z.array(AccountProblemSchema),
   possibleOrphans: z.number(),
+});
+
+/** A participant whose account request has an unknown outcome: what is known, for the researcher's decision. */
+export const UncertainAccountSchema = z.object({
+  participantId: Id,
+  participantCode: z.string(),
+  requestedAt: z.string(),
+  reason: z.string(),
+  error: ApiError.nullable(),
+  resolution: z.enum(['leave']).nullable(),
 });
 
 export const participantsContract = {
@@ -85,12 +104,43 @@ export const participantsContract = {
   'participants.linkAccount': action(
     z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }),
     ParticipantRowSchema,
-    ['participants.page', 'participants.get', 'timeline.participant', 'recordings.page', 'studies.get'],
+    [
+      'participants.page',
+      'participants.get',
+      'timeline.participant',
+      'recordings.page',
+      'studies.get',
+      'participants.uncertainAccounts',
+    ],
   ),
   /** Creates a service account for each participant without one (all, or the codes given): one request each. */
   'participants.createAccounts': action(
     z.object({ studyId: Id, codes: z.array(z.string()).optional() }),
     AccountReportSchema,
-    ['participants.page', 'participants.get', 'studies.get', 'recordings.page'],
+    [
+      'participants.page',
+      'participants.get',
+      'studies.get',
+      'recordings.page',
+      'participants.uncertainAccounts',
+    ],
+  ),
+  /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
+  'participants.uncertainAccounts': procedure(z.object({ studyId: Id }), z.array(UncertainAccountSchema)),
+  /**
+   * The researcher's decision on an uncertain account: `retry` asks the service again (a second account
+   * may be created); `leave` keeps the participant without an account and withdraws its waiting files.
+   * Linking an account id found by other means is participants.linkAccount.
+   */
+  'participants.resolveUncertainAccount': action(
+    z.object({ participantId: Id, decision: z.enum(['retry', 'leave']) }),
+    z.object({ resolved: z.boolean() }),
+    [
+      'participants.uncertainAccounts',
+      'participants.page',
+      'participants.get',
+      'studies.get',
+      'recordings.page',
+    ],
   ),
 } as const;

@@ -29,6 +29,8 @@ export const ConnectionTestSchema = z.object({
   /** The service's answer to ping. */
   ping: z.string(),
   usage: UsageSchema,
+  /** The service's clock minus this computer's (seconds, from its `Date` header); null when it sent none. */
+  serviceClockOffsetSeconds: z.number().nullable(),
 });
 
 export const profilesContract = {

@@ -120,6 +120,7 @@ export const BatchProgressSchema = z.object({
   analysesByState: countsBy(ANALYSIS_STATES),
   total: z.number(),
   pauseReason: z.string().nullable(),
+  serviceClockOffsetSeconds: z.number().nullable(),
 });
 
 export const CreditCheckSchema = z.object({

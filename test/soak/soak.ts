@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createApiClient } from '../../main/api/client';
+import { strandedAnalyses } from '../../main/db/repos/polls.repo';
 import { DEMO_API_KEY } from '../../main/sandbox/config';
 import { openStudyService } from '../../main/services/study-service';
 import { makeWav, seededRandom } from '../fixtures/audio';
@@ -147,6 +148,16 @@ say(
 const spells = Object.fromEntries(SPELLS.map((s) => [s, 0])) as Record<Spell, number>;
 let raining = true;
 const nextSpell = spellDealer(random);
+/** The end-state invariant (polls.repo.ts strandedAnalyses), checked after every kill and at the end. */
+const stranded: string[] = [];
+const strandedAfter = (when: string) => {
+  const rows = strandedAnalyses(db);
+  if (rows.length)
+    stranded.push(
+      `after ${when}: ${rows.length} unfinished without a next poll (first: recording ${rows[0]!.recording_id} ${rows[0]!.type} ${rows[0]!.state})`,
+    );
+};
+
 const weather = (async () => {
   while (raining) {
     const spell = nextSpell();
@@ -209,6 +220,7 @@ for (;;) {
     snapshot = now;
     const quick = db.pragma('quick_check', { simple: true });
     if (quick !== 'ok') violations.push(`after kill ${kills}: quick_check says ${String(quick)}`);
+    strandedAfter(`kill ${kills}`);
     say(
       `kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)}, ` +
         `uncertain ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'upload_uncertain'`)}, analyses final ${now.finals.size}`,
@@ -229,8 +241,11 @@ const log = sandbox.requestLog();
 const lost = keptResults(snapshot, snapshotResults(db));
 if (lost.length) violations.push(`after the last run: ${lost.slice(0, 5).join('; ')}`);
 
+strandedAfter('the last run');
+
 // ── Checks and summary ──────────────────────────────────────────────────────────────────────────────
 const checks: Check[] = [
+  { name: 'no analysis was ever unfinished without a next poll time (issue 13)', violations: stranded },
   {
     name: `the engine was killed ${KILLS} times and always restarted cleanly`,
     violations: [

@@ -2,6 +2,7 @@
  * `voicescope import`: without --yes a preview of what each file would become, and why; with --yes the
  * import is committed, accounts created, credits checked and the batch started (--wait: until done).
  */
+import { explainApiError } from '../../../shared/api/api-error';
 import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType } from '../../../shared/api/vocabulary';
 import type { ImportPlan } from '../../../shared/study';
 import { EXIT, UsageError, type WorkspaceCommand } from '../command';
@@ -104,17 +105,30 @@ export const importCommand: WorkspaceCommand = {
       );
     for (const f of accounts.value.failed)
       out.problem(
-        `No account could be created for ${f.code}.`,
-        'Its files wait as pending; run the import again later.',
+        `No account could be created for ${f.code}: ${explainApiError(f.error).summary}`,
+        'Its files wait as pending and are not sent; run the import again later.',
         { error: f.error },
+      );
+    for (const f of accounts.value.uncertain)
+      out.problem(
+        `The account request for ${f.code} has an unknown outcome: the service may have created it. It is not asked again on its own.`,
+        `Decide with: voicescope account --study ${study.id} --participant ${f.code} --decision retry|leave|link`,
+        { error: f.error, accountUncertain: true },
       );
     const credits = await svc.checkBatchCredits(committed.batchId);
     if (!credits.ok) return reportProblem(out, credits.error);
     out.say('credits', credits.value.message, { credits: credits.value });
     const started = await svc.startBatch(committed.batchId);
     if (!started.ok) return reportProblem(out, started.error);
-    out.say('started', `Batch ${committed.batchId} started.`, { batch: started.value });
-    if (!v.wait) return EXIT.ok;
+    const waiting = svc.pendingWithoutAccount(study.id);
+    out.say(
+      'started',
+      waiting > 0
+        ? `Batch ${committed.batchId} started, but ${waiting} file${waiting === 1 ? '' : 's'} cannot be sent until ${waiting === 1 ? 'its participant has' : 'their participants have'} an account.`
+        : `Batch ${committed.batchId} started.`,
+      { batch: started.value, waitingForAccount: waiting },
+    );
+    if (!v.wait) return waiting > 0 ? EXIT.decide : EXIT.ok;
     return await waitForStudy(svc, out, study.id, v.timeout ? Number(v.timeout) : null);
   },
 };

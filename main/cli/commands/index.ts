@@ -1,11 +1,13 @@
 /** Every `voicescope` command, in the order `voicescope --help` lists them. */
 import type { CliCommand } from '../command';
+import { accountCommand } from './account.command';
 import { batchCommand } from './batch.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
 import { manifestTemplateCommand } from './manifest-template.command';
 import { measureCommand } from './measure.command';
 import { profileCommand } from './profile.command';
+import { recheckCommand } from './recheck.command';
 import { resolveCommand } from './resolve.command';
 import { runCommand } from './run.command';
 import { settingsCommand } from './settings.command';
@@ -23,6 +25,8 @@ export const COMMANDS: readonly CliCommand[] = [
   runCommand,
   usageCommand,
   resolveCommand,
+  accountCommand,
+  recheckCommand,
   batchCommand,
   settingsCommand,
   manifestTemplateCommand,

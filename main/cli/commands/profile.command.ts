@@ -1,6 +1,7 @@
 /** `voicescope profile add|list|test`: the service profiles (address, API version, where the key is). */
 import { readFileSync } from 'node:fs';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import { CLOCK_DIFFERENCE_SHOWN_SECONDS } from '../../../shared/study';
 import {
   EXIT,
   need,
@@ -51,9 +52,17 @@ const test = async ({ svc, out, values: v }: CommandContext): Promise<number> =>
   const p = resolveProfile(svc, v.profile);
   const r = await svc.testProfile(p.id);
   if (!r.ok) return reportProblem(out, r.error);
+  const offset = svc.serviceClockOffsetSeconds(p.id);
   out.say('usage', `Connected to ${p.baseUrl}: ${r.value.uploadsRemaining} uploads remaining.`, {
     usage: r.value,
+    serviceClockOffsetSeconds: offset,
   });
+  if (offset !== null && Math.abs(offset) > CLOCK_DIFFERENCE_SHOWN_SECONDS)
+    out.say(
+      'clock',
+      `Note: the service's clock is ${Math.abs(offset)} s ${offset < 0 ? 'behind' : 'ahead of'} this computer's. Its upload times are kept as it gives them; how long Voicescope waits for results is counted on this computer's clock.`,
+      { serviceClockOffsetSeconds: offset },
+    );
   return EXIT.ok;
 };
 

@@ -4,7 +4,7 @@ import { EXIT, UsageError, type WorkspaceCommand } from '../command';
 const num = (x: string | undefined, flag: string) => {
   if (x === undefined) return undefined;
   const n = Number(x);
-  if (!Number.isFinite(n) || n < 0 || (n === 0 && flag !== 'poll-jitter'))
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && flag !== 'poll-jitter' && flag !== 'recheck-for'))
     throw new UsageError(`--${flag} must be a positive number.`);
   return n;
 };
@@ -12,6 +12,7 @@ const num = (x: string | undefined, flag: string) => {
 export const settingsCommand: WorkspaceCommand = {
   name: 'settings',
   help: `  settings [--first-poll <s>] [--poll-interval <s>] [--poll-jitter <s>] [--budget <requests/s>]
+           [--poll-timeout <s>] [--recheck-interval <s>] [--recheck-for <s>]
            [--upload-concurrency <n>] [--uploads-per-minute <n>]
                                             show or tune the poller and the queue (never under 5 s)`,
   run: async ({ svc, out, values: v }) => {
@@ -21,6 +22,9 @@ export const settingsCommand: WorkspaceCommand = {
         intervalMs: num(v['poll-interval'], 'poll-interval'),
         jitterMs: num(v['poll-jitter'], 'poll-jitter'),
         globalRatePerSecond: num(v.budget, 'budget'),
+        timeoutMs: num(v['poll-timeout'], 'poll-timeout'),
+        slowIntervalMs: num(v['recheck-interval'], 'recheck-interval'),
+        slowForMs: num(v['recheck-for'], 'recheck-for'),
       })
         .filter(([, x]) => x !== undefined)
         .map(([k, x]) => [k, k === 'globalRatePerSecond' ? x : x! * 1000]),

@@ -8,5 +8,16 @@ import { m0050 } from './0050-recordings-table';
 import { m0060 } from './0060-audit-log';
 import { m0070 } from './0070-audit-chain';
 import { m0080 } from './0080-data-quality';
+import { m0090 } from './0090-end-states-and-account-intents';
 
-export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0080];
+export const MIGRATIONS: readonly Migration[] = [
+  m0010,
+  m0020,
+  m0030,
+  m0040,
+  m0050,
+  m0060,
+  m0070,
+  m0080,
+  m0090,
+];

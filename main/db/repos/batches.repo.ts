@@ -38,6 +38,11 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
   ).all(batchId) as { s: AnalysisState; n: number }[]) {
     analysesByState[r.s] = r.n;
   }
+  const clock = stmt(
+    db,
+    `SELECT avg((julianday(uploaded_at) - julianday(accepted_at)) * 86400.0) AS offset FROM recordings
+     WHERE batch_id = ? AND upload_state = 'uploaded' AND uploaded_at IS NOT NULL AND accepted_at IS NOT NULL`,
+  ).get(batchId) as { offset: number | null };
   return {
     batchId: b.id,
     studyId: b.study_id,
@@ -49,6 +54,7 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
     analysesByState,
     total,
     pauseReason: b.pause_reason,
+    serviceClockOffsetSeconds: clock.offset === null ? null : Math.round(clock.offset),
   };
 };
 
@@ -109,7 +115,8 @@ export const moveBatch = (
     })
     .immediate();
 
-/** Running batches of a profile whose files have all been sent (or settled): they become finished. */
+/** Running batches of a profile whose files have all been sent (or settled): they become finished. A file still
+ * pending (its participant has no account yet) keeps its batch running: nothing of it was sent. */
 export const finishDrainedBatches = (db: Db, profileId: number, at: string): number[] =>
   db
     .transaction(() => {
@@ -117,7 +124,7 @@ export const finishDrainedBatches = (db: Db, profileId: number, at: string): num
         db,
         `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
-         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('queued', 'uploading'))`,
+         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('pending', 'queued', 'uploading'))`,
       ).all(profileId) as { id: number; study_id: number }[];
       for (const b of done) {
         stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);

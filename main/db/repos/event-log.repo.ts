@@ -8,6 +8,9 @@ import { stmt } from '../statements';
 export type EventKind =
   | 'account_created'
   | 'account_creation_uncertain'
+  | 'account_intent'
+  | 'account_uncertain'
+  | 'account_uncertain_resolved'
   | 'upload_intent'
   | 'upload_accepted'
   | 'upload_rejected'
@@ -28,6 +31,7 @@ export type EventKind =
   | 'account_linked'
   | 'upload_requeued'
   | 'results_recheck'
+  | 'analysis_unanswered'
   | 'batch_reopened'
   | 'answer_unreadable';
 

@@ -205,11 +205,11 @@ export const linkAccount = (
         )
       )
         return 'account_taken';
-      stmt(db, `UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
-        accountId.toLowerCase(),
-        at,
-        participantId,
-      );
+      // Linking decides an uncertain account request too (account-intents.repo.ts).
+      stmt(
+        db,
+        `UPDATE participants SET account_id = ?, account_created_at = ?, account_uncertain = NULL WHERE id = ?`,
+      ).run(accountId.toLowerCase(), at, participantId);
       stmt(
         db,
         `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,

@@ -4,14 +4,15 @@
  */
 import type { Db } from '../open';
 import { stmt } from '../statements';
-import { appendUnreadableAnswer } from './event-log.repo';
+import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
 
 export interface DuePollRow {
   readonly id: number;
   readonly study_id: number;
   readonly batch_id: number | null;
   readonly recording_id: string;
-  readonly uploaded_at: string;
+  /** When the upload was accepted, on the workstation's clock: the schedule counts from here. */
+  readonly accepted_at: string;
   /** The analysis types still pending, comma-separated. */
   readonly types: string;
 }
@@ -30,7 +31,7 @@ export const earliestPollAt = (db: Db, profileId: number): string | null =>
 export const duePolls = (db: Db, profileId: number, nowIso: string, limit: number): DuePollRow[] =>
   stmt(
     db,
-    `SELECT r.id, r.study_id, r.batch_id, r.recording_id, r.uploaded_at, group_concat(a.type) AS types
+    `SELECT r.id, r.study_id, r.batch_id, r.recording_id, coalesce(r.accepted_at, r.uploaded_at) AS accepted_at, group_concat(a.type) AS types
      FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ('processing', 'timed_out')
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
@@ -55,8 +56,47 @@ export const recordFailedPoll = (
     })
     .immediate();
 
-/** Analyses still processing past the schedule's patience are marked timed out; returns how many. */
+/** Analyses still processing past the timeout are marked timed out (re-checked slowly); returns how many. */
 export const markTimedOut = (db: Db, recordingId: number): number =>
   stmt(db, `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`).run(
     recordingId,
   ).changes;
+
+/**
+ * The timeout and the slower re-checks passed without an answer: the recording's unfinished analyses
+ * become `unanswered`, terminal, with no next poll. Returns how many.
+ */
+export const markUnanswered = (db: Db, recordingId: number, at: string): number => {
+  const n = stmt(
+    db,
+    `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
+  ).run(recordingId).changes;
+  if (n > 0) {
+    const r = stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as {
+      study_id: number;
+    };
+    appendEvent(db, at, 'analysis_unanswered', { studyId: r.study_id, recordingId }, { analyses: n });
+  }
+  return n;
+};
+
+export interface StrandedAnalysisRow {
+  readonly recording_id: number;
+  readonly type: string;
+  readonly state: string;
+}
+
+/**
+ * The end-state invariant, as a query: analyses that are not in an end state and yet have no next
+ * poll (nobody would ever ask for them again). Must always be empty; the tests and the soak test
+ * assert it. `processing` and `timed_out` need a next poll; `awaiting_upload` is fine only while its
+ * recording has not been accepted by the service.
+ */
+export const strandedAnalyses = (db: Db): StrandedAnalysisRow[] =>
+  stmt(
+    db,
+    `SELECT a.recording_id, a.type, a.state FROM analyses a JOIN recordings r ON r.id = a.recording_id
+     WHERE (a.state IN ('processing', 'timed_out') AND a.next_poll_at IS NULL)
+        OR (a.state = 'awaiting_upload' AND r.upload_state = 'uploaded')
+     ORDER BY a.recording_id, a.type`,
+  ).all() as StrandedAnalysisRow[];

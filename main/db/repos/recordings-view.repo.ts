@@ -62,7 +62,7 @@ const withAnalysis = (states: string) =>
 
 const FILTER: Record<RecordingFilter, string> = {
   all: '1',
-  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out'`)}))`,
+  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out', 'unanswered'`)}))`,
   in_progress: `(r.upload_state IN ('pending', 'queued', 'uploading') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'processing'`)}))`,
   completed: `(r.upload_state = 'uploaded' AND r.id NOT IN (SELECT recording_id FROM analyses WHERE ${UNFINISHED}))`,
   uncertain: `r.upload_state = 'upload_uncertain'`,

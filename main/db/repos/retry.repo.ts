@@ -1,7 +1,8 @@
 /**
  * "Retry" as the researcher may ask for it: only what is safe. A rejected upload was certainly not
  * charged, so it is queued again (unless the refusal is permanent: too large, malformed, too little
- * speech for isolation); timed-out analyses are asked for again now. Uncertain uploads are never
+ * speech for isolation); timed-out and unanswered analyses are asked for again now (an unanswered one
+ * gets one more check, then is unanswered again if the service still says nothing). Uncertain uploads are never
  * touched here: they need the researcher's explicit decision (uploads.repo.ts resolveUncertain).
  */
 import { retryable, type StoredUploadError } from '../../../shared/recording-problems';
@@ -45,10 +46,11 @@ export const retryRecordings = (
           appendEvent(db, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
           requeued.push(id);
         } else {
-          stmt(db, `UPDATE analyses SET next_poll_at = ? WHERE recording_id = ? AND state = 'timed_out'`).run(
-            at,
-            id,
-          );
+          // One more check: unanswered analyses are re-checked once (the schedule then ends them again).
+          stmt(
+            db,
+            `UPDATE analyses SET state = 'timed_out', next_poll_at = ? WHERE recording_id = ? AND state IN ('timed_out', 'unanswered')`,
+          ).run(at, id);
           appendEvent(db, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
         }
         retried++;
@@ -75,7 +77,7 @@ export const safeToRetry = (
      FROM recordings r
      WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId)
        AND (r.upload_state = 'rejected'
-            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ('completed', 'not_requested') AND state = 'timed_out')))
+            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ('completed', 'not_requested') AND state IN ('timed_out', 'unanswered'))))
      ORDER BY r.id`,
   ).all({ studyId, batchId: batchId ?? null }) as {
     id: number;

@@ -81,7 +81,7 @@ export const recordAccepted = (
       stmt(
         db,
         `UPDATE recordings SET upload_state = 'uploaded', upload_error = NULL, recording_id = ?, api_version = ?, result_source = ?,
-         uploaded_at = ?, svc_format = ?, svc_size_bytes = ?, svc_sample_rate_hz = ?, svc_bit_rate_bps = ?,
+         uploaded_at = ?, accepted_at = ?, svc_format = ?, svc_size_bytes = ?, svc_sample_rate_hz = ?, svc_bit_rate_bps = ?,
          svc_duration_seconds = ?, svc_speech_seconds = ?
        WHERE id = ? AND upload_state IN ('uploading', 'upload_uncertain')`,
       ).run(
@@ -89,6 +89,7 @@ export const recordAccepted = (
         receipt.apiVersion,
         receipt.source,
         receipt.uploadedAt ?? at,
+        at, // the workstation's clock: the poll schedule counts from here, whatever the service's clock says
         receipt.audio.format,
         receipt.audio.sizeBytes,
         receipt.audio.sampleRateHz,

@@ -84,8 +84,25 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
           ...f,
           ...(({ summary, action }) => ({ summary, action }))(explainApiError(f.error)),
         })),
+        uncertain: r.value.uncertain.map((f) => ({
+          ...f,
+          summary: 'The service may have created the account, but its answer was lost.',
+          action: 'Decide below: ask again, link the account id if you find it, or leave it.',
+        })),
         possibleOrphans: r.value.possibleOrphans,
       });
+    },
+    'participants.uncertainAccounts': ({ studyId }) => ok(service.uncertainAccounts(studyId)),
+    async 'participants.resolveUncertainAccount'({ participantId, decision }) {
+      const at = new Date(d.now()).toISOString();
+      const p = service.participant(participantId, d.now());
+      if (!p) return notFound('participant');
+      const resolved = service.resolveUncertainAccount(participantId, decision, at);
+      if (resolved && decision === 'retry') {
+        const r = await service.createAccounts(p.studyId, [p.code]);
+        if (!r.ok) return fromProblem(r.error);
+      }
+      return ok({ resolved });
     },
   };
 };

@@ -52,7 +52,13 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
     const ping = await service.pingProfile(profileId);
     if (!ping.ok) return fromProblem(ping.error);
     const usage = await service.testProfile(profileId);
-    return usage.ok ? ok({ ping: ping.value, usage: usage.value }) : fromProblem(usage.error);
+    return usage.ok
+      ? ok({
+          ping: ping.value,
+          usage: usage.value,
+          serviceClockOffsetSeconds: service.serviceClockOffsetSeconds(profileId),
+        })
+      : fromProblem(usage.error);
   };
 
   return {
@@ -93,7 +99,12 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
           }),
         );
       }
-      return ok({ ping: ping.value, usage: usage.value });
+      const offset = client.serviceClockOffsetMs?.() ?? null;
+      return ok({
+        ping: ping.value,
+        usage: usage.value,
+        serviceClockOffsetSeconds: offset === null ? null : Math.round(offset / 1000),
+      });
     },
     'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
       const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });

@@ -15,11 +15,11 @@ export const batchFigures = (b: BatchProgress) => {
     'upload_uncertain',
   ]);
   const sent = sum(b.uploads, ['uploaded']);
-  const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out']);
+  const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
   const analysed = sum(b.analysesByState, ['completed', 'error']);
   const attention =
     sum(b.uploads, ['refused_locally', 'rejected', 'upload_uncertain', 'duplicate']) +
-    (b.analysesByState.error ?? 0);
+    sum(b.analysesByState, ['error', 'unanswered']);
   return { toSend, sent, analyses, analysed, attention };
 };
 

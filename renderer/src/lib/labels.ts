@@ -24,4 +24,5 @@ export const ANALYSIS_STATE: Record<AnalysisState, { label: string; tone: Tone }
   error: { label: 'Failed', tone: 'bad' },
   not_requested: { label: 'Not requested', tone: 'muted' },
   timed_out: { label: 'Late (checking)', tone: 'warn' },
+  unanswered: { label: 'No answer', tone: 'bad' },
 };

@@ -461,25 +461,43 @@ describe('participants.linkAccount', () => {
 });
 
 describe('participants.createAccounts', () => {
-  it('creates one account per participant without one, and reports each failure with what to do', async () => {
+  it('creates one account per participant with a file to send, and marks an unknown outcome for a decision', async () => {
     const sandbox = await startLabSandbox({ scenario: { preset: 'fast' } });
     try {
       const { studyId } = createSandboxStudy(t.host.service, sandbox, 'Accounts');
-      for (const c of ['P-1', 'P-2', 'P-3']) await t.must('participants.create', { studyId, code: c });
-      const first = await t.must('participants.createAccounts', { studyId, codes: ['P-1', 'P-2'] });
+      for (const c of ['P-1', 'P-2', 'P-3', 'P-4']) {
+        const p = await t.must('participants.create', { studyId, code: c });
+        // P-4 has nothing to send: no account is created for it (issue 18).
+        if (c !== 'P-4')
+          t.db
+            .prepare(
+              `INSERT INTO recordings (study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+               VALUES (?, ?, ?, ?, 1, '2026-01-01T00:00:00.000Z', 'manifest', 'pending', '2026-01-01T00:00:00.000Z')`,
+            )
+            .run(studyId, p.id, `/f/${c}.wav`, c.padStart(64, '0'));
+      }
+      const first = await t.must('participants.createAccounts', { studyId, codes: ['P-1', 'P-2', 'P-4'] });
       expect(first.created.map((c) => c.code).sort()).toEqual(['P-1', 'P-2']);
       expect(first.failed).toEqual([]);
-      expect((await page(studyId, { filter: 'no_account' })).rows.map((r) => r.code)).toEqual(['P-3']);
+      expect((await page(studyId, { filter: 'no_account' })).rows.map((r) => r.code)).toEqual(['P-3', 'P-4']);
 
       sandbox.setScenario({ preset: 'fast', faults: { createAccount: { http500: 1 } } });
       const second = await t.must('participants.createAccounts', { studyId });
       expect(second.created).toEqual([]);
-      expect(second.failed).toHaveLength(1);
-      expect(second.failed[0]).toMatchObject({
-        code: 'P-3',
-        summary: expect.any(String),
-        action: expect.any(String),
+      expect(second.failed).toEqual([]);
+      expect(second.uncertain).toEqual([
+        expect.objectContaining({ code: 'P-3', summary: expect.any(String), action: expect.any(String) }),
+      ]);
+      const [uncertain] = await t.must('participants.uncertainAccounts', { studyId });
+      expect(uncertain).toMatchObject({ participantCode: 'P-3', resolution: null, error: { status: 500 } });
+
+      sandbox.setScenario({ preset: 'fast' });
+      await t.must('participants.resolveUncertainAccount', {
+        participantId: uncertain!.participantId,
+        decision: 'retry',
       });
+      expect(await t.must('participants.uncertainAccounts', { studyId })).toEqual([]);
+      expect((await page(studyId, { filter: 'no_account' })).rows.map((r) => r.code)).toEqual(['P-4']);
     } finally {
       await sandbox.close();
     }

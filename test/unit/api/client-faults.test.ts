@@ -316,16 +316,21 @@ describe('retries: reads are retried, uploads never blindly', () => {
     srv = await startScriptedServer();
   });
 
-  it('POST /accounts after an ambiguous 500 is retried once and reports the uncertain attempt', async () => {
+  it('POST /accounts after an ambiguous 500 is not repeated: the outcome is unknown', async () => {
     srv.script(err(500, 'InternalError'), json(200, accountV13));
-    const res = await client().createAccount();
-    expect(res).toMatchObject({
-      ok: true,
-      value: { uncertainAttempts: 1, account: { accountId: IDS.account } },
+    expect(await client().createAccount()).toMatchObject({
+      ok: false,
+      error: { kind: 'ServerError', outcomeUnknown: true },
     });
-    srv.script(err(500, 'InternalError'), err(500, 'InternalError'), json(200, accountV13));
-    expect(await client().createAccount()).toMatchObject({ ok: false, error: { kind: 'ServerError' } });
-    expect(srv.received).toHaveLength(4);
+    expect(srv.received).toHaveLength(1);
+  });
+
+  it('POST /accounts refused for certain (401) says the outcome is known', async () => {
+    srv.script(err(401, 'Unauthorized'));
+    expect(await client().createAccount()).toMatchObject({
+      ok: false,
+      error: { kind: 'Unauthorized', outcomeUnknown: false },
+    });
   });
 
   it('v1.2 account answer without an account_id is InvalidResponse', async () => {

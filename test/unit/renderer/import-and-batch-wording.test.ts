@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BatchProgress } from '../../../shared/study';
-import { batchStatus, BATCH_LABEL } from '../../../renderer/src/features/batches/batch-status';
+import { batchStatus, BATCH_LABEL, clockNotice } from '../../../renderer/src/features/batches/batch-status';
 import {
   initialChoice,
   isTimeZone,
@@ -79,6 +79,7 @@ const batch = (over: Partial<BatchProgress>): BatchProgress => ({
   analysesByState: {},
   total: 0,
   pauseReason: null,
+  serviceClockOffsetSeconds: null,
   ...over,
 });
 
@@ -124,5 +125,16 @@ describe('batch status', () => {
       ),
     ).toBe('Complete: 2 files uploaded, every result back; 1 item needs you (below).');
     expect(BATCH_LABEL.finished).toBe('Done sending');
+  });
+});
+
+describe('clock difference notice (issue 13)', () => {
+  it('says nothing within a minute, and how far and which way beyond it', () => {
+    expect(clockNotice(batch({ serviceClockOffsetSeconds: null }))).toBeNull();
+    expect(clockNotice(batch({ serviceClockOffsetSeconds: -60 }))).toBeNull();
+    expect(clockNotice(batch({ serviceClockOffsetSeconds: -360 }))).toMatch(
+      /^The service's clock is 6 minutes behind this computer's\. .*counted on this computer's clock\.$/,
+    );
+    expect(clockNotice(batch({ serviceClockOffsetSeconds: 3 * 3600 }))).toMatch(/3 hours ahead of/);
   });
 });

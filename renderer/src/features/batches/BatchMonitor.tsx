@@ -17,7 +17,7 @@ import { PagedTable } from '../../components/PagedTable';
 import { BatchBars } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
-import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
+import { BATCH_LABEL, BATCH_TONE, batchStatus, clockNotice } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { useTableControls } from '../../lib/use-table-controls';
 import { recordingColumns } from '../recordings/recording-columns';
@@ -173,6 +173,11 @@ export const BatchMonitor = () => {
               {b.state === 'paused' && b.pauseReason && (
                 <Notice tone="warn" title="This batch is paused">
                   {b.pauseReason}
+                </Notice>
+              )}
+              {clockNotice(b) && (
+                <Notice tone="info" title="The service's clock differs from this computer's">
+                  {clockNotice(b)}
                 </Notice>
               )}
               <Section title="Progress">

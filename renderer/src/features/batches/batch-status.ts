@@ -2,7 +2,7 @@
  * A batch's state in the researcher's words: its badge, and one sentence saying where it stands (what is
  * sent, what waits and why, what needs them). Pure, so the wording is tested without a screen.
  */
-import type { BatchProgress } from '../../../../shared/study';
+import { CLOCK_DIFFERENCE_SHOWN_SECONDS, type BatchProgress } from '../../../../shared/study';
 import { batchFigures } from '../../components/Progress';
 import { fmtInt, plural } from '../../lib/format';
 
@@ -12,6 +12,7 @@ export { BATCH_LABEL, BATCH_TONE } from '../../components/Progress';
 export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
   const f = batchFigures(b);
   const processing = (b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0);
+  const unanswered = b.analysesByState.unanswered ?? 0;
   const waitingAccount = b.uploads.pending ?? 0;
   switch (b.state) {
     case 'open':
@@ -30,7 +31,24 @@ export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
         return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
       if (processing > 0)
         return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
+      if (unanswered > 0)
+        return `Every file is sent; the service never answered for ${plural(unanswered, 'analysis', 'analyses')} ("Check again" asks once more).`;
       return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${f.attention ? `; ${plural(f.attention, 'item')} need${f.attention === 1 ? 's' : ''} you (below)` : ''}.`;
     }
   }
+};
+
+const duration = (seconds: number): string => {
+  const m = Math.round(seconds / 60);
+  return m < 120 ? plural(m, 'minute') : plural(Math.round(m / 60), 'hour');
+};
+
+/**
+ * When the service's clock differs from this computer's by more than a minute: one sentence saying so,
+ * and that the waiting is not affected (the schedule runs on this computer's clock). Null otherwise.
+ */
+export const clockNotice = (b: BatchProgress): string | null => {
+  const d = b.serviceClockOffsetSeconds;
+  if (d === null || Math.abs(d) <= CLOCK_DIFFERENCE_SHOWN_SECONDS) return null;
+  return `The service's clock is ${duration(Math.abs(d))} ${d < 0 ? 'behind' : 'ahead of'} this computer's. Its upload times are kept as it gave them; how long Voicescope waits for results is counted on this computer's clock.`;
 };

@@ -6,7 +6,64 @@ import { useState } from 'react';
 import { Badge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { useAction, useCall } from '../../lib/api';
-import { plural } from '../../lib/format';
+import { fmtDateTime, plural } from '../../lib/format';
+
+/**
+ * Participants whose account request has an unknown outcome ("account uncertain"): what is known, and
+ * the researcher's decision: ask again, leave without an account, or link an account id found by
+ * other means (on the participant's page).
+ */
+export const UncertainAccounts = ({ studyId }: { studyId: number }) => {
+  const list = useCall('participants.uncertainAccounts', { studyId });
+  const resolve = useAction('participants.resolveUncertainAccount');
+  const open = (list.data ?? []).filter((a) => a.resolution === null);
+  if (open.length === 0) return null;
+  return (
+    <Notice tone="warn" title={`Account uncertain: ${plural(open.length, 'participant')}`}>
+      <p>
+        The service may have created these accounts, but its answer was lost. Their files are not sent until
+        you decide. Asking again may create a second account; if you find the account id (e.g. from the
+        service's support), link it on the participant's page instead.
+      </p>
+      <table className="table compact">
+        <thead>
+          <tr>
+            <th scope="col">Participant</th>
+            <th scope="col">Asked</th>
+            <th scope="col">What happened</th>
+            <th scope="col">Decision</th>
+          </tr>
+        </thead>
+        <tbody>
+          {open.map((a) => (
+            <tr key={a.participantId}>
+              <td>{a.participantCode}</td>
+              <td>{fmtDateTime(a.requestedAt)}</td>
+              <td>{a.reason}</td>
+              <td className="row">
+                <button
+                  type="button"
+                  disabled={resolve.pending}
+                  onClick={() => void resolve.run({ participantId: a.participantId, decision: 'retry' })}
+                >
+                  Ask again
+                </button>
+                <button
+                  type="button"
+                  disabled={resolve.pending}
+                  onClick={() => void resolve.run({ participantId: a.participantId, decision: 'leave' })}
+                >
+                  Leave without account
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ErrorNotice error={resolve.error} />
+    </Notice>
+  );
+};
 
 export const CreateAccounts = ({ studyId }: { studyId: number }) => {
   const missing = useCall('participants.page', {
@@ -98,16 +155,21 @@ export const CreateAccounts = ({ studyId }: { studyId: number }) => {
               </tbody>
             </table>
           )}
-          {asked - report.created.length - report.failed.length > 0 && (
+          {asked - report.created.length - report.failed.length - report.uncertain.length > 0 && (
             <p>
-              {plural(asked - report.created.length - report.failed.length, 'participant')} were not tried:
-              the failure applies to every request. Fix it, then create the missing accounts again.
+              {plural(
+                asked - report.created.length - report.failed.length - report.uncertain.length,
+                'participant',
+              )}{' '}
+              were not tried: the failure applies to every request, or they have no file to send. Fix it, then
+              create the missing accounts again.
             </p>
           )}
-          {report.possibleOrphans > 0 && (
+          {report.uncertain.length > 0 && (
             <p>
-              <Badge tone="warn">Check</Badge> {plural(report.possibleOrphans, 'request')} had to be repeated
-              after an answer was lost; the service may hold that many unused accounts. They hold no data.
+              <Badge tone="warn">Decide</Badge> For {plural(report.uncertain.length, 'participant')} the
+              service's answer was lost: it may have created the account. Voicescope does not ask again on its
+              own (a second account would split their results); decide for each below.
             </p>
           )}
         </Notice>

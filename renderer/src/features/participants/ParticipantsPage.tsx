@@ -18,7 +18,7 @@ import { PagedTable, type Column } from '../../components/PagedTable';
 import { RecencyBadge } from '../../components/RecencyBadge';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
-import { CreateAccounts } from './CreateAccounts';
+import { CreateAccounts, UncertainAccounts } from './CreateAccounts';
 import { useTableControls } from '../../lib/use-table-controls';
 import { paths } from '../../app/paths';
 
@@ -206,6 +206,7 @@ export const ParticipantsPage = () => {
         actions={<CreateAccounts studyId={studyId} />}
       />
       {study.error && <ErrorNotice error={study.error.appError} onRetry={() => void study.refetch()} />}
+      <UncertainAccounts studyId={studyId} />
 
       <nav className="tabs" aria-label="Show participants">
         {PARTICIPANT_FILTERS.map((f) => (

@@ -26,6 +26,7 @@ const SHORT_STATE: Record<Analysis['state'], string> = {
   error: 'failed',
   not_requested: 'not asked',
   timed_out: 'late',
+  unanswered: 'unanswered',
 };
 
 const NO_ANALYSIS: Partial<Record<RecordingRow['uploadState'], string>> = {

@@ -15,7 +15,7 @@ import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
-import { ConnectForm, UsageLine } from '../setup/ConnectForm';
+import { ClockLine, ConnectForm, UsageLine } from '../setup/ConnectForm';
 
 const ProfileCard = ({ p }: { p: ProfileView }) => {
   const test = useAction('profiles.test');
@@ -93,7 +93,8 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
       )}
       {test.value && (
         <Notice tone="ok">
-          {test.value.ping} · <UsageLine usage={test.value.usage} />
+          {test.value.ping} · <UsageLine usage={test.value.usage} />{' '}
+          <ClockLine offsetSeconds={test.value.serviceClockOffsetSeconds} />
         </Notice>
       )}
       <ErrorNotice error={test.error ?? replace.error ?? remove.error} />

@@ -11,6 +11,7 @@ import { ErrorNotice, Notice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { useAction, useCall } from '../../lib/api';
 import { fmtInt } from '../../lib/format';
+import { CLOCK_DIFFERENCE_SHOWN_SECONDS } from '../../../../shared/study';
 
 export const UsageLine = ({
   usage,
@@ -41,6 +42,16 @@ export const UsageLine = ({
     </span>
   );
 
+/** The service's clock against this computer's, when they differ by more than a minute (else nothing). */
+export const ClockLine = ({ offsetSeconds }: { offsetSeconds: number | null }) =>
+  offsetSeconds !== null && Math.abs(offsetSeconds) > CLOCK_DIFFERENCE_SHOWN_SECONDS ? (
+    <span>
+      The service's clock is {fmtInt(Math.abs(offsetSeconds))} s {offsetSeconds < 0 ? 'behind' : 'ahead of'}{' '}
+      this computer's. Its upload times are kept as it gives them; how long Voicescope waits for results is
+      counted on this computer's clock.
+    </span>
+  ) : null;
+
 export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void }) => {
   const info = useCall('app.info', {});
   const [name, setName] = useState('Lab service');
@@ -52,6 +63,7 @@ export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void
   const [tested, setTested] = useState<{
     ping: string;
     usage: Parameters<typeof UsageLine>[0]['usage'];
+    serviceClockOffsetSeconds: number | null;
   } | null>(null);
 
   const draft = { baseUrl: baseUrl.trim(), apiVersion, apiKey: apiKey.trim() };
@@ -138,6 +150,11 @@ export const ConnectForm = ({ onCreated }: { onCreated: (p: ProfileView) => void
           <p>
             <UsageLine usage={tested.usage} />
           </p>
+          {tested.serviceClockOffsetSeconds !== null && (
+            <p>
+              <ClockLine offsetSeconds={tested.serviceClockOffsetSeconds} />
+            </p>
+          )}
         </Notice>
       )}
       <ErrorNotice error={test.error} title="The connection test failed" />

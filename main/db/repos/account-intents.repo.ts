@@ -1,0 +1,182 @@
+/**
+ * The write-ahead protocol for service accounts, like the one for uploads (uploads.repo.ts):
+ *
+ *   no account ──beginAccountRequest──▶ requested ──created──▶ account_id stored, files queued
+ *                                                 ──refused──▶ no account (intent cleared; may be asked again)
+ *                                                 ──unknown──▶ account uncertain (the researcher decides)
+ *
+ * The intent is committed before POST /accounts is sent. v1.3 cannot list accounts, so an account
+ * created by a request whose answer was lost could never be found again: such a request is never
+ * repeated on its own. The researcher decides: ask again (a second account may be created), link an
+ * account id found by other means (participants.repo.ts linkAccount), or leave the participant
+ * without an account (its files stay unsent). A request left open by a process that stopped becomes
+ * uncertain too.
+ */
+import type { ApiError } from '../../../shared/api/api-error';
+import type { Db } from '../open';
+import { stmt } from '../statements';
+import { appendEvent } from './event-log.repo';
+
+/** What is known about an account request whose outcome is unknown (stored as JSON on the participant). */
+export interface AccountUncertainty {
+  /** When the request was sent (workstation clock). */
+  readonly requestedAt: string;
+  /** In the researcher's words. */
+  readonly reason: string;
+  readonly error: ApiError | null;
+  /** The researcher's decision so far: null while open; 'leave' keeps the participant without account. */
+  readonly resolution: 'leave' | null;
+}
+
+/**
+ * Participants that need an account and may have one requested now: no account, no request open or
+ * uncertain, and at least one file waiting to be sent (issue 18: no account for a participant with
+ * nothing to upload).
+ */
+export const participantsNeedingAccountRows = (db: Db, studyId: number): { id: number; code: string }[] =>
+  stmt(
+    db,
+    `SELECT p.id, p.code FROM participants p
+     WHERE p.study_id = ? AND p.account_id IS NULL AND p.account_requested_at IS NULL AND p.account_uncertain IS NULL
+       AND EXISTS (SELECT 1 FROM recordings r WHERE r.participant_id = p.id AND r.upload_state = 'pending')
+     ORDER BY p.code`,
+  ).all(studyId) as { id: number; code: string }[];
+
+/** Commits the intent to request an account; false (nothing sent) when another request is open or one exists. */
+export const beginAccountRequest = (db: Db, participantId: number, at: string): boolean =>
+  db
+    .transaction(() => {
+      const p = stmt(
+        db,
+        `UPDATE participants SET account_requested_at = ?
+         WHERE id = ? AND account_id IS NULL AND account_requested_at IS NULL AND account_uncertain IS NULL
+         RETURNING study_id`,
+      ).get(at, participantId) as { study_id: number } | undefined;
+      if (!p) return false;
+      appendEvent(db, at, 'account_intent', { studyId: p.study_id }, { participant_id: participantId });
+      return true;
+    })
+    .immediate();
+
+/** The service certainly created no account (refused, or the request never left): the intent is cleared. */
+export const clearAccountRequest = (db: Db, participantId: number): void => {
+  stmt(
+    db,
+    `UPDATE participants SET account_requested_at = NULL WHERE id = ? AND account_id IS NULL AND account_uncertain IS NULL`,
+  ).run(participantId);
+};
+
+/** The outcome is unknown: the participant is marked "account uncertain", with what is known. */
+export const markAccountUncertain = (
+  db: Db,
+  participantId: number,
+  at: string,
+  reason: string,
+  error: ApiError | null,
+): void =>
+  db
+    .transaction(() => {
+      const p = stmt(db, `SELECT study_id, account_requested_at FROM participants WHERE id = ?`).get(
+        participantId,
+      ) as { study_id: number; account_requested_at: string | null } | undefined;
+      if (!p) return;
+      const u: AccountUncertainty = {
+        requestedAt: p.account_requested_at ?? at,
+        reason,
+        error,
+        resolution: null,
+      };
+      stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ? AND account_id IS NULL`).run(
+        JSON.stringify(u),
+        participantId,
+      );
+      appendEvent(
+        db,
+        at,
+        'account_uncertain',
+        { studyId: p.study_id },
+        { participant_id: participantId, reason, kind: error?.kind ?? null, status: error?.status ?? null },
+      );
+    })
+    .immediate();
+
+/**
+ * Account requests interrupted after their intent was written (crash, kill, power loss) become
+ * uncertain. Only intents older than `staleBefore` count: a younger one may still be in flight in
+ * another Voicescope process on the same workspace. Returns their participant ids.
+ */
+export const recoverInterruptedAccountRequests = (db: Db, at: string, staleBefore: string): number[] => {
+  const rows = stmt(
+    db,
+    `SELECT id FROM participants
+     WHERE account_requested_at IS NOT NULL AND account_requested_at < ? AND account_id IS NULL AND account_uncertain IS NULL`,
+  ).all(staleBefore) as { id: number }[];
+  for (const r of rows)
+    markAccountUncertain(
+      db,
+      r.id,
+      at,
+      'Voicescope stopped while the account was being requested; the service may have created it.',
+      null,
+    );
+  return rows.map((r) => r.id);
+};
+
+export interface UncertainAccountRow {
+  readonly id: number;
+  readonly code: string;
+  readonly account_uncertain: string;
+}
+
+/** The study's participants whose account request has an unknown outcome (including those left so), by code. */
+export const uncertainAccountRows = (db: Db, studyId: number): UncertainAccountRow[] =>
+  stmt(
+    db,
+    `SELECT id, code, account_uncertain FROM participants WHERE study_id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL ORDER BY code`,
+  ).all(studyId) as UncertainAccountRow[];
+
+/**
+ * The researcher's decision on an uncertain account: `retry` clears the mark so the next account
+ * creation asks again (a second account may be created); `leave` keeps the participant without an
+ * account, never asks again on its own, and withdraws its files that waited for it. Linking an existing account id goes through linkAccount,
+ * which clears the mark. False when the participant has no uncertain account request.
+ */
+export const resolveUncertainAccount = (
+  db: Db,
+  participantId: number,
+  decision: 'retry' | 'leave',
+  at: string,
+): boolean =>
+  db
+    .transaction(() => {
+      const p = stmt(
+        db,
+        `SELECT study_id, account_uncertain FROM participants WHERE id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL`,
+      ).get(participantId) as { study_id: number; account_uncertain: string } | undefined;
+      if (!p) return false;
+      if (decision === 'retry')
+        stmt(
+          db,
+          `UPDATE participants SET account_uncertain = NULL, account_requested_at = NULL WHERE id = ?`,
+        ).run(participantId);
+      else {
+        stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ?`).run(
+          JSON.stringify({ ...(JSON.parse(p.account_uncertain) as AccountUncertainty), resolution: 'leave' }),
+          participantId,
+        );
+        // Its files waiting for the account are withdrawn: never sent (import them again to send them).
+        stmt(
+          db,
+          `UPDATE recordings SET upload_state = 'cancelled' WHERE participant_id = ? AND upload_state = 'pending'`,
+        ).run(participantId);
+      }
+      appendEvent(
+        db,
+        at,
+        'account_uncertain_resolved',
+        { studyId: p.study_id },
+        { participant_id: participantId, decision },
+      );
+      return true;
+    })
+    .immediate();

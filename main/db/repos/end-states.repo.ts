@@ -1,0 +1,48 @@
+/**
+ * Where each recording of a study stands, as one word: what `voicescope status` counts, and what
+ * `voicescope wait` reads to choose its exit code. An uploaded recording is `processing` while any of
+ * its analyses is, then `timed_out` (re-checked slowly), `unanswered`, `failed` (an analysis error), or
+ * `completed`, in that order of precedence; any other recording is in its upload state.
+ */
+import type { Db } from '../open';
+import { stmt } from '../statements';
+
+export const RECORDING_END_STATES = ['completed', 'failed', 'timed_out', 'unanswered'] as const;
+
+/** Recordings of the study (or one batch) per state. */
+export const recordingStateCounts = (db: Db, studyId: number, batchId?: number): Record<string, number> => {
+  const rows = stmt(
+    db,
+    `SELECT CASE
+              WHEN r.upload_state <> 'uploaded' THEN r.upload_state
+              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ('processing', 'awaiting_upload')) THEN 'processing'
+              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'timed_out') THEN 'timed_out'
+              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'unanswered') THEN 'unanswered'
+              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'error') THEN 'failed'
+              ELSE 'completed'
+            END AS state, count(*) AS n
+     FROM recordings r WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId)
+     GROUP BY 1 ORDER BY 1`,
+  ).all({ studyId, batchId: batchId ?? null }) as { state: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+};
+
+/** Recordings of the study still waiting for their participant's account (nothing of them was sent). */
+export const pendingWithoutAccountCount = (db: Db, studyId: number): number =>
+  (
+    stmt(
+      db,
+      `SELECT count(*) AS n FROM recordings r JOIN participants p ON p.id = r.participant_id
+       WHERE r.study_id = ? AND r.upload_state = 'pending' AND p.account_id IS NULL`,
+    ).get(studyId) as { n: number }
+  ).n;
+
+/** The study's unanswered recordings (terminal, no next poll): what "one more check" can ask again. */
+export const unansweredRecordingIds = (db: Db, studyId: number): number[] =>
+  (
+    stmt(
+      db,
+      `SELECT DISTINCT a.recording_id AS id FROM analyses a JOIN recordings r ON r.id = a.recording_id
+       WHERE r.study_id = ? AND a.state = 'unanswered' ORDER BY 1`,
+    ).all(studyId) as { id: number }[]
+  ).map((r) => r.id);
