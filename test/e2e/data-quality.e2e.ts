@@ -97,8 +97,8 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   await chart.getByText('Values as a table').click();
   const row = chart.locator('tr[data-flags="score_out_of_range"]');
   await expect(row).toContainText('101');
-  await expect(row).toContainText('A score outside its range');
-  await expect(row).toContainText('Expected: an integer from 0 to 100');
+  await expect(row).toContainText('Flagged score out of range');
+  await expect(row).toContainText('expected an integer from 0 to 100');
   // Other measures of the same recording are not marked.
   await expect(page.getByRole('figure', { name: /^Rhythm/ }).locator('.tchart-canvas')).toHaveAttribute(
     'data-flagged',

@@ -412,7 +412,7 @@ const Canvas = ({
               ctx.lineWidth = px;
               ctx.setLineDash([1 * px, 3 * px]);
               ctx.font = `${11 * px}px system-ui, sans-serif`;
-              ctx.textAlign = 'right';
+              ctx.textAlign = 'left';
               for (const [edge, label] of [
                 [data.exceeded[1], `specification maximum ${fmtNumber(data.exceeded[1])}`],
                 [data.exceeded[0], `specification minimum ${fmtNumber(data.exceeded[0])}`],
@@ -423,7 +423,11 @@ const Canvas = ({
                 ctx.moveTo(u.bbox.left, y);
                 ctx.lineTo(u.bbox.left + u.bbox.width, y);
                 ctx.stroke();
-                ctx.fillText(label, u.bbox.left + u.bbox.width - 4 * px, y - 3 * px);
+                ctx.fillText(
+                  label,
+                  u.bbox.left + 4 * px,
+                  edge === data.exceeded[1] ? y - 3 * px : y + 12 * px,
+                );
               }
               ctx.restore();
               el.dataset['range'] = `${data.exceeded[0]}–${data.exceeded[1]}`;
@@ -568,11 +572,9 @@ export const TimelineChart = ({
                   <td>
                     {p.flags.length ? (
                       p.flags.map((f, i) => (
-                        <div key={i} className="flag-note">
-                          <span className="badge badge-warn">Flagged</span> {DATA_QUALITY[f.code].meaning}{' '}
-                          <span className="muted">
-                            Received: {f.received ?? 'nothing'}. Expected: {f.expected}.
-                          </span>
+                        <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                          <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                          received {f.received ?? 'nothing'}, expected {f.expected}.
                         </div>
                       ))
                     ) : (
