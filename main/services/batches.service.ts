@@ -1,5 +1,7 @@
-/** Batches: what starting one would cost, and starting, pausing, resuming and cancelling it. */
+/** Batches: what starting one would cost, starting, pausing, resuming and cancelling it, and its receipts' differences. */
+import { basename } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
+import type { ReceiptDifferenceView } from '../../shared/contract/batches.contract';
 import type { BatchProgress, CreditCheckView } from '../../shared/study';
 import {
   batchesOfStudy,
@@ -8,6 +10,7 @@ import {
   moveBatch,
   plannedUploadCount,
 } from '../db/repos/batches.repo';
+import { receiptFlagsOfBatch } from '../db/repos/data-quality.repo';
 import { studyProfileId } from '../db/repos/studies.repo';
 import { latestUsage } from '../db/repos/usage.repo';
 import { checkCredits } from '../engine/credit-check';
@@ -25,6 +28,8 @@ export interface BatchesService {
   batches(studyId: number): BatchProgress[];
   /** One batch's state and progress; null when there is no such batch. */
   batchProgress(batchId: number): BatchProgress | null;
+  /** Where the upload receipts of a batch's recordings differ from what was sent or from the specification. */
+  receiptDifferences(batchId: number): ReceiptDifferenceView[];
 }
 
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
@@ -75,5 +80,17 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
     },
     batches: (studyId) => batchesOfStudy(db, studyId),
     batchProgress: (batchId) => batchProgress(db, batchId),
+    receiptDifferences: (batchId) =>
+      receiptFlagsOfBatch(db, batchId).map((f) => ({
+        recordingId: f.recordingId,
+        participantCode: f.participantCode,
+        fileName: basename(f.sourcePath),
+        session: f.sessionLabel,
+        origin: f.origin === 'receipt' ? ('receipt' as const) : ('receipt_check' as const),
+        code: f.code,
+        path: f.path,
+        received: f.received,
+        expected: f.expected,
+      })),
   };
 };

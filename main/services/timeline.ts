@@ -2,14 +2,16 @@
  * A participant's timeline: every measure's values by session, one series per API version (v1.2 and
  * v1.3 results come from different models and field definitions, so they are never joined into one
  * line or one baseline), each with its within-person baseline (shared/baseline.ts) and the change of
- * the latest session from it. Sessions carry markers for audio that was marginal or altered.
+ * the latest session from it. Sessions carry markers for audio that was marginal or altered; a value the
+ * service sent outside the specification carries its data-quality flags (the value is kept as received).
  */
 import { MEASURES } from '../../shared/api/measures';
 import type { ApiVersion } from '../../shared/api/vocabulary';
 import { baselineOf, changeFromBaseline } from '../../shared/baseline';
-import type { Timeline } from '../../shared/contract/timeline.contract';
+import type { PointFlag, Timeline } from '../../shared/contract/timeline.contract';
 import type { VerdictView } from '../../shared/study';
 import type { Db } from '../db/open';
+import { flagsOfRecordings } from '../db/repos/data-quality.repo';
 import { participantCodeById, timelineSessions, timelineValues } from '../db/repos/timeline.repo';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
@@ -24,11 +26,19 @@ export const participantTimeline = (
   if (!p) return null;
   const sessions = timelineSessions(db, participantId);
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
+  const flagsOf = flagsOfRecordings(
+    db,
+    sessions.map((s) => s.id),
+  );
+  const pointFlags = (recordingId: number, key: string): PointFlag[] =>
+    (flagsOf.get(recordingId) ?? [])
+      .filter((f) => f.measures.includes(key))
+      .map((f) => ({ code: f.code, received: f.received, expected: f.expected }));
 
   // key → version → points (the index measure_timeline reads them in one range; sorted by session time below).
   const byMeasure = new Map<
     string,
-    Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string }[]>
+    Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string; flags: PointFlag[] }[]>
   >();
   // Values of recordings that are no longer uploaded (cancelled, moved to another participant) are left out,
   // and each point takes its recording's time (the copy in measure_values is only there for the index).
@@ -44,6 +54,7 @@ export const participantTimeline = (
       recordingId: v.recording_id,
       recordedAt: session.recorded_at,
       value: v.value_num ?? v.value_text!,
+      flags: pointFlags(v.recording_id, v.measure_key),
     });
   }
 

@@ -26,6 +26,7 @@ export const ENGINE_EVENT_AFFECTS = {
     'timeline.participant',
     'recordings.uncertain',
     'recordings.retryable',
+    'batches.receiptDifferences',
   ],
   usage: ['usage.overview', 'profiles.list'],
   'queue-paused': ['queue.state'],

@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   'batches.get',
   'batches.list',
   'batches.pause',
+  'batches.receiptDifferences',
   'batches.resume',
   'batches.start',
   'exports.cancel',

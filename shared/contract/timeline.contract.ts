@@ -3,6 +3,7 @@
  * (v1.2 and v1.3 results are never mixed in one series), with a within-person baseline per series.
  */
 import { z } from 'zod';
+import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { ApiVersion } from '../api/vocabulary';
 import { procedure } from '../rpc';
 import { Id } from './views';
@@ -24,10 +25,23 @@ export const BaselineSchema = z.object({
   to: z.string(),
 });
 
+/** Why a value departs from the specification (shared/api/data-quality.ts); the value is kept as received. */
+export const PointFlagSchema = z.object({
+  code: z.enum(DATA_QUALITY_CODES as [DataQualityCode, ...DataQualityCode[]]),
+  received: z.string().nullable(),
+  expected: z.string(),
+});
+
 export const SeriesSchema = z.object({
   apiVersion: ApiVersion,
   points: z.array(
-    z.object({ recordingId: Id, recordedAt: z.string(), value: z.union([z.number(), z.string()]) }),
+    z.object({
+      recordingId: Id,
+      recordedAt: z.string(),
+      value: z.union([z.number(), z.string()]),
+      /** The data-quality flags naming this measure on this recording; empty for a value as specified. */
+      flags: z.array(PointFlagSchema),
+    }),
   ),
   baseline: BaselineSchema.nullable(),
   latest: z.object({ value: z.union([z.number(), z.string()]), recordedAt: z.string() }).nullable(),
@@ -55,6 +69,7 @@ export const TimelineSchema = z.object({
   measures: z.array(z.object({ key: z.string(), series: z.array(SeriesSchema) })),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
+export type PointFlag = z.infer<typeof PointFlagSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(

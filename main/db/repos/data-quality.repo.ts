@@ -113,6 +113,39 @@ export const flagsOfRecordings = (db: Db, recordingIds: readonly number[]): Map<
   return out;
 };
 
+export interface ReceiptDifference extends StoredFlag {
+  readonly recordingId: number;
+  readonly participantCode: string;
+  readonly sourcePath: string;
+  readonly sessionLabel: string | null;
+}
+
+/**
+ * The receipt flags of one batch's recordings (origin `receipt` or `receipt_check`): what the service's
+ * upload receipts said that departs from the specification or from what was sent, by recording.
+ */
+export const receiptFlagsOfBatch = (db: Db, batchId: number): ReceiptDifference[] =>
+  (
+    stmt(
+      db,
+      `SELECT f.recording_id, f.origin, f.analysis_type, f.code, f.path, f.measures, f.received, f.expected,
+              p.code AS participant_code, r.source_path, r.session_label
+       FROM data_quality_flags f JOIN recordings r ON r.id = f.recording_id JOIN participants p ON p.id = r.participant_id
+       WHERE r.batch_id = ? AND f.origin IN ('receipt', 'receipt_check')
+       ORDER BY f.recording_id, CASE f.origin WHEN 'receipt_check' THEN 0 ELSE 1 END, f.id`,
+    ).all(batchId) as (FlagRow & {
+      participant_code: string;
+      source_path: string;
+      session_label: string | null;
+    })[]
+  ).map((r) => ({
+    ...toFlag(r),
+    recordingId: r.recording_id,
+    participantCode: r.participant_code,
+    sourcePath: r.source_path,
+    sessionLabel: r.session_label,
+  }));
+
 export interface AnswerAsReceived {
   readonly recordingId: number;
   /** The analysis type (listed or not) as the service named it. */

@@ -68,14 +68,12 @@ export const MeasureTable = ({
                 ) : (
                   <span className="muted">{stateLabel.toLowerCase()}</span>
                 )}
-                {own.map((f, i) => (
-                  <div key={i} className="flag-note" title={describeFlag(f)}>
-                    <span className="badge badge-warn">Flagged</span> {DATA_QUALITY[f.code].meaning}{' '}
-                    <span className="muted">
-                      Received: {f.received ?? 'nothing'}. Expected: {f.expected}.
-                    </span>
-                  </div>
-                ))}
+                {own.length > 0 && (
+                  <>
+                    {' '}
+                    <span className="badge badge-warn">Flagged</span>
+                  </>
+                )}
               </td>
               <td>
                 {m.unit ??
@@ -92,7 +90,18 @@ export const MeasureTable = ({
                   ))}
               </td>
               <td>{KIND_LABEL[m.kind]}</td>
-              <td>{m.meaning}</td>
+              <td>
+                {m.meaning}
+                {/* Why the value is flagged, in the widest column (the value column stays narrow). */}
+                {own.map((f, i) => (
+                  <div key={i} className="flag-note" title={describeFlag(f)}>
+                    <span className="flag-why">Flagged:</span> {DATA_QUALITY[f.code].meaning}{' '}
+                    <span className="muted">
+                      Received: {f.received ?? 'nothing'}. Expected: {f.expected}.
+                    </span>
+                  </div>
+                ))}
+              </td>
             </tr>
           );
         })}

@@ -2,12 +2,15 @@
  * One measure of one participant over time (uPlot): a series per API version (never joined: v1.2 and
  * v1.3 differ in colour, line and point style), each with its within-person baseline band (mean ± 1 SD
  * of the first sessions, stronger over the sessions that formed it), markers above sessions whose audio
- * was converted, marginal, isolated or warned, and an ordinal step chart for categorical insights. The
- * canvas is hidden from assistive technology: the same facts are in the summary sentence and in the
- * table of values beside it.
+ * was converted, marginal, isolated or warned, and an ordinal step chart for categorical insights. A
+ * value the service sent outside the specification is drawn where it is (never clamped to the measure's
+ * range, which is then drawn as a dotted line) and ringed as flagged; the table says why. The canvas is
+ * hidden from assistive technology: the same facts are in the summary sentence and in the table of
+ * values beside it.
  */
 import { useEffect, useId, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
+import { DATA_QUALITY } from '../../../shared/api/data-quality';
 import type { MeasureDef } from '../../../shared/api/measures';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
@@ -16,6 +19,31 @@ import { useChartColours, type ChartColours } from './chart-theme';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
+export type ChartPoint = ChartSeries['points'][number];
+
+/** How a flagged value is marked, in the legend's words. */
+export const FLAGGED_LABEL = 'Flagged value: departs from the specification, kept as received';
+
+/** Short words for a point's flags, e.g. for the table and the summary. */
+export const flagWords = (p: ChartPoint): string =>
+  p.flags
+    .map((f) => `${f.code.replace(/_/g, ' ')} (received ${f.received ?? 'nothing'}; expected ${f.expected})`)
+    .join('; ');
+
+/** The ring drawn around a flagged point, and its legend icon. */
+export const FlagRingIcon = () => (
+  <svg
+    className="marker-icon"
+    width="14"
+    height="14"
+    viewBox="-7 -7 14 14"
+    aria-hidden="true"
+    focusable="false"
+  >
+    <circle r="2.5" fill="currentColor" />
+    <circle r="5.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeDasharray="2.2 1.3" />
+  </svg>
+);
 
 export type MarkerKey = 'converted' | 'marginalSpeech' | 'isolated' | 'warnings';
 type Shape = 'diamond' | 'triangle' | 'ring' | 'square';
@@ -144,6 +172,19 @@ export const summaryOf = (
   ).filter(([, k]) => k > 0);
   if (flagged.length)
     parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
+  const odd = s.points.filter((p) => p.flags.length > 0);
+  if (odd.length)
+    parts.push(
+      `${odd.length === 1 ? 'one value' : `${odd.length} values`} flagged as departing from the specification (${odd
+        .map((p) => `${fmtValue(m, p.value)} on ${fmtDate(p.recordedAt)}`)
+        .join(', ')}; see the table for why)`,
+    );
+  const unplotted =
+    m.valueType === 'category' ? 0 : s.points.filter((p) => typeof p.value !== 'number').length;
+  if (unplotted)
+    parts.push(
+      `${unplotted === 1 ? 'one value is' : `${unplotted} values are`} text, not drawn (in the table)`,
+    );
   return `${parts.join('; ')}.`;
 };
 
@@ -153,6 +194,8 @@ interface Prepared {
   levels: string[] | null;
   lo: number;
   hi: number;
+  /** The specification's range, when a kept value lies outside it (drawn as dotted lines). */
+  exceeded: readonly [number, number] | null;
 }
 
 const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared => {
@@ -167,23 +210,26 @@ const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared 
     for (const p of s.points) y[at.get(Date.parse(p.recordedAt) / 1000)!] = toY(p.value);
     return y;
   });
-  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5 };
+  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5, exceeded: null };
   const vals = [
     ...ys.flat().filter((v): v is number => v !== null),
     ...series.flatMap((s) =>
       s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [],
     ),
   ];
-  let lo = Math.min(...vals);
-  let hi = Math.max(...vals);
-  const pad = hi > lo ? (hi - lo) * 0.12 : Math.max(Math.abs(hi) * 0.1, 1);
-  lo -= pad;
-  hi += pad;
-  if (measure.range) {
-    lo = Math.max(lo, measure.range[0]);
-    hi = Math.min(hi, measure.range[1]);
+  const min = Math.min(...vals);
+  const max = Math.max(...vals);
+  const pad = max > min ? (max - min) * 0.12 : Math.max(Math.abs(max) * 0.1, 1);
+  let lo = min - pad;
+  let hi = max + pad;
+  // The padding stops at the specification's range; a kept value outside it is never clamped away.
+  const range = measure.range;
+  if (range) {
+    if (min >= range[0]) lo = Math.max(lo, range[0]);
+    if (max <= range[1]) hi = Math.min(hi, range[1]);
   }
-  return { xs, ys, levels: null, lo, hi };
+  const exceeded = range && (min < range[0] || max > range[1]) ? range : null;
+  return { xs, ys, levels: null, lo, hi, exceeded };
 };
 
 const HEIGHT = 170;
@@ -336,6 +382,56 @@ const Canvas = ({
               }
             }
             el.dataset['markers'] = String(drawn);
+
+            // Flagged values: a dashed ring around the point itself, in the flag colour.
+            let rings = 0;
+            ctx.save();
+            ctx.strokeStyle = colours.flag;
+            ctx.lineWidth = 2 * px;
+            ctx.setLineDash([3 * px, 2 * px]);
+            series.forEach((s, si) => {
+              for (const p of s.points) {
+                if (p.flags.length === 0) continue;
+                const i = data.xs.indexOf(Date.parse(p.recordedAt) / 1000);
+                const v = data.ys[si]?.[i];
+                if (v === null || v === undefined) continue;
+                ctx.beginPath();
+                ctx.arc(u.valToPos(data.xs[i]!, 'x', true), u.valToPos(v, 'y', true), 8 * px, 0, Math.PI * 2);
+                ctx.stroke();
+                rings++;
+              }
+            });
+            ctx.restore();
+            el.dataset['flagged'] = String(rings);
+
+            // The specification's range, where a kept value lies beyond it.
+            if (data.exceeded) {
+              ctx.save();
+              ctx.strokeStyle = colours.muted;
+              ctx.fillStyle = colours.muted;
+              ctx.lineWidth = px;
+              ctx.setLineDash([1 * px, 3 * px]);
+              ctx.font = `${11 * px}px system-ui, sans-serif`;
+              ctx.textAlign = 'left';
+              for (const [edge, label] of [
+                [data.exceeded[1], `specification maximum ${fmtNumber(data.exceeded[1])}`],
+                [data.exceeded[0], `specification minimum ${fmtNumber(data.exceeded[0])}`],
+              ] as const) {
+                if (edge < data.lo || edge > data.hi) continue;
+                const y = u.valToPos(edge, 'y', true);
+                ctx.beginPath();
+                ctx.moveTo(u.bbox.left, y);
+                ctx.lineTo(u.bbox.left + u.bbox.width, y);
+                ctx.stroke();
+                ctx.fillText(
+                  label,
+                  u.bbox.left + 4 * px,
+                  edge === data.exceeded[1] ? y - 3 * px : y + 12 * px,
+                );
+              }
+              ctx.restore();
+              el.dataset['range'] = `${data.exceeded[0]}–${data.exceeded[1]}`;
+            }
           },
         ],
       },
@@ -435,6 +531,7 @@ export const TimelineChart = ({
               <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
               <th scope="col">From baseline</th>
               <th scope="col">Audio</th>
+              <th scope="col">Data quality</th>
             </tr>
           </thead>
           <tbody>
@@ -442,7 +539,11 @@ export const TimelineChart = ({
               const sess = sessions.get(p.recordingId);
               const ms = markersOf(sess);
               return (
-                <tr key={`${s.apiVersion}-${p.recordingId}`}>
+                <tr
+                  key={`${s.apiVersion}-${p.recordingId}`}
+                  className={p.flags.length ? 'flagged' : undefined}
+                  data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                >
                   <th scope="row">
                     {fmtDate(p.recordedAt)}
                     {sess?.session ? ` · ${sess.session}` : ''}
@@ -467,6 +568,18 @@ export const TimelineChart = ({
                           )
                           .join('; ')
                       : 'as recorded'}
+                  </td>
+                  <td>
+                    {p.flags.length ? (
+                      p.flags.map((f, i) => (
+                        <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                          <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                          received {f.received ?? 'nothing'}, expected {f.expected}.
+                        </div>
+                      ))
+                    ) : (
+                      <span className="muted">as specified</span>
+                    )}
                   </td>
                 </tr>
               );

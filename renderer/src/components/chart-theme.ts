@@ -14,6 +14,8 @@ export interface ChartColours {
   readonly v12: string;
   readonly band: string;
   readonly marker: string;
+  /** The ring around a value flagged as departing from the specification. */
+  readonly flag: string;
 }
 
 const read = (): ChartColours => {
@@ -28,6 +30,7 @@ const read = (): ChartColours => {
     v12: v('--chart-v12', '#0f766e'),
     band: v('--chart-band', 'rgb(31 95 191 / 14%)'),
     marker: v('--chart-marker', '#8a5300'),
+    flag: v('--chart-flag', '#b42318'),
   };
 };
 

@@ -4,7 +4,8 @@
  * few participants on weekly sessions, a manifest, the built-in sandbox (fast), accounts, a batch
  * started with quick engine settings, and a wait until every analysis has finished.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWav } from '../../fixtures/audio';
 import type { Host } from './fixtures';
@@ -28,8 +29,8 @@ export const seedStudyWithResults = async (
 ): Promise<SeededStudy> => {
   const codes = opts.codes ?? ['P-001', 'P-002', 'P-003'];
   const sessions = opts.sessions ?? 3;
-  const folder = join(host.home, 'incoming');
-  mkdirSync(folder, { recursive: true });
+  // Beside the workspace, never inside it: import never reads Voicescope's own folder (keys, logs, database).
+  const folder = mkdtempSync(join(tmpdir(), 'vs-e2e-incoming-'));
   const rows = ['file,participant,recorded_at,session'];
   codes.forEach((code, p) => {
     for (let s = 0; s < sessions; s++) {
@@ -71,6 +72,8 @@ export const seedStudyWithResults = async (
     }),
     'preview',
   );
+  if (plan.manifestErrors.length > 0 || plan.totalFiles !== codes.length * sessions)
+    throw new Error(`the import preview did not take every file: ${JSON.stringify(plan.manifestErrors)}`);
   const batch = must(
     await host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Seeded' }),
     'commit',

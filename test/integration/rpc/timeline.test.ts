@@ -1,9 +1,12 @@
 /**
  * timeline.participant: each measure's values by session, one series per API version (never joined),
  * each with its own within-person baseline and the latest session's change from it; sessions carry
- * markers for converted, marginal, isolated and warned audio, and whether their results are simulated.
+ * markers for converted, marginal, isolated and warned audio, and whether their results are simulated;
+ * a value the service sent outside the specification is kept as received and carries its flags.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dqFlag } from '../../../shared/api/data-quality';
+import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
@@ -203,6 +206,44 @@ describe('timeline.participant', () => {
       [12, daysAgo(30)],
     ]);
     expect(series.latest).toEqual({ value: 12, recordedAt: daysAgo(30) });
+  });
+
+  it('keeps a value outside the specification as received and gives the point its data-quality flags', async () => {
+    const s = seedStudy(t.db);
+    const p = seedParticipant(t.db, s, 'P-1');
+    const ids = [70, 101, 64].map((clarity, i) => {
+      const r = seedRecording(t.db, s, p, {
+        recordedAt: daysAgo(30 - i * 10),
+        analyses: { communication_coach: 'completed' },
+      });
+      storeValues(t.db, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
+      return r;
+    });
+    replaceFlags(t.db, daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
+      dqFlag('score_out_of_range', 'insights.clarity.score', 101, 'a whole number from 0 to 100', [
+        'cc_clarity',
+      ]),
+    ]);
+    // A flag of the receipt names no measure: it marks no point.
+    replaceFlags(t.db, daysAgo(0), ids[2]!, 'receipt_check', null, [
+      dqFlag(
+        'receipt_duration_differs',
+        'metadata.audio_duration_seconds',
+        61,
+        '60 s, as read on the workstation',
+      ),
+    ]);
+    const tl = await timeline(p);
+    const clarity = tl.measures.find((m) => m.key === 'cc_clarity')!.series[0]!;
+    expect(clarity.points.map((x) => [x.value, x.flags])).toEqual([
+      [70, []],
+      [101, [{ code: 'score_out_of_range', received: '101', expected: 'a whole number from 0 to 100' }]],
+      [64, []],
+    ]);
+    // The flagged value stays in the series and its baseline: kept as received, never clamped.
+    expect(clarity.baseline).toMatchObject({ n: 3, mean: 235 / 3 });
+    const rhythm = tl.measures.find((m) => m.key === 'cc_rhythm')!.series[0]!;
+    expect(rhythm.points.every((x) => x.flags.length === 0)).toBe(true);
   });
 
   it('gives an empty timeline for a participant without results, and NOT_FOUND for one that does not exist', async () => {

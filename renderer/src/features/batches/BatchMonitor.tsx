@@ -1,7 +1,8 @@
 /**
  * One batch as it runs: its state in words, upload and analysis progress, counts by state, start,
  * pause, resume and cancel, the queue-wide pause with its reason, what needs the researcher (unknown
- * outcomes with the usage before and after, refusals, duplicates, "retry what is safe"), and every file
+ * outcomes with the usage before and after, refusals, duplicates, "retry what is safe"), where the
+ * upload receipts differ from what was sent, and every file
  * in a virtualised table. Engine events refresh the figures and the rows in place: the progress
  * arrives as data (no refetch), the table keeps its rows and scroll position while a page reloads.
  */
@@ -31,6 +32,7 @@ import {
 import { BatchControls } from './BatchControls';
 import { NeedsYou } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
+import { ReceiptDifferences } from './ReceiptDifferences';
 import { paths } from '../../app/paths';
 
 const Counts = ({ b }: { b: BatchProgress }) => (
@@ -194,6 +196,7 @@ export const BatchMonitor = () => {
                 simulated={simulated}
                 failedAnalyses={b.analysesByState.error ?? 0}
               />
+              <ReceiptDifferences studyId={studyId} batchId={batchId} />
               <BatchFiles studyId={studyId} batchId={batchId} />
             </>
           )

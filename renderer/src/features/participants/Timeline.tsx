@@ -11,6 +11,8 @@ import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import {
+  FLAGGED_LABEL,
+  FlagRingIcon,
   MARKERS,
   MarkerIcon,
   TimelineChart,
@@ -25,9 +27,12 @@ import { plural } from '../../lib/format';
 const Legend = ({
   versions,
   sessions,
+  flagged,
 }: {
   versions: readonly string[];
   sessions: readonly ChartSession[];
+  /** How many values on these charts are flagged as departing from the specification. */
+  flagged: number;
 }) => {
   const used = new Set(sessions.flatMap((s) => markersOf(s).map((m) => m.key)));
   return (
@@ -75,6 +80,13 @@ const Legend = ({
           {used.has(m.key) ? '' : ' (none here)'}
         </span>
       ))}
+      <span className={`tlegend-item${flagged > 0 ? '' : ' unused'}`}>
+        <span className="flag-colour">
+          <FlagRingIcon />
+        </span>
+        {FLAGGED_LABEL}
+        {flagged > 0 ? ` (${flagged}; each chart’s table says why)` : ' (none here)'}
+      </span>
     </div>
   );
 };
@@ -144,7 +156,15 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
                   </p>
                 </Notice>
               )}
-              <Legend versions={t.versions} sessions={t.sessions} />
+              <Legend
+                versions={t.versions}
+                sessions={t.sessions}
+                flagged={t.measures.reduce(
+                  (n, m) =>
+                    n + m.series.reduce((k, s) => k + s.points.filter((p) => p.flags.length).length, 0),
+                  0,
+                )}
+              />
               {ANALYSIS_TYPES.map((type) => {
                 const measures = MEASURES.filter((m) => m.analysis === type)
                   .map((m) => ({ m, series: t.measures.find((x) => x.key === m.key)?.series ?? [] }))

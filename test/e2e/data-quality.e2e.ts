@@ -1,0 +1,136 @@
+/**
+ * Values the service sent outside its specification, as a researcher meets them: a study analysed by the
+ * built-in sandbox, in which one recording's answer carried a communication-coach clarity score of 101
+ * (the specification's range is 0 to 100) and whose upload receipt gave another sample rate than the
+ * file has. The odd value is seeded in the study database through the repositories (as the reader would
+ * have stored it: kept as received, with its flag), before the window opens it. The recording page shows
+ * 101 marked as flagged with the reason; the participant's timeline draws the point where it is (above
+ * the range, never clamped) ringed as flagged, says so in words and in its table; the batch page lists
+ * the receipt difference. Each screen passes axe in both themes, with screenshots.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { dqFlag } from '../../shared/api/data-quality';
+import { replaceFlags } from '../../main/db/repos/data-quality.repo';
+import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
+import { seedStudyWithResults } from './support/study-with-results';
+
+test('a flagged value is marked on the recording page and the timeline, a receipt difference on the batch page', async ({
+  page,
+  host,
+}) => {
+  test.setTimeout(480_000);
+  const seeded = await seedStudyWithResults(host, {
+    name: 'Data quality study',
+    codes: ['P-001'],
+    sessions: 3,
+  });
+  const { studyId, batchId } = seeded;
+
+  const db = new Database(join(host.home, 'voicescope.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  const rec = db
+    .prepare(
+      `SELECT r.id, r.participant_id AS pid, r.source_path FROM recordings r WHERE r.session_label = 'week 2'`,
+    )
+    .get() as { id: number; pid: number; source_path: string };
+  const now = new Date().toISOString();
+  // As the tolerant reader stores a score of 101: the value as received, and a flag naming the measure.
+  const stored = db
+    .prepare(
+      `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text)
+       SELECT id, 'cc_clarity', participant_id, recorded_at, 101, NULL FROM recordings WHERE id = ?
+       ON CONFLICT (recording_id, measure_key) DO UPDATE SET value_num = 101, value_text = NULL`,
+    )
+    .run(rec.id).changes;
+  expect(stored).toBe(1);
+  replaceFlags(db, now, rec.id, 'poll', 'communication_coach', [
+    dqFlag(
+      'score_out_of_range',
+      'analysis.communication_coach.insights.clarity.score',
+      101,
+      'an integer from 0 to 100',
+      ['cc_clarity'],
+    ),
+  ]);
+  replaceFlags(db, now, rec.id, 'receipt_check', null, [
+    dqFlag(
+      'receipt_sample_rate_differs',
+      'metadata.sample_rate_hz',
+      8000,
+      '16000 Hz, as read on the workstation',
+    ),
+  ]);
+  db.close();
+
+  // The recording page: 101 shown as received, marked, with the reason in words.
+  await openScreen(page, `/studies/${studyId}/recordings/${rec.id}`);
+  await expect(page.getByRole('heading', { name: 'P-001-week2.wav' })).toBeVisible();
+  const cc = page.getByRole('table', { name: /^Communication coach: Completed/ });
+  const clarity = cc.getByRole('row', { name: /Clarity/ });
+  await expect(clarity).toContainText('101');
+  await expect(clarity).toContainText('Flagged');
+  await expect(clarity).toContainText('A score outside its range');
+  await expect(clarity.locator('.value-cell')).toHaveAttribute('data-flags', 'score_out_of_range');
+  const dq = page.getByRole('table', { name: 'Data-quality flags of this recording' });
+  await expect(dq.locator('[data-flag="receipt_sample_rate_differs"]')).toContainText('8000');
+  await expect(dq.locator('[data-flag="score_out_of_range"]')).toContainText('101');
+  await checkA11y(page, 'recording with a flagged value');
+  await shoot(page, 'data-quality-recording');
+  await page.getByLabel('Theme').selectOption('dark');
+  await checkA11y(page, 'recording with a flagged value, dark');
+  await shoot(page, 'data-quality-recording-dark');
+  await page.getByLabel('Theme').selectOption('light');
+
+  // The timeline: the point drawn where it is (the axis passes 100, the range drawn as a dotted line),
+  // ringed as flagged; the same in words in the summary, the legend and the table.
+  await openScreen(page, `/studies/${studyId}/participants/${rec.pid}`);
+  await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
+  const chart = page.getByRole('figure', { name: /^Clarity/ });
+  await chart.scrollIntoViewIfNeeded();
+  await expect(chart.locator('.tchart-canvas')).toHaveAttribute('data-flagged', '1');
+  await expect(chart.locator('.tchart-canvas')).toHaveAttribute('data-range', '0–100');
+  await expect(chart).toContainText(/one value flagged as departing from the specification \(101 on /);
+  await expect(
+    page.getByText(/Flagged value: departs from the specification, kept as received \(1;/),
+  ).toBeVisible();
+  await chart.getByText('Values as a table').click();
+  const row = chart.locator('tr[data-flags="score_out_of_range"]');
+  await expect(row).toContainText('101');
+  await expect(row).toContainText('Flagged score out of range');
+  await expect(row).toContainText('expected an integer from 0 to 100');
+  // Other measures of the same recording are not marked.
+  await expect(page.getByRole('figure', { name: /^Rhythm/ }).locator('.tchart-canvas')).toHaveAttribute(
+    'data-flagged',
+    '0',
+  );
+  await checkA11y(page, 'timeline with a flagged point');
+  await chart.screenshot({ path: join('test-results', 'screenshots', 'data-quality-timeline-chart.png') });
+  await shoot(page, 'data-quality-timeline');
+  await page.getByLabel('Theme').selectOption('dark');
+  await expect(chart.locator('.tchart-canvas')).toHaveAttribute('data-flagged', '1');
+  await checkA11y(page, 'timeline with a flagged point, dark');
+  await chart.screenshot({
+    path: join('test-results', 'screenshots', 'data-quality-timeline-chart-dark.png'),
+  });
+  await shoot(page, 'data-quality-timeline-dark');
+
+  // The batch page: the receipt difference, with its recording and what differed.
+  await openScreen(page, `/studies/${studyId}/batches/${batchId}`);
+  const receipts = page.getByRole('table', { name: 'Upload receipts of this batch that differ' });
+  await expect(receipts).toBeVisible();
+  await expect(receipts.getByRole('row')).toHaveCount(2);
+  const diff = receipts.locator('[data-flag="receipt_sample_rate_differs"]');
+  await expect(diff).toContainText('P-001 · P-001-week2.wav');
+  await expect(diff).toContainText("The service's sample rate differs");
+  await expect(diff).toContainText('8000');
+  await expect(page.getByText(/For 1 recording the service’s upload receipt differs/)).toBeVisible();
+  // Still in the dark theme (the choice is kept), then in the light one.
+  await checkA11y(page, 'batch with a receipt difference, dark');
+  await shoot(page, 'data-quality-batch-dark');
+  await page.getByLabel('Theme').selectOption('light');
+  await checkA11y(page, 'batch with a receipt difference');
+  await shoot(page, 'data-quality-batch');
+  await diff.getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'P-001-week2.wav' })).toBeVisible();
+});
