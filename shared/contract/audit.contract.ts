@@ -3,6 +3,7 @@
  * ids, names of studies or profiles, counts and plain words; never an API key.
  */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { procedure } from '../rpc';
 import { Id } from './views';
 
@@ -32,7 +33,7 @@ export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
 
 export const auditContract = {
   'audit.list': procedure(
-    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
+    strict({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
     z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),
   ),
 } as const;

@@ -4,6 +4,7 @@
  * process and paged, so a folder of thousands of files never crosses IPC whole), then commit it as a batch.
  */
 import { z } from 'zod';
+import { labelText, LIMITS, listOf, pathText, strict, tokenText } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
 import {
@@ -40,7 +41,7 @@ export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 export const filesContract = {
   /** A folder's entries for the built-in file browser (the home folder when no path is given). */
   'files.list': procedure(
-    z.object({ path: z.string().optional() }),
+    strict({ path: pathText().optional() }),
     z.object({
       path: z.string(),
       parent: z.string().nullable(),
@@ -51,7 +52,7 @@ export const filesContract = {
   ),
   /** The operating system's dialog (Electron only; browser mode answers UNSUPPORTED). Empty when cancelled. */
   'files.pick': action(
-    z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
+    strict({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
     z.object({ paths: z.array(z.string()) }),
     [],
   ),
@@ -61,16 +62,16 @@ export const filesContract = {
 export const importsContract = {
   'imports.preview': action(ImportRequestSchema, PlanSummarySchema, []),
   'imports.planFiles': procedure(
-    z.object({ planId: z.string(), action: PlannedActionSchema.optional(), ...PageWindow }),
+    strict({ planId: tokenText(), action: PlannedActionSchema.optional(), ...PageWindow }),
     z.object({ rows: z.array(PlannedFileSchema), total: z.number() }),
   ),
   /** What the plan would cost against the service's usage (reads usage; sends nothing else). */
-  'imports.creditEstimate': procedure(z.object({ planId: z.string() }), CreditCheckSchema),
+  'imports.creditEstimate': procedure(strict({ planId: tokenText() }), CreditCheckSchema),
   'imports.commit': action(
-    z.object({
-      planId: z.string(),
-      insistOnDuplicates: z.array(z.string()).max(10_000),
-      label: z.string().max(200),
+    strict({
+      planId: tokenText(),
+      insistOnDuplicates: listOf(pathText(), LIMITS.paths),
+      label: labelText(),
     }),
     z.object({
       batchId: Id,
@@ -80,5 +81,5 @@ export const importsContract = {
     }),
     ['studies.get', 'studies.list', 'batches.list', 'recordings.page', 'participants.page', 'usage.overview'],
   ),
-  'imports.discard': action(z.object({ planId: z.string() }), z.object({ done: z.boolean() }), []),
+  'imports.discard': action(strict({ planId: tokenText() }), z.object({ done: z.boolean() }), []),
 } as const;

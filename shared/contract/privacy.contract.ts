@@ -3,6 +3,7 @@
  * Nothing here carries an API key. The audit log is audit.contract.ts.
  */
 import { z } from 'zod';
+import { labelText, pathText, strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -53,19 +54,18 @@ export const DeleteReportSchema = z.object({
 
 export const privacyContract = {
   'privacy.settings': procedure(NoInput, PrivacySettingsSchema),
-  'privacy.setDiagnostic': action(z.object({ on: z.boolean() }), PrivacySettingsSchema, [
+  'privacy.setDiagnostic': action(strict({ on: z.boolean() }), PrivacySettingsSchema, [
     'privacy.settings',
     'audit.list',
   ]),
-  'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
+  'studies.dataSummary': procedure(strict({ studyId: Id }), StudyDataSchema),
   /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
-  'studies.archive': action(
-    z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
-    ArchiveReportSchema,
-    ['studies.dataSummary', 'audit.list'],
-  ),
+  'studies.archive': action(strict({ studyId: Id, outDir: pathText().optional() }), ArchiveReportSchema, [
+    'studies.dataSummary',
+    'audit.list',
+  ]),
   /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
-  'studies.delete': action(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema, [
+  'studies.delete': action(strict({ studyId: Id, confirmName: labelText() }), DeleteReportSchema, [
     'studies.list',
     'studies.get',
     'audit.list',

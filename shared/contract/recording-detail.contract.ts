@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
 import { AnalysisType } from '../api/vocabulary';
+import { strict } from './bounds';
 import { procedure } from '../rpc';
 import { RecordingRowSchema } from './recordings.contract';
 import { AnalysisStateSchema, Id, VerdictSchema } from './views';
@@ -57,5 +58,5 @@ export const RecordingDetailSchema = z.object({
 export type RecordingDetail = z.infer<typeof RecordingDetailSchema>;
 
 export const recordingDetailContract = {
-  'recordings.detail': procedure(z.object({ recordingId: Id }), RecordingDetailSchema),
+  'recordings.detail': procedure(strict({ recordingId: Id }), RecordingDetailSchema),
 } as const;

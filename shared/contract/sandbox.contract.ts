@@ -1,5 +1,6 @@
 /** The built-in sandbox (a simulation of the service, for training): whether it runs, and its scenario. */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 
 export const SANDBOX_SCENARIOS = [
@@ -20,7 +21,7 @@ export const SandboxStateSchema = z.object({
 export const sandboxContract = {
   'sandbox.state': procedure(NoInput, SandboxStateSchema),
   /** The built-in sandbox's behaviour, for training: faults, rate limits, slow answers. */
-  'sandbox.setScenario': action(z.object({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema, [
+  'sandbox.setScenario': action(strict({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema, [
     'sandbox.state',
   ]),
 } as const;

@@ -1,6 +1,7 @@
 /** Studies: a name, the service profile its recordings go to, and how often participants are expected to record. */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
+import { nameText, strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -25,19 +26,19 @@ export const StudyViewSchema = z.object({
 });
 export type StudyView = z.infer<typeof StudyViewSchema>;
 
-const StudyName = z.string().trim().min(1, 'Enter a name.').max(120);
+const StudyName = nameText();
 const Interval = z.int().min(1).max(365);
 
 export const studiesContract = {
   'studies.list': procedure(NoInput, z.array(StudyViewSchema)),
-  'studies.get': procedure(z.object({ studyId: Id }), StudyViewSchema),
+  'studies.get': procedure(strict({ studyId: Id }), StudyViewSchema),
   'studies.create': action(
-    z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
+    strict({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
     ['studies.list'],
   ),
   'studies.update': action(
-    z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
+    strict({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
     ['studies.get', 'studies.list', 'participants.page'],
   ),

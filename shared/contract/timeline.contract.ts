@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
+import { strict } from './bounds';
 import { procedure } from '../rpc';
 import { Id } from './views';
 
@@ -58,7 +59,7 @@ export type Timeline = z.infer<typeof TimelineSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(
-    z.object({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
+    strict({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
     TimelineSchema,
   ),
 } as const;
