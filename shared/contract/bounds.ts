@@ -47,10 +47,8 @@ export const LIMITS = {
  * Characters no code, name or label may hold: C0 controls, DEL, C1 controls, the bidirectional marks,
  * embeddings, overrides and isolates, and the zero-width characters and BOM that hide inside text.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 /** The same set with line feed, carriage return and tab allowed (multi-line notes). */
-// eslint-disable-next-line no-control-regex
 const CONTROL_EXCEPT_LINES =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
@@ -58,7 +56,6 @@ const none = (set: RegExp) => new RegExp(`^[^${set.source.slice(1, -1)}]*$`);
 /** Matches text without any character of CONTROL. */
 export const PLAIN = none(CONTROL);
 /** Matches text without NUL (what a path may never hold). */
-// eslint-disable-next-line no-control-regex
 export const NO_NUL = /^[^\u0000]*$/;
 
 /** True when the text holds a character no code, name or label may hold. */
