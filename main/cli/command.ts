@@ -15,6 +15,8 @@ export const EXIT = {
   service: 5,
   timeout: 6,
   notExported: 7,
+  /** `audit verify`: the audit log's hash chain is broken (the first broken entry is named). */
+  auditBroken: 8,
 } as const;
 
 /** Every option of every command: any command accepts them all, and reads those it needs. */

@@ -1,5 +1,6 @@
 /** Every `voicescope` command, in the order `voicescope --help` lists them. */
 import type { CliCommand } from '../command';
+import { auditCommand } from './audit.command';
 import { batchCommand } from './batch.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly CliCommand[] = [
   settingsCommand,
   manifestTemplateCommand,
   exportCommand,
+  auditCommand,
 ];
