@@ -35,7 +35,7 @@ const importStudy = async (host: Host) => {
     latency: { upload: { fixedMs: 15_000, jitterMs: 0 } },
   });
   const study = await ok(host.rpc('studies.create', { name: 'Pilot 2026', profileId: profile.id }));
-  const dir = join(host.home, 'incoming');
+  const dir = host.incoming;
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at'];
   CODES.forEach((code, p) =>

@@ -28,7 +28,7 @@ export const seedStudyWithResults = async (
 ): Promise<SeededStudy> => {
   const codes = opts.codes ?? ['P-001', 'P-002', 'P-003'];
   const sessions = opts.sessions ?? 3;
-  const folder = join(host.home, 'incoming');
+  const folder = host.incoming;
   mkdirSync(folder, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
   codes.forEach((code, p) => {
