@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from './api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from './baseline';
+import { codeRef, labelText, LIMITS, listOf, plainText, strict } from './contract/bounds';
 import { ANALYSIS_STATES } from './states';
 
 // ---- the request ----
@@ -36,22 +37,21 @@ const isTimeZone = (tz: string): boolean => {
 /** A calendar day (the whole day in the export's time zone) or an instant with its offset. */
 export const ExportBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
-export const ExportRequestSchema = z.object({
+export const ExportRequestSchema = strict({
   studyId: z.int().positive(),
   /** Participant codes; absent: every participant. */
-  participants: z.array(z.string().min(1)).min(1).optional(),
+  participants: listOf(codeRef(), LIMITS.codes).min(1).optional(),
   /** recorded_at on or after (a date: from the start of that day in `timeZone`). */
   from: ExportBound.optional(),
   /** recorded_at on or before (a date: to the end of that day in `timeZone`). */
   to: ExportBound.optional(),
   /** Session labels; the empty string selects recordings without one. Absent: every session. */
-  sessions: z.array(z.string()).min(1).optional(),
+  sessions: listOf(labelText(), LIMITS.sessions).min(1).optional(),
   /** Analysis types; absent: all four. */
-  analyses: z.array(AnalysisType).min(1).optional(),
+  analyses: listOf(AnalysisType, 16).min(1).optional(),
   /** States of an analysis type for it to be exported; absent: every state (failed and pending types are exported with empty values). */
-  states: z.array(ExportAnalysisState).min(1).optional(),
-  forms: z
-    .array(ExportForm)
+  states: listOf(ExportAnalysisState, 16).min(1).optional(),
+  forms: listOf(ExportForm, 8)
     .min(1)
     .default([...EXPORT_FORMS]),
   preset: ExportPreset.default('standard'),
@@ -60,7 +60,7 @@ export const ExportRequestSchema = z.object({
   /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts). */
   baselineSessions: z.int().min(1).max(20).default(DEFAULT_BASELINE_SESSIONS),
   /** IANA zone of the `*_local` columns and of date-only bounds, e.g. Europe/Berlin. */
-  timeZone: z.string().refine(isTimeZone, {
+  timeZone: plainText(LIMITS.timeZone).refine(isTimeZone, {
     message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)',
   }),
 });

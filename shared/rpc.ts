@@ -118,6 +118,9 @@ export const EnvelopeShape = z.union([
   z.object({ ok: z.literal(false), error: AppError }),
 ]);
 
+/** The most issues a VALIDATION error lists. */
+export const MAX_ISSUES = 20;
+
 /** Turns zod issues into the VALIDATION error the researcher (or developer) sees. */
 export const validationError = (issues: readonly z.core.$ZodIssue[], what: string): AppError =>
   appError(
@@ -125,7 +128,20 @@ export const validationError = (issues: readonly z.core.$ZodIssue[], what: strin
     `${what} was not in the expected form.`,
     'This is a defect in Voicescope; report it with the steps that led here.',
     {
-      issues: issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message })),
+      // A field the contract does not declare is named by its own path, so the error says which one.
+      // At most MAX_ISSUES: a request of 100,000 bad items gets an answer of a few lines.
+      issues: issues
+        .slice(0, MAX_ISSUES)
+        .flatMap((i) => {
+          const at = i.path.map(String);
+          return i.code === 'unrecognized_keys'
+            ? i.keys.map((k) => ({
+                path: [...at, k].join('.'),
+                message: `"${k.slice(0, 80)}" is not a field of this request.`,
+              }))
+            : [{ path: at.join('.') || '(root)', message: i.message }];
+        })
+        .slice(0, MAX_ISSUES),
     },
   );
 

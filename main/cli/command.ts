@@ -15,7 +15,10 @@ export const EXIT = {
   service: 5,
   timeout: 6,
   notExported: 7,
+  /** Some analyses timed out or were never answered (`wait`, `import --wait`). */
   noResult: 8,
+  /** `audit verify`: the audit log's hash chain is broken (the first broken entry is named). */
+  auditBroken: 9,
 } as const;
 
 /** Every option of every command: any command accepts them all, and reads those it needs. */

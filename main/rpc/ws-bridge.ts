@@ -16,8 +16,8 @@
  *
  * Downloads (`/download/...`) need a one-time ticket (`?ticket=`, from `POST /download-ticket` with the
  * token in an `Authorization: Bearer` header, or from `issueDownloadTicket`), so the launch token
- * never has to be in a URL that lands in the browser's history. The token in a download URL is still
- * accepted while `acceptTokenInDownloadUrl` is true (the window switches to tickets separately).
+ * never has to be in a URL that lands in the browser's history. The launch token in a download URL
+ * opens nothing (403): the window asks for a ticket on each click (renderer/src/lib/rpc/download.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -39,12 +39,10 @@ export interface BridgeOptions {
   readonly port?: number;
   /** Default: 32 random bytes, base64url. */
   readonly token?: string;
-  /** Extra token-protected GET routes (export downloads); return true when handled. */
+  /** Extra GET routes under `/download/`, reached with a one-time ticket only; return true when handled. */
   readonly routes?: (path: string, req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   /** Download tickets (default: a store of its own, tickets live 60 s and open one download). */
   readonly tickets?: DownloadTickets;
-  /** The launch token in a download URL (`?token=`) still opens it; default true until the window uses tickets. */
-  readonly acceptTokenInDownloadUrl?: boolean;
   /** Where a peer's broken socket or a failed call is noted (default: nowhere). */
   readonly onError?: (what: string, e: unknown) => void;
 }
@@ -111,7 +109,6 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   const hostAllowed = (req: http.IncomingMessage) => hosts.includes(req.headers.host ?? '');
   const tokenOf = (url: URL) => url.searchParams.get('token') ?? '';
   const tickets = o.tickets ?? createDownloadTickets();
-  const acceptTokenInUrl = o.acceptTokenInDownloadUrl ?? true;
   const noted = (what: string) => (e: unknown) => o.onError?.(what, e);
   const ownOrigin = (req: http.IncomingMessage) =>
     hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '');
@@ -177,12 +174,9 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
       return;
     }
     if (url.pathname.startsWith('/download/')) {
+      // A ticket only: the launch token in a download URL (`?token=`) opens nothing.
       const ticket = url.searchParams.get('ticket');
-      const allowed =
-        ticket !== null
-          ? tickets.redeem(ticket, url.pathname)
-          : acceptTokenInUrl && sameSecret(tokenOf(url), token);
-      if (!allowed) {
+      if (ticket === null || !tickets.redeem(ticket, url.pathname)) {
         res.writeHead(403).end('Forbidden');
         return;
       }

@@ -3,7 +3,7 @@
  * its deletion). Refusals come back as values in the researcher's words.
  */
 import type { Result } from '../../shared/result';
-import { auditPage, type AuditRow } from '../db/repos/audit.repo';
+import { auditPage, verifyAuditChain, type AuditChainCheck, type AuditRow } from '../db/repos/audit.repo';
 import { archiveStudy, type ArchiveProblem, type ArchiveReport } from '../privacy/archive';
 import { readDiagnostic, setDiagnostic, type DiagnosticMode } from '../privacy/diagnostic';
 import {
@@ -21,6 +21,8 @@ export interface PrivacyService {
   /** Switches diagnostic mode (written to the audit log when it changes). */
   setDiagnosticMode(on: boolean, at: string): DiagnosticMode;
   auditPage(offset: number, limit: number): { rows: AuditRow[]; total: number };
+  /** Walks the audit log's hash chain; names the first entry that does not fit. */
+  verifyAudit(): AuditChainCheck;
   /** What the workspace holds for the study; null when there is no such study. */
   studyDataSummary(studyId: number): StudyDataSummary | null;
   /** Archives the study (into the workspace's archives folder unless `outDir` is given), with the engine's tuning. */
@@ -45,6 +47,7 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
     diagnosticMode: () => readDiagnostic(db),
     setDiagnosticMode: (on, at) => setDiagnostic(db, on, at),
     auditPage: (offset, limit) => auditPage(db, offset, limit),
+    verifyAudit: () => verifyAuditChain(db),
     studyDataSummary: (studyId) => studyDataSummary(db, dir, studyId),
     archiveStudy: (o) =>
       archiveStudy(db, {

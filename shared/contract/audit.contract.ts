@@ -3,7 +3,8 @@
  * ids, names of studies or profiles, counts and plain words; never an API key.
  */
 import { z } from 'zod';
-import { procedure } from '../rpc';
+import { strict } from './bounds';
+import { NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
 export const AUDIT_KINDS = [
@@ -30,9 +31,28 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntryView = z.infer<typeof AuditEntrySchema>;
 
+/** Whether the audit log's hash chain holds: each entry carries the hash of the one before it. */
+export const AuditVerificationSchema = z.discriminatedUnion('holds', [
+  z.object({ holds: z.literal(true), entries: z.int().nonnegative() }),
+  z.object({
+    holds: z.literal(false),
+    entries: z.int().nonnegative(),
+    /** The first entry that does not fit: its own fields were changed, or an entry before it was changed or removed. */
+    firstBroken: z.object({ id: Id, at: z.string(), kind: z.string() }),
+    reason: z.enum(['changed', 'predecessor_missing_or_changed']),
+    /** What happened, in the researcher's words. */
+    message: z.string(),
+    /** What to do about it. */
+    action: z.string(),
+  }),
+]);
+export type AuditVerification = z.infer<typeof AuditVerificationSchema>;
+
 export const auditContract = {
   'audit.list': procedure(
-    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
+    strict({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(200).default(50) }),
     z.object({ rows: z.array(AuditEntrySchema), total: z.int().nonnegative() }),
   ),
+  /** Checks the whole hash chain now (reads only). */
+  'audit.verify': procedure(NoInput, AuditVerificationSchema),
 } as const;

@@ -1,10 +1,11 @@
 /** Batches: start after the credit check, pause, resume, cancel. */
 import { z } from 'zod';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
+import { strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { BatchProgressSchema, CreditCheckSchema, Id } from './views';
 
-const BatchRef = z.object({ batchId: Id });
+const BatchRef = strict({ batchId: Id });
 
 /**
  * One difference in an upload receipt: the receipt compared with what was sent and the workstation's own
@@ -27,7 +28,7 @@ export type ReceiptDifferenceView = z.infer<typeof ReceiptDifferenceSchema>;
 const BATCH_MOVES = ['batches.get', 'batches.list', 'recordings.page', 'studies.get', 'queue.state'] as const;
 
 export const batchesContract = {
-  'batches.list': procedure(z.object({ studyId: Id }), z.array(BatchProgressSchema)),
+  'batches.list': procedure(strict({ studyId: Id }), z.array(BatchProgressSchema)),
   'batches.get': procedure(BatchRef, BatchProgressSchema),
   'batches.credits': procedure(BatchRef, CreditCheckSchema),
   'batches.receiptDifferences': procedure(BatchRef, z.array(ReceiptDifferenceSchema)),

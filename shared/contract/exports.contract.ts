@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
 import { ExportProgressSchema, ExportReportSchema, ExportRequestSchema } from '../export';
+import { codeRef, LIMITS, listOf, pathText, strict, tokenText } from './bounds';
 import { action, eventDef, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -27,24 +28,24 @@ export const ExportOptionsSchema = z.object({
 });
 
 export const exportsContract = {
-  'exports.options': procedure(z.object({ studyId: Id }), ExportOptionsSchema),
+  'exports.options': procedure(strict({ studyId: Id }), ExportOptionsSchema),
   /** Participant codes of the study that are not in the list given (typos in a pasted selection). */
   'exports.unknownCodes': procedure(
-    z.object({ studyId: Id, codes: z.array(z.string()).max(100_000) }),
+    strict({ studyId: Id, codes: listOf(codeRef(), LIMITS.codes) }),
     z.object({ unknown: z.array(z.string()) }),
   ),
   'exports.run': action(
-    z.object({
+    strict({
       /** Chosen by the window, so progress events and cancelling can name this run. */
-      exportId: z.string().min(8).max(64),
+      exportId: tokenText(8),
       request: ExportRequestSchema,
       /** A folder the researcher chose (desktop app); absent: the workspace's exports folder (browser mode downloads from there). */
-      destination: z.string().min(1).optional(),
+      destination: pathText().optional(),
     }),
     ExportReportSchema,
     [],
   ),
-  'exports.cancel': action(z.object({ exportId: z.string() }), z.object({ cancelled: z.boolean() }), []),
+  'exports.cancel': action(strict({ exportId: tokenText() }), z.object({ cancelled: z.boolean() }), []),
 } as const;
 
 export const exportEvents = {

@@ -3,6 +3,7 @@
  * and the manifest template. What the chosen files would become is imports.contract.ts.
  */
 import { z } from 'zod';
+import { pathText, strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 
 export const DirEntrySchema = z.object({
@@ -18,7 +19,7 @@ export const DirEntrySchema = z.object({
 export const filesContract = {
   /** A folder's entries for the built-in file browser (the home folder when no path is given). */
   'files.list': procedure(
-    z.object({ path: z.string().optional() }),
+    strict({ path: pathText().optional() }),
     z.object({
       path: z.string(),
       parent: z.string().nullable(),
@@ -29,7 +30,7 @@ export const filesContract = {
   ),
   /** The operating system's dialog (Electron only; browser mode answers UNSUPPORTED). Empty when cancelled. */
   'files.pick': action(
-    z.object({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
+    strict({ purpose: z.enum(['audio', 'folder', 'manifest', 'export-folder']) }),
     z.object({ paths: z.array(z.string()) }),
     [],
   ),

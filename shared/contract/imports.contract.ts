@@ -4,6 +4,7 @@
  * Browsing for the files is files.contract.ts.
  */
 import { z } from 'zod';
+import { labelText, LIMITS, listOf, pathText, strict, tokenText } from './bounds';
 import { action, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
 import {
@@ -30,16 +31,16 @@ export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 export const importsContract = {
   'imports.preview': action(ImportRequestSchema, PlanSummarySchema, []),
   'imports.planFiles': procedure(
-    z.object({ planId: z.string(), action: PlannedActionSchema.optional(), ...PageWindow }),
+    strict({ planId: tokenText(), action: PlannedActionSchema.optional(), ...PageWindow }),
     z.object({ rows: z.array(PlannedFileSchema), total: z.number() }),
   ),
   /** What the plan would cost against the service's usage (reads usage; sends nothing else). */
-  'imports.creditEstimate': procedure(z.object({ planId: z.string() }), CreditCheckSchema),
+  'imports.creditEstimate': procedure(strict({ planId: tokenText() }), CreditCheckSchema),
   'imports.commit': action(
-    z.object({
-      planId: z.string(),
-      insistOnDuplicates: z.array(z.string()).max(10_000),
-      label: z.string().max(200),
+    strict({
+      planId: tokenText(),
+      insistOnDuplicates: listOf(pathText(), LIMITS.paths),
+      label: labelText(),
     }),
     z.object({
       batchId: Id,
@@ -49,5 +50,5 @@ export const importsContract = {
     }),
     ['studies.get', 'studies.list', 'batches.list', 'recordings.page', 'participants.page', 'usage.overview'],
   ),
-  'imports.discard': action(z.object({ planId: z.string() }), z.object({ done: z.boolean() }), []),
+  'imports.discard': action(strict({ planId: tokenText() }), z.object({ done: z.boolean() }), []),
 } as const;

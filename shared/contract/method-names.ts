@@ -8,6 +8,7 @@ import type { Method } from './index';
 export const METHOD_NAMES = [
   'app.info',
   'audit.list',
+  'audit.verify',
   'batches.cancel',
   'batches.credits',
   'batches.get',

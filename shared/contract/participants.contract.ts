@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
+import { codeRef, codeText, labelText, LIMITS, listOf, multilineText, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -37,11 +38,7 @@ export const PARTICIPANT_FILTERS = ['all', 'overdue', 'never', 'no_account', 'ne
 export const PageWindow = { offset: z.int().min(0), limit: z.int().min(1).max(500) };
 export const SortDir = z.enum(['asc', 'desc']);
 
-const Code = z
-  .string()
-  .trim()
-  .min(1, 'Enter a participant code.')
-  .max(64, 'Participant codes are at most 64 characters.');
+const Code = codeText();
 
 const AccountProblemSchema = z.object({
   code: z.string(),
@@ -70,9 +67,9 @@ export const UncertainAccountSchema = z.object({
 
 export const participantsContract = {
   'participants.page': procedure(
-    z.object({
+    strict({
       studyId: Id,
-      search: z.string().max(200).optional(),
+      search: labelText().optional(),
       filter: z.enum(PARTICIPANT_FILTERS).optional(),
       sort: z.enum(PARTICIPANT_SORTS),
       dir: SortDir,
@@ -80,29 +77,26 @@ export const participantsContract = {
     }),
     z.object({ rows: z.array(ParticipantRowSchema), total: z.number() }),
   ),
-  'participants.get': procedure(
-    z.object({ participantId: Id }),
-    ParticipantRowSchema.extend({ studyId: Id }),
-  ),
-  'participants.create': action(z.object({ studyId: Id, code: Code }), ParticipantRowSchema, [
+  'participants.get': procedure(strict({ participantId: Id }), ParticipantRowSchema.extend({ studyId: Id })),
+  'participants.create': action(strict({ studyId: Id, code: Code }), ParticipantRowSchema, [
     'participants.page',
     'studies.get',
     'studies.list',
   ]),
-  'participants.rename': action(z.object({ participantId: Id, code: Code }), ParticipantRowSchema, [
+  'participants.rename': action(strict({ participantId: Id, code: Code }), ParticipantRowSchema, [
     'participants.page',
     'participants.get',
     'timeline.participant',
     'recordings.page',
   ]),
   'participants.setNotes': action(
-    z.object({ participantId: Id, notes: z.string().max(2000) }),
+    strict({ participantId: Id, notes: multilineText(LIMITS.notes) }),
     ParticipantRowSchema,
     ['participants.page', 'participants.get'],
   ),
   /** Links an account that already exists on the service (e.g. created in another tool) instead of creating one. */
   'participants.linkAccount': action(
-    z.object({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }),
+    strict({ participantId: Id, accountId: z.guid('An account id is a UUID, e.g. 3f2b…-….') }),
     ParticipantRowSchema,
     [
       'participants.page',
@@ -115,7 +109,7 @@ export const participantsContract = {
   ),
   /** Creates a service account for each participant without one (all, or the codes given): one request each. */
   'participants.createAccounts': action(
-    z.object({ studyId: Id, codes: z.array(z.string()).optional() }),
+    strict({ studyId: Id, codes: listOf(codeRef(), LIMITS.codes).optional() }),
     AccountReportSchema,
     [
       'participants.page',

@@ -4,6 +4,7 @@
  * audit log is audit.contract.ts.
  */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 
 export const PrivacySettingsSchema = z.object({
@@ -16,7 +17,7 @@ export type PrivacySettings = z.infer<typeof PrivacySettingsSchema>;
 
 export const privacyContract = {
   'privacy.settings': procedure(NoInput, PrivacySettingsSchema),
-  'privacy.setDiagnostic': action(z.object({ on: z.boolean() }), PrivacySettingsSchema, [
+  'privacy.setDiagnostic': action(strict({ on: z.boolean() }), PrivacySettingsSchema, [
     'privacy.settings',
     'audit.list',
   ]),

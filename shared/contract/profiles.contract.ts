@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
+import { LIMITS, nameText, PLAIN, strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 import { Id, UsageSchema } from './views';
 
@@ -22,8 +23,18 @@ export const ProfileViewSchema = z.object({
 });
 export type ProfileView = z.infer<typeof ProfileViewSchema>;
 
-const ApiKey = z.string().trim().min(8, 'An API key is at least 8 characters long.').max(4096);
-const BaseUrl = z.string().trim().min(1, 'Enter the service address.').max(2048);
+const ApiKey = z
+  .string()
+  .trim()
+  .min(8, 'An API key is at least 8 characters long.')
+  .max(LIMITS.apiKey)
+  .regex(PLAIN, 'An API key holds no control characters or spaces inside it.');
+const BaseUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter the service address.')
+  .max(LIMITS.url)
+  .regex(PLAIN, 'A service address holds no control characters.');
 
 export const ConnectionTestSchema = z.object({
   /** The service's answer to ping. */
@@ -37,13 +48,13 @@ export const profilesContract = {
   'profiles.list': procedure(NoInput, z.array(ProfileViewSchema)),
   /** Ping and usage with a key that is not saved yet (first run, "Test connection"). */
   'profiles.testDraft': action(
-    z.object({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }),
+    strict({ baseUrl: BaseUrl, apiVersion: ApiVersion, apiKey: ApiKey }),
     ConnectionTestSchema,
     [],
   ),
   'profiles.create': action(
-    z.object({
-      name: z.string().trim().min(1).max(120),
+    strict({
+      name: nameText(),
       baseUrl: BaseUrl,
       apiVersion: ApiVersion,
       apiKey: ApiKey,
@@ -52,17 +63,17 @@ export const profilesContract = {
     ['profiles.list', 'app.info'],
   ),
   /** The built-in sandbox as a profile (started on this computer; simulated results). */
-  'profiles.useSandbox': action(z.object({ apiVersion: ApiVersion }), ProfileViewSchema, [
+  'profiles.useSandbox': action(strict({ apiVersion: ApiVersion }), ProfileViewSchema, [
     'profiles.list',
     'sandbox.state',
     'app.info',
   ]),
-  'profiles.test': action(z.object({ profileId: Id }), ConnectionTestSchema, [
+  'profiles.test': action(strict({ profileId: Id }), ConnectionTestSchema, [
     'profiles.list',
     'usage.overview',
   ]),
-  'profiles.replaceKey': action(z.object({ profileId: Id, apiKey: ApiKey }), ProfileViewSchema, [
+  'profiles.replaceKey': action(strict({ profileId: Id, apiKey: ApiKey }), ProfileViewSchema, [
     'profiles.list',
   ]),
-  'profiles.removeKey': action(z.object({ profileId: Id }), ProfileViewSchema, ['profiles.list']),
+  'profiles.removeKey': action(strict({ profileId: Id }), ProfileViewSchema, ['profiles.list']),
 } as const;

@@ -1,5 +1,6 @@
 /** The per-profile upload queue: its state, and pausing and resuming it as a whole. */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -11,13 +12,13 @@ export const QueueStateSchema = z.object({
 });
 
 export const queueContract = {
-  'queue.state': procedure(z.object({ profileId: Id }), QueueStateSchema),
-  'queue.pause': action(z.object({ profileId: Id }), QueueStateSchema, [
+  'queue.state': procedure(strict({ profileId: Id }), QueueStateSchema),
+  'queue.pause': action(strict({ profileId: Id }), QueueStateSchema, [
     'queue.state',
     'batches.get',
     'batches.list',
   ]),
-  'queue.resume': action(z.object({ profileId: Id }), QueueStateSchema, [
+  'queue.resume': action(strict({ profileId: Id }), QueueStateSchema, [
     'queue.state',
     'batches.get',
     'batches.list',

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ApiError } from '../api/api-error';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
+import { labelText, LIMITS, listOf, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { PageWindow, SortDir } from './participants.contract';
 import {
@@ -141,25 +142,25 @@ const AFTER_DECISION = [
 
 export const recordingsContract = {
   'recordings.page': procedure(
-    z.object({
+    strict({
       studyId: Id,
       participantId: Id.optional(),
       batchId: Id.optional(),
       filter: z.enum(RECORDING_FILTERS).optional(),
-      search: z.string().max(200).optional(),
+      search: labelText().optional(),
       sort: z.enum(RECORDING_SORTS),
       dir: SortDir,
       ...PageWindow,
     }),
     z.object({ rows: z.array(RecordingRowSchema), total: z.number() }),
   ),
-  'recordings.rows': procedure(z.object({ ids: z.array(Id).max(500) }), z.array(RecordingRowSchema)),
+  'recordings.rows': procedure(strict({ ids: listOf(Id, 500) }), z.array(RecordingRowSchema)),
   /**
    * Does again what is safe: a rejected upload (nothing was charged) is queued again; timed-out
    * analyses are asked for again now. Never an uncertain upload: that is `resolveUncertain`.
    */
   'recordings.retry': action(
-    z.object({ recordingIds: z.array(Id).min(1).max(10_000) }),
+    strict({ recordingIds: listOf(Id, LIMITS.ids).min(1) }),
     z.object({ retried: z.number(), skipped: z.number() }),
     AFTER_DECISION,
   ),
@@ -169,23 +170,23 @@ export const recordingsContract = {
    * again). Never an uncertain upload.
    */
   'recordings.retryable': procedure(
-    z.object({ studyId: Id, batchId: Id.optional() }),
+    strict({ studyId: Id, batchId: Id.optional() }),
     z.object({ recordingIds: z.array(Id).max(10_000), rejected: z.number(), lateAnalyses: z.number() }),
   ),
   /** Uploads whose outcome is unknown, each with the usage read before and after it (a batch's only, when given). */
   'recordings.uncertain': procedure(
-    z.object({ studyId: Id, batchId: Id.optional() }),
+    strict({ studyId: Id, batchId: Id.optional() }),
     z.array(UncertainUploadSchema),
   ),
   'recordings.resolveUncertain': action(
-    z.object({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }),
+    strict({ recordingId: Id, decision: z.enum(['queue_again', 'cancel', 'mark_uploaded_elsewhere']) }),
     z.object({ done: z.boolean() }),
     AFTER_DECISION,
   ),
   'recordings.insistDuplicate': action(
-    z.object({ recordingId: Id }),
+    strict({ recordingId: Id }),
     z.object({ done: z.boolean() }),
     AFTER_DECISION,
   ),
-  'recordings.detail': procedure(z.object({ recordingId: Id }), RecordingDetailSchema),
+  'recordings.detail': procedure(strict({ recordingId: Id }), RecordingDetailSchema),
 } as const;

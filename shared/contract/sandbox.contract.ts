@@ -4,6 +4,7 @@
  * and misbehaviours are written here once; main/sandbox reads them from here.
  */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 
 export const SANDBOX_SCENARIOS = [
@@ -58,7 +59,7 @@ export const SandboxStateSchema = z.object({
 export const sandboxContract = {
   'sandbox.state': procedure(NoInput, SandboxStateSchema),
   /** The built-in sandbox's behaviour, for training: faults, rate limits, slow answers. */
-  'sandbox.setScenario': action(z.object({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema, [
+  'sandbox.setScenario': action(strict({ scenario: z.enum(SANDBOX_SCENARIOS) }), SandboxStateSchema, [
     'sandbox.state',
   ]),
   /** Which misbehaviours of a looser real service the built-in sandbox rehearses. */

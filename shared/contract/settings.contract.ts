@@ -1,5 +1,6 @@
 /** The researcher's tuning of the poller and the queue (clamped to the specification). */
 import { z } from 'zod';
+import { strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 
 export const EngineSettingsSchema = z.object({
@@ -15,5 +16,7 @@ export type EngineSettings = z.infer<typeof EngineSettingsSchema>;
 export const settingsContract = {
   'settings.get': procedure(NoInput, EngineSettingsSchema),
   /** Saves what is given; values are clamped to the specification (never more often than every 5 s). */
-  'settings.save': action(EngineSettingsSchema.partial(), EngineSettingsSchema, ['settings.get']),
+  'settings.save': action(strict(EngineSettingsSchema.shape).partial(), EngineSettingsSchema, [
+    'settings.get',
+  ]),
 } as const;

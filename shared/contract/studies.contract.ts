@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
+import { labelText, nameText, pathText, strict } from './bounds';
 import { action, NoInput, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -62,31 +63,30 @@ export const DeleteReportSchema = z.object({
   databaseScrubbed: z.boolean(),
 });
 
-const StudyName = z.string().trim().min(1, 'Enter a name.').max(120);
+const StudyName = nameText();
 const Interval = z.int().min(1).max(365);
 
 export const studiesContract = {
   'studies.list': procedure(NoInput, z.array(StudyViewSchema)),
-  'studies.get': procedure(z.object({ studyId: Id }), StudyViewSchema),
+  'studies.get': procedure(strict({ studyId: Id }), StudyViewSchema),
   'studies.create': action(
-    z.object({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
+    strict({ name: StudyName, profileId: Id, sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
     ['studies.list'],
   ),
   'studies.update': action(
-    z.object({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
+    strict({ studyId: Id, name: StudyName.optional(), sessionIntervalDays: Interval.optional() }),
     StudyViewSchema,
     ['studies.get', 'studies.list', 'participants.page'],
   ),
-  'studies.dataSummary': procedure(z.object({ studyId: Id }), StudyDataSchema),
+  'studies.dataSummary': procedure(strict({ studyId: Id }), StudyDataSchema),
   /** A consistent copy of the study (SQLite online backup) and its settings, into the workspace or a chosen folder. */
-  'studies.archive': action(
-    z.object({ studyId: Id, outDir: z.string().trim().min(1).max(4096).optional() }),
-    ArchiveReportSchema,
-    ['studies.dataSummary', 'audit.list'],
-  ),
+  'studies.archive': action(strict({ studyId: Id, outDir: pathText().optional() }), ArchiveReportSchema, [
+    'studies.dataSummary',
+    'audit.list',
+  ]),
   /** Deletes the study and the files Voicescope made for it; the researcher types the study's name to confirm. */
-  'studies.delete': action(z.object({ studyId: Id, confirmName: z.string().max(200) }), DeleteReportSchema, [
+  'studies.delete': action(strict({ studyId: Id, confirmName: labelText() }), DeleteReportSchema, [
     'studies.list',
     'studies.get',
     'audit.list',

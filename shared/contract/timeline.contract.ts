@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { ApiVersion } from '../api/vocabulary';
+import { strict } from './bounds';
 import { procedure } from '../rpc';
 import { Id } from './views';
 
@@ -73,7 +74,7 @@ export type PointFlag = z.infer<typeof PointFlagSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(
-    z.object({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
+    strict({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
     TimelineSchema,
   ),
 } as const;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
+import { labelText, LIMITS, listOf, pathText, plainText, strict } from './bounds';
 import type { Usage } from '../api/domain';
 import { AnalysisType, ApiVersion, AUDIO_FORMATS } from '../api/vocabulary';
 import {
@@ -75,13 +76,13 @@ export const VerdictSchema = z.object({
   findings: z.array(FindingSchema),
 });
 
-export const ImportRequestSchema = z.object({
+export const ImportRequestSchema = strict({
   studyId: Id,
-  paths: z.array(z.string().min(1)).max(10_000),
-  manifestPath: z.string().min(1).optional(),
-  filenamePattern: z.string().min(1).optional(),
-  timeZone: z.string().min(1),
-  analyses: z.array(AnalysisType),
+  paths: listOf(pathText(), LIMITS.paths),
+  manifestPath: pathText().optional(),
+  filenamePattern: labelText().min(1).optional(),
+  timeZone: plainText(LIMITS.timeZone).min(1),
+  analyses: listOf(AnalysisType, 16),
   isolateOldestSpeaker: z.boolean(),
   convert: z.boolean(),
 });

@@ -32,7 +32,7 @@ test('export a selection, see what was written, download it whole', async ({ pag
   await shoot(page, '21-export-written');
 
   const download = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Download all files (zip)' }).click();
+  await page.getByRole('button', { name: 'Download all files (zip)' }).click();
   const zip = unzipSync(readFileSync(await (await download).path()));
   const names = Object.keys(zip).map((n) => n.split('/').pop());
   expect(names).toEqual(

@@ -132,7 +132,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   host,
 }) => {
   test.setTimeout(240_000);
-  const { studyId, byCode } = await importStudy(host, host.home);
+  const { studyId, byCode } = await importStudy(host, host.incoming);
 
   // The list: counts, recency in colour and words, search, sort, the overdue filter.
   await openScreen(page, `/studies/${studyId}/participants`);

@@ -35,7 +35,7 @@ const importStudy = async (host: Host) => {
     latency: { upload: { fixedMs: 15_000, jitterMs: 0 } },
   });
   const study = await ok(host.rpc('studies.create', { name: 'Pilot 2026', profileId: profile.id }));
-  const dir = join(host.home, 'incoming');
+  const dir = host.incoming;
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at'];
   CODES.forEach((code, p) =>
@@ -134,6 +134,9 @@ test('archive and delete a study, then the audit log and the privacy page', asyn
 
   await page.getByRole('link', { name: 'Privacy and audit' }).click();
   await expect(page.getByRole('heading', { name: 'Privacy and audit', level: 1 })).toBeVisible();
+  // The audit log's chain is checked when the page opens: the archive and the deletion fit it.
+  await expect(page.getByText('Intact')).toBeVisible();
+  await expect(page.getByText(/all \d+ entries fit the chain/)).toBeVisible();
   const diagnostic = page.getByLabel('Diagnostic mode: keep participant codes in the log');
   await diagnostic.click();
   await expect(diagnostic).toBeChecked();

@@ -1,6 +1,7 @@
 /** Every `voicescope` command, in the order `voicescope --help` lists them. */
 import type { CliCommand } from '../command';
 import { accountCommand } from './account.command';
+import { auditCommand } from './audit.command';
 import { batchCommand } from './batch.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
@@ -32,4 +33,5 @@ export const COMMANDS: readonly CliCommand[] = [
   manifestTemplateCommand,
   exportCommand,
   measureCommand,
+  auditCommand,
 ];

@@ -22,6 +22,8 @@ export interface Host {
   readonly origin: string;
   readonly token: string;
   readonly home: string;
+  /** A folder for test recordings outside the workspace (import never reads inside the workspace). */
+  readonly incoming: string;
   readonly log: () => string;
   rpc<M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>>;
   /** The built-in sandbox's admin routes (`/_sandbox/...`); the sandbox must be running. */
@@ -106,6 +108,7 @@ export const test = base.extend<{ host: Host; scenario: string }>({
   scenario: ['fast', { option: true }],
   host: async ({ scenario }, use) => {
     const home = mkdtempSync(join(tmpdir(), 'vs-e2e-'));
+    const incoming = mkdtempSync(join(tmpdir(), 'vs-e2e-in-'));
     const adminToken = randomBytes(16).toString('hex');
     const { child, url, out } = await startHost(home, adminToken, scenario);
     const u = new URL(url);
@@ -116,6 +119,7 @@ export const test = base.extend<{ host: Host; scenario: string }>({
       origin: u.origin,
       token,
       home,
+      incoming,
       log: () => out.join(''),
       rpc,
       async sandboxAdmin(method, path, body) {
@@ -136,6 +140,7 @@ export const test = base.extend<{ host: Host; scenario: string }>({
       setTimeout(r, 5_000);
     });
     rmSync(home, { recursive: true, force: true });
+    rmSync(incoming, { recursive: true, force: true });
   },
   page: async ({ page, host }, use) => {
     const errors: string[] = [];

@@ -4,8 +4,7 @@
  * few participants on weekly sessions, a manifest, the built-in sandbox (fast), accounts, a batch
  * started with quick engine settings, and a wait until every analysis has finished.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWav } from '../../fixtures/audio';
 import type { Host } from './fixtures';
@@ -29,8 +28,8 @@ export const seedStudyWithResults = async (
 ): Promise<SeededStudy> => {
   const codes = opts.codes ?? ['P-001', 'P-002', 'P-003'];
   const sessions = opts.sessions ?? 3;
-  // Beside the workspace, never inside it: import never reads Voicescope's own folder (keys, logs, database).
-  const folder = mkdtempSync(join(tmpdir(), 'vs-e2e-incoming-'));
+  const folder = host.incoming;
+  mkdirSync(folder, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
   codes.forEach((code, p) => {
     for (let s = 0; s < sessions; s++) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditPage } from '../../../main/db/repos/audit.repo';
+import { describeAuditCheck } from '../../../main/privacy/audit-check';
 import type { KeyVault } from '../../../main/services/key-store';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
 
@@ -103,5 +104,27 @@ describe('key changes are audited', () => {
     expect(created.ok).toBe(false);
     expect(svc.listProfiles().map((x) => x.name)).toEqual(['Lab']);
     expect(kinds(svc)).toEqual(['key_added:safe-storage']);
+  });
+});
+
+describe('the audit log checks its own chain (audit.verify, the Privacy page)', () => {
+  it('holds after key changes; names the first altered entry, in words, when one is changed', async () => {
+    const { svc } = service();
+    const p = svc.createProfile({
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: KEY,
+    });
+    if (!p.ok) throw new Error(p.error.message);
+    expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
+    expect(describeAuditCheck(svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
+    svc.db.exec('DROP TRIGGER audit_log_no_update');
+    svc.db.prepare(`UPDATE audit_log SET subject = 'Other lab' WHERE id = 1`).run();
+    const v = describeAuditCheck(svc.verifyAudit());
+    expect(v).toMatchObject({ holds: false, firstBroken: { id: 1, kind: 'key_added' }, reason: 'changed' });
+    expect(v.holds ? '' : `${v.message} ${v.action}`).toMatch(
+      /entry 1 \(key_added, .+\) was changed after it was written\. Entries from 1 on cannot be trusted/,
+    );
   });
 });

@@ -125,6 +125,7 @@ describe('the API key never reaches the renderer', () => {
         'app.info',
         'studies.get',
         'audit.list',
+        'audit.verify',
         'privacy.settings',
       ]),
     );

@@ -100,9 +100,12 @@ describe('serving the window', () => {
     expect((await get('/', { Host: `evil.example:${bridge.port}` })).status).toBe(421);
   });
 
-  it('downloads need the token', async () => {
+  it('downloads need a one-time ticket; the launch token in the address opens nothing', async () => {
     expect((await get('/download/x')).status).toBe(403);
-    expect((await get(`/download/x?token=${bridge.token}`)).body).toBe('file');
+    expect((await get(`/download/x?token=${bridge.token}`)).status).toBe(403);
+    const ticket = bridge.issueDownloadTicket('/download/x');
+    expect((await get(`/download/x?ticket=${ticket}`)).body).toBe('file');
+    expect((await get(`/download/x?ticket=${ticket}`)).status).toBe(403);
   });
 });
 

@@ -7,7 +7,8 @@
  *   - an API key over plain http: never sent (loopback excepted);
  *   - files left readable to others by an earlier version: made private on open, and said so;
  *   - the audit log: no rewrite through SQL, and a hash chain that names the first broken entry;
- *   - the launch token in download URLs: replaced by one-time tickets.
+ *   - the launch token in download URLs: replaced by one-time tickets, and refused in a URL;
+ *   - requests without bounds: 100,000 codes, control characters, fields the contract does not declare.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -148,6 +149,68 @@ describe('reading files never discloses them (imports.preview)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
+describe('every request is bounded and strict (the contract)', () => {
+  let t: TestHost;
+  let studyId: number;
+  beforeAll(async () => {
+    t = await openTestHost();
+    ({ studyId } = await t.sandboxStudy('Bounds'));
+  });
+  afterAll(() => t.close());
+
+  /** Calls through the router as untyped input, as a hostile page on the socket would. */
+  const raw = (method: string, input: unknown) => t.host.router.handle(method, input, { via: 'websocket' });
+
+  it('100,000 codes in exports.unknownCodes are refused fast, with a short answer', async () => {
+    const codes = Array.from({ length: 100_000 }, (_, i) => `P${i}`);
+    const started = performance.now();
+    const r = await raw('exports.unknownCodes', { studyId, codes });
+    const ms = performance.now() - started;
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(JSON.stringify(r).length).toBeLessThan(4000);
+    expect(r.ok ? [] : r.error.issues).toContainEqual(expect.objectContaining({ path: 'codes' }));
+    expect(ms).toBeLessThan(500);
+    // The same question within bounds is answered.
+    expect(await raw('exports.unknownCodes', { studyId, codes: codes.slice(0, 3) })).toMatchObject({
+      ok: true,
+      value: { unknown: ['P0', 'P1', 'P2'] },
+    });
+  });
+
+  it('control characters in a code, a study name or a batch label are refused; nothing is stored', async () => {
+    for (const code of ['P\u000001', 'P\u202e10', 'P\u008501', 'P\u0007'])
+      expect(await raw('participants.create', { studyId, code })).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION', issues: [expect.objectContaining({ path: 'code' })] },
+      });
+    expect(await raw('studies.update', { studyId, name: 'Pilot\u0000' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION', issues: [expect.objectContaining({ path: 'name' })] },
+    });
+    expect(
+      await raw('participants.page', { studyId, sort: 'code', dir: 'asc', offset: 0, limit: 10 }),
+    ).toMatchObject({ ok: true, value: { total: 0 } });
+  });
+
+  it('a field the contract does not declare is refused with VALIDATION naming it, not dropped', async () => {
+    const r = await raw('participants.create', { studyId, code: 'P1', accountId: 'x', isAdmin: true });
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(r.ok ? [] : r.error.issues?.map((i) => i.path).sort()).toEqual(['accountId', 'isAdmin']);
+    expect(await raw('studies.list', { extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION', issues: [{ path: 'extra' }] },
+    });
+    // Nested objects too: the export request inside exports.run.
+    expect(
+      await raw('exports.run', {
+        exportId: 'abcdefgh-1',
+        request: { studyId, timeZone: 'UTC', sql: 'DROP TABLE participants' },
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'VALIDATION', issues: [{ path: 'request.sql' }] } });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 describe('the browser-mode host never dies from input', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-attack-'));
   const bus = createEventBus();
@@ -268,6 +331,9 @@ describe('the browser-mode host never dies from input', () => {
     expect((await mint('/download/exports/e1.zip', 'Bearer wrong')).status).toBe(403);
     expect((await mint('/download/exports/e1.zip', undefined, 'https://evil.example')).status).toBe(403);
     expect((await mint('/etc/passwd')).status).toBe(400);
+    // The launch token in a download address (what the window used to put in its links) opens nothing.
+    expect((await get(`/download/exports/e1/values.csv?token=${bridge.token}`)).status).toBe(403);
+    expect((await get(`/download/exports/e1.zip?token=${bridge.token}`)).status).toBe(403);
     const res = await mint('/download/exports/e1/values.csv');
     const { url, ticket } = (await res.json()) as { url: string; ticket: string };
     expect(url).not.toContain(bridge.token);

@@ -20,6 +20,7 @@ import { Checkbox, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { Bar } from '../../components/Progress';
 import { useAction, useCall, useEvent } from '../../lib/api';
+import { downloadWithTicket } from '../../lib/rpc/download';
 import { fmtBytes, fmtDate, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 
@@ -49,9 +50,17 @@ const splitCodes = (s: string) => [
 const newId = () =>
   crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 
+/**
+ * Browser mode offers the export as downloads. Each click asks for a one-time ticket, so the launch
+ * token never appears in an address (lib/rpc/download.ts).
+ */
 const ResultPanel = ({ report, browser }: { report: ExportReport; browser: boolean }) => {
-  const token = sessionStorage.getItem('voicescope.token') ?? '';
   const base = `/download/exports/${encodeURIComponent(report.folderName)}`;
+  const [problem, setProblem] = useState<string | null>(null);
+  const download = (path: string) => () => {
+    setProblem(null);
+    void downloadWithTicket(path).then(setProblem);
+  };
   return (
     <Notice tone="ok" title="Export written">
       <p>
@@ -71,9 +80,14 @@ const ResultPanel = ({ report, browser }: { report: ExportReport; browser: boole
       </p>
       {browser && (
         <p>
-          <a className="button primary" href={`${base}.zip?token=${encodeURIComponent(token)}`} download>
+          <button type="button" className="primary" onClick={download(`${base}.zip`)}>
             Download all files (zip)
-          </a>
+          </button>
+        </p>
+      )}
+      {problem && (
+        <p className="error-text" role="alert">
+          {problem}
         </p>
       )}
       <table className="table compact">
@@ -96,12 +110,14 @@ const ResultPanel = ({ report, browser }: { report: ExportReport; browser: boole
             <tr key={f.name}>
               <th scope="row">
                 {browser ? (
-                  <a
-                    href={`${base}/${encodeURIComponent(f.name)}?token=${encodeURIComponent(token)}`}
-                    download
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Download ${f.name}`}
+                    onClick={download(`${base}/${encodeURIComponent(f.name)}`)}
                   >
                     {f.name}
-                  </a>
+                  </button>
                 ) : (
                   f.name
                 )}

@@ -8,7 +8,7 @@ import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
-import { fmtDateTime } from '../../lib/format';
+import { fmtDateTime, fmtInt } from '../../lib/format';
 import { paths } from '../../app/paths';
 
 const Diagnostic = () => {
@@ -41,6 +41,30 @@ const Diagnostic = () => {
           <ErrorNotice error={set.error} />
         </>
       )}
+    </QueryView>
+  );
+};
+
+/** Whether the audit log's hash chain holds, checked each time the page opens. */
+const AuditChain = () => {
+  const check = useCall('audit.verify', {}, { staleTime: 0 });
+  return (
+    <QueryView q={check}>
+      {(v) =>
+        v.holds ? (
+          <p>
+            <Badge tone="ok">Intact</Badge>{' '}
+            {v.entries === 0
+              ? 'Nothing has been recorded yet.'
+              : `Checked just now: all ${fmtInt(v.entries)} ${v.entries === 1 ? 'entry fits' : 'entries fit'} the chain, so none was changed or removed.`}
+          </p>
+        ) : (
+          <Notice tone="bad" title="The audit log has been altered">
+            <p>{v.message}</p>
+            <p>{v.action}</p>
+          </Notice>
+        )
+      }
     </QueryView>
   );
 };
@@ -95,8 +119,10 @@ export const PrivacyPage = () => {
       >
         <p>
           Exports, API key changes, archives, deletions and diagnostic logging are recorded with when and
-          which study or profile. Entries cannot be changed or removed.
+          which study or profile. Entries cannot be changed or removed: each one carries a fingerprint of the
+          one before it, so a change made to the database behind Voicescope's back shows here.
         </p>
+        <AuditChain />
       </Section>
       <Section title="Archive or delete a study">
         <QueryView q={studies}>

@@ -15,6 +15,9 @@ declare global {
 
 const TOKEN_KEY = 'voicescope.token';
 
+/** This tab's launch token (browser mode), or null; for requests that carry it in a header. */
+export const launchToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
+
 export type SelectedTransport =
   | { readonly kind: 'electron'; readonly transport: Transport }
   | {

@@ -1,0 +1,77 @@
+/**
+ * `voicescope audit verify`: exit 0 when the audit log's hash chain holds, exit 8 naming the first
+ * broken entry when someone altered the log behind the app's back (docs/cli.md, docs/security.md).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appendAudit } from '../../../main/db/repos/audit.repo';
+import { EXIT } from '../../../main/cli/voicescope';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-cli-audit-'));
+const home = join(root, 'home');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+
+const entry = (i: number) => ({
+  at: `2026-01-0${i}T09:00:00.000Z`,
+  kind: 'export_written' as const,
+  studyId: 1,
+  detail: { rows: i },
+});
+
+describe('voicescope audit verify', () => {
+  it('an empty log holds (exit 0)', async () => {
+    const r = await run(['audit', 'verify', '--json']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'audit', holds: true, entries: 0 });
+  });
+
+  it('a log the app wrote holds (exit 0) and says how many entries it checked', async () => {
+    const db = new Database(join(home, 'voicescope.sqlite'));
+    for (const i of [1, 2, 3]) appendAudit(db, entry(i));
+    db.close();
+    const r = await run(['audit', 'verify']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(/intact: all 3 entries/);
+  });
+
+  it('an entry altered behind the triggers: exit 8, naming the first broken entry', async () => {
+    const db = new Database(join(home, 'voicescope.sqlite'));
+    db.exec('DROP TRIGGER audit_log_no_update');
+    db.prepare(`UPDATE audit_log SET detail = '{"rows":99}' WHERE id = 2`).run();
+    db.close();
+    const human = await run(['audit', 'verify']);
+    expect(human.code).toBe(EXIT.auditBroken);
+    expect(human.code).toBe(8);
+    expect(human.stderr).toMatch(/entry 2 \(export_written, 2026-01-02T09:00:00.000Z\) was changed/);
+    const json = await run(['audit', 'verify', '--json']);
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      kind: 'problem',
+      holds: false,
+      firstBroken: { id: 2, kind: 'export_written' },
+      reason: 'changed',
+    });
+  });
+
+  it('anything but "verify" is wrong usage (exit 2)', async () => {
+    expect((await run(['audit', 'rewrite'])).code).toBe(EXIT.usage);
+  });
+});
