@@ -120,14 +120,14 @@ export const participantsContract = {
     ],
   ),
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
-  'participants.uncertainAccounts': procedure(z.object({ studyId: Id }), z.array(UncertainAccountSchema)),
+  'participants.uncertainAccounts': procedure(strict({ studyId: Id }), z.array(UncertainAccountSchema)),
   /**
    * The researcher's decision on an uncertain account: `retry` asks the service again (a second account
    * may be created); `leave` keeps the participant without an account and withdraws its waiting files.
    * Linking an account id found by other means is participants.linkAccount.
    */
   'participants.resolveUncertainAccount': action(
-    z.object({ participantId: Id, decision: z.enum(['retry', 'leave']) }),
+    strict({ participantId: Id, decision: z.enum(['retry', 'leave']) }),
     z.object({ resolved: z.boolean() }),
     [
       'participants.uncertainAccounts',

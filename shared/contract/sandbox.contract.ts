@@ -64,7 +64,7 @@ export const sandboxContract = {
   ]),
   /** Which misbehaviours of a looser real service the built-in sandbox rehearses. */
   'sandbox.setMisbehaviours': action(
-    z.object({ misbehaviours: z.array(z.enum(SANDBOX_MISBEHAVIOURS)).max(SANDBOX_MISBEHAVIOURS.length) }),
+    strict({ misbehaviours: z.array(z.enum(SANDBOX_MISBEHAVIOURS)).max(SANDBOX_MISBEHAVIOURS.length) }),
     SandboxStateSchema,
     ['sandbox.state'],
   ),

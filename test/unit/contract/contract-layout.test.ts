@@ -71,6 +71,7 @@ describe('each contract file holds its namespace', () => {
     ]);
     expect((await declaredIn('audit.contract.ts')).sort()).toEqual(['audit.list', 'audit.verify']);
     expect((await declaredIn('sandbox.contract.ts')).sort()).toEqual([
+      'sandbox.setMisbehaviours',
       'sandbox.setScenario',
       'sandbox.state',
     ]);
