@@ -70,6 +70,8 @@ export const importsContract = {
     z.object({
       planId: z.string(),
       insistOnDuplicates: z.array(z.string()).max(10_000),
+      /** Borderline files the researcher chose to send (paths, or true for all of them); omitted: none. */
+      sendBorderline: z.union([z.array(z.string()).max(10_000), z.literal(true)]).optional(),
       label: z.string().max(200),
     }),
     z.object({
