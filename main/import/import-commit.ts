@@ -90,7 +90,9 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   const prepared: Prepared[] = [];
 
   for (const file of plan.files) {
-    if (file.action === 'unassigned') continue;
+    // Unassigned files are not imported; nor are files refused at once for their size without being read
+    // (no hash: the preview listed them with the reason).
+    if (file.action === 'unassigned' || file.sha256 === null) continue;
     const needsConversion =
       file.action === 'convert_and_upload' ||
       (file.action === 'borderline' && willConvert(file.verdict, req.convert));

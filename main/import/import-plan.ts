@@ -132,16 +132,19 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
     headBytes: HEAD_BYTES,
     maxWholeBytes: LIMITS.maxAudioBytes,
     decide: (head, size) => {
+      // Every file within the service's limit is hashed (its recording row keeps the hash); only a file
+      // over the limit that conversion cannot bring under it is judged from its first bytes alone.
+      const small = size <= LIMITS.maxAudioBytes;
       if (size === 0) {
         probe = err({ code: 'empty', message: 'The file is empty.' });
-        return 'head_only';
+        return 'hash';
       }
       const container = sniffContainer(head);
       if (container === 'wav') {
         const parsed = parseWavHeader(head, size);
         if (!parsed.ok) {
           probe = wavProblem(parsed.error);
-          return 'head_only';
+          return small ? 'hash' : 'head_only';
         }
         const facts = wavFacts(parsed.value, size);
         probe = ok(facts);
@@ -151,7 +154,7 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
       }
       if (container === null) {
         probe = err({ code: 'not_audio', message: NOT_AUDIO_MESSAGE });
-        return 'head_only';
+        return small ? 'hash' : 'head_only';
       }
       if (size > LIMITS.maxAudioBytes) {
         probe = err({
