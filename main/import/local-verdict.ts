@@ -161,7 +161,8 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
         message: `The recording lasts ${s1(a.durationSeconds)}, so it cannot hold the 30 s of speech the service requires.`,
         action: 'Record at least 30 seconds of free speech (an open question helps).',
       });
-    } else {
+    } else if (!isWav) {
+      // A WAV file's speech is measured unless something else refuses it already: nothing to say then.
       add({
         code: 'speech_not_measured',
         severity: 'warn',

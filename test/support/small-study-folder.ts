@@ -90,8 +90,8 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
     dir,
     manifestPath,
     expected: {
-      off: { upload: good, convert_and_upload: 0, refused: 3, duplicate: 1, unassigned: 0 },
-      on: { upload: good, convert_and_upload: 1, refused: 2, duplicate: 1, unassigned: 0 },
+      off: { upload: good, convert_and_upload: 0, refused: 3, borderline: 0, duplicate: 1, unassigned: 0 },
+      on: { upload: good, convert_and_upload: 1, refused: 2, borderline: 0, duplicate: 1, unassigned: 0 },
     },
     participants: SMALL_PARTICIPANTS,
     files: { stereo, short, text, copy, original },
