@@ -18,6 +18,7 @@ export interface SmallStudyFolder {
       upload: number;
       convert_and_upload: number;
       refused: number;
+      borderline: number;
       duplicate: number;
       unassigned: number;
     };
@@ -25,6 +26,7 @@ export interface SmallStudyFolder {
       upload: number;
       convert_and_upload: number;
       refused: number;
+      borderline: number;
       duplicate: number;
       unassigned: number;
     };
