@@ -82,10 +82,6 @@ export const DEFAULT_SPEECH_OPTIONS: Readonly<Required<SpeechEstimatorOptions>> 
   minSpeechMs: 60,
 };
 
-const TUNING: SpeechEstimatorOptions = process.env['VS_SPEECH_TUNING']
-  ? JSON.parse(process.env['VS_SPEECH_TUNING'])
-  : {};
-
 /** The bottom of the level scale: digital silence is reported at this level. */
 export const DIGITAL_SILENCE_DB = -128;
 
@@ -120,7 +116,7 @@ export const createSpeechEstimator = (
 ): SpeechEstimator => {
   if (!(sampleRateHz > 0) || !Number.isFinite(sampleRateHz))
     throw new RangeError(`sample rate must be a positive number, got ${sampleRateHz}`);
-  const o = { ...DEFAULT_SPEECH_OPTIONS, ...TUNING, ...options };
+  const o = { ...DEFAULT_SPEECH_OPTIONS, ...options };
   const hopSamples = Math.max(1, Math.round((sampleRateHz * o.hopMs) / 1000));
   const hopSeconds = hopSamples / sampleRateHz;
   const reach = Math.max(0, Math.round((o.frameMs / o.hopMs - 1) / 2)); // hops either side of a frame
