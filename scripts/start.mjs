@@ -9,7 +9,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+// ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's install step would otherwise download GPU libraries.
+const env = {
+  ...process.env,
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+  ONNXRUNTIME_NODE_INSTALL: 'skip',
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const installed = join(root, 'node_modules', '.package-lock.json');

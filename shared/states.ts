@@ -46,6 +46,8 @@ export const PLANNED_ACTIONS = [
   'convert_and_upload',
   /** local validation refuses it: never sent */
   'refused',
+  /** near the 30 s speech minimum, where the local estimate cannot decide: sent only if the researcher chooses to */
+  'borderline',
   /** same audio already imported for this participant: not sent unless the researcher insists */
   'duplicate',
   /** no participant (manifest row error or file name not matching the pattern): not imported */
@@ -59,6 +61,7 @@ export const VERDICT_STATUSES = [
   'accepted_with_warnings',
   'needs_conversion',
   'will_convert',
+  'borderline',
   'refused',
 ] as const;
 export type VerdictStatus = (typeof VERDICT_STATUSES)[number];

@@ -48,6 +48,15 @@ export interface FindingView {
 export interface VerdictView {
   readonly status: VerdictStatus;
   readonly findings: readonly FindingView[];
+  /** The speech figure the verdict used, with the estimator's name and the channel it measured. */
+  readonly speech?: SpeechFigure | undefined;
+}
+
+export interface SpeechFigure {
+  readonly seconds: number;
+  readonly method: string;
+  /** The channel sent (1-based), or 'mix' when the channels are averaged. */
+  readonly channelSent: number | 'mix';
 }
 
 export interface PlannedFile {
@@ -85,6 +94,8 @@ export interface ImportRequest {
   readonly analyses: readonly AnalysisType[];
   readonly isolateOldestSpeaker: boolean;
   readonly convert: boolean;
+  /** Multichannel files: the channel sent ('auto': the one with most speech; a 1-based number; or 'mix'). */
+  readonly channel?: 'auto' | 'mix' | number | undefined;
 }
 
 export interface ImportPlan {

@@ -10,7 +10,7 @@
  * do not alias into the speech band; 50 s of 44.1 kHz audio takes about 0.4 s (medium quality 1.4 s).
  */
 import libsamplerate from '@alexanderolsen/libsamplerate-js';
-import { readMonoSamples, type WavInfo } from './wav';
+import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
 
 // The package is UMD: Node's ESM loader exposes it only as a default export.
 const { create, ConverterType } = libsamplerate;
@@ -48,21 +48,42 @@ export const encodePcm16MonoWav = (samples: Float32Array, sampleRateHz: number):
 export interface Conversion {
   readonly bytes: Uint8Array;
   readonly mixedDown: boolean;
+  /** The channel sent (1-based), or 'mix' when the channels were averaged. */
+  readonly channel: number | 'mix';
   readonly resampledFromHz: number | null;
 }
 
-export const convertWavToMono16k = async (bytes: Uint8Array, info: WavInfo): Promise<Conversion> => {
-  const mono = readMonoSamples(bytes, info);
+/**
+ * Converts to mono 16 kHz. A multichannel file sends one channel, never an average that would mix a
+ * silent channel in and lose level: `channel` is 1-based, 'auto' means the first (the caller passes the
+ * channel with most speech), 'mix' averages the channels on purpose.
+ */
+export const convertWavToMono16k = async (
+  bytes: Uint8Array,
+  info: WavInfo,
+  channel: 'auto' | 'mix' | number = 'auto',
+): Promise<Conversion> => {
+  const sent: number | 'mix' =
+    info.channels === 1
+      ? 1
+      : channel === 'mix'
+        ? 'mix'
+        : channel === 'auto'
+          ? 1
+          : Math.min(info.channels, Math.max(1, channel));
+  const mono = sent === 'mix' ? readMonoSamples(bytes, info) : readChannelSamples(bytes, info, sent - 1);
+  const mixedDown = sent === 'mix' && info.channels > 1;
   const rate = Math.round(info.sampleRateHz);
   if (rate === CONVERTED_RATE_HZ) {
-    return { bytes: encodePcm16MonoWav(mono, rate), mixedDown: info.channels > 1, resampledFromHz: null };
+    return { bytes: encodePcm16MonoWav(mono, rate), mixedDown, channel: sent, resampledFromHz: null };
   }
   const src = await create(1, rate, CONVERTED_RATE_HZ, { converterType: ConverterType.SRC_SINC_FASTEST });
   try {
     const resampled = src.simple(mono);
     return {
       bytes: encodePcm16MonoWav(resampled, CONVERTED_RATE_HZ),
-      mixedDown: info.channels > 1,
+      mixedDown,
+      channel: sent,
       resampledFromHz: rate,
     };
   } finally {

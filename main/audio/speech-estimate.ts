@@ -39,7 +39,7 @@
  * which is 360 kB per hour of audio whatever the sample rate. The threshold depends on the floor
  * of the whole recording, so frames are classified in `finish()`.
  */
-import { readMonoSamples, type WavInfo } from './wav';
+import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
 
 export interface SpeechEstimate {
   readonly speechSeconds: number;
@@ -294,4 +294,69 @@ export const estimateWavSpeech = (
     estimator.push(samples);
   }
   return estimator.finish();
+};
+
+/** Which channel is sent for a multichannel file: the one with most speech, a channel number (1-based), or the mix. */
+export type ChannelChoice = 'auto' | 'mix' | number;
+
+export interface ChannelSpeech {
+  /** One estimate per channel, in channel order. */
+  readonly perChannel: readonly SpeechEstimate[];
+  /** The estimate of the channels averaged (null for mono files). */
+  readonly mix: SpeechEstimate | null;
+  /** What "auto" picks: the channel with the most speech (1-based), or 'mix' for a mono file. */
+  readonly chosen: { readonly channel: number; readonly speechSeconds: number };
+  /** The estimator's name and settings, stored with the figure. */
+  readonly method: string;
+}
+
+/** The name stored with every speech figure, so a figure can be traced to the estimator that made it. */
+export const SPEECH_METHOD = 'energy-vad/2';
+
+/** The channel with the most speech (1-based); ties go to the lower channel. */
+const mostSpeech = (perChannel: readonly SpeechEstimate[]): number => {
+  let best = 0;
+  for (let c = 1; c < perChannel.length; c++)
+    if (perChannel[c]!.speechSeconds > perChannel[best]!.speechSeconds + 1e-9) best = c;
+  return best + 1;
+};
+
+/** Speech per channel (and in the mix) of a WAV file, decoded one second at a time. */
+export const estimateWavChannels = (
+  bytes: Uint8Array,
+  info: WavInfo,
+  options: SpeechEstimatorOptions = {},
+): ChannelSpeech => {
+  if (info.channels === 1) {
+    const mono = estimateWavSpeech(bytes, info, options);
+    return {
+      perChannel: [mono],
+      mix: null,
+      chosen: { channel: 1, speechSeconds: mono.speechSeconds },
+      method: SPEECH_METHOD,
+    };
+  }
+  const estimators = Array.from({ length: info.channels }, () =>
+    createSpeechEstimator(info.sampleRateHz, options),
+  );
+  const mixed = createSpeechEstimator(info.sampleRateHz, options);
+  const chunk = Math.max(1, Math.round(info.sampleRateHz * WAV_CHUNK_SECONDS));
+  for (let from = 0; from < info.frames; from += chunk) {
+    let n = 0;
+    for (let c = 0; c < info.channels; c++) {
+      const samples = readChannelSamples(bytes, info, c, from, chunk);
+      n = samples.length;
+      if (n > 0) estimators[c]!.push(samples);
+    }
+    if (n === 0) break;
+    mixed.push(readMonoSamples(bytes, info, from, chunk));
+  }
+  const perChannel = estimators.map((e) => e.finish());
+  const channel = mostSpeech(perChannel);
+  return {
+    perChannel,
+    mix: mixed.finish(),
+    chosen: { channel, speechSeconds: perChannel[channel - 1]!.speechSeconds },
+    method: SPEECH_METHOD,
+  };
 };

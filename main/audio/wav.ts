@@ -254,9 +254,14 @@ interface DataChunk {
   readonly truncated: boolean;
 }
 
-/** Reads a WAV header and checks it against the file's length. Needs the whole file (or at least everything up to the samples, and the file's real length). */
-export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> => {
-  const len = bytes.length;
+/**
+ * Reads a WAV header and checks it against the file's length. Needs the whole file, or its first bytes
+ * (everything up to the samples) with the file's real length as `fileLength`: a data chunk that claims
+ * more than the file holds is `truncated`.
+ */
+export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Result<WavInfo, WavProblem> => {
+  const len = fileLength;
+  const readable = Math.min(len, bytes.length);
   if (len < 12)
     return problem(
       'not_riff',
@@ -289,7 +294,7 @@ export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> =
   let data: DataChunk | null = null;
 
   let off = 12;
-  while (off + 8 <= len) {
+  while (off + 8 <= readable) {
     const id = fourcc(bytes, off);
     const size = dv.getUint32(off + 4, true);
     const body = off + 8;
@@ -298,10 +303,10 @@ export const parseWavHeader = (bytes: Uint8Array): Result<WavInfo, WavProblem> =
     if (id === 'ds64' && sixtyFour && size >= 24 && available >= 16) {
       ds64DataSize = dv.getUint32(body + 8, true) + dv.getUint32(body + 12, true) * 2 ** 32;
     } else if (id === 'fmt ' && fmt === null) {
-      if (available < 16) {
+      if (available < 16 || body + 16 > readable) {
         return problem('bad_header', 'This WAV file ends inside its format chunk, so the file is damaged.');
       }
-      const parsed = parseFmt(bytes, dv, body, Math.min(size, available));
+      const parsed = parseFmt(bytes, dv, body, Math.min(size, available, readable - body));
       if (!parsed.ok) return parsed;
       fmt = parsed.value;
     } else if (id === 'data' && data === null) {
@@ -459,6 +464,54 @@ export const readMonoSamples = (
         }
       }
     }
+  }
+  return out;
+};
+
+/**
+ * Decodes one channel (0-based) of frames `[fromFrame, fromFrame + frameCount)` to floats in [-1, 1],
+ * scaled like {@link readMonoSamples}. For a mono file it is the same as `readMonoSamples`.
+ */
+export const readChannelSamples = (
+  bytes: Uint8Array,
+  info: WavInfo,
+  channel: number,
+  fromFrame = 0,
+  frameCount?: number,
+): Float32Array => {
+  if (info.channels === 1) return readMonoSamples(bytes, info, fromFrame, frameCount);
+  if (!(channel >= 0 && channel < info.channels)) throw new RangeError(`no channel ${channel}`);
+  const present = Math.max(
+    0,
+    Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)),
+  );
+  const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
+  const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
+  const count = Math.min(wanted, present - start);
+  const out = new Float32Array(count);
+  if (count === 0) return out;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const align = info.blockAlign;
+  const width = align / info.channels;
+  let p = info.dataOffset + start * align + channel * width;
+  if (info.codec === 'float') {
+    if (width === 4) for (let i = 0; i < count; i++, p += align) out[i] = clampUnit(dv.getFloat32(p, true));
+    else for (let i = 0; i < count; i++, p += align) out[i] = clampUnit(dv.getFloat64(p, true));
+    return out;
+  }
+  switch (width) {
+    case 1:
+      for (let i = 0; i < count; i++, p += align) out[i] = (bytes[p]! - 128) / 128;
+      break;
+    case 2:
+      for (let i = 0; i < count; i++, p += align) out[i] = dv.getInt16(p, true) / 32768;
+      break;
+    case 3:
+      for (let i = 0; i < count; i++, p += align)
+        out[i] = (bytes[p]! | (bytes[p + 1]! << 8) | ((bytes[p + 2]! << 24) >> 8)) / 8388608;
+      break;
+    default:
+      for (let i = 0; i < count; i++, p += align) out[i] = dv.getInt32(p, true) / 2147483648;
   }
   return out;
 };

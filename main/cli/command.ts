@@ -40,6 +40,8 @@ const OPTIONS = {
   isolate: { type: 'boolean' },
   convert: { type: 'boolean' },
   'insist-duplicates': { type: 'boolean' },
+  'send-borderline': { type: 'boolean' },
+  channel: { type: 'string' },
   label: { type: 'string' },
   yes: { type: 'boolean' },
   wait: { type: 'boolean' },

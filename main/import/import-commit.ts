@@ -17,11 +17,15 @@ import { parseWavHeader } from '../audio/wav';
 import type { Db } from '../db/open';
 import { insertImportBatch } from '../db/repos/imports.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
+import type { ChannelChoice } from '../audio/wav-file-speech';
+import { willConvert } from './import-plan';
 import { judgeAudio } from './local-verdict';
 
 export interface CommitOptions {
   /** Paths of duplicates the researcher insists on uploading anyway. */
   readonly insistOnDuplicates?: readonly string[];
+  /** Borderline files the researcher chose to send (paths), or true for every borderline file of the plan. */
+  readonly sendBorderline?: readonly string[] | true;
   readonly label?: string;
   readonly convertedDir: string;
   readonly now: () => number;
@@ -42,21 +46,29 @@ interface Prepared {
   error: string | null;
 }
 
+/** The channel the verdict measured and chose (1-based or 'mix'); 'auto' when none was measured. */
+const channelSent = (file: PlannedFile): ChannelChoice => file.verdict.speech?.channelSent ?? 'auto';
+
 const convert = async (
   file: PlannedFile,
   dir: string,
   isolate: boolean,
+  channel: ChannelChoice,
 ): Promise<{ path: string } | { reason: string }> => {
   const bytes = new Uint8Array(await readFile(file.path));
   if (createHash('sha256').update(bytes).digest('hex') !== file.sha256)
     return { reason: 'The file changed after the preview; import it again.' };
   const info = parseWavHeader(bytes);
   if (!info.ok) return { reason: info.error.detail };
-  const converted = await convertWavToMono16k(bytes, info.value);
+  const converted = await convertWavToMono16k(bytes, info.value, channel);
   const probe = await probeAudio(converted.bytes);
   if (!probe.ok) return { reason: probe.error.message };
-  const verdict = judgeAudio(probe.value, { isolateOldestSpeaker: isolate, conversion: false });
-  if (verdict.status !== 'accepted' && verdict.status !== 'accepted_with_warnings') {
+  // The speech verdict stays the one of the preview (measured on the channel sent); the copy is checked for the rest.
+  const verdict = judgeAudio(
+    { ...probe.value, speechSeconds: file.speechSeconds ?? probe.value.speechSeconds },
+    { isolateOldestSpeaker: isolate, conversion: false },
+  );
+  if (verdict.status === 'refused' || verdict.status === 'needs_conversion') {
     return {
       reason: `Even converted, the file is refused: ${verdict.findings
         .filter((f) => f.severity === 'refuse')
@@ -64,7 +76,8 @@ const convert = async (
         .join(' ')}`,
     };
   }
-  const out = join(dir, `${file.sha256}-mono16k.wav`);
+  const suffix = converted.channel === 'mix' ? 'mix' : `ch${converted.channel}`;
+  const out = join(dir, `${file.sha256}-${suffix}-mono16k.wav`);
   await writeFile(out, converted.bytes);
   return { path: out };
 };
@@ -77,17 +90,23 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   const prepared: Prepared[] = [];
 
   for (const file of plan.files) {
-    if (file.action === 'unassigned') continue;
-    const needsConversion = file.verdict.status === 'will_convert';
+    // Unassigned files are not imported; nor are files refused at once for their size without being read
+    // (no hash: the preview listed them with the reason).
+    if (file.action === 'unassigned' || file.sha256 === null) continue;
+    const needsConversion =
+      file.action === 'convert_and_upload' ||
+      (file.action === 'borderline' && willConvert(file.verdict, req.convert));
+    const sendBorderline = opts.sendBorderline === true || (opts.sendBorderline ?? []).includes(file.path);
     let state: UploadState;
     let uploadPath: string | null = null;
     let error: string | null = null;
     if (file.action === 'refused') state = 'refused_locally';
+    else if (file.action === 'borderline' && !sendBorderline) state = 'refused_locally';
     else if (file.action === 'duplicate' && !insist.has(file.path)) state = 'duplicate';
     else {
       state = accounts.get(file.participantCode!) ? 'queued' : 'pending';
       if (needsConversion) {
-        const c = await convert(file, opts.convertedDir, req.isolateOldestSpeaker);
+        const c = await convert(file, opts.convertedDir, req.isolateOldestSpeaker, channelSent(file));
         if ('reason' in c) {
           state = 'refused_locally';
           error = JSON.stringify({ reason: c.reason });

@@ -5,7 +5,6 @@
  * file name, the file's embedded date, then its modification time: the researcher sees which) and
  * checked for duplicates of the same audio for the same participant.
  */
-import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import type {
@@ -15,13 +14,26 @@ import type {
   PlannedFile,
   RecordedAtSource,
 } from '../../shared/study';
-import { probeAudio } from '../audio/probe';
+import {
+  NOT_AUDIO_MESSAGE,
+  probeAudio,
+  wavFacts,
+  wavProblem,
+  type ProbedAudio,
+  type ProbeProblem,
+} from '../audio/probe';
+import { sniffContainer } from '../audio/sniff';
+import { measureSpeechInParallel, type SpeechOutcome } from '../audio/speech-pool';
+import { parseWavHeader } from '../audio/wav';
+import { CONVERTED_RATE_HZ } from '../audio/convert-wav';
+import { LIMITS } from '../../shared/api/vocabulary';
+import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
 import { findSameContent } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
-import { judgeAudio, verdictFromProblem } from './local-verdict';
+import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
 import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
 import {
   MAX_RECORDING_BYTES,
@@ -29,7 +41,7 @@ import {
   checkPlace,
   privatePathsOfDbFile,
   readManifestText,
-  readRegularFile,
+  scanRegularFile,
   walkFiles,
   type ReadContext,
 } from './safe-read';
@@ -64,6 +76,10 @@ export interface PlanOptions {
   readonly signal?: AbortSignal;
   /** Entries looked at while walking folders, before files are read. */
   readonly onWalk?: (entriesSeen: number) => void;
+  /** Progress of the second pass, the speech estimate of WAV files (in worker threads). */
+  readonly onSpeechProgress?: (done: number, total: number) => void;
+  /** False: leave speech unmeasured (benchmarks of the reading pass alone). */
+  readonly measureSpeech?: boolean;
 }
 
 interface Assignment {
@@ -74,7 +90,93 @@ interface Assignment {
   problem: string | null;
 }
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+/**
+ * Whether the file is converted before upload: every refusal is fixed by conversion and conversion is
+ * on, or conversion is on and a WAV file is under 16 kHz (it is resampled, docs/spec-decisions.md).
+ */
+export const willConvert = (v: LocalVerdict | PlannedFile['verdict'], convert: boolean): boolean =>
+  v.status === 'will_convert' ||
+  (convert && v.findings.some((f) => f.code === 'sample_rate_below_16k' && f.fixedByConversion));
+
+/** The verdict refuses the file whatever its speech (so its speech need not be measured). */
+const isRefusedWithoutSpeech = (
+  p: ProbedAudio,
+  o: { isolateOldestSpeaker: boolean; conversion: boolean },
+): boolean => {
+  const v = judgeAudio({ ...p, speechSeconds: LIMITS.minSpeechSeconds * 10 }, o);
+  return v.status === 'refused' || v.status === 'needs_conversion';
+};
+
+/** First bytes read of every file: enough for any WAV header and the start of an MP4 or MP3. */
+const HEAD_BYTES = 1024 * 1024;
+
+interface ReadFacts {
+  readonly sizeBytes: number;
+  readonly mtimeMs: number;
+  readonly sha256: string | null;
+  /** The whole file, for compressed files within the service's size limit (their metadata needs it). */
+  readonly bytes: Uint8Array | null;
+  readonly probe: Result<ProbedAudio, ProbeProblem>;
+}
+
+/**
+ * Reads what the verdict needs with bounded memory. A WAV file: its header (checked against the real
+ * length) and its hash streamed; its speech is measured later, in a worker. A compressed file within
+ * the service's size limit: read whole and probed. A file over the limit that conversion cannot bring
+ * under it: refused at once from its first bytes, never read whole (nor hashed).
+ */
+const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest): Promise<ReadFacts> => {
+  let probe: Result<ProbedAudio, ProbeProblem> | null = null;
+  const scanned = await scanRegularFile(path, {
+    ...ctx,
+    headBytes: HEAD_BYTES,
+    maxWholeBytes: LIMITS.maxAudioBytes,
+    decide: (head, size) => {
+      // Every file within the service's limit is hashed (its recording row keeps the hash); only a file
+      // over the limit that conversion cannot bring under it is judged from its first bytes alone.
+      const small = size <= LIMITS.maxAudioBytes;
+      if (size === 0) {
+        probe = err({ code: 'empty', message: 'The file is empty.' });
+        return 'hash';
+      }
+      const container = sniffContainer(head);
+      if (container === 'wav') {
+        const parsed = parseWavHeader(head, size);
+        if (!parsed.ok) {
+          probe = wavProblem(parsed.error);
+          return small ? 'hash' : 'head_only';
+        }
+        const facts = wavFacts(parsed.value, size);
+        probe = ok(facts);
+        const converted = Math.ceil(facts.durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
+        const fixable = req.convert && converted <= LIMITS.maxAudioBytes && size <= MAX_RECORDING_BYTES;
+        return size > LIMITS.maxAudioBytes && !fixable ? 'head_only' : 'hash';
+      }
+      if (container === null) {
+        probe = err({ code: 'not_audio', message: NOT_AUDIO_MESSAGE });
+        return small ? 'hash' : 'head_only';
+      }
+      if (size > LIMITS.maxAudioBytes) {
+        probe = err({
+          code: 'too_large',
+          message: `The file is ${(size / 1e6).toFixed(1)} MB; the service accepts at most 50 MB.`,
+        });
+        return 'head_only';
+      }
+      return 'whole';
+    },
+  });
+  if (!scanned.ok) throw new ReadRefusedError(scanned.error);
+  const f = scanned.value;
+  if (probe === null && f.bytes) probe = await probeAudio(f.bytes);
+  return {
+    sizeBytes: f.sizeBytes,
+    mtimeMs: f.mtimeMs,
+    sha256: f.sha256,
+    bytes: f.bytes,
+    probe: probe ?? err({ code: 'unreadable', message: 'The file could not be read.' }),
+  };
+};
 
 /** Runs `work` over `items` with at most `n` at once, keeping the order of results. */
 const pool = async <T, R>(
@@ -194,20 +296,12 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   const analysed = await pool(allFiles, opts.concurrency ?? 2, async (path) => {
     if (opts.signal?.aborted)
       throw new ReadRefusedError({ kind: 'cancelled', message: 'Reading the files was cancelled.' });
-    const read = await readRegularFile(path, { ...ctx, maxBytes: MAX_RECORDING_BYTES });
-    if (!read.ok) throw new ReadRefusedError(read.error);
-    const bytes = new Uint8Array(read.value);
-    const mtimeMs = (await stat(path)).mtimeMs;
-    const hash = sha256(bytes);
-    const probe = await probeAudio(bytes);
-    const verdict = probe.ok
-      ? judgeAudio(probe.value, { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert })
-      : verdictFromProblem(probe.error);
+    const read = await readAudioFacts(path, ctx, req);
     const a = assign(path);
     let recordedAt = a.recordedAt;
     let source = a.source;
-    if (recordedAt === null && probe.ok) {
-      const embedded = await readEmbeddedDate(bytes, probe.value.format);
+    if (recordedAt === null && read.probe.ok && read.bytes) {
+      const embedded = await readEmbeddedDate(read.bytes, read.probe.value.format);
       const t = embedded ? zonedWallTimeToUtc(embedded.wall, req.timeZone) : null;
       if (t !== null) {
         recordedAt = new Date(t).toISOString();
@@ -215,28 +309,69 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       }
     }
     if (recordedAt === null) {
-      recordedAt = new Date(Math.round(mtimeMs)).toISOString();
+      recordedAt = new Date(Math.round(read.mtimeMs)).toISOString();
       source = 'file_mtime';
     }
     opts.onProgress?.(++done, allFiles.length);
     return {
       path,
-      bytes: bytes.byteLength,
-      hash,
-      probe: probe.ok ? probe.value : null,
-      verdict,
+      bytes: read.sizeBytes,
+      hash: read.sha256,
+      probe: read.probe.ok ? read.probe.value : null,
+      problem: read.probe.ok ? null : read.probe.error,
       a,
       recordedAt,
       source,
     };
   });
 
+  // Second pass: speech, measured in worker threads, for WAV files nothing else refuses.
+  const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };
+  const measurable = analysed.flatMap((f, i) =>
+    f.probe?.wav && f.a.code !== null && isRefusedWithoutSpeech(f.probe, judgeOpts) === false
+      ? [{ i, job: { path: f.path, info: f.probe.wav, choice: req.channel ?? ('auto' as const) } }]
+      : [],
+  );
+  const speech =
+    opts.measureSpeech === false
+      ? []
+      : await measureSpeechInParallel(
+          measurable.map((m) => m.job),
+          {
+            ...(opts.onSpeechProgress ? { onProgress: opts.onSpeechProgress } : {}),
+            ...(opts.signal ? { signal: opts.signal } : {}),
+          },
+        );
+  const measured = new Map<number, SpeechOutcome>(measurable.map((m, k) => [m.i, speech[k]!]));
+  const judged = analysed.map((f, i) => {
+    if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!) };
+    const m = measured.get(i);
+    if (m && !m.ok)
+      return {
+        ...f,
+        verdict: verdictFromProblem({
+          code: 'unreadable',
+          message: `The WAV audio cannot be decoded: ${m.error}`,
+        }),
+      };
+    const probe = m?.ok ? { ...f.probe, speechSeconds: m.value.sent.speechSeconds } : f.probe;
+    const figure = m?.ok
+      ? { seconds: m.value.sent.speechSeconds, method: m.value.method, channelSent: m.value.sent.channel }
+      : undefined;
+    return {
+      ...f,
+      probe,
+      verdict: judgeAudio(probe, { ...judgeOpts, ...(figure ? { speech: figure } : {}) }),
+    };
+  });
+
   const seen = new Map<string, string>(); // participant + hash → first path in this plan
-  const files: PlannedFile[] = analysed.map((f) => {
+  const files: PlannedFile[] = judged.map((f) => {
     let action: PlannedAction;
     let duplicateOf: PlannedFile['duplicateOf'] = null;
     if (f.a.code === null) action = 'unassigned';
     else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
+    else if (f.hash === null) action = 'refused';
     else {
       const key = `${f.a.code}\u0000${f.hash}`;
       const p = participants.get(f.a.code);
@@ -246,9 +381,11 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       else seen.set(key, f.path);
       action = duplicateOf
         ? 'duplicate'
-        : f.verdict.status === 'will_convert'
-          ? 'convert_and_upload'
-          : 'upload';
+        : f.verdict.status === 'borderline'
+          ? 'borderline'
+          : willConvert(f.verdict, req.convert)
+            ? 'convert_and_upload'
+            : 'upload';
     }
     return {
       path: f.path,
@@ -278,6 +415,7 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     upload: 0,
     convert_and_upload: 0,
     refused: 0,
+    borderline: 0,
     duplicate: 0,
     unassigned: 0,
   } satisfies Record<PlannedAction, number>;

@@ -5,6 +5,7 @@
  */
 import { LIMITS } from '../../shared/api/vocabulary';
 import type { ProbedAudio, ProbeProblem } from '../audio/probe';
+import type { SpeechFigure } from '../../shared/study';
 
 export type FindingCode =
   | 'empty'
@@ -17,9 +18,9 @@ export type FindingCode =
   | 'sample_rate_below_16k'
   | 'bit_rate_too_low'
   | 'speech_too_short'
-  | 'speech_near_minimum'
+  | 'speech_borderline'
   | 'speech_not_measured'
-  | 'speech_estimate_uncertain'
+  | 'truncated'
   | 'too_long_for_isolation'
   | 'isolation_may_leave_too_little';
 
@@ -34,26 +35,26 @@ export interface Finding {
 }
 
 /** needs_conversion: refused as it is, but conversion (switched off) would fix every refusal; will_convert: the same with conversion on. */
+/** borderline: nothing refuses it, but its speech is too near the 30 s minimum to call; the researcher decides. */
 export type VerdictStatus =
-  'accepted' | 'accepted_with_warnings' | 'needs_conversion' | 'will_convert' | 'refused';
+  'accepted' | 'accepted_with_warnings' | 'needs_conversion' | 'will_convert' | 'borderline' | 'refused';
 
 export interface LocalVerdict {
   readonly status: VerdictStatus;
   readonly findings: readonly Finding[];
+  readonly speech?: SpeechFigure | undefined;
 }
 
 export interface VerdictOptions {
   readonly isolateOldestSpeaker: boolean;
   /** The researcher switched on conversion (stereo to mono, resampling to 16 kHz) for WAV files. */
   readonly conversion: boolean;
+  /** The speech figure used, stored with the verdict (its method and channel). */
+  readonly speech?: SpeechFigure;
 }
 
 /** The sample rate of the converted copy sent instead of a WAV file the researcher chose to convert. */
 export const CONVERTED_RATE_HZ = 16_000;
-/** Speech estimates within this share above the minimum are reported as near it. */
-const NEAR_MARGIN = 0.1;
-/** Above this share of speech the energy detector's noise floor sits on quiet speech and can undercount (main/audio/speech-estimate.ts). */
-const CONTINUOUS_SPEECH_SHARE = 0.9;
 
 const s1 = (x: number) => `${x.toFixed(1)} s`;
 
@@ -63,6 +64,8 @@ export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
     not_audio: 'Export the recording as WAV, MP3, MP4 (M4A) or OGG.',
     unsupported_encoding: 'Re-export it as uncompressed PCM WAV (16-bit, mono) or as MP3.',
     unreadable: 'The file looks damaged; copy it again from the recorder or re-export it.',
+    too_large:
+      'Shorten the recording, or export it compressed (MP3 at 64 kbit/s holds about 100 minutes in 50 MB).',
   };
   return {
     status: 'refused',
@@ -105,7 +108,7 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
       fixedByConversion: isWav,
       message: `The recording has ${a.channels} channels; the service accepts only mono.`,
       action: isWav
-        ? 'Switch on conversion to mix it down to mono (the original file is kept).'
+        ? 'Switch on conversion: the channel with the most speech is sent as mono (or choose a channel, or the mix); the original file is kept.'
         : 'Export it again as mono.',
     });
   }
@@ -124,7 +127,9 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
       fixedByConversion: isWav,
       message: `The sample rate is ${a.sampleRateHz} Hz. The specification gives both 8,000 and 16,000 Hz as the minimum, so the service may refuse it.`,
       action: isWav
-        ? 'Switching on conversion resamples it to 16 kHz (this adds no detail, but passes a 16 kHz check).'
+        ? opts.conversion
+          ? 'Conversion is on: it will be resampled to 16 kHz (this adds no detail, but passes a 16 kHz check).'
+          : 'Switch on conversion to resample it to 16 kHz (this adds no detail, but passes a 16 kHz check).'
         : 'Record at 16,000 Hz or more for future sessions.',
     });
   }
@@ -157,7 +162,8 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
         message: `The recording lasts ${s1(a.durationSeconds)}, so it cannot hold the 30 s of speech the service requires.`,
         action: 'Record at least 30 seconds of free speech (an open question helps).',
       });
-    } else {
+    } else if (!isWav) {
+      // A WAV file's speech is measured unless something else refuses it already: nothing to say then.
       add({
         code: 'speech_not_measured',
         severity: 'warn',
@@ -167,27 +173,23 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
       });
     }
   } else {
-    const share = a.durationSeconds > 0 ? a.speechSeconds / a.durationSeconds : 0;
-    if (a.speechSeconds < min) {
-      const continuous = share > CONTINUOUS_SPEECH_SHARE && a.durationSeconds >= min;
+    const band = speechBand(a.speechSeconds);
+    if (band === 'too_short') {
       add({
-        code: continuous ? 'speech_estimate_uncertain' : 'speech_too_short',
-        severity: continuous ? 'warn' : 'refuse',
+        code: 'speech_too_short',
+        severity: 'refuse',
         fixedByConversion: false,
-        message: continuous
-          ? `About ${s1(a.speechSeconds)} of speech was measured, under the 30 s minimum, but the speech is nearly continuous and the estimate may be low.`
-          : `About ${s1(a.speechSeconds)} of speech was found; the service requires at least 30 s.`,
-        action: continuous
-          ? 'It will be uploaded; the service makes the final check (a refusal costs no credit).'
-          : 'Record a longer session of free speech, or check that the right file was chosen.',
+        message: `About ${s1(a.speechSeconds)} of speech was found; the service requires at least 30 s.`,
+        action: 'Record a longer session of free speech, or check that the right file was chosen.',
       });
-    } else if (a.speechSeconds < min * (1 + NEAR_MARGIN)) {
+    } else if (band === 'borderline') {
       add({
-        code: 'speech_near_minimum',
+        code: 'speech_borderline',
         severity: 'warn',
         fixedByConversion: false,
-        message: `About ${s1(a.speechSeconds)} of speech was found, close to the 30 s minimum; the service measures it itself and may refuse it.`,
-        action: 'Nothing to do now; prefer longer sessions.',
+        message: `Borderline: about ${s1(a.speechSeconds)} of speech, within ${BORDERLINE_SECONDS} s of the 30 s minimum, where the local estimate cannot tell.`,
+        action:
+          'Send it to let the service decide (a refusal by the service costs no credit), or leave it out.',
       });
     }
     if (opts.isolateOldestSpeaker && a.speechSeconds >= min && a.speechSeconds < 2 * min) {
@@ -201,16 +203,45 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
     }
   }
 
+  if (a.truncated) {
+    add({
+      code: 'truncated',
+      severity: 'warn',
+      fixedByConversion: false,
+      message: `The file is shorter than its header says: the end of the recording is missing (${s1(a.durationSeconds)} are there).`,
+      action: 'Copy it again from the recorder if you can; what is there can be sent as it is.',
+    });
+  }
+
   const refusals = findings.filter((f) => f.severity === 'refuse');
   const status: VerdictStatus =
     refusals.length === 0
-      ? findings.length
-        ? 'accepted_with_warnings'
-        : 'accepted'
+      ? findings.some((f) => f.code === 'speech_borderline')
+        ? 'borderline'
+        : findings.length
+          ? 'accepted_with_warnings'
+          : 'accepted'
       : refusals.every((f) => f.fixedByConversion)
         ? opts.conversion
           ? 'will_convert'
           : 'needs_conversion'
         : 'refused';
-  return { status, findings };
+  return { status, findings, ...(opts.speech ? { speech: opts.speech } : {}) };
 };
+
+/** Where a speech estimate falls against the 30 s minimum, allowing for the estimator's measured error. */
+export type SpeechBand = 'too_short' | 'borderline' | 'enough';
+
+/**
+ * Half-width of the borderline band around 30 s: the largest error the estimator made on the validation
+ * corpus (4.0 s on 14 meeting clips, scripts/validation/speech-estimate.ts; mean absolute error 1.3 s),
+ * so no clip of that corpus with enough speech is refused and none with too little is plainly accepted.
+ */
+export const BORDERLINE_SECONDS = 4;
+
+export const speechBand = (speechSeconds: number): SpeechBand =>
+  speechSeconds < LIMITS.minSpeechSeconds - BORDERLINE_SECONDS
+    ? 'too_short'
+    : speechSeconds < LIMITS.minSpeechSeconds + BORDERLINE_SECONDS
+      ? 'borderline'
+      : 'enough';

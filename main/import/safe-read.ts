@@ -11,6 +11,7 @@
  *   - A path that does not exist gets a sentence, not ENOENT.
  * Refusals are values (`ReadRefusal`); `ReadRefusedError` carries one through code that throws.
  */
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -306,4 +307,82 @@ export const walkFiles = async (
   }
   o.onProgress?.(seen);
   return ok({ files: [...new Set(files)].sort(), skipped });
+};
+
+/** What {@link scanRegularFile} does after the first bytes: stop, hash the rest, or also keep every byte. */
+export type ScanDepth = 'head_only' | 'hash' | 'whole';
+
+export interface ScannedFile {
+  readonly sizeBytes: number;
+  readonly mtimeMs: number;
+  /** The first bytes (up to `headBytes`). */
+  readonly head: Uint8Array;
+  /** SHA-256 of the whole file, hex (null for 'head_only'). */
+  readonly sha256: string | null;
+  /** Every byte (only for 'whole'). */
+  readonly bytes: Uint8Array | null;
+}
+
+const SCAN_CHUNK = 1024 * 1024;
+
+/**
+ * Reads a regular file with bounded memory: its first `headBytes`, then, as `decide` says from those and
+ * the file's size, nothing more, or the rest streamed through SHA-256 (1 MiB at a time), or the whole
+ * file kept ('whole' is refused above `maxWholeBytes`). A file of any size can be looked at this way.
+ */
+export const scanRegularFile = async (
+  path: string,
+  o: ReadContext & {
+    readonly headBytes: number;
+    readonly maxWholeBytes: number;
+    readonly decide: (head: Uint8Array, sizeBytes: number) => ScanDepth;
+  },
+): Promise<Result<ScannedFile, ReadRefusal>> => {
+  const place = await checkPlace(path, o, 'The file');
+  if (!place.ok) return place;
+  const abs = resolve(path);
+  let fh;
+  try {
+    fh = await open(place.value, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return err(refusal('unreadable', `The file ${abs} cannot be opened for reading.`));
+  }
+  try {
+    const s = await fh.stat();
+    if (!s.isFile())
+      return err(refusal('not_a_file', `The file ${abs} is not an ordinary file, so it is not read.`));
+    const head = new Uint8Array(Math.min(o.headBytes, s.size));
+    let n = 0;
+    while (n < head.length) {
+      const { bytesRead } = await fh.read(head, n, head.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    const headRead = head.subarray(0, n);
+    let depth = o.decide(headRead, s.size);
+    if (depth === 'whole' && s.size > o.maxWholeBytes) depth = 'hash';
+    if (depth === 'head_only')
+      return ok({ sizeBytes: s.size, mtimeMs: s.mtimeMs, head: headRead, sha256: null, bytes: null });
+    const hash = createHash('sha256');
+    const whole = depth === 'whole' ? new Uint8Array(s.size) : null;
+    const buf = new Uint8Array(SCAN_CHUNK);
+    let at = 0;
+    for (;;) {
+      const target = whole ? whole.subarray(at, Math.min(whole.length, at + SCAN_CHUNK)) : buf;
+      if (target.length === 0) break;
+      const { bytesRead } = await fh.read(target, 0, target.length, at);
+      if (bytesRead === 0) break;
+      hash.update(target.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+    return ok({
+      sizeBytes: at,
+      mtimeMs: s.mtimeMs,
+      head: headRead,
+      sha256: hash.digest('hex'),
+      bytes: whole ? whole.subarray(0, at) : null,
+    });
+  } finally {
+    await fh.close();
+  }
 };

@@ -39,6 +39,7 @@ export const probeAudio = async (bytes: Uint8Array): Promise<Result<AudioFacts, 
           message: `The WAV file's encoding is not supported: ${r.error.message}`,
         });
       case 'unreadable':
+      case 'too_large':
         return err({ type: 'InvalidAudio', message: r.error.message });
     }
   }

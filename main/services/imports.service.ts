@@ -20,7 +20,11 @@ export interface ImportsService {
   ): Promise<Result<ImportPlan, ServiceProblem>>;
   commitImport(
     plan: ImportPlan,
-    opts?: { insistOnDuplicates?: readonly string[]; label?: string },
+    opts?: {
+      insistOnDuplicates?: readonly string[];
+      sendBorderline?: readonly string[] | true;
+      label?: string;
+    },
   ): Promise<CommitResult>;
   createAccounts(
     studyId: number,

@@ -40,6 +40,8 @@ export const importsContract = {
     strict({
       planId: tokenText(),
       insistOnDuplicates: listOf(pathText(), LIMITS.paths),
+      /** Borderline files the researcher chose to send (paths, or true for all of them); omitted: none. */
+      sendBorderline: z.union([listOf(pathText(), LIMITS.paths), z.literal(true)]).optional(),
       label: labelText(),
     }),
     z.object({

@@ -74,6 +74,9 @@ export const FindingSchema = z.object({
 export const VerdictSchema = z.object({
   status: z.enum(VERDICT_STATUSES),
   findings: z.array(FindingSchema),
+  speech: z
+    .object({ seconds: z.number(), method: z.string(), channelSent: z.union([z.number(), z.literal('mix')]) })
+    .optional(),
 });
 
 export const ImportRequestSchema = strict({
@@ -85,6 +88,7 @@ export const ImportRequestSchema = strict({
   analyses: listOf(AnalysisType, 16),
   isolateOldestSpeaker: z.boolean(),
   convert: z.boolean(),
+  channel: z.union([z.literal('auto'), z.literal('mix'), z.number().int().min(1).max(64)]).optional(),
 });
 
 export const PlannedFileSchema = z.object({

@@ -18,6 +18,7 @@ export interface SmallStudyFolder {
       upload: number;
       convert_and_upload: number;
       refused: number;
+      borderline: number;
       duplicate: number;
       unassigned: number;
     };
@@ -25,6 +26,7 @@ export interface SmallStudyFolder {
       upload: number;
       convert_and_upload: number;
       refused: number;
+      borderline: number;
       duplicate: number;
       unassigned: number;
     };
@@ -90,8 +92,8 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
     dir,
     manifestPath,
     expected: {
-      off: { upload: good, convert_and_upload: 0, refused: 3, duplicate: 1, unassigned: 0 },
-      on: { upload: good, convert_and_upload: 1, refused: 2, duplicate: 1, unassigned: 0 },
+      off: { upload: good, convert_and_upload: 0, refused: 3, borderline: 0, duplicate: 1, unassigned: 0 },
+      on: { upload: good, convert_and_upload: 1, refused: 2, borderline: 0, duplicate: 1, unassigned: 0 },
     },
     participants: SMALL_PARTICIPANTS,
     files: { stereo, short, text, copy, original },

@@ -16,6 +16,7 @@ export interface StudyFolder {
     convert_and_upload: number;
     refused: number;
     duplicate: number;
+    borderline: number;
     unassigned: number;
   };
   /** Manifest rows that must be reported as errors. */
@@ -54,7 +55,14 @@ export const makeStudyFolder = (
     );
     return rel;
   };
-  const expected = { upload: 0, convert_and_upload: 0, refused: 0, duplicate: 0, unassigned: 0 };
+  const expected = {
+    upload: 0,
+    convert_and_upload: 0,
+    refused: 0,
+    borderline: 0,
+    duplicate: 0,
+    unassigned: 0,
+  };
   const dupSources: { rel: string; participant: string }[] = [];
   for (let i = 0; i < good; i++) {
     const rel = add(

@@ -19,7 +19,21 @@ const planText = (plan: ImportPlan): string[] => {
   for (const e of plan.manifestErrors) lines.push(`  manifest line ${e.line}: ${e.message}`);
   for (const n of plan.notices) lines.push(`  note: ${n}`);
   for (const f of plan.files) {
-    if (f.action === 'upload') continue;
+    const warnings = f.verdict.findings.filter((x) => x.severity === 'warn');
+    if (f.action === 'upload' || f.action === 'convert_and_upload') {
+      // Files that will be sent are listed only when they carry warnings, and then with every warning.
+      if (warnings.length)
+        lines.push(
+          `  ${f.action.replace(/_/g, ' ')}, with warnings: ${f.path} — ${warnings.map((x) => `${x.message} ${x.action}`).join(' ')}`,
+        );
+      continue;
+    }
+    if (f.action === 'borderline') {
+      lines.push(
+        `  borderline: about ${(f.speechSeconds ?? 0).toFixed(1)} s of speech: ${f.path} — ${f.verdict.findings.map((x) => x.message).join(' ')} Add --send-borderline to send it (the service decides; a refusal costs no credit).`,
+      );
+      continue;
+    }
     const why =
       f.action === 'unassigned'
         ? f.assignmentProblem
@@ -35,10 +49,21 @@ const planText = (plan: ImportPlan): string[] => {
   return lines;
 };
 
+/** `--channel`: auto (the channel with most speech), mix, or a channel number from 1. */
+const parseChannel = (v: string | undefined): 'auto' | 'mix' | number => {
+  if (v === undefined || v === 'auto') return 'auto';
+  if (v === 'mix') return 'mix';
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new UsageError(`--channel takes auto, mix or a channel number from 1; got ${v}.`);
+  return n;
+};
+
 export const importCommand: WorkspaceCommand = {
   name: 'import',
   help: `  import --study <name|id> [<file|folder>...] [--manifest <csv>] [--pattern <p>] [--tz <zone>]
-         [--analyses <a,b>] [--isolate] [--convert] [--insist-duplicates] [--label <l>] [--yes] [--wait]
+         [--analyses <a,b>] [--isolate] [--convert] [--channel <auto|mix|n>] [--insist-duplicates]
+         [--send-borderline] [--label <l>] [--yes] [--wait]
                                             without --yes: a preview only, nothing written or sent`,
   run: async ({ svc, out, values: v, sub, rest }) => {
     const study = resolveStudy(svc, v.study);
@@ -62,6 +87,7 @@ export const importCommand: WorkspaceCommand = {
         analyses: analyses as AnalysisType[],
         isolateOldestSpeaker: v.isolate === true,
         convert: v.convert === true,
+        channel: parseChannel(v.channel),
       },
       (done, total) => out.progress(`Checking files: ${done}/${total}`, { done, total }),
     );
@@ -82,7 +108,11 @@ export const importCommand: WorkspaceCommand = {
     const insist = v['insist-duplicates']
       ? plan.files.filter((f) => f.action === 'duplicate').map((f) => f.path)
       : [];
-    const committed = await svc.commitImport(plan, { insistOnDuplicates: insist, label: v.label ?? '' });
+    const committed = await svc.commitImport(plan, {
+      insistOnDuplicates: insist,
+      ...(v['send-borderline'] ? { sendBorderline: true as const } : {}),
+      label: v.label ?? '',
+    });
     out.say(
       'batch',
       `Batch ${committed.batchId}: ${committed.recordings} recordings (${Object.entries(committed.byState)

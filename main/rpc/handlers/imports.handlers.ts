@@ -68,7 +68,7 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
       const sending: PlannedAction[] = ['upload', 'convert_and_upload'];
       return ok(checkCredits(usage.value, plan.files.filter((f) => sending.includes(f.action)).length));
     },
-    async 'imports.commit'({ planId, insistOnDuplicates, label }) {
+    async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label }) {
       const plan = plans.get(planId);
       if (!plan) return planGone();
       // Committed once: a second click while the first runs must not import the files twice; a commit that
@@ -77,7 +77,11 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
         return err(appError('CONFLICT', 'This import is already being committed.', 'Wait for it to finish.'));
       committing.add(planId);
       try {
-        const r = await service.commitImport(plan, { insistOnDuplicates, label });
+        const r = await service.commitImport(plan, {
+          insistOnDuplicates,
+          ...(sendBorderline ? { sendBorderline } : {}),
+          label,
+        });
         plans.drop(planId);
         return ok(r);
       } finally {

@@ -4,7 +4,7 @@ import { convertWavToMono16k } from '../../../main/audio/convert-wav';
 import { probeAudio } from '../../../main/audio/probe';
 import { parseWavHeader, readMonoSamples } from '../../../main/audio/wav';
 import { judgeAudio } from '../../../main/import/local-verdict';
-import { encodeWav, makeWav } from '../../fixtures/audio';
+import { encodeWav, makeSpeechLikeSignal, makeWav } from '../../fixtures/audio';
 
 const header = (bytes: Uint8Array) => {
   const h = parseWavHeader(bytes);
@@ -24,7 +24,7 @@ describe('WAV conversion (stereo to mono, resampling to 16 kHz)', () => {
     const before256 = digest(original);
     const conv = await convertWavToMono16k(original, header(original));
     expect(digest(original)).toBe(before256); // the original is untouched
-    expect(conv).toMatchObject({ mixedDown: true, resampledFromHz: 44_100 });
+    expect(conv).toMatchObject({ mixedDown: false, channel: 1, resampledFromHz: 44_100 });
     const after = await probeAudio(conv.bytes);
     if (!after.ok) throw new Error(after.error.message);
     expect(after.value).toMatchObject({ channels: 1, sampleRateHz: 16_000, bitRateBps: 256_000 });
@@ -60,11 +60,32 @@ describe('WAV conversion (stereo to mono, resampling to 16 kHz)', () => {
     expect(Math.sqrt(mid.reduce((s, x) => s + x * x, 0) / mid.length)).toBeLessThan(0.01);
   });
 
-  it('a 16 kHz stereo file is only mixed down', async () => {
+  it('a 16 kHz stereo file sends one channel, and averages them only when asked for the mix', async () => {
     const wav = makeWav({ seconds: 35, speechSeconds: 31, sampleRateHz: 16_000, channels: 2, seed: 22 });
-    expect(await convertWavToMono16k(wav, header(wav))).toMatchObject({
-      mixedDown: true,
+    expect(await convertWavToMono16k(wav, header(wav), 2)).toMatchObject({
+      mixedDown: false,
+      channel: 2,
       resampledFromHz: null,
     });
+    expect(await convertWavToMono16k(wav, header(wav), 'mix')).toMatchObject({
+      mixedDown: true,
+      channel: 'mix',
+    });
+  });
+
+  it('one-sided stereo keeps its level: the speaking channel is sent, not an average 6 dB quieter', async () => {
+    const speech = makeSpeechLikeSignal({ seconds: 4, speechSeconds: 3, sampleRateHz: 16_000, seed: 5 });
+    const wav = encodeWav([new Float32Array(speech.length), speech], {
+      sampleRateHz: 16_000,
+      format: 'pcm16',
+    });
+    const rms = (b: Uint8Array) => {
+      const h = header(b);
+      const x = readMonoSamples(b, h);
+      return Math.sqrt(x.reduce((s, v) => s + v * v, 0) / x.length);
+    };
+    const sent = await convertWavToMono16k(wav, header(wav), 2);
+    const mixed = await convertWavToMono16k(wav, header(wav), 'mix');
+    expect(20 * Math.log10(rms(sent.bytes) / rms(mixed.bytes))).toBeCloseTo(6.02, 1);
   });
 });

@@ -25,6 +25,8 @@ const facts = (over: Partial<ProbedAudio>): ProbedAudio => ({
   bitRateBps: 256_000,
   durationSeconds: 60,
   speechSeconds: 45,
+  channelSpeech: null,
+  truncated: false,
   wav: null,
   ...over,
 });
@@ -111,13 +113,32 @@ describe('local verdict rules', () => {
     ).toBe(false);
   });
 
-  it('speech just above the minimum warns; nearly continuous speech measured under it is not refused', () => {
-    expect(codes(judgeAudio(facts({ speechSeconds: 31 }), plain))).toEqual(['warn:speech_near_minimum']);
-    expect(judgeAudio(facts({ durationSeconds: 32, speechSeconds: 29.5 }), plain)).toMatchObject({
-      status: 'accepted_with_warnings',
-      findings: [{ code: 'speech_estimate_uncertain' }],
-    });
+  it('speech within 4 s of the 30 s minimum is borderline, a decision for the researcher, not a refusal', () => {
+    for (const s of [26, 29.5, 31, 33.9]) {
+      const v = judgeAudio(facts({ speechSeconds: s }), plain);
+      expect(v.status).toBe('borderline');
+      expect(v.findings[0]!.message).toContain(`Borderline: about ${s.toFixed(1)} s of speech`);
+    }
+    expect(judgeAudio(facts({ speechSeconds: 25.9 }), plain).status).toBe('refused');
+    expect(judgeAudio(facts({ speechSeconds: 34 }), plain).status).toBe('accepted');
   });
+
+  it('a clear refusal stays refused even when the speech is borderline', () =>
+    expect(judgeAudio(facts({ speechSeconds: 30, sampleRateHz: 6_000 }), plain).status).toBe('refused'));
+
+  it('stores the speech figure with the method and the channel measured', () =>
+    expect(
+      judgeAudio(facts({ speechSeconds: 40 }), {
+        ...plain,
+        speech: { seconds: 40, method: 'silero', channelSent: 2 },
+      }).speech,
+    ).toEqual({ seconds: 40, method: 'silero', channelSent: 2 }));
+
+  it('a truncated file is a warning that says the end is missing', () =>
+    expect(judgeAudio(facts({ truncated: true }), plain)).toMatchObject({
+      status: 'accepted_with_warnings',
+      findings: [{ code: 'truncated', severity: 'warn' }],
+    }));
 
   it('under 8 kHz is refused and cannot be fixed by resampling', () =>
     expect(judgeAudio(facts({ sampleRateHz: 6_000 }), { ...plain, conversion: true })).toMatchObject({

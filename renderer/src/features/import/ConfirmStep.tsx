@@ -120,7 +120,13 @@ export const ConfirmStep = ({
   const [createAccounts, setCreateAccounts] = useState(true);
   const [running, setRunning] = useState<Step | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const sending = (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size;
+  const borderline = summary.counts.borderline ?? 0;
+  const [sendBorderline, setSendBorderline] = useState(false);
+  const sending =
+    (summary.counts.upload ?? 0) +
+    (summary.counts.convert_and_upload ?? 0) +
+    insist.size +
+    (sendBorderline ? borderline : 0);
   const converting = summary.counts.convert_and_upload ?? 0;
 
   const go = async (start: boolean) => {
@@ -141,6 +147,7 @@ export const ConfirmStep = ({
     const c = await call('imports.commit', {
       planId: summary.planId,
       insistOnDuplicates: [...insist],
+      ...(sendBorderline ? { sendBorderline: true as const } : {}),
       label: label.trim(),
     });
     if (!c.ok) {
@@ -313,6 +320,20 @@ export const ConfirmStep = ({
               : ''}
             {insist.size ? `, including ${plural(insist.size, 'duplicate')} you chose to send` : ''}.
           </li>
+          {borderline > 0 && (
+            <li>
+              <Badge tone="warn">Borderline</Badge> {plural(borderline, 'file')} with about 30 s of speech,
+              too close to the minimum for the local estimate to tell.{' '}
+              <label>
+                <input
+                  type="checkbox"
+                  checked={sendBorderline}
+                  onChange={(e) => setSendBorderline(e.target.checked)}
+                />{' '}
+                Send them: the service decides (a refusal costs no credit)
+              </label>
+            </li>
+          )}
           {(summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size > 0 && (
             <li>
               <Badge tone="muted">Kept, not sent</Badge>{' '}

@@ -14,6 +14,12 @@ export const ACTION: Record<PlannedAction, { label: string; tone: Tone; explain:
     tone: 'bad',
     explain: 'The local checks refuse it: it is never sent, and costs nothing.',
   },
+  borderline: {
+    label: 'Borderline, your decision',
+    tone: 'warn',
+    explain:
+      'About 30 s of speech, too close to the minimum for the local estimate to tell: it is sent only if you choose “send borderline files”; the service then decides (a refusal costs no credit).',
+  },
   duplicate: {
     label: 'Duplicate, held',
     tone: 'warn',
@@ -30,6 +36,7 @@ export const ACTION: Record<PlannedAction, { label: string; tone: Tone; explain:
 export const ACTION_ORDER: readonly PlannedAction[] = [
   'upload',
   'convert_and_upload',
+  'borderline',
   'refused',
   'duplicate',
   'unassigned',
@@ -40,6 +47,7 @@ export const VERDICT: Record<VerdictView['status'], { label: string; tone: Tone 
   accepted_with_warnings: { label: 'Accepted, with warnings', tone: 'warn' },
   needs_conversion: { label: 'Needs conversion', tone: 'bad' },
   will_convert: { label: 'Will be converted', tone: 'info' },
+  borderline: { label: 'Borderline: you decide', tone: 'warn' },
   refused: { label: 'Refused', tone: 'bad' },
 };
 

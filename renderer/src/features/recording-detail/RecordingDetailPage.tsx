@@ -33,6 +33,7 @@ const VERDICT: Record<
   accepted_with_warnings: { label: 'Accepted with warnings', tone: 'warn' },
   needs_conversion: { label: 'Needs conversion', tone: 'warn' },
   will_convert: { label: 'Converted before upload', tone: 'info' },
+  borderline: { label: 'Borderline, sent by choice', tone: 'warn' },
   refused: { label: 'Refused', tone: 'bad' },
 };
 

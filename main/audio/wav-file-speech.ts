@@ -1,0 +1,82 @@
+/**
+ * Speech per channel of a WAV file on disk, read a second at a time: the work a speech worker does
+ * (main/audio/speech-worker.ts), also callable in-process.
+ *
+ * Which channels are measured follows the researcher's choice: a mono file its one channel; a
+ * multichannel file every channel for "auto" (the channel with most speech is sent), the chosen channel
+ * for a channel number, the mix for "mix".
+ */
+import { open } from 'node:fs/promises';
+import { createSileroStream, type SileroStream } from './silero-speech';
+import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
+
+export type ChannelChoice = 'auto' | 'mix' | number;
+
+export interface SpeechJob {
+  readonly path: string;
+  readonly info: WavInfo;
+  readonly choice: ChannelChoice;
+}
+
+export interface FileSpeech {
+  /** Speech per channel (1-based index in `channel`); only the channels measured. */
+  readonly channels: readonly { readonly channel: number; readonly speechSeconds: number }[];
+  /** Speech in the mix of all channels, when measured. */
+  readonly mixSeconds: number | null;
+  /** The channel that would be sent (a number, or 'mix') and its speech. */
+  readonly sent: { readonly channel: number | 'mix'; readonly speechSeconds: number };
+  readonly method: string;
+}
+
+const CHUNK_SECONDS = 1;
+
+export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> => {
+  const { info, choice } = job;
+  const wanted: (number | 'mix')[] =
+    info.channels === 1
+      ? [1]
+      : choice === 'mix'
+        ? ['mix']
+        : choice === 'auto'
+          ? Array.from({ length: info.channels }, (_, c) => c + 1)
+          : [Math.min(info.channels, Math.max(1, choice))];
+  const streams = new Map<number | 'mix', SileroStream>();
+  for (const w of wanted) streams.set(w, await createSileroStream(info.sampleRateHz));
+  const fh = await open(job.path, 'r');
+  try {
+    const framesPerChunk = Math.max(1, Math.round(info.sampleRateHz * CHUNK_SECONDS));
+    const buf = new Uint8Array(framesPerChunk * info.blockAlign);
+    for (let from = 0; from < info.frames; from += framesPerChunk) {
+      const count = Math.min(framesPerChunk, info.frames - from);
+      const { bytesRead } = await fh.read(
+        buf,
+        0,
+        count * info.blockAlign,
+        info.dataOffset + from * info.blockAlign,
+      );
+      const frames = Math.floor(bytesRead / info.blockAlign);
+      if (frames === 0) break;
+      const chunk = buf.subarray(0, frames * info.blockAlign);
+      const view: WavInfo = { ...info, dataOffset: 0, frames, dataBytes: chunk.length };
+      for (const [w, s] of streams)
+        await s.push(w === 'mix' ? readMonoSamples(chunk, view) : readChannelSamples(chunk, view, w - 1));
+    }
+  } finally {
+    await fh.close();
+  }
+  const measured: { channel: number | 'mix'; speechSeconds: number; method: string }[] = [];
+  for (const [w, s] of streams) {
+    const e = await s.finish();
+    measured.push({ channel: w, speechSeconds: e.speechSeconds, method: e.method });
+  }
+  let sent = measured[0]!;
+  for (const m of measured) if (m.speechSeconds > sent.speechSeconds + 1e-9) sent = m;
+  return {
+    channels: measured.flatMap((m) =>
+      m.channel === 'mix' ? [] : [{ channel: m.channel, speechSeconds: m.speechSeconds }],
+    ),
+    mixSeconds: measured.find((m) => m.channel === 'mix')?.speechSeconds ?? null,
+    sent: { channel: sent.channel, speechSeconds: sent.speechSeconds },
+    method: sent.method,
+  };
+};

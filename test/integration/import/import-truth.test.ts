@@ -1,0 +1,102 @@
+/**
+ * The import preview tells the truth about every file, with files made as a researcher would meet them:
+ * a sparse WAV over 2 GiB, six channels with the speaker on the centre channel, 8 kHz phone audio.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStudyDb } from '../../../main/db/open';
+import { planImport } from '../../../main/import/import-plan';
+import type { ImportRequest } from '../../../shared/study';
+import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
+
+const dir = mkdtempSync(join(tmpdir(), 'vs-truth-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const dbWithStudy = () => {
+  const { db } = openStudyDb(':memory:');
+  db.prepare(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
+  ).run();
+  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
+  return db;
+};
+const request = (paths: string[], over: Partial<ImportRequest> = {}): ImportRequest => ({
+  studyId: 1,
+  paths,
+  filenamePattern: '{participant}_{session}.wav',
+  timeZone: 'UTC',
+  analyses: ['wellbeing'],
+  isolateOldestSpeaker: false,
+  convert: false,
+  ...over,
+});
+
+describe('import preview: the truth about every file', () => {
+  it('a sparse WAV over 2 GiB is refused at once, without reading it, and the rest of the preview goes on', async () => {
+    const folder = join(dir, 'big');
+    rmSync(folder, { recursive: true, force: true });
+    const { mkdirSync, truncateSync } = await import('node:fs');
+    mkdirSync(folder);
+    const header = encodeWav([new Float32Array(0)], { sampleRateHz: 44_100, format: 'pcm16' });
+    const big = join(folder, 'P001_s1.wav');
+    const fd = openSync(big, 'w');
+    writeSync(fd, header);
+    closeSync(fd);
+    const size = Math.round(2.2 * 1024 ** 3);
+    truncateSync(big, size);
+    // Patch the data size so the header describes the whole file.
+    const dataSize = size - header.length;
+    const patch = openSync(big, 'r+');
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(Math.min(0xffffffff, dataSize));
+    writeSync(patch, b, 0, 4, header.length - 4);
+    closeSync(patch);
+    const speech = makeSpeechLikeSignal({ seconds: 40, speechSeconds: 36, sampleRateHz: 16_000, seed: 3 });
+    writeFileSync(
+      join(folder, 'P002_s1.wav'),
+      encodeWav([speech], { sampleRateHz: 16_000, format: 'pcm16' }),
+    );
+    const t = performance.now();
+    const plan = await planImport(dbWithStudy(), request([folder]));
+    expect(performance.now() - t).toBeLessThan(60_000);
+    const [bigFile, small] = plan.files;
+    expect(bigFile).toMatchObject({ action: 'refused', sha256: null, format: 'wav' });
+    expect(bigFile!.verdict.findings.map((f) => f.code)).toContain('too_large');
+    expect(small).toMatchObject({ action: 'upload' });
+  }, 120_000);
+
+  it('six channels with the speaker on the centre channel: auto sends the centre channel, measured alone', async () => {
+    const folder = join(dir, 'six');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(folder);
+    const speech = makeSpeechLikeSignal({ seconds: 40, speechSeconds: 36, sampleRateHz: 16_000, seed: 9 });
+    const silent = new Float32Array(speech.length);
+    const channels = [silent, silent, speech, silent, silent, silent];
+    writeFileSync(
+      join(folder, 'P003_s1.wav'),
+      encodeWav(channels, { sampleRateHz: 16_000, format: 'pcm16' }),
+    );
+    const off = await planImport(dbWithStudy(), request([folder]));
+    expect(off.files[0]).toMatchObject({ action: 'refused', verdict: { status: 'needs_conversion' } });
+    const on = await planImport(dbWithStudy(), request([folder], { convert: true }));
+    expect(on.files[0]).toMatchObject({ action: 'convert_and_upload', channels: 6 });
+    expect(on.files[0]!.verdict.speech).toMatchObject({ channelSent: 3 });
+    expect(on.files[0]!.speechSeconds!).toBeGreaterThan(34);
+  }, 120_000);
+
+  it('8 kHz phone audio is resampled when conversion is on, and the warning says so', async () => {
+    const folder = join(dir, 'phone');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(folder);
+    const speech = makeSpeechLikeSignal({ seconds: 50, speechSeconds: 44, sampleRateHz: 8_000, seed: 4 });
+    writeFileSync(join(folder, 'P004_s1.wav'), encodeWav([speech], { sampleRateHz: 8_000, format: 'pcm16' }));
+    const on = await planImport(dbWithStudy(), request([folder], { convert: true }));
+    expect(on.files[0]).toMatchObject({ action: 'convert_and_upload' });
+    expect(on.files[0]!.verdict.findings[0]!.action).toContain('it will be resampled to 16 kHz');
+    const off = await planImport(dbWithStudy(), request([folder]));
+    expect(off.files[0]).toMatchObject({ action: 'upload' });
+    expect(off.files[0]!.verdict.findings[0]!.action).toContain('Switch on conversion');
+  }, 120_000);
+});
