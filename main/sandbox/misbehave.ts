@@ -141,7 +141,8 @@ const looseRating = (value: string, rng: Rng): string => {
   return UNKNOWN_WORDS[Math.floor(rng.uniform() * UNKNOWN_WORDS.length)]!;
 };
 
-const fraction = (v: number, rng: Rng): number => Math.round((v + 0.13 + 0.74 * rng.uniform()) * 100) / 100;
+/** A whole number made fractional by less than one, downwards, so a value at the top of its range stays in it. */
+const fraction = (v: number, rng: Rng): number => Math.round((v - 0.13 - 0.74 * rng.uniform()) * 100) / 100;
 
 const outOfRange = (m: MeasureDef, rng: Rng): number => {
   if (m.key === 'pd_risk_score') return 250;

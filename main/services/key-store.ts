@@ -34,19 +34,24 @@ export const createKeyStore = (opts: {
 }): KeyStore => {
   const env = opts.env ?? process.env;
   const fileOf = (id: string) => join(opts.keysDir, `profile-${id.replace(/[^0-9A-Za-z_-]/g, '')}.key`);
-  const saveAs = (name: string, key: string): string => {
-    if (opts.vault) {
-      opts.vault.save(`profile-${name}`, key);
-      return `safe-storage:${name}`;
-    }
+  const saveFile = (name: string, key: string): string => {
     const file = fileOf(name);
     writeFileSync(file, key, { mode: 0o600 });
     chmodSync(file, 0o600);
     return `key-file:${name}`;
   };
+  const saveAs = (name: string, key: string): string => {
+    if (opts.vault) {
+      opts.vault.save(`profile-${name}`, key);
+      return `safe-storage:${name}`;
+    }
+    return saveFile(name, key);
+  };
   return {
     save: (profileId, key) => saveAs(String(profileId), key),
-    saveNamed: (name, key) => saveAs(name.replace(/[^0-9A-Za-z_-]/g, ''), key),
+    // Keys of Voicescope's own (the built-in sandbox's) guard only a simulated service on this computer:
+    // always a 0600 file, so the desktop app without a keyring starts and the command line can read it.
+    saveNamed: (name, key) => saveFile(name.replace(/[^0-9A-Za-z_-]/g, ''), key),
     load(keyRef) {
       if (keyRef === null)
         return err(

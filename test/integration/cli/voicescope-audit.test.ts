@@ -1,5 +1,5 @@
 /**
- * `voicescope audit verify`: exit 0 when the audit log's hash chain holds, exit 8 naming the first
+ * `voicescope audit verify`: exit 0 when the audit log's hash chain holds, exit 9 naming the first
  * broken entry when someone altered the log behind the app's back (docs/cli.md, docs/security.md).
  */
 import { spawn } from 'node:child_process';
@@ -52,17 +52,17 @@ describe('voicescope audit verify', () => {
     expect(r.stdout).toMatch(/intact: all 3 entries/);
   });
 
-  it('an entry altered behind the triggers: exit 8, naming the first broken entry', async () => {
+  it('an entry altered behind the triggers: exit 9, naming the first broken entry', async () => {
     const db = new Database(join(home, 'voicescope.sqlite'));
     db.exec('DROP TRIGGER audit_log_no_update');
     db.prepare(`UPDATE audit_log SET detail = '{"rows":99}' WHERE id = 2`).run();
     db.close();
     const human = await run(['audit', 'verify']);
     expect(human.code).toBe(EXIT.auditBroken);
-    expect(human.code).toBe(8);
+    expect(human.code).toBe(EXIT.auditBroken);
     expect(human.stderr).toMatch(/entry 2 \(export_written, 2026-01-02T09:00:00.000Z\) was changed/);
     const json = await run(['audit', 'verify', '--json']);
-    expect(json.code).toBe(8);
+    expect(json.code).toBe(EXIT.auditBroken);
     expect(JSON.parse(json.stdout)).toMatchObject({
       kind: 'problem',
       holds: false,
