@@ -112,7 +112,7 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await expect(refused.getByRole('row', { name: new RegExp(folder.files.stereo) })).toContainText(
     'Switch on conversion',
   );
-  await expect(page.getByText(`Line`)).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Line', exact: true })).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(`^${folder.missingLine} `) })).toContainText(
     'does not exist',
   );
