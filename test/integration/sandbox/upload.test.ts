@@ -240,7 +240,7 @@ describe.each(API_VERSIONS)('%s request refusals', (version: ApiVersion) => {
         wav({ seconds: 45, speechSeconds: 40, sampleRateHz: 6_000 }),
         /sample rate is 6,000 Hz; the minimum is 8,000 Hz/,
       ],
-      [makeLowBitRateMp3(45), /bit rate is 8,000 bps; the minimum is 32,000 bps/],
+      [makeLowBitRateMp3(45), /bit rate is [78],\d{3} bps; the minimum is 32,000 bps/],
       [makeMp3({ seconds: 45, stereo: true }), /2 channels/],
       [makeOggOpus({ seconds: 45, channels: 2 }), /2 channels/],
       [makeMp4({ seconds: 45, channels: 2 }), /2 channels/],
