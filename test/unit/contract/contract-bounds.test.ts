@@ -15,7 +15,15 @@ import { procedures, type Method } from '../../../shared/contract';
 import { hasControlCharacters } from '../../../shared/contract/bounds';
 
 /** Fields that hold file-system paths: any character but NUL is a legal file name somewhere. */
-const PATH_FIELDS = new Set(['paths', 'manifestPath', 'destination', 'outDir', 'path', 'insistOnDuplicates']);
+const PATH_FIELDS = new Set([
+  'paths',
+  'manifestPath',
+  'destination',
+  'outDir',
+  'path',
+  'insistOnDuplicates',
+  'sendBorderline',
+]);
 
 interface Node {
   type?: string | string[];
