@@ -365,6 +365,22 @@ export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Re
 
 const clampUnit = (v: number): number => (v > 1 ? 1 : v < -1 ? -1 : v === v ? v : 0);
 
+/** The frames to read: those present in the bytes (a truncated file has fewer), from `fromFrame`, at most `frameCount`. */
+const frameWindow = (
+  bytes: Uint8Array,
+  info: WavInfo,
+  fromFrame: number,
+  frameCount: number | undefined,
+): { start: number; count: number } => {
+  const present = Math.max(
+    0,
+    Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)),
+  );
+  const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
+  const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
+  return { start, count: Math.min(wanted, present - start) };
+};
+
 /**
  * Decodes frames `[fromFrame, fromFrame + frameCount)` (clamped to the frames present) to floats in
  * [-1, 1], averaging the channels. Integer PCM is scaled by 2^(bits − 1) of its container (8-bit is
@@ -376,13 +392,7 @@ export const readMonoSamples = (
   fromFrame = 0,
   frameCount?: number,
 ): Float32Array => {
-  const present = Math.max(
-    0,
-    Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)),
-  );
-  const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
-  const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
-  const count = Math.min(wanted, present - start);
+  const { start, count } = frameWindow(bytes, info, fromFrame, frameCount);
   const out = new Float32Array(count);
   if (count === 0) return out;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -481,13 +491,7 @@ export const readChannelSamples = (
 ): Float32Array => {
   if (info.channels === 1) return readMonoSamples(bytes, info, fromFrame, frameCount);
   if (!(channel >= 0 && channel < info.channels)) throw new RangeError(`no channel ${channel}`);
-  const present = Math.max(
-    0,
-    Math.min(info.frames, Math.floor((bytes.length - info.dataOffset) / info.blockAlign)),
-  );
-  const start = Math.min(present, Math.max(0, Math.floor(fromFrame)));
-  const wanted = frameCount === undefined ? present - start : Math.max(0, Math.floor(frameCount));
-  const count = Math.min(wanted, present - start);
+  const { start, count } = frameWindow(bytes, info, fromFrame, frameCount);
   const out = new Float32Array(count);
   if (count === 0) return out;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
