@@ -10,10 +10,14 @@ export const runCommand: WorkspaceCommand = {
       'running',
       'The engine is running; stop it with Ctrl+C (uploads in flight are allowed to finish).',
     );
+    // A pending promise does not keep Node alive: with nothing to do (no profile yet, an idle engine
+    // whose timers are unref'd) the process would end at once. A ref'd timer holds it until a signal.
+    const hold = setInterval(() => undefined, 1 << 30);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    clearInterval(hold);
     return EXIT.ok;
   },
 };

@@ -21,15 +21,25 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Child processes of `pid` (Linux /proc), to find the engine behind the launcher. */
+/**
+ * Child processes of `pid`, found by reading every process's parent in /proc/<n>/stat (the per-thread
+ * `children` file lists only the children of one thread, so it can miss a child another thread forked).
+ */
 const childrenOf = async (pid: number): Promise<number[]> => {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
-    return text.trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
+  const { readdir, readFile } = await import('node:fs/promises');
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) found.push(Number(name));
+    } catch {
+      // the process ended while we looked
+    }
   }
+  return found;
 };
 
 describe.skipIf(process.platform !== 'linux')('voicescope and signals', () => {
@@ -43,8 +53,13 @@ describe.skipIf(process.platform !== 'linux')('voicescope and signals', () => {
       launcher.stderr.on('data', (d: Buffer) => (out += String(d)));
       for (let i = 0; i < 300 && !/running/i.test(out); i++) await new Promise((r) => setTimeout(r, 100));
       expect(out).toMatch(/running/i);
-      const engine = (await childrenOf(launcher.pid!))[0]!;
-      expect(engine).toBeGreaterThan(0);
+      let children: number[] = [];
+      for (let i = 0; i < 50 && children.length === 0; i++) {
+        children = await childrenOf(launcher.pid!);
+        if (children.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(children).toHaveLength(1);
+      const engine = children[0]!;
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
         launcher.on('exit', (code, sig) => resolve({ code, signal: sig })),
       );
