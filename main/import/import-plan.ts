@@ -332,17 +332,24 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       ? [{ i, job: { path: f.path, info: f.probe.wav, choice: req.channel ?? ('auto' as const) } }]
       : [],
   );
-  const speech =
+  // The same audio (equal content hash, e.g. one file linked under several names) is measured once.
+  const audioKey = (m: (typeof measurable)[number]) => `${analysed[m.i]!.hash}:${m.job.choice}`;
+  const audioSeen = new Set<string>();
+  const unique = measurable.filter((m) => !audioSeen.has(audioKey(m)) && Boolean(audioSeen.add(audioKey(m))));
+  const uniqueSpeech =
     opts.measureSpeech === false
       ? []
       : await measureSpeechInParallel(
-          measurable.map((m) => m.job),
+          unique.map((m) => m.job),
           {
             ...(opts.onSpeechProgress ? { onProgress: opts.onSpeechProgress } : {}),
             ...(opts.signal ? { signal: opts.signal } : {}),
           },
         );
-  const measured = new Map<number, SpeechOutcome>(measurable.map((m, k) => [m.i, speech[k]!]));
+  const byKey = new Map(unique.map((m, u) => [audioKey(m), uniqueSpeech[u]]));
+  const measured = new Map<number, SpeechOutcome>(
+    opts.measureSpeech === false ? [] : measurable.map((m) => [m.i, byKey.get(audioKey(m))!]),
+  );
   const judged = analysed.map((f, i) => {
     if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!) };
     const m = measured.get(i);

@@ -10,6 +10,13 @@
  * received and in their flag, but are not results: they are not measure values, so timelines,
  * summaries and the export's value columns leave them out until the service says the analysis is
  * completed (docs/spec-decisions.md).
+ *
+ * An answer that settles a type (completed or error) but carries odd values for it is confirmed before
+ * it becomes final: its raw form is stored with the next poll still set, and it is final when the next
+ * answer is the same (a service that really sends that value says it again), or when a different answer
+ * has no odd values, or after MAX_CONFIRMATIONS odd answers (the latest is kept: a paid-for result is
+ * never discarded), or when no further poll is scheduled. A garbled answer (a broken proxy, a cut body)
+ * so never becomes the study's result for good (docs/spec-decisions.md).
  */
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import { isFinalStatus } from '../../../shared/api/vocabulary';
@@ -17,6 +24,9 @@ import type { Db } from '../open';
 import { stmt } from '../statements';
 import { replaceFlags, storeUnlisted } from './data-quality.repo';
 import { appendEvent } from './event-log.repo';
+
+/** How many settling answers with odd values are asked about again before the latest is kept as it is. */
+export const MAX_CONFIRMATIONS = 3;
 
 export const storeAnalysis = (
   db: Db,
@@ -41,6 +51,17 @@ export const storeAnalysis = (
         `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?
        WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
       );
+      const current = stmt(
+        db,
+        `SELECT raw, received_status, confirmations FROM analyses
+       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+      );
+      const unconfirmed = stmt(
+        db,
+        `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?,
+         confirmations = confirmations + 1
+       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+      );
       const putValue = stmt(
         db,
         `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)
@@ -55,6 +76,16 @@ export const storeAnalysis = (
           if (pollOnly.run(at, nextPollAt, raw, status, recordingId, o.type).changes === 1)
             replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
           continue;
+        }
+        if ((o.flags ?? []).length > 0 && nextPollAt !== null) {
+          const before = current.get(recordingId, o.type) as
+            { raw: string | null; received_status: string | null; confirmations: number } | undefined;
+          const repeated = before !== undefined && before.raw === raw && before.received_status === status;
+          if (before !== undefined && !repeated && before.confirmations < MAX_CONFIRMATIONS) {
+            unconfirmed.run(at, nextPollAt, raw, status, recordingId, o.type);
+            replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+            continue;
+          }
         }
         const changed = update.run(o.status, at, null, at, raw, status, recordingId, o.type).changes;
         if (changed === 1) replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);

@@ -10,7 +10,8 @@ import {
   recoverInterruptedUploads,
   resolveUncertain,
 } from '../../../main/db/repos/uploads.repo';
-import { storeAnalysis } from '../../../main/db/repos/results.repo';
+import { MAX_CONFIRMATIONS, storeAnalysis } from '../../../main/db/repos/results.repo';
+import { dqFlag } from '../../../shared/api/data-quality';
 
 const AT = '2026-03-02T10:00:00.000Z';
 let db: Db;
@@ -185,6 +186,62 @@ describe('storing results', () => {
     });
     expect(db.prepare(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`).get()).toEqual({
       n: 0,
+    });
+  });
+
+  describe('an answer with odd values is asked for again before it becomes final', () => {
+    const NEXT = '2026-03-02T10:00:40Z';
+    const odd = (value: number | string, raw: string): RecordingAnalysis => {
+      const r = result('completed', { pd_hnr: value });
+      return {
+        ...r,
+        outcomes: [
+          r.outcomes[0]!,
+          {
+            ...r.outcomes[1]!,
+            raw,
+            receivedStatus: 'completed',
+            flags: [dqFlag('number_expected', 'parkinsons.pd_hnr', value, 'a number', ['pd_hnr'])],
+          },
+        ],
+      };
+    };
+    const parkinsons = () =>
+      db
+        .prepare(`SELECT state, next_poll_at, confirmations FROM analyses WHERE type = 'parkinsons'`)
+        .get() as { state: string; next_poll_at: string | null; confirmations: number };
+    const hnr = () =>
+      db.prepare(`SELECT value_num, value_text FROM measure_values WHERE measure_key = 'pd_hnr'`).get();
+
+    it('a garbled answer followed by a clean one: the clean one is the result', () => {
+      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      expect(parkinsons()).toEqual({ state: 'processing', next_poll_at: NEXT, confirmations: 1 });
+      expect(hnr()).toBeUndefined();
+      storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
+      expect(parkinsons()).toMatchObject({ state: 'completed', next_poll_at: null });
+      expect(hnr()).toEqual({ value_num: 17, value_text: null });
+    });
+
+    it('the same odd answer twice is the service speaking: kept as received, with its flag', () => {
+      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 1 });
+      expect(hnr()).toEqual({ value_num: null, value_text: '17x' });
+    });
+
+    it(`odd answers that keep changing: after ${MAX_CONFIRMATIONS} the latest is kept, never discarded`, () => {
+      for (let i = 0; i < MAX_CONFIRMATIONS; i++) {
+        storeAnalysis(db, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
+        expect(parkinsons().state).toBe('processing');
+      }
+      storeAnalysis(db, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
+      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: MAX_CONFIRMATIONS });
+      expect(hnr()).toEqual({ value_num: null, value_text: 'last' });
+    });
+
+    it('with no further poll scheduled, an odd answer is final at once', () => {
+      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
+      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 0 });
     });
   });
 });
