@@ -74,8 +74,8 @@ interface Correlation {
 /**
  * Where between tmin2 and tmax2 one window of signal best resembles the window around t1 (both
  * `windowLength` long): the first local maximum of the normalised correlation that beats all earlier
- * ones, refined by a parabola through it and its neighbours. When the refined time falls outside
- * [tmin2, tmax2] the geometric middle distance from t1 is used instead.
+ * ones, refined by a parabola through it and its neighbours (Praat 6.3 keeps the refined time even
+ * where it falls just outside [tmin2, tmax2]; so does this).
  */
 const maximumCorrelation = (
   x: Float32Array,
@@ -130,10 +130,7 @@ const maximumCorrelation = (
     height = best + (0.5 * dr * dr) / d2r;
     at += dr / d2r;
   }
-  const t = t1 + (at - left1) / fs;
-  if (t >= tmin2 && t <= tmax2) return { t, r: Number.isNaN(height) ? best : height, peak };
-  const middle = Math.sqrt((tmin2 - t1) * (tmax2 - t1));
-  return { t: tmin2 < t1 ? t1 - middle : t1 + middle, r: Math.max(best, r3), peak };
+  return { t: t1 + (at - left1) / fs, r: Number.isNaN(height) ? best : height, peak };
 };
 
 /** The next voiced interval of the track whose frames start at or after `after`, in seconds. */
