@@ -3,14 +3,13 @@
  * and the harmonics-to-noise ratio of a sampled sound", IFA Proceedings 17, and Praat's manual pages
  * "Sound: To Pitch (ac)...", "Sound: To Pitch (cc)..." and "Pitch: path finder".
  *
- * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal over lags
- * between 1/ceiling and 1/floor, their lag refined by parabolic interpolation. A voiced candidate's
- * strength is r − octaveCost · log2(ceiling / f) (favouring higher frequencies, as the paper's eq. 24, but
- * reckoned from the ceiling: see pickPeaks); the
- * unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak / globalPeak) /
- * (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate per frame,
- * maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change and
- * octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
+ * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal (see
+ * registerPeaks for their refinement by sinc interpolation). A voiced candidate's strength is
+ * r − octaveCost · log2(ceiling / f) (favouring higher frequencies); a candidate at or above the ceiling
+ * counts as unvoiced; the unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak /
+ * globalPeak) / (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate
+ * per frame, maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change
+ * and octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
  *
  * Two correlation methods: `cc` (forward cross-correlation of a window of `periodsPerWindow` / floor
  * seconds with the same length of signal τ later, normalised by both energies; no taper) and `ac`
@@ -34,6 +33,8 @@ export interface PitchSettings {
   readonly octaveJumpCost: number;
   readonly voicedUnvoicedCost: number;
   readonly periodsPerWindow: number;
+  /** Refine candidates with sinc interpolation of depth 700 rather than 70 (Praat's "very accurate"). */
+  readonly veryAccurate?: boolean;
 }
 
 /** Praat's defaults for To Pitch (cc) and To Pitch (ac), with the floor and ceiling to be set. */
@@ -133,7 +134,8 @@ const registerPeaks = (
     }
   }
   for (let k = 1; k < out.freq.length; k++) {
-    const { x, y } = improveMaximum(rr, lags[k - 1]! + brentMax, 70);
+    const depth = s.veryAccurate === true || out.freq[k]! > 0.3 * fs ? 700 : 70;
+    const { x, y } = improveMaximum(rr, lags[k - 1]! + brentMax, depth);
     const f = fs / (x - brentMax);
     const strength = y > 1 ? 1 / y : y;
     // The path finder's strengths: a candidate at or above the ceiling counts as one more unvoiced one.
@@ -174,6 +176,7 @@ export const frameCandidates = (
     Math.max(0, 2 - intensity / (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30));
   const rr = new Float64Array(2 * brentMax + 1);
   const frame = new Float64Array(nWindow);
+  const seg = new Float64Array(maximumLag + nWindow);
 
   // ac: a Hanning window and its normalised autocorrelation.
   const nfft = s.method === 'ac' ? nextPow2(Math.ceil(nWindow * 1.5)) : 0;
@@ -217,19 +220,16 @@ export const frameCandidates = (
       const first = Math.max(0, Math.floor((t - 0.5 * (1 / s.floor + ppw / s.floor)) * fs - 0.5));
       const span = Math.min(maximumLag + nWindow, x.length - first);
       const localMaximumLag = span - nWindow;
+      for (let j = 0; j < span; j++) seg[j] = x[first + j]! - localMean;
       let sumx2 = 0;
-      for (let j = 0; j < nWindow; j++) {
-        const v = at(first + j) - localMean;
-        sumx2 += v * v;
-      }
+      for (let j = 0; j < nWindow; j++) sumx2 += seg[j]! * seg[j]!;
       let sumy2 = sumx2;
       for (let lag = 1; lag <= localMaximumLag && lag <= brentMax; lag++) {
-        const y0 = at(first + lag - 1) - localMean;
-        const yz = at(first + lag - 1 + nWindow) - localMean;
+        const y0 = seg[lag - 1]!;
+        const yz = seg[lag - 1 + nWindow]!;
         sumy2 += yz * yz - y0 * y0;
         let product = 0;
-        for (let j = 0; j < nWindow; j++)
-          product += (at(first + j) - localMean) * (at(first + lag + j) - localMean);
+        for (let j = 0; j < nWindow; j++) product += seg[j]! * seg[lag + j]!;
         const v = sumx2 > 0 && sumy2 > 0 ? product / Math.sqrt(sumx2 * sumy2) : 0;
         rr[brentMax + lag] = v;
         rr[brentMax - lag] = v;
