@@ -2,7 +2,8 @@
  * Band-limited interpolation of sampled curves, as Praat's manual describes its "sinc" interpolation:
  * the value between samples is the sum of the neighbouring samples (up to `depth` on each side) times
  * sin(πd)/(πd), d the distance in samples, under a raised-cosine window that reaches zero one sample
- * beyond the outermost sample used. A maximum is refined by Brent's method (golden section with
+ * beyond the outermost sample used; where the curve's end leaves only two samples on a side, cubic
+ * interpolation, and only one, linear. A maximum is refined by Brent's method (golden section with
  * parabolic steps) on that interpolated curve, within one sample of the sampled maximum.
  */
 
@@ -18,6 +19,16 @@ export const interpolateSinc = (y: ArrayLike<number>, x: number, depth: number):
   const d = Math.min(depth, left + 1, n - left - 1);
   if (d <= 0) return y[Math.round(x)]!;
   if (d === 1) return y[left]! + (x - left) * (y[right]! - y[left]!);
+  if (d === 2) {
+    // Near an end, with one sample to spare on each side: cubic interpolation through the four samples.
+    const yl = y[left]!;
+    const yr = y[right]!;
+    const dyl = 0.5 * (yr - y[left - 1]!);
+    const dyr = 0.5 * (y[right + 1]! - yl);
+    const fil = x - left;
+    const fir = right - x;
+    return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
+  }
   const first = right - d;
   const last = left + d;
   let result = 0;
