@@ -33,8 +33,14 @@ export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): nu
   for (let i = 1; i < points.length; i++) {
     const p = points[i]! - points[i - 1]!;
     if (!validPeriod(p, s)) continue;
-    sumPeriod += p;
-    nPeriod++;
+    // The mean period leaves out a period that differs by more than the factor from both its neighbours.
+    const before = i >= 2 ? p / (points[i - 1]! - points[i - 2]!) : NaN;
+    const after = i + 1 < points.length ? p / (points[i + 1]! - points[i]!) : NaN;
+    const far = (r: number): boolean => r > 0 && Math.max(r, 1 / r) > s.maxPeriodFactor;
+    if (!(far(before) && far(after))) {
+      sumPeriod += p;
+      nPeriod++;
+    }
     if (i >= 2) {
       const q = points[i - 1]! - points[i - 2]!;
       if (validPeriod(q, s) && Math.max(p, q) / Math.min(p, q) <= s.maxPeriodFactor) {
