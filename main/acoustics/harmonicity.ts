@@ -1,8 +1,9 @@
 /**
  * Harmonics-to-noise ratio as "Sound: To Harmonicity (cc)..." in Praat's manual and Boersma (1993):
  * a cross-correlation periodicity analysis (no path costs, no voicing threshold, ceiling at the
- * Nyquist frequency) whose best candidate's correlation r gives HNR = 10·log10(r / (1 − r)) per frame;
- * frames judged silent (unvoiced) read −200 dB and are left out of the mean.
+ * Nyquist frequency, candidates refined with depth-700 sinc interpolation, the "accurate" cc) whose best
+ * candidate's correlation r gives HNR = 10·log10(r / (1 − r)) per frame, clipped to ±150 dB; frames
+ * judged silent (unvoiced) read −200 dB and are left out of the mean.
  */
 import { toPitch, type PitchSettings } from './pitch';
 
@@ -28,12 +29,20 @@ export const toHarmonicity = (
     octaveJumpCost: 0,
     voicedUnvoicedCost: 0,
     periodsPerWindow,
+    veryAccurate: true,
   };
   const track = toPitch(x, fs, s);
   const out = new Float64Array(track.grid.count);
   for (let i = 0; i < out.length; i++) {
-    const r = Math.min(track.strength[i]!, 1 - 1e-12);
-    out[i] = track.f0[i]! > 0 && r > 0 ? 10 * Math.log10(r / (1 - r)) : UNVOICED_HNR_DB;
+    const r = track.strength[i]!;
+    out[i] =
+      track.f0[i]! > 0
+        ? r <= 1e-15
+          ? -150
+          : r > 1 - 1e-15
+            ? 150
+            : 10 * Math.log10(r / (1 - r))
+        : UNVOICED_HNR_DB;
   }
   return out;
 };

@@ -1,8 +1,8 @@
 /**
  * Intensity contour as Praat's manual describes "Sound: To Intensity...": the signal is squared and
- * averaged under a Kaiser-20 (near-Gaussian) window of physical length 6.4 / minimum pitch (effective
- * length 3.2 / minimum pitch), frames 0.8 / minimum pitch apart unless a time step is given; with
- * "subtract mean", the window-weighted mean is removed first. Values in dB re 2·10⁻⁵ Pa (a full-scale
+ * averaged under a Kaiser window (β = 2π² + 0.5, near-Gaussian) of physical length 6.4 / minimum
+ * pitch (effective length 3.2 / minimum pitch), frames 0.8 / minimum pitch apart unless a time step is
+ * given; with "subtract mean", the plain mean of the samples under the window is removed first. Values in dB re 2·10⁻⁵ Pa (a full-scale
  * sample value counts as 1 Pa). A frame of pure digital silence reads −300 dB.
  */
 import { frameGrid, frameTime, sampleAt, type FrameGrid } from './frames';
@@ -37,35 +37,35 @@ export const toIntensity = (
   const windowSeconds = 6.4 / minPitch;
   const dt = timeStep > 0 ? timeStep : 0.8 / minPitch;
   const grid = frameGrid(x.length, fs, windowSeconds, dt);
-  const half = Math.floor((windowSeconds * fs) / 2);
+  const halfSeconds = windowSeconds / 2;
+  const half = Math.floor(halfSeconds * fs);
   const n = 2 * half + 1;
   const w = new Float64Array(n);
-  const i0 = besselI0(20);
+  const beta = 2 * Math.PI * Math.PI + 0.5;
   for (let j = 0; j < n; j++) {
-    const u = (j - half) / (half + 1);
-    w[j] = besselI0(20 * Math.sqrt(Math.max(0, 1 - u * u))) / i0;
+    const u = (j - half) / fs / halfSeconds;
+    w[j] = besselI0(beta * Math.sqrt(Math.max(0, 1 - u * u)));
   }
   const db = new Float64Array(grid.count);
   for (let i = 0; i < grid.count; i++) {
     const c = sampleAt(frameTime(grid, i), fs);
+    const j0 = Math.max(0, half - c);
+    const j1 = Math.min(n - 1, x.length - 1 - c + half);
+    let m = 0;
+    if (subtractMean && j1 >= j0) {
+      for (let j = j0; j <= j1; j++) m += x[c - half + j]!;
+      m /= j1 - j0 + 1;
+    }
     let sw = 0;
-    let swx = 0;
     let swxx = 0;
-    for (let j = 0; j < n; j++) {
-      const k = c - half + j;
-      if (k < 0 || k >= x.length) continue;
-      const v = x[k]!;
+    for (let j = j0; j <= j1; j++) {
+      const v = x[c - half + j]! - m;
       const ww = w[j]!;
       sw += ww;
-      swx += ww * v;
       swxx += ww * v * v;
     }
-    let power = sw > 0 ? swxx / sw : 0;
-    if (subtractMean && sw > 0) {
-      const m = swx / sw;
-      power -= m * m;
-    }
-    db[i] = power > 1e-30 ? 10 * Math.log10(power / 4e-10) : SILENT_DB;
+    const relative = sw > 0 ? swxx / sw / 4e-10 : 0;
+    db[i] = relative < 1e-30 ? SILENT_DB : 10 * Math.log10(relative);
   }
   return { grid, db };
 };

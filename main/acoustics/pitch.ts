@@ -3,14 +3,13 @@
  * and the harmonics-to-noise ratio of a sampled sound", IFA Proceedings 17, and Praat's manual pages
  * "Sound: To Pitch (ac)...", "Sound: To Pitch (cc)..." and "Pitch: path finder".
  *
- * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal over lags
- * between 1/ceiling and 1/floor, their lag refined by parabolic interpolation. A voiced candidate's
- * strength is r − octaveCost · log2(ceiling / f) (favouring higher frequencies, as the paper's eq. 24, but
- * reckoned from the ceiling: see pickPeaks); the
- * unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak / globalPeak) /
- * (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate per frame,
- * maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change and
- * octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
+ * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal (see
+ * registerPeaks for their refinement by sinc interpolation). A voiced candidate's strength is
+ * r − octaveCost · log2(ceiling / f) (favouring higher frequencies); a candidate at or above the ceiling
+ * counts as unvoiced; the unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak /
+ * globalPeak) / (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate
+ * per frame, maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change
+ * and octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
  *
  * Two correlation methods: `cc` (forward cross-correlation of a window of `periodsPerWindow` / floor
  * seconds with the same length of signal τ later, normalised by both energies; no taper) and `ac`
@@ -18,7 +17,8 @@
  * autocorrelation of the window itself, the paper's eq. 9).
  */
 import { fft, nextPow2 } from './fft';
-import { frameGrid, frameTime, sampleAt, type FrameGrid } from './frames';
+import { frameGrid, frameTime, type FrameGrid } from './frames';
+import { improveMaximum, interpolateSinc } from './interpolation';
 
 export interface PitchSettings {
   readonly method: 'cc' | 'ac';
@@ -33,6 +33,8 @@ export interface PitchSettings {
   readonly octaveJumpCost: number;
   readonly voicedUnvoicedCost: number;
   readonly periodsPerWindow: number;
+  /** Refine candidates with sinc interpolation of depth 700 rather than 70 (Praat's "very accurate"). */
+  readonly veryAccurate?: boolean;
 }
 
 /** Praat's defaults for To Pitch (cc) and To Pitch (ac), with the floor and ceiling to be set. */
@@ -77,65 +79,81 @@ const globalPeakOf = (x: Float32Array): number => {
   return peak;
 };
 
-/** Copies x[start, start + n) with zeros outside the signal, minus the copy's mean. Returns the local peak too. */
-const segment = (x: Float32Array, start: number, n: number): { y: Float64Array; peak: number } => {
-  const y = new Float64Array(n);
-  let mean = 0;
-  for (let j = 0; j < n; j++) {
-    const k = start + j;
-    const v = k >= 0 && k < x.length ? x[k]! : 0;
-    y[j] = v;
-    mean += v;
-  }
-  mean /= n;
-  let peak = 0;
-  for (let j = 0; j < n; j++) {
-    const v = y[j]! - mean;
-    y[j] = v;
-    const a = Math.abs(v);
-    if (a > peak) peak = a;
-  }
-  return { y, peak };
-};
-
-/** Picks correlation peaks in r over lags [minLag, maxLag] into candidates (strongest first, at most max − 1). */
-const pickPeaks = (
-  r: Float64Array,
-  minLag: number,
-  maxLag: number,
+/**
+ * Registers the correlation maxima of one frame as candidates, as Boersma (1993) and Praat's manual
+ * describe: every local maximum of r above half the voicing threshold, its lag first refined by a
+ * parabola and its strength read from the sinc-interpolated correlation there (values above 1, an
+ * artefact of short windows, reflected to 1/r); when there are more maxima than places, a maximum takes
+ * the place of the weakest candidate if it is stronger after the octave cost (reckoned from the floor);
+ * finally each candidate's lag and strength are refined to the maximum of the sinc-interpolated curve
+ * (depth 70). Candidates above the ceiling are kept here; the path finder treats them as unvoiced.
+ * `rr` holds r at lags −B..B at indices 0..2B (B = `brentMax`).
+ */
+const registerPeaks = (
+  rr: Float64Array,
+  brentMax: number,
+  maximumLag: number,
+  maxCandidates: number,
   fs: number,
   s: PitchSettings,
+  ceiling: number,
   out: Candidates,
 ): void => {
-  const found: { f: number; r: number; strength: number }[] = [];
-  const minR = 0.5 * s.voicingThreshold;
-  for (let lag = Math.max(minLag, 1); lag <= maxLag && lag + 1 < r.length; lag++) {
-    const c = r[lag]!;
-    const a = r[lag - 1]!;
-    const b = r[lag + 1]!;
-    if (!(c > a && c >= b) || c <= minR) continue;
-    const den = a - 2 * c + b;
-    const d = den < 0 ? (0.5 * (a - b)) / den : 0;
-    const tau = lag + d;
-    let rr = c - 0.25 * (a - b) * d;
-    if (rr > 1) rr = 1 / rr; // an interpolated peak above 1 is an artefact of the parabola: reflect it into [0, 1]
-    const f = fs / tau;
-    if (f < s.floor || f > s.ceiling) continue;
-    // The octave cost is reckoned from the ceiling (r − octaveCost · log2(ceiling / f)): the paper's eq. 24
-    // writes it from the floor, but fed Praat's own candidates (saved Pitch objects of the real-speech
-    // clips), our path finder reproduces Praat's voicing decisions best with the ceiling (about 40 %
-    // fewer frames voiced only by us, none lost), so the offset against the unvoiced candidate is Praat's.
-    found.push({ f, r: rr, strength: rr - s.octaveCost * Math.log2(s.ceiling / f) });
+  const r = (lag: number): number => rr[lag + brentMax]!;
+  const lags: number[] = [];
+  for (let i = 2; i < maximumLag && i < brentMax; i++) {
+    const c = r(i);
+    if (!(c > 0.5 * s.voicingThreshold && c > r(i - 1) && c >= r(i + 1))) continue;
+    const dr = 0.5 * (r(i + 1) - r(i - 1));
+    const d2r = c - r(i - 1) + (c - r(i + 1));
+    const f = fs / (i + dr / d2r);
+    let strength = interpolateSinc(rr, fs / f + brentMax, 30);
+    if (strength > 1) strength = 1 / strength;
+    let place = -1;
+    if (out.freq.length < maxCandidates) {
+      out.freq.push(0);
+      out.r.push(0);
+      out.strength.push(0);
+      lags.push(0);
+      place = out.freq.length - 1;
+    } else {
+      let weakest = 2;
+      for (let k = 1; k < out.freq.length; k++) {
+        const local = out.r[k]! - s.octaveCost * Math.log2(s.floor / out.freq[k]!);
+        if (local < weakest) {
+          weakest = local;
+          place = k;
+        }
+      }
+      if (strength - s.octaveCost * Math.log2(s.floor / f) <= weakest) place = -1;
+    }
+    if (place > 0) {
+      out.freq[place] = f;
+      out.r[place] = strength;
+      lags[place - 1] = i;
+    }
   }
-  found.sort((p, q) => q.strength - p.strength);
-  for (const c of found.slice(0, s.maxCandidates - 1)) {
-    out.freq.push(c.f);
-    out.r.push(c.r);
-    out.strength.push(c.strength);
+  for (let k = 1; k < out.freq.length; k++) {
+    const depth = s.veryAccurate === true || out.freq[k]! > 0.3 * fs ? 700 : 70;
+    const { x, y } = improveMaximum(rr, lags[k - 1]! + brentMax, depth);
+    const f = fs / (x - brentMax);
+    const strength = y > 1 ? 1 / y : y;
+    // The path finder's strengths: a candidate at or above the ceiling counts as one more unvoiced one.
+    const voiced = f > 0 && f < ceiling;
+    out.freq[k] = voiced ? f : 0;
+    out.r[k] = voiced ? strength : 0;
+    out.strength[k] = voiced ? strength - s.octaveCost * Math.log2(ceiling / f) : out.strength[0]!;
   }
 };
 
-/** The correlation candidates of every frame, before the path finder. */
+/**
+ * The correlation candidates of every frame, before the path finder. Frame layout as Praat's manual and
+ * Boersma (1993) give it: the window is `periodsPerWindow` / floor long (an even number of samples),
+ * centred on the frame; the local mean, taken over one longest period on each side of the frame's
+ * centre, is subtracted; `ac` applies a Hanning window; the frame's local peak is taken over half a
+ * longest period on each side of the centre (after windowing); `cc` correlates the window that starts
+ * (1 / floor + window) / 2 before the centre with the same length of signal each lag later.
+ */
 export const frameCandidates = (
   x: Float32Array,
   fs: number,
@@ -143,87 +161,98 @@ export const frameCandidates = (
   grid: FrameGrid,
 ): Candidates[] => {
   const globalPeak = globalPeakOf(x);
-  const nWindow = Math.round((s.periodsPerWindow / s.floor) * fs);
-  const maxLag = Math.min(Math.ceil(fs / s.floor), nWindow * (s.method === 'ac' ? 1 : 4));
-  const minLag = Math.max(2, Math.floor(fs / s.ceiling));
+  const ppw = s.periodsPerWindow;
+  const nPeriod = Math.floor(fs / s.floor);
+  const halfPeriod = Math.floor(nPeriod / 2) + 1;
+  const halfWindow = Math.floor(Math.floor((ppw / s.floor) * fs) / 2) - 1;
+  const nWindow = 2 * halfWindow;
+  const maximumLag = Math.min(Math.floor(nWindow / ppw) + 2, nWindow);
+  const brentMax = Math.floor(nWindow * (s.method === 'cc' ? 1 : 0.5));
+  const maxCandidates = Math.max(s.maxCandidates, Math.floor(s.ceiling / s.floor));
+  const at = (k: number): number => (k >= 0 && k < x.length ? x[k]! : 0);
   const frames: Candidates[] = [];
-  const unvoicedStrength = (localPeak: number): number =>
+  const unvoicedStrength = (intensity: number): number =>
     s.voicingThreshold +
-    Math.max(
-      0,
-      2 -
-        (globalPeak > 0 ? localPeak / globalPeak : 0) /
-          (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30),
-    );
+    Math.max(0, 2 - intensity / (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30));
+  const rr = new Float64Array(2 * brentMax + 1);
+  const frame = new Float64Array(nWindow);
+  const seg = new Float64Array(maximumLag + nWindow);
 
-  if (s.method === 'cc') {
-    const n = nWindow + maxLag + 2;
-    const r = new Float64Array(maxLag + 2);
-    const cum = new Float64Array(n + 1);
-    for (let i = 0; i < grid.count; i++) {
-      const centre = sampleAt(frameTime(grid, i), fs);
-      const start = centre - Math.floor((nWindow + maxLag) / 2);
-      const { y } = segment(x, start, n);
-      // The local peak is taken over one window centred on the frame, not the whole lag span.
-      const mid = Math.floor((nWindow + maxLag) / 2) - Math.floor(nWindow / 2);
-      let peak = 0;
-      for (let j = mid; j < mid + nWindow; j++) peak = Math.max(peak, Math.abs(y[j]!));
-      const c: Candidates = { freq: [0], r: [0], strength: [unvoicedStrength(peak)] };
-      frames.push(c);
-      if (peak === 0) continue;
-      cum[0] = 0;
-      for (let j = 0; j < n; j++) cum[j + 1] = cum[j]! + y[j]! * y[j]!;
-      const e0 = cum[nWindow]!;
-      r.fill(0);
-      for (let lag = minLag - 1; lag <= maxLag + 1; lag++) {
-        let acc = 0;
-        for (let j = 0; j < nWindow; j++) acc += y[j]! * y[j + lag]!;
-        const e = cum[lag + nWindow]! - cum[lag]!;
-        r[lag] = e0 > 0 && e > 0 ? acc / Math.sqrt(e0 * e) : 0;
-      }
-      pickPeaks(r, minLag, maxLag, fs, s, c);
-    }
-    return frames;
-  }
-
-  // ac: Hanning window, autocorrelation by FFT, divided by the window's own autocorrelation.
-  const nfft = nextPow2(2 * nWindow);
+  // ac: a Hanning window and its normalised autocorrelation.
+  const nfft = s.method === 'ac' ? nextPow2(Math.ceil(nWindow * 1.5)) : 0;
   const win = new Float64Array(nWindow);
-  for (let j = 0; j < nWindow; j++) win[j] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (j + 0.5)) / nWindow);
+  for (let j = 0; j < nWindow; j++) win[j] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (j + 1)) / (nWindow + 1));
   const wre = new Float64Array(nfft);
   const wim = new Float64Array(nfft);
-  wre.set(win);
-  fft(wre, wim);
-  for (let k = 0; k < nfft; k++) {
-    wre[k] = wre[k]! * wre[k]! + wim[k]! * wim[k]!;
-    wim[k] = 0;
+  if (s.method === 'ac') {
+    wre.set(win);
+    fft(wre, wim);
+    for (let k = 0; k < nfft; k++) {
+      wre[k] = wre[k]! * wre[k]! + wim[k]! * wim[k]!;
+      wim[k] = 0;
+    }
+    fft(wre, wim, true);
   }
-  fft(wre, wim, true);
-  const rw0 = wre[0]!;
+  const rw0 = wre[0] ?? 1;
   const re = new Float64Array(nfft);
   const im = new Float64Array(nfft);
-  const r = new Float64Array(maxLag + 2);
-  const lagLimit = Math.min(maxLag + 1, Math.floor(nWindow / 2));
+
   for (let i = 0; i < grid.count; i++) {
-    const centre = sampleAt(frameTime(grid, i), fs);
-    const { y, peak } = segment(x, centre - Math.floor(nWindow / 2), nWindow);
-    const c: Candidates = { freq: [0], r: [0], strength: [unvoicedStrength(peak)] };
+    const t = frameTime(grid, i);
+    const leftSample = Math.floor(t * fs - 0.5);
+    const rightSample = leftSample + 1;
+    let localMean = 0;
+    for (let k = rightSample - nPeriod; k <= leftSample + nPeriod; k++) localMean += at(k);
+    localMean /= 2 * nPeriod;
+    const start = rightSample - halfWindow;
+    for (let j = 0; j < nWindow; j++)
+      frame[j] = (at(start + j) - localMean) * (s.method === 'ac' ? win[j]! : 1);
+    let localPeak = 0;
+    for (let j = Math.max(0, halfWindow - halfPeriod); j < Math.min(nWindow, halfWindow + halfPeriod); j++)
+      localPeak = Math.max(localPeak, Math.abs(frame[j]!));
+    const intensity = localPeak > globalPeak ? 1 : globalPeak > 0 ? localPeak / globalPeak : 0;
+    const c: Candidates = { freq: [0], r: [0], strength: [unvoicedStrength(intensity)] };
     frames.push(c);
-    if (peak === 0) continue;
-    re.fill(0);
-    im.fill(0);
-    for (let j = 0; j < nWindow; j++) re[j] = y[j]! * win[j]!;
-    fft(re, im);
-    for (let k = 0; k < nfft; k++) {
-      re[k] = re[k]! * re[k]! + im[k]! * im[k]!;
-      im[k] = 0;
+    if (localPeak === 0) continue;
+    rr.fill(0);
+    rr[brentMax] = 1;
+    if (s.method === 'cc') {
+      const first = Math.max(0, Math.floor((t - 0.5 * (1 / s.floor + ppw / s.floor)) * fs - 0.5));
+      const span = Math.min(maximumLag + nWindow, x.length - first);
+      const localMaximumLag = span - nWindow;
+      for (let j = 0; j < span; j++) seg[j] = x[first + j]! - localMean;
+      let sumx2 = 0;
+      for (let j = 0; j < nWindow; j++) sumx2 += seg[j]! * seg[j]!;
+      let sumy2 = sumx2;
+      for (let lag = 1; lag <= localMaximumLag && lag <= brentMax; lag++) {
+        const y0 = seg[lag - 1]!;
+        const yz = seg[lag - 1 + nWindow]!;
+        sumy2 += yz * yz - y0 * y0;
+        let product = 0;
+        for (let j = 0; j < nWindow; j++) product += seg[j]! * seg[lag + j]!;
+        const v = sumx2 > 0 && sumy2 > 0 ? product / Math.sqrt(sumx2 * sumy2) : 0;
+        rr[brentMax + lag] = v;
+        rr[brentMax - lag] = v;
+      }
+    } else {
+      re.fill(0);
+      im.fill(0);
+      re.set(frame);
+      fft(re, im);
+      for (let k = 0; k < nfft; k++) {
+        re[k] = re[k]! * re[k]! + im[k]! * im[k]!;
+        im[k] = 0;
+      }
+      fft(re, im, true);
+      const r0 = re[0]!;
+      if (!(r0 > 0)) continue;
+      for (let lag = 1; lag <= brentMax; lag++) {
+        const v = re[lag]! / (r0 * (wre[lag]! / rw0));
+        rr[brentMax + lag] = v;
+        rr[brentMax - lag] = v;
+      }
     }
-    fft(re, im, true);
-    const r0 = re[0]!;
-    r.fill(0);
-    if (r0 <= 0) continue;
-    for (let lag = 0; lag <= lagLimit; lag++) r[lag] = re[lag]! / r0 / (wre[lag]! / rw0);
-    pickPeaks(r, minLag, Math.min(maxLag, lagLimit - 1), fs, s, c);
+    registerPeaks(rr, brentMax, maximumLag, maxCandidates, fs, s, Math.min(s.ceiling, fs / 2), c);
   }
   return frames;
 };

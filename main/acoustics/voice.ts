@@ -33,8 +33,14 @@ export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): nu
   for (let i = 1; i < points.length; i++) {
     const p = points[i]! - points[i - 1]!;
     if (!validPeriod(p, s)) continue;
-    sumPeriod += p;
-    nPeriod++;
+    // The mean period leaves out a period that differs by more than the factor from both its neighbours.
+    const before = i >= 2 ? p / (points[i - 1]! - points[i - 2]!) : NaN;
+    const after = i + 1 < points.length ? p / (points[i + 1]! - points[i]!) : NaN;
+    const far = (r: number): boolean => r > 0 && Math.max(r, 1 / r) > s.maxPeriodFactor;
+    if (!(far(before) && far(after))) {
+      sumPeriod += p;
+      nPeriod++;
+    }
     if (i >= 2) {
       const q = points[i - 1]! - points[i - 2]!;
       if (validPeriod(q, s) && Math.max(p, q) / Math.min(p, q) <= s.maxPeriodFactor) {
@@ -48,16 +54,32 @@ export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): nu
 };
 
 /**
- * Amplitude of one period: the signal's highest value between two pulse times. (Of the readings tried
- * against Praat on vowels with set shimmer, peak-to-peak, absolute peak, RMS and positive peak, the
- * positive peak is the one that agrees; see docs/acoustics.md.)
+ * The amplitude at one pulse: the root mean square of the signal under a Hann window that reaches 0.2 of
+ * the period before the pulse to the left and 0.2 of the period after it to the right, normalised by the
+ * window's own mean square (Praat's AmplitudeTier (period) reading, which its shimmer measures use;
+ * measured to reproduce Praat's shimmer exactly from the same pulses, see docs/acoustics.md). Samples
+ * lie at (k + 0.5) / fs; null with fewer than three samples under the window.
  */
-const periodAmplitude = (x: Float32Array, fs: number, a: number, b: number): number => {
-  const k0 = Math.max(0, Math.ceil(a * fs - 0.5));
-  const k1 = Math.min(x.length - 1, Math.floor(b * fs - 0.5));
-  let hi = -Infinity;
-  for (let k = k0; k <= k1; k++) if (x[k]! > hi) hi = x[k]!;
-  return hi > 0 ? hi : 0;
+const pulseAmplitude = (
+  x: Float32Array,
+  fs: number,
+  t: number,
+  left: number,
+  right: number,
+): number | null => {
+  const k0 = Math.max(0, Math.ceil((t - left) * fs - 0.5));
+  const k1 = Math.min(x.length - 1, Math.floor((t + right) * fs - 0.5));
+  if (k1 - k0 + 1 < 3) return null;
+  let sum = 0;
+  let wsum = 0;
+  for (let k = k0; k <= k1; k++) {
+    const tk = (k + 0.5) / fs;
+    const w = 0.5 + 0.5 * Math.cos((Math.PI * (tk - t)) / (tk < t ? left : right));
+    const v = x[k]! * w;
+    sum += v * v;
+    wsum += w * w;
+  }
+  return wsum > 0 ? Math.sqrt(sum / wsum) : null;
 };
 
 export interface Shimmer {
@@ -66,46 +88,46 @@ export interface Shimmer {
   readonly localDb: number | null;
 }
 
+/**
+ * One amplitude per pulse whose two neighbouring periods are both periods and within the maximum period
+ * factor of each other; consecutive amplitudes (no more than the longest period apart) are compared when
+ * within the maximum amplitude factor. Shimmer (local) divides their mean absolute difference by the
+ * mean amplitude (every amplitude but the last, as Praat's definition does).
+ */
 export const shimmerLocal = (
   x: Float32Array,
   fs: number,
   points: Float64Array,
   s = PERTURBATION_DEFAULTS,
 ): Shimmer => {
+  const times: number[] = [];
+  const amps: number[] = [];
+  for (let i = 1; i + 1 < points.length; i++) {
+    const p1 = points[i]! - points[i - 1]!;
+    const p2 = points[i + 1]! - points[i]!;
+    if (!validPeriod(p1, s) || !validPeriod(p2, s) || Math.max(p1, p2) / Math.min(p1, p2) > s.maxPeriodFactor)
+      continue;
+    const a = pulseAmplitude(x, fs, points[i]!, 0.2 * p1, 0.2 * p2);
+    if (a === null || !(a > 0)) continue;
+    times.push(points[i]!);
+    amps.push(a);
+  }
   let sumDiff = 0;
   let sumDb = 0;
   let nDiff = 0;
-  let sumAmp = 0;
-  let nAmp = 0;
-  let prevAmp: number | null = null;
-  let prevPeriod: number | null = null;
-  for (let i = 1; i < points.length; i++) {
-    const p = points[i]! - points[i - 1]!;
-    if (!validPeriod(p, s)) {
-      prevAmp = null;
-      prevPeriod = null;
-      continue;
-    }
-    const amp = periodAmplitude(x, fs, points[i - 1]!, points[i]!);
-    if (amp <= 0) {
-      prevAmp = null;
-      continue;
-    }
-    sumAmp += amp;
-    nAmp++;
-    if (
-      prevAmp !== null &&
-      prevPeriod !== null &&
-      Math.max(p, prevPeriod) / Math.min(p, prevPeriod) <= s.maxPeriodFactor &&
-      Math.max(amp, prevAmp) / Math.min(amp, prevAmp) <= s.maxAmplitudeFactor
-    ) {
-      sumDiff += Math.abs(amp - prevAmp);
-      sumDb += Math.abs(20 * Math.log10(amp / prevAmp));
-      nDiff++;
-    }
-    prevAmp = amp;
-    prevPeriod = p;
+  for (let i = 1; i < amps.length; i++) {
+    if (!validPeriod(times[i]! - times[i - 1]!, s)) continue;
+    const a1 = amps[i - 1]!;
+    const a2 = amps[i]!;
+    if (Math.max(a1, a2) / Math.min(a1, a2) > s.maxAmplitudeFactor) continue;
+    sumDiff += Math.abs(a1 - a2);
+    sumDb += Math.abs(20 * Math.log10(a1 / a2));
+    nDiff++;
   }
-  if (nDiff === 0 || nAmp === 0) return { local: null, localDb: null };
-  return { local: sumDiff / nDiff / (sumAmp / nAmp), localDb: sumDb / nDiff };
+  if (nDiff === 0) return { local: null, localDb: null };
+  let sumAmp = 0;
+  for (let i = 0; i + 1 < amps.length; i++) sumAmp += amps[i]!;
+  const meanAmp = sumAmp / (amps.length - 1);
+  if (!(meanAmp > 0)) return { local: null, localDb: null };
+  return { local: sumDiff / nDiff / meanAmp, localDb: sumDb / nDiff };
 };

@@ -98,6 +98,8 @@ for (const file of args) {
   const ours = toPointProcess(x, fs, track);
   const offsets = Array.from(ours, (t) => nearest(pulses, t)).sort((p, q) => p - q);
   const within = (d: number): number => offsets.filter((o) => o < d).length;
+  const onPraatTrack = toPointProcess(x, fs, { ...track, f0: Float64Array.from(praatTrack, (r) => r[1]!) });
+  const offsetsOnTrack = Array.from(onPraatTrack, (t) => nearest(pulses, t)).sort((p, q) => p - q);
   const onPraat = shimmerLocal(x, fs, pulses);
   const ourShimmer = shimmerLocal(x, fs, ours);
   const pct = (v: number | null | undefined): string => (v == null ? '—' : (v * 100).toFixed(3));
@@ -109,6 +111,11 @@ for (const file of args) {
   console.log(
     `  pulses: Praat ${pulses.length}, ours ${ours.length}; ours within 0.2 ms of Praat's ${within(0.0002)}, ` +
       `within 1 ms ${within(0.001)}, more than 3 ms away ${ours.length - within(0.003)}`,
+  );
+  console.log(
+    `  pulses from Praat's ac track: ${onPraatTrack.length}; within 0.2 ms of Praat's ` +
+      `${offsetsOnTrack.filter((o) => o < 0.0002).length}; jitter % ${pct(jitterLocal(onPraatTrack))}, ` +
+      `shimmer % ${pct(shimmerLocal(x, fs, onPraatTrack).local)}`,
   );
   console.log(
     `  jitter %: Praat ${pct(praat.jitter)}, ours on Praat's pulses ${pct(jitterLocal(pulses))}, ours ${pct(jitterLocal(ours))}`,

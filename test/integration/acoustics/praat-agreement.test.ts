@@ -54,7 +54,9 @@ describe.skipIf(!havePraat)('agreement with Praat (skipped: praat is not install
       expect(abs(ours.hnr_db!, praat.hnr_db!)).toBeLessThan(0.5);
       expect(rel(ours.f1_mean_hz!, praat.f1_mean_hz!)).toBeLessThan(0.03);
       expect(rel(ours.f2_mean_hz!, praat.f2_mean_hz!)).toBeLessThan(0.03);
-      expect(rel(ours.jitter_local_pct!, praat.jitter_local_pct!)).toBeLessThan(0.25);
+      expect(rel(ours.jitter_local_pct!, praat.jitter_local_pct!)).toBeLessThan(0.1);
+      expect(rel(ours.shimmer_local_pct!, praat.shimmer_local_pct!)).toBeLessThan(0.1);
+      expect(abs(ours.pause_mean_s ?? 0, praat.pause_mean_s ?? 0)).toBeLessThan(0.05);
       expect(ours.pause_count).toBe(praat.pause_count);
     }
   }, 60_000);

@@ -59,12 +59,17 @@ describe('jitter and shimmer (Praat manual definitions)', () => {
     expect(jitterLocal(Float64Array.from([0, 0.005, 0.015]))).toBeNull();
   });
 
-  it('shimmer (local) compares the peak amplitudes of consecutive periods', () => {
-    const pts = Float64Array.from([0, 0.01, 0.02, 0.03, 0.04, 0.05]);
-    const x = new Float32Array(Math.round(0.06 * fs));
-    [1, 0.8, 1, 0.8, 1].forEach((a, i) => (x[Math.round((0.005 + 0.01 * i) * fs)] = a));
+  it('shimmer (local) compares the RMS amplitudes around consecutive pulses, over every amplitude but the last', () => {
+    // The amplitude at a pulse is the Hann-windowed RMS over 0.2 period each side: a signal that is
+    // constant there reads that constant.
+    const pts = Float64Array.from([0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06]);
+    const x = new Float32Array(Math.round(0.07 * fs));
+    [1, 0.8, 1, 0.8, 1].forEach((a, i) => {
+      const centre = 0.01 * (i + 1) * fs;
+      for (let k = Math.round(centre - 0.003 * fs); k <= Math.round(centre + 0.003 * fs); k++) x[k] = a;
+    });
     const s = shimmerLocal(x, fs, pts);
-    expect(s.local! * 100).toBeCloseTo((0.2 / 0.92) * 100, 4);
+    expect(s.local! * 100).toBeCloseTo((0.2 / 0.9) * 100, 4);
     expect(s.localDb!).toBeCloseTo(20 * Math.log10(1 / 0.8), 4);
   });
 
