@@ -434,6 +434,7 @@ export const runExport = async (
         participants,
         values,
         forms: [...req.forms].sort().join('-'),
+        extras: req.extras.join('-'),
         preset: req.preset,
         link_file: req.includeLinkFile,
         simulated_recordings: simulatedRecordings,
