@@ -382,6 +382,29 @@ function checkDoFile(text: string, folder: string): void {
   expect(braces).toBe(0);
 }
 
+describe('the codebook and datapackage.json', () => {
+  it('list load.sps and load.do with their hashes, and the missing-data codes in both forms', () => {
+    const codebook = readFileSync(join(dir, 'codebook.md'), 'utf8');
+    expect(codebook).toMatch(/\| `load\.sps` \|.*\| `[0-9a-f]{64}` \|/);
+    expect(codebook).toMatch(/\| `load\.do` \|.*\| `[0-9a-f]{64}` \|/);
+    expect(codebook).toContain('### Files for statistics packages');
+    for (const m of MISSING_REASONS) expect(codebook).toContain(`| \`${m.code}\` | ${m.label}: `);
+    expect(codebook).toMatch(/\| Files for statistics packages \| spss: load\.sps, stata: load\.do \|/);
+    const pkg = JSON.parse(readFileSync(join(dir, 'datapackage.json'), 'utf8')) as {
+      resources: { name: string; path: string }[];
+    };
+    expect(pkg.resources.filter((r) => r.name.startsWith('loader-')).map((r) => r.path)).toEqual([
+      'load.R',
+      'load.py',
+      'load.sps',
+      'load.do',
+    ]);
+    const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8');
+    expect(sums).toMatch(/ {2}load\.sps\n/);
+    expect(sums).toMatch(/ {2}load\.do\n/);
+  });
+});
+
 describe('load.do, checked by a parser (there is no Stata here)', () => {
   it('names only columns of the CSV it reads, with valid names and labels of at most 80 characters', () => {
     const text = readFileSync(join(dir, 'load.do'), 'utf8');
