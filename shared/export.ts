@@ -22,6 +22,21 @@ export const EXPORT_PRESETS = ['standard', 'excel'] as const;
 export const ExportPreset = z.enum(EXPORT_PRESETS);
 export type ExportPreset = z.infer<typeof ExportPreset>;
 
+/**
+ * Files for statistics packages, written beside the CSVs from the same column schema: `spss` the SPSS
+ * syntax load.sps (also runs in GNU PSPP), `stata` the do-file load.do, `xlsx` the Excel workbook
+ * study.xlsx (a sheet per CSV and a codebook sheet). load.R and load.py are always written.
+ */
+export const EXPORT_EXTRAS = ['spss', 'stata', 'xlsx'] as const;
+export const ExportExtra = z.enum(EXPORT_EXTRAS);
+export type ExportExtra = z.infer<typeof ExportExtra>;
+/** The file each extra writes. */
+export const EXTRA_FILE = {
+  spss: 'load.sps',
+  stata: 'load.do',
+  xlsx: 'study.xlsx',
+} as const satisfies Record<ExportExtra, string>;
+
 /** The states a researcher can select analyses by: the study database's own (shared/states.ts). */
 export const ExportAnalysisState = z.enum(ANALYSIS_STATES);
 
@@ -55,6 +70,8 @@ export const ExportRequestSchema = strict({
     .min(1)
     .default([...EXPORT_FORMS]),
   preset: ExportPreset.default('standard'),
+  /** Files for SPSS, Stata and Excel beside the CSVs; absent: none (load.R and load.py are always written). */
+  extras: listOf(ExportExtra, 8).default([]),
   /** Also write participant_accounts.csv, the only file that links participant codes to the service's account ids. */
   includeLinkFile: z.boolean().default(false),
   /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts). */
@@ -86,6 +103,7 @@ export const FILE_ROLES = [
   'codebook',
   'datapackage',
   'loader',
+  'workbook',
   'checksums',
 ] as const;
 export const FileRole = z.enum(FILE_ROLES);

@@ -62,6 +62,7 @@ const OPTIONS = {
   out: { type: 'string' },
   folder: { type: 'string' },
   forms: { type: 'string' },
+  extras: { type: 'string' },
   preset: { type: 'string' },
   participant: { type: 'string', multiple: true },
   session: { type: 'string', multiple: true },

@@ -5,8 +5,18 @@
  */
 import { DATA_QUALITY, DATA_QUALITY_CODES } from '../../shared/api/data-quality';
 import { ANALYSIS_LABEL } from '../../shared/api/vocabulary';
-import { ANALYSIS_PREFIX } from '../../shared/export';
-import { CONVENTIONS, describeMeasures, requestJson, settingsRows, type ExportDescription } from './describe';
+import { ANALYSIS_PREFIX, EXTRA_FILE, type ExportExtra } from '../../shared/export';
+import { MISSING_REASONS } from '../../shared/missing-data';
+import { OTHER_CATEGORY_CODE, SPSS_MISSING_RANGE } from './stat-variables';
+import { EXCEL_MAX_CHARS, EXCEL_MAX_ROWS } from './workbook';
+import {
+  CONVENTIONS,
+  describeMeasures,
+  requestJson,
+  settingsRows,
+  simulatedWarning,
+  type ExportDescription,
+} from './describe';
 
 /** A table cell: pipes escaped and line breaks flattened so any text keeps the table intact. */
 const cell = (s: string): string =>
@@ -27,6 +37,26 @@ const fenced = (lang: string, text: string): string[] => {
   return [`${fence}${lang}`, text, fence];
 };
 
+const EXTRA_TEXT: Record<ExportExtra, string> = {
+  spss: `\`${EXTRA_FILE.spss}\` (SPSS syntax; runs in GNU PSPP too): reads every table with a row, run from this folder, and saves it as \`<table>.sav\`: categories and yes/no columns as numeric codes with value labels in their documented order (a rating outside the listed classes is ${OTHER_CATEGORY_CODE}), times as date-times, variable labels from the column titles, the formula neutralisation undone, and the missing-data codes below declared as MISSING VALUES (${SPSS_MISSING_RANGE[0]} THRU ${SPSS_MISSING_RANGE[1]}) in tables with a missing-reason column. SPSS reads one line per case: a text with a line break is read wrongly (the syntax warns where there is one).`,
+  stata: `\`${EXTRA_FILE.stata}\` (Stata 14 or newer): \`cd\` to this folder, then \`do ${EXTRA_FILE.stata}\`; reads every table with a row as text first, then numbers as doubles, categories and yes/no columns encoded with value labels, times as %tc, variable labels (at most 80 characters), and the missing-data codes below as extended missing values (.a to .j); saves \`<table>.dta\`.`,
+  xlsx: `\`${EXTRA_FILE.xlsx}\` (Excel): a sheet per CSV with typed cells (numbers, TRUE/FALSE, date-times; text without the leading ' a CSV needs against formulas), a \`codebook\` sheet (every column of every sheet) and a \`settings\` sheet. A sheet longer than Excel's ${EXCEL_MAX_ROWS.toLocaleString('en-US')} rows continues on \`<name> (2)\`; a text longer than ${EXCEL_MAX_CHARS.toLocaleString('en-US')} characters is cut there (the CSV has it whole).`,
+};
+
+/** The files for SPSS, Stata and Excel this export has, and the missing-data codes they declare. */
+const statisticsFiles = (extras: readonly ExportExtra[]): string[] => [
+  '### Files for statistics packages',
+  '',
+  ...extras.map((x) => `- ${EXTRA_TEXT[x]}`),
+  '',
+  'Missing-data codes (shared by the scripts; a table says why a value is missing in its missing-reason column):',
+  '',
+  ...table(
+    ['Code', 'Meaning', 'SPSS', 'Stata'],
+    MISSING_REASONS.map((m) => [code(m.code), `${m.label}: ${m.meaning}`, String(m.spss), m.stata]),
+  ),
+];
+
 export const codebookMarkdown = (d: ExportDescription): string => {
   const out: string[] = [];
   const push = (...lines: string[]) => out.push(...lines);
@@ -35,12 +65,8 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     `Written by Voicescope ${d.appVersion} at ${d.exportedAt} (UTC). This codebook, datapackage.json and the CSV headers are generated from one column schema, so every column of every file is described here exactly as it was written.`,
     '',
   );
-  if (d.simulatedRecordings > 0) {
-    push(
-      `> **Simulated values.** ${d.simulatedRecordings} of the ${d.recordings} recordings in this export carry values produced by the Voicescope sandbox, a simulation of the service (column \`simulated\` = true in every file that holds them). They are not measurements of anyone's speech and must not be analysed as data.`,
-      '',
-    );
-  }
+  const warning = simulatedWarning(d.simulatedRecordings, d.recordings);
+  if (warning) push(`> **Simulated values.** ${warning}`, '');
   push('## Export settings', '', ...table(['Setting', 'Value'], settingsRows(d)), '');
   push('The request, exactly:', '', ...fenced('json', JSON.stringify(requestJson(d.request), null, 2)), '');
   push('## Conventions', '', ...CONVENTIONS.map((c) => `- ${c}`), '');
@@ -67,6 +93,7 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     '`codebook.md` (this file) and `datapackage.json` (the same description as a Frictionless Data Package with Table Schemas) are listed with their hashes in `SHA256SUMS` (check with `sha256sum -c SHA256SUMS`). `load.R` (base R) and `load.py` (pandas) read every table with the types below.',
     '',
   );
+  if (d.request.extras.length > 0) push(...statisticsFiles(d.request.extras), '');
 
   for (const t of d.tables) {
     push(`## ${t.title} (\`${t.name}\`)`, '', `One row is ${t.rowIs}. ${t.description}`, '');

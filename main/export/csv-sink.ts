@@ -11,6 +11,7 @@ import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
 import type { ExportColumn } from './column';
+import type { TextWidths } from './text-widths';
 
 const CHUNK_CHARS = 64 * 1024;
 /** Bytes a file may have in flight before the writer waits: enough for the disk to write while the next rows are built. */
@@ -150,6 +151,8 @@ export class CsvSink<C> {
     readonly text: TextSink,
     private readonly columns: readonly ExportColumn<C>[],
     bom: boolean,
+    /** Notes each text cell's width, when load.sps is written. */
+    readonly widths: TextWidths | null = null,
   ) {
     this.cells = new Array<Cell>(columns.length).fill(null);
     text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
@@ -165,6 +168,7 @@ export class CsvSink<C> {
   row(ctx: C): void {
     const cols = this.columns;
     for (let i = 0; i < cols.length; i++) this.cells[i] = toCell(cols[i]!, cols[i]!.get(ctx));
+    if (this.widths) for (let i = 0; i < cols.length; i++) this.widths.note(i, this.cells[i]!);
     this.text.write(this.encoder.row(this.cells) + RECORD_DELIMITER);
     this.rows++;
   }

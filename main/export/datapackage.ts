@@ -69,6 +69,13 @@ const tableResource = (t: FileDef, d: ExportDescription): Record<string, unknown
   };
 };
 
+const LOADER: Record<string, { name: string; title: string }> = {
+  '.R': { name: 'loader-r', title: 'R loader (base R)' },
+  '.py': { name: 'loader-python', title: 'Python loader (pandas)' },
+  '.sps': { name: 'loader-spss', title: 'SPSS syntax (SPSS, GNU PSPP)' },
+  '.do': { name: 'loader-stata', title: 'Stata do-file' },
+};
+
 export const dataPackageJson = (
   d: ExportDescription,
   codebook: { bytes: number; sha256: string },
@@ -76,9 +83,8 @@ export const dataPackageJson = (
   const loaders = d.written
     .filter((f) => f.role === 'loader')
     .map((f) => ({
-      name: f.name.endsWith('.R') ? 'loader-r' : 'loader-python',
+      ...LOADER[f.name.slice(f.name.lastIndexOf('.'))]!,
       path: f.name,
-      title: f.name.endsWith('.R') ? 'R loader (base R)' : 'Python loader (pandas)',
       mediatype: 'text/plain',
       encoding: 'utf-8',
       bytes: f.bytes,
@@ -101,6 +107,16 @@ export const dataPackageJson = (
         hash: `sha256:${codebook.sha256}`,
       },
       ...loaders,
+      ...d.written
+        .filter((f) => f.role === 'workbook')
+        .map((f) => ({
+          name: 'workbook',
+          path: f.name,
+          title: 'Excel workbook (a sheet per table, a codebook sheet)',
+          mediatype: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          bytes: f.bytes,
+          hash: `sha256:${f.sha256}`,
+        })),
     ],
     voicescope: {
       appVersion: d.appVersion,

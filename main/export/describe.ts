@@ -4,7 +4,7 @@
  * three descriptions cannot disagree.
  */
 import { MEASURES, type MeasureDef } from '../../shared/api/measures';
-import type { ExportRequest, FileDef, WrittenFile } from '../../shared/export';
+import { EXTRA_FILE, type ExportRequest, type FileDef, type WrittenFile } from '../../shared/export';
 import { REFERENCE_VALUES, type ReferenceValue } from './reference-values';
 import { selectedMeasures } from './schema';
 
@@ -43,6 +43,12 @@ export const describeMeasures = (req: Pick<ExportRequest, 'analyses'>): MeasureD
 export const unknownReferenceKeys = (): string[] =>
   Object.keys(REFERENCE_VALUES).filter((k) => !MEASURES.some((m) => m.key === k));
 
+/** The warning every export opens with when some of its values are simulated; null when none are. */
+export const simulatedWarning = (simulated: number, recordings: number): string | null =>
+  simulated === 0
+    ? null
+    : `${simulated} of the ${recordings} recordings in this export carry values produced by the Voicescope sandbox, a simulation of the service (column \`simulated\` = true in every file that holds them). They are not measurements of anyone's speech and must not be analysed as data.`;
+
 export const settingsRows = (d: ExportDescription): [string, string][] => {
   const r = d.request;
   const list = (xs: readonly string[] | undefined, all: string) =>
@@ -56,6 +62,12 @@ export const settingsRows = (d: ExportDescription): [string, string][] => {
     ['Analysis types', list(r.analyses, 'all')],
     ['Analysis states', list(r.states, 'all')],
     ['Forms', r.forms.join(', ')],
+    [
+      'Files for statistics packages',
+      r.extras.length === 0
+        ? 'none (load.R and load.py are always written)'
+        : r.extras.map((x) => `${x}: ${EXTRA_FILE[x]}`).join(', '),
+    ],
     [
       'Preset',
       r.preset === 'excel'

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../shared/api/vocabulary';
 import type { MeasureDef } from '../../shared/api/measures';
 import {
+  EXPORT_EXTRAS,
   EXPORT_FORMS,
+  EXTRA_FILE,
   ExportRequestSchema,
   type ExportProblem,
   type ExportProgress,
@@ -27,8 +29,10 @@ import { appendAudit } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
 import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
 import { dataPackageJson } from './datapackage';
-import type { ExportDescription } from './describe';
+import { settingsRows, simulatedWarning, type ExportDescription } from './describe';
+import { loadDo } from './load-do';
 import { loadPy, loadR } from './loaders';
+import { loadSps } from './load-sps';
 import { ExportCancelled, fileProblem, problem } from './problems';
 import {
   exportFiles,
@@ -50,8 +54,12 @@ import {
   openSnapshotReader,
 } from '../db/repos/export-selection.repo';
 import type { Db } from '../db/open';
+import type { ExportColumn } from './column';
 import { createScopedEncoder } from './scoped-rows';
+import { statTable } from './stat-variables';
 import { ParticipantSummary } from './summary';
+import { TextWidths } from './text-widths';
+import { writeWorkbook } from './workbook';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
 
 export interface RunExportOptions {
@@ -87,7 +95,11 @@ const normalise = (r: ExportRequest): ExportRequest => {
   const uniq = <T extends string>(xs: readonly T[] | undefined, order?: readonly T[]): T[] | undefined =>
     xs === undefined ? undefined : order ? order.filter((x) => xs.includes(x)) : [...new Set(xs)].sort();
   const { participants, sessions, analyses, states, ...rest } = r;
-  const out: ExportRequest = { ...rest, forms: EXPORT_FORMS.filter((f) => r.forms.includes(f)) };
+  const out: ExportRequest = {
+    ...rest,
+    forms: EXPORT_FORMS.filter((f) => r.forms.includes(f)),
+    extras: EXPORT_EXTRAS.filter((x) => r.extras.includes(x)),
+  };
   const p = uniq(participants),
     s = uniq(sessions),
     a = uniq<AnalysisType>(analyses, ANALYSIS_TYPES),
@@ -200,20 +212,28 @@ export const runExport = async (
       sinks.push(s);
       return s;
     };
-    const recordingsSink = new CsvSink(text(files.recordings.name), files.recordings.columns, bom);
-    const longSink = files.long ? new CsvSink(text(files.long.name), files.long.columns, bom) : null;
-    const wideSink = files.wide ? new CsvSink(text(files.wide.name), files.wide.columns, bom) : null;
-    const summarySink = files.summary
-      ? new CsvSink(text(files.summary.name), files.summary.columns, bom)
-      : null;
-    const linkSink = files.link ? new CsvSink(text(files.link.name), files.link.columns, bom) : null;
-    const flagSink = new CsvSink(text(files.dataQuality.name), files.dataQuality.columns, bom);
-    const answerSink = new CsvSink(text(files.answers.name), files.answers.columns, bom);
+    // SPSS declares each text column's width before reading: noted while writing, only when load.sps is asked for.
+    const widths = new Map<string, TextWidths>();
+    const widthsOf = (f: { name: string; columns: readonly unknown[] }): TextWidths | null => {
+      if (!req.extras.includes('spss')) return null;
+      const w = new TextWidths(f.columns.length);
+      widths.set(f.name, w);
+      return w;
+    };
+    const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> =>
+      new CsvSink(text(f.name), f.columns, bom, widthsOf(f));
+    const recordingsSink = sink(files.recordings);
+    const longSink = files.long ? sink(files.long) : null;
+    const wideSink = files.wide ? sink(files.wide) : null;
+    const summarySink = files.summary ? sink(files.summary) : null;
+    const linkSink = files.link ? sink(files.link) : null;
+    const flagSink = sink(files.dataQuality);
+    const answerSink = sink(files.answers);
     const csvSinks = [longSink, wideSink, summarySink, recordingsSink, flagSink, answerSink, linkSink].filter(
       (s) => s !== null,
     );
 
-    const longRows = files.long ? createScopedEncoder(files.long.columns) : null;
+    const longRows = files.long ? createScopedEncoder(files.long.columns, longSink?.widths ?? null) : null;
     const clock = zonedClock(req.timeZone);
     const measures = selectedMeasures(req);
     const measuresOf = new Map<AnalysisType, MeasureDef[]>(
@@ -360,7 +380,7 @@ export const runExport = async (
     };
     written.push(await putText('load.R', 'loader', loadR(tables, req.timeZone)));
     written.push(await putText('load.py', 'loader', loadPy(tables, req.timeZone)));
-    const description: ExportDescription = {
+    const describe = (): ExportDescription => ({
       studyName: study.name,
       studyId: study.id,
       request: req,
@@ -373,7 +393,23 @@ export const runExport = async (
       participants,
       simulatedRecordings,
       apiVersions: [...versions].sort(),
-    };
+    });
+    // The files for statistics packages, from the same column schema and the rows just written.
+    const stats = tables.map((t) => statTable(t, written.find((f) => f.name === t.name)?.rows ?? 0));
+    if (req.extras.includes('spss'))
+      written.push(await putText(EXTRA_FILE.spss, 'loader', loadSps(stats, widths, req.timeZone)));
+    if (req.extras.includes('stata'))
+      written.push(await putText(EXTRA_FILE.stata, 'loader', loadDo(stats, req.timeZone)));
+    if (req.extras.includes('xlsx'))
+      written.push(
+        await writeWorkbook(tmp, EXTRA_FILE.xlsx, stats, {
+          tables,
+          settings: settingsRows(describe()),
+          warning: simulatedWarning(simulatedRecordings, counts.recordings),
+          signal: o.signal,
+        }),
+      );
+    const description = describe();
     const codebook = await putText('codebook.md', 'codebook', codebookMarkdown(description));
     written.push(codebook);
     written.push(await putText('datapackage.json', 'datapackage', dataPackageJson(description, codebook)));
@@ -398,6 +434,7 @@ export const runExport = async (
         participants,
         values,
         forms: [...req.forms].sort().join('-'),
+        extras: req.extras.join('-'),
         preset: req.preset,
         link_file: req.includeLinkFile,
         simulated_recordings: simulatedRecordings,

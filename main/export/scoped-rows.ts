@@ -8,19 +8,22 @@
  */
 import { createRowEncoder, FIELD_DELIMITER, toCell, type Cell } from './cells';
 import type { ExportColumn, Scope } from './column';
+import type { TextWidths } from './text-widths';
 
 interface Segment<C> {
   readonly scope: Scope;
+  /** Index of the segment's first column in the row. */
+  readonly first: number;
   readonly columns: readonly ExportColumn<C>[];
 }
 
 const segmentsOf = <C>(columns: readonly (ExportColumn<C> & { readonly scope: Scope })[]): Segment<C>[] => {
-  const out: { scope: Scope; columns: ExportColumn<C>[] }[] = [];
-  for (const c of columns) {
+  const out: { scope: Scope; first: number; columns: ExportColumn<C>[] }[] = [];
+  columns.forEach((c, i) => {
     const last = out.at(-1);
     if (last && last.scope === c.scope) last.columns.push(c);
-    else out.push({ scope: c.scope, columns: [c] });
-  }
+    else out.push({ scope: c.scope, first: i, columns: [c] });
+  });
   return out;
 };
 
@@ -40,6 +43,8 @@ type Item =
 
 export const createScopedEncoder = <C>(
   columns: readonly (ExportColumn<C> & { readonly scope: Scope })[],
+  /** Notes each text cell's width, when load.sps is written. */
+  widths: TextWidths | null = null,
 ): ScopedEncoder<C> => {
   const encoder = createRowEncoder();
   const segments = segmentsOf(columns);
@@ -50,6 +55,7 @@ export const createScopedEncoder = <C>(
   const encode = (seg: Segment<C>, ctx: C): string => {
     cells.length = seg.columns.length;
     for (let i = 0; i < seg.columns.length; i++) cells[i] = toCell(seg.columns[i]!, seg.columns[i]!.get(ctx));
+    if (widths) for (let i = 0; i < cells.length; i++) widths.note(seg.first + i, cells[i]!);
     return encoder.row(cells);
   };
   const lead = (i: number, text: string): string => (i === 0 ? text : FIELD_DELIMITER + text);

@@ -71,17 +71,23 @@ const decoded = (s: string): string | null => {
   }
 };
 
+const CONTENT_TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+/** CSVs, the codebook and datapackage.json by their kind; the workbook as Excel's; scripts and SHA256SUMS as plain text. */
+const contentType = (file: string): string =>
+  CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'text/plain; charset=utf-8';
+
 export const createExportDownloads = (workspaceDir: string) => {
   const root = exportsDir(workspaceDir);
   const folder = (name: string) => (SAFE.test(name) && !name.startsWith('.') ? join(root, name) : null);
 
   const sendFile = (res: http.ServerResponse, file: string) => {
     res.writeHead(200, {
-      'Content-Type': file.endsWith('.json')
-        ? 'application/json'
-        : file.endsWith('.md')
-          ? 'text/markdown; charset=utf-8'
-          : 'text/csv; charset=utf-8',
+      'Content-Type': contentType(file),
       'Content-Length': statSync(file).size,
       'Content-Disposition': `attachment; filename="${basename(file)}"`,
     });

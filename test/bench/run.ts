@@ -4,6 +4,7 @@
  */
 import { benchDb } from './db.bench';
 import { benchExport } from './export.bench';
+import { benchExportExtras } from './export-extras.bench';
 import { benchImport } from './import.bench';
 import { benchParticipants } from './participants.bench';
 import { benchRecordings } from './recordings.bench';
@@ -22,6 +23,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Recordings table query (100,000 recordings)', () => benchRecordings()],
   ['The window in browser mode: first screen, IPC, large tables', () => benchUi()],
   ['Export of 100,000 recordings (3.7 million values)', () => benchExport()],
+  ['Export files for SPSS, Stata and Excel (10,000 recordings)', () => benchExportExtras()],
 ];
 
 const only = process.argv.slice(2);

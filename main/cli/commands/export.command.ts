@@ -30,6 +30,7 @@ const appVersion = (): string => {
 export const exportCommand: WorkspaceCommand = {
   name: 'export',
   help: `  export --study <name|id> --out <folder> [--folder <name>] [--forms long,wide,summary] [--preset standard|excel]
+         [--extras spss,stata,xlsx]
          [--participant <code>]... [--session <label>]... [--from <date>] [--to <date>] [--analyses <a,b>]
          [--states <s,t>] [--link-file] [--tz <zone>] [--baseline-sessions <k>]
                                             indicator spreadsheets with a codebook (see docs/export.md)`,
@@ -49,6 +50,7 @@ export const exportCommand: WorkspaceCommand = {
         studyId: study.id,
         timeZone: v.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         ...(v.forms !== undefined ? { forms: list(v.forms) } : {}),
+        ...(v.extras !== undefined ? { extras: list(v.extras) } : {}),
         ...(v.preset !== undefined ? { preset: v.preset } : {}),
         ...(v.participant ? { participants: v.participant } : {}),
         ...(v.session ? { sessions: v.session } : {}),
@@ -84,7 +86,12 @@ export const exportCommand: WorkspaceCommand = {
       .join(', ');
     out.say(
       'exported',
-      `Exported ${e.counts.recordings} recordings of ${e.counts.participants} participants to ${e.directory}: ${files}, with codebook.md, datapackage.json, load.R, load.py and SHA256SUMS.${e.anySimulated ? ` Note: ${e.counts.simulatedRecordings} recordings carry simulated values (column simulated = true).` : ''}`,
+      `Exported ${e.counts.recordings} recordings of ${e.counts.participants} participants to ${e.directory}: ${files}, with ${e.files
+        .filter((f) => f.rows === null && f.name !== 'SHA256SUMS')
+        .map((f) => f.name)
+        .join(
+          ', ',
+        )} and SHA256SUMS.${e.anySimulated ? ` Note: ${e.counts.simulatedRecordings} recordings carry simulated values (column simulated = true).` : ''}`,
       { report: e },
     );
     return EXIT.ok;

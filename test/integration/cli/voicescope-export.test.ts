@@ -102,6 +102,35 @@ describe('voicescope export', () => {
     expect(summary.records.every((x) => Number(x['baseline_n']) === Math.min(2, Number(x['n'])))).toBe(true);
   }, 60_000);
 
+  it('writes the files for SPSS, Stata and Excel asked for with --extras, and names them', async () => {
+    const r = await run([
+      'export',
+      '--study',
+      '1',
+      '--out',
+      outDir,
+      '--folder',
+      'stats',
+      '--forms',
+      'wide',
+      '--extras',
+      'stata,xlsx,spss',
+      '--tz',
+      'UTC',
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(EXIT.ok);
+    const done = r.lines.find((l) => l['kind'] === 'exported') as { report: ExportReport; message: string };
+    expect(done.report.request.extras).toEqual(['spss', 'stata', 'xlsx']);
+    expect(readdirSync(join(outDir, 'stats'))).toEqual(
+      expect.arrayContaining(['load.sps', 'load.do', 'study.xlsx', 'load.R', 'load.py']),
+    );
+    expect(done.message).toMatch(/load\.sps, load\.do, study\.xlsx/);
+    const bad = await run(['export', '--study', '1', '--out', outDir, '--extras', 'sas', '--json']);
+    expect(bad.code).toBe(EXIT.usage);
+  }, 60_000);
+
   it('exits 7 with the reason when nothing matches, and writes nothing', async () => {
     const r = await run([
       'export',

@@ -14,7 +14,7 @@ it('records each written export, and nothing for a refused one', async () => {
   seedAwkwardStudy(db);
   const report = await mustExport(
     db,
-    { forms: ['wide', 'long'], preset: 'excel', includeLinkFile: true },
+    { forms: ['wide', 'long'], preset: 'excel', includeLinkFile: true, extras: ['stata'] },
     { outDir: t.dir },
   );
   const refused = await exportStudy(db, { from: '2099-01-01' }, { outDir: t.dir });
@@ -31,6 +31,7 @@ it('records each written export, and nothing for a refused one', async () => {
       recordings: report.counts.recordings,
       participants: report.counts.participants,
       forms: 'long-wide',
+      extras: 'stata',
       preset: 'excel',
       link_file: true,
       files: report.files.length,

@@ -84,12 +84,13 @@ describe('column schema', () => {
 });
 
 describe('the export request', () => {
-  it('defaults to all forms, the standard preset and no link file', () => {
+  it('defaults to all forms, the standard preset, no files for statistics packages and no link file', () => {
     expect(ExportRequestSchema.parse({ studyId: 1, timeZone: 'UTC' })).toEqual({
       studyId: 1,
       timeZone: 'UTC',
       forms: ['long', 'wide', 'summary'],
       preset: 'standard',
+      extras: [],
       includeLinkFile: false,
       baselineSessions: 3,
     });
@@ -99,6 +100,7 @@ describe('the export request', () => {
     for (const bad of [
       { timeZone: 'Nowhere/City' },
       { forms: ['tall'] },
+      { extras: ['sas'] },
       { analyses: ['mood'] },
       { states: ['done'] },
       { from: '2024-13-01' },

@@ -7,7 +7,10 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useParams } from 'wouter';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../../shared/api/vocabulary';
 import {
+  EXPORT_EXTRAS,
   EXPORT_FORMS,
+  EXTRA_FILE,
+  type ExportExtra,
   type ExportForm,
   type ExportProgress,
   type ExportReport,
@@ -36,6 +39,21 @@ const FORM_TEXT: Record<ExportForm, { label: string; hint: string }> = {
   summary: {
     label: 'Per-participant summary',
     hint: 'participant_summary.csv — per measure and API version: n, baseline (mean and SD of the first sessions, as on the timeline), latest, change, mean and SD.',
+  },
+};
+
+const EXTRA_TEXT: Record<ExportExtra, { label: string; hint: string }> = {
+  spss: {
+    label: 'SPSS syntax',
+    hint: `${EXTRA_FILE.spss} — reads every CSV with variable labels, value labels for every category and the missing-data codes declared, and saves .sav files (also runs in GNU PSPP).`,
+  },
+  stata: {
+    label: 'Stata do-file',
+    hint: `${EXTRA_FILE.stata} — reads every CSV with variable and value labels and the missing-data codes as extended missing values (.a–.j), and saves .dta files.`,
+  },
+  xlsx: {
+    label: 'Excel workbook',
+    hint: `${EXTRA_FILE.xlsx} — a sheet per CSV with numbers, dates and text typed, plus a codebook sheet. Takes longer for large studies.`,
   },
 };
 
@@ -154,6 +172,7 @@ export const ExportPage = () => {
   const [analyses, setAnalyses] = useState<AnalysisType[] | null>(null);
   const [states, setStates] = useState<string[]>([...ANALYSIS_STATES]);
   const [forms, setForms] = useState<ExportForm[]>([...EXPORT_FORMS]);
+  const [extras, setExtras] = useState<ExportExtra[]>([]);
   const [preset, setPreset] = useState<'standard' | 'excel'>('standard');
   const [timeZone, setTimeZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
   const [link, setLink] = useState(false);
@@ -176,6 +195,7 @@ export const ExportPage = () => {
     studyId,
     timeZone,
     forms,
+    extras,
     preset,
     includeLinkFile: link,
     baselineSessions,
@@ -209,7 +229,7 @@ export const ExportPage = () => {
     <div className="page">
       <PageHeader
         title="Export indicator spreadsheets"
-        subtitle="CSV files for R, Python, SPSS and Excel, with a codebook that describes every column. The same selection exported twice gives the same files."
+        subtitle="CSV files for R, Python, SPSS, Stata and Excel, with a codebook that describes every column. The same selection exported twice gives the same files."
       />
       <QueryView q={options}>
         {(o) =>
@@ -374,6 +394,18 @@ export const ExportPage = () => {
                     recordings.csv (provenance of every recording), codebook.md, datapackage.json, load.R,
                     load.py and SHA256SUMS are always written.
                   </p>
+                </fieldset>
+                <fieldset>
+                  <legend>Also for statistics packages</legend>
+                  {EXPORT_EXTRAS.map((x) => (
+                    <Checkbox
+                      key={x}
+                      label={EXTRA_TEXT[x].label}
+                      hint={EXTRA_TEXT[x].hint}
+                      checked={extras.includes(x)}
+                      onChange={(v) => setExtras(v ? [...extras, x] : extras.filter((e) => e !== x))}
+                    />
+                  ))}
                 </fieldset>
                 <fieldset>
                   <legend>For which program</legend>
