@@ -5,6 +5,8 @@
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { paths } from '../../app/paths';
 import { MEASURES } from '../../../../shared/api/measures';
 import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
@@ -92,6 +94,7 @@ const Legend = ({
 };
 
 export const Timeline = ({ participantId }: { participantId: number }) => {
+  const studyId = Number(useParams<{ id: string }>().id);
   // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
   const [n, setN] = useState<number | undefined>(undefined);
   const [draft, setDraft] = useState<string | null>(null);
@@ -121,6 +124,7 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
         <div className="actions">
+          <Link href={paths.study(studyId).change}>Change statistics settings</Link>
           <TextField
             label="Baseline: first sessions"
             type="number"
