@@ -5,7 +5,12 @@
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import { cohortReference, NO_COHORT, type CohortReference } from '../../shared/change';
 import type { Db } from '../db/open';
-import { completeBaselineValues, studyBaselineSessions, studyReliabilities } from '../db/repos/change.repo';
+import {
+  databaseVersion,
+  studyBaselineSessions,
+  studyReliabilities,
+  studyValuesInTimeOrder,
+} from '../db/repos/change.repo';
 
 export interface ChangeSettings {
   /** k: the study's setting or the default. */
@@ -19,27 +24,44 @@ export const changeSettings = (db: Db, studyId: number): ChangeSettings => ({
   reliabilities: new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.r])),
 });
 
+/** Per connection: the last references computed for each study and k, with the database version they are of. */
+const cache = new WeakMap<Db, Map<string, { version: string; refs: CohortReferences }>>();
+
 /** The cohort reference of every measure and API version of the study, for baselines of k sessions. */
 export class CohortReferences {
   private constructor(private readonly byKey: ReadonlyMap<string, CohortReference>) {}
 
+  /**
+   * One pass over the study's values in time order, keeping each series' first k values; only complete
+   * baselines count. Cached until the database changes (the timeline asks for it on every view).
+   */
   static of(db: Db, studyId: number, k: number): CohortReferences {
-    const groups = new Map<string, number[][]>();
-    let lastSeries = '',
-      lastParticipant = -1,
-      current: number[] = [];
-    for (const row of completeBaselineValues(db, studyId, k)) {
-      const series = `${row.measure_key} ${row.api_version}`;
-      if (series !== lastSeries || row.participant_id !== lastParticipant) {
-        let g = groups.get(series);
-        if (!g) groups.set(series, (g = []));
-        g.push((current = []));
-        lastSeries = series;
-        lastParticipant = row.participant_id;
-      }
-      current.push(row.value_num);
+    let perDb = cache.get(db);
+    if (!perDb) cache.set(db, (perDb = new Map()));
+    const key = `${studyId}:${k}`;
+    const version = databaseVersion(db);
+    const hit = perDb.get(key);
+    if (hit?.version === version) return hit.refs;
+    // measure + version → participant → their first values (at most k)
+    const firsts = new Map<string, Map<number, number[]>>();
+    for (const [participant, measure, apiVersion, value] of studyValuesInTimeOrder(db, studyId)) {
+      const series = `${measure} ${apiVersion}`;
+      let byP = firsts.get(series);
+      if (!byP) firsts.set(series, (byP = new Map()));
+      const xs = byP.get(participant);
+      if (!xs) byP.set(participant, [value]);
+      else if (xs.length < k) xs.push(value);
     }
-    return new CohortReferences(new Map([...groups].map(([key, b]) => [key, cohortReference(b)])));
+    const refs = new CohortReferences(
+      new Map(
+        [...firsts].map(([series, byP]) => [
+          series,
+          cohortReference([...byP.values()].filter((xs) => xs.length === k)),
+        ]),
+      ),
+    );
+    perDb.set(key, { version, refs });
+    return refs;
   }
 
   get(measureKey: string, apiVersion: string): CohortReference {

@@ -52,32 +52,30 @@ export const studyOfParticipant = (db: Db, participantId: number): number | null
       { study_id: number } | undefined
   )?.study_id ?? null;
 
-export interface BaselineValueRow {
-  readonly participant_id: number;
-  readonly measure_key: string;
-  readonly api_version: string;
-  readonly value_num: number;
-}
+/** [participant_id, measure_key, api_version, value_num] */
+export type StudyValueRow = [number, string, string, number];
 
 /**
- * The first k numeric values of every participant of the study, per measure and API version, of
- * uploaded recordings, in the timeline's order (recording time, then recording number), only for the
- * series that have all k (complete baselines). Ordered by measure, version, participant, time.
+ * Every numeric value of uploaded recordings of the study, in recording time order (ties by recording
+ * number): one pass along the index recordings_by_study_time, each recording's values by its primary
+ * key, with no sort. The caller keeps what it needs (each series' first k values) as they pass.
  */
-export const completeBaselineValues = (db: Db, studyId: number, k: number): BaselineValueRow[] =>
+export const studyValuesInTimeOrder = (db: Db, studyId: number): IterableIterator<StudyValueRow> =>
   stmt(
     db,
-    `WITH ranked AS (
-       SELECT mv.participant_id, mv.measure_key, r.api_version, mv.value_num, r.recorded_at, r.id,
-              ROW_NUMBER() OVER (PARTITION BY mv.participant_id, mv.measure_key, r.api_version ORDER BY r.recorded_at, r.id) AS rn,
-              COUNT(*) OVER (PARTITION BY mv.participant_id, mv.measure_key, r.api_version) AS n
-       FROM recordings r JOIN measure_values mv ON mv.recording_id = r.id
-       WHERE r.study_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND mv.value_num IS NOT NULL
-     )
-     SELECT participant_id, measure_key, api_version, value_num FROM ranked
-     WHERE rn <= ? AND n >= ?
-     ORDER BY measure_key, api_version, participant_id, recorded_at, id`,
-  ).all(studyId, k, k) as BaselineValueRow[];
+    `SELECT r.participant_id, mv.measure_key, r.api_version, mv.value_num
+     FROM recordings r JOIN measure_values mv ON mv.recording_id = r.id
+     WHERE r.study_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND mv.value_num IS NOT NULL
+     ORDER BY r.recorded_at, r.id`,
+  )
+    .raw(true)
+    .iterate(studyId) as IterableIterator<StudyValueRow>;
+
+/** Changes whenever this connection or another one has written to the database (a cache key). */
+export const databaseVersion = (db: Db): string =>
+  `${String(db.pragma('data_version', { simple: true }))}:${String(
+    (stmt(db, `SELECT total_changes() AS n`).get() as { n: number }).n,
+  )}`;
 
 export const participantIdByCode = (db: Db, studyId: number, code: string): number | null =>
   (

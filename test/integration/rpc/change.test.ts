@@ -87,6 +87,17 @@ describe('change statistics on the timeline', () => {
     expect(score.change!.trendPerWeek).not.toBeNull();
   });
 
+  it('follows the cohort as it grows (the cohort reference is recomputed after every change to the data)', async () => {
+    const s = seedStudy(t.db);
+    const p = seedSeries(s, 'P-a', [10, 12, 14, 13]);
+    seedSeries(s, 'P-b', [19, 20, 21, 20]);
+    const before = (await hnrOf(p)).change!;
+    expect(before.sdCohortWithin).toBeCloseTo(Math.sqrt((8 + 2) / 4), 12);
+    seedSeries(s, 'P-c', [30, 40, 50]);
+    const after = (await hnrOf(p)).change!;
+    expect(after.sdCohortWithin).toBeCloseTo(Math.sqrt((8 + 2 + 200) / 6), 12);
+  });
+
   it("lets the study set, and reset, a measure's reliability", async () => {
     const s = seedStudy(t.db);
     const before = await t.must('reliability.get', { studyId: s });
