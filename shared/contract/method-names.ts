@@ -59,7 +59,7 @@ export const METHOD_NAMES = [
   'recordings.rows',
   'recordings.uncertain',
   'reliability.get',
-  'reliability.reset',
+  'reliability.remove',
   'reliability.set',
   'reliability.setBaselineSessions',
   'sandbox.setMisbehaviours',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MEASURE_KINDS } from '../api/measures';
 import { AnalysisType } from '../api/vocabulary';
 import { MAX_RELIABILITY, MIN_RELIABILITY, RELIABILITY_SOURCES } from '../reliability';
-import { strict } from './bounds';
+import { plainText, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -51,13 +51,13 @@ export const reliabilityContract = {
       studyId: Id,
       measureKey: MeasureKey,
       r: ReliabilityValue,
-      note: z.string().max(500).default(''),
+      note: plainText(500).default(''),
     }),
     ChangeSettingsSchema,
     ['reliability', 'timeline'],
   ),
-  /** Back to the documented default (or to none). */
-  'reliability.reset': action(strict({ studyId: Id, measureKey: MeasureKey }), ChangeSettingsSchema, [
+  /** Removes the study's own value: back to the documented default (or to none). */
+  'reliability.remove': action(strict({ studyId: Id, measureKey: MeasureKey }), ChangeSettingsSchema, [
     'reliability',
     'timeline',
   ]),

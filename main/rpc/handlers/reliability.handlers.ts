@@ -24,7 +24,7 @@ export const reliabilityHandlers = (d: HostDeps): HandlersOf<typeof reliabilityC
   'reliability.get': ({ studyId }) => answer(d.service.changeSettings(studyId)),
   'reliability.set': ({ studyId, measureKey, r, note }) =>
     answer(d.service.setReliability(studyId, measureKey, r, note)),
-  'reliability.reset': ({ studyId, measureKey }) => answer(d.service.resetReliability(studyId, measureKey)),
+  'reliability.remove': ({ studyId, measureKey }) => answer(d.service.resetReliability(studyId, measureKey)),
   'reliability.setBaselineSessions': ({ studyId, baselineSessions }) =>
     answer(d.service.setBaselineSessions(studyId, baselineSessions)),
 });

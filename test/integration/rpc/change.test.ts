@@ -115,7 +115,7 @@ describe('change statistics on the timeline', () => {
       source: 'study',
       note: 'our pilot, ICC(2,1)',
     });
-    const reset = await t.must('reliability.reset', { studyId: s, measureKey: 'pd_risk_score' });
+    const reset = await t.must('reliability.remove', { studyId: s, measureKey: 'pd_risk_score' });
     expect(reset.measures.find((m) => m.key === 'pd_risk_score')).toMatchObject({ r: null });
     expect(await t.call('reliability.set', { studyId: s, measureKey: 'pd_hnr', r: 1 })).toMatchObject({
       ok: false,

@@ -62,7 +62,7 @@ const ReliabilityRow = ({ studyId, m }: { studyId: number; m: MeasureReliability
   const [r, setR] = useState(m.r === null ? '' : String(m.r));
   const [note, setNote] = useState(m.note);
   const set = useAction('reliability.set');
-  const reset = useAction('reliability.reset');
+  const reset = useAction('reliability.remove');
   const value = Number(r);
   const invalid = r !== '' && !(Number.isFinite(value) && value >= 0 && value <= 0.99);
   return (
