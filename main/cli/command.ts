@@ -75,6 +75,7 @@ const OPTIONS = {
   'pitch-floor': { type: 'string' },
   'pitch-ceiling': { type: 'string' },
   'account-id': { type: 'string' },
+  note: { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

@@ -60,6 +60,7 @@ import { statTable } from './stat-variables';
 import { ParticipantSummary } from './summary';
 import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
+import { changeSettings, CohortReferences } from '../services/change-reference';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
 
 export interface RunExportOptions {
@@ -142,7 +143,7 @@ export const runExport = async (
       ),
     );
   }
-  const req = normalise(parsed.data);
+  let req = normalise(parsed.data);
   if (
     req.from !== undefined &&
     req.to !== undefined &&
@@ -171,6 +172,16 @@ export const runExport = async (
           'Choose a study from the list (voicescope study list).',
         ),
       );
+    // k: as asked, else the study's setting; the cohort reference is the study's (every participant), whatever is selected.
+    const change = changeSettings(reader, req.studyId);
+    req = { ...req, baselineSessions: req.baselineSessions ?? change.baselineSessions };
+    const cohort = req.forms.includes('summary')
+      ? CohortReferences.of(reader, req.studyId, req.baselineSessions!)
+      : null;
+    const reference = {
+      cohort: (key: string, version: string) => cohort!.get(key, version),
+      reliabilities: change.reliabilities,
+    };
     const counts = countSelection(reader, req);
     if (counts.recordings === 0)
       return err(
@@ -273,7 +284,9 @@ export const runExport = async (
         participants++;
         current = {
           id: r.participantId,
-          summary: summarySink ? new ParticipantSummary(r.participant, measures, req.baselineSessions) : null,
+          summary: summarySink
+            ? new ParticipantSummary(r.participant, measures, req.baselineSessions, reference)
+            : null,
         };
         if (linkSink) {
           const a = accountOf(reader, r.participantId);

@@ -17,6 +17,7 @@ import { privacyContract } from './privacy.contract';
 import { profilesContract } from './profiles.contract';
 import { queueContract } from './queue.contract';
 import { recordingsContract } from './recordings.contract';
+import { reliabilityContract } from './reliability.contract';
 import { sandboxContract } from './sandbox.contract';
 import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
@@ -34,6 +35,7 @@ export const procedures = {
   ...batchesContract,
   ...queueContract,
   ...timelineContract,
+  ...reliabilityContract,
   ...usageContract,
   ...settingsContract,
   ...sandboxContract,

@@ -9,6 +9,7 @@ import { manifestTemplateCommand } from './manifest-template.command';
 import { measureCommand } from './measure.command';
 import { profileCommand } from './profile.command';
 import { recheckCommand } from './recheck.command';
+import { reliabilityCommand } from './reliability.command';
 import { resolveCommand } from './resolve.command';
 import { runCommand } from './run.command';
 import { settingsCommand } from './settings.command';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CliCommand[] = [
   settingsCommand,
   manifestTemplateCommand,
   exportCommand,
+  reliabilityCommand,
   measureCommand,
   auditCommand,
 ];

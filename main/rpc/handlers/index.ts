@@ -16,6 +16,7 @@ import { sandboxHandlers } from './sandbox.handlers';
 import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
 import { timelineHandlers } from './timeline.handlers';
+import { reliabilityHandlers } from './reliability.handlers';
 import { usageHandlers } from './usage.handlers';
 
 export const createHandlers = (d: HostDeps): Handlers => ({
@@ -29,6 +30,7 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...batchesHandlers(d),
   ...queueHandlers(d),
   ...timelineHandlers(d),
+  ...reliabilityHandlers(d),
   ...usageHandlers(d),
   ...settingsHandlers(d),
   ...sandboxHandlers(d),

@@ -1,5 +1,6 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
 import { batchRoutes } from '../features/batches/routes';
+import { changeRoutes } from '../features/change/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -24,4 +25,5 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...usageRoutes,
   ...settingsRoutes,
   ...privacyRoutes,
+  ...changeRoutes,
 ];

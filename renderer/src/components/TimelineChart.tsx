@@ -13,6 +13,7 @@ import uPlot from 'uplot';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
 import type { MeasureDef } from '../../../shared/api/measures';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
 import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
@@ -20,6 +21,7 @@ import { useChartColours, type ChartColours } from './chart-theme';
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
 export type ChartPoint = ChartSeries['points'][number];
+export type ChangeView = NonNullable<ChartSeries['change']>;
 
 /** How a flagged value is marked, in the legend's words. */
 export const FLAGGED_LABEL = 'Flagged value: departs from the specification, kept as received';
@@ -143,11 +145,27 @@ export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =
 const withUnit = (m: MeasureDef, text: string) =>
   m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text;
 
+/** The latest session's change in words: its size, in SDs where an SD is usable, and the reliable-change verdict. */
+export const changeText = (m: MeasureDef, c: ChangeView): string => {
+  const trend =
+    c.trendPerWeek !== null
+      ? `; trend ${withUnit(m, fmtSigned(c.trendPerWeek, statDigits(m)))} per week`
+      : '';
+  if (c.change === null) return `${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
+  const inSd =
+    c.changeInSd !== null
+      ? ` (${fmtSigned(c.changeInSd)} SD${c.sdSource === 'cohort' ? ', cohort SD floor' : ''})`
+      : ' (no SD-scaled change: no usable SD)';
+  const rci = c.rci !== null ? `RCI ${fmtSigned(c.rci)}: ` : '';
+  return `${withUnit(m, fmtSigned(c.change, statDigits(m)))} from baseline${inSd}; ${rci}${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
+};
+
 /** One sentence per series: what a sighted reader takes from the chart. */
 export const summaryOf = (
   m: MeasureDef,
   s: ChartSeries,
   sessions: ReadonlyMap<number, ChartSession>,
+  k: number,
 ): string => {
   const first = s.points[0];
   const n = s.points.length;
@@ -161,12 +179,9 @@ export const summaryOf = (
     parts.push(
       `baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`,
     );
-  }
+  } else if (s.change) parts.push(`no baseline yet (${s.baselinePresent} of ${k} sessions)`);
   if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
-  if (s.change !== null)
-    parts.push(
-      `${withUnit(m, fmtSigned(s.change, statDigits(m)))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`,
-    );
+  if (s.change) parts.push(changeText(m, s.change));
   const flagged = MARKERS.map(
     (mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const,
   ).filter(([, k]) => k > 0);
@@ -455,12 +470,15 @@ export const TimelineChart = ({
   series,
   sessions,
   span,
+  baselineSessions,
 }: {
   measure: MeasureDef;
   series: readonly ChartSeries[];
   sessions: ReadonlyMap<number, ChartSession>;
   /** The participant's first and last session (epoch seconds), shared by all their charts. */
   span?: readonly [number, number];
+  /** k: the sessions a baseline needs. */
+  baselineSessions: number;
 }) => {
   const id = useId();
   const rows = series
@@ -486,23 +504,20 @@ export const TimelineChart = ({
               <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>
             )}{' '}
             Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
-            {s.change !== null ? (
+            {s.change ? (
               <>
                 {' '}
                 ·{' '}
-                <span className="tchart-change">
-                  {withUnit(measure, fmtSigned(s.change, statDigits(measure)))}
-                </span>{' '}
-                from baseline
-                {s.changeInSd !== null ? (
-                  <>
-                    {' '}
-                    (<strong>{fmtSigned(s.changeInSd)} SD</strong>)
-                  </>
+                {s.change.change === null && s.change.verdict === 'no_baseline_yet' ? (
+                  <span className="muted tchart-change" data-verdict={s.change.verdict}>
+                    No baseline yet ({s.baselinePresent} of {baselineSessions} sessions)
+                  </span>
                 ) : (
-                  <span className="muted">
-                    {' '}
-                    (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})
+                  <span
+                    className={`tchart-change${s.change.verdict.startsWith('reliable_') ? ' reliable' : ''}`}
+                    data-verdict={s.change.verdict}
+                  >
+                    {changeText(measure, s.change)}
                   </span>
                 )}
               </>
@@ -518,7 +533,7 @@ export const TimelineChart = ({
       </ul>
       <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} span={span} />
       <p id={`${id}-s`} className="small muted tchart-summary">
-        {series.map((s) => summaryOf(measure, s, sessions)).join(' ')}
+        {series.map((s) => summaryOf(measure, s, sessions, baselineSessions)).join(' ')}
       </p>
       <details className="tchart-table">
         <summary>Values as a table</summary>

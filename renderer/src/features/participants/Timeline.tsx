@@ -5,6 +5,8 @@
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { paths } from '../../app/paths';
 import { MEASURES } from '../../../../shared/api/measures';
 import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
@@ -69,7 +71,7 @@ const Legend = ({
       ))}
       <span className="tlegend-item">
         <span className="band-swatch" aria-hidden="true" />
-        Baseline: mean ± 1 SD of the first sessions (dashed line: mean)
+        Baseline: mean ± 1 SD of the first sessions, once all are present (dashed line: mean)
       </span>
       {MARKERS.map((m) => (
         <span key={m.key} className={`tlegend-item${used.has(m.key) ? '' : ' unused'}`}>
@@ -92,13 +94,16 @@ const Legend = ({
 };
 
 export const Timeline = ({ participantId }: { participantId: number }) => {
-  const [n, setN] = useState(DEFAULT_BASELINE_SESSIONS);
-  const [draft, setDraft] = useState(String(DEFAULT_BASELINE_SESSIONS));
+  const studyId = Number(useParams<{ id: string }>().id);
+  // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
+  const [n, setN] = useState<number | undefined>(undefined);
+  const [draft, setDraft] = useState<string | null>(null);
   const q = useCall(
     'timeline.participant',
-    { participantId, baselineSessions: n },
+    { participantId, ...(n !== undefined ? { baselineSessions: n } : {}) },
     { placeholderData: keepPreviousData },
   );
+  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
   const span = useMemo((): [number, number] | undefined => {
     const all = q.data?.sessions ?? [];
@@ -112,19 +117,20 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
     const k = Number(v);
     if (Number.isInteger(k) && k >= 1 && k <= 20) setN(k);
   };
-  const draftInvalid = !(Number.isInteger(Number(draft)) && Number(draft) >= 1 && Number(draft) <= 20);
+  const draftInvalid = !(Number.isInteger(Number(shown)) && Number(shown) >= 1 && Number(shown) <= 20);
 
   return (
     <section className="section" aria-labelledby="timeline-h">
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
         <div className="actions">
+          <Link href={paths.study(studyId).change}>Change statistics settings</Link>
           <TextField
             label="Baseline: first sessions"
             type="number"
             min={1}
             max={20}
-            value={draft}
+            value={shown}
             className="narrow-number"
             onChange={(e) => commit(e.target.value)}
             error={draftInvalid ? 'Enter a whole number from 1 to 20.' : null}
@@ -144,8 +150,11 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
             <>
               <p className="muted">
                 {plural(t.sessions.length, 'analysed session')}. Baseline: the first{' '}
-                {plural(t.baselineSessions, 'session')} of each series; each chart gives the latest session’s
-                change from it in the measure’s unit and in baseline standard deviations.
+                {plural(t.baselineSessions, 'session')} of each series, only once all are present. Each chart
+                gives the latest later session’s change from it in the measure’s unit, in SDs (the larger of
+                the participant’s baseline SD and the cohort’s within-person SD; none over a degenerate SD),
+                and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with the measure’s
+                test-retest reliability). Service scores have no published reliability: a trend, no verdict.
               </p>
               {t.versions.length > 1 && (
                 <Notice tone="warn" title="Results from two API versions">
@@ -186,6 +195,7 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
                           series={series}
                           sessions={sessions}
                           {...(span ? { span } : {})}
+                          baselineSessions={t.baselineSessions}
                         />
                       ))}
                     </div>
