@@ -53,7 +53,7 @@ const EXTRA_TEXT: Record<ExportExtra, { label: string; hint: string }> = {
   },
   xlsx: {
     label: 'Excel workbook',
-    hint: `${EXTRA_FILE.xlsx} — a sheet per CSV with numbers, dates and text typed, plus a codebook sheet. Takes longer for large studies.`,
+    hint: `${EXTRA_FILE.xlsx} — a sheet per CSV with numbers, dates and text typed, plus a codebook sheet. Takes much longer and more memory than the CSVs: meant for studies of Excel’s size.`,
   },
 };
 
