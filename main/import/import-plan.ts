@@ -30,7 +30,7 @@ import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
-import { findSameContent } from '../db/repos/duplicates.repo';
+import { findRefusedCopy, findSameContent } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
@@ -369,15 +369,18 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   const files: PlannedFile[] = judged.map((f) => {
     let action: PlannedAction;
     let duplicateOf: PlannedFile['duplicateOf'] = null;
+    let unstartedBatchId: number | undefined;
+    const p = f.a.code === null ? undefined : participants.get(f.a.code);
     if (f.a.code === null) action = 'unassigned';
     else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
     else if (f.hash === null) action = 'refused';
     else {
       const key = `${f.a.code}\u0000${f.hash}`;
-      const p = participants.get(f.a.code);
       const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
-      if (existing) duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
-      else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
+      if (existing) {
+        duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
+        if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
+      } else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
       else seen.set(key, f.path);
       action = duplicateOf
         ? 'duplicate'
@@ -387,6 +390,11 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
             ? 'convert_and_upload'
             : 'upload';
     }
+    // Refused (or borderline, if left out) before: the same file is not added as another refused row.
+    const refusedBefore =
+      p && f.hash !== null && (action === 'refused' || action === 'borderline')
+        ? findRefusedCopy(db, p.id, f.hash)
+        : null;
     return {
       path: f.path,
       fileName: basename(f.path),
@@ -403,6 +411,10 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       speechSeconds: f.probe?.speechSeconds ?? null,
       verdict: f.verdict,
       duplicateOf,
+      ...(unstartedBatchId !== undefined ? { unstartedBatchId } : {}),
+      ...(refusedBefore
+        ? { alreadyRefused: { recordingId: refusedBefore.id, batchId: refusedBefore.batchId } }
+        : {}),
       action,
       assignmentProblem: f.a.problem,
     };
@@ -420,6 +432,7 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     unassigned: 0,
   } satisfies Record<PlannedAction, number>;
   for (const f of files) counts[f.action]++;
+  notices.push(...reimportNotices(files));
   return {
     request: req,
     files,
@@ -429,4 +442,23 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     participantsWithoutAccount: codes.filter((c) => participants.get(c)?.accountId === null),
     counts,
   };
+};
+
+/** What a re-import finds: files waiting in batches never started, and files refused before. */
+const reimportNotices = (files: readonly PlannedFile[]): string[] => {
+  const out: string[] = [];
+  const waiting = new Map<number, number>();
+  for (const f of files)
+    if (f.unstartedBatchId !== undefined)
+      waiting.set(f.unstartedBatchId, (waiting.get(f.unstartedBatchId) ?? 0) + 1);
+  for (const [batchId, n] of [...waiting].sort((a, b) => a[0] - b[0]))
+    out.push(
+      `${n === 1 ? '1 file is' : `${n} files are`} already imported in batch ${batchId}, which was never started, and will be sent once it is: start that batch instead of importing ${n === 1 ? 'it' : 'them'} again (the Start button on the batch's page, or voicescope batch resume --batch ${batchId}).`,
+    );
+  const refused = files.filter((f) => f.alreadyRefused && f.action === 'refused').length;
+  if (refused > 0)
+    out.push(
+      `${refused === 1 ? '1 refused file was' : `${refused} refused files were`} already refused in an earlier import (same audio, same participant): ${refused === 1 ? 'it is' : 'they are'} not added again.`,
+    );
+  return out;
 };

@@ -107,6 +107,8 @@ export const PlannedFileSchema = z.object({
   speechSeconds: z.number().nullable(),
   verdict: VerdictSchema,
   duplicateOf: z.object({ recordingId: z.number().nullable(), path: z.string() }).nullable(),
+  unstartedBatchId: z.number().optional(),
+  alreadyRefused: z.object({ recordingId: z.number(), batchId: z.number().nullable() }).optional(),
   action: PlannedActionSchema,
   assignmentProblem: z.string().nullable(),
 });

@@ -149,6 +149,7 @@ export const ConfirmStep = ({
       insistOnDuplicates: [...insist],
       ...(sendBorderline ? { sendBorderline: true as const } : {}),
       label: label.trim(),
+      ...(start ? { start: true } : {}),
     });
     if (!c.ok) {
       o.failed = { step: 'commit', error: c.error };
