@@ -16,12 +16,14 @@ import type {
 } from '../../shared/study';
 import {
   NOT_AUDIO_MESSAGE,
+  otherFormatProblem,
   probeAudio,
   wavFacts,
   wavProblem,
   type ProbedAudio,
   type ProbeProblem,
 } from '../audio/probe';
+import { OTHER_AUDIO_EXTENSIONS } from '../audio/other-formats';
 import { sniffContainer } from '../audio/sniff';
 import { measureSpeechInParallel, type SpeechOutcome } from '../audio/speech-pool';
 import { parseWavHeader } from '../audio/wav';
@@ -59,7 +61,11 @@ export const listAudioFiles = async (
 ): Promise<{ files: string[]; skipped: number }> => {
   const walked = await walkFiles(paths, {
     privatePaths: o.privatePaths ?? [],
-    keep: (name) => AUDIO_EXTENSIONS.has(extname(name).toLowerCase()),
+    // Formats the service does not take are kept too, so that the preview names each of them and says what to do.
+    keep: (name) => {
+      const ext = extname(name).toLowerCase();
+      return AUDIO_EXTENSIONS.has(ext) || OTHER_AUDIO_EXTENSIONS.has(ext);
+    },
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.onWalk ? { onProgress: o.onWalk } : {}),
   });
@@ -153,7 +159,7 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
         return size > LIMITS.maxAudioBytes && !fixable ? 'head_only' : 'hash';
       }
       if (container === null) {
-        probe = err({ code: 'not_audio', message: NOT_AUDIO_MESSAGE });
+        probe = err(otherFormatProblem(head) ?? { code: 'not_audio', message: NOT_AUDIO_MESSAGE });
         return small ? 'hash' : 'head_only';
       }
       if (size > LIMITS.maxAudioBytes) {
