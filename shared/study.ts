@@ -103,6 +103,10 @@ export interface ImportRequest {
   readonly convert: boolean;
   /** Multichannel files: the channel sent ('auto': the one with most speech; a 1-based number; or 'mix'). */
   readonly channel?: 'auto' | 'mix' | number | undefined;
+  /** The channel chosen for single files (by path), over `channel`. */
+  readonly channelByFile?:
+    | readonly { readonly path: string; readonly channel: 'auto' | 'mix' | number }[]
+    | undefined;
 }
 
 export interface ImportPlan {

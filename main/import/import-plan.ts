@@ -333,9 +333,19 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
 
   // Second pass: speech, measured in worker threads, for WAV files nothing else refuses.
   const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };
+  const chosen = new Map((req.channelByFile ?? []).map((c) => [resolve(c.path), c.channel]));
   const measurable = analysed.flatMap((f, i) =>
     f.probe?.wav && f.a.code !== null && isRefusedWithoutSpeech(f.probe, judgeOpts) === false
-      ? [{ i, job: { path: f.path, info: f.probe.wav, choice: req.channel ?? ('auto' as const) } }]
+      ? [
+          {
+            i,
+            job: {
+              path: f.path,
+              info: f.probe.wav,
+              choice: chosen.get(resolve(f.path)) ?? req.channel ?? ('auto' as const),
+            },
+          },
+        ]
       : [],
   );
   const speech =

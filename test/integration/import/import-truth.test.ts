@@ -86,6 +86,31 @@ describe('import preview: the truth about every file', () => {
     expect(on.files[0]!.speechSeconds!).toBeGreaterThan(34);
   }, 120_000);
 
+  it('a channel chosen for one file is the one measured and sent; the others follow the import', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const folder = join(dir, 'per-file-channel');
+    mkdirSync(folder);
+    const speech = makeSpeechLikeSignal({ seconds: 40, speechSeconds: 36, sampleRateHz: 16_000, seed: 21 });
+    const silent = new Float32Array(speech.length);
+    for (const name of ['P020_s1.wav', 'P021_s1.wav'])
+      writeFileSync(
+        join(folder, name),
+        encodeWav([silent, speech], { sampleRateHz: 16_000, format: 'pcm16' }),
+      );
+    const plan = await planImport(
+      dbWithStudy(),
+      request([folder], {
+        convert: true,
+        channelByFile: [{ path: join(folder, 'P020_s1.wav'), channel: 1 }],
+      }),
+    );
+    const [chosen, other] = plan.files;
+    expect(chosen!.verdict.speech).toMatchObject({ channelSent: 1, seconds: 0 });
+    expect(chosen!.action).toBe('refused');
+    expect(other!.verdict.speech).toMatchObject({ channelSent: 2 });
+    expect(other!.action).toBe('convert_and_upload');
+  }, 120_000);
+
   it('8 kHz phone audio is resampled when conversion is on, and the warning says so', async () => {
     const folder = join(dir, 'phone');
     const { mkdirSync } = await import('node:fs');
