@@ -105,8 +105,7 @@ export interface ImportRequest {
   readonly channel?: 'auto' | 'mix' | number | undefined;
   /** The channel chosen for single files (by path), over `channel`. */
   readonly channelByFile?:
-    | readonly { readonly path: string; readonly channel: 'auto' | 'mix' | number }[]
-    | undefined;
+    readonly { readonly path: string; readonly channel: 'auto' | 'mix' | number }[] | undefined;
 }
 
 export interface ImportPlan {
