@@ -21,6 +21,7 @@ import { recordingsService, type RecordingsService } from './recordings.service'
 import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
+import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from './workspace';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
@@ -34,6 +35,7 @@ export type StudyService = ProfilesService &
   UsageService &
   PrivacyService &
   ExportsService &
+  VisitsService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -75,6 +77,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
+    ...visitsService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

@@ -17,6 +17,7 @@ import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
 import { timelineHandlers } from './timeline.handlers';
 import { usageHandlers } from './usage.handlers';
+import { visitsHandlers } from './visits.handlers';
 
 export const createHandlers = (d: HostDeps): Handlers => ({
   ...appHandlers(d),
@@ -35,4 +36,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...privacyHandlers(d),
   ...auditHandlers(d),
   ...exportsHandlers(d),
+  ...visitsHandlers(d),
 });
