@@ -6,6 +6,7 @@
 import { DATA_QUALITY, DATA_QUALITY_CODES } from '../../shared/api/data-quality';
 import { ANALYSIS_LABEL } from '../../shared/api/vocabulary';
 import { ANALYSIS_PREFIX } from '../../shared/export';
+import { MISSING_REASONS } from '../../shared/missing-data';
 import { CONVENTIONS, describeMeasures, requestJson, settingsRows, type ExportDescription } from './describe';
 
 /** A table cell: pipes escaped and line breaks flattened so any text keeps the table intact. */
@@ -122,6 +123,17 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     ...table(
       ['Code', 'Meaning'],
       DATA_QUALITY_CODES.map((c) => [code(c), DATA_QUALITY[c].meaning]),
+    ),
+    '',
+  );
+  push(
+    '## Missing-data codes',
+    '',
+    'Every expected visit of every participant is a row of `visits.csv`: with the recording its values come from, or with one of these codes in `missing_reason` (REDCap-style missing-data codes) and the particular in `missing_detail`. `completeness.csv` counts them per visit. The SPSS and Stata forms are what the statistics scripts declare as user-missing and extended-missing values. When a visit has several recordings and none is usable, the code is the one nearest to a result: in progress, held, timed out, failed, refused by the service, refused locally, excluded.',
+    '',
+    ...table(
+      ['Code', 'Reason', 'SPSS', 'Stata', 'Label', 'Meaning'],
+      MISSING_REASONS.map((m) => [code(m.code), m.reason, String(m.spss), m.stata, m.label, m.meaning]),
     ),
     '',
   );

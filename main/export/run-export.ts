@@ -53,6 +53,9 @@ import type { Db } from '../db/open';
 import { createScopedEncoder } from './scoped-rows';
 import { ParticipantSummary } from './summary';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
+import { completenessOf } from '../../shared/visit-accounting';
+import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
+import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -114,6 +117,48 @@ const emptySelectionMessage = (r: ExportRequest): string => {
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
 };
 
+/** Each recording's visit cells, from the study's visit ledger. */
+const visitCellsOf = (ledger: VisitLedger | null) => {
+  const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
+  return (recordingId: number): VisitCells => {
+    const a = ledger?.byRecording.get(recordingId)?.assignment;
+    if (!a) return NO_VISIT;
+    const v = a.visitId === null ? undefined : index.get(a.visitId);
+    return {
+      name: v?.name ?? null,
+      index: v?.position ?? null,
+      daysSinceBaseline: a.daysSinceBaseline,
+      source: a.source,
+    };
+  };
+};
+
+/**
+ * visits.csv and completeness.csv: every expected visit of the export's participants (all of the
+ * study's, or those the request names), whatever the date, session or state filters.
+ */
+const writeVisitFiles = (
+  ledger: VisitLedger | null,
+  codes: readonly string[] | undefined,
+  visitsSink: CsvSink<VisitRowCtx>,
+  completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
+): void => {
+  if (!ledger) return;
+  const wanted = codes ? new Set(codes) : null;
+  const byId = new Map(ledger.participants.map((p) => [p.id, p]));
+  const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
+  for (const row of rows) {
+    const p = byId.get(row.participantId)!;
+    visitsSink.row({
+      row,
+      status: p.status,
+      baseline: p.baseline?.date ?? null,
+      baselineSource: p.baseline?.source ?? null,
+    });
+  }
+  for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
+};
+
 export const runExport = async (
   db: Db,
   input: unknown,
@@ -171,6 +216,8 @@ export const runExport = async (
 
     const exportedAtMs = now();
     const exportedAt = new Date(exportedAtMs).toISOString();
+    const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
+    const visitOf = visitCellsOf(ledger);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const target = join(o.outDir, folderName);
     try {
@@ -209,9 +256,19 @@ export const runExport = async (
     const linkSink = files.link ? new CsvSink(text(files.link.name), files.link.columns, bom) : null;
     const flagSink = new CsvSink(text(files.dataQuality.name), files.dataQuality.columns, bom);
     const answerSink = new CsvSink(text(files.answers.name), files.answers.columns, bom);
-    const csvSinks = [longSink, wideSink, summarySink, recordingsSink, flagSink, answerSink, linkSink].filter(
-      (s) => s !== null,
-    );
+    const visitsSink = new CsvSink(text(files.visits.name), files.visits.columns, bom);
+    const completenessSink = new CsvSink(text(files.completeness.name), files.completeness.columns, bom);
+    const csvSinks = [
+      longSink,
+      wideSink,
+      summarySink,
+      visitsSink,
+      completenessSink,
+      recordingsSink,
+      flagSink,
+      answerSink,
+      linkSink,
+    ].filter((s) => s !== null);
 
     const longRows = files.long ? createScopedEncoder(files.long.columns) : null;
     const clock = zonedClock(req.timeZone);
@@ -275,6 +332,7 @@ export const runExport = async (
         uploadedUtc,
         uploaded: clock(uploadedUtc),
         flags: rec.flags,
+        visit: visitOf(r.id),
       };
       const simulated = r.resultSource === 'simulated';
       if (simulated) simulatedRecordings++;
@@ -328,6 +386,7 @@ export const runExport = async (
     }
     closeParticipant();
     if (o.signal?.aborted) throw new ExportCancelled();
+    writeVisitFiles(ledger, req.participants, visitsSink, completenessSink);
     progress('describing');
 
     const written: WrittenFile[] = [];
@@ -335,6 +394,8 @@ export const runExport = async (
       [longSink, files.long],
       [wideSink, files.wide],
       [summarySink, files.summary],
+      [visitsSink, files.visits],
+      [completenessSink, files.completeness],
       [recordingsSink, files.recordings],
       [flagSink, files.dataQuality],
       [answerSink, files.answers],
