@@ -4,7 +4,7 @@
  * the completeness table (visits x missing-data reasons).
  */
 import { z } from 'zod';
-import { MISSING_REASON_NAMES, MISSING_REASONS } from '../missing-data';
+import { MISSING_REASON_NAMES, MISSING_REASONS, type MissingCode, type MissingReason } from '../missing-data';
 import { PARTICIPANT_STATUSES, VISIT_SOURCES } from '../states';
 import { isDate } from '../visits';
 import { action, procedure } from '../rpc';
@@ -50,8 +50,10 @@ export const StudyDesignSchema = z.object({
 });
 export type StudyDesignView = z.infer<typeof StudyDesignSchema>;
 
-const MissingReasonEnum = z.enum(MISSING_REASON_NAMES as unknown as [string, ...string[]]);
-const MissingCodeEnum = z.enum(MISSING_REASONS.map((m) => m.code) as unknown as [string, ...string[]]);
+const MissingReasonEnum = z.enum(MISSING_REASON_NAMES as unknown as [MissingReason, ...MissingReason[]]);
+const MissingCodeEnum = z.enum(
+  MISSING_REASONS.map((m) => m.code) as unknown as [MissingCode, ...MissingCode[]],
+);
 
 export const ParticipantStatusSchema = z.object({
   participantId: Id,
