@@ -25,6 +25,7 @@ export const patterns = {
   import: '/studies/:id/import',
   export: '/studies/:id/export',
   studyData: '/studies/:id/data',
+  design: '/studies/:id/design',
   usage: '/usage',
   settings: '/settings',
   privacy: '/privacy',
@@ -63,6 +64,7 @@ const studyPaths = (id: number) => ({
   import: fill(patterns.import, { id }),
   export: fill(patterns.export, { id }),
   data: fill(patterns.studyData, { id }),
+  design: fill(patterns.design, { id }),
 });
 
 export const paths = {

@@ -1,5 +1,6 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
 import { batchRoutes } from '../features/batches/routes';
+import { designRoutes } from '../features/design/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -21,6 +22,7 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...importRoutes,
   ...batchRoutes,
   ...exportRoutes,
+  ...designRoutes,
   ...usageRoutes,
   ...settingsRoutes,
   ...privacyRoutes,
