@@ -62,6 +62,9 @@ import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
 import { changeSettings, CohortReferences } from '../services/change-reference';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
+import { completenessOf } from '../../shared/visit-accounting';
+import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
+import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -125,6 +128,48 @@ const emptySelectionMessage = (r: ExportRequest): string => {
   if (r.analyses) parts.push(`analysis types ${r.analyses.join(', ')}`);
   if (r.states) parts.push(`states ${r.states.join(', ')}`);
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
+};
+
+/** Each recording's visit cells, from the study's visit ledger. */
+const visitCellsOf = (ledger: VisitLedger | null) => {
+  const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
+  return (recordingId: number): VisitCells => {
+    const a = ledger?.byRecording.get(recordingId)?.assignment;
+    if (!a) return NO_VISIT;
+    const v = a.visitId === null ? undefined : index.get(a.visitId);
+    return {
+      name: v?.name ?? null,
+      index: v?.position ?? null,
+      daysSinceBaseline: a.daysSinceBaseline,
+      source: a.source,
+    };
+  };
+};
+
+/**
+ * visits.csv and completeness.csv: every expected visit of the export's participants (all of the
+ * study's, or those the request names), whatever the date, session or state filters.
+ */
+const writeVisitFiles = (
+  ledger: VisitLedger | null,
+  codes: readonly string[] | undefined,
+  visitsSink: CsvSink<VisitRowCtx>,
+  completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
+): void => {
+  if (!ledger) return;
+  const wanted = codes ? new Set(codes) : null;
+  const byId = new Map(ledger.participants.map((p) => [p.id, p]));
+  const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
+  for (const row of rows) {
+    const p = byId.get(row.participantId)!;
+    visitsSink.row({
+      row,
+      status: p.status,
+      baseline: p.baseline?.date ?? null,
+      baselineSource: p.baseline?.source ?? null,
+    });
+  }
+  for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
 };
 
 export const runExport = async (
@@ -194,6 +239,8 @@ export const runExport = async (
 
     const exportedAtMs = now();
     const exportedAt = new Date(exportedAtMs).toISOString();
+    const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
+    const visitOf = visitCellsOf(ledger);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const target = join(o.outDir, folderName);
     try {
@@ -240,9 +287,19 @@ export const runExport = async (
     const linkSink = files.link ? sink(files.link) : null;
     const flagSink = sink(files.dataQuality);
     const answerSink = sink(files.answers);
-    const csvSinks = [longSink, wideSink, summarySink, recordingsSink, flagSink, answerSink, linkSink].filter(
-      (s) => s !== null,
-    );
+    const visitsSink = sink(files.visits);
+    const completenessSink = sink(files.completeness);
+    const csvSinks = [
+      longSink,
+      wideSink,
+      summarySink,
+      visitsSink,
+      completenessSink,
+      recordingsSink,
+      flagSink,
+      answerSink,
+      linkSink,
+    ].filter((s) => s !== null);
 
     const longRows = files.long ? createScopedEncoder(files.long.columns, longSink?.widths ?? null) : null;
     const clock = zonedClock(req.timeZone);
@@ -308,6 +365,7 @@ export const runExport = async (
         uploadedUtc,
         uploaded: clock(uploadedUtc),
         flags: rec.flags,
+        visit: visitOf(r.id),
       };
       const simulated = r.resultSource === 'simulated';
       if (simulated) simulatedRecordings++;
@@ -361,6 +419,7 @@ export const runExport = async (
     }
     closeParticipant();
     if (o.signal?.aborted) throw new ExportCancelled();
+    writeVisitFiles(ledger, req.participants, visitsSink, completenessSink);
     progress('describing');
 
     const written: WrittenFile[] = [];
@@ -368,6 +427,8 @@ export const runExport = async (
       [longSink, files.long],
       [wideSink, files.wide],
       [summarySink, files.summary],
+      [visitsSink, files.visits],
+      [completenessSink, files.completeness],
       [recordingsSink, files.recordings],
       [flagSink, files.dataQuality],
       [answerSink, files.answers],

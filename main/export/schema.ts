@@ -31,6 +31,8 @@ import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../share
 import type { AnswerAsReceived, StoredFlag } from '../db/repos/data-quality.repo';
 import type { ExportColumn, RawValue, Scope } from './column';
 import type { LocalTime } from './time';
+import { completenessFile, visitColumns, visitsFile, type VisitCells, type VisitRowCtx } from './visit-files';
+import type { CompletenessLine } from '../../shared/visit-accounting';
 
 // ---- what the writers hand to the columns ----
 
@@ -80,6 +82,8 @@ export interface RecordingCtx {
   readonly uploaded: LocalTime | null;
   /** The recording's data-quality flags (receipt, receipt check, polls); usually none. */
   readonly flags: readonly StoredFlag[];
+  /** The recording's visit in the study's schedule (visit-files.ts). */
+  readonly visit: VisitCells;
 }
 
 export interface WideCtx extends RecordingCtx {
@@ -201,6 +205,7 @@ const recordingColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[]
     (c) => c.r.session,
     { neutralised: true },
   ),
+  ...visitColumns<C>(),
   col<C>(
     'recorded_at_utc',
     'datetime',
@@ -1180,6 +1185,8 @@ export interface ExportFiles {
   readonly link: ExportFile<LinkCtx> | null;
   readonly dataQuality: ExportFile<FlagCtx>;
   readonly answers: ExportFile<AnswerCtx>;
+  readonly visits: ExportFile<VisitRowCtx>;
+  readonly completeness: ExportFile<CompletenessLine>;
 }
 
 export const exportFiles = (
@@ -1195,6 +1202,8 @@ export const exportFiles = (
     link: req.includeLinkFile ? linkFile(req.timeZone) : null,
     dataQuality: dataQualityFile(),
     answers: answersFile(),
+    visits: visitsFile(),
+    completeness: completenessFile(),
   };
 };
 
@@ -1227,6 +1236,8 @@ export const tableDefs = (files: ExportFiles): FileDef[] => [
   ...(files.long ? [describeFile(files.long)] : []),
   ...(files.wide ? [describeFile(files.wide)] : []),
   ...(files.summary ? [describeFile(files.summary)] : []),
+  describeFile(files.visits),
+  describeFile(files.completeness),
   describeFile(files.recordings),
   describeFile(files.dataQuality),
   describeFile(files.answers),

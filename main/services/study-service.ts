@@ -22,6 +22,7 @@ import { recordingsService, type RecordingsService } from './recordings.service'
 import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
+import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from './workspace';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
@@ -36,6 +37,7 @@ export type StudyService = ProfilesService &
   PrivacyService &
   ExportsService &
   ChangeSettingsService &
+  VisitsService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -78,6 +80,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
     ...changeSettingsService(ctx),
+    ...visitsService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

@@ -17,6 +17,9 @@ export const AUDIT_KINDS = [
   'study_deleted',
   'diagnostic_on',
   'diagnostic_off',
+  'participant_status_changed',
+  'visit_schedule_changed',
+  'visit_assignment_changed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -23,6 +23,7 @@ import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
 import { timelineContract } from './timeline.contract';
 import { usageContract } from './usage.contract';
+import { visitsContract } from './visits.contract';
 
 export const procedures = {
   ...appContract,
@@ -42,6 +43,7 @@ export const procedures = {
   ...privacyContract,
   ...auditContract,
   ...exportsContract,
+  ...visitsContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;

@@ -77,6 +77,15 @@ export const METHOD_NAMES = [
   'timeline.participant',
   'usage.overview',
   'usage.read',
+  'visits.completeness',
+  'visits.design',
+  'visits.participant',
+  'visits.setAssignment',
+  'visits.setBaseline',
+  'visits.setPeriod',
+  'visits.setSchedule',
+  'visits.setStatus',
+  'visits.statuses',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

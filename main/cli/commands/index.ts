@@ -16,11 +16,15 @@ import { settingsCommand } from './settings.command';
 import { statusCommand } from './status.command';
 import { studyCommand } from './study.command';
 import { usageCommand } from './usage.command';
+import { visitsCommand } from './visits.command';
+import { participantCommand } from './participant.command';
 import { waitCommand } from './wait.command';
 
 export const COMMANDS: readonly CliCommand[] = [
   profileCommand,
   studyCommand,
+  visitsCommand,
+  participantCommand,
   importCommand,
   statusCommand,
   waitCommand,

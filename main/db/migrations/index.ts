@@ -12,6 +12,7 @@ import { m0090 } from './0090-end-states-and-account-intents';
 import { m0095 } from './0095-confirm-odd-answers';
 import { m0100 } from './0100-batch-start-intent';
 import { m0130 } from './0130-change-statistics';
+import { m0110 } from './0110-study-design';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -25,5 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0090,
   m0095,
   m0100,
+  m0110,
   m0130,
 ];

@@ -18,6 +18,7 @@ import { studiesHandlers } from './studies.handlers';
 import { timelineHandlers } from './timeline.handlers';
 import { reliabilityHandlers } from './reliability.handlers';
 import { usageHandlers } from './usage.handlers';
+import { visitsHandlers } from './visits.handlers';
 
 export const createHandlers = (d: HostDeps): Handlers => ({
   ...appHandlers(d),
@@ -37,4 +38,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...privacyHandlers(d),
   ...auditHandlers(d),
   ...exportsHandlers(d),
+  ...visitsHandlers(d),
 });

@@ -20,6 +20,7 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
   const items: [string, string][] = [
     ['Overview', at.overview],
     ['Participants', at.participants],
+    ['Design and visits', at.design],
     ['Recordings', at.recordings],
     ['Batches', at.batches],
     ['Import', at.import],

@@ -26,6 +26,7 @@ export const patterns = {
   export: '/studies/:id/export',
   studyData: '/studies/:id/data',
   changeSettings: '/studies/:id/change',
+  design: '/studies/:id/design',
   usage: '/usage',
   settings: '/settings',
   privacy: '/privacy',
@@ -65,6 +66,7 @@ const studyPaths = (id: number) => ({
   export: fill(patterns.export, { id }),
   data: fill(patterns.studyData, { id }),
   change: fill(patterns.changeSettings, { id }),
+  design: fill(patterns.design, { id }),
 });
 
 export const paths = {

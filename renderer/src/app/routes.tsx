@@ -1,6 +1,7 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
 import { batchRoutes } from '../features/batches/routes';
 import { changeRoutes } from '../features/change/routes';
+import { designRoutes } from '../features/design/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -22,6 +23,7 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...importRoutes,
   ...batchRoutes,
   ...exportRoutes,
+  ...designRoutes,
   ...usageRoutes,
   ...settingsRoutes,
   ...privacyRoutes,

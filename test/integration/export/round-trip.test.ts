@@ -66,6 +66,7 @@ describe('export round trip (papaparse against the database)', () => {
       'SHA256SUMS',
       'answers_as_received.csv',
       'codebook.md',
+      'completeness.csv',
       'data_quality.csv',
       'datapackage.json',
       'load.R',
@@ -74,6 +75,7 @@ describe('export round trip (papaparse against the database)', () => {
       'measures_wide.csv',
       'participant_summary.csv',
       'recordings.csv',
+      'visits.csv',
     ]);
     expect(report.counts.recordings).toBe(exported().length);
     expect(report.counts.participants).toBe(AWKWARD_CODES.length);

@@ -76,6 +76,7 @@ describe('column schema', () => {
     expect(long.columns.filter((c) => c.neutralised).map((c) => c.name)).toEqual([
       'participant',
       'session',
+      'visit',
       'category',
     ]);
   });

@@ -28,7 +28,7 @@ type Sort = (typeof PARTICIPANT_SORTS)[number];
 export const FILTER_LABEL: Record<Filter, string> = {
   all: 'All',
   overdue: 'Overdue',
-  never: 'Never recorded',
+  never: 'No usable recording',
   no_account: 'No account',
   needs_attention: 'Files need you',
 };

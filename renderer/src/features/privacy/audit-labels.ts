@@ -12,6 +12,9 @@ export const AUDIT_LABEL: Record<AuditKind, string> = {
   study_deleted: 'Study deleted',
   diagnostic_on: 'Diagnostic logging switched on',
   diagnostic_off: 'Diagnostic logging switched off',
+  participant_status_changed: "Participant's status changed",
+  visit_schedule_changed: 'Visit schedule changed',
+  visit_assignment_changed: "Recording's visit changed",
 };
 
 const STORAGE: Record<string, string> = {
@@ -38,5 +41,7 @@ export const auditDetail = (e: AuditEntryView): string => {
   if (d['place'] === 'chosen-folder') parts.push('into a chosen folder');
   if (typeof d['format'] === 'string') parts.push(`format ${d['format']}`);
   if (typeof d['backend'] === 'string') parts.push(`backend ${d['backend']}`);
+  if (typeof d['before'] === 'string' && typeof d['after'] === 'string')
+    parts.push(`${d['before']} → ${d['after']}`);
   return parts.join(' · ');
 };
