@@ -74,6 +74,8 @@ const OPTIONS = {
   'pitch-floor': { type: 'string' },
   'pitch-ceiling': { type: 'string' },
   'account-id': { type: 'string' },
+  reason: { type: 'string' },
+  act: { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

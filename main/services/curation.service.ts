@@ -26,6 +26,7 @@ import {
   insertCurationAct,
   moveRecording,
   nextCurationActId,
+  participantIdByCode,
   participantOfStudy,
   recordingExists,
   recordingSnapshot,
@@ -60,6 +61,8 @@ export interface CurationService {
   deleteNeverSentRecording(recordingId: number, reason?: string): Result<CurationDone, ServiceProblem>;
   /** Undoes an act if the recording is still as that act left it; the undo is an act of its own. */
   undoCuration(actId: number, reason?: string): Result<CurationDone, ServiceProblem>;
+  /** The participant with this code in the recording's study (the command line names participants by code). */
+  participantOfRecordingStudy(recordingId: number, code: string): number | null;
   /** A recording's acts, newest first. */
   curationOfRecording(recordingId: number): CurationActView[];
   /** A study's acts, newest first. */
@@ -425,6 +428,10 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
       }
     },
     undoCuration: undo,
+    participantOfRecordingStudy(recordingId, code) {
+      const r = curatedRecording(db, recordingId);
+      return r ? participantIdByCode(db, r.studyId, code) : null;
+    },
     curationOfRecording: (recordingId) => curationActsOfRecording(db, recordingId).map(toView),
     curationOfStudy: (studyId, limit = 200) => curationActsOfStudy(db, studyId, limit).map(toView),
   };
