@@ -63,6 +63,12 @@ export interface CurationService {
   undoCuration(actId: number, reason?: string): Result<CurationDone, ServiceProblem>;
   /** The participant with this code in the recording's study (the command line names participants by code). */
   participantOfRecordingStudy(recordingId: number, code: string): number | null;
+  /** A recording's exclusion, provenance notes and acts (newest first); null when there is no such recording. */
+  curationStateOfRecording(recordingId: number): {
+    excluded: { at: string; reason: string | null } | null;
+    provenance: readonly ProvenanceNote[];
+    acts: CurationActView[];
+  } | null;
   /** A recording's acts, newest first. */
   curationOfRecording(recordingId: number): CurationActView[];
   /** A study's acts, newest first. */
@@ -431,6 +437,15 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
     participantOfRecordingStudy(recordingId, code) {
       const r = curatedRecording(db, recordingId);
       return r ? participantIdByCode(db, r.studyId, code) : null;
+    },
+    curationStateOfRecording(recordingId) {
+      const r = curatedRecording(db, recordingId);
+      if (!r) return null;
+      return {
+        excluded: r.excludedAt === null ? null : { at: r.excludedAt, reason: r.excludedReason },
+        provenance: r.provenance,
+        acts: curationActsOfRecording(db, recordingId).map(toView),
+      };
     },
     curationOfRecording: (recordingId) => curationActsOfRecording(db, recordingId).map(toView),
     curationOfStudy: (studyId, limit = 200) => curationActsOfStudy(db, studyId, limit).map(toView),

@@ -107,6 +107,18 @@ export const PlannedFileSchema = z.object({
   speechSeconds: z.number().nullable(),
   verdict: VerdictSchema,
   duplicateOf: z.object({ recordingId: z.number().nullable(), path: z.string() }).nullable(),
+  seenElsewhere: z
+    .array(
+      z.object({
+        recordingId: z.number().nullable(),
+        study: z.string(),
+        sameStudy: z.boolean(),
+        participantCode: z.string(),
+        session: z.string().nullable(),
+        path: z.string(),
+      }),
+    )
+    .optional(),
   action: PlannedActionSchema,
   assignmentProblem: z.string().nullable(),
 });

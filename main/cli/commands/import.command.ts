@@ -4,6 +4,7 @@
  */
 import { explainApiError } from '../../../shared/api/api-error';
 import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType } from '../../../shared/api/vocabulary';
+import { seenElsewhereText } from '../../../shared/seen-elsewhere';
 import type { ImportPlan } from '../../../shared/study';
 import { EXIT, UsageError, type WorkspaceCommand } from '../command';
 import { reportProblem, resolveStudy } from '../lookup';
@@ -38,7 +39,9 @@ const planText = (plan: ImportPlan): string[] => {
       f.action === 'unassigned'
         ? f.assignmentProblem
         : f.action === 'duplicate'
-          ? `same audio as ${f.duplicateOf?.path}`
+          ? f.seenElsewhere?.length
+            ? seenElsewhereText(f.seenElsewhere)
+            : `same audio as ${f.duplicateOf?.path}`
           : f.verdict.findings.map((x) => `${x.message} ${x.action}`).join(' ');
     lines.push(`  ${f.action.replace(/_/g, ' ')}: ${f.path}${why ? ` — ${why}` : ''}`);
   }

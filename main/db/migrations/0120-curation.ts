@@ -11,6 +11,8 @@
  *   an entry per act naming the act's id and a digest of this row, so the hash chain vouches for what is
  *   here while codes, labels and reasons (free text) stay out of the audit log. Acts are never changed
  *   (a trigger refuses UPDATE); they go with their study when the study is deleted.
+ * - `recordings_by_content`: the same audio is looked up across participants and studies before upload
+ *   (0010's index starts with the participant).
  * - The participant figures of migration 0040 are kept by triggers; they are created again so that an
  *   excluded recording does not set a participant's first or last recording (it still counts as one of
  *   their recordings), and so that excluding or restoring one recomputes them.
@@ -53,6 +55,8 @@ export const m0120: Migration = {
         undoes         INTEGER REFERENCES curation_acts(id),
         audit_id       INTEGER
       ) STRICT;
+      CREATE INDEX recordings_by_content ON recordings (content_sha256);
+
       CREATE INDEX curation_by_recording ON curation_acts (recording_id, id);
       CREATE INDEX curation_by_study ON curation_acts (study_id, id);
       CREATE UNIQUE INDEX curation_undone_once ON curation_acts (undoes) WHERE undoes IS NOT NULL;

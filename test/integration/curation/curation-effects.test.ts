@@ -80,7 +80,7 @@ describe('an excluded recording', () => {
     const tl = participantTimeline(svc.db, a, 3)!;
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((p) => p.value)).toEqual([10, 12, 14]);
-    expect(series.latest.value).toBe(14);
+    expect(series.latest?.value).toBe(14);
     expect(tl.sessions.map((x) => x.recordingId)).not.toContain(ids[3]);
   });
 
