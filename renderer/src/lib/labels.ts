@@ -1,4 +1,5 @@
 /** Researcher-facing names of the engine's states and the service's analysis types. */
+import type { CurationActKind } from '../../../shared/curation';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
 export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
@@ -25,4 +26,13 @@ export const ANALYSIS_STATE: Record<AnalysisState, { label: string; tone: Tone }
   not_requested: { label: 'Not requested', tone: 'muted' },
   timed_out: { label: 'Late (checking)', tone: 'warn' },
   unanswered: { label: 'No answer', tone: 'bad' },
+};
+
+/** Curation acts (shared/curation.ts) in the researcher's words. */
+export const CURATION_ACT: Record<CurationActKind, string> = {
+  reassign: 'Reassigned',
+  exclude: 'Excluded from analysis',
+  restore: 'Restored to analysis',
+  delete_unsent: 'Deleted (never sent)',
+  undo: 'Undone',
 };
