@@ -3,7 +3,14 @@
  * recording's state before and after. The one list of acts; the audit kinds they write are in
  * shared/contract/audit.contract.ts, their labels in the window's labels.
  */
-export const CURATION_ACTS = ['reassign', 'exclude', 'restore', 'delete_unsent', 'undo'] as const;
+export const CURATION_ACTS = [
+  'reassign',
+  'exclude',
+  'restore',
+  'delete_unsent',
+  'send_anyway',
+  'undo',
+] as const;
 export type CurationActKind = (typeof CURATION_ACTS)[number];
 
 /** Longest reason the researcher can give (characters). */

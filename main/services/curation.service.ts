@@ -13,7 +13,9 @@ import {
   type CurationActView,
   type CurationDone,
 } from '../../shared/curation';
+import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
+import type { VerdictView } from '../../shared/study';
 import { actDigest } from '../curation/act-digest';
 import { asPlainWord, operatingSystemUser } from '../curation/operator';
 import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
@@ -25,6 +27,7 @@ import {
   deleteNeverSent,
   insertCurationAct,
   moveRecording,
+  moveUploadState,
   nextCurationActId,
   participantIdByCode,
   participantOfStudy,
@@ -38,6 +41,7 @@ import {
   type ProvenanceNote,
   type RecordingSnapshot,
 } from '../db/repos/curation.repo';
+import { reopenBatchesOf } from '../db/repos/batches.repo';
 import { studyName } from '../db/repos/studies.repo';
 import type { Engine } from './engine.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
@@ -59,6 +63,12 @@ export interface CurationService {
   restoreRecording(recordingId: number, reason?: string): Result<CurationDone, ServiceProblem>;
   /** Deletes a recording nothing of which was sent (pending, refused locally, held duplicate, cancelled). */
   deleteNeverSentRecording(recordingId: number, reason?: string): Result<CurationDone, ServiceProblem>;
+  /**
+   * Sends a locally refused file anyway, where the refusal was a judgement (the local speech estimate,
+   * a borderline rate); never where the service's hard limits (size, duration, format, a failed
+   * conversion) make sending it pointless. A reason is required.
+   */
+  sendRefusedAnyway(recordingId: number, reason: string): Result<CurationDone, ServiceProblem>;
   /** Undoes an act if the recording is still as that act left it; the undo is an act of its own. */
   undoCuration(actId: number, reason?: string): Result<CurationDone, ServiceProblem>;
   /** The participant with this code in the recording's study (the command line names participants by code). */
@@ -80,6 +90,7 @@ const AUDIT_KIND: Record<CurationActKind, AuditKind> = {
   exclude: 'recording_excluded',
   restore: 'recording_restored',
   delete_unsent: 'recording_deleted',
+  send_anyway: 'recording_sent_anyway',
   undo: 'curation_undone',
 };
 
@@ -344,6 +355,59 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
     return ok({ act, warning: null });
   };
 
+  /** Why a locally refused recording may not be sent anyway; null when its refusal was a judgement. */
+  const hardLimit = (r: CuratedRecording): string | null => {
+    if (r.uploadError !== null) return 'Its conversion failed: there is no copy the service could take.';
+    const v = r.verdict ? (JSON.parse(r.verdict) as VerdictView) : null;
+    if (!v) return 'No local verdict was stored for it.';
+    for (const f of v.findings.filter((x) => x.severity === 'refuse')) {
+      const judged =
+        f.code === 'speech_too_short' &&
+        r.durationSeconds !== null &&
+        r.durationSeconds >= LIMITS.minSpeechSeconds;
+      if (!judged) return f.message;
+    }
+    return null;
+  };
+
+  const sendAnyway: CurationService['sendRefusedAnyway'] = (recordingId, reasonIn) => {
+    const reason = cleanReason(reasonIn);
+    if (!reason.ok) return reason;
+    if (reason.value === null)
+      return err(
+        problem('Say why this file is sent anyway.', 'Give a reason such as "speech estimate too strict".'),
+      );
+    const r = curatedRecording(db, recordingId);
+    if (!r) return err(NO_RECORDING);
+    if (r.uploadState !== 'refused_locally')
+      return err(problem('This recording was not refused locally.', 'Nothing to send anyway.'));
+    const limit = hardLimit(r);
+    if (limit !== null)
+      return err(
+        problem(
+          `It cannot be sent anyway: the service's own limits would refuse it. ${limit}`,
+          'Fix the file (or record again) and import it anew.',
+        ),
+      );
+    const to = r.accountId ? 'queued' : 'pending';
+    const act = record(
+      {
+        studyId: r.studyId,
+        act: 'send_anyway',
+        recordingId,
+        reason: reason.value,
+        before: { uploadState: 'refused_locally' },
+        after: { uploadState: to },
+      },
+      () => {
+        moveUploadState(db, recordingId, 'refused_locally', to);
+        reopenBatchesOf(db, [recordingId], iso());
+      },
+    );
+    wake();
+    return ok({ act, warning: null });
+  };
+
   const undo: CurationService['undoCuration'] = (actId, reasonIn) => {
     const reason = cleanReason(reasonIn);
     if (!reason.ok) return reason;
@@ -386,6 +450,24 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
     }
     const r = curatedRecording(db, recordingId);
     if (!r) return err(changed);
+    if (a.act === 'send_anyway') {
+      const now = r.uploadState;
+      if (now !== 'queued' && now !== 'pending')
+        return err(
+          problem(
+            'The file has been sent (or is being sent) since; that cannot be undone.',
+            'Exclude it from analysis instead if its results should not count.',
+          ),
+        );
+      const act = record(
+        { ...base, before: { uploadState: now }, after: { uploadState: 'refused_locally' } },
+        () => {
+          if (!moveUploadState(db, recordingId, now, 'refused_locally'))
+            throw new Error('upload state moved');
+        },
+      );
+      return ok({ act, warning: null });
+    }
     if (a.act === 'reassign') {
       const was = a.after as Filing;
       const back = a.before as Filing;
@@ -434,6 +516,7 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
       }
     },
     undoCuration: undo,
+    sendRefusedAnyway: sendAnyway,
     participantOfRecordingStudy(recordingId, code) {
       const r = curatedRecording(db, recordingId);
       return r ? participantIdByCode(db, r.studyId, code) : null;

@@ -23,6 +23,7 @@ export const AUDIT_KINDS = [
   'recording_excluded',
   'recording_restored',
   'recording_deleted',
+  'recording_sent_anyway',
   'curation_undone',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];

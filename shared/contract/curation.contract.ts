@@ -86,5 +86,11 @@ export const curationContract = {
     CurationDoneSchema,
     AFTER_ACT,
   ),
+  /** A locally refused file whose refusal was a judgement (speech estimate, borderline), with a reason. */
+  'curation.sendRecordingAnyway': action(
+    strict({ recordingId: Id, reason: Reason.min(1) }),
+    CurationDoneSchema,
+    AFTER_ACT,
+  ),
   'curation.undoAct': action(strict({ actId: Id, reason: Reason.optional() }), CurationDoneSchema, AFTER_ACT),
 } as const;

@@ -22,6 +22,7 @@ export const METHOD_NAMES = [
   'curation.reassignRecording',
   'curation.recording',
   'curation.restoreRecording',
+  'curation.sendRecordingAnyway',
   'curation.study',
   'curation.undoAct',
   'exports.cancel',

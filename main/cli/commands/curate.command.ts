@@ -26,6 +26,7 @@ const VERB: Record<string, string> = {
   exclude: 'excluded from analysis',
   restore: 'restored to analysis',
   delete: 'deleted (it was never sent)',
+  'send-anyway': 'queued to be sent anyway',
   undo: 'undone',
 };
 
@@ -75,6 +76,10 @@ export const curateCommand: WorkspaceCommand = {
   curate restore --recording <id> [--reason <text>]
   curate delete --recording <id> [--reason <text>]
                                             delete a recording that was never sent (refused, held, pending)
+  curate send-anyway --recording <id> --reason <text>
+                                            send a locally refused file anyway where the refusal was a
+                                            judgement (speech estimate, borderline); never past the
+                                            service's hard limits (size, duration, format)
   curate undo --act <id> [--reason <text>]  undo an act (itself recorded as an act)
   curate history --recording <id> | --study <name|id>
                                             the acts, newest first: who, when, what, why`,
@@ -133,6 +138,15 @@ export const curateCommand: WorkspaceCommand = {
           'delete',
           `Recording ${recording}`,
           svc.deleteNeverSentRecording(recording, reason),
+        );
+      }
+      case 'send-anyway': {
+        const recording = positiveInt(v.recording, 'recording');
+        return report(
+          ctx,
+          'send-anyway',
+          `Recording ${recording}`,
+          svc.sendRefusedAnyway(recording, need(reason, 'reason')),
         );
       }
       case 'undo': {

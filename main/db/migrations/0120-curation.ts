@@ -6,7 +6,8 @@
  *   recording, nor in baselines or recency.
  * - `recordings.provenance`: JSON array of notes about the recording's history that an analyst must see
  *   (e.g. "reassigned after upload: the service analysed it under another participant's account").
- * - `curation_acts`: one row per act (reassign, exclude, restore, delete a never-sent recording, undo),
+ * - `curation_acts`: one row per act (reassign, exclude, restore, delete a never-sent recording, send a
+ *   locally refused file anyway, undo),
  *   with who, when, the reason and the recording's state before and after as JSON. The audit log gets
  *   an entry per act naming the act's id and a digest of this row, so the hash chain vouches for what is
  *   here while codes, labels and reasons (free text) stay out of the audit log. Acts are never changed
@@ -47,7 +48,7 @@ export const m0120: Migration = {
         study_id       INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
         at             TEXT NOT NULL,
         who            TEXT NOT NULL,             -- the operating-system user who did it
-        act            TEXT NOT NULL CHECK (act IN ('reassign', 'exclude', 'restore', 'delete_unsent', 'undo')),
+        act            TEXT NOT NULL CHECK (act IN ('reassign', 'exclude', 'restore', 'delete_unsent', 'send_anyway', 'undo')),
         recording_id   INTEGER,                   -- not a foreign key: a deleted recording keeps its acts
         reason         TEXT,
         before         TEXT NOT NULL,             -- JSON

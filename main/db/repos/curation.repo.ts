@@ -21,6 +21,11 @@ export interface CuratedRecording {
   readonly excludedAt: string | null;
   readonly excludedReason: string | null;
   readonly provenance: readonly ProvenanceNote[];
+  readonly durationSeconds: number | null;
+  /** JSON LocalVerdict from import; null when none was stored. */
+  readonly verdict: string | null;
+  readonly uploadError: string | null;
+  readonly accountId: string | null;
 }
 
 /** A note in a recording's history that an analyst must see (kept on the recording, exported). */
@@ -44,13 +49,18 @@ interface RecordingRow {
   excluded_at: string | null;
   excluded_reason: string | null;
   provenance: string | null;
+  duration_seconds: number | null;
+  verdict: string | null;
+  upload_error: string | null;
+  account_id: string | null;
 }
 
 export const curatedRecording = (db: Db, recordingId: number): CuratedRecording | null => {
   const r = stmt(
     db,
     `SELECT r.id, r.study_id, s.profile_id, r.participant_id, p.code, r.session_label, r.upload_state, r.recording_id,
-            r.upload_intent_at, r.excluded_at, r.excluded_reason, r.provenance
+            r.upload_intent_at, r.excluded_at, r.excluded_reason, r.provenance,
+            r.duration_seconds, r.verdict, r.upload_error, p.account_id
      FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id WHERE r.id = ?`,
   ).get(recordingId) as RecordingRow | undefined;
   if (!r) return null;
@@ -67,6 +77,10 @@ export const curatedRecording = (db: Db, recordingId: number): CuratedRecording 
     excludedAt: r.excluded_at,
     excludedReason: r.excluded_reason,
     provenance: r.provenance ? (JSON.parse(r.provenance) as ProvenanceNote[]) : [],
+    durationSeconds: r.duration_seconds,
+    verdict: r.verdict,
+    uploadError: r.upload_error,
+    accountId: r.account_id,
   };
 };
 
@@ -158,6 +172,14 @@ export const reinsertRecording = (db: Db, s: RecordingSnapshot): void => {
   insertRow(db, 'recordings', s.recording);
   for (const a of s.analyses) insertRow(db, 'analyses', a);
 };
+
+/** Sets a recording's upload state only if it is still `from` (one statement: the engine cannot slip in between). */
+export const moveUploadState = (db: Db, recordingId: number, from: string, to: string): boolean =>
+  stmt(db, `UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = ?`).run(
+    to,
+    recordingId,
+    from,
+  ).changes === 1;
 
 export const recordingExists = (db: Db, recordingId: number): boolean =>
   stmt(db, `SELECT 1 FROM recordings WHERE id = ?`).get(recordingId) !== undefined;

@@ -34,6 +34,8 @@ export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContrac
       done(service.restoreRecording(recordingId, reason)),
     'curation.deleteRecording': ({ recordingId, reason }) =>
       done(service.deleteNeverSentRecording(recordingId, reason)),
+    'curation.sendRecordingAnyway': ({ recordingId, reason }) =>
+      done(service.sendRefusedAnyway(recordingId, reason)),
     'curation.undoAct': ({ actId, reason }) => done(service.undoCuration(actId, reason)),
   };
 };

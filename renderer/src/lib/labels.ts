@@ -34,5 +34,6 @@ export const CURATION_ACT: Record<CurationActKind, string> = {
   exclude: 'Excluded from analysis',
   restore: 'Restored to analysis',
   delete_unsent: 'Deleted (never sent)',
+  send_anyway: 'Sent anyway',
   undo: 'Undone',
 };

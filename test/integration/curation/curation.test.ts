@@ -273,6 +273,51 @@ describe('deleting a recording that was never sent', () => {
   });
 });
 
+describe('sending a locally refused file anyway', () => {
+  const verdict = (code: string, message: string) => ({
+    status: 'refused' as const,
+    findings: [{ code, severity: 'refuse' as const, fixedByConversion: false, message, action: 'x' }],
+  });
+
+  it('sends it when the refusal was the local speech estimate; undo puts it back while it waits', () => {
+    const { s, a } = study();
+    const r = seedRecording(svc.db, s, a, {
+      recordedAt: daysAgo(2),
+      uploadState: 'refused_locally',
+      verdict: verdict('speech_too_short', 'About 24 s of speech was found.'),
+    });
+    expect(refusal(svc.sendRefusedAnyway(r, ''))).toMatch(/Say why/);
+    const done = must(svc.sendRefusedAnyway(r, 'the estimate misses quiet speech'));
+    expect(row(r)!.upload_state).toBe('queued');
+    expect(lastAudit()).toMatchObject({
+      kind: 'recording_sent_anyway',
+      detail: { act: done.act, recording: r },
+    });
+    must(svc.undoCuration(done.act));
+    expect(row(r)!.upload_state).toBe('refused_locally');
+  });
+
+  it("refuses where the service's hard limits make it pointless (size, format, a duration under 30 s)", () => {
+    const { s, a } = study();
+    const big = seedRecording(svc.db, s, a, {
+      recordedAt: daysAgo(2),
+      uploadState: 'refused_locally',
+      verdict: verdict('too_large', 'The file is larger than 100 MB.'),
+    });
+    expect(refusal(svc.sendRefusedAnyway(big, 'please'))).toMatch(/service's own limits.*larger than 100 MB/);
+    const short = seedRecording(svc.db, s, a, {
+      recordedAt: daysAgo(2),
+      uploadState: 'refused_locally',
+      verdict: verdict('speech_too_short', 'The recording lasts 20 s.'),
+    });
+    svc.db.prepare(`UPDATE recordings SET duration_seconds = 20 WHERE id = ?`).run(short);
+    expect(refusal(svc.sendRefusedAnyway(short, 'please'))).toMatch(/service's own limits/);
+    const sent = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
+    expect(refusal(svc.sendRefusedAnyway(sent, 'please'))).toMatch(/not refused locally/);
+    expect(auditPage(svc.db, 0, 10).total).toBe(0);
+  });
+});
+
 describe('the record of acts', () => {
   it("lists a study's acts newest first and never lets one be changed", () => {
     const { s, a, b } = study();

@@ -16,6 +16,7 @@ export const AUDIT_LABEL: Record<AuditKind, string> = {
   recording_excluded: 'Recording excluded from analysis',
   recording_restored: 'Recording restored to analysis',
   recording_deleted: 'Never-sent recording deleted',
+  recording_sent_anyway: 'Locally refused recording sent anyway',
   curation_undone: 'Curation act undone',
 };
 

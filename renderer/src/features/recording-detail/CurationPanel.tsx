@@ -20,7 +20,7 @@ import { CURATION_ACT } from '../../lib/labels';
 const NEVER_SENT = new Set(['pending', 'refused_locally', 'duplicate', 'cancelled']);
 const SENT = new Set(['uploaded', 'upload_uncertain', 'rejected']);
 
-type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | null;
+type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | 'send' | null;
 
 /** A question and two buttons: the plain-words confirmation every act goes through. */
 const Confirm = ({
@@ -71,6 +71,7 @@ export const CurationPanel = ({
   const reassign = useAction('curation.reassignRecording');
   const del = useAction('curation.deleteRecording');
   const undo = useAction('curation.undoAct');
+  const send = useAction('curation.sendRecordingAnyway');
   const [step, setStep] = useState<Step>(null);
   const [reason, setReason] = useState('');
   const [code, setCode] = useState(r.participantCode);
@@ -169,6 +170,11 @@ export const CurationPanel = ({
           <button type="button" disabled={r.uploadState === 'uploading'} onClick={() => setStep('reassign')}>
             Reassign…
           </button>
+          {r.uploadState === 'refused_locally' && (
+            <button type="button" onClick={() => setStep('send')}>
+              Send anyway…
+            </button>
+          )}
           {NEVER_SENT.has(r.uploadState) && d.service === null && (
             <button type="button" className="danger" onClick={() => setStep('delete')}>
               Delete (never sent)…
@@ -266,6 +272,27 @@ export const CurationPanel = ({
           />
           <TextField
             label="Reason (optional)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      {step === 'send' && (
+        <Confirm
+          title="Send this refused file to the service anyway?"
+          yes="Send anyway"
+          pending={send.pending}
+          onNo={close}
+          onYes={async () => after('Queued to be sent anyway', await send.run({ recordingId: r.id, reason }))}
+        >
+          <p>
+            Only where the refusal was a judgement (the local speech estimate, a borderline amount of speech):
+            the service then decides, and a refusal by the service costs no credit. Where the file breaks the
+            service’s own limits (size, duration, format) Voicescope says so and does not send it.
+          </p>
+          <TextField
+            label="Reason (required)"
             value={reason}
             maxLength={MAX_CURATION_REASON}
             onChange={(e) => setReason(e.target.value)}
