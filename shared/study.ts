@@ -59,6 +59,17 @@ export interface SpeechFigure {
   readonly channelSent: number | 'mix';
 }
 
+/** Where the same audio was seen: under which participant, in which study, as which recording. */
+export interface SeenElsewhere {
+  /** The stored recording; null for another file of this import. */
+  readonly recordingId: number | null;
+  readonly study: string;
+  readonly sameStudy: boolean;
+  readonly participantCode: string;
+  readonly session: string | null;
+  readonly path: string;
+}
+
 export interface PlannedFile {
   readonly path: string;
   readonly fileName: string;
@@ -83,6 +94,12 @@ export interface PlannedFile {
    * not added again; this is that recording.
    */
   readonly alreadyRefused?: { readonly recordingId: number; readonly batchId: number | null } | undefined;
+  /**
+   * The same audio under another participant of this study (stored, or another file of this plan) or in
+   * another study of the workspace (issue 15); absent or empty when it was seen nowhere else. Such a
+   * file is held as a duplicate: the researcher decides.
+   */
+  readonly seenElsewhere?: readonly SeenElsewhere[] | undefined;
   readonly action: PlannedAction;
   /** Why the file is unassigned, when it is. */
   readonly assignmentProblem: string | null;

@@ -83,6 +83,7 @@ const OPTIONS = {
   on: { type: 'string' },
   reason: { type: 'string' },
   date: { type: 'string' },
+  act: { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

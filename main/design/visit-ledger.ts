@@ -40,12 +40,6 @@ export interface VisitLedger {
   readonly completeness: readonly CompletenessLine[];
 }
 
-/**
- * The researcher's exclusion of a recording (issue 15 part B) feeds `excludedReason`; until that lands
- * no recording is excluded here.
- */
-const EXCLUDED_REASON: (r: RecordingVisitFacts) => string | null = () => null;
-
 export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitLedger | null => {
   const design = designOf(db, studyId);
   if (!design) return null;
@@ -64,7 +58,7 @@ export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitL
     const mine = (facts.get(p.id) ?? []).map((f) => ({
       f,
       date: localDate(f.recordedAt, tz),
-      outcome: outcomeOf({ ...f, excludedReason: EXCLUDED_REASON(f) }),
+      outcome: outcomeOf(f),
     }));
     const baseline = baselineOf({
       set: p.baselineDate,

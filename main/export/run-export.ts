@@ -380,8 +380,9 @@ export const runExport = async (
           values: rec.values,
         } satisfies WideCtx);
       const at = { recording: r.id, recordedAt: r.recordedAt, utc: recordedUtc, local: ctx.recorded };
-      // The summary counts what the timeline counts: values of uploaded recordings, by their API version.
-      const summary = r.uploadState === 'uploaded' ? current.summary : null;
+      // The summary counts what the timeline counts: values of uploaded recordings not excluded from
+      // analysis, by their API version.
+      const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
       Object.assign(lc, ctx);
       longRows?.recording(lc);
       for (const pair of rec.pairs) {

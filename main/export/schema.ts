@@ -64,6 +64,11 @@ export interface RecordingView {
   readonly svcSpeechSeconds: number | null;
   readonly batchId: number | null;
   readonly isolate: number | null;
+  /** Curation (migration 0120): when and why the recording was excluded from analysis; null: included. */
+  readonly excludedAt: string | null;
+  readonly excludedReason: string | null;
+  /** JSON array of provenance notes ({at, note, act}); null when there are none. */
+  readonly provenance: string | null;
 }
 
 export interface PairView {
@@ -174,6 +179,8 @@ const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 
 const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);
 const simulatedOf = (source: string | null): boolean | null =>
   source === null ? null : source === 'simulated';
+const provenanceText = (json: string | null): string | null =>
+  json === null ? null : (JSON.parse(json) as { note: string }[]).map((n) => n.note).join(' | ') || null;
 const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
 const SIMULATED_MEANING =
@@ -307,6 +314,30 @@ const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[
     'State of the upload in the workstation.',
     (c) => c.r.uploadState,
     { enum: [...UPLOAD_STATES], required: true },
+  ),
+  col<C>(
+    'excluded',
+    'boolean',
+    'Excluded from analysis',
+    "true: the researcher excluded this recording from analysis (the reason is in excluded_reason). Its row and values stay in the export; it does not count in participant_summary.csv's baselines and latest values, nor as the participant's latest recording.",
+    (c) => c.r.excludedAt !== null,
+    { required: true },
+  ),
+  col<C>(
+    'excluded_reason',
+    'string',
+    'Reason for exclusion',
+    "The researcher's reason for excluding the recording, as written; empty when it is not excluded.",
+    (c) => c.r.excludedReason,
+    { neutralised: true },
+  ),
+  col<C>(
+    'provenance',
+    'string',
+    'Provenance notes',
+    'What happened to the recording that an analyst must know, oldest first, separated by " | " (e.g. reassigned to another participant after upload: the service analysed it under the first participant\'s account). Empty when there is nothing to note.',
+    (c) => provenanceText(c.r.provenance),
+    { neutralised: true },
   ),
   col<C>(
     'recording_id',

@@ -13,6 +13,7 @@ import type {
   PlannedAction,
   PlannedFile,
   RecordedAtSource,
+  SeenElsewhere,
 } from '../../shared/study';
 import {
   NOT_AUDIO_MESSAGE,
@@ -32,8 +33,9 @@ import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
-import { findRefusedCopy, findSameContent } from '../db/repos/duplicates.repo';
+import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
+import { studyName as studyNameOf } from '../db/repos/studies.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
 import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
@@ -389,11 +391,14 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   });
 
   const seen = new Map<string, string>(); // participant + hash → first path in this plan
+  const seenUnder = new Map<string, { code: string; path: string; session: string | null }>(); // hash → first file in this plan
+  const studyName = studyNameOf(db, req.studyId) ?? '';
   const files: PlannedFile[] = judged.map((f) => {
     let action: PlannedAction;
     let duplicateOf: PlannedFile['duplicateOf'] = null;
     let unstartedBatchId: number | undefined;
     const p = f.a.code === null ? undefined : participants.get(f.a.code);
+    let seenElsewhere: SeenElsewhere[] = [];
     if (f.a.code === null) action = 'unassigned';
     else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
     else if (f.hash === null) action = 'refused';
@@ -405,6 +410,36 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
         if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
       } else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
       else seen.set(key, f.path);
+      // The same audio under another participant or in another study: held too, saying where it was seen.
+      const earlier = seenUnder.get(f.hash);
+      const stored = findSameContentElsewhere(db, f.hash, req.studyId, p?.id ?? null).map((x) => ({
+        recordingId: x.recordingId,
+        study: x.study,
+        sameStudy: x.studyId === req.studyId,
+        participantCode: x.participantCode,
+        session: x.session,
+        path: x.sourcePath,
+      }));
+      // An earlier file of this import under another participant, unless that participant's stored copy says it already.
+      const inPlan =
+        earlier &&
+        earlier.code !== f.a.code &&
+        !stored.some((x) => x.sameStudy && x.participantCode === earlier.code)
+          ? [
+              {
+                recordingId: null,
+                study: studyName,
+                sameStudy: true,
+                participantCode: earlier.code,
+                session: earlier.session,
+                path: earlier.path,
+              },
+            ]
+          : [];
+      seenElsewhere = [...inPlan, ...stored];
+      if (!earlier) seenUnder.set(f.hash, { code: f.a.code, path: f.path, session: f.a.session });
+      if (!duplicateOf && seenElsewhere.length > 0)
+        duplicateOf = { recordingId: seenElsewhere[0]!.recordingId, path: seenElsewhere[0]!.path };
       action = duplicateOf
         ? 'duplicate'
         : f.verdict.status === 'borderline'
@@ -438,6 +473,7 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       ...(refusedBefore
         ? { alreadyRefused: { recordingId: refusedBefore.id, batchId: refusedBefore.batchId } }
         : {}),
+      ...(seenElsewhere.length > 0 ? { seenElsewhere } : {}),
       action,
       assignmentProblem: f.a.problem,
     };

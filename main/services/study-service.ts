@@ -10,6 +10,7 @@
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
+import { curationService, type CurationService } from './curation.service';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
 import { exportsService, type ExportsService } from './exports.service';
@@ -38,6 +39,7 @@ export type StudyService = ProfilesService &
   ExportsService &
   ChangeSettingsService &
   VisitsService &
+  CurationService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -81,6 +83,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...exportsService(ctx),
     ...changeSettingsService(ctx),
     ...visitsService(ctx),
+    ...curationService(ctx, engine),
     async close() {
       await engine.stopAll();
       db.close();

@@ -8,6 +8,7 @@ import type { AppError, EventDef, Procedure } from '../rpc';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
+import { curationContract } from './curation.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
 import { filesContract } from './files.contract';
@@ -44,6 +45,7 @@ export const procedures = {
   ...auditContract,
   ...exportsContract,
   ...visitsContract,
+  ...curationContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;

@@ -114,6 +114,18 @@ export const PlannedFileSchema = z.object({
   duplicateOf: z.object({ recordingId: z.number().nullable(), path: z.string() }).nullable(),
   unstartedBatchId: z.number().optional(),
   alreadyRefused: z.object({ recordingId: z.number(), batchId: z.number().nullable() }).optional(),
+  seenElsewhere: z
+    .array(
+      z.object({
+        recordingId: z.number().nullable(),
+        study: z.string(),
+        sameStudy: z.boolean(),
+        participantCode: z.string(),
+        session: z.string().nullable(),
+        path: z.string(),
+      }),
+    )
+    .optional(),
   action: PlannedActionSchema,
   assignmentProblem: z.string().nullable(),
 });

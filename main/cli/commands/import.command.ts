@@ -3,6 +3,7 @@
  * import is committed, accounts created, credits checked and the batch started (--wait: until done).
  */
 import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType } from '../../../shared/api/vocabulary';
+import { seenElsewhereText } from '../../../shared/seen-elsewhere';
 import type { ImportPlan } from '../../../shared/study';
 import { EXIT, UsageError, type WorkspaceCommand } from '../command';
 import { reportAccounts } from '../interrupted-import';
@@ -38,7 +39,9 @@ const planText = (plan: ImportPlan): string[] => {
       f.action === 'unassigned'
         ? f.assignmentProblem
         : f.action === 'duplicate'
-          ? `same audio as ${f.duplicateOf?.path}${f.unstartedBatchId !== undefined ? `, waiting in batch ${f.unstartedBatchId}, which was never started (voicescope batch resume --batch ${f.unstartedBatchId})` : ''}`
+          ? f.seenElsewhere?.length
+            ? seenElsewhereText(f.seenElsewhere)
+            : `same audio as ${f.duplicateOf?.path}${f.unstartedBatchId !== undefined ? `, waiting in batch ${f.unstartedBatchId}, which was never started (voicescope batch resume --batch ${f.unstartedBatchId})` : ''}`
           : f.alreadyRefused
             ? `already refused before (recording ${f.alreadyRefused.recordingId}, same audio): not added again`
             : f.verdict.findings.map((x) => `${x.message} ${x.action}`).join(' ');

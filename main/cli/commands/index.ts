@@ -3,6 +3,7 @@ import type { CliCommand } from '../command';
 import { accountCommand } from './account.command';
 import { auditCommand } from './audit.command';
 import { batchCommand } from './batch.command';
+import { curateCommand } from './curate.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
 import { manifestTemplateCommand } from './manifest-template.command';
@@ -40,4 +41,5 @@ export const COMMANDS: readonly CliCommand[] = [
   reliabilityCommand,
   measureCommand,
   auditCommand,
+  curateCommand,
 ];

@@ -11,8 +11,9 @@ import { m0080 } from './0080-data-quality';
 import { m0090 } from './0090-end-states-and-account-intents';
 import { m0095 } from './0095-confirm-odd-answers';
 import { m0100 } from './0100-batch-start-intent';
-import { m0130 } from './0130-change-statistics';
 import { m0110 } from './0110-study-design';
+import { m0120 } from './0120-curation';
+import { m0130 } from './0130-change-statistics';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -27,5 +28,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0095,
   m0100,
   m0110,
+  m0120,
   m0130,
 ];

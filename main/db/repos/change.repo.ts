@@ -65,7 +65,7 @@ export const studyValuesInTimeOrder = (db: Db, studyId: number): IterableIterato
     db,
     `SELECT r.participant_id, mv.measure_key, r.api_version, mv.value_num
      FROM recordings r JOIN measure_values mv ON mv.recording_id = r.id
-     WHERE r.study_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND mv.value_num IS NOT NULL
+     WHERE r.study_id = ? AND r.upload_state = 'uploaded' AND r.excluded_at IS NULL AND r.api_version IS NOT NULL AND mv.value_num IS NOT NULL
      ORDER BY r.recorded_at, r.id`,
   )
     .raw(true)

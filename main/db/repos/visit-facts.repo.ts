@@ -19,6 +19,8 @@ export interface RecordingVisitFacts {
   readonly analyses: readonly AnalysisState[];
   /** The researcher's visit (null: "no visit"); undefined without an override. */
   readonly override: number | null | undefined;
+  /** The researcher's reason for excluding the recording from analysis (curation); null when not excluded. */
+  readonly excludedReason: string | null;
 }
 
 interface Row {
@@ -32,6 +34,8 @@ interface Row {
   analyses: string | null;
   has_override: number;
   override_visit: number | null;
+  excluded_at: string | null;
+  excluded_reason: string | null;
 }
 
 interface StoredVerdict {
@@ -66,10 +70,12 @@ const toFacts = (r: Row): RecordingVisitFacts => {
     errorType: error?.kind ?? error?.reason ?? null,
     analyses: r.analyses ? (r.analyses.split(',') as AnalysisState[]) : [],
     override: r.has_override ? r.override_visit : undefined,
+    excludedReason: r.excluded_at === null ? null : (r.excluded_reason ?? 'excluded'),
   };
 };
 
 const SELECT = `SELECT r.id, r.participant_id, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
+    r.excluded_at, r.excluded_reason,
     (SELECT group_concat(a.state) FROM analyses a WHERE a.recording_id = r.id) AS analyses,
     rv.recording_id IS NOT NULL AS has_override, rv.visit_id AS override_visit
   FROM recordings r LEFT JOIN recording_visits rv ON rv.recording_id = r.id`;

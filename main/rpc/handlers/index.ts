@@ -3,6 +3,7 @@ import type { Handlers } from '../router';
 import { appHandlers } from './app.handlers';
 import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
+import { curationHandlers } from './curation.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
 import { filesHandlers } from './files.handlers';
@@ -39,4 +40,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...auditHandlers(d),
   ...exportsHandlers(d),
   ...visitsHandlers(d),
+  ...curationHandlers(d),
 });

@@ -1,5 +1,6 @@
 /** Researcher-facing names of the engine's states and the service's analysis types. */
 import type { ParticipantStatus, VisitSource } from '../../../shared/states';
+import type { CurationActKind } from '../../../shared/curation';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
 export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
@@ -40,4 +41,14 @@ export const VISIT_SOURCE: Record<VisitSource, string> = {
   session: 'session label',
   window: 'date in window',
   none: 'no visit',
+};
+
+/** Curation acts (shared/curation.ts) in the researcher's words. */
+export const CURATION_ACT: Record<CurationActKind, string> = {
+  reassign: 'Reassigned',
+  exclude: 'Excluded from analysis',
+  restore: 'Restored to analysis',
+  delete_unsent: 'Deleted (never sent)',
+  send_anyway: 'Sent anyway',
+  undo: 'Undone',
 };

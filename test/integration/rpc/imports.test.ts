@@ -354,7 +354,9 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
       insistOnDuplicates: [join(folder.dir, folder.files.copy)],
       label: '',
     });
-    expect(committed.byState).toEqual({ pending: 11, refused_locally: 3 });
+    // Earlier tests imported the same folder into another study of this workspace: those ten files are
+    // held as the same audio seen elsewhere (issue 15) until the researcher insists; the copy insisted on is sent.
+    expect(committed.byState).toEqual({ pending: 1, duplicate: 10, refused_locally: 3 });
   });
 
   it('"Import and start sending" writes the start intent with the import: a crash before the start is recovered when the app opens', async () => {

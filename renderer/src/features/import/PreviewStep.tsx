@@ -8,6 +8,7 @@ import { useCallback, useState } from 'react';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import type { PlannedAction, PlannedFile } from '../../../../shared/study';
+import { seenElsewhereText } from '../../../../shared/seen-elsewhere';
 import { Badge } from '../../components/Badges';
 import { Empty, ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, SelectField } from '../../components/Form';
@@ -34,6 +35,7 @@ const audio = (f: PlannedFile) => {
 
 const reasonOf = (f: PlannedFile): string => {
   if (f.action === 'unassigned') return f.assignmentProblem ?? 'No participant.';
+  if (f.action === 'duplicate' && f.seenElsewhere?.length) return seenElsewhereText(f.seenElsewhere);
   if (f.action === 'duplicate' && f.duplicateOf)
     return `Same audio as ${f.duplicateOf.recordingId !== null ? `recording ${f.duplicateOf.recordingId} (${lastSegment(f.duplicateOf.path)})` : lastSegment(f.duplicateOf.path)}.`;
   const refusals = f.verdict.findings.filter((x) => x.severity === 'refuse');
@@ -190,7 +192,12 @@ const FileDetail = ({
         )}
       </ul>
     )}
-    {f.duplicateOf && (
+    {f.seenElsewhere && f.seenElsewhere.length > 0 && (
+      <p>
+        <strong>Seen elsewhere:</strong> {seenElsewhereText(f.seenElsewhere)}
+      </p>
+    )}
+    {f.duplicateOf && !f.seenElsewhere?.length && (
       <p>
         <strong>Duplicate of:</strong> <code className="mono">{f.duplicateOf.path}</code>
         {f.duplicateOf.recordingId !== null

@@ -4,6 +4,7 @@
  * what to do, each analysis type's state with its times and polls, every stored value with unit, kind and
  * meaning ("not provided" where the service gave none), and the recording's event log.
  */
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
@@ -16,6 +17,10 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
+import type { CurationDone } from '../../../../shared/curation';
+import { useAction } from '../../lib/api';
+import { ErrorNotice } from '../../components/Feedback';
+import { CurationPanel } from './CurationPanel';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -111,7 +116,15 @@ const EventDetail = ({ detail }: { detail: string }) => {
   );
 };
 
-const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
+const Detail = ({
+  d,
+  studyId,
+  onDeleted,
+}: {
+  d: RecordingDetail;
+  studyId: number;
+  onDeleted: (done: CurationDone) => void;
+}) => {
   const r = d.row;
   const requested = d.analyses.filter((a) => a.state !== 'not_requested');
   const apiErr = d.uploadError ? explainApiError(d.uploadError) : null;
@@ -147,6 +160,8 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
         </Notice>
       )}
+
+      <CurationPanel d={d} studyId={studyId} onDeleted={onDeleted} />
 
       <Section title="Values">
         {requested.length === 0 ? (
@@ -408,15 +423,74 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
   );
 };
 
+/** After a never-sent recording was deleted here: what happened, the way back to its participant, and undo. */
+const Deleted = ({
+  studyId,
+  participant,
+  done,
+  onUndone,
+}: {
+  studyId: number;
+  participant: { id: number; code: string };
+  done: CurationDone;
+  onUndone: () => void;
+}) => {
+  const undo = useAction('curation.undoAct');
+  return (
+    <>
+      <Notice tone="ok" title="Recording deleted">
+        <p>
+          Its record is gone from the study (nothing of it had been sent; your original file is untouched).
+          The deletion is in the study’s curation record and the audit log.
+        </p>
+        <div className="row">
+          <button
+            type="button"
+            disabled={undo.pending}
+            onClick={async () => {
+              if ((await undo.run({ actId: done.act })).ok) onUndone();
+            }}
+          >
+            Undo the deletion
+          </button>
+          <Link href={paths.study(studyId).participant(participant.id)}>Back to {participant.code}</Link>
+        </div>
+      </Notice>
+      <ErrorNotice error={undo.error} />
+    </>
+  );
+};
+
 export const RecordingDetailPage = () => {
   const params = useParams<{ id: string; rid: string }>();
   const studyId = Number(params.id);
   const q = useCall('recordings.detail', { recordingId: Number(params.rid) });
+  const [deleted, setDeleted] = useState<{
+    done: CurationDone;
+    participant: { id: number; code: string };
+  } | null>(null);
   return (
     <div className="page">
-      <QueryView q={q} loading="Loading the recording…">
-        {(d) => <Detail d={d} studyId={studyId} />}
-      </QueryView>
+      {deleted ? (
+        <Deleted
+          studyId={studyId}
+          participant={deleted.participant}
+          done={deleted.done}
+          onUndone={() => setDeleted(null)}
+        />
+      ) : (
+        <QueryView q={q} loading="Loading the recording…">
+          {(d) => (
+            <Detail
+              d={d}
+              studyId={studyId}
+              onDeleted={(done) =>
+                setDeleted({ done, participant: { id: d.row.participantId, code: d.row.participantCode } })
+              }
+            />
+          )}
+        </QueryView>
+      )}
     </div>
   );
 };
