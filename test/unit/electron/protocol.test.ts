@@ -31,7 +31,10 @@ const get = (url: string, method = 'GET') => serveApp(root, { method, url } as R
 
 describe('app:// scheme', () => {
   it('is registered as a standard, secure scheme with no extra privileges', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ scheme: 'app', privileges: { standard: true, secure: true } });
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, stream: true },
+    });
     expect(APP_ENTRY).toBe('app://app/index.html');
   });
 
