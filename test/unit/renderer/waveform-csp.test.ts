@@ -38,5 +38,8 @@ describe('the waveform under the Content Security Policy', () => {
     expect(styleSrc).toBe(`style-src 'self' ${hash}`);
     expect(RENDERER_CSP).not.toContain('unsafe-inline');
     expect(RENDERER_CSP).not.toContain('blob:');
+    // The page's own policy (a meta element, for any host that would serve it without the header) agrees.
+    const html = readFileSync(join(import.meta.dirname, '../../../renderer/index.html'), 'utf8');
+    expect(html).toContain(`style-src 'self' ${hash};`);
   });
 });

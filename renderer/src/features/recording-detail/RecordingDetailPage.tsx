@@ -16,6 +16,7 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
+import { Listen } from './Listen';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -147,6 +148,8 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
         </Notice>
       )}
+
+      <Listen recordingId={r.id} />
 
       <Section title="Values">
         {requested.length === 0 ? (
