@@ -13,7 +13,7 @@ import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
+import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { Listen } from './Listen';
@@ -130,7 +130,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           <>
             Participant{' '}
             <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
-            {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} (
+            {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
             {DATE_SOURCE[r.recordedAtSource]}){' · '}
             <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
             {r.apiVersion ? <> · API {r.apiVersion}</> : null}
@@ -213,9 +213,13 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
 
       <Section title="File">
         <dl className="facts-list">
+          <dt>File name</dt>
+          <dd>
+            <code className="wrap-anywhere">{r.fileName}</code>
+          </dd>
           <dt>Original file</dt>
           <dd>
-            <code>{d.sourcePath}</code>
+            <code className="wrap-anywhere">{d.sourcePath}</code>
           </dd>
           <dt>Sent to the service</dt>
           <dd>
@@ -233,7 +237,8 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           </dd>
           <dt>Recorded at</dt>
           <dd>
-            {fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}
+            <time dateTime={r.recordedAt}>{fmtDateTime(r.recordedAt)}</time> ({fmtLongDateTime(r.recordedAt)}
+            ), {DATE_SOURCE[r.recordedAtSource]}
           </dd>
           {d.duplicateOf && (
             <>
