@@ -11,6 +11,7 @@ import type { RecordingDetail } from '../../../../shared/contract/recordings.con
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
+import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
@@ -59,28 +60,30 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
     ],
   ];
   return (
-    <table className="table compact facts">
-      <caption>
-        What Voicescope measured in the original file, and what the service reported about the audio it
-        received{d.uploadPath ? ' (the converted copy)' : ''}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Fact</th>
-          <th scope="col">Local (original file)</th>
-          <th scope="col">Service</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([k, a, b]) => (
-          <tr key={k}>
-            <th scope="row">{k}</th>
-            <td>{a}</td>
-            <td>{b}</td>
+    <TableScroll label="Facts table">
+      <table className="table compact facts">
+        <caption>
+          What Voicescope measured in the original file, and what the service reported about the audio it
+          received{d.uploadPath ? ' (the converted copy)' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Fact</th>
+            <th scope="col">Local (original file)</th>
+            <th scope="col">Service</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([k, a, b]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{a}</td>
+              <td>{b}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 };
 
@@ -172,43 +175,45 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
       <DataQuality d={d} />
 
       <Section title="Analyses">
-        <table className="table compact">
-          <caption className="sr-only">Each analysis type’s state</caption>
-          <thead>
-            <tr>
-              <th scope="col">Analysis</th>
-              <th scope="col">State</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Finished</th>
-              <th scope="col" className="right">
-                Polls
-              </th>
-              <th scope="col">Last asked</th>
-              <th scope="col">Next ask</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.analyses.map((a) => (
-              <tr key={a.type}>
-                <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
-                <td>
-                  <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
-                  {a.state === 'timed_out' ? (
-                    <span className="muted small">
-                      {' '}
-                      — past the service’s five minutes; Voicescope keeps asking, less often
-                    </span>
-                  ) : null}
-                </td>
-                <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
-                <td>{fmtDateTime(a.finishedAt)}</td>
-                <td className="right">{fmtInt(a.polls)}</td>
-                <td>{fmtDateTime(a.lastPolledAt)}</td>
-                <td>{fmtDateTime(a.nextPollAt)}</td>
+        <TableScroll label="Analyses table">
+          <table className="table compact">
+            <caption className="sr-only">Each analysis type’s state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Analysis</th>
+                <th scope="col">State</th>
+                <th scope="col">Requested</th>
+                <th scope="col">Finished</th>
+                <th scope="col" className="right">
+                  Polls
+                </th>
+                <th scope="col">Last asked</th>
+                <th scope="col">Next ask</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.analyses.map((a) => (
+                <tr key={a.type}>
+                  <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
+                  <td>
+                    <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
+                    {a.state === 'timed_out' ? (
+                      <span className="muted small">
+                        {' '}
+                        — past the service’s five minutes; Voicescope keeps asking, less often
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
+                  <td>{fmtDateTime(a.finishedAt)}</td>
+                  <td className="right">{fmtInt(a.polls)}</td>
+                  <td>{fmtDateTime(a.lastPolledAt)}</td>
+                  <td>{fmtDateTime(a.nextPollAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </Section>
 
       <Section title="File">
@@ -319,29 +324,31 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
         {d.events.length === 0 ? (
           <p className="muted">No events recorded for this file yet.</p>
         ) : (
-          <table className="table compact">
-            <caption className="sr-only">
-              What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.events.map((e, i) => (
-                <tr key={i}>
-                  <td>{fmtDateTime(e.at)}</td>
-                  <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
-                  <td>
-                    <EventDetail detail={e.detail} />
-                  </td>
+          <TableScroll label="Event log table">
+            <table className="table compact">
+              <caption className="sr-only">
+                What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Detail</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.events.map((e, i) => (
+                  <tr key={i}>
+                    <td>{fmtDateTime(e.at)}</td>
+                    <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
+                    <td>
+                      <EventDetail detail={e.detail} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </Section>
     </>
@@ -369,39 +376,41 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
         and marked; compare flagged values with care.
       </p>
       {d.flags.length > 0 && (
-        <table className="table compact data-quality">
-          <caption className="sr-only">Data-quality flags of this recording</caption>
-          <thead>
-            <tr>
-              <th scope="col">Where</th>
-              <th scope="col">What is odd</th>
-              <th scope="col">Received</th>
-              <th scope="col">Expected</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.flags.map((f, i) => (
-              <tr key={i} data-flag={f.code}>
-                <th scope="row">
-                  {ORIGIN[f.origin]}
-                  {f.analysisType
-                    ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
-                    : ''}
-                  <div className="muted">
-                    <code>{f.path}</code>
-                  </div>
-                </th>
-                <td>
-                  <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
-                </td>
-                <td>
-                  <code>{f.received ?? 'nothing'}</code>
-                </td>
-                <td>{f.expected}</td>
+        <TableScroll label="Data-quality flags table">
+          <table className="table compact data-quality">
+            <caption className="sr-only">Data-quality flags of this recording</caption>
+            <thead>
+              <tr>
+                <th scope="col">Where</th>
+                <th scope="col">What is odd</th>
+                <th scope="col">Received</th>
+                <th scope="col">Expected</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.flags.map((f, i) => (
+                <tr key={i} data-flag={f.code}>
+                  <th scope="row">
+                    {ORIGIN[f.origin]}
+                    {f.analysisType
+                      ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
+                      : ''}
+                    <div className="muted">
+                      <code>{f.path}</code>
+                    </div>
+                  </th>
+                  <td>
+                    <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
+                  </td>
+                  <td>
+                    <code>{f.received ?? 'nothing'}</code>
+                  </td>
+                  <td>{f.expected}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {unlisted.map((a) => (
         <div key={a.name} className="unlisted-analysis">
