@@ -6,7 +6,10 @@
  * ranges, never the launch token in an address. axe-core finds nothing on the page; screenshots at
  * 100 % and 200 % zoom, light and dark.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { paths } from '../../renderer/src/app/paths';
+import { encodeWav, makeSpeechLikeSignal } from '../fixtures/audio';
 import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
 
@@ -105,4 +108,69 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'recording-listen-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('speech with long pauses is shaded stretch by stretch, where the estimate found it', async ({
+  page,
+  host,
+}) => {
+  // 3 stretches of 11 s of speech-like sound with 3 s of silence between: the estimate finds three.
+  const rate = 16_000;
+  const parts = [0, 1, 2].map((k) =>
+    makeSpeechLikeSignal({ seconds: 11, speechSeconds: 11, sampleRateHz: rate, seed: 40 + k }),
+  );
+  const gap = new Float32Array(3 * rate);
+  const all = new Float32Array(parts.length * 11 * rate + 2 * gap.length);
+  let at = 0;
+  parts.forEach((p, k) => {
+    all.set(p, at);
+    at += p.length + (k < parts.length - 1 ? gap.length : 0);
+  });
+  writeFileSync(join(host.incoming, 'pauses.wav'), encodeWav([all], { sampleRateHz: rate, format: 'pcm16' }));
+  writeFileSync(
+    join(host.incoming, 'manifest.csv'),
+    'file,participant,recorded_at,session\npauses.wav,P-101,2026-01-06 09:30,week 1\n',
+  );
+  const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+  const profile = must(await host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
+  const study = must(await host.rpc('studies.create', { name: 'Pauses', profileId: profile.id }));
+  const plan = must(
+    await host.rpc('imports.preview', {
+      studyId: study.id,
+      paths: [],
+      manifestPath: join(host.incoming, 'manifest.csv'),
+      timeZone: 'UTC',
+      analyses: ['wellbeing'],
+      isolateOldestSpeaker: false,
+      convert: false,
+    }),
+  );
+  must(await host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Pauses' }));
+  const rid = must(
+    await host.rpc('recordings.page', { studyId: study.id, sort: 'id', dir: 'asc', offset: 0, limit: 1 }),
+  ).rows[0]!.id;
+
+  await openScreen(page, paths.study(study.id).recording(rid));
+  const waveform = page.getByTestId('waveform');
+  await expect(waveform).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+  const speech = must(await host.rpc('recordings.speech', { recordingId: rid }));
+  if (!speech.available) throw new Error(speech.reason);
+  expect(speech.segments).toHaveLength(3);
+  const shaded = waveform.locator('[data-kind="speech"]');
+  await expect(shaded).toHaveCount(3);
+  const drawn = await shaded.evaluateAll((els) =>
+    els.map((e) => [Number(e.getAttribute('data-start')), Number(e.getAttribute('data-end'))]),
+  );
+  expect(drawn).toEqual(speech.segments.map((g) => [g.start, g.end]));
+  // Each stretch covers its 11 s of sound (within the estimate's 0.1 s padding and 96 ms frames).
+  speech.segments.forEach((g, k) => {
+    expect(Math.abs(g.start - k * 14)).toBeLessThan(0.4);
+    expect(Math.abs(g.end - (k * 14 + 11))).toBeLessThan(0.4);
+  });
+  await expect(page.getByText(/Shaded: 3 stretches of speech/)).toBeVisible();
+  await checkA11y(page, 'recording page, speech with pauses');
+  await shoot(page, 'recording-listen-pauses');
 });
