@@ -17,6 +17,8 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
   page,
   host,
 }) => {
+  // Seeding waits for the sandbox's analyses: on a loaded machine that alone can take minutes.
+  test.setTimeout(420_000);
   const seeded = await seedStudyWithResults(host, { codes: ['P-001'], sessions: 1 });
   const rows = await host.rpc('recordings.page', {
     studyId: seeded.studyId,
