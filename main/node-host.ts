@@ -15,6 +15,7 @@ import { classifyDbError } from './db/db-errors';
 import { createLogger, logsDirOf, routeConsole } from './log';
 import { guardProcess } from './process-guard';
 import { createExportDownloads } from './rpc/export-downloads';
+import { createMediaRoute } from './rpc/media-route';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir } from './services/workspace';
@@ -91,11 +92,12 @@ const main = async () => {
       : {}),
   });
   const downloads = createExportDownloads(host.service.workspace.dir);
+  const media = createMediaRoute(host.service);
   const bridge = await startBridge({
     router: host.router,
     bus: host.bus,
     staticDir: RENDERER_DIR,
-    routes: downloads.route,
+    routes: (path, req, res) => downloads.route(path, req, res) || media(path, req, res),
     // A peer that breaks its own connection is no news (diagnostic mode shows it); a failed call is.
     onError: (what, e) =>
       what === 'call' || what === 'request handler'

@@ -51,13 +51,24 @@ const loadSession = () =>
 
 export interface SileroEstimate {
   readonly speechSeconds: number;
+  /** Where the speech is: what `speechSeconds` adds up. */
+  readonly segments: readonly SpeechSegment[];
   readonly totalSeconds: number;
   readonly method: string;
 }
 
-/** Speech seconds from per-frame probabilities: threshold, pad each stretch, bridge short pauses. */
-export const speechFromProbabilities = (probabilities: ArrayLike<number>, totalSeconds: number): number => {
-  let total = 0;
+/** A stretch the estimate counts as speech, in seconds from the start of the recording. */
+export interface SpeechSegment {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The speech stretches from per-frame probabilities: threshold, pad each stretch, bridge short pauses. */
+export const speechSegmentsFromProbabilities = (
+  probabilities: ArrayLike<number>,
+  totalSeconds: number,
+): SpeechSegment[] => {
+  const segments: SpeechSegment[] = [];
   let curA = -1;
   let curB = -1;
   let runStart = -1;
@@ -66,7 +77,7 @@ export const speechFromProbabilities = (probabilities: ArrayLike<number>, totalS
     const e = Math.min(totalSeconds, b + PAD_SECONDS);
     if (curB >= 0 && s - curB < BRIDGE_SECONDS) curB = Math.max(curB, e);
     else {
-      if (curB > curA) total += curB - curA;
+      if (curB > curA) segments.push({ start: curA, end: curB });
       curA = s;
       curB = e;
     }
@@ -79,9 +90,16 @@ export const speechFromProbabilities = (probabilities: ArrayLike<number>, totalS
       runStart = -1;
     }
   }
-  if (curB > curA) total += curB - curA;
-  return Math.min(total, totalSeconds);
+  if (curB > curA) segments.push({ start: curA, end: curB });
+  return segments;
 };
+
+/** Speech seconds from per-frame probabilities: the sum of {@link speechSegmentsFromProbabilities}. */
+export const speechFromProbabilities = (probabilities: ArrayLike<number>, totalSeconds: number): number =>
+  Math.min(
+    speechSegmentsFromProbabilities(probabilities, totalSeconds).reduce((t, g) => t + (g.end - g.start), 0),
+    totalSeconds,
+  );
 
 export interface SileroStream {
   /** Feeds the next mono samples at the stream's sample rate. */
@@ -141,8 +159,13 @@ export const createSileroStream = async (sampleRateHz: number): Promise<SileroSt
       if (resampler) await feed(resampler.flush());
       if (filled > FRAME / 2) await run(pending); // the last partial frame, zero-padded
       const totalSeconds = inputSamples / sampleRateHz;
+      const segments = speechSegmentsFromProbabilities(probabilities, totalSeconds);
       return {
-        speechSeconds: speechFromProbabilities(probabilities, totalSeconds),
+        speechSeconds: Math.min(
+          segments.reduce((t, g) => t + (g.end - g.start), 0),
+          totalSeconds,
+        ),
+        segments,
         totalSeconds,
         method: SILERO_METHOD,
       };

@@ -19,6 +19,7 @@ import { createKeyStore } from './key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
 import { profilesService, type ProfilesService } from './profiles.service';
+import { recordingAudioService, type RecordingAudioService } from './recording-audio.service';
 import { recordingsService, type RecordingsService } from './recordings.service';
 import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
@@ -33,6 +34,7 @@ export type StudyService = ProfilesService &
   ImportsService &
   BatchesService &
   RecordingsService &
+  RecordingAudioService &
   ParticipantsService &
   UsageService &
   PrivacyService &
@@ -78,6 +80,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...importsService(ctx, engine),
     ...batchesService(ctx, engine, usage),
     ...recordingsService(ctx, engine),
+    ...recordingAudioService(ctx),
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),

@@ -59,6 +59,8 @@ export const METHOD_NAMES = [
   'queue.resume',
   'queue.state',
   'recordings.detail',
+  'recordings.audio',
+  'recordings.speech',
   'recordings.insistDuplicate',
   'recordings.page',
   'recordings.resolveUncertain',

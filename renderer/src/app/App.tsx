@@ -4,7 +4,7 @@
  * First run (no service profile yet) goes to setup.
  */
 import { useEffect, useState } from 'react';
-import { Link, Redirect, Route, Router, Switch, useRoute } from 'wouter';
+import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SimulatedBadge } from '../components/Badges';
 import { ErrorNotice, Loading } from '../components/Feedback';
@@ -91,35 +91,51 @@ const Sidebar = () => {
   const [inStudy, params] = useRoute(patterns.inStudy);
   const studyId = inStudy && /^\d+$/.test(params.id) ? Number(params.id) : null;
   const info = useCall('app.info', {});
+  // In a narrow window (or at 200 % zoom) the links fold into a menu above the page; choosing a
+  // screen folds it again.
+  const [open, setOpen] = useState(false);
+  const [location] = useLocation();
+  useEffect(() => setOpen(false), [location]);
   return (
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Voicescope</p>
-      <ul>
-        <li>
-          <NavLink href={paths.studies} exact>
-            Studies
-          </NavLink>
-        </li>
-      </ul>
-      {studyId !== null && <StudyNav studyId={studyId} />}
-      <ul>
-        <li>
-          <NavLink href={paths.usage}>Usage and credits</NavLink>
-        </li>
-        <li>
-          <NavLink href={paths.settings}>Settings</NavLink>
-        </li>
-        <li>
-          <NavLink href={paths.privacy}>Privacy and audit</NavLink>
-        </li>
-      </ul>
-      <div className="sidebar-foot">
-        <ThemeSwitch />
-        {info.data && (
-          <p className="muted small">
-            {info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}
-          </p>
-        )}
+      <button
+        type="button"
+        className="button menu-toggle"
+        aria-expanded={open}
+        aria-controls="nav-links"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Menu
+      </button>
+      <div id="nav-links" className={`nav-links${open ? ' open' : ''}`}>
+        <ul>
+          <li>
+            <NavLink href={paths.studies} exact>
+              Studies
+            </NavLink>
+          </li>
+        </ul>
+        {studyId !== null && <StudyNav studyId={studyId} />}
+        <ul>
+          <li>
+            <NavLink href={paths.usage}>Usage and credits</NavLink>
+          </li>
+          <li>
+            <NavLink href={paths.settings}>Settings</NavLink>
+          </li>
+          <li>
+            <NavLink href={paths.privacy}>Privacy and audit</NavLink>
+          </li>
+        </ul>
+        <div className="sidebar-foot">
+          <ThemeSwitch />
+          {info.data && (
+            <p className="muted small">
+              {info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}
+            </p>
+          )}
+        </div>
       </div>
     </nav>
   );

@@ -12,15 +12,17 @@ import type { RecordingDetail } from '../../../../shared/contract/recordings.con
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
+import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
+import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import type { CurationDone } from '../../../../shared/curation';
 import { useAction } from '../../lib/api';
 import { ErrorNotice } from '../../components/Feedback';
 import { CurationPanel } from './CurationPanel';
+import { Listen } from './Listen';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -63,28 +65,30 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
     ],
   ];
   return (
-    <table className="table compact facts">
-      <caption>
-        What Voicescope measured in the original file, and what the service reported about the audio it
-        received{d.uploadPath ? ' (the converted copy)' : ''}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Fact</th>
-          <th scope="col">Local (original file)</th>
-          <th scope="col">Service</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([k, a, b]) => (
-          <tr key={k}>
-            <th scope="row">{k}</th>
-            <td>{a}</td>
-            <td>{b}</td>
+    <TableScroll label="Facts table">
+      <table className="table compact facts">
+        <caption>
+          What Voicescope measured in the original file, and what the service reported about the audio it
+          received{d.uploadPath ? ' (the converted copy)' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Fact</th>
+            <th scope="col">Local (original file)</th>
+            <th scope="col">Service</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([k, a, b]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{a}</td>
+              <td>{b}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 };
 
@@ -142,7 +146,7 @@ const Detail = ({
           <>
             Participant{' '}
             <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
-            {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} (
+            {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
             {DATE_SOURCE[r.recordedAtSource]}){' · '}
             <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
             {r.apiVersion ? <> · API {r.apiVersion}</> : null}
@@ -160,6 +164,8 @@ const Detail = ({
           These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
         </Notice>
       )}
+
+      <Listen recordingId={r.id} />
 
       <CurationPanel d={d} studyId={studyId} onDeleted={onDeleted} />
 
@@ -184,50 +190,56 @@ const Detail = ({
       <DataQuality d={d} />
 
       <Section title="Analyses">
-        <table className="table compact">
-          <caption className="sr-only">Each analysis type’s state</caption>
-          <thead>
-            <tr>
-              <th scope="col">Analysis</th>
-              <th scope="col">State</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Finished</th>
-              <th scope="col" className="right">
-                Polls
-              </th>
-              <th scope="col">Last asked</th>
-              <th scope="col">Next ask</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.analyses.map((a) => (
-              <tr key={a.type}>
-                <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
-                <td>
-                  <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
-                  {a.state === 'timed_out' ? (
-                    <span className="muted small">
-                      {' '}
-                      — past the service’s five minutes; Voicescope keeps asking, less often
-                    </span>
-                  ) : null}
-                </td>
-                <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
-                <td>{fmtDateTime(a.finishedAt)}</td>
-                <td className="right">{fmtInt(a.polls)}</td>
-                <td>{fmtDateTime(a.lastPolledAt)}</td>
-                <td>{fmtDateTime(a.nextPollAt)}</td>
+        <TableScroll label="Analyses table">
+          <table className="table compact">
+            <caption className="sr-only">Each analysis type’s state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Analysis</th>
+                <th scope="col">State</th>
+                <th scope="col">Requested</th>
+                <th scope="col">Finished</th>
+                <th scope="col" className="right">
+                  Polls
+                </th>
+                <th scope="col">Last asked</th>
+                <th scope="col">Next ask</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.analyses.map((a) => (
+                <tr key={a.type}>
+                  <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
+                  <td>
+                    <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
+                    {a.state === 'timed_out' ? (
+                      <span className="muted small">
+                        {' '}
+                        — past the service’s five minutes; Voicescope keeps asking, less often
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
+                  <td>{fmtDateTime(a.finishedAt)}</td>
+                  <td className="right">{fmtInt(a.polls)}</td>
+                  <td>{fmtDateTime(a.lastPolledAt)}</td>
+                  <td>{fmtDateTime(a.nextPollAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </Section>
 
       <Section title="File">
         <dl className="facts-list">
+          <dt>File name</dt>
+          <dd>
+            <code className="wrap-anywhere">{r.fileName}</code>
+          </dd>
           <dt>Original file</dt>
           <dd>
-            <code>{d.sourcePath}</code>
+            <code className="wrap-anywhere">{d.sourcePath}</code>
           </dd>
           <dt>Sent to the service</dt>
           <dd>
@@ -245,7 +257,8 @@ const Detail = ({
           </dd>
           <dt>Recorded at</dt>
           <dd>
-            {fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}
+            <time dateTime={r.recordedAt}>{fmtDateTime(r.recordedAt)}</time> ({fmtLongDateTime(r.recordedAt)}
+            ), {DATE_SOURCE[r.recordedAtSource]}
           </dd>
           {d.duplicateOf && (
             <>
@@ -326,29 +339,31 @@ const Detail = ({
         {d.events.length === 0 ? (
           <p className="muted">No events recorded for this file yet.</p>
         ) : (
-          <table className="table compact">
-            <caption className="sr-only">
-              What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.events.map((e, i) => (
-                <tr key={i}>
-                  <td>{fmtDateTime(e.at)}</td>
-                  <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
-                  <td>
-                    <EventDetail detail={e.detail} />
-                  </td>
+          <TableScroll label="Event log table">
+            <table className="table compact">
+              <caption className="sr-only">
+                What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Detail</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.events.map((e, i) => (
+                  <tr key={i}>
+                    <td>{fmtDateTime(e.at)}</td>
+                    <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
+                    <td>
+                      <EventDetail detail={e.detail} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </Section>
     </>
@@ -376,39 +391,41 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
         and marked; compare flagged values with care.
       </p>
       {d.flags.length > 0 && (
-        <table className="table compact data-quality">
-          <caption className="sr-only">Data-quality flags of this recording</caption>
-          <thead>
-            <tr>
-              <th scope="col">Where</th>
-              <th scope="col">What is odd</th>
-              <th scope="col">Received</th>
-              <th scope="col">Expected</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.flags.map((f, i) => (
-              <tr key={i} data-flag={f.code}>
-                <th scope="row">
-                  {ORIGIN[f.origin]}
-                  {f.analysisType
-                    ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
-                    : ''}
-                  <div className="muted">
-                    <code>{f.path}</code>
-                  </div>
-                </th>
-                <td>
-                  <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
-                </td>
-                <td>
-                  <code>{f.received ?? 'nothing'}</code>
-                </td>
-                <td>{f.expected}</td>
+        <TableScroll label="Data-quality flags table">
+          <table className="table compact data-quality">
+            <caption className="sr-only">Data-quality flags of this recording</caption>
+            <thead>
+              <tr>
+                <th scope="col">Where</th>
+                <th scope="col">What is odd</th>
+                <th scope="col">Received</th>
+                <th scope="col">Expected</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.flags.map((f, i) => (
+                <tr key={i} data-flag={f.code}>
+                  <th scope="row">
+                    {ORIGIN[f.origin]}
+                    {f.analysisType
+                      ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
+                      : ''}
+                    <div className="muted">
+                      <code>{f.path}</code>
+                    </div>
+                  </th>
+                  <td>
+                    <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
+                  </td>
+                  <td>
+                    <code>{f.received ?? 'nothing'}</code>
+                  </td>
+                  <td>{f.expected}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {unlisted.map((a) => (
         <div key={a.name} className="unlisted-analysis">
