@@ -11,6 +11,7 @@ import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
+import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
 import { createKeyStore } from './key-store';
@@ -34,6 +35,7 @@ export type StudyService = ProfilesService &
   UsageService &
   PrivacyService &
   ExportsService &
+  CohortService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -75,6 +77,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
+    ...cohortService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

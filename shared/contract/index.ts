@@ -8,6 +8,7 @@ import type { AppError, EventDef, Procedure } from '../rpc';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
+import { cohortContract } from './cohort.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
 import { filesContract } from './files.contract';
@@ -40,6 +41,7 @@ export const procedures = {
   ...privacyContract,
   ...auditContract,
   ...exportsContract,
+  ...cohortContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;

@@ -1,6 +1,7 @@
 /** Every `voicescope` command, in the order `voicescope --help` lists them. */
 import type { CliCommand } from '../command';
 import { accountCommand } from './account.command';
+import { attributesCommand } from './attributes.command';
 import { auditCommand } from './audit.command';
 import { batchCommand } from './batch.command';
 import { exportCommand } from './export.command';
@@ -33,5 +34,6 @@ export const COMMANDS: readonly CliCommand[] = [
   manifestTemplateCommand,
   exportCommand,
   measureCommand,
+  attributesCommand,
   auditCommand,
 ];

@@ -9,6 +9,7 @@ import { m0060 } from './0060-audit-log';
 import { m0070 } from './0070-audit-chain';
 import { m0080 } from './0080-data-quality';
 import { m0090 } from './0090-end-states-and-account-intents';
+import { m0140 } from './0140-participant-attributes';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0070,
   m0080,
   m0090,
+  m0140,
 ];

@@ -3,6 +3,7 @@ import type { Handlers } from '../router';
 import { appHandlers } from './app.handlers';
 import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
+import { cohortHandlers } from './cohort.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
 import { filesHandlers } from './files.handlers';
@@ -35,4 +36,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...privacyHandlers(d),
   ...auditHandlers(d),
   ...exportsHandlers(d),
+  ...cohortHandlers(d),
 });

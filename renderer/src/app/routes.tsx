@@ -1,5 +1,6 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
 import { batchRoutes } from '../features/batches/routes';
+import { cohortRoutes } from '../features/cohort/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -16,6 +17,7 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...setupRoutes,
   ...studyRoutes,
   ...participantRoutes,
+  ...cohortRoutes,
   ...recordingRoutes,
   ...recordingDetailRoutes,
   ...importRoutes,
