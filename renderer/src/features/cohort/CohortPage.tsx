@@ -162,35 +162,38 @@ export const CohortPage = () => {
               <SaveChart what={measure.label} model={() => model} />
               <details className="tchart-table">
                 <summary>Medians and quartiles as a table</summary>
-                <table className="table compact">
-                  <caption className="sr-only">
-                    {measure.label}: median and interquartile range per {axis === 'visit' ? 'visit' : 'week'}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{groupBy ?? 'Group'}</th>
-                      <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
-                      <th scope="col">Participants</th>
-                      <th scope="col">Median</th>
-                      <th scope="col">Interquartile range</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {groups.flatMap((g) =>
-                      g.bins.map((b) => (
-                        <tr key={`${g.name}-${b.bin}`}>
-                          <th scope="row">{g.name}</th>
-                          <td>{binName(b.bin)}</td>
-                          <td>{b.n}</td>
-                          <td>{fmtNumber(b.median)}</td>
-                          <td>
-                            {fmtNumber(b.q1)} – {fmtNumber(b.q3)}
-                          </td>
-                        </tr>
-                      )),
-                    )}
-                  </tbody>
-                </table>
+                <div className="table-scroll">
+                  <table className="table compact">
+                    <caption className="sr-only">
+                      {measure.label}: median and interquartile range per{' '}
+                      {axis === 'visit' ? 'visit' : 'week'}
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">{groupBy ?? 'Group'}</th>
+                        <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
+                        <th scope="col">Participants</th>
+                        <th scope="col">Median</th>
+                        <th scope="col">Interquartile range</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {groups.flatMap((g) =>
+                        g.bins.map((b) => (
+                          <tr key={`${g.name}-${b.bin}`}>
+                            <th scope="row">{g.name}</th>
+                            <td>{binName(b.bin)}</td>
+                            <td>{b.n}</td>
+                            <td>{fmtNumber(b.median)}</td>
+                            <td>
+                              {fmtNumber(b.q1)} – {fmtNumber(b.q3)}
+                            </td>
+                          </tr>
+                        )),
+                      )}
+                    </tbody>
+                  </table>
+                </div>
               </details>
             </figure>
           )
