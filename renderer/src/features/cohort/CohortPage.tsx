@@ -142,13 +142,16 @@ export const CohortPage = () => {
                   </p>
                 </Notice>
               )}
-              <img
-                className="cohort-chart"
-                src={src}
-                alt=""
-                data-groups={groups.length}
-                data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
-              />
+              {/* Narrow windows (200 % zoom): the chart keeps a readable size and scrolls inside itself. */}
+              <div className="chart-scroll">
+                <img
+                  className="cohort-chart"
+                  src={src}
+                  alt=""
+                  data-groups={groups.length}
+                  data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
+                />
+              </div>
               <p id="cohort-s" className="small muted">
                 {model.subtitle}{' '}
                 {groups
