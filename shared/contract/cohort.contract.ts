@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ApiVersion } from '../api/vocabulary';
 import { CHART_AXES } from '../chart-axis';
-import { listOf, plainText, strict } from './bounds';
+import { listOf, multilineText, plainText, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -72,7 +72,7 @@ export const CohortSchema = z.object({
 });
 export type Cohort = z.infer<typeof CohortSchema>;
 
-export const ChartChoiceSchema = z.object({
+export const ChartChoiceSchema = strict({
   /** The measures shown on the participant page, in order; null: the default choice. */
   measures: listOf(plainText(100), 200).nullable(),
   axis: z.enum(CHART_AXES),
@@ -92,8 +92,8 @@ export const cohortContract = {
     ['cohort.attributes', 'cohort.measure'],
   ),
   /** A CSV of participant_code and one column per attribute: empty cells leave an attribute as it is. */
-  'cohort.importAttributes': action(
-    strict({ studyId: Id, csv: z.string().max(MAX_ATTRIBUTES_CSV) }),
+  'cohort.setAttributesFromCsv': action(
+    strict({ studyId: Id, csv: multilineText(MAX_ATTRIBUTES_CSV) }),
     AttributesImportSchema,
     ['cohort.attributes', 'cohort.measure'],
   ),

@@ -107,19 +107,13 @@ const buildBaseline = (dir: string): string | { why: string } => {
 
 const scriptBytes = (dir: string, names: readonly string[]) =>
   names.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
-/** The scripts the first screen loads: the entry and the chunks it imports statically. */
-const firstScreenScripts = (dir: string): string[] => {
-  const seen = new Set<string>();
-  const visit = (f: string) => {
-    if (seen.has(f)) return;
-    seen.add(f);
-    const text = readFileSync(join(dir, f), 'utf8');
-    for (const m of text.matchAll(/(?:^|;|\})import\s*(?:\{[^}]*\}\s*from\s*)?"\.\/([^"]+\.js)"/g))
-      visit(m[1]!);
-  };
-  visit('app.js');
-  return [...seen];
-};
+/** The scripts the first screen loads: the entry and the chunks its page announces (modulepreload). */
+const firstScreenScripts = (dir: string): string[] => [
+  'app.js',
+  ...[...readFileSync(join(dir, 'index.html'), 'utf8').matchAll(/rel="modulepreload" href="([^"]+)"/g)].map(
+    (m) => m[1]!,
+  ),
+];
 
 /** Sequential round trips over a WebSocket of the page's own (same origin, same token), timed in the page. */
 const roundTrips = (page: Page, method: string, input: unknown, n: number) =>

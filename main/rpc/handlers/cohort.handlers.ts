@@ -16,7 +16,7 @@ export const cohortHandlers = (d: HostDeps): HandlersOf<typeof cohortContract> =
     const attributes = d.service.setAttributes(participantId, changes);
     return attributes ? ok({ attributes }) : notFound('participant');
   },
-  'cohort.importAttributes': ({ studyId, csv }) => {
+  'cohort.setAttributesFromCsv': ({ studyId, csv }) => {
     const r = d.service.importAttributes(studyId, csv);
     return r.ok ? ok(r.value) : fromProblem(r.error, 'VALIDATION');
   },

@@ -87,9 +87,9 @@ describe('participant attributes', () => {
 
   it('imports a CSV of participant_code and attribute columns, naming codes that are not in the study', async () => {
     const { s } = seedCohort();
-    const r = await t.must('cohort.importAttributes', {
+    const r = await t.must('cohort.setAttributesFromCsv', {
       studyId: s,
-      csv: '\ufeffparticipant_code,arm,site\nP-A,placebo,Berlin\nP-B,active,\nP-Z,active,Paris\n,x,y\n',
+      csv: 'participant_code,arm,site\nP-A,placebo,Berlin\nP-B,active,\nP-Z,active,Paris\n,x,y\n',
     });
     expect(r).toEqual({
       applied: 2,
@@ -103,7 +103,10 @@ describe('participant attributes', () => {
       { key: 'site', values: ['Berlin'] },
     ]);
     // Semicolons work too; an empty cell leaves the value as it was.
-    await t.must('cohort.importAttributes', { studyId: s, csv: 'participant_code;arm;site\nP-A;;Rome\n' });
+    await t.must('cohort.setAttributesFromCsv', {
+      studyId: s,
+      csv: 'participant_code;arm;site\nP-A;;Rome\n',
+    });
     expect((await t.must('cohort.attributes', { studyId: s })).participants[0]!.attributes).toEqual({
       arm: 'placebo',
       site: 'Rome',
@@ -112,7 +115,9 @@ describe('participant attributes', () => {
 
   it('refuses a CSV without the participant_code column, in words', async () => {
     const { s } = seedCohort();
-    expect(await t.call('cohort.importAttributes', { studyId: s, csv: 'code,arm\nP-A,x\n' })).toMatchObject({
+    expect(
+      await t.call('cohort.setAttributesFromCsv', { studyId: s, csv: 'code,arm\nP-A,x\n' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION', message: expect.stringContaining('participant_code') },
     });

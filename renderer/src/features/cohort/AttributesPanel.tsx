@@ -21,7 +21,7 @@ export const AttributesPanel = ({
   studyId: number;
   attributes: ReturnType<typeof useCall<'cohort.attributes'>>;
 }) => {
-  const importCsv = useAction('cohort.importAttributes');
+  const importCsv = useAction('cohort.setAttributesFromCsv');
   const [report, setReport] = useState<AttributesImport | null>(null);
   const [tooBig, setTooBig] = useState(false);
   return (
