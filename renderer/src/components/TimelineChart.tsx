@@ -8,7 +8,7 @@
  * hidden from assistive technology: the same facts are in the summary sentence and in the table of
  * values beside it.
  */
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
@@ -512,6 +512,7 @@ const Canvas = ({
               }
             }
             el.dataset['markers'] = String(drawn);
+            el.dataset['drawn'] = String(Number(el.dataset['drawn'] ?? 0) + 1);
 
             // Flagged values: a dashed ring around the point itself, in the flag colour.
             let rings = 0;
@@ -617,6 +618,7 @@ export const TimelineChart = ({
   who?: string;
 }) => {
   const id = useId();
+  const [tableOpen, setTableOpen] = useState(false);
   const colours = useChartColours();
   const data = useMemo(() => prepare(measure, series, xOf), [measure, series, xOf]);
   const rows = series
@@ -702,76 +704,79 @@ export const TimelineChart = ({
       <p id={`${id}-s`} className="small muted tchart-summary">
         {series.map((s) => summaryOf(measure, s, sessions)).join(' ')}
       </p>
-      <details className="tchart-table">
+      {/* The table's rows are made when it is opened: a 200-session participant's 37 tables would be 44,000 cells. */}
+      <details className="tchart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary>Values as a table</summary>
-        <table className="table compact">
-          <caption className="sr-only">{measure.label} for each session</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Version</th>
-              <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
-              <th scope="col">From baseline</th>
-              <th scope="col">Audio</th>
-              <th scope="col">Data quality</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ s, p }) => {
-              const sess = sessions.get(p.recordingId);
-              const ms = markersOf(sess);
-              return (
-                <tr
-                  key={`${s.apiVersion}-${p.recordingId}`}
-                  className={p.flags.length ? 'flagged' : undefined}
-                  data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
-                >
-                  <th scope="row">
-                    {recordingHref ? (
-                      <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
-                    ) : (
-                      fmtDate(p.recordedAt)
-                    )}
-                    {sess?.session ? ` · ${sess.session}` : ''}
-                  </th>
-                  <td>{s.apiVersion}</td>
-                  <td>
-                    {fmtValue(measure, p.value)}
-                    {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
-                  </td>
-                  <td>
-                    {s.baseline && typeof p.value === 'number'
-                      ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
-                      : '—'}
-                  </td>
-                  <td>
-                    {ms.length
-                      ? ms
-                          .map((m) =>
-                            m.key === 'warnings'
-                              ? `Warning: ${sess!.flags.warnings.join(' ')}`
-                              : m.label.split(' (')[0],
-                          )
-                          .join('; ')
-                      : 'as recorded'}
-                  </td>
-                  <td>
-                    {p.flags.length ? (
-                      p.flags.map((f, i) => (
-                        <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
-                          <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
-                          received {f.received ?? 'nothing'}, expected {f.expected}.
-                        </div>
-                      ))
-                    ) : (
-                      <span className="muted">as specified</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        {tableOpen && (
+          <table className="table compact">
+            <caption className="sr-only">{measure.label} for each session</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Version</th>
+                <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+                <th scope="col">From baseline</th>
+                <th scope="col">Audio</th>
+                <th scope="col">Data quality</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ s, p }) => {
+                const sess = sessions.get(p.recordingId);
+                const ms = markersOf(sess);
+                return (
+                  <tr
+                    key={`${s.apiVersion}-${p.recordingId}`}
+                    className={p.flags.length ? 'flagged' : undefined}
+                    data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                  >
+                    <th scope="row">
+                      {recordingHref ? (
+                        <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
+                      ) : (
+                        fmtDate(p.recordedAt)
+                      )}
+                      {sess?.session ? ` · ${sess.session}` : ''}
+                    </th>
+                    <td>{s.apiVersion}</td>
+                    <td>
+                      {fmtValue(measure, p.value)}
+                      {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                    </td>
+                    <td>
+                      {s.baseline && typeof p.value === 'number'
+                        ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                        : '—'}
+                    </td>
+                    <td>
+                      {ms.length
+                        ? ms
+                            .map((m) =>
+                              m.key === 'warnings'
+                                ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                                : m.label.split(' (')[0],
+                            )
+                            .join('; ')
+                        : 'as recorded'}
+                    </td>
+                    <td>
+                      {p.flags.length ? (
+                        p.flags.map((f, i) => (
+                          <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                            <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                            received {f.received ?? 'nothing'}, expected {f.expected}.
+                          </div>
+                        ))
+                      ) : (
+                        <span className="muted">as specified</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
       </details>
     </figure>
   );
