@@ -12,6 +12,9 @@ import type { Download, Page } from '@playwright/test';
 import { seedCohortStudy } from '../support/cohort-study';
 import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 
+// This machine is shared and loaded: actions and expectations get more time than the defaults.
+test.use({ actionTimeout: 45_000 });
+
 /** The saved file's bytes. */
 const bytesOf = async (d: Download) => readFileSync((await d.path())!);
 
