@@ -131,7 +131,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   page,
   host,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const { studyId, byCode } = await importStudy(host, host.incoming);
 
   // The list: counts, recency in colour and words, search, sort, the overdue filter.
