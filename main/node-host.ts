@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppHost } from './app-host';
@@ -21,7 +21,11 @@ import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir } from './services/workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+/** The built window. Benchmarks (with the test hooks on) may serve another build, e.g. an earlier commit's. */
+export const RENDERER_DIR =
+  process.env['VOICESCOPE_TEST_HOOKS'] === '1' && process.env['VOICESCOPE_TEST_RENDERER_DIR']
+    ? resolve(process.env['VOICESCOPE_TEST_RENDERER_DIR'])
+    : join(ROOT, 'out', 'renderer');
 
 const HELP = `Voicescope in browser mode: the workstation in your web browser, served on this computer only.
 

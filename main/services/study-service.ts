@@ -13,6 +13,7 @@ import { changeSettingsService, type ChangeSettingsService } from './change-sett
 import { curationService, type CurationService } from './curation.service';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
+import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
 import { createKeyStore } from './key-store';
@@ -42,6 +43,7 @@ export type StudyService = ProfilesService &
   ChangeSettingsService &
   VisitsService &
   CurationService &
+  CohortService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -87,6 +89,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...changeSettingsService(ctx),
     ...visitsService(ctx),
     ...curationService(ctx, engine),
+    ...cohortService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

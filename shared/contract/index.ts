@@ -9,6 +9,7 @@ import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
 import { curationContract } from './curation.contract';
+import { cohortContract } from './cohort.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
 import { filesContract } from './files.contract';
@@ -46,6 +47,7 @@ export const procedures = {
   ...exportsContract,
   ...visitsContract,
   ...curationContract,
+  ...cohortContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;

@@ -23,7 +23,10 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Scheduler with 10,000 pending recordings', () => benchScheduler()],
   ['Participants table query (10,000 participants, 100,000 recordings)', () => benchParticipants()],
   ['Recordings table query (100,000 recordings)', () => benchRecordings()],
-  ['The window in browser mode: first screen, IPC, large tables', () => benchUi()],
+  [
+    'The window in browser mode: first screen (this build beside the unsplit one), charts of a 200-session participant, IPC, large tables',
+    () => benchUi(),
+  ],
   ['Export of 100,000 recordings (3.7 million values)', () => benchExport()],
   ['Export files for SPSS, Stata and Excel (10,000 recordings)', () => benchExportExtras()],
 ];

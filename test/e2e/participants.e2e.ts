@@ -131,7 +131,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   page,
   host,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const { studyId, byCode } = await importStudy(host, host.incoming);
 
   // The list: counts, recency in colour and words, search, sort, the overdue filter.
@@ -213,6 +213,10 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await openScreen(page, `/studies/${studyId}/participants/${byCode['P-001']!.id}`);
   await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
   await expect(page.getByText('Simulated results (sandbox)').first()).toBeVisible();
+  // Every measure (a few of each type are shown at first); the choice is kept for the study.
+  await page.getByText(/^Measures shown:/).click();
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await page.getByText(/^Measures shown:/).click();
   const hnr = page.getByRole('figure', { name: /Harmonics-to-noise ratio/ });
   await expect(hnr.locator('canvas').first()).toBeVisible();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');

@@ -1,6 +1,7 @@
 /** Every `voicescope` command, in the order `voicescope --help` lists them. */
 import type { CliCommand } from '../command';
 import { accountCommand } from './account.command';
+import { attributesCommand } from './attributes.command';
 import { auditCommand } from './audit.command';
 import { batchCommand } from './batch.command';
 import { curateCommand } from './curate.command';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly CliCommand[] = [
   exportCommand,
   reliabilityCommand,
   measureCommand,
+  attributesCommand,
   auditCommand,
   curateCommand,
 ];

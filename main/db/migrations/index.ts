@@ -14,6 +14,7 @@ import { m0100 } from './0100-batch-start-intent';
 import { m0110 } from './0110-study-design';
 import { m0120 } from './0120-curation';
 import { m0130 } from './0130-change-statistics';
+import { m0140 } from './0140-participant-attributes';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0110,
   m0120,
   m0130,
+  m0140,
 ];

@@ -4,6 +4,7 @@ import { appHandlers } from './app.handlers';
 import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
 import { curationHandlers } from './curation.handlers';
+import { cohortHandlers } from './cohort.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
 import { filesHandlers } from './files.handlers';
@@ -41,4 +42,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...exportsHandlers(d),
   ...visitsHandlers(d),
   ...curationHandlers(d),
+  ...cohortHandlers(d),
 });

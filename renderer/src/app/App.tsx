@@ -3,7 +3,7 @@
  * routed page. Hash routing works the same from the Electron app:// scheme and the browser-mode host.
  * First run (no service profile yet) goes to setup.
  */
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SimulatedBadge } from '../components/Badges';
@@ -11,6 +11,7 @@ import { ErrorNotice, Loading } from '../components/Feedback';
 import { useCall } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
+import { preloadScreen } from './lazy-screen';
 import { featureRoutes } from './routes';
 import { paths, patterns } from './paths';
 
@@ -21,6 +22,7 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
     ['Overview', at.overview],
     ['Participants', at.participants],
     ['Design and visits', at.design],
+    ['Cohort', at.cohort],
     ['Recordings', at.recordings],
     ['Batches', at.batches],
     ['Import', at.import],
@@ -141,7 +143,13 @@ const Sidebar = () => {
   );
 };
 
+/** The screens Home leads to, whose code is fetched while `app.info` is on its way. */
+const FIRST_SCREENS: readonly string[] = [patterns.setup, patterns.studies];
+
 const Home = () => {
+  useEffect(() => {
+    for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
+  }, []);
   const info = useCall('app.info', {});
   if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
   if (!info.data) return <Loading />;
@@ -173,13 +181,16 @@ export const App = ({ connection }: { connection: WsTransport | null }) => (
       <Sidebar />
       <main id="main" tabIndex={-1}>
         <ConnectionBanner connection={connection} />
-        <Switch>
-          <Route path="/" component={Home} />
-          {featureRoutes.map(([path, Component]) => (
-            <Route key={path} path={path} component={Component} />
-          ))}
-          <Route component={NotFound} />
-        </Switch>
+        {/* Each screen's code is loaded when first shown (lazy-screen.ts); a loading line stands in meanwhile. */}
+        <Suspense fallback={<Loading />}>
+          <Switch>
+            <Route path="/" component={Home} />
+            {featureRoutes.map(([path, Component]) => (
+              <Route key={path} path={path} component={Component} />
+            ))}
+            <Route component={NotFound} />
+          </Switch>
+        </Suspense>
       </main>
     </div>
   </Router>

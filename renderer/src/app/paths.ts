@@ -20,6 +20,8 @@ export const patterns = {
   recordings: '/studies/:id/recordings',
   recordingsFiltered: '/studies/:id/recordings/filter/:filter',
   recording: '/studies/:id/recordings/:rid',
+  /** One measure across the study's participants, grouped by their attributes. */
+  cohort: '/studies/:id/cohort',
   batches: '/studies/:id/batches',
   batch: '/studies/:id/batches/:bid',
   import: '/studies/:id/import',
@@ -60,6 +62,7 @@ const studyPaths = (id: number) => ({
   recordings: fill(patterns.recordings, { id }),
   recordingsFiltered: (filter: string) => fill(patterns.recordingsFiltered, { id, filter }),
   recording: (rid: number) => fill(patterns.recording, { id, rid }),
+  cohort: fill(patterns.cohort, { id }),
   batches: fill(patterns.batches, { id }),
   batch: (bid: number) => fill(patterns.batch, { id, bid }),
   import: fill(patterns.import, { id }),

@@ -2,6 +2,7 @@
 import { batchRoutes } from '../features/batches/routes';
 import { changeRoutes } from '../features/change/routes';
 import { designRoutes } from '../features/design/routes';
+import { cohortRoutes } from '../features/cohort/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -18,6 +19,7 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...setupRoutes,
   ...studyRoutes,
   ...participantRoutes,
+  ...cohortRoutes,
   ...recordingRoutes,
   ...recordingDetailRoutes,
   ...importRoutes,
