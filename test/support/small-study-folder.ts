@@ -46,8 +46,16 @@ export interface SmallStudyFolder {
 
 export const SMALL_PARTICIPANTS = ['P01', 'P02', 'P03', 'P04'] as const;
 
-export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {}): SmallStudyFolder => {
+/**
+ * `seed` moves every file's audio (default 0): two studies of one workspace given folders with different
+ * seeds share no audio, so neither is held as a duplicate of the other (issue 15).
+ */
+export const makeSmallStudyFolder = (
+  root: string,
+  opts: { good?: number; seed?: number } = {},
+): SmallStudyFolder => {
   const good = opts.good ?? 10;
+  const shift = opts.seed ?? 0;
   const dir = join(root, 'study-recordings');
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
@@ -64,19 +72,25 @@ export const makeSmallStudyFolder = (root: string, opts: { good?: number } = {})
     const code = SMALL_PARTICIPANTS[i % SMALL_PARTICIPANTS.length]!;
     const session = `w${1 + Math.floor(i / SMALL_PARTICIPANTS.length)}`;
     const file = name(code, session, 1 + i);
-    add(file, makeWav({ seconds: 42, speechSeconds: 36 + (i % 3), seed: 300 + i }), code, session, 1 + i);
+    add(
+      file,
+      makeWav({ seconds: 42, speechSeconds: 36 + (i % 3), seed: 300 + shift + i }),
+      code,
+      session,
+      1 + i,
+    );
     if (i === 0) original = file;
   }
   const stereo = name('P02', 'stereo', 20);
   add(
     stereo,
-    makeWav({ seconds: 42, speechSeconds: 36, seed: 400, channels: 2, sampleRateHz: 44_100 }),
+    makeWav({ seconds: 42, speechSeconds: 36, seed: 400 + shift, channels: 2, sampleRateHz: 44_100 }),
     'P02',
     'stereo',
     20,
   );
   const short = name('P03', 'short', 21);
-  add(short, makeWav({ seconds: 30, speechSeconds: 12, seed: 401 }), 'P03', 'short', 21);
+  add(short, makeWav({ seconds: 30, speechSeconds: 12, seed: 401 + shift }), 'P03', 'short', 21);
   const text = name('P04', 'text', 22);
   add(text, new TextEncoder().encode('these are field notes, not audio\n'.repeat(40)), 'P04', 'text', 22);
   // Sorts after the original (the first in path order is kept), as a copy filed under a later session.

@@ -50,11 +50,14 @@ const run = (args: string[]): Promise<{ code: number; lines: Line[]; stderr: str
     );
   });
 
+// Each folder has audio of its own: the same audio in two studies would be held as a duplicate (issue 15).
+let folders = 0;
 const folder = (name: string, participants: string[]) => {
   const dir = join(root, name);
+  const base = 70 + 100 * folders++;
   mkdirSync(dir, { recursive: true });
   participants.forEach((p, i) =>
-    writeFileSync(join(dir, `${p}_s1.wav`), makeWav({ seconds: 40, speechSeconds: 34, seed: 70 + i })),
+    writeFileSync(join(dir, `${p}_s1.wav`), makeWav({ seconds: 40, speechSeconds: 34, seed: base + i })),
   );
   return dir;
 };

@@ -76,7 +76,8 @@ describe('an excluded recording', () => {
       pd_hnr: '40',
     });
     const hnr = summary.find((r) => r['participant'] === 'P-001' && r['measure'] === 'pd_hnr')!;
-    expect(hnr).toMatchObject({ n: '3', baseline_n: '3', baseline: '12', latest_value: '14', change: '2' });
+    // Three sessions left, all of them the baseline (k = 3): no later session, so no change yet.
+    expect(hnr).toMatchObject({ n: '3', baseline_n: '3', baseline: '12', latest_value: '14', change: '' });
     const tl = participantTimeline(svc.db, a, 3)!;
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((p) => p.value)).toEqual([10, 12, 14]);
@@ -108,7 +109,9 @@ describe('a recording reassigned after upload', () => {
     expect(moved['provenance']).toMatch(/^Reassigned from participant P-001 to P-002 after upload/);
     expect(summary.find((r) => r['participant'] === 'P-002' && r['measure'] === 'pd_hnr')).toMatchObject({
       n: '2',
-      baseline: '30',
+      // Two sessions: a baseline needs three, so there is none yet.
+      baseline: '',
+      change_verdict: 'no_baseline_yet',
       latest_value: '20',
     });
   });

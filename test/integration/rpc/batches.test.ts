@@ -5,6 +5,7 @@
  * whole queue with its reason until the researcher resumes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
 import { batchSettles, eventually, importFolder, openTestHost, startBatch, type TestHost } from './test-host';
 
@@ -90,7 +91,8 @@ describe('pause, resume and cancel', () => {
 
   it('a paused batch sends nothing until resumed', async () => {
     const { studyId } = await t.sandboxStudy('Paused study');
-    const { batchId } = await importFolder(t, studyId, [folder.dir], { manifestPath: folder.manifestPath });
+    const own = makeSmallStudyFolder(join(t.root, 'paused'), { seed: 1000 }); // audio of its own (issue 15)
+    const { batchId } = await importFolder(t, studyId, [own.dir], { manifestPath: own.manifestPath });
     await t.must('participants.createAccounts', { studyId });
     await t.must('batches.start', { batchId });
     await t.must('batches.pause', { batchId });
@@ -110,7 +112,8 @@ describe('pause, resume and cancel', () => {
 describe('the queue', () => {
   it('pauses everything when the organisation is suspended, with the reason, and sends again once the researcher resumes', async () => {
     const { studyId, profileId } = await t.sandboxStudy('Suspension study');
-    const { batchId } = await importFolder(t, studyId, [folder.dir], { manifestPath: folder.manifestPath });
+    const own = makeSmallStudyFolder(join(t.root, 'suspended'), { seed: 2000 }); // audio of its own (issue 15)
+    const { batchId } = await importFolder(t, studyId, [own.dir], { manifestPath: own.manifestPath });
     await t.must('participants.createAccounts', { studyId });
     const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
     await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, access: 'suspended' });

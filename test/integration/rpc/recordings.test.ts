@@ -154,11 +154,12 @@ describe('recordings.retry (only what is safe)', () => {
   it('sends again uploads the service refused without charging; leaves everything else alone', async () => {
     const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
     const study = await t.sandboxStudy('Refused study');
+    const own = makeSmallStudyFolder(join(t.root, 'refused'), { seed: 1_000 });
     await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
     let refusedBatch: number;
     try {
-      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [folder.dir], {
-        manifestPath: folder.manifestPath,
+      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [own.dir], {
+        manifestPath: own.manifestPath,
         convert: true,
       }));
       await startBatch(t, study.studyId, refusedBatch);
@@ -226,8 +227,10 @@ describe('late results', () => {
 describe('uncertain uploads (the researcher decides)', () => {
   it('lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says', async () => {
     const study = await t.sandboxStudy('Uncertain study');
-    const three = [folder.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
-      join(folder.dir, f),
+    // Audio of its own: the same audio as another study's would be held as a duplicate (issue 15).
+    const own = makeSmallStudyFolder(join(t.root, 'uncertain'), { seed: 2_000 });
+    const three = [own.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
+      join(own.dir, f),
     );
     await t.sandboxAdmin('PUT', 'scenario', {
       preset: 'fast',
@@ -236,7 +239,7 @@ describe('uncertain uploads (the researcher decides)', () => {
     let uncertainBatch: number;
     try {
       ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, {
-        pattern: folder.pattern,
+        pattern: own.pattern,
       }));
       await startBatch(t, study.studyId, uncertainBatch);
       await eventually(

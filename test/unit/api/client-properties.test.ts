@@ -386,9 +386,19 @@ describe.each(VERSIONS)('API %s', (version) => {
           );
           const want = new Map<string, number | string>();
           const wantStates: Record<string, string> = {};
+          // A settling answer with odd values for its type is asked for once more before it is final
+          // (results.repo.ts): after this first poll it is still processing, nothing of it stored as values.
+          const oddTypes = new Set(
+            res !== null && (res as Result<RecordingAnalysis, unknown>).ok
+              ? (res as { value: RecordingAnalysis }).value.outcomes
+                  .filter((o) => (o.flags ?? []).length > 0)
+                  .map((o) => o.type as string)
+              : [],
+          );
           for (const t of requested) {
             const status = body === null ? undefined : at(body, ['analysis', t, 'status']);
             wantStates[t] = body === null ? 'processing' : statusOf(status);
+            if (oddTypes.has(t) && wantStates[t] !== 'processing') wantStates[t] = 'processing';
             if (body !== null && isObj(at(body, ['analysis', t])) && wantStates[t] === 'completed')
               for (const [k, v] of measuresIn(version, body!, t)) want.set(k, v);
           }
