@@ -13,6 +13,7 @@ import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
+import { localMeasuresService, type LocalMeasuresService } from './local-measures.service';
 import { createKeyStore } from './key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
@@ -34,6 +35,7 @@ export type StudyService = ProfilesService &
   UsageService &
   PrivacyService &
   ExportsService &
+  LocalMeasuresService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -75,6 +77,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
+    ...localMeasuresService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

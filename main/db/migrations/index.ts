@@ -10,6 +10,7 @@ import { m0070 } from './0070-audit-chain';
 import { m0080 } from './0080-data-quality';
 import { m0090 } from './0090-end-states-and-account-intents';
 import { m0095 } from './0095-confirm-odd-answers';
+import { m0150 } from './0150-local-measures';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0080,
   m0090,
   m0095,
+  m0150,
 ];

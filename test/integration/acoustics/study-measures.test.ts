@@ -1,0 +1,101 @@
+/**
+ * Local acoustic measures in a study: recordings imported as a researcher would, measured on worker
+ * threads with progress, stored with their provenance and quality control, measured once only, and
+ * exported as long rows (`analysis` = `local`) and wide `lm_` columns.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEASURE_KEYS } from '../../../main/acoustics/measures';
+import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import type { ImportRequest } from '../../../shared/study';
+import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
+
+const dir = mkdtempSync(join(tmpdir(), 'vs-local-'));
+let svc: StudyService;
+
+const speech = (seed: number): Float32Array =>
+  makeSpeechLikeSignal({ seconds: 8, speechSeconds: 6, sampleRateHz: 16_000, seed });
+
+beforeAll(async () => {
+  const audio = join(dir, 'audio');
+  mkdirSync(audio);
+  writeFileSync(
+    join(audio, 'P001_s1.wav'),
+    encodeWav([speech(1)], { sampleRateHz: 16_000, format: 'pcm16' }),
+  );
+  writeFileSync(
+    join(audio, 'P002_s1.wav'),
+    encodeWav([speech(2)], { sampleRateHz: 16_000, format: 'pcm16' }),
+  );
+  // Driven far into clipping: the quality control must call it poor.
+  const loud = speech(3).map((v) => Math.max(-1, Math.min(1, v * 40)));
+  writeFileSync(join(audio, 'P003_s1.wav'), encodeWav([loud], { sampleRateHz: 16_000, format: 'pcm16' }));
+  svc = openStudyService({ workspaceDir: join(dir, 'ws') });
+  svc.db
+    .prepare(
+      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
+    )
+    .run();
+  svc.db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`).run();
+  const req: ImportRequest = {
+    studyId: 1,
+    paths: [audio],
+    filenamePattern: '{participant}_{session}.wav',
+    timeZone: 'UTC',
+    analyses: ['wellbeing'],
+    isolateOldestSpeaker: false,
+    convert: false,
+  };
+  const plan = await svc.planImport(req);
+  if (!plan.ok) throw new Error(plan.error.message);
+  await svc.commitImport(plan.value);
+}, 120_000);
+
+afterAll(async () => {
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('local measures of a study', () => {
+  it('measures every recording without measures, off the calling thread, reporting progress', async () => {
+    const progress: [number, number][] = [];
+    const report = await svc.measureStudy(1, { onProgress: (d, t) => progress.push([d, t]) });
+    expect(report).toMatchObject({
+      measured: 3,
+      failed: [],
+      settings: { pitchFloor: 75, pitchCeiling: 500 },
+    });
+    expect(progress[0]).toEqual([0, 3]);
+    expect(progress.at(-1)).toEqual([3, 3]);
+  }, 180_000);
+
+  it('stores every measure key with the engine version and the pitch range as provenance', () => {
+    const ids = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id`).all() as { id: number }[]).map(
+      (r) => r.id,
+    );
+    const m = svc.localMeasurement(ids[0]!)!;
+    expect(Object.keys(m.measures).sort()).toEqual([...MEASURE_KEYS].sort());
+    expect(m.measures['f0_mean_hz']).toBeGreaterThan(75);
+    expect(m.engineVersion).toMatch(/^voicescope-acoustics \d/);
+    expect(JSON.parse(m.settings)).toEqual({ pitchFloor: 75, pitchCeiling: 500 });
+    expect(m.problem).toBeNull();
+    const clipped = svc.localMeasurement(ids[2]!)!;
+    expect(clipped.quality?.verdict).toBe('poor');
+    expect(clipped.quality?.reasons.join(' ')).toMatch(/clipped/);
+  });
+
+  it('measures a recording once: a second run finds nothing to do', async () => {
+    const report = await svc.measureStudy(1);
+    expect(report.measured).toBe(0);
+  });
+
+  it('measures again with another pitch range when asked, and records that range', async () => {
+    svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
+    const report = await svc.measureStudy(1, { again: true });
+    expect(report.measured).toBe(3);
+    const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;
+    expect(JSON.parse(svc.localMeasurement(id)!.settings)).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
+  }, 180_000);
+});
