@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_KEYS } from '../../../main/acoustics/measures';
+import { runExport } from '../../../main/export/run-export';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
+import { num, readCsv } from '../export/helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-local-'));
 let svc: StudyService;
@@ -98,4 +100,48 @@ describe('local measures of a study', () => {
     const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;
     expect(JSON.parse(svc.localMeasurement(id)!.settings)).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
   }, 180_000);
+
+  it('exports long rows with analysis = local and measure = the key, wide lm_ and qc_ columns, and the codebook', async () => {
+    // Exports hold the recordings that were sent (an analysis row): as the engine would after the upload.
+    svc.db
+      .prepare(
+        `INSERT INTO analyses (recording_id, type, state, requested_at) SELECT id, 'wellbeing', 'processing', 'x' FROM recordings`,
+      )
+      .run();
+    const out = join(dir, 'out');
+    mkdirSync(out, { recursive: true });
+    const r = await runExport(
+      svc.db,
+      { studyId: 1, timeZone: 'UTC', forms: ['long', 'wide'] },
+      { outDir: out, appVersion: 'test', now: () => Date.UTC(2026, 10, 25) },
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const dirOut = r.value.directory;
+    const long = readCsv(join(dirOut, 'measures_long.csv')).records.filter((x) => x['analysis'] === 'local');
+    expect(long).toHaveLength(3 * MEASURE_KEYS.length);
+    expect(new Set(long.map((x) => x['measure']))).toEqual(new Set(MEASURE_KEYS));
+    const f0 = long.filter((x) => x['measure'] === 'f0_mean_hz');
+    expect(f0.every((x) => x['analysis_state'] === 'completed' && x['unit'] === 'Hz')).toBe(true);
+    expect(f0.every((x) => num(x['value'])! > 75)).toBe(true);
+
+    const wide = readCsv(join(dirOut, 'measures_wide.csv'));
+    for (const k of MEASURE_KEYS) expect(wide.header).toContain(`lm_${k}`);
+    expect(wide.header).toEqual(
+      expect.arrayContaining(['qc_verdict', 'qc_reasons', 'qc_snr_db', 'lm_pitch_floor_hz']),
+    );
+    expect(wide.records.map((x) => x['qc_verdict'])).toEqual(['good', 'good', 'poor']);
+    const first = wide.records[0]!;
+    expect(num(first['lm_f0_mean_hz'])).toBeCloseTo(
+      num(f0.find((x) => x['recording'] === first['recording'])!['value'])!,
+      6,
+    );
+    expect(first['lm_pitch_floor_hz']).toBe('100');
+
+    const recordings = readCsv(join(dirOut, 'recordings.csv'));
+    expect(recordings.header).toContain('qc_verdict');
+    const codebook = (await import('node:fs')).readFileSync(join(dirOut, 'codebook.md'), 'utf8');
+    expect(codebook).toContain('## Local acoustic measures');
+    expect(codebook).toContain('Boersma, P. (1993)');
+    expect(codebook).toContain('`lm_jitter_local_pct`');
+  }, 120_000);
 });
