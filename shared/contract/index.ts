@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AppError, EventDef, Procedure } from '../rpc';
+import { acousticsContract } from './acoustics.contract';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
@@ -25,6 +26,7 @@ import { usageContract } from './usage.contract';
 
 export const procedures = {
   ...appContract,
+  ...acousticsContract,
   ...profilesContract,
   ...studiesContract,
   ...participantsContract,

@@ -16,6 +16,7 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
+import { LocalMeasuresSection } from './LocalMeasuresSection';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -166,6 +167,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
         )}
       </Section>
 
+      <LocalMeasuresSection recordingId={r.id} />
       <DataQuality d={d} />
 
       <Section title="Analyses">

@@ -1,0 +1,23 @@
+/** Local acoustic measures and quality control of a recording (local-measures.service.ts). */
+import type { acousticsContract } from '../../../shared/contract/acoustics.contract';
+import { ok } from '../../../shared/result';
+import type { HandlersOf } from '../router';
+import type { HostDeps } from './deps';
+
+export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContract> => ({
+  'acoustics.recording': ({ recordingId }) => {
+    const m = d.service.localMeasurement(recordingId);
+    if (!m) return ok(null);
+    const s = JSON.parse(m.settings) as { pitchFloor?: number; pitchCeiling?: number };
+    const problem = m.problem ? ((JSON.parse(m.problem) as { detail?: string }).detail ?? m.problem) : null;
+    return ok({
+      measuredAt: m.measuredAt,
+      engineVersion: m.engineVersion,
+      pitchFloorHz: s.pitchFloor ?? null,
+      pitchCeilingHz: s.pitchCeiling ?? null,
+      problem,
+      quality: m.quality ? { ...m.quality, reasons: [...m.quality.reasons] } : null,
+      measures: { ...m.measures },
+    });
+  },
+});
