@@ -40,6 +40,16 @@ export interface LocalMeasuresService {
   localMeasureSettings(studyId: number): AcousticSettings;
   setLocalMeasureSettings(studyId: number, settings: AcousticSettings): void;
   measureStudy(studyId: number, opts?: MeasureStudyOptions): Promise<MeasureStudyReport>;
+  /**
+   * Measures the study's unmeasured recordings in the background (after an import), one worker thread,
+   * one run per study at a time: asked again while a run is going, it runs once more afterwards.
+   * Resolves when done; never rejects (a failure is reported to `onError`).
+   */
+  measureInBackground(
+    studyId: number,
+    onProgress?: (done: number, total: number) => void,
+    onError?: (e: unknown) => void,
+  ): Promise<void>;
   /** One recording's local measures and quality control; null when not measured yet. */
   localMeasurement(recordingId: number): StoredMeasurement | null;
 }
@@ -50,7 +60,9 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
   const { db, iso } = ctx;
   const settingsOf = (studyId: number): AcousticSettings =>
     readSetting<AcousticSettings>(db, settingKey(studyId)) ?? DEFAULT_ACOUSTIC_SETTINGS;
-  return {
+  const running = new Map<number, Promise<void>>();
+  const askedAgain = new Set<number>();
+  const self: LocalMeasuresService = {
     localMeasureSettings: settingsOf,
     setLocalMeasureSettings(studyId, settings) {
       writeSetting(db, settingKey(studyId), settings);
@@ -66,6 +78,8 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         // Stored as each file finishes: a stop half-way keeps what was measured.
         onResult: (i, r) => {
+          // The workspace was closed while the workers ran (the app quitting): nothing more is stored.
+          if (!db.open) return;
           const rec = todo[i]!;
           const base = {
             recordingId: rec.id,
@@ -90,6 +104,26 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
       });
       return { measured: todo.length - failed.length, failed, settings };
     },
+    measureInBackground(studyId, onProgress, onError) {
+      const current = running.get(studyId);
+      if (current) {
+        askedAgain.add(studyId);
+        return current;
+      }
+      const run = async (): Promise<void> => {
+        do {
+          askedAgain.delete(studyId);
+          if (!db.open) return;
+          await self.measureStudy(studyId, { threads: 1, ...(onProgress ? { onProgress } : {}) });
+        } while (askedAgain.has(studyId));
+      };
+      const p = run()
+        .catch((e: unknown) => onError?.(e))
+        .finally(() => running.delete(studyId));
+      running.set(studyId, p);
+      return p;
+    },
     localMeasurement: (recordingId) => measurementOf(db, recordingId),
   };
+  return self;
 };

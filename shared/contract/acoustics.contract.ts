@@ -4,7 +4,7 @@
  * Keys, units and labels: shared/acoustics/measures.ts.
  */
 import { z } from 'zod';
-import { procedure } from '../rpc';
+import { eventDef, procedure } from '../rpc';
 import { strict } from './bounds';
 import { Id } from './views';
 
@@ -37,6 +37,11 @@ export const LocalMeasurementSchema = z.object({
   measures: z.record(z.string(), z.number().nullable()),
 });
 export type LocalMeasurement = z.infer<typeof LocalMeasurementSchema>;
+
+export const acousticsEvents = {
+  /** Measuring a study's new recordings in the background, after an import. */
+  'acoustics.progress': eventDef(z.object({ studyId: Id, done: z.number(), total: z.number() })),
+} as const;
 
 export const acousticsContract = {
   /** null: the recording was not measured locally yet. */

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AppError, EventDef, Procedure } from '../rpc';
-import { acousticsContract } from './acoustics.contract';
+import { acousticsContract, acousticsEvents } from './acoustics.contract';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
@@ -44,7 +44,10 @@ export const procedures = {
   ...exportsContract,
 } as const satisfies Record<string, Procedure>;
 
-export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;
+export const events = { ...eventsContract, ...exportEvents, ...acousticsEvents } as const satisfies Record<
+  string,
+  EventDef
+>;
 
 export type Procedures = typeof procedures;
 export type Method = keyof Procedures;

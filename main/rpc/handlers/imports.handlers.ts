@@ -83,6 +83,11 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
           label,
         });
         plans.drop(planId);
+        // The local acoustic measures and quality control of the new recordings, off the main thread.
+        const studyId = plan.request.studyId;
+        void service.measureInBackground(studyId, (done, total) =>
+          d.bus.publish('acoustics.progress', { studyId, done, total }),
+        );
         return ok(r);
       } finally {
         committing.delete(planId);

@@ -93,6 +93,15 @@ describe('local measures of a study', () => {
     expect(report.measured).toBe(0);
   });
 
+  it('in the background (after an import), one run per study at a time: a second request joins the first', async () => {
+    const errors: unknown[] = [];
+    const a = svc.measureInBackground(1, undefined, (e) => errors.push(e));
+    const b = svc.measureInBackground(1, undefined, (e) => errors.push(e));
+    expect(b).toBe(a);
+    await a;
+    expect(errors).toEqual([]);
+  });
+
   it('measures again with another pitch range when asked, and records that range', async () => {
     svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
     const report = await svc.measureStudy(1, { again: true });
