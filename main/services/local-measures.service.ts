@@ -5,7 +5,8 @@
  * when the import made one (what the service heard), else the original file.
  */
 import { DEFAULT_ACOUSTIC_SETTINGS, ENGINE, type AcousticSettings } from '../acoustics/measure';
-import { measureFiles } from '../acoustics/pool';
+import { assessFiles, measureFiles } from '../acoustics/pool';
+import type { QualityReport } from '../acoustics/quality';
 import {
   measurementOf,
   recordingsToMeasure,
@@ -50,6 +51,10 @@ export interface LocalMeasuresService {
     onProgress?: (done: number, total: number) => void,
     onError?: (e: unknown) => void,
   ): Promise<void>;
+  /** The quality control of files not imported yet (the import preview), on worker threads; in the order given. */
+  assessFiles(
+    paths: readonly string[],
+  ): Promise<{ path: string; quality: QualityReport | null; problem: string | null }[]>;
   /** One recording's local measures and quality control; null when not measured yet. */
   localMeasurement(recordingId: number): StoredMeasurement | null;
 }
@@ -122,6 +127,14 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
         .finally(() => running.delete(studyId));
       running.set(studyId, p);
       return p;
+    },
+    async assessFiles(paths) {
+      const results = await assessFiles(paths);
+      return results.map((r, i) => ({
+        path: paths[i]!,
+        quality: r.ok ? r.value : null,
+        problem: r.ok ? null : r.error.detail,
+      }));
     },
     localMeasurement: (recordingId) => measurementOf(db, recordingId),
   };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { eventDef, procedure } from '../rpc';
-import { strict } from './bounds';
+import { strict, tokenText } from './bounds';
 import { Id } from './views';
 
 export const QUALITY_VERDICTS = ['good', 'usable', 'poor'] as const;
@@ -38,6 +38,14 @@ export const LocalMeasurementSchema = z.object({
 });
 export type LocalMeasurement = z.infer<typeof LocalMeasurementSchema>;
 
+/** One file of an import preview: its quality control, or why it could not be checked (not a WAV file…). */
+export const PreviewQualitySchema = z.object({
+  path: z.string(),
+  quality: RecordingQualitySchema.nullable(),
+  problem: z.string().nullable(),
+});
+export type PreviewQuality = z.infer<typeof PreviewQualitySchema>;
+
 export const acousticsEvents = {
   /** Measuring a study's new recordings in the background, after an import. */
   'acoustics.progress': eventDef(z.object({ studyId: Id, done: z.number(), total: z.number() })),
@@ -46,4 +54,12 @@ export const acousticsEvents = {
 export const acousticsContract = {
   /** null: the recording was not measured locally yet. */
   'acoustics.recording': procedure(strict({ recordingId: Id }), LocalMeasurementSchema.nullable()),
+  /**
+   * The quality control of an import preview's WAV files, before anything is committed or sent (no credit
+   * spent): the files the preview would import, on worker threads. null: the preview is gone.
+   */
+  'acoustics.planQuality': procedure(
+    strict({ planId: tokenText() }),
+    z.array(PreviewQualitySchema).nullable(),
+  ),
 } as const;

@@ -5,6 +5,19 @@ import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
 export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContract> => ({
+  async 'acoustics.planQuality'({ planId }) {
+    const plan = d.plans.get(planId);
+    if (!plan) return ok(null);
+    // The files the preview would import (a file refused at once for its size is never read).
+    const paths = plan.files.filter((f) => f.action !== 'unassigned' && f.sha256 !== null).map((f) => f.path);
+    const checked = await d.service.assessFiles(paths);
+    return ok(
+      checked.map((c) => ({
+        ...c,
+        quality: c.quality ? { ...c.quality, reasons: [...c.quality.reasons] } : null,
+      })),
+    );
+  },
   'acoustics.recording': ({ recordingId }) => {
     const m = d.service.localMeasurement(recordingId);
     if (!m) return ok(null);

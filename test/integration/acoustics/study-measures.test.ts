@@ -93,6 +93,18 @@ describe('local measures of a study', () => {
     expect(report.measured).toBe(0);
   });
 
+  it('checks the quality of files before they are imported (the preview), and names a file it cannot read', async () => {
+    const audio = join(dir, 'audio');
+    writeFileSync(join(dir, 'notes.wav'), 'not audio');
+    const r = await svc.assessFiles([
+      join(audio, 'P001_s1.wav'),
+      join(audio, 'P003_s1.wav'),
+      join(dir, 'notes.wav'),
+    ]);
+    expect(r.map((x) => x.quality?.verdict ?? null)).toEqual(['good', 'poor', null]);
+    expect(r[2]!.problem).toBeTruthy();
+  }, 60_000);
+
   it('in the background (after an import), one run per study at a time: a second request joins the first', async () => {
     const errors: unknown[] = [];
     const a = svc.measureInBackground(1, undefined, (e) => errors.push(e));
