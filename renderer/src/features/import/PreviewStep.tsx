@@ -17,6 +17,7 @@ import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/for
 import { fmtCompact } from '../recordings/recording-columns';
 import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT } from './import-labels';
 import { lastSegment } from './import-choice';
+import { PlanQuality } from './PlanQuality';
 
 const audio = (f: PlannedFile) => {
   if (!f.format) return '—';
@@ -421,6 +422,7 @@ export const PreviewStep = ({
           <ReasonList planId={summary.planId} action="refused" title="Refused: never sent" />
           <ReasonList planId={summary.planId} action="unassigned" title="No participant: not imported" />
           <Duplicates planId={summary.planId} insist={insist} onInsist={onInsist} />
+          <PlanQuality planId={summary.planId} />
 
           <div className="plan-files">
             <h3>{action ? `Files: ${ACTION[action].label}` : 'All files'}</h3>
