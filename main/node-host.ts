@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppHost } from './app-host';
@@ -15,12 +15,17 @@ import { classifyDbError } from './db/db-errors';
 import { createLogger, logsDirOf, routeConsole } from './log';
 import { guardProcess } from './process-guard';
 import { createExportDownloads } from './rpc/export-downloads';
+import { createMediaRoute } from './rpc/media-route';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir } from './services/workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+/** The built window. Benchmarks (with the test hooks on) may serve another build, e.g. an earlier commit's. */
+export const RENDERER_DIR =
+  process.env['VOICESCOPE_TEST_HOOKS'] === '1' && process.env['VOICESCOPE_TEST_RENDERER_DIR']
+    ? resolve(process.env['VOICESCOPE_TEST_RENDERER_DIR'])
+    : join(ROOT, 'out', 'renderer');
 
 const HELP = `Voicescope in browser mode: the workstation in your web browser, served on this computer only.
 
@@ -91,11 +96,12 @@ const main = async () => {
       : {}),
   });
   const downloads = createExportDownloads(host.service.workspace.dir);
+  const media = createMediaRoute(host.service);
   const bridge = await startBridge({
     router: host.router,
     bus: host.bus,
     staticDir: RENDERER_DIR,
-    routes: downloads.route,
+    routes: (path, req, res) => downloads.route(path, req, res) || media(path, req, res),
     // A peer that breaks its own connection is no news (diagnostic mode shows it); a failed call is.
     onError: (what, e) =>
       what === 'call' || what === 'request handler'

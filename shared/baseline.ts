@@ -1,7 +1,8 @@
 /**
- * A within-person baseline: the mean and standard deviation of a participant's first sessions of one
- * measure, and how far the latest session has moved from it. One definition for the timeline chart
- * and the per-participant export summary, so the two never disagree.
+ * A within-person baseline: the mean and standard deviation of a participant's first k sessions of one
+ * measure, only once all k are present (with fewer there is "no baseline yet", never a baseline over
+ * fewer sessions under the same name). One definition for the timeline chart, the per-participant
+ * export summary and the command line, so they never disagree; the change from it is shared/change.ts.
  */
 export interface BaselinePoint {
   readonly recordedAt: string;
@@ -27,25 +28,20 @@ export const meanSd = (values: readonly number[]): { mean: number; sd: number | 
   return { mean, sd: Math.sqrt(ss / (n - 1)) };
 };
 
-/** Baseline over the first `sessions` points in time order (the caller passes one API version's points only). */
+/**
+ * Baseline over the first `sessions` points in time order (the caller passes one API version's points
+ * only); null while fewer than `sessions` points exist: no baseline yet.
+ */
 export const baselineOf = (
   points: readonly BaselinePoint[],
   sessions = DEFAULT_BASELINE_SESSIONS,
 ): BaselineStats | null => {
-  if (points.length === 0) return null;
+  const k = Math.max(1, sessions);
+  if (points.length < k) return null;
   const ordered = [...points].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
-  const first = ordered.slice(0, Math.max(1, sessions));
+  const first = ordered.slice(0, k);
   const { mean, sd } = meanSd(first.map((p) => p.value));
   return { n: first.length, mean, sd, from: first[0]!.recordedAt, to: first.at(-1)!.recordedAt };
-};
-
-/** Latest minus baseline mean, and the same in baseline SDs when the baseline has a non-zero SD. */
-export const changeFromBaseline = (
-  latest: number,
-  baseline: BaselineStats,
-): { change: number; changeInSd: number | null } => {
-  const change = latest - baseline.mean;
-  return { change, changeInSd: baseline.sd !== null && baseline.sd > 0 ? change / baseline.sd : null };
 };
 
 /**

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { AnalysisType, ApiVersion } from './api/vocabulary';
-import { DEFAULT_BASELINE_SESSIONS } from './baseline';
 import { codeRef, labelText, LIMITS, listOf, plainText, strict } from './contract/bounds';
 import { ANALYSIS_STATES } from './states';
 
@@ -74,8 +73,8 @@ export const ExportRequestSchema = strict({
   extras: listOf(ExportExtra, 8).default([]),
   /** Also write participant_accounts.csv, the only file that links participant codes to the service's account ids. */
   includeLinkFile: z.boolean().default(false),
-  /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts). */
-  baselineSessions: z.int().min(1).max(20).default(DEFAULT_BASELINE_SESSIONS),
+  /** Sessions in the per-participant summary's baseline: the first k of each participant, measure and API version (the timeline's baseline, shared/baseline.ts); absent, the study's setting. */
+  baselineSessions: z.int().min(1).max(20).optional(),
   /** IANA zone of the `*_local` columns and of date-only bounds, e.g. Europe/Berlin. */
   timeZone: plainText(LIMITS.timeZone).refine(isTimeZone, {
     message: 'not a time zone name this computer knows (expected an IANA name such as Europe/Berlin)',

@@ -67,3 +67,18 @@ export const VERDICT_STATUSES = [
 export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
 export const FINDING_SEVERITIES = ['refuse', 'warn'] as const;
 export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+
+/**
+ * A participant's place in the study (issue 15). `enrolled`: signed up, not yet recording; `active`:
+ * expected to record (the only status the overdue flags count); `completed`: finished the schedule;
+ * `withdrawn`: left, with a reason. Each change has a date (the participant's status history).
+ */
+export const PARTICIPANT_STATUSES = ['enrolled', 'active', 'completed', 'withdrawn'] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+
+/**
+ * Where a recording's visit came from: the researcher's override, the session label (matching a visit's
+ * name), the recording date falling in a visit's window (days from the participant's baseline), or none.
+ */
+export const VISIT_SOURCES = ['researcher', 'session', 'window', 'none'] as const;
+export type VisitSource = (typeof VISIT_SOURCES)[number];

@@ -59,6 +59,17 @@ export interface SpeechFigure {
   readonly channelSent: number | 'mix';
 }
 
+/** Where the same audio was seen: under which participant, in which study, as which recording. */
+export interface SeenElsewhere {
+  /** The stored recording; null for another file of this import. */
+  readonly recordingId: number | null;
+  readonly study: string;
+  readonly sameStudy: boolean;
+  readonly participantCode: string;
+  readonly session: string | null;
+  readonly path: string;
+}
+
 export interface PlannedFile {
   readonly path: string;
   readonly fileName: string;
@@ -76,6 +87,19 @@ export interface PlannedFile {
   readonly verdict: VerdictView;
   /** The earlier copy: a recording already in the study, or an earlier file of this plan. */
   readonly duplicateOf: { readonly recordingId: number | null; readonly path: string } | null;
+  /** A duplicate whose earlier copy waits, unsent, in this batch that was never started: start it instead. */
+  readonly unstartedBatchId?: number | undefined;
+  /**
+   * A refused file already in the study, refused locally before (same audio, same participant): it is
+   * not added again; this is that recording.
+   */
+  readonly alreadyRefused?: { readonly recordingId: number; readonly batchId: number | null } | undefined;
+  /**
+   * The same audio under another participant of this study (stored, or another file of this plan) or in
+   * another study of the workspace (issue 15); absent or empty when it was seen nowhere else. Such a
+   * file is held as a duplicate: the researcher decides.
+   */
+  readonly seenElsewhere?: readonly SeenElsewhere[] | undefined;
   readonly action: PlannedAction;
   /** Why the file is unassigned, when it is. */
   readonly assignmentProblem: string | null;
@@ -96,6 +120,9 @@ export interface ImportRequest {
   readonly convert: boolean;
   /** Multichannel files: the channel sent ('auto': the one with most speech; a 1-based number; or 'mix'). */
   readonly channel?: 'auto' | 'mix' | number | undefined;
+  /** The channel chosen for single files (by path), over `channel`. */
+  readonly channelByFile?:
+    readonly { readonly path: string; readonly channel: 'auto' | 'mix' | number }[] | undefined;
 }
 
 export interface ImportPlan {

@@ -6,6 +6,7 @@
  * container metadata read by music-metadata. Compressed audio is not decoded, so its speech time is
  * not measured (null): each caller decides what to do about that.
  */
+import { recogniseOtherFormat } from './other-formats';
 import { parseBuffer } from 'music-metadata';
 import { err, ok, type Result } from '../../shared/result';
 import type { AudioFormat } from '../../shared/api/vocabulary';
@@ -33,10 +34,29 @@ export interface ProbedAudio {
 }
 
 export interface ProbeProblem {
-  /** too_large: over the service's size limit, refused without reading it whole; not_audio: no supported container; unsupported_encoding: a WAV encoding we cannot decode; unreadable: damaged. */
-  readonly code: 'empty' | 'not_audio' | 'unsupported_encoding' | 'unreadable' | 'too_large';
+  /**
+   * too_large: over the service's size limit, refused without reading it whole; not_audio: no supported
+   * container; unsupported_format: an audio format the service does not take (FLAC, AIFF, WebM, ...,
+   * named in the message); unsupported_encoding: a WAV encoding we cannot decode; unreadable: damaged.
+   */
+  readonly code:
+    'empty' | 'not_audio' | 'unsupported_format' | 'unsupported_encoding' | 'unreadable' | 'too_large';
   readonly message: string;
+  /** What to do, when it depends on the file (the format's own advice); else the code's. */
+  readonly action?: string;
 }
+
+/** The problem of a file in a format the service does not take, named from its first bytes; null otherwise. */
+export const otherFormatProblem = (head: Uint8Array): ProbeProblem | null => {
+  const f = recogniseOtherFormat(head);
+  return f
+    ? {
+        code: 'unsupported_format',
+        message: `The file's format is ${f.name}; the service does not take ${f.name}.`,
+        action: f.action,
+      }
+    : null;
+};
 
 const MIME = { mp3: 'audio/mpeg', mp4: 'audio/mp4', ogg: 'audio/ogg' } as const;
 
@@ -154,6 +174,9 @@ export const NOT_AUDIO_MESSAGE = 'The file is not a WAV, MP3, MP4 or OGG recordi
 export const probeAudio = async (bytes: Uint8Array): Promise<Result<ProbedAudio, ProbeProblem>> => {
   if (bytes.byteLength === 0) return problem('empty', 'The file is empty.');
   const container = sniffContainer(bytes.subarray(0, Math.min(bytes.byteLength, 64 * 1024)));
-  if (container === null) return problem('not_audio', NOT_AUDIO_MESSAGE);
+  if (container === null) {
+    const other = otherFormatProblem(bytes.subarray(0, Math.min(bytes.byteLength, 64 * 1024)));
+    return other ? err(other) : problem('not_audio', NOT_AUDIO_MESSAGE);
+  }
   return container === 'wav' ? probeWav(bytes) : probeCompressed(bytes, container);
 };

@@ -6,7 +6,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { measureWavFileSpeech, type FileSpeech, type SpeechJob } from './wav-file-speech';
 
@@ -14,12 +15,25 @@ export type SpeechOutcome = { ok: true; value: FileSpeech } | { ok: false; error
 
 const require = createRequire(import.meta.url);
 
-/** Starts a worker on the TypeScript module (registering tsx first when the sources are not compiled). */
+/**
+ * The worker's module: the TypeScript source beside this file, or in the Electron bundle the worker's own
+ * bundle beside main.cjs (scripts/build.mjs); null when neither is there.
+ */
+const workerModuleUrl = (): string | null => {
+  for (const name of ['./speech-worker.ts', './speech-worker.cjs']) {
+    const url = new URL(name, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url.href;
+  }
+  return null;
+};
+
+/** Starts a worker on the worker's module (registering tsx first when the sources are not compiled). */
 const startWorker = (): Worker | null => {
-  let url: string;
+  let url: string | null;
   let tsxApi: string | null = null;
   try {
-    url = new URL('./speech-worker.ts', import.meta.url).href;
+    url = workerModuleUrl();
+    if (url === null) return null;
     if (url.endsWith('.ts'))
       tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   } catch {

@@ -7,7 +7,7 @@
  * for a channel number, the mix for "mix".
  */
 import { open } from 'node:fs/promises';
-import { createSileroStream, type SileroStream } from './silero-speech';
+import { createSileroStream, type SileroStream, type SpeechSegment } from './silero-speech';
 import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
 
 export type ChannelChoice = 'auto' | 'mix' | number;
@@ -24,7 +24,12 @@ export interface FileSpeech {
   /** Speech in the mix of all channels, when measured. */
   readonly mixSeconds: number | null;
   /** The channel that would be sent (a number, or 'mix') and its speech. */
-  readonly sent: { readonly channel: number | 'mix'; readonly speechSeconds: number };
+  readonly sent: {
+    readonly channel: number | 'mix';
+    readonly speechSeconds: number;
+    /** Where the speech is in that channel (what the recording page shades). */
+    readonly segments: readonly SpeechSegment[];
+  };
   readonly method: string;
 }
 
@@ -64,10 +69,15 @@ export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> 
   } finally {
     await fh.close();
   }
-  const measured: { channel: number | 'mix'; speechSeconds: number; method: string }[] = [];
+  const measured: {
+    channel: number | 'mix';
+    speechSeconds: number;
+    segments: readonly SpeechSegment[];
+    method: string;
+  }[] = [];
   for (const [w, s] of streams) {
     const e = await s.finish();
-    measured.push({ channel: w, speechSeconds: e.speechSeconds, method: e.method });
+    measured.push({ channel: w, speechSeconds: e.speechSeconds, segments: e.segments, method: e.method });
   }
   let sent = measured[0]!;
   for (const m of measured) if (m.speechSeconds > sent.speechSeconds + 1e-9) sent = m;
@@ -76,7 +86,7 @@ export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> 
       m.channel === 'mix' ? [] : [{ channel: m.channel, speechSeconds: m.speechSeconds }],
     ),
     mixSeconds: measured.find((m) => m.channel === 'mix')?.speechSeconds ?? null,
-    sent: { channel: sent.channel, speechSeconds: sent.speechSeconds },
+    sent: { channel: sent.channel, speechSeconds: sent.speechSeconds, segments: sent.segments },
     method: sent.method,
   };
 };

@@ -76,6 +76,15 @@ const OPTIONS = {
   'pitch-ceiling': { type: 'string' },
   again: { type: 'boolean' },
   'account-id': { type: 'string' },
+  note: { type: 'string' },
+  visit: { type: 'string', multiple: true },
+  'no-visit': { type: 'boolean' },
+  clear: { type: 'boolean' },
+  set: { type: 'string' },
+  on: { type: 'string' },
+  reason: { type: 'string' },
+  date: { type: 'string' },
+  act: { type: 'string' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

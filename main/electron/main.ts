@@ -49,9 +49,15 @@ const start = async () => {
 
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, shell, logger));
   hardenSession(session.defaultSession, logger);
-  protocol.handle(APP_SCHEME, (request) => serveApp(join(OUT, 'renderer'), request));
-
   let host: AppHost | null = null;
+  // Recordings' audio is served from their files once the services are open (the player waits for them).
+  protocol.handle(APP_SCHEME, (request) =>
+    serveApp(join(OUT, 'renderer'), request, (id, which) =>
+      host
+        ? host.service.recordingAudio(id, which)
+        : Promise.resolve({ ok: false as const, error: 'Voicescope is still starting.' }),
+    ),
+  );
   const consent = fileConsent(join(app.getPath('userData'), 'key-storage.json'));
   const status = await detectKeyStorage(safeStorage, process.platform, consent);
   if (status.kind !== 'os')

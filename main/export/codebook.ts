@@ -50,12 +50,7 @@ const statisticsFiles = (extras: readonly ExportExtra[]): string[] => [
   '',
   ...extras.map((x) => `- ${EXTRA_TEXT[x]}`),
   '',
-  'Missing-data codes (shared by the scripts; a table says why a value is missing in its missing-reason column):',
-  '',
-  ...table(
-    ['Code', 'Meaning', 'SPSS', 'Stata'],
-    MISSING_REASONS.map((m) => [code(m.code), `${m.label}: ${m.meaning}`, String(m.spss), m.stata]),
-  ),
+  'The missing-data codes the scripts declare are listed under "Missing-data codes" below, with their SPSS and Stata forms.',
 ];
 
 export const codebookMarkdown = (d: ExportDescription): string => {
@@ -152,6 +147,17 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     ...table(
       ['Code', 'Meaning'],
       DATA_QUALITY_CODES.map((c) => [code(c), DATA_QUALITY[c].meaning]),
+    ),
+    '',
+  );
+  push(
+    '## Missing-data codes',
+    '',
+    'Every expected visit of every participant is a row of `visits.csv`: with the recording its values come from, or with one of these codes in `missing_reason` (REDCap-style missing-data codes) and the particular in `missing_detail`. `completeness.csv` counts them per visit. The SPSS and Stata forms are what the statistics scripts declare as user-missing and extended-missing values. When a visit has several recordings and none is usable, the code is the one nearest to a result: in progress, held, timed out, failed, refused by the service, refused locally, excluded.',
+    '',
+    ...table(
+      ['Code', 'Reason', 'SPSS', 'Stata', 'Label', 'Meaning'],
+      MISSING_REASONS.map((m) => [code(m.code), m.reason, String(m.spss), m.stata, m.label, m.meaning]),
     ),
     '',
   );

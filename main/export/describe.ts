@@ -77,7 +77,7 @@ export const settingsRows = (d: ExportDescription): [string, string][] => {
     ['Time zone of the *_local columns and of date bounds', r.timeZone],
     [
       'Baseline sessions (per-participant summary)',
-      `${r.baselineSessions}: the baseline is the mean and SD of the first ${r.baselineSessions} value${r.baselineSessions === 1 ? '' : 's'} of each participant, measure and API version, as in the app's participant timeline${r.forms.includes('summary') ? '' : ' (no summary in this export)'}`,
+      `${r.baselineSessions}: the baseline is the mean and SD of the first ${r.baselineSessions} value${r.baselineSessions === 1 ? '' : 's'} of each participant, measure and API version, given only once all ${r.baselineSessions} exist, as in the app's participant timeline${r.forms.includes('summary') ? '' : ' (no summary in this export)'}`,
     ],
     [
       'Participant-to-account link file',

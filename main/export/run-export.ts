@@ -62,7 +62,11 @@ import { statTable } from './stat-variables';
 import { ParticipantSummary } from './summary';
 import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
+import { changeSettings, CohortReferences } from '../services/change-reference';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
+import { completenessOf } from '../../shared/visit-accounting';
+import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
+import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -128,6 +132,48 @@ const emptySelectionMessage = (r: ExportRequest): string => {
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
 };
 
+/** Each recording's visit cells, from the study's visit ledger. */
+const visitCellsOf = (ledger: VisitLedger | null) => {
+  const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
+  return (recordingId: number): VisitCells => {
+    const a = ledger?.byRecording.get(recordingId)?.assignment;
+    if (!a) return NO_VISIT;
+    const v = a.visitId === null ? undefined : index.get(a.visitId);
+    return {
+      name: v?.name ?? null,
+      index: v?.position ?? null,
+      daysSinceBaseline: a.daysSinceBaseline,
+      source: a.source,
+    };
+  };
+};
+
+/**
+ * visits.csv and completeness.csv: every expected visit of the export's participants (all of the
+ * study's, or those the request names), whatever the date, session or state filters.
+ */
+const writeVisitFiles = (
+  ledger: VisitLedger | null,
+  codes: readonly string[] | undefined,
+  visitsSink: CsvSink<VisitRowCtx>,
+  completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
+): void => {
+  if (!ledger) return;
+  const wanted = codes ? new Set(codes) : null;
+  const byId = new Map(ledger.participants.map((p) => [p.id, p]));
+  const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
+  for (const row of rows) {
+    const p = byId.get(row.participantId)!;
+    visitsSink.row({
+      row,
+      status: p.status,
+      baseline: p.baseline?.date ?? null,
+      baselineSource: p.baseline?.source ?? null,
+    });
+  }
+  for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
+};
+
 export const runExport = async (
   db: Db,
   input: unknown,
@@ -144,7 +190,7 @@ export const runExport = async (
       ),
     );
   }
-  const req = normalise(parsed.data);
+  let req = normalise(parsed.data);
   if (
     req.from !== undefined &&
     req.to !== undefined &&
@@ -173,6 +219,16 @@ export const runExport = async (
           'Choose a study from the list (voicescope study list).',
         ),
       );
+    // k: as asked, else the study's setting; the cohort reference is the study's (every participant), whatever is selected.
+    const change = changeSettings(reader, req.studyId);
+    req = { ...req, baselineSessions: req.baselineSessions ?? change.baselineSessions };
+    const cohort = req.forms.includes('summary')
+      ? CohortReferences.of(reader, req.studyId, req.baselineSessions!)
+      : null;
+    const reference = {
+      cohort: (key: string, version: string) => cohort!.get(key, version),
+      reliabilities: change.reliabilities,
+    };
     const counts = countSelection(reader, req);
     if (counts.recordings === 0)
       return err(
@@ -185,6 +241,8 @@ export const runExport = async (
 
     const exportedAtMs = now();
     const exportedAt = new Date(exportedAtMs).toISOString();
+    const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
+    const visitOf = visitCellsOf(ledger);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const target = join(o.outDir, folderName);
     try {
@@ -233,9 +291,19 @@ export const runExport = async (
     const linkSink = files.link ? sink(files.link) : null;
     const flagSink = sink(files.dataQuality);
     const answerSink = sink(files.answers);
-    const csvSinks = [longSink, wideSink, summarySink, recordingsSink, flagSink, answerSink, linkSink].filter(
-      (s) => s !== null,
-    );
+    const visitsSink = sink(files.visits);
+    const completenessSink = sink(files.completeness);
+    const csvSinks = [
+      longSink,
+      wideSink,
+      summarySink,
+      visitsSink,
+      completenessSink,
+      recordingsSink,
+      flagSink,
+      answerSink,
+      linkSink,
+    ].filter((s) => s !== null);
 
     const longRows = files.long ? createScopedEncoder(files.long.columns, longSink?.widths ?? null) : null;
     const clock = zonedClock(req.timeZone);
@@ -277,7 +345,9 @@ export const runExport = async (
         participants++;
         current = {
           id: r.participantId,
-          summary: summarySink ? new ParticipantSummary(r.participant, measures, req.baselineSessions) : null,
+          summary: summarySink
+            ? new ParticipantSummary(r.participant, measures, req.baselineSessions, reference)
+            : null,
         };
         if (linkSink) {
           const a = accountOf(reader, r.participantId);
@@ -300,6 +370,7 @@ export const runExport = async (
         uploaded: clock(uploadedUtc),
         flags: rec.flags,
         local: localOf.get(r.id) ?? null,
+        visit: visitOf(r.id),
       };
       const simulated = r.resultSource === 'simulated';
       if (simulated) simulatedRecordings++;
@@ -314,8 +385,9 @@ export const runExport = async (
           values: rec.values,
         } satisfies WideCtx);
       const at = { recording: r.id, recordedAt: r.recordedAt, utc: recordedUtc, local: ctx.recorded };
-      // The summary counts what the timeline counts: values of uploaded recordings, by their API version.
-      const summary = r.uploadState === 'uploaded' ? current.summary : null;
+      // The summary counts what the timeline counts: values of uploaded recordings not excluded from
+      // analysis, by their API version.
+      const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
       Object.assign(lc, ctx);
       longRows?.recording(lc);
       for (const pair of rec.pairs) {
@@ -362,6 +434,7 @@ export const runExport = async (
     }
     closeParticipant();
     if (o.signal?.aborted) throw new ExportCancelled();
+    writeVisitFiles(ledger, req.participants, visitsSink, completenessSink);
     progress('describing');
 
     const written: WrittenFile[] = [];
@@ -369,6 +442,8 @@ export const runExport = async (
       [longSink, files.long],
       [wideSink, files.wide],
       [summarySink, files.summary],
+      [visitsSink, files.visits],
+      [completenessSink, files.completeness],
       [recordingsSink, files.recordings],
       [flagSink, files.dataQuality],
       [answerSink, files.answers],

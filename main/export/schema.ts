@@ -10,6 +10,16 @@ import { MEASURE_KINDS, MEASURES, type MeasureDef } from '../../shared/api/measu
 import { ANALYSIS_LABEL, ANALYSIS_TYPES, API_VERSIONS, type AnalysisType } from '../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
 import {
+  CHANGE_VERDICT_LABEL,
+  CHANGE_VERDICTS,
+  DEGENERATE_SD_FRACTION,
+  MIN_COHORT_PARTICIPANTS,
+  RELIABLE_RCI,
+  SD_SOURCES,
+  type ChangeStats,
+} from '../../shared/change';
+import { RELIABILITY_SOURCES } from '../../shared/reliability';
+import {
   ANALYSIS_PREFIX,
   type ColumnDef,
   type ExportForm,
@@ -30,6 +40,8 @@ import {
   type LocalPairView,
 } from './local-columns';
 import type { LocalTime } from './time';
+import { completenessFile, visitColumns, visitsFile, type VisitCells, type VisitRowCtx } from './visit-files';
+import type { CompletenessLine } from '../../shared/visit-accounting';
 
 // ---- what the writers hand to the columns ----
 
@@ -61,6 +73,11 @@ export interface RecordingView {
   readonly svcSpeechSeconds: number | null;
   readonly batchId: number | null;
   readonly isolate: number | null;
+  /** Curation (migration 0120): when and why the recording was excluded from analysis; null: included. */
+  readonly excludedAt: string | null;
+  readonly excludedReason: string | null;
+  /** JSON array of provenance notes ({at, note, act}); null when there are none. */
+  readonly provenance: string | null;
 }
 
 export interface PairView {
@@ -81,6 +98,8 @@ export interface RecordingCtx {
   readonly flags: readonly StoredFlag[];
   /** The recording's local acoustic measures and quality control; null or absent when not measured. */
   readonly local?: StoredMeasurement | null;
+  /** The recording's visit in the study's schedule (visit-files.ts). */
+  readonly visit: VisitCells;
 }
 
 export interface WideCtx extends RecordingCtx {
@@ -123,8 +142,8 @@ export interface SummaryCtx {
   /** The first value (categories). */
   readonly baselineCategory: string | null;
   readonly latest: SummaryPoint | null;
-  readonly change: number | null;
-  readonly changeInSd: number | null;
+  /** The change statistics (shared/change.ts); null for categories and when n = 0. */
+  readonly change: ChangeStats | null;
   readonly mean: number | null;
   readonly sd: number | null;
   readonly simulated: boolean;
@@ -172,6 +191,8 @@ const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 
 const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);
 const simulatedOf = (source: string | null): boolean | null =>
   source === null ? null : source === 'simulated';
+const provenanceText = (json: string | null): string | null =>
+  json === null ? null : (JSON.parse(json) as { note: string }[]).map((n) => n.note).join(' | ') || null;
 const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
 const SIMULATED_MEANING =
@@ -203,6 +224,7 @@ const recordingColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[]
     (c) => c.r.session,
     { neutralised: true },
   ),
+  ...visitColumns<C>(),
   col<C>(
     'recorded_at_utc',
     'datetime',
@@ -304,6 +326,30 @@ const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[
     'State of the upload in the workstation.',
     (c) => c.r.uploadState,
     { enum: [...UPLOAD_STATES], required: true },
+  ),
+  col<C>(
+    'excluded',
+    'boolean',
+    'Excluded from analysis',
+    "true: the researcher excluded this recording from analysis (the reason is in excluded_reason). Its row and values stay in the export; it does not count in participant_summary.csv's baselines and latest values, nor as the participant's latest recording.",
+    (c) => c.r.excludedAt !== null,
+    { required: true },
+  ),
+  col<C>(
+    'excluded_reason',
+    'string',
+    'Reason for exclusion',
+    "The researcher's reason for excluding the recording, as written; empty when it is not excluded.",
+    (c) => c.r.excludedReason,
+    { neutralised: true },
+  ),
+  col<C>(
+    'provenance',
+    'string',
+    'Provenance notes',
+    'What happened to the recording that an analyst must know, oldest first, separated by " | " (e.g. reassigned to another participant after upload: the service analysed it under the first participant\'s account). Empty when there is nothing to note.',
+    (c) => provenanceText(c.r.provenance),
+    { neutralised: true },
   ),
   col<C>(
     'recording_id',
@@ -683,7 +729,8 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
   const measures = selectedMeasures(req);
   const tz = req.timeZone;
   const k = req.baselineSessions ?? DEFAULT_BASELINE_SESSIONS;
-  const first = `the first ${k} value${k === 1 ? '' : 's'} of this participant, measure and API version by recording time, ties broken by recording number, or all n if there are fewer`;
+  const first = `the first ${k} value${k === 1 ? '' : 's'} of this participant, measure and API version by recording time, ties broken by recording number`;
+  const usable = `usable: present and above ${DEGENERATE_SD_FRACTION} × max(1, |mean|), i.e. not zero up to rounding`;
   const at = (
     name: 'baseline_from' | 'baseline_to',
     title: string,
@@ -712,7 +759,7 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
     'data',
     'Per-participant summary',
     'one participant, measure and API version',
-    `For each participant and each measure of the exported analysis types, one row per API version the participant has values in: v1.2 and v1.3 results come from different models and field definitions, so they are never mixed (a participant with values in both has two rows). Over the recordings of this export: the baseline, i.e. the mean and sample standard deviation of ${first} (k = ${k}, the export's baseline sessions setting); the latest value; the change of the latest value from the baseline mean, also in baseline standard deviations; and the mean and standard deviation of all n values. This is exactly the baseline and change the participant timeline in the Voicescope app shows for the same k (one definition in the code): they agree whenever this export holds all of the participant's sessions (date, session, analysis-type or state filters narrow the values the summary is taken over), except that with a single value the timeline shows a change of 0 where change is empty here. Only values the service provided count. A participant with no value of a measure in any version has a single row with n = 0, an empty api_version and empty statistics; api_version is empty on no other row.`,
+    `For each participant and each measure of the exported analysis types, one row per API version the participant has values in: v1.2 and v1.3 results come from different models and field definitions, so they are never mixed (a participant with values in both has two rows). Over the recordings of this export: the baseline, i.e. the mean and sample standard deviation of ${first} (k = ${k}), given only once all k are present (with fewer: no baseline yet, and no figure); the latest value; once a value after the baseline exists, its change from the baseline mean, in SDs over the floored SD (the larger usable of the participant's baseline SD and the cohort's pooled within-person SD), and the Jacobson-Truax reliable change index with the measure's test-retest reliability; the least-squares trend per week; the mean and SD of all n values. The cohort reference (sd_cohort_within, rci_sd) is taken over every participant of the study with a complete baseline of this measure and API version, whatever this export selects. This is exactly what the participant timeline in the Voicescope app shows for the same k and reliabilities (one definition in the code, shared/change.ts; docs/change.md): they agree whenever this export holds all of the participant's sessions. Only values the service provided count. A participant with no value of a measure in any version has a single row with n = 0, an empty api_version and empty statistics; api_version is empty on no other row.`,
     ['participant', 'measure', 'api_version'],
     [
       col<SummaryCtx>(
@@ -751,7 +798,7 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
         'unit',
         'string',
         'Unit',
-        'Unit of baseline, baseline_sd, latest_value, change, mean and sd; empty for unitless ratios, probabilities and categories.',
+        'Unit of baseline, baseline_sd, latest_value, change, sd_cohort_within, sd_used, rci_sd, s_diff, mean and sd (trend_per_week: this unit per week); empty for unitless ratios, probabilities and categories.',
         (c) => c.measure.unit,
       ),
       col<SummaryCtx>(
@@ -774,7 +821,7 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
         'baseline_n',
         'integer',
         'Baseline sessions',
-        `Values in the baseline: min(k, n) with k = ${k}, i.e. ${first}. 0 when n = 0.`,
+        `Values present toward the baseline: min(k, n) with k = ${k}. The baseline exists only when baseline_n = ${k}. 0 when n = 0.`,
         (c) => c.baselineN,
         { required: true },
       ),
@@ -794,14 +841,14 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
         'baseline',
         'number',
         'Baseline (mean)',
-        `The within-person baseline: the arithmetic mean of the baseline_n baseline values, i.e. ${first}; in \`unit\`. The same definition as the baseline of the participant timeline in the app. Empty for categories and when n = 0.`,
+        `The within-person baseline: the arithmetic mean of ${first}; in \`unit\`. The same definition as the baseline of the participant timeline in the app. Empty for categories and while fewer than ${k} values exist (no baseline yet).`,
         (c) => c.baseline,
       ),
       col<SummaryCtx>(
         'baseline_sd',
         'number',
         'Baseline SD',
-        'Sample standard deviation (n − 1 denominator, here baseline_n − 1) of the baseline values, in `unit`. Empty when baseline_n < 2 and for categories.',
+        `Sample standard deviation (k − 1 denominator) of the ${k} baseline values, in \`unit\`: the participant's own SD. Empty without a complete baseline, when k = 1 and for categories.`,
         (c) => c.baselineSd,
       ),
       col<SummaryCtx>(
@@ -857,18 +904,98 @@ export const summaryFile = (req: SummaryRequest): ExportFile<SummaryCtx> => {
         { neutralised: true },
       ),
       col<SummaryCtx>(
+        'change_verdict',
+        'string',
+        'Change: verdict',
+        `What can be said of the latest value's change (numeric measures): ${CHANGE_VERDICTS.map((v) => `${v}: ${CHANGE_VERDICT_LABEL[v]}`).join('; ')}. Empty for categories and when n = 0.`,
+        (c) => c.change?.verdict,
+        { enum: [...CHANGE_VERDICTS] },
+      ),
+      col<SummaryCtx>(
         'change',
         'number',
         'Change from baseline',
-        `latest_value − baseline (the baseline mean), in \`unit\`; the timeline's change from baseline. When n ≤ ${k} the latest value is itself one of the baseline values. Empty for categories and when n < 2 (with a single value the timeline shows a change of 0).`,
-        (c) => c.change,
+        `latest_value − baseline (the baseline mean), in \`unit\`; the timeline's change from baseline. Only when the baseline is complete and the latest value came after it (n > ${k}); empty otherwise and for categories.`,
+        (c) => c.change?.change,
+      ),
+      col<SummaryCtx>(
+        'sd_cohort_within',
+        'number',
+        'Cohort pooled within-person SD',
+        `The SD floor: √(Σ over participants Σ (x − their baseline mean)² / Σ (k − 1)) over the baseline values of every participant of the study with a complete baseline of this measure and API version, in \`unit\`. Empty with fewer than ${MIN_COHORT_PARTICIPANTS} such participants or k = 1.`,
+        (c) => c.change?.sdCohortWithin,
+      ),
+      col<SummaryCtx>(
+        'sd_used',
+        'number',
+        'SD used for change_in_sd',
+        `The larger of baseline_sd and sd_cohort_within, taking only those that are ${usable}. Empty when neither is usable (then there is no change_in_sd) or change is empty.`,
+        (c) => c.change?.sdUsed,
+      ),
+      col<SummaryCtx>(
+        'sd_source',
+        'string',
+        'Which SD was used',
+        'participant: baseline_sd; cohort: sd_cohort_within (the floor applied). Empty when sd_used is empty.',
+        (c) => c.change?.sdSource,
+        { enum: [...SD_SOURCES] },
       ),
       col<SummaryCtx>(
         'change_in_sd',
         'number',
-        'Change in baseline SDs',
-        "change / baseline_sd: the change in baseline standard deviations; the timeline's change in SDs. Empty when change is empty or baseline_sd is empty or 0.",
-        (c) => c.changeInSd,
+        'Change in SDs',
+        'change / sd_used. Never over a degenerate SD: empty when sd_used is empty.',
+        (c) => c.change?.changeInSd,
+      ),
+      col<SummaryCtx>(
+        'reliability',
+        'number',
+        'Test-retest reliability (r)',
+        "The measure's test-retest reliability used for the reliable change index: the study's setting, else the documented default (docs/change.md, from the research notes' section 10.2). Empty for measures without a published reliability (service scores and probabilities): they get a trend, not a verdict.",
+        (c) => c.change?.reliability,
+      ),
+      col<SummaryCtx>(
+        'reliability_source',
+        'string',
+        'Where the reliability came from',
+        'default: the documented default; study: set for this study (voicescope reliability).',
+        (c) => c.change?.reliabilitySource,
+        { enum: [...RELIABILITY_SOURCES] },
+      ),
+      col<SummaryCtx>(
+        'rci_sd',
+        'number',
+        'RCI: SD₁ (cohort baseline SD)',
+        `Sample SD (N − 1 denominator) of all baseline values together of every participant of the study with a complete baseline of this measure and API version, in \`unit\`. Empty with fewer than ${MIN_COHORT_PARTICIPANTS} such participants.`,
+        (c) => c.change?.rciSd,
+      ),
+      col<SummaryCtx>(
+        's_diff',
+        'number',
+        'RCI: S_diff',
+        '√2 · SE with SE = rci_sd · √(1 − reliability) (Jacobson & Truax 1991), in `unit`. Empty when rci is empty.',
+        (c) => c.change?.sDiff,
+      ),
+      col<SummaryCtx>(
+        'rci',
+        'number',
+        'Reliable change index',
+        'change / s_diff. Empty when change, reliability or a usable rci_sd is missing.',
+        (c) => c.change?.rci,
+      ),
+      col<SummaryCtx>(
+        'reliable_change',
+        'boolean',
+        'Reliable change',
+        `true when |rci| ≥ ${RELIABLE_RCI} (two-sided p < .05), false when rci is below; empty when there is no rci.`,
+        (c) => (c.change?.rci == null ? null : Math.abs(c.change.rci) >= RELIABLE_RCI),
+      ),
+      col<SummaryCtx>(
+        'trend_per_week',
+        'number',
+        'Trend per week',
+        'Least-squares slope of all n values over recording time, in `unit` per week (7 × 24 h). Empty with fewer than 3 values, all at one moment, and for categories.',
+        (c) => c.change?.trendPerWeek,
       ),
       col<SummaryCtx>(
         'mean',
@@ -1116,6 +1243,8 @@ export interface ExportFiles {
   readonly link: ExportFile<LinkCtx> | null;
   readonly dataQuality: ExportFile<FlagCtx>;
   readonly answers: ExportFile<AnswerCtx>;
+  readonly visits: ExportFile<VisitRowCtx>;
+  readonly completeness: ExportFile<CompletenessLine>;
 }
 
 export const exportFiles = (
@@ -1132,6 +1261,8 @@ export const exportFiles = (
     link: req.includeLinkFile ? linkFile(req.timeZone) : null,
     dataQuality: dataQualityFile(),
     answers: answersFile(),
+    visits: visitsFile(),
+    completeness: completenessFile(),
   };
 };
 
@@ -1164,6 +1295,8 @@ export const tableDefs = (files: ExportFiles): FileDef[] => [
   ...(files.long ? [describeFile(files.long)] : []),
   ...(files.wide ? [describeFile(files.wide)] : []),
   ...(files.summary ? [describeFile(files.summary)] : []),
+  describeFile(files.visits),
+  describeFile(files.completeness),
   describeFile(files.recordings),
   describeFile(files.dataQuality),
   describeFile(files.answers),

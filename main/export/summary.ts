@@ -3,14 +3,18 @@
  * order (ties by recording number): one accumulator per measure and API version, emptied when the next
  * participant starts, so memory does not grow with the number of recordings.
  *
- * The baseline is the participant timeline's (shared/baseline.ts), never a second definition: one series
- * per API version (v1.2 and v1.3 results come from different models and field definitions), baseline =
- * mean and sample SD of the first k values of that series, change = latest − baseline mean, and in
- * baseline SDs when that SD is above 0. A `BaselineWindow` keeps only those first k values; the mean and
- * SD of all values use Welford's update (numerically stable in one pass).
+ * The baseline and the change are the participant timeline's (shared/baseline.ts, shared/change.ts),
+ * never a second definition: one series per API version (v1.2 and v1.3 results come from different
+ * models and field definitions), baseline = mean and sample SD of the first k values of that series once
+ * all k are present, change of a later latest value, in SDs over the floored SD, and its reliable change
+ * index against the study's cohort reference. A `BaselineWindow` keeps only those first k values; the
+ * mean and SD of all values use Welford's update (numerically stable in one pass), the trend a co-moment
+ * update of the same kind.
  */
 import type { MeasureDef } from '../../shared/api/measures';
-import { BaselineWindow, changeFromBaseline, DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
+import { BaselineWindow, DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
+import { changeStats, NO_COHORT, Trend, type CohortReference } from '../../shared/change';
+import { reliabilityOf } from '../../shared/reliability';
 import type { MeasureValue, SummaryAt, SummaryCtx } from './schema';
 
 /** One participant's values of one measure through one API version. */
@@ -29,7 +33,17 @@ interface Acc {
   latestAt: SummaryAt | null;
   latestValue: MeasureValue;
   simulated: boolean;
+  /** Numeric measures: the slope over time. Null for categories. */
+  readonly trend: Trend | null;
 }
+
+/** What the summary needs of the study beyond the values: its cohort reference and its reliabilities. */
+export interface SummaryReference {
+  cohort(measureKey: string, apiVersion: string): CohortReference;
+  readonly reliabilities: ReadonlyMap<string, number>;
+}
+
+const NO_REFERENCE: SummaryReference = { cohort: () => NO_COHORT, reliabilities: new Map() };
 
 interface PerMeasure {
   readonly def: MeasureDef;
@@ -48,6 +62,7 @@ export class ParticipantSummary {
     readonly participant: string,
     measures: readonly MeasureDef[],
     baselineSessions = DEFAULT_BASELINE_SESSIONS,
+    private readonly reference: SummaryReference = NO_REFERENCE,
   ) {
     this.sessions = new BaselineWindow(baselineSessions).sessions;
     this.order = measures.map((def) => ({ def, numeric: def.valueType !== 'category', accs: [] }));
@@ -88,6 +103,7 @@ export class ParticipantSummary {
         latestAt: null,
         latestValue: 0,
         simulated: false,
+        trend: m.numeric ? new Trend() : null,
       };
       m.accs.push(a);
     }
@@ -109,6 +125,7 @@ export class ParticipantSummary {
       const d = value - a.mean;
       a.mean += d / a.n;
       a.m2 += d * (value - a.mean);
+      a.trend?.add(Date.parse(at.recordedAt), value);
     }
   }
 
@@ -129,7 +146,6 @@ export class ParticipantSummary {
           baselineCategory: null,
           latest: null,
           change: null,
-          changeInSd: null,
           mean: null,
           sd: null,
           simulated: false,
@@ -140,7 +156,17 @@ export class ParticipantSummary {
         x.version < y.version ? -1 : x.version > y.version ? 1 : 0,
       )) {
         const stats = a.window?.stats() ?? null;
-        const change = stats && a.n >= 2 ? changeFromBaseline(a.latestValue as number, stats) : null;
+        const change = m.numeric
+          ? changeStats({
+              k: this.sessions,
+              n: a.n,
+              baseline: stats,
+              latest: a.latestValue as number,
+              cohort: this.reference.cohort(m.def.key, a.version),
+              reliability: reliabilityOf(m.def.key, this.reference.reliabilities),
+              trendPerWeek: a.trend?.perWeek() ?? null,
+            })
+          : null;
         yield {
           participant: this.participant,
           measure: m.def,
@@ -153,8 +179,7 @@ export class ParticipantSummary {
           baselineSd: stats?.sd ?? null,
           baselineCategory: a.baselineCategory,
           latest: a.latestAt ? { ...a.latestAt, value: a.latestValue } : null,
-          change: change?.change ?? null,
-          changeInSd: change?.changeInSd ?? null,
+          change,
           mean: m.numeric ? a.mean : null,
           sd: m.numeric && a.n >= 2 ? Math.sqrt(a.m2 / (a.n - 1)) : null,
           simulated: a.simulated,

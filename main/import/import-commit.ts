@@ -27,6 +27,8 @@ export interface CommitOptions {
   /** Borderline files the researcher chose to send (paths), or true for every borderline file of the plan. */
   readonly sendBorderline?: readonly string[] | true;
   readonly label?: string;
+  /** The researcher asked to import and start: the start intent is written with the import (one transaction). */
+  readonly start?: boolean;
   readonly convertedDir: string;
   readonly now: () => number;
 }
@@ -100,6 +102,11 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
     let state: UploadState;
     let uploadPath: string | null = null;
     let error: string | null = null;
+    if (
+      (file.action === 'refused' || (file.action === 'borderline' && !sendBorderline)) &&
+      file.alreadyRefused
+    )
+      continue; // refused before, same audio and participant: its earlier row says so, no second one
     if (file.action === 'refused') state = 'refused_locally';
     else if (file.action === 'borderline' && !sendBorderline) state = 'refused_locally';
     else if (file.action === 'duplicate' && !insist.has(file.path)) state = 'duplicate';
@@ -127,6 +134,7 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
       isolateOldestSpeaker: req.isolateOldestSpeaker,
       label: opts.label ?? '',
       convertWav: req.convert,
+      startRequested: opts.start === true,
     },
     prepared.map(({ file: f, ...p }) => ({
       participantCode: f.participantCode,

@@ -13,15 +13,18 @@ import type {
   PlannedAction,
   PlannedFile,
   RecordedAtSource,
+  SeenElsewhere,
 } from '../../shared/study';
 import {
   NOT_AUDIO_MESSAGE,
+  otherFormatProblem,
   probeAudio,
   wavFacts,
   wavProblem,
   type ProbedAudio,
   type ProbeProblem,
 } from '../audio/probe';
+import { OTHER_AUDIO_EXTENSIONS } from '../audio/other-formats';
 import { sniffContainer } from '../audio/sniff';
 import { measureSpeechInParallel, type SpeechOutcome } from '../audio/speech-pool';
 import { parseWavHeader } from '../audio/wav';
@@ -30,8 +33,9 @@ import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
-import { findSameContent } from '../db/repos/duplicates.repo';
+import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
+import { studyName as studyNameOf } from '../db/repos/studies.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
 import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
@@ -59,7 +63,11 @@ export const listAudioFiles = async (
 ): Promise<{ files: string[]; skipped: number }> => {
   const walked = await walkFiles(paths, {
     privatePaths: o.privatePaths ?? [],
-    keep: (name) => AUDIO_EXTENSIONS.has(extname(name).toLowerCase()),
+    // Formats the service does not take are kept too, so that the preview names each of them and says what to do.
+    keep: (name) => {
+      const ext = extname(name).toLowerCase();
+      return AUDIO_EXTENSIONS.has(ext) || OTHER_AUDIO_EXTENSIONS.has(ext);
+    },
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.onWalk ? { onProgress: o.onWalk } : {}),
   });
@@ -153,7 +161,7 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
         return size > LIMITS.maxAudioBytes && !fixable ? 'head_only' : 'hash';
       }
       if (container === null) {
-        probe = err({ code: 'not_audio', message: NOT_AUDIO_MESSAGE });
+        probe = err(otherFormatProblem(head) ?? { code: 'not_audio', message: NOT_AUDIO_MESSAGE });
         return small ? 'hash' : 'head_only';
       }
       if (size > LIMITS.maxAudioBytes) {
@@ -327,9 +335,19 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
 
   // Second pass: speech, measured in worker threads, for WAV files nothing else refuses.
   const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };
+  const chosen = new Map((req.channelByFile ?? []).map((c) => [resolve(c.path), c.channel]));
   const measurable = analysed.flatMap((f, i) =>
     f.probe?.wav && f.a.code !== null && isRefusedWithoutSpeech(f.probe, judgeOpts) === false
-      ? [{ i, job: { path: f.path, info: f.probe.wav, choice: req.channel ?? ('auto' as const) } }]
+      ? [
+          {
+            i,
+            job: {
+              path: f.path,
+              info: f.probe.wav,
+              choice: chosen.get(resolve(f.path)) ?? req.channel ?? ('auto' as const),
+            },
+          },
+        ]
       : [],
   );
   // The same audio (equal content hash, e.g. one file linked under several names) is measured once.
@@ -373,19 +391,55 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
   });
 
   const seen = new Map<string, string>(); // participant + hash → first path in this plan
+  const seenUnder = new Map<string, { code: string; path: string; session: string | null }>(); // hash → first file in this plan
+  const studyName = studyNameOf(db, req.studyId) ?? '';
   const files: PlannedFile[] = judged.map((f) => {
     let action: PlannedAction;
     let duplicateOf: PlannedFile['duplicateOf'] = null;
+    let unstartedBatchId: number | undefined;
+    const p = f.a.code === null ? undefined : participants.get(f.a.code);
+    let seenElsewhere: SeenElsewhere[] = [];
     if (f.a.code === null) action = 'unassigned';
     else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
     else if (f.hash === null) action = 'refused';
     else {
       const key = `${f.a.code}\u0000${f.hash}`;
-      const p = participants.get(f.a.code);
       const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
-      if (existing) duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
-      else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
+      if (existing) {
+        duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
+        if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
+      } else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
       else seen.set(key, f.path);
+      // The same audio under another participant or in another study: held too, saying where it was seen.
+      const earlier = seenUnder.get(f.hash);
+      const stored = findSameContentElsewhere(db, f.hash, req.studyId, p?.id ?? null).map((x) => ({
+        recordingId: x.recordingId,
+        study: x.study,
+        sameStudy: x.studyId === req.studyId,
+        participantCode: x.participantCode,
+        session: x.session,
+        path: x.sourcePath,
+      }));
+      // An earlier file of this import under another participant, unless that participant's stored copy says it already.
+      const inPlan =
+        earlier &&
+        earlier.code !== f.a.code &&
+        !stored.some((x) => x.sameStudy && x.participantCode === earlier.code)
+          ? [
+              {
+                recordingId: null,
+                study: studyName,
+                sameStudy: true,
+                participantCode: earlier.code,
+                session: earlier.session,
+                path: earlier.path,
+              },
+            ]
+          : [];
+      seenElsewhere = [...inPlan, ...stored];
+      if (!earlier) seenUnder.set(f.hash, { code: f.a.code, path: f.path, session: f.a.session });
+      if (!duplicateOf && seenElsewhere.length > 0)
+        duplicateOf = { recordingId: seenElsewhere[0]!.recordingId, path: seenElsewhere[0]!.path };
       action = duplicateOf
         ? 'duplicate'
         : f.verdict.status === 'borderline'
@@ -394,6 +448,11 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
             ? 'convert_and_upload'
             : 'upload';
     }
+    // Refused (or borderline, if left out) before: the same file is not added as another refused row.
+    const refusedBefore =
+      p && f.hash !== null && (action === 'refused' || action === 'borderline')
+        ? findRefusedCopy(db, p.id, f.hash)
+        : null;
     return {
       path: f.path,
       fileName: basename(f.path),
@@ -410,6 +469,11 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       speechSeconds: f.probe?.speechSeconds ?? null,
       verdict: f.verdict,
       duplicateOf,
+      ...(unstartedBatchId !== undefined ? { unstartedBatchId } : {}),
+      ...(refusedBefore
+        ? { alreadyRefused: { recordingId: refusedBefore.id, batchId: refusedBefore.batchId } }
+        : {}),
+      ...(seenElsewhere.length > 0 ? { seenElsewhere } : {}),
       action,
       assignmentProblem: f.a.problem,
     };
@@ -427,6 +491,7 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     unassigned: 0,
   } satisfies Record<PlannedAction, number>;
   for (const f of files) counts[f.action]++;
+  notices.push(...reimportNotices(files));
   return {
     request: req,
     files,
@@ -436,4 +501,23 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     participantsWithoutAccount: codes.filter((c) => participants.get(c)?.accountId === null),
     counts,
   };
+};
+
+/** What a re-import finds: files waiting in batches never started, and files refused before. */
+const reimportNotices = (files: readonly PlannedFile[]): string[] => {
+  const out: string[] = [];
+  const waiting = new Map<number, number>();
+  for (const f of files)
+    if (f.unstartedBatchId !== undefined)
+      waiting.set(f.unstartedBatchId, (waiting.get(f.unstartedBatchId) ?? 0) + 1);
+  for (const [batchId, n] of [...waiting].sort((a, b) => a[0] - b[0]))
+    out.push(
+      `${n === 1 ? '1 file is' : `${n} files are`} already imported in batch ${batchId}, which was never started, and will be sent once it is: start that batch instead of importing ${n === 1 ? 'it' : 'them'} again (the Start button on the batch's page, or voicescope batch resume --batch ${batchId}).`,
+    );
+  const refused = files.filter((f) => f.alreadyRefused && f.action === 'refused').length;
+  if (refused > 0)
+    out.push(
+      `${refused === 1 ? '1 refused file was' : `${refused} refused files were`} already refused in an earlier import (same audio, same participant): ${refused === 1 ? 'it is' : 'they are'} not added again.`,
+    );
+  return out;
 };

@@ -10,6 +10,7 @@ import type { SpeechFigure } from '../../shared/study';
 export type FindingCode =
   | 'empty'
   | 'not_audio'
+  | 'unsupported_format'
   | 'unsupported_encoding'
   | 'unreadable'
   | 'too_large'
@@ -62,6 +63,7 @@ export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
   const action: Record<ProbeProblem['code'], string> = {
     empty: 'Check that the file was copied completely from the recorder.',
     not_audio: 'Export the recording as WAV, MP3, MP4 (M4A) or OGG.',
+    unsupported_format: 'Export the recording as WAV, MP3, MP4 (M4A) or OGG.',
     unsupported_encoding: 'Re-export it as uncompressed PCM WAV (16-bit, mono) or as MP3.',
     unreadable: 'The file looks damaged; copy it again from the recorder or re-export it.',
     too_large:
@@ -74,7 +76,7 @@ export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
         code: p.code,
         severity: 'refuse',
         message: p.message,
-        action: action[p.code],
+        action: p.action ?? action[p.code],
         fixedByConversion: false,
       },
     ],

@@ -18,7 +18,8 @@
  *       `Europe/Berlin`; without a zone such a row is an error).
  *     Local times that do not exist (skipped by a daylight-saving change) are an error; local times that
  *     occur twice (clocks turned back) take the earlier of the two instants.
- *   - `session` (optional): a free label; empty means none.
+ *   - `session` (optional): a free label; empty means none. Spaces at its start or end are removed, and
+ *     the preview warns where that happened (a label that differs from earlier imports splits sessions).
  *   Other columns are ignored and listed in a notice.
  * - Fully empty lines are skipped. Line numbers in messages are the line of the file where the row starts
  *   (the header is line 1), so a quoted field with line breaks does not shift later numbers.
@@ -203,10 +204,13 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
       `Ignored column${ignored.length > 1 ? 's' : ''} not used by the import: ${ignored.join(', ')}.`,
     );
 
-  const cell = (r: RawRecord, c: KnownColumn): string => {
+  const raw = (r: RawRecord, c: KnownColumn): string => {
     const i = index.get(c);
-    return i === undefined ? '' : (r.fields[i] ?? '').trim();
+    return i === undefined ? '' : (r.fields[i] ?? '');
   };
+  const cell = (r: RawRecord, c: KnownColumn): string => raw(r, c).trim();
+  // Session labels with spaces at their start or end are stored trimmed; the preview says so (issue 18).
+  const trimmedSessions: string[] = [];
   const rows: ManifestRow[] = [];
   const rowErrors: ManifestRowError[] = [];
   const seen = new Map<string, number>();
@@ -216,6 +220,8 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     const participantCode = cell(r, 'participant');
     const when = cell(r, 'recorded_at');
     const session = cell(r, 'session');
+    if (session !== '' && session !== raw(r, 'session'))
+      trimmedSessions.push(`line ${r.line} ("${raw(r, 'session')}" became "${session}")`);
     let filePath: string | null = null;
     if (file === '') problems.push("the file is empty; give the recording's path");
     else {
@@ -248,8 +254,16 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
       session: session === '' ? null : session,
     });
   }
+  if (trimmedSessions.length > 0) notices.push(trimmedSessionNotice(trimmedSessions));
   return ok({ rows, rowErrors, notices });
 }
+
+/** The preview's warning for session labels stored without their leading or trailing spaces. */
+const trimmedSessionNotice = (where: readonly string[]): string => {
+  const shown = where.slice(0, 5).join(', ');
+  const more = where.length > 5 ? ` and ${where.length - 5} more` : '';
+  return `Warning: ${where.length === 1 ? 'a session label had' : `${where.length} session labels had`} spaces at the start or end, which were removed: ${shown}${more}. Check that the labels still match those of earlier imports.`;
+};
 
 /** A CSV template (header and two example rows, CRLF) that parses cleanly with `parseManifest`. */
 export function manifestTemplate(): string {

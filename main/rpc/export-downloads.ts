@@ -20,10 +20,18 @@ export const exportsDir = (workspaceDir: string) => join(workspaceDir, 'exports'
 export const DOWNLOAD_TICKET_TTL_MS = 60_000;
 const MAX_OPEN_TICKETS = 1000;
 
+/** How long a session ticket (audio) stays valid after its last use. */
+export const SESSION_TICKET_IDLE_MS = 30 * 60_000;
+
 export interface DownloadTickets {
-  /** A ticket for exactly this path (`/download/...`), valid once and for DOWNLOAD_TICKET_TTL_MS. */
-  issue(path: string): string;
-  /** True (and the ticket is used up) when it was issued for this path and has not expired. */
+  /**
+   * A ticket for exactly this path (`/download/...`). One-time by default: valid once and for
+   * DOWNLOAD_TICKET_TTL_MS. A session ticket (`session: true`, for audio, which a media element reads
+   * in many range requests) opens the same path any number of times until SESSION_TICKET_IDLE_MS pass
+   * without a use.
+   */
+  issue(path: string, o?: { session?: boolean }): string;
+  /** True when it was issued for this path and has not expired; a one-time ticket is used up. */
   redeem(ticket: string, path: string): boolean;
 }
 
@@ -31,21 +39,25 @@ export interface DownloadTickets {
  * One-time download tickets: 32 random bytes, bound to one path, good for one request within a minute.
  * A ticket in the browser's history is worthless afterwards, unlike the launch token.
  */
-export const createDownloadTickets = (o: { ttlMs?: number; now?: () => number } = {}): DownloadTickets => {
+export const createDownloadTickets = (
+  o: { ttlMs?: number; sessionIdleMs?: number; now?: () => number } = {},
+): DownloadTickets => {
   const ttl = o.ttlMs ?? DOWNLOAD_TICKET_TTL_MS;
+  const idle = o.sessionIdleMs ?? SESSION_TICKET_IDLE_MS;
   const now = o.now ?? Date.now;
-  const open = new Map<string, { path: string; until: number }>();
+  const open = new Map<string, { path: string; until: number; session: boolean }>();
   const sweep = () => {
     const t = now();
     for (const [k, v] of open) if (v.until <= t) open.delete(k);
   };
   return {
-    issue(path) {
+    issue(path, opts = {}) {
       sweep();
       // Never unbounded: the oldest tickets go first.
       while (open.size >= MAX_OPEN_TICKETS) open.delete(open.keys().next().value!);
       const ticket = randomBytes(32).toString('base64url');
-      open.set(ticket, { path, until: now() + ttl });
+      const session = opts.session === true;
+      open.set(ticket, { path, until: now() + (session ? idle : ttl), session });
       return ticket;
     },
     redeem(ticket, path) {
@@ -57,8 +69,15 @@ export const createDownloadTickets = (o: { ttlMs?: number; now?: () => number } 
       });
       if (found === undefined) return false;
       const entry = open.get(found)!;
+      if (!entry.session) {
+        open.delete(found);
+        return entry.path === path;
+      }
+      if (entry.path !== path) return false;
+      // A session ticket stays open while it is used: its idle time starts again.
       open.delete(found);
-      return entry.path === path;
+      open.set(found, { ...entry, until: now() + idle });
+      return true;
     },
   };
 };

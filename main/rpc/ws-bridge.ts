@@ -18,6 +18,8 @@
  * token in an `Authorization: Bearer` header, or from `issueDownloadTicket`), so the launch token
  * never has to be in a URL that lands in the browser's history. The launch token in a download URL
  * opens nothing (403): the window asks for a ticket on each click (renderer/src/lib/rpc/download.ts).
+ * Audio (`/download/media/...`, main/rpc/media-route.ts) takes a session ticket instead: the same path
+ * any number of times (a media element reads in byte ranges) until it has been idle for 30 minutes.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -28,6 +30,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
+import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
 
@@ -148,7 +151,8 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
         res.writeHead(400).end('Bad request');
         return;
       }
-      const ticket = tickets.issue(path);
+      // Audio is read by a media element in many range requests: its ticket is a session ticket.
+      const ticket = tickets.issue(path, { session: path.startsWith(MEDIA_DOWNLOAD_PREFIX) });
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ ticket, url: `${path}?ticket=${ticket}` }));
     });

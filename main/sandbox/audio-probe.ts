@@ -29,6 +29,7 @@ export const probeAudio = async (bytes: Uint8Array): Promise<Result<AudioFacts, 
       case 'empty':
         return err({ type: 'InvalidAudio', message: 'Unsupported format: the audio is empty.' });
       case 'not_audio':
+      case 'unsupported_format':
         return err({
           type: 'InvalidAudio',
           message: 'Unsupported format: the audio is not a WAV, MP3, MP4 or OGG file.',

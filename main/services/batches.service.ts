@@ -7,6 +7,7 @@ import {
   batchesOfStudy,
   batchProgress,
   batchStudyId,
+  interruptedStarts,
   moveBatch,
   plannedUploadCount,
 } from '../db/repos/batches.repo';
@@ -25,6 +26,13 @@ export interface BatchesService {
   pauseBatch(batchId: number): boolean;
   resumeBatch(batchId: number): boolean;
   cancelBatch(batchId: number): boolean;
+  /**
+   * Starts the batches whose import asked for a start that never happened (the process stopped between
+   * the import and the start); returns their ids. Every study when `studyId` is omitted (the app's start).
+   */
+  startInterruptedBatches(studyId?: number): number[];
+  /** The batches `startInterruptedBatches` would start, without starting them (`voicescope status`). */
+  interruptedBatches(studyId: number): number[];
   batches(studyId: number): BatchProgress[];
   /** One batch's state and progress; null when there is no such batch. */
   batchProgress(batchId: number): BatchProgress | null;
@@ -35,6 +43,10 @@ export interface BatchesService {
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
   const { db, iso } = ctx;
   const wakeAll = () => engine.service.wake();
+  const startMove = (batchId: number, profileId: number | null): boolean => {
+    const before = profileId === null ? undefined : latestUsage(db, profileId)?.usage;
+    return moveBatch(db, batchId, 'start', iso(), before ? { usageBefore: before } : {});
+  };
   return {
     async checkBatchCredits(batchId) {
       const studyId = batchStudyId(db, batchId);
@@ -47,8 +59,7 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
       const studyId = batchStudyId(db, batchId);
       if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
       const profileId = studyProfileId(db, studyId)!;
-      const before = latestUsage(db, profileId)?.usage;
-      if (!moveBatch(db, batchId, 'start', iso(), before ? { usageBefore: before } : {})) {
+      if (!startMove(batchId, profileId)) {
         return err(
           problem(
             'This batch cannot be started now (it is already running, finished or cancelled).',
@@ -78,6 +89,14 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
       wakeAll();
       return moved;
     },
+    startInterruptedBatches(studyId) {
+      const started = interruptedStarts(db, studyId ?? null).filter((b) =>
+        startMove(b.id, studyProfileId(db, b.studyId)),
+      );
+      if (started.length) wakeAll();
+      return started.map((b) => b.id);
+    },
+    interruptedBatches: (studyId) => interruptedStarts(db, studyId).map((b) => b.id),
     batches: (studyId) => batchesOfStudy(db, studyId),
     batchProgress: (batchId) => batchProgress(db, batchId),
     receiptDifferences: (batchId) =>

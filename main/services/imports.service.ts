@@ -24,6 +24,8 @@ export interface ImportsService {
       insistOnDuplicates?: readonly string[];
       sendBorderline?: readonly string[] | true;
       label?: string;
+      /** Import and start: the start intent is written with the import (a crash before the start is recovered). */
+      start?: boolean;
     },
   ): Promise<CommitResult>;
   createAccounts(

@@ -30,8 +30,8 @@ export interface ParticipantsService {
   setParticipantNotes(participantId: number, notes: string): true | EditRefusal;
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
   linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
-  /** The participant's measures by session with their baselines; null when there is no such participant. */
-  timeline(participantId: number, baselineSessions: number): Timeline | null;
+  /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
+  timeline(participantId: number, baselineSessions?: number): Timeline | null;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
   uncertainAccounts(studyId: number): UncertainAccount[];
   /**

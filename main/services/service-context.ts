@@ -36,6 +36,8 @@ export interface StudyServiceOptions {
   readonly client?: Partial<Omit<ClientOptions, 'profile'>>;
   readonly onEvent?: (e: EngineEvent) => void;
   readonly idleRecheckMs?: number;
+  /** Who curation acts are recorded as done by; by default the operating-system user. */
+  readonly operator?: string;
 }
 
 export interface ServiceContext {

@@ -9,8 +9,11 @@
  */
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
+import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
+import { curationService, type CurationService } from './curation.service';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
+import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
 import { localMeasuresService, type LocalMeasuresService } from './local-measures.service';
@@ -18,10 +21,12 @@ import { createKeyStore } from './key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
 import { profilesService, type ProfilesService } from './profiles.service';
+import { recordingAudioService, type RecordingAudioService } from './recording-audio.service';
 import { recordingsService, type RecordingsService } from './recordings.service';
 import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
+import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from './workspace';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
@@ -31,11 +36,16 @@ export type StudyService = ProfilesService &
   ImportsService &
   BatchesService &
   RecordingsService &
+  RecordingAudioService &
   ParticipantsService &
   UsageService &
   PrivacyService &
   ExportsService &
   LocalMeasuresService &
+  ChangeSettingsService &
+  VisitsService &
+  CurationService &
+  CohortService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
@@ -74,10 +84,15 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...importsService(ctx, engine),
     ...batchesService(ctx, engine, usage),
     ...recordingsService(ctx, engine),
+    ...recordingAudioService(ctx),
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
     ...localMeasuresService(ctx),
+    ...changeSettingsService(ctx),
+    ...visitsService(ctx),
+    ...curationService(ctx, engine),
+    ...cohortService(ctx),
     async close() {
       await engine.stopAll();
       db.close();

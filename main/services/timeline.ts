@@ -1,18 +1,23 @@
 /**
  * A participant's timeline: every measure's values by session, one series per API version (v1.2 and
  * v1.3 results come from different models and field definitions, so they are never joined into one
- * line or one baseline), each with its within-person baseline (shared/baseline.ts) and the change of
- * the latest session from it. Sessions carry markers for audio that was marginal or altered; a value the
+ * line or one baseline), each with its within-person baseline (shared/baseline.ts; only once all k
+ * sessions are present) and the latest session's change from it, scaled with the SD floor and judged
+ * by the reliable change index against the study's cohort (shared/change.ts). Sessions carry markers for audio that was marginal or altered; a value the
  * service sent outside the specification carries its data-quality flags (the value is kept as received).
  */
 import { MEASURES } from '../../shared/api/measures';
 import type { ApiVersion } from '../../shared/api/vocabulary';
-import { baselineOf, changeFromBaseline } from '../../shared/baseline';
+import { baselineOf } from '../../shared/baseline';
+import { changeStats, Trend } from '../../shared/change';
+import { reliabilityOf } from '../../shared/reliability';
 import type { PointFlag, Timeline } from '../../shared/contract/timeline.contract';
 import type { VerdictView } from '../../shared/study';
 import type { Db } from '../db/open';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
+import { studyOfParticipant } from '../db/repos/change.repo';
 import { participantCodeById, timelineSessions, timelineValues } from '../db/repos/timeline.repo';
+import { changeSettings, CohortReferences } from './change-reference';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;
@@ -20,10 +25,15 @@ export const MARGINAL_SPEECH_SECONDS = 36;
 export const participantTimeline = (
   db: Db,
   participantId: number,
-  baselineSessions: number,
+  /** k for this view; undefined: the study's setting. */
+  k?: number,
 ): Timeline | null => {
   const p = participantCodeById(db, participantId);
   if (!p) return null;
+  const studyId = studyOfParticipant(db, participantId)!;
+  const settings = changeSettings(db, studyId);
+  const baselineSessions = k ?? settings.baselineSessions;
+  const cohort = CohortReferences.of(db, studyId, baselineSessions);
   const sessions = timelineSessions(db, participantId);
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
   const flagsOf = flagsOfRecordings(
@@ -74,15 +84,28 @@ export const participantTimeline = (
             baselineSessions,
           )
         : null;
-      const change = baseline ? changeFromBaseline(last.value as number, baseline) : null;
+      let change = null;
+      if (numeric) {
+        const trend = new Trend();
+        for (const pt of points) trend.add(Date.parse(pt.recordedAt), pt.value as number);
+        change = changeStats({
+          k: baselineSessions,
+          n: points.length,
+          baseline,
+          latest: last.value as number,
+          cohort: cohort.get(m.key, version),
+          reliability: reliabilityOf(m.key, settings.reliabilities),
+          trendPerWeek: trend.perWeek(),
+        });
+      }
       return [
         {
           apiVersion: version,
           points,
           baseline,
+          baselinePresent: Math.min(points.length, baselineSessions),
           latest: { value: last.value, recordedAt: last.recordedAt },
-          change: change?.change ?? null,
-          changeInSd: change?.changeInSd ?? null,
+          change,
         },
       ];
     }),

@@ -1,5 +1,6 @@
 /**
- * The append-only audit log of exports, key changes and a study's archiving or deletion. Entries carry
+ * The append-only audit log of exports, key changes, a study's archiving or deletion and the researcher's
+ * curation acts (reassign, exclude, restore, delete, undo). Entries carry
  * ids, names of studies or profiles, counts and plain words; never an API key.
  */
 import { z } from 'zod';
@@ -17,6 +18,16 @@ export const AUDIT_KINDS = [
   'study_deleted',
   'diagnostic_on',
   'diagnostic_off',
+  'participant_status_changed',
+  'visit_schedule_changed',
+  'visit_assignment_changed',
+  // curation (issue 15): one entry per act, naming the act (main/curation/) and who did it
+  'recording_reassigned',
+  'recording_excluded',
+  'recording_restored',
+  'recording_deleted',
+  'recording_sent_anyway',
+  'curation_undone',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -43,6 +43,8 @@ export const importsContract = {
       /** Borderline files the researcher chose to send (paths, or true for all of them); omitted: none. */
       sendBorderline: z.union([listOf(pathText(), LIMITS.paths), z.literal(true)]).optional(),
       label: labelText(),
+      /** Import to start at once: the intent is written with the import, so a crash before the start is recovered. */
+      start: z.boolean().optional(),
     }),
     z.object({
       batchId: Id,

@@ -9,6 +9,8 @@ import { acousticsContract, acousticsEvents } from './acoustics.contract';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
+import { curationContract } from './curation.contract';
+import { cohortContract } from './cohort.contract';
 import { ENGINE_EVENT_AFFECTS, eventsContract } from './events.contract';
 import { exportEvents, exportsContract } from './exports.contract';
 import { filesContract } from './files.contract';
@@ -18,11 +20,13 @@ import { privacyContract } from './privacy.contract';
 import { profilesContract } from './profiles.contract';
 import { queueContract } from './queue.contract';
 import { recordingsContract } from './recordings.contract';
+import { reliabilityContract } from './reliability.contract';
 import { sandboxContract } from './sandbox.contract';
 import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
 import { timelineContract } from './timeline.contract';
 import { usageContract } from './usage.contract';
+import { visitsContract } from './visits.contract';
 
 export const procedures = {
   ...appContract,
@@ -36,12 +40,16 @@ export const procedures = {
   ...batchesContract,
   ...queueContract,
   ...timelineContract,
+  ...reliabilityContract,
   ...usageContract,
   ...settingsContract,
   ...sandboxContract,
   ...privacyContract,
   ...auditContract,
   ...exportsContract,
+  ...visitsContract,
+  ...curationContract,
+  ...cohortContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents, ...acousticsEvents } as const satisfies Record<

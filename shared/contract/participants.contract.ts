@@ -9,8 +9,12 @@ import { action, procedure } from '../rpc';
 import { Id } from './views';
 
 export const RecencySchema = z.object({
-  /** never: no recording yet; on_track: the last session is within the study's interval; overdue: one or more sessions missed. */
-  status: z.enum(['never', 'on_track', 'overdue']),
+  /**
+   * Counted from the last usable recording (uploaded, with a completed analysis). never: none yet;
+   * on_track: within the study's interval; overdue: one or more sessions missed; not_followed: the
+   * participant is not active (enrolled, completed, withdrawn) or the study's period is not running.
+   */
+  status: z.enum(['never', 'on_track', 'overdue', 'not_followed']),
   daysSinceLast: z.number().nullable(),
   missedSessions: z.number(),
 });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ApiError } from '../api/api-error';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
+import { MEDIA_SOURCES } from '../media';
 import { labelText, LIMITS, listOf, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { PageWindow, SortDir } from './participants.contract';
@@ -116,6 +117,35 @@ export const RecordingDetailSchema = z.object({
 export type RecordingDetail = z.infer<typeof RecordingDetailSchema>;
 export type RecordingFlag = RecordingDetail['flags'][number];
 
+/** One playable source of a recording; `reason` says why it cannot be played when it cannot. */
+export const RecordingAudioSchema = z.object({
+  sources: z.array(
+    z.object({
+      which: z.enum(MEDIA_SOURCES),
+      /** The address to play, without host (shared/media.ts); null when it cannot be played. */
+      path: z.string().nullable(),
+      contentType: z.string().nullable(),
+      sizeBytes: z.number().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type RecordingAudio = z.infer<typeof RecordingAudioSchema>;
+
+export const SpeechRegionsSchema = z.discriminatedUnion('available', [
+  z.object({
+    available: z.literal(true),
+    segments: z.array(z.object({ start: z.number(), end: z.number() })).max(1_000_000),
+    speechSeconds: z.number(),
+    totalSeconds: z.number(),
+    channel: z.union([z.number(), z.literal('mix')]),
+    channels: z.number(),
+    method: z.string(),
+  }),
+  z.object({ available: z.literal(false), reason: z.string() }),
+]);
+export type SpeechRegions = z.infer<typeof SpeechRegionsSchema>;
+
 export const RECORDING_SORTS = ['recorded_at', 'participant', 'file', 'state', 'id'] as const;
 export const RECORDING_FILTERS = [
   'all',
@@ -189,4 +219,8 @@ export const recordingsContract = {
     AFTER_DECISION,
   ),
   'recordings.detail': procedure(strict({ recordingId: Id }), RecordingDetailSchema),
+  /** The audio the window can play for a recording (shared/media.ts): the original, and the converted copy when one was sent. */
+  'recordings.audio': procedure(strict({ recordingId: Id }), RecordingAudioSchema),
+  /** Where the workstation's speech estimate (the import's 30-second check) finds speech in the original; computed when first asked. */
+  'recordings.speech': procedure(strict({ recordingId: Id }), SpeechRegionsSchema),
 } as const;

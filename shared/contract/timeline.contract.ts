@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
+import { CHANGE_VERDICTS, SD_SOURCES } from '../change';
+import { RELIABILITY_SOURCES } from '../reliability';
 import { ApiVersion } from '../api/vocabulary';
 import { strict } from './bounds';
 import { procedure } from '../rpc';
@@ -26,6 +28,23 @@ export const BaselineSchema = z.object({
   to: z.string(),
 });
 
+/** shared/change.ts ChangeStats: every figure null where the rule gives none. */
+export const ChangeSchema = z.object({
+  verdict: z.enum(CHANGE_VERDICTS),
+  change: z.number().nullable(),
+  sdParticipant: z.number().nullable(),
+  sdCohortWithin: z.number().nullable(),
+  sdUsed: z.number().nullable(),
+  sdSource: z.enum(SD_SOURCES).nullable(),
+  changeInSd: z.number().nullable(),
+  reliability: z.number().nullable(),
+  reliabilitySource: z.enum(RELIABILITY_SOURCES).nullable(),
+  rciSd: z.number().nullable(),
+  sDiff: z.number().nullable(),
+  rci: z.number().nullable(),
+  trendPerWeek: z.number().nullable(),
+});
+
 /** Why a value departs from the specification (shared/api/data-quality.ts); the value is kept as received. */
 export const PointFlagSchema = z.object({
   code: z.enum(DATA_QUALITY_CODES as [DataQualityCode, ...DataQualityCode[]]),
@@ -44,12 +63,13 @@ export const SeriesSchema = z.object({
       flags: z.array(PointFlagSchema),
     }),
   ),
+  /** The complete baseline (all k sessions present); null: no baseline yet. */
   baseline: BaselineSchema.nullable(),
+  /** Sessions present toward the baseline: min(k, values in the series). */
+  baselinePresent: z.number(),
   latest: z.object({ value: z.union([z.number(), z.string()]), recordedAt: z.string() }).nullable(),
-  /** Latest minus the baseline mean (numeric measures). */
-  change: z.number().nullable(),
-  /** The change in baseline standard deviations, when the baseline has one. */
-  changeInSd: z.number().nullable(),
+  /** The latest session's change and whether it is reliable (shared/change.ts); null for categories. */
+  change: ChangeSchema.nullable(),
 });
 
 export const TimelineSchema = z.object({
@@ -74,7 +94,8 @@ export type PointFlag = z.infer<typeof PointFlagSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(
-    strict({ participantId: Id, baselineSessions: z.int().min(1).max(20).default(3) }),
+    /** baselineSessions: k for this view; absent, the study's setting. */
+    strict({ participantId: Id, baselineSessions: z.int().min(1).max(20).optional() }),
     TimelineSchema,
   ),
 } as const;

@@ -79,6 +79,9 @@ export const VerdictSchema = z.object({
     .optional(),
 });
 
+/** Which channel of a multichannel file is sent: the one with most speech, a 1-based number, or the mix. */
+const ChannelChoiceSchema = z.union([z.literal('auto'), z.literal('mix'), z.number().int().min(1).max(64)]);
+
 export const ImportRequestSchema = strict({
   studyId: Id,
   paths: listOf(pathText(), LIMITS.paths),
@@ -88,7 +91,9 @@ export const ImportRequestSchema = strict({
   analyses: listOf(AnalysisType, 16),
   isolateOldestSpeaker: z.boolean(),
   convert: z.boolean(),
-  channel: z.union([z.literal('auto'), z.literal('mix'), z.number().int().min(1).max(64)]).optional(),
+  channel: ChannelChoiceSchema.optional(),
+  /** The researcher's channel for single files (the import wizard's file details), over `channel`. */
+  channelByFile: listOf(strict({ path: pathText(), channel: ChannelChoiceSchema }), LIMITS.paths).optional(),
 });
 
 export const PlannedFileSchema = z.object({
@@ -107,6 +112,20 @@ export const PlannedFileSchema = z.object({
   speechSeconds: z.number().nullable(),
   verdict: VerdictSchema,
   duplicateOf: z.object({ recordingId: z.number().nullable(), path: z.string() }).nullable(),
+  unstartedBatchId: z.number().optional(),
+  alreadyRefused: z.object({ recordingId: z.number(), batchId: z.number().nullable() }).optional(),
+  seenElsewhere: z
+    .array(
+      z.object({
+        recordingId: z.number().nullable(),
+        study: z.string(),
+        sameStudy: z.boolean(),
+        participantCode: z.string(),
+        session: z.string().nullable(),
+        path: z.string(),
+      }),
+    )
+    .optional(),
   action: PlannedActionSchema,
   assignmentProblem: z.string().nullable(),
 });

@@ -9,6 +9,7 @@ import { benchImport } from './import.bench';
 import { benchParticipants } from './participants.bench';
 import { benchRecordings } from './recordings.bench';
 import { benchSandbox } from './sandbox.bench';
+import { benchSpeech } from './speech.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchUi } from './ui.bench';
 import { benchUploadOverhead } from './upload-overhead.bench';
@@ -18,10 +19,14 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Sandbox latency and client throughput', () => benchSandbox()],
   ['Study database', () => benchDb()],
   ['Import validation and hashing (1,000 WAV files)', () => benchImport()],
+  ['Speech estimate in one thread (Silero)', () => benchSpeech()],
   ['Scheduler with 10,000 pending recordings', () => benchScheduler()],
   ['Participants table query (10,000 participants, 100,000 recordings)', () => benchParticipants()],
   ['Recordings table query (100,000 recordings)', () => benchRecordings()],
-  ['The window in browser mode: first screen, IPC, large tables', () => benchUi()],
+  [
+    'The window in browser mode: first screen (this build beside the unsplit one), charts of a 200-session participant, IPC, large tables',
+    () => benchUi(),
+  ],
   ['Export of 100,000 recordings (3.7 million values)', () => benchExport()],
   ['Export files for SPSS, Stata and Excel (10,000 recordings)', () => benchExportExtras()],
 ];

@@ -12,10 +12,11 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from '../../playwright.config';
+import { seedCohortStudy } from '../support/cohort-study';
 import { LARGE_STUDY, seedLargeStudy } from '../support/large-study';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -24,12 +25,23 @@ const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.flo
 const pct = (xs: readonly number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
-const startHost = async (home: string): Promise<{ child: ChildProcess; url: string; readyMs: number }> => {
+const startHost = async (
+  home: string,
+  rendererDir?: string,
+): Promise<{ child: ChildProcess; url: string; readyMs: number }> => {
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
-    { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CI: '1',
+        ...(rendererDir ? { VOICESCOPE_TEST_HOOKS: '1', VOICESCOPE_TEST_RENDERER_DIR: rendererDir } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -52,7 +64,7 @@ const stop = (c: ChildProcess) =>
     setTimeout(r, 5000);
   });
 
-/** Navigation to the first screen's heading drawn. */
+/** Navigation to the first screen's heading drawn, in a fresh browser context (nothing cached). */
 const firstScreen = async (browser: Browser, url: string): Promise<number> => {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   const t0 = performance.now();
@@ -62,6 +74,46 @@ const firstScreen = async (browser: Browser, url: string): Promise<number> => {
   await page.close();
   return ms;
 };
+
+/**
+ * The window as it was before it was split by screen (issue 16), for a side-by-side first-screen figure:
+ * that commit's renderer and build script, extracted with `git archive` and built with this checkout's
+ * packages. Another commit: UI_BENCH_BASELINE=<commit>. Null (and said why) where git cannot give it.
+ */
+export const BASELINE_COMMIT = process.env['UI_BENCH_BASELINE'] ?? '425c8fc686de07871ca96d65a5b495940b6534e3';
+const buildBaseline = (dir: string): string | { why: string } => {
+  try {
+    const archive = execFileSync(
+      'git',
+      [
+        'archive',
+        BASELINE_COMMIT,
+        'renderer',
+        'shared',
+        'scripts/build.mjs',
+        'tsconfig.json',
+        'package.json',
+      ],
+      { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 },
+    );
+    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    execFileSync(process.execPath, [join(dir, 'scripts/build.mjs')], { cwd: dir, stdio: 'ignore' });
+    return join(dir, 'out', 'renderer');
+  } catch (e) {
+    return { why: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
+  }
+};
+
+const scriptBytes = (dir: string, names: readonly string[]) =>
+  names.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+/** The scripts the first screen loads: the entry and the chunks its page announces (modulepreload). */
+const firstScreenScripts = (dir: string): string[] => [
+  'app.js',
+  ...[...readFileSync(join(dir, 'index.html'), 'utf8').matchAll(/rel="modulepreload" href="([^"]+)"/g)].map(
+    (m) => m[1]!,
+  ),
+];
 
 /** Sequential round trips over a WebSocket of the page's own (same origin, same token), timed in the page. */
 const roundTrips = (page: Page, method: string, input: unknown, n: number) =>
@@ -125,7 +177,94 @@ const clearSearch = async (page: Page) => {
   await page.waitForTimeout(DEBOUNCE_MS + 400);
 };
 
-export const benchUi = async (): Promise<string[]> => {
+/**
+ * Time in the page from `start` (code run first) until every chart in the grid has drawn (at least
+ * `atLeast`; each canvas marks itself when drawn, `data-drawn` counting its draws), then one frame.
+ */
+const chartsDrawn = (page: Page, start: string, atLeast: number, redrawAll = false) =>
+  page.evaluate(`new Promise((done) => {
+  const before = new Map([...document.querySelectorAll('.tgrid .tchart-canvas')].map((c) => [c, c.dataset.drawn]));
+  const t0 = performance.now();
+  ${start};
+  const check = () => {
+    const all = [...document.querySelectorAll('.tgrid .tchart-canvas')];
+    const done_ = all.every((c) => c.dataset.drawn !== undefined && (${redrawAll} ? c.dataset.drawn !== before.get(c) : true));
+    if (all.length >= ${atLeast} && done_) requestAnimationFrame(() => done(performance.now() - t0));
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+  setTimeout(() => done(NaN), 60000);
+})`) as Promise<number>;
+
+/**
+ * Issue 16: the charts of a participant followed for 200 sessions: from opening their page to every
+ * chosen chart drawn (timeline call, screen code and drawing), then every measure at once (37 charts,
+ * drawing only: the data is in hand), median of five.
+ */
+export const benchCharts = async (browser: Browser): Promise<string[]> => {
+  const home = mkdtempSync(join(tmpdir(), 'vs-uibench-charts-'));
+  try {
+    const { studyId, participants } = seedCohortStudy(home, {
+      participants: 0,
+      sessions: 0,
+      longSessions: 200,
+      now: Date.UTC(2026, 5, 1),
+    });
+    const pid = participants.get('P-LONG')!;
+    const h = await startHost(home);
+    const open: number[] = [],
+      axis: number[] = [],
+      all: number[] = [];
+    let shown = 0,
+      total = 0;
+    // Sets the axis select as a person would (React listens to the change event).
+    const pickAxis = (v: string) =>
+      `(() => { const s = [...document.querySelectorAll('select')].find((x) => x.labels[0]?.textContent === 'Time axis'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, '${v}'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+        await page.goto(h.url);
+        await page.locator('h1').first().waitFor();
+        const hash = `#/studies/${studyId}/participants/${pid}`;
+        process.stderr.write(`  200-session participant, load ${i + 1} of 5…\n`);
+        open.push(await chartsDrawn(page, `location.hash = ${JSON.stringify(hash)}`, 1));
+        shown = await page.locator('.tgrid figure').count();
+        await page.waitForTimeout(300);
+        axis.push(await chartsDrawn(page, pickAxis('visit'), shown, true));
+        await page.waitForTimeout(300);
+        await page.getByText(/^Measures shown:/).click();
+        total = await page
+          .locator('.measure-picker-type')
+          .evaluateAll((fs) => fs.reduce((n, f) => n + f.querySelectorAll('input').length - 1, 0));
+        all.push(
+          await chartsDrawn(
+            page,
+            `[...document.querySelectorAll('.measure-picker button')].find((b) => b.textContent === 'Show all').click()`,
+            total,
+          ),
+        );
+        // Back to the default choice and axis for the next load (the choice is stored for the study).
+        await page.getByRole('button', { name: 'A few of each type' }).click();
+        await page.evaluate(pickAxis('date'));
+        await page.waitForTimeout(500);
+        await page.close();
+      }
+    } finally {
+      await stop(h.child);
+    }
+    return [
+      `charts of a participant with 200 sessions (median of 5, a fresh page each):`,
+      `  open their page to all ${shown} chosen charts drawn (timeline call, screen code, drawing): ${median(open).toFixed(0)} ms (${open.map((x) => x.toFixed(0)).join(', ')})`,
+      `  switch the axis, all ${shown} charts drawn again (drawing only): ${median(axis).toFixed(0)} ms (${axis.map((x) => x.toFixed(0)).join(', ')})`,
+      `  "Show all", all ${total} charts drawn: ${median(all).toFixed(0)} ms (${all.map((x) => x.toFixed(0)).join(', ')})`,
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+};
+
+/** `firstScreenOnly`: just the first screen, this build beside the earlier one (`npx tsx test/bench/ui.bench.ts first-screen`). */
+export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[]> => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'ignore' });
   const lines: string[] = [];
   const browser = await chromium.launch({
@@ -133,21 +272,48 @@ export const benchUi = async (): Promise<string[]> => {
     args: CHROMIUM_ARGS,
   });
   const empty = mkdtempSync(join(tmpdir(), 'vs-uibench-'));
+  const emptyOld = mkdtempSync(join(tmpdir(), 'vs-uibench-old-'));
+  const baselineTree = mkdtempSync(join(tmpdir(), 'vs-uibench-baseline-'));
   const large = mkdtempSync(join(tmpdir(), 'vs-uibench-large-'));
   try {
-    // 1. Time to first screen: an empty workspace (first run), three times.
-    const ready: number[] = [],
-      screen: number[] = [];
+    // 1. Time to first screen: an empty workspace (first run), host started three times.
+    const ready: number[] = [];
     for (let i = 0; i < 3; i++) {
-      process.stderr.write(`  first screen, run ${i + 1}…\n`);
+      process.stderr.write(`  host start, run ${i + 1}…\n`);
       const h = await startHost(empty);
       ready.push(h.readyMs);
-      screen.push(await firstScreen(browser, h.url));
       await stop(h.child);
     }
+    // The page: this build and the build before the split (issue 16), side by side in the same run,
+    // each host serving one build to five fresh browser contexts, loads alternating between the two.
+    process.stderr.write(`  building the window of ${BASELINE_COMMIT.slice(0, 10)} for comparison…\n`);
+    const oldDir = buildBaseline(baselineTree);
+    const built = join(ROOT, 'out', 'renderer');
+    const hNew = await startHost(empty);
+    const hOld = typeof oldDir === 'string' ? await startHost(emptyOld, oldDir) : null;
+    const nowMs: number[] = [],
+      oldMs: number[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        process.stderr.write(`  first screen, fresh context ${i + 1} of 5…\n`);
+        nowMs.push(await firstScreen(browser, hNew.url));
+        if (hOld) oldMs.push(await firstScreen(browser, hOld.url));
+      }
+    } finally {
+      await stop(hNew.child);
+      if (hOld) await stop(hOld.child);
+    }
+    const newScripts = firstScreenScripts(built);
     lines.push(
-      `time to first screen (empty workspace, median of 3): host start to BRIDGE_READY ${median(ready).toFixed(0)} ms + page load to first screen ${median(screen).toFixed(0)} ms = ${(median(ready) + median(screen)).toFixed(0)} ms`,
+      `host start to BRIDGE_READY (empty workspace, median of 3): ${median(ready).toFixed(0)} ms`,
+      `first screen, navigation to the first heading (empty workspace, median of 5 fresh browser contexts):`,
+      `  this build (split by screen): ${median(nowMs).toFixed(0)} ms (${nowMs.map((x) => x.toFixed(0)).join(', ')}); first screen's scripts ${newScripts.length} files, ${(scriptBytes(built, newScripts) / 1024).toFixed(0)} KiB`,
+      typeof oldDir === 'string'
+        ? `  the build of ${BASELINE_COMMIT.slice(0, 10)} (one script): ${median(oldMs).toFixed(0)} ms (${oldMs.map((x) => x.toFixed(0)).join(', ')}); ${(scriptBytes(oldDir, ['app.js']) / 1024).toFixed(0)} KiB`
+        : `  the build of ${BASELINE_COMMIT.slice(0, 10)}: not measured (${oldDir.why})`,
     );
+    if (firstScreenOnly) return lines;
+    lines.push(...(await benchCharts(browser)));
 
     process.stderr.write('  seeding the large study…\n');
     const tSeed = performance.now();
@@ -242,11 +408,24 @@ export const benchUi = async (): Promise<string[]> => {
   } finally {
     await browser.close();
     rmSync(empty, { recursive: true, force: true });
+    rmSync(emptyOld, { recursive: true, force: true });
+    rmSync(baselineTree, { recursive: true, force: true });
     rmSync(large, { recursive: true, force: true });
   }
   return lines;
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const l of await benchUi()) console.log(l);
+  if (process.argv.includes('charts')) {
+    const browser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      for (const l of await benchCharts(browser)) console.log(l);
+    } finally {
+      await browser.close();
+    }
+  } else
+    for (const l of await benchUi({ firstScreenOnly: process.argv.includes('first-screen') })) console.log(l);
 }

@@ -86,6 +86,10 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   // ringed as flagged; the same in words in the summary, the legend and the table.
   await openScreen(page, `/studies/${studyId}/participants/${rec.pid}`);
   await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
+  // Every measure (a few of each type are shown at first).
+  await page.getByText(/^Measures shown:/).click();
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await page.getByText(/^Measures shown:/).click();
   const chart = page.getByRole('figure', { name: /^Clarity/ });
   await chart.scrollIntoViewIfNeeded();
   await expect(chart.locator('.tchart-canvas')).toHaveAttribute('data-flagged', '1');

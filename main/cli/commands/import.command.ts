@@ -2,10 +2,11 @@
  * `voicescope import`: without --yes a preview of what each file would become, and why; with --yes the
  * import is committed, accounts created, credits checked and the batch started (--wait: until done).
  */
-import { explainApiError } from '../../../shared/api/api-error';
 import { ANALYSIS_TYPES, analysisTypesFor, type AnalysisType } from '../../../shared/api/vocabulary';
+import { seenElsewhereText } from '../../../shared/seen-elsewhere';
 import type { ImportPlan } from '../../../shared/study';
 import { EXIT, UsageError, type WorkspaceCommand } from '../command';
+import { reportAccounts } from '../interrupted-import';
 import { reportProblem, resolveStudy } from '../lookup';
 import { waitForStudy } from '../wait-for-study';
 
@@ -38,8 +39,12 @@ const planText = (plan: ImportPlan): string[] => {
       f.action === 'unassigned'
         ? f.assignmentProblem
         : f.action === 'duplicate'
-          ? `same audio as ${f.duplicateOf?.path}`
-          : f.verdict.findings.map((x) => `${x.message} ${x.action}`).join(' ');
+          ? f.seenElsewhere?.length
+            ? seenElsewhereText(f.seenElsewhere)
+            : `same audio as ${f.duplicateOf?.path}${f.unstartedBatchId !== undefined ? `, waiting in batch ${f.unstartedBatchId}, which was never started (voicescope batch resume --batch ${f.unstartedBatchId})` : ''}`
+          : f.alreadyRefused
+            ? `already refused before (recording ${f.alreadyRefused.recordingId}, same audio): not added again`
+            : f.verdict.findings.map((x) => `${x.message} ${x.action}`).join(' ');
     lines.push(`  ${f.action.replace(/_/g, ' ')}: ${f.path}${why ? ` — ${why}` : ''}`);
   }
   if (plan.newParticipants.length)
@@ -47,6 +52,21 @@ const planText = (plan: ImportPlan): string[] => {
       `  new participants (a service account will be created for each): ${plan.newParticipants.join(', ')}`,
     );
   return lines;
+};
+
+/**
+ * Test hook for the kill test (test/integration/cli/voicescope-interrupted-import.test.ts): with
+ * VOICESCOPE_TEST_HOOKS=1 and VOICESCOPE_TEST_HOLD_AFTER_COMMIT=1 the import stops between its commit and
+ * the batch's start and waits there to be killed. Without both variables it does nothing.
+ */
+const holdForKillTest = async (): Promise<void> => {
+  if (
+    process.env['VOICESCOPE_TEST_HOOKS'] !== '1' ||
+    process.env['VOICESCOPE_TEST_HOLD_AFTER_COMMIT'] !== '1'
+  )
+    return;
+  process.stdout.write('{"kind":"test-hold"}\n');
+  await new Promise<never>(() => setInterval(() => {}, 60_000));
 };
 
 /** `--channel`: auto (the channel with most speech), mix, or a channel number from 1. */
@@ -112,6 +132,9 @@ export const importCommand: WorkspaceCommand = {
       insistOnDuplicates: insist,
       ...(v['send-borderline'] ? { sendBorderline: true as const } : {}),
       label: v.label ?? '',
+      // The start intent is written with the import: if this process stops before the start below, the
+      // next `voicescope wait` or `status` (or the app) finds the batch and starts it.
+      start: true,
     });
     out.say(
       'batch',
@@ -125,26 +148,10 @@ export const importCommand: WorkspaceCommand = {
         `${f.path} could not be converted: ${f.reason}`,
         'Check the file; the original is untouched.',
       );
+    await holdForKillTest();
     const accounts = await svc.createAccounts(study.id);
     if (!accounts.ok) return reportProblem(out, accounts.error);
-    if (accounts.value.created.length)
-      out.say(
-        'accounts',
-        `Created ${accounts.value.created.length} service accounts: ${accounts.value.created.map((c) => c.code).join(', ')}.`,
-        { created: accounts.value.created },
-      );
-    for (const f of accounts.value.failed)
-      out.problem(
-        `No account could be created for ${f.code}: ${explainApiError(f.error).summary}`,
-        'Its files wait as pending and are not sent; run the import again later.',
-        { error: f.error },
-      );
-    for (const f of accounts.value.uncertain)
-      out.problem(
-        `The account request for ${f.code} has an unknown outcome: the service may have created it. It is not asked again on its own.`,
-        `Decide with: voicescope account --study ${study.id} --participant ${f.code} --decision retry|leave|link`,
-        { error: f.error, accountUncertain: true },
-      );
+    reportAccounts(out, study.id, accounts.value);
     const credits = await svc.checkBatchCredits(committed.batchId);
     if (!credits.ok) return reportProblem(out, credits.error);
     out.say('credits', credits.value.message, { credits: credits.value });

@@ -1,5 +1,9 @@
-/** `voicescope wait`: send and collect results for a study until nothing is pending (or --timeout). */
+/**
+ * `voicescope wait`: send and collect results for a study until nothing is pending (or --timeout). A batch
+ * whose import stopped before its start is started first (main/cli/interrupted-import.ts).
+ */
 import type { WorkspaceCommand } from '../command';
+import { resumeInterruptedImports } from '../interrupted-import';
 import { resolveStudy } from '../lookup';
 import { waitForStudy } from '../wait-for-study';
 
@@ -8,6 +12,7 @@ export const waitCommand: WorkspaceCommand = {
   help: `  wait --study <name|id> [--timeout <s>]    send and collect results until nothing is pending`,
   run: async ({ svc, out, values: v }) => {
     const study = resolveStudy(svc, v.study);
+    await resumeInterruptedImports(svc, out, study.id);
     return await waitForStudy(svc, out, study.id, v.timeout ? Number(v.timeout) : null);
   },
 };

@@ -10,6 +10,11 @@ import { m0070 } from './0070-audit-chain';
 import { m0080 } from './0080-data-quality';
 import { m0090 } from './0090-end-states-and-account-intents';
 import { m0095 } from './0095-confirm-odd-answers';
+import { m0100 } from './0100-batch-start-intent';
+import { m0110 } from './0110-study-design';
+import { m0120 } from './0120-curation';
+import { m0130 } from './0130-change-statistics';
+import { m0140 } from './0140-participant-attributes';
 import { m0150 } from './0150-local-measures';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,5 +28,10 @@ export const MIGRATIONS: readonly Migration[] = [
   m0080,
   m0090,
   m0095,
+  m0100,
+  m0110,
+  m0120,
+  m0130,
+  m0140,
   m0150,
 ];

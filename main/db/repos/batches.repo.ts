@@ -73,7 +73,8 @@ const TRANSITIONS: Record<
 > = {
   start: { from: ['open', 'paused'], to: 'running', event: 'batch_started' },
   pause: { from: ['open', 'running'], to: 'paused', event: 'batch_paused' },
-  resume: { from: ['paused'], to: 'running', event: 'batch_resumed' },
+  // An open batch (imported without starting, or interrupted before its start) can be resumed too.
+  resume: { from: ['paused', 'open'], to: 'running', event: 'batch_resumed' },
   cancel: { from: ['open', 'running', 'paused'], to: 'cancelled', event: 'batch_cancelled' },
 };
 
@@ -155,6 +156,17 @@ export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: str
   }
   return reopened.map((b) => b.id);
 };
+
+/**
+ * Batches imported to be started whose start never happened (the process stopped between the import and
+ * the start): still `open`, with the start intent written at import. All studies when `studyId` is null.
+ */
+export const interruptedStarts = (db: Db, studyId: number | null): { id: number; studyId: number }[] =>
+  stmt(
+    db,
+    `SELECT id, study_id AS studyId FROM batches
+     WHERE state = 'open' AND start_requested_at IS NOT NULL AND (? IS NULL OR study_id = ?) ORDER BY id`,
+  ).all(studyId, studyId) as { id: number; studyId: number }[];
 
 /** The study a batch belongs to; null when there is no such batch. */
 export const batchStudyId = (db: Db, batchId: number): number | null =>

@@ -127,6 +127,9 @@ export const RECORDING_COLUMNS = [
   ['svcSpeechSeconds', 'r.svc_speech_seconds'],
   ['batchId', 'r.batch_id'],
   ['isolate', 'b.isolate_oldest_speaker'],
+  ['excludedAt', 'r.excluded_at'],
+  ['excludedReason', 'r.excluded_reason'],
+  ['provenance', 'r.provenance'],
 ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
 /** A recording row as read: the columns above, then the exported `type:state` pairs. */
@@ -162,6 +165,9 @@ export const recordingView = (a: RawRecording): RecordingView => ({
   svcSpeechSeconds: a[24] as number | null,
   batchId: a[25] as number | null,
   isolate: a[26] as number | null,
+  excludedAt: a[27] as string | null,
+  excludedReason: a[28] as string | null,
+  provenance: a[29] as string | null,
 });
 
 export interface SelectedRecording {

@@ -15,6 +15,11 @@ export interface NewBatch {
   readonly isolateOldestSpeaker: boolean;
   readonly label: string;
   readonly convertWav: boolean;
+  /**
+   * The researcher asked to import and start: the intent is written with the import, so a batch left
+   * `open` by a crash before its start is found and started later (batches.repo.ts, interruptedStarts).
+   */
+  readonly startRequested?: boolean;
 }
 
 export interface NewRecording {
@@ -51,7 +56,8 @@ export const insertImportBatch = (
       const batchId = Number(
         stmt(
           db,
-          `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
+          `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state, label, convert_wav, start_requested_at)
+           VALUES (?, ?, ?, ?, 'open', ?, ?, ?)`,
         ).run(
           batch.studyId,
           at,
@@ -59,6 +65,7 @@ export const insertImportBatch = (
           batch.isolateOldestSpeaker ? 1 : 0,
           batch.label,
           batch.convertWav ? 1 : 0,
+          batch.startRequested ? at : null,
         ).lastInsertRowid,
       );
       const ensureParticipant = stmt(

@@ -3,7 +3,8 @@
  * each participant's recording counts, first and last recording and data recency against the
  * study's session interval. Also the researcher's edits: create, rename, notes, link an account.
  */
-import { overdueBefore, recencyOf } from '../../../shared/recency';
+import { inStudyPeriod, overdueBefore, recencyOf } from '../../../shared/recency';
+import type { ParticipantStatus } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
@@ -45,7 +46,8 @@ export const ATTENTION_STATES = `('refused_locally', 'rejected', 'upload_uncerta
  * is an index range over participants, never an aggregate over the study's recordings.
  */
 const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
-  p.rec_count AS n, p.rec_done AS done, p.rec_attention AS attention, p.first_recording_at AS first, p.last_recording_at AS last`;
+  p.rec_count AS n, p.rec_done AS done, p.rec_attention AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
+  p.status, p.last_usable_at AS usable`;
 
 /** Sort keys; NULL last recordings ("never") sort first ascending and last descending. */
 const ORDER: Record<ParticipantSort, string> = {
@@ -57,8 +59,10 @@ const ORDER: Record<ParticipantSort, string> = {
 
 const FILTER: Record<ParticipantFilter, string> = {
   all: '1',
-  overdue: 'p.last_recording_at < @overdueBefore',
-  never: 'p.last_recording_at IS NULL',
+  // Only active participants while the study's period runs can be overdue, counted from their last
+  // usable recording (migration 0110 keeps it on the row).
+  overdue: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at < @overdueBefore`,
+  never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL`,
   no_account: 'p.account_id IS NULL',
   needs_attention: 'p.rec_attention > 0',
 };
@@ -75,17 +79,27 @@ interface Row {
   attention: number;
   first: string | null;
   last: string | null;
+  status: ParticipantStatus;
+  usable: string | null;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const intervalOf = (db: Db, studyId: number): number =>
-  (
-    stmt(db, `SELECT session_interval_days AS d FROM studies WHERE id = ?`).get(studyId) as
-      { d: number } | undefined
-  )?.d ?? 7;
+interface StudyRecency {
+  readonly interval: number;
+  readonly startDate: string | null;
+  readonly endDate: string | null;
+}
 
-const toRecord = (r: Row, intervalDays: number, nowMs: number): ParticipantRecord => ({
+const recencyFactsOf = (db: Db, studyId: number): StudyRecency => {
+  const s = stmt(
+    db,
+    `SELECT session_interval_days AS d, start_date AS s, end_date AS e FROM studies WHERE id = ?`,
+  ).get(studyId) as { d: number; s: string | null; e: string | null } | undefined;
+  return { interval: s?.d ?? 7, startDate: s?.s ?? null, endDate: s?.e ?? null };
+};
+
+const toRecord = (r: Row, study: StudyRecency, nowMs: number): ParticipantRecord => ({
   id: r.id,
   studyId: r.study_id,
   code: r.code,
@@ -97,7 +111,7 @@ const toRecord = (r: Row, intervalDays: number, nowMs: number): ParticipantRecor
   needsAttention: r.attention,
   firstRecordingAt: r.first,
   lastRecordingAt: r.last,
-  recency: recencyOf(r.last, intervalDays, nowMs),
+  recency: recencyOf(r.usable, study.interval, nowMs, { ...study, status: r.status }),
 });
 
 export const participantPage = (
@@ -105,12 +119,13 @@ export const participantPage = (
   q: ParticipantQuery,
   nowMs: number,
 ): { rows: ParticipantRecord[]; total: number } => {
-  const interval = intervalOf(db, q.studyId);
+  const study = recencyFactsOf(db, q.studyId);
   const search = q.search?.trim();
   const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
   const params = {
     studyId: q.studyId,
-    overdueBefore: overdueBefore(interval, nowMs),
+    overdueBefore: overdueBefore(study.interval, nowMs),
+    inPeriod: inStudyPeriod(study, new Date(nowMs).toISOString().slice(0, 10)) ? 1 : 0,
     search: search ? likePattern(search) : null,
     limit: q.limit,
     offset: q.offset,
@@ -130,13 +145,13 @@ export const participantPage = (
      ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
         ).all(params) as Row[]);
-  return { rows: rows.map((r) => toRecord(r, interval, nowMs)), total };
+  return { rows: rows.map((r) => toRecord(r, study, nowMs)), total };
 };
 
 export const participantById = (db: Db, participantId: number, nowMs: number): ParticipantRecord | null => {
   const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as
     Row | undefined;
-  return r ? toRecord(r, intervalOf(db, r.study_id), nowMs) : null;
+  return r ? toRecord(r, recencyFactsOf(db, r.study_id), nowMs) : null;
 };
 
 export type EditRefusal = 'not_found' | 'code_taken' | 'account_taken' | 'has_account';

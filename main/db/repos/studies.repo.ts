@@ -1,7 +1,7 @@
 /** Studies as the workstation lists them: counts, what needs the researcher, recency at a glance. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { StudyView } from '../../../shared/contract/studies.contract';
-import { overdueBefore } from '../../../shared/recency';
+import { inStudyPeriod, overdueBefore } from '../../../shared/recency';
 import type { StudySummary } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
@@ -14,6 +14,8 @@ interface Row {
   api_version: ApiVersion | null;
   is_sandbox: number | null;
   interval: number;
+  start_date: string | null;
+  end_date: string | null;
   created_at: string;
   participants: number;
   recordings: number;
@@ -32,7 +34,7 @@ export const studyViews = (
   // index range per study instead of a scan of every recording.
   const rows = stmt(
     db,
-    `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.created_at,
+    `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.start_date, s.end_date, s.created_at,
             count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
             coalesce(sum(p.rec_attention), 0) AS attention, max(p.last_recording_at) AS last
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id LEFT JOIN participants p ON p.study_id = s.id
@@ -42,7 +44,7 @@ export const studyViews = (
   ).all({ id: studyId ?? null }) as Row[];
   const overdue = stmt(
     db,
-    `SELECT count(*) AS n FROM participants WHERE study_id = ? AND last_recording_at < ?`,
+    `SELECT count(*) AS n FROM participants WHERE study_id = ? AND status = 'active' AND last_usable_at < ?`,
   );
   return rows.map((r) => ({
     id: r.id,
@@ -56,7 +58,13 @@ export const studyViews = (
     recordings: r.recordings,
     completedRecordings: r.completed,
     needsAttention: r.attention,
-    overdueParticipants: (overdue.get(r.id, overdueBefore(r.interval, nowMs)) as { n: number }).n,
+    // Overdue: active participants while the study's period runs, from their last usable recording.
+    overdueParticipants: inStudyPeriod(
+      { startDate: r.start_date, endDate: r.end_date },
+      new Date(nowMs).toISOString().slice(0, 10),
+    )
+      ? (overdue.get(r.id, overdueBefore(r.interval, nowMs)) as { n: number }).n
+      : 0,
     lastRecordingAt: r.last,
     createdAt: r.created_at,
   }));

@@ -30,14 +30,14 @@ export const participantCodeById = (
   stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
     { id: number; code: string } | undefined;
 
-/** The participant's uploaded recordings with an API version, in recording order. */
+/** The participant's uploaded recordings with an API version, not excluded from analysis, in recording order. */
 export const timelineSessions = (db: Db, participantId: number): TimelineSessionRow[] =>
   stmt(
     db,
     `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
             r.verdict, b.isolate_oldest_speaker AS isolate
      FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
-     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
+     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
      ORDER BY r.recorded_at, r.id`,
   ).all(participantId) as TimelineSessionRow[];
 

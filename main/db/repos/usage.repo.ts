@@ -48,12 +48,18 @@ export interface StudyUsage {
   readonly queued: number;
 }
 
-/** What each active study of the profile has used: uploads accepted, uncertain, and still queued. */
+/**
+ * What each active study of the profile has used: uploads accepted, uncertain, and still queued. An
+ * upload whose outcome was uncertain and that the researcher later confirmed reached the service
+ * ("mark uploaded elsewhere": charged, not sent again) counts as accepted, like one the service accepted.
+ */
 export const usageByStudy = (db: Db, profileId: number): StudyUsage[] =>
   stmt(
     db,
     `SELECT s.id AS studyId, s.name,
-                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'uploaded') AS uploadsAccepted,
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND (r.upload_state = 'uploaded'
+                   OR (r.upload_state = 'cancelled' AND json_extract(r.upload_error, '$.resolution') = 'mark_uploaded_elsewhere'))
+                ) AS uploadsAccepted,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS uploadsUncertain,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ('queued', 'pending')) AS queued
          FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY s.name COLLATE NOCASE`,

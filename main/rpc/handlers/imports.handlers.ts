@@ -68,7 +68,7 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
       const sending: PlannedAction[] = ['upload', 'convert_and_upload'];
       return ok(checkCredits(usage.value, plan.files.filter((f) => sending.includes(f.action)).length));
     },
-    async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label }) {
+    async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label, start }) {
       const plan = plans.get(planId);
       if (!plan) return planGone();
       // Committed once: a second click while the first runs must not import the files twice; a commit that
@@ -81,6 +81,7 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
           insistOnDuplicates,
           ...(sendBorderline ? { sendBorderline } : {}),
           label,
+          ...(start ? { start } : {}),
         });
         plans.drop(planId);
         // The local acoustic measures and quality control of the new recordings, off the main thread.

@@ -4,6 +4,8 @@ import { acousticsHandlers } from './acoustics.handlers';
 import { appHandlers } from './app.handlers';
 import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
+import { curationHandlers } from './curation.handlers';
+import { cohortHandlers } from './cohort.handlers';
 import type { HostDeps } from './deps';
 import { exportsHandlers } from './exports.handlers';
 import { filesHandlers } from './files.handlers';
@@ -17,7 +19,9 @@ import { sandboxHandlers } from './sandbox.handlers';
 import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
 import { timelineHandlers } from './timeline.handlers';
+import { reliabilityHandlers } from './reliability.handlers';
 import { usageHandlers } from './usage.handlers';
+import { visitsHandlers } from './visits.handlers';
 
 export const createHandlers = (d: HostDeps): Handlers => ({
   ...appHandlers(d),
@@ -31,10 +35,14 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...batchesHandlers(d),
   ...queueHandlers(d),
   ...timelineHandlers(d),
+  ...reliabilityHandlers(d),
   ...usageHandlers(d),
   ...settingsHandlers(d),
   ...sandboxHandlers(d),
   ...privacyHandlers(d),
   ...auditHandlers(d),
   ...exportsHandlers(d),
+  ...visitsHandlers(d),
+  ...curationHandlers(d),
+  ...cohortHandlers(d),
 });

@@ -1,5 +1,6 @@
 import type { recordingsContract } from '../../../shared/contract/recordings.contract';
 import type { StoredUploadError } from '../../../shared/recording-problems';
+import { MEDIA_SOURCES, mediaPath } from '../../../shared/media';
 import { ok } from '../../../shared/result';
 import type { HandlersOf } from '../router';
 import { notFound, type HostDeps } from './deps';
@@ -27,6 +28,33 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       if (!f) return notFound('recording');
       const { view, uploadError, ...rest } = f;
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });
+    },
+    'recordings.audio': async ({ recordingId }) => {
+      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      const sources = await Promise.all(
+        MEDIA_SOURCES.map(async (which) => {
+          const f = await service.recordingAudio(recordingId, which);
+          return f.ok
+            ? {
+                which,
+                path: mediaPath(recordingId, which),
+                contentType: f.value.contentType,
+                sizeBytes: f.value.sizeBytes,
+                reason: null,
+              }
+            : { which, path: null, contentType: null, sizeBytes: null, reason: f.error };
+        }),
+      );
+      return ok({ sources });
+    },
+    'recordings.speech': async ({ recordingId }) => {
+      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      const r = await service.speechRegions(recordingId);
+      return ok(
+        r.ok
+          ? { available: true as const, ...r.value, segments: [...r.value.segments] }
+          : { available: false as const, reason: r.error },
+      );
     },
   };
 };

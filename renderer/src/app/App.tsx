@@ -3,14 +3,15 @@
  * routed page. Hash routing works the same from the Electron app:// scheme and the browser-mode host.
  * First run (no service profile yet) goes to setup.
  */
-import { useEffect, useState } from 'react';
-import { Link, Redirect, Route, Router, Switch, useRoute } from 'wouter';
+import { Suspense, useEffect, useState } from 'react';
+import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SimulatedBadge } from '../components/Badges';
 import { ErrorNotice, Loading } from '../components/Feedback';
 import { useCall } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
+import { preloadScreen } from './lazy-screen';
 import { featureRoutes } from './routes';
 import { paths, patterns } from './paths';
 
@@ -20,6 +21,8 @@ const StudyNav = ({ studyId }: { studyId: number }) => {
   const items: [string, string][] = [
     ['Overview', at.overview],
     ['Participants', at.participants],
+    ['Design and visits', at.design],
+    ['Cohort', at.cohort],
     ['Recordings', at.recordings],
     ['Batches', at.batches],
     ['Import', at.import],
@@ -90,41 +93,63 @@ const Sidebar = () => {
   const [inStudy, params] = useRoute(patterns.inStudy);
   const studyId = inStudy && /^\d+$/.test(params.id) ? Number(params.id) : null;
   const info = useCall('app.info', {});
+  // In a narrow window (or at 200 % zoom) the links fold into a menu above the page; choosing a
+  // screen folds it again.
+  const [open, setOpen] = useState(false);
+  const [location] = useLocation();
+  useEffect(() => setOpen(false), [location]);
   return (
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Voicescope</p>
-      <ul>
-        <li>
-          <NavLink href={paths.studies} exact>
-            Studies
-          </NavLink>
-        </li>
-      </ul>
-      {studyId !== null && <StudyNav studyId={studyId} />}
-      <ul>
-        <li>
-          <NavLink href={paths.usage}>Usage and credits</NavLink>
-        </li>
-        <li>
-          <NavLink href={paths.settings}>Settings</NavLink>
-        </li>
-        <li>
-          <NavLink href={paths.privacy}>Privacy and audit</NavLink>
-        </li>
-      </ul>
-      <div className="sidebar-foot">
-        <ThemeSwitch />
-        {info.data && (
-          <p className="muted small">
-            {info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}
-          </p>
-        )}
+      <button
+        type="button"
+        className="button menu-toggle"
+        aria-expanded={open}
+        aria-controls="nav-links"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Menu
+      </button>
+      <div id="nav-links" className={`nav-links${open ? ' open' : ''}`}>
+        <ul>
+          <li>
+            <NavLink href={paths.studies} exact>
+              Studies
+            </NavLink>
+          </li>
+        </ul>
+        {studyId !== null && <StudyNav studyId={studyId} />}
+        <ul>
+          <li>
+            <NavLink href={paths.usage}>Usage and credits</NavLink>
+          </li>
+          <li>
+            <NavLink href={paths.settings}>Settings</NavLink>
+          </li>
+          <li>
+            <NavLink href={paths.privacy}>Privacy and audit</NavLink>
+          </li>
+        </ul>
+        <div className="sidebar-foot">
+          <ThemeSwitch />
+          {info.data && (
+            <p className="muted small">
+              {info.data.mode === 'browser' ? 'Browser mode' : 'Desktop app'} · v{info.data.version}
+            </p>
+          )}
+        </div>
       </div>
     </nav>
   );
 };
 
+/** The screens Home leads to, whose code is fetched while `app.info` is on its way. */
+const FIRST_SCREENS: readonly string[] = [patterns.setup, patterns.studies];
+
 const Home = () => {
+  useEffect(() => {
+    for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
+  }, []);
   const info = useCall('app.info', {});
   if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
   if (!info.data) return <Loading />;
@@ -156,13 +181,16 @@ export const App = ({ connection }: { connection: WsTransport | null }) => (
       <Sidebar />
       <main id="main" tabIndex={-1}>
         <ConnectionBanner connection={connection} />
-        <Switch>
-          <Route path="/" component={Home} />
-          {featureRoutes.map(([path, Component]) => (
-            <Route key={path} path={path} component={Component} />
-          ))}
-          <Route component={NotFound} />
-        </Switch>
+        {/* Each screen's code is loaded when first shown (lazy-screen.ts); a loading line stands in meanwhile. */}
+        <Suspense fallback={<Loading />}>
+          <Switch>
+            <Route path="/" component={Home} />
+            {featureRoutes.map(([path, Component]) => (
+              <Route key={path} path={path} component={Component} />
+            ))}
+            <Route component={NotFound} />
+          </Switch>
+        </Suspense>
       </main>
     </div>
   </Router>

@@ -20,11 +20,15 @@ export const patterns = {
   recordings: '/studies/:id/recordings',
   recordingsFiltered: '/studies/:id/recordings/filter/:filter',
   recording: '/studies/:id/recordings/:rid',
+  /** One measure across the study's participants, grouped by their attributes. */
+  cohort: '/studies/:id/cohort',
   batches: '/studies/:id/batches',
   batch: '/studies/:id/batches/:bid',
   import: '/studies/:id/import',
   export: '/studies/:id/export',
   studyData: '/studies/:id/data',
+  changeSettings: '/studies/:id/change',
+  design: '/studies/:id/design',
   usage: '/usage',
   settings: '/settings',
   privacy: '/privacy',
@@ -58,11 +62,14 @@ const studyPaths = (id: number) => ({
   recordings: fill(patterns.recordings, { id }),
   recordingsFiltered: (filter: string) => fill(patterns.recordingsFiltered, { id, filter }),
   recording: (rid: number) => fill(patterns.recording, { id, rid }),
+  cohort: fill(patterns.cohort, { id }),
   batches: fill(patterns.batches, { id }),
   batch: (bid: number) => fill(patterns.batch, { id, bid }),
   import: fill(patterns.import, { id }),
   export: fill(patterns.export, { id }),
   data: fill(patterns.studyData, { id }),
+  change: fill(patterns.changeSettings, { id }),
+  design: fill(patterns.design, { id }),
 });
 
 export const paths = {

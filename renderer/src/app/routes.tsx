@@ -1,5 +1,8 @@
 /** Every screen's address. Each feature folder exports its own routes, so features are added without touching each other. */
 import { batchRoutes } from '../features/batches/routes';
+import { changeRoutes } from '../features/change/routes';
+import { designRoutes } from '../features/design/routes';
+import { cohortRoutes } from '../features/cohort/routes';
 import { exportRoutes } from '../features/exports/routes';
 import { importRoutes } from '../features/import/routes';
 import { participantRoutes } from '../features/participants/routes';
@@ -16,12 +19,15 @@ export const featureRoutes: readonly FeatureRoute[] = [
   ...setupRoutes,
   ...studyRoutes,
   ...participantRoutes,
+  ...cohortRoutes,
   ...recordingRoutes,
   ...recordingDetailRoutes,
   ...importRoutes,
   ...batchRoutes,
   ...exportRoutes,
+  ...designRoutes,
   ...usageRoutes,
   ...settingsRoutes,
   ...privacyRoutes,
+  ...changeRoutes,
 ];

@@ -1,5 +1,5 @@
 /** Labelled form controls: every input has a visible label and its error is tied to it (aria-describedby). */
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
 
 export const Field = ({
   label,
@@ -38,11 +38,23 @@ export const TextField = ({
   label,
   hint,
   error,
+  ref,
   ...rest
-}: { label: string; hint?: ReactNode; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) => (
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  ref?: Ref<HTMLInputElement>;
+} & InputHTMLAttributes<HTMLInputElement>) => (
   <Field label={label} hint={hint} error={error ?? null}>
     {(id, describedBy) => (
-      <input id={id} aria-describedby={describedBy} aria-invalid={error ? true : undefined} {...rest} />
+      <input
+        ref={ref}
+        id={id}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+        {...rest}
+      />
     )}
   </Field>
 );

@@ -7,13 +7,15 @@ import { fmtInt, plural } from '../lib/format';
 import { Badge } from './Badges';
 
 export const recencyWords = (r: ParticipantRow['recency'], short = false): string =>
-  r.status === 'never'
-    ? 'Never recorded'
-    : r.status === 'on_track'
-      ? 'On track'
-      : short
-        ? `Overdue, ${fmtInt(r.missedSessions)} missed`
-        : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
+  r.status === 'not_followed'
+    ? 'Not followed now'
+    : r.status === 'never'
+      ? 'No usable recording yet'
+      : r.status === 'on_track'
+        ? 'On track'
+        : short
+          ? `Overdue, ${fmtInt(r.missedSessions)} missed`
+          : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
 
 /** `short` for table cells; the full sentence is in the title either way. */
 export const RecencyBadge = ({
@@ -24,7 +26,7 @@ export const RecencyBadge = ({
   short?: boolean;
 }) => {
   const tone =
-    recency.status === 'never'
+    recency.status === 'never' || recency.status === 'not_followed'
       ? 'muted'
       : recency.status === 'on_track'
         ? 'ok'
@@ -33,8 +35,8 @@ export const RecencyBadge = ({
           : 'warn';
   const since =
     recency.daysSinceLast === null
-      ? 'No recording yet.'
-      : `Last recording ${plural(recency.daysSinceLast, 'day')} ago.`;
+      ? 'No usable recording yet.'
+      : `Last usable recording ${plural(recency.daysSinceLast, 'day')} ago.`;
   return (
     <Badge tone={tone} title={`${recencyWords(recency)}. ${since}`}>
       {recencyWords(recency, short)}

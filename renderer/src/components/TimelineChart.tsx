@@ -8,18 +8,24 @@
  * hidden from assistive technology: the same facts are in the summary sentence and in the table of
  * values beside it.
  */
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
 import type { MeasureDef } from '../../../shared/api/measures';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
+import { AXIS_LABEL, type ChartAxis } from '../../../shared/chart-axis';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
 import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
+import { niceTicks, type PlotModel } from './chart-svg';
+import { SaveChart } from './SaveChart';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
 export type ChartPoint = ChartSeries['points'][number];
+export type ChangeView = NonNullable<ChartSeries['change']>;
 
 /** How a flagged value is marked, in the legend's words. */
 export const FLAGGED_LABEL = 'Flagged value: departs from the specification, kept as received';
@@ -143,11 +149,27 @@ export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =
 const withUnit = (m: MeasureDef, text: string) =>
   m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text;
 
+/** The latest session's change in words: its size, in SDs where an SD is usable, and the reliable-change verdict. */
+export const changeText = (m: MeasureDef, c: ChangeView): string => {
+  const trend =
+    c.trendPerWeek !== null
+      ? `; trend ${withUnit(m, fmtSigned(c.trendPerWeek, statDigits(m)))} per week`
+      : '';
+  if (c.change === null) return `${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
+  const inSd =
+    c.changeInSd !== null
+      ? ` (${fmtSigned(c.changeInSd)} SD${c.sdSource === 'cohort' ? ', cohort SD floor' : ''})`
+      : ' (no SD-scaled change: no usable SD)';
+  const rci = c.rci !== null ? `RCI ${fmtSigned(c.rci)}: ` : '';
+  return `${withUnit(m, fmtSigned(c.change, statDigits(m)))} from baseline${inSd}; ${rci}${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
+};
+
 /** One sentence per series: what a sighted reader takes from the chart. */
 export const summaryOf = (
   m: MeasureDef,
   s: ChartSeries,
   sessions: ReadonlyMap<number, ChartSession>,
+  k: number,
 ): string => {
   const first = s.points[0];
   const n = s.points.length;
@@ -161,12 +183,9 @@ export const summaryOf = (
     parts.push(
       `baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`,
     );
-  }
+  } else if (s.change) parts.push(`no baseline yet (${s.baselinePresent} of ${k} sessions)`);
   if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
-  if (s.change !== null)
-    parts.push(
-      `${withUnit(m, fmtSigned(s.change, statDigits(m)))} from baseline${s.changeInSd !== null ? ` (${fmtSigned(s.changeInSd)} SD)` : ''}`,
-    );
+  if (s.change) parts.push(changeText(m, s.change));
   const flagged = MARKERS.map(
     (mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const,
   ).filter(([, k]) => k > 0);
@@ -198,16 +217,19 @@ interface Prepared {
   exceeded: readonly [number, number] | null;
 }
 
-const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared => {
+/** A session's place on the chosen axis (epoch seconds, visit number or days), from its recording time. */
+export type XOf = (recordedAt: string) => number;
+
+const prepare = (measure: MeasureDef, series: readonly ChartSeries[], xOf: XOf): Prepared => {
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   const toY = (v: number | string) => (levels ? levels.indexOf(String(v)) : typeof v === 'number' ? v : null);
-  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => Date.parse(p.recordedAt) / 1000)))].sort(
+  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => xOf(p.recordedAt))))].sort(
     (a, b) => a - b,
   );
   const at = new Map(xs.map((x, i) => [x, i]));
   const ys = series.map((s) => {
     const y: (number | null)[] = xs.map(() => null);
-    for (const p of s.points) y[at.get(Date.parse(p.recordedAt) / 1000)!] = toY(p.value);
+    for (const p of s.points) y[at.get(xOf(p.recordedAt))!] = toY(p.value);
     return y;
   });
   if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5, exceeded: null };
@@ -234,6 +256,9 @@ const prepare = (measure: MeasureDef, series: readonly ChartSeries[]): Prepared 
 
 const HEIGHT = 170;
 
+/** The date axis: epoch seconds. */
+export const dateX: XOf = (iso) => Date.parse(iso) / 1000;
+
 /** Axis dates: day and month, with the year once the span passes a year's turn. */
 const axisDate = (spanYears: boolean) =>
   new Intl.DateTimeFormat(
@@ -241,28 +266,144 @@ const axisDate = (spanYears: boolean) =>
     spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' },
   );
 
+/** Tick labels of an axis: dates; "visit 3"; "day 14". */
+export const axisTickLabel = (axis: ChartAxis, x0: number, x1: number): ((v: number) => string) => {
+  if (axis === 'visit') return (v) => (Number.isInteger(v) ? String(v) : '');
+  if (axis === 'days') return (v) => fmtNumber(v, 0);
+  const fmt = axisDate(new Date(x0 * 1000).getFullYear() !== new Date(x1 * 1000).getFullYear());
+  return (v) => fmt.format(new Date(v * 1000));
+};
+
+/** The x range drawn for a span on an axis: a little room either side. */
+export const paddedRange = (axis: ChartAxis, x0: number, x1: number): [number, number] => {
+  const pad =
+    axis === 'visit'
+      ? 0.5
+      : axis === 'days'
+        ? Math.max((x1 - x0) * 0.03, 1)
+        : Math.max((x1 - x0) * 0.03, 86_400);
+  return [x0 - pad, x1 + pad];
+};
+
+/** The chart as a PlotModel, for saving it as SVG or PNG. */
+const plotModelOf = (
+  measure: MeasureDef,
+  series: readonly ChartSeries[],
+  sessions: ReadonlyMap<number, ChartSession>,
+  data: Prepared,
+  xOf: XOf,
+  axis: ChartAxis,
+  span: readonly [number, number],
+  colours: ChartColours,
+  who: string,
+  baselineSessions: number,
+): PlotModel => {
+  const [xmin, xmax] = paddedRange(axis, span[0], span[1]);
+  const xLabel = axisTickLabel(axis, span[0], span[1]);
+  const xTicks =
+    axis === 'date'
+      ? niceTicks(xmin / 86_400, xmax / 86_400, 6).map((d) => d * 86_400)
+      : niceTicks(xmin, xmax, 8).filter((v) => axis !== 'visit' || Number.isInteger(v));
+  const yTicks = data.levels ? data.levels.map((_, i) => i) : niceTicks(data.lo, data.hi, 5);
+  return {
+    title: `${who} · ${measure.label}${measure.unit ? ` (${measure.unit})` : ''}`,
+    subtitle: series
+      .map((s) => summaryOf(measure, s, sessions, baselineSessions))
+      .join(' ')
+      .slice(0, 140),
+    x: { min: xmin, max: xmax, label: AXIS_LABEL[axis], ticks: xTicks.map((v) => ({ v, label: xLabel(v) })) },
+    y: {
+      min: data.lo,
+      max: data.hi,
+      label: measure.unit ? `${measure.label} (${measure.unit})` : measure.label,
+      ticks: yTicks.map((v) => ({ v, label: data.levels ? (data.levels[v] ?? '') : fmtNumber(v) })),
+    },
+    rects: series.flatMap((s) =>
+      s.baseline?.sd && s.points.length
+        ? [
+            {
+              x0: xOf(s.baseline.from),
+              x1: Math.max(xOf(s.points.at(-1)!.recordedAt), xOf(s.baseline.to)),
+              y0: s.baseline.mean - s.baseline.sd,
+              y1: s.baseline.mean + s.baseline.sd,
+              colour: colourOf(colours, s.apiVersion),
+              opacity: 0.12,
+            },
+          ]
+        : [],
+    ),
+    lines: series.map((s, si) => ({
+      points: data.xs.flatMap((x, i) => {
+        const y = data.ys[si]?.[i];
+        return y === null || y === undefined ? [] : [[x, y] as const];
+      }),
+      colour: colourOf(colours, s.apiVersion),
+      dash: VERSION_STYLE[s.apiVersion].dash,
+      dots: VERSION_STYLE[s.apiVersion].hollow ? 'hollow' : 'filled',
+    })),
+    rings: series.flatMap((s, si) =>
+      s.points.flatMap((p) => {
+        const i = data.xs.indexOf(xOf(p.recordedAt));
+        const y = data.ys[si]?.[i];
+        return p.flags.length && y !== null && y !== undefined
+          ? [{ x: data.xs[i]!, y, colour: colours.flag }]
+          : [];
+      }),
+    ),
+    markers: series.flatMap((s) =>
+      s.points.flatMap((p) =>
+        markersOf(sessions.get(p.recordingId)).map((m) => ({
+          x: xOf(p.recordedAt),
+          shape: m.shape,
+          colour: colours.marker,
+        })),
+      ),
+    ),
+    legend: [
+      ...series.map((s) => ({
+        label: `API ${s.apiVersion} (${VERSION_STYLE[s.apiVersion].words})`,
+        colour: colourOf(colours, s.apiVersion),
+        dash: VERSION_STYLE[s.apiVersion].dash,
+      })),
+      ...(series.some((s) => s.baseline?.sd)
+        ? [{ label: 'Baseline: mean ± 1 SD', colour: colours.v13 }]
+        : []),
+      ...(series.some((s) => s.points.some((p) => p.flags.length))
+        ? [{ label: 'Ringed: flagged value', colour: colours.flag }]
+        : []),
+    ],
+    colours,
+  };
+};
+
 const Canvas = ({
-  measure,
   series,
   sessions,
   label,
   span,
+  axis,
+  xOf,
+  data,
+  colours,
+  onOpen,
 }: {
-  measure: MeasureDef;
   series: readonly ChartSeries[];
   sessions: ReadonlyMap<number, ChartSession>;
   label: string;
   span: readonly [number, number] | undefined;
+  axis: ChartAxis;
+  xOf: XOf;
+  data: Prepared;
+  colours: ChartColours;
+  onOpen: ((recordingId: number) => void) | undefined;
 }) => {
   const box = useRef<HTMLDivElement>(null);
-  const colours = useChartColours();
-  const data = useMemo(() => prepare(measure, series), [measure, series]);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const px = uPlot.pxRatio;
-    const axis = {
+    const axisStyle = {
       stroke: colours.muted,
       grid: { stroke: colours.grid, width: 1 },
       ticks: { stroke: colours.grid, width: 1 },
@@ -270,8 +411,8 @@ const Canvas = ({
     };
     // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
     const [x0, x1] = span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1];
-    const pad = Math.max((x1 - x0) * 0.03, 86_400);
-    const fmt = axisDate(new Date(x0 * 1000).getFullYear() !== new Date(x1 * 1000).getFullYear());
+    const [r0, r1] = paddedRange(axis, x0, x1);
+    const tick = axisTickLabel(axis, x0, x1);
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height: HEIGHT,
@@ -279,19 +420,24 @@ const Canvas = ({
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 9 } },
       scales: {
-        x: { time: true, range: () => [x0 - pad, x1 + pad] },
+        x: { time: axis === 'date', range: () => [r0, r1] },
         y: { range: () => [data.lo, data.hi] },
       },
       axes: [
-        { ...axis, values: (_u, splits) => splits.map((s) => fmt.format(new Date(s * 1000))), space: 70 },
+        {
+          ...axisStyle,
+          values: (_u, splits) => splits.map(tick),
+          space: axis === 'visit' ? 40 : 70,
+          ...(axis === 'visit' ? { incrs: [1, 2, 5, 10, 20, 50, 100] } : {}),
+        },
         data.levels
           ? {
-              ...axis,
+              ...axisStyle,
               size: 92,
               splits: () => data.levels!.map((_, i) => i),
               values: (_u, splits) => splits.map((i) => data.levels![i] ?? ''),
             }
-          : { ...axis, size: 56 },
+          : { ...axisStyle, size: 56 },
       ],
       series: [
         {},
@@ -325,7 +471,7 @@ const Canvas = ({
               const b = s.baseline;
               const last = s.points.at(-1);
               if (!b || !last) return;
-              const x = (iso: string) => u.valToPos(Date.parse(iso) / 1000, 'x', true);
+              const x = (iso: string) => u.valToPos(xOf(iso), 'x', true);
               const top = u.valToPos(b.mean + (b.sd ?? 0), 'y', true);
               const bottom = u.valToPos(b.mean - (b.sd ?? 0), 'y', true);
               const mean = u.valToPos(b.mean, 'y', true);
@@ -366,7 +512,7 @@ const Canvas = ({
             for (const s of series) {
               for (const p of s.points) {
                 const ms = markersOf(sessions.get(p.recordingId));
-                const x = u.valToPos(Date.parse(p.recordedAt) / 1000, 'x', true);
+                const x = u.valToPos(xOf(p.recordedAt), 'x', true);
                 ms.forEach((m, i) =>
                   drawShape(
                     ctx,
@@ -382,6 +528,7 @@ const Canvas = ({
               }
             }
             el.dataset['markers'] = String(drawn);
+            el.dataset['drawn'] = String(Number(el.dataset['drawn'] ?? 0) + 1);
 
             // Flagged values: a dashed ring around the point itself, in the flag colour.
             let rings = 0;
@@ -392,7 +539,7 @@ const Canvas = ({
             series.forEach((s, si) => {
               for (const p of s.points) {
                 if (p.flags.length === 0) continue;
-                const i = data.xs.indexOf(Date.parse(p.recordedAt) / 1000);
+                const i = data.xs.indexOf(xOf(p.recordedAt));
                 const v = data.ys[si]?.[i];
                 if (v === null || v === undefined) continue;
                 ctx.beginPath();
@@ -437,6 +584,17 @@ const Canvas = ({
       },
     };
     const plot = new uPlot(opts, [data.xs, ...data.ys], el);
+    // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
+    const open = () => {
+      const i = plot.cursor.idx;
+      if (i === null || i === undefined || !onOpen) return;
+      const hit = series.flatMap((s) => s.points).find((p) => xOf(p.recordedAt) === data.xs[i]);
+      if (hit) onOpen(hit.recordingId);
+    };
+    if (onOpen) {
+      plot.over.style.cursor = 'pointer';
+      plot.over.addEventListener('click', open);
+    }
     const resize = new ResizeObserver(() =>
       plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }),
     );
@@ -445,7 +603,7 @@ const Canvas = ({
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, series, sessions, colours, span]);
+  }, [data, series, sessions, colours, span, axis, xOf, onOpen]);
 
   return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
 };
@@ -455,14 +613,33 @@ export const TimelineChart = ({
   series,
   sessions,
   span,
+  baselineSessions,
+  axis = 'date',
+  xOf = dateX,
+  recordingHref,
+  onOpen,
+  who = '',
 }: {
   measure: MeasureDef;
   series: readonly ChartSeries[];
   sessions: ReadonlyMap<number, ChartSession>;
-  /** The participant's first and last session (epoch seconds), shared by all their charts. */
+  /** The participant's first and last session on the axis, shared by all their charts. */
   span?: readonly [number, number];
+  /** k: the sessions a baseline needs. */
+  baselineSessions: number;
+  axis?: ChartAxis;
+  xOf?: XOf;
+  /** Where each point's recording is (the table's dates link there). */
+  recordingHref?: (recordingId: number) => string;
+  /** A click on a point. */
+  onOpen?: (recordingId: number) => void;
+  /** Whose chart it is, for the saved file's title. */
+  who?: string;
 }) => {
   const id = useId();
+  const [tableOpen, setTableOpen] = useState(false);
+  const colours = useChartColours();
+  const data = useMemo(() => prepare(measure, series, xOf), [measure, series, xOf]);
   const rows = series
     .flatMap((s) => s.points.map((p) => ({ s, p })))
     .sort(
@@ -486,23 +663,20 @@ export const TimelineChart = ({
               <span className={`version-tag version-${s.apiVersion.replace('.', '')}`}>{s.apiVersion}</span>
             )}{' '}
             Latest <strong>{withUnit(measure, fmtValue(measure, s.latest?.value))}</strong>
-            {s.change !== null ? (
+            {s.change ? (
               <>
                 {' '}
                 ·{' '}
-                <span className="tchart-change">
-                  {withUnit(measure, fmtSigned(s.change, statDigits(measure)))}
-                </span>{' '}
-                from baseline
-                {s.changeInSd !== null ? (
-                  <>
-                    {' '}
-                    (<strong>{fmtSigned(s.changeInSd)} SD</strong>)
-                  </>
+                {s.change.change === null && s.change.verdict === 'no_baseline_yet' ? (
+                  <span className="muted tchart-change" data-verdict={s.change.verdict}>
+                    No baseline yet ({s.baselinePresent} of {baselineSessions} sessions)
+                  </span>
                 ) : (
-                  <span className="muted">
-                    {' '}
-                    (no SD: {s.baseline?.n === 1 ? 'one baseline session' : 'no spread'})
+                  <span
+                    className={`tchart-change${s.change.verdict.startsWith('reliable_') ? ' reliable' : ''}`}
+                    data-verdict={s.change.verdict}
+                  >
+                    {changeText(measure, s.change)}
                   </span>
                 )}
               </>
@@ -516,76 +690,110 @@ export const TimelineChart = ({
           </li>
         )}
       </ul>
-      <Canvas measure={measure} series={series} sessions={sessions} label={measure.key} span={span} />
+      <Canvas
+        series={series}
+        sessions={sessions}
+        label={measure.key}
+        span={span}
+        axis={axis}
+        xOf={xOf}
+        data={data}
+        colours={colours}
+        onOpen={onOpen}
+      />
+      <SaveChart
+        what={measure.label}
+        model={() =>
+          plotModelOf(
+            measure,
+            series,
+            sessions,
+            data,
+            xOf,
+            axis,
+            span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1],
+            colours,
+            who,
+            baselineSessions,
+          )
+        }
+      />
       <p id={`${id}-s`} className="small muted tchart-summary">
-        {series.map((s) => summaryOf(measure, s, sessions)).join(' ')}
+        {series.map((s) => summaryOf(measure, s, sessions, baselineSessions)).join(' ')}
       </p>
-      <details className="tchart-table">
+      {/* The table's rows are made when it is opened: a 200-session participant's 37 tables would be 44,000 cells. */}
+      <details className="tchart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary>Values as a table</summary>
-        <table className="table compact">
-          <caption className="sr-only">{measure.label} for each session</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Version</th>
-              <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
-              <th scope="col">From baseline</th>
-              <th scope="col">Audio</th>
-              <th scope="col">Data quality</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ s, p }) => {
-              const sess = sessions.get(p.recordingId);
-              const ms = markersOf(sess);
-              return (
-                <tr
-                  key={`${s.apiVersion}-${p.recordingId}`}
-                  className={p.flags.length ? 'flagged' : undefined}
-                  data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
-                >
-                  <th scope="row">
-                    {fmtDate(p.recordedAt)}
-                    {sess?.session ? ` · ${sess.session}` : ''}
-                  </th>
-                  <td>{s.apiVersion}</td>
-                  <td>
-                    {fmtValue(measure, p.value)}
-                    {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
-                  </td>
-                  <td>
-                    {s.baseline && typeof p.value === 'number'
-                      ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
-                      : '—'}
-                  </td>
-                  <td>
-                    {ms.length
-                      ? ms
-                          .map((m) =>
-                            m.key === 'warnings'
-                              ? `Warning: ${sess!.flags.warnings.join(' ')}`
-                              : m.label.split(' (')[0],
-                          )
-                          .join('; ')
-                      : 'as recorded'}
-                  </td>
-                  <td>
-                    {p.flags.length ? (
-                      p.flags.map((f, i) => (
-                        <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
-                          <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
-                          received {f.received ?? 'nothing'}, expected {f.expected}.
-                        </div>
-                      ))
-                    ) : (
-                      <span className="muted">as specified</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        {tableOpen && (
+          <table className="table compact">
+            <caption className="sr-only">{measure.label} for each session</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Version</th>
+                <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+                <th scope="col">From baseline</th>
+                <th scope="col">Audio</th>
+                <th scope="col">Data quality</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ s, p }) => {
+                const sess = sessions.get(p.recordingId);
+                const ms = markersOf(sess);
+                return (
+                  <tr
+                    key={`${s.apiVersion}-${p.recordingId}`}
+                    className={p.flags.length ? 'flagged' : undefined}
+                    data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                  >
+                    <th scope="row">
+                      {recordingHref ? (
+                        <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
+                      ) : (
+                        fmtDate(p.recordedAt)
+                      )}
+                      {sess?.session ? ` · ${sess.session}` : ''}
+                    </th>
+                    <td>{s.apiVersion}</td>
+                    <td>
+                      {fmtValue(measure, p.value)}
+                      {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                    </td>
+                    <td>
+                      {s.baseline && typeof p.value === 'number'
+                        ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                        : '—'}
+                    </td>
+                    <td>
+                      {ms.length
+                        ? ms
+                            .map((m) =>
+                              m.key === 'warnings'
+                                ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                                : m.label.split(' (')[0],
+                            )
+                            .join('; ')
+                        : 'as recorded'}
+                    </td>
+                    <td>
+                      {p.flags.length ? (
+                        p.flags.map((f, i) => (
+                          <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                            <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                            received {f.received ?? 'nothing'}, expected {f.expected}.
+                          </div>
+                        ))
+                      ) : (
+                        <span className="muted">as specified</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
       </details>
     </figure>
   );

@@ -1,11 +1,52 @@
-/** How numbers, times and sizes read on screen: the researcher's locale for display, never for data. */
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/**
+ * How numbers, times and sizes read on screen: the researcher's locale for display, never for data.
+ *
+ * Dates, the one setting for all of them: in tables and figures ISO 8601 in the computer's time zone
+ * (`2026-01-06`, `2026-01-06 09:30`), the same in every country ("1/6/25" is 1 June in most of the
+ * world and 6 January in the US); in sentences and headings the researcher's locale, with the month
+ * in words ("6 Jan 2026, 09:30"), which cannot be misread either.
+ */
+export const DATE_DISPLAY = {
+  /** Tables, figures, lists. */
+  short: 'iso-8601',
+  /** Sentences and headings: the browser's locale (undefined), month in words. */
+  long: { locale: undefined, options: { dateStyle: 'medium', timeStyle: 'short' } },
+} as const;
+
+const longDateTime = new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, DATE_DISPLAY.long.options);
+const longDate = new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, {
+  dateStyle: DATE_DISPLAY.long.options.dateStyle,
+});
 const num = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 const int = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 
-export const fmtDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
-export const fmtDate = (iso: string | null | undefined) => (iso ? dateOnly.format(new Date(iso)) : '—');
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const valid = (iso: string | null | undefined): Date | null => {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/** `2026-01-06 09:30`, local time: for tables and figures. */
+export const fmtDateTime = (iso: string | null | undefined) => {
+  const d = valid(iso);
+  return d ? `${isoDay(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}` : '—';
+};
+/** `2026-01-06`, local date: for tables and figures. */
+export const fmtDate = (iso: string | null | undefined) => {
+  const d = valid(iso);
+  return d ? isoDay(d) : '—';
+};
+/** The researcher's locale with the month in words ("6 Jan 2026, 09:30"): for sentences and headings. */
+export const fmtLongDateTime = (iso: string | null | undefined) => {
+  const d = valid(iso);
+  return d ? longDateTime.format(d) : '—';
+};
+export const fmtLongDate = (iso: string | null | undefined) => {
+  const d = valid(iso);
+  return d ? longDate.format(d) : '—';
+};
 export const fmtNumber = (n: number | null | undefined, digits?: number) =>
   n === null || n === undefined || Number.isNaN(n)
     ? '—'

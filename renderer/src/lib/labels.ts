@@ -1,4 +1,6 @@
 /** Researcher-facing names of the engine's states and the service's analysis types. */
+import type { ParticipantStatus, VisitSource } from '../../../shared/states';
+import type { CurationActKind } from '../../../shared/curation';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
 export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
@@ -25,4 +27,28 @@ export const ANALYSIS_STATE: Record<AnalysisState, { label: string; tone: Tone }
   not_requested: { label: 'Not requested', tone: 'muted' },
   timed_out: { label: 'Late (checking)', tone: 'warn' },
   unanswered: { label: 'No answer', tone: 'bad' },
+};
+
+export const PARTICIPANT_STATUS: Record<ParticipantStatus, { label: string; tone: Tone }> = {
+  enrolled: { label: 'Enrolled', tone: 'info' },
+  active: { label: 'Active', tone: 'ok' },
+  completed: { label: 'Completed', tone: 'muted' },
+  withdrawn: { label: 'Withdrawn', tone: 'warn' },
+};
+
+export const VISIT_SOURCE: Record<VisitSource, string> = {
+  researcher: 'set by you',
+  session: 'session label',
+  window: 'date in window',
+  none: 'no visit',
+};
+
+/** Curation acts (shared/curation.ts) in the researcher's words. */
+export const CURATION_ACT: Record<CurationActKind, string> = {
+  reassign: 'Reassigned',
+  exclude: 'Excluded from analysis',
+  restore: 'Restored to analysis',
+  delete_unsent: 'Deleted (never sent)',
+  send_anyway: 'Sent anyway',
+  undo: 'Undone',
 };

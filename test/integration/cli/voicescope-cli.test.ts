@@ -111,7 +111,7 @@ describe('voicescope', () => {
         ])
       ).code,
     ).toBe(EXIT.ok);
-  });
+  }, 120_000); // five command-line processes: over 30 s on the shared 2-core machine
 
   it('previews an import without writing or sending anything', async () => {
     const r = await run([
@@ -134,7 +134,7 @@ describe('voicescope', () => {
     expect(
       sandbox.requestLog().filter((l) => l.endpoint === 'upload' || l.endpoint === 'createAccount'),
     ).toHaveLength(0);
-  });
+  }, 120_000);
 
   it('imports, creates accounts, uploads, waits for results and exits 3 because one file was refused', async () => {
     const r = await run([

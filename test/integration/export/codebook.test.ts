@@ -59,8 +59,8 @@ const codebookColumns = (file: string): string[] => {
 
 describe('codebook coverage', () => {
   it('describes every column of every CSV, in order, in codebook.md', () => {
-    // long, wide, summary, recordings, data quality, answers as received, participant accounts
-    expect(csvFiles()).toHaveLength(7);
+    // long, wide, summary, visits, completeness, recordings, data quality, answers as received, participant accounts
+    expect(csvFiles()).toHaveLength(9);
     for (const f of csvFiles()) expect(codebookColumns(f), f).toEqual(readCsv(join(dir, f)).header);
   });
 

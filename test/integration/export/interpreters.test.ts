@@ -180,7 +180,7 @@ describe.skipIf(!HAS_R)('R', () => {
   it('load.R runs from a shell and, sourced, gives typed data frames with the text restored', () => {
     const shell = spawnSync('Rscript', ['load.R'], { cwd: std, encoding: 'utf8' });
     expect(shell.status, shell.stderr).toBe(0);
-    expect(shell.stdout).toMatch(/measures_long: \d+ rows, 15 columns/);
+    expect(shell.stdout).toMatch(/measures_long: \d+ rows, 19 columns/);
     writeFileSync(
       join(tmp.dir, 'check.R'),
       `

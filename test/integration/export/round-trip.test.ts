@@ -66,6 +66,7 @@ describe('export round trip (papaparse against the database)', () => {
       'SHA256SUMS',
       'answers_as_received.csv',
       'codebook.md',
+      'completeness.csv',
       'data_quality.csv',
       'datapackage.json',
       'load.R',
@@ -74,6 +75,7 @@ describe('export round trip (papaparse against the database)', () => {
       'measures_wide.csv',
       'participant_summary.csv',
       'recordings.csv',
+      'visits.csv',
     ]);
     expect(report.counts.recordings).toBe(exported().length);
     expect(report.counts.participants).toBe(AWKWARD_CODES.length);
@@ -299,20 +301,31 @@ describe('export round trip (papaparse against the database)', () => {
           scale = Math.max(1, ...xs.map(Math.abs));
           expect(row['baseline_category'], what).toBe('');
           expect(num(row['latest_value']), what).toBe(last.num);
-          close(row['baseline'], meanOf(bs), `${what} baseline`);
           close(row['mean'], meanOf(xs), `${what} mean`);
+          if (xs.length >= 2) close(row['sd'], sdOf(xs), `${what} sd`);
+          else expect(row['sd'], what).toBe('');
+          if (xs.length < k) {
+            // No baseline yet: never a baseline over fewer sessions, and no change.
+            for (const c of ['baseline', 'baseline_sd', 'change', 'change_in_sd'])
+              expect(row[c], `${what} ${c}`).toBe('');
+            expect(row['change_verdict'], what).toBe('no_baseline_yet');
+            continue;
+          }
+          close(row['baseline'], meanOf(bs), `${what} baseline`);
           if (bs.length >= 2) close(row['baseline_sd'], sdOf(bs), `${what} baseline_sd`);
           else expect(row['baseline_sd'], what).toBe('');
-          if (xs.length >= 2) {
-            close(row['sd'], sdOf(xs), `${what} sd`);
+          if (xs.length > k) {
             const change = last.num! - meanOf(bs);
             close(row['change'], change, `${what} change`);
-            if (bs.length >= 2 && sdOf(bs) > 0) {
+            if (row['sd_used'] !== '') {
               withSd++;
-              close(row['change_in_sd'], change / sdOf(bs), `${what} change_in_sd`);
+              // The SD floor: never below the participant's own SD.
+              if (bs.length >= 2) expect(Number(row['sd_used']), what).toBeGreaterThanOrEqual(sdOf(bs));
+              close(row['change_in_sd'], change / Number(row['sd_used']), `${what} change_in_sd`);
             } else expect(row['change_in_sd'], what).toBe('');
           } else {
-            for (const c of ['sd', 'change', 'change_in_sd']) expect(row[c], `${what} ${c}`).toBe('');
+            for (const c of ['change', 'change_in_sd']) expect(row[c], `${what} ${c}`).toBe('');
+            expect(row['change_verdict'], what).toBe('no_session_after_baseline');
           }
         }
       }
@@ -325,7 +338,14 @@ describe('export round trip (papaparse against the database)', () => {
   it('summary (k = 3, the default): one row per participant, measure and API version, recomputed from the database', () => {
     expect(report.request.baselineSessions).toBe(3);
     const { withSd } = checkSummary(summary, 3);
-    expect(withSd).toBeGreaterThan(20);
+    // The awkward study has at most 3 sessions per version: baselines, but no session after them yet.
+    expect(withSd).toBe(0);
+    expect(
+      summary.records.filter((x) => x['change_verdict'] === 'no_session_after_baseline').length,
+    ).toBeGreaterThan(20);
+    expect(summary.records.filter((x) => x['change_verdict'] === 'no_baseline_yet').length).toBeGreaterThan(
+      0,
+    );
     // A participant with values in both versions has two rows of the same measure, never one mixed row.
     expect(
       summary.records.filter((x) => x['measure'] === 'pd_hnr' && x['api_version'] === 'v1.2').length,
@@ -347,7 +367,8 @@ describe('export round trip (papaparse against the database)', () => {
       );
       expect(r.request.baselineSessions).toBe(k);
       const rows = readCsv(join(tmp.dir, `k${k}`, 'participant_summary.csv'));
-      checkSummary(rows, k);
+      const { withSd } = checkSummary(rows, k);
+      if (k === 2) expect(withSd).toBeGreaterThan(20);
       expect(rows.records.some((x) => Number(x['n']) > k && x['baseline'] !== '')).toBe(true);
       expect(
         JSON.parse(readFileSync(join(tmp.dir, `k${k}`, 'datapackage.json'), 'utf8')).voicescope.request

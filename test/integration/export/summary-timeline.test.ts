@@ -1,7 +1,8 @@
 /**
  * The export's per-participant summary and the workstation's participant timeline (main/services/timeline.ts)
- * define the baseline once (shared/baseline.ts): for the same participant, measure, API version and k they
- * give the same baseline, baseline SD, change and change in SD, to the last bit. The study is seeded
+ * define the baseline and the change statistics once (shared/baseline.ts, shared/change.ts): for the same
+ * participant, measure, API version and k they give the same baseline (or "no baseline yet"), change,
+ * floored change in SD, reliable change index and trend, to the last bit. The study is seeded
  * through the schema with v1.2 and v1.3 sessions interleaved in time, ties in recording time, a measure
  * without spread in its baseline, categories, and a participant with a single session.
  */
@@ -135,6 +136,8 @@ describe('the export summary and the participant timeline', () => {
       try {
         let compared = 0,
           withChangeInSd = 0,
+          withRci = 0,
+          noBaseline = 0,
           zeroSpread = 0;
         for (const p of participants) {
           const tl = participantTimeline(db, p.id, k)!;
@@ -149,45 +152,59 @@ describe('the export summary and the participant timeline', () => {
               expect(Number(row['n']), what).toBe(s.points.length);
               const last = s.points.at(-1)!;
               expect(row['latest_recording'], what).toBe(String(last.recordingId));
-              if (s.baseline === null) {
+              if (typeof last.value === 'string') {
                 // A category: the timeline has no numeric baseline; the summary gives the first value.
-                expect(typeof last.value, what).toBe('string');
                 expect(row['baseline'], what).toBe('');
                 expect(row['baseline_category'], what).toBe(s.points[0]!.value);
                 expect(row['baseline_n'], what).toBe(String(Math.min(k, s.points.length)));
-                expect([row['change'], row['change_in_sd'], s.change, s.changeInSd], what).toEqual([
+                expect([row['change'], row['change_in_sd'], row['change_verdict'], s.change], what).toEqual([
                   '',
                   '',
-                  null,
+                  '',
                   null,
                 ]);
                 continue;
               }
-              expect(Number(row['baseline_n']), what).toBe(s.baseline.n);
+              const num = (name: string) => (row[name] === '' ? null : Number(row[name]));
+              expect(Number(row['baseline_n']), what).toBe(s.baselinePresent);
+              expect(Number(row['latest_value']), what).toBe(s.latest!.value);
+              const c = s.change!;
+              expect(row['change_verdict'], what).toBe(c.verdict);
+              if (s.baseline === null) {
+                // Fewer than k sessions: no baseline yet, and no figure in either.
+                noBaseline++;
+                expect(s.points.length, what).toBeLessThan(k);
+                expect(
+                  [row['baseline'], row['baseline_sd'], row['change'], row['change_in_sd']],
+                  what,
+                ).toEqual(['', '', '', '']);
+                continue;
+              }
               expect(Date.parse(row['baseline_from_utc']!), what).toBe(Date.parse(s.baseline.from));
               expect(Date.parse(row['baseline_to_utc']!), what).toBe(Date.parse(s.baseline.to));
               // Exact: the same doubles, written in their shortest round-trip form.
               expect(Number(row['baseline']), what).toBe(s.baseline.mean);
-              expect(row['baseline_sd'] === '' ? null : Number(row['baseline_sd']), what).toBe(s.baseline.sd);
-              expect(Number(row['latest_value']), what).toBe(s.latest!.value);
-              if (s.points.length >= 2) {
-                expect(Number(row['change']), what).toBe(s.change);
-                expect(row['change_in_sd'] === '' ? null : Number(row['change_in_sd']), what).toBe(
-                  s.changeInSd,
-                );
-                if (s.changeInSd !== null) withChangeInSd++;
-                if (s.baseline.sd === 0) zeroSpread++;
-              } else {
-                // One session: the timeline's change is 0 (the latest is the baseline); the summary leaves it empty.
-                expect(s.change, what).toBe(0);
-                expect([row['change'], row['change_in_sd']], what).toEqual(['', '']);
-              }
+              expect(num('baseline_sd'), what).toBe(s.baseline.sd);
+              expect(num('change'), what).toBe(c.change);
+              expect(num('change_in_sd'), what).toBe(c.changeInSd);
+              expect(num('sd_cohort_within'), what).toBe(c.sdCohortWithin);
+              expect(num('sd_used'), what).toBe(c.sdUsed);
+              expect(row['sd_source'] || null, what).toBe(c.sdSource);
+              expect(num('reliability'), what).toBe(c.reliability);
+              expect(num('rci_sd'), what).toBe(c.rciSd);
+              expect(num('rci'), what).toBe(c.rci);
+              expect(num('trend_per_week'), what).toBe(c.trendPerWeek);
+              if (c.changeInSd !== null) withChangeInSd++;
+              if (c.rci !== null) withRci++;
+              if (s.baseline.sd === 0 && c.change !== null) zeroSpread++;
             }
           }
         }
         expect(compared).toBeGreaterThan(100);
-        if (k >= 2) expect(withChangeInSd).toBeGreaterThan(20);
-        if (k >= 2 && k <= 4) expect(zeroSpread).toBeGreaterThan(0); // P-flat's pd_hnr: baseline SD 0, no change in SD
+        if (k >= 2 && k <= 5) expect(withChangeInSd).toBeGreaterThan(20);
+        if (k >= 2 && k <= 5) expect(withRci).toBeGreaterThan(10);
+        if (k >= 2) expect(noBaseline).toBeGreaterThan(0); // P-once always, and every series shorter than k
+        if (k >= 2 && k <= 4) expect(zeroSpread).toBeGreaterThan(0); // P-flat's pd_hnr: own SD 0, the cohort floor used
       } finally {
         db.close();
       }

@@ -98,6 +98,8 @@ describe.skipIf(!HAS_OPENPYXL)('study.xlsx read back with pandas', () => {
     'measures_long',
     'measures_wide',
     'participant_summary',
+    'visits',
+    'completeness',
     'recordings',
     'data_quality',
     'answers_as_received',

@@ -86,6 +86,31 @@ describe('import preview: the truth about every file', () => {
     expect(on.files[0]!.speechSeconds!).toBeGreaterThan(34);
   }, 120_000);
 
+  it('a channel chosen for one file is the one measured and sent; the others follow the import', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const folder = join(dir, 'per-file-channel');
+    mkdirSync(folder);
+    const speech = makeSpeechLikeSignal({ seconds: 40, speechSeconds: 36, sampleRateHz: 16_000, seed: 21 });
+    const silent = new Float32Array(speech.length);
+    for (const name of ['P020_s1.wav', 'P021_s1.wav'])
+      writeFileSync(
+        join(folder, name),
+        encodeWav([silent, speech], { sampleRateHz: 16_000, format: 'pcm16' }),
+      );
+    const plan = await planImport(
+      dbWithStudy(),
+      request([folder], {
+        convert: true,
+        channelByFile: [{ path: join(folder, 'P020_s1.wav'), channel: 1 }],
+      }),
+    );
+    const [chosen, other] = plan.files;
+    expect(chosen!.verdict.speech).toMatchObject({ channelSent: 1, seconds: 0 });
+    expect(chosen!.action).toBe('refused');
+    expect(other!.verdict.speech).toMatchObject({ channelSent: 2 });
+    expect(other!.action).toBe('convert_and_upload');
+  }, 120_000);
+
   it('8 kHz phone audio is resampled when conversion is on, and the warning says so', async () => {
     const folder = join(dir, 'phone');
     const { mkdirSync } = await import('node:fs');
@@ -98,5 +123,46 @@ describe('import preview: the truth about every file', () => {
     const off = await planImport(dbWithStudy(), request([folder]));
     expect(off.files[0]).toMatchObject({ action: 'upload' });
     expect(off.files[0]!.verdict.findings[0]!.action).toContain('Switch on conversion');
+  }, 120_000);
+
+  it('FLAC, AIFF and WebM files are listed by name with what to do, whatever their extension says', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const folder = join(dir, 'other-formats');
+    mkdirSync(folder);
+    const head = (magic: string, at8 = '') =>
+      Buffer.concat([
+        Buffer.from(magic, 'latin1'),
+        Buffer.alloc(4),
+        Buffer.from(at8, 'latin1'),
+        Buffer.alloc(4000),
+      ]);
+    writeFileSync(join(folder, 'P010_s1.flac'), head('fLaC'));
+    writeFileSync(join(folder, 'P011_s1.aiff'), head('FORM', 'AIFF'));
+    writeFileSync(
+      join(folder, 'P012_s1.webm'),
+      Buffer.concat([
+        Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x42, 0x82, 0x84]),
+        Buffer.from('webm'),
+        Buffer.alloc(4000),
+      ]),
+    );
+    writeFileSync(join(folder, 'P013_s1.wav'), head('fLaC')); // a FLAC file renamed .wav
+    const plan = await planImport(
+      dbWithStudy(),
+      request([folder], { filenamePattern: '{participant}_{session}.*' }),
+    );
+    expect(plan.notices.join(' ')).not.toMatch(/left out/);
+    const messages = Object.fromEntries(plan.files.map((f) => [f.fileName, f.verdict.findings[0]?.message]));
+    expect(messages).toEqual({
+      'P010_s1.flac': "The file's format is FLAC; the service does not take FLAC.",
+      'P011_s1.aiff': "The file's format is AIFF; the service does not take AIFF.",
+      'P012_s1.webm': "The file's format is WebM; the service does not take WebM.",
+      'P013_s1.wav': "The file's format is FLAC; the service does not take FLAC.",
+    });
+    for (const f of plan.files) {
+      expect(f.action).toBe('refused');
+      expect(f.verdict.status).toBe('refused');
+      expect(f.verdict.findings[0]!.action).toMatch(/export it as WAV/);
+    }
   }, 120_000);
 });

@@ -86,12 +86,14 @@ describe('participants.page', () => {
       lastRecordingAt: daysAgo(2),
       recency: { status: 'on_track', daysSinceLast: 2, missedSessions: 0 },
     });
-    // B: a failed analysis is not "fully analysed" and not a file that needs the researcher.
+    // B: a failed analysis is not "fully analysed", not a file that needs the researcher, and not a
+    // usable recording: recency counts only usable ones (issue 15).
     expect(by['B-02']).toMatchObject({
       recordings: 1,
       completed: 0,
       needsAttention: 0,
-      recency: { status: 'overdue', daysSinceLast: 20, missedSessions: 2 },
+      lastRecordingAt: daysAgo(20),
+      recency: { status: 'never', daysSinceLast: null, missedSessions: 0 },
     });
     expect(by['C-03']).toMatchObject({
       recordings: 0,
@@ -100,13 +102,14 @@ describe('participants.page', () => {
       lastRecordingAt: null,
       recency: { status: 'never', daysSinceLast: null, missedSessions: 0 },
     });
-    // d: the cancelled file does not count, the refused one counts and needs the researcher.
+    // d: the cancelled file does not count, the refused one counts and needs the researcher, but is
+    // not a usable recording.
     expect(by['d-04']).toMatchObject({
       accountId: null,
       recordings: 1,
       needsAttention: 1,
       lastRecordingAt: daysAgo(8),
-      recency: { status: 'overdue', missedSessions: 1 },
+      recency: { status: 'never', missedSessions: 0 },
     });
   });
 
@@ -122,11 +125,30 @@ describe('participants.page', () => {
 
   it('filters overdue, never recorded, without account and needing the researcher', async () => {
     const { s } = seedSmallStudy();
-    expect(await codes(s, { filter: 'overdue' })).toEqual(['B-02', 'd-04']);
-    expect(await codes(s, { filter: 'never' })).toEqual(['C-03']);
+    // Overdue and never count usable recordings only: B's failed analysis and d's refused file are not.
+    expect(await codes(s, { filter: 'overdue' })).toEqual([]);
+    expect(await codes(s, { filter: 'never' })).toEqual(['B-02', 'C-03', 'd-04']);
     expect(await codes(s, { filter: 'no_account' })).toEqual(['d-04']);
     expect(await codes(s, { filter: 'needs_attention' })).toEqual(['d-04']);
-    expect((await page(s, { filter: 'overdue' })).total).toBe(2);
+  });
+
+  it('counts only active participants while the study runs as overdue or never recorded (issue 15)', async () => {
+    const { s, a, c } = seedSmallStudy();
+    t.db.prepare(`UPDATE studies SET session_interval_days = 1 WHERE id = ?`).run(s);
+    expect(await codes(s, { filter: 'overdue' })).toEqual(['A-01']);
+    await t.must('visits.setStatus', { participantId: a, status: 'completed', on: '2026-05-31' });
+    await t.must('visits.setStatus', {
+      participantId: c,
+      status: 'withdrawn',
+      on: '2026-05-31',
+      reason: 'ill',
+    });
+    expect(await codes(s, { filter: 'overdue' })).toEqual([]);
+    expect(await codes(s, { filter: 'never' })).toEqual(['B-02', 'd-04']);
+    const row = (await page(s)).rows.find((r) => r.code === 'A-01')!;
+    expect(row.recency).toEqual({ status: 'not_followed', daysSinceLast: 2, missedSessions: 0 });
+    await t.must('visits.setPeriod', { studyId: s, startDate: '2026-07-01', endDate: null, timeZone: 'UTC' });
+    expect(await codes(s, { filter: 'never' })).toEqual([]);
   });
 
   it('follows the study interval: with 30 days between sessions nobody here is overdue', async () => {

@@ -47,11 +47,39 @@ describe('studies', () => {
     });
   });
 
-  it("counts overdue participants against each study's own interval (never-recorded ones are not overdue)", async () => {
-    expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(1); // 20 days > 7
-    expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0); // B-1: 20 days < 30
-    await t.must('studies.update', { studyId: b, sessionIntervalDays: 14 });
-    expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(1);
+  it("counts overdue participants against each study's own interval: active ones, while the study runs, from their last usable recording", async () => {
+    // Alpha's A-2 has only a file the service refused: no usable recording yet, so not overdue; Beta's B-1 is still processing.
+    expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(0);
+    expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0);
+    const g = seedStudy(t.db, 'Gamma', 7);
+    const g1 = seedParticipant(t.db, g, 'G-1');
+    const g2 = seedParticipant(t.db, g, 'G-2');
+    const usable = (p: number, days: number) => {
+      const r = seedRecording(t.db, g, p, {
+        recordedAt: daysAgo(days),
+        analyses: { wellbeing: 'completed' },
+      });
+      storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
+    };
+    usable(g1, 20);
+    seedRecording(t.db, g, g1, { recordedAt: daysAgo(2), uploadState: 'rejected', analyses: {} }); // not usable
+    usable(g2, 3);
+    const overdue = async () => (await t.must('studies.get', { studyId: g })).overdueParticipants;
+    expect(await overdue()).toBe(1); // G-1: 20 days since the last usable recording > 7
+    await t.must('visits.setStatus', {
+      participantId: g1,
+      status: 'withdrawn',
+      on: '2026-05-20',
+      reason: 'moved',
+    });
+    expect(await overdue()).toBe(0);
+    await t.must('visits.setStatus', { participantId: g1, status: 'active', on: '2026-05-21' });
+    expect(await overdue()).toBe(1);
+    await t.must('visits.setPeriod', { studyId: g, startDate: null, endDate: '2026-05-01', timeZone: 'UTC' });
+    expect(await overdue()).toBe(0); // the study has ended
+    await t.must('visits.setPeriod', { studyId: g, startDate: null, endDate: null, timeZone: 'UTC' });
+    await t.must('studies.update', { studyId: g, sessionIntervalDays: 30 });
+    expect(await overdue()).toBe(0);
   });
 
   it('says a study on the built-in sandbox is simulated, and one on a real service is not', async () => {

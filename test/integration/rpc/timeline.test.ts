@@ -53,8 +53,10 @@ describe('timeline.participant', () => {
     ]);
     expect(series!.baseline).toEqual({ n: 3, mean: 12, sd: 2, from: daysAgo(40), to: daysAgo(20) });
     expect(series!.latest).toEqual({ value: 20, recordedAt: daysAgo(10) });
-    expect(series!.change).toBe(8);
-    expect(series!.changeInSd).toBe(4);
+    expect(series!.baselinePresent).toBe(3);
+    // One participant: no cohort SD floor and no RCI; HNR has a default reliability, so no verdict is for want of a cohort.
+    expect(series!.change).toMatchObject({ change: 8, changeInSd: 4, sdSource: 'participant', rci: null });
+    expect(series!.change!.verdict).toBe('no_cohort_sd');
     // Measures without any value are not listed.
     expect(tl.measures.map((m) => m.key).sort()).toEqual(['pd_hnr', 'wb_stress']);
   });
@@ -63,12 +65,15 @@ describe('timeline.participant', () => {
     const { p } = seedFourSessions();
     const two = (await timeline(p, 2)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(two.baseline).toMatchObject({ n: 2, mean: 11 });
-    expect(two.change).toBe(9);
+    expect(two.change?.change).toBe(9);
     const one = (await timeline(p, 1)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(one.baseline).toMatchObject({ n: 1, mean: 10, sd: null });
-    expect(one).toMatchObject({ change: 10, changeInSd: null });
+    expect(one.change).toMatchObject({ change: 10, changeInSd: null, sdUsed: null });
+    // Four sessions cannot make a baseline of 20: no baseline yet, and no figure.
     const all = (await timeline(p, 20)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
-    expect(all.baseline).toMatchObject({ n: 4, mean: 14 });
+    expect(all.baseline).toBeNull();
+    expect(all.baselinePresent).toBe(4);
+    expect(all.change).toMatchObject({ verdict: 'no_baseline_yet', change: null, changeInSd: null });
     expect(await t.call('timeline.participant', { participantId: p, baselineSessions: 0 })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION' },
@@ -86,7 +91,6 @@ describe('timeline.participant', () => {
     expect(stress).toMatchObject({
       baseline: null,
       change: null,
-      changeInSd: null,
       latest: { value: 'very high' },
     });
   });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ok } from '../../../shared/result';
 import { createEventBus } from '../../../main/rpc/event-bus';
+import { createMediaRoute } from '../../../main/rpc/media-route';
 import { createRouter, type Handlers } from '../../../main/rpc/router';
 import { BROWSER_CSP, startBridge, type Bridge } from '../../../main/rpc/ws-bridge';
 import { procedures } from '../../../shared/contract';
@@ -19,6 +20,13 @@ import { appError } from '../../../shared/rpc';
 import { err } from '../../../shared/result';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-bridge-'));
+/** Recording 7's original: 1,000 bytes on disk. */
+const media = createMediaRoute({
+  recordingAudio: async (id, which) =>
+    id === 7 && which === 'original'
+      ? ok({ path: join(dir, 'take.wav'), contentType: 'audio/wav', sizeBytes: 1000 })
+      : err('There is no such recording.'),
+});
 const bus = createEventBus();
 let bridge: Bridge;
 
@@ -31,16 +39,17 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'static'));
   writeFileSync(join(dir, 'static', 'index.html'), '<!doctype html><title>v</title>');
   writeFileSync(join(dir, 'secret.txt'), 'outside the static folder');
+  writeFileSync(join(dir, 'take.wav'), Buffer.alloc(1000, 1));
   bridge = await startBridge({
     router: createRouter(handlers as unknown as Handlers, { error: () => {} }),
     bus,
     staticDir: join(dir, 'static'),
-    routes: (path, _req, res) => {
+    routes: (path, req, res) => {
       if (path === '/download/x') {
         res.end('file');
         return true;
       }
-      return false;
+      return media(path, req, res);
     },
   });
 });
@@ -106,6 +115,66 @@ describe('serving the window', () => {
     const ticket = bridge.issueDownloadTicket('/download/x');
     expect((await get(`/download/x?ticket=${ticket}`)).body).toBe('file');
     expect((await get(`/download/x?ticket=${ticket}`)).status).toBe(403);
+  });
+});
+
+const mintTicket = (path: string, token = bridge.token) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: bridge.port,
+        path: '/download-ticket',
+        method: 'POST',
+        headers: {
+          Origin: bridge.origin,
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ path }));
+  });
+
+describe('audio through the bridge', () => {
+  const path = '/download/media/recordings/7/original';
+  it('needs a session ticket, asked for with the token in a header; then streams byte ranges', async () => {
+    expect((await get(path)).status).toBe(403);
+    expect((await get(`${path}?token=${bridge.token}`)).status).toBe(403);
+    expect((await mintTicket(path, 'wrong')).status).toBe(403);
+    const minted = await mintTicket(path);
+    expect(minted.status).toBe(200);
+    const { url } = JSON.parse(minted.body) as { url: string };
+    expect(url).not.toContain(bridge.token);
+    // A media element reads in many requests: the same ticket serves them all.
+    const first = await get(url, { Range: 'bytes=0-99' });
+    expect(first.status).toBe(206);
+    expect(first.headers['content-range']).toBe('bytes 0-99/1000');
+    expect(first.body.length).toBe(100);
+    const rest = await get(url, { Range: 'bytes=900-' });
+    expect(rest.status).toBe(206);
+    expect(rest.body.length).toBe(100);
+    expect((await get(url)).headers['content-length']).toBe('1000');
+    expect((await get(url, { Range: 'bytes=5000-' })).status).toBe(416);
+    // Only for its own path.
+    const other = url.replace('/7/original', '/8/original');
+    expect((await get(other)).status).toBe(403);
+  });
+  it('answers a recording that has no such file with a sentence, not the file system', async () => {
+    const { url } = JSON.parse((await mintTicket('/download/media/recordings/7/sent')).body) as {
+      url: string;
+    };
+    const r = await get(url);
+    expect(r.status).toBe(404);
+    expect(r.body).toBe('There is no such recording.');
   });
 });
 

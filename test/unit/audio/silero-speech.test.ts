@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { estimateSileroSpeech, speechFromProbabilities } from '../../../main/audio/silero-speech';
+import {
+  estimateSileroSpeech,
+  speechFromProbabilities,
+  speechSegmentsFromProbabilities,
+} from '../../../main/audio/silero-speech';
 import { makeSpeechLikeSignal } from '../../fixtures/audio';
 import { summarise, validateSpeechEstimate } from '../../../scripts/validation/speech-estimate';
 
@@ -39,6 +43,20 @@ describe('the speech estimate (Silero VAD, calibrated against speaker turns)', (
     expect(
       speechFromProbabilities(p('0'.repeat(20) + '1111111111' + '0'.repeat(20) + '1111111111'), 60),
     ).toBeCloseTo(20 * f + 0.4, 3);
+  });
+
+  it('gives the speech stretches it counts: the same padding and bridging, and they add up to the estimate', () => {
+    const f = 0.096;
+    const p = (pattern: string) => [...pattern].map((c) => (c === '1' ? 0.9 : 0.05));
+    const probs = p('0'.repeat(20) + '1111111111' + '0'.repeat(20) + '1111111111' + '00000' + '11111');
+    const segments = speechSegmentsFromProbabilities(probs, 60);
+    expect(segments).toHaveLength(2);
+    expect(segments[0]!.start).toBeCloseTo(20 * f - 0.1, 6);
+    expect(segments[0]!.end).toBeCloseTo(30 * f + 0.1, 6);
+    expect(segments[1]!.start).toBeCloseTo(50 * f - 0.1, 6);
+    expect(segments[1]!.end).toBeCloseTo(70 * f + 0.1, 6); // the 0.48 s pause is bridged
+    const sum = segments.reduce((t, s) => t + s.end - s.start, 0);
+    expect(speechFromProbabilities(probs, 60)).toBeCloseTo(sum, 9);
   });
 
   it.skipIf(!hasCorpus)(

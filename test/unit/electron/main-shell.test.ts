@@ -40,7 +40,7 @@ beforeAll(async () => {
   await import('../../../main/electron/main');
   expect(s().calls.slice(0, 2)).toEqual([
     'enableSandbox',
-    'registerSchemesAsPrivileged [{"scheme":"app","privileges":{"standard":true,"secure":true}}]',
+    'registerSchemesAsPrivileged [{"scheme":"app","privileges":{"standard":true,"secure":true,"stream":true}}]',
   ]);
   s().ready();
   await vi.waitFor(() => expect(s().windows).toHaveLength(1), { timeout: 20_000 });

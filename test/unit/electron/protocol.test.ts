@@ -31,7 +31,10 @@ const get = (url: string, method = 'GET') => serveApp(root, { method, url } as R
 
 describe('app:// scheme', () => {
   it('is registered as a standard, secure scheme with no extra privileges', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ scheme: 'app', privileges: { standard: true, secure: true } });
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, stream: true },
+    });
     expect(APP_ENTRY).toBe('app://app/index.html');
   });
 
@@ -89,5 +92,36 @@ describe('app:// scheme', () => {
       expect(resolveAppPath(root, u) === null || (await get(u)).status === 404, u).toBe(true);
       expect((await get(u)).status, u).toBe(404);
     }
+  });
+});
+
+describe('app:// media (a recording’s audio)', () => {
+  const audio = () => join(base, 'take.wav');
+  const media = async (id: number, which: 'original' | 'sent') =>
+    id === 7 && which === 'original'
+      ? { ok: true as const, value: { path: audio(), contentType: 'audio/wav', sizeBytes: 100 } }
+      : { ok: false as const, error: 'There is no such recording.' };
+  const getMedia = (url: string, range?: string) =>
+    serveApp(
+      root,
+      { method: 'GET', url, headers: new Headers(range ? { Range: range } : {}) } as Request,
+      media,
+    );
+
+  it('streams the file with byte ranges and the CSP, and refuses what names no recording', async () => {
+    writeFileSync(audio(), Buffer.alloc(100, 7));
+    const whole = await getMedia('app://app/media/recordings/7/original');
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-security-policy')).toBe(ELECTRON_CSP);
+    expect((await whole.arrayBuffer()).byteLength).toBe(100);
+    const part = await getMedia('app://app/media/recordings/7/original', 'bytes=10-19');
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 10-19/100');
+    expect((await part.arrayBuffer()).byteLength).toBe(10);
+    expect((await getMedia('app://app/media/recordings/7/original', 'bytes=200-')).status).toBe(416);
+    expect((await getMedia('app://app/media/recordings/7/sent')).status).toBe(404);
+    expect((await getMedia('app://app/media/recordings/7/../../secret.txt')).status).toBe(404);
+    expect((await getMedia('app://other/media/recordings/7/original')).status).toBe(404);
   });
 });

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
-import { baselineOf, BaselineWindow, changeFromBaseline, meanSd } from '../../../shared/baseline';
+import { baselineOf, BaselineWindow, meanSd } from '../../../shared/baseline';
+import { changeStats, NO_COHORT } from '../../../shared/change';
+import { reliabilityOf } from '../../../shared/reliability';
 import { ExportRequestSchema } from '../../../shared/export';
 import { unknownReferenceKeys } from '../../../main/export/describe';
 import { exportFiles, tableDefs } from '../../../main/export/schema';
@@ -74,6 +76,7 @@ describe('column schema', () => {
     expect(long.columns.filter((c) => c.neutralised).map((c) => c.name)).toEqual([
       'participant',
       'session',
+      'visit',
       'category',
     ]);
   });
@@ -84,7 +87,7 @@ describe('column schema', () => {
 });
 
 describe('the export request', () => {
-  it('defaults to all forms, the standard preset, no files for statistics packages and no link file', () => {
+  it("defaults to all forms, the standard preset, no files for statistics packages, no link file and the study's baseline sessions", () => {
     expect(ExportRequestSchema.parse({ studyId: 1, timeZone: 'UTC' })).toEqual({
       studyId: 1,
       timeZone: 'UTC',
@@ -92,7 +95,6 @@ describe('the export request', () => {
       preset: 'standard',
       extras: [],
       includeLinkFile: false,
-      baselineSessions: 3,
     });
   });
 
@@ -164,8 +166,19 @@ describe('per-participant summary', () => {
       'latest_recorded_at_local',
       'latest_value',
       'latest_category',
+      'change_verdict',
       'change',
+      'sd_cohort_within',
+      'sd_used',
+      'sd_source',
       'change_in_sd',
+      'reliability',
+      'reliability_source',
+      'rci_sd',
+      's_diff',
+      'rci',
+      'reliable_change',
+      'trend_per_week',
       'mean',
       'sd',
       'simulated',
@@ -176,6 +189,7 @@ describe('per-participant summary', () => {
       'min(k, n) with k = 5',
     );
     expect(summary.columns.find((c) => c.name === 'baseline')!.description).toContain('the first 5 values');
+    expect(summary.columns.find((c) => c.name === 'baseline')!.description).toContain('no baseline yet');
     expect(summary.columns.find((c) => c.name === 'baseline')!.description).toContain('participant timeline');
     expect(summary.description).toMatch(/never mixed/);
     // The default k is the timeline's.
@@ -187,7 +201,7 @@ describe('per-participant summary', () => {
 
   it('gives one row per API version, never mixing them: baseline of the first k, latest, change, change in SD, mean and SD of all', () => {
     const s = new ParticipantSummary('P1', two, 3);
-    // v1.2: 10, 12, 14, then 20 (k = 3: baseline 12 ± 2, change 8 = 4 SD); v1.3 interleaved: 30, 30, 33.
+    // v1.2: 10, 12, 14, then 20 (k = 3: baseline 12 ± 2, change 8 = 4 SD); v1.3 interleaved: 30, 30, 33 (no session after its baseline).
     const series: [number, number, string][] = [
       [1, 10, 'v1.2'],
       [2, 30, 'v1.3'],
@@ -213,8 +227,13 @@ describe('per-participant summary', () => {
       baselineSd: 2,
       baselineCategory: null,
       latest: { recording: 7, value: 20 },
-      change: 8,
-      changeInSd: 4,
+      change: {
+        verdict: 'no_cohort_sd',
+        change: 8,
+        changeInSd: 4,
+        sdSource: 'participant',
+        reliability: 0.4,
+      },
       mean: 14,
       simulated: false,
     });
@@ -225,11 +244,10 @@ describe('per-participant summary', () => {
       baselineN: 3,
       baseline: 31,
       latest: { recording: 6, value: 33 },
-      change: 2,
+      change: { verdict: 'no_session_after_baseline', change: null, changeInSd: null },
       mean: 31,
       simulated: true,
     });
-    expect(v13.changeInSd).toBeCloseTo(2 / Math.sqrt(3), 12);
     expect(row(s, 'wb_stress', null)).toMatchObject({
       n: 0,
       baselineN: 0,
@@ -239,14 +257,13 @@ describe('per-participant summary', () => {
       baselineSd: null,
       latest: null,
       change: null,
-      changeInSd: null,
       mean: null,
       sd: null,
       simulated: false,
     });
   });
 
-  it("is exactly the timeline's definition (baselineOf, changeFromBaseline) for every k", () => {
+  it("is exactly the timeline's definition (baselineOf, changeStats) for every k", () => {
     const xs = [3.5, 7.25, 1e9 + 1, -2, 0.1 + 0.2, 4, 4, 11, 6.5, 2, 9, 1.75];
     for (const k of [1, 2, 3, 5, 12, 20]) {
       for (let n = 1; n <= xs.length; n++) {
@@ -256,32 +273,38 @@ describe('per-participant summary', () => {
         const b = baselineOf(
           xs.slice(0, n).map((value, i) => ({ recordedAt: time(i + 1), value })),
           k,
-        )!;
-        expect(r.baselineN, `k=${k} n=${n}`).toBe(b.n);
-        expect(r.baselineN).toBe(Math.min(k, n));
-        expect(r.baseline).toBe(b.mean);
-        expect(r.baselineSd).toBe(b.sd);
-        expect(r.baselineTo!.recordedAt).toBe(b.to);
-        const c = changeFromBaseline(xs[n - 1]!, b);
-        expect(r.change).toBe(n >= 2 ? c.change : null);
-        expect(r.changeInSd).toBe(n >= 2 ? c.changeInSd : null);
+        );
+        expect(r.baselineN, `k=${k} n=${n}`).toBe(Math.min(k, n));
+        expect(b === null, `k=${k} n=${n}`).toBe(n < k);
+        expect(r.baseline).toBe(b?.mean ?? null);
+        expect(r.baselineSd).toBe(b?.sd ?? null);
+        const c = changeStats({
+          k,
+          n,
+          baseline: b,
+          latest: xs[n - 1]!,
+          cohort: NO_COHORT,
+          reliability: reliabilityOf('pd_hnr', new Map()),
+          trendPerWeek: r.change!.trendPerWeek,
+        });
+        expect(r.change).toEqual(c);
+        expect(r.change!.change).toBe(n > k ? xs[n - 1]! - b!.mean : null);
         expect(r.mean).toBeCloseTo(meanSd(xs.slice(0, n)).mean, 3);
       }
     }
   });
 
-  it('gives no change with one value, no baseline SD with k = 1, and no change in SD without a baseline spread', () => {
+  it('gives no baseline before k values, no change before a value after it, no baseline SD with k = 1, and no change in SD without a spread', () => {
     const one = new ParticipantSummary('P1', two, 3);
     one.add('pd_hnr', 7, at(1), false, 'v1.3');
+    one.add('pd_hnr', 8, at(2), false, 'v1.3');
     expect(row(one, 'pd_hnr', 'v1.3')).toMatchObject({
-      n: 1,
-      baselineN: 1,
-      baseline: 7,
+      n: 2,
+      baselineN: 2,
+      baseline: null,
       baselineSd: null,
-      change: null,
-      changeInSd: null,
-      mean: 7,
-      sd: null,
+      change: { verdict: 'no_baseline_yet', change: null, changeInSd: null },
+      mean: 7.5,
     });
     const k1 = new ParticipantSummary('P1', two, 1);
     [10, 14, 12].forEach((v, i) => k1.add('pd_hnr', v, at(i + 1), false, 'v1.3'));
@@ -291,16 +314,14 @@ describe('per-participant summary', () => {
       baselineTo: { recording: 1 },
       baseline: 10,
       baselineSd: null,
-      change: 2,
-      changeInSd: null,
+      change: { change: 2, changeInSd: null },
     });
     const flat = new ParticipantSummary('P1', two, 3);
     [5, 5, 5, 9].forEach((v, i) => flat.add('pd_hnr', v, at(i + 1), false, 'v1.3'));
     expect(row(flat, 'pd_hnr', 'v1.3')).toMatchObject({
       baseline: 5,
       baselineSd: 0,
-      change: 4,
-      changeInSd: null,
+      change: { change: 4, sdUsed: null, changeInSd: null },
     });
   });
 
@@ -317,7 +338,6 @@ describe('per-participant summary', () => {
       baselineSd: null,
       latest: { recording: 4, value: 'moderate' },
       change: null,
-      changeInSd: null,
       mean: null,
       sd: null,
     });

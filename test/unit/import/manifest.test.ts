@@ -251,3 +251,22 @@ describe('manifestTemplate', () => {
     expect(m.rows[1]?.recordedAt).toBe('2024-04-02T00:00:00.000Z');
   });
 });
+
+describe('parseManifest: session labels trimmed', () => {
+  it('stores a label without its outer spaces and warns in the preview, naming the line', () => {
+    const m = okParse('file,participant,session\na.wav,P1, week 4 \nb.wav,P2,week 4\nc.wav,P3,   \n');
+    expect(m.rows.map((r) => r.session)).toEqual(['week 4', 'week 4', null]);
+    expect(m.notices).toEqual([
+      'Warning: a session label had spaces at the start or end, which were removed: line 2 (" week 4 " became "week 4"). Check that the labels still match those of earlier imports.',
+    ]);
+  });
+
+  it('says no more when no label was changed, and counts many without listing them all', () => {
+    expect(okParse('file,participant,session\na.wav,P1,week 4\n').notices).toEqual([]);
+    const rows = Array.from({ length: 7 }, (_, i) => `f${i}.wav,P${i},s1 `).join('\n');
+    const [notice] = okParse(`file,participant,session\n${rows}\n`).notices;
+    expect(notice).toMatch(
+      /^Warning: 7 session labels had spaces .* line 6 \("s1 " became "s1"\) and 2 more\./,
+    );
+  });
+});

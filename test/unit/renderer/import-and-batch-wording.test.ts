@@ -3,6 +3,7 @@
  * the sentence the batch screens use to say where a batch stands.
  */
 import { describe, expect, it } from 'vitest';
+import { ImportRequestSchema } from '../../../shared/contract/views';
 import type { BatchProgress } from '../../../shared/study';
 import { batchStatus, BATCH_LABEL, clockNotice } from '../../../renderer/src/features/batches/batch-status';
 import {
@@ -65,6 +66,23 @@ describe('import choices', () => {
     expect(pattern.filenamePattern).toBe('{participant}.wav');
     expect(lastSegment('/data/study/week 3/')).toBe('week 3');
     expect(lastSegment('C:\\data\\visits')).toBe('visits');
+  });
+
+  it('carry the channel for the whole import and for single files into the request, which the contract accepts', () => {
+    expect(previewRequest(4, choice({ paths: ['/d'] }))).not.toHaveProperty('channel');
+    const r = previewRequest(
+      4,
+      choice({ paths: ['/d'], channel: 'mix', channelByFile: { '/d/P1_s1.wav': 2, '/d/P2_s1.wav': 'auto' } }),
+    );
+    expect(r.channel).toBe('mix');
+    expect(r.channelByFile).toEqual([
+      { path: '/d/P1_s1.wav', channel: 2 },
+      { path: '/d/P2_s1.wav', channel: 'auto' },
+    ]);
+    expect(ImportRequestSchema.safeParse(r).success).toBe(true);
+    expect(
+      ImportRequestSchema.safeParse({ ...r, channelByFile: [{ path: '/d/x.wav', channel: 0 }] }).success,
+    ).toBe(false);
   });
 });
 

@@ -52,20 +52,18 @@ describe('router', () => {
   it('applies the contract defaults before the handler sees the input', async () => {
     const spy = vi.fn((i: unknown) =>
       ok({
-        participantId: 1,
-        code: 'P',
-        baselineSessions: (i as { baselineSessions: number }).baselineSessions,
-        versions: [],
-        sessions: [],
+        studyId: (i as { studyId: number }).studyId,
+        baselineSessions: 3,
+        baselineSessionsIsDefault: true,
         measures: [],
       }),
     );
-    const r = await createRouter(handlers({ 'timeline.participant': spy }), log()).handle(
-      'timeline.participant',
-      { participantId: 1 },
+    const r = await createRouter(handlers({ 'reliability.set': spy }), log()).handle(
+      'reliability.set',
+      { studyId: 1, measureKey: 'pd_hnr', r: 0.5 },
       ctx,
     );
-    expect(spy).toHaveBeenCalledWith({ participantId: 1, baselineSessions: 3 }, ctx);
+    expect(spy).toHaveBeenCalledWith({ studyId: 1, measureKey: 'pd_hnr', r: 0.5, note: '' }, ctx);
     expect(r.ok).toBe(true);
   });
 

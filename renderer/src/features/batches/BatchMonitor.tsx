@@ -97,7 +97,7 @@ const BatchFiles = ({ studyId, batchId }: { studyId: number; batchId: number }) 
         label="files of this batch"
       />
       <PagedTable
-        minWidth="58.25rem"
+        minWidth="64.25rem"
         method="recordings.page"
         input={{
           studyId,

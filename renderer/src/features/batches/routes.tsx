@@ -1,8 +1,19 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { BatchesPage } from './BatchesPage';
-import { BatchMonitor } from './BatchMonitor';
 
 export const batchRoutes: readonly FeatureRoute[] = [
-  [patterns.batches, BatchesPage],
-  [patterns.batch, BatchMonitor],
+  [
+    patterns.batches,
+    lazyScreen(
+      () => import('./BatchesPage'),
+      (m) => m.BatchesPage,
+    ),
+  ],
+  [
+    patterns.batch,
+    lazyScreen(
+      () => import('./BatchMonitor'),
+      (m) => m.BatchMonitor,
+    ),
+  ],
 ];

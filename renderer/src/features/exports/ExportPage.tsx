@@ -53,7 +53,7 @@ const EXTRA_TEXT: Record<ExportExtra, { label: string; hint: string }> = {
   },
   xlsx: {
     label: 'Excel workbook',
-    hint: `${EXTRA_FILE.xlsx} — a sheet per CSV with numbers, dates and text typed, plus a codebook sheet. Takes longer for large studies.`,
+    hint: `${EXTRA_FILE.xlsx} — a sheet per CSV with numbers, dates and text typed, plus a codebook sheet. Takes much longer and more memory than the CSVs: meant for studies of Excel’s size.`,
   },
 };
 
@@ -176,7 +176,9 @@ export const ExportPage = () => {
   const [preset, setPreset] = useState<'standard' | 'excel'>('standard');
   const [timeZone, setTimeZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
   const [link, setLink] = useState(false);
-  const [baselineSessions, setBaselineSessions] = useState(3);
+  // Null: the study's own k (its change statistics setting); a number: chosen for this export.
+  const [baselineSessions, setBaselineSessions] = useState<number | null>(null);
+  const studyK = useCall('reliability.get', { studyId }).data?.baselineSessions ?? 3;
   const [destination, setDestination] = useState<string | null>(null);
   const [exportId, setExportId] = useState<string | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
@@ -198,7 +200,7 @@ export const ExportPage = () => {
     extras,
     preset,
     includeLinkFile: link,
-    baselineSessions,
+    ...(baselineSessions !== null ? { baselineSessions } : {}),
     ...(allParticipants ? {} : { participants: codeList }),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
@@ -448,9 +450,9 @@ export const ExportPage = () => {
                       type="number"
                       min={1}
                       max={20}
-                      value={baselineSessions}
+                      value={baselineSessions ?? studyK}
                       onChange={(e) => setBaselineSessions(Number(e.target.value))}
-                      hint="The baseline is the mean of a participant's first sessions of a measure within the selection, per API version, as on the participant's timeline."
+                      hint="The baseline is the mean of a participant's first sessions of a measure within the selection, per API version, once all of them exist, as on the participant's timeline (the study's setting unless changed here)."
                     />
                   )}
                 </div>

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { ExportPage } from './ExportPage';
 
-export const exportRoutes: readonly FeatureRoute[] = [[patterns.export, ExportPage]];
+export const exportRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.export,
+    lazyScreen(
+      () => import('./ExportPage'),
+      (m) => m.ExportPage,
+    ),
+  ],
+];

@@ -3,12 +3,12 @@
  * desktop app), how they are matched to participants (a manifest, or a pattern in the file names),
  * the time zone of local times, the analyses the study's API version offers, and the conversion switch.
  */
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ANALYSIS_TYPES, analysisTypesFor, type ApiVersion } from '../../../../shared/api/vocabulary';
 import { ErrorNotice } from '../../components/Feedback';
 import { FileBrowser } from '../../components/FileBrowser';
 import { Checkbox, TextField } from '../../components/Form';
-import { useAction, useCall } from '../../lib/api';
+import { useAction, useCall, useRpc } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { problemsOf, type ChoiceProblems, type ImportChoice } from './import-choice';
 
@@ -95,6 +95,34 @@ export const ChooseStep = ({
     if (!choice.paths.includes(p)) set({ paths: [...choice.paths, p] });
   };
   const native = info.data?.capabilities.nativeDialogs === true;
+  const rpc = useRpc();
+  const pathBox = useRef<HTMLInputElement>(null);
+  const [typedProblem, setTypedProblem] = useState<string | null>(null);
+  /**
+   * Adds the typed path when something is there (a folder, or a file in its folder), and keeps the
+   * focus in the box for the next one; otherwise says so in a sentence.
+   */
+  const addTyped = async () => {
+    const p = typed.trim();
+    if (!p) return;
+    const asFolder = await rpc.call('files.list', { path: p });
+    let found = asFolder.ok;
+    if (!found) {
+      const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+      const parent = cut > 0 ? p.slice(0, cut) : cut === 0 ? p.slice(0, 1) : null;
+      const listed = parent === null ? null : await rpc.call('files.list', { path: parent });
+      found = listed?.ok === true && listed.value.entries.some((e) => e.kind === 'file' && e.path === p);
+    }
+    if (found) {
+      add(p);
+      setTyped('');
+      setTypedProblem(null);
+    } else
+      setTypedProblem(
+        `Nothing is at ${p}: no folder or file of that name. Check the spelling, or find it in the browser below.`,
+      );
+    pathBox.current?.focus();
+  };
   const missing = useMemo(() => ANALYSIS_TYPES.filter((t) => !allowed.includes(t)), [allowed]);
 
   const choose = async (purpose: 'audio' | 'folder' | 'manifest') => {
@@ -144,21 +172,25 @@ export const ChooseStep = ({
         )}
         <div className="inline-form form path-entry">
           <TextField
+            ref={pathBox}
             label="Type a path"
             value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              setTypedProblem(null);
+            }}
+            onKeyDown={(e) => {
+              // Enter adds the path (it does not submit the whole form).
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              void addTyped();
+            }}
             placeholder="/home/me/study/recordings"
-            hint="A folder or a file on this computer."
+            hint="A folder or a file on this computer. Enter adds it."
+            error={typedProblem}
           />
           <div className="row">
-            <button
-              type="button"
-              disabled={!typed.trim()}
-              onClick={() => {
-                add(typed.trim());
-                setTyped('');
-              }}
-            >
+            <button type="button" disabled={!typed.trim()} onClick={() => void addTyped()}>
               Add path
             </button>
             <button

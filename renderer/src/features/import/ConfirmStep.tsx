@@ -98,6 +98,7 @@ export const ConfirmStep = ({
   studyId,
   summary,
   insist,
+  borderline: chosenBorderline,
   defaultLabel,
   simulated,
   onBack,
@@ -107,6 +108,8 @@ export const ConfirmStep = ({
   studyId: number;
   summary: PlanSummary;
   insist: ReadonlySet<string>;
+  /** Borderline files chosen one by one in the preview. */
+  borderline: ReadonlySet<string>;
   defaultLabel: string;
   simulated: boolean;
   onBack: () => void;
@@ -126,7 +129,7 @@ export const ConfirmStep = ({
     (summary.counts.upload ?? 0) +
     (summary.counts.convert_and_upload ?? 0) +
     insist.size +
-    (sendBorderline ? borderline : 0);
+    (sendBorderline ? borderline : chosenBorderline.size);
   const converting = summary.counts.convert_and_upload ?? 0;
 
   const go = async (start: boolean) => {
@@ -147,8 +150,13 @@ export const ConfirmStep = ({
     const c = await call('imports.commit', {
       planId: summary.planId,
       insistOnDuplicates: [...insist],
-      ...(sendBorderline ? { sendBorderline: true as const } : {}),
+      ...(sendBorderline
+        ? { sendBorderline: true as const }
+        : chosenBorderline.size
+          ? { sendBorderline: [...chosenBorderline] }
+          : {}),
       label: label.trim(),
+      ...(start ? { start: true } : {}),
     });
     if (!c.ok) {
       o.failed = { step: 'commit', error: c.error };
@@ -330,7 +338,10 @@ export const ConfirmStep = ({
                   checked={sendBorderline}
                   onChange={(e) => setSendBorderline(e.target.checked)}
                 />{' '}
-                Send them: the service decides (a refusal costs no credit)
+                Send all of them: the service decides (a refusal costs no credit)
+                {chosenBorderline.size > 0 && !sendBorderline
+                  ? `; otherwise the ${plural(chosenBorderline.size, 'file')} you ticked in the preview`
+                  : ''}
               </label>
             </li>
           )}

@@ -74,6 +74,14 @@ const StepIndicator = ({
   );
 };
 
+/** The set with `path` added (v) or removed. */
+const toggled = (s: ReadonlySet<string>, path: string, v: boolean): ReadonlySet<string> => {
+  const n = new Set(s);
+  if (v) n.add(path);
+  else n.delete(path);
+  return n;
+};
+
 const Wizard = ({
   studyId,
   version,
@@ -92,6 +100,7 @@ const Wizard = ({
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [insist, setInsist] = useState<ReadonlySet<string>>(new Set());
+  const [borderline, setBorderline] = useState<ReadonlySet<string>>(new Set());
   const heading = useRef<HTMLHeadingElement>(null);
   const planRef = useRef<string | null>(null);
   const run = useRef(0);
@@ -139,6 +148,7 @@ const Wizard = ({
       planRef.current = r.value.planId;
       setSummary(r.value);
       setInsist(new Set());
+      setBorderline(new Set());
     } else {
       setSummary(null);
       setPreviewError(r.error);
@@ -179,15 +189,26 @@ const Wizard = ({
               setChoice(c);
               void preview(c);
             }}
+            channel={choice.channel}
+            onChannel={(channel) => {
+              const c = { ...choice, channel };
+              setChoice(c);
+              void preview(c);
+            }}
+            channelByFile={choice.channelByFile}
+            onFileChannel={(path, channel) => {
+              const { [path]: _, ...others } = choice.channelByFile;
+              const c = {
+                ...choice,
+                channelByFile: channel === null ? others : { ...others, [path]: channel },
+              };
+              setChoice(c);
+              void preview(c);
+            }}
             insist={insist}
-            onInsist={(path, v) =>
-              setInsist((s) => {
-                const n = new Set(s);
-                if (v) n.add(path);
-                else n.delete(path);
-                return n;
-              })
-            }
+            onInsist={(path, v) => setInsist((s) => toggled(s, path, v))}
+            borderline={borderline}
+            onBorderline={(path, v) => setBorderline((s) => toggled(s, path, v))}
             onBack={() => setStep('choose')}
             onNext={() => setStep('confirm')}
             onRetry={() => void preview(choice)}
@@ -198,6 +219,7 @@ const Wizard = ({
             studyId={studyId}
             summary={summary}
             insist={insist}
+            borderline={borderline}
             simulated={simulated}
             defaultLabel={`${lastSegment(choice.paths[0] ?? choice.manifestPath) || 'Import'}, ${new Date().toLocaleDateString()}`}
             onBack={() => setStep('preview')}

@@ -8,16 +8,17 @@ import { useCallback, useState } from 'react';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import type { PlannedAction, PlannedFile } from '../../../../shared/study';
+import { seenElsewhereText } from '../../../../shared/seen-elsewhere';
 import { Badge } from '../../components/Badges';
 import { Empty, ErrorNotice, Loading, Notice } from '../../components/Feedback';
-import { Checkbox } from '../../components/Form';
+import { Checkbox, SelectField } from '../../components/Form';
 import { PagedTable, type Column } from '../../components/PagedTable';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
 import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT } from './import-labels';
-import { lastSegment } from './import-choice';
 import { PlanQuality } from './PlanQuality';
+import { lastSegment, type ChannelChoice } from './import-choice';
 
 const audio = (f: PlannedFile) => {
   if (!f.format) return '—';
@@ -35,6 +36,7 @@ const audio = (f: PlannedFile) => {
 
 const reasonOf = (f: PlannedFile): string => {
   if (f.action === 'unassigned') return f.assignmentProblem ?? 'No participant.';
+  if (f.action === 'duplicate' && f.seenElsewhere?.length) return seenElsewhereText(f.seenElsewhere);
   if (f.action === 'duplicate' && f.duplicateOf)
     return `Same audio as ${f.duplicateOf.recordingId !== null ? `recording ${f.duplicateOf.recordingId} (${lastSegment(f.duplicateOf.path)})` : lastSegment(f.duplicateOf.path)}.`;
   const refusals = f.verdict.findings.filter((x) => x.severity === 'refuse');
@@ -45,7 +47,7 @@ const reasonOf = (f: PlannedFile): string => {
 };
 
 // Widths fit a 1280-pixel window beside the sidebar; everything cut here is in the file's details below.
-const columns = (insist: ReadonlySet<string>): Column<PlannedFile>[] => [
+const columns = (insist: ReadonlySet<string>, borderline: ReadonlySet<string>): Column<PlannedFile>[] => [
   {
     key: 'file',
     header: 'File',
@@ -95,6 +97,8 @@ const columns = (insist: ReadonlySet<string>): Column<PlannedFile>[] => [
       <span title={reasonOf(f)}>
         {f.action === 'duplicate' && insist.has(f.path) ? (
           <Badge tone="info">Send anyway</Badge>
+        ) : f.action === 'borderline' && borderline.has(f.path) ? (
+          <Badge tone="info">Send: the service decides</Badge>
         ) : (
           <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>
         )}{' '}
@@ -111,15 +115,44 @@ const columns = (insist: ReadonlySet<string>): Column<PlannedFile>[] => [
   },
 ];
 
-/** Everything about one file of the plan, with what to do; duplicates can be sent anyway from here. */
+/** The channel choices of a file with `channels` channels (or of the whole import when null). */
+const channelOptions = (channels: number | null) => (
+  <>
+    <option value="auto">The channel with the most speech</option>
+    <option value="mix">The mix of all channels</option>
+    {Array.from({ length: channels ?? 8 }, (_, i) => (
+      <option key={i + 1} value={String(i + 1)}>
+        Channel {i + 1}
+      </option>
+    ))}
+  </>
+);
+const channelValue = (c: ChannelChoice): string => String(c);
+const parseChannel = (v: string): ChannelChoice => (v === 'auto' || v === 'mix' ? v : Number(v));
+
+/**
+ * Everything about one file of the plan, with what to do; from here a duplicate can be sent anyway, a
+ * borderline file sent, and a multichannel file's channel chosen (the file is measured again).
+ */
 const FileDetail = ({
   f,
   insisted,
   onInsist,
+  borderlineSent,
+  onBorderline,
+  channel,
+  onChannel,
+  disabled,
 }: {
   f: PlannedFile;
   insisted: boolean;
   onInsist: (v: boolean) => void;
+  borderlineSent: boolean;
+  onBorderline: (v: boolean) => void;
+  /** The channel chosen for this file, or null when it follows the import's choice. */
+  channel: ChannelChoice | null;
+  onChannel: (c: ChannelChoice | null) => void;
+  disabled: boolean;
 }) => (
   <div className="card plan-detail" aria-live="polite">
     <p className="card-title">
@@ -160,7 +193,12 @@ const FileDetail = ({
         )}
       </ul>
     )}
-    {f.duplicateOf && (
+    {f.seenElsewhere && f.seenElsewhere.length > 0 && (
+      <p>
+        <strong>Seen elsewhere:</strong> {seenElsewhereText(f.seenElsewhere)}
+      </p>
+    )}
+    {f.duplicateOf && !f.seenElsewhere?.length && (
       <p>
         <strong>Duplicate of:</strong> <code className="mono">{f.duplicateOf.path}</code>
         {f.duplicateOf.recordingId !== null
@@ -175,8 +213,64 @@ const FileDetail = ({
         onChange={onInsist}
       />
     )}
+    {f.action === 'borderline' && (
+      <Checkbox
+        label={`Send it: about ${fmtSeconds(f.speechSeconds)} of speech, the service decides (a refusal costs no credit)`}
+        checked={borderlineSent}
+        onChange={onBorderline}
+      />
+    )}
+    {f.format === 'wav' && (f.channels ?? 1) > 1 && (
+      <SelectField
+        label="Channel sent for this file"
+        value={channel === null ? 'import' : channelValue(channel)}
+        disabled={disabled}
+        onChange={(e) => onChannel(e.target.value === 'import' ? null : parseChannel(e.target.value))}
+        hint={`${f.verdict.speech ? `Measured and sent now: ${f.verdict.speech.channelSent === 'mix' ? 'the mix' : `channel ${f.verdict.speech.channelSent}`}. ` : ''}Changing it measures this file again.`}
+      >
+        <option value="import">As for the whole import</option>
+        {channelOptions(f.channels)}
+      </SelectField>
+    )}
   </div>
 );
+
+/** Borderline files, each sent only if the researcher ticks it (or every one, at the confirm step). */
+const Borderline = ({
+  planId,
+  sent,
+  onSend,
+}: {
+  planId: string;
+  sent: ReadonlySet<string>;
+  onSend: (path: string, v: boolean) => void;
+}) => {
+  const q = useCall('imports.planFiles', { planId, action: 'borderline', offset: 0, limit: 200 });
+  if (q.error) return <ErrorNotice error={q.error.appError} onRetry={() => void q.refetch()} />;
+  if (!q.data || q.data.total === 0) return null;
+  return (
+    <fieldset className="duplicates">
+      <legend>Borderline: about 30 s of speech ({fmtInt(q.data.total)})</legend>
+      <p className="hint">
+        The local estimate is too near the service's 30 s minimum to tell. Tick the files to send: the service
+        decides, and a refusal costs no credit. The confirm step can send all of them at once.
+      </p>
+      {q.data.rows.map((f) => (
+        <Checkbox
+          key={f.path}
+          label={`Send ${f.fileName} (about ${fmtSeconds(f.speechSeconds)} of speech)`}
+          checked={sent.has(f.path)}
+          onChange={(v) => onSend(f.path, v)}
+        />
+      ))}
+      {q.data.total > q.data.rows.length && (
+        <p className="muted small">
+          The first {q.data.rows.length} are listed; open any other one in the table to send it.
+        </p>
+      )}
+    </fieldset>
+  );
+};
 
 /** A short list of files of one action, each with its reason and what to do (the table holds them all). */
 const ReasonList = ({ planId, action, title }: { planId: string; action: PlannedAction; title: string }) => {
@@ -280,8 +374,14 @@ export const PreviewStep = ({
   progress,
   convert,
   onConvert,
+  channel,
+  onChannel,
+  channelByFile,
+  onFileChannel,
   insist,
   onInsist,
+  borderline,
+  onBorderline,
   onBack,
   onNext,
   onRetry,
@@ -292,8 +392,17 @@ export const PreviewStep = ({
   progress: { done: number; total: number } | null;
   convert: boolean;
   onConvert: (v: boolean) => void;
+  /** The channel of multichannel files for the whole import; a change previews again. */
+  channel: ChannelChoice;
+  onChannel: (c: ChannelChoice) => void;
+  /** Channels chosen for single files; a change previews again. */
+  channelByFile: Readonly<Record<string, ChannelChoice>>;
+  onFileChannel: (path: string, c: ChannelChoice | null) => void;
   insist: ReadonlySet<string>;
   onInsist: (path: string, v: boolean) => void;
+  /** Borderline files the researcher chose to send. */
+  borderline: ReadonlySet<string>;
+  onBorderline: (path: string, v: boolean) => void;
   onBack: () => void;
   onNext: () => void;
   onRetry: () => void;
@@ -317,7 +426,7 @@ export const PreviewStep = ({
     );
   }
   const sending = summary
-    ? (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size
+    ? (summary.counts.upload ?? 0) + (summary.counts.convert_and_upload ?? 0) + insist.size + borderline.size
     : 0;
   return (
     <div className="import-preview">
@@ -328,6 +437,15 @@ export const PreviewStep = ({
         disabled={pending}
         hint="The original file is never changed. Switching this previews the files again."
       />
+      <SelectField
+        label="Channel sent from stereo and multichannel WAV files"
+        value={channelValue(channel)}
+        disabled={pending}
+        onChange={(e) => onChannel(parseChannel(e.target.value))}
+        hint="Sent as mono when conversion is on; a single file's channel can be chosen in its details. Changing this previews the files again."
+      >
+        {channelOptions(null)}
+      </SelectField>
       {pending &&
         (progress ? (
           <Progress done={progress.done} total={progress.total} />
@@ -421,6 +539,7 @@ export const PreviewStep = ({
 
           <ReasonList planId={summary.planId} action="refused" title="Refused: never sent" />
           <ReasonList planId={summary.planId} action="unassigned" title="No participant: not imported" />
+          <Borderline planId={summary.planId} sent={borderline} onSend={onBorderline} />
           <Duplicates planId={summary.planId} insist={insist} onInsist={onInsist} />
           <PlanQuality planId={summary.planId} />
 
@@ -430,7 +549,7 @@ export const PreviewStep = ({
               minWidth="58.5rem"
               method="imports.planFiles"
               input={{ planId: summary.planId, ...(action ? { action } : {}) }}
-              columns={columns(insist)}
+              columns={columns(insist, borderline)}
               label={`Files of the preview${action ? `: ${ACTION[action].label}` : ''}. Arrow keys move, Enter shows the details below.`}
               rowKey={(f) => f.path}
               onOpen={onOpen}
@@ -443,6 +562,11 @@ export const PreviewStep = ({
                 f={open}
                 insisted={insist.has(open.path)}
                 onInsist={(v) => onInsist(open.path, v)}
+                borderlineSent={borderline.has(open.path)}
+                onBorderline={(v) => onBorderline(open.path, v)}
+                channel={channelByFile[open.path] ?? null}
+                onChannel={(c) => onFileChannel(open.path, c)}
+                disabled={pending}
               />
             ) : (
               <p className="muted small">Select a file (click, or Enter) to see everything about it.</p>

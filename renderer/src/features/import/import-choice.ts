@@ -15,7 +15,13 @@ export interface ImportChoice {
   readonly analyses: readonly AnalysisType[];
   readonly isolate: boolean;
   readonly convert: boolean;
+  /** Multichannel files: the channel sent, for the whole import ('auto': the one with most speech). */
+  readonly channel: ChannelChoice;
+  /** The channel chosen for single files (their details in the preview), by path, over `channel`. */
+  readonly channelByFile: Readonly<Record<string, ChannelChoice>>;
 }
+
+export type ChannelChoice = 'auto' | 'mix' | number;
 
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -28,6 +34,8 @@ export const initialChoice = (version: ApiVersion): ImportChoice => ({
   analyses: [...analysisTypesFor(version)],
   isolate: false,
   convert: false,
+  channel: 'auto',
+  channelByFile: {},
 });
 
 export const isTimeZone = (z: string): boolean => {
@@ -67,6 +75,10 @@ export const previewRequest = (studyId: number, c: ImportChoice): Input<'imports
   analyses: [...c.analyses],
   isolateOldestSpeaker: c.isolate,
   convert: c.convert,
+  ...(c.channel !== 'auto' ? { channel: c.channel } : {}),
+  ...(Object.keys(c.channelByFile).length
+    ? { channelByFile: Object.entries(c.channelByFile).map(([path, channel]) => ({ path, channel })) }
+    : {}),
 });
 
 /** The last path segment, for a default batch label. */

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { ImportPage } from './ImportPage';
 
-export const importRoutes: readonly FeatureRoute[] = [[patterns.import, ImportPage]];
+export const importRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.import,
+    lazyScreen(
+      () => import('./ImportPage'),
+      (m) => m.ImportPage,
+    ),
+  ],
+];

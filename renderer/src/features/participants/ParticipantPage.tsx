@@ -12,6 +12,7 @@ import { RecencyBadge } from '../../components/RecencyBadge';
 import { useCall } from '../../lib/api';
 import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ParticipantAttributes } from './ParticipantAttributes';
 import { ParticipantDetails } from './ParticipantDetails';
 import { Timeline } from './Timeline';
 import { paths } from '../../app/paths';
@@ -151,7 +152,7 @@ export const ParticipantPage = () => {
         )}
       </QueryView>
 
-      {p.data && <Timeline participantId={participantId} />}
+      {p.data && <Timeline studyId={studyId} participantId={participantId} code={p.data.code} />}
 
       {p.data && (
         <Section
@@ -175,6 +176,12 @@ export const ParticipantPage = () => {
               empty="No recordings (cancelled files only)."
             />
           )}
+        </Section>
+      )}
+
+      {p.data && (
+        <Section title="Attributes">
+          <ParticipantAttributes studyId={studyId} participantId={participantId} />
         </Section>
       )}
 

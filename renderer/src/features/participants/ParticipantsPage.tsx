@@ -28,7 +28,7 @@ type Sort = (typeof PARTICIPANT_SORTS)[number];
 export const FILTER_LABEL: Record<Filter, string> = {
   all: 'All',
   overdue: 'Overdue',
-  never: 'Never recorded',
+  never: 'No usable recording',
   no_account: 'No account',
   needs_attention: 'Files need you',
 };
@@ -39,20 +39,24 @@ const SORT_LABEL: Record<Sort, string> = {
   created: 'Added',
 };
 
-// Columns shrink in proportion (minmax(0, …); cells end in an ellipsis, with the full text as a title) so the grid
-// never scrolls sideways at any zoom. "Added" is a sort only (its dates matter less than recency).
+// Columns share the width in proportion down to a smallest width each (cells end in an ellipsis, with the full
+// text as a title); below the sum (PARTICIPANT_TABLE_MIN) the table scrolls sideways inside itself, never the
+// page (200 % zoom). "Added" is a sort only (its dates matter less than recency).
+/** The sum of the columns' smallest widths. */
+const PARTICIPANT_TABLE_MIN = '48.5rem';
+
 const columns: readonly Column<ParticipantRow>[] = [
   {
     key: 'code',
     header: 'Code',
-    width: 'minmax(0, 6fr)',
+    width: 'minmax(5rem, 6fr)',
     sort: 'code',
     render: (p) => <strong title={p.code}>{p.code}</strong>,
   },
   {
     key: 'account',
     header: 'Account',
-    width: 'minmax(0, 4fr)',
+    width: 'minmax(5.5rem, 4fr)',
     render: (p) =>
       p.accountId ? (
         <span title={p.accountId}>
@@ -65,7 +69,7 @@ const columns: readonly Column<ParticipantRow>[] = [
   {
     key: 'recordings',
     header: 'Recordings',
-    width: 'minmax(0, 5fr)',
+    width: 'minmax(6.5rem, 5fr)',
     sort: 'recordings',
     align: 'right',
     render: (p) => fmtInt(p.recordings),
@@ -73,7 +77,7 @@ const columns: readonly Column<ParticipantRow>[] = [
   {
     key: 'completed',
     header: 'Analysed',
-    width: 'minmax(0, 4fr)',
+    width: 'minmax(5.5rem, 4fr)',
     align: 'right',
     render: (p) => (
       <span title="Recordings whose every requested analysis has completed">{fmtInt(p.completed)}</span>
@@ -82,27 +86,27 @@ const columns: readonly Column<ParticipantRow>[] = [
   {
     key: 'attention',
     header: 'Need you',
-    width: 'minmax(0, 4fr)',
+    width: 'minmax(5rem, 4fr)',
     align: 'right',
     render: (p) => (p.needsAttention > 0 ? <Badge tone="bad">{fmtInt(p.needsAttention)}</Badge> : '0'),
   },
   {
     key: 'last',
     header: 'Last recording',
-    width: 'minmax(0, 7fr)',
+    width: 'minmax(7rem, 7fr)',
     sort: 'last_recording',
     render: (p) => fmtDate(p.lastRecordingAt),
   },
   {
     key: 'recency',
     header: 'Recency',
-    width: 'minmax(0, 10fr)',
+    width: 'minmax(9rem, 10fr)',
     render: (p) => <RecencyBadge recency={p.recency} short />,
   },
   {
     key: 'notes',
     header: 'Notes',
-    width: 'minmax(0, 4fr)',
+    width: 'minmax(5rem, 4fr)',
     render: (p) => (
       <span className="muted" title={p.notes}>
         {p.notes}
@@ -261,6 +265,7 @@ export const ParticipantsPage = () => {
         method="participants.page"
         input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
         columns={columns}
+        minWidth={PARTICIPANT_TABLE_MIN}
         label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}
         rowKey={(p) => p.id}
         onOpen={(p) => navigate(at.participant(p.id))}

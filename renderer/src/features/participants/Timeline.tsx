@@ -1,15 +1,22 @@
 /**
- * A participant's timeline: for each analysis type a group of small charts, one per measure, with the
+ * A participant's timeline: the measures the researcher picked (by analysis type and name, remembered
+ * per study), as small multiples on one shared axis (date, visit or days since baseline), each with the
  * within-person baseline (first N sessions, adjustable) and the latest change from it; a legend of
- * version styles and session markers; a notice whenever v1.2 and v1.3 results are both present.
+ * version styles and session markers; a notice whenever v1.2 and v1.3 results are both present. Each
+ * point leads to its recording.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { MeasureDef } from '../../../../shared/api/measures';
+import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
+import type { ChartChoice } from '../../../../shared/contract/cohort.contract';
+import { paths } from '../../app/paths';
 import { MEASURES } from '../../../../shared/api/measures';
 import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
-import { TextField } from '../../components/Form';
+import { Checkbox, SelectField, TextField } from '../../components/Form';
 import {
   FLAGGED_LABEL,
   FlagRingIcon,
@@ -17,10 +24,12 @@ import {
   MarkerIcon,
   TimelineChart,
   VERSION_STYLE,
+  dateX,
   markersOf,
   type ChartSession,
+  type XOf,
 } from '../../components/TimelineChart';
-import { useCall } from '../../lib/api';
+import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural } from '../../lib/format';
 
@@ -69,7 +78,7 @@ const Legend = ({
       ))}
       <span className="tlegend-item">
         <span className="band-swatch" aria-hidden="true" />
-        Baseline: mean ± 1 SD of the first sessions (dashed line: mean)
+        Baseline: mean ± 1 SD of the first sessions, once all are present (dashed line: mean)
       </span>
       {MARKERS.map((m) => (
         <span key={m.key} className={`tlegend-item${used.has(m.key) ? '' : ' unused'}`}>
@@ -91,40 +100,185 @@ const Legend = ({
   );
 };
 
-export const Timeline = ({ participantId }: { participantId: number }) => {
-  const [n, setN] = useState(DEFAULT_BASELINE_SESSIONS);
-  const [draft, setDraft] = useState(String(DEFAULT_BASELINE_SESSIONS));
+/** Measures shown before the researcher picks: the first two of each analysis type with results. */
+const defaultMeasures = (available: readonly MeasureDef[]): string[] =>
+  ANALYSIS_TYPES.flatMap((type) =>
+    available
+      .filter((m) => m.analysis === type)
+      .slice(0, 2)
+      .map((m) => m.key),
+  );
+
+/** Where a session sits on each axis: epoch seconds, its number in order, or days since the first. */
+export const axisOf = (axis: ChartAxis, sessionTimes: readonly string[]): XOf => {
+  if (axis === 'date') return dateX;
+  const first = Date.parse(sessionTimes[0] ?? '1970-01-01T00:00:00Z');
+  if (axis === 'days') return (iso) => (Date.parse(iso) - first) / 86_400_000;
+  const order = new Map<string, number>();
+  for (const t of sessionTimes) if (!order.has(t)) order.set(t, order.size + 1);
+  return (iso) => order.get(iso) ?? 0;
+};
+
+const MeasurePicker = ({
+  available,
+  chosen,
+  onChange,
+}: {
+  available: readonly MeasureDef[];
+  chosen: readonly string[];
+  onChange: (keys: string[]) => void;
+}) => {
+  const [find, setFind] = useState('');
+  const needle = find.trim().toLowerCase();
+  const shown = available.filter(
+    (m) => !needle || m.label.toLowerCase().includes(needle) || m.key.toLowerCase().includes(needle),
+  );
+  const set = new Set(chosen);
+  const toggle = (key: string, on: boolean) =>
+    onChange(
+      on
+        ? available.filter((m) => set.has(m.key) || m.key === key).map((m) => m.key)
+        : chosen.filter((k) => k !== key),
+    );
+  return (
+    <details className="measure-picker">
+      <summary>
+        Measures shown: {chosen.length} of {available.length} <span className="muted">(choose…)</span>
+      </summary>
+      <div className="measure-picker-body">
+        <div className="measure-picker-tools">
+          <TextField
+            label="Find a measure"
+            type="search"
+            value={find}
+            onChange={(e) => setFind(e.target.value)}
+          />
+          <button type="button" onClick={() => onChange(available.map((m) => m.key))}>
+            Show all
+          </button>
+          <button type="button" onClick={() => onChange(defaultMeasures(available))}>
+            A few of each type
+          </button>
+          <button type="button" onClick={() => onChange([])}>
+            None
+          </button>
+        </div>
+        {ANALYSIS_TYPES.map((type) => {
+          const ms = shown.filter((m) => m.analysis === type);
+          if (ms.length === 0) return null;
+          const all = ms.every((m) => set.has(m.key));
+          return (
+            <fieldset key={type} className="measure-picker-type">
+              <legend>{ANALYSIS_LABEL[type]}</legend>
+              <Checkbox
+                label={`All of ${ANALYSIS_LABEL[type]}`}
+                checked={all}
+                onChange={(on) => {
+                  const keys = new Set(ms.map((m) => m.key));
+                  onChange(
+                    on
+                      ? available.filter((m) => set.has(m.key) || keys.has(m.key)).map((m) => m.key)
+                      : chosen.filter((k) => !keys.has(k)),
+                  );
+                }}
+              />
+              {ms.map((m) => (
+                <Checkbox
+                  key={m.key}
+                  label={m.label}
+                  checked={set.has(m.key)}
+                  onChange={(on) => toggle(m.key, on)}
+                />
+              ))}
+            </fieldset>
+          );
+        })}
+      </div>
+    </details>
+  );
+};
+
+export const Timeline = ({
+  studyId,
+  participantId,
+  code,
+}: {
+  studyId: number;
+  participantId: number;
+  code: string;
+}) => {
+  const [, navigate] = useLocation();
+  // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
+  const [n, setN] = useState<number | undefined>(undefined);
+  const [draft, setDraft] = useState<string | null>(null);
   const q = useCall(
     'timeline.participant',
-    { participantId, baselineSessions: n },
+    { participantId, ...(n !== undefined ? { baselineSessions: n } : {}) },
     { placeholderData: keepPreviousData },
   );
+  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
+  const stored = useCall('cohort.chartChoice', { studyId });
+  const save = useAction('cohort.saveChartChoice');
+  // What the researcher chose here, shown at once and stored for the study.
+  const [local, setLocal] = useState<ChartChoice | null>(null);
+  const choice: ChartChoice = local ?? stored.data ?? { measures: null, axis: 'date' };
+  const choose = (next: ChartChoice) => {
+    setLocal(next);
+    void save.run({ studyId, choice: next });
+  };
+
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
-  const span = useMemo((): [number, number] | undefined => {
-    const all = q.data?.sessions ?? [];
-    return all.length
-      ? [Date.parse(all[0]!.recordedAt) / 1000, Date.parse(all.at(-1)!.recordedAt) / 1000]
-      : undefined;
-  }, [q.data]);
+  const times = useMemo(() => (q.data?.sessions ?? []).map((s) => s.recordedAt), [q.data]);
+  const xOf = useMemo(() => axisOf(choice.axis, times), [choice.axis, times]);
+  const span = useMemo(
+    (): [number, number] | undefined => (times.length ? [xOf(times[0]!), xOf(times.at(-1)!)] : undefined),
+    [times, xOf],
+  );
+  const available = useMemo(
+    () => MEASURES.filter((m) => q.data?.measures.some((x) => x.key === m.key && x.series.length > 0)),
+    [q.data],
+  );
+  const chosen = useMemo(() => {
+    const keys = new Set(available.map((m) => m.key));
+    return (choice.measures ?? defaultMeasures(available)).filter((k) => keys.has(k));
+  }, [choice.measures, available]);
+  const open = useCallback(
+    (recordingId: number) => navigate(paths.study(studyId).recording(recordingId)),
+    [navigate, studyId],
+  );
+  const href = useCallback((recordingId: number) => paths.study(studyId).recording(recordingId), [studyId]);
 
   const commit = (v: string) => {
     setDraft(v);
     const k = Number(v);
     if (Number.isInteger(k) && k >= 1 && k <= 20) setN(k);
   };
-  const draftInvalid = !(Number.isInteger(Number(draft)) && Number(draft) >= 1 && Number(draft) <= 20);
+  const draftInvalid = !(Number.isInteger(Number(shown)) && Number(shown) >= 1 && Number(shown) <= 20);
 
   return (
     <section className="section" aria-labelledby="timeline-h">
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
         <div className="actions">
+          <Link href={paths.study(studyId).change}>Change statistics settings</Link>
+          <SelectField
+            label="Time axis"
+            value={choice.axis}
+            hint={AXIS_MEANING[choice.axis]}
+            onChange={(e) => choose({ ...choice, axis: e.target.value as ChartAxis })}
+          >
+            {CHART_AXES.map((a) => (
+              <option key={a} value={a}>
+                {AXIS_LABEL[a]}
+              </option>
+            ))}
+          </SelectField>
           <TextField
             label="Baseline: first sessions"
             type="number"
             min={1}
             max={20}
-            value={draft}
+            value={shown}
             className="narrow-number"
             onChange={(e) => commit(e.target.value)}
             error={draftInvalid ? 'Enter a whole number from 1 to 20.' : null}
@@ -144,9 +298,18 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
             <>
               <p className="muted">
                 {plural(t.sessions.length, 'analysed session')}. Baseline: the first{' '}
-                {plural(t.baselineSessions, 'session')} of each series; each chart gives the latest session’s
-                change from it in the measure’s unit and in baseline standard deviations.
+                {plural(t.baselineSessions, 'session')} of each series, only once all are present. Each chart
+                gives the latest later session’s change from it in the measure’s unit, in SDs (the larger of
+                the participant’s baseline SD and the cohort’s within-person SD; none over a degenerate SD),
+                and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with the measure’s
+                test-retest reliability). Service scores have no published reliability: a trend, no verdict.
+                Click a point, or a date in a chart’s table, to open its recording.
               </p>
+              <MeasurePicker
+                available={available}
+                chosen={chosen}
+                onChange={(measures) => choose({ ...choice, measures })}
+              />
               {t.versions.length > 1 && (
                 <Notice tone="warn" title="Results from two API versions">
                   <p>
@@ -165,33 +328,30 @@ export const Timeline = ({ participantId }: { participantId: number }) => {
                   0,
                 )}
               />
-              {ANALYSIS_TYPES.map((type) => {
-                const measures = MEASURES.filter((m) => m.analysis === type)
-                  .map((m) => ({ m, series: t.measures.find((x) => x.key === m.key)?.series ?? [] }))
-                  .filter((x) => x.series.length > 0);
-                if (measures.length === 0) return null;
-                return (
-                  <details key={type} className="tgroup" open>
-                    <summary>
-                      <h3>
-                        {ANALYSIS_LABEL[type]}{' '}
-                        <span className="muted small">({plural(measures.length, 'measure')})</span>
-                      </h3>
-                    </summary>
-                    <div className="tgrid">
-                      {measures.map(({ m, series }) => (
-                        <TimelineChart
-                          key={m.key}
-                          measure={m}
-                          series={series}
-                          sessions={sessions}
-                          {...(span ? { span } : {})}
-                        />
-                      ))}
-                    </div>
-                  </details>
-                );
-              })}
+              {chosen.length === 0 && (
+                <p className="muted">No measure is chosen: pick some under “Measures shown”.</p>
+              )}
+              <div className="tgrid" data-axis={choice.axis}>
+                {chosen.map((key) => {
+                  const m = available.find((x) => x.key === key)!;
+                  const series = t.measures.find((x) => x.key === key)?.series ?? [];
+                  return (
+                    <TimelineChart
+                      key={key}
+                      measure={m}
+                      series={series}
+                      sessions={sessions}
+                      axis={choice.axis}
+                      xOf={xOf}
+                      onOpen={open}
+                      recordingHref={href}
+                      who={`Participant ${code}`}
+                      baselineSessions={t.baselineSessions}
+                      {...(span ? { span } : {})}
+                    />
+                  );
+                })}
+              </div>
             </>
           )
         }

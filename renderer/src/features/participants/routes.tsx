@@ -1,9 +1,26 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { ParticipantPage } from './ParticipantPage';
-import { ParticipantsPage } from './ParticipantsPage';
 
 export const participantRoutes: readonly FeatureRoute[] = [
-  [patterns.participants, ParticipantsPage],
-  [patterns.participantsFiltered, ParticipantsPage],
-  [patterns.participant, ParticipantPage],
+  [
+    patterns.participants,
+    lazyScreen(
+      () => import('./ParticipantsPage'),
+      (m) => m.ParticipantsPage,
+    ),
+  ],
+  [
+    patterns.participantsFiltered,
+    lazyScreen(
+      () => import('./ParticipantsPage'),
+      (m) => m.ParticipantsPage,
+    ),
+  ],
+  [
+    patterns.participant,
+    lazyScreen(
+      () => import('./ParticipantPage'),
+      (m) => m.ParticipantPage,
+    ),
+  ],
 ];

@@ -12,6 +12,15 @@ export const AUDIT_LABEL: Record<AuditKind, string> = {
   study_deleted: 'Study deleted',
   diagnostic_on: 'Diagnostic logging switched on',
   diagnostic_off: 'Diagnostic logging switched off',
+  participant_status_changed: "Participant's status changed",
+  visit_schedule_changed: 'Visit schedule changed',
+  visit_assignment_changed: "Recording's visit changed",
+  recording_reassigned: 'Recording reassigned',
+  recording_excluded: 'Recording excluded from analysis',
+  recording_restored: 'Recording restored to analysis',
+  recording_deleted: 'Never-sent recording deleted',
+  recording_sent_anyway: 'Locally refused recording sent anyway',
+  curation_undone: 'Curation act undone',
 };
 
 const STORAGE: Record<string, string> = {
@@ -38,5 +47,11 @@ export const auditDetail = (e: AuditEntryView): string => {
   if (d['place'] === 'chosen-folder') parts.push('into a chosen folder');
   if (typeof d['format'] === 'string') parts.push(`format ${d['format']}`);
   if (typeof d['backend'] === 'string') parts.push(`backend ${d['backend']}`);
+  if (typeof d['before'] === 'string' && typeof d['after'] === 'string')
+    parts.push(`${d['before']} → ${d['after']}`);
+  if (n('recording') !== null) parts.push(`recording ${n('recording')}`);
+  if (n('act') !== null) parts.push(`act ${n('act')}`);
+  if (n('undoes') !== null) parts.push(`undoes act ${n('undoes')}`);
+  if (typeof d['who'] === 'string') parts.push(`by ${d['who']}`);
   return parts.join(' · ');
 };

@@ -1,11 +1,33 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { AuditPage } from './AuditPage';
-import { PrivacyPage } from './PrivacyPage';
-import { DeletedStudyPage, StudyDataPage } from './StudyDataPage';
 
 export const privacyRoutes: readonly FeatureRoute[] = [
-  [patterns.studyData, StudyDataPage],
-  [patterns.privacy, PrivacyPage],
-  [patterns.audit, AuditPage],
-  [patterns.deletedStudy, DeletedStudyPage],
+  [
+    patterns.studyData,
+    lazyScreen(
+      () => import('./StudyDataPage'),
+      (m) => m.StudyDataPage,
+    ),
+  ],
+  [
+    patterns.privacy,
+    lazyScreen(
+      () => import('./PrivacyPage'),
+      (m) => m.PrivacyPage,
+    ),
+  ],
+  [
+    patterns.audit,
+    lazyScreen(
+      () => import('./AuditPage'),
+      (m) => m.AuditPage,
+    ),
+  ],
+  [
+    patterns.deletedStudy,
+    lazyScreen(
+      () => import('./StudyDataPage'),
+      (m) => m.DeletedStudyPage,
+    ),
+  ],
 ];

@@ -4,6 +4,7 @@
  * what to do, each analysis type's state with its times and polls, every stored value with unit, kind and
  * meaning ("not provided" where the service gave none), and the recording's event log.
  */
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
@@ -11,12 +12,18 @@ import type { RecordingDetail } from '../../../../shared/contract/recordings.con
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
+import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
+import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { LocalMeasuresSection } from './LocalMeasuresSection';
+import type { CurationDone } from '../../../../shared/curation';
+import { useAction } from '../../lib/api';
+import { ErrorNotice } from '../../components/Feedback';
+import { CurationPanel } from './CurationPanel';
+import { Listen } from './Listen';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -59,28 +66,30 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
     ],
   ];
   return (
-    <table className="table compact facts">
-      <caption>
-        What Voicescope measured in the original file, and what the service reported about the audio it
-        received{d.uploadPath ? ' (the converted copy)' : ''}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Fact</th>
-          <th scope="col">Local (original file)</th>
-          <th scope="col">Service</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([k, a, b]) => (
-          <tr key={k}>
-            <th scope="row">{k}</th>
-            <td>{a}</td>
-            <td>{b}</td>
+    <TableScroll label="Facts table">
+      <table className="table compact facts">
+        <caption>
+          What Voicescope measured in the original file, and what the service reported about the audio it
+          received{d.uploadPath ? ' (the converted copy)' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Fact</th>
+            <th scope="col">Local (original file)</th>
+            <th scope="col">Service</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([k, a, b]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{a}</td>
+              <td>{b}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 };
 
@@ -112,7 +121,15 @@ const EventDetail = ({ detail }: { detail: string }) => {
   );
 };
 
-const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
+const Detail = ({
+  d,
+  studyId,
+  onDeleted,
+}: {
+  d: RecordingDetail;
+  studyId: number;
+  onDeleted: (done: CurationDone) => void;
+}) => {
   const r = d.row;
   const requested = d.analyses.filter((a) => a.state !== 'not_requested');
   const apiErr = d.uploadError ? explainApiError(d.uploadError) : null;
@@ -130,7 +147,7 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           <>
             Participant{' '}
             <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
-            {r.session ? <> · session {r.session}</> : null} · recorded {fmtDateTime(r.recordedAt)} (
+            {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
             {DATE_SOURCE[r.recordedAtSource]}){' · '}
             <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
             {r.apiVersion ? <> · API {r.apiVersion}</> : null}
@@ -148,6 +165,10 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
         </Notice>
       )}
+
+      <Listen recordingId={r.id} />
+
+      <CurationPanel d={d} studyId={studyId} onDeleted={onDeleted} />
 
       <Section title="Values">
         {requested.length === 0 ? (
@@ -171,50 +192,56 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
       <DataQuality d={d} />
 
       <Section title="Analyses">
-        <table className="table compact">
-          <caption className="sr-only">Each analysis type’s state</caption>
-          <thead>
-            <tr>
-              <th scope="col">Analysis</th>
-              <th scope="col">State</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Finished</th>
-              <th scope="col" className="right">
-                Polls
-              </th>
-              <th scope="col">Last asked</th>
-              <th scope="col">Next ask</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.analyses.map((a) => (
-              <tr key={a.type}>
-                <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
-                <td>
-                  <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
-                  {a.state === 'timed_out' ? (
-                    <span className="muted small">
-                      {' '}
-                      — past the service’s five minutes; Voicescope keeps asking, less often
-                    </span>
-                  ) : null}
-                </td>
-                <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
-                <td>{fmtDateTime(a.finishedAt)}</td>
-                <td className="right">{fmtInt(a.polls)}</td>
-                <td>{fmtDateTime(a.lastPolledAt)}</td>
-                <td>{fmtDateTime(a.nextPollAt)}</td>
+        <TableScroll label="Analyses table">
+          <table className="table compact">
+            <caption className="sr-only">Each analysis type’s state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Analysis</th>
+                <th scope="col">State</th>
+                <th scope="col">Requested</th>
+                <th scope="col">Finished</th>
+                <th scope="col" className="right">
+                  Polls
+                </th>
+                <th scope="col">Last asked</th>
+                <th scope="col">Next ask</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.analyses.map((a) => (
+                <tr key={a.type}>
+                  <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
+                  <td>
+                    <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
+                    {a.state === 'timed_out' ? (
+                      <span className="muted small">
+                        {' '}
+                        — past the service’s five minutes; Voicescope keeps asking, less often
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
+                  <td>{fmtDateTime(a.finishedAt)}</td>
+                  <td className="right">{fmtInt(a.polls)}</td>
+                  <td>{fmtDateTime(a.lastPolledAt)}</td>
+                  <td>{fmtDateTime(a.nextPollAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </Section>
 
       <Section title="File">
         <dl className="facts-list">
+          <dt>File name</dt>
+          <dd>
+            <code className="wrap-anywhere">{r.fileName}</code>
+          </dd>
           <dt>Original file</dt>
           <dd>
-            <code>{d.sourcePath}</code>
+            <code className="wrap-anywhere">{d.sourcePath}</code>
           </dd>
           <dt>Sent to the service</dt>
           <dd>
@@ -232,7 +259,8 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
           </dd>
           <dt>Recorded at</dt>
           <dd>
-            {fmtDateTime(r.recordedAt)}, {DATE_SOURCE[r.recordedAtSource]}
+            <time dateTime={r.recordedAt}>{fmtDateTime(r.recordedAt)}</time> ({fmtLongDateTime(r.recordedAt)}
+            ), {DATE_SOURCE[r.recordedAtSource]}
           </dd>
           {d.duplicateOf && (
             <>
@@ -313,29 +341,31 @@ const Detail = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
         {d.events.length === 0 ? (
           <p className="muted">No events recorded for this file yet.</p>
         ) : (
-          <table className="table compact">
-            <caption className="sr-only">
-              What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.events.map((e, i) => (
-                <tr key={i}>
-                  <td>{fmtDateTime(e.at)}</td>
-                  <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
-                  <td>
-                    <EventDetail detail={e.detail} />
-                  </td>
+          <TableScroll label="Event log table">
+            <table className="table compact">
+              <caption className="sr-only">
+                What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Detail</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {d.events.map((e, i) => (
+                  <tr key={i}>
+                    <td>{fmtDateTime(e.at)}</td>
+                    <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
+                    <td>
+                      <EventDetail detail={e.detail} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </Section>
     </>
@@ -363,39 +393,41 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
         and marked; compare flagged values with care.
       </p>
       {d.flags.length > 0 && (
-        <table className="table compact data-quality">
-          <caption className="sr-only">Data-quality flags of this recording</caption>
-          <thead>
-            <tr>
-              <th scope="col">Where</th>
-              <th scope="col">What is odd</th>
-              <th scope="col">Received</th>
-              <th scope="col">Expected</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.flags.map((f, i) => (
-              <tr key={i} data-flag={f.code}>
-                <th scope="row">
-                  {ORIGIN[f.origin]}
-                  {f.analysisType
-                    ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
-                    : ''}
-                  <div className="muted">
-                    <code>{f.path}</code>
-                  </div>
-                </th>
-                <td>
-                  <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
-                </td>
-                <td>
-                  <code>{f.received ?? 'nothing'}</code>
-                </td>
-                <td>{f.expected}</td>
+        <TableScroll label="Data-quality flags table">
+          <table className="table compact data-quality">
+            <caption className="sr-only">Data-quality flags of this recording</caption>
+            <thead>
+              <tr>
+                <th scope="col">Where</th>
+                <th scope="col">What is odd</th>
+                <th scope="col">Received</th>
+                <th scope="col">Expected</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {d.flags.map((f, i) => (
+                <tr key={i} data-flag={f.code}>
+                  <th scope="row">
+                    {ORIGIN[f.origin]}
+                    {f.analysisType
+                      ? `, ${ANALYSIS_LABEL[f.analysisType as keyof typeof ANALYSIS_LABEL] ?? f.analysisType}`
+                      : ''}
+                    <div className="muted">
+                      <code>{f.path}</code>
+                    </div>
+                  </th>
+                  <td>
+                    <Badge tone="warn">{f.code.replace(/_/g, ' ')}</Badge> {DATA_QUALITY[f.code].meaning}
+                  </td>
+                  <td>
+                    <code>{f.received ?? 'nothing'}</code>
+                  </td>
+                  <td>{f.expected}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {unlisted.map((a) => (
         <div key={a.name} className="unlisted-analysis">
@@ -410,15 +442,74 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
   );
 };
 
+/** After a never-sent recording was deleted here: what happened, the way back to its participant, and undo. */
+const Deleted = ({
+  studyId,
+  participant,
+  done,
+  onUndone,
+}: {
+  studyId: number;
+  participant: { id: number; code: string };
+  done: CurationDone;
+  onUndone: () => void;
+}) => {
+  const undo = useAction('curation.undoAct');
+  return (
+    <>
+      <Notice tone="ok" title="Recording deleted">
+        <p>
+          Its record is gone from the study (nothing of it had been sent; your original file is untouched).
+          The deletion is in the study’s curation record and the audit log.
+        </p>
+        <div className="row">
+          <button
+            type="button"
+            disabled={undo.pending}
+            onClick={async () => {
+              if ((await undo.run({ actId: done.act })).ok) onUndone();
+            }}
+          >
+            Undo the deletion
+          </button>
+          <Link href={paths.study(studyId).participant(participant.id)}>Back to {participant.code}</Link>
+        </div>
+      </Notice>
+      <ErrorNotice error={undo.error} />
+    </>
+  );
+};
+
 export const RecordingDetailPage = () => {
   const params = useParams<{ id: string; rid: string }>();
   const studyId = Number(params.id);
   const q = useCall('recordings.detail', { recordingId: Number(params.rid) });
+  const [deleted, setDeleted] = useState<{
+    done: CurationDone;
+    participant: { id: number; code: string };
+  } | null>(null);
   return (
     <div className="page">
-      <QueryView q={q} loading="Loading the recording…">
-        {(d) => <Detail d={d} studyId={studyId} />}
-      </QueryView>
+      {deleted ? (
+        <Deleted
+          studyId={studyId}
+          participant={deleted.participant}
+          done={deleted.done}
+          onUndone={() => setDeleted(null)}
+        />
+      ) : (
+        <QueryView q={q} loading="Loading the recording…">
+          {(d) => (
+            <Detail
+              d={d}
+              studyId={studyId}
+              onDeleted={(done) =>
+                setDeleted({ done, participant: { id: d.row.participantId, code: d.row.participantCode } })
+              }
+            />
+          )}
+        </QueryView>
+      )}
     </div>
   );
 };

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { RecordingDetailPage } from './RecordingDetailPage';
 
-export const recordingDetailRoutes: readonly FeatureRoute[] = [[patterns.recording, RecordingDetailPage]];
+export const recordingDetailRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.recording,
+    lazyScreen(
+      () => import('./RecordingDetailPage'),
+      (m) => m.RecordingDetailPage,
+    ),
+  ],
+];

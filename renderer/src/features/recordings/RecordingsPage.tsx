@@ -145,7 +145,7 @@ export const RecordingsPage = () => {
         label="recordings"
       />
       <PagedTable
-        minWidth="61.75rem"
+        minWidth="67.75rem"
         method="recordings.page"
         input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
         columns={recordingColumns({ batch: true })}

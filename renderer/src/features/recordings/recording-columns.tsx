@@ -8,6 +8,7 @@
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
 import { Badge } from '../../components/Badges';
 import type { Column } from '../../components/PagedTable';
+import { fmtDateTime, fmtLongDateTime } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 
 type Analysis = RecordingRow['analyses'][number];
@@ -43,9 +44,8 @@ const WILL_BE_SENT: ReadonlySet<RecordingRow['uploadState']> = new Set([
   'uploaded',
 ]);
 
-const compact = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
-/** A date and time short enough for a table cell (the full form is in the recording's detail). */
-export const fmtCompact = (iso: string | null) => (iso ? compact.format(new Date(iso)) : '—');
+/** A date and time for a table cell: ISO 8601, local time (lib/format.ts); the full form is in its title. */
+export const fmtCompact = (iso: string | null) => fmtDateTime(iso);
 
 /**
  * One badge when every requested analysis is in the same state ("Completed, all 3"), otherwise one
@@ -100,14 +100,21 @@ export const recordingColumns = (opts: { batch?: boolean } = {}): Column<Recordi
     header: 'Participant',
     width: '5.75rem',
     sort: 'participant',
-    render: (r) => r.participantCode,
+    render: (r) => <span title={r.participantCode}>{r.participantCode}</span>,
   },
   {
     key: 'recorded',
     header: 'Recorded at',
     width: '9.25rem',
     sort: 'recorded_at',
-    render: (r) => <span title={r.recordedAt}>{fmtCompact(r.recordedAt)}</span>,
+    render: (r) => <span title={fmtLongDateTime(r.recordedAt)}>{fmtCompact(r.recordedAt)}</span>,
+  },
+  {
+    key: 'session',
+    header: 'Session',
+    width: '6rem',
+    render: (r) =>
+      r.session ? <span title={r.session}>{r.session}</span> : <span className="muted">—</span>,
   },
   ...(opts.batch
     ? [

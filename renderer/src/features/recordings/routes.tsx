@@ -1,7 +1,19 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { RecordingsPage } from './RecordingsPage';
 
 export const recordingRoutes: readonly FeatureRoute[] = [
-  [patterns.recordings, RecordingsPage],
-  [patterns.recordingsFiltered, RecordingsPage],
+  [
+    patterns.recordings,
+    lazyScreen(
+      () => import('./RecordingsPage'),
+      (m) => m.RecordingsPage,
+    ),
+  ],
+  [
+    patterns.recordingsFiltered,
+    lazyScreen(
+      () => import('./RecordingsPage'),
+      (m) => m.RecordingsPage,
+    ),
+  ],
 ];

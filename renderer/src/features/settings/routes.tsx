@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { SettingsPage } from './SettingsPage';
 
-export const settingsRoutes: readonly FeatureRoute[] = [[patterns.settings, SettingsPage]];
+export const settingsRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.settings,
+    lazyScreen(
+      () => import('./SettingsPage'),
+      (m) => m.SettingsPage,
+    ),
+  ],
+];

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { FirstRun } from './FirstRun';
 
-export const setupRoutes: readonly FeatureRoute[] = [[patterns.setup, FirstRun]];
+export const setupRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.setup,
+    lazyScreen(
+      () => import('./FirstRun'),
+      (m) => m.FirstRun,
+    ),
+  ],
+];

@@ -2,6 +2,7 @@
 import { Link, useLocation } from 'wouter';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, QueryView } from '../../components/Feedback';
+import { TableScroll } from '../../components/TableScroll';
 import { PageHeader } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtDate, fmtInt } from '../../lib/format';
@@ -28,58 +29,61 @@ export const StudiesPage = () => {
               <Link href={paths.newStudy()}>Create the first study</Link>
             </Empty>
           ) : (
-            <table className="table">
-              <caption className="sr-only">Studies</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Study</th>
-                  <th scope="col">Service</th>
-                  <th scope="col" className="right">
-                    Participants
-                  </th>
-                  <th scope="col" className="right">
-                    Recordings
-                  </th>
-                  <th scope="col" className="right">
-                    Complete
-                  </th>
-                  <th scope="col">Needs you</th>
-                  <th scope="col">Overdue</th>
-                  <th scope="col">Last recording</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((s) => (
-                  <tr key={s.id}>
-                    <th scope="row">
-                      <Link href={paths.study(s.id).overview}>{s.name}</Link>
+            <TableScroll label="Studies table">
+              <table className="table">
+                <caption className="sr-only">Studies</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Study</th>
+                    <th scope="col">Service</th>
+                    <th scope="col" className="right">
+                      Participants
                     </th>
-                    <td>
-                      {s.profileName ?? '—'} {s.apiVersion && <span className="muted">({s.apiVersion})</span>}{' '}
-                      {s.simulated && <SimulatedBadge />}
-                    </td>
-                    <td className="right">{fmtInt(s.participants)}</td>
-                    <td className="right">{fmtInt(s.recordings)}</td>
-                    <td className="right">{fmtInt(s.completedRecordings)}</td>
-                    <td>
-                      {s.needsAttention > 0 ? (
-                        <Badge tone="bad">{fmtInt(s.needsAttention)} files</Badge>
-                      ) : (
-                        <span className="muted">nothing</span>
-                      )}
-                    </td>
-                    <td>
-                      {s.overdueParticipants > 0 ? (
-                        <Badge tone="warn">{fmtInt(s.overdueParticipants)} participants</Badge>
-                      ) : (
-                        <span className="muted">none</span>
-                      )}
-                    </td>
-                    <td>{fmtDate(s.lastRecordingAt)}</td>
+                    <th scope="col" className="right">
+                      Recordings
+                    </th>
+                    <th scope="col" className="right">
+                      Complete
+                    </th>
+                    <th scope="col">Needs you</th>
+                    <th scope="col">Overdue</th>
+                    <th scope="col">Last recording</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {list.map((s) => (
+                    <tr key={s.id}>
+                      <th scope="row">
+                        <Link href={paths.study(s.id).overview}>{s.name}</Link>
+                      </th>
+                      <td>
+                        {s.profileName ?? '—'}{' '}
+                        {s.apiVersion && <span className="muted">({s.apiVersion})</span>}{' '}
+                        {s.simulated && <SimulatedBadge />}
+                      </td>
+                      <td className="right">{fmtInt(s.participants)}</td>
+                      <td className="right">{fmtInt(s.recordings)}</td>
+                      <td className="right">{fmtInt(s.completedRecordings)}</td>
+                      <td>
+                        {s.needsAttention > 0 ? (
+                          <Badge tone="bad">{fmtInt(s.needsAttention)} files</Badge>
+                        ) : (
+                          <span className="muted">nothing</span>
+                        )}
+                      </td>
+                      <td>
+                        {s.overdueParticipants > 0 ? (
+                          <Badge tone="warn">{fmtInt(s.overdueParticipants)} participants</Badge>
+                        ) : (
+                          <span className="muted">none</span>
+                        )}
+                      </td>
+                      <td>{fmtDate(s.lastRecordingAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )
         }
       </QueryView>

@@ -1,11 +1,33 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { NewStudyPage } from './NewStudyPage';
-import { StudiesPage } from './StudiesPage';
-import { StudyOverview } from './StudyOverview';
 
 export const studyRoutes: readonly FeatureRoute[] = [
-  [patterns.studies, StudiesPage],
-  [patterns.newStudy, NewStudyPage],
-  [patterns.newStudyFor, NewStudyPage],
-  [patterns.study, StudyOverview],
+  [
+    patterns.studies,
+    lazyScreen(
+      () => import('./StudiesPage'),
+      (m) => m.StudiesPage,
+    ),
+  ],
+  [
+    patterns.newStudy,
+    lazyScreen(
+      () => import('./NewStudyPage'),
+      (m) => m.NewStudyPage,
+    ),
+  ],
+  [
+    patterns.newStudyFor,
+    lazyScreen(
+      () => import('./NewStudyPage'),
+      (m) => m.NewStudyPage,
+    ),
+  ],
+  [
+    patterns.study,
+    lazyScreen(
+      () => import('./StudyOverview'),
+      (m) => m.StudyOverview,
+    ),
+  ],
 ];

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { UsagePage } from './UsagePage';
 
-export const usageRoutes: readonly FeatureRoute[] = [[patterns.usage, UsagePage]];
+export const usageRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.usage,
+    lazyScreen(
+      () => import('./UsagePage'),
+      (m) => m.UsagePage,
+    ),
+  ],
+];

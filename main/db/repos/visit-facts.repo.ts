@@ -1,0 +1,93 @@
+/**
+ * What visit assignment and missing-data accounting read about a study's recordings: their session,
+ * time, upload state, local verdict, stored error, analyses' states and the researcher's visit
+ * override. One pass over the study's recordings, in participant order.
+ */
+import type { AnalysisState, UploadState } from '../../../shared/states';
+import type { Db } from '../open';
+import { stmt } from '../statements';
+
+export interface RecordingVisitFacts {
+  readonly id: number;
+  readonly participantId: number;
+  readonly session: string | null;
+  readonly recordedAt: string;
+  readonly uploadState: UploadState;
+  readonly verdictStatus: string | null;
+  readonly refusals: readonly string[];
+  readonly errorType: string | null;
+  readonly analyses: readonly AnalysisState[];
+  /** The researcher's visit (null: "no visit"); undefined without an override. */
+  readonly override: number | null | undefined;
+  /** The researcher's reason for excluding the recording from analysis (curation); null when not excluded. */
+  readonly excludedReason: string | null;
+}
+
+interface Row {
+  id: number;
+  participant_id: number;
+  session_label: string | null;
+  recorded_at: string;
+  upload_state: UploadState;
+  verdict: string | null;
+  upload_error: string | null;
+  analyses: string | null;
+  has_override: number;
+  override_visit: number | null;
+  excluded_at: string | null;
+  excluded_reason: string | null;
+}
+
+interface StoredVerdict {
+  status?: string;
+  findings?: { code?: string; severity?: string }[];
+}
+interface StoredError {
+  kind?: string;
+  reason?: string;
+}
+
+const parse = <T>(s: string | null): T | null => {
+  if (s === null) return null;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return null;
+  }
+};
+
+const toFacts = (r: Row): RecordingVisitFacts => {
+  const verdict = parse<StoredVerdict>(r.verdict);
+  const error = parse<StoredError>(r.upload_error);
+  return {
+    id: r.id,
+    participantId: r.participant_id,
+    session: r.session_label,
+    recordedAt: r.recorded_at,
+    uploadState: r.upload_state,
+    verdictStatus: verdict?.status ?? null,
+    refusals: (verdict?.findings ?? []).filter((f) => f.severity === 'refuse' && f.code).map((f) => f.code!),
+    errorType: error?.kind ?? error?.reason ?? null,
+    analyses: r.analyses ? (r.analyses.split(',') as AnalysisState[]) : [],
+    override: r.has_override ? r.override_visit : undefined,
+    excludedReason: r.excluded_at === null ? null : (r.excluded_reason ?? 'excluded'),
+  };
+};
+
+const SELECT = `SELECT r.id, r.participant_id, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
+    r.excluded_at, r.excluded_reason,
+    (SELECT group_concat(a.state) FROM analyses a WHERE a.recording_id = r.id) AS analyses,
+    rv.recording_id IS NOT NULL AS has_override, rv.visit_id AS override_visit
+  FROM recordings r LEFT JOIN recording_visits rv ON rv.recording_id = r.id`;
+
+export const recordingVisitFactsOfStudy = (db: Db, studyId: number): RecordingVisitFacts[] =>
+  (
+    stmt(db, `${SELECT} WHERE r.study_id = ? ORDER BY r.participant_id, r.recorded_at, r.id`).all(
+      studyId,
+    ) as Row[]
+  ).map(toFacts);
+
+export const recordingVisitFactsOfParticipant = (db: Db, participantId: number): RecordingVisitFacts[] =>
+  (
+    stmt(db, `${SELECT} WHERE r.participant_id = ? ORDER BY r.recorded_at, r.id`).all(participantId) as Row[]
+  ).map(toFacts);

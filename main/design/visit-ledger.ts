@@ -1,0 +1,105 @@
+/**
+ * A study's visit ledger: its design, each participant's baseline and status, each recording's visit
+ * (with where the assignment came from) and outcome, one row per expected visit, and the completeness
+ * table. Built from the repositories by the rules of shared/visits.ts and shared/visit-accounting.ts;
+ * the service, the command line and the exports all read this one ledger.
+ */
+import {
+  completenessOf,
+  outcomeOf,
+  visitRowsOf,
+  type CompletenessLine,
+  type RecordingOutcome,
+  type VisitRow,
+} from '../../shared/visit-accounting';
+import { assignVisit, baselineOf, localDate, type Baseline, type VisitAssignment } from '../../shared/visits';
+import type { Db } from '../db/open';
+import { participantStatusesOfStudy, type ParticipantStatusRow } from '../db/repos/participant-status.repo';
+import { designOf, type StoredDesign } from '../db/repos/study-design.repo';
+import { recordingVisitFactsOfStudy, type RecordingVisitFacts } from '../db/repos/visit-facts.repo';
+
+export interface LedgerRecording extends RecordingVisitFacts {
+  /** Calendar date in the study's time zone. */
+  readonly date: string;
+  readonly assignment: VisitAssignment;
+  readonly outcome: RecordingOutcome;
+}
+
+export interface LedgerParticipant extends ParticipantStatusRow {
+  readonly baseline: Baseline | null;
+  readonly recordings: readonly LedgerRecording[];
+}
+
+export interface VisitLedger {
+  readonly design: StoredDesign;
+  readonly today: string;
+  readonly participants: readonly LedgerParticipant[];
+  /** Every recording's assignment, by recording id. */
+  readonly byRecording: ReadonlyMap<number, LedgerRecording & { readonly participant: LedgerParticipant }>;
+  readonly rows: readonly VisitRow[];
+  readonly completeness: readonly CompletenessLine[];
+}
+
+export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitLedger | null => {
+  const design = designOf(db, studyId);
+  if (!design) return null;
+  const tz = design.timeZone;
+  const today = localDate(new Date(nowMs).toISOString(), tz);
+  const facts = new Map<number, RecordingVisitFacts[]>();
+  for (const f of recordingVisitFactsOfStudy(db, studyId)) {
+    const list = facts.get(f.participantId);
+    if (list) list.push(f);
+    else facts.set(f.participantId, [f]);
+  }
+  const participants: LedgerParticipant[] = [];
+  const byRecording = new Map<number, LedgerRecording & { participant: LedgerParticipant }>();
+  const rows: VisitRow[] = [];
+  for (const p of participantStatusesOfStudy(db, studyId)) {
+    const mine = (facts.get(p.id) ?? []).map((f) => ({
+      f,
+      date: localDate(f.recordedAt, tz),
+      outcome: outcomeOf(f),
+    }));
+    const baseline = baselineOf({
+      set: p.baselineDate,
+      recordings: mine
+        .filter((m) => m.outcome !== null)
+        .map((m) => ({ date: m.date, usable: m.outcome?.usable === true })),
+    });
+    const recordings: LedgerRecording[] = mine.map((m) => ({
+      ...m.f,
+      date: m.date,
+      outcome: m.outcome,
+      assignment: assignVisit(design.visits, baseline?.date ?? null, {
+        session: m.f.session,
+        date: m.date,
+        override: m.f.override,
+      }),
+    }));
+    const lp: LedgerParticipant = { ...p, baseline, recordings };
+    participants.push(lp);
+    for (const r of recordings) byRecording.set(r.id, { ...r, participant: lp });
+    rows.push(
+      ...visitRowsOf(
+        design.visits,
+        { ...p, baseline: baseline?.date ?? null },
+        recordings.map((r) => ({
+          id: r.id,
+          visitId: r.assignment.visitId,
+          date: r.date,
+          outcome: r.outcome,
+        })),
+        design,
+        today,
+      ),
+    );
+  }
+  return {
+    design,
+    today,
+    participants,
+    byRecording,
+    rows,
+    completeness: completenessOf(design.visits, rows),
+  };
+};

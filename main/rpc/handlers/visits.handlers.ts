@@ -1,0 +1,47 @@
+/** Study design: period, schedule, participants' status and baseline, recordings' visits, completeness. */
+import type { visitsContract } from '../../../shared/contract/visits.contract';
+import { ok } from '../../../shared/result';
+import type { HandlersOf } from '../router';
+import { fromProblem, notFound, type HostDeps } from './deps';
+
+export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> => {
+  const { service } = d;
+  return {
+    'visits.design': ({ studyId }) => {
+      const v = service.studyDesign(studyId);
+      return v ? ok(v) : notFound('study');
+    },
+    'visits.setPeriod': ({ studyId, ...p }) => {
+      const r = service.setStudyPeriod(studyId, p);
+      return r.ok ? r : fromProblem(r.error);
+    },
+    'visits.setSchedule': ({ studyId, visits }) => {
+      const r = service.setVisitSchedule(studyId, visits);
+      return r.ok ? r : fromProblem(r.error);
+    },
+    'visits.statuses': ({ studyId }) => {
+      const v = service.participantStatuses(studyId, d.now());
+      return v ? ok(v) : notFound('study');
+    },
+    'visits.participant': ({ participantId }) => {
+      const v = service.participantVisits(participantId, d.now());
+      return v ? ok(v) : notFound('participant');
+    },
+    'visits.setStatus': ({ participantId, ...change }) => {
+      const r = service.setParticipantStatus(participantId, change, d.now());
+      return r.ok ? r : fromProblem(r.error);
+    },
+    'visits.setBaseline': ({ participantId, date }) => {
+      const r = service.setBaseline(participantId, date, d.now());
+      return r.ok ? r : fromProblem(r.error);
+    },
+    'visits.setAssignment': ({ recordingId, visitId, clear }) => {
+      const r = service.setRecordingVisit(recordingId, clear ? 'clear' : (visitId ?? null), d.now());
+      return r.ok ? r : fromProblem(r.error);
+    },
+    'visits.completeness': ({ studyId }) => {
+      const v = service.completeness(studyId, d.now());
+      return v ? ok(v) : notFound('study');
+    },
+  };
+};

@@ -1,0 +1,70 @@
+/**
+ * A study's settings for change statistics and its cohort reference: one place that the timeline, the
+ * summary export and the command line read, so they agree (the rules are shared/change.ts).
+ */
+import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
+import { cohortReference, NO_COHORT, type CohortReference } from '../../shared/change';
+import type { Db } from '../db/open';
+import {
+  databaseVersion,
+  studyBaselineSessions,
+  studyReliabilities,
+  studyValuesInTimeOrder,
+} from '../db/repos/change.repo';
+
+export interface ChangeSettings {
+  /** k: the study's setting or the default. */
+  readonly baselineSessions: number;
+  /** Reliabilities the study set, by measure key. */
+  readonly reliabilities: ReadonlyMap<string, number>;
+}
+
+export const changeSettings = (db: Db, studyId: number): ChangeSettings => ({
+  baselineSessions: studyBaselineSessions(db, studyId) ?? DEFAULT_BASELINE_SESSIONS,
+  reliabilities: new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.r])),
+});
+
+/** Per connection: the last references computed for each study and k, with the database version they are of. */
+const cache = new WeakMap<Db, Map<string, { version: string; refs: CohortReferences }>>();
+
+/** The cohort reference of every measure and API version of the study, for baselines of k sessions. */
+export class CohortReferences {
+  private constructor(private readonly byKey: ReadonlyMap<string, CohortReference>) {}
+
+  /**
+   * One pass over the study's values in time order, keeping each series' first k values; only complete
+   * baselines count. Cached until the database changes (the timeline asks for it on every view).
+   */
+  static of(db: Db, studyId: number, k: number): CohortReferences {
+    let perDb = cache.get(db);
+    if (!perDb) cache.set(db, (perDb = new Map()));
+    const key = `${studyId}:${k}`;
+    const version = databaseVersion(db);
+    const hit = perDb.get(key);
+    if (hit?.version === version) return hit.refs;
+    // measure + version → participant → their first values (at most k)
+    const firsts = new Map<string, Map<number, number[]>>();
+    for (const [participant, measure, apiVersion, value] of studyValuesInTimeOrder(db, studyId)) {
+      const series = `${measure} ${apiVersion}`;
+      let byP = firsts.get(series);
+      if (!byP) firsts.set(series, (byP = new Map()));
+      const xs = byP.get(participant);
+      if (!xs) byP.set(participant, [value]);
+      else if (xs.length < k) xs.push(value);
+    }
+    const refs = new CohortReferences(
+      new Map(
+        [...firsts].map(([series, byP]) => [
+          series,
+          cohortReference([...byP.values()].filter((xs) => xs.length === k)),
+        ]),
+      ),
+    );
+    perDb.set(key, { version, refs });
+    return refs;
+  }
+
+  get(measureKey: string, apiVersion: string): CohortReference {
+    return this.byKey.get(`${measureKey} ${apiVersion}`) ?? NO_COHORT;
+  }
+}

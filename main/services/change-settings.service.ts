@@ -1,0 +1,97 @@
+/** A study's settings for change statistics (k and reliabilities), for the window and the command line. */
+import { MEASURES } from '../../shared/api/measures';
+import type { ChangeSettingsView } from '../../shared/contract/reliability.contract';
+import type { Timeline } from '../../shared/contract/timeline.contract';
+import {
+  MAX_RELIABILITY,
+  MEASURE_RELIABILITY_GROUP,
+  MIN_RELIABILITY,
+  RELIABILITY_GROUPS,
+  reliabilityOf,
+} from '../../shared/reliability';
+import {
+  clearStudyReliability,
+  participantIdByCode,
+  setStudyBaselineSessions,
+  setStudyReliability,
+  studyBaselineSessions,
+  studyReliabilities,
+} from '../db/repos/change.repo';
+import { studyName } from '../db/repos/studies.repo';
+import { changeSettings } from './change-reference';
+import type { ServiceContext } from './service-context';
+import { participantTimeline } from './timeline';
+
+export type ChangeSettingsRefusal = 'no_study' | 'unknown_measure' | 'out_of_range';
+
+export interface ChangeSettingsService {
+  changeSettings(studyId: number): ChangeSettingsView | null;
+  setReliability(
+    studyId: number,
+    measureKey: string,
+    r: number,
+    note: string,
+  ): ChangeSettingsView | ChangeSettingsRefusal;
+  resetReliability(studyId: number, measureKey: string): ChangeSettingsView | ChangeSettingsRefusal;
+  setBaselineSessions(studyId: number, k: number | null): ChangeSettingsView | ChangeSettingsRefusal;
+  /** The participant's timeline by code (the command line's view of their change statistics); null: no such participant. */
+  timelineByCode(studyId: number, code: string, k?: number): Timeline | null;
+}
+
+const NUMERIC = new Set(MEASURES.filter((m) => m.valueType !== 'category').map((m) => m.key));
+
+export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsService => {
+  const { db } = ctx;
+  const view = (studyId: number): ChangeSettingsView | null => {
+    if (studyName(db, studyId) === null) return null;
+    const s = changeSettings(db, studyId);
+    const notes = new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.note]));
+    return {
+      studyId,
+      baselineSessions: s.baselineSessions,
+      baselineSessionsIsDefault: studyBaselineSessions(db, studyId) === null,
+      measures: MEASURES.filter((m) => NUMERIC.has(m.key)).map((m) => {
+        const rel = reliabilityOf(m.key, s.reliabilities);
+        const g = MEASURE_RELIABILITY_GROUP[m.key];
+        return {
+          key: m.key,
+          label: m.label,
+          analysis: m.analysis,
+          kind: m.kind,
+          r: rel?.r ?? null,
+          source: rel?.source ?? null,
+          defaultR: g ? RELIABILITY_GROUPS[g].r : null,
+          group: g ? RELIABILITY_GROUPS[g].label : null,
+          basis: g ? RELIABILITY_GROUPS[g].basis : null,
+          note: notes.get(m.key) ?? '',
+        };
+      }),
+    };
+  };
+  const checked = (studyId: number, measureKey: string): ChangeSettingsRefusal | null =>
+    studyName(db, studyId) === null ? 'no_study' : NUMERIC.has(measureKey) ? null : 'unknown_measure';
+  return {
+    changeSettings: view,
+    setReliability(studyId, measureKey, r, note) {
+      const refusal = checked(studyId, measureKey);
+      if (refusal) return refusal;
+      if (!(r >= MIN_RELIABILITY && r <= MAX_RELIABILITY)) return 'out_of_range';
+      setStudyReliability(db, studyId, { measureKey, r, note, at: ctx.iso() });
+      return view(studyId)!;
+    },
+    resetReliability(studyId, measureKey) {
+      const refusal = checked(studyId, measureKey);
+      if (refusal) return refusal;
+      clearStudyReliability(db, studyId, measureKey);
+      return view(studyId)!;
+    },
+    setBaselineSessions(studyId, k) {
+      if (k !== null && !(Number.isInteger(k) && k >= 1 && k <= 20)) return 'out_of_range';
+      return setStudyBaselineSessions(db, studyId, k) ? view(studyId)! : 'no_study';
+    },
+    timelineByCode(studyId, code, k) {
+      const id = participantIdByCode(db, studyId, code);
+      return id === null ? null : participantTimeline(db, id, k);
+    },
+  };
+};

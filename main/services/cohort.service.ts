@@ -1,0 +1,177 @@
+/**
+ * The cohort view's service (issue 16): one measure across a study's participants (one series per API
+ * version and participant, never joined), the participants' researcher-defined attributes (set one by
+ * one, or imported from a CSV), and the researcher's chart choices per study.
+ */
+import { MEASURES } from '../../shared/api/measures';
+import type { ApiVersion } from '../../shared/api/vocabulary';
+import { DEFAULT_AXIS } from '../../shared/chart-axis';
+import {
+  ChartChoiceSchema,
+  type AttributesImport,
+  type AttributesOfStudy,
+  type ChartChoice,
+  type Cohort,
+} from '../../shared/contract/cohort.contract';
+import { err, ok, type Result } from '../../shared/result';
+import {
+  attributesOfStudy,
+  chartChoice,
+  cohortValues,
+  participantIdsByCode,
+  saveChartChoice,
+  studyExists,
+  studyOfParticipant,
+  writeAttributes,
+} from '../db/repos/cohort.repo';
+import { readAttributesCsv } from '../import/attributes-csv';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+const DAY_MS = 86_400_000;
+/** The participant page's view in study_chart_choices. */
+const PARTICIPANT_CHARTS = 'participant-charts';
+
+export interface CohortService {
+  /** One measure across the study's participants; null when there is no such study. */
+  cohort(studyId: number, measureKey: string): Cohort | null;
+  attributes(studyId: number): AttributesOfStudy | null;
+  /** Sets (value) or removes (null) attributes of one participant; null when there is no such participant. */
+  setAttributes(
+    participantId: number,
+    changes: readonly { key: string; value: string | null }[],
+  ): Record<string, string> | null;
+  /** Reads a CSV of participant_code,attr… and sets what it holds (empty cells leave a value as it is). */
+  importAttributes(studyId: number, csv: string): Result<AttributesImport, ServiceProblem>;
+  chartChoice(studyId: number): ChartChoice;
+  saveChartChoice(studyId: number, choice: ChartChoice): ChartChoice;
+}
+
+export const cohortService = (ctx: ServiceContext): CohortService => {
+  const { db } = ctx;
+  const attributesBy = (studyId: number) => {
+    const by = new Map<number, Record<string, string>>();
+    for (const a of attributesOfStudy(db, studyId)) {
+      let r = by.get(a.participant_id);
+      if (!r) by.set(a.participant_id, (r = {}));
+      r[a.key] = a.value;
+    }
+    return by;
+  };
+  return {
+    cohort(studyId, measureKey) {
+      if (!studyExists(db, studyId)) return null;
+      const attrs = attributesBy(studyId);
+      const numeric = MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
+      const participants = new Map<number, Cohort['participants'][number]>();
+      const versions = new Set<ApiVersion>();
+      for (const v of cohortValues(db, studyId, measureKey)) {
+        let p = participants.get(v.participant_id);
+        if (!p)
+          participants.set(
+            v.participant_id,
+            (p = {
+              participantId: v.participant_id,
+              code: v.code,
+              attributes: attrs.get(v.participant_id) ?? {},
+              series: [],
+            }),
+          );
+        let s = p.series.find((x) => x.apiVersion === v.api_version);
+        if (!s) p.series.push((s = { apiVersion: v.api_version, points: [] }));
+        versions.add(v.api_version);
+        const value = v.value_num ?? v.value_text!;
+        if (numeric && typeof value !== 'number') continue;
+        s.points.push({
+          recordingId: v.recording_id,
+          recordedAt: v.recorded_at,
+          session: v.session_label,
+          days: (Date.parse(v.recorded_at) - Date.parse(v.first_at)) / DAY_MS,
+          visit: s.points.length + 1,
+          value,
+        });
+      }
+      return {
+        studyId,
+        measureKey,
+        versions: [...versions].sort(),
+        participants: [...participants.values()],
+      };
+    },
+
+    attributes(studyId) {
+      if (!studyExists(db, studyId)) return null;
+      const by = attributesBy(studyId);
+      const keys = new Map<string, Set<string>>();
+      for (const r of by.values())
+        for (const [k, v] of Object.entries(r)) {
+          let vs = keys.get(k);
+          if (!vs) keys.set(k, (vs = new Set()));
+          vs.add(v);
+        }
+      const codes = participantIdsByCode(db, studyId);
+      return {
+        keys: [...keys]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([key, vs]) => ({ key, values: [...vs].sort((a, b) => a.localeCompare(b)) })),
+        participants: [...codes]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([code, participantId]) => ({ participantId, code, attributes: by.get(participantId) ?? {} })),
+      };
+    },
+
+    setAttributes(participantId, changes) {
+      const studyId = studyOfParticipant(db, participantId);
+      if (studyId === undefined) return null;
+      writeAttributes(
+        db,
+        changes.map((c) => ({ participantId, key: c.key, value: c.value === '' ? null : c.value })),
+        ctx.iso(),
+      );
+      return attributesBy(studyId).get(participantId) ?? {};
+    },
+
+    importAttributes(studyId, csv) {
+      if (!studyExists(db, studyId))
+        return err(problem('This study does not exist (any more).', 'Go back to the studies.'));
+      const read = readAttributesCsv(csv);
+      if (!read.ok)
+        return err(
+          problem(
+            read.error,
+            'Fix the file and import it again: participant_code, then one column per attribute.',
+          ),
+        );
+      const ids = participantIdsByCode(db, studyId);
+      const unknown: string[] = [];
+      const changes: { participantId: number; key: string; value: string }[] = [];
+      let applied = 0;
+      for (const r of read.value.rows) {
+        const id = ids.get(r.code);
+        if (id === undefined) {
+          unknown.push(r.code);
+          continue;
+        }
+        applied++;
+        for (const [key, value] of r.values) changes.push({ participantId: id, key, value });
+      }
+      writeAttributes(db, changes, ctx.iso());
+      return ok({
+        applied,
+        keys: [...read.value.keys],
+        unknownCodes: unknown,
+        problems: [...read.value.problems],
+      });
+    },
+
+    chartChoice(studyId) {
+      const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
+      const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
+      return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
+    },
+
+    saveChartChoice(studyId, choice) {
+      saveChartChoice(db, studyId, PARTICIPANT_CHARTS, JSON.stringify(choice), ctx.iso());
+      return choice;
+    },
+  };
+};

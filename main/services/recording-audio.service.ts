@@ -1,0 +1,125 @@
+/**
+ * A recording's audio for the window: the file to play (the original, or the converted copy that was
+ * sent) and where the workstation's speech estimate found speech in it, computed when first asked
+ * (the same Silero estimate as the import's 30-second check, main/audio/silero-speech.ts, in a worker
+ * thread) and kept in memory while the file is unchanged.
+ */
+import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { MEDIA_TYPES, type MediaSource } from '../../shared/media';
+import { err, ok, type Result } from '../../shared/result';
+import { measureSpeechInParallel } from '../audio/speech-pool';
+import { parseWavHeader } from '../audio/wav';
+import { sniffContainer } from '../audio/sniff';
+import { recordingFiles, type RecordingFiles } from '../db/repos/recording-files.repo';
+import type { ServiceContext } from './service-context';
+
+export interface RecordingAudioFile {
+  readonly path: string;
+  readonly contentType: string;
+  readonly sizeBytes: number;
+}
+
+export interface SpeechRegions {
+  /** Stretches counted as speech, seconds from the start, in order. */
+  readonly segments: readonly { readonly start: number; readonly end: number }[];
+  readonly speechSeconds: number;
+  readonly totalSeconds: number;
+  /** The channel measured (1-based), or 'mix'; for a multichannel file, the channel with most speech. */
+  readonly channel: number | 'mix';
+  readonly channels: number;
+  readonly method: string;
+}
+
+export interface RecordingAudioService {
+  /** Where a recording's files are; null when there is no such recording. */
+  recordingFiles(recordingId: number): RecordingFiles | null;
+  /** The file to play for one of a recording's sources; a sentence when there is none. */
+  recordingAudio(recordingId: number, which: MediaSource): Promise<Result<RecordingAudioFile, string>>;
+  /** Where the speech estimate finds speech in the original file; a sentence when it cannot be made. */
+  speechRegions(recordingId: number): Promise<Result<SpeechRegions, string>>;
+}
+
+/** Header bytes read to find a WAV file's format (as the import does). */
+const HEAD_BYTES = 1024 * 1024;
+/** How many recordings' speech regions are kept in memory. */
+const CACHE_SIZE = 200;
+
+export const recordingAudioService = (ctx: ServiceContext): RecordingAudioService => {
+  const { db } = ctx;
+  const cache = new Map<string, Promise<Result<SpeechRegions, string>>>();
+
+  const fileOf = async (
+    recordingId: number,
+    which: MediaSource,
+  ): Promise<Result<RecordingAudioFile, string>> => {
+    const f = recordingFiles(db, recordingId);
+    if (!f) return err('There is no such recording.');
+    if (which === 'sent' && f.uploadPath === null)
+      return err('The original file was sent as it is: there is no converted copy.');
+    const path = which === 'sent' ? f.uploadPath! : f.sourcePath;
+    const contentType = MEDIA_TYPES[extname(path).toLowerCase()];
+    if (contentType === undefined) return err('This kind of file cannot be played in the window.');
+    const s = await stat(path).catch(() => null);
+    if (!s?.isFile())
+      return err(
+        which === 'sent'
+          ? `The converted copy is no longer at ${path}: it was moved or deleted.`
+          : `The original file is no longer at ${path}: it was moved, renamed or deleted.`,
+      );
+    return ok({ path, contentType, sizeBytes: s.size });
+  };
+
+  const measure = async (path: string, size: number): Promise<Result<SpeechRegions, string>> => {
+    const fh = await open(path, 'r');
+    let head: Uint8Array;
+    try {
+      const buf = new Uint8Array(Math.min(size, HEAD_BYTES));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+    if (sniffContainer(head) !== 'wav')
+      return err('The speech estimate is made for WAV files only, as at import.');
+    const info = parseWavHeader(head, size);
+    if (!info.ok) return err(info.error.detail);
+    const [outcome] = await measureSpeechInParallel([{ path, info: info.value, choice: 'auto' }], {
+      concurrency: 1,
+    });
+    if (!outcome?.ok) return err(`The speech estimate failed: ${outcome?.error ?? 'no answer'}.`);
+    const v = outcome.value;
+    return ok({
+      segments: v.sent.segments,
+      speechSeconds: v.sent.speechSeconds,
+      totalSeconds: info.value.durationSeconds,
+      channel: v.sent.channel,
+      channels: info.value.channels,
+      method: v.method,
+    });
+  };
+
+  return {
+    recordingFiles: (recordingId) => recordingFiles(db, recordingId),
+    recordingAudio: fileOf,
+    async speechRegions(recordingId) {
+      const file = await fileOf(recordingId, 'original');
+      if (!file.ok) return file;
+      const s = await stat(file.value.path);
+      const key = `${recordingId}\0${file.value.path}\0${s.size}\0${s.mtimeMs}`;
+      let found = cache.get(key);
+      if (found === undefined) {
+        found = measure(file.value.path, s.size).catch((e: unknown) =>
+          err(`The speech estimate failed: ${e instanceof Error ? e.message : String(e)}.`),
+        );
+        cache.set(key, found);
+        while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      } else {
+        // Most recently used last.
+        cache.delete(key);
+        cache.set(key, found);
+      }
+      return found;
+    },
+  };
+};

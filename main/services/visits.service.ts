@@ -1,0 +1,222 @@
+/**
+ * Study design (issue 15): the study's period and schedule, participants' status and baseline, each
+ * recording's visit and the researcher's override, every expected visit with its missing-data reason,
+ * and the completeness table. Reads go through the visit ledger (main/design/visit-ledger.ts).
+ */
+import type {
+  CompletenessView,
+  ParticipantStatusView,
+  ParticipantVisitsView,
+  RecordingVisitView,
+  StudyDesignView,
+  VisitRowView,
+} from '../../shared/contract/visits.contract';
+import { missingReason } from '../../shared/missing-data';
+import { err, ok, type Result } from '../../shared/result';
+import type { ParticipantStatus } from '../../shared/states';
+import type { VisitRow } from '../../shared/visit-accounting';
+import { scheduleProblems } from '../../shared/visits';
+import { appendAudit } from '../db/repos/audit.repo';
+import {
+  participantStatus,
+  setBaselineDate,
+  setParticipantStatus,
+  statusHistory,
+} from '../db/repos/participant-status.repo';
+import {
+  designOf,
+  replaceSchedule,
+  setStudyPeriod,
+  setVisitOverride,
+  studyOfRecording,
+  type VisitInput,
+} from '../db/repos/study-design.repo';
+import {
+  buildVisitLedger,
+  type LedgerParticipant,
+  type LedgerRecording,
+  type VisitLedger,
+} from '../design/visit-ledger';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+export interface VisitsService {
+  studyDesign(studyId: number): StudyDesignView | null;
+  setStudyPeriod(
+    studyId: number,
+    p: { startDate: string | null; endDate: string | null; timeZone: string },
+  ): Result<StudyDesignView, ServiceProblem>;
+  setVisitSchedule(studyId: number, visits: readonly VisitInput[]): Result<StudyDesignView, ServiceProblem>;
+  /** The study's visit ledger as of `nowMs` (the exports and the command line read it whole). */
+  visitLedger(studyId: number, nowMs: number): VisitLedger | null;
+  participantStatuses(studyId: number, nowMs: number): ParticipantStatusView[] | null;
+  participantVisits(participantId: number, nowMs: number): ParticipantVisitsView | null;
+  setParticipantStatus(
+    participantId: number,
+    change: { status: ParticipantStatus; on: string; reason?: string | undefined },
+    nowMs: number,
+  ): Result<ParticipantStatusView, ServiceProblem>;
+  setBaseline(
+    participantId: number,
+    date: string | null,
+    nowMs: number,
+  ): Result<ParticipantStatusView, ServiceProblem>;
+  /** `visitId` null: the researcher says "no visit"; 'clear': back to the session label and window rules. */
+  setRecordingVisit(
+    recordingId: number,
+    visitId: number | null | 'clear',
+    nowMs: number,
+  ): Result<RecordingVisitView, ServiceProblem>;
+  completeness(studyId: number, nowMs: number): CompletenessView | null;
+}
+
+export const visitRowView = (r: VisitRow): VisitRowView => ({
+  participantId: r.participantId,
+  participant: r.participant,
+  visitId: r.visit.id,
+  visit: r.visit.name,
+  visitIndex: r.visit.position,
+  windowFrom: r.windowFrom,
+  windowTo: r.windowTo,
+  recording: r.recording,
+  reason: r.reason,
+  code: r.reason === null ? null : missingReason(r.reason).code,
+  detail: r.detail,
+  recordingsInVisit: r.recordingsInVisit,
+});
+
+const statusView = (p: LedgerParticipant): ParticipantStatusView => ({
+  participantId: p.id,
+  code: p.code,
+  status: p.status,
+  statusOn: p.statusOn,
+  statusReason: p.statusReason,
+  baselineSet: p.baselineDate,
+  baseline: p.baseline,
+});
+
+const recordingView = (l: VisitLedger, r: LedgerRecording): RecordingVisitView => ({
+  recordingId: r.id,
+  session: r.session,
+  recordedAt: r.recordedAt,
+  date: r.date,
+  visitId: r.assignment.visitId,
+  visit: l.design.visits.find((v) => v.id === r.assignment.visitId)?.name ?? null,
+  source: r.assignment.source,
+  daysSinceBaseline: r.assignment.daysSinceBaseline,
+  usable: r.outcome?.usable === true,
+  reason: r.outcome && !r.outcome.usable ? r.outcome.reason : null,
+  detail: r.outcome && !r.outcome.usable ? r.outcome.detail : null,
+});
+
+const NO_STUDY = problem('There is no such study.', 'Check the study name or number.');
+const NO_PARTICIPANT = problem('There is no such participant.', 'Check the participant code.');
+
+export const visitsService = (ctx: ServiceContext): VisitsService => {
+  const { db } = ctx;
+  const design = (studyId: number): StudyDesignView | null => {
+    const d = designOf(db, studyId);
+    return d ? { ...d, visits: [...d.visits] } : null;
+  };
+  const ledger = (studyId: number, nowMs: number) => buildVisitLedger(db, studyId, nowMs);
+  const participantIn = (participantId: number, nowMs: number) => {
+    const p = participantStatus(db, participantId);
+    if (!p) return null;
+    const l = ledger(p.studyId, nowMs);
+    const lp = l?.participants.find((x) => x.id === participantId);
+    return l && lp ? { l, lp } : null;
+  };
+  const audit = (studyId: number, kind: 'visit_schedule_changed' | 'visit_assignment_changed', detail = {}) =>
+    appendAudit(db, { at: ctx.iso(), kind, studyId, detail });
+  return {
+    studyDesign: design,
+    setStudyPeriod(studyId, p) {
+      if (p.startDate !== null && p.endDate !== null && p.endDate < p.startDate)
+        return err(problem('The study ends before it starts.', 'Check the start and end dates.'));
+      if (!setStudyPeriod(db, studyId, p)) return err(NO_STUDY);
+      audit(studyId, 'visit_schedule_changed', { start: p.startDate, end: p.endDate });
+      return ok(design(studyId)!);
+    },
+    setVisitSchedule(studyId, visits) {
+      if (!design(studyId)) return err(NO_STUDY);
+      const problems = scheduleProblems(visits);
+      if (problems.length) return err(problem(problems.join(' '), 'Correct the schedule and save it again.'));
+      replaceSchedule(
+        db,
+        studyId,
+        visits.map((v) => ({ ...v, name: v.name.trim().replace(/\s+/g, ' ') })),
+      );
+      audit(studyId, 'visit_schedule_changed', { visits: visits.length });
+      return ok(design(studyId)!);
+    },
+    visitLedger: ledger,
+    participantStatuses(studyId, nowMs) {
+      const l = ledger(studyId, nowMs);
+      return l ? l.participants.map(statusView) : null;
+    },
+    participantVisits(participantId, nowMs) {
+      const found = participantIn(participantId, nowMs);
+      if (!found) return null;
+      const { l, lp } = found;
+      return {
+        status: statusView(lp),
+        history: statusHistory(db, participantId),
+        recordings: lp.recordings.map((r) => recordingView(l, r)),
+        visits: l.rows.filter((r) => r.participantId === participantId).map(visitRowView),
+      };
+    },
+    setParticipantStatus(participantId, change, nowMs) {
+      const reason = change.reason?.trim() || null;
+      if (change.status === 'withdrawn' && reason === null)
+        return err(
+          problem(
+            'A withdrawal needs its reason.',
+            'Give the reason (e.g. "moved away", "consent withdrawn").',
+          ),
+        );
+      if (
+        !setParticipantStatus(db, participantId, { status: change.status, on: change.on, reason }, ctx.iso())
+      )
+        return err(NO_PARTICIPANT);
+      return ok(statusView(participantIn(participantId, nowMs)!.lp));
+    },
+    setBaseline(participantId, date, nowMs) {
+      if (!setBaselineDate(db, participantId, date)) return err(NO_PARTICIPANT);
+      return ok(statusView(participantIn(participantId, nowMs)!.lp));
+    },
+    setRecordingVisit(recordingId, visitId, nowMs) {
+      const studyId = studyOfRecording(db, recordingId);
+      if (studyId === null) return err(problem('There is no such recording.', 'Check the recording number.'));
+      if (typeof visitId === 'number' && !designOf(db, studyId)!.visits.some((v) => v.id === visitId))
+        return err(problem("That visit is not in this study's schedule.", 'Pick one of the study’s visits.'));
+      const before = ledger(studyId, nowMs)!.byRecording.get(recordingId);
+      setVisitOverride(db, recordingId, visitId, ctx.iso());
+      const l = ledger(studyId, nowMs)!;
+      const after = l.byRecording.get(recordingId)!;
+      audit(studyId, 'visit_assignment_changed', {
+        recording: recordingId,
+        before_visit: before?.assignment.visitId ?? null,
+        before_source: before?.assignment.source ?? null,
+        after_visit: after.assignment.visitId,
+        after_source: after.assignment.source,
+      });
+      return ok(recordingView(l, after));
+    },
+    completeness(studyId, nowMs) {
+      const l = ledger(studyId, nowMs);
+      if (!l) return null;
+      return {
+        studyId,
+        today: l.today,
+        participants: l.participants.length,
+        lines: l.completeness.map((c) => ({
+          visitId: c.visit.id,
+          visit: c.visit.name,
+          visitIndex: c.visit.position,
+          expected: c.expected,
+          present: c.present,
+          missing: { ...c.missing },
+        })),
+      };
+    },
+  };
+};

@@ -1,0 +1,209 @@
+/**
+ * The cohort view (issue 16): one measure across the study's participants — each participant's
+ * trajectory, the median and interquartile band per visit or week, grouped and coloured by a participant
+ * attribute — in one API version at a time (v1.2 and v1.3 are never mixed). The chart is the same SVG
+ * that "Save as SVG" writes; its summary and a table of the bins say the same in words. The participants'
+ * attributes are imported here from a CSV.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useParams } from 'wouter';
+import { MEASURES } from '../../../../shared/api/measures';
+import { ANALYSIS_TYPES, type ApiVersion } from '../../../../shared/api/vocabulary';
+import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
+import { Empty, Notice, QueryView } from '../../components/Feedback';
+import { SelectField } from '../../components/Form';
+import { PageHeader } from '../../components/Page';
+import { SaveChart } from '../../components/SaveChart';
+import { useChartColours } from '../../components/chart-theme';
+import { plotSvg } from '../../components/chart-svg';
+import { axisTickLabel } from '../../components/TimelineChart';
+import { useCall } from '../../lib/api';
+import { fmtNumber, plural } from '../../lib/format';
+import { ANALYSIS_LABEL } from '../../lib/labels';
+import { AttributesPanel } from './AttributesPanel';
+import { cohortModel, groupsOf } from './cohort-model';
+
+const NUMERIC = MEASURES.filter((m) => m.valueType !== 'category');
+
+export const CohortPage = () => {
+  const params = useParams<{ id: string }>();
+  const studyId = Number(params.id);
+  const study = useCall('studies.get', { studyId });
+  const [measureKey, setMeasureKey] = useState(NUMERIC[0]!.key);
+  const [axis, setAxis] = useState<ChartAxis>('visit');
+  const [groupBy, setGroupBy] = useState<string | null>(null);
+  const [pickedVersion, setVersion] = useState<ApiVersion | null>(null);
+  const cohort = useCall('cohort.measure', { studyId, measureKey }, { placeholderData: keepPreviousData });
+  const attributes = useCall('cohort.attributes', { studyId });
+  const colours = useChartColours();
+  const measure = NUMERIC.find((m) => m.key === measureKey)!;
+  const versions = cohort.data?.versions ?? [];
+  const version: ApiVersion | undefined =
+    pickedVersion && versions.includes(pickedVersion) ? pickedVersion : versions.at(-1);
+  const groups = useMemo(
+    () => (cohort.data && version ? groupsOf(cohort.data, version, axis, groupBy) : []),
+    [cohort.data, version, axis, groupBy],
+  );
+  const model = useMemo(
+    () =>
+      version
+        ? cohortModel(measure, version, axis, groupBy, groups, colours, study.data?.name ?? 'Study')
+        : null,
+    [measure, version, axis, groupBy, groups, colours, study.data?.name],
+  );
+  const src = useMemo(
+    () => (model ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(plotSvg(model))}` : ''),
+    [model],
+  );
+  const tick = axisTickLabel(axis, 0, 1);
+  const binName = (b: number) =>
+    axis === 'visit' ? `Visit ${b}` : axis === 'days' ? `Days ${b}–${b + 6}` : `Week of ${tick(b)}`;
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Cohort"
+        subtitle="One measure across the study’s participants: each one’s course, and the median and interquartile range of each group."
+      />
+      <div className="cohort-controls">
+        <SelectField label="Measure" value={measureKey} onChange={(e) => setMeasureKey(e.target.value)}>
+          {ANALYSIS_TYPES.map((type) => (
+            <optgroup key={type} label={ANALYSIS_LABEL[type]}>
+              {NUMERIC.filter((m) => m.analysis === type).map((m) => (
+                <option key={m.key} value={m.key}>
+                  {m.label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Time axis"
+          value={axis}
+          hint={AXIS_MEANING[axis]}
+          onChange={(e) => setAxis(e.target.value as ChartAxis)}
+        >
+          {CHART_AXES.map((a) => (
+            <option key={a} value={a}>
+              {AXIS_LABEL[a]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Group by"
+          value={groupBy ?? ''}
+          hint={
+            attributes.data?.keys.length
+              ? undefined
+              : 'No participant attributes yet: import them below, or add them on a participant’s page.'
+          }
+          onChange={(e) => setGroupBy(e.target.value || null)}
+        >
+          <option value="">No grouping (whole cohort)</option>
+          {attributes.data?.keys.map((k) => (
+            <option key={k.key} value={k.key}>
+              {k.key}
+            </option>
+          ))}
+        </SelectField>
+        {versions.length > 1 && (
+          <SelectField
+            label="API version"
+            value={version}
+            hint="v1.2 and v1.3 results come from different models: one at a time."
+            onChange={(e) => setVersion(e.target.value as ApiVersion)}
+          >
+            {versions.map((v) => (
+              <option key={v} value={v}>
+                {v}
+              </option>
+            ))}
+          </SelectField>
+        )}
+      </div>
+
+      <QueryView q={cohort} loading="Loading the cohort…">
+        {() =>
+          !model || groups.length === 0 ? (
+            <Empty title={`No values of ${measure.label} yet`}>
+              <p>The chart appears once some participants’ recordings have results for this measure.</p>
+            </Empty>
+          ) : (
+            <figure className="cohort-figure" aria-labelledby="cohort-t" aria-describedby="cohort-s">
+              <figcaption id="cohort-t" className="sr-only">
+                {model.title}
+              </figcaption>
+              {versions.length > 1 && (
+                <Notice tone="warn" title="Two API versions">
+                  <p>
+                    This study has {measure.label} from API {versions.join(' and ')}; the chart shows{' '}
+                    {version} only. Choose the other under “API version”.
+                  </p>
+                </Notice>
+              )}
+              {/* Narrow windows (200 % zoom): the chart keeps a readable size and scrolls inside itself. */}
+              <div className="chart-scroll">
+                <img
+                  className="cohort-chart"
+                  src={src}
+                  alt=""
+                  data-groups={groups.length}
+                  data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
+                />
+              </div>
+              <p id="cohort-s" className="small muted">
+                {model.subtitle}{' '}
+                {groups
+                  .map(
+                    (g) =>
+                      `${g.name}: ${plural(g.participants.length, 'participant')}${g.bins.length ? `, median ${fmtNumber(g.bins[0]!.median)} at ${binName(g.bins[0]!.bin).toLowerCase()} and ${fmtNumber(g.bins.at(-1)!.median)} at ${binName(g.bins.at(-1)!.bin).toLowerCase()}` : ''}`,
+                  )
+                  .join('; ')}
+                .
+              </p>
+              <SaveChart what={measure.label} model={() => model} />
+              <details className="tchart-table">
+                <summary>Medians and quartiles as a table</summary>
+                <div className="table-scroll">
+                  <table className="table compact">
+                    <caption className="sr-only">
+                      {measure.label}: median and interquartile range per{' '}
+                      {axis === 'visit' ? 'visit' : 'week'}
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">{groupBy ?? 'Group'}</th>
+                        <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
+                        <th scope="col">Participants</th>
+                        <th scope="col">Median</th>
+                        <th scope="col">Interquartile range</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {groups.flatMap((g) =>
+                        g.bins.map((b) => (
+                          <tr key={`${g.name}-${b.bin}`}>
+                            <th scope="row">{g.name}</th>
+                            <td>{binName(b.bin)}</td>
+                            <td>{b.n}</td>
+                            <td>{fmtNumber(b.median)}</td>
+                            <td>
+                              {fmtNumber(b.q1)} – {fmtNumber(b.q3)}
+                            </td>
+                          </tr>
+                        )),
+                      )}
+                    </tbody>
+                  </table>
+                </div>
+              </details>
+            </figure>
+          )
+        }
+      </QueryView>
+
+      <AttributesPanel studyId={studyId} attributes={attributes} />
+    </div>
+  );
+};

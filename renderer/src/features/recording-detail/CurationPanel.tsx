@@ -1,0 +1,377 @@
+/**
+ * Curation on the recording page (issue 15): exclude from analysis with a reason and restore, reassign
+ * to another participant or session, delete a recording that was never sent, and undo; each asks first
+ * in plain words and each is kept with who, when and why (the history below, and the audit log).
+ */
+import { useState, type ReactNode } from 'react';
+import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
+import type { CurationDone } from '../../../../shared/curation';
+import { MAX_CURATION_REASON } from '../../../../shared/curation';
+import type { AppError } from '../../../../shared/rpc';
+import { Badge } from '../../components/Badges';
+import { ErrorNotice, Notice } from '../../components/Feedback';
+import { TextField } from '../../components/Form';
+import { Section } from '../../components/Page';
+import { useAction, useCall, useRpc } from '../../lib/api';
+import { fmtDateTime } from '../../lib/format';
+import { CURATION_ACT } from '../../lib/labels';
+
+/** Upload states in which nothing of the recording was sent (main/db/repos/curation.repo.ts NEVER_SENT_STATES). */
+const NEVER_SENT = new Set(['pending', 'refused_locally', 'duplicate', 'cancelled']);
+const SENT = new Set(['uploaded', 'upload_uncertain', 'rejected']);
+
+type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | 'send' | null;
+
+/** A question and two buttons: the plain-words confirmation every act goes through. */
+const Confirm = ({
+  title,
+  children,
+  yes,
+  danger,
+  pending,
+  onYes,
+  onNo,
+}: {
+  title: string;
+  children: ReactNode;
+  yes: string;
+  danger?: boolean;
+  pending: boolean;
+  onYes: () => void;
+  onNo: () => void;
+}) => (
+  <div className="confirm" role="group" aria-label={title}>
+    <p className="notice-title">{title}</p>
+    {children}
+    <div className="row">
+      <button type="button" className={danger ? 'danger' : 'primary'} disabled={pending} onClick={onYes}>
+        {pending ? 'Working…' : yes}
+      </button>
+      <button type="button" disabled={pending} onClick={onNo}>
+        Cancel
+      </button>
+    </div>
+  </div>
+);
+
+export const CurationPanel = ({
+  d,
+  studyId,
+  onDeleted,
+}: {
+  d: RecordingDetail;
+  studyId: number;
+  onDeleted: (done: CurationDone) => void;
+}) => {
+  const r = d.row;
+  const rpc = useRpc();
+  const state = useCall('curation.recording', { recordingId: r.id });
+  const exclude = useAction('curation.excludeRecording');
+  const restore = useAction('curation.restoreRecording');
+  const reassign = useAction('curation.reassignRecording');
+  const del = useAction('curation.deleteRecording');
+  const undo = useAction('curation.undoAct');
+  const send = useAction('curation.sendRecordingAnyway');
+  const [step, setStep] = useState<Step>(null);
+  const [reason, setReason] = useState('');
+  const [code, setCode] = useState(r.participantCode);
+  const [session, setSession] = useState(r.session ?? '');
+  const [lookupError, setLookupError] = useState<string | null>(null);
+  const [done, setDone] = useState<{ text: string; act: CurationDone } | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+
+  const excluded = state.data?.excluded ?? null;
+  const sent = SENT.has(r.uploadState) || d.service !== null;
+  const close = () => {
+    setStep(null);
+    setReason('');
+    setLookupError(null);
+  };
+  const after = (
+    text: string,
+    res: { ok: true; value: CurationDone } | { ok: false; error: AppError | null },
+  ) => {
+    if (res.ok) {
+      setDone({ text, act: res.value });
+      setError(null);
+      close();
+    } else setError(res.error);
+  };
+
+  const findParticipant = async (): Promise<number | null> => {
+    const wanted = code.trim();
+    if (wanted === r.participantCode) return r.participantId;
+    const page = await rpc.call('participants.page', {
+      studyId,
+      search: wanted,
+      sort: 'code',
+      dir: 'asc',
+      offset: 0,
+      limit: 20,
+    });
+    const hit = page.ok ? page.value.rows.find((p) => p.code === wanted) : undefined;
+    if (!hit) {
+      setLookupError(`There is no participant ${wanted} in this study.`);
+      return null;
+    }
+    return hit.id;
+  };
+
+  return (
+    <Section title="Curation">
+      {excluded && (
+        <Notice tone="warn" title="Excluded from analysis">
+          <p>
+            {excluded.reason ?? 'No reason given.'} ({fmtDateTime(excluded.at)}). It stays in exports, marked
+            “excluded”, and does not count as {r.participantCode}’s latest recording, nor in baselines.
+          </p>
+        </Notice>
+      )}
+      {state.data && state.data.provenance.length > 0 && (
+        <ul className="findings" aria-label="Provenance notes">
+          {state.data.provenance.map((n, i) => (
+            <li key={i}>
+              <Badge tone="info">Provenance</Badge> {n.note}{' '}
+              <span className="muted">({fmtDateTime(n.at)})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {done && (
+        <Notice tone={done.act.warning ? 'warn' : 'ok'} title={done.text}>
+          {done.act.warning && <p>{done.act.warning}</p>}
+          <div className="row">
+            <button
+              type="button"
+              disabled={undo.pending}
+              onClick={async () => {
+                const res = await undo.run({ actId: done.act.act });
+                if (res.ok) setDone(null);
+                else setError(res.error);
+              }}
+            >
+              Undo
+            </button>
+          </div>
+        </Notice>
+      )}
+
+      {step === null && (
+        <div className="row">
+          {excluded ? (
+            <button type="button" onClick={() => setStep('restore')}>
+              Restore to analysis…
+            </button>
+          ) : (
+            <button type="button" onClick={() => setStep('exclude')}>
+              Exclude from analysis…
+            </button>
+          )}
+          <button type="button" disabled={r.uploadState === 'uploading'} onClick={() => setStep('reassign')}>
+            Reassign…
+          </button>
+          {r.uploadState === 'refused_locally' && (
+            <button type="button" onClick={() => setStep('send')}>
+              Send anyway…
+            </button>
+          )}
+          {NEVER_SENT.has(r.uploadState) && d.service === null && (
+            <button type="button" className="danger" onClick={() => setStep('delete')}>
+              Delete (never sent)…
+            </button>
+          )}
+        </div>
+      )}
+
+      {step === 'exclude' && (
+        <Confirm
+          title="Exclude this recording from analysis?"
+          yes="Exclude"
+          pending={exclude.pending}
+          onNo={close}
+          onYes={async () =>
+            after('Recording excluded from analysis', await exclude.run({ recordingId: r.id, reason }))
+          }
+        >
+          <p>
+            It stays in the study and in exports, marked “excluded” with your reason. It no longer counts as{' '}
+            {r.participantCode}’s latest recording, nor in baselines and the timeline. You can restore it at
+            any time.
+          </p>
+          <TextField
+            label="Reason (required; it goes into the exports)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      {step === 'restore' && (
+        <Confirm
+          title="Bring this recording back into analysis?"
+          yes="Restore"
+          pending={restore.pending}
+          onNo={close}
+          onYes={async () =>
+            after(
+              'Recording restored to analysis',
+              await restore.run({ recordingId: r.id, ...(reason.trim() ? { reason } : {}) }),
+            )
+          }
+        >
+          <TextField
+            label="Reason (optional)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      {step === 'reassign' && (
+        <Confirm
+          title="File this recording under another participant or session?"
+          yes="Reassign"
+          pending={reassign.pending}
+          onNo={close}
+          onYes={async () => {
+            const participantId = await findParticipant();
+            if (participantId === null) return;
+            const s = session.trim();
+            after(
+              'Recording reassigned',
+              await reassign.run({
+                recordingId: r.id,
+                ...(participantId !== r.participantId ? { participantId } : {}),
+                ...(s !== (r.session ?? '') ? { session: s === '' ? null : s } : {}),
+                ...(reason.trim() ? { reason } : {}),
+              }),
+            );
+          }}
+        >
+          {sent && (
+            <Notice tone="warn">
+              <p>
+                This recording was sent to the service under {r.participantCode}’s account, and the service
+                analysed it there. Moving it here does not change that; the recording’s provenance (and its
+                exports) will say so.
+              </p>
+            </Notice>
+          )}
+          <TextField
+            label="Participant code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            error={lookupError}
+            autoComplete="off"
+          />
+          <TextField
+            label="Session label (empty: none)"
+            value={session}
+            onChange={(e) => setSession(e.target.value)}
+            autoComplete="off"
+          />
+          <TextField
+            label="Reason (optional)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      {step === 'send' && (
+        <Confirm
+          title="Send this refused file to the service anyway?"
+          yes="Send anyway"
+          pending={send.pending}
+          onNo={close}
+          onYes={async () => after('Queued to be sent anyway', await send.run({ recordingId: r.id, reason }))}
+        >
+          <p>
+            Only where the refusal was a judgement (the local speech estimate, a borderline amount of speech):
+            the service then decides, and a refusal by the service costs no credit. Where the file breaks the
+            service’s own limits (size, duration, format) Voicescope says so and does not send it.
+          </p>
+          <TextField
+            label="Reason (required)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      {step === 'delete' && (
+        <Confirm
+          title="Delete this recording from the study?"
+          yes="Delete"
+          danger
+          pending={del.pending}
+          onNo={close}
+          onYes={async () => {
+            const res = await del.run({ recordingId: r.id, ...(reason.trim() ? { reason } : {}) });
+            if (res.ok) onDeleted(res.value);
+            else setError(res.error);
+          }}
+        >
+          <p>
+            Nothing of it was sent to the service. Its record goes from the study; your original file is not
+            touched. You can undo this straight afterwards.
+          </p>
+          <TextField
+            label="Reason (optional)"
+            value={reason}
+            maxLength={MAX_CURATION_REASON}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Confirm>
+      )}
+      <ErrorNotice error={error} />
+
+      {state.data && state.data.acts.length > 0 && (
+        <table className="table compact">
+          <caption>What was done to this recording, newest first (also in the audit log)</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Act</th>
+              <th scope="col">Who</th>
+              <th scope="col">Reason</th>
+              <th scope="col">
+                <span className="sr-only">Undo</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.data.acts.map((a) => (
+              <tr key={a.id}>
+                <td>{fmtDateTime(a.at)}</td>
+                <th scope="row">
+                  {CURATION_ACT[a.act]}
+                  {a.undoes !== null ? ` (act ${a.undoes})` : ''}
+                  {a.undoneBy !== null ? <span className="muted"> — undone</span> : null}
+                </th>
+                <td>{a.who}</td>
+                <td>{a.reason ?? <span className="muted">—</span>}</td>
+                <td>
+                  {a.undoable && (
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={undo.pending}
+                      onClick={async () => {
+                        const res = await undo.run({ actId: a.id });
+                        if (res.ok) setDone(null);
+                        setError(res.ok ? null : res.error);
+                      }}
+                    >
+                      Undo
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+};

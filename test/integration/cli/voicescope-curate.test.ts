@@ -1,0 +1,152 @@
+/**
+ * `voicescope curate`: reassign, exclude, restore, delete a never-sent recording, undo and history from
+ * the command line, as a process over a real workspace; each act an audit entry (docs/cli.md, "Curation").
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudyDb } from '../../../main/db/open';
+import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { EXIT } from '../../../main/cli/voicescope';
+import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-cli-curate-'));
+const home = join(root, 'home');
+const dbPath = join(home, 'voicescope.sqlite');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+const json = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const read = <T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T => {
+  const { db } = openStudyDb(dbPath);
+  try {
+    return f(db);
+  } finally {
+    db.close();
+  }
+};
+
+let uploaded = 0;
+let refused = 0;
+let sent = 0;
+beforeAll(async () => {
+  expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
+  read((db) => {
+    const s = seedStudy(db, 'Voice');
+    const a = seedParticipant(db, s, 'P-001', { accountId: 'acct-a' });
+    seedParticipant(db, s, 'P-002', { accountId: 'acct-b' });
+    uploaded = seedRecording(db, s, a, { recordedAt: daysAgo(3), session: 'W1' });
+    refused = seedRecording(db, s, a, { recordedAt: daysAgo(2), uploadState: 'refused_locally' });
+    sent = seedRecording(db, s, a, { recordedAt: daysAgo(1), uploadState: 'queued' });
+  });
+}, 120_000);
+
+// Each act is a process of its own (a few seconds each on a loaded machine).
+describe('voicescope curate', { timeout: 240_000 }, () => {
+  it('reassigns an uploaded recording and says what the service did; history and the audit log show it', async () => {
+    const r = await run([
+      'curate',
+      'reassign',
+      '--recording',
+      String(uploaded),
+      '--participant',
+      'P-002',
+      '--session',
+      'W2',
+      '--reason',
+      'wrong code',
+    ]);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(/Recording \d+ reassigned \(act 1; undo: voicescope curate undo --act 1\)/);
+    expect(r.stdout).toMatch(/Note: The service analysed this recording under participant P-001's account/);
+    const h = await run(['curate', 'history', '--recording', String(uploaded), '--json']);
+    expect(json(h.stdout)).toEqual([
+      expect.objectContaining({
+        kind: 'act',
+        id: 1,
+        act: 'reassign',
+        who: userInfo().username,
+        reason: 'wrong code',
+        before: expect.objectContaining({ participant: 'P-001', session: 'W1' }),
+        after: expect.objectContaining({ participant: 'P-002', session: 'W2' }),
+      }),
+    ]);
+    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+      kind: 'recording_reassigned',
+      detail: { act: 1, recording: uploaded, after_upload: true },
+    });
+  });
+
+  it('excludes with a reason (required), restores, and undoes', async () => {
+    expect((await run(['curate', 'exclude', '--recording', String(uploaded)])).code).toBe(EXIT.usage);
+    const ex = await run([
+      'curate',
+      'exclude',
+      '--recording',
+      String(uploaded),
+      '--reason',
+      'test file',
+      '--json',
+    ]);
+    expect(ex.code).toBe(EXIT.ok);
+    const act = json(ex.stdout)[0]!['act'] as number;
+    expect(
+      read((db) => db.prepare(`SELECT excluded_reason FROM recordings WHERE id = ?`).get(uploaded)),
+    ).toEqual({
+      excluded_reason: 'test file',
+    });
+    expect((await run(['curate', 'undo', '--act', String(act)])).code).toBe(EXIT.ok);
+    expect(read((db) => db.prepare(`SELECT excluded_at FROM recordings WHERE id = ?`).get(uploaded))).toEqual(
+      {
+        excluded_at: null,
+      },
+    );
+    const again = await run(['curate', 'restore', '--recording', String(uploaded)]);
+    expect(again.code).toBe(EXIT.refused);
+    expect(again.stderr).toMatch(/not excluded/);
+  });
+
+  it('deletes a never-sent recording, refuses a queued one (exit 3), and the study history lists every act', async () => {
+    expect(
+      (await run(['curate', 'delete', '--recording', String(refused), '--reason', 'duplicate take'])).code,
+    ).toBe(EXIT.ok);
+    expect(read((db) => db.prepare(`SELECT 1 FROM recordings WHERE id = ?`).get(refused))).toBeUndefined();
+    const no = await run(['curate', 'delete', '--recording', String(sent)]);
+    expect(no.code).toBe(EXIT.refused);
+    expect(no.stderr).toMatch(/Only a recording that was never sent can be deleted/);
+    const h = await run(['curate', 'history', '--study', 'Voice']);
+    expect(h.code).toBe(EXIT.ok);
+    expect(
+      h.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('  ')[3]),
+    ).toEqual(['delete unsent', 'undo of act 2', 'exclude', 'reassign']);
+    expect(read((db) => verifyAuditChain(db))).toEqual({ ok: true, entries: 4 });
+  });
+
+  it('refuses an unknown participant and an unknown subcommand', async () => {
+    const r = await run(['curate', 'reassign', '--recording', String(uploaded), '--participant', 'P-404']);
+    expect(r.code).toBe(EXIT.refused);
+    expect(r.stderr).toMatch(/no participant P-404/);
+    expect((await run(['curate', 'merge'])).code).toBe(EXIT.usage);
+  });
+});
