@@ -5,15 +5,28 @@
  */
 import { parentPort } from 'node:worker_threads';
 
-import { measureFile, type AcousticSettings } from './measure';
+import { assessFile, measureFile, type AcousticSettings } from './measure';
 
 export interface WorkerRequest {
   readonly id: number;
   readonly path: string;
   readonly settings: AcousticSettings;
+  /** The quality control alone (assessFile), not the measures. */
+  readonly qualityOnly?: boolean;
 }
 
 parentPort?.on('message', (req: WorkerRequest) => {
+  if (req.qualityOnly) {
+    void assessFile(req.path).then(
+      (result) => parentPort?.postMessage({ id: req.id, result }),
+      (e: unknown) =>
+        parentPort?.postMessage({
+          id: req.id,
+          result: { ok: false, error: { code: 'unreadable', detail: `The check failed: ${String(e)}` } },
+        }),
+    );
+    return;
+  }
   void measureFile(req.path, req.settings).then(
     (r) => {
       if (!r.ok) parentPort?.postMessage({ id: req.id, result: r });

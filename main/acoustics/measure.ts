@@ -97,10 +97,10 @@ export const measureSamples = (
 
 export type MeasureFileProblem = WavProblem | { readonly code: 'unreadable'; readonly detail: string };
 
-export const measureFile = async (
+/** A WAV file's samples mixed down to mono, with its sample rate. */
+const readWav = async (
   path: string,
-  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
-): Promise<Result<AcousticResult, MeasureFileProblem>> => {
+): Promise<Result<{ samples: Float32Array; sampleRate: number }, MeasureFileProblem>> => {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readFile(path));
@@ -109,6 +109,21 @@ export const measureFile = async (
   }
   const header = parseWavHeader(bytes);
   if (!header.ok) return header;
-  const samples = readMonoSamples(bytes, header.value);
-  return ok(measureSamples(samples, header.value.sampleRateHz, settings));
+  return ok({ samples: readMonoSamples(bytes, header.value), sampleRate: header.value.sampleRateHz });
+};
+
+export const measureFile = async (
+  path: string,
+  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
+): Promise<Result<AcousticResult, MeasureFileProblem>> => {
+  const wav = await readWav(path);
+  if (!wav.ok) return wav;
+  return ok(measureSamples(wav.value.samples, wav.value.sampleRate, settings));
+};
+
+/** The quality control of a WAV file alone (quality.ts): a fraction of the measures' time, for the import preview. */
+export const assessFile = async (path: string): Promise<Result<QualityReport, MeasureFileProblem>> => {
+  const wav = await readWav(path);
+  if (!wav.ok) return wav;
+  return ok(assessQuality(wav.value.samples, wav.value.sampleRate));
 };

@@ -9,7 +9,13 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import type { Result } from '../../shared/result';
-import type { AcousticResult, AcousticSettings, MeasureFileProblem } from './measure';
+import {
+  DEFAULT_ACOUSTIC_SETTINGS,
+  type AcousticResult,
+  type AcousticSettings,
+  type MeasureFileProblem,
+} from './measure';
+import type { QualityReport } from './quality';
 import type { WorkerRequest } from './measure-worker';
 
 export type PooledResult = Result<Omit<AcousticResult, 'pitchTrack'>, MeasureFileProblem>;
@@ -37,12 +43,30 @@ const startWorker = (): Worker => {
   return new Worker(boot, { eval: true });
 };
 
-export const measureFiles = async (
+export const measureFiles = (
   paths: readonly string[],
   settings: AcousticSettings,
   options: PoolOptions = {},
-): Promise<PooledResult[]> => {
-  const results = new Array<PooledResult>(paths.length);
+): Promise<PooledResult[]> => runPool<PooledResult>(paths, settings, false, options);
+
+export type PooledQuality = Result<QualityReport, MeasureFileProblem>;
+
+/** The quality control alone of many files (the import preview), on the same worker threads. */
+export const assessFiles = (
+  paths: readonly string[],
+  options: {
+    readonly threads?: number;
+    readonly onResult?: (index: number, result: PooledQuality) => void;
+  } = {},
+): Promise<PooledQuality[]> => runPool<PooledQuality>(paths, DEFAULT_ACOUSTIC_SETTINGS, true, options);
+
+const runPool = async <R>(
+  paths: readonly string[],
+  settings: AcousticSettings,
+  qualityOnly: boolean,
+  options: { readonly threads?: number; readonly onResult?: (index: number, result: R) => void },
+): Promise<R[]> => {
+  const results = new Array<R>(paths.length);
   const threads = Math.max(1, Math.min(options.threads ?? Math.min(2, availableParallelism()), paths.length));
   let next = 0;
   const runWorker = (): Promise<void> =>
@@ -54,9 +78,9 @@ export const measureFiles = async (
           return;
         }
         const id = next++;
-        worker.postMessage({ id, path: paths[id]!, settings } satisfies WorkerRequest);
+        worker.postMessage({ id, path: paths[id]!, settings, qualityOnly } satisfies WorkerRequest);
       };
-      worker.on('message', (m: { id: number; result: PooledResult }) => {
+      worker.on('message', (m: { id: number; result: R }) => {
         results[m.id] = m.result;
         options.onResult?.(m.id, m.result);
         send();

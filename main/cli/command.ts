@@ -74,6 +74,7 @@ const OPTIONS = {
   csv: { type: 'string' },
   'pitch-floor': { type: 'string' },
   'pitch-ceiling': { type: 'string' },
+  again: { type: 'boolean' },
   'account-id': { type: 'string' },
   note: { type: 'string' },
   visit: { type: 'string', multiple: true },

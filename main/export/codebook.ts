@@ -6,6 +6,7 @@
 import { DATA_QUALITY, DATA_QUALITY_CODES } from '../../shared/api/data-quality';
 import { ANALYSIS_LABEL } from '../../shared/api/vocabulary';
 import { ANALYSIS_PREFIX, EXTRA_FILE, type ExportExtra } from '../../shared/export';
+import { localCodebookSection } from './local-columns';
 import { MISSING_REASONS } from '../../shared/missing-data';
 import { OTHER_CATEGORY_CODE, SPSS_MISSING_RANGE } from './stat-variables';
 import { EXCEL_MAX_CHARS, EXCEL_MAX_ROWS } from './workbook';
@@ -111,6 +112,8 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     );
   }
 
+  if (d.tables.some((t) => t.columns.some((c) => c.name === 'qc_verdict')))
+    push(...localCodebookSection(), '');
   const measures = describeMeasures(d.request);
   push(
     '## Measures',

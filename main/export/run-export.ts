@@ -54,6 +54,8 @@ import {
   openSnapshotReader,
 } from '../db/repos/export-selection.repo';
 import type { Db } from '../db/open';
+import { measurementsOfStudy } from '../db/repos/local-measures.repo';
+import { LOCAL_MEASURE_DEFS, localPair } from './local-columns';
 import type { ExportColumn } from './column';
 import { createScopedEncoder } from './scoped-rows';
 import { statTable } from './stat-variables';
@@ -262,7 +264,9 @@ export const runExport = async (
       return err(fileProblem(e, o.outDir));
     }
 
-    const files = exportFiles(req);
+    // The study's local acoustic measures and quality control, exported when any recording has them.
+    const localOf = measurementsOfStudy(reader, req.studyId);
+    const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
     const bom = req.preset === 'excel';
     const open = o.openWrite ?? openWriteFile;
     const text = (name: string): TextSink => {
@@ -365,6 +369,7 @@ export const runExport = async (
         uploadedUtc,
         uploaded: clock(uploadedUtc),
         flags: rec.flags,
+        local: localOf.get(r.id) ?? null,
         visit: visitOf(r.id),
       };
       const simulated = r.resultSource === 'simulated';
@@ -401,6 +406,15 @@ export const runExport = async (
             lc.value = v;
             longSink.scopedRow(longRows, lc, m.key);
           }
+        }
+      }
+      if (ctx.local && longSink && longRows) {
+        lc.pair = localPair(ctx.local);
+        longRows.pair(lc);
+        for (const d of LOCAL_MEASURE_DEFS) {
+          lc.measure = d;
+          lc.value = ctx.local.measures[d.key] ?? undefined;
+          longSink.scopedRow(longRows, lc, d.key);
         }
       }
       done++;

@@ -29,7 +29,16 @@ import {
 } from '../../shared/export';
 import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../shared/states';
 import type { AnswerAsReceived, StoredFlag } from '../db/repos/data-quality.repo';
+import type { StoredMeasurement } from '../db/repos/local-measures.repo';
 import type { ExportColumn, RawValue, Scope } from './column';
+import {
+  LOCAL_ANALYSIS,
+  LOCAL_MEASURE_DEFS,
+  localMeasureColumns,
+  qualityColumns,
+  type LocalMeasureDef,
+  type LocalPairView,
+} from './local-columns';
 import type { LocalTime } from './time';
 import { completenessFile, visitColumns, visitsFile, type VisitCells, type VisitRowCtx } from './visit-files';
 import type { CompletenessLine } from '../../shared/visit-accounting';
@@ -87,6 +96,8 @@ export interface RecordingCtx {
   readonly uploaded: LocalTime | null;
   /** The recording's data-quality flags (receipt, receipt check, polls); usually none. */
   readonly flags: readonly StoredFlag[];
+  /** The recording's local acoustic measures and quality control; null or absent when not measured. */
+  readonly local?: StoredMeasurement | null;
   /** The recording's visit in the study's schedule (visit-files.ts). */
   readonly visit: VisitCells;
 }
@@ -98,8 +109,9 @@ export interface WideCtx extends RecordingCtx {
 }
 
 export interface LongCtx extends RecordingCtx {
-  readonly pair: PairView;
-  readonly measure: MeasureDef;
+  /** An analysis type of the service, or the local acoustic measures (local-columns.ts). */
+  readonly pair: PairView | LocalPairView;
+  readonly measure: MeasureDef | LocalMeasureDef;
   readonly value: MeasureValue | undefined;
 }
 
@@ -533,7 +545,12 @@ const file = <C, Col extends ExportColumn<C>>(
       : [],
 });
 
-export const recordingsFile = (tz: string): ExportFile<RecordingCtx> =>
+/** Whether the study's local acoustic measures are exported (when any recording of it was measured locally). */
+export interface LocalOption {
+  readonly localMeasures?: boolean;
+}
+
+export const recordingsFile = (tz: string, local = false): ExportFile<RecordingCtx> =>
   file(
     RECORDINGS_FILE,
     'provenance',
@@ -541,10 +558,16 @@ export const recordingsFile = (tz: string): ExportFile<RecordingCtx> =>
     'one recording',
     "Where every number came from: the audio file (name, size, hash), when it was recorded and uploaded, the service's recording id, the API version and whether the values are simulated. The other files join it on `recording`.",
     ['recording'],
-    [...recordingColumns<RecordingCtx>(tz), ...provenanceColumns<RecordingCtx>(tz)],
+    [
+      ...recordingColumns<RecordingCtx>(tz),
+      ...provenanceColumns<RecordingCtx>(tz),
+      ...(local ? qualityColumns<RecordingCtx>() : []),
+    ],
   );
 
-export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): ExportFile<WideCtx> => {
+export const wideFile = (
+  req: Pick<ExportRequest, 'analyses' | 'timeZone'> & LocalOption,
+): ExportFile<WideCtx> => {
   const columns: ExportColumn<WideCtx>[] = [
     ...recordingColumns<WideCtx>(req.timeZone),
     ...provenanceColumns<WideCtx>(req.timeZone),
@@ -563,6 +586,7 @@ export const wideFile = (req: Pick<ExportRequest, 'analyses' | 'timeZone'>): Exp
     );
     for (const m of MEASURES) if (m.analysis === t) columns.push(measureColumn(m));
   }
+  if (req.localMeasures) columns.push(...qualityColumns<WideCtx>(), ...localMeasureColumns<WideCtx>());
   return file(
     WIDE_FILE,
     'data',
@@ -579,9 +603,12 @@ export type LongColumn = ExportColumn<LongCtx> & { readonly scope: Scope };
 const scoped = (scope: Scope, c: ExportColumn<LongCtx>): LongColumn => ({ ...c, scope });
 
 export const longFile = (
-  req: Pick<ExportRequest, 'analyses' | 'timeZone'>,
+  req: Pick<ExportRequest, 'analyses' | 'timeZone'> & LocalOption,
 ): ExportFile<LongCtx> & { readonly columns: readonly LongColumn[] } => {
-  const measures = selectedMeasures(req);
+  const measures: (MeasureDef | LocalMeasureDef)[] = [
+    ...selectedMeasures(req),
+    ...(req.localMeasures ? LOCAL_MEASURE_DEFS : []),
+  ];
   return file(
     LONG_FILE,
     'data',
@@ -599,9 +626,9 @@ export const longFile = (
           'analysis',
           'string',
           'Analysis type',
-          'The analysis type the measure belongs to.',
+          `The analysis type the measure belongs to${req.localMeasures ? '; `local`: measured on this machine from the audio, not by the service (see "Local acoustic measures")' : ''}.`,
           (c) => c.pair.type,
-          { enum: selectedTypes(req), required: true },
+          { enum: [...selectedTypes(req), ...(req.localMeasures ? [LOCAL_ANALYSIS] : [])], required: true },
         ),
       ),
       scoped(
@@ -1222,11 +1249,12 @@ export interface ExportFiles {
 
 export const exportFiles = (
   req: Pick<ExportRequest, 'analyses' | 'timeZone' | 'forms' | 'includeLinkFile'> &
-    Partial<Pick<ExportRequest, 'baselineSessions'>>,
+    Partial<Pick<ExportRequest, 'baselineSessions'>> &
+    LocalOption,
 ): ExportFiles => {
   const has = (f: ExportForm) => req.forms.includes(f);
   return {
-    recordings: recordingsFile(req.timeZone),
+    recordings: recordingsFile(req.timeZone, req.localMeasures),
     long: has('long') ? longFile(req) : null,
     wide: has('wide') ? wideFile(req) : null,
     summary: has('summary') ? summaryFile(req) : null,

@@ -16,6 +16,7 @@ import { batchesService, type BatchesService } from './batches.service';
 import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
+import { localMeasuresService, type LocalMeasuresService } from './local-measures.service';
 import { createKeyStore } from './key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
@@ -40,6 +41,7 @@ export type StudyService = ProfilesService &
   UsageService &
   PrivacyService &
   ExportsService &
+  LocalMeasuresService &
   ChangeSettingsService &
   VisitsService &
   CurationService &
@@ -86,6 +88,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...participantsService(ctx, engine),
     ...privacyService(ctx, engine),
     ...exportsService(ctx),
+    ...localMeasuresService(ctx),
     ...changeSettingsService(ctx),
     ...visitsService(ctx),
     ...curationService(ctx, engine),

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AppError, EventDef, Procedure } from '../rpc';
+import { acousticsContract, acousticsEvents } from './acoustics.contract';
 import { appContract } from './app.contract';
 import { auditContract } from './audit.contract';
 import { batchesContract } from './batches.contract';
@@ -29,6 +30,7 @@ import { visitsContract } from './visits.contract';
 
 export const procedures = {
   ...appContract,
+  ...acousticsContract,
   ...profilesContract,
   ...studiesContract,
   ...participantsContract,
@@ -50,7 +52,10 @@ export const procedures = {
   ...cohortContract,
 } as const satisfies Record<string, Procedure>;
 
-export const events = { ...eventsContract, ...exportEvents } as const satisfies Record<string, EventDef>;
+export const events = { ...eventsContract, ...exportEvents, ...acousticsEvents } as const satisfies Record<
+  string,
+  EventDef
+>;
 
 export type Procedures = typeof procedures;
 export type Method = keyof Procedures;

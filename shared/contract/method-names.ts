@@ -6,6 +6,8 @@
 import type { Method } from './index';
 
 export const METHOD_NAMES = [
+  'acoustics.planQuality',
+  'acoustics.recording',
   'app.info',
   'audit.list',
   'audit.verify',

@@ -4,6 +4,7 @@
  * (recursively). Files are measured on worker threads, two at a time. One line per file, or with
  * --json one object per file (`kind: "measures"`, `file`, every measure key, `quality`); --csv writes
  * one row per file with the same columns. Exit 3 when some file could not be measured.
+ * With --study, the recordings of a study instead (measure-study.ts).
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { DEFAULT_ACOUSTIC_SETTINGS, type AcousticSettings } from '../../acoustic
 import { MEASURE_KEYS, MEASURES } from '../../acoustics/measures';
 import { measureFiles } from '../../acoustics/pool';
 import { EXIT, UsageError, type StandaloneCommand } from '../command';
+import { measureStudy } from './measure-study';
 
 const wavFilesUnder = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
@@ -39,19 +41,31 @@ export const measureCommand: StandaloneCommand = {
   name: 'measure',
   help: `  measure <file|folder>... [--csv <out.csv>] [--pitch-floor <hz>] [--pitch-ceiling <hz>]
                                             local acoustic measures of WAV files (Praat's standard
-                                            settings; pitch range 75-500 Hz unless set), no study needed`,
+                                            settings; pitch range 75-500 Hz unless set), no study needed
+  measure --study <name|id> [--again] [--pitch-floor <hz>] [--pitch-ceiling <hz>]
+                                            the same measures and quality control of a study's
+                                            recordings not measured yet, stored in the study`,
   workspace: false,
-  run: async ({ values: v, sub, rest, out }) => {
+  run: async (input) => {
+    const { values: v, sub, rest, out } = input;
     const args = [sub, ...rest].filter((a): a is string => a !== undefined);
+    const pitch = (fallback: AcousticSettings): AcousticSettings => {
+      const s = {
+        pitchFloor: hz(v['pitch-floor'], 'pitch-floor', fallback.pitchFloor),
+        pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', fallback.pitchCeiling),
+      };
+      if (s.pitchCeiling <= s.pitchFloor)
+        throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
+      return s;
+    };
     let settings: AcousticSettings;
     try {
+      if (v.study !== undefined) {
+        if (args.length > 0) throw new UsageError('Give either files and folders or --study, not both.');
+        return await measureStudy(input, pitch);
+      }
       if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
-      settings = {
-        pitchFloor: hz(v['pitch-floor'], 'pitch-floor', DEFAULT_ACOUSTIC_SETTINGS.pitchFloor),
-        pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', DEFAULT_ACOUSTIC_SETTINGS.pitchCeiling),
-      };
-      if (settings.pitchCeiling <= settings.pitchFloor)
-        throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
+      settings = pitch(DEFAULT_ACOUSTIC_SETTINGS);
     } catch (e) {
       // A command without a workspace reports its own usage errors (the dispatcher does it for the others).
       if (!(e instanceof UsageError)) throw e;

@@ -15,6 +15,7 @@ import { m0110 } from './0110-study-design';
 import { m0120 } from './0120-curation';
 import { m0130 } from './0130-change-statistics';
 import { m0140 } from './0140-participant-attributes';
+import { m0150 } from './0150-local-measures';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0120,
   m0130,
   m0140,
+  m0150,
 ];

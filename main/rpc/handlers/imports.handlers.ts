@@ -84,6 +84,11 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
           ...(start ? { start } : {}),
         });
         plans.drop(planId);
+        // The local acoustic measures and quality control of the new recordings, off the main thread.
+        const studyId = plan.request.studyId;
+        void service.measureInBackground(studyId, (done, total) =>
+          d.bus.publish('acoustics.progress', { studyId, done, total }),
+        );
         return ok(r);
       } finally {
         committing.delete(planId);

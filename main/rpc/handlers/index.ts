@@ -1,5 +1,6 @@
 /** Every handler of the contract, built over the host's services; `Handlers` makes a missing one a type error. */
 import type { Handlers } from '../router';
+import { acousticsHandlers } from './acoustics.handlers';
 import { appHandlers } from './app.handlers';
 import { auditHandlers } from './audit.handlers';
 import { batchesHandlers } from './batches.handlers';
@@ -24,6 +25,7 @@ import { visitsHandlers } from './visits.handlers';
 
 export const createHandlers = (d: HostDeps): Handlers => ({
   ...appHandlers(d),
+  ...acousticsHandlers(d),
   ...profilesHandlers(d),
   ...studiesHandlers(d),
   ...participantsHandlers(d),

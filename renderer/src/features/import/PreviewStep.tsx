@@ -17,6 +17,7 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
 import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT } from './import-labels';
+import { PlanQuality } from './PlanQuality';
 import { lastSegment, type ChannelChoice } from './import-choice';
 
 const audio = (f: PlannedFile) => {
@@ -540,6 +541,7 @@ export const PreviewStep = ({
           <ReasonList planId={summary.planId} action="unassigned" title="No participant: not imported" />
           <Borderline planId={summary.planId} sent={borderline} onSend={onBorderline} />
           <Duplicates planId={summary.planId} insist={insist} onInsist={onInsist} />
+          <PlanQuality planId={summary.planId} />
 
           <div className="plan-files">
             <h3>{action ? `Files: ${ACTION[action].label}` : 'All files'}</h3>

@@ -18,6 +18,7 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
+import { LocalMeasuresSection } from './LocalMeasuresSection';
 import type { CurationDone } from '../../../../shared/curation';
 import { useAction } from '../../lib/api';
 import { ErrorNotice } from '../../components/Feedback';
@@ -187,6 +188,7 @@ const Detail = ({
         )}
       </Section>
 
+      <LocalMeasuresSection recordingId={r.id} />
       <DataQuality d={d} />
 
       <Section title="Analyses">

@@ -1,0 +1,160 @@
+/**
+ * The local acoustic measures and the quality control of recordings (migration 0150): which recordings
+ * of a study are not measured yet, storing one measurement, and reading them back per recording or per
+ * study (exports, the recording page).
+ */
+import type { Db } from '../open';
+import { stmt } from '../statements';
+
+export interface RecordingAudio {
+  readonly id: number;
+  readonly sourcePath: string;
+  readonly uploadPath: string | null;
+}
+
+/** The study's recordings without a local measurement (or, with `again`, all of them), oldest first. */
+export const recordingsToMeasure = (db: Db, studyId: number, again = false): RecordingAudio[] =>
+  (
+    stmt(
+      db,
+      `SELECT r.id, r.source_path, r.upload_path FROM recordings r
+        WHERE r.study_id = ? AND (? = 1 OR NOT EXISTS (SELECT 1 FROM local_measurements m WHERE m.recording_id = r.id))
+        ORDER BY r.id`,
+    ).all(studyId, again ? 1 : 0) as { id: number; source_path: string; upload_path: string | null }[]
+  ).map((r) => ({ id: r.id, sourcePath: r.source_path, uploadPath: r.upload_path }));
+
+export interface StoredQuality {
+  readonly verdict: 'good' | 'usable' | 'poor';
+  readonly reasons: readonly string[];
+  readonly durationSeconds: number;
+  readonly snrDb: number | null;
+  readonly clippingRatio: number;
+  readonly peakDbfs: number | null;
+  readonly rmsDbfs: number | null;
+  readonly dcOffset: number;
+  readonly longSilences: number;
+  readonly longSilenceSeconds: number;
+}
+
+export interface StoredMeasurement {
+  readonly recordingId: number;
+  readonly measuredAt: string;
+  readonly engineVersion: string;
+  /** JSON of the settings the measures were computed with (pitch range). */
+  readonly settings: string;
+  readonly audioPath: string;
+  /** JSON of the problem, when the recording could not be measured (then no quality and no measures). */
+  readonly problem: string | null;
+  readonly quality: StoredQuality | null;
+  /** Measure key → value (null: undefined for this recording). */
+  readonly measures: Readonly<Record<string, number | null>>;
+}
+
+/** Stores (or replaces) one recording's measurement, its measures and quality in one transaction. */
+export const saveMeasurement = (db: Db, m: StoredMeasurement): void => {
+  const q = m.quality;
+  db.transaction(() => {
+    stmt(db, `DELETE FROM local_measurements WHERE recording_id = ?`).run(m.recordingId);
+    stmt(
+      db,
+      `INSERT INTO local_measurements (recording_id, measured_at, engine_version, settings, audio_path, problem,
+         qc_verdict, qc_reasons, qc_duration_seconds, qc_snr_db, qc_clipping_ratio, qc_peak_dbfs, qc_rms_dbfs,
+         qc_dc_offset, qc_long_silences, qc_long_silence_seconds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      m.recordingId,
+      m.measuredAt,
+      m.engineVersion,
+      m.settings,
+      m.audioPath,
+      m.problem,
+      q?.verdict ?? null,
+      q ? JSON.stringify(q.reasons) : null,
+      q?.durationSeconds ?? null,
+      q?.snrDb ?? null,
+      q?.clippingRatio ?? null,
+      q?.peakDbfs ?? null,
+      q?.rmsDbfs ?? null,
+      q?.dcOffset ?? null,
+      q?.longSilences ?? null,
+      q?.longSilenceSeconds ?? null,
+    );
+    const ins = stmt(db, `INSERT INTO local_measures (recording_id, measure, value) VALUES (?, ?, ?)`);
+    for (const [k, v] of Object.entries(m.measures)) ins.run(m.recordingId, k, v);
+  })();
+};
+
+interface Row {
+  recording_id: number;
+  measured_at: string;
+  engine_version: string;
+  settings: string;
+  audio_path: string;
+  problem: string | null;
+  qc_verdict: 'good' | 'usable' | 'poor' | null;
+  qc_reasons: string | null;
+  qc_duration_seconds: number | null;
+  qc_snr_db: number | null;
+  qc_clipping_ratio: number | null;
+  qc_peak_dbfs: number | null;
+  qc_rms_dbfs: number | null;
+  qc_dc_offset: number | null;
+  qc_long_silences: number | null;
+  qc_long_silence_seconds: number | null;
+}
+
+const toStored = (r: Row, measures: Record<string, number | null>): StoredMeasurement => ({
+  recordingId: r.recording_id,
+  measuredAt: r.measured_at,
+  engineVersion: r.engine_version,
+  settings: r.settings,
+  audioPath: r.audio_path,
+  problem: r.problem,
+  quality:
+    r.qc_verdict === null
+      ? null
+      : {
+          verdict: r.qc_verdict,
+          reasons: r.qc_reasons ? (JSON.parse(r.qc_reasons) as string[]) : [],
+          durationSeconds: r.qc_duration_seconds ?? 0,
+          snrDb: r.qc_snr_db,
+          clippingRatio: r.qc_clipping_ratio ?? 0,
+          peakDbfs: r.qc_peak_dbfs,
+          rmsDbfs: r.qc_rms_dbfs,
+          dcOffset: r.qc_dc_offset ?? 0,
+          longSilences: r.qc_long_silences ?? 0,
+          longSilenceSeconds: r.qc_long_silence_seconds ?? 0,
+        },
+  measures,
+});
+
+/** One recording's measurement; null when it was never measured. */
+export const measurementOf = (db: Db, recordingId: number): StoredMeasurement | null => {
+  const r = stmt(db, `SELECT * FROM local_measurements WHERE recording_id = ?`).get(recordingId) as
+    Row | undefined;
+  if (!r) return null;
+  const values = stmt(db, `SELECT measure, value FROM local_measures WHERE recording_id = ?`).all(
+    recordingId,
+  ) as { measure: string; value: number | null }[];
+  return toStored(r, Object.fromEntries(values.map((v) => [v.measure, v.value])));
+};
+
+/** Every measurement of the study's recordings, by recording id. */
+export const measurementsOfStudy = (db: Db, studyId: number): Map<number, StoredMeasurement> => {
+  const rows = stmt(
+    db,
+    `SELECT m.* FROM local_measurements m JOIN recordings r ON r.id = m.recording_id WHERE r.study_id = ?`,
+  ).all(studyId) as Row[];
+  const values = stmt(
+    db,
+    `SELECT v.recording_id, v.measure, v.value FROM local_measures v
+       JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`,
+  ).all(studyId) as { recording_id: number; measure: string; value: number | null }[];
+  const byRec = new Map<number, Record<string, number | null>>();
+  for (const v of values) {
+    const m = byRec.get(v.recording_id) ?? {};
+    m[v.measure] = v.value;
+    byRec.set(v.recording_id, m);
+  }
+  return new Map(rows.map((r) => [r.recording_id, toStored(r, byRec.get(r.recording_id) ?? {})]));
+};
