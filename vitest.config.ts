@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    // The long journeys (`*.slow.test.ts`) run in `npm run test:slow`, which CI runs after `npm test`.
+    exclude: ['**/node_modules/**', '**/*.slow.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,

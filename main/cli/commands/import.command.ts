@@ -55,7 +55,7 @@ const planText = (plan: ImportPlan): string[] => {
 };
 
 /**
- * Test hook for the kill test (test/integration/cli/voicescope-interrupted-import.test.ts): with
+ * Test hook for the kill test (test/integration/cli/voicescope-interrupted-import.slow.test.ts): with
  * VOICESCOPE_TEST_HOOKS=1 and VOICESCOPE_TEST_HOLD_AFTER_COMMIT=1 the import stops between its commit and
  * the batch's start and waits there to be killed. Without both variables it does nothing.
  */
