@@ -14,3 +14,22 @@ export interface ExportColumn<C> extends ColumnDef {
 
 /** What a long-form column's value depends on: the recording, the analysis type (pair), the measure, or the row itself. */
 export type Scope = 'recording' | 'pair' | 'measure' | 'row';
+
+/** What a column may add to its name, type, title, description and getter. */
+export type ColumnExtra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & {
+  required?: boolean;
+  neutralised?: boolean;
+};
+
+/** One column of an export file: optional by default, never formula-neutralised unless it says so. */
+export const col = <C>(
+  name: string,
+  type: ColumnDef['type'],
+  title: string,
+  description: string,
+  get: (c: C) => RawValue,
+  extra: ColumnExtra = {},
+): ExportColumn<C> => {
+  const { required = false, neutralised = false, ...rest } = extra;
+  return { name, type, title, description, required, neutralised, ...rest, get };
+};

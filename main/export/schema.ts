@@ -21,7 +21,6 @@ import {
 import { RELIABILITY_SOURCES } from '../../shared/reliability';
 import {
   ANALYSIS_PREFIX,
-  type ColumnDef,
   type ExportForm,
   type ExportRequest,
   type FileDef,
@@ -30,7 +29,7 @@ import {
 import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../shared/states';
 import type { AnswerAsReceived, StoredFlag } from '../db/repos/data-quality.repo';
 import type { StoredMeasurement } from '../db/repos/local-measures.repo';
-import type { ExportColumn, RawValue, Scope } from './column';
+import { col, type ColumnExtra, type ExportColumn, type Scope } from './column';
 import {
   LOCAL_ANALYSIS,
   LOCAL_MEASURE_DEFS,
@@ -169,23 +168,6 @@ export interface LinkCtx {
 }
 
 // ---- building blocks ----
-
-type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & {
-  required?: boolean;
-  neutralised?: boolean;
-};
-
-const col = <C>(
-  name: string,
-  type: ColumnDef['type'],
-  title: string,
-  description: string,
-  get: (c: C) => RawValue,
-  extra: Extra = {},
-): ExportColumn<C> => {
-  const { required = false, neutralised = false, ...rest } = extra;
-  return { name, type, title, description, required, neutralised, ...rest, get };
-};
 
 const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const textOrNull = (v: MeasureValue | undefined): string | null => (typeof v === 'string' ? v : null);
@@ -448,7 +430,7 @@ const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[
 
 const measureColumn = (m: MeasureDef): ExportColumn<WideCtx> => {
   const isCategory = m.valueType === 'category';
-  const extra: Extra = { measure: m.key };
+  const extra: ColumnExtra = { measure: m.key };
   if (m.unit !== null) extra.unit = m.unit;
   // No enum or range constraint: a value outside what the specification allows is kept as received and
   // flagged (docs/export.md, "Data quality"), so the declared constraints would be violated by kept data.

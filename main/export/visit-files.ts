@@ -4,7 +4,7 @@
  * come from or a missing-data reason, and `completeness.csv`, the study's visits x reasons counts. The
  * codes come from shared/missing-data.ts; the column schema (schema.ts) lists these files with the rest.
  */
-import type { ColumnDef, FileDef, FileRole } from '../../shared/export';
+import type { FileDef, FileRole } from '../../shared/export';
 import { MISSING_REASONS } from '../../shared/missing-data';
 import {
   PARTICIPANT_STATUSES,
@@ -14,7 +14,7 @@ import {
 } from '../../shared/states';
 import type { CompletenessLine, VisitRow } from '../../shared/visit-accounting';
 import type { BaselineSource } from '../../shared/visits';
-import type { ExportColumn, RawValue } from './column';
+import { col, type ExportColumn } from './column';
 
 export const VISITS_FILE = 'visits.csv';
 export const COMPLETENESS_FILE = 'completeness.csv';
@@ -35,23 +35,6 @@ export interface VisitRowCtx {
   readonly baseline: string | null;
   readonly baselineSource: BaselineSource | null;
 }
-
-type Extra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat'>> & {
-  required?: boolean;
-  neutralised?: boolean;
-};
-
-const col = <C>(
-  name: string,
-  type: ColumnDef['type'],
-  title: string,
-  description: string,
-  get: (c: C) => RawValue,
-  extra: Extra = {},
-): ExportColumn<C> => {
-  const { required = false, neutralised = false, ...rest } = extra;
-  return { name, type, title, description, required, neutralised, ...rest, get };
-};
 
 const CODES = MISSING_REASONS.map((m) => m.code);
 const codeOf = (reason: string | null): string | null =>
