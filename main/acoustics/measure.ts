@@ -17,7 +17,7 @@ import { findSilences, summarisePauses } from './silences';
 import { mean, quantile, sd } from './stats';
 import { jitterLocal, shimmerLocal } from './voice';
 
-export const ENGINE = { name: 'voicescope-acoustics', version: '0.1.0' } as const;
+export const ENGINE = { name: 'voicescope-acoustics', version: '0.2.0' } as const;
 
 export interface AcousticSettings {
   /** Pitch floor in Hz (Praat's "pitch floor"); also the harmonicity's minimum pitch. */
