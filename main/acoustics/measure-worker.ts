@@ -1,11 +1,12 @@
 /**
  * A worker thread of the measurement pool (pool.ts): measures one WAV file per message and answers with
- * the result (the pitch track left out) or the problem. Runs under whatever loader started the parent
+ * the result (with the pitch track in 32-bit floats when asked, else without it) or the problem. Runs under whatever loader started the parent
  * (tsx in development and in the `voicescope` command), which worker threads inherit.
  */
 import { parentPort } from 'node:worker_threads';
 
 import { assessFile, measureFile, type AcousticSettings } from './measure';
+import { compactTrack } from './pitch-track';
 
 export interface WorkerRequest {
   readonly id: number;
@@ -13,6 +14,8 @@ export interface WorkerRequest {
   readonly settings: AcousticSettings;
   /** The quality control alone (assessFile), not the measures. */
   readonly qualityOnly?: boolean;
+  /** Send the F0 track too (pitch-track.ts), for storing beside the measures. */
+  readonly withPitchTrack?: boolean;
 }
 
 parentPort?.on('message', (req: WorkerRequest) => {
@@ -31,8 +34,9 @@ parentPort?.on('message', (req: WorkerRequest) => {
     (r) => {
       if (!r.ok) parentPort?.postMessage({ id: req.id, result: r });
       else {
-        const { pitchTrack: _track, ...rest } = r.value;
-        parentPort?.postMessage({ id: req.id, result: { ok: true, value: rest } });
+        const { pitchTrack, ...rest } = r.value;
+        const value = req.withPitchTrack ? { ...rest, pitchTrack: compactTrack(pitchTrack) } : rest;
+        parentPort?.postMessage({ id: req.id, result: { ok: true, value } });
       }
     },
     (e: unknown) =>

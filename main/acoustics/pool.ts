@@ -15,13 +15,20 @@ import {
   type AcousticSettings,
   type MeasureFileProblem,
 } from './measure';
+import type { PitchTrack } from './pitch-track';
 import type { QualityReport } from './quality';
 import type { WorkerRequest } from './measure-worker';
 
-export type PooledResult = Result<Omit<AcousticResult, 'pitchTrack'>, MeasureFileProblem>;
+/** A file's measures; with its F0 track (32-bit floats) when `withPitchTrack` was asked. */
+export type PooledResult = Result<
+  Omit<AcousticResult, 'pitchTrack'> & { readonly pitchTrack?: PitchTrack },
+  MeasureFileProblem
+>;
 
 export interface PoolOptions {
   readonly threads?: number;
+  /** Return each file's F0 track too (the study's measures keep it for the spectrogram). */
+  readonly withPitchTrack?: boolean;
   /** Called as each file finishes (in finishing order). */
   readonly onResult?: (index: number, result: PooledResult) => void;
 }
@@ -47,7 +54,8 @@ export const measureFiles = (
   paths: readonly string[],
   settings: AcousticSettings,
   options: PoolOptions = {},
-): Promise<PooledResult[]> => runPool<PooledResult>(paths, settings, false, options);
+): Promise<PooledResult[]> =>
+  runPool<PooledResult>(paths, settings, { withPitchTrack: options.withPitchTrack ?? false }, options);
 
 export type PooledQuality = Result<QualityReport, MeasureFileProblem>;
 
@@ -58,12 +66,13 @@ export const assessFiles = (
     readonly threads?: number;
     readonly onResult?: (index: number, result: PooledQuality) => void;
   } = {},
-): Promise<PooledQuality[]> => runPool<PooledQuality>(paths, DEFAULT_ACOUSTIC_SETTINGS, true, options);
+): Promise<PooledQuality[]> =>
+  runPool<PooledQuality>(paths, DEFAULT_ACOUSTIC_SETTINGS, { qualityOnly: true }, options);
 
 const runPool = async <R>(
   paths: readonly string[],
   settings: AcousticSettings,
-  qualityOnly: boolean,
+  asked: Pick<WorkerRequest, 'qualityOnly' | 'withPitchTrack'>,
   options: { readonly threads?: number; readonly onResult?: (index: number, result: R) => void },
 ): Promise<R[]> => {
   const results = new Array<R>(paths.length);
@@ -78,7 +87,7 @@ const runPool = async <R>(
           return;
         }
         const id = next++;
-        worker.postMessage({ id, path: paths[id]!, settings, qualityOnly } satisfies WorkerRequest);
+        worker.postMessage({ id, path: paths[id]!, settings, ...asked } satisfies WorkerRequest);
       };
       worker.on('message', (m: { id: number; result: R }) => {
         results[m.id] = m.result;

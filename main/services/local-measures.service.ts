@@ -7,8 +7,10 @@
 import { DEFAULT_ACOUSTIC_SETTINGS, ENGINE, type AcousticSettings } from '../acoustics/measure';
 import { assessFiles, measureFiles } from '../acoustics/pool';
 import type { QualityReport } from '../acoustics/quality';
+import type { PitchTrack } from '../acoustics/pitch-track';
 import {
   measurementOf,
+  pitchTrackOf,
   recordingsToMeasure,
   saveMeasurement,
   type StoredMeasurement,
@@ -57,6 +59,8 @@ export interface LocalMeasuresService {
   ): Promise<{ path: string; quality: QualityReport | null; problem: string | null }[]>;
   /** One recording's local measures and quality control; null when not measured yet. */
   localMeasurement(recordingId: number): StoredMeasurement | null;
+  /** The F0 track of its local measures; null when not measured, or measured before tracks were kept. */
+  localPitchTrack(recordingId: number): PitchTrack | null;
 }
 
 const settingKey = (studyId: number): string => `local_measures.settings.study.${studyId}`;
@@ -81,6 +85,7 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
       opts.onProgress?.(0, todo.length);
       await measureFiles(paths, settings, {
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+        withPitchTrack: true,
         // Stored as each file finishes: a stop half-way keeps what was measured.
         onResult: (i, r) => {
           // The workspace was closed while the workers ran (the app quitting): nothing more is stored.
@@ -97,12 +102,11 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
             failed.push({ recordingId: rec.id, path: paths[i]!, detail: r.error.detail });
             saveMeasurement(db, { ...base, problem: JSON.stringify(r.error), quality: null, measures: {} });
           } else {
-            saveMeasurement(db, {
-              ...base,
-              problem: null,
-              quality: r.value.quality,
-              measures: r.value.measures,
-            });
+            saveMeasurement(
+              db,
+              { ...base, problem: null, quality: r.value.quality, measures: r.value.measures },
+              r.value.pitchTrack ?? null,
+            );
           }
           opts.onProgress?.(++done, todo.length);
         },
@@ -137,6 +141,7 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
       }));
     },
     localMeasurement: (recordingId) => measurementOf(db, recordingId),
+    localPitchTrack: (recordingId) => pitchTrackOf(db, recordingId),
   };
   return self;
 };

@@ -38,6 +38,21 @@ export const LocalMeasurementSchema = z.object({
 });
 export type LocalMeasurement = z.infer<typeof LocalMeasurementSchema>;
 
+/**
+ * The F0 track the local measures come from, for drawing on the spectrogram: frame i at
+ * `firstTime + i · step` seconds, `f0[i]` in Hz rounded to 0.01, 0 where unvoiced; with the pitch range
+ * it was computed in.
+ */
+export const PitchTrackSchema = z.object({
+  firstTime: z.number(),
+  step: z.number().positive(),
+  f0: z.array(z.number().nonnegative()),
+  pitchFloorHz: z.number().nullable(),
+  pitchCeilingHz: z.number().nullable(),
+  engineVersion: z.string(),
+});
+export type PitchTrackView = z.infer<typeof PitchTrackSchema>;
+
 /** One file of an import preview: its quality control, or why it could not be checked (not a WAV file…). */
 export const PreviewQualitySchema = z.object({
   path: z.string(),
@@ -54,6 +69,8 @@ export const acousticsEvents = {
 export const acousticsContract = {
   /** null: the recording was not measured locally yet. */
   'acoustics.recording': procedure(strict({ recordingId: Id }), LocalMeasurementSchema.nullable()),
+  /** null: not measured locally, or measured before tracks were kept (measure again to see it). */
+  'acoustics.pitchTrack': procedure(strict({ recordingId: Id }), PitchTrackSchema.nullable()),
   /**
    * The quality control of an import preview's WAV files, before anything is committed or sent (no credit
    * spent): the files the preview would import, on worker threads. null: the preview is gone.

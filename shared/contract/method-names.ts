@@ -6,6 +6,7 @@
 import type { Method } from './index';
 
 export const METHOD_NAMES = [
+  'acoustics.pitchTrack',
   'acoustics.planQuality',
   'acoustics.recording',
   'app.info',

@@ -3,15 +3,95 @@
  * reaches `playing` and its time advances), sees the speech the workstation's estimate found shaded on
  * the waveform (the shaded regions are the estimate's segments), a spectrogram and a time axis, and
  * controls it from the keyboard. The audio comes through the bridge with a session ticket and byte
- * ranges, never the launch token in an address. axe-core finds nothing on the page; screenshots at
- * 100 % and 200 % zoom, light and dark.
+ * ranges, never the launch token in an address. The F0 track of the local measures (issue 19) is drawn
+ * over the spectrogram on its axes: every voiced frame of the stored track at its time and frequency,
+ * inside the spectrogram's box, at 100 % and 200 % zoom, with a legend, a switch and a text alternative.
+ * axe-core finds nothing on the page; screenshots at 100 % and 200 % zoom, light and dark.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { paths } from '../../renderer/src/app/paths';
+import type { PitchTrackView } from '../../shared/contract/acoustics.contract';
+import {
+  SPECTROGRAM,
+  frequencyToY,
+  trackSummary,
+  yToFrequency,
+  type TrackFrames,
+} from '../../renderer/src/features/recording-detail/spectrogram-axis';
 import { encodeWav, makeSpeechLikeSignal } from '../fixtures/audio';
-import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
+import { SCREENSHOTS, checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
+
+/**
+ * Reads the drawn pitch track back (each run's path, in the spectrogram's pixels) and checks it against
+ * the stored track: every voiced frame drawn once, at x = its time over the full width and at the height
+ * of its F0 on the spectrogram's frequency axis, every line inside the spectrogram's box.
+ */
+const expectTrackDrawn = async (page: Page, track: TrackFrames) => {
+  const layer = page.getByTestId('pitch-track');
+  await expect(layer).toBeVisible();
+  const drawn = await layer.evaluate((svg) => {
+    const box = svg.parentElement!.querySelector('.spectrogram')!.getBoundingClientRect();
+    return {
+      width: Number(svg.getAttribute('data-width')),
+      duration: Number(svg.getAttribute('data-duration')),
+      box: { top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: box.height },
+      svg: svg.getBoundingClientRect().toJSON() as { top: number; height: number },
+      runs: [...svg.querySelectorAll('g[data-from]')].map((g) => {
+        const line = g.querySelector('[data-run="pitch"]')!;
+        const r = line.getBoundingClientRect();
+        return {
+          from: Number(g.getAttribute('data-from')),
+          d: line.getAttribute('d')!,
+          rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+        };
+      }),
+    };
+  });
+  expect(drawn.box.height).toBe(SPECTROGRAM.height);
+  expect(drawn.svg.top).toBeCloseTo(drawn.box.top, 0);
+  expect(drawn.svg.height).toBeCloseTo(SPECTROGRAM.height, 0);
+  // Compared in plain code and asserted once: an expect per point would record tens of thousands of steps.
+  const voiced = track.f0.filter((f) => f > 0).length;
+  let frames = 0,
+    unvoicedDrawn = 0,
+    worstX = 0,
+    worstY = 0,
+    worstCents = 0,
+    outside = 0;
+  for (const run of drawn.runs) {
+    const points = [...run.d.matchAll(/[ML](-?[\d.]+),(-?[\d.]+)/g)].map(
+      (m) => [Number(m[1]), Number(m[2])] as const,
+    );
+    points.forEach(([x, y], k) => {
+      const i = run.from + k;
+      const f = track.f0[i] ?? 0;
+      frames++;
+      if (!(f > 0)) {
+        unvoicedDrawn++;
+        return;
+      }
+      worstX = Math.max(
+        worstX,
+        Math.abs(x - ((track.firstTime + i * track.step) / drawn.duration) * drawn.width),
+      );
+      worstY = Math.max(worstY, Math.abs(y - frequencyToY(f)));
+      worstCents = Math.max(worstCents, Math.abs(1200 * Math.log2(yToFrequency(y) / f)));
+      if (y < 0 || y > SPECTROGRAM.height || x < 0 || x > drawn.width) outside++;
+    });
+    // Inside the spectrogram's box (the line's 2 px width aside); when zoomed in, lines beyond the
+    // visible part are clipped by the box, so only the height is checked for them.
+    if (run.rect.top < drawn.box.top - 2 || run.rect.bottom > drawn.box.bottom + 2) outside++;
+  }
+  expect({ frames, unvoicedDrawn, outside }).toEqual({ frames: voiced, unvoicedDrawn: 0, outside: 0 });
+  // Drawn to 0.01 px: the place of each frame within 0.01 px, its F0 well under a cent off the stored value.
+  expect(worstX).toBeLessThan(0.01);
+  expect(worstY).toBeLessThan(0.01);
+  expect(worstCents).toBeLessThan(1);
+  return { frames, runs: drawn.runs.length, width: drawn.width, worstCents };
+};
 
 test('a recording can be heard and seen: play, speech shaded as estimated, keyboard, ranges', async ({
   page,
@@ -35,6 +115,20 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
     if (r.url().includes('/download/media/'))
       media.push({ url: r.url(), status: r.status(), range: r.request().headers()['range'] ?? null });
   });
+  // The import measured the recording in the background; its F0 track is stored with the measures.
+  const got: { track: PitchTrackView | null } = { track: null };
+  await expect
+    .poll(
+      async () => {
+        const r = await host.rpc('acoustics.pitchTrack', { recordingId: rid });
+        got.track = r.ok ? r.value : null;
+        return got.track !== null;
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
+    .toBe(true);
+  const stored = got.track!;
+  console.log(`pitch track stored: ${stored.f0.length} frames of ${stored.step * 1000} ms`);
   await openScreen(page, paths.study(seeded.studyId).recording(rid));
   await expect(page.getByRole('heading', { name: 'Listen and look' })).toBeVisible();
   const waveform = page.getByTestId('waveform');
@@ -71,6 +165,26 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
   expect(speech.value.speechSeconds).toBeGreaterThan(30);
   await expect(page.locator('.spectrogram canvas').first()).toBeAttached({ timeout: 30_000 });
 
+  // The pitch track over the spectrogram, with its legend, its switch and its text alternative.
+  const shown = await expectTrackDrawn(page, stored);
+  console.log(
+    `pitch track: ${shown.frames} voiced frames in ${shown.runs} runs over ${shown.width} px, worst ${shown.worstCents.toFixed(3)} cents`,
+  );
+  const summary = trackSummary(stored)!;
+  await expect(page.getByTestId('pitch-track-text')).toHaveText(
+    new RegExp(
+      `^Pitch track: median ${Math.round(summary.medianHz)} Hz, range ${Math.round(summary.minHz)} Hz to ${Math.round(summary.maxHz)} Hz, voiced in ${Math.round(summary.voicedShare * 100)} % of the ${(stored.step * 1000).toFixed(1)} ms frames`,
+    ),
+  );
+  await expect(page.getByRole('img', { name: /with the pitch track drawn over it/ })).toBeVisible();
+  const toggle = page.getByRole('checkbox', { name: 'Show the pitch track' });
+  await toggle.focus();
+  await page.keyboard.press('Space');
+  await expect(toggle).not.toBeChecked();
+  await expect(page.getByTestId('pitch-track')).toHaveCount(0);
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('pitch-track')).toBeVisible();
+
   // Playing: the element reaches `playing` and its time advances.
   const audio = page.getByTestId('recording-audio');
   await audio.evaluate((a) => {
@@ -105,10 +219,49 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
   );
   expect(noTicket).toBe(403);
 
+  console.log('pitch track: drawn, switched; checking the page');
   await checkA11y(page, 'recording page with player');
   await shoot(page, 'recording-listen-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'recording-listen-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Zoomed into the waveform, the spectrogram and the track follow its scrolling.
+  const wave = page.getByRole('group', { name: /^Waveform of the original file/ });
+  await wave.focus();
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await expect(page.getByRole('slider', { name: 'Zoom' })).toHaveValue('3');
+  await wave.evaluate((el) => {
+    el.scrollLeft = 400;
+  });
+  await expect
+    .poll(() => page.getByTestId('pitch-track').evaluate((svg) => (svg as SVGElement).style.transform))
+    .toBe('translateX(-400px)');
+  const spectroScroll = await page
+    .locator('.spectrogram > div')
+    .first()
+    .evaluate((d) => d.scrollLeft);
+  expect(spectroScroll).toBe(400);
+  await expectTrackDrawn(page, stored);
+  await wave.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('-');
+  await expect(page.getByRole('slider', { name: 'Zoom' })).toHaveValue('0');
+
+  console.log('pitch track: followed the waveform zoom and scroll');
+  // 200 % zoom (1280 x 800 at 200 %: 640 x 400 CSS pixels): the track is drawn again at the new width.
+  await page.setViewportSize({ width: 640, height: 400 });
+  await expect
+    .poll(() => page.getByTestId('pitch-track').evaluate((svg) => Number(svg.getAttribute('data-width'))))
+    .toBeLessThan(shown.width);
+  await expectTrackDrawn(page, stored);
+  await page.getByTestId('pitch-track').scrollIntoViewIfNeeded();
+  await page.screenshot({
+    path: join(SCREENSHOTS, 'zoom200-recording-pitch-light.png'),
+    fullPage: false,
+  });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SCREENSHOTS, 'zoom200-recording-pitch-dark.png'), fullPage: false });
   await page.emulateMedia({ colorScheme: 'light' });
 });
 

@@ -2,9 +2,12 @@
  * Which recordings and analysis types an export holds, read from the study database in one fixed order
  * (participant code, recording time, recording number) so the same selection always gives the same
  * bytes. A recording is selected when it belongs to the study, matches the participant, date and
- * session filters, and has at least one analysis type that passes the type and state filters; only
- * those (recording, type) pairs are exported. Lists are bound as JSON arrays (json_each), never spliced
- * into the SQL.
+ * session filters, and either has at least one analysis type that passes the type and state filters
+ * (only those (recording, type) pairs are exported), or never reached the service (no analysis row:
+ * refused locally, held, not sent yet) but was measured locally: its local measures are exported
+ * (`analysis` = `local`) with the service's columns empty. A state filter selects the service's analyses
+ * by state, so it leaves those local-only recordings out. Lists are bound as JSON arrays (json_each),
+ * never spliced into the SQL.
  */
 import Database from 'better-sqlite3';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
@@ -55,7 +58,13 @@ const filterOf = (req: ExportRequest): Filter => {
     params['states'] = JSON.stringify(req.states);
   }
   const pairWhere = pair.join(' AND ');
-  where.push(`EXISTS (SELECT 1 FROM analyses a WHERE ${pairWhere})`);
+  const sent = `EXISTS (SELECT 1 FROM analyses a WHERE ${pairWhere})`;
+  where.push(
+    req.states
+      ? sent
+      : `(${sent} OR (NOT EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id)
+            AND EXISTS (SELECT 1 FROM local_measurements m WHERE m.recording_id = r.id)))`,
+  );
   return { where: where.join(' AND '), pairWhere, params };
 };
 
@@ -172,7 +181,7 @@ export const recordingView = (a: RawRecording): RecordingView => ({
 
 export interface SelectedRecording {
   readonly r: RecordingView;
-  /** Exported analysis types, in catalogue order. */
+  /** Exported analysis types, in catalogue order; none when the recording never reached the service. */
   readonly pairs: readonly PairView[];
   /** Stored values by measure key (a key is absent when the service did not provide the value). */
   readonly values: Readonly<Record<string, MeasureValue>>;
@@ -216,8 +225,8 @@ export function* iterateSelection(db: Db, req: ExportRequest): Generator<Selecte
     answers: readonly AnswerAsReceived[],
   ): SelectedRecording => {
     // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
-    const ps = (row[PAIRS] as string)
-      .split(',')
+    // A recording that never reached the service (exported for its local measures) has no pairs.
+    const ps = ((row[PAIRS] as string | null)?.split(',') ?? [])
       .map((p) => {
         const i = p.indexOf(':');
         return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) };

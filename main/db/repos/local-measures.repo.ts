@@ -3,6 +3,7 @@
  * of a study are not measured yet, storing one measurement, and reading them back per recording or per
  * study (exports, the recording page).
  */
+import { trackBytes, trackFromBytes, type PitchTrack } from '../../acoustics/pitch-track';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -50,8 +51,11 @@ export interface StoredMeasurement {
   readonly measures: Readonly<Record<string, number | null>>;
 }
 
-/** Stores (or replaces) one recording's measurement, its measures and quality in one transaction. */
-export const saveMeasurement = (db: Db, m: StoredMeasurement): void => {
+/**
+ * Stores (or replaces) one recording's measurement, its measures and quality, and the F0 track they
+ * come from when given, in one transaction (a replaced measurement's old track goes with it).
+ */
+export const saveMeasurement = (db: Db, m: StoredMeasurement, track: PitchTrack | null = null): void => {
   const q = m.quality;
   db.transaction(() => {
     stmt(db, `DELETE FROM local_measurements WHERE recording_id = ?`).run(m.recordingId);
@@ -81,7 +85,20 @@ export const saveMeasurement = (db: Db, m: StoredMeasurement): void => {
     );
     const ins = stmt(db, `INSERT INTO local_measures (recording_id, measure, value) VALUES (?, ?, ?)`);
     for (const [k, v] of Object.entries(m.measures)) ins.run(m.recordingId, k, v);
+    if (track)
+      stmt(
+        db,
+        `INSERT INTO local_pitch_tracks (recording_id, first_time, step, frames, f0) VALUES (?, ?, ?, ?, ?)`,
+      ).run(m.recordingId, track.firstTime, track.step, track.f0.length, trackBytes(track.f0));
   })();
+};
+
+/** The F0 track of one recording's measurement; null when not measured, or measured before tracks were kept. */
+export const pitchTrackOf = (db: Db, recordingId: number): PitchTrack | null => {
+  const r = stmt(db, `SELECT first_time, step, f0 FROM local_pitch_tracks WHERE recording_id = ?`).get(
+    recordingId,
+  ) as { first_time: number; step: number; f0: Buffer } | undefined;
+  return r ? { firstTime: r.first_time, step: r.step, f0: trackFromBytes(r.f0) } : null;
 };
 
 interface Row {

@@ -18,6 +18,20 @@ export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContr
       })),
     );
   },
+  'acoustics.pitchTrack': ({ recordingId }) => {
+    const m = d.service.localMeasurement(recordingId);
+    const t = m ? d.service.localPitchTrack(recordingId) : null;
+    if (!m || !t) return ok(null);
+    const s = JSON.parse(m.settings) as { pitchFloor?: number; pitchCeiling?: number };
+    return ok({
+      firstTime: t.firstTime,
+      step: t.step,
+      f0: Array.from(t.f0, (f) => Math.round(f * 100) / 100),
+      pitchFloorHz: s.pitchFloor ?? null,
+      pitchCeilingHz: s.pitchCeiling ?? null,
+      engineVersion: m.engineVersion,
+    });
+  },
   'acoustics.recording': ({ recordingId }) => {
     const m = d.service.localMeasurement(recordingId);
     if (!m) return ok(null);

@@ -123,7 +123,7 @@ describe('local measures of a study', () => {
   }, 180_000);
 
   it('exports long rows with analysis = local and measure = the key, wide lm_ and qc_ columns, and the codebook', async () => {
-    // Exports hold the recordings that were sent (an analysis row): as the engine would after the upload.
+    // The recordings sent (an analysis row), as the engine would after the upload; never-sent ones: export/local-only.test.ts.
     svc.db
       .prepare(
         `INSERT INTO analyses (recording_id, type, state, requested_at) SELECT id, 'wellbeing', 'processing', 'x' FROM recordings`,

@@ -3,13 +3,15 @@
  * that was sent), its waveform with the speech the workstation detected shaded (the import's
  * 30-second check, `recordings.speech`), a spectrogram, a time axis, zoom and a selection to play.
  * Keyboard: Space plays and pauses, ← and → seek a second (with Shift five), + and − zoom, Escape clears
- * the selection. Drawn by wavesurfer.js 7 and its plugins (docs/ui.md says why).
+ * the selection. Drawn by wavesurfer.js 7 and its plugins (docs/ui.md says why). The F0 track of the
+ * local measures is drawn over the spectrogram (PitchTrackLayer.tsx), on its axes (spectrogram-axis.ts).
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin, { type Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import SpectrogramPlugin from 'wavesurfer.js/dist/plugins/spectrogram.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
+import type { PitchTrackView } from '../../../../shared/contract/acoustics.contract';
 import type { RecordingAudio, SpeechRegions } from '../../../../shared/contract/recordings.contract';
 import { WAVEFORM_HEIGHT_PX, type MediaSource } from '../../../../shared/media';
 import { useChartColours } from '../../components/chart-theme';
@@ -18,6 +20,8 @@ import { Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtSeconds, plural } from '../../lib/format';
 import { mediaUrl } from '../../lib/rpc/media-url';
+import { PitchTrackLayer, PitchTrackLegend } from './PitchTrackLayer';
+import { SPECTROGRAM } from './spectrogram-axis';
 
 const SOURCE_LABEL: Record<MediaSource, string> = {
   original: 'Original file',
@@ -92,7 +96,30 @@ const SpeechSummary = ({ speech, loading }: { speech: SpeechRegions | undefined;
   );
 };
 
-const Player = ({ path, speech, label }: { path: string; speech: Speech | null; label: string }) => {
+/**
+ * The spectrogram plugin's box does not follow the waveform's scrolling when zoomed in: it is scrolled
+ * to the same place here, its frequency labels kept at its left edge.
+ */
+const scrollSpectrogram = (box: HTMLElement | null, left: number) => {
+  const wrapper = box?.firstElementChild;
+  if (!(wrapper instanceof HTMLElement)) return;
+  wrapper.scrollLeft = left;
+  const labels = wrapper.querySelector<HTMLElement>('canvas[part="spec-labels"]');
+  if (labels) labels.style.left = `${wrapper.scrollLeft}px`;
+};
+
+const Player = ({
+  path,
+  speech,
+  label,
+  pitch,
+}: {
+  path: string;
+  speech: Speech | null;
+  label: string;
+  /** The local measures' F0 track; null when there is none, undefined while loading. */
+  pitch: PitchTrackView | null | undefined;
+}) => {
   const colours = useChartColours();
   const audioRef = useRef<HTMLAudioElement>(null);
   const waveRef = useRef<HTMLDivElement>(null);
@@ -110,6 +137,7 @@ const Player = ({ path, speech, label }: { path: string; speech: Speech | null; 
   const [duration, setDuration] = useState(0);
   const [zoom, setZoom] = useState(0);
   const [selected, setSelected] = useState<{ start: number; end: number } | null>(null);
+  const [pitchShown, setPitchShown] = useState(true);
 
   // The address to play from: a session ticket in browser mode, app:// in the desktop app.
   useEffect(() => {
@@ -173,13 +201,15 @@ const Player = ({ path, speech, label }: { path: string; speech: Speech | null; 
           w.registerPlugin(
             SpectrogramPlugin.create({
               container: spectroRef.current,
-              height: 160,
+              height: SPECTROGRAM.height,
               labels: true,
               labelsColor: colours.text,
               labelsHzColor: colours.text,
               labelsBackground: colours.panel,
-              frequencyMax: 8000,
-              scale: 'linear',
+              frequencyMin: SPECTROGRAM.frequencyMin,
+              frequencyMax: SPECTROGRAM.frequencyMax,
+              fftSamples: SPECTROGRAM.fftSamples,
+              scale: SPECTROGRAM.scale,
             }),
           );
       }),
@@ -194,6 +224,7 @@ const Player = ({ path, speech, label }: { path: string; speech: Speech | null; 
         );
       }),
       w.on('timeupdate', (t) => setTime(t)),
+      w.on('scroll', (_start, _end, left) => scrollSpectrogram(spectroRef.current, left)),
       w.on('play', () => setPlaying(true)),
       w.on('pause', () => setPlaying(false)),
       w.on('finish', () => setPlaying(false)),
@@ -345,7 +376,16 @@ const Player = ({ path, speech, label }: { path: string; speech: Speech | null; 
       </div>
       <div className="waveform" ref={waveRef} data-testid="waveform" data-ready={ready ? 'true' : 'false'} />
       <div className="waveform-timeline" ref={timelineRef} aria-hidden="true" />
-      <div className="spectrogram" ref={spectroRef} aria-label="Spectrogram, 0 to 8 kHz" role="img" />
+      <div className="spectrogram-box">
+        <div
+          className="spectrogram"
+          ref={spectroRef}
+          aria-label={`Spectrogram, 50 Hz to 8 kHz on a logarithmic axis${pitch && pitchShown ? ', with the pitch track drawn over it' : ''}`}
+          role="img"
+        />
+        {pitch && <PitchTrackLayer ws={ws.current} ready={ready} track={pitch} shown={pitchShown} />}
+      </div>
+      <PitchTrackLegend track={pitch} shown={pitchShown} onToggle={setPitchShown} />
       {drawProblem && <p className="muted">{drawProblem}</p>}
       {duration > SPECTROGRAM_MAX_SECONDS && (
         <p className="muted small">
@@ -360,6 +400,7 @@ const Player = ({ path, speech, label }: { path: string; speech: Speech | null; 
 export const Listen = ({ recordingId }: { recordingId: number }) => {
   const audio = useCall('recordings.audio', { recordingId });
   const speech = useCall('recordings.speech', { recordingId }, { staleTime: Infinity });
+  const pitch = useCall('acoustics.pitchTrack', { recordingId });
   const [which, setWhich] = useState<MediaSource>('original');
   const sources: RecordingAudio['sources'] = audio.data?.sources ?? [];
   const playable = sources.filter((s) => s.path !== null || s.which === 'original');
@@ -394,7 +435,13 @@ export const Listen = ({ recordingId }: { recordingId: number }) => {
             </fieldset>
           )}
           {current?.path ? (
-            <Player key={current.path} path={current.path} speech={speechOk} label={SOURCE_LABEL[which]} />
+            <Player
+              key={current.path}
+              path={current.path}
+              speech={speechOk}
+              label={SOURCE_LABEL[which]}
+              pitch={pitch.isError ? null : pitch.data}
+            />
           ) : (
             <Notice tone="warn">{current?.reason ?? 'This file cannot be played.'}</Notice>
           )}

@@ -1,0 +1,137 @@
+/**
+ * The F0 track of the local measures drawn over the spectrogram (issue 19): on the spectrogram's own
+ * scales (spectrogram-axis.ts), following its width through resizes, page zoom and waveform zoom, with
+ * a legend, a switch and a text alternative (median, range and voiced share). The track is the one
+ * stored with the measures (migration 0160): the same engine run and pitch range as the numbers in
+ * "Local acoustic measures", read at once rather than computed again.
+ */
+import { useEffect, useId, useState } from 'react';
+import type WaveSurfer from 'wavesurfer.js';
+import type { PitchTrackView } from '../../../../shared/contract/acoustics.contract';
+import { SPECTROGRAM, runPath, trackRuns, trackSummary } from './spectrogram-axis';
+
+/** Light line on a dark halo: readable on every colour of the spectrogram, in light and dark themes. */
+export const PITCH_LINE = '#5ef2ff';
+const PITCH_HALO = 'rgb(0 0 0 / 75%)';
+
+const hz = (v: number) => `${Math.round(v)} Hz`;
+
+/** The sentence that stands for the drawing (screen readers, and under the legend for everyone). */
+export const pitchTrackText = (t: PitchTrackView): string => {
+  const s = trackSummary(t);
+  const range =
+    t.pitchFloorHz !== null && t.pitchCeilingHz !== null
+      ? ` (searched between ${t.pitchFloorHz} and ${t.pitchCeilingHz} Hz)`
+      : '';
+  if (!s) return `Pitch track: no voiced frame found${range}.`;
+  return `Pitch track: median ${hz(s.medianHz)}, range ${hz(s.minHz)} to ${hz(s.maxHz)}, voiced in ${Math.round(s.voicedShare * 100)} % of the ${(t.step * 1000).toFixed(1)} ms frames${range}.`;
+};
+
+/** The spectrogram's full width (the waveform's, zoomed) and how far it is scrolled, kept current. */
+const useSpectrogramGeometry = (ws: WaveSurfer | null, ready: boolean) => {
+  const [g, setG] = useState({ width: 0, scroll: 0, duration: 0 });
+  useEffect(() => {
+    if (!ws || !ready) return;
+    const measure = () =>
+      setG({ width: ws.getWrapper().offsetWidth, scroll: ws.getScroll(), duration: ws.getDuration() });
+    measure();
+    const unsubs = [ws.on('redraw', measure), ws.on('zoom', measure), ws.on('scroll', measure)];
+    // Page zoom and window resizes change the width without a wavesurfer event on every browser.
+    const ro = new ResizeObserver(measure);
+    ro.observe(ws.getWrapper());
+    return () => {
+      unsubs.forEach((u) => u());
+      ro.disconnect();
+    };
+  }, [ws, ready]);
+  return g;
+};
+
+export const PitchTrackLayer = ({
+  ws,
+  ready,
+  track,
+  shown,
+}: {
+  ws: WaveSurfer | null;
+  ready: boolean;
+  track: PitchTrackView;
+  shown: boolean;
+}) => {
+  const { width, scroll, duration } = useSpectrogramGeometry(ws, ready);
+  if (!shown || width === 0 || duration === 0) return null;
+  const runs = trackRuns(track, duration, width);
+  const h = SPECTROGRAM.height;
+  return (
+    <svg
+      className="pitch-track"
+      data-testid="pitch-track"
+      data-width={width}
+      data-duration={duration}
+      width={width}
+      height={h}
+      viewBox={`0 0 ${width} ${h}`}
+      style={{ transform: `translateX(${-scroll}px)` }}
+      aria-hidden="true"
+      focusable="false"
+    >
+      {runs.map((r) => (
+        <g key={r.from} data-from={r.from}>
+          <path d={runPath(r)} stroke={PITCH_HALO} strokeWidth={4} fill="none" strokeLinecap="round" />
+          <path
+            d={runPath(r)}
+            stroke={PITCH_LINE}
+            strokeWidth={2}
+            fill="none"
+            strokeLinecap="round"
+            data-run="pitch"
+          />
+        </g>
+      ))}
+    </svg>
+  );
+};
+
+/** The legend, the switch and the text alternative, under the spectrogram. */
+export const PitchTrackLegend = ({
+  track,
+  shown,
+  onToggle,
+}: {
+  track: PitchTrackView | null | undefined;
+  shown: boolean;
+  onToggle: (shown: boolean) => void;
+}) => {
+  const textId = useId();
+  if (track === undefined) return null;
+  if (track === null)
+    return (
+      <p className="muted small">
+        No pitch track: this recording has not been measured on this machine, or was measured before the
+        tracks were kept (measure it again: <code>voicescope measure --study &lt;name&gt; --again</code>).
+      </p>
+    );
+  return (
+    <div className="pitch-legend">
+      <label>
+        <input
+          type="checkbox"
+          checked={shown}
+          onChange={(e) => onToggle(e.target.checked)}
+          aria-describedby={textId}
+        />{' '}
+        Show the pitch track
+      </label>
+      <span className="pitch-legend-key" aria-hidden="true">
+        <svg width="28" height="10" focusable="false">
+          <line x1="2" y1="5" x2="26" y2="5" stroke={PITCH_HALO} strokeWidth={4} strokeLinecap="round" />
+          <line x1="2" y1="5" x2="26" y2="5" stroke={PITCH_LINE} strokeWidth={2} strokeLinecap="round" />
+        </svg>{' '}
+        F0 from the local measures ({track.engineVersion}), on the spectrogram’s frequency axis
+      </span>
+      <p id={textId} className="muted small" data-testid="pitch-track-text">
+        {pitchTrackText(track)}
+      </p>
+    </div>
+  );
+};
