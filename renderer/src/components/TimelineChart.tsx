@@ -23,6 +23,7 @@ import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
 import { SaveChart } from './SaveChart';
+import { TableScroll } from './TableScroll';
 import { reliableMarks, type ReliableMark } from './timeline-data';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
@@ -512,7 +513,7 @@ const Canvas = ({
     const [r0, r1] = paddedRange(axis, x0, x1);
     const tick = axisTickLabel(axis, x0, x1, marks.visitNames);
     const opts: uPlot.Options = {
-      width: Math.max(200, el.clientWidth),
+      width: 200,
       height: HEIGHT,
       padding: [22, 28, 0, 0],
       legend: { show: false },
@@ -730,9 +731,21 @@ const Canvas = ({
         ],
       },
     };
-    const plot = new uPlot(opts, [data.xs, ...data.ys], el);
+    // The plot is made when the box's width is first known, from the resize observer: every chart of the
+    // page gets its width from one layout (reading clientWidth chart by chart, each after the last one's
+    // canvas went in, laid the page out again for each), and is drawn once, not again at that width.
+    let plot: uPlot | null = null;
+    let width = 0;
+    const make = (w: number) => {
+      const p = new uPlot({ ...opts, width: w }, [data.xs, ...data.ys], el);
+      if (onOpen) {
+        p.over.style.cursor = 'pointer';
+        p.over.addEventListener('click', () => open(p));
+      }
+      return p;
+    };
     // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
-    const open = () => {
+    const open = (plot: uPlot) => {
       const i = plot.cursor.idx;
       if (i === null || i === undefined || !onOpen) return;
       const hit = series
@@ -740,17 +753,15 @@ const Canvas = ({
         .find((p) => xOf(p.recordedAt) === data.xs[i]);
       if (hit) onOpen(hit.recordingId);
     };
-    if (onOpen) {
-      plot.over.style.cursor = 'pointer';
-      plot.over.addEventListener('click', open);
-    }
-    const resize = new ResizeObserver(() =>
-      plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }),
-    );
+    const resize = new ResizeObserver((entries) => {
+      const w = Math.max(200, Math.round(entries[0]?.contentRect.width ?? 0));
+      if (!plot) plot = make((width = w));
+      else if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
+    });
     resize.observe(el);
     return () => {
       resize.disconnect();
-      plot.destroy();
+      plot?.destroy();
     };
   }, [data, marks, series, sessions, colours, span, axis, xOf, onOpen]);
 
@@ -903,92 +914,95 @@ export const TimelineChart = ({
       <details className="tchart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary>Values as a table</summary>
         {tableOpen && (
-          <table className="table compact">
-            <caption className="sr-only">{measure.label} for each session</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                {hasVisits && <th scope="col">Visit</th>}
-                <th scope="col">Version</th>
-                <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
-                <th scope="col">From baseline</th>
-                <th scope="col">Audio</th>
-                <th scope="col">Data quality</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ s, p, excluded }) => {
-                const sess = sessions.get(p.recordingId);
-                const ms = markersOf(sess);
-                const rc = excluded ? undefined : reliableOf.get(p.recordingId);
-                return (
-                  <tr
-                    key={`${s.apiVersion}-${p.recordingId}`}
-                    className={
-                      [p.flags.length ? 'flagged' : '', excluded ? 'excluded' : ''].join(' ').trim() ||
-                      undefined
-                    }
-                    data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
-                    data-excluded={excluded || undefined}
-                  >
-                    <th scope="row">
-                      {recordingHref ? (
-                        <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
-                      ) : (
-                        fmtDate(p.recordedAt)
-                      )}
-                      {sess?.session ? ` · ${sess.session}` : ''}
-                    </th>
-                    {hasVisits && (
-                      <td>
-                        {sess?.visit ? `${sess.visit.index}. ${sess.visit.name}` : 'outside every visit'}
-                      </td>
-                    )}
-                    <td>{s.apiVersion === 'local' ? 'local' : s.apiVersion}</td>
-                    <td>
-                      {fmtValue(measure, p.value)}
-                      {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
-                      {excluded ? (
-                        <div>
-                          <span className="badge badge-muted">Excluded</span> {sess?.excluded ?? 'excluded'}:
-                          counted in no baseline or change.
-                        </div>
-                      ) : null}
-                    </td>
-                    <td>
-                      {s.baseline && typeof p.value === 'number'
-                        ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
-                        : '—'}
-                      {rc ? ` · reliable ${rc.direction} (RCI ${fmtSigned(rc.rci)})` : ''}
-                    </td>
-                    <td>
-                      {ms.length
-                        ? ms
-                            .map((m) =>
-                              m.key === 'warnings'
-                                ? `Warning: ${sess!.flags.warnings.join(' ')}`
-                                : m.label.split(' (')[0],
-                            )
-                            .join('; ')
-                        : 'as recorded'}
-                    </td>
-                    <td>
-                      {p.flags.length ? (
-                        p.flags.map((f, i) => (
-                          <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
-                            <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
-                            received {f.received ?? 'nothing'}, expected {f.expected}.
+          <TableScroll label={`${measure.label}: values by session`}>
+            <table className="table compact">
+              <caption className="sr-only">{measure.label} for each session</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date{hasVisits ? ' and visit' : ''}</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+                  <th scope="col">From baseline</th>
+                  <th scope="col">Audio</th>
+                  <th scope="col">Data quality</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ s, p, excluded }) => {
+                  const sess = sessions.get(p.recordingId);
+                  const ms = markersOf(sess);
+                  const rc = excluded ? undefined : reliableOf.get(p.recordingId);
+                  return (
+                    <tr
+                      key={`${s.apiVersion}-${p.recordingId}`}
+                      className={
+                        [p.flags.length ? 'flagged' : '', excluded ? 'excluded' : ''].join(' ').trim() ||
+                        undefined
+                      }
+                      data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                      data-excluded={excluded || undefined}
+                    >
+                      <th scope="row">
+                        {recordingHref ? (
+                          <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
+                        ) : (
+                          fmtDate(p.recordedAt)
+                        )}
+                        {sess?.session ? ` · ${sess.session}` : ''}
+                        {hasVisits && (
+                          <div className="muted">
+                            {sess?.visit
+                              ? `Visit ${sess.visit.index}: ${sess.visit.name}`
+                              : 'outside every visit'}
                           </div>
-                        ))
-                      ) : (
-                        <span className="muted">as specified</span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                        )}
+                      </th>
+                      <td>{s.apiVersion === 'local' ? 'local' : s.apiVersion}</td>
+                      <td className="tvalue">
+                        {fmtValue(measure, p.value)}
+                        {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                        {excluded ? (
+                          <div>
+                            <span className="badge badge-muted">Excluded</span> {sess?.excluded ?? 'excluded'}
+                            : counted in no baseline or change.
+                          </div>
+                        ) : null}
+                      </td>
+                      <td>
+                        {s.baseline && typeof p.value === 'number'
+                          ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                          : '—'}
+                        {rc ? ` · reliable ${rc.direction} (RCI ${fmtSigned(rc.rci)})` : ''}
+                      </td>
+                      <td>
+                        {ms.length
+                          ? ms
+                              .map((m) =>
+                                m.key === 'warnings'
+                                  ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                                  : m.label.split(' (')[0],
+                              )
+                              .join('; ')
+                          : 'as recorded'}
+                      </td>
+                      <td>
+                        {p.flags.length ? (
+                          p.flags.map((f, i) => (
+                            <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                              <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                              received {f.received ?? 'nothing'}, expected {f.expected}.
+                            </div>
+                          ))
+                        ) : (
+                          <span className="muted">as specified</span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </details>
     </figure>

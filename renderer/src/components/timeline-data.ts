@@ -96,7 +96,7 @@ export const axisPlacement = (
       return placement(
         sessions,
         sessions.map((s) => (Date.parse(s.recordedAt) - first) / DAY_MS),
-        { ...none, note: 'no baseline date: days since the first session shown' },
+        { ...none, note: 'days since the first session shown: the participant has no baseline date' },
       );
     }
     return placement(
@@ -110,7 +110,7 @@ export const axisPlacement = (
         note:
           design.baseline.source === 'researcher'
             ? null
-            : `day 0: ${design.baseline.date}, the first recording`,
+            : `calendar days since ${design.baseline.date}, the participant’s first recording (no baseline date set)`,
       },
     );
   }
@@ -118,7 +118,7 @@ export const axisPlacement = (
     return placement(
       sessions,
       sessions.map((_, i) => i + 1),
-      { ...none, note: 'the study has no visit schedule: sessions numbered in order' },
+      { ...none, note: 'the session’s number in order (1 = first session): the study has no visit schedule' },
     );
   const outside = new Set(sessions.filter((s) => s.visit === null).map((s) => s.recordingId));
   return placement(
@@ -130,7 +130,9 @@ export const axisPlacement = (
     {
       visitNames: new Map(design.visits.map((v) => [v.index, v.name])),
       outside,
-      note: outside.size ? `${outside.size} outside every visit, drawn between the visits around them` : null,
+      note: outside.size
+        ? `the visit of the study’s schedule each recording falls in; ${outside.size} outside every visit, drawn between the visits around them`
+        : null,
     },
   );
 };

@@ -80,7 +80,7 @@ describe('the days-since-baseline axis', () => {
       ...schedule,
       baseline: { date: '2026-01-05', source: 'first_usable' },
     });
-    expect(p.note).toMatch(/day 0: 2026-01-05/);
+    expect(p.note).toMatch(/since 2026-01-05, the participant’s first recording/);
   });
   it('falls back to days since the first session without a baseline, and says so', () => {
     const none = sessions.map((s) => ({ ...s, daysSinceBaseline: null }));

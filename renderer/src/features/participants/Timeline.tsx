@@ -136,6 +136,13 @@ const Legend = ({
   );
 };
 
+/** What each axis counts on this page (the study's design: its visits and the participant's day 0). */
+const PAGE_AXIS_MEANING: Readonly<Record<ChartAxis, string>> = {
+  date: AXIS_MEANING.date,
+  visit: 'the visit of the study’s schedule each recording falls in',
+  days: 'calendar days since the participant’s baseline date (day 0 of the schedule)',
+};
+
 /** The picker's groups: the service's analysis types, then the local acoustic measures. */
 const PICKER_GROUPS: readonly ChartAnalysis[] = [...ANALYSIS_TYPES, LOCAL_ANALYSIS];
 const GROUP_LABEL = (g: ChartAnalysis) =>
@@ -323,7 +330,7 @@ export const Timeline = ({
           <SelectField
             label="Time axis"
             value={choice.axis}
-            hint={place.note ? `${AXIS_MEANING[choice.axis]}; here ${place.note}` : AXIS_MEANING[choice.axis]}
+            hint={place.note ?? PAGE_AXIS_MEANING[choice.axis]}
             onChange={(e) => choose({ ...choice, axis: e.target.value as ChartAxis })}
           >
             {CHART_AXES.map((a) => (
