@@ -281,7 +281,23 @@ export const Timeline = ({
     { participantId, ...k, measures: [...requested] },
     { placeholderData: keepPreviousData, enabled: stored.isFetched && !all.data },
   );
-  const q = all.data ? all : part;
+  // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
+  // whose data did not change is not drawn again; measures picked later come from the full answer.
+  const firstCurrent = part.data !== undefined && !part.isPlaceholderData;
+  const q =
+    firstCurrent &&
+    (!all.data || all.isPlaceholderData || all.data.baselineSessions === part.data!.baselineSessions)
+      ? part
+      : all.data
+        ? all
+        : part;
+  const seriesOf = (key: string) =>
+    (
+      q.data?.measures.find((x) => x.key === key) ??
+      (all.data?.baselineSessions === q.data?.baselineSessions
+        ? all.data?.measures.find((x) => x.key === key)
+        : undefined)
+    )?.series;
   const t0 = q.data;
   useEffect(() => {
     if (!t0) return;
@@ -403,7 +419,7 @@ export const Timeline = ({
               <div className="tgrid" data-axis={choice.axis}>
                 {chosen.map((key) => {
                   const m = available.find((x) => x.key === key)!;
-                  const series = t.measures.find((x) => x.key === key)?.series;
+                  const series = seriesOf(key);
                   // A measure just picked, on its way from the host.
                   if (!series)
                     return (
