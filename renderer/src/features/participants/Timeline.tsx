@@ -223,7 +223,8 @@ const MeasurePicker = ({
               {ms.map((m) => (
                 <Checkbox
                   key={m.key}
-                  label={m.unit ? `${m.label} (${m.unit})` : m.label}
+                  // A local measure's unit tells it from the service's measure of a like name (e.g. HNR).
+                  label={m.analysis === LOCAL_ANALYSIS && m.unit ? `${m.label} (${m.unit})` : m.label}
                   checked={set.has(m.key)}
                   onChange={(on) => toggle(m.key, on)}
                 />
