@@ -13,7 +13,7 @@ import { RELIABILITY_SOURCES } from '../reliability';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
 import { VISIT_SOURCES } from '../states';
 import { LOCAL_ANALYSIS } from '../timeline-measures';
-import { listOf, strict } from './bounds';
+import { listOf, plainText, strict } from './bounds';
 import { procedure } from '../rpc';
 import { Id } from './views';
 
@@ -133,7 +133,7 @@ export const timelineContract = {
     strict({
       participantId: Id,
       baselineSessions: z.int().min(1).max(20).optional(),
-      measures: listOf(z.string().max(64), 200).optional(),
+      measures: listOf(plainText(100), 200).optional(),
     }),
     TimelineSchema,
   ),
