@@ -14,9 +14,17 @@ import {
 } from '../../shared/visit-accounting';
 import { assignVisit, baselineOf, localDate, type Baseline, type VisitAssignment } from '../../shared/visits';
 import type { Db } from '../db/open';
-import { participantStatusesOfStudy, type ParticipantStatusRow } from '../db/repos/participant-status.repo';
+import {
+  participantStatus,
+  participantStatusesOfStudy,
+  type ParticipantStatusRow,
+} from '../db/repos/participant-status.repo';
 import { designOf, type StoredDesign } from '../db/repos/study-design.repo';
-import { recordingVisitFactsOfStudy, type RecordingVisitFacts } from '../db/repos/visit-facts.repo';
+import {
+  recordingVisitFactsOfParticipant,
+  recordingVisitFactsOfStudy,
+  type RecordingVisitFacts,
+} from '../db/repos/visit-facts.repo';
 
 export interface LedgerRecording extends RecordingVisitFacts {
   /** Calendar date in the study's time zone. */
@@ -40,6 +48,44 @@ export interface VisitLedger {
   readonly completeness: readonly CompletenessLine[];
 }
 
+/** One participant's baseline and each of their recordings' date, outcome and visit, by shared/visits.ts's rules. */
+export const assignParticipant = (
+  design: StoredDesign,
+  p: ParticipantStatusRow,
+  facts: readonly RecordingVisitFacts[],
+): { baseline: Baseline | null; recordings: LedgerRecording[] } => {
+  const tz = design.timeZone;
+  const mine = facts.map((f) => ({ f, date: localDate(f.recordedAt, tz), outcome: outcomeOf(f) }));
+  const baseline = baselineOf({
+    set: p.baselineDate,
+    recordings: mine
+      .filter((m) => m.outcome !== null)
+      .map((m) => ({ date: m.date, usable: m.outcome?.usable === true })),
+  });
+  const recordings: LedgerRecording[] = mine.map((m) => ({
+    ...m.f,
+    date: m.date,
+    outcome: m.outcome,
+    assignment: assignVisit(design.visits, baseline?.date ?? null, {
+      session: m.f.session,
+      date: m.date,
+      override: m.f.override,
+    }),
+  }));
+  return { baseline, recordings };
+};
+
+/** One participant's baseline and recordings' visits, without the study's ledger (the participant page reads this). */
+export const participantAssignments = (
+  db: Db,
+  participantId: number,
+): { design: StoredDesign; baseline: Baseline | null; recordings: LedgerRecording[] } | null => {
+  const p = participantStatus(db, participantId);
+  const design = p && designOf(db, p.studyId);
+  if (!p || !design) return null;
+  return { design, ...assignParticipant(design, p, recordingVisitFactsOfParticipant(db, participantId)) };
+};
+
 export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitLedger | null => {
   const design = designOf(db, studyId);
   if (!design) return null;
@@ -55,27 +101,7 @@ export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitL
   const byRecording = new Map<number, LedgerRecording & { participant: LedgerParticipant }>();
   const rows: VisitRow[] = [];
   for (const p of participantStatusesOfStudy(db, studyId)) {
-    const mine = (facts.get(p.id) ?? []).map((f) => ({
-      f,
-      date: localDate(f.recordedAt, tz),
-      outcome: outcomeOf(f),
-    }));
-    const baseline = baselineOf({
-      set: p.baselineDate,
-      recordings: mine
-        .filter((m) => m.outcome !== null)
-        .map((m) => ({ date: m.date, usable: m.outcome?.usable === true })),
-    });
-    const recordings: LedgerRecording[] = mine.map((m) => ({
-      ...m.f,
-      date: m.date,
-      outcome: m.outcome,
-      assignment: assignVisit(design.visits, baseline?.date ?? null, {
-        session: m.f.session,
-        date: m.date,
-        override: m.f.override,
-      }),
-    }));
+    const { baseline, recordings } = assignParticipant(design, p, facts.get(p.id) ?? []);
     const lp: LedgerParticipant = { ...p, baseline, recordings };
     participants.push(lp);
     for (const r of recordings) byRecording.set(r.id, { ...r, participant: lp });

@@ -3,39 +3,93 @@
  * v1.3 results come from different models and field definitions, so they are never joined into one
  * line or one baseline), each with its within-person baseline (shared/baseline.ts; only once all k
  * sessions are present) and the latest session's change from it, scaled with the SD floor and judged
- * by the reliable change index against the study's cohort (shared/change.ts). Sessions carry markers for audio that was marginal or altered; a value the
- * service sent outside the specification carries its data-quality flags (the value is kept as received).
+ * by the reliable change index against the study's cohort (shared/change.ts). Sessions carry markers for
+ * audio that was marginal or altered, their visit in the study's design and their days since the
+ * participant's baseline date (shared/visits.ts, read for this participant alone); a value the service
+ * sent outside the specification carries its data-quality flags (the value is kept as received). Local
+ * acoustic measures (`lm_` keys) form one 'local' series each. Recordings excluded from analysis are
+ * sent marked, their values apart (`excluded`), never in a baseline, a change or a trend. Only the
+ * measures asked for are read and computed: the page asks for the charts it shows.
  */
-import { MEASURES } from '../../shared/api/measures';
-import type { ApiVersion } from '../../shared/api/vocabulary';
 import { baselineOf } from '../../shared/baseline';
 import { changeStats, Trend } from '../../shared/change';
 import { reliabilityOf } from '../../shared/reliability';
-import type { PointFlag, Timeline } from '../../shared/contract/timeline.contract';
+import type {
+  PointFlag,
+  SeriesSource,
+  Timeline,
+  TimelinePoint,
+} from '../../shared/contract/timeline.contract';
+import type { VisitSource } from '../../shared/states';
+import type { VisitDef } from '../../shared/visits';
 import type { VerdictView } from '../../shared/study';
+import { CHART_MEASURES, LOCAL_ANALYSIS, LOCAL_PREFIX, localKeyOf } from '../../shared/timeline-measures';
 import type { Db } from '../db/open';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
 import { studyOfParticipant } from '../db/repos/change.repo';
-import { participantCodeById, timelineSessions, timelineValues } from '../db/repos/timeline.repo';
+import {
+  participantCodeById,
+  timelineLocalValues,
+  timelineMeasureKeys,
+  timelineSessions,
+  timelineValues,
+  timelineValuesOf,
+} from '../db/repos/timeline.repo';
+import { participantAssignments } from '../design/visit-ledger';
 import { changeSettings, CohortReferences } from './change-reference';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;
 
+interface Assigned {
+  readonly visit: { index: number; name: string } | null;
+  readonly visitSource: VisitSource;
+  readonly daysSinceBaseline: number | null;
+}
+
+/**
+ * The participant's timeline. `measures`: the keys whose values to send (the charts on screen); absent,
+ * every measure with values. `available` always lists every measure with a value, for the picker.
+ */
 export const participantTimeline = (
   db: Db,
   participantId: number,
   /** k for this view; undefined: the study's setting. */
   k?: number,
+  measures?: readonly string[],
 ): Timeline | null => {
   const p = participantCodeById(db, participantId);
   if (!p) return null;
   const studyId = studyOfParticipant(db, participantId)!;
   const settings = changeSettings(db, studyId);
   const baselineSessions = k ?? settings.baselineSessions;
-  const cohort = CohortReferences.of(db, studyId, baselineSessions);
   const sessions = timelineSessions(db, participantId);
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
+  const assigned = participantAssignments(db, participantId);
+  const visitOf = new Map<number, VisitDef>(assigned?.design.visits.map((v) => [v.id, v]) ?? []);
+  const assignmentOf = new Map<number, Assigned>(
+    (assigned?.recordings ?? []).map((r) => {
+      const v = r.assignment.visitId === null ? undefined : visitOf.get(r.assignment.visitId);
+      return [
+        r.id,
+        {
+          visit: v ? { index: v.position, name: v.name } : null,
+          visitSource: r.assignment.source,
+          daysSinceBaseline: r.assignment.daysSinceBaseline,
+        },
+      ];
+    }),
+  );
+
+  // Which measures have a value (for the picker), and which of them to send.
+  const serviceKeys = new Set(timelineMeasureKeys(db, participantId));
+  const local = timelineLocalValues(db, participantId).filter((v) => sessionOf.has(v.recording_id));
+  const localKeys = new Set(local.map((v) => `${LOCAL_PREFIX}${v.measure}`));
+  const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
+  const wanted = measures ? new Set(measures) : null;
+  const sent = available.filter((m) => !wanted || wanted.has(m.key));
+  const sentService = sent.filter((m) => m.analysis !== LOCAL_ANALYSIS).map((m) => m.key);
+
   const flagsOf = flagsOfRecordings(
     db,
     sessions.map((s) => s.id),
@@ -45,71 +99,86 @@ export const participantTimeline = (
       .filter((f) => f.measures.includes(key))
       .map((f) => ({ code: f.code, received: f.received, expected: f.expected }));
 
-  // key → version → points (the index measure_timeline reads them in one range; sorted by session time below).
-  const byMeasure = new Map<
-    string,
-    Map<ApiVersion, { recordingId: number; recordedAt: string; value: number | string; flags: PointFlag[] }[]>
-  >();
-  // Values of recordings that are no longer uploaded (cancelled, moved to another participant) are left out,
-  // and each point takes its recording's time (the copy in measure_values is only there for the index).
-  for (const v of timelineValues(db, participantId)) {
-    const session = sessionOf.get(v.recording_id);
-    if (!session) continue;
-    const version = session.api_version;
-    let perVersion = byMeasure.get(v.measure_key);
-    if (!perVersion) byMeasure.set(v.measure_key, (perVersion = new Map()));
-    let points = perVersion.get(version);
-    if (!points) perVersion.set(version, (points = []));
+  // key → series (API version, or 'local') → points. Values of recordings no longer uploaded (cancelled,
+  // moved to another participant) are left out, and each point takes its recording's time (the copy in
+  // measure_values is only there for the index).
+  const byMeasure = new Map<string, Map<SeriesSource, TimelinePoint[]>>();
+  const add = (key: string, source: SeriesSource, recordingId: number, value: number | string) => {
+    const session = sessionOf.get(recordingId)!;
+    let perSource = byMeasure.get(key);
+    if (!perSource) byMeasure.set(key, (perSource = new Map()));
+    let points = perSource.get(source);
+    if (!points) perSource.set(source, (points = []));
     points.push({
-      recordingId: v.recording_id,
+      recordingId,
       recordedAt: session.recorded_at,
-      value: v.value_num ?? v.value_text!,
-      flags: pointFlags(v.recording_id, v.measure_key),
+      value,
+      flags: pointFlags(recordingId, key),
     });
+  };
+  const serviceValues =
+    wanted === null
+      ? timelineValues(db, participantId)
+      : sentService.length
+        ? timelineValuesOf(db, participantId, sentService)
+        : [];
+  for (const v of serviceValues) {
+    const session = sessionOf.get(v.recording_id);
+    if (session) add(v.measure_key, session.api_version, v.recording_id, v.value_num ?? v.value_text!);
   }
+  const sentLocal = new Set(sent.filter((m) => m.analysis === LOCAL_ANALYSIS).map((m) => localKeyOf(m.key)));
+  for (const v of local)
+    if (sentLocal.has(v.measure)) add(`${LOCAL_PREFIX}${v.measure}`, LOCAL_ANALYSIS, v.recording_id, v.value);
 
   const versions = [...new Set(sessions.map((s) => s.api_version))].sort();
-  const measures = MEASURES.filter((m) => byMeasure.has(m.key)).map((m) => ({
-    key: m.key,
-    series: versions.flatMap((version) => {
-      const points = (byMeasure.get(m.key)?.get(version) ?? []).sort(
-        (a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId,
-      );
-      if (points.length === 0) return [];
-      const last = points.at(-1)!;
-      const numeric = points.every((pt) => typeof pt.value === 'number');
-      const baseline = numeric
-        ? baselineOf(
-            points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })),
-            baselineSessions,
-          )
-        : null;
-      let change = null;
-      if (numeric) {
-        const trend = new Trend();
-        for (const pt of points) trend.add(Date.parse(pt.recordedAt), pt.value as number);
-        change = changeStats({
-          k: baselineSessions,
-          n: points.length,
-          baseline,
-          latest: last.value as number,
-          cohort: cohort.get(m.key, version),
-          reliability: reliabilityOf(m.key, settings.reliabilities),
-          trendPerWeek: trend.perWeek(),
-        });
-      }
-      return [
-        {
-          apiVersion: version,
-          points,
-          baseline,
-          baselinePresent: Math.min(points.length, baselineSessions),
-          latest: { value: last.value, recordedAt: last.recordedAt },
-          change,
-        },
-      ];
-    }),
-  }));
+  const cohort = sent.length ? CohortReferences.of(db, studyId, baselineSessions) : null;
+  const seriesOf = (key: string, source: SeriesSource, all: TimelinePoint[]) => {
+    all.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
+    // Excluded recordings are shown, never counted: baseline, latest, change and trend are of the rest.
+    const points = all.filter((pt) => sessionOf.get(pt.recordingId)!.excluded_at === null);
+    const excluded = all.filter((pt) => sessionOf.get(pt.recordingId)!.excluded_at !== null);
+    const last = points.at(-1);
+    const numeric = points.length > 0 && points.every((pt) => typeof pt.value === 'number');
+    const baseline = numeric
+      ? baselineOf(
+          points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })),
+          baselineSessions,
+        )
+      : null;
+    let change = null;
+    if (numeric) {
+      const trend = new Trend();
+      for (const pt of points) trend.add(Date.parse(pt.recordedAt), pt.value as number);
+      change = changeStats({
+        k: baselineSessions,
+        n: points.length,
+        baseline,
+        latest: last!.value as number,
+        cohort: cohort!.get(key, source),
+        reliability: reliabilityOf(key, settings.reliabilities),
+        trendPerWeek: trend.perWeek(),
+      });
+    }
+    return {
+      apiVersion: source,
+      points,
+      excluded,
+      baseline,
+      baselinePresent: Math.min(points.length, baselineSessions),
+      latest: last ? { value: last.value, recordedAt: last.recordedAt } : null,
+      change,
+    };
+  };
+  const sources: readonly SeriesSource[] = [...versions, LOCAL_ANALYSIS];
+  const measuresOut = sent
+    .filter((m) => byMeasure.has(m.key))
+    .map((m) => ({
+      key: m.key,
+      series: sources.flatMap((source) => {
+        const all = byMeasure.get(m.key)?.get(source) ?? [];
+        return all.length ? [seriesOf(m.key, source, all)] : [];
+      }),
+    }));
 
   return {
     participantId: p.id,
@@ -119,6 +188,7 @@ export const participantTimeline = (
     sessions: sessions.map((s) => {
       const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
       const verdict = s.verdict ? (JSON.parse(s.verdict) as VerdictView) : null;
+      const a = assignmentOf.get(s.id);
       return {
         recordingId: s.id,
         recordedAt: s.recorded_at,
@@ -131,8 +201,21 @@ export const participantTimeline = (
           isolated: s.isolate === 1,
           warnings: verdict?.findings.filter((f) => f.severity === 'warn').map((f) => f.message) ?? [],
         },
+        visit: a?.visit ?? null,
+        visitSource: a?.visitSource ?? 'none',
+        daysSinceBaseline: a?.daysSinceBaseline ?? null,
+        excluded: s.excluded_at === null ? null : (s.excluded_reason ?? 'excluded'),
       };
     }),
-    measures,
+    design: {
+      visits: (assigned?.design.visits ?? []).map((v) => ({
+        index: v.position,
+        name: v.name,
+        targetDay: v.targetDay,
+      })),
+      baseline: assigned?.baseline ?? null,
+    },
+    available: available.map((m) => ({ key: m.key, analysis: m.analysis })),
+    measures: measuresOut,
   };
 };

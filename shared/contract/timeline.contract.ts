@@ -1,13 +1,19 @@
 /**
  * A participant's indicators over time: every measure's values by session, split by API version
- * (v1.2 and v1.3 results are never mixed in one series), with a within-person baseline per series.
+ * (v1.2 and v1.3 results are never mixed in one series), with a within-person baseline per series;
+ * local acoustic measures (issue 19, keys `lm_<key>`) in one series of their own ('local': computed
+ * here from the audio, whatever the API version). Each session carries its visit in the study's
+ * design (issue 15) and its days since the participant's baseline date; excluded recordings (curation)
+ * are sent as such, their values apart from the series' own so that no baseline or change counts them.
  */
 import { z } from 'zod';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { CHANGE_VERDICTS, SD_SOURCES } from '../change';
 import { RELIABILITY_SOURCES } from '../reliability';
-import { ApiVersion } from '../api/vocabulary';
-import { strict } from './bounds';
+import { AnalysisType, ApiVersion } from '../api/vocabulary';
+import { VISIT_SOURCES } from '../states';
+import { LOCAL_ANALYSIS } from '../timeline-measures';
+import { listOf, plainText, strict } from './bounds';
 import { procedure } from '../rpc';
 import { Id } from './views';
 
@@ -52,17 +58,25 @@ export const PointFlagSchema = z.object({
   expected: z.string(),
 });
 
+/** An API version, or 'local': a local acoustic measure's one series over every version (the audio is the same). */
+export const SeriesSource = z.union([ApiVersion, z.literal(LOCAL_ANALYSIS)]);
+export type SeriesSource = z.infer<typeof SeriesSource>;
+
+export const PointSchema = z.object({
+  recordingId: Id,
+  recordedAt: z.string(),
+  value: z.union([z.number(), z.string()]),
+  /** The data-quality flags naming this measure on this recording; empty for a value as specified. */
+  flags: z.array(PointFlagSchema),
+});
+
 export const SeriesSchema = z.object({
-  apiVersion: ApiVersion,
-  points: z.array(
-    z.object({
-      recordingId: Id,
-      recordedAt: z.string(),
-      value: z.union([z.number(), z.string()]),
-      /** The data-quality flags naming this measure on this recording; empty for a value as specified. */
-      flags: z.array(PointFlagSchema),
-    }),
-  ),
+  /** The API version of the service's values, or 'local' for a local acoustic measure. */
+  apiVersion: SeriesSource,
+  /** The values that count: baseline, change and trend are of these. */
+  points: z.array(PointSchema),
+  /** Values of recordings the researcher excluded from analysis: drawn and marked, counted nowhere. */
+  excluded: z.array(PointSchema),
   /** The complete baseline (all k sessions present); null: no baseline yet. */
   baseline: BaselineSchema.nullable(),
   /** Sessions present toward the baseline: min(k, values in the series). */
@@ -85,17 +99,42 @@ export const TimelineSchema = z.object({
       apiVersion: ApiVersion,
       simulated: z.boolean(),
       flags: SessionFlagsSchema,
+      /** The study design's visit this recording falls in (index from 1); null: outside every visit. */
+      visit: z.object({ index: z.int(), name: z.string() }).nullable(),
+      visitSource: z.enum(VISIT_SOURCES),
+      /** Calendar days from the participant's baseline date; null without a baseline. */
+      daysSinceBaseline: z.int().nullable(),
+      /** The researcher's reason for excluding the recording from analysis; null when it counts. */
+      excluded: z.string().nullable(),
     }),
   ),
+  /** The study's visit schedule and the participant's baseline date (day 0) with where it comes from. */
+  design: z.object({
+    visits: z.array(z.object({ index: z.int(), name: z.string(), targetDay: z.int() })),
+    baseline: z
+      .object({ date: z.string(), source: z.enum(['researcher', 'first_usable', 'first_recording']) })
+      .nullable(),
+  }),
+  /** Every measure with a value for this participant (service keys, then `lm_` keys), sent or not. */
+  available: z.array(
+    z.object({ key: z.string(), analysis: z.union([AnalysisType, z.literal(LOCAL_ANALYSIS)]) }),
+  ),
+  /** The measures asked for (all of them when none were named), in catalogue order. */
   measures: z.array(z.object({ key: z.string(), series: z.array(SeriesSchema) })),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 export type PointFlag = z.infer<typeof PointFlagSchema>;
+export type TimelinePoint = z.infer<typeof PointSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(
     /** baselineSessions: k for this view; absent, the study's setting. */
-    strict({ participantId: Id, baselineSessions: z.int().min(1).max(20).optional() }),
+    /** measures: the keys to send values of (the charts shown); absent, every measure. */
+    strict({
+      participantId: Id,
+      baselineSessions: z.int().min(1).max(20).optional(),
+      measures: listOf(plainText(100), 200).optional(),
+    }),
     TimelineSchema,
   ),
 } as const;

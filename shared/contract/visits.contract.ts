@@ -144,6 +144,8 @@ const VisitInputSchema = strict({
 
 const DESIGN_AFFECTS = [
   'visits',
+  // Each session's visit and days since baseline on the participant's timeline.
+  'timeline',
   'participants.page',
   'participants.get',
   'studies.get',

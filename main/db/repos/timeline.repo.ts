@@ -14,6 +14,8 @@ export interface TimelineSessionRow {
   readonly speech_estimate_seconds: number | null;
   readonly verdict: string | null;
   readonly isolate: number | null;
+  readonly excluded_at: string | null;
+  readonly excluded_reason: string | null;
 }
 
 export interface TimelineValueRow {
@@ -30,14 +32,17 @@ export const participantCodeById = (
   stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
     { id: number; code: string } | undefined;
 
-/** The participant's uploaded recordings with an API version, not excluded from analysis, in recording order. */
+/**
+ * The participant's uploaded recordings with an API version, in recording order; those excluded from
+ * analysis (curation) too, with their reason, so the timeline can show them marked.
+ */
 export const timelineSessions = (db: Db, participantId: number): TimelineSessionRow[] =>
   stmt(
     db,
     `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
-            r.verdict, b.isolate_oldest_speaker AS isolate
+            r.verdict, b.isolate_oldest_speaker AS isolate, r.excluded_at, r.excluded_reason
      FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
-     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
+     WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
      ORDER BY r.recorded_at, r.id`,
   ).all(participantId) as TimelineSessionRow[];
 
@@ -47,3 +52,37 @@ export const timelineValues = (db: Db, participantId: number): TimelineValueRow[
     db,
     `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`,
   ).all(participantId) as TimelineValueRow[];
+
+/** The stored values of the named measures only (the charts shown), from the same index range. */
+export const timelineValuesOf = (
+  db: Db,
+  participantId: number,
+  keys: readonly string[],
+): TimelineValueRow[] =>
+  stmt(
+    db,
+    `SELECT recording_id, measure_key, value_num, value_text FROM measure_values
+     WHERE participant_id = ? AND measure_key IN (SELECT value FROM json_each(?))
+     ORDER BY measure_key, recorded_at, recording_id`,
+  ).all(participantId, JSON.stringify(keys)) as TimelineValueRow[];
+
+/** The measures the participant has any value of (the index alone answers, no value is read). */
+export const timelineMeasureKeys = (db: Db, participantId: number): string[] =>
+  (
+    stmt(db, `SELECT DISTINCT measure_key FROM measure_values WHERE participant_id = ?`).all(
+      participantId,
+    ) as {
+      measure_key: string;
+    }[]
+  ).map((r) => r.measure_key);
+
+/** The participant's local acoustic measures (issue 19) that have a value: recording, measure key, value. */
+export const timelineLocalValues = (
+  db: Db,
+  participantId: number,
+): { recording_id: number; measure: string; value: number }[] =>
+  stmt(
+    db,
+    `SELECT lm.recording_id, lm.measure, lm.value FROM local_measures lm JOIN recordings r ON r.id = lm.recording_id
+     WHERE r.participant_id = ? AND lm.value IS NOT NULL`,
+  ).all(participantId) as { recording_id: number; measure: string; value: number }[];

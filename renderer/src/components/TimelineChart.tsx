@@ -4,7 +4,10 @@
  * of the first sessions, stronger over the sessions that formed it), markers above sessions whose audio
  * was converted, marginal, isolated or warned, and an ordinal step chart for categorical insights. A
  * value the service sent outside the specification is drawn where it is (never clamped to the measure's
- * range, which is then drawn as a dotted line) and ringed as flagged; the table says why. The canvas is
+ * range, which is then drawn as a dotted line) and ringed as flagged; the table says why. A value of
+ * a recording excluded from analysis is drawn as a cross, off the line; a value whose reliable change
+ * from the baseline reaches |RCI| 1.96 carries an arrow (up: increase, down: decrease); on the visit
+ * axis a dotted line stands at each recording outside every visit. The canvas is
  * hidden from assistive technology: the same facts are in the summary sentence and in the table of
  * values beside it.
  */
@@ -12,15 +15,16 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
-import type { MeasureDef } from '../../../shared/api/measures';
-import type { ApiVersion } from '../../../shared/api/vocabulary';
 import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import { AXIS_LABEL, type ChartAxis } from '../../../shared/chart-axis';
-import type { Timeline } from '../../../shared/contract/timeline.contract';
+import type { SeriesSource, Timeline } from '../../../shared/contract/timeline.contract';
+import type { ChartMeasure } from '../../../shared/timeline-measures';
 import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
 import { SaveChart } from './SaveChart';
+import { TableScroll } from './TableScroll';
+import { reliableMarks, type ReliableMark } from './timeline-data';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
@@ -124,33 +128,73 @@ export const MarkerIcon = ({ shape }: { shape: Shape }) => (
 );
 
 export const VERSION_STYLE: Record<
-  ApiVersion,
-  { dash: number[] | undefined; hollow: boolean; words: string }
+  SeriesSource,
+  { dash: number[] | undefined; hollow: boolean; words: string; name: string }
 > = {
-  'v1.3': { dash: undefined, hollow: false, words: 'solid line, filled points' },
-  'v1.2': { dash: [6, 4], hollow: true, words: 'dashed line, hollow points' },
+  'v1.3': { dash: undefined, hollow: false, words: 'solid line, filled points', name: 'API v1.3 results' },
+  'v1.2': { dash: [6, 4], hollow: true, words: 'dashed line, hollow points', name: 'API v1.2 results' },
+  // A local measure is alone on its chart (one series over every API version): drawn as v1.3's.
+  local: {
+    dash: undefined,
+    hollow: false,
+    words: 'solid line, filled points',
+    name: 'Local measures (computed here from the audio, whatever the API version)',
+  },
 };
-const colourOf = (c: ChartColours, v: ApiVersion) => (v === 'v1.2' ? c.v12 : c.v13);
+const colourOf = (c: ChartColours, v: SeriesSource) => (v === 'v1.2' ? c.v12 : c.v13);
+
+/** Shapes drawn at a point itself, in the legend's words. */
+export const POINT_MARKS = {
+  excluded: { shape: 'cross', label: 'Excluded from analysis by the researcher: drawn, counted nowhere' },
+  reliable: {
+    shape: 'arrow-up',
+    label: 'Reliable change from the baseline (|RCI| ≥ 1.96): arrow up, increase; down, decrease',
+  },
+  outside: { shape: 'dotted', label: 'Outside every visit of the schedule (visit axis, dotted line)' },
+} as const;
+
+/** The point marks' legend icons. */
+export const PointMarkIcon = ({ shape }: { shape: 'cross' | 'arrow-up' | 'dotted' }) => (
+  <svg
+    className="marker-icon"
+    width="14"
+    height="14"
+    viewBox="-7 -7 14 14"
+    aria-hidden="true"
+    focusable="false"
+  >
+    {shape === 'cross' && <path d="M-5 -5 L5 5 M-5 5 L5 -5" stroke="currentColor" strokeWidth="2.5" />}
+    {shape === 'arrow-up' && (
+      <>
+        <path d="M-3 -1 L3 -1 L0 -7 Z" fill="currentColor" />
+        <path d="M-3 1 L3 1 L0 7 Z" fill="currentColor" />
+      </>
+    )}
+    {shape === 'dotted' && (
+      <path d="M0 -7 L0 7" stroke="currentColor" strokeWidth="2" strokeDasharray="1.5 2" />
+    )}
+  </svg>
+);
 
 /** Ordered levels of a categorical measure: the catalogue's, or (where the spec lists none) those seen, sorted. */
-export const levelsOf = (measure: MeasureDef, series: readonly ChartSeries[]): string[] => {
+export const levelsOf = (measure: ChartMeasure, series: readonly ChartSeries[]): string[] => {
   const seen = new Set(series.flatMap((s) => s.points.map((p) => String(p.value))));
   const allowed = measure.allowed ?? [];
   return [...allowed, ...[...seen].filter((v) => !allowed.includes(v)).sort()];
 };
 
-const digitsOf = (m: MeasureDef) =>
+const digitsOf = (m: ChartMeasure) =>
   m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined;
 /** Means, SDs and changes carry one digit more than the values they come from (a mean of integers is not an integer). */
-const statDigits = (m: MeasureDef) => (m.valueType === 'integer' ? 1 : m.kind === 'probability' ? 3 : 2);
-const fmtStat = (m: MeasureDef, n: number) => fmtNumber(n, statDigits(m));
-export const fmtValue = (m: MeasureDef, v: number | string | null | undefined) =>
+const statDigits = (m: ChartMeasure) => (m.valueType === 'integer' ? 1 : m.kind === 'probability' ? 3 : 2);
+const fmtStat = (m: ChartMeasure, n: number) => fmtNumber(n, statDigits(m));
+export const fmtValue = (m: ChartMeasure, v: number | string | null | undefined) =>
   v === null || v === undefined ? 'not provided' : typeof v === 'string' ? v : fmtNumber(v, digitsOf(m));
-const withUnit = (m: MeasureDef, text: string) =>
+const withUnit = (m: ChartMeasure, text: string) =>
   m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text;
 
 /** The latest session's change in words: its size, in SDs where an SD is usable, and the reliable-change verdict. */
-export const changeText = (m: MeasureDef, c: ChangeView): string => {
+export const changeText = (m: ChartMeasure, c: ChangeView): string => {
   const trend =
     c.trendPerWeek !== null
       ? `; trend ${withUnit(m, fmtSigned(c.trendPerWeek, statDigits(m)))} per week`
@@ -166,7 +210,7 @@ export const changeText = (m: MeasureDef, c: ChangeView): string => {
 
 /** One sentence per series: what a sighted reader takes from the chart. */
 export const summaryOf = (
-  m: MeasureDef,
+  m: ChartMeasure,
   s: ChartSeries,
   sessions: ReadonlyMap<number, ChartSession>,
   k: number,
@@ -198,6 +242,20 @@ export const summaryOf = (
         .map((p) => `${fmtValue(m, p.value)} on ${fmtDate(p.recordedAt)}`)
         .join(', ')}; see the table for why)`,
     );
+  const reliable = reliableMarks(s, k);
+  if (reliable.length)
+    parts.push(
+      `${reliable.length === 1 ? 'one later value' : `${reliable.length} later values`} a reliable change from the baseline (${reliable
+        .map(
+          (r) =>
+            `${r.direction} on ${fmtDate(s.points.find((p) => p.recordingId === r.recordingId)?.recordedAt)}`,
+        )
+        .join(', ')})`,
+    );
+  if (s.excluded.length)
+    parts.push(
+      `${s.excluded.length === 1 ? 'one value' : `${s.excluded.length} values`} of excluded recordings drawn as crosses, counted nowhere`,
+    );
   const unplotted =
     m.valueType === 'category' ? 0 : s.points.filter((p) => typeof p.value !== 'number').length;
   if (unplotted)
@@ -215,26 +273,35 @@ interface Prepared {
   hi: number;
   /** The specification's range, when a kept value lies outside it (drawn as dotted lines). */
   exceeded: readonly [number, number] | null;
+  /** Values of excluded recordings: drawn as crosses, off the lines. */
+  excluded: { x: number; y: number; recordingId: number }[];
 }
 
 /** A session's place on the chosen axis (epoch seconds, visit number or days), from its recording time. */
 export type XOf = (recordedAt: string) => number;
 
-const prepare = (measure: MeasureDef, series: readonly ChartSeries[], xOf: XOf): Prepared => {
+const prepare = (measure: ChartMeasure, series: readonly ChartSeries[], xOf: XOf): Prepared => {
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   const toY = (v: number | string) => (levels ? levels.indexOf(String(v)) : typeof v === 'number' ? v : null);
-  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => xOf(p.recordedAt))))].sort(
-    (a, b) => a - b,
-  );
+  const xs = [
+    ...new Set(series.flatMap((s) => [...s.points, ...s.excluded].map((p) => xOf(p.recordedAt)))),
+  ].sort((a, b) => a - b);
   const at = new Map(xs.map((x, i) => [x, i]));
   const ys = series.map((s) => {
     const y: (number | null)[] = xs.map(() => null);
     for (const p of s.points) y[at.get(xOf(p.recordedAt))!] = toY(p.value);
     return y;
   });
-  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5, exceeded: null };
+  const excluded = series.flatMap((s) =>
+    s.excluded.flatMap((p) => {
+      const y = toY(p.value);
+      return y === null || y < 0 ? [] : [{ x: xOf(p.recordedAt), y, recordingId: p.recordingId }];
+    }),
+  );
+  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5, exceeded: null, excluded };
   const vals = [
     ...ys.flat().filter((v): v is number => v !== null),
+    ...excluded.map((e) => e.y),
     ...series.flatMap((s) =>
       s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [],
     ),
@@ -251,7 +318,8 @@ const prepare = (measure: MeasureDef, series: readonly ChartSeries[], xOf: XOf):
     if (max <= range[1]) hi = Math.min(hi, range[1]);
   }
   const exceeded = range && (min < range[0] || max > range[1]) ? range : null;
-  return { xs, ys, levels: null, lo, hi, exceeded };
+  if (vals.length === 0) return { xs, ys, levels: null, lo: 0, hi: 1, exceeded: null, excluded };
+  return { xs, ys, levels: null, lo, hi, exceeded, excluded };
 };
 
 const HEIGHT = 170;
@@ -267,8 +335,15 @@ const axisDate = (spanYears: boolean) =>
   );
 
 /** Tick labels of an axis: dates; "visit 3"; "day 14". */
-export const axisTickLabel = (axis: ChartAxis, x0: number, x1: number): ((v: number) => string) => {
-  if (axis === 'visit') return (v) => (Number.isInteger(v) ? String(v) : '');
+export const axisTickLabel = (
+  axis: ChartAxis,
+  x0: number,
+  x1: number,
+  /** The visit axis' names by index (the study's schedule); absent, numbers. */
+  visitNames?: ReadonlyMap<number, string> | null,
+): ((v: number) => string) => {
+  if (axis === 'visit')
+    return (v) => (Number.isInteger(v) ? (visitNames ? (visitNames.get(v) ?? '') : String(v)) : '');
   if (axis === 'days') return (v) => fmtNumber(v, 0);
   const fmt = axisDate(new Date(x0 * 1000).getFullYear() !== new Date(x1 * 1000).getFullYear());
   return (v) => fmt.format(new Date(v * 1000));
@@ -285,9 +360,17 @@ export const paddedRange = (axis: ChartAxis, x0: number, x1: number): [number, n
   return [x0 - pad, x1 + pad];
 };
 
+/** What is marked on one chart beyond its lines: reliable changes, visits' names, recordings outside every visit. */
+interface ChartMarks {
+  readonly reliable: readonly (ReliableMark & { x: number; y: number; source: SeriesSource })[];
+  /** Places of recordings outside every visit (visit axis). */
+  readonly outside: readonly number[];
+  readonly visitNames: ReadonlyMap<number, string> | null;
+}
+
 /** The chart as a PlotModel, for saving it as SVG or PNG. */
 const plotModelOf = (
-  measure: MeasureDef,
+  measure: ChartMeasure,
   series: readonly ChartSeries[],
   sessions: ReadonlyMap<number, ChartSession>,
   data: Prepared,
@@ -297,9 +380,10 @@ const plotModelOf = (
   colours: ChartColours,
   who: string,
   baselineSessions: number,
+  marks: ChartMarks,
 ): PlotModel => {
   const [xmin, xmax] = paddedRange(axis, span[0], span[1]);
-  const xLabel = axisTickLabel(axis, span[0], span[1]);
+  const xLabel = axisTickLabel(axis, span[0], span[1], marks.visitNames);
   const xTicks =
     axis === 'date'
       ? niceTicks(xmin / 86_400, xmax / 86_400, 6).map((d) => d * 86_400)
@@ -350,6 +434,15 @@ const plotModelOf = (
           : [];
       }),
     ),
+    pointMarks: [
+      ...data.excluded.map((e) => ({ x: e.x, y: e.y, shape: 'cross' as const, colour: colours.text })),
+      ...marks.reliable.map((r) => ({
+        x: r.x,
+        y: r.y,
+        shape: r.direction === 'increase' ? ('arrow-up' as const) : ('arrow-down' as const),
+        colour: colourOf(colours, r.source),
+      })),
+    ],
     markers: series.flatMap((s) =>
       s.points.flatMap((p) =>
         markersOf(sessions.get(p.recordingId)).map((m) => ({
@@ -361,7 +454,7 @@ const plotModelOf = (
     ),
     legend: [
       ...series.map((s) => ({
-        label: `API ${s.apiVersion} (${VERSION_STYLE[s.apiVersion].words})`,
+        label: `${VERSION_STYLE[s.apiVersion].name} (${VERSION_STYLE[s.apiVersion].words})`,
         colour: colourOf(colours, s.apiVersion),
         dash: VERSION_STYLE[s.apiVersion].dash,
       })),
@@ -370,6 +463,10 @@ const plotModelOf = (
         : []),
       ...(series.some((s) => s.points.some((p) => p.flags.length))
         ? [{ label: 'Ringed: flagged value', colour: colours.flag }]
+        : []),
+      ...(data.excluded.length ? [{ label: 'Cross: excluded recording', colour: colours.text }] : []),
+      ...(marks.reliable.length
+        ? [{ label: 'Arrow: reliable change (|RCI| ≥ 1.96)', colour: colours.v13 }]
         : []),
     ],
     colours,
@@ -384,6 +481,7 @@ const Canvas = ({
   axis,
   xOf,
   data,
+  marks,
   colours,
   onOpen,
 }: {
@@ -394,6 +492,7 @@ const Canvas = ({
   axis: ChartAxis;
   xOf: XOf;
   data: Prepared;
+  marks: ChartMarks;
   colours: ChartColours;
   onOpen: ((recordingId: number) => void) | undefined;
 }) => {
@@ -412,9 +511,9 @@ const Canvas = ({
     // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
     const [x0, x1] = span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1];
     const [r0, r1] = paddedRange(axis, x0, x1);
-    const tick = axisTickLabel(axis, x0, x1);
+    const tick = axisTickLabel(axis, x0, x1, marks.visitNames);
     const opts: uPlot.Options = {
-      width: Math.max(200, el.clientWidth),
+      width: 200,
       height: HEIGHT,
       padding: [22, 28, 0, 0],
       legend: { show: false },
@@ -427,7 +526,7 @@ const Canvas = ({
         {
           ...axisStyle,
           values: (_u, splits) => splits.map(tick),
-          space: axis === 'visit' ? 40 : 70,
+          space: axis === 'visit' && !marks.visitNames ? 40 : 70,
           ...(axis === 'visit' ? { incrs: [1, 2, 5, 10, 20, 50, 100] } : {}),
         },
         data.levels
@@ -500,6 +599,20 @@ const Canvas = ({
             });
             // What was drawn, for end-to-end tests (a canvas has no DOM to query).
             el.dataset['bands'] = String(bands);
+            // Recordings outside every visit: a dotted line under the points.
+            ctx.save();
+            ctx.strokeStyle = colours.muted;
+            ctx.lineWidth = 1.5 * px;
+            ctx.setLineDash([1.5 * px, 3 * px]);
+            for (const x of marks.outside) {
+              const xp = u.valToPos(x, 'x', true);
+              ctx.beginPath();
+              ctx.moveTo(xp, u.bbox.top);
+              ctx.lineTo(xp, u.bbox.top + u.bbox.height);
+              ctx.stroke();
+            }
+            ctx.restore();
+            el.dataset['outside'] = String(marks.outside.length);
           },
         ],
         // Session markers sit in a lane above the plot, so they never hide a point.
@@ -551,6 +664,41 @@ const Canvas = ({
             ctx.restore();
             el.dataset['flagged'] = String(rings);
 
+            // Excluded recordings' values: a cross, off the line.
+            ctx.save();
+            ctx.strokeStyle = colours.text;
+            ctx.lineWidth = 2.5 * px;
+            const c = 5 * px;
+            for (const e of data.excluded) {
+              const xp = u.valToPos(e.x, 'x', true);
+              const yp = u.valToPos(e.y, 'y', true);
+              ctx.beginPath();
+              ctx.moveTo(xp - c, yp - c);
+              ctx.lineTo(xp + c, yp + c);
+              ctx.moveTo(xp - c, yp + c);
+              ctx.lineTo(xp + c, yp - c);
+              ctx.stroke();
+            }
+            ctx.restore();
+            el.dataset['excluded'] = String(data.excluded.length);
+
+            // Reliable changes: an arrow above (increase) or below (decrease) the point.
+            for (const r of marks.reliable) {
+              const xp = u.valToPos(r.x, 'x', true);
+              const yp = u.valToPos(r.y, 'y', true);
+              const d = r.direction === 'increase' ? -1 : 1;
+              ctx.save();
+              ctx.fillStyle = colourOf(colours, r.source);
+              ctx.beginPath();
+              ctx.moveTo(xp, yp + d * 17 * px);
+              ctx.lineTo(xp + 5 * px, yp + d * 9 * px);
+              ctx.lineTo(xp - 5 * px, yp + d * 9 * px);
+              ctx.closePath();
+              ctx.fill();
+              ctx.restore();
+            }
+            el.dataset['reliable'] = String(marks.reliable.length);
+
             // The specification's range, where a kept value lies beyond it.
             if (data.exceeded) {
               ctx.save();
@@ -583,27 +731,39 @@ const Canvas = ({
         ],
       },
     };
-    const plot = new uPlot(opts, [data.xs, ...data.ys], el);
+    // The plot is made when the box's width is first known, from the resize observer: every chart of the
+    // page gets its width from one layout (reading clientWidth chart by chart, each after the last one's
+    // canvas went in, laid the page out again for each), and is drawn once, not again at that width.
+    let plot: uPlot | null = null;
+    let width = 0;
+    const make = (w: number) => {
+      const p = new uPlot({ ...opts, width: w }, [data.xs, ...data.ys], el);
+      if (onOpen) {
+        p.over.style.cursor = 'pointer';
+        p.over.addEventListener('click', () => open(p));
+      }
+      return p;
+    };
     // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
-    const open = () => {
+    const open = (plot: uPlot) => {
       const i = plot.cursor.idx;
       if (i === null || i === undefined || !onOpen) return;
-      const hit = series.flatMap((s) => s.points).find((p) => xOf(p.recordedAt) === data.xs[i]);
+      const hit = series
+        .flatMap((s) => [...s.points, ...s.excluded])
+        .find((p) => xOf(p.recordedAt) === data.xs[i]);
       if (hit) onOpen(hit.recordingId);
     };
-    if (onOpen) {
-      plot.over.style.cursor = 'pointer';
-      plot.over.addEventListener('click', open);
-    }
-    const resize = new ResizeObserver(() =>
-      plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }),
-    );
+    const resize = new ResizeObserver((entries) => {
+      const w = Math.max(200, Math.round(entries[0]?.contentRect.width ?? 0));
+      if (!plot) plot = make((width = w));
+      else if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
+    });
     resize.observe(el);
     return () => {
       resize.disconnect();
-      plot.destroy();
+      plot?.destroy();
     };
-  }, [data, series, sessions, colours, span, axis, xOf, onOpen]);
+  }, [data, marks, series, sessions, colours, span, axis, xOf, onOpen]);
 
   return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
 };
@@ -619,8 +779,11 @@ export const TimelineChart = ({
   recordingHref,
   onOpen,
   who = '',
+  outside,
+  visitNames = null,
+  hasVisits = false,
 }: {
-  measure: MeasureDef;
+  measure: ChartMeasure;
   series: readonly ChartSeries[];
   sessions: ReadonlyMap<number, ChartSession>;
   /** The participant's first and last session on the axis, shared by all their charts. */
@@ -635,13 +798,37 @@ export const TimelineChart = ({
   onOpen?: (recordingId: number) => void;
   /** Whose chart it is, for the saved file's title. */
   who?: string;
+  /** Recordings outside every visit, marked on the visit axis. */
+  outside?: ReadonlySet<number>;
+  /** The visit axis' names by index (the study's schedule). */
+  visitNames?: ReadonlyMap<number, string> | null;
+  /** The study has a visit schedule (the table gives each value's visit). */
+  hasVisits?: boolean;
 }) => {
   const id = useId();
   const [tableOpen, setTableOpen] = useState(false);
   const colours = useChartColours();
   const data = useMemo(() => prepare(measure, series, xOf), [measure, series, xOf]);
+  const marks = useMemo((): ChartMarks => {
+    const reliable = series.flatMap((s) =>
+      reliableMarks(s, baselineSessions).map((r) => {
+        const p = s.points.find((x) => x.recordingId === r.recordingId)!;
+        return { ...r, x: xOf(p.recordedAt), y: p.value as number, source: s.apiVersion };
+      }),
+    );
+    const mine = axis === 'visit' && outside?.size ? series.flatMap((s) => [...s.points, ...s.excluded]) : [];
+    return {
+      reliable,
+      outside: [...new Set(mine.filter((p) => outside!.has(p.recordingId)).map((p) => xOf(p.recordedAt)))],
+      visitNames: axis === 'visit' ? visitNames : null,
+    };
+  }, [series, baselineSessions, xOf, axis, outside, visitNames]);
+  const reliableOf = new Map(marks.reliable.map((r) => [r.recordingId, r]));
   const rows = series
-    .flatMap((s) => s.points.map((p) => ({ s, p })))
+    .flatMap((s) => [
+      ...s.points.map((p) => ({ s, p, excluded: false })),
+      ...s.excluded.map((p) => ({ s, p, excluded: true })),
+    ])
     .sort(
       (a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion),
     );
@@ -698,6 +885,7 @@ export const TimelineChart = ({
         axis={axis}
         xOf={xOf}
         data={data}
+        marks={marks}
         colours={colours}
         onOpen={onOpen}
       />
@@ -715,6 +903,7 @@ export const TimelineChart = ({
             colours,
             who,
             baselineSessions,
+            marks,
           )
         }
       />
@@ -725,74 +914,95 @@ export const TimelineChart = ({
       <details className="tchart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary>Values as a table</summary>
         {tableOpen && (
-          <table className="table compact">
-            <caption className="sr-only">{measure.label} for each session</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Version</th>
-                <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
-                <th scope="col">From baseline</th>
-                <th scope="col">Audio</th>
-                <th scope="col">Data quality</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ s, p }) => {
-                const sess = sessions.get(p.recordingId);
-                const ms = markersOf(sess);
-                return (
-                  <tr
-                    key={`${s.apiVersion}-${p.recordingId}`}
-                    className={p.flags.length ? 'flagged' : undefined}
-                    data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
-                  >
-                    <th scope="row">
-                      {recordingHref ? (
-                        <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
-                      ) : (
-                        fmtDate(p.recordedAt)
-                      )}
-                      {sess?.session ? ` · ${sess.session}` : ''}
-                    </th>
-                    <td>{s.apiVersion}</td>
-                    <td>
-                      {fmtValue(measure, p.value)}
-                      {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
-                    </td>
-                    <td>
-                      {s.baseline && typeof p.value === 'number'
-                        ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
-                        : '—'}
-                    </td>
-                    <td>
-                      {ms.length
-                        ? ms
-                            .map((m) =>
-                              m.key === 'warnings'
-                                ? `Warning: ${sess!.flags.warnings.join(' ')}`
-                                : m.label.split(' (')[0],
-                            )
-                            .join('; ')
-                        : 'as recorded'}
-                    </td>
-                    <td>
-                      {p.flags.length ? (
-                        p.flags.map((f, i) => (
-                          <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
-                            <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
-                            received {f.received ?? 'nothing'}, expected {f.expected}.
+          <TableScroll label={`${measure.label}: values by session`}>
+            <table className="table compact">
+              <caption className="sr-only">{measure.label} for each session</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date{hasVisits ? ' and visit' : ''}</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+                  <th scope="col">From baseline</th>
+                  <th scope="col">Audio</th>
+                  <th scope="col">Data quality</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ s, p, excluded }) => {
+                  const sess = sessions.get(p.recordingId);
+                  const ms = markersOf(sess);
+                  const rc = excluded ? undefined : reliableOf.get(p.recordingId);
+                  return (
+                    <tr
+                      key={`${s.apiVersion}-${p.recordingId}`}
+                      className={
+                        [p.flags.length ? 'flagged' : '', excluded ? 'excluded' : ''].join(' ').trim() ||
+                        undefined
+                      }
+                      data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                      data-excluded={excluded || undefined}
+                    >
+                      <th scope="row">
+                        {recordingHref ? (
+                          <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
+                        ) : (
+                          fmtDate(p.recordedAt)
+                        )}
+                        {sess?.session ? ` · ${sess.session}` : ''}
+                        {hasVisits && (
+                          <div className="muted">
+                            {sess?.visit
+                              ? `Visit ${sess.visit.index}: ${sess.visit.name}`
+                              : 'outside every visit'}
                           </div>
-                        ))
-                      ) : (
-                        <span className="muted">as specified</span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                        )}
+                      </th>
+                      <td>{s.apiVersion === 'local' ? 'local' : s.apiVersion}</td>
+                      <td className="tvalue">
+                        {fmtValue(measure, p.value)}
+                        {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                        {excluded ? (
+                          <div>
+                            <span className="badge badge-muted">Excluded</span> {sess?.excluded ?? 'excluded'}
+                            : counted in no baseline or change.
+                          </div>
+                        ) : null}
+                      </td>
+                      <td>
+                        {s.baseline && typeof p.value === 'number'
+                          ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                          : '—'}
+                        {rc ? ` · reliable ${rc.direction} (RCI ${fmtSigned(rc.rci)})` : ''}
+                      </td>
+                      <td>
+                        {ms.length
+                          ? ms
+                              .map((m) =>
+                                m.key === 'warnings'
+                                  ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                                  : m.label.split(' (')[0],
+                              )
+                              .join('; ')
+                          : 'as recorded'}
+                      </td>
+                      <td>
+                        {p.flags.length ? (
+                          p.flags.map((f, i) => (
+                            <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                              <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                              received {f.received ?? 'nothing'}, expected {f.expected}.
+                            </div>
+                          ))
+                        ) : (
+                          <span className="muted">as specified</span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </details>
     </figure>

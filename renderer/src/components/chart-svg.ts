@@ -50,6 +50,16 @@ export interface PlotModel {
   readonly lines: readonly PlotLine[];
   /** Dashed rings around points (flagged values). */
   readonly rings?: readonly { x: number; y: number; colour: string }[];
+  /**
+   * Shapes at a point itself: a cross over an excluded recording's value, an arrow above (reliable
+   * increase) or below (reliable decrease) a value.
+   */
+  readonly pointMarks?: readonly {
+    x: number;
+    y: number;
+    shape: 'cross' | 'arrow-up' | 'arrow-down';
+    colour: string;
+  }[];
   /** Marker shapes in the lane above the plot (converted, marginal audio…), at an x. */
   readonly markers?: readonly {
     x: number;
@@ -160,6 +170,18 @@ export const plotSvg = (m: PlotModel): string => {
     out.push(
       `<circle cx="${n(X(r.x))}" cy="${n(Y(r.y))}" r="8" fill="none" stroke="${esc(r.colour)}" stroke-width="2" stroke-dasharray="3 2"/>`,
     );
+  for (const pm of m.pointMarks ?? []) {
+    const x = n(X(pm.x));
+    const y = n(Y(pm.y));
+    const col = esc(pm.colour);
+    out.push(
+      pm.shape === 'cross'
+        ? `<path d="M${x - 5} ${y - 5} L${x + 5} ${y + 5} M${x - 5} ${y + 5} L${x + 5} ${y - 5}" stroke="${col}" stroke-width="2.5"/>`
+        : pm.shape === 'arrow-up'
+          ? `<path d="M${x} ${y - 17} L${x + 5} ${y - 9} L${x - 5} ${y - 9} Z" fill="${col}"/>`
+          : `<path d="M${x} ${y + 17} L${x + 5} ${y + 9} L${x - 5} ${y + 9} Z" fill="${col}"/>`,
+    );
+  }
   out.push(`</g>`);
   const lane = top - 10;
   for (const mk of m.markers ?? []) {

@@ -62,7 +62,7 @@ const exportFiles = async (studyId: number) => {
 };
 
 describe('an excluded recording', () => {
-  it('stays in the exports marked with its reason, and is left out of the summary and the timeline', async () => {
+  it('stays in the exports marked with its reason, is left out of the summary, and is shown apart on the timeline', async () => {
     const { s, a, ids } = seedStudyWithJunk();
     must(svc.excludeRecording(ids[3]!, 'test recording, =not the participant'));
     const { recordings, wide, summary } = await exportFiles(s);
@@ -82,7 +82,11 @@ describe('an excluded recording', () => {
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((p) => p.value)).toEqual([10, 12, 14]);
     expect(series.latest?.value).toBe(14);
-    expect(tl.sessions.map((x) => x.recordingId)).not.toContain(ids[3]);
+    // Shown on the timeline, marked with its reason, its value apart: in no baseline, change or trend.
+    expect(tl.sessions.find((x) => x.recordingId === ids[3])?.excluded).toBe(
+      'test recording, =not the participant',
+    );
+    expect(series.excluded.map((p) => [p.recordingId, p.value])).toEqual([[ids[3], 40]]);
   });
 
   it('counts again once restored', async () => {

@@ -2,11 +2,15 @@
  * timeline.participant: each measure's values by session, one series per API version (never joined),
  * each with its own within-person baseline and the latest session's change from it; sessions carry
  * markers for converted, marginal, isolated and warned audio, and whether their results are simulated;
- * a value the service sent outside the specification is kept as received and carries its flags.
+ * a value the service sent outside the specification is kept as received and carries its flags; each
+ * session carries its visit of the study's design and its days since the participant's baseline; an
+ * excluded recording is shown, its values apart; local acoustic measures are measures like any other;
+ * only the measures asked for are sent.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
 import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
+import { saveMeasurement } from '../../../main/db/repos/local-measures.repo';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
 
@@ -31,7 +35,7 @@ const seedFourSessions = (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr 
   const ids = hnr.map((v, i) => {
     const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(start - i * 10), apiVersion });
     storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, apiVersion);
-    storeValues(t.db, r, 'wellbeing', { wb_stress: ['low', 'low', 'high', 'very high'][i]! }, apiVersion);
+    storeValues(t.db, r, 'wellbeing', { wb_stress: ['low', 'low', 'high', 'very high'][i % 4]! }, apiVersion);
     return r;
   });
   return { s, p, ids };
@@ -259,11 +263,95 @@ describe('timeline.participant', () => {
       baselineSessions: 3,
       versions: [],
       sessions: [],
+      design: { visits: [], baseline: null },
+      available: [],
       measures: [],
     });
     expect(await t.call('timeline.participant', { participantId: 999 })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
+  });
+
+  it('gives each session its visit of the study design (or none) and its days since the participant’s baseline', async () => {
+    const { s, p, ids } = seedFourSessions('v1.3', 40, [10, 12, 14, 20, 22]);
+    await t.must('visits.setSchedule', {
+      studyId: s,
+      visits: [
+        { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 3 },
+        { name: 'Day 20', targetDay: 20, windowBefore: 2, windowAfter: 2 },
+        { name: 'Day 40', targetDay: 40, windowBefore: 2, windowAfter: 2 },
+      ],
+    });
+    const tl = await timeline(p);
+    expect(tl.design.visits.map((v) => [v.index, v.name, v.targetDay])).toEqual([
+      [1, 'Baseline', 0],
+      [2, 'Day 20', 20],
+      [3, 'Day 40', 40],
+    ]);
+    expect(tl.design.baseline).toMatchObject({ date: daysAgo(40).slice(0, 10), source: 'first_usable' });
+    // Sessions on days 0, 10, 20, 30, 40: days 10 and 30 fall in no visit's window.
+    expect(tl.sessions.map((x) => [x.recordingId, x.visit?.name ?? null, x.daysSinceBaseline])).toEqual([
+      [ids[0], 'Baseline', 0],
+      [ids[1], null, 10],
+      [ids[2], 'Day 20', 20],
+      [ids[3], null, 30],
+      [ids[4], 'Day 40', 40],
+    ]);
+    expect(tl.sessions[1]!.visitSource).toBe('none');
+  });
+
+  it('shows an excluded recording with its reason, its values apart and counted in no baseline or change', async () => {
+    const { p, ids } = seedFourSessions();
+    await t.must('curation.excludeRecording', { recordingId: ids[1]!, reason: 'wrong speaker' });
+    const tl = await timeline(p);
+    expect(tl.sessions.find((x) => x.recordingId === ids[1])!.excluded).toBe('wrong speaker');
+    const hnr = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
+    expect(hnr.points.map((x) => x.value)).toEqual([10, 14, 20]);
+    expect(hnr.excluded.map((x) => [x.recordingId, x.value])).toEqual([[ids[1], 12]]);
+    expect(hnr.baseline).toMatchObject({ n: 3, mean: 44 / 3 });
+    expect(hnr.change!.verdict).toBe('no_session_after_baseline');
+  });
+
+  it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
+    const { p, ids } = seedFourSessions();
+    ids.forEach((id, i) =>
+      saveMeasurement(t.db, {
+        recordingId: id,
+        measuredAt: daysAgo(1),
+        engineVersion: '0.2.0',
+        settings: '{"pitchFloor":75,"pitchCeiling":500}',
+        audioPath: `/a/${id}.wav`,
+        problem: null,
+        quality: null,
+        measures: { f0_mean_hz: 120 + i, jitter_local_pct: null },
+      }),
+    );
+    const tl = await timeline(p);
+    expect(tl.available.map((a) => [a.key, a.analysis])).toEqual([
+      ['wb_stress', 'wellbeing'],
+      ['pd_hnr', 'parkinsons'],
+      ['lm_f0_mean_hz', 'local'],
+    ]);
+    const f0 = tl.measures.find((m) => m.key === 'lm_f0_mean_hz')!;
+    expect(f0.series.map((x) => x.apiVersion)).toEqual(['local']);
+    expect(f0.series[0]!.points.map((x) => x.value)).toEqual([120, 121, 122, 123]);
+    expect(f0.series[0]!.baseline).toMatchObject({ n: 3, mean: 121 });
+    // No published reliability for a local measure here: a trend, no reliable-change verdict.
+    expect(f0.series[0]!.change!.verdict).toBe('trend_only');
+  });
+
+  it('sends the values of the measures asked for only, and lists every measure with a value', async () => {
+    const { p } = seedFourSessions();
+    const tl = await t.must('timeline.participant', {
+      participantId: p,
+      measures: ['pd_hnr', 'no_such_key'],
+    });
+    expect(tl.measures.map((m) => m.key)).toEqual(['pd_hnr']);
+    expect(tl.available.map((a) => a.key)).toEqual(['wb_stress', 'pd_hnr']);
+    expect(tl.sessions).toHaveLength(4);
+    const none = await t.must('timeline.participant', { participantId: p, measures: [] });
+    expect(none.measures).toEqual([]);
+    expect(none.available).toHaveLength(2);
   });
 });

@@ -2,8 +2,10 @@
  * One participant: code, account and data recency; their timeline of every measure with a
  * within-person baseline; their recordings (paged) leading to each recording's detail; and edits.
  */
+import { useCallback, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
+import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, QueryView } from '../../components/Feedback';
 import { PageHeader, Section, Stat } from '../../components/Page';
@@ -99,8 +101,9 @@ export const ParticipantPage = () => {
   const participantId = Number(params.pid);
   const [, navigate] = useLocation();
   const p = useCall('participants.get', { participantId });
-  const timeline = useCall('timeline.participant', { participantId, baselineSessions: 3 });
-  const simulated = timeline.data?.sessions.some((s) => s.simulated) ?? false;
+  // Said by the timeline once it has loaded (one call for both: the timeline is the page's largest).
+  const [simulated, setSimulated] = useState(false);
+  const onTimeline = useCallback((t: TimelineData) => setSimulated(t.sessions.some((s) => s.simulated)), []);
 
   return (
     <div className="page">
@@ -152,7 +155,15 @@ export const ParticipantPage = () => {
         )}
       </QueryView>
 
-      {p.data && <Timeline studyId={studyId} participantId={participantId} code={p.data.code} />}
+      {/* Asked for at once, beside the participant (not after it): the charts are what takes longest. */}
+      {!p.isError && (
+        <Timeline
+          studyId={studyId}
+          participantId={participantId}
+          code={p.data?.code ?? ''}
+          onLoaded={onTimeline}
+        />
+      )}
 
       {p.data && (
         <Section

@@ -3,7 +3,7 @@
  * account, counts and data recency; adding a participant and creating the missing service accounts.
  * Only a page of rows crosses IPC; the table asks for the pages in view.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import {
   PARTICIPANT_FILTERS,
@@ -11,6 +11,7 @@ import {
   type ParticipantRow,
 } from '../../../../shared/contract/participants.contract';
 import { Badge } from '../../components/Badges';
+import { preloadParticipantPage } from './routes';
 import { Empty, ErrorNotice, Notice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, TabLink } from '../../components/Page';
@@ -190,6 +191,8 @@ export const ParticipantsPage = () => {
     ? (params.filter as Filter)
     : 'all';
   const [, navigate] = useLocation();
+  // A participant is likely opened next: their page's code is fetched while the list is read.
+  useEffect(preloadParticipantPage, []);
   const { search, setSearch, query, sort, setSort, onSort, total, onTotal } = useTableControls<Sort>(
     filter === 'overdue' ? { by: 'last_recording', dir: 'asc' } : { by: 'code', dir: 'asc' },
   );

@@ -1,18 +1,28 @@
 /**
  * A participant's timeline: the measures the researcher picked (by analysis type and name, remembered
- * per study), as small multiples on one shared axis (date, visit or days since baseline), each with the
- * within-person baseline (first N sessions, adjustable) and the latest change from it; a legend of
- * version styles and session markers; a notice whenever v1.2 and v1.3 results are both present. Each
- * point leads to its recording.
+ * per study; local acoustic measures among them), as small multiples on one shared axis (date, the
+ * study's visits, or days since the participant's baseline date), each with the within-person baseline
+ * (first N sessions, adjustable), the latest change from it and reliable changes marked; a legend of
+ * version styles, session markers and point marks (flagged, excluded, reliable change, outside every
+ * visit); a notice whenever v1.2 and v1.3 results are both present. Each point leads to its recording.
+ *
+ * Speed (issue 16, a 200-session participant): the page asks only for the measures it shows, then, once
+ * they are drawn and the window is idle, for every measure, so that picking more draws at once.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { MeasureDef } from '../../../../shared/api/measures';
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
 import type { ChartChoice } from '../../../../shared/contract/cohort.contract';
+import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
+import {
+  CHART_MEASURES,
+  chartMeasure,
+  LOCAL_ANALYSIS,
+  type ChartAnalysis,
+  type ChartMeasure,
+} from '../../../../shared/timeline-measures';
 import { paths } from '../../app/paths';
-import { MEASURES } from '../../../../shared/api/measures';
 import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
@@ -22,13 +32,14 @@ import {
   FlagRingIcon,
   MARKERS,
   MarkerIcon,
+  POINT_MARKS,
+  PointMarkIcon,
   TimelineChart,
   VERSION_STYLE,
-  dateX,
   markersOf,
   type ChartSession,
-  type XOf,
 } from '../../components/TimelineChart';
+import { axisPlacement } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural } from '../../lib/format';
@@ -37,16 +48,32 @@ const Legend = ({
   versions,
   sessions,
   flagged,
+  excluded,
+  outside,
+  local,
 }: {
-  versions: readonly string[];
+  versions: readonly (keyof typeof VERSION_STYLE)[];
   sessions: readonly ChartSession[];
   /** How many values on these charts are flagged as departing from the specification. */
   flagged: number;
+  /** How many values on these charts are of excluded recordings. */
+  excluded: number;
+  /** Recordings outside every visit (visit axis with a schedule), or null on other axes. */
+  outside: number | null;
+  /** A local measure is shown. */
+  local: boolean;
 }) => {
   const used = new Set(sessions.flatMap((s) => markersOf(s).map((m) => m.key)));
+  const items: { key: string; icon: 'cross' | 'arrow-up' | 'dotted'; label: string; n: number | null }[] = [
+    { key: 'excluded', icon: 'cross', label: POINT_MARKS.excluded.label, n: excluded },
+    { key: 'reliable', icon: 'arrow-up', label: POINT_MARKS.reliable.label, n: null },
+    ...(outside !== null
+      ? [{ key: 'outside', icon: 'dotted' as const, label: POINT_MARKS.outside.label, n: outside }]
+      : []),
+  ];
   return (
     <div className="tlegend" aria-label="How to read the charts" role="group">
-      {versions.map((v) => (
+      {[...versions, ...(local ? (['local'] as const) : [])].map((v) => (
         <span key={v} className="tlegend-item">
           <svg
             width="28"
@@ -62,7 +89,7 @@ const Legend = ({
               y2="6"
               stroke="currentColor"
               strokeWidth="2"
-              strokeDasharray={VERSION_STYLE[v as 'v1.2']?.dash?.join(' ')}
+              strokeDasharray={VERSION_STYLE[v].dash?.join(' ')}
             />
             <circle
               cx="14"
@@ -70,10 +97,10 @@ const Legend = ({
               r="3.5"
               stroke="currentColor"
               strokeWidth="2"
-              fill={VERSION_STYLE[v as 'v1.2']?.hollow ? 'var(--panel)' : 'currentColor'}
+              fill={VERSION_STYLE[v].hollow ? 'var(--panel)' : 'currentColor'}
             />
           </svg>
-          API {v} results ({VERSION_STYLE[v as 'v1.2']?.words})
+          {VERSION_STYLE[v].name} ({VERSION_STYLE[v].words})
         </span>
       ))}
       <span className="tlegend-item">
@@ -96,12 +123,33 @@ const Legend = ({
         {FLAGGED_LABEL}
         {flagged > 0 ? ` (${flagged}; each chart’s table says why)` : ' (none here)'}
       </span>
+      {items.map((it) => (
+        <span key={it.key} className={`tlegend-item${it.n === 0 ? ' unused' : ''}`} data-mark={it.key}>
+          <span className="mark-colour">
+            <PointMarkIcon shape={it.icon} />
+          </span>
+          {it.label}
+          {it.n === 0 ? ' (none here)' : it.n !== null ? ` (${it.n})` : ''}
+        </span>
+      ))}
     </div>
   );
 };
 
-/** Measures shown before the researcher picks: the first two of each analysis type with results. */
-const defaultMeasures = (available: readonly MeasureDef[]): string[] =>
+/** What each axis counts on this page (the study's design: its visits and the participant's day 0). */
+const PAGE_AXIS_MEANING: Readonly<Record<ChartAxis, string>> = {
+  date: AXIS_MEANING.date,
+  visit: 'the visit of the study’s schedule each recording falls in',
+  days: 'calendar days since the participant’s baseline date (day 0 of the schedule)',
+};
+
+/** The picker's groups: the service's analysis types, then the local acoustic measures. */
+const PICKER_GROUPS: readonly ChartAnalysis[] = [...ANALYSIS_TYPES, LOCAL_ANALYSIS];
+const GROUP_LABEL = (g: ChartAnalysis) =>
+  g === LOCAL_ANALYSIS ? 'Local acoustic measures (computed here)' : ANALYSIS_LABEL[g];
+
+/** Measures shown before the researcher picks: the first two of each service analysis type with results. */
+const defaultMeasures = (available: readonly ChartMeasure[]): string[] =>
   ANALYSIS_TYPES.flatMap((type) =>
     available
       .filter((m) => m.analysis === type)
@@ -109,22 +157,12 @@ const defaultMeasures = (available: readonly MeasureDef[]): string[] =>
       .map((m) => m.key),
   );
 
-/** Where a session sits on each axis: epoch seconds, its number in order, or days since the first. */
-export const axisOf = (axis: ChartAxis, sessionTimes: readonly string[]): XOf => {
-  if (axis === 'date') return dateX;
-  const first = Date.parse(sessionTimes[0] ?? '1970-01-01T00:00:00Z');
-  if (axis === 'days') return (iso) => (Date.parse(iso) - first) / 86_400_000;
-  const order = new Map<string, number>();
-  for (const t of sessionTimes) if (!order.has(t)) order.set(t, order.size + 1);
-  return (iso) => order.get(iso) ?? 0;
-};
-
 const MeasurePicker = ({
   available,
   chosen,
   onChange,
 }: {
-  available: readonly MeasureDef[];
+  available: readonly ChartMeasure[];
   chosen: readonly string[];
   onChange: (keys: string[]) => void;
 }) => {
@@ -163,15 +201,15 @@ const MeasurePicker = ({
             None
           </button>
         </div>
-        {ANALYSIS_TYPES.map((type) => {
+        {PICKER_GROUPS.map((type) => {
           const ms = shown.filter((m) => m.analysis === type);
           if (ms.length === 0) return null;
           const all = ms.every((m) => set.has(m.key));
           return (
             <fieldset key={type} className="measure-picker-type">
-              <legend>{ANALYSIS_LABEL[type]}</legend>
+              <legend>{GROUP_LABEL(type)}</legend>
               <Checkbox
-                label={`All of ${ANALYSIS_LABEL[type]}`}
+                label={`All of ${GROUP_LABEL(type)}`}
                 checked={all}
                 onChange={(on) => {
                   const keys = new Set(ms.map((m) => m.key));
@@ -185,7 +223,8 @@ const MeasurePicker = ({
               {ms.map((m) => (
                 <Checkbox
                   key={m.key}
-                  label={m.label}
+                  // A local measure's unit tells it from the service's measure of a like name (e.g. HNR).
+                  label={m.analysis === LOCAL_ANALYSIS && m.unit ? `${m.label} (${m.unit})` : m.label}
                   checked={set.has(m.key)}
                   onChange={(on) => toggle(m.key, on)}
                 />
@@ -202,21 +241,18 @@ export const Timeline = ({
   studyId,
   participantId,
   code,
+  onLoaded,
 }: {
   studyId: number;
   participantId: number;
   code: string;
+  /** The timeline as first received (the page header says whether results are simulated). */
+  onLoaded?: (t: TimelineData) => void;
 }) => {
   const [, navigate] = useLocation();
   // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
   const [n, setN] = useState<number | undefined>(undefined);
   const [draft, setDraft] = useState<string | null>(null);
-  const q = useCall(
-    'timeline.participant',
-    { participantId, ...(n !== undefined ? { baselineSessions: n } : {}) },
-    { placeholderData: keepPreviousData },
-  );
-  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
   const stored = useCall('cohort.chartChoice', { studyId });
   const save = useAction('cohort.saveChartChoice');
   // What the researcher chose here, shown at once and stored for the study.
@@ -226,22 +262,69 @@ export const Timeline = ({
     setLocal(next);
     void save.run({ studyId, choice: next });
   };
+  const k = n !== undefined ? { baselineSessions: n } : {};
+
+  // Every measure, fetched once the charts shown are drawn and the window is idle (see above).
+  const [wantAll, setWantAll] = useState(false);
+  const all = useCall(
+    'timeline.participant',
+    { participantId, ...k },
+    { placeholderData: keepPreviousData, enabled: wantAll },
+  );
+  // Until then (and whatever is asked while it is on its way), only the measures chosen.
+  const [known, setKnown] = useState<readonly ChartMeasure[] | null>(null);
+  const requested = useMemo(
+    () => choice.measures ?? defaultMeasures(known ?? CHART_MEASURES),
+    [choice.measures, known],
+  );
+  const part = useCall(
+    'timeline.participant',
+    { participantId, ...k, measures: [...requested] },
+    { placeholderData: keepPreviousData, enabled: stored.isFetched && !all.data },
+  );
+  // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
+  // whose data did not change is not drawn again; measures picked later come from the full answer.
+  const firstCurrent = part.data !== undefined && !part.isPlaceholderData;
+  const q =
+    firstCurrent &&
+    (!all.data || all.isPlaceholderData || all.data.baselineSessions === part.data!.baselineSessions)
+      ? part
+      : all.data
+        ? all
+        : part;
+  const seriesOf = (key: string) =>
+    (
+      q.data?.measures.find((x) => x.key === key) ??
+      (all.data?.baselineSessions === q.data?.baselineSessions
+        ? all.data?.measures.find((x) => x.key === key)
+        : undefined)
+    )?.series;
+  const t0 = q.data;
+  useEffect(() => {
+    if (!t0) return;
+    setKnown(t0.available.flatMap((a) => chartMeasure(a.key) ?? []));
+    onLoaded?.(t0);
+    if (wantAll) return;
+    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+    idle(() => setWantAll(true));
+  }, [t0, onLoaded, wantAll]);
+  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
 
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
-  const times = useMemo(() => (q.data?.sessions ?? []).map((s) => s.recordedAt), [q.data]);
-  const xOf = useMemo(() => axisOf(choice.axis, times), [choice.axis, times]);
-  const span = useMemo(
-    (): [number, number] | undefined => (times.length ? [xOf(times[0]!), xOf(times.at(-1)!)] : undefined),
-    [times, xOf],
+  const place = useMemo(
+    () =>
+      axisPlacement(choice.axis, q.data?.sessions ?? [], q.data?.design ?? { visits: [], baseline: null }),
+    [choice.axis, q.data],
   );
   const available = useMemo(
-    () => MEASURES.filter((m) => q.data?.measures.some((x) => x.key === m.key && x.series.length > 0)),
+    () => (q.data?.available ?? []).flatMap((a) => chartMeasure(a.key) ?? []),
     [q.data],
   );
   const chosen = useMemo(() => {
     const keys = new Set(available.map((m) => m.key));
     return (choice.measures ?? defaultMeasures(available)).filter((k) => keys.has(k));
   }, [choice.measures, available]);
+  const hasVisits = (q.data?.design.visits.length ?? 0) > 0;
   const open = useCallback(
     (recordingId: number) => navigate(paths.study(studyId).recording(recordingId)),
     [navigate, studyId],
@@ -264,7 +347,7 @@ export const Timeline = ({
           <SelectField
             label="Time axis"
             value={choice.axis}
-            hint={AXIS_MEANING[choice.axis]}
+            hint={place.note ?? PAGE_AXIS_MEANING[choice.axis]}
             onChange={(e) => choose({ ...choice, axis: e.target.value as ChartAxis })}
           >
             {CHART_AXES.map((a) => (
@@ -287,7 +370,7 @@ export const Timeline = ({
       </div>
       <QueryView q={q} loading="Loading the timeline…">
         {(t) =>
-          t.measures.length === 0 ? (
+          t.available.length === 0 ? (
             <Empty title="No results yet">
               <p>
                 Charts appear once at least one of this participant’s recordings has been analysed. Recordings
@@ -327,6 +410,9 @@ export const Timeline = ({
                     n + m.series.reduce((k, s) => k + s.points.filter((p) => p.flags.length).length, 0),
                   0,
                 )}
+                excluded={t.sessions.filter((s) => s.excluded !== null).length}
+                outside={choice.axis === 'visit' && place.visitNames ? place.outside.size : null}
+                local={chosen.some((key) => chartMeasure(key)?.analysis === LOCAL_ANALYSIS)}
               />
               {chosen.length === 0 && (
                 <p className="muted">No measure is chosen: pick some under “Measures shown”.</p>
@@ -334,7 +420,14 @@ export const Timeline = ({
               <div className="tgrid" data-axis={choice.axis}>
                 {chosen.map((key) => {
                   const m = available.find((x) => x.key === key)!;
-                  const series = t.measures.find((x) => x.key === key)?.series ?? [];
+                  const series = seriesOf(key);
+                  // A measure just picked, on its way from the host.
+                  if (!series)
+                    return (
+                      <p key={key} className="muted">
+                        Loading {m.label}…
+                      </p>
+                    );
                   return (
                     <TimelineChart
                       key={key}
@@ -342,12 +435,15 @@ export const Timeline = ({
                       series={series}
                       sessions={sessions}
                       axis={choice.axis}
-                      xOf={xOf}
+                      xOf={place.xOf}
                       onOpen={open}
                       recordingHref={href}
                       who={`Participant ${code}`}
                       baselineSessions={t.baselineSessions}
-                      {...(span ? { span } : {})}
+                      outside={place.outside}
+                      visitNames={place.visitNames}
+                      hasVisits={hasVisits}
+                      {...(place.span ? { span: place.span } : {})}
                     />
                   );
                 })}
