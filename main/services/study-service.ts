@@ -11,6 +11,7 @@ import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
 import { curationService, type CurationService } from './curation.service';
+import { needsYouCurationService, type NeedsYouCurationService } from './needs-you-curation.service';
 import { participantCurationService, type ParticipantCurationService } from './participant-curation.service';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
@@ -47,6 +48,7 @@ export type StudyService = ProfilesService &
   VisitsService &
   CurationService &
   ParticipantCurationService &
+  NeedsYouCurationService &
   CohortService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
@@ -95,6 +97,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...visitsService(ctx),
     ...curationService(ctx, engine),
     ...participantCurationPublic(ctx, engine),
+    ...needsYouPublic(ctx),
     ...cohortService(ctx),
     async close() {
       await engine.stopAll();
@@ -109,5 +112,11 @@ const participantCurationPublic = (
   engine: Parameters<typeof participantCurationService>[1],
 ): ParticipantCurationService => {
   const { undoParticipantAct: _undo, ...rest } = participantCurationService(ctx, engine);
+  return rest;
+};
+
+/** Dismissing needs-you items (its undo is reached through `undoCuration`). */
+const needsYouPublic = (ctx: Parameters<typeof needsYouCurationService>[0]): NeedsYouCurationService => {
+  const { undoDismissal: _undo, ...rest } = needsYouCurationService(ctx);
   return rest;
 };

@@ -106,6 +106,29 @@ export const curationContract = {
     AFTER_ACT,
   ),
   'curation.undoAct': action(strict({ actId: Id, reason: Reason.optional() }), CurationDoneSchema, AFTER_ACT),
+  /** Sets a needs-you item (a refused file, a held duplicate, a failed analysis) aside with a reason. */
+  'curation.dismissItem': action(
+    strict({ recordingId: Id, reason: Reason.min(1) }),
+    CurationDoneSchema,
+    AFTER_ACT,
+  ),
+  /** A study's dismissed needs-you items still in force (optionally of one batch), newest first. */
+  'curation.dismissed': procedure(
+    strict({ studyId: Id, batchId: Id.optional() }),
+    z.array(
+      z.object({
+        recordingId: Id,
+        path: z.string(),
+        participantCode: z.string(),
+        uploadState: z.string(),
+        batchId: Id.nullable(),
+        act: Id,
+        at: z.string(),
+        who: z.string(),
+        reason: z.string().nullable(),
+      }),
+    ),
+  ),
   /** A participant's acts (merges from or into it, status changes, their undos), newest first. */
   'curation.participant': procedure(strict({ participantId: Id }), z.array(CurationActSchema)),
   /** What merging one participant into another would do, and why it cannot be done if it cannot. */

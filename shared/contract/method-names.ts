@@ -20,6 +20,8 @@ export const METHOD_NAMES = [
   'batches.resume',
   'batches.start',
   'curation.deleteRecording',
+  'curation.dismissItem',
+  'curation.dismissed',
   'curation.excludeRecording',
   'curation.mergeParticipants',
   'curation.participant',

@@ -34,6 +34,7 @@ const VERB: Record<string, string> = {
   delete: 'deleted (it was never sent)',
   'send-anyway': 'queued to be sent anyway',
   undo: 'undone',
+  dismiss: 'dismissed',
 };
 
 const report = (
@@ -97,6 +98,10 @@ export const curateCommand: WorkspaceCommand = {
                                             --from moves to --into (sessions kept; refused while both
                                             have a session label); --from is kept, marked merged;
                                             --dry-run says what would happen and changes nothing
+  curate dismiss --recording <id> --reason <text>
+                                            set a needs-you item aside (a refused file, a held
+                                            duplicate, a failed analysis; not an unknown upload
+                                            outcome): voicescope status lists it as dismissed
   curate undo --act <id> [--reason <text>]  undo an act (itself recorded as an act)
   curate history --recording <id> | --study <name|id> [--participant <code>]
                                             the acts, newest first: who, when, what, why`,
@@ -164,6 +169,15 @@ export const curateCommand: WorkspaceCommand = {
           'send-anyway',
           `Recording ${recording}`,
           svc.sendRefusedAnyway(recording, need(reason, 'reason')),
+        );
+      }
+      case 'dismiss': {
+        const recording = positiveInt(v.recording, 'recording');
+        return report(
+          ctx,
+          'dismiss',
+          `The needs-you item of recording ${recording}`,
+          svc.dismissNeedsYouItem(recording, need(reason, 'reason')),
         );
       }
       case 'undo': {
