@@ -34,7 +34,13 @@ import {
   setMergedInto,
   type MergeParticipant,
 } from '../db/repos/participant-merge.repo';
-import { setBaselineDate } from '../db/repos/participant-status.repo';
+import {
+  participantStatus,
+  restoreParticipantStatus,
+  setBaselineDate,
+  writeParticipantStatus,
+} from '../db/repos/participant-status.repo';
+import type { ParticipantStatus } from '../../shared/states';
 import type { CurationActRow } from '../db/repos/curation.repo';
 import type { Engine } from './engine.service';
 import { curationRecorder, toActView } from './curation-recorder';
@@ -81,6 +87,48 @@ interface MergeAfter extends MergeState {
   readonly copied: readonly string[];
   readonly duplicates: MergePreview['duplicates'];
 }
+
+/** A participant's status as a status act keeps it before and after. */
+interface StatusState {
+  readonly status: ParticipantStatus;
+  readonly on: string | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Changes a participant's status as a curation act (who, when, before, after, the audit entry
+ * `participant_status_changed`), undoable from the participant's acts; false when there is no such
+ * participant. The rules on the change itself (a withdrawal needs its reason) are the visits service's.
+ */
+export const changeStatusAsAct = (
+  ctx: ServiceContext,
+  participantId: number,
+  change: { status: ParticipantStatus; on: string; reason: string | null },
+): boolean => {
+  const p = participantStatus(ctx.db, participantId);
+  if (!p) return false;
+  const { record } = curationRecorder(ctx);
+  const at = ctx.iso();
+  const before: StatusState = { status: p.status, on: p.statusOn, reason: p.statusReason };
+  ctx.db.transaction(() => {
+    // The change first, so that its history row's id goes into the act (undo removes that row).
+    const history = writeParticipantStatus(ctx.db, participantId, change, at);
+    record(
+      {
+        studyId: p.studyId,
+        act: 'status',
+        recordingId: null,
+        participantId,
+        reason: change.reason,
+        before,
+        after: { status: change.status, on: change.on, reason: change.reason, history },
+        detail: { before: p.status, after: change.status, on: change.on },
+      },
+      () => undefined,
+    );
+  })();
+  return true;
+};
 
 const parseNotes = (s: string | null): ProvenanceNote[] => (s ? (JSON.parse(s) as ProvenanceNote[]) : []);
 
@@ -260,6 +308,35 @@ export const participantCurationService = (
     return ok({ act, warning: warnings.length ? warnings.join(' ') : null });
   };
 
+  const undoStatus = (a: CurationActRow, reason: string | null): Result<CurationDone, ServiceProblem> => {
+    const was = a.after as StatusState & { history: number };
+    const back = a.before as StatusState;
+    const now = participantStatus(db, a.participantId!);
+    if (!now || now.status !== was.status || now.statusOn !== was.on || now.statusReason !== was.reason)
+      return err(
+        problem(
+          "The participant's status has changed since, so undoing this change would overwrite a later one.",
+          'Undo the later change first, or set the status you want as a new change.',
+        ),
+      );
+    const act = record(
+      {
+        studyId: a.studyId,
+        act: 'undo',
+        recordingId: null,
+        participantId: now.id,
+        reason,
+        undoes: a.id,
+        undone: 'status',
+        before: was,
+        after: back,
+        detail: { before: was.status, after: back.status },
+      },
+      () => restoreParticipantStatus(db, now.id, back, was.history),
+    );
+    return ok({ act, warning: null });
+  };
+
   const undoMerge = (a: CurationActRow, reason: string | null): Result<CurationDone, ServiceProblem> => {
     const was = a.after as MergeAfter;
     const back = a.before as MergeState;
@@ -316,6 +393,7 @@ export const participantCurationService = (
     mergeParticipants: merge,
     participantIdOfStudy: (studyId, code) => participantIdByCode(db, studyId, code),
     curationOfParticipant: (participantId) => curationActsOfParticipant(db, participantId).map(toActView),
-    undoParticipantAct: (a, reason) => (a.act === 'merge' ? undoMerge(a, reason) : null),
+    undoParticipantAct: (a, reason) =>
+      a.act === 'merge' ? undoMerge(a, reason) : a.act === 'status' ? undoStatus(a, reason) : null,
   };
 };
