@@ -132,7 +132,7 @@ export const curationContract = {
   /** A participant's acts (merges from or into it, status changes, their undos), newest first. */
   'curation.participant': procedure(strict({ participantId: Id }), z.array(CurationActSchema)),
   /** What merging one participant into another would do, and why it cannot be done if it cannot. */
-  'curation.previewMerge': procedure(strict({ fromId: Id, intoId: Id }), MergePreviewSchema),
+  'curation.planOfMerge': procedure(strict({ fromId: Id, intoId: Id }), MergePreviewSchema),
   /** Merges a participant entered twice into the other; the first is kept, marked merged; undo restores both. */
   'curation.mergeParticipants': action(
     strict({ fromId: Id, intoId: Id, reason: Reason.min(1) }),

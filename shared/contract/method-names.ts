@@ -25,7 +25,7 @@ export const METHOD_NAMES = [
   'curation.excludeRecording',
   'curation.mergeParticipants',
   'curation.participant',
-  'curation.previewMerge',
+  'curation.planOfMerge',
   'curation.reassignRecording',
   'curation.recording',
   'curation.restoreRecording',

@@ -42,7 +42,7 @@ export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContrac
     'curation.dismissed': ({ studyId, batchId }) =>
       ok(service.dismissedNeedsYouItems(studyId, batchId ?? null)),
     'curation.participant': ({ participantId }) => ok(service.curationOfParticipant(participantId)),
-    'curation.previewMerge': ({ fromId, intoId }) => done(service.previewMerge(fromId, intoId)),
+    'curation.planOfMerge': ({ fromId, intoId }) => done(service.previewMerge(fromId, intoId)),
     'curation.mergeParticipants': ({ fromId, intoId, reason }) =>
       done(service.mergeParticipants(fromId, intoId, reason)),
   };

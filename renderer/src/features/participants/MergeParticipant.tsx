@@ -108,7 +108,7 @@ export const MergeParticipant = ({
       return;
     }
     setLookupError(null);
-    const p = await rpc.call('curation.previewMerge', { fromId: participantId, intoId: hit.id });
+    const p = await rpc.call('curation.planOfMerge', { fromId: participantId, intoId: hit.id });
     if (p.ok) setPreview(p.value);
     else setError(p.error);
   };
