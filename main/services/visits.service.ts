@@ -17,12 +17,7 @@ import type { ParticipantStatus } from '../../shared/states';
 import type { VisitRow } from '../../shared/visit-accounting';
 import { scheduleProblems } from '../../shared/visits';
 import { appendAudit } from '../db/repos/audit.repo';
-import {
-  participantStatus,
-  setBaselineDate,
-  setParticipantStatus,
-  statusHistory,
-} from '../db/repos/participant-status.repo';
+import { participantStatus, setBaselineDate, statusHistory } from '../db/repos/participant-status.repo';
 import {
   designOf,
   replaceSchedule,
@@ -37,6 +32,7 @@ import {
   type LedgerRecording,
   type VisitLedger,
 } from '../design/visit-ledger';
+import { changeStatusAsAct } from './participant-curation.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface VisitsService {
@@ -173,9 +169,8 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
             'Give the reason (e.g. "moved away", "consent withdrawn").',
           ),
         );
-      if (
-        !setParticipantStatus(db, participantId, { status: change.status, on: change.on, reason }, ctx.iso())
-      )
+      // A curation act: who, when, before and after, an audit entry, and undo (docs/curation.md).
+      if (!changeStatusAsAct(ctx, participantId, { status: change.status, on: change.on, reason }))
         return err(NO_PARTICIPANT);
       return ok(statusView(participantIn(participantId, nowMs)!.lp));
     },

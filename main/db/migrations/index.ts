@@ -17,6 +17,7 @@ import { m0130 } from './0130-change-statistics';
 import { m0140 } from './0140-participant-attributes';
 import { m0150 } from './0150-local-measures';
 import { m0160 } from './0160-local-pitch-tracks';
+import { m0180 } from './0180-participant-curation';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0140,
   m0150,
   m0160,
+  m0180,
 ];

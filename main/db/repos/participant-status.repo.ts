@@ -5,7 +5,6 @@
 import type { ParticipantStatus } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
-import { appendAudit } from './audit.repo';
 
 export interface StatusChange {
   readonly status: ParticipantStatus;
@@ -66,11 +65,13 @@ export const participantStatusByCode = (
   return r ? toStatus(r) : null;
 };
 
+/** The study's participants, less those merged into another (migration 0180). */
 export const participantStatusesOfStudy = (db: Db, studyId: number): ParticipantStatusRow[] =>
   (
-    stmt(db, `SELECT ${COLUMNS} FROM participants WHERE study_id = ? ORDER BY code COLLATE NOCASE, id`).all(
-      studyId,
-    ) as Row[]
+    stmt(
+      db,
+      `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND merged_into IS NULL ORDER BY code COLLATE NOCASE, id`,
+    ).all(studyId) as Row[]
   ).map(toStatus);
 
 export const statusHistory = (db: Db, participantId: number): StatusChange[] =>
@@ -86,36 +87,49 @@ export const statusHistory = (db: Db, participantId: number): StatusChange[] =>
     }[]
   ).map((h) => ({ status: h.status, on: h.status_on, reason: h.reason, recordedAt: h.recorded_at }));
 
-/** Sets the participant's status from a date, keeps the change in the history and the audit log. */
-export const setParticipantStatus = (
+/**
+ * Sets the participant's status from a date and keeps the change in the history; returns the history
+ * row's id. The caller writes it as a curation act (who, when, before, after, audit entry) in its own
+ * transaction (main/services/participant-curation.service.ts).
+ */
+export const writeParticipantStatus = (
   db: Db,
   participantId: number,
   change: { status: ParticipantStatus; on: string; reason: string | null },
   at: string,
-): boolean =>
-  db
-    .transaction((): boolean => {
-      const p = participantStatus(db, participantId);
-      if (!p) return false;
-      stmt(db, `UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`).run(
-        change.status,
-        change.on,
-        change.reason,
-        participantId,
-      );
-      stmt(
-        db,
-        `INSERT INTO participant_status_history (participant_id, status, status_on, reason, recorded_at) VALUES (?, ?, ?, ?, ?)`,
-      ).run(participantId, change.status, change.on, change.reason, at);
-      appendAudit(db, {
-        at,
-        kind: 'participant_status_changed',
-        studyId: p.studyId,
-        detail: { participant_id: participantId, before: p.status, after: change.status, on: change.on },
-      });
-      return true;
-    })
-    .immediate();
+): number => {
+  stmt(db, `UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`).run(
+    change.status,
+    change.on,
+    change.reason,
+    participantId,
+  );
+  return Number(
+    stmt(
+      db,
+      `INSERT INTO participant_status_history (participant_id, status, status_on, reason, recorded_at) VALUES (?, ?, ?, ?, ?)`,
+    ).run(participantId, change.status, change.on, change.reason, at).lastInsertRowid,
+  );
+};
+
+/** Undoes a status change: the status before it, and its history row removed (the curation act keeps it). */
+export const restoreParticipantStatus = (
+  db: Db,
+  participantId: number,
+  before: { status: ParticipantStatus; on: string | null; reason: string | null },
+  historyId: number,
+): void => {
+  stmt(db, `UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`).run(
+    before.status,
+    before.on,
+    before.reason,
+    participantId,
+  );
+  stmt(db, `DELETE FROM participant_status_history WHERE id = ? AND participant_id = ?`).run(
+    historyId,
+    participantId,
+  );
+};
 
 export const setBaselineDate = (db: Db, participantId: number, date: string | null): boolean =>
   stmt(db, `UPDATE participants SET baseline_date = ? WHERE id = ?`).run(date, participantId).changes === 1;

@@ -37,5 +37,13 @@ export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContrac
     'curation.sendRecordingAnyway': ({ recordingId, reason }) =>
       done(service.sendRefusedAnyway(recordingId, reason)),
     'curation.undoAct': ({ actId, reason }) => done(service.undoCuration(actId, reason)),
+    'curation.dismissItem': ({ recordingId, reason }) =>
+      done(service.dismissNeedsYouItem(recordingId, reason)),
+    'curation.dismissed': ({ studyId, batchId }) =>
+      ok(service.dismissedNeedsYouItems(studyId, batchId ?? null)),
+    'curation.participant': ({ participantId }) => ok(service.curationOfParticipant(participantId)),
+    'curation.planOfMerge': ({ fromId, intoId }) => done(service.previewMerge(fromId, intoId)),
+    'curation.mergeParticipants': ({ fromId, intoId, reason }) =>
+      done(service.mergeParticipants(fromId, intoId, reason)),
   };
 };

@@ -38,7 +38,7 @@ const namespaceOfFile = (file: string) =>
 
 /** A method named for what it does (a verb) changes something; one named for what it returns is a read. */
 const ACTION_VERB =
-  /^(create|update|delete|archive|rename|set|link|save|start|pause|resume|cancel|retry|insist|resolve|use|test|replace|remove|pick|preview|discard|commit|run|read|reassign|exclude|restore|undo|send)(?=[A-Z]|$)/;
+  /^(create|update|delete|archive|rename|set|link|save|start|pause|resume|cancel|retry|insist|resolve|use|test|replace|remove|pick|preview|discard|commit|run|read|reassign|exclude|restore|undo|send|merge|dismiss)(?=[A-Z]|$)/;
 
 describe('each contract file holds its namespace', () => {
   it('finds the contract files', () => {

@@ -4,7 +4,9 @@
  *   it, and the three decisions, each explained (Voicescope never re-sends one on its own);
  * - "retry what is safe": refused uploads that cost nothing and late results, said before it is done;
  * - files refused (locally or by the service) with what happened and what to do;
- * - duplicates held back, each of which can be sent anyway.
+ * - duplicates held back, each of which can be sent anyway;
+ * - each refused file or held duplicate can be dismissed with a reason, and the dismissed ones are listed
+ *   with who, when and why, with Undo (DismissItem.tsx).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -18,6 +20,7 @@ import { useAction, useCall, useEvent } from '../../lib/api';
 import { fmtInt, plural } from '../../lib/format';
 import { UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
+import { DismissButton, DismissedItems } from './DismissItem';
 
 const SHOWN = 50;
 
@@ -227,7 +230,8 @@ const Refused = ({ studyId, batchId }: { studyId: number; batchId: number }) => 
               <td>{r.problem?.summary ?? '—'}</td>
               <td>
                 {r.problem?.action ?? '—'}
-                {r.canRetry ? ' Safe to retry (below).' : ''}
+                {r.canRetry ? ' Safe to retry (below).' : ''}{' '}
+                <DismissButton recordingId={r.id} fileName={r.fileName} />
               </td>
             </tr>
           ))}
@@ -252,6 +256,7 @@ const DuplicateRow = ({ r }: { r: { id: number; fileName: string; participantCod
       <button type="button" disabled={insist.pending} onClick={() => void insist.run({ recordingId: r.id })}>
         Send anyway
       </button>
+      <DismissButton recordingId={r.id} fileName={r.fileName} />
       <ErrorNotice error={insist.error} />
     </li>
   );
@@ -355,6 +360,7 @@ export const NeedsYou = ({
           those recordings' audio; the files table below shows them under “Need you”.
         </Notice>
       )}
+      <DismissedItems studyId={studyId} batchId={batchId} />
       {nothing && (uncertain.data?.length ?? 0) === 0 && (
         <p className="ok-text">Nothing in this batch needs you.</p>
       )}

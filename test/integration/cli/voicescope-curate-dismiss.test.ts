@@ -1,0 +1,76 @@
+/**
+ * `voicescope curate dismiss`: a needs-you item set aside with a reason from the command line, as a
+ * process over a real workspace; `voicescope status` lists it as dismissed with who, when and why; undo
+ * brings it back (docs/cli.md, "Curation").
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudyDb } from '../../../main/db/open';
+import { auditPage } from '../../../main/db/repos/audit.repo';
+import { EXIT } from '../../../main/cli/voicescope';
+import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-cli-dismiss-'));
+const home = join(root, 'home');
+const dbPath = join(home, 'voicescope.sqlite');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+const read = <T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T => {
+  const { db } = openStudyDb(dbPath);
+  try {
+    return f(db);
+  } finally {
+    db.close();
+  }
+};
+let refused = 0;
+beforeAll(async () => {
+  expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
+  read((db) => {
+    const s = seedStudy(db, 'Voice');
+    const a = seedParticipant(db, s, 'P-001', { accountId: 'acct-a' });
+    refused = seedRecording(db, s, a, { recordedAt: daysAgo(3), uploadState: 'refused_locally' });
+  });
+}, 120_000);
+
+describe('voicescope curate dismiss', { timeout: 240_000 }, () => {
+  it('dismisses with a reason; status lists it as dismissed with who, when and why; undo brings it back', async () => {
+    const r = await run(['curate', 'dismiss', '--recording', String(refused), '--reason', 'test file']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `The needs-you item of recording ${refused} dismissed \\(act 1; undo: voicescope curate undo --act 1\\)`,
+      ),
+    );
+    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+      kind: 'needs_you_dismissed',
+      detail: { act: 1, recording: refused },
+    });
+    const s = await run(['status', '--study', 'Voice']);
+    expect(s.stdout).toMatch(
+      new RegExp(
+        `Dismissed: recording ${refused} \\(rec-\\d+\\.wav, P-001, refused locally\\) by ${userInfo().username} at .*: test file \\(undo: voicescope curate undo --act 1\\)`,
+      ),
+    );
+    expect((await run(['curate', 'undo', '--act', '1'])).code).toBe(EXIT.ok);
+    expect(read((db) => db.prepare(`SELECT count(*) AS n FROM needs_you_dismissals`).get())).toEqual({
+      n: 0,
+    });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Dismissing a needs-you item with a reason, through the study service (issue 15, docs/curation.md): the
+ * item leaves the needs-you lists, is listed as dismissed with who, when and why, is an act and an audit
+ * entry, and undo brings it back. An unknown upload outcome cannot be dismissed; a dismissal lapses when
+ * the recording moves on.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
+
+let root: string;
+let svc: StudyService;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'vs-dismiss-'));
+  svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
+});
+afterEach(async () => {
+  await svc.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
+const refusal = (r: { ok: boolean; error?: { message: string } }): string => {
+  if (r.ok) throw new Error('expected a refusal');
+  return r.error!.message;
+};
+const listed = (studyId: number, filter: 'needs_attention' | 'refused' | 'duplicates') =>
+  svc.recordingPage({ studyId, filter, sort: 'id', dir: 'asc', offset: 0, limit: 50 }).rows.map((r) => r.id);
+
+const study = () => {
+  const s = seedStudy(svc.db, 'Voice');
+  const a = seedParticipant(svc.db, s, 'P-001', { accountId: 'acct-a' });
+  const refused = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), uploadState: 'refused_locally' });
+  const dup = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: 'duplicate' });
+  const uncertain = seedRecording(svc.db, s, a, { recordedAt: daysAgo(1), uploadState: 'upload_uncertain' });
+  const fine = seedRecording(svc.db, s, a, { recordedAt: daysAgo(1) });
+  return { s, refused, dup, uncertain, fine };
+};
+
+describe('dismissing a needs-you item', () => {
+  it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', () => {
+    const { s, refused, dup, uncertain } = study();
+    expect(listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
+    const done = must(svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
+    expect(listed(s, 'needs_attention')).toEqual([dup, uncertain]);
+    expect(listed(s, 'refused')).toEqual([]);
+    expect(svc.dismissedNeedsYouItems(s)).toEqual([
+      {
+        recordingId: refused,
+        path: expect.stringMatching(/\.wav$/),
+        participantCode: 'P-001',
+        uploadState: 'refused_locally',
+        batchId: expect.any(Number),
+        act: done.act,
+        at: new Date(NOW).toISOString(),
+        who: 'Dr. Ada',
+        reason: 'test file, not a participant',
+      },
+    ]);
+    expect(svc.curationOfRecording(refused)[0]).toMatchObject({
+      act: 'dismiss',
+      reason: 'test file, not a participant',
+      before: { dismissed: false, uploadState: 'refused_locally' },
+      after: { dismissed: true, uploadState: 'refused_locally' },
+      undoable: true,
+    });
+    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
+      kind: 'needs_you_dismissed',
+      detail: { act: done.act, recording: refused, who: 'dr._ada' },
+    });
+    expect(JSON.stringify(auditPage(svc.db, 0, 1).rows[0])).not.toMatch(/test file|P-001/);
+    // A held duplicate, too.
+    must(svc.dismissNeedsYouItem(dup, 'same take imported twice'));
+    expect(listed(s, 'duplicates')).toEqual([]);
+    expect(verifyAuditChain(svc.db).ok).toBe(true);
+  });
+
+  it('undo brings the item back; it is not dismissed twice, nor without a reason', () => {
+    const { s, refused } = study();
+    expect(refusal(svc.dismissNeedsYouItem(refused, ' '))).toMatch(/Say why/);
+    const done = must(svc.dismissNeedsYouItem(refused, 'test file'));
+    expect(refusal(svc.dismissNeedsYouItem(refused, 'again'))).toMatch(/already dismissed/);
+    const undo = must(svc.undoCuration(done.act, 'it matters after all'));
+    expect(listed(s, 'refused')).toEqual([refused]);
+    expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
+    expect(svc.curationOfRecording(refused)[0]).toMatchObject({
+      id: undo.act,
+      act: 'undo',
+      undoes: done.act,
+    });
+    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
+      kind: 'curation_undone',
+      detail: { undoes: done.act, undone: 'dismiss' },
+    });
+  });
+
+  it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', () => {
+    const { uncertain, fine } = study();
+    expect(refusal(svc.dismissNeedsYouItem(uncertain, 'x'))).toMatch(
+      /outcome is unknown cannot be dismissed/,
+    );
+    expect(refusal(svc.dismissNeedsYouItem(fine, 'x'))).toMatch(/does not need you/);
+  });
+
+  it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', () => {
+    const { s, refused } = study();
+    const done = must(svc.dismissNeedsYouItem(refused, 'looked at it'));
+    svc.db.prepare(`UPDATE recordings SET upload_state = 'rejected' WHERE id = ?`).run(refused);
+    expect(listed(s, 'refused')).toEqual([refused]);
+    expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
+    expect(refusal(svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
+  });
+});
