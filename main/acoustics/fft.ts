@@ -1,4 +1,31 @@
-/** In-place iterative radix-2 complex FFT over separate real and imaginary arrays (length a power of 2). */
+/**
+ * In-place iterative radix-2 complex FFT over separate real and imaginary arrays (length a power of 2),
+ * and a real FFT built on it. The twiddle factors cos(2πk/n), sin(2πk/n) are computed once per length
+ * and kept (a few lengths are used, each thousands of times: one per pitch frame).
+ */
+interface Twiddles {
+  readonly cos: Float64Array;
+  readonly sin: Float64Array;
+}
+
+const twiddleCache = new Map<number, Twiddles>();
+
+const twiddles = (n: number): Twiddles => {
+  let t = twiddleCache.get(n);
+  if (t === undefined) {
+    const half = n >> 1;
+    const cos = new Float64Array(half);
+    const sin = new Float64Array(half);
+    for (let k = 0; k < half; k++) {
+      cos[k] = Math.cos((2 * Math.PI * k) / n);
+      sin[k] = Math.sin((2 * Math.PI * k) / n);
+    }
+    t = { cos, sin };
+    twiddleCache.set(n, t);
+  }
+  return t;
+};
+
 export const fft = (re: Float64Array, im: Float64Array, inverse = false): void => {
   const n = re.length;
   for (let i = 1, j = 0; i < n; i++) {
@@ -14,16 +41,15 @@ export const fft = (re: Float64Array, im: Float64Array, inverse = false): void =
       im[j] = ti;
     }
   }
+  const { cos, sin } = twiddles(n);
   const sign = inverse ? 1 : -1;
   for (let len = 2; len <= n; len <<= 1) {
-    const ang = (sign * 2 * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
     const half = len >> 1;
+    const stride = n / len;
     for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < half; k++) {
+      for (let k = 0, t = 0; k < half; k++, t += stride) {
+        const cr = cos[t]!;
+        const ci = sign * sin[t]!;
         const a = i + k;
         const b = a + half;
         const xr = re[b]! * cr - im[b]! * ci;
@@ -32,9 +58,6 @@ export const fft = (re: Float64Array, im: Float64Array, inverse = false): void =
         im[b] = im[a]! - xi;
         re[a] = re[a]! + xr;
         im[a] = im[a]! + xi;
-        const ncr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = ncr;
       }
     }
   }
