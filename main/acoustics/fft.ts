@@ -1,7 +1,7 @@
 /**
- * In-place iterative radix-2 complex FFT over separate real and imaginary arrays (length a power of 2),
- * and a real FFT built on it. The twiddle factors cos(2πk/n), sin(2πk/n) are computed once per length
- * and kept (a few lengths are used, each thousands of times: one per pitch frame).
+ * In-place iterative radix-2 complex FFT over separate real and imaginary arrays (length a power of 2).
+ * The twiddle factors cos(2πk/n), sin(2πk/n) are tabulated, and kept for the short lengths that
+ * per-frame analyses use thousands of times.
  */
 interface Twiddles {
   readonly cos: Float64Array;
@@ -16,12 +16,32 @@ const twiddles = (n: number): Twiddles => {
     const half = n >> 1;
     const cos = new Float64Array(half);
     const sin = new Float64Array(half);
-    for (let k = 0; k < half; k++) {
-      cos[k] = Math.cos((2 * Math.PI * k) / n);
-      sin[k] = Math.sin((2 * Math.PI * k) / n);
+    if (n < 8) {
+      for (let k = 0; k < half; k++) {
+        cos[k] = Math.cos((2 * Math.PI * k) / n);
+        sin[k] = Math.sin((2 * Math.PI * k) / n);
+      }
+    } else {
+      // The first eighth of the circle, and the rest of the half by symmetry.
+      const quarter = n >> 2;
+      for (let k = 0; k <= n >> 3; k++) {
+        const c = Math.cos((2 * Math.PI * k) / n);
+        const s = Math.sin((2 * Math.PI * k) / n);
+        cos[k] = c;
+        sin[k] = s;
+        cos[quarter - k] = s;
+        sin[quarter - k] = c;
+        cos[quarter + k] = -s;
+        sin[quarter + k] = c;
+        if (k > 0) {
+          cos[half - k] = -c;
+          sin[half - k] = s;
+        }
+      }
     }
     t = { cos, sin };
-    twiddleCache.set(n, t);
+    // The lengths of per-frame analyses are kept; a whole sound's (silences.ts) is computed once anyway.
+    if (n <= 1 << 16) twiddleCache.set(n, t);
   }
   return t;
 };

@@ -91,13 +91,20 @@ const crossProducts = (seg: Float64Array, n: number, lastLag: number, products: 
     let p1 = 0;
     let p2 = 0;
     let p3 = 0;
+    // b0..b3 slide along: seg[lag + j .. lag + j + 3], one new sample per step.
+    let b0 = seg[lag]!;
+    let b1 = seg[lag + 1]!;
+    let b2 = seg[lag + 2]!;
     for (let j = 0; j < n; j++) {
       const a = seg[j]!;
-      const k = lag + j;
-      p0 += a * seg[k]!;
-      p1 += a * seg[k + 1]!;
-      p2 += a * seg[k + 2]!;
-      p3 += a * seg[k + 3]!;
+      const b3 = seg[lag + j + 3]!;
+      p0 += a * b0;
+      p1 += a * b1;
+      p2 += a * b2;
+      p3 += a * b3;
+      b0 = b1;
+      b1 = b2;
+      b2 = b3;
     }
     products[lag] = p0;
     products[lag + 1] = p1;
@@ -166,6 +173,14 @@ const registerPeaks = (
     }
   }
   const refine = (k: number): void => {
+    // The refined lag stays within one sample of the sampled maximum, so a candidate whose frequency is
+    // at or above the ceiling even one sample further on is unvoiced whatever the refinement gives.
+    if (fs / (lags[k - 1]! + 1) >= ceiling) {
+      out.freq[k] = 0;
+      out.r[k] = 0;
+      out.strength[k] = out.strength[0]!;
+      return;
+    }
     const depth = s.veryAccurate === true || out.freq[k]! > 0.3 * fs ? 700 : 70;
     const { x, y } = improveMaximum(rr, lags[k - 1]! + brentMax, depth);
     const f = fs / (x - brentMax);
