@@ -86,14 +86,38 @@ const phasePeriod = (fromRate: number, toRate: number): number => {
   return period <= 1000 ? period : 1;
 };
 
-/** Burg's method: prediction error filter a[0..order] (a[0] = 1), or null for a frame without energy. */
-export const burg = (x: Float64Array, order: number): Float64Array | null => {
+/** Working arrays of `burg`, reused from frame to frame (a frame of formant analysis is a few hundred samples). */
+export interface BurgScratch {
+  ef: Float64Array;
+  eb: Float64Array;
+  prev: Float64Array;
+}
+
+/**
+ * Burg's method: prediction error filter a[0..order] (a[0] = 1), or null for a frame without energy.
+ * With `scratch`, its arrays are used (and grown when too short) instead of new ones.
+ */
+export const burg = (x: Float64Array, order: number, scratch?: BurgScratch): Float64Array | null => {
   const n = x.length;
-  const ef = Float64Array.from(x);
-  const eb = Float64Array.from(x);
+  let ef: Float64Array;
+  let eb: Float64Array;
+  let prev: Float64Array;
+  if (scratch === undefined) {
+    ef = new Float64Array(n);
+    eb = new Float64Array(n);
+    prev = new Float64Array(order + 1);
+  } else {
+    if (scratch.ef.length < n) {
+      scratch.ef = new Float64Array(n);
+      scratch.eb = new Float64Array(n);
+    }
+    if (scratch.prev.length < order + 1) scratch.prev = new Float64Array(order + 1);
+    ({ ef, eb, prev } = scratch);
+  }
+  ef.set(x);
+  eb.set(x);
   const a = new Float64Array(order + 1);
   a[0] = 1;
-  const prev = new Float64Array(order + 1);
   for (let m = 1; m <= order; m++) {
     let num = 0;
     let den = 0;
@@ -202,6 +226,11 @@ export const toFormants = (
   }
   const order = 2 * s.maxFormants;
   const frame = new Float64Array(n);
+  const scratch: BurgScratch = {
+    ef: new Float64Array(n),
+    eb: new Float64Array(n),
+    prev: new Float64Array(order + 1),
+  };
   const out: number[][] = [];
   for (let i = 0; i < grid.count; i++) {
     const start = sampleAt(frameTime(grid, i), rate) - Math.floor(n / 2);
@@ -209,7 +238,7 @@ export const toFormants = (
       const k = start + j;
       frame[j] = (k >= 0 && k < y.length ? y[k]! : 0) * win[j]!;
     }
-    const a = burg(frame, order);
+    const a = burg(frame, order, scratch);
     if (a === null) {
       out.push([]);
       continue;
