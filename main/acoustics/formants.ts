@@ -43,32 +43,81 @@ export const resample = (x: Float32Array, fromRate: number, toRate: number, half
     table[i] =
       u >= 1 ? 0 : step * (arg === 0 ? 1 : Math.sin(arg) / arg) * (0.5 + 0.5 * Math.cos(Math.PI * u));
   }
-  for (let j = 0; j < n; j++) {
+  const weight = (distance: number): number => {
+    const q = distance * res;
+    const qi = Math.floor(q);
+    return qi >= table.length - 1 ? 0 : table[qi]! + (table[qi + 1]! - table[qi]!) * (q - qi);
+  };
+  // When the rates are in a ratio of small whole numbers, output j sits at the same fraction of an input
+  // sample as output j − period, so the 2 · span weights of each of the `period` phases are computed once.
+  const period = phasePeriod(fromRate, toRate);
+  const taps = 2 * span;
+  const phaseWeights = new Float64Array(period * taps);
+  const phaseFraction = new Float64Array(period);
+  for (let p = 0; p < period; p++) {
+    const pos = (p + 0.5) * ratio - 0.5;
+    const centre = Math.floor(pos);
+    phaseFraction[p] = pos - centre;
+    for (let t = 0; t < taps; t++)
+      phaseWeights[p * taps + t] = weight(Math.abs(pos - (centre - span + 1 + t)));
+  }
+  for (let j = 0, p = 0; j < n; j++, p = p + 1 === period ? 0 : p + 1) {
     const pos = (j + 0.5) * ratio - 0.5; // position in input samples
     const centre = Math.floor(pos);
     let acc = 0;
     const k0 = Math.max(0, centre - span + 1);
     const k1 = Math.min(x.length - 1, centre + span);
-    for (let k = k0; k <= k1; k++) {
-      const q = Math.abs(pos - k) * res;
-      const qi = Math.floor(q);
-      if (qi >= table.length - 1) continue;
-      const w = table[qi]! + (table[qi + 1]! - table[qi]!) * (q - qi);
-      acc += x[k]! * w;
-    }
+    if (Math.abs(pos - centre - phaseFraction[p]!) < 1e-9) {
+      const w0 = p * taps - (centre - span + 1);
+      for (let k = k0; k <= k1; k++) acc += x[k]! * phaseWeights[w0 + k]!;
+    } else for (let k = k0; k <= k1; k++) acc += x[k]! * weight(Math.abs(pos - k));
     out[j] = acc;
   }
   return out;
 };
 
-/** Burg's method: prediction error filter a[0..order] (a[0] = 1), or null for a frame without energy. */
-export const burg = (x: Float64Array, order: number): Float64Array | null => {
+/** The number of outputs after which the resampling phases repeat (1 when they do not within 1,000). */
+const phasePeriod = (fromRate: number, toRate: number): number => {
+  if (!Number.isInteger(fromRate) || !Number.isInteger(toRate)) return 1;
+  let a = fromRate;
+  let b = toRate;
+  while (b > 0) [a, b] = [b, a % b];
+  const period = toRate / a;
+  return period <= 1000 ? period : 1;
+};
+
+/** Working arrays of `burg`, reused from frame to frame (a frame of formant analysis is a few hundred samples). */
+export interface BurgScratch {
+  ef: Float64Array;
+  eb: Float64Array;
+  prev: Float64Array;
+}
+
+/**
+ * Burg's method: prediction error filter a[0..order] (a[0] = 1), or null for a frame without energy.
+ * With `scratch`, its arrays are used (and grown when too short) instead of new ones.
+ */
+export const burg = (x: Float64Array, order: number, scratch?: BurgScratch): Float64Array | null => {
   const n = x.length;
-  const ef = Float64Array.from(x);
-  const eb = Float64Array.from(x);
+  let ef: Float64Array;
+  let eb: Float64Array;
+  let prev: Float64Array;
+  if (scratch === undefined) {
+    ef = new Float64Array(n);
+    eb = new Float64Array(n);
+    prev = new Float64Array(order + 1);
+  } else {
+    if (scratch.ef.length < n) {
+      scratch.ef = new Float64Array(n);
+      scratch.eb = new Float64Array(n);
+    }
+    if (scratch.prev.length < order + 1) scratch.prev = new Float64Array(order + 1);
+    ({ ef, eb, prev } = scratch);
+  }
+  ef.set(x);
+  eb.set(x);
   const a = new Float64Array(order + 1);
   a[0] = 1;
-  const prev = new Float64Array(order + 1);
   for (let m = 1; m <= order; m++) {
     let num = 0;
     let den = 0;
@@ -177,6 +226,11 @@ export const toFormants = (
   }
   const order = 2 * s.maxFormants;
   const frame = new Float64Array(n);
+  const scratch: BurgScratch = {
+    ef: new Float64Array(n),
+    eb: new Float64Array(n),
+    prev: new Float64Array(order + 1),
+  };
   const out: number[][] = [];
   for (let i = 0; i < grid.count; i++) {
     const start = sampleAt(frameTime(grid, i), rate) - Math.floor(n / 2);
@@ -184,7 +238,7 @@ export const toFormants = (
       const k = start + j;
       frame[j] = (k >= 0 && k < y.length ? y[k]! : 0) * win[j]!;
     }
-    const a = burg(frame, order);
+    const a = burg(frame, order, scratch);
     if (a === null) {
       out.push([]);
       continue;

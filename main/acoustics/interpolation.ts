@@ -29,48 +29,43 @@ export const interpolateSinc = (y: ArrayLike<number>, x: number, depth: number):
     const fir = right - x;
     return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
   }
-  const first = right - d;
-  const last = left + d;
-  let result = 0;
-  // Left half: distances x − i for i = left, left − 1, …, first.
-  {
-    const span = x - first + 1;
-    let phase = Math.PI * (x - left);
-    let halfSin = 0.5 * Math.sin(phase);
-    const step = Math.PI / span;
-    let c = Math.cos(phase / span);
-    let s = Math.sin(phase / span);
-    const cs = Math.cos(step);
-    const ss = Math.sin(step);
-    for (let i = left; i >= first; i--) {
-      result += (y[i]! * halfSin * (1 + c)) / phase;
-      phase += Math.PI;
-      halfSin = -halfSin;
-      const c2 = c * cs - s * ss;
-      s = s * cs + c * ss;
-      c = c2;
-    }
+  // Left half: distances x − i for i = left, left − 1, …, right − d; right half: distances i − x for
+  // i = right, …, left + d. Both halves have d terms and are summed in one pass.
+  const phaseL0 = Math.PI * (x - left);
+  const phaseR0 = Math.PI * (right - x);
+  const spanL = x - left + d;
+  const spanR = right - x + d;
+  let phaseL = phaseL0;
+  let phaseR = phaseR0;
+  // sin(π(right − x)) = sin(π(x − left)); the window's angles are at most π/3 here (d ≥ 3), where
+  // cos = √(1 − sin²) is as exact as Math.cos and cheaper (these calls cost as much as the sum).
+  let halfSinL = 0.5 * Math.sin(phaseL0);
+  let halfSinR = halfSinL;
+  let sL = Math.sin(phaseL0 / spanL);
+  let cL = Math.sqrt(1 - sL * sL);
+  let sR = Math.sin(phaseR0 / spanR);
+  let cR = Math.sqrt(1 - sR * sR);
+  const ssL = Math.sin(Math.PI / spanL);
+  const csL = Math.sqrt(1 - ssL * ssL);
+  const ssR = Math.sin(Math.PI / spanR);
+  const csR = Math.sqrt(1 - ssR * ssR);
+  let sumL = 0;
+  let sumR = 0;
+  for (let m = 0; m < d; m++) {
+    sumL += (y[left - m]! * halfSinL * (1 + cL)) / phaseL;
+    sumR += (y[right + m]! * halfSinR * (1 + cR)) / phaseR;
+    phaseL += Math.PI;
+    phaseR += Math.PI;
+    halfSinL = -halfSinL;
+    halfSinR = -halfSinR;
+    const cL2 = cL * csL - sL * ssL;
+    sL = sL * csL + cL * ssL;
+    cL = cL2;
+    const cR2 = cR * csR - sR * ssR;
+    sR = sR * csR + cR * ssR;
+    cR = cR2;
   }
-  // Right half: distances i − x for i = right, …, last.
-  {
-    const span = last - x + 1;
-    let phase = Math.PI * (right - x);
-    let halfSin = 0.5 * Math.sin(phase);
-    const step = Math.PI / span;
-    let c = Math.cos(phase / span);
-    let s = Math.sin(phase / span);
-    const cs = Math.cos(step);
-    const ss = Math.sin(step);
-    for (let i = right; i <= last; i++) {
-      result += (y[i]! * halfSin * (1 + c)) / phase;
-      phase += Math.PI;
-      halfSin = -halfSin;
-      const c2 = c * cs - s * ss;
-      s = s * cs + c * ss;
-      c = c2;
-    }
-  }
-  return result;
+  return sumL + sumR;
 };
 
 const GOLDEN = 0.5 * (3 - Math.sqrt(5));

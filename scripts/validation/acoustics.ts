@@ -48,8 +48,10 @@ export interface PraatRun {
 export const praatAvailable = (): boolean => spawnSync('praat', ['--version']).status === 0;
 
 export const runPraat = (file: string, floor = 75, ceiling = 500, track = '-'): PraatRun => {
+  // Praat's warnings (e.g. a sound too steady for the silences threshold) are kept off the terminal.
   const out = execFileSync('praat', ['--run', PRAAT_SCRIPT, file, String(floor), String(ceiling), track], {
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const measures: Record<string, number | null> = {};
   let seconds = NaN;

@@ -2,6 +2,7 @@
  * `npm run bench`: the issues' benchmarks, printed as plain text. Not part of `npm test`.
  * One section alone: `npx tsx test/bench/<name>.bench.ts`.
  */
+import { benchAcoustics } from './acoustics.bench';
 import { benchDb } from './db.bench';
 import { benchExport } from './export.bench';
 import { benchExportExtras } from './export-extras.bench';
@@ -20,6 +21,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Study database', () => benchDb()],
   ['Import validation and hashing (1,000 WAV files)', () => benchImport()],
   ['Speech estimate in one thread (Silero)', () => benchSpeech()],
+  ['Local acoustic measures against Praat on the same files (acoustics)', () => benchAcoustics()],
   ['Scheduler with 10,000 pending recordings', () => benchScheduler()],
   ['Participants table query (10,000 participants, 100,000 recordings)', () => benchParticipants()],
   ['Recordings table query (100,000 recordings)', () => benchRecordings()],

@@ -101,5 +101,5 @@ describe('voicescope measure', () => {
     const r = await run(['measure', folder, '--pitch-floor', '300', '--pitch-ceiling', '100']);
     expect(r.code).toBe(EXIT.usage);
     expect(r.stderr).toContain('--pitch-ceiling must be higher than --pitch-floor');
-  });
+  }, 60_000);
 });
