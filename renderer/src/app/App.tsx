@@ -143,13 +143,14 @@ const Sidebar = () => {
   );
 };
 
-/** The screens Home leads to, whose code is fetched while `app.info` is on its way. */
+/**
+ * The screens Home leads to, whose code starts loading with the window's scripts (it is announced in
+ * the page too: scripts/build.mjs FIRST_SCREENS), so it is in hand when `app.info` answers.
+ */
 const FIRST_SCREENS: readonly string[] = [patterns.setup, patterns.studies];
+for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
 
 const Home = () => {
-  useEffect(() => {
-    for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
-  }, []);
   const info = useCall('app.info', {});
   if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
   if (!info.data) return <Loading />;
