@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { createQueryClient, EngineRefresh, RpcProvider } from './lib/api';
 import { createRpcClient } from './lib/rpc/client';
+import { loadContractChecks } from './lib/rpc/contract-loader';
 import { selectTransport } from './lib/rpc/select-transport';
 import { applyStoredTheme } from './lib/theme';
 import './styles.css';
@@ -24,7 +25,7 @@ if (selected.kind === 'none') {
     </main>,
   );
 } else {
-  const client = createRpcClient(selected.transport);
+  const client = createRpcClient(selected.transport, loadContractChecks);
   const connection = selected.kind === 'browser' ? selected.transport : null;
   root.render(
     <StrictMode>

@@ -8,7 +8,7 @@ import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wo
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SimulatedBadge } from '../components/Badges';
 import { ErrorNotice, Loading } from '../components/Feedback';
-import { useCall } from '../lib/api';
+import { useCall, useRpc } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
 import { preloadScreen } from './lazy-screen';
@@ -157,6 +157,22 @@ const Home = () => {
   return <Redirect to={info.data.firstRun ? paths.setup : paths.studies} />;
 };
 
+/**
+ * The contract's checks (zod and every schema, the heaviest code to start) load once a screen has
+ * drawn, in the task after its paint: the first screen is drawn without them (lib/rpc/client.ts).
+ */
+const ChecksAfterFirstScreen = () => {
+  const rpc = useRpc();
+  const [location] = useLocation();
+  const drawn = location !== '/';
+  useEffect(() => {
+    if (!drawn) return;
+    const frame = requestAnimationFrame(() => setTimeout(() => void rpc.contract(), 0));
+    return () => cancelAnimationFrame(frame);
+  }, [rpc, drawn]);
+  return null;
+};
+
 const NotFound = () => (
   <div className="page">
     <h1 tabIndex={-1}>Page not found</h1>
@@ -168,6 +184,7 @@ const NotFound = () => (
 
 export const App = ({ connection }: { connection: WsTransport | null }) => (
   <Router hook={useHashLocation}>
+    <ChecksAfterFirstScreen />
     <a
       className="skip-link"
       href="#main"
