@@ -62,11 +62,13 @@ const rendererBuild = await build({
   metafile: true,
 });
 // Everything the first screen runs is announced in the page (modulepreload), so it all loads at once beside
-// app.js instead of one import level after another: the entry's static imports, all the way down, and the
-// code of the screens the window opens on (set-up on first run, else the studies; App.tsx's Home), which
+// app.js instead of one import level after another: the entry's static imports, all the way down; the
+// window itself (app/start.tsx, which the entry imports once it has started connecting); and the code
+// of the screens the window opens on (set-up on first run, else the studies; App.tsx's Home), which
 // would otherwise be asked for only after the first call's answer. Preloaded modules are fetched and
 // compiled, not run, until something imports them.
-const FIRST_SCREENS = [
+const FIRST_MODULES = [
+  'renderer/src/app/start.tsx',
   'renderer/src/features/setup/FirstRun.tsx',
   'renderer/src/features/studies/StudiesPage.tsx',
 ];
@@ -78,10 +80,10 @@ const closure = (start, into = new Set()) => {
   return into;
 };
 const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'renderer/src/main.tsx');
-const firstOuts = Object.keys(outputs).filter((f) => FIRST_SCREENS.includes(outputs[f].entryPoint ?? ''));
-if (!entryOut || firstOuts.length !== FIRST_SCREENS.length)
+const firstOuts = Object.keys(outputs).filter((f) => FIRST_MODULES.includes(outputs[f].entryPoint ?? ''));
+if (!entryOut || firstOuts.length !== FIRST_MODULES.length)
   throw new Error(
-    `build: the entry or a first screen (${FIRST_SCREENS.join(', ')}) is not among the outputs`,
+    `build: the entry or a first module (${FIRST_MODULES.join(', ')}) is not among the outputs`,
   );
 const preloaded = new Set();
 for (const f of [entryOut, ...firstOuts]) closure(f, preloaded);

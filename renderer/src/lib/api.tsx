@@ -55,19 +55,27 @@ export const unwrap = <M extends Method>(r: CallResult<M>): Output<M> => {
   return r.value;
 };
 
-/** A query of one procedure; its key is [method, input], so invalidating a method refreshes every screen that shows it. */
+/** The query of one procedure: its key is [method, input], so invalidating a method refreshes every screen that shows it. */
+const callQuery = <M extends Method>(rpc: RpcClient, method: M, input: Input<M>) => ({
+  queryKey: [method, input],
+  queryFn: async () => unwrap(await rpc.call(method, input)),
+});
+
 export const useCall = <M extends Method>(
   method: M,
   input: Input<M>,
   opts: Omit<UseQueryOptions<Output<M>, CallFailed>, 'queryKey' | 'queryFn'> = {},
 ) => {
   const rpc = useRpc();
-  return useQuery<Output<M>, CallFailed>({
-    queryKey: [method, input],
-    queryFn: async () => unwrap(await rpc.call(method, input)),
-    ...opts,
-  });
+  return useQuery<Output<M>, CallFailed>({ ...callQuery(rpc, method, input), ...opts });
 };
+
+/**
+ * Starts a call before any screen asks for it, into the same cache entry `useCall(method, input)` reads:
+ * for the first screen's call, sent while React draws the window's frame, not after.
+ */
+export const prefetchCall = <M extends Method>(qc: QueryClient, rpc: RpcClient, method: M, input: Input<M>) =>
+  void qc.prefetchQuery<Output<M>, CallFailed>(callQuery(rpc, method, input));
 
 /**
  * Marks stale every query that shows one of `affected` (a method, or every method of a namespace).
