@@ -89,7 +89,7 @@ const preloaded = new Set();
 for (const f of [entryOut, ...firstOuts]) closure(f, preloaded);
 preloaded.delete(entryOut);
 const preloads = [...preloaded]
-  .filter((f) => f.endsWith('.js') && outputs[f].bytes > 0)
+  .filter((f) => f.endsWith('.js'))
   .map((f) => `    <link rel="modulepreload" href="${basename(f)}" />`);
 writeFileSync(
   join(out, 'renderer/index.html'),
