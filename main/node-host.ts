@@ -16,6 +16,7 @@ import { createLogger, logsDirOf, routeConsole } from './log';
 import { guardProcess } from './process-guard';
 import { createExportDownloads } from './rpc/export-downloads';
 import { createMediaRoute } from './rpc/media-route';
+import { warmUpBridge } from './rpc/bridge-warm-up';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir } from './services/workspace';
@@ -117,6 +118,10 @@ const main = async () => {
   logger.announce(`BRIDGE_READY ${bridge.url}`);
   logger.info(`browser mode started on ${bridge.origin}`);
   if (!v['no-open'] && !process.env['CI']) openBrowser(bridge.url);
+  // The host's first page load, made by the host itself while the browser starts: the window's own
+  // first load then finds Node's HTTP, WebSocket and router paths compiled.
+  // (Its error is not logged: the addresses it used hold the launch token.)
+  void warmUpBridge(bridge, () => logger.debug('browser-mode bridge: the warm-up did not complete'));
   let closing = false;
   const stop = async () => {
     if (closing) return;

@@ -44,6 +44,7 @@ for (const f of readdirSync(join(out, 'renderer')))
 // import (renderer/src/app/lazy-screen.ts), so the first screen parses only what it needs.
 const rendererBuild = await build({
   entryPoints: { app: join(root, 'renderer/src/main.tsx') },
+  absWorkingDir: root,
   outdir: join(out, 'renderer'),
   bundle: true,
   format: 'esm',
@@ -60,11 +61,36 @@ const rendererBuild = await build({
   plugins: [englishZodOnly],
   metafile: true,
 });
-// The entry's static chunks are announced in the page, so they load beside app.js, not after it.
-const entry = Object.entries(rendererBuild.metafile.outputs).find(([, o]) => o.entryPoint);
-const preloads = (entry?.[1].imports ?? [])
-  .filter((i) => i.kind === 'import-statement')
-  .map((i) => `    <link rel="modulepreload" href="${basename(i.path)}" />`);
+// Everything the first screen runs is announced in the page (modulepreload), so it all loads at once beside
+// app.js instead of one import level after another: the entry's static imports, all the way down; the
+// window itself (app/start.tsx, which the entry imports once it has started connecting); and the code
+// of the screens the window opens on (set-up on first run, else the studies; App.tsx's Home), which
+// would otherwise be asked for only after the first call's answer. Preloaded modules are fetched and
+// compiled, not run, until something imports them.
+const FIRST_MODULES = [
+  'renderer/src/app/start.tsx',
+  'renderer/src/features/setup/FirstRun.tsx',
+  'renderer/src/features/studies/StudiesPage.tsx',
+];
+const outputs = rendererBuild.metafile.outputs;
+const closure = (start, into = new Set()) => {
+  if (into.has(start)) return into;
+  into.add(start);
+  for (const i of outputs[start]?.imports ?? []) if (i.kind === 'import-statement') closure(i.path, into);
+  return into;
+};
+const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'renderer/src/main.tsx');
+const firstOuts = Object.keys(outputs).filter((f) => FIRST_MODULES.includes(outputs[f].entryPoint ?? ''));
+if (!entryOut || firstOuts.length !== FIRST_MODULES.length)
+  throw new Error(
+    `build: the entry or a first module (${FIRST_MODULES.join(', ')}) is not among the outputs`,
+  );
+const preloaded = new Set();
+for (const f of [entryOut, ...firstOuts]) closure(f, preloaded);
+preloaded.delete(entryOut);
+const preloads = [...preloaded]
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => `    <link rel="modulepreload" href="${basename(f)}" />`);
 writeFileSync(
   join(out, 'renderer/index.html'),
   readFileSync(join(root, 'renderer/index.html'), 'utf8').replace(

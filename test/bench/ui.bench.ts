@@ -309,7 +309,7 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
       `first screen, navigation to the first heading (empty workspace, median of 5 fresh browser contexts):`,
       `  this build (split by screen): ${median(nowMs).toFixed(0)} ms (${nowMs.map((x) => x.toFixed(0)).join(', ')}); first screen's scripts ${newScripts.length} files, ${(scriptBytes(built, newScripts) / 1024).toFixed(0)} KiB`,
       typeof oldDir === 'string'
-        ? `  the build of ${BASELINE_COMMIT.slice(0, 10)} (one script): ${median(oldMs).toFixed(0)} ms (${oldMs.map((x) => x.toFixed(0)).join(', ')}); ${(scriptBytes(oldDir, ['app.js']) / 1024).toFixed(0)} KiB`
+        ? `  the build of ${BASELINE_COMMIT.slice(0, 10)}: ${median(oldMs).toFixed(0)} ms (${oldMs.map((x) => x.toFixed(0)).join(', ')}); first screen's scripts ${firstScreenScripts(oldDir).length} files, ${(scriptBytes(oldDir, firstScreenScripts(oldDir)) / 1024).toFixed(0)} KiB`
         : `  the build of ${BASELINE_COMMIT.slice(0, 10)}: not measured (${oldDir.why})`,
     );
     if (firstScreenOnly) return lines;

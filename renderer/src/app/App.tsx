@@ -8,7 +8,7 @@ import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wo
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SimulatedBadge } from '../components/Badges';
 import { ErrorNotice, Loading } from '../components/Feedback';
-import { useCall } from '../lib/api';
+import { useCall, useRpc } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
 import { preloadScreen } from './lazy-screen';
@@ -143,17 +143,34 @@ const Sidebar = () => {
   );
 };
 
-/** The screens Home leads to, whose code is fetched while `app.info` is on its way. */
+/**
+ * The screens Home leads to, whose code starts loading with the window's scripts (it is announced in
+ * the page too: scripts/build.mjs FIRST_MODULES), so it is in hand when `app.info` answers.
+ */
 const FIRST_SCREENS: readonly string[] = [patterns.setup, patterns.studies];
+for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
 
 const Home = () => {
-  useEffect(() => {
-    for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);
-  }, []);
   const info = useCall('app.info', {});
   if (info.error) return <ErrorNotice error={info.error.appError} onRetry={() => void info.refetch()} />;
   if (!info.data) return <Loading />;
   return <Redirect to={info.data.firstRun ? paths.setup : paths.studies} />;
+};
+
+/**
+ * The contract's checks (zod and every schema, the heaviest code to start) load once a screen has
+ * drawn, in the task after its paint: the first screen is drawn without them (lib/rpc/client.ts).
+ */
+const ChecksAfterFirstScreen = () => {
+  const rpc = useRpc();
+  const [location] = useLocation();
+  const drawn = location !== '/';
+  useEffect(() => {
+    if (!drawn) return;
+    const frame = requestAnimationFrame(() => setTimeout(() => void rpc.contract(), 0));
+    return () => cancelAnimationFrame(frame);
+  }, [rpc, drawn]);
+  return null;
 };
 
 const NotFound = () => (
@@ -167,6 +184,7 @@ const NotFound = () => (
 
 export const App = ({ connection }: { connection: WsTransport | null }) => (
   <Router hook={useHashLocation}>
+    <ChecksAfterFirstScreen />
     <a
       className="skip-link"
       href="#main"

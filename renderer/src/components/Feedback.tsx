@@ -1,7 +1,7 @@
 /** Loading, empty and error states, the same on every screen. Errors always say what happened and what to do. */
 import { useState, type ReactNode } from 'react';
 import type { AppError } from '../../../shared/rpc';
-import { explainApiError } from '../../../shared/api/api-error';
+import { explainApiError } from '../../../shared/api/api-error-explained';
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
   <div className="loading" role="status" aria-live="polite">

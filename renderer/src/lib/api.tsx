@@ -11,20 +11,18 @@ import {
   type UseQueryOptions,
 } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import {
-  affectsOf,
-  engineEventAffects,
-  targets,
-  type CallResult,
-  type EventName,
-  type EventPayload,
-  type Input,
-  type Method,
-  type Output,
-  type Target,
+import type {
+  CallResult,
+  EventName,
+  EventPayload,
+  Input,
+  Method,
+  Output,
+  Target,
 } from '../../../shared/contract';
 import type { AppError } from '../../../shared/rpc';
 import type { RpcClient } from './rpc/client';
+import type { ContractChecks } from './rpc/contract-checks';
 
 /** A failed call inside TanStack Query, which expects thrown errors: the AppError rides along. */
 export class CallFailed extends Error {
@@ -57,36 +55,54 @@ export const unwrap = <M extends Method>(r: CallResult<M>): Output<M> => {
   return r.value;
 };
 
-/** A query of one procedure; its key is [method, input], so invalidating a method refreshes every screen that shows it. */
+/** The query of one procedure: its key is [method, input], so invalidating a method refreshes every screen that shows it. */
+const callQuery = <M extends Method>(rpc: RpcClient, method: M, input: Input<M>) => ({
+  queryKey: [method, input],
+  queryFn: async () => unwrap(await rpc.call(method, input)),
+});
+
 export const useCall = <M extends Method>(
   method: M,
   input: Input<M>,
   opts: Omit<UseQueryOptions<Output<M>, CallFailed>, 'queryKey' | 'queryFn'> = {},
 ) => {
   const rpc = useRpc();
-  return useQuery<Output<M>, CallFailed>({
-    queryKey: [method, input],
-    queryFn: async () => unwrap(await rpc.call(method, input)),
-    ...opts,
-  });
+  return useQuery<Output<M>, CallFailed>({ ...callQuery(rpc, method, input), ...opts });
 };
 
-/** Marks stale every query that shows one of `affected` (a method, or every method of a namespace). */
-const invalidate = (qc: QueryClient, affected: readonly Target[]) => {
-  for (const t of affected)
-    void qc.invalidateQueries({
-      predicate: (q) => typeof q.queryKey[0] === 'string' && targets(t, q.queryKey[0]),
-    });
-};
+/**
+ * Starts a call before any screen asks for it, into the same cache entry `useCall(method, input)` reads:
+ * for the first screen's call, sent while React draws the window's frame, not after.
+ */
+export const prefetchCall = <M extends Method>(qc: QueryClient, rpc: RpcClient, method: M, input: Input<M>) =>
+  void qc.prefetchQuery<Output<M>, CallFailed>(callQuery(rpc, method, input));
+
+/**
+ * Marks stale every query that shows one of `affected` (a method, or every method of a namespace).
+ * What each action and event affects is declared in the contract, whose checks load after the first
+ * screen (lib/rpc/contract-checks.ts): `affected` is computed from them once they are in hand.
+ */
+const invalidate = (
+  rpc: RpcClient,
+  qc: QueryClient,
+  affected: (c: ContractChecks) => readonly Target[],
+): Promise<void> =>
+  rpc.contract().then((c) => {
+    for (const t of affected(c))
+      void qc.invalidateQueries({
+        predicate: (q) => typeof q.queryKey[0] === 'string' && c.targets(t, q.queryKey[0]),
+      });
+  });
 
 /**
  * Refreshes what the given methods affect, as the contract declares it (Procedure.affects): for a
  * screen that runs several calls in a row through `useRpc` and refreshes once at the end.
  */
 export const useRefreshAfter = () => {
+  const rpc = useRpc();
   const qc = useQueryClient();
   return (...methods: readonly Method[]) => {
-    for (const m of methods) invalidate(qc, affectsOf(m));
+    for (const m of methods) void invalidate(rpc, qc, (c) => c.affectsOf(m));
   };
 };
 
@@ -99,7 +115,7 @@ export const useAction = <M extends Method>(method: M) => {
   const qc = useQueryClient();
   const m = useMutation<Output<M>, CallFailed, Input<M>>({
     mutationFn: async (input) => unwrap(await rpc.call(method, input)),
-    onSuccess: () => invalidate(qc, affectsOf(method)),
+    onSuccess: () => invalidate(rpc, qc, (c) => c.affectsOf(method)),
   });
   return {
     run: (input: Input<M>) =>
@@ -133,8 +149,9 @@ export const EngineRefresh = () => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
       timer = null;
-      invalidate(qc, [...pending]);
+      const marked = [...pending];
       pending = new Set();
+      void invalidate(rpc, qc, () => marked);
     };
     const mark = (keys: readonly Target[]) => {
       if (keys.length === 0) return;
@@ -144,8 +161,9 @@ export const EngineRefresh = () => {
     return rpc.on('engine', (e) => {
       if (e.type === 'batch-progress')
         for (const b of e.batches) qc.setQueryData(['batches.get', { batchId: b.batchId }], b);
-      if (e.type === 'queue-paused' || e.type === 'queue-resumed') invalidate(qc, engineEventAffects(e.type));
-      else mark(engineEventAffects(e.type));
+      if (e.type === 'queue-paused' || e.type === 'queue-resumed')
+        void invalidate(rpc, qc, (c) => c.engineEventAffects(e.type));
+      else void rpc.contract().then((c) => mark(c.engineEventAffects(e.type)));
     });
   }, [rpc, qc]);
   return null;

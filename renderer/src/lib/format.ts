@@ -13,12 +13,20 @@ export const DATE_DISPLAY = {
   long: { locale: undefined, options: { dateStyle: 'medium', timeStyle: 'short' } },
 } as const;
 
-const longDateTime = new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, DATE_DISPLAY.long.options);
-const longDate = new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, {
-  dateStyle: DATE_DISPLAY.long.options.dateStyle,
-});
-const num = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const int = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+/**
+ * Each formatter is made on first use, not when the window's scripts load: the first Intl formatter
+ * loads the locale's data, about 100 ms on a busy machine, before the first screen could draw.
+ */
+const once = <T>(make: () => T): (() => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
+const longDateTime = once(() => new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, DATE_DISPLAY.long.options));
+const longDate = once(
+  () => new Intl.DateTimeFormat(DATE_DISPLAY.long.locale, { dateStyle: DATE_DISPLAY.long.options.dateStyle }),
+);
+const num = once(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }));
+const int = once(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 }));
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -41,19 +49,20 @@ export const fmtDate = (iso: string | null | undefined) => {
 /** The researcher's locale with the month in words ("6 Jan 2026, 09:30"): for sentences and headings. */
 export const fmtLongDateTime = (iso: string | null | undefined) => {
   const d = valid(iso);
-  return d ? longDateTime.format(d) : '—';
+  return d ? longDateTime().format(d) : '—';
 };
 export const fmtLongDate = (iso: string | null | undefined) => {
   const d = valid(iso);
-  return d ? longDate.format(d) : '—';
+  return d ? longDate().format(d) : '—';
 };
 export const fmtNumber = (n: number | null | undefined, digits?: number) =>
   n === null || n === undefined || Number.isNaN(n)
     ? '—'
     : digits === undefined
-      ? num.format(n)
+      ? num().format(n)
       : n.toFixed(digits);
-export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int.format(n));
+export const fmtInt = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : int().format(n);
 export const fmtSeconds = (s: number | null | undefined) =>
   s === null || s === undefined
     ? '—'
@@ -68,7 +77,7 @@ export const fmtBytes = (b: number | null | undefined) => {
   return `${(b / 1024 ** 3).toFixed(2)} GB`;
 };
 export const plural = (n: number, one: string, many = `${one}s`) =>
-  `${int.format(n)} ${n === 1 ? one : many}`;
+  `${int().format(n)} ${n === 1 ? one : many}`;
 /** Signed, for changes: "+3.2", "−1.0". */
 export const fmtSigned = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined ? '—' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;

@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Transport } from '../../../shared/rpc';
 import { createRpcClient } from '../../../renderer/src/lib/rpc/client';
+import { contractChecks } from '../../../renderer/src/lib/rpc/contract-checks';
 
 const transport = (
   answer: (method: string, input: unknown) => unknown,
@@ -31,20 +32,23 @@ const transport = (
 describe('renderer RPC client', () => {
   it('does not send an input outside the contract', async () => {
     const t = transport(() => ({ ok: true, value: [] }));
-    const r = await createRpcClient(t).call('studies.get', { studyId: -3 });
+    const r = await createRpcClient(t, contractChecks).call('studies.get', { studyId: -3 });
     expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect(t.sent).toEqual([]);
   });
 
   it('checks the answer against the procedure: a wrong shape is an error, not data', async () => {
     const t = transport(() => ({ ok: true, value: [{ id: 'not a number' }] }));
-    const r = await createRpcClient(t).call('studies.list', {});
+    const r = await createRpcClient(t, contractChecks).call('studies.list', {});
     expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
   });
 
   it('passes a typed refusal through', async () => {
     const error = { code: 'CONFLICT', message: 'Taken.', action: 'Choose another.', retryable: false };
-    const r = await createRpcClient(transport(() => ({ ok: false, error }))).call('studies.list', {});
+    const r = await createRpcClient(
+      transport(() => ({ ok: false, error })),
+      contractChecks,
+    ).call('studies.list', {});
     expect(r).toEqual({ ok: false, error });
   });
 
@@ -53,6 +57,7 @@ describe('renderer RPC client', () => {
       transport(() => {
         throw new Error('connection lost');
       }),
+      contractChecks,
     ).call('studies.list', {});
     expect(r).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', retryable: true } });
     if (!r.ok) expect(r.error.message).toMatch(/lost the connection/);
@@ -60,7 +65,7 @@ describe('renderer RPC client', () => {
 
   it('delivers only events that match the contract', async () => {
     const t = transport(() => null);
-    const client = createRpcClient(t);
+    const client = createRpcClient(t, contractChecks);
     const seen = vi.fn();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     client.on('imports.progress', seen);
@@ -68,5 +73,62 @@ describe('renderer RPC client', () => {
     t.emit('imports.progress', { done: 'one' });
     t.emit('no.such.event', {});
     expect(seen.mock.calls).toEqual([[{ done: 1, total: 2 }]]);
+  });
+
+  describe('with its checks loaded after the first screen (issue 16)', () => {
+    const later = () => {
+      const load = vi.fn(async () => contractChecks);
+      return { load };
+    };
+
+    it('sends the first calls before the checks are asked for, and passes the host-checked answer through', async () => {
+      const { load } = later();
+      const t = transport(() => ({ ok: true, value: { version: '1', mode: 'browser' } }));
+      const r = await createRpcClient(t, load).call('studies.list', {});
+      expect(r).toEqual({ ok: true, value: { version: '1', mode: 'browser' } });
+      expect(load).not.toHaveBeenCalled();
+    });
+
+    it('still refuses an answer that is not an envelope, once the checks say why', async () => {
+      const { load } = later();
+      const r = await createRpcClient(
+        transport(() => 'garbage'),
+        load,
+      ).call('studies.list', {});
+      expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+      expect(load).toHaveBeenCalledTimes(1);
+    });
+
+    it('checks every call once the checks have arrived, and loads them once', async () => {
+      const { load } = later();
+      const t = transport(() => ({ ok: true, value: [{ id: 'not a number' }] }));
+      const client = createRpcClient(t, load);
+      await Promise.all([client.contract(), client.contract()]);
+      expect(load).toHaveBeenCalledTimes(1);
+      expect(await client.call('studies.get', { studyId: -3 })).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION' },
+      });
+      expect(t.sent).toEqual([]);
+      expect(await client.call('studies.list', {})).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION' },
+      });
+    });
+
+    it('holds events until the checks arrive, then delivers only those that match the contract', async () => {
+      const { load } = later();
+      const t = transport(() => null);
+      const client = createRpcClient(t, load);
+      const seen = vi.fn();
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      client.on('imports.progress', seen);
+      t.emit('imports.progress', { done: 1, total: 2 });
+      t.emit('imports.progress', { done: 'one' });
+      expect(seen).not.toHaveBeenCalled();
+      await client.contract();
+      await Promise.resolve();
+      expect(seen.mock.calls).toEqual([[{ done: 1, total: 2 }]]);
+    });
   });
 });

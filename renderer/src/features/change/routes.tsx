@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { ChangeSettingsPage } from './ChangeSettingsPage';
 
-export const changeRoutes: readonly FeatureRoute[] = [[patterns.changeSettings, ChangeSettingsPage]];
+export const changeRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.changeSettings,
+    lazyScreen(
+      () => import('./ChangeSettingsPage'),
+      (m) => m.ChangeSettingsPage,
+    ),
+  ],
+];

@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-import { DesignPage } from './DesignPage';
 
-export const designRoutes: readonly FeatureRoute[] = [[patterns.design, DesignPage]];
+export const designRoutes: readonly FeatureRoute[] = [
+  [
+    patterns.design,
+    lazyScreen(
+      () => import('./DesignPage'),
+      (m) => m.DesignPage,
+    ),
+  ],
+];

@@ -1,0 +1,159 @@
+/**
+ * Where the first screen's time goes (issue 16): one host on an empty workspace, five fresh browser
+ * contexts, and in each page the Navigation and Resource Timing entries, the WebSocket's open and each
+ * call's send and answer (a wrapper installed before the page's scripts), the first script evaluated,
+ * and the first heading drawn (a MutationObserver), all on the page's clock (ms since navigation start).
+ * Run alone: `npx tsx test/bench/first-screen-breakdown.ts` (RENDERER_DIR=<dir> to load another build).
+ */
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+const INIT = `(() => {
+  const t = (window.__fs = { ws: [], calls: {}, h1: null });
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...a) {
+      super(...a);
+      t.ws.push({ created: performance.now() });
+      this.addEventListener('open', () => { t.ws[t.ws.length - 1].open = performance.now(); });
+      this.addEventListener('message', (e) => {
+        try { const m = JSON.parse(e.data); if (m.id !== undefined && t.calls[m.id]) t.calls[m.id].answered = performance.now(); } catch {}
+      });
+    }
+    send(d) {
+      try { const m = JSON.parse(d); t.calls[m.id] = { method: m.method, sent: performance.now() }; } catch {}
+      return super.send(d);
+    }
+  };
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('h1')) { t.h1 = performance.now(); t.h1Text = document.querySelector('h1').textContent; obs.disconnect(); }
+  }).observe(document, { subtree: true, childList: true });
+})()`;
+
+interface CpuProfile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+/** Self time by function and by script, and total (inclusive) time of the top functions. */
+const printProfile = (p: CpuProfile) => {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  p.samples.forEach((id, i) => {
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const n = byId.get(id)!;
+    const key = (c: CpuProfile['nodes'][number]['callFrame']) =>
+      `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}:${c.columnNumber}`;
+    self.set(key(n.callFrame), (self.get(key(n.callFrame)) ?? 0) + dt);
+    const script = n.callFrame.url.split('/').pop() || n.callFrame.functionName;
+    byScript.set(script, (byScript.get(script) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = key(byId.get(cur)!.callFrame);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      total.set(k, (total.get(k) ?? 0) + dt);
+    }
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `    ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  console.log('  self time by script:', '\n' + top(byScript, 12).join('\n'));
+  console.log('  self time by function:', '\n' + top(self, 25).join('\n'));
+  console.log('  total time by function:', '\n' + top(total, 40).join('\n'));
+};
+
+const main = async () => {
+  const home = mkdtempSync(join(tmpdir(), 'vs-fs-breakdown-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
+  if (process.env['RENDERER_DIR']) {
+    env['VOICESCOPE_TEST_HOOKS'] = '1';
+    env['VOICESCOPE_TEST_RENDERER_DIR'] = process.env['RENDERER_DIR'];
+  }
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /BRIDGE_READY (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', () => reject(new Error(out)));
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    for (let i = 0; i < Number(process.env['LOADS'] ?? 5); i++) {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.addInitScript(INIT);
+      const cdp = process.env['PROFILE'] ? await page.context().newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
+      const t0 = performance.now();
+      await page.goto(url);
+      await page.locator('h1').first().waitFor();
+      const wall = performance.now() - t0;
+      if (cdp) {
+        const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+        printProfile(profile);
+      }
+      const r = (await page.evaluate(`(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const res = performance.getEntriesByType('resource').map((e) => ({ name: e.name.split('/').pop().split('?')[0], start: e.startTime, end: e.responseEnd, size: e.encodedBodySize }));
+        const paint = performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]);
+        return { nav: { responseEnd: nav.responseEnd, domInteractive: nav.domInteractive, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd }, res, paint, fs: window.__fs };
+      })()`)) as {
+        nav: Record<string, number>;
+        res: { name: string; start: number; end: number; size: number }[];
+        paint: [string, number][];
+        fs: {
+          ws: { created: number; open?: number }[];
+          calls: Record<string, { method: string; sent: number; answered?: number }>;
+          h1: number;
+          h1Text: string;
+        };
+      };
+      const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(0));
+      console.log(`load ${i + 1}: wall ${wall.toFixed(0)} ms; first h1 "${r.fs.h1Text}" at ${f(r.fs.h1)} ms`);
+      console.log(
+        `  html responseEnd ${f(r.nav['responseEnd'])}, domInteractive ${f(r.nav['domInteractive'])}, DOMContentLoaded ${f(r.nav['domContentLoaded'])}, load ${f(r.nav['load'])}; ${r.paint.map(([n, t]) => `${n} ${f(t)}`).join(', ')}`,
+      );
+      for (const e of r.res)
+        console.log(`  ${e.name}: ${f(e.start)}-${f(e.end)} (${(e.size / 1024).toFixed(0)} KiB)`);
+      for (const w of r.fs.ws) console.log(`  websocket: created ${f(w.created)}, open ${f(w.open)}`);
+      for (const [id, c] of Object.entries(r.fs.calls))
+        console.log(`  call ${id} ${c.method}: sent ${f(c.sent)}, answered ${f(c.answered)}`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+    rmSync(home, { recursive: true, force: true });
+  }
+};
+await main();
