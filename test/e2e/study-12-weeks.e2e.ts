@@ -291,7 +291,7 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
     return {
       participant: row['participant']!,
       visit: row['visit']!,
-      file: row['recording'] === '' ? null : (fileOf.get(row['recording']) ?? `? ${row['recording']}`),
+      file: row['recording'] === '' ? null : (fileOf.get(row['recording']!) ?? `? ${row['recording']}`),
       code: row['missing_reason'] as ExpectedVisit['code'],
       detail: row['missing_detail']!,
     };
@@ -300,7 +300,7 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
   for (const v of visits)
     if (v['missing_reason'] === '') {
       expect(withValues.has(v['recording'])).toBe(true);
-      expect(exported.get(v['recording'])).toBe(fileOf.get(v['recording']));
+      expect(exported.get(v['recording'])).toBe(fileOf.get(v['recording']!));
     }
   const byFile = new Map(recordings.map((r) => [r['file_name'], r]));
   expect(byFile.get(file(e1!.code, e1!.week))).toMatchObject({
