@@ -85,6 +85,8 @@ const OPTIONS = {
   reason: { type: 'string' },
   date: { type: 'string' },
   act: { type: 'string' },
+  into: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

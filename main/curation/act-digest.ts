@@ -20,6 +20,8 @@ export const actDigest = (id: number, a: NewCurationAct): string =>
         a.before,
         a.after,
         a.undoes,
+        // Participant acts (migration 0180) only: earlier acts keep the digest they were written with.
+        ...(a.participantId !== null ? [a.participantId] : []),
       ]),
     )
     .digest('hex')

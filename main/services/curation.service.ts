@@ -6,26 +6,16 @@
  * the hash-chained audit log naming the act, the recording, the participants by id and a digest of
  * the act. Refusals are values in the researcher's words.
  */
-import type { AuditKind } from '../../shared/contract/audit.contract';
-import {
-  MAX_CURATION_REASON,
-  type CurationActKind,
-  type CurationActView,
-  type CurationDone,
-} from '../../shared/curation';
+import { type CurationActView, type CurationDone } from '../../shared/curation';
 import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import type { VerdictView } from '../../shared/study';
-import { actDigest } from '../curation/act-digest';
-import { asPlainWord, operatingSystemUser } from '../curation/operator';
-import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
 import {
   curatedRecording,
   curationActById,
   curationActsOfRecording,
   curationActsOfStudy,
   deleteNeverSent,
-  insertCurationAct,
   moveRecording,
   moveUploadState,
   nextCurationActId,
@@ -34,16 +24,16 @@ import {
   recordingExists,
   recordingSnapshot,
   reinsertRecording,
-  setCurationAudit,
   setExclusion,
   type CuratedRecording,
-  type CurationActRow,
   type ProvenanceNote,
   type RecordingSnapshot,
 } from '../db/repos/curation.repo';
 import { reopenBatchesOf } from '../db/repos/batches.repo';
-import { studyName } from '../db/repos/studies.repo';
 import type { Engine } from './engine.service';
+import { curationRecorder, toActView } from './curation-recorder';
+import { needsYouCurationService } from './needs-you-curation.service';
+import { participantCurationService } from './participant-curation.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface CurationService {
@@ -85,15 +75,6 @@ export interface CurationService {
   curationOfStudy(studyId: number, limit?: number): CurationActView[];
 }
 
-const AUDIT_KIND: Record<CurationActKind, AuditKind> = {
-  reassign: 'recording_reassigned',
-  exclude: 'recording_excluded',
-  restore: 'recording_restored',
-  delete_unsent: 'recording_deleted',
-  send_anyway: 'recording_sent_anyway',
-  undo: 'curation_undone',
-};
-
 /** The part of a recording each act changes, as its before and after. */
 interface Filing {
   readonly participantId: number;
@@ -122,21 +103,6 @@ const exclusionOf = (r: CuratedRecording): Exclusion => ({
 /** Upload states in which something of the recording may have reached the service. */
 const SENT_STATES = new Set(['uploaded', 'upload_uncertain', 'rejected']);
 
-const toView = (a: CurationActRow): CurationActView => ({
-  id: a.id,
-  at: a.at,
-  who: a.who,
-  act: a.act,
-  recordingId: a.recordingId,
-  reason: a.reason,
-  before: a.before,
-  after: a.after,
-  undoes: a.undoes,
-  undoneBy: a.undoneBy,
-  undoable: a.act !== 'undo' && a.undoneBy === null,
-  auditId: a.auditId,
-});
-
 const NO_RECORDING = problem(
   'There is no such recording.',
   'Check the recording number (voicescope status lists them).',
@@ -144,64 +110,9 @@ const NO_RECORDING = problem(
 
 export const curationService = (ctx: ServiceContext, engine: Engine): CurationService => {
   const { db, iso } = ctx;
-  const who = (): string => ctx.options.operator ?? operatingSystemUser();
-
-  const cleanReason = (reason: string | undefined): Result<string | null, ServiceProblem> => {
-    const r = reason?.trim() ?? '';
-    if (r.length > MAX_CURATION_REASON)
-      return err(problem(`The reason is longer than ${MAX_CURATION_REASON} characters.`, 'Shorten it.'));
-    if (/[\u0000-\u001f\u007f]/.test(r))
-      return err(problem('The reason holds control characters.', 'Write it on one line of plain text.'));
-    return ok(r === '' ? null : r);
-  };
-
-  /** Writes the act and its audit entry; `change` applies it (all in one transaction). */
-  const record = (
-    a: {
-      studyId: number;
-      act: CurationActKind;
-      recordingId: number;
-      reason: string | null;
-      before: unknown;
-      after: unknown;
-      undoes?: number | null;
-      detail?: AuditDetail;
-      /** The kind of act undone (for an undo's audit entry). */
-      undone?: CurationActKind;
-    },
-    change: () => void,
-  ): number =>
-    db.transaction(() => {
-      change();
-      const fields = {
-        studyId: a.studyId,
-        at: iso(),
-        who: who(),
-        act: a.act,
-        recordingId: a.recordingId,
-        reason: a.reason,
-        before: JSON.stringify(a.before),
-        after: JSON.stringify(a.after),
-        undoes: a.undoes ?? null,
-      };
-      const id = insertCurationAct(db, fields);
-      const auditId = appendAudit(db, {
-        at: fields.at,
-        kind: AUDIT_KIND[a.act],
-        studyId: a.studyId,
-        subject: studyName(db, a.studyId),
-        detail: {
-          act: id,
-          recording: a.recordingId,
-          who: asPlainWord(fields.who),
-          digest: actDigest(id, fields),
-          ...(a.undoes != null ? { undoes: a.undoes, undone: a.undone ?? null } : {}),
-          ...a.detail,
-        },
-      });
-      setCurationAudit(db, id, auditId);
-      return id;
-    })();
+  const { cleanReason, record } = curationRecorder(ctx);
+  const { undoParticipantAct } = participantCurationService(ctx, engine);
+  const { undoDismissal } = needsYouCurationService(ctx);
 
   const wake = () => engine.service.wake();
 
@@ -420,6 +331,8 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
       );
     if (a.undoneBy !== null)
       return err(problem(`This act was already undone (act ${a.undoneBy}).`, 'Nothing to undo.'));
+    const elsewhere = undoParticipantAct(a, reason.value) ?? undoDismissal(a, reason.value);
+    if (elsewhere) return elsewhere;
     const recordingId = a.recordingId!;
     const changed = problem(
       'The recording has changed since this act, so undoing it would overwrite a later change.',
@@ -527,11 +440,11 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
       return {
         excluded: r.excludedAt === null ? null : { at: r.excludedAt, reason: r.excludedReason },
         provenance: r.provenance,
-        acts: curationActsOfRecording(db, recordingId).map(toView),
+        acts: curationActsOfRecording(db, recordingId).map(toActView),
       };
     },
-    curationOfRecording: (recordingId) => curationActsOfRecording(db, recordingId).map(toView),
-    curationOfStudy: (studyId, limit = 200) => curationActsOfStudy(db, studyId, limit).map(toView),
+    curationOfRecording: (recordingId) => curationActsOfRecording(db, recordingId).map(toActView),
+    curationOfStudy: (studyId, limit = 200) => curationActsOfStudy(db, studyId, limit).map(toActView),
   };
 };
 

@@ -11,6 +11,7 @@ import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
 import { curationService, type CurationService } from './curation.service';
+import { participantCurationService, type ParticipantCurationService } from './participant-curation.service';
 import { createEngine, type EngineService } from './engine.service';
 import { batchesService, type BatchesService } from './batches.service';
 import { cohortService, type CohortService } from './cohort.service';
@@ -45,6 +46,7 @@ export type StudyService = ProfilesService &
   ChangeSettingsService &
   VisitsService &
   CurationService &
+  ParticipantCurationService &
   CohortService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
@@ -92,10 +94,20 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...changeSettingsService(ctx),
     ...visitsService(ctx),
     ...curationService(ctx, engine),
+    ...participantCurationPublic(ctx, engine),
     ...cohortService(ctx),
     async close() {
       await engine.stopAll();
       db.close();
     },
   };
+};
+
+/** The participant curation the study service offers (its undo is reached through `undoCuration`). */
+const participantCurationPublic = (
+  ctx: Parameters<typeof participantCurationService>[0],
+  engine: Parameters<typeof participantCurationService>[1],
+): ParticipantCurationService => {
+  const { undoParticipantAct: _undo, ...rest } = participantCurationService(ctx, engine);
+  return rest;
 };

@@ -1,6 +1,6 @@
 /**
  * The append-only audit log of exports, key changes, a study's archiving or deletion and the researcher's
- * curation acts (reassign, exclude, restore, delete, undo). Entries carry
+ * curation acts (reassign, exclude, restore, delete, undo, merge, dismiss, status). Entries carry
  * ids, names of studies or profiles, counts and plain words; never an API key.
  */
 import { z } from 'zod';
@@ -28,6 +28,8 @@ export const AUDIT_KINDS = [
   'recording_deleted',
   'recording_sent_anyway',
   'curation_undone',
+  'participants_merged',
+  'needs_you_dismissed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -16,6 +16,7 @@ export const CurationActSchema = z.object({
   who: z.string(),
   act: z.enum(CURATION_ACTS),
   recordingId: Id.nullable(),
+  participantId: Id.nullable(),
   reason: z.string().nullable(),
   before: z.unknown(),
   after: z.unknown(),
@@ -32,6 +33,18 @@ export const CurationDoneSchema = z.object({
 });
 
 const Reason = plainText(MAX_CURATION_REASON);
+
+const Side = z.object({ id: Id, code: z.string() });
+export const MergePreviewSchema = z.object({
+  from: Side,
+  into: Side,
+  recordings: z.int().nonnegative(),
+  sent: z.int().nonnegative(),
+  sessionClashes: z.array(z.string()),
+  duplicates: z.array(z.object({ from: Id, into: Id })),
+  attributeConflicts: z.array(z.object({ key: z.string(), from: z.string(), into: z.string() })),
+  refusal: z.string().nullable(),
+});
 
 /** An act changes the recording's row and page, the participants' figures, timelines and the study's figures. */
 const AFTER_ACT = [
@@ -93,4 +106,14 @@ export const curationContract = {
     AFTER_ACT,
   ),
   'curation.undoAct': action(strict({ actId: Id, reason: Reason.optional() }), CurationDoneSchema, AFTER_ACT),
+  /** A participant's acts (merges from or into it, status changes, their undos), newest first. */
+  'curation.participant': procedure(strict({ participantId: Id }), z.array(CurationActSchema)),
+  /** What merging one participant into another would do, and why it cannot be done if it cannot. */
+  'curation.previewMerge': procedure(strict({ fromId: Id, intoId: Id }), MergePreviewSchema),
+  /** Merges a participant entered twice into the other; the first is kept, marked merged; undo restores both. */
+  'curation.mergeParticipants': action(
+    strict({ fromId: Id, intoId: Id, reason: Reason.min(1) }),
+    CurationDoneSchema,
+    AFTER_ACT,
+  ),
 } as const;

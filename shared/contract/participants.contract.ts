@@ -33,6 +33,8 @@ export const ParticipantRowSchema = z.object({
   recency: RecencySchema,
   notes: z.string(),
   createdAt: z.string(),
+  /** The participant this one was merged into (curation, "entered twice"); null while it stands on its own. */
+  mergedInto: z.object({ id: Id, code: z.string() }).nullable(),
 });
 export type ParticipantRow = z.infer<typeof ParticipantRowSchema>;
 

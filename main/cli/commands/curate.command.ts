@@ -21,6 +21,12 @@ const positiveInt = (v: string | undefined, flag: string): number => {
   return n;
 };
 
+const participantOrThrow = (svc: CommandContext['svc'], studyId: number, code: string): number => {
+  const id = svc.participantIdOfStudy(studyId, code);
+  if (id === null) throw new UsageError(`There is no participant ${code} in this study.`);
+  return id;
+};
+
 const VERB: Record<string, string> = {
   reassign: 'reassigned',
   exclude: 'excluded from analysis',
@@ -42,7 +48,7 @@ const report = (
   }
   out.say(
     'curated',
-    `${subject} ${VERB[what]} (act ${r.value.act}; undo: voicescope curate undo --act ${r.value.act}).`,
+    `${subject} ${VERB[what] ?? what} (act ${r.value.act}; undo: voicescope curate undo --act ${r.value.act}).`,
     {
       act: r.value.act,
       warning: r.value.warning,
@@ -52,6 +58,11 @@ const report = (
   return EXIT.ok;
 };
 
+const mergeLine = (a: CurationActView): string => {
+  const m = a.after as { from?: { code?: string }; into?: { code?: string }; recordings?: unknown[] } | null;
+  return `${m?.from?.code ?? '?'} into ${m?.into?.code ?? '?'} (${m?.recordings?.length ?? 0} recordings)`;
+};
+
 const line = (a: CurationActView): string =>
   [
     `act ${a.id}`,
@@ -59,6 +70,7 @@ const line = (a: CurationActView): string =>
     a.who,
     a.act === 'undo' ? `undo of act ${a.undoes}` : a.act.replace('_', ' '),
     a.recordingId !== null ? `recording ${a.recordingId}` : '',
+    a.act === 'merge' ? mergeLine(a) : '',
     a.reason ? `"${a.reason}"` : '',
     a.undoneBy !== null ? `(undone by act ${a.undoneBy})` : '',
   ]
@@ -80,8 +92,13 @@ export const curateCommand: WorkspaceCommand = {
                                             send a locally refused file anyway where the refusal was a
                                             judgement (speech estimate, borderline); never past the
                                             service's hard limits (size, duration, format)
+  curate merge --study <name|id> --from <code> --into <code> --reason <text> [--dry-run]
+                                            merge a participant entered twice: every recording of
+                                            --from moves to --into (sessions kept; refused while both
+                                            have a session label); --from is kept, marked merged;
+                                            --dry-run says what would happen and changes nothing
   curate undo --act <id> [--reason <text>]  undo an act (itself recorded as an act)
-  curate history --recording <id> | --study <name|id>
+  curate history --recording <id> | --study <name|id> [--participant <code>]
                                             the acts, newest first: who, when, what, why`,
   run: async (ctx) => {
     const { svc, out, sub, values: v } = ctx;
@@ -153,11 +170,60 @@ export const curateCommand: WorkspaceCommand = {
         const act = positiveInt(v.act, 'act');
         return report(ctx, 'undo', `Act ${act}`, svc.undoCuration(act, reason));
       }
+      case 'merge': {
+        const study = resolveStudy(svc, v.study);
+        const fromCode = need(v.from, 'from');
+        const intoCode = need(v.into, 'into');
+        const ids = [fromCode, intoCode].map((c) => svc.participantIdOfStudy(study.id, c));
+        const missing = [fromCode, intoCode].filter((_, i) => ids[i] === null);
+        if (missing.length > 0) {
+          out.problem(
+            `There is no participant ${missing.join(' or ')} in study ${study.name}.`,
+            'Check the codes (voicescope status lists the participants).',
+          );
+          return EXIT.refused;
+        }
+        const [fromId, intoId] = ids as [number, number];
+        if (v['dry-run']) {
+          const p = svc.previewMerge(fromId, intoId);
+          if (!p.ok) {
+            out.problem(p.error.message, p.error.action);
+            return EXIT.refused;
+          }
+          const m = p.value;
+          out.say(
+            'merge',
+            [
+              `Merging ${fromCode} into ${intoCode} would move ${m.recordings} recording${m.recordings === 1 ? '' : 's'}`,
+              m.sent > 0 ? ` (${m.sent} analysed under ${fromCode}'s account)` : '',
+              '.',
+              m.duplicates.length > 0
+                ? ` Same audio under both: ${m.duplicates.map((d) => `${d.from} and ${d.into}`).join('; ')}.`
+                : '',
+              m.attributeConflicts.length > 0
+                ? ` ${intoCode}'s ${m.attributeConflicts.map((c) => c.key).join(', ')} kept.`
+                : '',
+              m.refusal ? ` It cannot be done: ${m.refusal}` : ' Nothing was changed (--dry-run).',
+            ].join(''),
+            { ...m },
+          );
+          return m.refusal ? EXIT.refused : EXIT.ok;
+        }
+        return report(
+          ctx,
+          `merged into ${intoCode}`,
+          `Participant ${fromCode}`,
+          svc.mergeParticipants(fromId, intoId, need(reason, 'reason')),
+        );
+      }
       case 'history': {
+        const code = v.participant?.[0];
         const acts =
           v.recording !== undefined
             ? svc.curationOfRecording(positiveInt(v.recording, 'recording'))
-            : svc.curationOfStudy(resolveStudy(svc, v.study).id);
+            : code !== undefined
+              ? svc.curationOfParticipant(participantOrThrow(svc, resolveStudy(svc, v.study).id, code))
+              : svc.curationOfStudy(resolveStudy(svc, v.study).id);
         if (out.json) for (const a of acts) out.say('act', line(a), { ...a });
         else if (acts.length === 0) out.say('history', 'No curation acts.');
         else for (const a of acts) out.say('act', line(a));

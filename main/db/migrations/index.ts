@@ -16,6 +16,7 @@ import { m0120 } from './0120-curation';
 import { m0130 } from './0130-change-statistics';
 import { m0140 } from './0140-participant-attributes';
 import { m0150 } from './0150-local-measures';
+import { m0180 } from './0180-participant-curation';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0130,
   m0140,
   m0150,
+  m0180,
 ];

@@ -193,6 +193,7 @@ export interface CurationActRow {
   readonly who: string;
   readonly act: CurationActKind;
   readonly recordingId: number | null;
+  readonly participantId: number | null;
   readonly reason: string | null;
   readonly before: unknown;
   readonly after: unknown;
@@ -208,6 +209,8 @@ export interface NewCurationAct {
   readonly who: string;
   readonly act: CurationActKind;
   readonly recordingId: number | null;
+  /** A participant act's participant (migration 0180); null for a recording's act. */
+  readonly participantId: number | null;
   readonly reason: string | null;
   readonly before: string;
   readonly after: string;
@@ -218,9 +221,19 @@ export const insertCurationAct = (db: Db, a: NewCurationAct): number =>
   Number(
     stmt(
       db,
-      `INSERT INTO curation_acts (study_id, at, who, act, recording_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(a.studyId, a.at, a.who, a.act, a.recordingId, a.reason, a.before, a.after, a.undoes)
-      .lastInsertRowid,
+      `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      a.studyId,
+      a.at,
+      a.who,
+      a.act,
+      a.recordingId,
+      a.participantId,
+      a.reason,
+      a.before,
+      a.after,
+      a.undoes,
+    ).lastInsertRowid,
   );
 
 /** The id the next act will get (read inside the transaction that writes it). */
@@ -238,6 +251,7 @@ interface ActRow {
   who: string;
   act: CurationActKind;
   recording_id: number | null;
+  participant_id: number | null;
   reason: string | null;
   before: string;
   after: string;
@@ -255,6 +269,7 @@ const toAct = (r: ActRow): CurationActRow => ({
   who: r.who,
   act: r.act,
   recordingId: r.recording_id,
+  participantId: r.participant_id,
   reason: r.reason,
   before: JSON.parse(r.before) as unknown,
   after: JSON.parse(r.after) as unknown,
@@ -278,4 +293,16 @@ export const curationActsOfRecording = (db: Db, recordingId: number): CurationAc
 export const curationActsOfStudy = (db: Db, studyId: number, limit: number): CurationActRow[] =>
   (
     stmt(db, `${ACT_SELECT} WHERE c.study_id = ? ORDER BY c.id DESC LIMIT ?`).all(studyId, limit) as ActRow[]
+  ).map(toAct);
+
+/** A participant's acts (merges from or into it, status changes, and their undos), newest first. */
+export const curationActsOfParticipant = (db: Db, participantId: number): CurationActRow[] =>
+  (
+    stmt(
+      db,
+      `${ACT_SELECT} WHERE c.participant_id = @p
+         OR (c.act = 'merge' AND json_extract(c.after, '$.into.id') = @p)
+         OR c.undoes IN (SELECT m.id FROM curation_acts m WHERE m.act = 'merge' AND json_extract(m.after, '$.into.id') = @p)
+       ORDER BY c.id DESC`,
+    ).all({ p: participantId }) as ActRow[]
   ).map(toAct);

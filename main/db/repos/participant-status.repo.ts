@@ -66,11 +66,13 @@ export const participantStatusByCode = (
   return r ? toStatus(r) : null;
 };
 
+/** The study's participants, less those merged into another (migration 0180). */
 export const participantStatusesOfStudy = (db: Db, studyId: number): ParticipantStatusRow[] =>
   (
-    stmt(db, `SELECT ${COLUMNS} FROM participants WHERE study_id = ? ORDER BY code COLLATE NOCASE, id`).all(
-      studyId,
-    ) as Row[]
+    stmt(
+      db,
+      `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND merged_into IS NULL ORDER BY code COLLATE NOCASE, id`,
+    ).all(studyId) as Row[]
   ).map(toStatus);
 
 export const statusHistory = (db: Db, participantId: number): StatusChange[] =>

@@ -35,6 +35,8 @@ export interface ParticipantRecord {
   readonly recency: ReturnType<typeof recencyOf>;
   readonly notes: string;
   readonly createdAt: string;
+  /** The participant this one was merged into (migration 0180); null while it stands on its own. */
+  readonly mergedInto: { readonly id: number; readonly code: string } | null;
 }
 
 /** Upload states that wait for the researcher (migration 0040's triggers count the same). */
@@ -47,7 +49,8 @@ export const ATTENTION_STATES = `('refused_locally', 'rejected', 'upload_uncerta
  */
 const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
   p.rec_count AS n, p.rec_done AS done, p.rec_attention AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
-  p.status, p.last_usable_at AS usable`;
+  p.status, p.last_usable_at AS usable,
+  p.merged_into, (SELECT i.code FROM participants i WHERE i.id = p.merged_into) AS merged_code`;
 
 /** Sort keys; NULL last recordings ("never") sort first ascending and last descending. */
 const ORDER: Record<ParticipantSort, string> = {
@@ -62,7 +65,8 @@ const FILTER: Record<ParticipantFilter, string> = {
   // Only active participants while the study's period runs can be overdue, counted from their last
   // usable recording (migration 0110 keeps it on the row).
   overdue: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at < @overdueBefore`,
-  never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL`,
+  // A participant merged into another (migration 0180) has no recordings but is not "never recorded".
+  never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL AND p.merged_into IS NULL`,
   no_account: 'p.account_id IS NULL',
   needs_attention: 'p.rec_attention > 0',
 };
@@ -81,6 +85,8 @@ interface Row {
   last: string | null;
   status: ParticipantStatus;
   usable: string | null;
+  merged_into: number | null;
+  merged_code: string | null;
 }
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -112,6 +118,7 @@ const toRecord = (r: Row, study: StudyRecency, nowMs: number): ParticipantRecord
   firstRecordingAt: r.first,
   lastRecordingAt: r.last,
   recency: recencyOf(r.usable, study.interval, nowMs, { ...study, status: r.status }),
+  mergedInto: r.merged_into !== null ? { id: r.merged_into, code: r.merged_code ?? '' } : null,
 });
 
 export const participantPage = (

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/recording-problems';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { DISMISSED } from './needs-you-dismissals.repo';
 
 /** The contract's lists of sorts and filters are the one source; the page query below maps each to SQL. */
 export type { RecordingFilter, RecordingSort };
@@ -62,12 +63,13 @@ const withAnalysis = (states: string) =>
 
 const FILTER: Record<RecordingFilter, string> = {
   all: '1',
-  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out', 'unanswered'`)}))`,
+  // A needs-you item the researcher dismissed (curation, migration 0180) no longer needs them.
+  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out', 'unanswered'`)})) AND NOT ${DISMISSED}`,
   in_progress: `(r.upload_state IN ('pending', 'queued', 'uploading') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'processing'`)}))`,
   completed: `(r.upload_state = 'uploaded' AND r.id NOT IN (SELECT recording_id FROM analyses WHERE ${UNFINISHED}))`,
   uncertain: `r.upload_state = 'upload_uncertain'`,
-  refused: `r.upload_state IN ('refused_locally', 'rejected')`,
-  duplicates: `r.upload_state = 'duplicate'`,
+  refused: `r.upload_state IN ('refused_locally', 'rejected') AND NOT ${DISMISSED}`,
+  duplicates: `r.upload_state = 'duplicate' AND NOT ${DISMISSED}`,
 };
 
 /** Sort keys on the recordings table itself (participant codes are sorted through a join, below). */

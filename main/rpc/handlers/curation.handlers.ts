@@ -37,5 +37,9 @@ export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContrac
     'curation.sendRecordingAnyway': ({ recordingId, reason }) =>
       done(service.sendRefusedAnyway(recordingId, reason)),
     'curation.undoAct': ({ actId, reason }) => done(service.undoCuration(actId, reason)),
+    'curation.participant': ({ participantId }) => ok(service.curationOfParticipant(participantId)),
+    'curation.previewMerge': ({ fromId, intoId }) => done(service.previewMerge(fromId, intoId)),
+    'curation.mergeParticipants': ({ fromId, intoId, reason }) =>
+      done(service.mergeParticipants(fromId, intoId, reason)),
   };
 };

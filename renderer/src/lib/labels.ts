@@ -51,4 +51,7 @@ export const CURATION_ACT: Record<CurationActKind, string> = {
   delete_unsent: 'Deleted (never sent)',
   send_anyway: 'Sent anyway',
   undo: 'Undone',
+  merge: 'Merged into another participant',
+  dismiss: 'Dismissed from needs-you',
+  status: 'Status changed',
 };

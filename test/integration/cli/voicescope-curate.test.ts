@@ -147,6 +147,6 @@ describe('voicescope curate', { timeout: 240_000 }, () => {
     const r = await run(['curate', 'reassign', '--recording', String(uploaded), '--participant', 'P-404']);
     expect(r.code).toBe(EXIT.refused);
     expect(r.stderr).toMatch(/no participant P-404/);
-    expect((await run(['curate', 'merge'])).code).toBe(EXIT.usage);
+    expect((await run(['curate', 'frobnicate'])).code).toBe(EXIT.usage);
   });
 });

@@ -13,6 +13,7 @@ import { useCall } from '../../lib/api';
 import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
 import { ParticipantAttributes } from './ParticipantAttributes';
+import { MergeParticipant } from './MergeParticipant';
 import { ParticipantDetails } from './ParticipantDetails';
 import { Timeline } from './Timeline';
 import { paths } from '../../app/paths';
@@ -189,6 +190,15 @@ export const ParticipantPage = () => {
         <Section title="Details">
           <ParticipantDetails p={p.data} />
         </Section>
+      )}
+
+      {p.data && (
+        <MergeParticipant
+          studyId={studyId}
+          participantId={participantId}
+          code={p.data.code}
+          mergedInto={p.data.mergedInto}
+        />
       )}
     </div>
   );

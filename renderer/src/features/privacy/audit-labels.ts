@@ -21,6 +21,8 @@ export const AUDIT_LABEL: Record<AuditKind, string> = {
   recording_deleted: 'Never-sent recording deleted',
   recording_sent_anyway: 'Locally refused recording sent anyway',
   curation_undone: 'Curation act undone',
+  participants_merged: 'Participant merged into another',
+  needs_you_dismissed: 'Needs-you item dismissed',
 };
 
 const STORAGE: Record<string, string> = {

@@ -22,8 +22,8 @@ const SENT = new Set(['uploaded', 'upload_uncertain', 'rejected']);
 
 type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | 'send' | null;
 
-/** A question and two buttons: the plain-words confirmation every act goes through. */
-const Confirm = ({
+/** A question and two buttons: the plain-words confirmation every act goes through (the participant page's too). */
+export const Confirm = ({
   title,
   children,
   yes,

@@ -1,0 +1,98 @@
+/**
+ * Needs-you items the researcher dismissed (migration 0180): one row per recording whose item was set
+ * aside, holding the upload state it was dismissed in (a dismissal lapses when the recording moves on,
+ * e.g. it is sent anyway) and the curation act that did it (who, when, why). The rules are the service's
+ * (main/services/needs-you-curation.service.ts).
+ */
+import type { Db } from '../open';
+import { stmt } from '../statements';
+
+/** A recording is a dismissed item while it is still in the state it was dismissed in (SQL, on `r`). */
+export const DISMISSED = `EXISTS (SELECT 1 FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state)`;
+
+export interface NeedsYouFacts {
+  readonly id: number;
+  readonly studyId: number;
+  readonly uploadState: string;
+  /** An analysis of an uploaded recording failed, timed out or went unanswered. */
+  readonly analysisFailed: boolean;
+  /** The act of the dismissal in force, if any. */
+  readonly dismissedBy: number | null;
+}
+
+export const needsYouFacts = (db: Db, recordingId: number): NeedsYouFacts | null => {
+  const r = stmt(
+    db,
+    `SELECT r.id, r.study_id, r.upload_state,
+            EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ('error', 'timed_out', 'unanswered')) AS failed,
+            (SELECT d.act_id FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state) AS act
+     FROM recordings r WHERE r.id = ?`,
+  ).get(recordingId) as
+    { id: number; study_id: number; upload_state: string; failed: number; act: number | null } | undefined;
+  return r
+    ? {
+        id: r.id,
+        studyId: r.study_id,
+        uploadState: r.upload_state,
+        analysisFailed: r.failed === 1,
+        dismissedBy: r.act,
+      }
+    : null;
+};
+
+export const setDismissal = (db: Db, recordingId: number, uploadState: string, actId: number): void => {
+  stmt(
+    db,
+    `INSERT INTO needs_you_dismissals (recording_id, upload_state, act_id) VALUES (?, ?, ?)
+     ON CONFLICT (recording_id) DO UPDATE SET upload_state = excluded.upload_state, act_id = excluded.act_id`,
+  ).run(recordingId, uploadState, actId);
+};
+
+/** Removes the dismissal `actId` made; false when it is no longer the one in force. */
+export const clearDismissal = (db: Db, recordingId: number, actId: number): boolean =>
+  stmt(db, `DELETE FROM needs_you_dismissals WHERE recording_id = ? AND act_id = ?`).run(recordingId, actId)
+    .changes === 1;
+
+export interface DismissedItemRow {
+  readonly recordingId: number;
+  readonly path: string;
+  readonly participantCode: string;
+  readonly uploadState: string;
+  readonly batchId: number | null;
+  readonly act: number;
+  readonly at: string;
+  readonly who: string;
+  readonly reason: string | null;
+}
+
+/** A study's dismissed items still in force (optionally of one batch), newest dismissal first. */
+export const dismissedItems = (db: Db, studyId: number, batchId: number | null): DismissedItemRow[] =>
+  (
+    stmt(
+      db,
+      `SELECT r.id, r.source_path, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
+       FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id AND r.upload_state = d.upload_state
+       JOIN participants p ON p.id = r.participant_id JOIN curation_acts c ON c.id = d.act_id
+       WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId) ORDER BY c.id DESC`,
+    ).all({ studyId, batchId }) as {
+      id: number;
+      source_path: string;
+      code: string;
+      upload_state: string;
+      batch_id: number | null;
+      act: number;
+      at: string;
+      who: string;
+      reason: string | null;
+    }[]
+  ).map((r) => ({
+    recordingId: r.id,
+    path: r.source_path,
+    participantCode: r.code,
+    uploadState: r.upload_state,
+    batchId: r.batch_id,
+    act: r.act,
+    at: r.at,
+    who: r.who,
+    reason: r.reason,
+  }));

@@ -1,0 +1,109 @@
+/**
+ * How every curation act is written (recordings' acts in curation.service.ts, participants' and the
+ * needs-you list's in participant-curation.service.ts): the reason checked, then in one transaction the
+ * change, a `curation_acts` row (who, when, reason, before and after) and an entry in the hash-chained
+ * audit log naming the act and a digest of its row.
+ */
+import type { AuditKind } from '../../shared/contract/audit.contract';
+import { MAX_CURATION_REASON, type CurationActKind, type CurationActView } from '../../shared/curation';
+import { err, ok, type Result } from '../../shared/result';
+import { actDigest } from '../curation/act-digest';
+import { asPlainWord, operatingSystemUser } from '../curation/operator';
+import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
+import { insertCurationAct, setCurationAudit, type CurationActRow } from '../db/repos/curation.repo';
+import { studyName } from '../db/repos/studies.repo';
+import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+
+export const AUDIT_KIND: Record<CurationActKind, AuditKind> = {
+  reassign: 'recording_reassigned',
+  exclude: 'recording_excluded',
+  restore: 'recording_restored',
+  delete_unsent: 'recording_deleted',
+  send_anyway: 'recording_sent_anyway',
+  undo: 'curation_undone',
+  merge: 'participants_merged',
+  dismiss: 'needs_you_dismissed',
+  status: 'participant_status_changed',
+};
+
+export interface ActToRecord {
+  readonly studyId: number;
+  readonly act: CurationActKind;
+  readonly recordingId: number | null;
+  readonly participantId?: number | null;
+  readonly reason: string | null;
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly undoes?: number | null;
+  readonly detail?: AuditDetail;
+  /** The kind of act undone (for an undo's audit entry). */
+  readonly undone?: CurationActKind;
+}
+
+export const toActView = (a: CurationActRow): CurationActView => ({
+  id: a.id,
+  at: a.at,
+  who: a.who,
+  act: a.act,
+  recordingId: a.recordingId,
+  participantId: a.participantId,
+  reason: a.reason,
+  before: a.before,
+  after: a.after,
+  undoes: a.undoes,
+  undoneBy: a.undoneBy,
+  undoable: a.act !== 'undo' && a.undoneBy === null,
+  auditId: a.auditId,
+});
+
+export const curationRecorder = (ctx: ServiceContext) => {
+  const { db, iso } = ctx;
+  const who = (): string => ctx.options.operator ?? operatingSystemUser();
+
+  const cleanReason = (reason: string | undefined): Result<string | null, ServiceProblem> => {
+    const r = reason?.trim() ?? '';
+    if (r.length > MAX_CURATION_REASON)
+      return err(problem(`The reason is longer than ${MAX_CURATION_REASON} characters.`, 'Shorten it.'));
+    if (/[\u0000-\u001f\u007f]/.test(r))
+      return err(problem('The reason holds control characters.', 'Write it on one line of plain text.'));
+    return ok(r === '' ? null : r);
+  };
+
+  /** Writes the act and its audit entry; `change` applies it (all in one transaction). */
+  const record = (a: ActToRecord, change: () => void): number =>
+    db.transaction(() => {
+      change();
+      const fields = {
+        studyId: a.studyId,
+        at: iso(),
+        who: who(),
+        act: a.act,
+        recordingId: a.recordingId,
+        participantId: a.participantId ?? null,
+        reason: a.reason,
+        before: JSON.stringify(a.before),
+        after: JSON.stringify(a.after),
+        undoes: a.undoes ?? null,
+      };
+      const id = insertCurationAct(db, fields);
+      const auditId = appendAudit(db, {
+        at: fields.at,
+        kind: AUDIT_KIND[a.act],
+        studyId: a.studyId,
+        subject: studyName(db, a.studyId),
+        detail: {
+          act: id,
+          ...(a.recordingId !== null ? { recording: a.recordingId } : {}),
+          ...(fields.participantId !== null ? { participant_id: fields.participantId } : {}),
+          who: asPlainWord(fields.who),
+          digest: actDigest(id, fields),
+          ...(a.undoes != null ? { undoes: a.undoes, undone: a.undone ?? null } : {}),
+          ...a.detail,
+        },
+      });
+      setCurationAudit(db, id, auditId);
+      return id;
+    })();
+
+  return { who, cleanReason, record };
+};

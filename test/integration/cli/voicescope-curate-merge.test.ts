@@ -1,0 +1,126 @@
+/**
+ * `voicescope curate merge`: a participant entered twice merged into the other from the command line, as
+ * a process over a real workspace: --dry-run says what would happen and changes nothing, a session clash
+ * is refused (exit 3), the merge warns about the first account's analyses, the history and the audit log
+ * show it, and undo restores both (docs/cli.md, "Curation").
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudyDb } from '../../../main/db/open';
+import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { EXIT } from '../../../main/cli/voicescope';
+import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
+
+const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+const root = mkdtempSync(join(tmpdir(), 'vs-cli-merge-'));
+const home = join(root, 'home');
+const dbPath = join(home, 'voicescope.sqlite');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+const read = <T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T => {
+  const { db } = openStudyDb(dbPath);
+  try {
+    return f(db);
+  } finally {
+    db.close();
+  }
+};
+const owners = () =>
+  read((db) => db.prepare(`SELECT id, participant_id AS p FROM recordings ORDER BY id`).all());
+
+let into = 0;
+let from = 0;
+let clash = 0;
+beforeAll(async () => {
+  expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
+  read((db) => {
+    const s = seedStudy(db, 'Voice');
+    into = seedParticipant(db, s, 'P-007', { accountId: 'acct-7' });
+    from = seedParticipant(db, s, 'P-017', { accountId: 'acct-17' });
+    seedRecording(db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
+    seedRecording(db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    clash = seedRecording(db, s, from, { recordedAt: daysAgo(19), session: 'W1', uploadState: 'pending' });
+  });
+}, 120_000);
+
+const merge = ['curate', 'merge', '--study', 'Voice', '--from', 'P-017', '--into', 'P-007'];
+
+describe('voicescope curate merge', { timeout: 240_000 }, () => {
+  it('refuses a session label both use (exit 3), with --dry-run too, and changes nothing', async () => {
+    const before = owners();
+    const dry = await run([...merge, '--dry-run']);
+    expect(dry.code).toBe(EXIT.refused);
+    expect(dry.stdout).toMatch(/would move 2 recordings \(1 analysed under P-017's account\)/);
+    expect(dry.stdout).toMatch(/cannot be done: Both participants have recordings in session W1/);
+    const r = await run([...merge, '--reason', 'entered twice']);
+    expect(r.code).toBe(EXIT.refused);
+    expect(r.stderr).toMatch(/session W1/);
+    expect(owners()).toEqual(before);
+    expect((await run([...merge])).code).toBe(EXIT.usage); // --reason is required
+    const unknown = await run(['curate', 'merge', '--study', 'Voice', '--from', 'P-404', '--into', 'P-007']);
+    expect(unknown.code).toBe(EXIT.refused);
+    expect(unknown.stderr).toMatch(/no participant P-404/);
+  });
+
+  it('merges once the clash is relabelled, warns about the first account, and the history and audit log show it', async () => {
+    expect(
+      (await run(['curate', 'reassign', '--recording', String(clash), '--session', 'W1 (second entry)']))
+        .code,
+    ).toBe(EXIT.ok);
+    const dry = await run([...merge, '--dry-run']);
+    expect(dry.code).toBe(EXIT.ok);
+    expect(dry.stdout).toMatch(/Nothing was changed/);
+    const r = await run([...merge, '--reason', 'entered twice: P-017 is P-007']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stdout).toMatch(
+      /Participant P-017 merged into P-007 \(act 2; undo: voicescope curate undo --act 2\)/,
+    );
+    expect(r.stdout).toMatch(
+      /Note: The service analysed 1 of these recordings under participant P-017's account/,
+    );
+    expect(owners()).toEqual([
+      { id: 1, p: into },
+      { id: 2, p: into },
+      { id: 3, p: into },
+    ]);
+    const h = await run(['curate', 'history', '--study', 'Voice', '--participant', 'P-017']);
+    expect(h.code).toBe(EXIT.ok);
+    expect(h.stdout).toMatch(
+      /act 2 .* merge {2}P-017 into P-007 \(2 recordings\) {2}"entered twice: P-017 is P-007"/,
+    );
+    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+      kind: 'participants_merged',
+      detail: { act: 2, participant_before: from, participant_after: into, after_upload: true },
+    });
+  });
+
+  it('undo restores both participants', async () => {
+    expect((await run(['curate', 'undo', '--act', '2', '--reason', 'not the same person'])).code).toBe(
+      EXIT.ok,
+    );
+    expect(owners()).toEqual([
+      { id: 1, p: into },
+      { id: 2, p: from },
+      { id: 3, p: from },
+    ]);
+    expect(read((db) => db.prepare(`SELECT merged_into FROM participants WHERE id = ?`).get(from))).toEqual({
+      merged_into: null,
+    });
+    expect(read((db) => verifyAuditChain(db))).toEqual({ ok: true, entries: 3 });
+  });
+});
