@@ -4,8 +4,9 @@
  * poller stores them; the command-line journey, test/integration/study/, sends the same plan through the
  * sandbox), then a coordinator mends it in the window: excludes a recording with a reason, excludes
  * another by mistake and undoes it, reassigns a recording filed under the wrong participant, withdraws a
- * participant; the other acts of the plan go through the same contract. The completeness screen and the
- * export written from the window are then checked cell by cell against the plan's expectation table.
+ * participant, merges the participant entered twice; the other acts of the plan go through the same
+ * contract. The completeness screen and the export written from the window are then checked cell by cell
+ * against the plan's expectation table.
  */
 import { strFromU8, unzipSync } from 'fflate';
 import { readFileSync } from 'node:fs';
@@ -230,13 +231,25 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
   await form.getByRole('button', { name: 'Change status' }).click();
   await expect(page.getByRole('row', { name: new RegExp(`^${w1!.code} Withdrawn`) })).toBeVisible();
 
+  // 5. Merge the participant entered twice into the one it really is, from its page.
+  const d = PLAN.duplicate;
+  await openScreen(page, `/studies/${studyId}/participants/${pids.get(d.as)!}`);
+  await page.getByRole('button', { name: 'Merge into…' }).click();
+  await page.getByLabel('The participant it really is (code)').fill(d.code);
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await page.getByLabel('Reason (required)').fill('entered twice');
+  await page.getByRole('button', { name: `Merge into ${d.code}`, exact: true }).click();
+  await expect(page.getByText(`Merged into ${d.code}`)).toBeVisible();
+  await checkA11y(page, 'participant merged');
+  await shoot(page, '64-study-12-weeks-merged');
+
   // The completeness screen now: each visit's counts as the plan says.
   const expected = expectedVisits({
     reassigned: true,
     excluded: true,
     sentAnyway: false,
     withdrawn: true,
-    merged: false,
+    merged: true,
   });
   await openScreen(page, `/studies/${studyId}/design`);
   for (let w = 1; w <= 12; w++) {
@@ -319,6 +332,7 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
     expect(count('curation_undone')).toBe(1);
     expect(count('recording_reassigned')).toBe(PLAN.misfiled.length);
     expect(count('participant_status_changed')).toBe(PLAN.withdrawals.length);
+    expect(count('participants_merged')).toBe(1);
   } finally {
     db.close();
   }
