@@ -13,7 +13,7 @@
  * (test/reference/change_reference.py).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,11 +44,6 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).hre
 const REFERENCE = join(import.meta.dirname, '../../reference/change_reference.py');
 const PYTHON = '/usr/bin/python3';
 const HAS_PANDAS = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' }).status === 0;
-/** The merge command (issue 15, another change) is used once the command line has it. */
-const HAS_MERGE = readFileSync(
-  join(import.meta.dirname, '../../../main/cli/commands/curate.command.ts'),
-  'utf8',
-).includes("case 'merge'");
 const KEY = 'vs-twelve-weeks-key-0001';
 const STUDY = 'Twelve weeks';
 
@@ -319,7 +314,7 @@ describe('a 12-week study of 40 participants through the command line', { timeou
     state.sentAnyway = true;
   });
 
-  it.skipIf(!HAS_MERGE)('merges the participant entered twice into the first', async () => {
+  it('merges the participant entered twice into the first', async () => {
     const d = PLAN.duplicate;
     await curate('merge', null, [
       '--study',
