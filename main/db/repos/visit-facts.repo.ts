@@ -44,7 +44,10 @@ interface StoredVerdict {
 }
 interface StoredError {
   kind?: string;
+  /** The service's own error type (e.g. `SpeechTooShort`), kept verbatim (shared/api/api-error.ts). */
+  serviceType?: string | null;
   reason?: string;
+  error?: { kind?: string; serviceType?: string | null } | null;
 }
 
 const parse = <T>(s: string | null): T | null => {
@@ -67,7 +70,14 @@ const toFacts = (r: Row): RecordingVisitFacts => {
     uploadState: r.upload_state,
     verdictStatus: verdict?.status ?? null,
     refusals: (verdict?.findings ?? []).filter((f) => f.severity === 'refuse' && f.code).map((f) => f.code!),
-    errorType: error?.kind ?? error?.reason ?? null,
+    // The service's error type when it named one (docs/export.md: "the service's error type"), else our kind.
+    errorType:
+      error?.serviceType ??
+      error?.kind ??
+      error?.error?.serviceType ??
+      error?.error?.kind ??
+      error?.reason ??
+      null,
     analyses: r.analyses ? (r.analyses.split(',') as AnalysisState[]) : [],
     override: r.has_override ? r.override_visit : undefined,
     excludedReason: r.excluded_at === null ? null : (r.excluded_reason ?? 'excluded'),
