@@ -17,6 +17,8 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.e2e.ts',
+  // The long window journeys (`*.slow.e2e.ts`) run in `npm run test:slow` (playwright.slow.config.ts).
+  testIgnore: '**/*.slow.e2e.ts',
   globalSetup: './test/e2e/support/global-setup.ts',
   timeout: 180_000,
   expect: { timeout: 15_000 },

@@ -61,7 +61,11 @@ const startHost = async (
   );
   const url = await new Promise<string>((resolve, reject) => {
     // Generous: on a machine shared by several engineers tsx alone can take 40 s to start the host.
-    const timer = setTimeout(() => reject(new Error(`node host did not start:\n${out.join('')}`)), 90_000);
+    const timer = setTimeout(() => {
+      // A host that did not start in time is stopped, not left running behind the failed test.
+      child.kill('SIGKILL');
+      reject(new Error(`node host did not start:\n${out.join('')}`));
+    }, 90_000);
     const onData = (d: Buffer) => {
       out.push(d.toString());
       const m = /BRIDGE_READY (\S+)/.exec(out.join(''));
