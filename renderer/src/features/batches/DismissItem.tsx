@@ -11,7 +11,7 @@ import { TextField } from '../../components/Form';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { Confirm } from '../recording-detail/CurationPanel';
+import { Confirm } from '../../components/Curation';
 
 const fileName = (p: string) => p.split(/[\\/]/).at(-1) ?? p;
 

@@ -14,10 +14,9 @@ import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
-import { fmtDateTime, plural } from '../../lib/format';
-import { CURATION_ACT } from '../../lib/labels';
+import { plural } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { Confirm } from '../recording-detail/CurationPanel';
+import { Confirm, CurationActsTable } from '../../components/Curation';
 
 const PreviewText = ({ m }: { m: MergePreview }) => (
   <>
@@ -175,51 +174,17 @@ export const MergeParticipant = ({
         </Confirm>
       )}
       <ErrorNotice error={error} />
-      {acts.data && acts.data.length > 0 && (
-        <table className="table compact">
-          <caption>What was done to this participant, newest first (also in the audit log)</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Act</th>
-              <th scope="col">Who</th>
-              <th scope="col">Reason</th>
-              <th scope="col">
-                <span className="sr-only">Undo</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {acts.data.map((a) => (
-              <tr key={a.id}>
-                <td>{fmtDateTime(a.at)}</td>
-                <th scope="row">
-                  {CURATION_ACT[a.act]}
-                  {a.undoes !== null ? ` (act ${a.undoes})` : ''}
-                  {a.undoneBy !== null ? <span className="muted"> — undone</span> : null}
-                </th>
-                <td>{a.who}</td>
-                <td>{a.reason ?? <span className="muted">—</span>}</td>
-                <td>
-                  {a.undoable && (
-                    <button
-                      type="button"
-                      className="small"
-                      disabled={undo.pending}
-                      onClick={async () => {
-                        const res = await undo.run({ actId: a.id });
-                        if (res.ok) setWarning(null);
-                        setError(res.ok ? null : res.error);
-                      }}
-                    >
-                      Undo
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {acts.data && (
+        <CurationActsTable
+          acts={acts.data}
+          caption="What was done to this participant, newest first (also in the audit log)"
+          pending={undo.pending}
+          onUndo={async (actId) => {
+            const res = await undo.run({ actId });
+            if (res.ok) setWarning(null);
+            setError(res.ok ? null : res.error);
+          }}
+        />
       )}
     </Section>
   );

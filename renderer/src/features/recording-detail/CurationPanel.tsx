@@ -3,7 +3,7 @@
  * to another participant or session, delete a recording that was never sent, and undo; each asks first
  * in plain words and each is kept with who, when and why (the history below, and the audit log).
  */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import type { CurationDone } from '../../../../shared/curation';
 import { MAX_CURATION_REASON } from '../../../../shared/curation';
@@ -11,48 +11,16 @@ import type { AppError } from '../../../../shared/rpc';
 import { Badge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
+import { Confirm, CurationActsTable } from '../../components/Curation';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
-import { CURATION_ACT } from '../../lib/labels';
 
 /** Upload states in which nothing of the recording was sent (main/db/repos/curation.repo.ts NEVER_SENT_STATES). */
 const NEVER_SENT = new Set(['pending', 'refused_locally', 'duplicate', 'cancelled']);
 const SENT = new Set(['uploaded', 'upload_uncertain', 'rejected']);
 
 type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | 'send' | null;
-
-/** A question and two buttons: the plain-words confirmation every act goes through (the participant page's too). */
-export const Confirm = ({
-  title,
-  children,
-  yes,
-  danger,
-  pending,
-  onYes,
-  onNo,
-}: {
-  title: string;
-  children: ReactNode;
-  yes: string;
-  danger?: boolean;
-  pending: boolean;
-  onYes: () => void;
-  onNo: () => void;
-}) => (
-  <div className="confirm" role="group" aria-label={title}>
-    <p className="notice-title">{title}</p>
-    {children}
-    <div className="row">
-      <button type="button" className={danger ? 'danger' : 'primary'} disabled={pending} onClick={onYes}>
-        {pending ? 'Working…' : yes}
-      </button>
-      <button type="button" disabled={pending} onClick={onNo}>
-        Cancel
-      </button>
-    </div>
-  </div>
-);
 
 export const CurationPanel = ({
   d,
@@ -326,51 +294,17 @@ export const CurationPanel = ({
       )}
       <ErrorNotice error={error} />
 
-      {state.data && state.data.acts.length > 0 && (
-        <table className="table compact">
-          <caption>What was done to this recording, newest first (also in the audit log)</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Act</th>
-              <th scope="col">Who</th>
-              <th scope="col">Reason</th>
-              <th scope="col">
-                <span className="sr-only">Undo</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.data.acts.map((a) => (
-              <tr key={a.id}>
-                <td>{fmtDateTime(a.at)}</td>
-                <th scope="row">
-                  {CURATION_ACT[a.act]}
-                  {a.undoes !== null ? ` (act ${a.undoes})` : ''}
-                  {a.undoneBy !== null ? <span className="muted"> — undone</span> : null}
-                </th>
-                <td>{a.who}</td>
-                <td>{a.reason ?? <span className="muted">—</span>}</td>
-                <td>
-                  {a.undoable && (
-                    <button
-                      type="button"
-                      className="small"
-                      disabled={undo.pending}
-                      onClick={async () => {
-                        const res = await undo.run({ actId: a.id });
-                        if (res.ok) setDone(null);
-                        setError(res.ok ? null : res.error);
-                      }}
-                    >
-                      Undo
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {state.data?.acts && (
+        <CurationActsTable
+          acts={state.data?.acts}
+          caption="What was done to this recording, newest first (also in the audit log)"
+          pending={undo.pending}
+          onUndo={async (actId) => {
+            const res = await undo.run({ actId });
+            if (res.ok) setDone(null);
+            setError(res.ok ? null : res.error);
+          }}
+        />
       )}
     </Section>
   );

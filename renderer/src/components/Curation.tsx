@@ -1,0 +1,90 @@
+/**
+ * The pieces every curation act shows the same way (recording page, participant page, needs-you list):
+ * the plain-words confirmation an act goes through, and the list of acts with their undo buttons.
+ */
+import type { ReactNode } from 'react';
+import type { CurationActView } from '../../../shared/curation';
+import { fmtDateTime } from '../lib/format';
+import { CURATION_ACT } from '../lib/labels';
+
+/** A question and two buttons: the plain-words confirmation every act goes through. */
+export const Confirm = ({
+  title,
+  children,
+  yes,
+  danger,
+  pending,
+  onYes,
+  onNo,
+}: {
+  title: string;
+  children: ReactNode;
+  yes: string;
+  danger?: boolean;
+  pending: boolean;
+  onYes: () => void;
+  onNo: () => void;
+}) => (
+  <div className="confirm" role="group" aria-label={title}>
+    <p className="notice-title">{title}</p>
+    {children}
+    <div className="row">
+      <button type="button" className={danger ? 'danger' : 'primary'} disabled={pending} onClick={onYes}>
+        {pending ? 'Working…' : yes}
+      </button>
+      <button type="button" disabled={pending} onClick={onNo}>
+        Cancel
+      </button>
+    </div>
+  </div>
+);
+
+/** The acts done to a recording or a participant, newest first, each undoable one with its Undo button. */
+export const CurationActsTable = ({
+  acts,
+  caption,
+  pending,
+  onUndo,
+}: {
+  acts: readonly CurationActView[];
+  caption: string;
+  pending: boolean;
+  onUndo: (actId: number) => void;
+}) =>
+  acts.length === 0 ? null : (
+    <table className="table compact">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Act</th>
+          <th scope="col">Who</th>
+          <th scope="col">Reason</th>
+          <th scope="col">
+            <span className="sr-only">Undo</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {acts.map((a) => (
+          <tr key={a.id}>
+            <td>{fmtDateTime(a.at)}</td>
+            <th scope="row">
+              {CURATION_ACT[a.act]}
+              {a.undoes !== null ? ` (act ${a.undoes})` : ''}
+              {a.undoneBy !== null ? <span className="muted"> — undone</span> : null}
+            </th>
+            <td>{a.who}</td>
+            <td>{a.reason ?? <span className="muted">—</span>}</td>
+            <td>
+              {a.undoable && (
+                <button type="button" className="small" disabled={pending} onClick={() => onUndo(a.id)}>
+                  Undo
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
