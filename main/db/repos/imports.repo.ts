@@ -72,7 +72,12 @@ export const insertImportBatch = (
         db,
         `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT (study_id, code) DO NOTHING`,
       );
-      const participantId = stmt(db, `SELECT id FROM participants WHERE study_id = ? AND code = ?`);
+      // A code merged into another participant (a participant entered twice, docs/curation.md) files its
+      // new recordings under the participant it was merged into.
+      const participantId = stmt(
+        db,
+        `SELECT COALESCE(merged_into, id) AS id FROM participants WHERE study_id = ? AND code = ?`,
+      );
       const insert = stmt(
         db,
         `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { insertImportBatch } from '../../../main/db/repos/imports.repo';
 import { writeAttributes } from '../../../main/db/repos/cohort.repo';
 import { attributesOfParticipant } from '../../../main/db/repos/participant-merge.repo';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
@@ -225,5 +226,48 @@ describe('merging two participants', () => {
     // Three participants before (2 visits each), two after: the merged one's visits are not counted.
     expect(before.rows).toHaveLength(6);
     expect(after.rows).toHaveLength(4);
+  });
+  it('files a later import under the retired code with the participant it was merged into', () => {
+    const { s, into, from } = study();
+    seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    must(svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
+    const rec = (path: string, code: string) => ({
+      participantCode: code,
+      sourcePath: path,
+      uploadPath: null,
+      sha256: `sha-${path}`,
+      sizeBytes: 1000,
+      format: 'wav',
+      channels: 1,
+      sampleRateHz: 16000,
+      durationSeconds: 40,
+      speechSeconds: 35,
+      recordedAt: daysAgo(1),
+      recordedAtSource: 'manifest',
+      session: 'W4',
+      state: 'pending' as const,
+      error: null,
+      verdict: 'ok',
+      duplicateOf: null,
+      duplicateOverride: false,
+    });
+    const { batchId } = insertImportBatch(
+      svc.db,
+      {
+        studyId: s,
+        at: NOW,
+        analyses: '[]',
+        isolateOldestSpeaker: false,
+        label: 'week 4',
+        convertWav: false,
+      },
+      [rec('/study/P-017_W4.wav', 'P-017'), rec('/study/P-008_W4.wav', 'P-008')],
+    );
+    const owners = svc.db
+      .prepare(
+        `SELECT p.code AS code FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.batch_id = ? ORDER BY r.id`,
+      )
+      .all(batchId);
+    expect(owners).toEqual([{ code: 'P-007' }, { code: 'P-008' }]);
   });
 });
