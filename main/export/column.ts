@@ -33,3 +33,6 @@ export const col = <C>(
   const { required = false, neutralised = false, ...rest } = extra;
   return { name, type, title, description, required, neutralised, ...rest, get };
 };
+
+/** A file's name without its folder: exports name files, never where they are kept. */
+export const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;

@@ -56,7 +56,7 @@ import {
 import type { Db } from '../db/open';
 import { measurementsOfStudy } from '../db/repos/local-measures.repo';
 import { LOCAL_MEASURE_DEFS, localPair } from './local-columns';
-import type { ExportColumn } from './column';
+import { fileNameOf, type ExportColumn } from './column';
 import { createScopedEncoder } from './scoped-rows';
 import { statTable } from './stat-variables';
 import { ParticipantSummary } from './summary';
@@ -164,11 +164,13 @@ const writeVisitFiles = (
   const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
   for (const row of rows) {
     const p = byId.get(row.participantId)!;
+    const source = row.recording === null ? undefined : ledger.byRecording.get(row.recording)?.sourcePath;
     visitsSink.row({
       row,
       status: p.status,
       baseline: p.baseline?.date ?? null,
       baselineSource: p.baseline?.source ?? null,
+      fileName: source === undefined ? null : fileNameOf(source),
     });
   }
   for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);

@@ -29,7 +29,7 @@ import {
 import { ANALYSIS_STATES, RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../shared/states';
 import type { AnswerAsReceived, StoredFlag } from '../db/repos/data-quality.repo';
 import type { StoredMeasurement } from '../db/repos/local-measures.repo';
-import { col, type ColumnExtra, type ExportColumn, type Scope } from './column';
+import { col, fileNameOf, type ColumnExtra, type ExportColumn, type Scope } from './column';
 import {
   LOCAL_ANALYSIS,
   LOCAL_MEASURE_DEFS,
@@ -175,7 +175,6 @@ const simulatedOf = (source: string | null): boolean | null =>
   source === null ? null : source === 'simulated';
 const provenanceText = (json: string | null): string | null =>
   json === null ? null : (JSON.parse(json) as { note: string }[]).map((n) => n.note).join(' | ') || null;
-const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
 const SIMULATED_MEANING =
   'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';

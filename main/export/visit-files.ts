@@ -34,6 +34,8 @@ export interface VisitRowCtx {
   readonly status: ParticipantStatus;
   readonly baseline: string | null;
   readonly baselineSource: BaselineSource | null;
+  /** The name (never the folder) of the file `recording` names; null when the visit has no recording. */
+  readonly fileName: string | null;
 }
 
 const CODES = MISSING_REASONS.map((m) => m.code);
@@ -179,6 +181,14 @@ export const visitsFile = (): ExportFileOf<VisitRowCtx> =>
         'Recording',
         'The usable recording the values come from (the first by date when several), or, when `missing_reason` is set, the recording the reason is about; empty when the visit has no recording.',
         (c) => c.row.recording,
+      ),
+      col<VisitRowCtx>(
+        'file_name',
+        'string',
+        'File name',
+        'Name of the original audio file of `recording` (the name only, never its folder), so that a refused, held or excluded file can be found even when recordings.csv does not list it; empty when the visit has no recording.',
+        (c) => c.fileName,
+        { neutralised: true },
       ),
       col<VisitRowCtx>(
         'recordings_in_visit',

@@ -10,6 +10,8 @@ import { stmt } from '../statements';
 export interface RecordingVisitFacts {
   readonly id: number;
   readonly participantId: number;
+  /** Where the original file was imported from (the export writes its name only). */
+  readonly sourcePath: string;
   readonly session: string | null;
   readonly recordedAt: string;
   readonly uploadState: UploadState;
@@ -26,6 +28,7 @@ export interface RecordingVisitFacts {
 interface Row {
   id: number;
   participant_id: number;
+  source_path: string;
   session_label: string | null;
   recorded_at: string;
   upload_state: UploadState;
@@ -65,6 +68,7 @@ const toFacts = (r: Row): RecordingVisitFacts => {
   return {
     id: r.id,
     participantId: r.participant_id,
+    sourcePath: r.source_path,
     session: r.session_label,
     recordedAt: r.recorded_at,
     uploadState: r.upload_state,
@@ -84,7 +88,7 @@ const toFacts = (r: Row): RecordingVisitFacts => {
   };
 };
 
-const SELECT = `SELECT r.id, r.participant_id, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
+const SELECT = `SELECT r.id, r.participant_id, r.source_path, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
     r.excluded_at, r.excluded_reason,
     (SELECT group_concat(a.state) FROM analyses a WHERE a.recording_id = r.id) AS analyses,
     rv.recording_id IS NOT NULL AS has_override, rv.visit_id AS override_visit

@@ -255,7 +255,7 @@ describe('merging two participants', () => {
       svc.db,
       {
         studyId: s,
-        at: NOW,
+        at: new Date(NOW).toISOString(),
         analyses: '[]',
         isolateOldestSpeaker: false,
         label: 'week 4',

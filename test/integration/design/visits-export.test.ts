@@ -211,6 +211,22 @@ describe('visits.csv', () => {
     }
   });
 
+  it('names the file of each visit’s recording, refused ones too, without its folder', () => {
+    const sourceOf = (id: number) =>
+      (t.db.prepare(`SELECT source_path AS p FROM recordings WHERE id = ?`).get(id) as { p: string }).p;
+    for (const r of file('visits.csv').records) {
+      const key = `${r['participant']}/${r['visit']}`;
+      const id = recordingFor[key] === undefined ? undefined : rec[recordingFor[key]!];
+      expect(r['file_name'], key).toBe(id === undefined ? '' : sourceOf(id).split('/').pop());
+      expect(r['file_name'], key).not.toContain('/');
+    }
+    const refused = file('visits.csv').records.find(
+      (r) => r['participant'] === 'P01' && r['visit'] === 'Week 2',
+    )!;
+    expect(refused['missing_reason']).toBe(code('refused_locally'));
+    expect(refused['file_name']).toMatch(/^rec-\d+\.wav$/);
+  });
+
   it('gives the windows from each participant’s baseline', () => {
     const p01 = file('visits.csv').records.find(
       (r) => r['participant'] === 'P01' && r['visit'] === 'Week 2',
