@@ -10,6 +10,18 @@ import { stmt } from '../statements';
 /** A recording is a dismissed item while it is still in the state it was dismissed in (SQL, on `r`). */
 export const DISMISSED = `EXISTS (SELECT 1 FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state)`;
 
+/** Dismissed items among the files migration 0040 counts as needing the researcher (`rec_attention`). */
+const dismissedAttention = (where: string) =>
+  `(SELECT count(*) FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id
+     WHERE ${where} AND d.upload_state = r.upload_state
+       AND r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate'))`;
+
+/** Participant `p`'s files that need the researcher, dismissed ones left out (SQL, on `p`). */
+export const PARTICIPANT_ATTENTION = `(p.rec_attention - ${dismissedAttention('r.participant_id = p.id')})`;
+
+/** Study `s`'s dismissed files among its participants' `rec_attention` (SQL, on `s`). */
+export const STUDY_DISMISSED_ATTENTION = dismissedAttention('r.study_id = s.id');
+
 export interface NeedsYouFacts {
   readonly id: number;
   readonly studyId: number;

@@ -8,6 +8,7 @@ import type { ParticipantStatus } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
+import { PARTICIPANT_ATTENTION } from './needs-you-dismissals.repo';
 
 export type ParticipantSort = 'code' | 'recordings' | 'last_recording' | 'created';
 export type ParticipantFilter = 'all' | 'overdue' | 'never' | 'no_account' | 'needs_attention';
@@ -48,7 +49,7 @@ export const ATTENTION_STATES = `('refused_locally', 'rejected', 'upload_uncerta
  * is an index range over participants, never an aggregate over the study's recordings.
  */
 const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
-  p.rec_count AS n, p.rec_done AS done, p.rec_attention AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
+  p.rec_count AS n, p.rec_done AS done, ${PARTICIPANT_ATTENTION} AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
   p.status, p.last_usable_at AS usable,
   p.merged_into, (SELECT i.code FROM participants i WHERE i.id = p.merged_into) AS merged_code`;
 
@@ -68,7 +69,7 @@ const FILTER: Record<ParticipantFilter, string> = {
   // A participant merged into another (migration 0180) has no recordings but is not "never recorded".
   never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL AND p.merged_into IS NULL`,
   no_account: 'p.account_id IS NULL',
-  needs_attention: 'p.rec_attention > 0',
+  needs_attention: `${PARTICIPANT_ATTENTION} > 0`,
 };
 
 interface Row {

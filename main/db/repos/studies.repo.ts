@@ -5,6 +5,7 @@ import { inStudyPeriod, overdueBefore } from '../../../shared/recency';
 import type { StudySummary } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { STUDY_DISMISSED_ATTENTION } from './needs-you-dismissals.repo';
 
 interface Row {
   id: number;
@@ -36,7 +37,7 @@ export const studyViews = (
     db,
     `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.start_date, s.end_date, s.created_at,
             count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
-            coalesce(sum(p.rec_attention), 0) AS attention, max(p.last_recording_at) AS last
+            coalesce(sum(p.rec_attention), 0) - ${STUDY_DISMISSED_ATTENTION} AS attention, max(p.last_recording_at) AS last
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id LEFT JOIN participants p ON p.study_id = s.id
      WHERE s.archived_at IS NULL AND (@id IS NULL OR s.id = @id)
      GROUP BY s.id

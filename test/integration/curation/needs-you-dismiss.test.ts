@@ -117,4 +117,21 @@ describe('dismissing a needs-you item', () => {
     expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
     expect(refusal(svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
   });
+  it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', () => {
+    const { s, refused } = study();
+    const figures = () => ({
+      participant: svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
+        .rows[0]!.needsAttention,
+      flagged: svc.participantPage(
+        { studyId: s, filter: 'needs_attention', sort: 'code', dir: 'asc', offset: 0, limit: 10 },
+        NOW,
+      ).total,
+      study: svc.studyViews(NOW, [], s)[0]!.needsAttention,
+    });
+    expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
+    const done = must(svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
+    expect(figures()).toEqual({ participant: 2, flagged: 1, study: 2 });
+    must(svc.undoCuration(done.act, 'dismissed by mistake'));
+    expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
+  });
 });
