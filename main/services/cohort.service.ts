@@ -23,7 +23,9 @@ import {
   studyExists,
   studyOfParticipant,
   writeAttributes,
+  type CohortValueRow,
 } from '../db/repos/cohort.repo';
+import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
 import { readAttributesCsv } from '../import/attributes-csv';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
@@ -46,6 +48,29 @@ export interface CohortService {
   saveChartChoice(studyId: number, choice: ChartChoice): ChartChoice;
 }
 
+type Place = { readonly days: number; readonly visit: number | null };
+
+const unscheduledPlace = (v: CohortValueRow, order: number): Place => ({
+  days: (Date.parse(v.recorded_at) - Date.parse(v.first_at)) / DAY_MS,
+  visit: order,
+});
+
+const scheduledPlace = (
+  ledger: VisitLedger,
+  place: ReadonlyMap<number, number>,
+  v: CohortValueRow,
+): Place => {
+  const r = ledger.byRecording.get(v.recording_id);
+  const baseline = r?.participant.baseline?.date;
+  return {
+    days:
+      baseline === undefined
+        ? unscheduledPlace(v, 0).days
+        : (Date.parse(`${r!.date}T00:00:00Z`) - Date.parse(`${baseline}T00:00:00Z`)) / DAY_MS,
+    visit: r?.assignment.visitId != null ? (place.get(r.assignment.visitId) ?? null) : null,
+  };
+};
+
 export const cohortService = (ctx: ServiceContext): CohortService => {
   const { db } = ctx;
   const attributesBy = (studyId: number) => {
@@ -62,6 +87,10 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       if (!studyExists(db, studyId)) return null;
       const attrs = attributesBy(studyId);
       const numeric = MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
+      // With a visit schedule, the visit axis and day 0 are the design's (issue 15's rules, one ledger).
+      const ledger = buildVisitLedger(db, studyId, ctx.now());
+      const scheduled = ledger !== null && ledger.design.visits.length > 0 ? ledger : null;
+      const place = new Map(scheduled?.design.visits.map((d) => [d.id, d.position]));
       const participants = new Map<number, Cohort['participants'][number]>();
       const versions = new Set<ApiVersion>();
       for (const v of cohortValues(db, studyId, measureKey)) {
@@ -85,8 +114,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
           recordingId: v.recording_id,
           recordedAt: v.recorded_at,
           session: v.session_label,
-          days: (Date.parse(v.recorded_at) - Date.parse(v.first_at)) / DAY_MS,
-          visit: s.points.length + 1,
+          ...(scheduled ? scheduledPlace(scheduled, place, v) : unscheduledPlace(v, s.points.length + 1)),
           value,
         });
       }

@@ -49,10 +49,17 @@ export const CohortPointSchema = z.object({
   recordingId: Id,
   recordedAt: z.string(),
   session: z.string().nullable(),
-  /** Days since the participant's first analysed session. */
+  /**
+   * Days since the participant's baseline (issue 15's day 0) when the study has a visit schedule, else
+   * since their first analysed session.
+   */
   days: z.number(),
-  /** The session's place in the participant's analysed sessions of this measure and version, from 1. */
-  visit: z.number(),
+  /**
+   * With a visit schedule: the place (from 1) of the visit the recording is assigned to, null when it is
+   * outside every visit. Without one: the session's place in the participant's analysed sessions of this
+   * measure and version, from 1.
+   */
+  visit: z.number().nullable(),
   value: z.union([z.number(), z.string()]),
 });
 

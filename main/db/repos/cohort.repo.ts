@@ -82,7 +82,7 @@ export const cohortValues = (db: Db, studyId: number, measureKey: string): Cohor
     `WITH firsts AS (
        SELECT r.participant_id, MIN(r.recorded_at) AS first_at FROM recordings r
        JOIN participants p ON p.id = r.participant_id
-       WHERE p.study_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
+       WHERE p.study_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
        GROUP BY r.participant_id
      )
      SELECT mv.participant_id, p.code, r.id AS recording_id, r.recorded_at, r.session_label, r.api_version,
@@ -91,7 +91,7 @@ export const cohortValues = (db: Db, studyId: number, measureKey: string): Cohor
      JOIN participants p ON p.id = f.participant_id
      JOIN measure_values mv ON mv.participant_id = f.participant_id AND mv.measure_key = ?
      JOIN recordings r ON r.id = mv.recording_id
-     WHERE r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
+     WHERE r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
      ORDER BY p.code, r.recorded_at, r.id`,
   ).all(studyId, measureKey) as CohortValueRow[];
 

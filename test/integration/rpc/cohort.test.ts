@@ -52,6 +52,34 @@ describe('cohort.measure', () => {
     ]);
   });
 
+  it('with a visit schedule, places each value at its visit and on days since the baseline; excluded recordings are left out', async () => {
+    const s = seedStudy(t.db, 'Scheduled');
+    const a = seedParticipant(t.db, s, 'P-A');
+    await t.must('visits.setSchedule', {
+      studyId: s,
+      visits: [
+        { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 2 },
+        { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
+        { name: 'Week 2', targetDay: 14, windowBefore: 2, windowAfter: 2 },
+      ],
+    });
+    // Days 0, 4 (outside every window), 7 and 14 from the first recording; the one on day 14 excluded.
+    const ids = [0, 4, 7, 14].map((d, i) => {
+      const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(30 - d), apiVersion: 'v1.3' });
+      storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 + i }, 'v1.3');
+      return r;
+    });
+    await t.must('curation.excludeRecording', { recordingId: ids[3]!, reason: 'test file' });
+    const c = await t.must('cohort.measure', { studyId: s, measureKey: 'pd_hnr' });
+    expect(
+      c.participants[0]!.series[0]!.points.map((p) => [p.recordingId, p.days, p.visit, p.value]),
+    ).toEqual([
+      [ids[0], 0, 1, 10],
+      [ids[1], 4, null, 11],
+      [ids[2], 7, 2, 12],
+    ]);
+  });
+
   it('answers NOT_FOUND for a study that does not exist', async () => {
     expect(await t.call('cohort.measure', { studyId: 999, measureKey: 'pd_hnr' })).toMatchObject({
       ok: false,

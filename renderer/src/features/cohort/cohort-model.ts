@@ -47,9 +47,11 @@ export const groupsOf = (
   const by = new Map<string, { code: string; points: { x: number; y: number }[] }[]>();
   for (const p of cohort.participants) {
     const s = p.series.find((x) => x.apiVersion === version);
-    const points = (s?.points ?? [])
-      .filter((pt) => typeof pt.value === 'number')
-      .map((pt) => ({ x: xOfPoint(axis, pt), y: pt.value as number }));
+    // On the visit axis, a recording outside every visit of the schedule has no place (visit null).
+    const points = (s?.points ?? []).flatMap((pt) => {
+      const x = xOfPoint(axis, pt);
+      return typeof pt.value === 'number' && x !== null ? [{ x, y: pt.value }] : [];
+    });
     if (points.length === 0) continue;
     const name = groupBy === null ? 'All participants' : (p.attributes[groupBy] ?? NOT_SET);
     by.set(name, [...(by.get(name) ?? []), { code: p.code, points }]);
