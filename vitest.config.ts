@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { SLOW_TESTS } from './test/tiers';
 
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-    // The long journeys (`*.slow.test.ts`) run in `npm run test:slow`, which CI runs after `npm test`.
-    exclude: ['**/node_modules/**', '**/*.slow.test.ts'],
+    // The long journeys (test/tiers.ts) run in `npm run test:slow`, which CI runs after `npm test`.
+    exclude: ['**/node_modules/**', ...SLOW_TESTS],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,13 +1,15 @@
 /**
- * The long journeys (`npm run test:slow`): whole-engine kill and restart, fault storms, real storage
- * failures, the interrupted-import kill test and 50 odd answers through the command line. Each takes
- * 20-90 s; they run after `npm test` in CI (.ci/run), one file at a time so their timing is not squeezed.
+ * The long journeys (`npm run test:slow`, the list in test/tiers.ts): whole-engine kill and restart, fault
+ * storms, real storage failures, the interrupted-import kill test, 50 odd answers and the 12-week study
+ * through the command line, every `voicescope` command journey, the 200-recording study batch. They run
+ * after `npm test` in CI (.ci/run), one file at a time so their timing is not squeezed.
  */
 import { defineConfig } from 'vitest/config';
+import { SLOW_TESTS } from './test/tiers';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.slow.test.ts'],
+    include: [...SLOW_TESTS],
     environment: 'node',
     testTimeout: 300_000,
     hookTimeout: 300_000,

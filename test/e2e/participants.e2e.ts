@@ -217,7 +217,10 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await page.getByText(/^Measures shown:/).click();
   await page.getByRole('button', { name: 'Show all' }).click();
   await page.getByText(/^Measures shown:/).click();
-  const hnr = page.getByRole('figure', { name: /Harmonics-to-noise ratio/ });
+  // The service's HNR (the local measure of the same name, lm_hnr_db, has its own chart).
+  const hnr = page
+    .getByRole('figure', { name: /Harmonics-to-noise ratio/ })
+    .filter({ has: page.locator('.tchart-canvas[data-chart="pd_hnr"]') });
   await expect(hnr.locator('canvas').first()).toBeVisible();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute(
