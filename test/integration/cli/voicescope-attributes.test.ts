@@ -2,31 +2,16 @@
  * `voicescope attributes`: participants' researcher-defined attributes from the command line — a CSV
  * imported (codes not in the study named, exit 3), one participant's set and removed, and the list.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../main/cli/voicescope';
 import { seedCohortStudy } from '../../support/cohort-study';
+import { cliWorkspace } from '../../support/cli-workspace';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-const root = mkdtempSync(join(tmpdir(), 'vs-cli-attributes-'));
-const home = join(root, 'home');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+const ws = cliWorkspace('vs-cli-attributes-');
+const { root, home, run } = ws;
+afterAll(() => ws.remove());
 
 describe('voicescope attributes', () => {
   it('imports a CSV, sets and removes one participant’s, and lists them', async () => {

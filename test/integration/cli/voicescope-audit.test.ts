@@ -2,32 +2,16 @@
  * `voicescope audit verify`: exit 0 when the audit log's hash chain holds, exit 9 naming the first
  * broken entry when someone altered the log behind the app's back (docs/cli.md, docs/security.md).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendAudit } from '../../../main/db/repos/audit.repo';
 import { EXIT } from '../../../main/cli/voicescope';
+import { cliWorkspace } from '../../support/cli-workspace';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-const root = mkdtempSync(join(tmpdir(), 'vs-cli-audit-'));
-const home = join(root, 'home');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+const ws = cliWorkspace('vs-cli-audit-');
+const { home, run } = ws;
+afterAll(() => ws.remove());
 
 const entry = (i: number) => ({
   at: `2026-01-0${i}T09:00:00.000Z`,

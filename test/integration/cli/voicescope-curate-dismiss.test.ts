@@ -3,42 +3,17 @@
  * process over a real workspace; `voicescope status` lists it as dismissed with who, when and why; undo
  * brings it back (docs/cli.md, "Curation").
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { EXIT } from '../../../main/cli/voicescope';
 import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
+import { cliWorkspace } from '../../support/cli-workspace';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-const root = mkdtempSync(join(tmpdir(), 'vs-cli-dismiss-'));
-const home = join(root, 'home');
-const dbPath = join(home, 'voicescope.sqlite');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const ws = cliWorkspace('vs-cli-dismiss-');
+const { run, read } = ws;
+afterAll(() => ws.remove());
 
-const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-const read = <T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T => {
-  const { db } = openStudyDb(dbPath);
-  try {
-    return f(db);
-  } finally {
-    db.close();
-  }
-};
 let refused = 0;
 beforeAll(async () => {
   expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace

@@ -1,0 +1,62 @@
+/**
+ * A throwaway workspace for the `voicescope` command-line journeys (test/integration/cli): every command
+ * runs as a process of its own over it (`node --import tsx main/cli/voicescope.ts --home <home> …`), and
+ * a test reads the study database between commands.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openStudyDb } from '../../main/db/open';
+
+const CLI = join(import.meta.dirname, '../../main/cli/voicescope.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliWorkspace {
+  readonly root: string;
+  readonly home: string;
+  readonly dbPath: string;
+  /** One `voicescope` command, as a process, to its exit. */
+  run(args: readonly string[]): Promise<CliRun>;
+  /** Opens the study database, hands it to `f`, closes it. */
+  read<T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T;
+  /** Removes the workspace (call it in `afterAll`). */
+  remove(): void;
+}
+
+export const cliWorkspace = (prefix: string): CliWorkspace => {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(root, 'home');
+  const dbPath = join(home, 'voicescope.sqlite');
+  return {
+    root,
+    home,
+    dbPath,
+    run: (args) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      }),
+    read: (f) => {
+      const { db } = openStudyDb(dbPath);
+      try {
+        return f(db);
+      } finally {
+        db.close();
+      }
+    },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+};
