@@ -356,7 +356,10 @@ describe('a 12-week study of 40 participants through the command line', { timeou
 
   it('has every act in the curation record and the audit log, and the chain holds', async () => {
     const h = await ok(['curate', 'history', '--study', STUDY]);
-    const listed = h.lines.filter((l) => l.kind === 'act');
+    // The withdrawals are acts too (a status change is an audited act with undo), one per withdrawal.
+    const statusActs = h.lines.filter((l) => l.kind === 'act' && l.act === 'status');
+    expect(statusActs).toHaveLength(PLAN.withdrawals.length);
+    const listed = h.lines.filter((l) => l.kind === 'act' && l.act !== 'status');
     expect(listed.map((l) => l.id as number).sort((a, b) => a - b)).toEqual(
       acts.map((a) => a.act).sort((a, b) => a - b),
     );
