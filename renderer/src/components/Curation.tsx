@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { CurationActView } from '../../../shared/curation';
 import { fmtDateTime } from '../lib/format';
 import { CURATION_ACT } from '../lib/labels';
+import type { RpcClient } from '../lib/rpc/client';
 
 /** A question and two buttons: the plain-words confirmation every act goes through. */
 export const Confirm = ({
@@ -88,3 +89,20 @@ export const CurationActsTable = ({
       </tbody>
     </table>
   );
+
+/** The id of the participant with exactly this code in the study, or null (the acts that name one by code). */
+export const participantIdByCode = async (
+  rpc: RpcClient,
+  studyId: number,
+  code: string,
+): Promise<number | null> => {
+  const page = await rpc.call('participants.page', {
+    studyId,
+    search: code,
+    sort: 'code',
+    dir: 'asc',
+    offset: 0,
+    limit: 20,
+  });
+  return (page.ok ? page.value.rows.find((p) => p.code === code)?.id : undefined) ?? null;
+};

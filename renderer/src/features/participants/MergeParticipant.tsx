@@ -16,7 +16,7 @@ import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { plural } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { Confirm, CurationActsTable } from '../../components/Curation';
+import { Confirm, CurationActsTable, participantIdByCode } from '../../components/Curation';
 
 const PreviewText = ({ m }: { m: MergePreview }) => (
   <>
@@ -93,21 +93,13 @@ export const MergeParticipant = ({
   const check = async () => {
     const wanted = into.trim();
     setPreview(null);
-    const page = await rpc.call('participants.page', {
-      studyId,
-      search: wanted,
-      sort: 'code',
-      dir: 'asc',
-      offset: 0,
-      limit: 20,
-    });
-    const hit = page.ok ? page.value.rows.find((p) => p.code === wanted) : undefined;
-    if (!hit) {
+    const hit = await participantIdByCode(rpc, studyId, wanted);
+    if (hit === null) {
       setLookupError(`There is no participant ${wanted} in this study.`);
       return;
     }
     setLookupError(null);
-    const p = await rpc.call('curation.planOfMerge', { fromId: participantId, intoId: hit.id });
+    const p = await rpc.call('curation.planOfMerge', { fromId: participantId, intoId: hit });
     if (p.ok) setPreview(p.value);
     else setError(p.error);
   };

@@ -11,7 +11,7 @@ import type { AppError } from '../../../../shared/rpc';
 import { Badge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
-import { Confirm, CurationActsTable } from '../../components/Curation';
+import { Confirm, CurationActsTable, participantIdByCode } from '../../components/Curation';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
@@ -69,20 +69,12 @@ export const CurationPanel = ({
   const findParticipant = async (): Promise<number | null> => {
     const wanted = code.trim();
     if (wanted === r.participantCode) return r.participantId;
-    const page = await rpc.call('participants.page', {
-      studyId,
-      search: wanted,
-      sort: 'code',
-      dir: 'asc',
-      offset: 0,
-      limit: 20,
-    });
-    const hit = page.ok ? page.value.rows.find((p) => p.code === wanted) : undefined;
-    if (!hit) {
+    const hit = await participantIdByCode(rpc, studyId, wanted);
+    if (hit === null) {
       setLookupError(`There is no participant ${wanted} in this study.`);
       return null;
     }
-    return hit.id;
+    return hit;
   };
 
   return (
