@@ -20,9 +20,14 @@
  * opens nothing (403): the window asks for a ticket on each click (renderer/src/lib/rpc/download.ts).
  * Audio (`/download/media/...`, main/rpc/media-route.ts) takes a session ticket instead: the same path
  * any number of times (a media element reads in byte ranges) until it has been idle for 30 minutes.
+ *
+ * The window's page asked for with the launch token carries its first screen's answers (`app.info`, as
+ * the router answers it) in a JSON data block (main/rpc/first-screen-data.ts); without the token it is
+ * the file as built.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -30,6 +35,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
+import { firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
 import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -158,6 +164,20 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     });
   };
 
+  /** The window's page asked for with the launch token: with its first screen's answers in it. */
+  const servePage = (file: string, res: http.ServerResponse) => {
+    void Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')])
+      .then(([html, block]) => {
+        res.writeHead(200, { 'Content-Type': TYPES['.html']! });
+        res.end(withFirstScreenData(html, block));
+      })
+      .catch((e: unknown) => {
+        noted('page')(e);
+        if (!res.headersSent) res.writeHead(500).end('Internal error');
+        else res.destroy();
+      });
+  };
+
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     securityHeaders(res);
     if (!hostAllowed(req)) {
@@ -192,6 +212,10 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end('Not found');
+      return;
+    }
+    if (rel === 'index.html' && req.method === 'GET' && sameSecret(tokenOf(url), token)) {
+      servePage(file, res);
       return;
     }
     res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });

@@ -5,9 +5,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createQueryClient, EngineRefresh, prefetchCall, RpcProvider } from '../lib/api';
+import { createQueryClient, EngineRefresh, prefetchCall, RpcProvider, seedCall } from '../lib/api';
 import { createRpcClient } from '../lib/rpc/client';
 import { loadContractChecks } from '../lib/rpc/contract-loader';
+import { takeFirstScreenData } from '../lib/rpc/first-screen-data';
 import type { SelectedTransport } from '../lib/rpc/select-transport';
 import { App } from './App';
 
@@ -28,9 +29,11 @@ export const start = (selected: SelectedTransport) => {
   const client = createRpcClient(selected.transport, loadContractChecks);
   const connection = selected.kind === 'browser' ? selected.transport : null;
   const queries = createQueryClient();
-  // The first screen's one call (Home and the sidebar: first run or not, the version), on its way
-  // while React draws the window's frame.
-  prefetchCall(queries, client, 'app.info', {});
+  // The first screen's one call (Home and the sidebar: first run or not, the version): answered in the
+  // page by browser mode's bridge, else on its way while React draws the window's frame.
+  const seeded = selected.kind === 'browser' ? takeFirstScreenData() : null;
+  if (seeded) seedCall(queries, 'app.info', {}, seeded['app.info']);
+  else prefetchCall(queries, client, 'app.info', {});
   root.render(
     <StrictMode>
       <RpcProvider client={client}>

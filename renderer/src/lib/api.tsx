@@ -56,8 +56,9 @@ export const unwrap = <M extends Method>(r: CallResult<M>): Output<M> => {
 };
 
 /** The query of one procedure: its key is [method, input], so invalidating a method refreshes every screen that shows it. */
+const callKey = <M extends Method>(method: M, input: Input<M>) => [method, input];
 const callQuery = <M extends Method>(rpc: RpcClient, method: M, input: Input<M>) => ({
-  queryKey: [method, input],
+  queryKey: callKey(method, input),
   queryFn: async () => unwrap(await rpc.call(method, input)),
 });
 
@@ -76,6 +77,10 @@ export const useCall = <M extends Method>(
  */
 export const prefetchCall = <M extends Method>(qc: QueryClient, rpc: RpcClient, method: M, input: Input<M>) =>
   void qc.prefetchQuery<Output<M>, CallFailed>(callQuery(rpc, method, input));
+
+/** Puts an answer already in hand (the first screen's, written into the page) where `useCall(method, input)` reads. */
+export const seedCall = <M extends Method>(qc: QueryClient, method: M, input: Input<M>, value: Output<M>) =>
+  void qc.setQueryData<Output<M>>(callKey(method, input), value);
 
 /**
  * Marks stale every query that shows one of `affected` (a method, or every method of a namespace).
