@@ -268,9 +268,11 @@ export const Timeline = ({
   // Until then (and whatever is asked while it is on its way), only the measures chosen: until the
   // researcher picks here, the study's stored choice, applied by the host, so that the timeline is asked
   // for at once, beside the stored choice (cohort.chartChoice), not after it.
+  // Measures picked here (an axis switch alone keeps asking for the study's choice: no new call).
+  const [picked, setPicked] = useState<readonly string[] | null>(null);
   const part = useCall(
     'timeline.participant',
-    { participantId, ...k, measures: local?.measures ? [...local.measures] : STUDY_CHOICE },
+    { participantId, ...k, measures: picked ? [...picked] : STUDY_CHOICE },
     { placeholderData: keepPreviousData, enabled: !all.data },
   );
   // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
@@ -386,7 +388,10 @@ export const Timeline = ({
               <MeasurePicker
                 available={available}
                 chosen={chosen}
-                onChange={(measures) => choose({ ...choice, measures })}
+                onChange={(measures) => {
+                  setPicked(measures);
+                  choose({ ...choice, measures });
+                }}
               />
               {t.versions.length > 1 && (
                 <Notice tone="warn" title="Results from two API versions">
