@@ -24,7 +24,7 @@ import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
 import { SaveChart } from './SaveChart';
 import { TableScroll } from './TableScroll';
-import { reliableMarks, type ReliableMark } from './timeline-data';
+import { reliableMarks, xSplits, type ReliableMark } from './timeline-data';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
@@ -512,14 +512,6 @@ const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
     return () => seen.disconnect();
   }, [ref, near]);
   return near;
-};
-
-/** The x axis' ticks: whole days (dates), whole visits, or days, about one per `space` CSS pixels. */
-const xSplits = (axis: ChartAxis, min: number, max: number, width: number, space: number): number[] => {
-  const n = Math.max(2, Math.floor(width / space));
-  if (axis === 'date') return niceTicks(min / 86_400, max / 86_400, n).map((d) => d * 86_400);
-  const ticks = niceTicks(min, max, n);
-  return axis === 'visit' ? ticks.filter((v) => Number.isInteger(v)) : ticks;
 };
 
 /** The inputs one drawing is made of: when none changed, the plot is not drawn again. */
