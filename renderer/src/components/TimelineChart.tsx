@@ -488,10 +488,13 @@ interface CanvasProps {
 
 /** How far beyond the window a chart starts drawing (about three charts' height): scrolling meets drawn charts. */
 const NEAR_MARGIN = '700px 0px';
+/** A chart out of view draws when the window is next idle, and at the latest after this long. */
+const IDLE_DRAW_MS = 4000;
 
 /**
  * Whether an element has come within NEAR_MARGIN of the window (and, once it has, true for good): a
- * page of 37 charts draws the few in view, and the others as they are scrolled near.
+ * page of 37 charts draws the few in view first; the others draw in the window's idle time, one idle
+ * callback each, or at once when scrolled near, so scrolling (or a full-page screenshot) meets drawn charts.
  */
 const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
   const [near, setNear] = useState(false);
@@ -509,7 +512,14 @@ const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
       },
     );
     seen.observe(el);
-    return () => seen.disconnect();
+    const idle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(() => setNear(true), { timeout: IDLE_DRAW_MS })
+        : null;
+    return () => {
+      seen.disconnect();
+      if (idle !== null) window.cancelIdleCallback(idle);
+    };
   }, [ref, near]);
   return near;
 };
