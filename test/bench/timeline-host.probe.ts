@@ -18,10 +18,11 @@ try {
   });
   const pid = participants.get('P-LONG')!;
   const { db } = openStudyDb(openWorkspace(home).dbPath);
-  const eight = ['sp_stress', 'sp_fatigue'];
   const first = participantTimeline(db, pid)!;
-  const chosen = first.available.filter((_, i) => i % 5 === 0).slice(0, 8).map((a) => a.key);
-  void eight;
+  const chosen = first.available
+    .filter((_, i) => i % 5 === 0)
+    .slice(0, 8)
+    .map((a) => a.key);
   const time = (what: string, f: () => unknown) => {
     const xs: number[] = [];
     let out: unknown;
