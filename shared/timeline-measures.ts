@@ -6,7 +6,7 @@
  */
 import { MEASURE_KEYS as LOCAL_KEYS, MEASURES as LOCAL } from './acoustics/measures';
 import { MEASURES, type MeasureDef } from './api/measures';
-import type { AnalysisType } from './api/vocabulary';
+import { ANALYSIS_TYPES, type AnalysisType } from './api/vocabulary';
 
 export const LOCAL_ANALYSIS = 'local';
 export const LOCAL_PREFIX = 'lm_';
@@ -40,3 +40,15 @@ export const localKeyOf = (timelineKey: string): string | null =>
   timelineKey.startsWith(LOCAL_PREFIX) && byKey.has(timelineKey)
     ? timelineKey.slice(LOCAL_PREFIX.length)
     : null;
+
+/**
+ * The measures a participant's page shows before the researcher picks: the first two of each of the
+ * service's analysis types among those with values, in the catalogue's order.
+ */
+export const defaultChartMeasures = (available: readonly ChartMeasure[]): string[] =>
+  ANALYSIS_TYPES.flatMap((type) =>
+    available
+      .filter((m) => m.analysis === type)
+      .slice(0, 2)
+      .map((m) => m.key),
+  );

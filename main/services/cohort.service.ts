@@ -27,6 +27,7 @@ import {
 } from '../db/repos/cohort.repo';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
 import { readAttributesCsv } from '../import/attributes-csv';
+import type { Db } from '../db/open';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 const DAY_MS = 86_400_000;
@@ -47,6 +48,13 @@ export interface CohortService {
   chartChoice(studyId: number): ChartChoice;
   saveChartChoice(studyId: number, choice: ChartChoice): ChartChoice;
 }
+
+/** The participant page's chart choice stored for the study; none stored (or unreadable): the defaults. */
+export const participantChartChoice = (db: Db, studyId: number): ChartChoice => {
+  const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
+  const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
+  return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
+};
 
 type Place = { readonly days: number; readonly visit: number | null };
 
@@ -191,11 +199,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       });
     },
 
-    chartChoice(studyId) {
-      const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
-      const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
-      return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
-    },
+    chartChoice: (studyId) => participantChartChoice(db, studyId),
 
     saveChartChoice(studyId, choice) {
       saveChartChoice(db, studyId, PARTICIPANT_CHARTS, JSON.stringify(choice), ctx.iso());

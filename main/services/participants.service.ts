@@ -1,6 +1,6 @@
 /** Participants as the window lists and edits them, each one's timeline, and uncertain account requests. */
 import type { ApiError } from '../../shared/api/api-error';
-import type { Timeline } from '../../shared/contract/timeline.contract';
+import type { Timeline, TimelineMeasures } from '../../shared/contract/timeline.contract';
 import {
   resolveUncertainAccount,
   uncertainAccountRows,
@@ -31,7 +31,7 @@ export interface ParticipantsService {
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
   linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
   /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
-  timeline(participantId: number, baselineSessions?: number, measures?: readonly string[]): Timeline | null;
+  timeline(participantId: number, baselineSessions?: number, measures?: TimelineMeasures): Timeline | null;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
   uncertainAccounts(studyId: number): UncertainAccount[];
   /**

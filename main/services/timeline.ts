@@ -14,16 +14,24 @@
 import { baselineOf } from '../../shared/baseline';
 import { changeStats, Trend } from '../../shared/change';
 import { reliabilityOf } from '../../shared/reliability';
-import type {
-  PointFlag,
-  SeriesSource,
-  Timeline,
-  TimelinePoint,
+import {
+  STUDY_CHOICE,
+  type PointFlag,
+  type SeriesSource,
+  type Timeline,
+  type TimelineMeasures,
+  type TimelinePoint,
 } from '../../shared/contract/timeline.contract';
 import type { VisitSource } from '../../shared/states';
 import type { VisitDef } from '../../shared/visits';
 import type { VerdictView } from '../../shared/study';
-import { CHART_MEASURES, LOCAL_ANALYSIS, LOCAL_PREFIX, localKeyOf } from '../../shared/timeline-measures';
+import {
+  CHART_MEASURES,
+  defaultChartMeasures,
+  LOCAL_ANALYSIS,
+  LOCAL_PREFIX,
+  localKeyOf,
+} from '../../shared/timeline-measures';
 import type { Db } from '../db/open';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
 import { studyOfParticipant } from '../db/repos/change.repo';
@@ -37,6 +45,7 @@ import {
 } from '../db/repos/timeline.repo';
 import { participantAssignments } from '../design/visit-ledger';
 import { changeSettings, CohortReferences } from './change-reference';
+import { participantChartChoice } from './cohort.service';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;
@@ -49,14 +58,15 @@ interface Assigned {
 
 /**
  * The participant's timeline. `measures`: the keys whose values to send (the charts on screen); absent,
- * every measure with values. `available` always lists every measure with a value, for the picker.
+ * every measure with values; 'study-choice', those of the study's stored chart choice (or the first two
+ * of each analysis type). `available` always lists every measure with a value, for the picker.
  */
 export const participantTimeline = (
   db: Db,
   participantId: number,
   /** k for this view; undefined: the study's setting. */
   k?: number,
-  measures?: readonly string[],
+  measures?: TimelineMeasures,
 ): Timeline | null => {
   const p = participantCodeById(db, participantId);
   if (!p) return null;
@@ -86,7 +96,12 @@ export const participantTimeline = (
   const local = timelineLocalValues(db, participantId).filter((v) => sessionOf.has(v.recording_id));
   const localKeys = new Set(local.map((v) => `${LOCAL_PREFIX}${v.measure}`));
   const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
-  const wanted = measures ? new Set(measures) : null;
+  const wanted =
+    measures === STUDY_CHOICE
+      ? new Set(participantChartChoice(db, studyId).measures ?? defaultChartMeasures(available))
+      : measures
+        ? new Set(measures)
+        : null;
   const sent = available.filter((m) => !wanted || wanted.has(m.key));
   const sentService = sent.filter((m) => m.analysis !== LOCAL_ANALYSIS).map((m) => m.key);
 

@@ -123,17 +123,24 @@ export const TimelineSchema = z.object({
   measures: z.array(z.object({ key: z.string(), series: z.array(SeriesSchema) })),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
+/**
+ * Asked for as the measures: those of the study's stored chart choice, applied by the host, so that the
+ * page asks for its timeline and the stored choice at once (not one after the other).
+ */
+export const STUDY_CHOICE = 'study-choice';
+export type TimelineMeasures = readonly string[] | typeof STUDY_CHOICE;
 export type PointFlag = z.infer<typeof PointFlagSchema>;
 export type TimelinePoint = z.infer<typeof PointSchema>;
 
 export const timelineContract = {
   'timeline.participant': procedure(
     /** baselineSessions: k for this view; absent, the study's setting. */
-    /** measures: the keys to send values of (the charts shown); absent, every measure. */
+    /** measures: the keys to send values of (the charts shown); absent, every measure; 'study-choice': */
+    /** the study's stored chart choice (cohort.chartChoice; none stored: the first two of each type). */
     strict({
       participantId: Id,
       baselineSessions: z.int().min(1).max(20).optional(),
-      measures: listOf(plainText(100), 200).optional(),
+      measures: z.union([listOf(plainText(100), 200), z.literal(STUDY_CHOICE)]).optional(),
     }),
     TimelineSchema,
   ),

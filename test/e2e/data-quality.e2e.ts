@@ -104,6 +104,8 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   await expect(row).toContainText('Flagged score out of range');
   await expect(row).toContainText('expected an integer from 0 to 100');
   // Other measures of the same recording are not marked.
+  // A chart draws when it comes near the window.
+  await page.getByRole('figure', { name: /^Rhythm/ }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('figure', { name: /^Rhythm/ }).locator('.tchart-canvas')).toHaveAttribute(
     'data-flagged',
     '0',

@@ -221,6 +221,8 @@ test('participants, a timeline and a recording, from a study analysed by the san
   const hnr = page
     .getByRole('figure', { name: /Harmonics-to-noise ratio/ })
     .filter({ has: page.locator('.tchart-canvas[data-chart="pd_hnr"]') });
+  // A chart draws when it comes near the window (a page of 37 charts draws the few in view).
+  await hnr.scrollIntoViewIfNeeded();
   await expect(hnr.locator('canvas').first()).toBeVisible();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute(
@@ -236,6 +238,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
     new RegExp(`${hnrPoints.length} sessions from .*; baseline \\(first 3\\) \\d+\\.\\d dB ± \\d+\\.\\d`),
   );
   const stress = page.getByRole('figure', { name: /^Stress/ });
+  await stress.scrollIntoViewIfNeeded();
   await expect(stress.locator('.tchart-canvas')).toHaveAttribute(
     'data-markers',
     String(stressPoints.filter((p) => flagged.has(p.recordingId)).length),
@@ -262,6 +265,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await shoot(page, 'participant-timeline');
 
   await page.getByLabel('Theme').selectOption('dark');
+  await hnr.scrollIntoViewIfNeeded();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
   await checkA11y(page, 'participant timeline, dark');
   await shoot(page, 'participant-timeline-dark');
@@ -309,6 +313,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(page.getByText('API v1.2 results (dashed line, hollow points)')).toBeVisible();
   await expect(page.getByText('API v1.3 results (solid line, filled points)')).toBeVisible();
   const volume = page.getByRole('figure', { name: /^Volume/ });
+  await volume.scrollIntoViewIfNeeded();
   // Two v1.2 sessions and one v1.3 session: neither version has the 3 a baseline needs, so no band is
   // drawn and the chart says so (issue 15: never a baseline over fewer sessions than k).
   await expect(volume.locator('.tchart-canvas')).toHaveAttribute('data-bands', '0');
@@ -330,6 +335,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await grid(page, /^Participants/)
     .getByRole('row', { name: /P-001/ })
     .click();
+  await hnr.scrollIntoViewIfNeeded();
   await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-bands', '1');
   expect(await overflow(), 'no horizontal scrolling at 125 %').toBeLessThanOrEqual(0);
   await shoot(page, 'participant-timeline-125');

@@ -11,7 +11,7 @@
  * hidden from assistive technology: the same facts are in the summary sentence and in the table of
  * values beside it.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
@@ -24,7 +24,7 @@ import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
 import { SaveChart } from './SaveChart';
 import { TableScroll } from './TableScroll';
-import { reliableMarks, type ReliableMark } from './timeline-data';
+import { reliableMarks, xSplits, type ReliableMark } from './timeline-data';
 
 export type ChartSeries = Timeline['measures'][number]['series'][number];
 export type ChartSession = Timeline['sessions'][number];
@@ -473,18 +473,7 @@ const plotModelOf = (
   };
 };
 
-const Canvas = ({
-  series,
-  sessions,
-  label,
-  span,
-  axis,
-  xOf,
-  data,
-  marks,
-  colours,
-  onOpen,
-}: {
+interface CanvasProps {
   series: readonly ChartSeries[];
   sessions: ReadonlyMap<number, ChartSession>;
   label: string;
@@ -495,12 +484,78 @@ const Canvas = ({
   marks: ChartMarks;
   colours: ChartColours;
   onOpen: ((recordingId: number) => void) | undefined;
-}) => {
+}
+
+/** How far beyond the window a chart starts drawing (about three charts' height): scrolling meets drawn charts. */
+const NEAR_MARGIN = '700px 0px';
+/** A chart out of view draws when the window is next idle, and at the latest after this long. */
+const IDLE_DRAW_MS = 4000;
+
+/**
+ * Whether an element has come within NEAR_MARGIN of the window (and, once it has, true for good): a
+ * page of 37 charts draws the few in view first; the others draw in the window's idle time, one idle
+ * callback each, or at once when scrolled near, so scrolling (or a full-page screenshot) meets drawn charts.
+ */
+const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const seen = new IntersectionObserver(
+      (entries) => entries.some((e) => e.isIntersecting) && setNear(true),
+      {
+        rootMargin: NEAR_MARGIN,
+      },
+    );
+    seen.observe(el);
+    const idle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(() => setNear(true), { timeout: IDLE_DRAW_MS })
+        : null;
+    return () => {
+      seen.disconnect();
+      if (idle !== null) window.cancelIdleCallback(idle);
+    };
+  }, [ref, near]);
+  return near;
+};
+
+/** The inputs one drawing is made of: when none changed, the plot is not drawn again. */
+const sameDrawing = (a: CanvasProps, b: CanvasProps) =>
+  a.data === b.data &&
+  a.marks === b.marks &&
+  a.series === b.series &&
+  a.sessions === b.sessions &&
+  a.span === b.span &&
+  a.axis === b.axis &&
+  a.xOf === b.xOf;
+
+/**
+ * The uPlot canvas. It is made once the chart comes near the window (useNearView), and made again only
+ * when what uPlot fixes at creation changes (the series' versions and styles, a categorical measure's
+ * levels, the colours, clicking); an axis switch, new data or new marks update the same plot in place
+ * (setData: its scales and axes are recomputed from the latest inputs, which its hooks read at each draw).
+ */
+const Canvas = (props: CanvasProps) => {
+  const { series, label, data, colours, onOpen } = props;
   const box = useRef<HTMLDivElement>(null);
+  const latest = useRef(props);
+  const drawnWith = useRef<CanvasProps | null>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const near = useNearView(box);
+  useEffect(() => {
+    latest.current = props;
+  });
+  const shape = `${series.map((s) => s.apiVersion).join(' ')}|${data.levels?.join('\u0000') ?? '#'}|${onOpen ? 'open' : ''}`;
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
+    if (!el || !near) return;
+    const now = () => latest.current;
     const px = uPlot.pxRatio;
     const axisStyle = {
       stroke: colours.muted,
@@ -509,9 +564,9 @@ const Canvas = ({
       font: '12px system-ui, sans-serif',
     };
     // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
-    const [x0, x1] = span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1];
-    const [r0, r1] = paddedRange(axis, x0, x1);
-    const tick = axisTickLabel(axis, x0, x1, marks.visitNames);
+    const spanOf = (c: CanvasProps): readonly [number, number] =>
+      c.span ?? [c.data.xs[0] ?? 0, c.data.xs.at(-1) ?? 1];
+    const levels = data.levels;
     const opts: uPlot.Options = {
       width: 200,
       height: HEIGHT,
@@ -519,22 +574,36 @@ const Canvas = ({
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 9 } },
       scales: {
-        x: { time: axis === 'date', range: () => [r0, r1] },
-        y: { range: () => [data.lo, data.hi] },
+        // Not uPlot's time scale: the date axis' ticks are whole days (xSplits), as in the saved SVG, and
+        // the same plot serves every axis.
+        x: { time: false, range: () => paddedRange(now().axis, ...spanOf(now())) },
+        y: { range: () => [now().data.lo, now().data.hi] },
       },
       axes: [
         {
           ...axisStyle,
-          values: (_u, splits) => splits.map(tick),
-          space: axis === 'visit' && !marks.visitNames ? 40 : 70,
-          ...(axis === 'visit' ? { incrs: [1, 2, 5, 10, 20, 50, 100] } : {}),
+          splits: (u, _i, min, max) => {
+            const c = now();
+            return xSplits(
+              c.axis,
+              min,
+              max,
+              u.bbox.width / px,
+              c.axis === 'visit' && !c.marks.visitNames ? 40 : 70,
+            );
+          },
+          values: (_u, splits) => {
+            const c = now();
+            const tick = axisTickLabel(c.axis, ...spanOf(c), c.marks.visitNames);
+            return splits.map(tick);
+          },
         },
-        data.levels
+        levels
           ? {
               ...axisStyle,
               size: 92,
-              splits: () => data.levels!.map((_, i) => i),
-              values: (_u, splits) => splits.map((i) => data.levels![i] ?? ''),
+              splits: () => levels.map((_, i) => i),
+              values: (_u, splits) => splits.map((i) => levels[i] ?? ''),
             }
           : { ...axisStyle, size: 56 },
       ],
@@ -549,7 +618,7 @@ const Canvas = ({
             width: 2,
             spanGaps: true,
             ...(style.dash ? { dash: style.dash } : {}),
-            ...(data.levels ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
+            ...(levels ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
             points: {
               show: true,
               size: 8,
@@ -564,6 +633,7 @@ const Canvas = ({
         // The baseline bands go under the lines: drawn after the grid, before the series.
         drawAxes: [
           (u) => {
+            const { series, xOf, marks } = now();
             const { ctx } = u;
             let bands = 0;
             series.forEach((s) => {
@@ -618,6 +688,7 @@ const Canvas = ({
         // Session markers sit in a lane above the plot, so they never hide a point.
         draw: [
           (u) => {
+            const { series, sessions, xOf, data, marks } = now();
             const { ctx } = u;
             const y = u.bbox.top - 11 * px;
             const r = 5 * px;
@@ -645,6 +716,7 @@ const Canvas = ({
 
             // Flagged values: a dashed ring around the point itself, in the flag colour.
             let rings = 0;
+            const at = new Map(data.xs.map((x, i) => [x, i]));
             ctx.save();
             ctx.strokeStyle = colours.flag;
             ctx.lineWidth = 2 * px;
@@ -652,7 +724,7 @@ const Canvas = ({
             series.forEach((s, si) => {
               for (const p of s.points) {
                 if (p.flags.length === 0) continue;
-                const i = data.xs.indexOf(xOf(p.recordedAt));
+                const i = at.get(xOf(p.recordedAt)) ?? -1;
                 const v = data.ys[si]?.[i];
                 if (v === null || v === undefined) continue;
                 ctx.beginPath();
@@ -663,7 +735,6 @@ const Canvas = ({
             });
             ctx.restore();
             el.dataset['flagged'] = String(rings);
-
             // Excluded recordings' values: a cross, off the line.
             ctx.save();
             ctx.strokeStyle = colours.text;
@@ -734,41 +805,61 @@ const Canvas = ({
     // The plot is made when the box's width is first known, from the resize observer: every chart of the
     // page gets its width from one layout (reading clientWidth chart by chart, each after the last one's
     // canvas went in, laid the page out again for each), and is drawn once, not again at that width.
-    let plot: uPlot | null = null;
     let width = 0;
-    const make = (w: number) => {
-      const p = new uPlot({ ...opts, width: w }, [data.xs, ...data.ys], el);
-      if (onOpen) {
-        p.over.style.cursor = 'pointer';
-        p.over.addEventListener('click', () => open(p));
-      }
-      return p;
-    };
     // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
-    const open = (plot: uPlot) => {
-      const i = plot.cursor.idx;
+    const open = (p: uPlot) => {
+      const i = p.cursor.idx;
+      const { series, xOf, data, onOpen } = now();
       if (i === null || i === undefined || !onOpen) return;
       const hit = series
         .flatMap((s) => [...s.points, ...s.excluded])
-        .find((p) => xOf(p.recordedAt) === data.xs[i]);
+        .find((pt) => xOf(pt.recordedAt) === data.xs[i]);
       if (hit) onOpen(hit.recordingId);
     };
     const resize = new ResizeObserver((entries) => {
       const w = Math.max(200, Math.round(entries[0]?.contentRect.width ?? 0));
-      if (!plot) plot = make((width = w));
-      else if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
+      const plot = plotRef.current;
+      if (plot) {
+        if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
+        return;
+      }
+      const c = now();
+      const made = new uPlot({ ...opts, width: (width = w) }, [c.data.xs, ...c.data.ys], el);
+      if (c.onOpen) {
+        made.over.style.cursor = 'pointer';
+        made.over.addEventListener('click', () => open(made));
+      }
+      plotRef.current = made;
+      drawnWith.current = c;
     });
     resize.observe(el);
     return () => {
       resize.disconnect();
-      plot?.destroy();
+      plotRef.current?.destroy();
+      plotRef.current = null;
+      drawnWith.current = null;
     };
-  }, [data, marks, series, sessions, colours, span, axis, xOf, onOpen]);
+    // `shape` stands for series, levels and onOpen: what uPlot fixes when a plot is made.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [near, shape, colours]);
+
+  // New data, another axis, new marks: the same plot, its data and scales set again and drawn once.
+  useEffect(() => {
+    const plot = plotRef.current;
+    const c = latest.current;
+    if (!plot || (drawnWith.current && sameDrawing(drawnWith.current, c))) return;
+    drawnWith.current = c;
+    plot.setData([c.data.xs, ...c.data.ys]);
+  });
 
   return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
 };
 
-export const TimelineChart = ({
+/**
+ * One chart with its caption, summary and table. Memoised: a page of charts re-renders only the charts
+ * whose inputs changed (a measure added draws one chart, not every chart again).
+ */
+export const TimelineChart = memo(function TimelineChart({
   measure,
   series,
   sessions,
@@ -804,7 +895,7 @@ export const TimelineChart = ({
   visitNames?: ReadonlyMap<number, string> | null;
   /** The study has a visit schedule (the table gives each value's visit). */
   hasVisits?: boolean;
-}) => {
+}) {
   const id = useId();
   const [tableOpen, setTableOpen] = useState(false);
   const colours = useChartColours();
@@ -823,15 +914,6 @@ export const TimelineChart = ({
       visitNames: axis === 'visit' ? visitNames : null,
     };
   }, [series, baselineSessions, xOf, axis, outside, visitNames]);
-  const reliableOf = new Map(marks.reliable.map((r) => [r.recordingId, r]));
-  const rows = series
-    .flatMap((s) => [
-      ...s.points.map((p) => ({ s, p, excluded: false })),
-      ...s.excluded.map((p) => ({ s, p, excluded: true })),
-    ])
-    .sort(
-      (a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion),
-    );
   const unit = measure.unit;
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   return (
@@ -914,97 +996,132 @@ export const TimelineChart = ({
       <details className="tchart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
         <summary>Values as a table</summary>
         {tableOpen && (
-          <TableScroll label={`${measure.label}: values by session`}>
-            <table className="table compact">
-              <caption className="sr-only">{measure.label} for each session</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Date{hasVisits ? ' and visit' : ''}</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
-                  <th scope="col">From baseline</th>
-                  <th scope="col">Audio</th>
-                  <th scope="col">Data quality</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map(({ s, p, excluded }) => {
-                  const sess = sessions.get(p.recordingId);
-                  const ms = markersOf(sess);
-                  const rc = excluded ? undefined : reliableOf.get(p.recordingId);
-                  return (
-                    <tr
-                      key={`${s.apiVersion}-${p.recordingId}`}
-                      className={
-                        [p.flags.length ? 'flagged' : '', excluded ? 'excluded' : ''].join(' ').trim() ||
-                        undefined
-                      }
-                      data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
-                      data-excluded={excluded || undefined}
-                    >
-                      <th scope="row">
-                        {recordingHref ? (
-                          <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
-                        ) : (
-                          fmtDate(p.recordedAt)
-                        )}
-                        {sess?.session ? ` · ${sess.session}` : ''}
-                        {hasVisits && (
-                          <div className="muted">
-                            {sess?.visit
-                              ? `Visit ${sess.visit.index}: ${sess.visit.name}`
-                              : 'outside every visit'}
-                          </div>
-                        )}
-                      </th>
-                      <td>{s.apiVersion === 'local' ? 'local' : s.apiVersion}</td>
-                      <td className="tvalue">
-                        {fmtValue(measure, p.value)}
-                        {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
-                        {excluded ? (
-                          <div>
-                            <span className="badge badge-muted">Excluded</span> {sess?.excluded ?? 'excluded'}
-                            : counted in no baseline or change.
-                          </div>
-                        ) : null}
-                      </td>
-                      <td>
-                        {s.baseline && typeof p.value === 'number'
-                          ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
-                          : '—'}
-                        {rc ? ` · reliable ${rc.direction} (RCI ${fmtSigned(rc.rci)})` : ''}
-                      </td>
-                      <td>
-                        {ms.length
-                          ? ms
-                              .map((m) =>
-                                m.key === 'warnings'
-                                  ? `Warning: ${sess!.flags.warnings.join(' ')}`
-                                  : m.label.split(' (')[0],
-                              )
-                              .join('; ')
-                          : 'as recorded'}
-                      </td>
-                      <td>
-                        {p.flags.length ? (
-                          p.flags.map((f, i) => (
-                            <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
-                              <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
-                              received {f.received ?? 'nothing'}, expected {f.expected}.
-                            </div>
-                          ))
-                        ) : (
-                          <span className="muted">as specified</span>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ValuesTable
+            measure={measure}
+            series={series}
+            sessions={sessions}
+            marks={marks}
+            recordingHref={recordingHref}
+            hasVisits={hasVisits}
+          />
         )}
       </details>
     </figure>
+  );
+});
+
+/** A chart's values by session (made only once its table is opened). */
+const ValuesTable = ({
+  measure,
+  series,
+  sessions,
+  marks,
+  recordingHref,
+  hasVisits,
+}: {
+  measure: ChartMeasure;
+  series: readonly ChartSeries[];
+  sessions: ReadonlyMap<number, ChartSession>;
+  marks: ChartMarks;
+  recordingHref: ((recordingId: number) => string) | undefined;
+  hasVisits: boolean;
+}) => {
+  const unit = measure.unit;
+  const reliableOf = new Map(marks.reliable.map((r) => [r.recordingId, r]));
+  const rows = series
+    .flatMap((s) => [
+      ...s.points.map((p) => ({ s, p, excluded: false })),
+      ...s.excluded.map((p) => ({ s, p, excluded: true })),
+    ])
+    .sort(
+      (a, b) => a.p.recordedAt.localeCompare(b.p.recordedAt) || a.s.apiVersion.localeCompare(b.s.apiVersion),
+    );
+  return (
+    <TableScroll label={`${measure.label}: values by session`}>
+      <table className="table compact">
+        <caption className="sr-only">{measure.label} for each session</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date{hasVisits ? ' and visit' : ''}</th>
+            <th scope="col">Version</th>
+            <th scope="col">Value{unit ? ` (${unit})` : ''}</th>
+            <th scope="col">From baseline</th>
+            <th scope="col">Audio</th>
+            <th scope="col">Data quality</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ s, p, excluded }) => {
+            const sess = sessions.get(p.recordingId);
+            const ms = markersOf(sess);
+            const rc = excluded ? undefined : reliableOf.get(p.recordingId);
+            return (
+              <tr
+                key={`${s.apiVersion}-${p.recordingId}`}
+                className={
+                  [p.flags.length ? 'flagged' : '', excluded ? 'excluded' : ''].join(' ').trim() || undefined
+                }
+                data-flags={p.flags.map((f) => f.code).join(' ') || undefined}
+                data-excluded={excluded || undefined}
+              >
+                <th scope="row">
+                  {recordingHref ? (
+                    <Link href={recordingHref(p.recordingId)}>{fmtDate(p.recordedAt)}</Link>
+                  ) : (
+                    fmtDate(p.recordedAt)
+                  )}
+                  {sess?.session ? ` · ${sess.session}` : ''}
+                  {hasVisits && (
+                    <div className="muted">
+                      {sess?.visit ? `Visit ${sess.visit.index}: ${sess.visit.name}` : 'outside every visit'}
+                    </div>
+                  )}
+                </th>
+                <td>{s.apiVersion === 'local' ? 'local' : s.apiVersion}</td>
+                <td className="tvalue">
+                  {fmtValue(measure, p.value)}
+                  {sess?.simulated ? <span className="muted"> (simulated)</span> : null}
+                  {excluded ? (
+                    <div>
+                      <span className="badge badge-muted">Excluded</span> {sess?.excluded ?? 'excluded'}:
+                      counted in no baseline or change.
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  {s.baseline && typeof p.value === 'number'
+                    ? fmtSigned(p.value - s.baseline.mean, statDigits(measure))
+                    : '—'}
+                  {rc ? ` · reliable ${rc.direction} (RCI ${fmtSigned(rc.rci)})` : ''}
+                </td>
+                <td>
+                  {ms.length
+                    ? ms
+                        .map((m) =>
+                          m.key === 'warnings'
+                            ? `Warning: ${sess!.flags.warnings.join(' ')}`
+                            : m.label.split(' (')[0],
+                        )
+                        .join('; ')
+                    : 'as recorded'}
+                </td>
+                <td>
+                  {p.flags.length ? (
+                    p.flags.map((f, i) => (
+                      <div key={i} className="flag-note" title={DATA_QUALITY[f.code].meaning}>
+                        <span className="badge badge-warn">Flagged</span> {f.code.replace(/_/g, ' ')}:
+                        received {f.received ?? 'nothing'}, expected {f.expected}.
+                      </div>
+                    ))
+                  ) : (
+                    <span className="muted">as specified</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 };

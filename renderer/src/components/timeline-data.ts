@@ -8,6 +8,8 @@
  *   schedule the visit axis numbers the sessions in order and says so. Days since baseline: the calendar
  *   days from the participant's baseline date (the design's day 0); without one, days since their first
  *   session, said so.
+ * - **The x axis' ticks** on the canvas: whole days on the date axis (as in the saved SVG), whole visits,
+ *   or days, about one per `space` pixels of the plot's width.
  * - **Reliable-change marks.** A value after a complete baseline whose reliable change index
  *   (value − baseline mean) / S_diff reaches ±1.96 (shared/change.ts), only where the measure has a
  *   reliability and the cohort an SD (S_diff known); other measures get a trend, never a mark.
@@ -15,6 +17,7 @@
 import { RELIABLE_RCI } from '../../../shared/change';
 import type { ChartAxis } from '../../../shared/chart-axis';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
+import { niceTicks } from './chart-svg';
 
 type Session = Timeline['sessions'][number];
 type Series = Timeline['measures'][number]['series'][number];
@@ -161,4 +164,18 @@ export const reliableMarks = (s: Series, k: number): ReliableMark[] => {
         ]
       : [];
   });
+};
+
+/** The x axis' ticks between `min` and `max` (epoch seconds, visits or days), about one per `space` of `width`. */
+export const xSplits = (
+  axis: ChartAxis,
+  min: number,
+  max: number,
+  width: number,
+  space: number,
+): number[] => {
+  const n = Math.max(2, Math.floor(width / space));
+  if (axis === 'date') return niceTicks(min / 86_400, max / 86_400, n).map((d) => d * 86_400);
+  const ticks = niceTicks(min, max, n);
+  return axis === 'visit' ? ticks.filter((v) => Number.isInteger(v)) : ticks;
 };

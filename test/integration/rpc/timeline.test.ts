@@ -5,7 +5,7 @@
  * a value the service sent outside the specification is kept as received and carries its flags; each
  * session carries its visit of the study's design and its days since the participant's baseline; an
  * excluded recording is shown, its values apart; local acoustic measures are measures like any other;
- * only the measures asked for are sent.
+ * only the measures asked for are sent (or those of the study's stored chart choice).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
@@ -353,5 +353,15 @@ describe('timeline.participant', () => {
     const none = await t.must('timeline.participant', { participantId: p, measures: [] });
     expect(none.measures).toEqual([]);
     expect(none.available).toHaveLength(2);
+  });
+
+  it('applies the study’s stored chart choice when asked for it, and the first two of each type when none is stored', async () => {
+    const { s, p } = seedFourSessions();
+    const first = await t.must('timeline.participant', { participantId: p, measures: 'study-choice' });
+    expect(first.measures.map((m) => m.key)).toEqual(['wb_stress', 'pd_hnr']);
+    await t.must('cohort.saveChartChoice', { studyId: s, choice: { measures: ['pd_hnr'], axis: 'visit' } });
+    const chosen = await t.must('timeline.participant', { participantId: p, measures: 'study-choice' });
+    expect(chosen.measures.map((m) => m.key)).toEqual(['pd_hnr']);
+    expect(chosen.available.map((a) => a.key)).toEqual(['wb_stress', 'pd_hnr']);
   });
 });

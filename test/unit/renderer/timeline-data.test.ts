@@ -3,7 +3,8 @@
  * (renderer/src/components/timeline-data.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { axisPlacement, reliableMarks } from '../../../renderer/src/components/timeline-data';
+import { axisPlacement, reliableMarks, xSplits } from '../../../renderer/src/components/timeline-data';
+import { CHART_MEASURES, defaultChartMeasures } from '../../../shared/timeline-measures';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
 
 type Session = Timeline['sessions'][number];
@@ -146,5 +147,35 @@ describe('reliable-change marks', () => {
     ).toEqual([]);
     expect(reliableMarks(series([9, 10, 11, 30], { sDiff: null, verdict: 'no_cohort_sd' }), 3)).toEqual([]);
     expect(reliableMarks(series([9, 10, 11, 30], null), 3)).toEqual([]);
+  });
+});
+
+describe('the x axis ticks of a chart', () => {
+  const day = 86_400;
+  it('puts date ticks on whole days (UTC), about one per 70 pixels', () => {
+    const t0 = Date.UTC(2026, 0, 1) / 1000 + 3600;
+    const ticks = xSplits('date', t0, t0 + 200 * day, 700, 70);
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks.length).toBeLessThanOrEqual(11);
+    for (const t of ticks) {
+      expect(t % day).toBe(0);
+      expect(t).toBeGreaterThanOrEqual(t0);
+      expect(t).toBeLessThanOrEqual(t0 + 200 * day);
+    }
+  });
+  it('puts visit ticks on whole visits only, and day ticks on round numbers', () => {
+    expect(xSplits('visit', 0.5, 3.5, 700, 40)).toEqual([1, 2, 3]);
+    expect(xSplits('days', -3, 180, 700, 70)).toEqual([0, 20, 40, 60, 80, 100, 120, 140, 160, 180]);
+  });
+});
+
+describe('the measures shown before the researcher picks', () => {
+  it('are the first two of each service analysis type with values, never a local measure', () => {
+    const keys = defaultChartMeasures(CHART_MEASURES);
+    const types = new Set(CHART_MEASURES.filter((m) => m.analysis !== 'local').map((m) => m.analysis));
+    expect(keys).toHaveLength(types.size * 2);
+    expect(keys.some((k) => k.startsWith('lm_'))).toBe(false);
+    const few = CHART_MEASURES.filter((m) => m.key === 'pd_hnr' || m.key.startsWith('lm_'));
+    expect(defaultChartMeasures(few)).toEqual(['pd_hnr']);
   });
 });

@@ -2,7 +2,7 @@
  * One participant: code, account and data recency; their timeline of every measure with a
  * within-person baseline; their recordings (paged) leading to each recording's detail; and edits.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
 import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
@@ -104,7 +104,18 @@ export const ParticipantPage = () => {
   const p = useCall('participants.get', { participantId });
   // Said by the timeline once it has loaded (one call for both: the timeline is the page's largest).
   const [simulated, setSimulated] = useState(false);
-  const onTimeline = useCallback((t: TimelineData) => setSimulated(t.sessions.some((s) => s.simulated)), []);
+  // The sections under the charts (recordings, attributes, details, merging) are made once the charts
+  // have had a frame to draw after the timeline arrived, or after 1.5 s whatever happens: their calls
+  // and rows do not compete with the charts (issue 16).
+  const [below, setBelow] = useState(false);
+  useEffect(() => {
+    const late = window.setTimeout(() => setBelow(true), 1500);
+    return () => window.clearTimeout(late);
+  }, []);
+  const onTimeline = useCallback((t: TimelineData) => {
+    setSimulated(t.sessions.some((s) => s.simulated));
+    requestAnimationFrame(() => window.setTimeout(() => setBelow(true), 0));
+  }, []);
 
   return (
     <div className="page">
@@ -166,7 +177,7 @@ export const ParticipantPage = () => {
         />
       )}
 
-      {p.data && (
+      {p.data && below && (
         <Section
           title="Recordings"
           actions={<Link href={paths.study(studyId).recordings}>All recordings of the study</Link>}
@@ -191,19 +202,19 @@ export const ParticipantPage = () => {
         </Section>
       )}
 
-      {p.data && (
+      {p.data && below && (
         <Section title="Attributes">
           <ParticipantAttributes studyId={studyId} participantId={participantId} />
         </Section>
       )}
 
-      {p.data && (
+      {p.data && below && (
         <Section title="Details">
           <ParticipantDetails p={p.data} />
         </Section>
       )}
 
-      {p.data && (
+      {p.data && below && (
         <MergeParticipant
           studyId={studyId}
           participantId={participantId}

@@ -14,10 +14,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
 import type { ChartChoice } from '../../../../shared/contract/cohort.contract';
-import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
+import { STUDY_CHOICE, type Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
 import {
-  CHART_MEASURES,
   chartMeasure,
+  defaultChartMeasures,
   LOCAL_ANALYSIS,
   type ChartAnalysis,
   type ChartMeasure,
@@ -148,14 +148,8 @@ const PICKER_GROUPS: readonly ChartAnalysis[] = [...ANALYSIS_TYPES, LOCAL_ANALYS
 const GROUP_LABEL = (g: ChartAnalysis) =>
   g === LOCAL_ANALYSIS ? 'Local acoustic measures (computed here)' : ANALYSIS_LABEL[g];
 
-/** Measures shown before the researcher picks: the first two of each service analysis type with results. */
-const defaultMeasures = (available: readonly ChartMeasure[]): string[] =>
-  ANALYSIS_TYPES.flatMap((type) =>
-    available
-      .filter((m) => m.analysis === type)
-      .slice(0, 2)
-      .map((m) => m.key),
-  );
+/** Measures shown before the researcher picks (shared with the host, which applies the study's choice). */
+const defaultMeasures = defaultChartMeasures;
 
 const MeasurePicker = ({
   available,
@@ -271,16 +265,15 @@ export const Timeline = ({
     { participantId, ...k },
     { placeholderData: keepPreviousData, enabled: wantAll },
   );
-  // Until then (and whatever is asked while it is on its way), only the measures chosen.
-  const [known, setKnown] = useState<readonly ChartMeasure[] | null>(null);
-  const requested = useMemo(
-    () => choice.measures ?? defaultMeasures(known ?? CHART_MEASURES),
-    [choice.measures, known],
-  );
+  // Until then (and whatever is asked while it is on its way), only the measures chosen: until the
+  // researcher picks here, the study's stored choice, applied by the host, so that the timeline is asked
+  // for at once, beside the stored choice (cohort.chartChoice), not after it.
+  // Measures picked here (an axis switch alone keeps asking for the study's choice: no new call).
+  const [picked, setPicked] = useState<readonly string[] | null>(null);
   const part = useCall(
     'timeline.participant',
-    { participantId, ...k, measures: [...requested] },
-    { placeholderData: keepPreviousData, enabled: stored.isFetched && !all.data },
+    { participantId, ...k, measures: picked ? [...picked] : STUDY_CHOICE },
+    { placeholderData: keepPreviousData, enabled: !all.data },
   );
   // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
   // whose data did not change is not drawn again; measures picked later come from the full answer.
@@ -302,7 +295,6 @@ export const Timeline = ({
   const t0 = q.data;
   useEffect(() => {
     if (!t0) return;
-    setKnown(t0.available.flatMap((a) => chartMeasure(a.key) ?? []));
     onLoaded?.(t0);
     if (wantAll) return;
     const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
@@ -320,10 +312,15 @@ export const Timeline = ({
     () => (q.data?.available ?? []).flatMap((a) => chartMeasure(a.key) ?? []),
     [q.data],
   );
+  // The measures shown: the choice; before the stored choice has arrived, those the host applied it to.
+  const choiceKnown = local !== null || stored.data !== undefined;
+  const sent = q.data?.measures;
   const chosen = useMemo(() => {
     const keys = new Set(available.map((m) => m.key));
-    return (choice.measures ?? defaultMeasures(available)).filter((k) => keys.has(k));
-  }, [choice.measures, available]);
+    const base =
+      choice.measures ?? (choiceKnown ? defaultMeasures(available) : (sent?.map((m) => m.key) ?? []));
+    return base.filter((k) => keys.has(k));
+  }, [choice.measures, choiceKnown, available, sent]);
   const hasVisits = (q.data?.design.visits.length ?? 0) > 0;
   const open = useCallback(
     (recordingId: number) => navigate(paths.study(studyId).recording(recordingId)),
@@ -391,7 +388,10 @@ export const Timeline = ({
               <MeasurePicker
                 available={available}
                 chosen={chosen}
-                onChange={(measures) => choose({ ...choice, measures })}
+                onChange={(measures) => {
+                  setPicked(measures);
+                  choose({ ...choice, measures });
+                }}
               />
               {t.versions.length > 1 && (
                 <Notice tone="warn" title="Results from two API versions">
