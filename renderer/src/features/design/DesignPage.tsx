@@ -5,10 +5,12 @@
  */
 import { useState } from 'react';
 import { useParams } from 'wouter';
+import { LIMITS } from '../../../../shared/contract/bounds';
 import type { StudyDesignView } from '../../../../shared/contract/visits.contract';
 import { MISSING_REASONS } from '../../../../shared/missing-data';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../../../shared/states';
 import { Badge } from '../../components/Badges';
+import { ReasonField, useReason } from '../../components/Curation';
 import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
@@ -216,14 +218,15 @@ const Completeness = ({ studyId }: { studyId: number }) => {
 const StatusForm = ({ participantId, code }: { participantId: number; code: string }) => {
   const [status, setStatus] = useState<ParticipantStatus>('active');
   const [on, setOn] = useState(today());
-  const [reason, setReason] = useState('');
+  const reason = useReason(status === 'withdrawn');
   const save = useAction('visits.setStatus');
   return (
     <form
       className="form inline-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void save.run({ participantId, status, on, ...(reason ? { reason } : {}) });
+        if (!reason.check()) return;
+        void save.run({ participantId, status, on, ...(reason.given ? { reason: reason.given } : {}) });
       }}
     >
       <SelectField
@@ -238,12 +241,11 @@ const StatusForm = ({ participantId, code }: { participantId: number; code: stri
         ))}
       </SelectField>
       <TextField label="From" type="date" value={on} required onChange={(e) => setOn(e.target.value)} />
-      <TextField
+      <ReasonField
+        {...reason.field}
         label="Reason"
         hint={status === 'withdrawn' ? 'A withdrawal needs its reason.' : undefined}
-        value={reason}
-        maxLength={200}
-        onChange={(e) => setReason(e.target.value)}
+        maxLength={LIMITS.label}
       />
       <div className="row">
         <button type="submit" disabled={save.pending}>
