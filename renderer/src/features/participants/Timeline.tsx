@@ -342,7 +342,7 @@ export const Timeline = ({
     <section className="section" aria-labelledby="timeline-h">
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
-        <div className="actions">
+        <div className="actions timeline-controls">
           <Link href={paths.study(studyId).change}>Change statistics settings</Link>
           <SelectField
             label="Time axis"
