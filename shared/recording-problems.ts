@@ -45,6 +45,13 @@ const PERMANENT: ReadonlySet<ApiErrorKind> = new Set([
 export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
   switch (f.uploadState) {
     case 'refused_locally': {
+      // A borderline file the researcher did not choose to send is held for their decision, not refused.
+      const borderline = f.verdict?.findings.find((x) => x.code === 'speech_borderline');
+      if (f.verdict?.status === 'borderline' && borderline)
+        return {
+          summary: `Held, not sent: ${borderline.message}`,
+          action: `${borderline.action} To send it: Curation, Send anyway.`,
+        };
       const refusals = f.verdict?.findings.filter((x) => x.severity === 'refuse') ?? [];
       const first = refusals[0];
       if (!first) return { summary: 'Refused by the local checks.', action: 'Open the file to see why.' };

@@ -153,6 +153,8 @@ export interface BatchProgress {
   readonly createdAt: string;
   readonly analyses: readonly AnalysisType[];
   readonly uploads: Readonly<Partial<Record<UploadState, number>>>;
+  /** Of `uploads.refused_locally`, the borderline files not chosen for sending: held for the researcher, not refused. */
+  readonly heldBorderline: number;
   readonly analysesByState: Readonly<Partial<Record<AnalysisState, number>>>;
   readonly total: number;
   readonly pauseReason: string | null;

@@ -4,7 +4,7 @@
  * `lm_<key>`, analysis "local". Both vocabularies stay where they are written; this only lists them
  * together, in the shape the charts read.
  */
-import { MEASURE_KEYS as LOCAL_KEYS, MEASURES as LOCAL } from './acoustics/measures';
+import { localMeasureName, MEASURE_KEYS as LOCAL_KEYS, MEASURES as LOCAL } from './acoustics/measures';
 import { MEASURES, type MeasureDef } from './api/measures';
 import { ANALYSIS_TYPES, type AnalysisType } from './api/vocabulary';
 
@@ -19,7 +19,7 @@ export const LOCAL_CHART_MEASURES: readonly ChartMeasure[] = LOCAL_KEYS.map((k) 
   key: `${LOCAL_PREFIX}${k}`,
   analysis: LOCAL_ANALYSIS,
   field: k,
-  label: LOCAL[k].label,
+  label: localMeasureName(k),
   kind: 'indicator',
   valueType: k === 'pause_count' ? 'integer' : 'number',
   // Ratios and counts have no unit, as the catalogue's unitless measures (and the exports' codebook).

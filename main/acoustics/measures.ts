@@ -1,2 +1,8 @@
 /** The vocabulary of local acoustic measures lives in shared/ (the renderer shows it too); re-exported here. */
-export { MEASURE_KEYS, MEASURES, type MeasureKey, type Measures } from '../../shared/acoustics/measures';
+export {
+  localMeasureName,
+  MEASURE_KEYS,
+  MEASURES,
+  type MeasureKey,
+  type Measures,
+} from '../../shared/acoustics/measures';

@@ -5,7 +5,7 @@
  * vocabulary (keys, units, labels, algorithms) is main/acoustics/measures.ts, written once.
  */
 import { ENGINE } from '../acoustics/measure';
-import { MEASURE_KEYS, MEASURES, type MeasureKey } from '../acoustics/measures';
+import { localMeasureName, MEASURE_KEYS, MEASURES, type MeasureKey } from '../acoustics/measures';
 import { QUALITY_THRESHOLDS } from '../acoustics/quality';
 import type { StoredMeasurement } from '../db/repos/local-measures.repo';
 import type { ExportColumn, RawValue } from './column';
@@ -32,7 +32,7 @@ export const LOCAL_MEASURE_DEFS: readonly LocalMeasureDef[] = MEASURE_KEYS.map((
   valueType: 'number',
   // Ratios and counts have no unit, as the catalogue's unitless measures.
   unit: MEASURES[key].unit === 'ratio' || MEASURES[key].unit === 'count' ? null : MEASURES[key].unit,
-  label: MEASURES[key].label,
+  label: localMeasureName(key),
   meaning: MEASURES[key].algorithm,
 }));
 
@@ -89,7 +89,7 @@ export const localMeasureColumns = <
     column<C>(
       `${LOCAL_PREFIX}${d.key}`,
       d.key === 'pause_count' ? 'integer' : 'number',
-      `Local: ${d.label}`,
+      d.label,
       `Computed on this machine from the recording's audio, not by the service. ${d.meaning}. Also empty when undefined for the recording (no voiced frame, no pause). ${NOT_MEASURED}`,
       (c) => c.local?.measures[d.key] ?? null,
       d.unit,

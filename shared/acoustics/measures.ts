@@ -85,3 +85,10 @@ export const MEASURES = {
 export type MeasureKey = keyof typeof MEASURES;
 export const MEASURE_KEYS = Object.keys(MEASURES) as readonly MeasureKey[];
 export type Measures = Record<MeasureKey, number | null>;
+
+/**
+ * A local measure's name wherever it is shown beside the service's measures (the timeline's picker, chart
+ * titles and values table, the exports' column titles and codebook): its label and that it was computed
+ * here, so the service's "Harmonics-to-noise ratio" and this one's are told apart.
+ */
+export const localMeasureName = (key: MeasureKey): string => `${MEASURES[key].label}, computed here`;

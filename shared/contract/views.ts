@@ -141,6 +141,7 @@ export const BatchProgressSchema = z.object({
   createdAt: z.string(),
   analyses: z.array(AnalysisType),
   uploads: countsBy(UPLOAD_STATES),
+  heldBorderline: z.number(),
   analysesByState: countsBy(ANALYSIS_STATES),
   total: z.number(),
   pauseReason: z.string().nullable(),

@@ -98,17 +98,17 @@ test('participant page: a local measure picked, excluded, flagged and reliable-c
   await page.getByText(/^Measures shown:/).click();
   const localGroup = page.getByRole('group', { name: 'Local acoustic measures (computed here)' });
   await expect(localGroup).toBeVisible();
-  await localGroup.getByRole('checkbox', { name: 'Mean F0 (Hz)' }).check();
+  await localGroup.getByRole('checkbox', { name: 'Mean F0, computed here (Hz)' }).check();
   await page.getByText(/^Measures shown:/).click();
   await expect(charts).toHaveCount(3);
-  const f0 = page.getByRole('figure', { name: /^Mean F0/ });
+  const f0 = page.getByRole('figure', { name: /^Mean F0, computed here/ });
   await expect(f0.locator('.tchart-canvas')).toHaveAttribute('data-drawn', /\d/);
   await expect(f0).toContainText('(Hz)');
   await expect(f0).toContainText(/local: 5 sessions/);
   await expect(page.getByText(/^Local measures \(computed here from the audio/)).toBeVisible();
 
   // Marks: the excluded recording (a cross, off the line), the flagged value (a ring), the reliable change (an arrow).
-  const hnr = page.getByRole('figure', { name: /Harmonics-to-noise ratio/ });
+  const hnr = page.getByRole('figure', { name: /^Harmonics-to-noise ratio \(dB\)$/ });
   const canvas = hnr.locator('.tchart-canvas');
   await expect(canvas).toHaveAttribute('data-excluded', '1');
   await expect(canvas).toHaveAttribute('data-flagged', '1');

@@ -210,6 +210,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   const flagged = new Set([bySession['week 3']!.recordingId, bySession['week 5']!.recordingId]);
   const hnrPoints = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!.points;
   const stressPoints = tl.measures.find((m) => m.key === 'wb_stress')!.series[0]!.points;
+  const lmHnrCharts = tl.available.some((m) => m.key === 'lm_hnr_db') ? 1 : 0;
   await openScreen(page, `/studies/${studyId}/participants/${byCode['P-001']!.id}`);
   await expect(page.getByRole('heading', { name: 'Participant P-001' })).toBeVisible();
   await expect(page.getByText('Simulated results (sandbox)').first()).toBeVisible();
@@ -217,10 +218,12 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await page.getByText(/^Measures shown:/).click();
   await page.getByRole('button', { name: 'Show all' }).click();
   await page.getByText(/^Measures shown:/).click();
-  // The service's HNR (the local measure of the same name, lm_hnr_db, has its own chart).
-  const hnr = page
-    .getByRole('figure', { name: /Harmonics-to-noise ratio/ })
-    .filter({ has: page.locator('.tchart-canvas[data-chart="pd_hnr"]') });
+  // The service's HNR, by its name: the one computed here is "Harmonics-to-noise ratio, computed here".
+  const hnr = page.getByRole('figure', { name: /^Harmonics-to-noise ratio \(dB\)$/ });
+  await expect(page.getByRole('figure', { name: /^Harmonics-to-noise ratio, computed here/ })).toHaveCount(
+    lmHnrCharts,
+  );
+  await expect(hnr.locator('.tchart-canvas')).toHaveAttribute('data-chart', 'pd_hnr');
   // A chart draws when it comes near the window (a page of 37 charts draws the few in view).
   await hnr.scrollIntoViewIfNeeded();
   await expect(hnr.locator('canvas').first()).toBeVisible();

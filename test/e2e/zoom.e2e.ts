@@ -50,6 +50,9 @@ test('every screen reflows at 200 % zoom in a 1280 x 800 window: no page scrolls
     ['overview', s.overview],
     ['participants', s.participants],
     ['participant', s.participant(parts.value.rows[0]!.id)],
+    ['cohort', s.cohort],
+    ['design', s.design],
+    ['change', s.change],
     ['recordings', s.recordings],
     ['recording', s.recording(rows.value.rows[0]!.id)],
     ['import', s.import],
@@ -73,12 +76,11 @@ test('every screen reflows at 200 % zoom in a 1280 x 800 window: no page scrolls
     console.log(`200 % ${name}: scrollWidth ${o.scrollWidth}, clientWidth ${o.clientWidth}`);
     if (o.scrollWidth > o.clientWidth)
       failures.push(`${name}: ${o.scrollWidth} > ${o.clientWidth}: ${o.wide.join(', ')}`);
-    if (['participants', 'recordings', 'batch', 'recording'].includes(name)) {
-      await shoot(page, `zoom200-${name}-light`);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await shoot(page, `zoom200-${name}-dark`);
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
+    // Every screen, light and dark, to be looked at (test-results/screenshots/zoom200-*).
+    await shoot(page, `zoom200-${name}-light`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, `zoom200-${name}-dark`);
+    await page.emulateMedia({ colorScheme: 'light' });
   }
   expect(failures, 'pages that scroll sideways at 200 %').toEqual([]);
 

@@ -31,6 +31,12 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
     uploads[r.s] = r.n;
     total += r.n;
   }
+  // Of the refused_locally ones, the borderline files the researcher did not choose to send: held, not refused.
+  const held = stmt(
+    db,
+    `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state = 'refused_locally'
+       AND json_extract(verdict, '$.status') = 'borderline'`,
+  ).get(batchId) as { n: number };
   const analysesByState: Partial<Record<AnalysisState, number>> = {};
   for (const r of stmt(
     db,
@@ -51,6 +57,7 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
     createdAt: b.created_at,
     analyses: JSON.parse(b.analyses) as AnalysisType[],
     uploads,
+    heldBorderline: held.n,
     analysesByState,
     total,
     pauseReason: b.pause_reason,

@@ -2,11 +2,65 @@
  * The pieces every curation act shows the same way (recording page, participant page, needs-you list):
  * the plain-words confirmation an act goes through, and the list of acts with their undo buttons.
  */
-import type { ReactNode } from 'react';
-import type { CurationActView } from '../../../shared/curation';
+import { useState, type ReactNode } from 'react';
+import { MAX_CURATION_REASON, type CurationActView } from '../../../shared/curation';
+import { TextField } from './Form';
 import { fmtDateTime } from '../lib/format';
 import { CURATION_ACT } from '../lib/labels';
 import type { RpcClient } from '../lib/rpc/client';
+
+/**
+ * The reason an act asks for, with its validation: a required reason left blank is said next to the
+ * field once the researcher tries to go on (and is not sent); an optional one is sent only when given.
+ */
+export const useReason = (required: boolean) => {
+  const [value, setValue] = useState('');
+  const [tried, setTried] = useState(false);
+  const missing = required && value.trim() === '';
+  return {
+    value,
+    /** The reason to send: undefined when blank. */
+    given: value.trim() === '' ? undefined : value,
+    reset: () => {
+      setValue('');
+      setTried(false);
+    },
+    /** Whether the act may go on; when not, the field says why. */
+    check: () => {
+      setTried(true);
+      return !missing;
+    },
+    field: { value, onChange: setValue, required, error: tried && missing ? 'Give a reason.' : null },
+  };
+};
+
+export const ReasonField = ({
+  value,
+  onChange,
+  required,
+  error,
+  label,
+  hint,
+  maxLength = MAX_CURATION_REASON,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  required: boolean;
+  error: string | null;
+  /** Defaults to "Reason (required)" or "Reason (optional)". */
+  label?: string;
+  hint?: ReactNode;
+  maxLength?: number;
+}) => (
+  <TextField
+    label={label ?? `Reason (${required ? 'required' : 'optional'})`}
+    hint={hint}
+    error={error}
+    value={value}
+    maxLength={maxLength}
+    onChange={(e) => onChange(e.target.value)}
+  />
+);
 
 /** A question and two buttons: the plain-words confirmation every act goes through. */
 export const Confirm = ({

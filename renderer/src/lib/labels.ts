@@ -19,6 +19,23 @@ export const UPLOAD_STATE: Record<UploadState, { label: string; tone: Tone }> = 
   cancelled: { label: 'Cancelled', tone: 'muted' },
 };
 
+/**
+ * A recording's upload state as the researcher reads it: a borderline file not chosen for sending is
+ * stored as refused_locally (never sent), but nothing refused it; it is held for their decision (as
+ * visits.csv and the completeness screen say).
+ */
+export const HELD_BORDERLINE = { label: 'Borderline, held', tone: 'warn' } as const satisfies {
+  label: string;
+  tone: Tone;
+};
+export const uploadStateOf = (r: {
+  readonly uploadState: UploadState;
+  readonly verdictStatus: string | null;
+}): { label: string; tone: Tone } =>
+  r.uploadState === 'refused_locally' && r.verdictStatus === 'borderline'
+    ? HELD_BORDERLINE
+    : UPLOAD_STATE[r.uploadState];
+
 export const ANALYSIS_STATE: Record<AnalysisState, { label: string; tone: Tone }> = {
   awaiting_upload: { label: 'Awaiting upload', tone: 'muted' },
   processing: { label: 'Processing', tone: 'info' },

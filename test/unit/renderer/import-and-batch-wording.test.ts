@@ -98,6 +98,7 @@ const batch = (over: Partial<BatchProgress>): BatchProgress => ({
   total: 0,
   pauseReason: null,
   serviceClockOffsetSeconds: null,
+  heldBorderline: 0,
   ...over,
 });
 

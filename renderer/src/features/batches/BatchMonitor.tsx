@@ -19,7 +19,7 @@ import { BatchBars } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { BATCH_LABEL, BATCH_TONE, batchStatus, clockNotice } from './batch-status';
-import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ANALYSIS_LABEL, ANALYSIS_STATE, HELD_BORDERLINE, UPLOAD_STATE, type Tone } from '../../lib/labels';
 import { useTableControls } from '../../lib/use-table-controls';
 import { recordingColumns } from '../recordings/recording-columns';
 import {
@@ -35,17 +35,28 @@ import { QueueBanner } from './QueueBanner';
 import { ReceiptDifferences } from './ReceiptDifferences';
 import { paths } from '../../app/paths';
 
+/** Files by upload state as the researcher reads them: borderline files not chosen for sending are held, not refused. */
+const uploadCounts = (b: BatchProgress): [string, { label: string; tone: Tone }, number][] =>
+  UPLOAD_STATES.flatMap((s): [string, { label: string; tone: Tone }, number][] =>
+    s === 'refused_locally'
+      ? [
+          [s, UPLOAD_STATE[s], (b.uploads[s] ?? 0) - b.heldBorderline],
+          ['held_borderline', HELD_BORDERLINE, b.heldBorderline],
+        ]
+      : [[s, UPLOAD_STATE[s], b.uploads[s] ?? 0]],
+  ).filter(([, , n]) => n > 0);
+
 const Counts = ({ b }: { b: BatchProgress }) => (
   <div className="count-tables">
     <table className="table compact">
       <caption>Files by upload state</caption>
       <tbody>
-        {UPLOAD_STATES.filter((s) => (b.uploads[s] ?? 0) > 0).map((s) => (
-          <tr key={s}>
+        {uploadCounts(b).map(([key, { label, tone }, n]) => (
+          <tr key={key}>
             <th scope="row">
-              <Badge tone={UPLOAD_STATE[s].tone}>{UPLOAD_STATE[s].label}</Badge>
+              <Badge tone={tone}>{label}</Badge>
             </th>
-            <td className="right">{fmtInt(b.uploads[s] ?? 0)}</td>
+            <td className="right">{fmtInt(n)}</td>
           </tr>
         ))}
       </tbody>

@@ -5,20 +5,18 @@
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { MAX_CURATION_REASON } from '../../../../shared/curation';
 import { ErrorNotice } from '../../components/Feedback';
-import { TextField } from '../../components/Form';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { Confirm } from '../../components/Curation';
+import { Confirm, ReasonField, useReason } from '../../components/Curation';
 
 const fileName = (p: string) => p.split(/[\\/]/).at(-1) ?? p;
 
 export const DismissButton = ({ recordingId, fileName: name }: { recordingId: number; fileName: string }) => {
   const dismiss = useAction('curation.dismissItem');
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
+  const reason = useReason(true);
   if (!open)
     return (
       <button type="button" className="small" onClick={() => setOpen(true)}>
@@ -33,10 +31,11 @@ export const DismissButton = ({ recordingId, fileName: name }: { recordingId: nu
         pending={dismiss.pending}
         onNo={() => {
           setOpen(false);
-          setReason('');
+          reason.reset();
         }}
         onYes={async () => {
-          const res = await dismiss.run({ recordingId, reason });
+          if (!reason.check()) return;
+          const res = await dismiss.run({ recordingId, reason: reason.value });
           if (res.ok) setOpen(false);
         }}
       >
@@ -44,12 +43,7 @@ export const DismissButton = ({ recordingId, fileName: name }: { recordingId: nu
           The file stays as it is (nothing is sent or deleted); it leaves this list and is listed as
           dismissed, with your reason. You can undo it.
         </p>
-        <TextField
-          label="Reason (required)"
-          value={reason}
-          maxLength={MAX_CURATION_REASON}
-          onChange={(e) => setReason(e.target.value)}
-        />
+        <ReasonField {...reason.field} />
       </Confirm>
       <ErrorNotice error={dismiss.error} />
     </>

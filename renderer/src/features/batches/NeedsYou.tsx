@@ -13,12 +13,11 @@ import { useCallback } from 'react';
 import { Link } from 'wouter';
 import type { Usage } from '../../../../shared/api/domain';
 import type { UncertainUpload } from '../../../../shared/study';
-import { Badge, SimulatedBadge } from '../../components/Badges';
+import { Badge, SimulatedBadge, UploadStateBadge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useEvent } from '../../lib/api';
 import { fmtInt, plural } from '../../lib/format';
-import { UPLOAD_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { DismissButton, DismissedItems } from './DismissItem';
 
@@ -209,7 +208,12 @@ const Refused = ({ studyId, batchId }: { studyId: number; batchId: number }) => 
   if (!q.data || q.data.total === 0) return null;
   return (
     <div>
-      <h3>Refused ({fmtInt(q.data.total)})</h3>
+      <h3>
+        {q.data.rows.some((r) => r.verdictStatus === 'borderline' && r.uploadState === 'refused_locally')
+          ? 'Refused or held'
+          : 'Refused'}{' '}
+        ({fmtInt(q.data.total)})
+      </h3>
       <table className="table compact refused">
         <thead>
           <tr>
@@ -224,7 +228,7 @@ const Refused = ({ studyId, batchId }: { studyId: number; batchId: number }) => 
             <tr key={r.id}>
               <th scope="row">
                 <Link href={paths.study(studyId).recording(r.id)}>{r.fileName}</Link>{' '}
-                <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
+                <UploadStateBadge r={r} />
               </th>
               <td>{r.participantCode}</td>
               <td>{r.problem?.summary ?? '—'}</td>

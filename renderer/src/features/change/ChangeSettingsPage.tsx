@@ -169,7 +169,7 @@ export const ChangeSettingsPage = () => {
               />
             </Section>
             <Section title="Test-retest reliability by measure">
-              <table className="table compact">
+              <table className="table compact reliability-table">
                 <thead>
                   <tr>
                     <th scope="col">Measure</th>

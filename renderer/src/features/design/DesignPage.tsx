@@ -5,13 +5,16 @@
  */
 import { useState } from 'react';
 import { useParams } from 'wouter';
+import { LIMITS } from '../../../../shared/contract/bounds';
 import type { StudyDesignView } from '../../../../shared/contract/visits.contract';
 import { MISSING_REASONS } from '../../../../shared/missing-data';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from '../../../../shared/states';
 import { Badge } from '../../components/Badges';
+import { ReasonField, useReason } from '../../components/Curation';
 import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
+import { TableScroll } from '../../components/TableScroll';
 import { useAction, useCall } from '../../lib/api';
 import { PARTICIPANT_STATUS, VISIT_SOURCE } from '../../lib/labels';
 
@@ -177,36 +180,38 @@ const Completeness = ({ studyId }: { studyId: number }) => {
             Set a schedule above to see which visits are present or missing.
           </Empty>
         ) : (
-          <table className="table compact">
-            <caption className="muted small">
-              On {t.today}, {t.participants} participants. Each expected visit is present (a usable recording)
-              or missing for one reason; the same table is completeness.csv in the export.
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Visit</th>
-                <th scope="col">Expected</th>
-                <th scope="col">Present</th>
-                {MISSING_REASONS.map((m) => (
-                  <th scope="col" key={m.code} title={m.meaning}>
-                    <abbr title={m.label}>{m.code}</abbr>
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {t.lines.map((l) => (
-                <tr key={l.visitId}>
-                  <th scope="row">{l.visit}</th>
-                  <td>{l.expected}</td>
-                  <td>{l.present}</td>
+          <TableScroll label="Completeness by visit">
+            <table className="table compact">
+              <caption className="muted small">
+                On {t.today}, {t.participants} participants. Each expected visit is present (a usable
+                recording) or missing for one reason; the same table is completeness.csv in the export.
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Visit</th>
+                  <th scope="col">Expected</th>
+                  <th scope="col">Present</th>
                   {MISSING_REASONS.map((m) => (
-                    <td key={m.code}>{l.missing[m.reason] || ''}</td>
+                    <th scope="col" key={m.code} title={m.meaning}>
+                      <abbr title={m.label}>{m.code}</abbr>
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {t.lines.map((l) => (
+                  <tr key={l.visitId}>
+                    <th scope="row">{l.visit}</th>
+                    <td>{l.expected}</td>
+                    <td>{l.present}</td>
+                    {MISSING_REASONS.map((m) => (
+                      <td key={m.code}>{l.missing[m.reason] || ''}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )
       }
     </QueryView>
@@ -216,14 +221,15 @@ const Completeness = ({ studyId }: { studyId: number }) => {
 const StatusForm = ({ participantId, code }: { participantId: number; code: string }) => {
   const [status, setStatus] = useState<ParticipantStatus>('active');
   const [on, setOn] = useState(today());
-  const [reason, setReason] = useState('');
+  const reason = useReason(status === 'withdrawn');
   const save = useAction('visits.setStatus');
   return (
     <form
       className="form inline-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void save.run({ participantId, status, on, ...(reason ? { reason } : {}) });
+        if (!reason.check()) return;
+        void save.run({ participantId, status, on, ...(reason.given ? { reason: reason.given } : {}) });
       }}
     >
       <SelectField
@@ -238,12 +244,11 @@ const StatusForm = ({ participantId, code }: { participantId: number; code: stri
         ))}
       </SelectField>
       <TextField label="From" type="date" value={on} required onChange={(e) => setOn(e.target.value)} />
-      <TextField
+      <ReasonField
+        {...reason.field}
         label="Reason"
         hint={status === 'withdrawn' ? 'A withdrawal needs its reason.' : undefined}
-        value={reason}
-        maxLength={200}
-        onChange={(e) => setReason(e.target.value)}
+        maxLength={LIMITS.label}
       />
       <div className="row">
         <button type="submit" disabled={save.pending}>
@@ -272,66 +277,68 @@ const ParticipantVisits = ({ participantId, d }: { participantId: number; d: Stu
           {p.recordings.length === 0 ? (
             <p className="muted">No recordings yet.</p>
           ) : (
-            <table className="table compact">
-              <thead>
-                <tr>
-                  <th scope="col">Recording</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Session</th>
-                  <th scope="col">Day</th>
-                  <th scope="col">Visit</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Values</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.recordings.map((r) => (
-                  <tr key={r.recordingId}>
-                    <th scope="row">#{r.recordingId}</th>
-                    <td>{r.date}</td>
-                    <td>{r.session ?? '—'}</td>
-                    <td>{r.daysSinceBaseline ?? '—'}</td>
-                    <td>
-                      <select
-                        aria-label={`Visit of recording ${r.recordingId}`}
-                        value={r.source === 'researcher' ? String(r.visitId ?? 'none') : 'rules'}
-                        disabled={assign.pending}
-                        onChange={(e) => {
-                          const x = e.target.value;
-                          void assign.run(
-                            x === 'rules'
-                              ? { recordingId: r.recordingId, clear: true }
-                              : { recordingId: r.recordingId, visitId: x === 'none' ? null : Number(x) },
-                          );
-                        }}
-                      >
-                        <option value="rules">
-                          By the rules: {r.source === 'researcher' ? '…' : (r.visit ?? 'no visit')}
-                        </option>
-                        <option value="none">No visit</option>
-                        {d.visits.map((x) => (
-                          <option key={x.id} value={String(x.id)}>
-                            {x.name}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>{VISIT_SOURCE[r.source]}</td>
-                    <td>
-                      {r.usable ? (
-                        <Badge tone="ok">usable</Badge>
-                      ) : r.reason ? (
-                        <Badge tone="warn" title={r.detail ?? ''}>
-                          {MISSING_REASONS.find((m) => m.reason === r.reason)!.label}
-                        </Badge>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
+            <TableScroll label="Recordings and their visits">
+              <table className="table compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Recording</th>
+                    <th scope="col">Date</th>
+                    <th scope="col">Session</th>
+                    <th scope="col">Day</th>
+                    <th scope="col">Visit</th>
+                    <th scope="col">From</th>
+                    <th scope="col">Values</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {p.recordings.map((r) => (
+                    <tr key={r.recordingId}>
+                      <th scope="row">#{r.recordingId}</th>
+                      <td className="nowrap">{r.date}</td>
+                      <td>{r.session ?? '—'}</td>
+                      <td>{r.daysSinceBaseline ?? '—'}</td>
+                      <td>
+                        <select
+                          aria-label={`Visit of recording ${r.recordingId}`}
+                          value={r.source === 'researcher' ? String(r.visitId ?? 'none') : 'rules'}
+                          disabled={assign.pending}
+                          onChange={(e) => {
+                            const x = e.target.value;
+                            void assign.run(
+                              x === 'rules'
+                                ? { recordingId: r.recordingId, clear: true }
+                                : { recordingId: r.recordingId, visitId: x === 'none' ? null : Number(x) },
+                            );
+                          }}
+                        >
+                          <option value="rules">
+                            By the rules: {r.source === 'researcher' ? '…' : (r.visit ?? 'no visit')}
+                          </option>
+                          <option value="none">No visit</option>
+                          {d.visits.map((x) => (
+                            <option key={x.id} value={String(x.id)}>
+                              {x.name}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td>{VISIT_SOURCE[r.source]}</td>
+                      <td>
+                        {r.usable ? (
+                          <Badge tone="ok">usable</Badge>
+                        ) : r.reason ? (
+                          <Badge tone="warn" title={r.detail ?? ''}>
+                            {MISSING_REASONS.find((m) => m.reason === r.reason)!.label}
+                          </Badge>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           <ErrorNotice error={assign.error} />
         </>
@@ -350,43 +357,45 @@ const Participants = ({ d }: { d: StudyDesignView }) => {
           <Empty title="No participants yet" />
         ) : (
           <>
-            <table className="table compact">
-              <thead>
-                <tr>
-                  <th scope="col">Participant</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Baseline</th>
-                  <th scope="col">
-                    <span className="sr-only">Open</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((p) => (
-                  <tr key={p.participantId}>
-                    <th scope="row">{p.code}</th>
-                    <td>
-                      <Badge tone={PARTICIPANT_STATUS[p.status].tone}>
-                        {PARTICIPANT_STATUS[p.status].label}
-                      </Badge>
-                    </td>
-                    <td>{p.statusOn ?? '—'}</td>
-                    <td>{p.statusReason ?? ''}</td>
-                    <td>{p.baseline?.date ?? '—'}</td>
-                    <td>
-                      <button
-                        type="button"
-                        onClick={() => setOpen(open === p.participantId ? null : p.participantId)}
-                      >
-                        {open === p.participantId ? 'Close' : 'Status and visits'}
-                      </button>
-                    </td>
+            <TableScroll label="Participants: status and baseline">
+              <table className="table compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Participant</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Since</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Baseline</th>
+                    <th scope="col">
+                      <span className="sr-only">Open</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map((p) => (
+                    <tr key={p.participantId}>
+                      <th scope="row">{p.code}</th>
+                      <td>
+                        <Badge tone={PARTICIPANT_STATUS[p.status].tone}>
+                          {PARTICIPANT_STATUS[p.status].label}
+                        </Badge>
+                      </td>
+                      <td className="nowrap">{p.statusOn ?? '—'}</td>
+                      <td>{p.statusReason ?? ''}</td>
+                      <td className="nowrap">{p.baseline?.date ?? '—'}</td>
+                      <td>
+                        <button
+                          type="button"
+                          onClick={() => setOpen(open === p.participantId ? null : p.participantId)}
+                        >
+                          {open === p.participantId ? 'Close' : 'Status and visits'}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
             {open !== null && <ParticipantVisits participantId={open} d={d} />}
           </>
         )

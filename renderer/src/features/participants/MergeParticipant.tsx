@@ -8,7 +8,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { MergePreview } from '../../../../shared/curation';
-import { MAX_CURATION_REASON } from '../../../../shared/curation';
 import type { AppError } from '../../../../shared/rpc';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
@@ -16,7 +15,7 @@ import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { plural } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { Confirm, CurationActsTable, participantIdByCode } from '../../components/Curation';
+import { Confirm, CurationActsTable, participantIdByCode, ReasonField } from '../../components/Curation';
 
 const PreviewText = ({ m }: { m: MergePreview }) => (
   <>
@@ -156,12 +155,7 @@ export const MergeParticipant = ({
           />
           {preview && <PreviewText m={preview} />}
           {preview && !preview.refusal && (
-            <TextField
-              label="Reason (required)"
-              value={reason}
-              maxLength={MAX_CURATION_REASON}
-              onChange={(e) => setReason(e.target.value)}
-            />
+            <ReasonField value={reason} onChange={setReason} required={true} error={null} />
           )}
         </Confirm>
       )}

@@ -6,14 +6,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
 import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
-import { Badge, SimulatedBadge } from '../../components/Badges';
+import { Badge, SimulatedBadge, UploadStateBadge } from '../../components/Badges';
 import { Empty, QueryView } from '../../components/Feedback';
 import { PageHeader, Section, Stat } from '../../components/Page';
 import { PagedTable, type Column } from '../../components/PagedTable';
 import { RecencyBadge } from '../../components/RecencyBadge';
 import { useCall } from '../../lib/api';
 import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
-import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 import { ParticipantAttributes } from './ParticipantAttributes';
 import { MergeParticipant } from './MergeParticipant';
 import { ParticipantDetails } from './ParticipantDetails';
@@ -46,7 +46,7 @@ const recordingColumns: readonly Column<RecordingRow>[] = [
     key: 'upload',
     header: 'Upload',
     width: 'minmax(0, 7fr)',
-    render: (r) => <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>,
+    render: (r) => <UploadStateBadge r={r} />,
   },
   {
     key: 'analyses',

@@ -217,7 +217,7 @@ const MeasurePicker = ({
               {ms.map((m) => (
                 <Checkbox
                   key={m.key}
-                  // A local measure's unit tells it from the service's measure of a like name (e.g. HNR).
+                  // A local measure's name says it was computed here (e.g. HNR, which the service also gives); its unit too.
                   label={m.analysis === LOCAL_ANALYSIS && m.unit ? `${m.label} (${m.unit})` : m.label}
                   checked={set.has(m.key)}
                   onChange={(on) => toggle(m.key, on)}
@@ -339,7 +339,7 @@ export const Timeline = ({
     <section className="section" aria-labelledby="timeline-h">
       <div className="section-head">
         <h2 id="timeline-h">Timeline</h2>
-        <div className="actions">
+        <div className="actions timeline-controls">
           <Link href={paths.study(studyId).change}>Change statistics settings</Link>
           <SelectField
             label="Time axis"

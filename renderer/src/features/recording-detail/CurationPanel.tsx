@@ -6,12 +6,11 @@
 import { useState } from 'react';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import type { CurationDone } from '../../../../shared/curation';
-import { MAX_CURATION_REASON } from '../../../../shared/curation';
 import type { AppError } from '../../../../shared/rpc';
 import { Badge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
-import { Confirm, CurationActsTable, participantIdByCode } from '../../components/Curation';
+import { Confirm, CurationActsTable, participantIdByCode, ReasonField } from '../../components/Curation';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
@@ -158,11 +157,12 @@ export const CurationPanel = ({
             {r.participantCode}’s latest recording, nor in baselines and the timeline. You can restore it at
             any time.
           </p>
-          <TextField
+          <ReasonField
             label="Reason (required; it goes into the exports)"
             value={reason}
-            maxLength={MAX_CURATION_REASON}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={setReason}
+            required={true}
+            error={null}
           />
         </Confirm>
       )}
@@ -179,12 +179,7 @@ export const CurationPanel = ({
             )
           }
         >
-          <TextField
-            label="Reason (optional)"
-            value={reason}
-            maxLength={MAX_CURATION_REASON}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <ReasonField value={reason} onChange={setReason} required={false} error={null} />
         </Confirm>
       )}
       {step === 'reassign' && (
@@ -230,12 +225,7 @@ export const CurationPanel = ({
             onChange={(e) => setSession(e.target.value)}
             autoComplete="off"
           />
-          <TextField
-            label="Reason (optional)"
-            value={reason}
-            maxLength={MAX_CURATION_REASON}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <ReasonField value={reason} onChange={setReason} required={false} error={null} />
         </Confirm>
       )}
       {step === 'send' && (
@@ -251,12 +241,7 @@ export const CurationPanel = ({
             the service then decides, and a refusal by the service costs no credit. Where the file breaks the
             service’s own limits (size, duration, format) Voicescope says so and does not send it.
           </p>
-          <TextField
-            label="Reason (required)"
-            value={reason}
-            maxLength={MAX_CURATION_REASON}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <ReasonField value={reason} onChange={setReason} required={true} error={null} />
         </Confirm>
       )}
       {step === 'delete' && (
@@ -276,12 +261,7 @@ export const CurationPanel = ({
             Nothing of it was sent to the service. Its record goes from the study; your original file is not
             touched. You can undo this straight afterwards.
           </p>
-          <TextField
-            label="Reason (optional)"
-            value={reason}
-            maxLength={MAX_CURATION_REASON}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <ReasonField value={reason} onChange={setReason} required={false} error={null} />
         </Confirm>
       )}
       <ErrorNotice error={error} />

@@ -9,14 +9,14 @@ import { Link, useParams } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
-import { Badge, SimulatedBadge } from '../../components/Badges';
+import { Badge, SimulatedBadge, UploadStateBadge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { MeasureTable } from '../../components/MeasureTable';
 import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
-import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { LocalMeasuresSection } from './LocalMeasuresSection';
 import type { CurationDone } from '../../../../shared/curation';
@@ -149,7 +149,7 @@ const Detail = ({
             <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
             {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
             {DATE_SOURCE[r.recordedAtSource]}){' · '}
-            <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
+            <UploadStateBadge r={r} />
             {r.apiVersion ? <> · API {r.apiVersion}</> : null}
           </>
         }

@@ -6,10 +6,10 @@
  * the rows show states, not values.
  */
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
-import { Badge } from '../../components/Badges';
+import { Badge, UploadStateBadge } from '../../components/Badges';
 import type { Column } from '../../components/PagedTable';
 import { fmtDateTime, fmtLongDateTime } from '../../lib/format';
-import { ANALYSIS_LABEL, ANALYSIS_STATE, UPLOAD_STATE } from '../../lib/labels';
+import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 
 type Analysis = RecordingRow['analyses'][number];
 
@@ -134,7 +134,7 @@ export const recordingColumns = (opts: { batch?: boolean } = {}): Column<Recordi
     sort: 'state',
     render: (r) => (
       <>
-        <Badge tone={UPLOAD_STATE[r.uploadState].tone}>{UPLOAD_STATE[r.uploadState].label}</Badge>
+        <UploadStateBadge r={r} />
         {r.converted ? <span className="muted small"> converted</span> : null}
       </>
     ),
