@@ -23,7 +23,9 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time: each test has its own host process, free port, workspace and sandbox
+  // (support/fixtures.ts) and its screenshots have names of their own; docs/testing.md.
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['./test/e2e/support/summary-reporter.ts']],
   outputDir: 'test-results/e2e',
