@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { SLOW_TESTS } from './test/tiers';
+import { SLOW_TESTS, TEST_WORKERS } from './test/tiers';
 
 export default defineConfig({
   test: {
@@ -11,9 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Two test files at a time at least (vitest's default is one fewer than the cores: one on a 2-core
-    // machine). Every file has its own temporary workspace, database and ports; docs/testing.md.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // vitest's default (one file at a time on 2 cores) unless TEST_WORKERS says (test/tiers.ts).
+    ...(TEST_WORKERS !== undefined ? { maxWorkers: TEST_WORKERS } : {}),
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
