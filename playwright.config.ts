@@ -4,6 +4,7 @@
  * Screenshots of the main screens are saved under test-results/screenshots/.
  */
 import { defineConfig } from '@playwright/test';
+import { TEST_WORKERS } from './test/tiers';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -23,7 +24,9 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // One file at a time unless TEST_WORKERS says more (test/tiers.ts, docs/testing.md): each test has its
+  // own host process, free port, workspace and sandbox (support/fixtures.ts), each screenshot its own name.
+  workers: TEST_WORKERS ?? 1,
   retries: 0,
   reporter: [['list'], ['./test/e2e/support/summary-reporter.ts']],
   outputDir: 'test-results/e2e',

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { SLOW_TESTS } from './test/tiers';
+import { SLOW_TESTS, TEST_WORKERS } from './test/tiers';
 
 export default defineConfig({
   test: {
@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // vitest's default (one file at a time on 2 cores) unless TEST_WORKERS says (test/tiers.ts).
+    ...(TEST_WORKERS !== undefined ? { maxWorkers: TEST_WORKERS } : {}),
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

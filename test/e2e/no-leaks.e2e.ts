@@ -43,6 +43,9 @@ const grep = (files: readonly string[], needles: readonly string[]) => {
   return { hits, files: files.length, bytes };
 };
 
+/** The host process from its spawn on (not from its readiness), so afterAll stops it whatever happened. */
+let spawned: ChildProcess | null = null;
+
 const startHost = async (home: string) => {
   const out: string[] = [];
   const child = spawn(
@@ -54,6 +57,7 @@ const startHost = async (home: string) => {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  spawned = child;
   child.stdout!.on('data', (d: Buffer) => out.push(d.toString()));
   child.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -138,7 +142,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  host?.child.kill('SIGKILL');
+  // A test that timed out before its host was ready left `host` unset; the spawned process is still known.
+  spawned?.kill('SIGKILL');
   await proxy?.close();
   await service?.close();
   rmSync(base, { recursive: true, force: true });

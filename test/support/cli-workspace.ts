@@ -1,7 +1,9 @@
 /**
  * A throwaway workspace for the `voicescope` command-line journeys (test/integration/cli): every command
  * runs as a process of its own over it (`node --import tsx main/cli/voicescope.ts --home <home> …`), and
- * a test reads the study database between commands.
+ * a test reads the study database between commands. Used by the command journeys in test/integration/cli,
+ * the loose-service batch (test/integration/sandbox/loose-batch-cli.slow.test.ts) and the 12-week study
+ * (test/integration/study/twelve-week-study.slow.test.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +22,11 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+export interface CliWorkspaceOptions {
+  /** Added to the environment of every command (e.g. the variable a profile's `--key-env` names). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 export interface CliWorkspace {
   readonly root: string;
   readonly home: string;
@@ -32,7 +39,7 @@ export interface CliWorkspace {
   remove(): void;
 }
 
-export const cliWorkspace = (prefix: string): CliWorkspace => {
+export const cliWorkspace = (prefix: string, options: CliWorkspaceOptions = {}): CliWorkspace => {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const home = join(root, 'home');
   const dbPath = join(home, 'voicescope.sqlite');
@@ -42,7 +49,9 @@ export const cliWorkspace = (prefix: string): CliWorkspace => {
     dbPath,
     run: (args) =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+        const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
+          env: { ...process.env, ...options.env },
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -60,3 +69,10 @@ export const cliWorkspace = (prefix: string): CliWorkspace => {
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 };
+
+/** The lines a command printed with `--json`, each parsed. */
+export const jsonLines = <T = Record<string, unknown>>(stdout: string): T[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);

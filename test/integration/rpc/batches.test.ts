@@ -96,10 +96,12 @@ describe('pause, resume and cancel', () => {
     await t.must('participants.createAccounts', { studyId });
     await t.must('batches.start', { batchId });
     await t.must('batches.pause', { batchId });
-    // Uploads already in flight finish (aborting one would make it uncertain); then nothing more is sent.
-    await new Promise((r) => setTimeout(r, 1_000));
-    const held = await t.must('batches.get', { batchId });
-    expect(held.uploads.uploading ?? 0).toBe(0);
+    // Uploads already in flight finish (aborting one would make it uncertain), however long that takes on a
+    // loaded machine (a fixed second was not always enough); then nothing more is sent.
+    const held = await eventually(async () => {
+      const b = await t.must('batches.get', { batchId });
+      return (b.uploads.uploading ?? 0) === 0 && b;
+    }, 'the uploads in flight to finish');
     await new Promise((r) => setTimeout(r, 1_500));
     const later = await t.must('batches.get', { batchId });
     expect(later.uploads.uploaded ?? 0).toBe(held.uploads.uploaded ?? 0);

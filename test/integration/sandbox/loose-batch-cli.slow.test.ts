@@ -9,12 +9,8 @@
  * timeout (issue 13 item 3, another change), such a recording never ends, so that case is written as
  * the specification wants it and marked as expected to fail for now.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISBEHAVIOURS } from '../../../main/sandbox/misbehave';
 import { EXIT } from '../../../main/cli/command';
@@ -22,41 +18,27 @@ import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { openStudyService } from '../../../main/services/study-service';
 import { MEASURES } from '../../../shared/api/measures';
 import { makeWav } from '../../fixtures/audio';
+import { cliWorkspace, jsonLines } from '../../support/cli-workspace';
 import { readCsv } from '../export/helpers';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const KEY = 'vs-loose-batch-key-0001';
 const PARTICIPANTS = 10;
 const SESSIONS = 5;
 const END_STATES = ['completed', 'error', 'timed_out', 'unanswered'];
 
-const root = mkdtempSync(join(tmpdir(), 'vs-loose-'));
-const home = join(root, 'home');
+const ws = cliWorkspace('vs-loose-', { env: { VS_LOOSE_KEY: KEY } });
+const { root, home } = ws;
 const files = join(root, 'files');
 let sandbox: Sandbox;
 const uncertainCodes: string[] = [];
 
-const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
-      env: { ...process.env, VS_LOOSE_KEY: KEY },
-    });
-    let out = '',
-      err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) =>
-      resolve({
-        code: code ?? -1,
-        lines: out
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>),
-        stderr: err,
-      }),
-    );
-  });
+/** One command, its `--json` lines parsed. */
+const run = async (
+  args: string[],
+): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> => {
+  const r = await ws.run(args);
+  return { code: r.code, lines: jsonLines(r.stdout), stderr: r.stderr };
+};
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -97,7 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await sandbox.close();
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 describe('a batch of 50 recordings against a loose service, through the command line', () => {

@@ -12,19 +12,16 @@
  * pandas recomputes every change statistic of participant_summary.csv from the exported long data
  * (test/reference/change_reference.py).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../main/cli/command';
-import { openStudyDb } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { MEASURES } from '../../../shared/api/measures';
 import { reliabilityOf } from '../../../shared/reliability';
+import { cliWorkspace, jsonLines } from '../../support/cli-workspace';
 import { readCsv } from '../export/helpers';
 import {
   expectedVisits,
@@ -39,16 +36,14 @@ import {
   type StudyState,
 } from '../../support/twelve-week-study';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const REFERENCE = join(import.meta.dirname, '../../reference/change_reference.py');
 const PYTHON = '/usr/bin/python3';
 const HAS_PANDAS = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' }).status === 0;
 const KEY = 'vs-twelve-weeks-key-0001';
 const STUDY = 'Twelve weeks';
 
-const root = mkdtempSync(join(tmpdir(), 'vs-12w-'));
-const home = join(root, 'home');
+const ws = cliWorkspace('vs-12w-', { env: { VS_12W_KEY: KEY } });
+const { root } = ws;
 const folder = join(root, 'recordings');
 let sandbox: Sandbox;
 let files: StudyFile[] = [];
@@ -64,26 +59,11 @@ const state: { -readonly [K in keyof StudyState]: StudyState[K] } = {
 };
 
 type Run = { code: number; lines: Record<string, any>[]; stderr: string };
-const run = (args: string[]): Promise<Run> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, '--json', ...args], {
-      env: { ...process.env, VS_12W_KEY: KEY },
-    });
-    let out = '',
-      err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) =>
-      resolve({
-        code: code ?? -1,
-        lines: out
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, any>),
-        stderr: err,
-      }),
-    );
-  });
+/** One command with `--json`, its lines parsed. */
+const run = async (args: string[]): Promise<Run> => {
+  const r = await ws.run(['--json', ...args]);
+  return { code: r.code, lines: jsonLines(r.stdout), stderr: r.stderr };
+};
 const ok = async (args: string[], code: number = EXIT.ok): Promise<Run> => {
   const r = await run(args);
   expect(r.code, `${args.slice(0, 2).join(' ')}: ${r.stderr} ${JSON.stringify(r.lines.slice(-2))}`).toBe(
@@ -131,7 +111,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await sandbox?.close();
-  rmSync(root, { recursive: true, force: true });
+  ws.remove();
 });
 
 /** visits.csv against the expectation table, cell by cell; returns the rows for further checks. */
@@ -242,16 +222,13 @@ describe('a 12-week study of 40 participants through the command line', { timeou
     const good = files.filter((f) => f.kind === 'good').length;
     expect(final.uploads).toEqual({ uploaded: good, refused_locally: files.length - good });
     expect(sandbox.listRecordings()).toHaveLength(good);
-    const { db } = openStudyDb(join(home, 'voicescope.sqlite'));
-    try {
+    ws.read((db) => {
       for (const row of db.prepare(`SELECT id, source_path FROM recordings`).all() as {
         id: number;
         source_path: string;
       }[])
         idOf.set(row.source_path.split('/').at(-1)!, row.id);
-    } finally {
-      db.close();
-    }
+    });
     expect(idOf.size).toBe(files.length);
   }, 1_800_000); // 457 files checked, sent and analysed: about 14 minutes on the loaded 2-core machine
 
@@ -365,13 +342,9 @@ describe('a 12-week study of 40 participants through the command line', { timeou
     );
     for (const a of acts.filter((x) => x.recording !== null))
       expect(listed.find((l) => l.id === a.act)).toMatchObject({ recordingId: a.recording });
-    const { db } = openStudyDb(join(home, 'voicescope.sqlite'));
-    let entries: { kind: string; detail: Record<string, unknown> | null }[];
-    try {
-      entries = auditPage(db, 0, 1000).rows as typeof entries;
-    } finally {
-      db.close();
-    }
+    const entries = ws.read(
+      (db) => auditPage(db, 0, 1000).rows as { kind: string; detail: Record<string, unknown> | null }[],
+    );
     const KIND: Record<string, string> = {
       reassign: 'recording_reassigned',
       exclude: 'recording_excluded',
