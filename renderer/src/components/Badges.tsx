@@ -1,18 +1,12 @@
 /** Small state labels: colour and text together (never colour alone), so they read in any theme and to screen readers. */
 import type { ReactNode } from 'react';
-import { uploadStateOf, type Tone } from '../lib/labels';
+import type { Tone } from '../lib/labels';
 
 export const Badge = ({ tone, children, title }: { tone: Tone; children: ReactNode; title?: string }) => (
   <span className={`badge badge-${tone}`} {...(title ? { title } : {})}>
     {children}
   </span>
 );
-
-/** A recording's upload state (a borderline file not chosen for sending reads as held, not refused). */
-export const UploadStateBadge = ({ r }: { r: Parameters<typeof uploadStateOf>[0] }) => {
-  const s = uploadStateOf(r);
-  return <Badge tone={s.tone}>{s.label}</Badge>;
-};
 
 /** Every place that shows values from the built-in sandbox says so. */
 export const SimulatedBadge = ({ long = false }: { long?: boolean }) => (

@@ -6,7 +6,8 @@
  * the rows show states, not values.
  */
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
-import { Badge, UploadStateBadge } from '../../components/Badges';
+import { Badge } from '../../components/Badges';
+import { UploadStateBadge } from '../../components/UploadStateBadge';
 import type { Column } from '../../components/PagedTable';
 import { fmtDateTime, fmtLongDateTime } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
