@@ -218,14 +218,15 @@ const clearSearch = async (page: Page) => {
 /**
  * Time in the page from `start` (code run first) until every chart in the grid has drawn (at least
  * `atLeast`; each canvas marks itself when drawn, `data-drawn` counting its draws), then one frame.
- * `inViewOnly`: every chart in the window's view (charts draw as they come near it).
+ * `inViewOnly`: every chart whose figure (title, summary, canvas) is in the window's view, even in part
+ * (charts draw as they come near it).
  */
 const chartsDrawn = (page: Page, start: string, atLeast: number, redrawAll = false, inViewOnly = false) =>
   page.evaluate(`new Promise((done) => {
   const before = new Map([...document.querySelectorAll('.tgrid .tchart-canvas')].map((c) => [c, c.dataset.drawn]));
   const t0 = performance.now();
   ${start};
-  const inView = (c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
+  const inView = (c) => { const r = (c.closest('figure') ?? c).getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
   const check = () => {
     const every = [...document.querySelectorAll('.tgrid .tchart-canvas')];
     const all = every.filter((c) => !${inViewOnly} || inView(c));
