@@ -3,7 +3,7 @@
  * participants with attributes (arm, site) on weekly sessions, every measure of the catalogue valued on
  * each uploaded recording (a smooth course with noise, by arm), every tenth session converted and every
  * seventh with marginal speech; optionally one long-followed participant (200 sessions) for the chart
- * benchmark. Nothing is sent anywhere: the profile is the simulated sandbox's, without a key.
+ * benchmark; each recording's analyses are completed. Nothing is sent anywhere: the profile is the simulated sandbox's, without a key.
  */
 import { MEASURES } from '../../shared/api/measures';
 import { openStudyDb, type Db } from '../../main/db/open';
@@ -67,6 +67,12 @@ export const seedCohortStudyDb = (
                              upload_state, verdict, recording_id, result_source, api_version, converted, svc_speech_seconds, created_at)
      VALUES (?, ?, ?, ?, ?, 1400000, ?, 'manifest', ?, 'uploaded', '{"status":"accepted","findings":[]}', ?, 'simulated', 'v1.3', ?, ?, '2026-01-01T00:00:00Z')`,
   );
+  // Each recording's four analyses completed, as the sandbox would leave them (the participant's recency,
+  // "last usable recording", is kept from these by the database's triggers).
+  const insA = db.prepare(
+    `INSERT INTO analyses (recording_id, type, state, requested_at, finished_at) VALUES (?, ?, 'completed', ?, ?)`,
+  );
+  const ANALYSES = ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'] as const;
   const insV = db.prepare(
     `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)`,
   );
@@ -97,6 +103,7 @@ export const seedCohortStudyDb = (
           k % 7 === 4 ? 33.5 : 40,
         ).lastInsertRowid,
       );
+      for (const type of ANALYSES) insA.run(rid, type, at, at);
       MEASURES.forEach((m, mi) => {
         if (m.valueType === 'category') {
           const levels = m.allowed ?? ['low', 'high'];
