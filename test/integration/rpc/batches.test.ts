@@ -130,8 +130,12 @@ describe('the queue', () => {
       expect(t.events('engine').some((e) => e.type === 'queue-paused' && e.profileId === profileId)).toBe(
         true,
       );
-      // Nothing was refused file by file: the files wait, certainly not charged.
-      const b = await t.must('batches.get', { batchId });
+      // Nothing was refused file by file: the files wait, certainly not charged. Uploads already on their
+      // way when the pause came are answered (refused, not charged) and go back to the queue: waited for.
+      const b = await eventually(async () => {
+        const b = await t.must('batches.get', { batchId });
+        return (b.uploads.uploading ?? 0) === 0 && b;
+      }, 'the uploads on their way to come back');
       expect(b.uploads.rejected ?? 0).toBe(0);
       expect(b.uploads.upload_uncertain ?? 0).toBe(0);
       expect(b.uploads.queued).toBe(11);
