@@ -216,13 +216,52 @@ const clearSearch = async (page: Page) => {
 };
 
 /**
+ * Notes, on the page's clock, when the answer to each `timeline.participant` call arrives over the
+ * WebSocket (the answer in hand: before the page parses or checks it). Only the message's first
+ * characters are read (`{"id":n,…`), so the 188 kB answer is not parsed twice.
+ */
+const TIMELINE_ANSWER_CLOCK = `(() => {
+  const asked = new Set();
+  window.__timelineAnswers = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (e) => {
+        const m = /^\\{"id":(\\d+)/.exec(String(e.data).slice(0, 40));
+        if (m && asked.has(Number(m[1]))) window.__timelineAnswers.push(performance.now());
+      });
+    }
+    send(d) {
+      const m = /^\\{"id":(\\d+),"method":"timeline\\.participant"/.exec(String(d));
+      if (m) asked.add(Number(m[1]));
+      return super.send(d);
+    }
+  };
+})()`;
+
+/**
  * Time in the page from `start` (code run first) until every chart in the grid has drawn (at least
  * `atLeast`; each canvas marks itself when drawn, `data-drawn` counting its draws), then one frame.
  * `inViewOnly`: every chart whose figure (title, summary, canvas) is in the window's view, even in part
  * (charts draw as they come near it).
  */
 const chartsDrawn = (page: Page, start: string, atLeast: number, redrawAll = false, inViewOnly = false) =>
-  page.evaluate(`new Promise((done) => {
+  chartsDrawnTimes(page, start, atLeast, redrawAll, inViewOnly).then((t) => t.total);
+
+/** The same, and the time from the first timeline answer in hand after `start` (TIMELINE_ANSWER_CLOCK) to the end. */
+const chartsDrawnTimes = (
+  page: Page,
+  start: string,
+  atLeast: number,
+  redrawAll = false,
+  inViewOnly = false,
+): Promise<{ total: number; sinceAnswer: number }> =>
+  page.evaluate(`new Promise((done_at) => {
+  const done = (t) => {
+    const answer = (window.__timelineAnswers ?? []).find((a) => a >= t0);
+    done_at({ total: t, sinceAnswer: answer === undefined ? NaN : t0 + t - answer });
+  };
   const before = new Map([...document.querySelectorAll('.tgrid .tchart-canvas')].map((c) => [c, c.dataset.drawn]));
   const t0 = performance.now();
   ${start};
@@ -236,7 +275,7 @@ const chartsDrawn = (page: Page, start: string, atLeast: number, redrawAll = fal
   };
   requestAnimationFrame(check);
   setTimeout(() => done(NaN), 60000);
-})`) as Promise<number>;
+})`) as Promise<{ total: number; sinceAnswer: number }>;
 
 /**
  * Issue 16: the charts of a participant followed for 200 sessions: from opening their page to every
@@ -253,7 +292,9 @@ export const benchCharts = async (browser: Browser): Promise<string[]> => {
       now: Date.UTC(2026, 5, 1),
     });
     const pid = participants.get('P-LONG')!;
-    const h = await startHost(home);
+    // UI_BENCH_CHARTS_RENDERER=<dir>: another build of the window (e.g. an earlier commit's), same bench.
+    const h = await startHost(home, process.env['UI_BENCH_CHARTS_RENDERER']);
+    const loadBefore = loadavg()[0]!;
     const open: number[] = [],
       axis: number[] = [],
       all: number[] = [];
@@ -263,18 +304,28 @@ export const benchCharts = async (browser: Browser): Promise<string[]> => {
     const pickAxis = (v: string) =>
       `(() => { const s = [...document.querySelectorAll('select')].find((x) => x.labels[0]?.textContent === 'Time axis'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, '${v}'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`;
     const openInView: number[] = [],
-      allInView: number[] = [];
+      allInView: number[] = [],
+      answerToView: number[] = [];
     try {
       for (let i = 0; i < 5; i++) {
         // What a researcher sees in a 1360 × 900 window: the charts in view drawn (the others draw as
         // they are scrolled near).
         {
           const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+          await page.addInitScript(TIMELINE_ANSWER_CLOCK);
           await page.goto(h.url);
           await page.locator('h1').first().waitFor();
           const hash = `#/studies/${studyId}/participants/${pid}`;
           process.stderr.write(`  200-session participant, charts in view, load ${i + 1} of 5…\n`);
-          openInView.push(await chartsDrawn(page, `location.hash = ${JSON.stringify(hash)}`, 1, false, true));
+          const opened = await chartsDrawnTimes(
+            page,
+            `location.hash = ${JSON.stringify(hash)}`,
+            1,
+            false,
+            true,
+          );
+          openInView.push(opened.total);
+          answerToView.push(opened.sinceAnswer);
           await page.waitForTimeout(800);
           await page.getByText(/^Measures shown:/).click();
           const every = await page
@@ -337,6 +388,8 @@ export const benchCharts = async (browser: Browser): Promise<string[]> => {
       `  (those three with every chart drawn, in view or not, as before; the charts in view only:)`,
       `  open their page to the charts in view drawn: ${median(openInView).toFixed(0)} ms (${openInView.map((x) => x.toFixed(0)).join(', ')})`,
       `  "Show all", the charts in view drawn: ${median(allInView).toFixed(0)} ms (${allInView.map((x) => x.toFixed(0)).join(', ')})`,
+      `  opening their page, the timeline answer in hand (arrived over the WebSocket) to the charts in view drawn: ${median(answerToView).toFixed(0)} ms (${answerToView.map((x) => x.toFixed(0)).join(', ')})`,
+      `  (load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,
     ];
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -65,8 +65,18 @@ export const MARKERS: readonly { key: MarkerKey; label: string; shape: Shape }[]
   { key: 'warnings', label: 'Local-check warning', shape: 'square' },
 ];
 
-export const markersOf = (s: ChartSession | undefined): (typeof MARKERS)[number][] =>
-  s ? MARKERS.filter((m) => (m.key === 'warnings' ? s.flags.warnings.length > 0 : s.flags[m.key])) : [];
+const NO_MARKERS: readonly (typeof MARKERS)[number][] = [];
+const markersMade = new WeakMap<ChartSession, readonly (typeof MARKERS)[number][]>();
+/** A session's markers, worked out once per session (every chart, its summary and its drawing ask). */
+export const markersOf = (s: ChartSession | undefined): readonly (typeof MARKERS)[number][] => {
+  if (!s) return NO_MARKERS;
+  let ms = markersMade.get(s);
+  if (!ms) {
+    ms = MARKERS.filter((m) => (m.key === 'warnings' ? s.flags.warnings.length > 0 : s.flags[m.key]));
+    markersMade.set(s, ms);
+  }
+  return ms;
+};
 
 const drawShape = (
   ctx: CanvasRenderingContext2D,
@@ -327,12 +337,20 @@ const HEIGHT = 170;
 /** The date axis: epoch seconds. */
 export const dateX: XOf = (iso) => Date.parse(iso) / 1000;
 
-/** Axis dates: day and month, with the year once the span passes a year's turn. */
-const axisDate = (spanYears: boolean) =>
-  new Intl.DateTimeFormat(
-    undefined,
-    spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' },
-  );
+const axisDates = new Map<boolean, Intl.DateTimeFormat>();
+/** Axis dates: day and month, with the year once the span passes a year's turn (two formatters, made once). */
+const axisDate = (spanYears: boolean) => {
+  let f = axisDates.get(spanYears);
+  if (!f)
+    axisDates.set(
+      spanYears,
+      (f = new Intl.DateTimeFormat(
+        undefined,
+        spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' },
+      )),
+    );
+  return f;
+};
 
 /** Tick labels of an axis: dates; "visit 3"; "day 14". */
 export const axisTickLabel = (
@@ -484,6 +502,8 @@ interface CanvasProps {
   marks: ChartMarks;
   colours: ChartColours;
   onOpen: ((recordingId: number) => void) | undefined;
+  /** Told when the plot is first drawn. */
+  onDrawn: (() => void) | undefined;
 }
 
 /** How far beyond the window a chart starts drawing (about three charts' height): scrolling meets drawn charts. */
@@ -831,6 +851,7 @@ const Canvas = (props: CanvasProps) => {
       }
       plotRef.current = made;
       drawnWith.current = c;
+      c.onDrawn?.();
     });
     resize.observe(el);
     return () => {
@@ -873,6 +894,7 @@ export const TimelineChart = memo(function TimelineChart({
   outside,
   visitNames = null,
   hasVisits = false,
+  onDrawn,
 }: {
   measure: ChartMeasure;
   series: readonly ChartSeries[];
@@ -895,6 +917,8 @@ export const TimelineChart = memo(function TimelineChart({
   visitNames?: ReadonlyMap<number, string> | null;
   /** The study has a visit schedule (the table gives each value's visit). */
   hasVisits?: boolean;
+  /** Told when the chart's plot is first drawn (the page makes what is below the charts after them). */
+  onDrawn?: () => void;
 }) {
   const id = useId();
   const [tableOpen, setTableOpen] = useState(false);
@@ -970,6 +994,7 @@ export const TimelineChart = memo(function TimelineChart({
         marks={marks}
         colours={colours}
         onOpen={onOpen}
+        onDrawn={onDrawn}
       />
       <SaveChart
         what={measure.label}

@@ -75,6 +75,39 @@ describe('renderer RPC client', () => {
     expect(seen.mock.calls).toEqual([[{ done: 1, total: 2 }]]);
   });
 
+  it('hands a timeline over as the host checked it, and checks it afterwards, off the charts’ path (issue 16)', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    error.mockClear();
+    const wrong = { ok: true, value: { participantId: 'not a number' } };
+    const r = await createRpcClient(
+      transport(() => wrong),
+      contractChecks,
+    ).call('timeline.participant', { participantId: 1 });
+    expect(r).toBe(wrong);
+    expect(error).not.toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(error).toHaveBeenCalledWith(
+        'voicescope: answer of timeline.participant outside the contract',
+        expect.any(String),
+      ),
+    );
+  });
+
+  it('still checks a timeline request before sending it, and passes a refusal through', async () => {
+    const refusal = {
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No such participant.', action: 'Go back.', retryable: false },
+    };
+    const t = transport(() => refusal);
+    const client = createRpcClient(t, contractChecks);
+    expect(await client.call('timeline.participant', { participantId: -1 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
+    expect(t.sent).toEqual([]);
+    expect(await client.call('timeline.participant', { participantId: 1 })).toEqual(refusal);
+  });
+
   describe('with its checks loaded after the first screen (issue 16)', () => {
     const later = () => {
       const load = vi.fn(async () => contractChecks);

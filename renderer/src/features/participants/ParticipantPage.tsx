@@ -106,8 +106,9 @@ export const ParticipantPage = () => {
   // Said by the timeline once it has loaded (one call for both: the timeline is the page's largest).
   const [simulated, setSimulated] = useState(false);
   // The sections under the charts (recordings, attributes, details, merging) are made once the charts
-  // have had a frame to draw after the timeline arrived, or after 1.5 s whatever happens: their calls
-  // and rows do not compete with the charts (issue 16).
+  // near the window are drawn and painted, or after 1.5 s whatever happens: their calls and rows do
+  // not compete with the charts (issue 16; made a frame after the timeline's answer, they were made
+  // before the charts' plots, which wait for their boxes to be laid out).
   const [below, setBelow] = useState(false);
   useEffect(() => {
     const late = window.setTimeout(() => setBelow(true), 1500);
@@ -115,7 +116,14 @@ export const ParticipantPage = () => {
   }, []);
   const onTimeline = useCallback((t: TimelineData) => {
     setSimulated(t.sessions.some((s) => s.simulated));
-    requestAnimationFrame(() => window.setTimeout(() => setBelow(true), 0));
+  }, []);
+  const onChartsDrawn = useCallback(() => {
+    // After the frame that paints them, when the window is next idle (at the latest 300 ms on).
+    requestAnimationFrame(() =>
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(() => setBelow(true), { timeout: 300 })
+        : window.setTimeout(() => setBelow(true), 0),
+    );
   }, []);
 
   return (
@@ -175,6 +183,7 @@ export const ParticipantPage = () => {
           participantId={participantId}
           code={p.data?.code ?? ''}
           onLoaded={onTimeline}
+          onChartsDrawn={onChartsDrawn}
         />
       )}
 

@@ -10,7 +10,7 @@
  * they are drawn and the window is idle, for every measure, so that picking more draws at once.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
 import type { ChartChoice } from '../../../../shared/contract/cohort.contract';
@@ -236,12 +236,18 @@ export const Timeline = ({
   participantId,
   code,
   onLoaded,
+  onChartsDrawn,
 }: {
   studyId: number;
   participantId: number;
   code: string;
   /** The timeline as first received (the page header says whether results are simulated). */
   onLoaded?: (t: TimelineData) => void;
+  /**
+   * Told once, when the first charts are drawn (those near the window draw in the same frame), or once
+   * the timeline is in hand when it has no chart to draw: the page makes its sections below then.
+   */
+  onChartsDrawn?: () => void;
 }) => {
   const [, navigate] = useLocation();
   // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
@@ -301,6 +307,12 @@ export const Timeline = ({
     idle(() => setWantAll(true));
   }, [t0, onLoaded, wantAll]);
   const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
+  const told = useRef(false);
+  const chartDrawn = useCallback(() => {
+    if (told.current) return;
+    told.current = true;
+    onChartsDrawn?.();
+  }, [onChartsDrawn]);
 
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
   const place = useMemo(
@@ -322,6 +334,10 @@ export const Timeline = ({
     return base.filter((k) => keys.has(k));
   }, [choice.measures, choiceKnown, available, sent]);
   const hasVisits = (q.data?.design.visits.length ?? 0) > 0;
+  const nothingToDraw = t0 !== undefined && (t0.available.length === 0 || chosen.length === 0);
+  useEffect(() => {
+    if (nothingToDraw) chartDrawn();
+  }, [nothingToDraw, chartDrawn]);
   const open = useCallback(
     (recordingId: number) => navigate(paths.study(studyId).recording(recordingId)),
     [navigate, studyId],
@@ -443,6 +459,7 @@ export const Timeline = ({
                       outside={place.outside}
                       visitNames={place.visitNames}
                       hasVisits={hasVisits}
+                      onDrawn={chartDrawn}
                       {...(place.span ? { span: place.span } : {})}
                     />
                   );
