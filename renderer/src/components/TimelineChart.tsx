@@ -11,7 +11,7 @@
  * hidden from assistive technology: the same facts are in the summary sentence and in the table of
  * values beside it.
  */
-import { memo, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
@@ -518,6 +518,16 @@ const IDLE_DRAW_MS = 4000;
  */
 const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
   const [near, setNear] = useState(false);
+  // A chart in the window when it is first laid out draws in that same frame: its box is read once
+  // before the first paint (one layout for every chart of the page: nothing is written between the
+  // reads), rather than waiting for the observer's first report, a frame or more later. Those only near
+  // the window wait for the observer, so the charts in view are drawn first.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const r = el.getBoundingClientRect();
+    if (r.bottom > 0 && r.top < window.innerHeight) setNear(true);
+  }, [ref]);
   useEffect(() => {
     const el = ref.current;
     if (!el || near) return;

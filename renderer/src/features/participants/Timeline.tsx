@@ -283,7 +283,15 @@ export const Timeline = ({
   );
   // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
   // whose data did not change is not drawn again; measures picked later come from the full answer.
-  const firstCurrent = part.data !== undefined && !part.isPlaceholderData;
+  // After "Show all" or another pick the first answer stays the charts' source while it holds for the
+  // same k (its measures keep their data, so their charts are not made or drawn again; the others come
+  // from the full answer): only the measures asked for changed, not the sessions nor the baseline.
+  const firstCurrent =
+    part.data !== undefined &&
+    (!part.isPlaceholderData ||
+      (all.data !== undefined &&
+        !all.isPlaceholderData &&
+        all.data.baselineSessions === part.data.baselineSessions));
   const q =
     firstCurrent &&
     (!all.data || all.isPlaceholderData || all.data.baselineSessions === part.data!.baselineSessions)
