@@ -179,3 +179,27 @@ export const xSplits = (
   const ticks = niceTicks(min, max, n);
   return axis === 'visit' ? ticks.filter((v) => Number.isInteger(v)) : ticks;
 };
+
+/** One of the participant page's two timeline answers, as its query holds it. */
+export interface TimelineAnswer {
+  readonly data: { readonly baselineSessions: number } | undefined;
+  /** The answer to an earlier question, kept while the current one is on its way. */
+  readonly isPlaceholderData: boolean;
+}
+
+/**
+ * Which answer the charts are drawn from: `part` (the measures shown, asked for first) or `all` (every
+ * measure, asked for in idle time). The first answer stays the source while it holds for the baseline
+ * size (k) asked for: when every measure arrives, or after "Show all" or another pick (only the
+ * measures asked for changed, not the sessions nor the baseline), so the charts it holds keep their data
+ * and are neither made nor drawn again; measures it lacks come from `all`. Once the full answer is for
+ * another k than the first (the researcher changed k), the full answer is the source.
+ */
+export const chartSource = (part: TimelineAnswer, all: TimelineAnswer): 'part' | 'all' => {
+  const k = part.data?.baselineSessions;
+  const allCurrent = all.data !== undefined && !all.isPlaceholderData;
+  const partHolds =
+    part.data !== undefined && (!part.isPlaceholderData || (allCurrent && all.data!.baselineSessions === k));
+  if (partHolds && (!allCurrent || all.data!.baselineSessions === k)) return 'part';
+  return all.data ? 'all' : 'part';
+};

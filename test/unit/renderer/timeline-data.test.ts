@@ -3,7 +3,12 @@
  * (renderer/src/components/timeline-data.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { axisPlacement, reliableMarks, xSplits } from '../../../renderer/src/components/timeline-data';
+import {
+  axisPlacement,
+  chartSource,
+  reliableMarks,
+  xSplits,
+} from '../../../renderer/src/components/timeline-data';
 import { CHART_MEASURES, defaultChartMeasures } from '../../../shared/timeline-measures';
 import type { Timeline } from '../../../shared/contract/timeline.contract';
 
@@ -177,5 +182,38 @@ describe('the measures shown before the researcher picks', () => {
     expect(keys.some((k) => k.startsWith('lm_'))).toBe(false);
     const few = CHART_MEASURES.filter((m) => m.key === 'pd_hnr' || m.key.startsWith('lm_'));
     expect(defaultChartMeasures(few)).toEqual(['pd_hnr']);
+  });
+});
+
+describe('which timeline answer the charts are drawn from (issue 16: charts drawn once)', () => {
+  const answer = (k: number | null, placeholder = false) => ({
+    data: k === null ? undefined : { baselineSessions: k },
+    isPlaceholderData: placeholder,
+  });
+
+  it('the measures shown, while every measure has not arrived', () => {
+    expect(chartSource(answer(3), answer(null))).toBe('part');
+    expect(chartSource(answer(null), answer(null))).toBe('part');
+  });
+
+  it('still the measures shown once every measure arrives for the same k: their charts are not drawn again', () => {
+    expect(chartSource(answer(3), answer(3))).toBe('part');
+  });
+
+  it('still the first answer after "Show all" or another pick (same k), the other measures from the full answer', () => {
+    expect(chartSource(answer(3, true), answer(3))).toBe('part');
+  });
+
+  it('the full answer once it is for another k than the first (the researcher changed k)', () => {
+    expect(chartSource(answer(3, true), answer(5))).toBe('all');
+    expect(chartSource(answer(3), answer(5))).toBe('all');
+  });
+
+  it('the measures shown once they have arrived for a new k, every measure still on its way', () => {
+    expect(chartSource(answer(5), answer(3, true))).toBe('part');
+  });
+
+  it('the full answer when the first has none', () => {
+    expect(chartSource(answer(null), answer(3))).toBe('all');
   });
 });

@@ -39,7 +39,7 @@ import {
   markersOf,
   type ChartSession,
 } from '../../components/TimelineChart';
-import { axisPlacement } from '../../components/timeline-data';
+import { axisPlacement, chartSource } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural } from '../../lib/format';
@@ -281,24 +281,9 @@ export const Timeline = ({
     { participantId, ...k, measures: picked ? [...picked] : STUDY_CHOICE },
     { placeholderData: keepPreviousData, enabled: !all.data },
   );
-  // The charts drawn from the first answer keep its data when every measure arrives (same k): a chart
-  // whose data did not change is not drawn again; measures picked later come from the full answer.
-  // After "Show all" or another pick the first answer stays the charts' source while it holds for the
-  // same k (its measures keep their data, so their charts are not made or drawn again; the others come
-  // from the full answer): only the measures asked for changed, not the sessions nor the baseline.
-  const firstCurrent =
-    part.data !== undefined &&
-    (!part.isPlaceholderData ||
-      (all.data !== undefined &&
-        !all.isPlaceholderData &&
-        all.data.baselineSessions === part.data.baselineSessions));
-  const q =
-    firstCurrent &&
-    (!all.data || all.isPlaceholderData || all.data.baselineSessions === part.data!.baselineSessions)
-      ? part
-      : all.data
-        ? all
-        : part;
+  // The charts drawn from the first answer keep its data when every measure arrives and after another
+  // pick (same k): a chart whose data did not change is not drawn again (chartSource).
+  const q = chartSource(part, all) === 'part' ? part : all;
   const seriesOf = (key: string) =>
     (
       q.data?.measures.find((x) => x.key === key) ??
