@@ -386,6 +386,29 @@ interface ChartMarks {
   readonly visitNames: ReadonlyMap<number, string> | null;
 }
 
+/** A chart's marks on the axis shown: reliable changes, recordings outside every visit, the visits' names. */
+const marksOf = (
+  series: readonly ChartSeries[],
+  baselineSessions: number,
+  xOf: XOf,
+  axis: ChartAxis,
+  outside: ReadonlySet<number> | undefined,
+  visitNames: ReadonlyMap<number, string> | null,
+): ChartMarks => {
+  const reliable = series.flatMap((s) =>
+    reliableMarks(s, baselineSessions).map((r) => {
+      const p = s.points.find((x) => x.recordingId === r.recordingId)!;
+      return { ...r, x: xOf(p.recordedAt), y: p.value as number, source: s.apiVersion };
+    }),
+  );
+  const mine = axis === 'visit' && outside?.size ? series.flatMap((s) => [...s.points, ...s.excluded]) : [];
+  return {
+    reliable,
+    outside: [...new Set(mine.filter((p) => outside!.has(p.recordingId)).map((p) => xOf(p.recordedAt)))],
+    visitNames: axis === 'visit' ? visitNames : null,
+  };
+};
+
 /** The chart as a PlotModel, for saving it as SVG or PNG. */
 const plotModelOf = (
   measure: ChartMeasure,
@@ -570,13 +593,11 @@ const sameDrawing = (a: CanvasProps, b: CanvasProps) =>
  * levels, the colours, clicking); an axis switch, new data or new marks update the same plot in place
  * (setData: its scales and axes are recomputed from the latest inputs, which its hooks read at each draw).
  */
-const Canvas = (props: CanvasProps) => {
-  const { series, label, data, colours, onOpen } = props;
-  const box = useRef<HTMLDivElement>(null);
-  const latest = useRef(props);
+const Plot = ({ box, ...props }: CanvasProps & { box: RefObject<HTMLDivElement | null> }) => {
+  const { series, data, colours, onOpen } = props;
+  const latest = useRef<CanvasProps>(props);
   const drawnWith = useRef<CanvasProps | null>(null);
   const plotRef = useRef<uPlot | null>(null);
-  const near = useNearView(box);
   useEffect(() => {
     latest.current = props;
   });
@@ -584,7 +605,7 @@ const Canvas = (props: CanvasProps) => {
 
   useEffect(() => {
     const el = box.current;
-    if (!el || !near) return;
+    if (!el) return;
     const now = () => latest.current;
     const px = uPlot.pxRatio;
     const axisStyle = {
@@ -872,7 +893,7 @@ const Canvas = (props: CanvasProps) => {
     };
     // `shape` stands for series, levels and onOpen: what uPlot fixes when a plot is made.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [near, shape, colours]);
+  }, [box, shape, colours]);
 
   // New data, another axis, new marks: the same plot, its data and scales set again and drawn once.
   useEffect(() => {
@@ -883,7 +904,36 @@ const Canvas = (props: CanvasProps) => {
     plot.setData([c.data.xs, ...c.data.ys]);
   });
 
-  return <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label} />;
+  return null;
+};
+
+/** What a chart's canvas is drawn from; its data and marks are worked out once it comes near the window. */
+interface CanvasInputs extends Omit<CanvasProps, 'data' | 'marks'> {
+  measure: ChartMeasure;
+  baselineSessions: number;
+  outside: ReadonlySet<number> | undefined;
+  visitNames: ReadonlyMap<number, string> | null;
+}
+
+/**
+ * The canvas' box. A chart's plot data (places, values, ranges) and marks are worked out only once the
+ * chart comes near the window (useNearView), so "Show all" makes 37 figures but works out and draws
+ * only the charts in view (the others when scrolled near or in idle time).
+ */
+const Canvas = ({ measure, baselineSessions, outside, visitNames, ...props }: CanvasInputs) => {
+  const { series, xOf, axis, label } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearView(box);
+  const data = useMemo(() => (near ? prepare(measure, series, xOf) : null), [near, measure, series, xOf]);
+  const marks = useMemo(
+    () => (near ? marksOf(series, baselineSessions, xOf, axis, outside, visitNames) : null),
+    [near, series, baselineSessions, xOf, axis, outside, visitNames],
+  );
+  return (
+    <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label}>
+      {data && marks && <Plot {...props} data={data} marks={marks} box={box} />}
+    </div>
+  );
 };
 
 /**
@@ -933,21 +983,7 @@ export const TimelineChart = memo(function TimelineChart({
   const id = useId();
   const [tableOpen, setTableOpen] = useState(false);
   const colours = useChartColours();
-  const data = useMemo(() => prepare(measure, series, xOf), [measure, series, xOf]);
-  const marks = useMemo((): ChartMarks => {
-    const reliable = series.flatMap((s) =>
-      reliableMarks(s, baselineSessions).map((r) => {
-        const p = s.points.find((x) => x.recordingId === r.recordingId)!;
-        return { ...r, x: xOf(p.recordedAt), y: p.value as number, source: s.apiVersion };
-      }),
-    );
-    const mine = axis === 'visit' && outside?.size ? series.flatMap((s) => [...s.points, ...s.excluded]) : [];
-    return {
-      reliable,
-      outside: [...new Set(mine.filter((p) => outside!.has(p.recordingId)).map((p) => xOf(p.recordedAt)))],
-      visitNames: axis === 'visit' ? visitNames : null,
-    };
-  }, [series, baselineSessions, xOf, axis, outside, visitNames]);
+  const marks = () => marksOf(series, baselineSessions, xOf, axis, outside, visitNames ?? null);
   const unit = measure.unit;
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
   return (
@@ -1000,16 +1036,19 @@ export const TimelineChart = memo(function TimelineChart({
         span={span}
         axis={axis}
         xOf={xOf}
-        data={data}
-        marks={marks}
+        measure={measure}
+        baselineSessions={baselineSessions}
+        outside={outside}
+        visitNames={visitNames ?? null}
         colours={colours}
         onOpen={onOpen}
         onDrawn={onDrawn}
       />
       <SaveChart
         what={measure.label}
-        model={() =>
-          plotModelOf(
+        model={() => {
+          const data = prepare(measure, series, xOf);
+          return plotModelOf(
             measure,
             series,
             sessions,
@@ -1020,9 +1059,9 @@ export const TimelineChart = memo(function TimelineChart({
             colours,
             who,
             baselineSessions,
-            marks,
-          )
-        }
+            marks(),
+          );
+        }}
       />
       <p id={`${id}-s`} className="small muted tchart-summary">
         {series.map((s) => summaryOf(measure, s, sessions, baselineSessions)).join(' ')}
@@ -1035,7 +1074,7 @@ export const TimelineChart = memo(function TimelineChart({
             measure={measure}
             series={series}
             sessions={sessions}
-            marks={marks}
+            marks={marks()}
             recordingHref={recordingHref}
             hasVisits={hasVisits}
           />
