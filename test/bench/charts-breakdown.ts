@@ -7,7 +7,7 @@
  * measure `timeline:answer→charts`), the first figure in the DOM and each chart's canvas drawn. With
  * PROFILE=1, a CPU profile of that span by script and by function, from a build of this tree not
  * minified (names kept) but otherwise the same as the window's.
- * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1).
+ * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1, TRACE=1, WARM_MS=0).
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -237,8 +237,9 @@ const main = async () => {
       await page.addInitScript(INIT);
       await page.goto(url);
       await page.locator('h1').first().waitFor();
-      // The other screens' code is fetched in idle time once a screen is drawn.
-      await page.waitForTimeout(2500);
+      // The other screens' code is fetched in idle time once a screen is drawn (WARM_MS=0: opened at once,
+      // as the bench's 'open' figures do, the participant screen's code still to fetch).
+      await page.waitForTimeout(Number(process.env['WARM_MS'] ?? 2500));
       const cdp = profile ? await page.context().newCDPSession(page) : null;
       if (cdp) {
         await cdp.send('Profiler.enable');
@@ -293,6 +294,10 @@ const main = async () => {
         console.log(
           `load ${i + 1} (load average ${loadavg()[0]!.toFixed(1)}): ${r.inView} charts in view drawn at ${f(r.total)} ms; first figure in the DOM at ${f(r.figure)} ms`,
         );
+        const res = (await page.evaluate(
+          `performance.getEntriesByType('resource').filter((e) => e.startTime >= window.__cb.t0 && e.name.endsWith('.js')).map((e) => [e.name.split('/').pop(), e.startTime - window.__cb.t0, e.responseEnd - window.__cb.t0])`,
+        )) as [string, number, number][];
+        for (const [n, a, b] of res) console.log(`  script ${n}: ${f(a)}-${f(b)} ms`);
         for (const c of r.calls)
           console.log(
             `  call ${c.method}: sent ${f(c.sent)}, answered ${f(c.answered)}${c.bytes ? ` (${c.bytes} bytes)` : ''}`,
