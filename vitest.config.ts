@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { SLOW_TESTS, TEST_WORKERS } from './test/tiers';
+import { OWN_MODULE_UNIT_TESTS, SHARED_MODULE_TESTS, SLOW_TESTS, TEST_WORKERS } from './test/tiers';
+
+// The long journeys (test/tiers.ts) run in `npm run test:slow`, which CI runs after `npm test`.
+const exclude = ['**/node_modules/**', ...SLOW_TESTS];
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-    // The long journeys (test/tiers.ts) run in `npm run test:slow`, which CI runs after `npm test`.
-    exclude: ['**/node_modules/**', ...SLOW_TESTS],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -13,5 +13,25 @@ export default defineConfig({
     // vitest's default (one file at a time on 2 cores) unless TEST_WORKERS says (test/tiers.ts).
     ...(TEST_WORKERS !== undefined ? { maxWorkers: TEST_WORKERS } : {}),
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        // Unit files that hold no global state share their worker's modules (test/tiers.ts says why).
+        extends: true,
+        test: {
+          name: 'shared-modules',
+          include: [...SHARED_MODULE_TESTS],
+          exclude: [...exclude, ...OWN_MODULE_UNIT_TESTS],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ['test/integration/**/*.test.ts', ...OWN_MODULE_UNIT_TESTS],
+          exclude,
+        },
+      },
+    ],
   },
 });

@@ -12,6 +12,35 @@ export const SLOW_TESTS = [
 ] as const;
 
 /**
+ * The quick tier's unit files share one module registry per worker (vitest's `isolate: false`, the
+ * `shared-modules` project of vitest.config.ts): for small files, loading and transforming the modules
+ * they import took longer than their tests (42 small unit files: 115 s wall and 55 s of CPU isolated,
+ * 60 s and 20 s shared; docs/testing.md). Every other file gets fresh modules (`isolated`): the
+ * integration tests (servers, hosts, workspaces, engines) and the unit files below.
+ */
+export const SHARED_MODULE_TESTS = ['test/unit/**/*.test.ts'] as const;
+export const OWN_MODULE_UNIT_TESTS = [
+  // They replace a module (`vi.mock`), the clock (`vi.useFakeTimers`), `console` or an environment variable.
+  'test/unit/electron/main-shell.test.ts',
+  'test/unit/electron/preload.test.ts',
+  'test/unit/engine/queue-runner.test.ts',
+  'test/unit/renderer/rpc-client.test.ts',
+  // Long or memory-heavy (thousands of property runs, 50 MB recordings, builds, a timing threshold):
+  // module loading is a small part of their time, and sharing a worker with them slowed the files after
+  // them (tolerant-reading's tests: 60 s isolated, 200 s after the others in one worker).
+  'test/unit/api/client-properties.test.ts',
+  'test/unit/api/tolerant-reading.test.ts',
+  'test/unit/audio/speech-estimate.test.ts',
+  'test/unit/audio/convert-wav.test.ts',
+  'test/unit/audio/audio-facts.test.ts',
+  'test/unit/sandbox/simulate.test.ts',
+  'test/unit/sandbox/sandbox-parts.test.ts',
+  'test/unit/export/time.test.ts',
+  'test/unit/packaging.test.ts',
+  'test/unit/electron/electronegativity.test.ts',
+] as const;
+
+/**
  * How many test files run at once in `npm test`, when TEST_WORKERS says (`TEST_WORKERS=2 npm test`);
  * otherwise vitest's default (one fewer than the cores: one on a 2-core machine) and one for Playwright.
  * Files do not collide (each has its own temporary workspace, database, free ports and host, each

@@ -54,7 +54,10 @@ const save = async (page: Page, scope: ReturnType<Page['locator']>, kind: 'SVG' 
 /** At 200 % zoom in a 1280 × 800 window (640 × 400 CSS pixels), the page never scrolls sideways. */
 const atZoom200 = async (page: Page, name: string) => {
   await page.setViewportSize({ width: 640, height: 400 });
-  await page.waitForTimeout(300);
+  // The charts follow the new width (ResizeObserver, then React) within the next frames.
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
   const wide = await page.evaluate(() => {
     const w = document.documentElement.clientWidth;
     const over = [...document.querySelectorAll('main *')]
@@ -97,7 +100,13 @@ test('participant page: pick measures, switch axes, open a point’s recording, 
   await clarity.click();
   await expect(charts).toHaveCount(wasChecked ? before - 1 : before + 1);
   const picked = await charts.count();
-  await page.waitForTimeout(500);
+  // Stored for the study (cohort.saveChartChoice) before the page is read again.
+  await expect
+    .poll(async () => {
+      const stored = await host.rpc('cohort.chartChoice', { studyId });
+      return stored.ok ? (stored.value.measures?.includes('cc_clarity') ?? null) : null;
+    })
+    .toBe(!wasChecked);
   await page.reload();
   // Generous: this machine is shared and loaded.
   await expect(charts.first()).toBeVisible({ timeout: 60_000 });

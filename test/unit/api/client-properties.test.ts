@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/api/client';
-import { openStudyDb, type Db } from '../../../main/db/open';
+import type { Db } from '../../../main/db/open';
 import { runPollStep } from '../../../main/engine/poll-step';
 import { PAUSES_QUEUE, uploadOne, type UploadOneOutcome } from '../../../main/engine/upload-step';
 import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-schedule';
@@ -37,6 +37,7 @@ import {
   type ApiVersion,
 } from '../../../shared/api/vocabulary';
 import type { Result } from '../../../shared/result';
+import { freshStudyDb } from '../../support/fresh-study-db';
 import { startRawReplyServer, type RawReplyServer } from '../../support/raw-reply-server';
 import {
   adversarialAnswer,
@@ -329,7 +330,7 @@ describe.each(VERSIONS)('API %s', (version) => {
       fc.asyncProperty(cases, async ({ c, requested }) => {
         stats.add(c.label);
         srv.answer(c.answer);
-        const db = openStudyDb(':memory:').db;
+        const db = freshStudyDb();
         try {
           const recId = seedUploaded(db, version, requested);
           let res: Result<RecordingAnalysis, unknown> | null = null;
@@ -428,7 +429,7 @@ describe.each(VERSIONS)('API %s', (version) => {
       fc.asyncProperty(cases, async ({ c, analyses }) => {
         stats.add(c.label);
         srv.answer(c.answer);
-        const db = openStudyDb(':memory:').db;
+        const db = freshStudyDb();
         try {
           const recId = seedQueued(db, version);
           let out: UploadOutcome<ApiError> | null = null;
