@@ -57,7 +57,10 @@ const NavLink = ({ href, children, exact = false }: { href: string; children: st
 };
 
 const ThemeSwitch = () => {
-  const [t, setT] = useState<ThemeChoice>(storedTheme());
+  // The stored choice is this computer's (localStorage), which the host rendering the first screen into
+  // the page cannot read: read after mount, so the first render is the same on both sides.
+  const [t, setT] = useState<ThemeChoice>('system');
+  useEffect(() => setT(storedTheme()), []);
   return (
     <label className="theme-switch">
       Theme{' '}
@@ -182,8 +185,15 @@ const NotFound = () => (
   </div>
 );
 
-export const App = ({ connection }: { connection: WsTransport | null }) => (
-  <Router hook={useHashLocation}>
+export const App = ({
+  connection,
+  ssrPath,
+}: {
+  connection: WsTransport | null;
+  /** The screen the host rendered (ssr/first-screen.tsx): the location until React has taken the page over. */
+  ssrPath?: string | undefined;
+}) => (
+  <Router hook={useHashLocation} {...(ssrPath === undefined ? {} : { ssrPath })}>
     <ChecksAfterFirstScreen />
     <a
       className="skip-link"
