@@ -185,13 +185,24 @@ const NotFound = () => (
   </div>
 );
 
+/**
+ * Calls `onMount` once the screens' Suspense boundary has committed: for a page the host rendered, once
+ * React has taken the screen itself over (a boundary is taken over after the window's frame, on its own).
+ */
+const Mounted = ({ onMount }: { onMount: (() => void) | undefined }) => {
+  useEffect(() => onMount?.(), [onMount]);
+  return null;
+};
+
 export const App = ({
   connection,
   ssrPath,
+  onMount,
 }: {
   connection: WsTransport | null;
   /** The screen the host rendered (ssr/first-screen.tsx): the location until React has taken the page over. */
   ssrPath?: string | undefined;
+  onMount?: (() => void) | undefined;
 }) => (
   <Router hook={useHashLocation} {...(ssrPath === undefined ? {} : { ssrPath })}>
     <ChecksAfterFirstScreen />
@@ -218,6 +229,7 @@ export const App = ({
             ))}
             <Route component={NotFound} />
           </Switch>
+          <Mounted onMount={onMount} />
         </Suspense>
       </main>
     </div>

@@ -5,17 +5,11 @@
  * (hydration, same file), and rendered on the host into that page (ssr/first-screen.tsx).
  */
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode } from 'react';
 import { EngineRefresh, RpcProvider } from '../lib/api';
 import type { RpcClient } from '../lib/rpc/client';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { App } from './App';
-
-/** Calls `onMount` once the window's first render is committed (for a hydrated page: once React has taken it over). */
-const Mounted = ({ onMount }: { onMount: (() => void) | undefined }) => {
-  useEffect(() => onMount?.(), [onMount]);
-  return null;
-};
 
 export interface WindowProps {
   readonly client: RpcClient;
@@ -23,6 +17,7 @@ export interface WindowProps {
   readonly connection: WsTransport | null;
   /** The screen the host rendered into the page (the location while React takes it over), if any. */
   readonly ssrPath?: string | undefined;
+  /** Called once the screen is drawn, for a page taken over once React has it (App.tsx). */
   readonly onMount?: (() => void) | undefined;
 }
 
@@ -31,8 +26,7 @@ export const Window = ({ client, queries, connection, ssrPath, onMount }: Window
     <RpcProvider client={client}>
       <QueryClientProvider client={queries}>
         <EngineRefresh />
-        <App connection={connection} ssrPath={ssrPath} />
-        <Mounted onMount={onMount} />
+        <App connection={connection} ssrPath={ssrPath} onMount={onMount} />
       </QueryClientProvider>
     </RpcProvider>
   </StrictMode>
