@@ -77,9 +77,14 @@ const stop = (c: ChildProcess) =>
  *  - `interactive`: on the page's clock as `clock`, navigation start to the window interactive: the
  *    first heading is React's (it has taken over the page the host rendered, or drawn the heading
  *    itself), so a press is handled rather than held (renderer/src/lib/early-input.ts).
+ * The `clock` load also notes, from the page's own timing entries, its first contentful paint (for a
+ * page holding its heading, as the host renders this build's first screen, the heading's first paint:
+ * the `clock` poll runs in the page's main thread and waits behind the scripts' start) and the host's
+ * render time (`Server-Timing: ssr`, main/rpc/first-screen-page.ts), into `paints`.
  */
 type How = 'clock' | 'wall' | 'interactive';
-const firstScreen = async (browser: Browser, url: string, how: How): Promise<number> => {
+type Paint = { fcp: number | null; ssr: number | null };
+const firstScreen = async (browser: Browser, url: string, how: How, paints?: Paint[]): Promise<number> => {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   try {
     if (how === 'interactive') {
@@ -104,7 +109,17 @@ const firstScreen = async (browser: Browser, url: string, how: How): Promise<num
           timeout: 60_000,
         },
       );
-      return (await h.jsonValue()) as number;
+      const at = (await h.jsonValue()) as number;
+      paints?.push(
+        await page.evaluate(() => {
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+          const nav = performance.getEntriesByType('navigation')[0] as
+            PerformanceNavigationTiming | undefined;
+          const ssr = nav?.serverTiming.find((t) => t.name === 'ssr')?.duration ?? null;
+          return { fcp, ssr };
+        }),
+      );
+      return at;
     }
     const t0 = performance.now();
     await page.goto(url);
@@ -399,12 +414,14 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
         { clock: [] as number[], wall: [] as number[], interactive: [] as number[] },
       ]),
     );
+    const paints = new Map(targets.map((t) => [t.name, [] as Paint[]]));
     const loadBefore = loadavg()[0]!;
     try {
       for (let i = 0; i < 5; i++) {
         process.stderr.write(`  first screen, fresh contexts, round ${i + 1} of 5…\n`);
         for (const how of ['clock', 'wall'] as const)
-          for (const t of targets) ms.get(t.name)![how].push(await firstScreen(browser, t.url, how));
+          for (const t of targets)
+            ms.get(t.name)![how].push(await firstScreen(browser, t.url, how, paints.get(t.name)));
         // React's heading: the windows only (the floor page has no React).
         for (const t of targets.filter((x) => x.url !== floor.url))
           ms.get(t.name)!.interactive.push(await firstScreen(browser, t.url, 'interactive'));
@@ -435,6 +452,15 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
           `    this build / ${oldName}: ${(median(ms.get('this build')![how]) / median(ms.get(oldName)![how])).toFixed(2)}`,
         );
     }
+    lines.push(`  the page's first contentful paint (its paint timing; the clock loads):`);
+    for (const t of targets) {
+      const fcp = paints.get(t.name)!.flatMap((p) => (p.fcp === null ? [] : [p.fcp]));
+      lines.push(`    ${t.name}: ${fcp.length ? fmt(fcp) : 'not reported'}`);
+    }
+    const ssr = paints.get('this build')!.flatMap((p) => (p.ssr === null ? [] : [p.ssr]));
+    lines.push(
+      `  the host's render of this build's first screen (Server-Timing ssr): ${ssr.length ? fmt(ssr) : 'none: the page was not rendered'}`,
+    );
     lines.push(`  page's clock, navigation start to the window interactive (the first heading is React's):`);
     for (const t of targets.filter((x) => x.url !== floor.url))
       lines.push(`    ${t.name}: ${fmt(ms.get(t.name)!.interactive)}`);
