@@ -31,11 +31,12 @@ test('typing and a press before React has taken over the set-up screen are kept'
   expect(await takenOver(page), 'the heading came with the page, before React').toBe(false);
 
   await page.getByLabel('Profile name').fill('Typed before React');
+  await page.getByLabel('API version to simulate').selectOption('v1.2');
   await page.getByRole('button', { name: 'Use the sandbox' }).click();
-  // The press led where it leads once React has it: the sandbox profile made, then New study.
+  // The press led where it leads once React has it: the sandbox profile made (v1.2, as chosen), then New study.
   await expect(page.getByRole('heading', { name: 'New study' })).toBeVisible();
   const profiles = await host.rpc('profiles.list', {});
-  expect(profiles.ok && profiles.value.length).toBe(1);
+  expect(profiles.ok && profiles.value.map((p) => p.apiVersion)).toEqual(['v1.2']);
   expect(problems).toEqual([]);
   await page.close();
 });
