@@ -17,16 +17,23 @@ import { guardProcess } from './process-guard';
 import { createExportDownloads } from './rpc/export-downloads';
 import { createMediaRoute } from './rpc/media-route';
 import { warmUpBridge } from './rpc/bridge-warm-up';
+import { loadFirstScreenRenderer } from './rpc/first-screen-page';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir } from './services/workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OWN_RENDERER_DIR = join(ROOT, 'out', 'renderer');
 /** The built window. Benchmarks (with the test hooks on) may serve another build, e.g. an earlier commit's. */
 export const RENDERER_DIR =
   process.env['VOICESCOPE_TEST_HOOKS'] === '1' && process.env['VOICESCOPE_TEST_RENDERER_DIR']
     ? resolve(process.env['VOICESCOPE_TEST_RENDERER_DIR'])
-    : join(ROOT, 'out', 'renderer');
+    : OWN_RENDERER_DIR;
+/**
+ * The first screen is rendered into the page from this checkout's renderer sources
+ * (main/rpc/first-screen-page.ts): only into this checkout's build, whose window takes it over.
+ */
+const RENDER_FIRST_SCREEN = RENDERER_DIR === OWN_RENDERER_DIR;
 
 const HELP = `Voicescope in browser mode: the workstation in your web browser, served on this computer only.
 
@@ -75,6 +82,9 @@ const main = async () => {
     );
     process.exit(1);
   }
+  // React and the window's code, for the first screen rendered into the page, load while the host opens
+  // its workspace (the bridge's warm-up then renders it once), not on the researcher's first page.
+  if (RENDER_FIRST_SCREEN) void loadFirstScreenRenderer().catch(() => undefined);
   const workspaceDir = v.home ?? defaultWorkspaceDir();
   // Everything the services print goes through the one logger (redacted, and into the workspace's logs folder).
   const logger = createLogger({ dir: logsDirOf(workspaceDir) });
@@ -103,6 +113,7 @@ const main = async () => {
     bus: host.bus,
     staticDir: RENDERER_DIR,
     routes: (path, req, res) => downloads.route(path, req, res) || media(path, req, res),
+    renderFirstScreen: RENDER_FIRST_SCREEN,
     // A peer that breaks its own connection is no news (diagnostic mode shows it); a failed call is.
     onError: (what, e) =>
       what === 'call' || what === 'request handler'

@@ -91,11 +91,14 @@ preloaded.delete(entryOut);
 const preloads = [...preloaded]
   .filter((f) => f.endsWith('.js'))
   .map((f) => `    <link rel="modulepreload" href="${basename(f)}" />`);
+// After the stylesheet: in browser mode the page holds the first screen rendered by the host
+// (main/rpc/first-screen-page.ts), whose first paint waits for the stylesheet only, so it is asked for
+// before the 19 scripts that share the host's connections with it.
 writeFileSync(
   join(out, 'renderer/index.html'),
   readFileSync(join(root, 'renderer/index.html'), 'utf8').replace(
-    '    <link rel="stylesheet"',
-    [...preloads, '    <link rel="stylesheet"'].join('\n'),
+    /( {4}<link rel="stylesheet"[^\n]*\n)/,
+    (link) => [link.trimEnd(), ...preloads, ''].join('\n'),
   ),
 );
 

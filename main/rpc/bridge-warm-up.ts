@@ -1,7 +1,8 @@
 /**
  * Browser mode's first page load, made by the host itself as soon as it has announced its address
  * (while the browser starts): the page with the token (which has the bridge answer `app.info` into it,
- * main/rpc/first-screen-data.ts), its stylesheet, a WebSocket and `app.info` over it, as the window does. Node compiles its HTTP, WebSocket and router paths on first use, so the first request
+ * main/rpc/first-screen-data.ts, and render the first screen into it, main/rpc/first-screen-page.ts: its
+ * first render costs more than the next), its stylesheet, a WebSocket and `app.info` over it, as the window does. Node compiles its HTTP, WebSocket and router paths on first use, so the first request
  * and call cost the host more than the next (under a load of 28 on this 2-core machine: the first page
  * 80 to 220 ms and the first call 13 to 37 ms without the warm-up, 20 to 110 and 4 to 12 ms with it),
  * which the researcher's first window would otherwise pay (issue 16). Everything stays on the loopback

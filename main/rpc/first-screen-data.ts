@@ -4,6 +4,8 @@
  * the answer into index.html as a JSON data block (shared/first-screen-data.ts). `<` is written as
  * `\u003c`, so no text in it can close its element or open another; U+2028 and U+2029 are escaped too.
  * A refusal or failure writes no block: the window then asks over its WebSocket as it would anyway.
+ * With the first screen rendered into the page (main/rpc/first-screen-page.ts) the block holds every
+ * answer the screen was rendered from.
  */
 import { FIRST_SCREEN_DATA_ID, type FirstScreenData } from '../../shared/first-screen-data';
 import type { Router } from './router';
@@ -15,12 +17,15 @@ export const jsonForScriptElement = (value: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** The data block, or '' when a first-screen call did not answer with a value. */
+/** The data block holding `data`. */
+export const dataBlock = (data: FirstScreenData): string =>
+  `<script type="application/json" id="${FIRST_SCREEN_DATA_ID}">${jsonForScriptElement(data)}</script>`;
+
+/** The data block with `app.info` alone, or '' when it did not answer with a value. */
 export const firstScreenDataBlock = async (router: Router): Promise<string> => {
   const info = await router.handle('app.info', {}, { via: 'websocket' });
   if (!info.ok) return '';
-  const data = { 'app.info': info.value } as FirstScreenData;
-  return `<script type="application/json" id="${FIRST_SCREEN_DATA_ID}">${jsonForScriptElement(data)}</script>`;
+  return dataBlock({ 'app.info': info.value } as FirstScreenData);
 };
 
 /** index.html with the block placed before its first module script (so it is parsed when the entry runs). */

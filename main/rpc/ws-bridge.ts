@@ -22,8 +22,9 @@
  * any number of times (a media element reads in byte ranges) until it has been idle for 30 minutes.
  *
  * The window's page asked for with the launch token carries its first screen's answers (`app.info`, as
- * the router answers it) in a JSON data block (main/rpc/first-screen-data.ts); without the token it is
- * the file as built.
+ * the router answers it) in a JSON data block (main/rpc/first-screen-data.ts) and, with
+ * `renderFirstScreen`, the first screen itself rendered into it with every answer it was drawn from
+ * (main/rpc/first-screen-page.ts); without the token it is the file as built.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -36,6 +37,7 @@ import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
 import { firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
+import { firstScreenPage } from './first-screen-page';
 import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -52,6 +54,11 @@ export interface BridgeOptions {
   readonly routes?: (path: string, req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   /** Download tickets (default: a store of its own, tickets live 60 s and open one download). */
   readonly tickets?: DownloadTickets;
+  /**
+   * Render the first screen into the page asked for with the launch token (main/rpc/first-screen-page.ts;
+   * browser mode's host does). Default: false, the page carries the first screen's answers only.
+   */
+  readonly renderFirstScreen?: boolean;
   /** Where a peer's broken socket or a failed call is noted (default: nowhere). */
   readonly onError?: (what: string, e: unknown) => void;
 }
@@ -166,10 +173,18 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
 
   /** The window's page asked for with the launch token: with its first screen's answers in it. */
   const servePage = (file: string, res: http.ServerResponse) => {
-    void Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')])
-      .then(([html, block]) => {
-        res.writeHead(200, { 'Content-Type': TYPES['.html']! });
-        res.end(withFirstScreenData(html, block));
+    const page = o.renderFirstScreen
+      ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
+      : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
+          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null }),
+        );
+    void page
+      .then(({ html, renderMs }) => {
+        res.writeHead(200, {
+          'Content-Type': TYPES['.html']!,
+          ...(renderMs === null ? {} : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}` }),
+        });
+        res.end(html);
       })
       .catch((e: unknown) => {
         noted('page')(e);

@@ -73,11 +73,32 @@ const stop = (c: ChildProcess) =>
  *    polled every animation frame and answers `performance.now()` once an h1 is there (no init script,
  *    which would itself cost time; a heading present before the first poll is read at that poll);
  *  - `wall`: Playwright's wall time, goto waiting for `load`, then the h1 locator (the harness's own
- *    overhead included: a bare page holding only an h1 takes about 0.3 s this way on this machine).
+ *    overhead included: a bare page holding only an h1 takes about 0.3 s this way on this machine);
+ *  - `interactive`: on the page's clock as `clock`, navigation start to the window interactive: the
+ *    first heading is React's (it has taken over the page the host rendered, or drawn the heading
+ *    itself), so a press is handled rather than held (renderer/src/lib/early-input.ts).
+ * The `clock` load also notes, from the page's own timing entries, its first contentful paint (for a
+ * page holding its heading, as the host renders this build's first screen, the heading's first paint:
+ * the `clock` poll runs in the page's main thread and waits behind the scripts' start) and the host's
+ * render time (`Server-Timing: ssr`, main/rpc/first-screen-page.ts), into `paints`.
  */
-const firstScreen = async (browser: Browser, url: string, how: 'clock' | 'wall'): Promise<number> => {
+type How = 'clock' | 'wall' | 'interactive';
+type Paint = { fcp: number | null; ssr: number | null };
+const firstScreen = async (browser: Browser, url: string, how: How, paints?: Paint[]): Promise<number> => {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   try {
+    if (how === 'interactive') {
+      await page.goto(url, { waitUntil: 'commit' });
+      const h = await page.waitForFunction(
+        () => {
+          const h1 = document.querySelector('h1');
+          return h1 && Object.keys(h1).some((k) => k.startsWith('__reactFiber')) && performance.now();
+        },
+        undefined,
+        { polling: 'raf', timeout: 60_000 },
+      );
+      return (await h.jsonValue()) as number;
+    }
     if (how === 'clock') {
       await page.goto(url, { waitUntil: 'commit' });
       const h = await page.waitForFunction(
@@ -88,7 +109,17 @@ const firstScreen = async (browser: Browser, url: string, how: 'clock' | 'wall')
           timeout: 60_000,
         },
       );
-      return (await h.jsonValue()) as number;
+      const at = (await h.jsonValue()) as number;
+      paints?.push(
+        await page.evaluate(() => {
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+          const nav = performance.getEntriesByType('navigation')[0] as
+            PerformanceNavigationTiming | undefined;
+          const ssr = nav?.serverTiming.find((t) => t.name === 'ssr')?.duration ?? null;
+          return { fcp, ssr };
+        }),
+      );
+      return at;
     }
     const t0 = performance.now();
     await page.goto(url);
@@ -430,13 +461,23 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
       ...(hOld ? [{ name: `the build of ${BASELINE_COMMIT.slice(0, 10)}`, url: hOld.url }] : []),
       { name: 'bare <h1> page (floor)', url: floor.url },
     ];
-    const ms = new Map(targets.map((t) => [t.name, { clock: [] as number[], wall: [] as number[] }]));
+    const ms = new Map(
+      targets.map((t) => [
+        t.name,
+        { clock: [] as number[], wall: [] as number[], interactive: [] as number[] },
+      ]),
+    );
+    const paints = new Map(targets.map((t) => [t.name, [] as Paint[]]));
     const loadBefore = loadavg()[0]!;
     try {
       for (let i = 0; i < 5; i++) {
         process.stderr.write(`  first screen, fresh contexts, round ${i + 1} of 5…\n`);
         for (const how of ['clock', 'wall'] as const)
-          for (const t of targets) ms.get(t.name)![how].push(await firstScreen(browser, t.url, how));
+          for (const t of targets)
+            ms.get(t.name)![how].push(await firstScreen(browser, t.url, how, paints.get(t.name)));
+        // React's heading: the windows only (the floor page has no React).
+        for (const t of targets.filter((x) => x.url !== floor.url))
+          ms.get(t.name)!.interactive.push(await firstScreen(browser, t.url, 'interactive'));
       }
     } finally {
       await stop(hNew.child);
@@ -464,6 +505,18 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
           `    this build / ${oldName}: ${(median(ms.get('this build')![how]) / median(ms.get(oldName)![how])).toFixed(2)}`,
         );
     }
+    lines.push(`  the page's first contentful paint (its paint timing; the clock loads):`);
+    for (const t of targets) {
+      const fcp = paints.get(t.name)!.flatMap((p) => (p.fcp === null ? [] : [p.fcp]));
+      lines.push(`    ${t.name}: ${fcp.length ? fmt(fcp) : 'not reported'}`);
+    }
+    const ssr = paints.get('this build')!.flatMap((p) => (p.ssr === null ? [] : [p.ssr]));
+    lines.push(
+      `  the host's render of this build's first screen (Server-Timing ssr): ${ssr.length ? fmt(ssr) : 'none: the page was not rendered'}`,
+    );
+    lines.push(`  page's clock, navigation start to the window interactive (the first heading is React's):`);
+    for (const t of targets.filter((x) => x.url !== floor.url))
+      lines.push(`    ${t.name}: ${fmt(ms.get(t.name)!.interactive)}`);
     lines.push(
       `  this build: ${scripts(built)}`,
       typeof oldDir === 'string'

@@ -57,7 +57,10 @@ const NavLink = ({ href, children, exact = false }: { href: string; children: st
 };
 
 const ThemeSwitch = () => {
-  const [t, setT] = useState<ThemeChoice>(storedTheme());
+  // The stored choice is this computer's (localStorage), which the host rendering the first screen into
+  // the page cannot read: read after mount, so the first render is the same on both sides.
+  const [t, setT] = useState<ThemeChoice>('system');
+  useEffect(() => setT(storedTheme()), []);
   return (
     <label className="theme-switch">
       Theme{' '}
@@ -182,8 +185,26 @@ const NotFound = () => (
   </div>
 );
 
-export const App = ({ connection }: { connection: WsTransport | null }) => (
-  <Router hook={useHashLocation}>
+/**
+ * Calls `onMount` once the screens' Suspense boundary has committed: for a page the host rendered, once
+ * React has taken the screen itself over (a boundary is taken over after the window's frame, on its own).
+ */
+const Mounted = ({ onMount }: { onMount: (() => void) | undefined }) => {
+  useEffect(() => onMount?.(), [onMount]);
+  return null;
+};
+
+export const App = ({
+  connection,
+  ssrPath,
+  onMount,
+}: {
+  connection: WsTransport | null;
+  /** The screen the host rendered (ssr/first-screen.tsx): the location until React has taken the page over. */
+  ssrPath?: string | undefined;
+  onMount?: (() => void) | undefined;
+}) => (
+  <Router hook={useHashLocation} {...(ssrPath === undefined ? {} : { ssrPath })}>
     <ChecksAfterFirstScreen />
     <a
       className="skip-link"
@@ -208,6 +229,7 @@ export const App = ({ connection }: { connection: WsTransport | null }) => (
             ))}
             <Route component={NotFound} />
           </Switch>
+          <Mounted onMount={onMount} />
         </Suspense>
       </main>
     </div>

@@ -62,6 +62,15 @@ export const lazyScreen = <M>(load: () => Promise<M>, pick: (m: M) => ComponentT
   return Screen;
 };
 
+/**
+ * A lazy screen's code, loaded: once this resolves the screen draws at once, without suspending (what
+ * rendering the first screen on the host and taking it over in the window need, ssr/first-screen.tsx
+ * and app/start.tsx). Resolves at once for a screen that is not lazy.
+ */
+export const loadScreen = async (screen: ComponentType): Promise<void> => {
+  await loaders.get(screen)?.();
+};
+
 /** Starts loading a lazy screen's code (no-op for a screen that is not lazy). */
 export const preloadScreen = (screen: ComponentType): void => {
   void loaders

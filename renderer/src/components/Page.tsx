@@ -7,9 +7,11 @@ import { Link, useRoute } from 'wouter';
  * focus, so keyboard and screen-reader users start on the page they asked for.
  */
 let navigated = false;
-addEventListener('hashchange', () => {
-  navigated = true;
-});
+// (No window when the host renders the first screen into the page: ssr/first-screen.tsx.)
+if (typeof window !== 'undefined')
+  window.addEventListener('hashchange', () => {
+    navigated = true;
+  });
 
 export const PageHeader = ({
   title,

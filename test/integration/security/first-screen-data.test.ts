@@ -2,7 +2,9 @@
  * The first screen's answers written into the window's page (issue 16, main/rpc/first-screen-data.ts):
  * only a page asked for with this launch's token carries them; what the host answers there cannot close
  * its element or start a script, whatever text the answer holds; an answer the contract refuses, or a
- * failed call, writes nothing and the page is served as built.
+ * failed call, writes nothing and the page is served as built. With the first screen rendered into the
+ * page (main/rpc/first-screen-page.ts, browser mode's host), the screen is there only with the token,
+ * every text in it escaped, and nothing is rendered when a call it makes fails.
  */
 import http from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { createEventBus } from '../../../main/rpc/event-bus';
 import { createRouter, type Handlers } from '../../../main/rpc/router';
 import { BROWSER_CSP, startBridge, type Bridge } from '../../../main/rpc/ws-bridge';
 import type { AppInfo } from '../../../shared/contract/app.contract';
+import type { StudyView } from '../../../shared/contract/studies.contract';
 import { FIRST_SCREEN_DATA_ID } from '../../../shared/first-screen-data';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
@@ -33,28 +36,37 @@ const INFO: AppInfo = {
 };
 
 let answer: () => unknown = () => ok(INFO);
+let studies: () => unknown = () => ok([]);
 const dir = mkdtempSync(join(tmpdir(), 'vs-first-screen-'));
 let bridge: Bridge;
+let rendering: Bridge;
 
 beforeAll(async () => {
   mkdirSync(join(dir, 'static'));
   writeFileSync(join(dir, 'static', 'index.html'), PAGE);
-  const handlers = { 'app.info': () => answer() } as unknown as Handlers;
+  const handlers = { 'app.info': () => answer(), 'studies.list': () => studies() } as unknown as Handlers;
   bridge = await startBridge({
     router: createRouter(handlers, { error: () => {} }),
     bus: createEventBus(),
     staticDir: join(dir, 'static'),
   });
-});
+  rendering = await startBridge({
+    router: createRouter(handlers, { error: () => {} }),
+    bus: createEventBus(),
+    staticDir: join(dir, 'static'),
+    renderFirstScreen: true,
+  });
+}, 60_000);
 afterAll(async () => {
   await bridge.close();
+  await rendering.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const get = (path: string) =>
+const get = (path: string, port = bridge.port) =>
   new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port: bridge.port, path }, (res) => {
+      .get({ host: '127.0.0.1', port, path }, (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
@@ -112,5 +124,87 @@ describe("the first screen's answers in the page", () => {
       throw new Error('boom');
     };
     expect((await get(`/?token=${bridge.token}`)).body).toBe(PAGE);
+  });
+});
+
+/** A study whose name tries to leave its text. */
+const STUDY: StudyView = {
+  id: 7,
+  name: '</script><script>alert(1)</script><img src=x onerror=alert(2)>',
+  profileId: 1,
+  profileName: '<b>lab</b>',
+  sessionIntervalDays: 14,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  apiVersion: 'v1.3',
+  simulated: true,
+  participants: 3,
+  recordings: 12,
+  completedRecordings: 9,
+  needsAttention: 0,
+  overdueParticipants: 1,
+  lastRecordingAt: null,
+};
+
+describe('the first screen rendered into the page', () => {
+  const page = (path = `/?token=${rendering.token}`) => get(path, rendering.port);
+
+  it('is the set-up screen on first run, heading and form in the page, with its answers', async () => {
+    answer = () => ok(INFO);
+    const r = await page();
+    expect(r.status).toBe(200);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.headers['content-security-policy']).toBe(BROWSER_CSP);
+    expect(r.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?$/);
+    expect(r.body).toContain('<div id="root" data-screen="/setup">');
+    expect(r.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
+    expect(r.body).toContain('Use the sandbox');
+    expect(r.body).toContain('value="Lab service"');
+    expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [] });
+  });
+
+  it('is the studies list once set up, with the list it was drawn from', async () => {
+    answer = () => ok({ ...INFO, firstRun: false });
+    studies = () => ok([STUDY]);
+    const r = await page();
+    expect(r.body).toContain('<div id="root" data-screen="/studies">');
+    expect(r.body).toMatch(/<h1[^>]*>Studies/);
+    const data = JSON.parse(blockText(r.body)!) as { rendered: string; answers: unknown[] };
+    expect(data.rendered).toBe('/studies');
+    expect(data.answers).toEqual([{ method: 'studies.list', input: {}, value: [STUDY] }]);
+  });
+
+  it('keeps every text a text: a study named like markup opens no element and runs nothing', async () => {
+    answer = () => ok({ ...INFO, workspaceDir: HOSTILE, firstRun: false });
+    studies = () => ok([STUDY]);
+    const r = await page();
+    expect(r.body).toContain(
+      '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;',
+    );
+    expect(r.body).toContain('&lt;b&gt;lab&lt;/b&gt;');
+    expect(r.body).not.toMatch(/<img/i);
+    // The page's own two scripts, nothing else; and no style attribute (the CSP would refuse it).
+    expect(r.body.match(/<script/gi)).toHaveLength(2);
+    expect(r.body.match(/<\/script/gi)).toHaveLength(2);
+    expect(r.body).not.toMatch(/\sstyle=/i);
+    expect(blockText(r.body)).not.toContain('<');
+  });
+
+  it('is not there without the token or with another: the page as built, no screen, no answers', async () => {
+    answer = () => ok(INFO);
+    for (const path of ['/', '/index.html', `/?token=${rendering.token.slice(1)}x`, '/?token=']) {
+      const r = await page(path);
+      expect(r.body, path).toBe(PAGE);
+      expect(r.headers['server-timing'], path).toBeUndefined();
+    }
+  });
+
+  it('is not rendered when a call it makes fails: the page carries app.info alone, the window draws the screen', async () => {
+    answer = () => ok({ ...INFO, firstRun: false });
+    studies = () => err(appError('INTERNAL', 'x', 'y'));
+    const r = await page();
+    expect(r.body).toContain('<div id="root"></div>');
+    expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': { ...INFO, firstRun: false } });
+    answer = () => err(appError('INTERNAL', 'x', 'y'));
+    expect((await page()).body).toBe(PAGE);
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * The window's page as browser mode's bridge serves it with the launch token (issue 16): the first
+ * screen rendered into its root (renderer/src/ssr/first-screen.tsx, every call it makes answered by the
+ * router exactly as a WebSocket call would be) and the answers it was rendered from in a JSON data block
+ * (main/rpc/first-screen-data.ts), so the heading and the screen are in the page and the window takes
+ * them over. When the screen cannot be rendered (a call refused or failed, a render that throws, a page
+ * without an empty root) the page carries `app.info` alone, as before, and the window draws the screen.
+ *
+ * The renderer's code and React are imported once, on the first page (the bridge's warm-up asks for it
+ * as the host starts: main/rpc/bridge-warm-up.ts), never again; a render then takes a few milliseconds,
+ * reported with the page in a `Server-Timing` header (`ssr;dur=…`).
+ */
+import { performance } from 'node:perf_hooks';
+import { FIRST_SCREEN_ATTRIBUTE } from '../../shared/first-screen-data';
+import type { Ask, FirstScreen } from '../../renderer/src/ssr/first-screen';
+import { dataBlock, firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
+import type { Router } from './router';
+
+type Renderer = (ask: Ask) => Promise<FirstScreen | null>;
+let renderer: Promise<Renderer> | null = null;
+
+/** The renderer's server entry, imported once (React, the window's components and the first screens' code). */
+export const loadFirstScreenRenderer = (): Promise<Renderer> =>
+  (renderer ??= import('../../renderer/src/ssr/first-screen').then((m) => m.renderFirstScreen));
+
+/** The root element as built, which the rendered screen fills. */
+const EMPTY_ROOT = '<div id="root"></div>';
+
+const escapeAttribute = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export interface FirstScreenPage {
+  readonly html: string;
+  /** Milliseconds spent rendering the screen (with its calls), or null when none was rendered. */
+  readonly renderMs: number | null;
+}
+
+export const firstScreenPage = async (
+  router: Router,
+  html: string,
+  noted: (e: unknown) => void = () => {},
+): Promise<FirstScreenPage> => {
+  if (html.includes(EMPTY_ROOT)) {
+    const started = performance.now();
+    try {
+      const render = await loadFirstScreenRenderer();
+      const ask = ((method: string, input: unknown) =>
+        router.handle(method, input, { via: 'websocket' })) as unknown as Ask;
+      const screen = await render(ask);
+      if (screen) {
+        const root = `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeAttribute(screen.data.rendered)}">${screen.html}</div>`;
+        return {
+          html: withFirstScreenData(
+            html.replace(EMPTY_ROOT, () => root),
+            dataBlock(screen.data),
+          ),
+          renderMs: performance.now() - started,
+        };
+      }
+    } catch (e) {
+      noted(e);
+    }
+  }
+  const block = await firstScreenDataBlock(router).catch(() => '');
+  return { html: withFirstScreenData(html, block), renderMs: null };
+};
