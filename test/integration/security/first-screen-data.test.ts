@@ -20,7 +20,11 @@ import { FIRST_SCREEN_DATA_ID } from '../../../shared/first-screen-data';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
 
-const PAGE = `<!doctype html><html><head><title>v</title></head><body><div id="root"></div>
+const PAGE = `<!doctype html><html><head><title>v</title>
+    <link rel="stylesheet" href="app.css" />
+    <link rel="modulepreload" href="chunk-A.js" />
+    <link rel="modulepreload" href="start-B.js" />
+  </head><body><div id="root"></div>
     <script type="module" src="app.js"></script></body></html>`;
 
 /** A workspace folder whose name tries every way out of a script element. */
@@ -162,6 +166,15 @@ describe('the first screen rendered into the page', () => {
     expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [] });
   });
 
+  it('needs only its stylesheet to be painted: the scripts are not announced before it (the entry asks for them)', async () => {
+    answer = () => ok(INFO);
+    const r = await page();
+    expect(r.body).toContain('<h1');
+    expect(r.body).toContain('<link rel="stylesheet" href="app.css" />');
+    expect(r.body).not.toContain('modulepreload');
+    expect(r.body).toContain('<script type="module" src="app.js"></script>');
+  });
+
   it('is the studies list once set up, with the list it was drawn from', async () => {
     answer = () => ok({ ...INFO, firstRun: false });
     studies = () => ok([STUDY]);
@@ -203,6 +216,9 @@ describe('the first screen rendered into the page', () => {
     studies = () => err(appError('INTERNAL', 'x', 'y'));
     const r = await page();
     expect(r.body).toContain('<div id="root"></div>');
+    expect(r.body.match(/modulepreload/g), 'the window draws the screen: its scripts announced').toHaveLength(
+      2,
+    );
     expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': { ...INFO, firstRun: false } });
     answer = () => err(appError('INTERNAL', 'x', 'y'));
     expect((await page()).body).toBe(PAGE);
