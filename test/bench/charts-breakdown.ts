@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { seedCohortStudy } from '../support/cohort-study';
+import { parentsOf, printProfileTotals, type CpuProfile } from './cpu-profile';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -37,48 +38,11 @@ const INIT = `(() => {
   };
 })()`;
 
-interface CpuProfile {
-  nodes: {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-    children?: number[];
-  }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self time by script and function, and inclusive time of the top functions. */
+/** The profile's totals, then a timeline of it in 20 ms steps. */
 const printProfile = (p: CpuProfile) => {
+  printProfileTotals(p, { functions: 30, totals: 60 });
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const self = new Map<string, number>();
-  const total = new Map<string, number>();
-  const byScript = new Map<string, number>();
-  const key = (c: CpuProfile['nodes'][number]['callFrame']) =>
-    `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}`;
-  p.samples.forEach((id, i) => {
-    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
-    const n = byId.get(id)!;
-    self.set(key(n.callFrame), (self.get(key(n.callFrame)) ?? 0) + dt);
-    const script = n.callFrame.url.split('/').pop() || n.callFrame.functionName;
-    byScript.set(script, (byScript.get(script) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const k = key(byId.get(cur)!.callFrame);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      total.set(k, (total.get(k) ?? 0) + dt);
-    }
-  });
-  const top = (m: Map<string, number>, n: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, v]) => `    ${v.toFixed(0).padStart(6)} ms  ${k}`);
-  console.log('  self time by script:\n' + top(byScript, 12).join('\n'));
-  console.log('  self time by function:\n' + top(self, 30).join('\n'));
-  console.log('  total time by function:\n' + top(total, 60).join('\n'));
+  const parent = parentsOf(p);
   // A timeline in 20 ms steps: what each step's samples were doing, named by the first of these frames
   // found from the leaf up (the page's own steps before React's and the browser's).
   const NAMES = (

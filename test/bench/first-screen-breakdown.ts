@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from '../../playwright.config';
+import { printProfileTotals, type CpuProfile } from './cpu-profile';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -35,49 +36,6 @@ const INIT = `(() => {
     if (document.querySelector('h1')) { t.h1 = performance.now(); t.h1Text = document.querySelector('h1').textContent; obs.disconnect(); }
   }).observe(document, { subtree: true, childList: true });
 })()`;
-
-interface CpuProfile {
-  nodes: {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-    children?: number[];
-  }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-/** Self time by function and by script, and total (inclusive) time of the top functions. */
-const printProfile = (p: CpuProfile) => {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const self = new Map<string, number>();
-  const total = new Map<string, number>();
-  const byScript = new Map<string, number>();
-  p.samples.forEach((id, i) => {
-    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
-    const n = byId.get(id)!;
-    const key = (c: CpuProfile['nodes'][number]['callFrame']) =>
-      `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}:${c.columnNumber}`;
-    self.set(key(n.callFrame), (self.get(key(n.callFrame)) ?? 0) + dt);
-    const script = n.callFrame.url.split('/').pop() || n.callFrame.functionName;
-    byScript.set(script, (byScript.get(script) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const k = key(byId.get(cur)!.callFrame);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      total.set(k, (total.get(k) ?? 0) + dt);
-    }
-  });
-  const top = (m: Map<string, number>, n: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, v]) => `    ${v.toFixed(0).padStart(6)} ms  ${k}`);
-  console.log('  self time by script:', '\n' + top(byScript, 12).join('\n'));
-  console.log('  self time by function:', '\n' + top(self, 25).join('\n'));
-  console.log('  total time by function:', '\n' + top(total, 40).join('\n'));
-};
 
 const main = async () => {
   const home = mkdtempSync(join(tmpdir(), 'vs-fs-breakdown-'));
@@ -120,7 +78,7 @@ const main = async () => {
       const wall = performance.now() - t0;
       if (cdp) {
         const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
-        printProfile(profile);
+        printProfileTotals(profile, { functions: 25, totals: 40, withColumn: true });
       }
       const r = (await page.evaluate(`(() => {
         const nav = performance.getEntriesByType('navigation')[0];
