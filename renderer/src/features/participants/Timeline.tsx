@@ -414,9 +414,15 @@ export const Timeline = ({
               <Legend
                 versions={t.versions}
                 sessions={t.sessions}
-                flagged={t.measures.reduce(
-                  (n, m) =>
-                    n + m.series.reduce((k, s) => k + s.points.filter((p) => p.flags.length).length, 0),
+                // Over the charts shown, whichever answer each is drawn from (after "Show all" most
+                // come from the full answer, not from `t`: seriesOf).
+                flagged={chosen.reduce(
+                  (n, key) =>
+                    n +
+                    (seriesOf(key) ?? []).reduce(
+                      (k, s) => k + s.points.filter((p) => p.flags.length).length,
+                      0,
+                    ),
                   0,
                 )}
                 excluded={t.sessions.filter((s) => s.excluded !== null).length}
