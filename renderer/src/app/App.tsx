@@ -148,7 +148,8 @@ const Sidebar = () => {
 
 /**
  * The screens Home leads to, whose code starts loading with the window's scripts (it is announced in
- * the page too: scripts/build.mjs FIRST_MODULES), so it is in hand when `app.info` answers.
+ * the page too, scripts/build.mjs FIRST_MODULES, except in a page the host rendered the screen into),
+ * so it is in hand when `app.info` answers.
  */
 const FIRST_SCREENS: readonly string[] = [patterns.setup, patterns.studies];
 for (const [path, screen] of featureRoutes) if (FIRST_SCREENS.includes(path)) preloadScreen(screen);

@@ -49,7 +49,8 @@ export const start = async (selected: SelectedTransport, early: EarlyInput | nul
 
   const screen = seeded?.rendered;
   if (early && screen !== undefined && container.getAttribute(FIRST_SCREEN_ATTRIBUTE) === screen) {
-    // The screen's code is announced in the page (scripts/build.mjs): in hand, or nearly, by now.
+    // The screen's code: asked for now (a page with the screen in it does not announce the scripts,
+    // main/rpc/first-screen-page.ts, so that its first paint does not wait for them).
     const route = featureRoutes.find(([p]) => p === screen);
     if (route) await loadScreen(route[1]).catch(() => undefined);
     // A link followed meanwhile (the address's hash) leads elsewhere: that screen is drawn instead.
