@@ -71,15 +71,28 @@ export const holdEarlyInput = (root: HTMLElement): EarlyInput => {
     if (e.target instanceof HTMLSelectElement && root.contains(e.target))
       chosen.set(e.target, e.target.value);
   };
+  // Text typed: noted too (before the entry ran, then each input), not only read when replaying. React
+  // takes the page over a moment before the replay; a render of the form in that moment (another
+  // field changed) sets the fields back to React's state, and the text read then would be gone.
+  const typed = new Map<HTMLInputElement | HTMLTextAreaElement, string>();
+  const isText = (el: EventTarget | null): el is HTMLInputElement | HTMLTextAreaElement =>
+    el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !TEXT_LIKE.has(el.type));
+  for (const el of root.querySelectorAll('input, textarea'))
+    if (isText(el) && el.value !== el.defaultValue) typed.set(el, el.value);
+  const onInput = (e: Event) => {
+    if (isText(e.target) && root.contains(e.target)) typed.set(e.target, e.target.value);
+  };
   document.addEventListener('click', onClick, true);
   document.addEventListener('submit', onSubmit, true);
   document.addEventListener('change', onChange, true);
+  document.addEventListener('input', onInput, true);
   // From now on a press is held: the page's buttons take presses (styles.css).
   root.setAttribute(HELD_ATTRIBUTE, '');
   const stop = () => {
     document.removeEventListener('click', onClick, true);
     document.removeEventListener('submit', onSubmit, true);
     document.removeEventListener('change', onChange, true);
+    document.removeEventListener('input', onInput, true);
   };
   let done = false;
   return {
@@ -92,18 +105,12 @@ export const holdEarlyInput = (root: HTMLElement): EarlyInput => {
       setTimeout(() => {
         // Every field's text and choice first, then told one by one: telling one re-renders the form,
         // which sets the fields not yet told back to React's state.
-        const typed: [HTMLInputElement | HTMLTextAreaElement, string, string][] = [];
         for (const el of root.querySelectorAll('input, textarea, select')) {
           if (el instanceof HTMLSelectElement) {
             if (!chosen.has(el) && differs(el)) chosen.set(el, el.value);
-          } else if (
-            (el instanceof HTMLTextAreaElement ||
-              (el instanceof HTMLInputElement && !TEXT_LIKE.has(el.type))) &&
-            el.value !== el.defaultValue
-          )
-            typed.push([el, el.defaultValue, el.value]);
+          } else if (isText(el) && !typed.has(el) && el.value !== el.defaultValue) typed.set(el, el.value);
         }
-        for (const [el, rendered, text] of typed) if (el.isConnected) tellTyped(el, rendered, text);
+        for (const [el, text] of typed) if (el.isConnected) tellTyped(el, el.defaultValue, text);
         for (const [el, value] of chosen)
           if (el.isConnected) {
             el.value = value;
