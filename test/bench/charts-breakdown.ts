@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { seedCohortStudy } from '../support/cohort-study';
+import { startBenchHost } from './bench-host';
 import { parentsOf, printProfileTotals, type CpuProfile } from './cpu-profile';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -171,26 +172,7 @@ const main = async () => {
   });
   const pid = participants.get('P-LONG')!;
   const profile = Boolean(process.env['PROFILE']);
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
-  if (profile) {
-    env['VOICESCOPE_TEST_HOOKS'] = '1';
-    env['VOICESCOPE_TEST_RENDERER_DIR'] = await buildReadable(out);
-  }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      log += d.toString();
-      const m = /BRIDGE_READY (\S+)/.exec(log);
-      if (m) resolve(m[1]!);
-    });
-    child.stderr.on('data', (d: Buffer) => (log += d.toString()));
-    child.on('exit', () => reject(new Error(log)));
-  });
+  const { child, url } = await startBenchHost(home, profile ? await buildReadable(out) : undefined);
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

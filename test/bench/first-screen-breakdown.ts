@@ -6,14 +6,12 @@
  * Run alone: `npx tsx test/bench/first-screen-breakdown.ts` (RENDERER_DIR=<dir> to load another build).
  */
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from '../../playwright.config';
+import { startBenchHost } from './bench-host';
 import { printProfileTotals, type CpuProfile } from './cpu-profile';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 const INIT = `(() => {
   const t = (window.__fs = { ws: [], calls: {}, h1: null });
@@ -39,25 +37,7 @@ const INIT = `(() => {
 
 const main = async () => {
   const home = mkdtempSync(join(tmpdir(), 'vs-fs-breakdown-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
-  if (process.env['RENDERER_DIR']) {
-    env['VOICESCOPE_TEST_HOOKS'] = '1';
-    env['VOICESCOPE_TEST_RENDERER_DIR'] = process.env['RENDERER_DIR'];
-  }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /BRIDGE_READY (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', () => reject(new Error(out)));
-  });
+  const { child, url } = await startBenchHost(home, process.env['RENDERER_DIR']);
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

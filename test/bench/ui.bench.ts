@@ -11,12 +11,13 @@
  * Run alone: `npx tsx test/bench/ui.bench.ts`.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startBenchHost } from './bench-host';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { seedCohortStudy } from '../support/cohort-study';
 import { LARGE_STUDY, seedLargeStudy } from '../support/large-study';
@@ -27,38 +28,6 @@ const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.flo
 const pct = (xs: readonly number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
-const startHost = async (
-  home: string,
-  rendererDir?: string,
-): Promise<{ child: ChildProcess; url: string; readyMs: number }> => {
-  const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CI: '1',
-        ...(rendererDir ? { VOICESCOPE_TEST_HOOKS: '1', VOICESCOPE_TEST_RENDERER_DIR: rendererDir } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /BRIDGE_READY (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('exit', () => reject(new Error(out)));
-  });
-  return { child, url, readyMs: performance.now() - t0 };
-};
 const stop = (c: ChildProcess) =>
   new Promise<void>((r) => {
     c.once('exit', () => r());
@@ -324,7 +293,7 @@ export const benchCharts = async (browser: Browser): Promise<string[]> => {
     });
     const pid = participants.get('P-LONG')!;
     // UI_BENCH_CHARTS_RENDERER=<dir>: another build of the window (e.g. an earlier commit's), same bench.
-    const h = await startHost(home, process.env['UI_BENCH_CHARTS_RENDERER']);
+    const h = await startBenchHost(home, process.env['UI_BENCH_CHARTS_RENDERER']);
     const loadBefore = loadavg()[0]!;
     const open: number[] = [],
       axis: number[] = [],
@@ -444,7 +413,7 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
     const ready: number[] = [];
     for (let i = 0; i < 3; i++) {
       process.stderr.write(`  host start, run ${i + 1}…\n`);
-      const h = await startHost(empty);
+      const h = await startBenchHost(empty);
       ready.push(h.readyMs);
       await stop(h.child);
     }
@@ -453,8 +422,8 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
     process.stderr.write(`  building the window of ${BASELINE_COMMIT.slice(0, 10)} for comparison…\n`);
     const oldDir = buildBaseline(baselineTree);
     const built = join(ROOT, 'out', 'renderer');
-    const hNew = await startHost(empty);
-    const hOld = typeof oldDir === 'string' ? await startHost(emptyOld, oldDir) : null;
+    const hNew = await startBenchHost(empty);
+    const hOld = typeof oldDir === 'string' ? await startBenchHost(emptyOld, oldDir) : null;
     const floor = await startFloorPage();
     const targets = [
       { name: 'this build', url: hNew.url },
@@ -530,7 +499,7 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
     const tSeed = performance.now();
     seedLargeStudy(large);
     const seedS = ((performance.now() - tSeed) / 1000).toFixed(1);
-    const h = await startHost(large);
+    const h = await startBenchHost(large);
     try {
       const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
       const t0 = performance.now();
