@@ -1,6 +1,7 @@
 /** Page scaffolding: a heading that takes focus on navigation (so screen readers announce the new page), sections, tabs. */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
+import { afterPaint } from '../lib/after-paint';
 
 /**
  * On navigation (not on first load, where the skip link comes first) the new page's heading takes
@@ -27,7 +28,15 @@ export const PageHeader = ({
   const h = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Voicescope`;
-    if (navigated) h.current?.focus({ preventScroll: true });
+    if (!navigated) return;
+    // After the frame that shows the page is painted: focus needs the page's style and layout, and
+    // asked for here, in the commit that made the page, it forced them before that frame (20–30 ms of a
+    // 200-session participant's charts, issue 16); a frame later they are already done. Not when
+    // something else took focus meanwhile (a click, a key).
+    const before = document.activeElement;
+    return afterPaint(() => {
+      if (document.activeElement === before) h.current?.focus({ preventScroll: true });
+    });
   }, [title]);
   return (
     <header className="page-header">

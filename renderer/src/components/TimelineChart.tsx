@@ -12,6 +12,7 @@
  * values beside it.
  */
 import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
@@ -22,6 +23,7 @@ import type { ChartMeasure } from '../../../shared/timeline-measures';
 import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
+import { watchFirstLayout } from './first-layout';
 import { SaveChart } from './SaveChart';
 import { TableScroll } from './TableScroll';
 import { reliableMarks, xSplits, type ReliableMark } from './timeline-data';
@@ -352,6 +354,18 @@ const axisDate = (spanYears: boolean) => {
   return f;
 };
 
+/**
+ * Makes and uses once the formatters a chart's first drawing needs (the axis' dates, numbers): the
+ * first Intl formatter of a kind loads the locale's data (~15 ms under load), which the page does in
+ * its idle time while the timeline is on its way, not between the answer and the charts (issue 16).
+ */
+export const warmChartFormatters = () => {
+  const now = new Date();
+  axisDate(false).format(now);
+  axisDate(true).format(now);
+  fmtNumber(1.5);
+};
+
 /** Tick labels of an axis: dates; "visit 3"; "day 14". */
 export const axisTickLabel = (
   axis: ChartAxis,
@@ -534,47 +548,58 @@ const NEAR_MARGIN = '700px 0px';
 /** A chart out of view draws when the window is next idle, and at the latest after this long. */
 const IDLE_DRAW_MS = 4000;
 
+/** Where a chart stands: not near the window yet; near it (its width from its own observer); or in the
+ * window at its first layout, with the width that layout gave (the plot is made at once with it). */
+type Nearness = { near: false } | { near: true; width: number | null };
+
 /**
- * Whether an element has come within NEAR_MARGIN of the window (and, once it has, true for good): a
- * page of 37 charts draws the few in view first; the others draw in the window's idle time, one idle
- * callback each, or at once when scrolled near, so scrolling (or a full-page screenshot) meets drawn charts.
+ * Whether an element has come within NEAR_MARGIN of the window (and, once it has, for good): a page of
+ * 37 charts draws the few in view first; the others draw in the window's idle time, one idle callback
+ * each, or at once when scrolled near, so scrolling (or a full-page screenshot) meets drawn charts.
  */
-const useNearView = (ref: RefObject<HTMLElement | null>): boolean => {
-  const [near, setNear] = useState(false);
-  // A chart in the window when it is first laid out draws in that same frame: its box is read once
-  // before the first paint (one layout for every chart of the page: nothing is written between the
-  // reads), rather than waiting for the observer's first report, a frame or more later. Those only near
-  // the window wait for the observer, so the charts in view are drawn first.
+const useNearView = (ref: RefObject<HTMLElement | null>): Nearness => {
+  const [state, setState] = useState<Nearness>({ near: false });
+  // A chart in the window at its first layout draws in that same frame: the page's own layout reports
+  // its box (first-layout.ts: after the frame's layout, before its paint, every chart's box read before
+  // any is drawn), and its state is rendered there and then (flushSync), the plot made with that width.
+  // Reading the box in a layout effect instead forced an extra layout of the whole page. Charts only near
+  // the window wait for the IntersectionObserver, so those in view are drawn first.
   useLayoutEffect(() => {
     const el = ref.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const r = el.getBoundingClientRect();
-    if (r.bottom > 0 && r.top < window.innerHeight) setNear(true);
+    if (!el) return;
+    return (
+      watchFirstLayout(
+        el,
+        (l) => {
+          if (l.inWindow) setState((s) => (s.near ? s : { near: true, width: l.width }));
+        },
+        flushSync,
+      ) ?? undefined
+    );
   }, [ref]);
+  const near = state.near;
   useEffect(() => {
     const el = ref.current;
     if (!el || near) return;
+    const nearNow = () => setState((s) => (s.near ? s : { near: true, width: null }));
     if (typeof IntersectionObserver === 'undefined') {
-      setNear(true);
+      nearNow();
       return;
     }
-    const seen = new IntersectionObserver(
-      (entries) => entries.some((e) => e.isIntersecting) && setNear(true),
-      {
-        rootMargin: NEAR_MARGIN,
-      },
-    );
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && nearNow(), {
+      rootMargin: NEAR_MARGIN,
+    });
     seen.observe(el);
     const idle =
       typeof window.requestIdleCallback === 'function'
-        ? window.requestIdleCallback(() => setNear(true), { timeout: IDLE_DRAW_MS })
+        ? window.requestIdleCallback(nearNow, { timeout: IDLE_DRAW_MS })
         : null;
     return () => {
       seen.disconnect();
       if (idle !== null) window.cancelIdleCallback(idle);
     };
   }, [ref, near]);
-  return near;
+  return state;
 };
 
 /** The inputs one drawing is made of: when none changed, the plot is not drawn again. */
@@ -593,17 +618,29 @@ const sameDrawing = (a: CanvasProps, b: CanvasProps) =>
  * levels, the colours, clicking); an axis switch, new data or new marks update the same plot in place
  * (setData: its scales and axes are recomputed from the latest inputs, which its hooks read at each draw).
  */
-const Plot = ({ box, ...props }: CanvasProps & { box: RefObject<HTMLDivElement | null> }) => {
+const Plot = ({
+  box,
+  width: laidOut,
+  ...props
+}: CanvasProps & {
+  box: RefObject<HTMLDivElement | null>;
+  /** The box's width at its first layout, when known: the plot is made at once, in this commit. */
+  width: number | null;
+}) => {
   const { series, data, colours, onOpen } = props;
   const latest = useRef<CanvasProps>(props);
   const drawnWith = useRef<CanvasProps | null>(null);
   const plotRef = useRef<uPlot | null>(null);
-  useEffect(() => {
+  // The first plot may be made with the first layout's width; one made again (new colours, versions)
+  // takes its width from its resize observer's first report, the width of now.
+  const madeOnce = useRef(false);
+  // Before the plot's own layout effect below reads it (a plot made again reads the newest props).
+  useLayoutEffect(() => {
     latest.current = props;
   });
   const shape = `${series.map((s) => s.apiVersion).join(' ')}|${data.levels?.join('\u0000') ?? '#'}|${onOpen ? 'open' : ''}`;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     const now = () => latest.current;
@@ -853,9 +890,10 @@ const Plot = ({ box, ...props }: CanvasProps & { box: RefObject<HTMLDivElement |
         ],
       },
     };
-    // The plot is made when the box's width is first known, from the resize observer: every chart of the
-    // page gets its width from one layout (reading clientWidth chart by chart, each after the last one's
-    // canvas went in, laid the page out again for each), and is drawn once, not again at that width.
+    // The plot is made when the box's width is first known, from the box's first layout (charts in the
+    // window) or from the resize observer: every chart of the page gets its width from one layout (reading
+    // clientWidth chart by chart, each after the last one's canvas went in, laid the page out again for
+    // each), and is drawn once, not again at that width.
     let width = 0;
     // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
     const open = (p: uPlot) => {
@@ -867,13 +905,7 @@ const Plot = ({ box, ...props }: CanvasProps & { box: RefObject<HTMLDivElement |
         .find((pt) => xOf(pt.recordedAt) === data.xs[i]);
       if (hit) onOpen(hit.recordingId);
     };
-    const resize = new ResizeObserver((entries) => {
-      const w = Math.max(200, Math.round(entries[0]?.contentRect.width ?? 0));
-      const plot = plotRef.current;
-      if (plot) {
-        if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
-        return;
-      }
+    const make = (w: number) => {
       const c = now();
       const made = new uPlot({ ...opts, width: (width = w) }, [c.data.xs, ...c.data.ys], el);
       if (c.onOpen) {
@@ -881,11 +913,28 @@ const Plot = ({ box, ...props }: CanvasProps & { box: RefObject<HTMLDivElement |
         made.over.addEventListener('click', () => open(made));
       }
       plotRef.current = made;
+      madeOnce.current = true;
       drawnWith.current = c;
       c.onDrawn?.();
+    };
+    const widthOf = (w: number) => Math.max(200, Math.round(w));
+    const resize = new ResizeObserver((entries) => {
+      const w = widthOf(entries[0]?.contentRect.width ?? 0);
+      const plot = plotRef.current;
+      if (plot) {
+        if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
+      } else make(w);
     });
-    resize.observe(el);
+    // Width known from the box's first layout: made now (this commit runs inside that layout's report);
+    // resizes are watched from the next frame (observing it again inside the report would be skipped
+    // there and reported as a ResizeObserver loop).
+    let frame = 0;
+    if (laidOut !== null && !madeOnce.current) {
+      make(widthOf(laidOut));
+      frame = requestAnimationFrame(() => resize.observe(el));
+    } else resize.observe(el);
     return () => {
+      cancelAnimationFrame(frame);
       resize.disconnect();
       plotRef.current?.destroy();
       plotRef.current = null;
@@ -923,7 +972,8 @@ interface CanvasInputs extends Omit<CanvasProps, 'data' | 'marks'> {
 const Canvas = ({ measure, baselineSessions, outside, visitNames, ...props }: CanvasInputs) => {
   const { series, xOf, axis, label } = props;
   const box = useRef<HTMLDivElement>(null);
-  const near = useNearView(box);
+  const nearness = useNearView(box);
+  const near = nearness.near;
   const data = useMemo(() => (near ? prepare(measure, series, xOf) : null), [near, measure, series, xOf]);
   const marks = useMemo(
     () => (near ? marksOf(series, baselineSessions, xOf, axis, outside, visitNames) : null),
@@ -931,10 +981,14 @@ const Canvas = ({ measure, baselineSessions, outside, visitNames, ...props }: Ca
   );
   return (
     <div ref={box} className="tchart-canvas" aria-hidden="true" data-chart={label}>
-      {data && marks && <Plot {...props} data={data} marks={marks} box={box} />}
+      {data && marks && (
+        <Plot {...props} data={data} marks={marks} box={box} width={nearness.near ? nearness.width : null} />
+      )}
     </div>
   );
 };
+
+const noOne = () => '';
 
 /**
  * One chart with its caption, summary and table. Memoised: a page of charts re-renders only the charts
@@ -950,7 +1004,7 @@ export const TimelineChart = memo(function TimelineChart({
   xOf = dateX,
   recordingHref,
   onOpen,
-  who = '',
+  who = noOne,
   outside,
   visitNames = null,
   hasVisits = false,
@@ -969,8 +1023,11 @@ export const TimelineChart = memo(function TimelineChart({
   recordingHref?: (recordingId: number) => string;
   /** A click on a point. */
   onOpen?: (recordingId: number) => void;
-  /** Whose chart it is, for the saved file's title. */
-  who?: string;
+  /**
+   * Whose chart it is, for the saved file's title, asked when saving: the page's participant code may
+   * arrive after the charts, and its arrival must not make every chart again (issue 16).
+   */
+  who?: () => string;
   /** Recordings outside every visit, marked on the visit axis. */
   outside?: ReadonlySet<number>;
   /** The visit axis' names by index (the study's schedule). */
@@ -1057,7 +1114,7 @@ export const TimelineChart = memo(function TimelineChart({
             axis,
             span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1],
             colours,
-            who,
+            who(),
             baselineSessions,
             marks(),
           );

@@ -2,7 +2,7 @@
  * One participant: code, account and data recency; their timeline of every measure with a
  * within-person baseline; their recordings (paged) leading to each recording's detail; and edits.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { RecordingRow } from '../../../../shared/contract/recordings.contract';
 import type { Timeline as TimelineData } from '../../../../shared/contract/timeline.contract';
@@ -114,6 +114,12 @@ export const ParticipantPage = () => {
     const late = window.setTimeout(() => setBelow(true), 1500);
     return () => window.clearTimeout(late);
   }, []);
+  // Read when a chart is saved (the participant may arrive after the timeline; see Timeline's `who`).
+  const code = useRef('');
+  useEffect(() => {
+    if (p.data) code.current = p.data.code;
+  }, [p.data]);
+  const who = useCallback(() => `Participant ${code.current}`, []);
   const onTimeline = useCallback((t: TimelineData) => {
     setSimulated(t.sessions.some((s) => s.simulated));
   }, []);
@@ -181,7 +187,7 @@ export const ParticipantPage = () => {
         <Timeline
           studyId={studyId}
           participantId={participantId}
-          code={p.data?.code ?? ''}
+          who={who}
           onLoaded={onTimeline}
           onChartsDrawn={onChartsDrawn}
         />

@@ -10,7 +10,7 @@
  * they are drawn and the window is idle, for every measure, so that picking more draws at once.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
 import type { ChartChoice } from '../../../../shared/contract/cohort.contract';
@@ -37,6 +37,7 @@ import {
   TimelineChart,
   VERSION_STYLE,
   markersOf,
+  warmChartFormatters,
   type ChartSession,
 } from '../../components/TimelineChart';
 import { axisPlacement, chartSource } from '../../components/timeline-data';
@@ -161,6 +162,8 @@ const MeasurePicker = ({
   onChange: (keys: string[]) => void;
 }) => {
   const [find, setFind] = useState('');
+  // Its fields are made when it is first opened (about 40 checkboxes the page does not need before).
+  const [opened, setOpened] = useState(false);
   const needle = find.trim().toLowerCase();
   const shown = available.filter(
     (m) => !needle || m.label.toLowerCase().includes(needle) || m.key.toLowerCase().includes(needle),
@@ -173,74 +176,81 @@ const MeasurePicker = ({
         : chosen.filter((k) => k !== key),
     );
   return (
-    <details className="measure-picker">
-      <summary>
+    <details className="measure-picker" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
+      {/* The click (or Enter, Space) that opens it makes its fields at once, before the toggle event. */}
+      <summary onClick={() => setOpened(true)}>
         Measures shown: {chosen.length} of {available.length} <span className="muted">(choose…)</span>
       </summary>
-      <div className="measure-picker-body">
-        <div className="measure-picker-tools">
-          <TextField
-            label="Find a measure"
-            type="search"
-            value={find}
-            onChange={(e) => setFind(e.target.value)}
-          />
-          <button type="button" onClick={() => onChange(available.map((m) => m.key))}>
-            Show all
-          </button>
-          <button type="button" onClick={() => onChange(defaultMeasures(available))}>
-            A few of each type
-          </button>
-          <button type="button" onClick={() => onChange([])}>
-            None
-          </button>
-        </div>
-        {PICKER_GROUPS.map((type) => {
-          const ms = shown.filter((m) => m.analysis === type);
-          if (ms.length === 0) return null;
-          const all = ms.every((m) => set.has(m.key));
-          return (
-            <fieldset key={type} className="measure-picker-type">
-              <legend>{GROUP_LABEL(type)}</legend>
-              <Checkbox
-                label={`All of ${GROUP_LABEL(type)}`}
-                checked={all}
-                onChange={(on) => {
-                  const keys = new Set(ms.map((m) => m.key));
-                  onChange(
-                    on
-                      ? available.filter((m) => set.has(m.key) || keys.has(m.key)).map((m) => m.key)
-                      : chosen.filter((k) => !keys.has(k)),
-                  );
-                }}
-              />
-              {ms.map((m) => (
+      {opened && (
+        <div className="measure-picker-body">
+          <div className="measure-picker-tools">
+            <TextField
+              label="Find a measure"
+              type="search"
+              value={find}
+              onChange={(e) => setFind(e.target.value)}
+            />
+            <button type="button" onClick={() => onChange(available.map((m) => m.key))}>
+              Show all
+            </button>
+            <button type="button" onClick={() => onChange(defaultMeasures(available))}>
+              A few of each type
+            </button>
+            <button type="button" onClick={() => onChange([])}>
+              None
+            </button>
+          </div>
+          {PICKER_GROUPS.map((type) => {
+            const ms = shown.filter((m) => m.analysis === type);
+            if (ms.length === 0) return null;
+            const all = ms.every((m) => set.has(m.key));
+            return (
+              <fieldset key={type} className="measure-picker-type">
+                <legend>{GROUP_LABEL(type)}</legend>
                 <Checkbox
-                  key={m.key}
-                  // A local measure's name says it was computed here (e.g. HNR, which the service also gives); its unit too.
-                  label={m.analysis === LOCAL_ANALYSIS && m.unit ? `${m.label} (${m.unit})` : m.label}
-                  checked={set.has(m.key)}
-                  onChange={(on) => toggle(m.key, on)}
+                  label={`All of ${GROUP_LABEL(type)}`}
+                  checked={all}
+                  onChange={(on) => {
+                    const keys = new Set(ms.map((m) => m.key));
+                    onChange(
+                      on
+                        ? available.filter((m) => set.has(m.key) || keys.has(m.key)).map((m) => m.key)
+                        : chosen.filter((k) => !keys.has(k)),
+                    );
+                  }}
                 />
-              ))}
-            </fieldset>
-          );
-        })}
-      </div>
+                {ms.map((m) => (
+                  <Checkbox
+                    key={m.key}
+                    // A local measure's name says it was computed here (e.g. HNR, which the service also gives); its unit too.
+                    label={m.analysis === LOCAL_ANALYSIS && m.unit ? `${m.label} (${m.unit})` : m.label}
+                    checked={set.has(m.key)}
+                    onChange={(on) => toggle(m.key, on)}
+                  />
+                ))}
+              </fieldset>
+            );
+          })}
+        </div>
+      )}
     </details>
   );
 };
 
-export const Timeline = ({
+export const Timeline = memo(function Timeline({
   studyId,
   participantId,
-  code,
+  who,
   onLoaded,
   onChartsDrawn,
 }: {
   studyId: number;
   participantId: number;
-  code: string;
+  /**
+   * Whose charts they are ("Participant P-01"), asked when a chart is saved: the page's participant
+   * may arrive after the timeline, and its arrival must not make the timeline again (issue 16).
+   */
+  who: () => string;
   /** The timeline as first received (the page header says whether results are simulated). */
   onLoaded?: (t: TimelineData) => void;
   /**
@@ -248,7 +258,7 @@ export const Timeline = ({
    * the timeline is in hand when it has no chart to draw: the page makes its sections below then.
    */
   onChartsDrawn?: () => void;
-}) => {
+}) {
   const [, navigate] = useLocation();
   // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
   const [n, setN] = useState<number | undefined>(undefined);
@@ -336,6 +346,11 @@ export const Timeline = ({
     [navigate, studyId],
   );
   const href = useCallback((recordingId: number) => paths.study(studyId).recording(recordingId), [studyId]);
+  // The formatters the charts' first drawing needs, made while the timeline is on its way.
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 0));
+    idle(warmChartFormatters);
+  }, []);
 
   const commit = (v: string) => {
     setDraft(v);
@@ -453,7 +468,7 @@ export const Timeline = ({
                       xOf={place.xOf}
                       onOpen={open}
                       recordingHref={href}
-                      who={`Participant ${code}`}
+                      who={who}
                       baselineSessions={t.baselineSessions}
                       outside={place.outside}
                       visitNames={place.visitNames}
@@ -470,4 +485,4 @@ export const Timeline = ({
       </QueryView>
     </section>
   );
-};
+});
