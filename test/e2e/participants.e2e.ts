@@ -148,7 +148,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
 
   await page.getByLabel('Search codes').fill('002');
   await expect(page.getByText('1 participant matching “002”')).toBeVisible();
-  expect(await rowCodes(page)).toEqual(['P-002']);
+  await expect.poll(() => rowCodes(page)).toEqual(['P-002']);
   await page.getByLabel('Search codes').fill('nobody');
   await expect(page.getByText('No participant code contains “nobody”.')).toBeVisible();
   await expect(grid(page, /^Participants/)).toBeHidden();
@@ -164,7 +164,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await page.getByRole('link', { name: 'Overdue' }).click();
   await expect(page).toHaveURL(/participants\/filter\/overdue$/);
   await expect(page.getByText('2 participants · overdue')).toBeVisible();
-  expect((await rowCodes(page)).sort()).toEqual(['P-002', 'P-003']);
+  await expect.poll(async () => (await rowCodes(page)).sort()).toEqual(['P-002', 'P-003']);
   await checkA11y(page, 'participants list, overdue');
 
   // Add a participant, open it with the keyboard, rename it, link an account (and meet the conflict).
