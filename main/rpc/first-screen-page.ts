@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { FIRST_SCREEN_ATTRIBUTE } from '../../shared/first-screen-data';
 import type { Ask, FirstScreen } from '../../renderer/src/ssr/first-screen';
 import { dataBlock, firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
+import { withInlineStylesheet } from './first-screen-stylesheet';
 import type { Router } from './router';
 
 type Renderer = (ask: Ask) => Promise<FirstScreen | null>;
@@ -42,36 +43,81 @@ const escapeAttribute = (s: string) =>
 
 export interface FirstScreenPage {
   readonly html: string;
-  /** Milliseconds spent rendering the screen (with its calls), or null when none was rendered. */
+  /** Milliseconds spent producing the screen (rendering it, or checking a prepared one), or null when none. */
   readonly renderMs: number | null;
+  /** Whether the screen is one rendered before this request whose answers still hold (not rendered again). */
+  readonly prepared: boolean;
+  /** The inline stylesheet's CSP source, for the response's header; null when the page links its stylesheet. */
+  readonly styleSource: string | null;
 }
 
+/** A rendered page kept for the next request: the page as built and the stylesheet it was made from, and the screen's answers. */
+interface Prepared {
+  readonly built: string;
+  readonly css: string | null;
+  readonly data: FirstScreen['data'];
+  readonly html: string;
+  readonly styleSource: string | null;
+}
+/** Per router (a host has one; tests make several): the last page rendered. */
+const preparedPages = new WeakMap<Router, Prepared>();
+
+const via = { via: 'websocket' } as const;
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether every call the prepared screen was drawn from answers the same now (same answers, same
+ * screen: the render reads nothing else). The router's calls cost a fraction of a render: no React.
+ */
+const stillHolds = async (router: Router, data: FirstScreen['data']): Promise<boolean> => {
+  const calls = [{ method: 'app.info', input: {}, value: data['app.info'] }, ...(data.answers ?? [])];
+  const now = await Promise.all(calls.map((c) => router.handle(c.method, c.input, via)));
+  return now.every((r, i) => r.ok && sameValue(r.value, calls[i]!.value));
+};
+
+/**
+ * The page with its first screen. `css` is the build's stylesheet (app.css), written into the page in
+ * place of its link when the screen is rendered (main/rpc/first-screen-stylesheet.ts); null keeps the link.
+ * A screen rendered for an earlier request is served again when its answers still hold (checked on
+ * every request); otherwise it is rendered now and kept for the next.
+ */
 export const firstScreenPage = async (
   router: Router,
   html: string,
   noted: (e: unknown) => void = () => {},
+  css: string | null = null,
 ): Promise<FirstScreenPage> => {
   if (html.includes(EMPTY_ROOT)) {
     const started = performance.now();
     try {
+      const kept = preparedPages.get(router);
+      if (kept && kept.built === html && kept.css === css && (await stillHolds(router, kept.data)))
+        return {
+          html: kept.html,
+          renderMs: performance.now() - started,
+          prepared: true,
+          styleSource: kept.styleSource,
+        };
       const render = await loadFirstScreenRenderer();
-      const ask = ((method: string, input: unknown) =>
-        router.handle(method, input, { via: 'websocket' })) as unknown as Ask;
+      const ask = ((method: string, input: unknown) => router.handle(method, input, via)) as unknown as Ask;
       const screen = await render(ask);
       if (screen) {
         const root = `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeAttribute(screen.data.rendered)}">${screen.html}</div>`;
-        return {
-          html: withFirstScreenData(
+        const page = withInlineStylesheet(
+          withFirstScreenData(
             withoutScriptPreloads(html).replace(EMPTY_ROOT, () => root),
             dataBlock(screen.data),
           ),
-          renderMs: performance.now() - started,
-        };
+          css,
+        );
+        preparedPages.set(router, { built: html, css, data: screen.data, ...page });
+        return { ...page, renderMs: performance.now() - started, prepared: false };
       }
     } catch (e) {
       noted(e);
     }
   }
+  preparedPages.delete(router);
   const block = await firstScreenDataBlock(router).catch(() => '');
-  return { html: withFirstScreenData(html, block), renderMs: null };
+  return { html: withFirstScreenData(html, block), renderMs: null, prepared: false, styleSource: null };
 };

@@ -31,13 +31,14 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
 import { firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
 import { firstScreenPage } from './first-screen-page';
+import { STYLESHEET, withStyleSource } from './first-screen-stylesheet';
 import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -171,18 +172,35 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     });
   };
 
-  /** The window's page asked for with the launch token: with its first screen's answers in it. */
+  /**
+   * The window's page asked for with the launch token: with its first screen's answers in it, and (with
+   * `renderFirstScreen`) the screen itself and the stylesheet inline, allowed by its hash in this
+   * response's policy (main/rpc/first-screen-stylesheet.ts).
+   */
   const servePage = (file: string, res: http.ServerResponse) => {
     const page = o.renderFirstScreen
-      ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
+      ? Promise.all([
+          readFile(file, 'utf8'),
+          readFile(join(dirname(file), STYLESHEET), 'utf8').catch(() => null),
+        ]).then(([html, css]) => firstScreenPage(o.router, html, noted('first screen'), css))
       : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
-          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null }),
+          ([html, block]) => ({
+            html: withFirstScreenData(html, block),
+            renderMs: null,
+            prepared: false,
+            styleSource: null,
+          }),
         );
     void page
-      .then(({ html, renderMs }) => {
+      .then(({ html, renderMs, prepared, styleSource }) => {
         res.writeHead(200, {
           'Content-Type': TYPES['.html']!,
-          ...(renderMs === null ? {} : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}` }),
+          ...(styleSource === null
+            ? {}
+            : { 'Content-Security-Policy': withStyleSource(BROWSER_CSP, styleSource) }),
+          ...(renderMs === null
+            ? {}
+            : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}${prepared ? ';desc="prepared"' : ''}` }),
         });
         res.end(html);
       })
