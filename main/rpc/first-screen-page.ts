@@ -8,13 +8,14 @@
  *
  * The renderer's code and React are imported once, on the first page (the bridge's warm-up asks for it
  * as the host starts: main/rpc/bridge-warm-up.ts), never again; a render then takes a few milliseconds,
- * reported with the page in a `Server-Timing` header (`ssr;dur=…`).
+ * reported with the page in a `Server-Timing` header (`ssr;dur=…`). The page rendered for one request is
+ * kept and served again while every call it was drawn from answers the same (`desc="prepared"`), so the
+ * render is off the request's path.
  */
 import { performance } from 'node:perf_hooks';
 import { FIRST_SCREEN_ATTRIBUTE } from '../../shared/first-screen-data';
 import type { Ask, FirstScreen } from '../../renderer/src/ssr/first-screen';
 import { dataBlock, firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
-import { withInlineStylesheet } from './first-screen-stylesheet';
 import type { Router } from './router';
 
 type Renderer = (ask: Ask) => Promise<FirstScreen | null>;
@@ -47,17 +48,13 @@ export interface FirstScreenPage {
   readonly renderMs: number | null;
   /** Whether the screen is one rendered before this request whose answers still hold (not rendered again). */
   readonly prepared: boolean;
-  /** The inline stylesheet's CSP source, for the response's header; null when the page links its stylesheet. */
-  readonly styleSource: string | null;
 }
 
-/** A rendered page kept for the next request: the page as built and the stylesheet it was made from, and the screen's answers. */
+/** A rendered page kept for the next request: the page as built it was made from, the screen's answers, the page. */
 interface Prepared {
   readonly built: string;
-  readonly css: string | null;
   readonly data: FirstScreen['data'];
   readonly html: string;
-  readonly styleSource: string | null;
 }
 /** Per router (a host has one; tests make several): the last page rendered. */
 const preparedPages = new WeakMap<Router, Prepared>();
@@ -76,42 +73,32 @@ const stillHolds = async (router: Router, data: FirstScreen['data']): Promise<bo
 };
 
 /**
- * The page with its first screen. `css` is the build's stylesheet (app.css), written into the page in
- * place of its link when the screen is rendered (main/rpc/first-screen-stylesheet.ts); null keeps the link.
- * A screen rendered for an earlier request is served again when its answers still hold (checked on
- * every request); otherwise it is rendered now and kept for the next.
+ * The page with its first screen. A screen rendered for an earlier request is served again when every
+ * answer it was drawn from still holds (checked on every request); otherwise it is rendered now and kept
+ * for the next.
  */
 export const firstScreenPage = async (
   router: Router,
   html: string,
   noted: (e: unknown) => void = () => {},
-  css: string | null = null,
 ): Promise<FirstScreenPage> => {
   if (html.includes(EMPTY_ROOT)) {
     const started = performance.now();
     try {
       const kept = preparedPages.get(router);
-      if (kept && kept.built === html && kept.css === css && (await stillHolds(router, kept.data)))
-        return {
-          html: kept.html,
-          renderMs: performance.now() - started,
-          prepared: true,
-          styleSource: kept.styleSource,
-        };
+      if (kept && kept.built === html && (await stillHolds(router, kept.data)))
+        return { html: kept.html, renderMs: performance.now() - started, prepared: true };
       const render = await loadFirstScreenRenderer();
       const ask = ((method: string, input: unknown) => router.handle(method, input, via)) as unknown as Ask;
       const screen = await render(ask);
       if (screen) {
         const root = `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeAttribute(screen.data.rendered)}">${screen.html}</div>`;
-        const page = withInlineStylesheet(
-          withFirstScreenData(
-            withoutScriptPreloads(html).replace(EMPTY_ROOT, () => root),
-            dataBlock(screen.data),
-          ),
-          css,
+        const page = withFirstScreenData(
+          withoutScriptPreloads(html).replace(EMPTY_ROOT, () => root),
+          dataBlock(screen.data),
         );
-        preparedPages.set(router, { built: html, css, data: screen.data, ...page });
-        return { ...page, renderMs: performance.now() - started, prepared: false };
+        preparedPages.set(router, { built: html, data: screen.data, html: page });
+        return { html: page, renderMs: performance.now() - started, prepared: false };
       }
     } catch (e) {
       noted(e);
@@ -119,5 +106,5 @@ export const firstScreenPage = async (
   }
   preparedPages.delete(router);
   const block = await firstScreenDataBlock(router).catch(() => '');
-  return { html: withFirstScreenData(html, block), renderMs: null, prepared: false, styleSource: null };
+  return { html: withFirstScreenData(html, block), renderMs: null, prepared: false };
 };

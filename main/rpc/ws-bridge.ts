@@ -31,14 +31,13 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
 import { firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
 import { firstScreenPage } from './first-screen-page';
-import { STYLESHEET, withStyleSource } from './first-screen-stylesheet';
 import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -172,32 +171,18 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     });
   };
 
-  /**
-   * The window's page asked for with the launch token: with its first screen's answers in it, and (with
-   * `renderFirstScreen`) the screen itself and the stylesheet inline, allowed by its hash in this
-   * response's policy (main/rpc/first-screen-stylesheet.ts).
-   */
+  /** The window's page asked for with the launch token: with its first screen's answers in it. */
   const servePage = (file: string, res: http.ServerResponse) => {
     const page = o.renderFirstScreen
-      ? Promise.all([
-          readFile(file, 'utf8'),
-          readFile(join(dirname(file), STYLESHEET), 'utf8').catch(() => null),
-        ]).then(([html, css]) => firstScreenPage(o.router, html, noted('first screen'), css))
+      ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
       : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
-          ([html, block]) => ({
-            html: withFirstScreenData(html, block),
-            renderMs: null,
-            prepared: false,
-            styleSource: null,
-          }),
+          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null, prepared: false }),
         );
     void page
-      .then(({ html, renderMs, prepared, styleSource }) => {
+      .then(({ html, renderMs, prepared }) => {
         res.writeHead(200, {
           'Content-Type': TYPES['.html']!,
-          ...(styleSource === null
-            ? {}
-            : { 'Content-Security-Policy': withStyleSource(BROWSER_CSP, styleSource) }),
+          // A page rendered for an earlier request whose answers still hold: `desc="prepared"`.
           ...(renderMs === null
             ? {}
             : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}${prepared ? ';desc="prepared"' : ''}` }),

@@ -6,7 +6,6 @@
  * page (main/rpc/first-screen-page.ts, browser mode's host), the screen is there only with the token,
  * every text in it escaped, and nothing is rendered when a call it makes fails.
  */
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,16 +21,11 @@ import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
 
 const PAGE = `<!doctype html><html><head><title>v</title>
-    <meta http-equiv="Content-Security-Policy" content="default-src 'self'; style-src 'self'" />
     <link rel="stylesheet" href="app.css" />
     <link rel="modulepreload" href="chunk-A.js" />
     <link rel="modulepreload" href="start-B.js" />
   </head><body><div id="root"></div>
     <script type="module" src="app.js"></script></body></html>`;
-
-/** The build's stylesheet: inline in a rendered page, allowed by its hash. */
-const CSS = 'h1{font-size:1.5rem}\n.setup>form{display:grid}\n';
-const CSS_SOURCE = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
 
 /** A workspace folder whose name tries every way out of a script element. */
 const HOSTILE = '/home/r/</script><script>alert(1)</script><!--<script>\u2028\u2029</SCRIPT >&amp;';
@@ -54,7 +48,6 @@ let rendering: Bridge;
 beforeAll(async () => {
   mkdirSync(join(dir, 'static'));
   writeFileSync(join(dir, 'static', 'index.html'), PAGE);
-  writeFileSync(join(dir, 'static', 'app.css'), CSS);
   const handlers = { 'app.info': () => answer(), 'studies.list': () => studies() } as unknown as Handlers;
   bridge = await startBridge({
     router: createRouter(handlers, { error: () => {} }),
@@ -164,9 +157,7 @@ describe('the first screen rendered into the page', () => {
     const r = await page();
     expect(r.status).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
-    expect(r.headers['content-security-policy']).toBe(
-      BROWSER_CSP.replace(/(style-src [^;]*)/, `$1 ${CSS_SOURCE}`),
-    );
+    expect(r.headers['content-security-policy']).toBe(BROWSER_CSP);
     expect(r.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?(;desc="prepared")?$/);
     expect(r.body).toContain('<div id="root" data-screen="/setup">');
     expect(r.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
@@ -175,26 +166,13 @@ describe('the first screen rendered into the page', () => {
     expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [] });
   });
 
-  it('needs nothing but itself to be painted: its stylesheet inline, the scripts not announced (the entry asks for them)', async () => {
+  it('needs only its stylesheet to be painted: the scripts are not announced before it (the entry asks for them)', async () => {
     answer = () => ok(INFO);
     const r = await page();
     expect(r.body).toContain('<h1');
-    expect(r.body).not.toContain('<link rel="stylesheet"');
-    expect(r.body).toContain(`<style>${CSS}</style>`);
+    expect(r.body).toContain('<link rel="stylesheet" href="app.css" />');
     expect(r.body).not.toContain('modulepreload');
     expect(r.body).toContain('<script type="module" src="app.js"></script>');
-  });
-
-  it("allows its inline stylesheet by the stylesheet's hash alone, in the page's policy and the response's: never 'unsafe-inline'", async () => {
-    answer = () => ok(INFO);
-    const r = await page();
-    const header = r.headers['content-security-policy'] as string;
-    expect(header).toBe(BROWSER_CSP.replace(/(style-src [^;]*)/, `$1 ${CSS_SOURCE}`));
-    expect(r.body).toContain(
-      `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; style-src 'self' ${CSS_SOURCE}" />`,
-    );
-    for (const policy of [header, r.body]) expect(policy).not.toContain('unsafe');
-    expect(r.body.match(/<style/gi)).toHaveLength(1);
   });
 
   it('is served as rendered before while every answer it was drawn from holds, and rendered again when one changes', async () => {
@@ -237,7 +215,6 @@ describe('the first screen rendered into the page', () => {
     // The page's own two scripts, nothing else; and no style attribute (the CSP would refuse it).
     expect(r.body.match(/<script/gi)).toHaveLength(2);
     expect(r.body.match(/<\/script/gi)).toHaveLength(2);
-    expect(r.body.match(/<style/gi)).toHaveLength(1);
     expect(r.body).not.toMatch(/\sstyle=/i);
     expect(blockText(r.body)).not.toContain('<');
   });
