@@ -8,7 +8,9 @@
  *
  * The renderer's code and React are imported once, on the first page (the bridge's warm-up asks for it
  * as the host starts: main/rpc/bridge-warm-up.ts), never again; a render then takes a few milliseconds,
- * reported with the page in a `Server-Timing` header (`ssr;dur=…`).
+ * reported with the page in a `Server-Timing` header (`ssr;dur=…`). The page rendered for one request is
+ * kept and served again while every call it was drawn from answers the same (`desc="prepared"`), so the
+ * render is off the request's path.
  */
 import { performance } from 'node:perf_hooks';
 import { FIRST_SCREEN_ATTRIBUTE } from '../../shared/first-screen-data';
@@ -42,10 +44,39 @@ const escapeAttribute = (s: string) =>
 
 export interface FirstScreenPage {
   readonly html: string;
-  /** Milliseconds spent rendering the screen (with its calls), or null when none was rendered. */
+  /** Milliseconds spent producing the screen (rendering it, or checking a prepared one), or null when none. */
   readonly renderMs: number | null;
+  /** Whether the screen is one rendered before this request whose answers still hold (not rendered again). */
+  readonly prepared: boolean;
 }
 
+/** A rendered page kept for the next request: the page as built it was made from, the screen's answers, the page. */
+interface Prepared {
+  readonly built: string;
+  readonly data: FirstScreen['data'];
+  readonly html: string;
+}
+/** Per router (a host has one; tests make several): the last page rendered. */
+const preparedPages = new WeakMap<Router, Prepared>();
+
+const via = { via: 'websocket' } as const;
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether every call the prepared screen was drawn from answers the same now (same answers, same
+ * screen: the render reads nothing else). The router's calls cost a fraction of a render: no React.
+ */
+const stillHolds = async (router: Router, data: FirstScreen['data']): Promise<boolean> => {
+  const calls = [{ method: 'app.info', input: {}, value: data['app.info'] }, ...(data.answers ?? [])];
+  const now = await Promise.all(calls.map((c) => router.handle(c.method, c.input, via)));
+  return now.every((r, i) => r.ok && sameValue(r.value, calls[i]!.value));
+};
+
+/**
+ * The page with its first screen. A screen rendered for an earlier request is served again when every
+ * answer it was drawn from still holds (checked on every request); otherwise it is rendered now and kept
+ * for the next.
+ */
 export const firstScreenPage = async (
   router: Router,
   html: string,
@@ -54,24 +85,26 @@ export const firstScreenPage = async (
   if (html.includes(EMPTY_ROOT)) {
     const started = performance.now();
     try {
+      const kept = preparedPages.get(router);
+      if (kept && kept.built === html && (await stillHolds(router, kept.data)))
+        return { html: kept.html, renderMs: performance.now() - started, prepared: true };
       const render = await loadFirstScreenRenderer();
-      const ask = ((method: string, input: unknown) =>
-        router.handle(method, input, { via: 'websocket' })) as unknown as Ask;
+      const ask = ((method: string, input: unknown) => router.handle(method, input, via)) as unknown as Ask;
       const screen = await render(ask);
       if (screen) {
         const root = `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeAttribute(screen.data.rendered)}">${screen.html}</div>`;
-        return {
-          html: withFirstScreenData(
-            withoutScriptPreloads(html).replace(EMPTY_ROOT, () => root),
-            dataBlock(screen.data),
-          ),
-          renderMs: performance.now() - started,
-        };
+        const page = withFirstScreenData(
+          withoutScriptPreloads(html).replace(EMPTY_ROOT, () => root),
+          dataBlock(screen.data),
+        );
+        preparedPages.set(router, { built: html, data: screen.data, html: page });
+        return { html: page, renderMs: performance.now() - started, prepared: false };
       }
     } catch (e) {
       noted(e);
     }
   }
+  preparedPages.delete(router);
   const block = await firstScreenDataBlock(router).catch(() => '');
-  return { html: withFirstScreenData(html, block), renderMs: null };
+  return { html: withFirstScreenData(html, block), renderMs: null, prepared: false };
 };

@@ -176,13 +176,16 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
     const page = o.renderFirstScreen
       ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
       : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
-          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null }),
+          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null, prepared: false }),
         );
     void page
-      .then(({ html, renderMs }) => {
+      .then(({ html, renderMs, prepared }) => {
         res.writeHead(200, {
           'Content-Type': TYPES['.html']!,
-          ...(renderMs === null ? {} : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}` }),
+          // A page rendered for an earlier request whose answers still hold: `desc="prepared"`.
+          ...(renderMs === null
+            ? {}
+            : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}${prepared ? ';desc="prepared"' : ''}` }),
         });
         res.end(html);
       })

@@ -158,7 +158,7 @@ describe('the first screen rendered into the page', () => {
     expect(r.status).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
     expect(r.headers['content-security-policy']).toBe(BROWSER_CSP);
-    expect(r.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?$/);
+    expect(r.headers['server-timing']).toMatch(/^ssr;dur=\d+(\.\d)?(;desc="prepared")?$/);
     expect(r.body).toContain('<div id="root" data-screen="/setup">');
     expect(r.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
     expect(r.body).toContain('Use the sandbox');
@@ -173,6 +173,23 @@ describe('the first screen rendered into the page', () => {
     expect(r.body).toContain('<link rel="stylesheet" href="app.css" />');
     expect(r.body).not.toContain('modulepreload');
     expect(r.body).toContain('<script type="module" src="app.js"></script>');
+  });
+
+  it('is served as rendered before while every answer it was drawn from holds, and rendered again when one changes', async () => {
+    answer = () => ok({ ...INFO, firstRun: false });
+    studies = () => ok([]);
+    await page();
+    const again = await page();
+    expect(again.headers['server-timing']).toMatch(/;desc="prepared"$/);
+    expect(again.body).toMatch(/<h1[^>]*>Studies/);
+    studies = () => ok([STUDY]);
+    const changed = await page();
+    expect(changed.headers['server-timing']).not.toContain('prepared');
+    expect(changed.body).toContain('&lt;b&gt;lab&lt;/b&gt;');
+    answer = () => ok(INFO);
+    const setUp = await page();
+    expect(setUp.headers['server-timing']).not.toContain('prepared');
+    expect(setUp.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
   });
 
   it('is the studies list once set up, with the list it was drawn from', async () => {
