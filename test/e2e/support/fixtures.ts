@@ -184,6 +184,7 @@ export const shoot = async (page: Page, name: string) => {
  * violations, incomplete and node counts equal on three screens, docs/testing.md).
  */
 export const checkA11y = async (page: Page, screen: string) => {
+  const started = Date.now();
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .setLegacyMode()
@@ -195,6 +196,8 @@ export const checkA11y = async (page: Page, screen: string) => {
         .map((n) => n.target.join(' '))
         .join(' | ')}`,
   );
-  console.log(`axe ${screen}: ${result.passes.length} rules passed, ${result.violations.length} violated`);
+  console.log(
+    `axe ${screen}: ${result.passes.length} rules passed, ${result.violations.length} violated (${Date.now() - started} ms)`,
+  );
   expect(found, `accessibility violations on ${screen}`).toEqual([]);
 };
