@@ -16,7 +16,7 @@ const run = (name) =>
   new Promise((resolve) => {
     const started = Date.now();
     const out = [];
-    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(npm, ['run', name], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
