@@ -29,10 +29,13 @@ const importStudy = async (host: Host) => {
     }),
   );
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
-  // Uploads take 15 s to be answered, so the batch is still sending while the screen is looked at.
+  // Uploads take 15 s to be answered, so the batch is still sending while the screen is looked at, and
+  // the analysis ten minutes, so the batch is still running when the test cancels it, however slowly the
+  // screens before were checked (on a loaded machine the batch once finished first: cancel said CONFLICT).
   await host.sandboxAdmin('PUT', 'scenario', {
     preset: 'fast',
     latency: { upload: { fixedMs: 15_000, jitterMs: 0 } },
+    processingMs: { wellbeing: 600_000 },
   });
   const study = await ok(host.rpc('studies.create', { name: 'Pilot 2026', profileId: profile.id }));
   const dir = host.incoming;
