@@ -73,11 +73,24 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   });
   expect((await svc.startBatch(batchId)).ok).toBe(true);
   const runner = svc.runnerFor(profileId)!;
-  await new Promise((r) => setTimeout(r, 15_000));
+  // The storm lasts until the engine has met each kind of fault (at least 15 s, at most 90 s): which
+  // requests draw which fault depends on their order, and that on the machine's speed.
+  const stormStarted = Date.now();
+  const met = () => {
+    const seen = sandbox.requestLog();
+    return {
+      rateLimited: seen.some((r) => r.status === 429),
+      serverError: seen.some((r) => r.status === 500),
+      schemaBroken: seen.some((r) => r.fault?.startsWith('schema_break') ?? false),
+    };
+  };
+  while (Date.now() - stormStarted < 90_000) {
+    const m = met();
+    if (Date.now() - stormStarted >= 15_000 && m.rateLimited && m.serverError && m.schemaBroken) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(met()).toEqual({ rateLimited: true, serverError: true, schemaBroken: true });
   const log = sandbox.requestLog();
-  expect(log.filter((r) => r.status === 429).length).toBeGreaterThan(0);
-  expect(log.filter((r) => r.status === 500).length).toBeGreaterThan(0);
-  expect(log.filter((r) => r.fault?.startsWith('schema_break')).length).toBeGreaterThan(0);
 
   // The service recovers; the engine carries on by itself.
   sandbox.setScenario({ preset: 'fast', processingMs: { wellbeing: 500, alzheimers: 800 } });
@@ -119,4 +132,4 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   );
   await svc.close();
   await sandbox.close();
-}, 180_000);
+}, 270_000);

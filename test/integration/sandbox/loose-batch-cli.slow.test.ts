@@ -230,13 +230,15 @@ describe('a batch of 50 recordings against a loose service, through the command 
     );
     await svc.close();
     const cell = new Map<string, string>();
-    for (const row of long.records)
-      cell.set(
-        `${serviceId.get(row['recording']!)}|${row['measure']}`,
-        row['kind'] === 'insight' && row['category'] ? row['category'] : (row['value'] ?? ''),
-      );
+    const stateOf = new Map<string, string>();
+    for (const row of long.records) {
+      const key = `${serviceId.get(row['recording']!)}|${row['measure']}`;
+      cell.set(key, row['kind'] === 'insight' && row['category'] ? row['category'] : (row['value'] ?? ''));
+      stateOf.set(key, row['analysis_state'] ?? '');
+    }
     let compared = 0;
     let unanswered = 0;
+    let notYetHere = 0;
     for (const rec of sandbox.listRecordings()) {
       const res = await fetch(`${sandbox.url}/v1.3/recordings/${rec.id}/analysis`, {
         headers: { Authorization: `Bearer ${KEY}` },
@@ -256,6 +258,14 @@ describe('a batch of 50 recordings against a loose service, through the command 
         );
         if (sent === undefined || sent === null) continue;
         const key = `${rec.id}|${m.key}`;
+        // The service may finish an analysis after the workstation's (short, in this test) timeout: the
+        // workstation then never received these values, and its row says so (timed out, re-checked
+        // later, or unanswered), never a completed analysis with a value missing.
+        if (stateOf.get(key) !== 'completed') {
+          expect(['timed_out', 'unanswered'], key).toContain(stateOf.get(key));
+          notYetHere++;
+          continue;
+        }
         // A rating that differs only in case is stored in the specification's spelling.
         const got = cell.get(key);
         if (typeof sent === 'number') expect(Number(got), key).toBe(sent);
@@ -264,6 +274,7 @@ describe('a batch of 50 recordings against a loose service, through the command 
       }
     }
     expect(compared).toBeGreaterThan(500);
+    expect(notYetHere).toBeLessThan(compared / 10);
     // Some recordings' polls were failed on purpose; the rest answered.
     expect(unanswered).toBeGreaterThan(0);
     expect(unanswered).toBeLessThan(PARTICIPANTS * SESSIONS);
