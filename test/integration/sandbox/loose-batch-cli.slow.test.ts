@@ -9,7 +9,7 @@
  * timeout (issue 13 item 3, another change), such a recording never ends, so that case is written as
  * the specification wants it and marked as expected to fail for now.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISBEHAVIOURS } from '../../../main/sandbox/misbehave';
@@ -71,11 +71,17 @@ beforeAll(async () => {
   });
   mkdirSync(files, { recursive: true });
   for (let p = 0; p < PARTICIPANTS; p++)
-    for (let s = 0; s < SESSIONS; s++)
+    for (let s = 0; s < SESSIONS; s++) {
+      const file = join(files, `P-${p}_w${s}.wav`);
       writeFileSync(
-        join(files, `P-${p}_w${s}.wav`),
+        file,
         makeWav({ seconds: 40, speechSeconds: 34, sampleRateHz: 8_000, seed: 1000 + p * SESSIONS + s }),
       );
+      // The recording time comes from the file's modification time here, and the sandbox picks the
+      // recordings that misbehave from the audio and that time: fixed times, the same picks every run.
+      const at = new Date(Date.UTC(2026, 2, 2 + s * 7, 9 + p, 0, 0));
+      utimesSync(file, at, at);
+    }
 }, 120_000);
 afterAll(async () => {
   await sandbox.close();
