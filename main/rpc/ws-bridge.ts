@@ -37,7 +37,7 @@ import { z } from 'zod';
 import { RENDERER_CSP, RENDERER_TYPES } from '../renderer-serving';
 import type { EventBus } from './event-bus';
 import { firstScreenDataBlock, withFirstScreenData } from './first-screen-data';
-import { firstScreenPage } from './first-screen-page';
+import { firstScreenPage, stylesheetPreloads } from './first-screen-page';
 import { MEDIA_DOWNLOAD_PREFIX } from './media-route';
 import { createDownloadTickets, type DownloadTickets } from './export-downloads';
 import type { Router } from './router';
@@ -180,8 +180,10 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
         );
     void page
       .then(({ html, renderMs, prepared }) => {
+        const preloads = stylesheetPreloads(html);
         res.writeHead(200, {
           'Content-Type': TYPES['.html']!,
+          ...(preloads === null ? {} : { Link: preloads }),
           // A page rendered for an earlier request whose answers still hold: `desc="prepared"`.
           ...(renderMs === null
             ? {}

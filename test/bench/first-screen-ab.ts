@@ -15,33 +15,39 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startBenchHost } from './bench-host';
 
 const home = mkdtempSync(join(tmpdir(), 'vs-scratch-'));
 const { child, url } = await startBenchHost(home);
-const BASE = process.env['BASELINE_DIR'] ?? '/tmp/vs-base';
-const base = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx/esm',
-    join(BASE, 'main/node-host.ts'),
-    '--home',
-    mkdtempSync(join(tmpdir(), 'vs-scratch-b-')),
-    '--no-open',
-  ],
-  { cwd: BASE, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-);
-const baseUrl = await new Promise<string>((r) => {
-  let o = '';
-  base.stdout!.on('data', (d: Buffer) => {
-    o += d;
-    const m = /BRIDGE_READY (\S+)/.exec(o);
-    if (m) r(m[1]!);
+/** One host per other tree (BASELINE_DIR, or several comma-separated), named by its folder. */
+const BASES = (process.env['BASELINE_DIR'] ?? '/tmp/vs-base').split(',').filter(Boolean);
+const startTreeHost = (dir: string) => {
+  const host = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx/esm',
+      join(dir, 'main/node-host.ts'),
+      '--home',
+      mkdtempSync(join(tmpdir(), 'vs-scratch-b-')),
+      '--no-open',
+    ],
+    { cwd: dir, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const at = new Promise<string>((r) => {
+    let o = '';
+    host.stdout!.on('data', (d: Buffer) => {
+      o += d;
+      const m = /BRIDGE_READY (\S+)/.exec(o);
+      if (m) r(m[1]!);
+    });
   });
-});
+  return { host, at };
+};
+const bases = BASES.map((dir) => ({ name: basename(dir), ...startTreeHost(dir) }));
+const baseUrls = await Promise.all(bases.map((b) => b.at));
 const server = createServer((_, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end('<!doctype html><html lang="en"><title>floor</title><h1>Floor</h1></html>');
@@ -50,11 +56,13 @@ await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const floor = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 console.log('load', loadavg()[0]);
-const rows: Record<string, number[][]> = { app: [], base: [], floor: [] };
+const rows: Record<string, number[][]> = Object.fromEntries(
+  ['app', ...bases.map((b) => b.name), 'floor'].map((n) => [n, [] as number[][]]),
+);
 for (let i = 0; i < Number(process.env['LOADS'] ?? 5); i++)
   for (const [name, u] of [
     ['app', url],
-    ['base', baseUrl],
+    ...bases.map((b, j) => [b.name, baseUrls[j]!] as const),
     ['floor', floor],
   ] as const) {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
@@ -124,8 +132,20 @@ for (const [name, rs] of Object.entries(rows)) {
     );
   }
 }
+// Loads of the same round ran next to each other, under about the same load: each round's ratio to the
+// first other tree's load (clock and first contentful paint), then the median of those ratios.
+const ref = rows[bases[0]?.name ?? 'floor']!;
+for (const [name, rs] of Object.entries(rows)) {
+  const ratio = (c: number) => {
+    const xs = rs.map((r, i) => r[c]! / ref[i]![c]!).sort((a, b) => a - b);
+    return xs[Math.floor(xs.length / 2)]!.toFixed(2);
+  };
+  console.log(
+    `${name} / ${bases[0]?.name ?? 'floor'}, median of the rounds' ratios: clock ${ratio(0)}, fcp ${ratio(7)}`,
+  );
+}
 console.log('load', loadavg()[0]);
 await browser.close();
 child.kill('SIGTERM');
-base.kill('SIGTERM');
+for (const b of bases) b.host.kill('SIGTERM');
 server.close();
