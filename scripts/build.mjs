@@ -61,20 +61,6 @@ const rendererBuild = await build({
   plugins: [englishZodOnly],
   metafile: true,
 });
-// The rendered page's bootstrap (browser mode): a classic script that starts app.js after the first frame
-// (renderer/src/boot.ts; main/rpc/first-screen-page.ts links it instead of app.js).
-await build({
-  entryPoints: { boot: join(root, 'renderer/src/boot.ts') },
-  absWorkingDir: root,
-  outdir: join(out, 'renderer'),
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: ['chrome120'],
-  minify: !dev,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
 // Everything the first screen runs is announced in the page (modulepreload), so it all loads at once beside
 // app.js instead of one import level after another: the entry's static imports, all the way down; the
 // window itself (app/start.tsx, which the entry imports once it has started connecting); and the code

@@ -8,7 +8,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -57,51 +56,5 @@ describe("the first screen's scripts", () => {
   it('weigh under 350 KiB (the single script before the split was 1,010 KiB)', () => {
     const bytes = announced.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     expect(bytes / 1024).toBeLessThan(350);
-  });
-});
-
-/**
- * The rendered page's bootstrap (boot.js, renderer/src/boot.ts) run against a stand-in page: its frames
- * and tasks are called by hand, so the order is the test's.
- */
-const bootInPage = (visibilityState: 'visible' | 'hidden') => {
-  const frames: (() => void)[] = [];
-  const tasks: (() => void)[] = [];
-  const added: { type: string; src: string }[] = [];
-  const page = {
-    document: {
-      visibilityState,
-      querySelector: (sel: string) => (added.some((a) => sel.includes(`"${a.src}"`)) ? {} : null),
-      createElement: () => ({ type: '', src: '' }),
-      body: { append: (el: { type: string; src: string }) => added.push(el) },
-    },
-    requestAnimationFrame: (f: () => void) => frames.push(f),
-    setTimeout: (f: () => void) => tasks.push(f),
-  };
-  runInNewContext(readFileSync(join(dir, 'boot.js'), 'utf8'), page);
-  return { frames, tasks, added };
-};
-
-describe("the rendered page's bootstrap", () => {
-  it('is a classic script without imports (it is linked as <script defer>, not as a module)', () => {
-    const boot = readFileSync(join(dir, 'boot.js'), 'utf8');
-    expect(boot).not.toMatch(/(^|[;}])\s*(import|export)\b/);
-    expect(boot.length).toBeLessThan(1024);
-  });
-
-  it('starts the entry as a module only in the task after the first frame', () => {
-    const { frames, tasks, added } = bootInPage('visible');
-    expect(added).toEqual([]);
-    expect(frames).toHaveLength(1);
-    frames.shift()!();
-    expect(added, 'not in the frame itself: its paint comes first').toEqual([]);
-    tasks.shift()!();
-    expect(added).toEqual([{ type: 'module', src: 'app.js' }]);
-  });
-
-  it('starts the entry at once in a page that is not visible (it gets no frames)', () => {
-    const { frames, added } = bootInPage('hidden');
-    expect(frames).toEqual([]);
-    expect(added).toEqual([{ type: 'module', src: 'app.js' }]);
   });
 });
