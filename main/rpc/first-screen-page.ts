@@ -47,7 +47,7 @@ export const withoutScriptPreloads = (html: string): string =>
  * mode: the element then takes the preloaded answer, nothing is fetched twice.
  */
 export const stylesheetPreloads = (html: string): string | null => {
-  const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"<>]+)"/g)].map((m) => m[1]!);
+  const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"<>\s,;]+)"/g)].map((m) => m[1]!);
   return hrefs.length ? hrefs.map((h) => `<${h}>; rel=preload; as=style`).join(', ') : null;
 };
 
