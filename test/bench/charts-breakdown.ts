@@ -7,7 +7,8 @@
  * measure `timeline:answer→charts`), the first figure in the DOM and each chart's canvas drawn. With
  * PROFILE=1, a CPU profile of that span by script and by function, from a build of this tree not
  * minified (names kept) but otherwise the same as the window's.
- * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1, TRACE=1, WARM_MS=0).
+ * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1, TRACE=1, WARM_MS=0,
+ * UI_BENCH_CHARTS_RENDERER=<dir of another build>).
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -172,7 +173,9 @@ const main = async () => {
   });
   const pid = participants.get('P-LONG')!;
   const profile = Boolean(process.env['PROFILE']);
-  const { child, url } = await startBenchHost(home, profile ? await buildReadable(out) : undefined);
+  // UI_BENCH_CHARTS_RENDERER=<dir>: another build of the window (e.g. main's), as in ui.bench.ts.
+  const other = process.env['UI_BENCH_CHARTS_RENDERER'];
+  const { child, url } = await startBenchHost(home, profile ? await buildReadable(out) : other);
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
