@@ -991,25 +991,6 @@ const Canvas = ({ measure, baselineSessions, outside, visitNames, ...props }: Ca
 const noOne = () => '';
 
 /**
- * A chart made later (issue 16; `madeInFull` in timeline-data.ts): its title, in a box of about a
- * chart's height, named as the chart will be. It stands below the window while the charts in view are
- * drawn, and is made in full when the window is next idle.
- */
-export const ChartToCome = ({ measure }: { measure: ChartMeasure }) => {
-  const id = useId();
-  return (
-    <figure className="tchart tchart-to-come" aria-labelledby={`${id}-t`} aria-busy="true">
-      <figcaption>
-        <h4 id={`${id}-t`} className="tchart-title">
-          {measure.label}
-          {measure.unit ? <span className="muted"> ({measure.unit})</span> : null}
-        </h4>
-      </figcaption>
-    </figure>
-  );
-};
-
-/**
  * One chart with its caption, summary and table. Memoised: a page of charts re-renders only the charts
  * whose inputs changed (a measure added draws one chart, not every chart again).
  */

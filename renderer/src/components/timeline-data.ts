@@ -203,16 +203,3 @@ export const chartSource = (part: TimelineAnswer, all: TimelineAnswer): 'part' |
   if (partHolds && (!allCurrent || all.data!.baselineSessions === k)) return 'part';
   return all.data ? 'all' : 'part';
 };
-
-/**
- * How many of a page's charts are made in full with the timeline's first answer (issue 16): the grid's
- * first row or two, which hold every chart in the window at 1360 × 900 (two columns: the first row) and
- * at 200 % zoom (one column: the first chart). The others are made first as their title in a box of
- * about a chart's height (below the window: nothing in view moves when they are made in full), then in
- * full once the charts in view are painted and the window is idle: the answer's frame makes and lays
- * out four figures, not eight.
- */
-export const CHARTS_MADE_FIRST = 4;
-
-/** Whether the chart at this place in the grid is made in full now (`allMade`: the page has been idle). */
-export const madeInFull = (index: number, allMade: boolean): boolean => allMade || index < CHARTS_MADE_FIRST;

@@ -5,9 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   axisPlacement,
-  CHARTS_MADE_FIRST,
   chartSource,
-  madeInFull,
   reliableMarks,
   xSplits,
 } from '../../../renderer/src/components/timeline-data';
@@ -217,19 +215,5 @@ describe('which timeline answer the charts are drawn from (issue 16: charts draw
 
   it('the full answer when the first has none', () => {
     expect(chartSource(answer(null), answer(3))).toBe('all');
-  });
-});
-
-describe('which charts the timeline’s first answer makes in full (madeInFull)', () => {
-  it('makes the first few charts, those that can be in the window, in full at once', () => {
-    expect(CHARTS_MADE_FIRST).toBeGreaterThanOrEqual(2);
-    for (let i = 0; i < CHARTS_MADE_FIRST; i++) expect(madeInFull(i, false)).toBe(true);
-  });
-  it('makes the charts after them later, as their title in a box, until the window has been idle', () => {
-    expect(madeInFull(CHARTS_MADE_FIRST, false)).toBe(false);
-    expect(madeInFull(36, false)).toBe(false);
-  });
-  it('makes every chart in full once the window has been idle', () => {
-    for (const i of [0, CHARTS_MADE_FIRST, 36]) expect(madeInFull(i, true)).toBe(true);
   });
 });

@@ -31,7 +31,6 @@ import {
   FLAGGED_LABEL,
   FlagRingIcon,
   MARKERS,
-  ChartToCome,
   MarkerIcon,
   POINT_MARKS,
   PointMarkIcon,
@@ -41,8 +40,7 @@ import {
   warmChartFormatters,
   type ChartSession,
 } from '../../components/TimelineChart';
-import { axisPlacement, chartSource, madeInFull } from '../../components/timeline-data';
-import { afterPaint } from '../../lib/after-paint';
+import { axisPlacement, chartSource } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural } from '../../lib/format';
@@ -338,26 +336,6 @@ export const Timeline = memo(function Timeline({
       choice.measures ?? (choiceKnown ? defaultMeasures(available) : (sent?.map((m) => m.key) ?? []));
     return base.filter((k) => keys.has(k));
   }, [choice.measures, choiceKnown, available, sent]);
-  // The charts after the first few are made in full once the answer's frame is painted and the window
-  // is idle (madeInFull): that frame makes and lays out only the figures that can be in view.
-  const [allMade, setAllMade] = useState(false);
-  useEffect(() => {
-    if (!t0 || allMade) return;
-    let idle: number | undefined;
-    const made = () => setAllMade(true);
-    const cancel = afterPaint(() => {
-      idle =
-        typeof window.requestIdleCallback === 'function'
-          ? window.requestIdleCallback(made, { timeout: 300 })
-          : window.setTimeout(made, 0);
-    });
-    return () => {
-      cancel();
-      if (idle === undefined) return;
-      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
-      else window.clearTimeout(idle);
-    };
-  }, [t0, allMade]);
   const hasVisits = (q.data?.design.visits.length ?? 0) > 0;
   const nothingToDraw = t0 !== undefined && (t0.available.length === 0 || chosen.length === 0);
   useEffect(() => {
@@ -470,9 +448,8 @@ export const Timeline = memo(function Timeline({
                 <p className="muted">No measure is chosen: pick some under “Measures shown”.</p>
               )}
               <div className="tgrid" data-axis={choice.axis}>
-                {chosen.map((key, i) => {
+                {chosen.map((key) => {
                   const m = available.find((x) => x.key === key)!;
-                  if (!madeInFull(i, allMade)) return <ChartToCome key={key} measure={m} />;
                   const series = seriesOf(key);
                   // A measure just picked, on its way from the host.
                   if (!series)
