@@ -7,7 +7,8 @@
  * measure `timeline:answer→charts`), the first figure in the DOM and each chart's canvas drawn. With
  * PROFILE=1, a CPU profile of that span by script and by function, from a build of this tree not
  * minified (names kept) but otherwise the same as the window's.
- * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1, TRACE=1, WARM_MS=0).
+ * Run alone: `npx tsx test/bench/charts-breakdown.ts` (LOADS=n, PROFILE=1, TRACE=1, WARM_MS=0,
+ * UI_BENCH_CHARTS_RENDERER=<dir of another build>).
  */
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -29,7 +30,7 @@ const INIT = `(() => {
     constructor(...a) {
       super(...a);
       this.addEventListener('message', (e) => {
-        try { const m = JSON.parse(e.data); if (m.id !== undefined && t.calls[m.id]) { t.calls[m.id].answered = performance.now(); t.calls[m.id].bytes = String(e.data).length; } } catch {}
+        try { const m = JSON.parse(e.data); if (m.id !== undefined && t.calls[m.id]) { t.calls[m.id].answered = performance.now(); t.calls[m.id].bytes = String(e.data).length; if (t.calls[m.id].method === 'timeline.participant') performance.mark('probe:answer'); } } catch {}
       });
     }
     send(d) {
@@ -84,6 +85,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's CPU time in the step, µs. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string };
@@ -121,6 +124,24 @@ const printTrace = (t: Trace) => {
         .map(([k, v]) => `    ${v.toFixed(0).padStart(6)} ms  ${k}`)
         .join('\n'),
   );
+  // From the timeline's answer to the charts in view drawn (the probe's own marks): the main thread's
+  // wall time busy and its CPU time (tdur), the second much less inflated by a loaded machine.
+  const mark = (name: string) => ev.find((e) => e.name === name)?.ts;
+  const [from, to] = [mark('probe:answer'), mark('probe:drawn')];
+  if (from !== undefined && to !== undefined) {
+    let wall = 0;
+    let cpu = 0;
+    let end = 0;
+    for (const e of mine) {
+      if (e.ts < end || e.ts < from || e.ts > to) continue;
+      end = e.ts + e.dur!;
+      wall += e.dur!;
+      cpu += e.tdur ?? 0;
+    }
+    console.log(
+      `  answer → charts in view drawn: ${((to - from) / 1000).toFixed(0)} ms; main thread busy ${(wall / 1000).toFixed(0)} ms, of which CPU ${(cpu / 1000).toFixed(0)} ms`,
+    );
+  }
   const t0 = mine[0]?.ts ?? 0;
   console.log(
     '  steps over 8 ms, in order (ms from the trace start):\n' +
@@ -172,7 +193,9 @@ const main = async () => {
   });
   const pid = participants.get('P-LONG')!;
   const profile = Boolean(process.env['PROFILE']);
-  const { child, url } = await startBenchHost(home, profile ? await buildReadable(out) : undefined);
+  // UI_BENCH_CHARTS_RENDERER=<dir>: another build of the window (e.g. main's), as in ui.bench.ts.
+  const other = process.env['UI_BENCH_CHARTS_RENDERER'];
+  const { child, url } = await startBenchHost(home, profile ? await buildReadable(out) : other);
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -194,7 +217,13 @@ const main = async () => {
       }
       if (process.env['TRACE'])
         await browser.startTracing(page, {
-          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8'],
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'blink',
+            'v8',
+            'blink.user_timing',
+          ],
         });
       const hash = `#/studies/${studyId}/participants/${pid}`;
       const r = (await page.evaluate(`new Promise((done) => {
@@ -211,10 +240,10 @@ const main = async () => {
           for (const c of every) if (c.dataset.drawn !== undefined && !drawn.has(c.dataset.chart)) drawn.set(c.dataset.chart, now);
           const view = every.filter(inView);
           if (view.length > 0 && view.every((c) => c.dataset.drawn !== undefined))
-            requestAnimationFrame(() => done({ total: performance.now() - t0, figure, drawn: [...drawn], inView: view.length,
+            requestAnimationFrame(() => (performance.mark('probe:drawn'), done({ total: performance.now() - t0, figure, drawn: [...drawn], inView: view.length,
               marks: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('timeline:') && m.startTime >= t0).map((m) => [m.name, m.startTime - t0]),
               measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('timeline:') && m.startTime >= t0).map((m) => [m.name, m.duration]),
-              calls: Object.values(window.__cb.calls).filter((c) => c.sent >= t0).map((c) => ({ ...c, sent: c.sent - t0, answered: c.answered - t0 })) }));
+              calls: Object.values(window.__cb.calls).filter((c) => c.sent >= t0).map((c) => ({ ...c, sent: c.sent - t0, answered: c.answered - t0 })) })));
           else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
