@@ -4,7 +4,7 @@
  * Screenshots of the main screens are saved under test-results/screenshots/.
  */
 import { defineConfig } from '@playwright/test';
-import { TEST_WORKERS } from './test/tiers';
+import { E2E_WORKERS } from './test/tiers';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -26,7 +26,7 @@ export default defineConfig({
   fullyParallel: false,
   // One file at a time unless TEST_WORKERS says more (test/tiers.ts, docs/testing.md): each test has its
   // own host process, free port, workspace and sandbox (support/fixtures.ts), each screenshot its own name.
-  workers: TEST_WORKERS ?? 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: [['list'], ['./test/e2e/support/summary-reporter.ts']],
   outputDir: 'test-results/e2e',

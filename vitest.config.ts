@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { OWN_MODULE_UNIT_TESTS, SHARED_MODULE_TESTS, SLOW_TESTS, TEST_WORKERS } from './test/tiers';
+import { OWN_MODULE_UNIT_TESTS, SHARED_MODULE_TESTS, SLOW_TESTS, VITEST_WORKERS } from './test/tiers';
 
 // The long journeys (test/tiers.ts) run in `npm run test:slow`, which CI runs after `npm test`.
 const exclude = ['**/node_modules/**', ...SLOW_TESTS];
@@ -10,8 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // vitest's default (one file at a time on 2 cores) unless TEST_WORKERS says (test/tiers.ts).
-    ...(TEST_WORKERS !== undefined ? { maxWorkers: TEST_WORKERS } : {}),
+    // Two files at a time on 2 cores; `TEST_WORKERS=1` for one (test/tiers.ts, docs/testing.md).
+    maxWorkers: VITEST_WORKERS,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {

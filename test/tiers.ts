@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Which tests run where, written once for both vitest configurations: `npm test` runs the quick tier
  * (vitest.config.ts), `npm run test:slow` the long journeys (vitest.slow.config.ts), which CI runs after
@@ -41,12 +43,15 @@ export const OWN_MODULE_UNIT_TESTS = [
 ] as const;
 
 /**
- * How many test files run at once in `npm test`, when TEST_WORKERS says (`TEST_WORKERS=2 npm test`);
- * otherwise vitest's default (one fewer than the cores: one on a 2-core machine) and one for Playwright.
+ * How many test files run at once in `npm test`. `TEST_WORKERS=<n>` sets both vitest's and Playwright's
+ * number (`TEST_WORKERS=1 npm test`: one file at a time, as before 2026-11-26 r8). Without it, vitest runs
+ * two files at a time (or one fewer than the cores on a larger machine) and Playwright one.
  * Files do not collide (each has its own temporary workspace, database, free ports and host, each
- * screenshot its own name), but with two Playwright workers on the shared 2-core machine under a load of
- * 20-25, 10 of 21 end-to-end tests ran out of time (41.6 min for the suite): two stays opt-in until runs
- * on a quieter machine show it clean (docs/testing.md).
+ * screenshot its own name). vitest's second worker took the quick tier from 446 s to 310 s on the quiet
+ * 2-core machine (docs/testing.md "Workers"); a second Playwright worker saved almost nothing there and
+ * ran the participants journey out of time (two Chromiums and two hosts on two cores), so it stays opt-in.
  */
 const asked = Number(process.env['TEST_WORKERS']);
 export const TEST_WORKERS: number | undefined = Number.isInteger(asked) && asked > 0 ? asked : undefined;
+export const VITEST_WORKERS: number = TEST_WORKERS ?? Math.max(2, availableParallelism() - 1);
+export const E2E_WORKERS: number = TEST_WORKERS ?? 1;

@@ -166,14 +166,23 @@ export const openScreen = async (page: Page, hash: string) => {
   await page.reload();
 };
 
-/** Saves a full-page screenshot of a main screen (look at them: test-results/screenshots/). */
-export const shoot = async (page: Page, name: string) => {
+/**
+ * Saves a full-page screenshot of a main screen (look at them: test-results/screenshots/). With
+ * `{ fullPage: false }`, only what the window shows: for a screen already shot whole in another theme or
+ * zoom, where the top of the page shows that theme or zoom as well as the whole would (the full-page
+ * shots of the participant page's 37 charts were a fifth of its journey's time, docs/testing.md).
+ */
+export const shoot = async (page: Page, name: string, opts: { fullPage?: boolean } = {}) => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // From the top: the sidebar sticks to the window, so a page scrolled down would show it half-way.
   await page.evaluate(() => window.scrollTo(0, 0));
   // A full page of 37 charts takes 14-16 s to capture on a loaded 2-core machine: more than the 15 s
   // action limit, which is meant for waiting on the window, not for drawing a tall picture.
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, timeout: 60_000 });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: opts.fullPage ?? true,
+    timeout: 60_000,
+  });
 };
 
 /**
