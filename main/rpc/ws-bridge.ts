@@ -115,11 +115,22 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   let origin = '';
   let hosts: string[] = [];
 
+  /**
+   * No `Cross-Origin-Opener-Policy` here (the Electron scheme keeps it, main/electron/protocol.ts): a tab
+   * whose blank first document has none must change browsing-context group to load a page that has one,
+   * and Chromium starts a new renderer process for it. In a fresh browser context that held the first
+   * heading back by about 100 ms (page parsed at a median 333 against 132 ms, first heading 521 against
+   * 428, eight loads each alternating, `BASELINE_DIR=<tree> npx tsx test/bench/first-screen-ab.ts`;
+   * docs/ui.md "Round 9"). What it would guard, a window that opened ours keeping a handle to it, is not
+   * there to guard: the host opens the window with no opener; a page elsewhere that opens this origin
+   * cannot give it the launch token, so what it holds a handle to is a window the WebSocket refuses; and
+   * the window opens no other window (no `_blank` link, no `window.open`). Cross-origin handles still
+   * cannot read the page, its address or its storage.
+   */
   const securityHeaders = (res: http.ServerResponse) => {
     res.setHeader('Content-Security-Policy', BROWSER_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cache-Control', 'no-store');
   };
   const hostAllowed = (req: http.IncomingMessage) => hosts.includes(req.headers.host ?? '');

@@ -98,6 +98,9 @@ describe('serving the window', () => {
     expect(BROWSER_CSP).toContain("script-src 'self'");
     expect(BROWSER_CSP).not.toContain('unsafe');
     expect(r.headers['cache-control']).toBe('no-store');
+    // No opener policy: it would move a fresh tab to a new renderer process before the first paint
+    // (about 100 ms of the first screen; see securityHeaders in main/rpc/ws-bridge.ts).
+    expect(r.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 
   it('never serves a file outside its folder', async () => {
