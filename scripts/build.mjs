@@ -91,6 +91,33 @@ preloaded.delete(entryOut);
 const preloads = [...preloaded]
   .filter((f) => f.endsWith('.js'))
   .map((f) => `    <link rel="modulepreload" href="${basename(f)}" />`);
+// The chart screens' own scripts are compiled whole as they arrive: V8's explicit compile hint (the
+// comment `//# allFunctionsCalledOnLoad` on a script's first line, Chromium 136 and later) compiles every
+// function of the script on the streaming compiler's thread, as the chunk is fetched (on opening, or in
+// the idle time after the first screen, lazy-screen.ts), instead of each function on the main thread
+// the first time it runs. A participant's charts run most of uPlot's and the charts' code for the first
+// time only once the timeline's answer is in hand: compiled ahead, the answer reached the charts in view
+// in a median 208 ms against 251 (15 loads each, alternating, `npx tsx test/bench/ui.bench.ts charts`
+// with UI_BENCH_CHARTS_RENDERER; docs/ui.md "Round 9"). Only the participant page, the screen a
+// researcher opens again and again: the cohort view's scripts include the contract's zod chunk, which the
+// window loads just after its first screen, and every screen's would compile the first screen's code
+// eagerly too, on a two-core machine beside its first paint.
+const EAGER_SCREENS = ['renderer/src/features/participants/ParticipantPage.tsx'];
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+// Not the contract's checks (zod), which every screen shares and the window loads after its first screen.
+const CHECKS_MODULE = 'renderer/src/lib/rpc/contract-checks.ts';
+const outputsOf = (entries) =>
+  Object.keys(outputs).filter((o) => entries.includes(outputs[o].entryPoint ?? ''));
+const eager = new Set();
+const checks = new Set();
+for (const f of outputsOf(EAGER_SCREENS)) closure(f, eager);
+for (const f of outputsOf([CHECKS_MODULE])) closure(f, checks);
+if (eager.size === 0 || checks.size === 0)
+  throw new Error(`build: no output for ${[...EAGER_SCREENS, CHECKS_MODULE].join(', ')}`);
+if (!dev)
+  for (const f of eager)
+    if (f.endsWith('.js') && !preloaded.has(f) && !checks.has(f) && f !== entryOut)
+      writeFileSync(join(root, f), `${COMPILE_HINT}\n${readFileSync(join(root, f), 'utf8')}`);
 // After the stylesheet: in browser mode the page holds the first screen rendered by the host
 // (main/rpc/first-screen-page.ts), whose first paint waits for the stylesheet only, so it is asked for
 // before the 19 scripts that share the host's connections with it.

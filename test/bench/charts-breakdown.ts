@@ -257,10 +257,22 @@ const main = async () => {
         measures: [string, number][];
         calls: { method: string; sent: number; answered: number; bytes?: number }[];
       } | null;
-      if (process.env['TRACE']) printTrace(JSON.parse((await browser.stopTracing()).toString()) as Trace);
+      const trace = process.env['TRACE']
+        ? (JSON.parse((await browser.stopTracing()).toString()) as Trace)
+        : null;
+      if (trace) printTrace(trace);
       if (cdp) {
         const { profile: p } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
         printProfile(p);
+        // With TRACE=1 too: the same profile, only from the timeline's answer to the charts in view drawn.
+        const mark = (name: string) => trace?.traceEvents.find((e) => e.name === name)?.ts;
+        const [from, to] = [mark('probe:answer'), mark('probe:drawn')];
+        if (from !== undefined && to !== undefined) {
+          console.log(
+            `  the profile from the answer to the charts in view drawn (${((to - from) / 1000).toFixed(0)} ms):`,
+          );
+          printProfileTotals(p, { functions: 40, totals: 40, within: { from, to } });
+        }
       }
       const f = (x: number | null | undefined) => (x === null || x === undefined ? '-' : x.toFixed(0));
       if (!r) {

@@ -11,6 +11,8 @@ export interface CpuProfile {
   }[];
   samples: number[];
   timeDeltas: number[];
+  /** µs on the browser's monotonic clock, the clock of a trace's `ts` (so a trace's marks can bound a span). */
+  startTime?: number;
 }
 
 type CallFrame = CpuProfile['nodes'][number]['callFrame'];
@@ -24,7 +26,13 @@ export const parentsOf = (p: CpuProfile): Map<number, number> => {
 
 export const printProfileTotals = (
   p: CpuProfile,
-  o: { functions: number; totals: number; withColumn?: boolean },
+  o: {
+    functions: number;
+    totals: number;
+    withColumn?: boolean;
+    /** Only the samples within [from, to] (µs, the profile's and a trace's clock). */
+    within?: { from: number; to: number };
+  },
 ): void => {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = parentsOf(p);
@@ -33,7 +41,10 @@ export const printProfileTotals = (
   const byScript = new Map<string, number>();
   const key = (c: CallFrame) =>
     `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}${o.withColumn ? `:${c.columnNumber}` : ''}`;
+  let at = p.startTime ?? 0;
   p.samples.forEach((id, i) => {
+    at += p.timeDeltas[i] ?? 0;
+    if (o.within && (at < o.within.from || at > o.within.to)) return;
     const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
     const n = byId.get(id)!;
     self.set(key(n.callFrame), (self.get(key(n.callFrame)) ?? 0) + dt);

@@ -53,6 +53,22 @@ describe("the first screen's scripts", () => {
     expect(zod.filter((f) => announced.includes(f))).toEqual([]);
   });
 
+  it("carry no compile hint, which the participant page's own scripts carry, uPlot's among them", () => {
+    // V8 compiles a script whose first line is this comment whole as it arrives (scripts/build.mjs).
+    const hinted = (f: string) =>
+      readFileSync(join(dir, f), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n');
+    const scripts = readdirSync(dir).filter((f) => f.endsWith('.js'));
+    const page = scripts.filter((f) => /^ParticipantPage-\w+\.js$/.test(f));
+    expect(page).toHaveLength(1);
+    expect(hinted(page[0]!)).toBe(true);
+    const uplot = scripts.filter((f) => readFileSync(join(dir, f), 'utf8').includes('pxRatio'));
+    expect(uplot.length).toBeGreaterThan(0);
+    expect(uplot.filter((f) => !hinted(f))).toEqual([]);
+    expect(announced.filter(hinted)).toEqual([]);
+    const zod = scripts.filter((f) => readFileSync(join(dir, f), 'utf8').includes('"invalid_type"'));
+    expect(zod.filter(hinted)).toEqual([]);
+  });
+
   it('weigh under 350 KiB (the single script before the split was 1,010 KiB)', () => {
     const bytes = announced.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     expect(bytes / 1024).toBeLessThan(350);
