@@ -97,7 +97,7 @@ const preloads = [...preloaded]
 // the idle time after the first screen, lazy-screen.ts), instead of each function on the main thread
 // the first time it runs. A participant's charts run most of uPlot's and the charts' code for the first
 // time only once the timeline's answer is in hand: compiled ahead, the answer reached the charts in view
-// in a median 208 ms against 251 (15 loads each, alternating, `npx tsx test/bench/ui.bench.ts charts`
+// in a median 224 ms against 260 (15 loads each, alternating, `npx tsx test/bench/ui.bench.ts charts`
 // with UI_BENCH_CHARTS_RENDERER; docs/ui.md "Round 9"). Only the participant page, the screen a
 // researcher opens again and again: the cohort view's scripts include the contract's zod chunk, which the
 // window loads just after its first screen, and every screen's would compile the first screen's code
