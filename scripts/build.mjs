@@ -91,7 +91,7 @@ preloaded.delete(entryOut);
 const preloads = [...preloaded]
   .filter((f) => f.endsWith('.js'))
   .map((f) => `    <link rel="modulepreload" href="${basename(f)}" />`);
-// The chart screens' own scripts are compiled whole as they arrive: V8's explicit compile hint (the
+// The participant page's own scripts are compiled whole as they arrive: V8's explicit compile hint (the
 // comment `//# allFunctionsCalledOnLoad` on a script's first line, Chromium 136 and later) compiles every
 // function of the script on the streaming compiler's thread, as the chunk is fetched (on opening, or in
 // the idle time after the first screen, lazy-screen.ts), instead of each function on the main thread
