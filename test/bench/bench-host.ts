@@ -1,7 +1,8 @@
 /**
  * Browser mode's host for the UI benches and probes (ui.bench.ts, first-screen-breakdown.ts,
  * charts-breakdown.ts): `main/node-host.ts` on a workspace, without opening a browser, resolved with its
- * address once it prints BRIDGE_READY. `rendererDir` serves another build of the window (test hook).
+ * address once it prints BRIDGE_READY. `rendererDir` serves another build of the window (test hook);
+ * `root` runs another checkout's host (first-screen-ab.ts: a built tree with node_modules).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -11,13 +12,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export const startBenchHost = async (
   home: string,
   rendererDir?: string,
+  root: string = ROOT,
 ): Promise<{ child: ChildProcess; url: string; readyMs: number }> => {
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx/esm', join(ROOT, 'main/node-host.ts'), '--home', home, '--no-open'],
+    ['--import', 'tsx/esm', join(root, 'main/node-host.ts'), '--home', home, '--no-open'],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
         CI: '1',

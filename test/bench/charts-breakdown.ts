@@ -40,6 +40,9 @@ const INIT = `(() => {
   };
 })()`;
 
+/** When a trace's event of this name (the probe's marks: `probe:answer`, `probe:drawn`) began, µs. */
+const markAt = (t: Trace | null, name: string) => t?.traceEvents.find((e) => e.name === name)?.ts;
+
 /** The profile's totals, then a timeline of it in 20 ms steps. */
 const printProfile = (p: CpuProfile) => {
   printProfileTotals(p, { functions: 30, totals: 60 });
@@ -126,8 +129,7 @@ const printTrace = (t: Trace) => {
   );
   // From the timeline's answer to the charts in view drawn (the probe's own marks): the main thread's
   // wall time busy and its CPU time (tdur), the second much less inflated by a loaded machine.
-  const mark = (name: string) => ev.find((e) => e.name === name)?.ts;
-  const [from, to] = [mark('probe:answer'), mark('probe:drawn')];
+  const [from, to] = [markAt(t, 'probe:answer'), markAt(t, 'probe:drawn')];
   if (from !== undefined && to !== undefined) {
     let wall = 0;
     let cpu = 0;
@@ -265,8 +267,7 @@ const main = async () => {
         const { profile: p } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
         printProfile(p);
         // With TRACE=1 too: the same profile, only from the timeline's answer to the charts in view drawn.
-        const mark = (name: string) => trace?.traceEvents.find((e) => e.name === name)?.ts;
-        const [from, to] = [mark('probe:answer'), mark('probe:drawn')];
+        const [from, to] = [markAt(trace, 'probe:answer'), markAt(trace, 'probe:drawn')];
         if (from !== undefined && to !== undefined) {
           console.log(
             `  the profile from the answer to the charts in view drawn (${((to - from) / 1000).toFixed(0)} ms):`,

@@ -10,7 +10,6 @@
  * Run: `BASELINE_DIR=/tmp/vs-base LOADS=8 npx tsx test/bench/first-screen-ab.ts` (this tree built first).
  */
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,31 +22,12 @@ const home = mkdtempSync(join(tmpdir(), 'vs-scratch-'));
 const { child, url } = await startBenchHost(home);
 /** One host per other tree (BASELINE_DIR, or several comma-separated), named by its folder. */
 const BASES = (process.env['BASELINE_DIR'] ?? '/tmp/vs-base').split(',').filter(Boolean);
-const startTreeHost = (dir: string) => {
-  const host = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx/esm',
-      join(dir, 'main/node-host.ts'),
-      '--home',
-      mkdtempSync(join(tmpdir(), 'vs-scratch-b-')),
-      '--no-open',
-    ],
-    { cwd: dir, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const at = new Promise<string>((r) => {
-    let o = '';
-    host.stdout!.on('data', (d: Buffer) => {
-      o += d;
-      const m = /BRIDGE_READY (\S+)/.exec(o);
-      if (m) r(m[1]!);
-    });
-  });
-  return { host, at };
-};
-const bases = BASES.map((dir) => ({ name: basename(dir), ...startTreeHost(dir) }));
-const baseUrls = await Promise.all(bases.map((b) => b.at));
+const bases = await Promise.all(
+  BASES.map(async (dir) => ({
+    name: basename(dir),
+    ...(await startBenchHost(mkdtempSync(join(tmpdir(), 'vs-scratch-b-')), undefined, dir)),
+  })),
+);
 const server = createServer((_, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end('<!doctype html><html lang="en"><title>floor</title><h1>Floor</h1></html>');
@@ -62,7 +42,7 @@ const rows: Record<string, number[][]> = Object.fromEntries(
 for (let i = 0; i < Number(process.env['LOADS'] ?? 5); i++)
   for (const [name, u] of [
     ['app', url],
-    ...bases.map((b, j) => [b.name, baseUrls[j]!] as const),
+    ...bases.map((b) => [b.name, b.url] as const),
     ['floor', floor],
   ] as const) {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
@@ -147,5 +127,5 @@ for (const [name, rs] of Object.entries(rows)) {
 console.log('load', loadavg()[0]);
 await browser.close();
 child.kill('SIGTERM');
-for (const b of bases) b.host.kill('SIGTERM');
+for (const b of bases) b.child.kill('SIGTERM');
 server.close();
