@@ -1,7 +1,7 @@
 /**
  * What an exported column is to the writers: its description (shared/export.ts ColumnDef) with the
  * function that reads its value, and, for the long form, what that value depends on. A leaf module, so
- * the column schema (schema.ts) and the long form's encoder (scoped-rows.ts) both import it and not
+ * the column schema (schema/) and the long form's encoder (scoped-rows.ts) both import it and not
  * each other.
  */
 import type { ColumnDef } from '../../shared/export';
