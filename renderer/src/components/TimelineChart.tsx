@@ -16,266 +16,20 @@ import { flushSync } from 'react-dom';
 import uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
-import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import { AXIS_LABEL, type ChartAxis } from '../../../shared/chart-axis';
-import type { SeriesSource, Timeline } from '../../../shared/contract/timeline.contract';
-import type { ChartMeasure } from '../../../shared/timeline-measures';
-import { fmtDate, fmtNumber, fmtSigned, plural } from '../lib/format';
+import { type SeriesSource } from '../../../shared/contract/timeline.contract';
+import { type ChartMeasure } from '../../../shared/timeline-measures';
+import { fmtDate, fmtNumber, fmtSigned } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
 import { niceTicks, type PlotModel } from './chart-svg';
 import { watchFirstLayout } from './first-layout';
 import { SaveChart } from './SaveChart';
 import { TableScroll } from './TableScroll';
 import { reliableMarks, xSplits, type ReliableMark } from './timeline-data';
-
-export type ChartSeries = Timeline['measures'][number]['series'][number];
-export type ChartSession = Timeline['sessions'][number];
-export type ChartPoint = ChartSeries['points'][number];
-export type ChangeView = NonNullable<ChartSeries['change']>;
-
-/** How a flagged value is marked, in the legend's words. */
-export const FLAGGED_LABEL = 'Flagged value: departs from the specification, kept as received';
-
-/** Short words for a point's flags, e.g. for the table and the summary. */
-export const flagWords = (p: ChartPoint): string =>
-  p.flags
-    .map((f) => `${f.code.replace(/_/g, ' ')} (received ${f.received ?? 'nothing'}; expected ${f.expected})`)
-    .join('; ');
-
-/** The ring drawn around a flagged point, and its legend icon. */
-export const FlagRingIcon = () => (
-  <svg
-    className="marker-icon"
-    width="14"
-    height="14"
-    viewBox="-7 -7 14 14"
-    aria-hidden="true"
-    focusable="false"
-  >
-    <circle r="2.5" fill="currentColor" />
-    <circle r="5.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeDasharray="2.2 1.3" />
-  </svg>
-);
-
-export type MarkerKey = 'converted' | 'marginalSpeech' | 'isolated' | 'warnings';
-type Shape = 'diamond' | 'triangle' | 'ring' | 'square';
-
-export const MARKERS: readonly { key: MarkerKey; label: string; shape: Shape }[] = [
-  { key: 'converted', label: 'Converted before upload (e.g. stereo to mono)', shape: 'diamond' },
-  { key: 'marginalSpeech', label: 'Marginal speech (under 36 s detected)', shape: 'triangle' },
-  { key: 'isolated', label: 'Oldest speaker isolated', shape: 'ring' },
-  { key: 'warnings', label: 'Local-check warning', shape: 'square' },
-];
-
-const NO_MARKERS: readonly (typeof MARKERS)[number][] = [];
-const markersMade = new WeakMap<ChartSession, readonly (typeof MARKERS)[number][]>();
-/** A session's markers, worked out once per session (every chart, its summary and its drawing ask). */
-export const markersOf = (s: ChartSession | undefined): readonly (typeof MARKERS)[number][] => {
-  if (!s) return NO_MARKERS;
-  let ms = markersMade.get(s);
-  if (!ms) {
-    ms = MARKERS.filter((m) => (m.key === 'warnings' ? s.flags.warnings.length > 0 : s.flags[m.key]));
-    markersMade.set(s, ms);
-  }
-  return ms;
-};
-
-const drawShape = (
-  ctx: CanvasRenderingContext2D,
-  shape: Shape,
-  x: number,
-  y: number,
-  r: number,
-  colour: string,
-  lineWidth: number,
-) => {
-  ctx.save();
-  ctx.fillStyle = colour;
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = lineWidth;
-  ctx.beginPath();
-  if (shape === 'diamond') {
-    ctx.moveTo(x, y - r);
-    ctx.lineTo(x + r, y);
-    ctx.lineTo(x, y + r);
-    ctx.lineTo(x - r, y);
-    ctx.closePath();
-    ctx.fill();
-  }
-  if (shape === 'triangle') {
-    ctx.moveTo(x, y - r);
-    ctx.lineTo(x + r, y + r * 0.8);
-    ctx.lineTo(x - r, y + r * 0.8);
-    ctx.closePath();
-    ctx.fill();
-  }
-  if (shape === 'ring') {
-    ctx.arc(x, y, r * 0.8, 0, Math.PI * 2);
-    ctx.stroke();
-  }
-  if (shape === 'square') {
-    ctx.rect(x - r * 0.75, y - r * 0.75, r * 1.5, r * 1.5);
-    ctx.stroke();
-  }
-  ctx.restore();
-};
-
-/** The same shapes for legends and tables, as small inline SVGs. */
-export const MarkerIcon = ({ shape }: { shape: Shape }) => (
-  <svg
-    className="marker-icon"
-    width="14"
-    height="14"
-    viewBox="-7 -7 14 14"
-    aria-hidden="true"
-    focusable="false"
-  >
-    {shape === 'diamond' && <path d="M0 -6 L6 0 L0 6 L-6 0 Z" fill="currentColor" />}
-    {shape === 'triangle' && <path d="M0 -6 L6 5 L-6 5 Z" fill="currentColor" />}
-    {shape === 'ring' && <circle r="4.5" fill="none" stroke="currentColor" strokeWidth="2" />}
-    {shape === 'square' && (
-      <rect x="-4.5" y="-4.5" width="9" height="9" fill="none" stroke="currentColor" strokeWidth="2" />
-    )}
-  </svg>
-);
-
-export const VERSION_STYLE: Record<
-  SeriesSource,
-  { dash: number[] | undefined; hollow: boolean; words: string; name: string }
-> = {
-  'v1.3': { dash: undefined, hollow: false, words: 'solid line, filled points', name: 'API v1.3 results' },
-  'v1.2': { dash: [6, 4], hollow: true, words: 'dashed line, hollow points', name: 'API v1.2 results' },
-  // A local measure is alone on its chart (one series over every API version): drawn as v1.3's.
-  local: {
-    dash: undefined,
-    hollow: false,
-    words: 'solid line, filled points',
-    name: 'Local measures (computed here from the audio, whatever the API version)',
-  },
-};
-const colourOf = (c: ChartColours, v: SeriesSource) => (v === 'v1.2' ? c.v12 : c.v13);
-
-/** Shapes drawn at a point itself, in the legend's words. */
-export const POINT_MARKS = {
-  excluded: { shape: 'cross', label: 'Excluded from analysis by the researcher: drawn, counted nowhere' },
-  reliable: {
-    shape: 'arrow-up',
-    label: 'Reliable change from the baseline (|RCI| ≥ 1.96): arrow up, increase; down, decrease',
-  },
-  outside: { shape: 'dotted', label: 'Outside every visit of the schedule (visit axis, dotted line)' },
-} as const;
-
-/** The point marks' legend icons. */
-export const PointMarkIcon = ({ shape }: { shape: 'cross' | 'arrow-up' | 'dotted' }) => (
-  <svg
-    className="marker-icon"
-    width="14"
-    height="14"
-    viewBox="-7 -7 14 14"
-    aria-hidden="true"
-    focusable="false"
-  >
-    {shape === 'cross' && <path d="M-5 -5 L5 5 M-5 5 L5 -5" stroke="currentColor" strokeWidth="2.5" />}
-    {shape === 'arrow-up' && (
-      <>
-        <path d="M-3 -1 L3 -1 L0 -7 Z" fill="currentColor" />
-        <path d="M-3 1 L3 1 L0 7 Z" fill="currentColor" />
-      </>
-    )}
-    {shape === 'dotted' && (
-      <path d="M0 -7 L0 7" stroke="currentColor" strokeWidth="2" strokeDasharray="1.5 2" />
-    )}
-  </svg>
-);
-
-/** Ordered levels of a categorical measure: the catalogue's, or (where the spec lists none) those seen, sorted. */
-export const levelsOf = (measure: ChartMeasure, series: readonly ChartSeries[]): string[] => {
-  const seen = new Set(series.flatMap((s) => s.points.map((p) => String(p.value))));
-  const allowed = measure.allowed ?? [];
-  return [...allowed, ...[...seen].filter((v) => !allowed.includes(v)).sort()];
-};
-
-const digitsOf = (m: ChartMeasure) =>
-  m.valueType === 'integer' ? 0 : m.kind === 'probability' ? 2 : undefined;
-/** Means, SDs and changes carry one digit more than the values they come from (a mean of integers is not an integer). */
-const statDigits = (m: ChartMeasure) => (m.valueType === 'integer' ? 1 : m.kind === 'probability' ? 3 : 2);
-const fmtStat = (m: ChartMeasure, n: number) => fmtNumber(n, statDigits(m));
-export const fmtValue = (m: ChartMeasure, v: number | string | null | undefined) =>
-  v === null || v === undefined ? 'not provided' : typeof v === 'string' ? v : fmtNumber(v, digitsOf(m));
-const withUnit = (m: ChartMeasure, text: string) =>
-  m.unit && !m.unit.startsWith('score') ? `${text} ${m.unit}` : text;
-
-/** The latest session's change in words: its size, in SDs where an SD is usable, and the reliable-change verdict. */
-export const changeText = (m: ChartMeasure, c: ChangeView): string => {
-  const trend =
-    c.trendPerWeek !== null
-      ? `; trend ${withUnit(m, fmtSigned(c.trendPerWeek, statDigits(m)))} per week`
-      : '';
-  if (c.change === null) return `${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
-  const inSd =
-    c.changeInSd !== null
-      ? ` (${fmtSigned(c.changeInSd)} SD${c.sdSource === 'cohort' ? ', cohort SD floor' : ''})`
-      : ' (no SD-scaled change: no usable SD)';
-  const rci = c.rci !== null ? `RCI ${fmtSigned(c.rci)}: ` : '';
-  return `${withUnit(m, fmtSigned(c.change, statDigits(m)))} from baseline${inSd}; ${rci}${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
-};
-
-/** One sentence per series: what a sighted reader takes from the chart. */
-export const summaryOf = (
-  m: ChartMeasure,
-  s: ChartSeries,
-  sessions: ReadonlyMap<number, ChartSession>,
-  k: number,
-): string => {
-  const first = s.points[0];
-  const n = s.points.length;
-  const when = !first
-    ? ''
-    : n === 1
-      ? ` on ${fmtDate(first.recordedAt)}`
-      : ` from ${fmtDate(first.recordedAt)} to ${fmtDate(s.latest?.recordedAt)}`;
-  const parts = [`${s.apiVersion}: ${plural(n, 'session')}${when}`];
-  if (s.baseline) {
-    parts.push(
-      `baseline (first ${s.baseline.n}) ${withUnit(m, fmtStat(m, s.baseline.mean))}${s.baseline.sd !== null ? ` ± ${fmtStat(m, s.baseline.sd)}` : ''}`,
-    );
-  } else if (s.change) parts.push(`no baseline yet (${s.baselinePresent} of ${k} sessions)`);
-  if (s.latest) parts.push(`latest ${withUnit(m, fmtValue(m, s.latest.value))}`);
-  if (s.change) parts.push(changeText(m, s.change));
-  const flagged = MARKERS.map(
-    (mk) => [mk, s.points.filter((p) => markersOf(sessions.get(p.recordingId)).includes(mk)).length] as const,
-  ).filter(([, k]) => k > 0);
-  if (flagged.length)
-    parts.push(flagged.map(([mk, k]) => `${k} ${mk.label.split(' (')[0]!.toLowerCase()}`).join(', '));
-  const odd = s.points.filter((p) => p.flags.length > 0);
-  if (odd.length)
-    parts.push(
-      `${odd.length === 1 ? 'one value' : `${odd.length} values`} flagged as departing from the specification (${odd
-        .map((p) => `${fmtValue(m, p.value)} on ${fmtDate(p.recordedAt)}`)
-        .join(', ')}; see the table for why)`,
-    );
-  const reliable = reliableMarks(s, k);
-  if (reliable.length)
-    parts.push(
-      `${reliable.length === 1 ? 'one later value' : `${reliable.length} later values`} a reliable change from the baseline (${reliable
-        .map(
-          (r) =>
-            `${r.direction} on ${fmtDate(s.points.find((p) => p.recordingId === r.recordingId)?.recordedAt)}`,
-        )
-        .join(', ')})`,
-    );
-  if (s.excluded.length)
-    parts.push(
-      `${s.excluded.length === 1 ? 'one value' : `${s.excluded.length} values`} of excluded recordings drawn as crosses, counted nowhere`,
-    );
-  const unplotted =
-    m.valueType === 'category' ? 0 : s.points.filter((p) => typeof p.value !== 'number').length;
-  if (unplotted)
-    parts.push(
-      `${unplotted === 1 ? 'one value is' : `${unplotted} values are`} text, not drawn (in the table)`,
-    );
-  return `${parts.join('; ')}.`;
-};
+import { type ChartSession, type ChartSeries } from './timeline-types';
+import { VERSION_STYLE, colourOf, drawShape, markersOf } from './timeline-legend';
+import { summaryOf, changeText, statDigits, withUnit, levelsOf, fmtValue } from './timeline-sentences';
+import { axisTickLabel, type XOf, paddedRange, dateX } from './timeline-axis';
 
 interface Prepared {
   xs: number[];
@@ -288,9 +42,6 @@ interface Prepared {
   /** Values of excluded recordings: drawn as crosses, off the lines. */
   excluded: { x: number; y: number; recordingId: number }[];
 }
-
-/** A session's place on the chosen axis (epoch seconds, visit number or days), from its recording time. */
-export type XOf = (recordedAt: string) => number;
 
 const prepare = (measure: ChartMeasure, series: readonly ChartSeries[], xOf: XOf): Prepared => {
   const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
@@ -335,62 +86,6 @@ const prepare = (measure: ChartMeasure, series: readonly ChartSeries[], xOf: XOf
 };
 
 const HEIGHT = 170;
-
-/** The date axis: epoch seconds. */
-export const dateX: XOf = (iso) => Date.parse(iso) / 1000;
-
-const axisDates = new Map<boolean, Intl.DateTimeFormat>();
-/** Axis dates: day and month, with the year once the span passes a year's turn (two formatters, made once). */
-const axisDate = (spanYears: boolean) => {
-  let f = axisDates.get(spanYears);
-  if (!f)
-    axisDates.set(
-      spanYears,
-      (f = new Intl.DateTimeFormat(
-        undefined,
-        spanYears ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' },
-      )),
-    );
-  return f;
-};
-
-/**
- * Makes and uses once the formatters a chart's first drawing needs (the axis' dates, numbers): the
- * first Intl formatter of a kind loads the locale's data (~15 ms under load), which the page does in
- * its idle time while the timeline is on its way, not between the answer and the charts (issue 16).
- */
-export const warmChartFormatters = () => {
-  const now = new Date();
-  axisDate(false).format(now);
-  axisDate(true).format(now);
-  fmtNumber(1.5);
-};
-
-/** Tick labels of an axis: dates; "visit 3"; "day 14". */
-export const axisTickLabel = (
-  axis: ChartAxis,
-  x0: number,
-  x1: number,
-  /** The visit axis' names by index (the study's schedule); absent, numbers. */
-  visitNames?: ReadonlyMap<number, string> | null,
-): ((v: number) => string) => {
-  if (axis === 'visit')
-    return (v) => (Number.isInteger(v) ? (visitNames ? (visitNames.get(v) ?? '') : String(v)) : '');
-  if (axis === 'days') return (v) => fmtNumber(v, 0);
-  const fmt = axisDate(new Date(x0 * 1000).getFullYear() !== new Date(x1 * 1000).getFullYear());
-  return (v) => fmt.format(new Date(v * 1000));
-};
-
-/** The x range drawn for a span on an axis: a little room either side. */
-export const paddedRange = (axis: ChartAxis, x0: number, x1: number): [number, number] => {
-  const pad =
-    axis === 'visit'
-      ? 0.5
-      : axis === 'days'
-        ? Math.max((x1 - x0) * 0.03, 1)
-        : Math.max((x1 - x0) * 0.03, 86_400);
-  return [x0 - pad, x1 + pad];
-};
 
 /** What is marked on one chart beyond its lines: reliable changes, visits' names, recordings outside every visit. */
 interface ChartMarks {

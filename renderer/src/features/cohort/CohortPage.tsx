@@ -17,7 +17,7 @@ import { PageHeader } from '../../components/Page';
 import { SaveChart } from '../../components/SaveChart';
 import { useChartColours } from '../../components/chart-theme';
 import { plotSvg } from '../../components/chart-svg';
-import { axisTickLabel } from '../../components/TimelineChart';
+import { axisTickLabel } from '../../components/timeline-axis';
 import { useCall } from '../../lib/api';
 import { fmtNumber, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';

@@ -11,7 +11,7 @@ import { summariseBins, type BinSummary } from '../../../../shared/cohort-stats'
 import type { Cohort } from '../../../../shared/contract/cohort.contract';
 import type { ChartColours } from '../../components/chart-theme';
 import { niceTicks, type PlotModel } from '../../components/chart-svg';
-import { axisTickLabel, paddedRange } from '../../components/TimelineChart';
+import { axisTickLabel, paddedRange } from '../../components/timeline-axis';
 import { fmtNumber } from '../../lib/format';
 
 /** Okabe and Ito's colour-blind-safe palette (the yellow left out: too light on white). */

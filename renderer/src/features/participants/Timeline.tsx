@@ -27,6 +27,8 @@ import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
 import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox, SelectField, TextField } from '../../components/Form';
+import { TimelineChart } from '../../components/TimelineChart';
+import { warmChartFormatters } from '../../components/timeline-axis';
 import {
   FLAGGED_LABEL,
   FlagRingIcon,
@@ -34,12 +36,10 @@ import {
   MarkerIcon,
   POINT_MARKS,
   PointMarkIcon,
-  TimelineChart,
   VERSION_STYLE,
   markersOf,
-  warmChartFormatters,
-  type ChartSession,
-} from '../../components/TimelineChart';
+} from '../../components/timeline-legend';
+import type { ChartSession } from '../../components/timeline-types';
 import { axisPlacement, chartSource } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
