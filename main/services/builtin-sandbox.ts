@@ -18,7 +18,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
-import type { KeyStore } from './key-store';
+import type { KeyStore } from '../workspace/key-store';
 
 export const BUILTIN_PROFILE_KEY = 'builtin_sandbox_profiles';
 const SCENARIO_KEY = 'builtin_sandbox_scenario';

@@ -8,7 +8,7 @@ import type { EngineEvent, QueueSettings } from '../../shared/study';
 import type { ClientOptions } from '../api/client';
 import type { Db } from '../db/open';
 import type { PollSettings } from '../jobs/poll-schedule';
-import type { KeyStore, KeyVault } from './key-store';
+import type { KeyStore, KeyVault } from '../workspace/key-store';
 import type { Workspace } from './workspace';
 
 /** A refusal of the service layer, in the researcher's words. */
