@@ -20,7 +20,7 @@ import { warmUpBridge } from './rpc/bridge-warm-up';
 import { loadFirstScreenRenderer } from './rpc/first-screen-page';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
-import { defaultWorkspaceDir } from './services/workspace';
+import { defaultWorkspaceDir } from './workspace/workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OWN_RENDERER_DIR = join(ROOT, 'out', 'renderer');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openAppHost, type AppHost } from '../app-host';
 import { appendAudit } from '../db/repos/audit.repo';
 import { createLogger, logsDirOf, routeConsole } from '../log';
-import { defaultWorkspaceDir } from '../services/workspace';
+import { defaultWorkspaceDir } from '../workspace/workspace';
 import { createDialogs } from './dialogs';
 import { wireIpc } from './ipc';
 import { detectKeyStorage, fileConsent, keyStorageInfo, openSafeStorageVault } from './key-vault';

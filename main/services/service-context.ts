@@ -9,7 +9,7 @@ import type { ClientOptions } from '../api/client';
 import type { Db } from '../db/open';
 import type { PollSettings } from '../jobs/poll-schedule';
 import type { KeyStore, KeyVault } from '../workspace/key-store';
-import type { Workspace } from './workspace';
+import type { Workspace } from '../workspace/workspace';
 
 /** A refusal of the service layer, in the researcher's words. */
 export interface ServiceProblem {

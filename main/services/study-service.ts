@@ -29,7 +29,7 @@ import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
-import { openWorkspace, type Workspace } from './workspace';
+import { openWorkspace, type Workspace } from '../workspace/workspace';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
 
