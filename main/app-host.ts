@@ -15,7 +15,7 @@ import { createRouter, type Router, type RouterLog } from './rpc/router';
 import { createBuiltinSandbox, type BuiltinSandbox } from './services/builtin-sandbox';
 import { createKeyStore } from './workspace/key-store';
 import type { KeyVault } from './workspace/key-store';
-import { createPlanStore } from './services/plan-store';
+import { createPlanStore } from './import/plan-store';
 import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
 import { APP_VERSION } from './app-version';
 import type { Logger } from './log';
