@@ -18,7 +18,7 @@ import {
   studyReliabilities,
 } from '../db/repos/change.repo';
 import { studyName } from '../db/repos/studies.repo';
-import { changeSettings } from './change-reference';
+import { changeSettings } from '../change/change-reference';
 import type { ServiceContext } from './service-context';
 import { participantTimeline } from './timeline';
 

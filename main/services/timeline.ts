@@ -44,7 +44,7 @@ import {
   timelineValuesOf,
 } from '../db/repos/timeline.repo';
 import { participantAssignments } from '../design/visit-ledger';
-import { changeSettings, CohortReferences } from './change-reference';
+import { changeSettings, CohortReferences } from '../change/change-reference';
 import { participantChartChoice } from './cohort.service';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
