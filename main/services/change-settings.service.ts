@@ -20,7 +20,7 @@ import {
 import { studyName } from '../db/repos/studies.repo';
 import { changeSettings } from '../change/change-reference';
 import type { ServiceContext } from './service-context';
-import { participantTimeline } from './timeline';
+import { participantTimeline } from '../change/timeline';
 
 export type ChangeSettingsRefusal = 'no_study' | 'unknown_measure' | 'out_of_range';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
 import { openWorkspace } from '../../main/workspace/workspace';
-import { participantTimeline } from '../../main/services/timeline';
+import { participantTimeline } from '../../main/change/timeline';
 import { TimelineSchema } from '../../shared/contract/timeline.contract';
 import { seedCohortStudy } from '../support/cohort-study';
 
