@@ -12,7 +12,7 @@ import { createEventBus, type EventBus } from './rpc/event-bus';
 import { createHandlers } from './rpc/handlers';
 import type { Dialogs } from './rpc/handlers/deps';
 import { createRouter, type Router, type RouterLog } from './rpc/router';
-import { createBuiltinSandbox, type BuiltinSandbox } from './services/builtin-sandbox';
+import { createBuiltinSandbox, type BuiltinSandbox } from './sandbox/builtin-sandbox';
 import { createKeyStore } from './workspace/key-store';
 import type { KeyVault } from './workspace/key-store';
 import { createPlanStore } from './import/plan-store';

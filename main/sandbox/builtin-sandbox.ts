@@ -12,9 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MisbehaviourName } from '../sandbox/misbehave';
-import { SCENARIO_NAMES, type ScenarioName } from '../sandbox/scenario';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { MisbehaviourName } from './misbehave';
+import { SCENARIO_NAMES, type ScenarioName } from './scenario';
+import { startSandbox, type Sandbox } from './server';
 import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
