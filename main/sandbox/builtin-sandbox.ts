@@ -19,6 +19,7 @@ import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import type { KeyStore } from '../workspace/key-store';
+import { sandboxDirOf } from '../workspace/workspace';
 
 export const BUILTIN_PROFILE_KEY = 'builtin_sandbox_profiles';
 const SCENARIO_KEY = 'builtin_sandbox_scenario';
@@ -86,7 +87,7 @@ export const createBuiltinSandbox = (
     async ensure() {
       if (sandbox) return sandbox.url;
       starting ??= (async () => {
-        const dir = join(workspaceDir, 'sandbox');
+        const dir = sandboxDirOf(workspaceDir);
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const s = await startSandbox({
           port: 0,
