@@ -11,14 +11,14 @@ import type { ScenarioName } from './sandbox/scenario';
 import { createEventBus, type EventBus } from './rpc/event-bus';
 import { createHandlers } from './rpc/handlers';
 import type { Dialogs } from './rpc/handlers/deps';
-import { createRouter, type Router, type RouterLog } from './rpc/router';
-import { createBuiltinSandbox, type BuiltinSandbox } from './services/builtin-sandbox';
-import { createKeyStore } from './services/key-store';
-import type { KeyVault } from './services/key-store';
-import { createPlanStore } from './services/plan-store';
+import { createRouter, type Router } from './rpc/router';
+import { createBuiltinSandbox, type BuiltinSandbox } from './sandbox/builtin-sandbox';
+import { createKeyStore } from './workspace/key-store';
+import type { KeyVault } from './workspace/key-store';
+import { createPlanStore } from './import/plan-store';
 import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
 import { APP_VERSION } from './app-version';
-import type { Logger } from './log';
+import type { Logger, RouterLog } from './log';
 import { logSourcesFor } from './privacy/log-sources';
 
 export interface AppHostOptions {

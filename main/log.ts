@@ -14,7 +14,6 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, statSync 
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { narrowTree } from './file-modes';
-import type { RouterLog } from './rpc/router';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -26,6 +25,12 @@ export interface LogSources {
   participantCodes(): readonly string[];
   /** The researcher's diagnostic mode: participant codes are then kept (API keys never are). */
   diagnostic(): boolean;
+}
+
+/** What the router writes: its failures, and calls slower than it expects. The Logger is one. */
+export interface RouterLog {
+  error(message: string, detail?: unknown): void;
+  slow?(method: string, ms: number): void;
 }
 
 export interface Logger extends RouterLog {

@@ -20,7 +20,7 @@ import { warmUpBridge } from './rpc/bridge-warm-up';
 import { loadFirstScreenRenderer } from './rpc/first-screen-page';
 import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
-import { defaultWorkspaceDir } from './services/workspace';
+import { defaultWorkspaceDir, keysDirOf } from './workspace/workspace';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OWN_RENDERER_DIR = join(ROOT, 'out', 'renderer');
@@ -98,7 +98,7 @@ const main = async () => {
     keyStorage: {
       kind: 'key-file',
       protectedByOs: false,
-      notice: `In browser mode, API keys are kept in files that only your user account can read (${join(workspaceDir, 'keys')}); they are not encrypted. The desktop app keeps them in the operating system's keychain instead.`,
+      notice: `In browser mode, API keys are kept in files that only your user account can read (${keysDirOf(workspaceDir)}); they are not encrypted. The desktop app keeps them in the operating system's keychain instead.`,
     },
     ...(scenario ? { sandboxScenario: scenario as ScenarioName } : {}),
     // Test hooks exist only when asked for (end-to-end tests): the sandbox's admin token, to inject faults.

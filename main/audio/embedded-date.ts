@@ -5,7 +5,7 @@
  * caller to place in the study's time zone.
  */
 import { parseBuffer } from 'music-metadata';
-import type { WallTime } from '../import/manifest';
+import type { WallTime } from '../wall-time';
 
 const MIME = { wav: 'audio/wav', mp3: 'audio/mpeg', mp4: 'audio/mp4', ogg: 'audio/ogg' } as const;
 const DATE = /^(\d{4})[-:/](\d{2})[-:/](\d{2})(?:[T ](\d{2})[:.-](\d{2})(?:[:.-](\d{2}))?)?/;

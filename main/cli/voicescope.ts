@@ -12,7 +12,7 @@
  * (nothing selected, folder taken or unwritable, disk full, cancelled); 8 some analyses got no result
  * in time (timed out, still re-checked; or unanswered).
  */
-import { defaultWorkspaceDir } from '../services/workspace';
+import { defaultWorkspaceDir } from '../workspace/workspace';
 import { openStudyService } from '../services/study-service';
 import { EXIT, parseCommandLine, UsageError, type CliCommand } from './command';
 import { COMMANDS } from './commands';

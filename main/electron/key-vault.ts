@@ -25,7 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { KeyVault } from '../services/key-store';
+import type { KeyVault } from '../workspace/key-store';
 
 /** The parts of Electron's safeStorage the vault uses. */
 export interface SafeStorageLike {

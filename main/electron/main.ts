@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openAppHost, type AppHost } from '../app-host';
 import { appendAudit } from '../db/repos/audit.repo';
 import { createLogger, logsDirOf, routeConsole } from '../log';
-import { defaultWorkspaceDir } from '../services/workspace';
+import { defaultWorkspaceDir, keysDirOf } from '../workspace/workspace';
 import { createDialogs } from './dialogs';
 import { wireIpc } from './ipc';
 import { detectKeyStorage, fileConsent, keyStorageInfo, openSafeStorageVault } from './key-vault';
@@ -66,7 +66,7 @@ const start = async () => {
     );
   const vault = await openSafeStorageVault({
     safeStorage,
-    dir: join(workspaceDir, 'keys'),
+    dir: keysDirOf(workspaceDir),
     status,
     consent,
     log: logger,

@@ -62,7 +62,7 @@ import { statTable } from './stat-variables';
 import { ParticipantSummary } from './summary';
 import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
-import { changeSettings, CohortReferences } from '../services/change-reference';
+import { changeSettings, CohortReferences } from '../change/change-reference';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
 import { completenessOf } from '../../shared/visit-accounting';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';

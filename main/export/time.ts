@@ -4,7 +4,7 @@
  * which Excel parses as a date (it does not parse the `T…Z` form), with its UTC offset.
  * Also turns the request's date bounds into UTC instants.
  */
-import { zonedWallTimeToUtc } from '../import/manifest';
+import { zonedWallTimeToUtc } from '../wall-time';
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 

@@ -20,8 +20,8 @@
  */
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { isValidTimeZone, isValidWallTime, wallAsUtc, zonedWallTimeToUtc } from './manifest';
-import type { WallTime } from './manifest';
+import { isValidTimeZone } from './manifest';
+import { isValidWallTime, wallAsUtc, zonedWallTimeToUtc, type WallTime } from '../wall-time';
 
 export interface CompiledPattern {
   readonly pattern: string;

@@ -38,7 +38,8 @@ import { participantAccounts } from '../db/repos/participants.repo';
 import { studyName as studyNameOf } from '../db/repos/studies.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
-import { parseManifest, zonedWallTimeToUtc, type ManifestRow } from './manifest';
+import { parseManifest, type ManifestRow } from './manifest';
+import { zonedWallTimeToUtc } from '../wall-time';
 import {
   MAX_RECORDING_BYTES,
   ReadRefusedError,

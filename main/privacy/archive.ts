@@ -22,10 +22,10 @@ import { schemaVersion } from '../db/migrate';
 import type { Db } from '../db/open';
 import { archivedStudyRow, backupDatabase, trimCopyToStudy } from '../db/repos/archive.repo';
 import { appendAudit } from '../db/repos/audit.repo';
+import { archivesDirOf } from '../workspace/workspace';
 
 export const ARCHIVE_DB_FILE = 'study.sqlite';
 export const ARCHIVE_SETTINGS_FILE = 'study-settings.json';
-export const archivesDirOf = (workspaceDir: string): string => join(workspaceDir, 'archives');
 
 export interface ArchiveProblem {
   readonly message: string;

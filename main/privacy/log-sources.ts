@@ -9,7 +9,7 @@ import { allParticipantCodes, participantCodesVersion } from '../db/repos/partic
 import { profileKeyRefs } from '../db/repos/profiles.repo';
 import type { LogSources } from '../log';
 import { DEMO_API_KEY } from '../sandbox/config';
-import { createKeyStore, type KeyVault } from '../services/key-store';
+import { createKeyStore, type KeyVault } from '../workspace/key-store';
 import { readDiagnostic } from './diagnostic';
 
 /** Participant codes are listed again at most this often (when the table changed); a new code is covered within a second. */

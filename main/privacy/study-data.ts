@@ -18,7 +18,7 @@ import {
   studyRowCounts,
   uploadPathsOfStudy,
 } from '../db/repos/study-data.repo';
-import { exportsDir } from '../rpc/export-downloads';
+import { convertedDirOf, exportsDirOf } from '../workspace/workspace';
 
 export interface StudyDataProblem {
   readonly message: string;
@@ -55,9 +55,6 @@ export interface DeleteReport {
   readonly databaseScrubbed: boolean;
 }
 
-const convertedDirOf = (workspaceDir: string, studyId: number) =>
-  join(workspaceDir, 'converted', `study-${studyId}`);
-
 const inside = (root: string, p: string) => {
   const r = relative(resolve(root), resolve(p));
   return r !== '' && !r.startsWith('..') && !r.startsWith(sep) && !/^[A-Za-z]:/.test(r);
@@ -82,7 +79,7 @@ const sizeOf = (p: string): { files: number; bytes: number } => {
 
 /** Export folders in the workspace whose datapackage.json names this study. */
 const exportFoldersOf = (workspaceDir: string, studyId: number): string[] => {
-  const root = exportsDir(workspaceDir);
+  const root = exportsDirOf(workspaceDir);
   if (!existsSync(root)) return [];
   return readdirSync(root)
     .map((e) => join(root, e))

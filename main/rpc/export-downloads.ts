@@ -10,11 +10,10 @@ import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import type http from 'node:http';
 import { basename, join } from 'node:path';
 import { Zip, ZipPassThrough } from 'fflate';
+import { exportsDirOf } from '../workspace/workspace';
 
 /** Export folder names as the exporter writes them: letters, digits, dot, dash and underscore. */
 const SAFE = /^[A-Za-z0-9._-]{1,200}$/;
-
-export const exportsDir = (workspaceDir: string) => join(workspaceDir, 'exports');
 
 /** How long a download ticket stays valid. */
 export const DOWNLOAD_TICKET_TTL_MS = 60_000;
@@ -101,7 +100,7 @@ const contentType = (file: string): string =>
   CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'text/plain; charset=utf-8';
 
 export const createExportDownloads = (workspaceDir: string) => {
-  const root = exportsDir(workspaceDir);
+  const root = exportsDirOf(workspaceDir);
   const folder = (name: string) => (SAFE.test(name) && !name.startsWith('.') ? join(root, name) : null);
 
   const sendFile = (res: http.ServerResponse, file: string) => {

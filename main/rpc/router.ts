@@ -9,6 +9,7 @@
 import { isMethod, procedures, type Method, type Output, type ParsedInput } from '../../shared/contract';
 import type { Result } from '../../shared/result';
 import { appError, validationError, type AppError, type Envelope, type ReadonlyDeep } from '../../shared/rpc';
+import type { RouterLog } from '../log';
 import { classifyThrown } from './thrown';
 
 export interface CallContext {
@@ -23,11 +24,6 @@ export type Handler<M extends Method> = (input: ParsedInput<M>, ctx: CallContext
 export type Handlers = { readonly [M in Method]: Handler<M> };
 /** The handlers of one contract module, e.g. `HandlersOf<typeof profilesContract>`. */
 export type HandlersOf<C> = { readonly [M in keyof C & Method]: Handler<M> };
-
-export interface RouterLog {
-  error(message: string, detail?: unknown): void;
-  slow?(method: string, ms: number): void;
-}
 
 export interface Router {
   handle(method: unknown, input: unknown, ctx: CallContext): Promise<Envelope<unknown>>;

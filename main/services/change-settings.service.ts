@@ -18,9 +18,9 @@ import {
   studyReliabilities,
 } from '../db/repos/change.repo';
 import { studyName } from '../db/repos/studies.repo';
-import { changeSettings } from './change-reference';
+import { changeSettings } from '../change/change-reference';
 import type { ServiceContext } from './service-context';
-import { participantTimeline } from './timeline';
+import { participantTimeline } from '../change/timeline';
 
 export type ChangeSettingsRefusal = 'no_study' | 'unknown_measure' | 'out_of_range';
 

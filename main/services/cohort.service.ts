@@ -5,9 +5,7 @@
  */
 import { MEASURES } from '../../shared/api/measures';
 import type { ApiVersion } from '../../shared/api/vocabulary';
-import { DEFAULT_AXIS } from '../../shared/chart-axis';
 import {
-  ChartChoiceSchema,
   type AttributesImport,
   type AttributesOfStudy,
   type ChartChoice,
@@ -16,7 +14,6 @@ import {
 import { err, ok, type Result } from '../../shared/result';
 import {
   attributesOfStudy,
-  chartChoice,
   cohortValues,
   participantIdsByCode,
   saveChartChoice,
@@ -25,14 +22,12 @@ import {
   writeAttributes,
   type CohortValueRow,
 } from '../db/repos/cohort.repo';
+import { participantChartChoice, PARTICIPANT_CHARTS } from '../change/timeline';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
 import { readAttributesCsv } from '../import/attributes-csv';
-import type { Db } from '../db/open';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 const DAY_MS = 86_400_000;
-/** The participant page's view in study_chart_choices. */
-const PARTICIPANT_CHARTS = 'participant-charts';
 
 export interface CohortService {
   /** One measure across the study's participants; null when there is no such study. */
@@ -48,13 +43,6 @@ export interface CohortService {
   chartChoice(studyId: number): ChartChoice;
   saveChartChoice(studyId: number, choice: ChartChoice): ChartChoice;
 }
-
-/** The participant page's chart choice stored for the study; none stored (or unreadable): the defaults. */
-export const participantChartChoice = (db: Db, studyId: number): ChartChoice => {
-  const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
-  const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
-  return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
-};
 
 type Place = { readonly days: number; readonly visit: number | null };
 

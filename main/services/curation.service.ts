@@ -31,7 +31,7 @@ import {
 } from '../db/repos/curation.repo';
 import { reopenBatchesOf } from '../db/repos/batches.repo';
 import type { Engine } from './engine.service';
-import { curationRecorder, toActView } from './curation-recorder';
+import { curationRecorder, toActView } from '../curation/recorder';
 import { needsYouCurationService } from './needs-you-curation.service';
 import { participantCurationService } from './participant-curation.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';

@@ -16,7 +16,7 @@ import {
   setDismissal,
   type DismissedItemRow,
 } from '../db/repos/needs-you-dismissals.repo';
-import { curationRecorder } from './curation-recorder';
+import { curationRecorder } from '../curation/recorder';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface NeedsYouCurationService {

@@ -43,7 +43,7 @@ import {
 import type { ParticipantStatus } from '../../shared/states';
 import type { CurationActRow } from '../db/repos/curation.repo';
 import type { Engine } from './engine.service';
-import { curationRecorder, toActView } from './curation-recorder';
+import { curationRecorder, toActView } from '../curation/recorder';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface ParticipantCurationService {

@@ -19,7 +19,7 @@ import {
 } from '../db/repos/participants.repo';
 import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
-import { participantTimeline } from './timeline';
+import { participantTimeline } from '../change/timeline';
 
 export interface ParticipantsService {
   /** One page of the study's participants, with recency as of `nowMs`. */

@@ -1,29 +1,15 @@
 /**
  * What the study service's parts share: the study database, the workspace, the key store, the clock
- * and the event sink; and the service layer's refusal, in the researcher's words.
+ * and the event sink (the service layer's refusal, `ServiceProblem`, is in main/problem.ts).
  */
-import type { ApiError } from '../../shared/api/api-error';
-import { explainApiError } from '../../shared/api/api-error';
 import type { EngineEvent, QueueSettings } from '../../shared/study';
 import type { ClientOptions } from '../api/client';
 import type { Db } from '../db/open';
 import type { PollSettings } from '../jobs/poll-schedule';
-import type { KeyStore, KeyVault } from './key-store';
-import type { Workspace } from './workspace';
+import type { KeyStore, KeyVault } from '../workspace/key-store';
+import type { Workspace } from '../workspace/workspace';
 
-/** A refusal of the service layer, in the researcher's words. */
-export interface ServiceProblem {
-  readonly message: string;
-  readonly action: string;
-  readonly apiError?: ApiError;
-}
-
-export const problem = (message: string, action: string): ServiceProblem => ({ message, action });
-
-export const fromApi = (e: ApiError): ServiceProblem => {
-  const x = explainApiError(e);
-  return { message: x.summary, action: x.action, apiError: e };
-};
+export { fromApi, problem, type ServiceProblem } from '../problem';
 
 export interface StudyServiceOptions {
   readonly workspaceDir: string;

@@ -19,7 +19,7 @@ import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
 import { localMeasuresService, type LocalMeasuresService } from './local-measures.service';
-import { createKeyStore } from './key-store';
+import { createKeyStore } from '../workspace/key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
 import { profilesService, type ProfilesService } from './profiles.service';
@@ -29,7 +29,7 @@ import type { ServiceContext, StudyServiceOptions } from './service-context';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
-import { openWorkspace, type Workspace } from './workspace';
+import { openWorkspace, type Workspace } from '../workspace/workspace';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
 

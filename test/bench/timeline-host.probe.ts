@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
-import { openWorkspace } from '../../main/services/workspace';
-import { participantTimeline } from '../../main/services/timeline';
+import { openWorkspace } from '../../main/workspace/workspace';
+import { participantTimeline } from '../../main/change/timeline';
 import { TimelineSchema } from '../../shared/contract/timeline.contract';
 import { seedCohortStudy } from '../support/cohort-study';
 

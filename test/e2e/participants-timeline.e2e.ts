@@ -11,7 +11,7 @@ import { dqFlag } from '../../shared/api/data-quality';
 import { replaceFlags } from '../../main/db/repos/data-quality.repo';
 import { saveMeasurement } from '../../main/db/repos/local-measures.repo';
 import { openStudyDb } from '../../main/db/open';
-import { openWorkspace } from '../../main/services/workspace';
+import { openWorkspace } from '../../main/workspace/workspace';
 import { seedCohortStudy } from '../support/cohort-study';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
 

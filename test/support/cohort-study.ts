@@ -7,7 +7,7 @@
  */
 import { MEASURES } from '../../shared/api/measures';
 import { openStudyDb, type Db } from '../../main/db/open';
-import { openWorkspace } from '../../main/services/workspace';
+import { openWorkspace } from '../../main/workspace/workspace';
 
 export interface CohortStudy {
   readonly participants: number;

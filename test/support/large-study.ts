@@ -8,7 +8,7 @@
  */
 import { ANALYSIS_TYPES } from '../../shared/api/vocabulary';
 import { openStudyDb, type Db } from '../../main/db/open';
-import { openWorkspace } from '../../main/services/workspace';
+import { openWorkspace } from '../../main/workspace/workspace';
 
 export interface LargeStudy {
   readonly participants: number;

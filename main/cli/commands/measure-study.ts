@@ -4,7 +4,7 @@
  * --again), stored in the study for the recording page and the exports. A pitch range given here is kept
  * as the study's range. Exit 3 when some recording could not be measured.
  */
-import { defaultWorkspaceDir } from '../../services/workspace';
+import { defaultWorkspaceDir } from '../../workspace/workspace';
 import { openStudyService } from '../../services/study-service';
 import type { AcousticSettings } from '../../acoustics/measure';
 import { EXIT, UsageError, type CommandInput } from '../command';

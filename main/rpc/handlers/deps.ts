@@ -7,8 +7,8 @@ import { err, type Err } from '../../../shared/result';
 import { appError, type AppError, type AppErrorCode } from '../../../shared/rpc';
 import type { ApiErrorKind } from '../../../shared/api/api-error';
 import type { StudyService, ServiceProblem } from '../../services/study-service';
-import type { BuiltinSandbox } from '../../services/builtin-sandbox';
-import type { PlanStore } from '../../services/plan-store';
+import type { BuiltinSandbox } from '../../sandbox/builtin-sandbox';
+import type { PlanStore } from '../../import/plan-store';
 import type { EventBus } from '../event-bus';
 
 /** The operating system's dialogs: only the Electron shell has them. */

@@ -11,7 +11,7 @@ import { err, ok } from '../../../shared/result';
 import { appError, type AppErrorCode } from '../../../shared/rpc';
 import type { ExportProblem } from '../../../shared/export';
 import { APP_VERSION } from '../../app-version';
-import { exportsDir } from '../export-downloads';
+import { exportsDirOf } from '../../workspace/workspace';
 import type { HandlersOf } from '../router';
 import { notFound, type HostDeps } from './deps';
 
@@ -43,14 +43,14 @@ export const exportsHandlers = (d: HostDeps): HandlersOf<typeof exportsContract>
         analyses: ANALYSIS_TYPES.filter((t) => offer.analyses.has(t)),
         uploadedRecordings: offer.uploadedRecordings,
         simulated: offer.simulated,
-        workspaceExportsDir: exportsDir(service.workspace.dir),
+        workspaceExportsDir: exportsDirOf(service.workspace.dir),
       });
     },
     'exports.unknownCodes': ({ studyId, codes }) => ok({ unknown: service.unknownCodes(studyId, codes) }),
     async 'exports.run'({ exportId, request, destination }) {
       if (running.has(exportId))
         return err(appError('CONFLICT', 'This export is already running.', 'Wait for it to finish.'));
-      const outDir = destination ?? exportsDir(service.workspace.dir);
+      const outDir = destination ?? exportsDirOf(service.workspace.dir);
       if (!destination) mkdirSync(outDir, { recursive: true, mode: 0o700 });
       const abort = new AbortController();
       running.set(exportId, abort);

@@ -5,7 +5,7 @@
 import type { PrivacySettings, privacyContract } from '../../../shared/contract/privacy.contract';
 import { ok } from '../../../shared/result';
 import { logsDirOf } from '../../log';
-import { archivesDirOf } from '../../privacy/archive';
+import { archivesDirOf } from '../../workspace/workspace';
 import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 

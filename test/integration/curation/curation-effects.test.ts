@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../../main/export/run-export';
-import { participantTimeline } from '../../../main/services/timeline';
+import { participantTimeline } from '../../../main/change/timeline';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
 import { readCsv, unneutralise } from '../export/helpers';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from '../rpc/seed';

@@ -1,5 +1,5 @@
 /**
- * The export's per-participant summary and the workstation's participant timeline (main/services/timeline.ts)
+ * The export's per-participant summary and the workstation's participant timeline (main/change/timeline.ts)
  * define the baseline and the change statistics once (shared/baseline.ts, shared/change.ts): for the same
  * participant, measure, API version and k they give the same baseline (or "no baseline yet"), change,
  * floored change in SD, reliable change index and trend, to the last bit. The study is seeded
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { openStudyDb } from '../../../main/db/open';
-import { participantTimeline } from '../../../main/services/timeline';
+import { participantTimeline } from '../../../main/change/timeline';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
 
 const tmp = tempDir('vs-export-timeline-');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { describeAuditCheck } from '../../../main/privacy/audit-check';
-import type { KeyVault } from '../../../main/services/key-store';
+import type { KeyVault } from '../../../main/workspace/key-store';
 import { openStudyService, type StudyService } from '../../../main/services/study-service';
 
 const KEY = 'vs-audit-key-5b1e93c0';

@@ -22,7 +22,7 @@ import { openStudyDb, type Db } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { archiveStudy } from '../../../main/privacy/archive';
 import { deleteStudy, studyDataSummary } from '../../../main/privacy/study-data';
-import { exportsDir } from '../../../main/rpc/export-downloads';
+import { exportsDirOf } from '../../../main/workspace/workspace';
 import { seedStudy } from './seed';
 
 let home: string;
@@ -41,7 +41,7 @@ const count = (d: Database.Database, sql: string, ...p: unknown[]) =>
   (d.prepare(sql).get(...p) as { n: number }).n;
 
 const fakeExport = (studyId: number, name: string) => {
-  const dir = join(exportsDir(home), name);
+  const dir = join(exportsDirOf(home), name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'datapackage.json'), JSON.stringify({ voicescope: { studyId } }));
   writeFileSync(join(dir, 'long.csv'), 'participant\nX\n');

@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { hostRefusal, startSandbox, type Sandbox } from '../../../main/sandbox/server';
-import { createBuiltinSandbox, type BuiltinSandbox } from '../../../main/services/builtin-sandbox';
-import { createKeyStore } from '../../../main/services/key-store';
+import { createBuiltinSandbox, type BuiltinSandbox } from '../../../main/sandbox/builtin-sandbox';
+import { createKeyStore } from '../../../main/workspace/key-store';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

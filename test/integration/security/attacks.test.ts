@@ -31,7 +31,7 @@ import { createEventBus } from '../../../main/rpc/event-bus';
 import { createDownloadTickets, createExportDownloads } from '../../../main/rpc/export-downloads';
 import { createRouter, type Handlers } from '../../../main/rpc/router';
 import { MAX_MESSAGE_BYTES, startBridge, type Bridge } from '../../../main/rpc/ws-bridge';
-import { openWorkspace } from '../../../main/services/workspace';
+import { openWorkspace } from '../../../main/workspace/workspace';
 import { procedures } from '../../../shared/contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';

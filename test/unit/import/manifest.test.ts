@@ -1,11 +1,7 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  manifestTemplate,
-  parseManifest,
-  parseRecordedAt,
-  zonedWallTimeToUtc,
-} from '../../../main/import/manifest';
+import { manifestTemplate, parseManifest, parseRecordedAt } from '../../../main/import/manifest';
+import { zonedWallTimeToUtc } from '../../../main/wall-time';
 import type { ManifestParse, ManifestProblem } from '../../../main/import/manifest';
 
 const BASE = resolve('/study/manifests');

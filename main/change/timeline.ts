@@ -12,6 +12,7 @@
  * measures asked for are read and computed: the page asks for the charts it shows.
  */
 import { baselineOf } from '../../shared/baseline';
+import { DEFAULT_AXIS } from '../../shared/chart-axis';
 import { changeStats, Trend } from '../../shared/change';
 import { reliabilityOf } from '../../shared/reliability';
 import {
@@ -22,6 +23,7 @@ import {
   type TimelineMeasures,
   type TimelinePoint,
 } from '../../shared/contract/timeline.contract';
+import { ChartChoiceSchema, type ChartChoice } from '../../shared/contract/cohort.contract';
 import type { VisitSource } from '../../shared/states';
 import type { VisitDef } from '../../shared/visits';
 import type { VerdictView } from '../../shared/study';
@@ -33,6 +35,7 @@ import {
   localKeyOf,
 } from '../../shared/timeline-measures';
 import type { Db } from '../db/open';
+import { chartChoice } from '../db/repos/cohort.repo';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
 import { studyOfParticipant } from '../db/repos/change.repo';
 import {
@@ -45,7 +48,16 @@ import {
 } from '../db/repos/timeline.repo';
 import { participantAssignments } from '../design/visit-ledger';
 import { changeSettings, CohortReferences } from './change-reference';
-import { participantChartChoice } from './cohort.service';
+
+/** The participant page's view in study_chart_choices. */
+export const PARTICIPANT_CHARTS = 'participant-charts';
+
+/** The participant page's chart choice stored for the study; none stored (or unreadable): the defaults. */
+export const participantChartChoice = (db: Db, studyId: number): ChartChoice => {
+  const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
+  const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
+  return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
+};
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;

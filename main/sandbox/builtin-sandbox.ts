@@ -12,13 +12,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MisbehaviourName } from '../sandbox/misbehave';
-import { SCENARIO_NAMES, type ScenarioName } from '../sandbox/scenario';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { MisbehaviourName } from './misbehave';
+import { SCENARIO_NAMES, type ScenarioName } from './scenario';
+import { startSandbox, type Sandbox } from './server';
 import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
-import type { KeyStore } from './key-store';
+import type { KeyStore } from '../workspace/key-store';
+import { sandboxDirOf } from '../workspace/workspace';
 
 export const BUILTIN_PROFILE_KEY = 'builtin_sandbox_profiles';
 const SCENARIO_KEY = 'builtin_sandbox_scenario';
@@ -86,7 +87,7 @@ export const createBuiltinSandbox = (
     async ensure() {
       if (sandbox) return sandbox.url;
       starting ??= (async () => {
-        const dir = join(workspaceDir, 'sandbox');
+        const dir = sandboxDirOf(workspaceDir);
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const s = await startSandbox({
           port: 0,

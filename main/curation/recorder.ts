@@ -7,12 +7,13 @@
 import type { AuditKind } from '../../shared/contract/audit.contract';
 import { MAX_CURATION_REASON, type CurationActKind, type CurationActView } from '../../shared/curation';
 import { err, ok, type Result } from '../../shared/result';
-import { actDigest } from '../curation/act-digest';
-import { asPlainWord, operatingSystemUser } from '../curation/operator';
+import { actDigest } from './act-digest';
+import { asPlainWord, operatingSystemUser } from './operator';
 import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
 import { insertCurationAct, setCurationAudit, type CurationActRow } from '../db/repos/curation.repo';
 import { studyName } from '../db/repos/studies.repo';
-import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+import type { Db } from '../db/open';
+import { problem, type ServiceProblem } from '../problem';
 
 export const AUDIT_KIND: Record<CurationActKind, AuditKind> = {
   reassign: 'recording_reassigned',
@@ -56,7 +57,16 @@ export const toActView = (a: CurationActRow): CurationActView => ({
   auditId: a.auditId,
 });
 
-export const curationRecorder = (ctx: ServiceContext) => {
+/** What the recorder needs of the service that uses it (a ServiceContext has it). */
+export interface RecorderContext {
+  readonly db: Db;
+  /** The clock as ISO 8601. */
+  readonly iso: () => string;
+  /** Who acts are recorded as done by; by default the operating-system user. */
+  readonly options: { readonly operator?: string };
+}
+
+export const curationRecorder = (ctx: RecorderContext) => {
   const { db, iso } = ctx;
   const who = (): string => ctx.options.operator ?? operatingSystemUser();
 
