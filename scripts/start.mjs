@@ -4,27 +4,14 @@
 // browser on this computer only; the address with its secret token is printed and opened).
 // Plain Node with no dependencies, because it runs before `npm ci` has installed anything.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installNodeModules, NO_DOWNLOADS } from './node-deps.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's install step would otherwise download GPU libraries.
-const env = {
-  ...process.env,
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
-  ONNXRUNTIME_NODE_INSTALL: 'skip',
-};
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-const installed = join(root, 'node_modules', '.package-lock.json');
-const lock = join(root, 'package-lock.json');
-if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
-  console.log('Installing dependencies (first run takes a few minutes: better-sqlite3 is compiled)…');
-  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, env, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+const env = { ...process.env, ...NO_DOWNLOADS };
+if (!installNodeModules(root, env)) process.exit(1);
 
 /** The Electron binary, when its installer could download it (never on our CI machines). */
 const electronBinary = () => {

@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 
 import { encodeWav } from '../../fixtures/audio';
-import { compareFile, praatAvailable } from '../../../scripts/validation/acoustics';
+import { compareFile } from '../../../scripts/validation/acoustics';
 import { vowel } from '../../../scripts/validation/synthetic';
+import { describeWithTool } from '../../support/reference-tools';
 
-const havePraat = praatAvailable();
 const dir = mkdtempSync(join(tmpdir(), 'voicescope-praat-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -26,7 +26,7 @@ const write = (name: string, x: Float32Array, rate: number): string => {
 const rel = (a: number | null, b: number | null): number => Math.abs(a! - b!) / Math.abs(b!);
 const abs = (a: number | null, b: number | null): number => Math.abs(a! - b!);
 
-describe.skipIf(!havePraat)('agreement with Praat (skipped: praat is not installed)', () => {
+describeWithTool('praat', 'agreement with Praat', () => {
   it('agrees on a jittery vowel and a noisy vowel within the issue targets', () => {
     const files = [
       write(

@@ -10,20 +10,16 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { reliabilityOf } from '../../../shared/reliability';
 import { openStudyDb } from '../../../main/db/open';
 import { setStudyReliability } from '../../../main/db/repos/change.repo';
 import { mustExport, tempDir } from './helpers';
+import { itWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
-const HAS_PANDAS = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' }).status === 0;
-if (!HAS_PANDAS)
-  console.warn(
-    `\n!!!!! SKIPPING the change-statistics reference check: pandas for ${PYTHON} is not installed !!!!!\n`,
-  );
 
 const tmp = tempDir('vs-change-ref-');
 const dbPath = join(tmp.dir, 'study.sqlite');
@@ -123,7 +119,8 @@ afterAll(() => tmp.cleanup());
 const REFERENCE = join(import.meta.dirname, '../../reference/change_reference.py');
 
 describe('change statistics against a pandas reference computation', () => {
-  it.skipIf(!HAS_PANDAS)(
+  itWithTool(
+    'pandas',
     'agree with pandas on every figure of participant_summary.csv, recomputed from the exported values',
     async () => {
       const folder = join(tmp.dir, 'export');

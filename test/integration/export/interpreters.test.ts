@@ -8,23 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { describeWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
-const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
-const HAS_PYTHON = has(PYTHON, ['-c', 'import csv']);
-const HAS_PANDAS = HAS_PYTHON && has(PYTHON, ['-c', 'import pandas']);
-const HAS_R = has('Rscript', ['-e', 'invisible(0)']);
-for (const [ok, what] of [
-  [HAS_PYTHON, `${PYTHON}`],
-  [HAS_PANDAS, `pandas for ${PYTHON} (apt-get install python3-pandas)`],
-  [HAS_R, 'Rscript (apt-get install r-base-core)'],
-] as const) {
-  if (!ok)
-    console.warn(`\n!!!!! SKIPPING export load tests: ${what} is not installed on this machine !!!!!\n`);
-}
 
 const tmp = tempDir();
 const dbPath = join(tmp.dir, 'study.sqlite');
@@ -94,7 +83,7 @@ const expectSameAsPapaparse = (dir: string, read: Record<string, string[][]>) =>
   }
 };
 
-describe.skipIf(!HAS_PYTHON)("Python's csv module", () => {
+describeWithTool('python3', "Python's csv module", () => {
   it('reads every cell of the standard files as papaparse does', () => {
     writeFileSync(join(tmp.dir, 'read_csv.py'), PY_CSV);
     expectSameAsPapaparse(
@@ -110,7 +99,7 @@ describe.skipIf(!HAS_PYTHON)("Python's csv module", () => {
   });
 });
 
-describe.skipIf(!HAS_PANDAS)('pandas', () => {
+describeWithTool('pandas', 'pandas', () => {
   it('reads every cell as papaparse does (dtype=str, keep_default_na=False)', () => {
     writeFileSync(join(tmp.dir, 'read_pandas.py'), PANDAS);
     expectSameAsPapaparse(
@@ -161,7 +150,7 @@ print(json.dumps({
   });
 });
 
-describe.skipIf(!HAS_R)('R', () => {
+describeWithTool('R', 'R', () => {
   it('read.csv reads every cell of the standard files as papaparse does', () => {
     writeFileSync(join(tmp.dir, 'read.R'), R_READ);
     expectSameAsPapaparse(

@@ -19,13 +19,9 @@ import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 import { storeValues } from '../rpc/seed';
 import { num, readCsv, tempDir, type ParsedCsv } from './helpers';
+import { describeWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
-const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).status === 0;
-const HAS_PANDAS = has(PYTHON, ['-c', 'import pandas']);
-const HAS_R = has('Rscript', ['-e', 'invisible(0)']);
-if (!HAS_PANDAS) console.warn('\n!!!!! SKIPPING the load.py check: pandas is not installed !!!!!\n');
-if (!HAS_R) console.warn('\n!!!!! SKIPPING the load.R check: Rscript is not installed !!!!!\n');
 
 const tmp = tempDir('vs-local-only-');
 let svc: StudyService;
@@ -217,7 +213,7 @@ describe('a recording measured locally but never sent', () => {
   });
 });
 
-describe.skipIf(!HAS_PANDAS)('load.py', () => {
+describeWithTool('pandas', 'load.py', () => {
   it('reads the local rows and lm_ columns as numbers', () => {
     const dir = join(out, 'export');
     writeFileSync(
@@ -243,7 +239,7 @@ print(json.dumps({"local": len(local), "recordings": sorted(int(x) for x in set(
   });
 });
 
-describe.skipIf(!HAS_R)('load.R', () => {
+describeWithTool('R', 'load.R', () => {
   it('reads the local rows and lm_ columns as numbers', () => {
     const dir = join(out, 'export');
     writeFileSync(

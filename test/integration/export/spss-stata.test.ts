@@ -21,10 +21,7 @@ import { levelLabel, statTable } from '../../../main/export/stat-variables';
 import { TextWidths } from '../../../main/export/text-widths';
 import { seedAwkwardStudy } from './awkward-study';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
-
-const HAS_PSPP = spawnSync('pspp', ['--version'], { encoding: 'utf8' }).status === 0;
-if (!HAS_PSPP)
-  console.warn('\n!!!!! SKIPPING the SPSS syntax test: pspp is not installed (apt-get install pspp) !!!!!\n');
+import { describeWithTool, itWithTool } from '../../support/reference-tools';
 
 const tmp = tempDir();
 const dir = join(tmp.dir, 'spss');
@@ -70,7 +67,7 @@ const savRows = (sav: string, ...opts: string[]): Record<string, string>[] => {
 const psppTime = (iso: string): string =>
   iso === '' ? '' : `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
 
-describe.skipIf(!HAS_PSPP)('load.sps in GNU PSPP', () => {
+describeWithTool('pspp', 'load.sps in GNU PSPP', () => {
   let run: { status: number | null; text: string };
   beforeAll(() => {
     run = runPspp(dir, 'load.sps');
@@ -247,30 +244,27 @@ describe('a table with a missing-reason column', () => {
     expect(table.variables.filter((v) => v.coded).map((v) => v.name)).toEqual(['pd_volume', 'days']);
   });
 
-  it.skipIf(!HAS_PSPP)(
-    'SPSS: the reason as its numeric code, empty values coded and declared missing',
-    () => {
-      const r = runPspp(vdir, 'load.sps');
-      expect(r.status, r.text).toBe(0);
-      expect(r.text).not.toMatch(/error|warning/i);
-      const values = savRows(join(vdir, 'visits.sav'));
-      const spss = (code: string) => String(MISSING_REASONS.find((m) => m.code === code)!.spss);
-      expect(values.map((v) => [v['missing_reason'], v['pd_volume'], v['days'], v['recording']])).toEqual([
-        ['', '-20.5', '0', '10'],
-        [spss('NR'), spss('NR'), spss('NR'), ''],
-        [spss('RL'), spss('RL'), '14', ''],
-        ['', '-22', '0', '11'],
-        [spss('WD'), spss('WD'), spss('WD'), ''],
-        [spss('ND'), spss('ND'), spss('ND'), ''],
-      ]);
-      // Declared missing: pspp-convert --recode turns user-missing values into system-missing.
-      const recoded = savRows(join(vdir, 'visits.sav'), '--recode');
-      expect(recoded.map((v) => v['pd_volume'])).toEqual(['-20.5', '', '', '-22', '', '']);
-      const labels = savRows(join(vdir, 'visits.sav'), '--labels');
-      expect(labels[1]!['missing_reason']).toBe('Not recorded (NR)');
-      expect(labels[1]!['pd_volume']).toBe('Not recorded (NR)');
-    },
-  );
+  itWithTool('pspp', 'SPSS: the reason as its numeric code, empty values coded and declared missing', () => {
+    const r = runPspp(vdir, 'load.sps');
+    expect(r.status, r.text).toBe(0);
+    expect(r.text).not.toMatch(/error|warning/i);
+    const values = savRows(join(vdir, 'visits.sav'));
+    const spss = (code: string) => String(MISSING_REASONS.find((m) => m.code === code)!.spss);
+    expect(values.map((v) => [v['missing_reason'], v['pd_volume'], v['days'], v['recording']])).toEqual([
+      ['', '-20.5', '0', '10'],
+      [spss('NR'), spss('NR'), spss('NR'), ''],
+      [spss('RL'), spss('RL'), '14', ''],
+      ['', '-22', '0', '11'],
+      [spss('WD'), spss('WD'), spss('WD'), ''],
+      [spss('ND'), spss('ND'), spss('ND'), ''],
+    ]);
+    // Declared missing: pspp-convert --recode turns user-missing values into system-missing.
+    const recoded = savRows(join(vdir, 'visits.sav'), '--recode');
+    expect(recoded.map((v) => v['pd_volume'])).toEqual(['-20.5', '', '', '-22', '', '']);
+    const labels = savRows(join(vdir, 'visits.sav'), '--labels');
+    expect(labels[1]!['missing_reason']).toBe('Not recorded (NR)');
+    expect(labels[1]!['pd_volume']).toBe('Not recorded (NR)');
+  });
 
   it('Stata: extended missing values .a to .j, from the one vocabulary', () => {
     const text = readFileSync(join(vdir, 'load.do'), 'utf8');

@@ -8,19 +8,16 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportFiles, tableDefs } from '../../../main/export/schema';
 import { statTable } from '../../../main/export/stat-variables';
 import { writeWorkbook } from '../../../main/export/workbook';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { describeWithTool, hasTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
-const HAS_OPENPYXL = spawnSync(PYTHON, ['-c', 'import pandas, openpyxl'], { encoding: 'utf8' }).status === 0;
-if (!HAS_OPENPYXL)
-  console.warn(
-    '\n!!!!! SKIPPING the workbook test: pandas or openpyxl for /usr/bin/python3 is not installed (apt-get install python3-pandas python3-openpyxl) !!!!!\n',
-  );
+const WITH_OPENPYXL = ['pandas', 'openpyxl'] as const;
 
 // Every sheet as rows of JSON cells: dates as {"t": ISO with milliseconds}, the rest as pandas gives them.
 const READ = `
@@ -57,7 +54,7 @@ beforeAll(async () => {
     { outDir: tmp.dir, folderName: 'xlsx' },
   );
   writeFileSync(join(tmp.dir, 'read.py'), READ);
-  if (HAS_OPENPYXL) sheets = readWorkbook(join(dir, 'study.xlsx'));
+  if (hasTool('pandas') && hasTool('openpyxl')) sheets = readWorkbook(join(dir, 'study.xlsx'));
 });
 afterAll(() => tmp.cleanup());
 
@@ -93,7 +90,7 @@ const expected = (f: Field, csv: string): Cell => {
   }
 };
 
-describe.skipIf(!HAS_OPENPYXL)('study.xlsx read back with pandas', () => {
+describeWithTool(WITH_OPENPYXL, 'study.xlsx read back with pandas', () => {
   const TABLES = [
     'measures_long',
     'measures_wide',

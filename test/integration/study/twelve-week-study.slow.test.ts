@@ -35,10 +35,10 @@ import {
   type StudyFile,
   type StudyState,
 } from '../../support/twelve-week-study';
+import { itWithTool } from '../../support/reference-tools';
 
 const REFERENCE = join(import.meta.dirname, '../../reference/change_reference.py');
 const PYTHON = '/usr/bin/python3';
-const HAS_PANDAS = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' }).status === 0;
 const KEY = 'vs-twelve-weeks-key-0001';
 const STUDY = 'Twelve weeks';
 
@@ -365,35 +365,32 @@ describe('a 12-week study of 40 participants through the command line', { timeou
     expect(v.lines[0]).toMatchObject({ kind: 'audit', holds: true, entries: entries.length });
   });
 
-  it.skipIf(!HAS_PANDAS)(
-    'the change statistics equal a pandas computation from the exported long data',
-    () => {
-      const rel = Object.fromEntries(
-        MEASURES.filter((m) => m.valueType !== 'category').flatMap((m) => {
-          const r = reliabilityOf(m.key, new Map());
-          return r ? [[m.key, r.r]] : [];
-        }),
-      );
-      writeFileSync(join(final, 'reliability.json'), JSON.stringify(rel));
-      expect(existsSync(REFERENCE)).toBe(true);
-      const r = spawnSync(PYTHON, [REFERENCE, '3'], {
-        cwd: final,
-        encoding: 'utf8',
-        env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
-      });
-      expect(r.stderr).toBe('');
-      const out = JSON.parse(r.stdout) as {
-        compared: number;
-        counts: Record<string, number>;
-        bad: unknown[];
-        missing: unknown[];
-      };
-      expect(out.bad).toEqual([]);
-      expect(out.missing).toEqual([]);
-      expect(out.compared).toBeGreaterThan(40 * 5);
-      console.log(
-        `12-week study, change reference: ${out.compared} series; verdicts ${JSON.stringify(out.counts)}`,
-      );
-    },
-  );
+  itWithTool('pandas', 'the change statistics equal a pandas computation from the exported long data', () => {
+    const rel = Object.fromEntries(
+      MEASURES.filter((m) => m.valueType !== 'category').flatMap((m) => {
+        const r = reliabilityOf(m.key, new Map());
+        return r ? [[m.key, r.r]] : [];
+      }),
+    );
+    writeFileSync(join(final, 'reliability.json'), JSON.stringify(rel));
+    expect(existsSync(REFERENCE)).toBe(true);
+    const r = spawnSync(PYTHON, [REFERENCE, '3'], {
+      cwd: final,
+      encoding: 'utf8',
+      env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+    });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as {
+      compared: number;
+      counts: Record<string, number>;
+      bad: unknown[];
+      missing: unknown[];
+    };
+    expect(out.bad).toEqual([]);
+    expect(out.missing).toEqual([]);
+    expect(out.compared).toBeGreaterThan(40 * 5);
+    console.log(
+      `12-week study, change reference: ${out.compared} series; verdicts ${JSON.stringify(out.counts)}`,
+    );
+  });
 });

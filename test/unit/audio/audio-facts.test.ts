@@ -10,8 +10,8 @@ import { parseWavHeader } from '../../../main/audio/wav';
 import { judgeAudio } from '../../../main/import/local-verdict';
 import { makeMp3 } from '../../fixtures/compressed-audio';
 import { makeWav } from '../../fixtures/audio';
+import { itWithTool } from '../../support/reference-tools';
 
-const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'vs-facts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -35,20 +35,21 @@ const encode = (name: string, args: string[]): Uint8Array => {
 const plain = { isolateOldestSpeaker: false, conversion: false };
 
 describe('audio facts come from the audio, not only from headers', () => {
-  it.skipIf(!hasFfmpeg)('mono AAC in M4A is one channel (the sample entry says two)', async () => {
+  itWithTool('ffmpeg', 'mono AAC in M4A is one channel (the sample entry says two)', async () => {
     const m4a = encode('mono.m4a', ['-ac', '1', '-c:a', 'aac', '-b:a', '64k']);
     expect(readMp4AudioConfig(m4a)).toMatchObject({ channels: 1, objectType: 2 });
     const p = await probeAudio(m4a);
     expect(p.ok && p.value).toMatchObject({ format: 'mp4', channels: 1 });
   });
 
-  it.skipIf(!hasFfmpeg)('stereo AAC in MP4 is two channels', async () => {
+  itWithTool('ffmpeg', 'stereo AAC in MP4 is two channels', async () => {
     const mp4 = encode('stereo.mp4', ['-ac', '2', '-c:a', 'aac', '-b:a', '96k']);
     const p = await probeAudio(mp4);
     expect(p.ok && p.value.channels).toBe(2);
   });
 
-  it.skipIf(!hasFfmpeg)(
+  itWithTool(
+    'ffmpeg',
     'an MP3 cut mid-frame keeps only what is there, and says it is truncated',
     async () => {
       const whole = encode('whole.mp3', ['-ac', '1', '-c:a', 'libmp3lame', '-b:a', '64k']);
