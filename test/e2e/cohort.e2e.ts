@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from '@playwright/test';
 import { seedCohortStudy } from '../support/cohort-study';
-import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
+import { checkA11y, expect, nextFrames, openScreen, shoot, test } from './support/fixtures';
 
 // This machine is shared and loaded: actions and expectations get more time than the defaults.
 test.use({ actionTimeout: 45_000 });
@@ -55,9 +55,7 @@ const save = async (page: Page, scope: ReturnType<Page['locator']>, kind: 'SVG' 
 const atZoom200 = async (page: Page, name: string) => {
   await page.setViewportSize({ width: 640, height: 400 });
   // The charts follow the new width (ResizeObserver, then React) within the next frames.
-  await page.evaluate(
-    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
-  );
+  await nextFrames(page);
   const wide = await page.evaluate(() => {
     const w = document.documentElement.clientWidth;
     const over = [...document.querySelectorAll('main *')]

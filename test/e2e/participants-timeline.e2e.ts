@@ -13,7 +13,7 @@ import { saveMeasurement } from '../../main/db/repos/local-measures.repo';
 import { openStudyDb } from '../../main/db/open';
 import { openWorkspace } from '../../main/workspace/workspace';
 import { seedCohortStudy } from '../support/cohort-study';
-import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { checkA11y, expect, nextFrames, openScreen, shoot, test, type Host } from './support/fixtures';
 
 test.use({ actionTimeout: 45_000 });
 
@@ -153,7 +153,8 @@ test('participant page: a local measure picked, excluded, flagged and reliable-c
   // 200 % zoom (a 1280 × 800 window is 640 × 400 CSS pixels): nothing scrolls sideways; then dark.
   await page.getByLabel('Time axis').selectOption('visit');
   await page.setViewportSize({ width: 640, height: 400 });
-  await page.waitForTimeout(400);
+  // The charts follow the new width (ResizeObserver, then React) within the next frames.
+  await nextFrames(page);
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
     'no sideways scrolling at 200 %',
@@ -165,7 +166,7 @@ test('participant page: a local measure picked, excluded, flagged and reliable-c
   await checkA11y(page, 'participant timeline with marks, dark');
   await shoot(page, 'participant-timeline-marks-dark');
   await page.setViewportSize({ width: 640, height: 400 });
-  await page.waitForTimeout(400);
+  await nextFrames(page);
   await shoot(page, 'participant-timeline-marks-dark-200');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByLabel('Theme').selectOption('light');

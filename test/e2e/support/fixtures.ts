@@ -166,6 +166,12 @@ export const openScreen = async (page: Page, hash: string) => {
   await page.reload();
 };
 
+/** Waits until the window has drawn two more frames (charts follow a new width through a ResizeObserver). */
+export const nextFrames = (page: Page) =>
+  page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+
 /**
  * Saves a full-page screenshot of a main screen (look at them: test-results/screenshots/). With
  * `{ fullPage: false }`, only what the window shows: for a screen already shot whole in another theme or

@@ -113,7 +113,7 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   await checkA11y(page, 'timeline with a flagged point');
   // The flagged chart itself, light and dark. Not the whole page: with every measure shown it holds 37
   // charts, and a full-page screenshot of them took longer than 15 s (it failed the test twice on the
-  // shared machine); the timeline as a main screen is shot in participants.e2e.ts and zoom.e2e.ts.
+  // shared machine); the timeline as a main screen is shot in participants.slow.e2e.ts and zoom.slow.e2e.ts.
   await chart.screenshot({ path: join('test-results', 'screenshots', 'data-quality-timeline-chart.png') });
   await page.getByLabel('Theme').selectOption('dark');
   await expect(chart.locator('.tchart-canvas')).toHaveAttribute('data-flagged', '1');
