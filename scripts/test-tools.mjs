@@ -14,91 +14,30 @@ const runs = (command, args) => {
   return r.error === undefined && r.status === 0;
 };
 const python = (module) => () => runs(PYTHON, ['-c', `import ${module}`]);
-const command = (name, args) => () => runs(name, args);
+/** A program that answers `--version` (ffmpeg: `-version`). */
+const answers = (name) => () => runs(name, [name === 'ffmpeg' ? '-version' : '--version']);
+const exists = (path) => () => existsSync(path);
+const DEJAVU = '/usr/share/fonts/truetype/dejavu';
+
+/** A tool: its name (as tests ask for it), Debian package, kind, why the tests need it, how to tell it is here. */
+const tool = (name, pkg, kind, why, present) => ({ name, package: pkg, kind, why, present });
 
 /**
- * Each tool: its name (what the tests ask for), the Debian package that brings it, why the tests need
- * it, and how to tell it is here. `build`: needed to install the npm dependencies (better-sqlite3 is
- * compiled with node-gyp); `reference`: a program the tests check the product's output against.
+ * `build`: needed to install the npm dependencies (better-sqlite3 is compiled with node-gyp); `window`:
+ * the end-to-end tests; `reference`: a program the tests check the product's output against.
  */
 export const TEST_TOOLS = [
-  {
-    name: 'python3',
-    package: 'python3',
-    kind: 'build',
-    why: 'node-gyp compiles better-sqlite3',
-    present: command(PYTHON, ['--version']),
-  },
-  {
-    name: 'make',
-    package: 'make',
-    kind: 'build',
-    why: 'node-gyp compiles better-sqlite3',
-    present: command('make', ['--version']),
-  },
-  {
-    name: 'g++',
-    package: 'g++',
-    kind: 'build',
-    why: 'node-gyp compiles better-sqlite3',
-    present: command('g++', ['--version']),
-  },
-  {
-    name: 'chromium',
-    package: 'chromium',
-    kind: 'window',
-    why: 'the end-to-end tests drive Debian’s Chromium',
-    present: () => existsSync(CHROMIUM),
-  },
-  {
-    name: 'fonts',
-    package: 'fonts-dejavu-core',
-    kind: 'window',
-    why: 'the window’s screenshots and text measures need a font',
-    present: () => existsSync('/usr/share/fonts/truetype/dejavu'),
-  },
-  {
-    name: 'R',
-    package: 'r-base-core',
-    kind: 'reference',
-    why: 'exports are loaded back with R’s read.csv',
-    present: command('Rscript', ['-e', 'invisible(0)']),
-  },
-  {
-    name: 'pandas',
-    package: 'python3-pandas',
-    kind: 'reference',
-    why: 'exports are loaded back with pandas',
-    present: python('pandas'),
-  },
-  {
-    name: 'praat',
-    package: 'praat',
-    kind: 'reference',
-    why: 'the local acoustic measures are checked against Praat',
-    present: command('praat', ['--version']),
-  },
-  {
-    name: 'ffmpeg',
-    package: 'ffmpeg',
-    kind: 'reference',
-    why: 'real AAC (M4A) and MP3 files are encoded with it',
-    present: command('ffmpeg', ['-version']),
-  },
-  {
-    name: 'pspp',
-    package: 'pspp',
-    kind: 'reference',
-    why: 'the SPSS syntax of an export (load.sps) is run with GNU PSPP',
-    present: command('pspp', ['--version']),
-  },
-  {
-    name: 'openpyxl',
-    package: 'python3-openpyxl',
-    kind: 'reference',
-    why: 'the Excel workbook of an export is read back with pandas',
-    present: python('openpyxl'),
-  },
+  tool('python3', 'python3', 'build', 'node-gyp compiles better-sqlite3', answers(PYTHON)),
+  tool('make', 'make', 'build', 'node-gyp compiles better-sqlite3', answers('make')),
+  tool('g++', 'g++', 'build', 'node-gyp compiles better-sqlite3', answers('g++')),
+  tool('chromium', 'chromium', 'window', 'the end-to-end tests drive Debian’s Chromium', exists(CHROMIUM)),
+  tool('fonts', 'fonts-dejavu-core', 'window', 'the screenshots need a font', exists(DEJAVU)),
+  tool('R', 'r-base-core', 'reference', 'exports are read back with R’s read.csv', answers('Rscript')),
+  tool('pandas', 'python3-pandas', 'reference', 'exports are read back with pandas', python('pandas')),
+  tool('praat', 'praat', 'reference', 'local measures are checked against Praat', answers('praat')),
+  tool('ffmpeg', 'ffmpeg', 'reference', 'AAC and MP3 test files are encoded with it', answers('ffmpeg')),
+  tool('pspp', 'pspp', 'reference', 'an export’s load.sps is run with GNU PSPP', answers('pspp')),
+  tool('openpyxl', 'python3-openpyxl', 'reference', 'study.xlsx is read with pandas', python('openpyxl')),
 ];
 
 /** The tools of TEST_TOOLS that are not here. */

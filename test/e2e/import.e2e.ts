@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../support/small-study-folder';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
   const r = await p;
@@ -32,16 +33,7 @@ test.afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A sandbox study with the engine tuned for tests (polls every 5 s, uploads unthrottled). */
 const setUp = async (host: Host, name: string) => {
-  await ok(
-    host.rpc('settings.save', {
-      firstPollSeconds: 5,
-      pollIntervalSeconds: 5,
-      pollJitterSeconds: 0,
-      uploadsPerMinute: 600,
-      uploadConcurrency: 4,
-      requestsPerSecond: 20,
-    }),
-  );
+  await ok(host.rpc('settings.save', QUICK_ENGINE_SETTINGS));
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   const study = await ok(host.rpc('studies.create', { name, profileId: profile.id }));
   return { studyId: study.id, profileId: profile.id };

@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { makeWav } from '../fixtures/audio';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const DAY = 86_400_000;
 const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -27,16 +28,7 @@ const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unk
  * (overdue with a 7-day interval).
  */
 const importStudy = async (host: Host, home: string) => {
-  await ok(
-    host.rpc('settings.save', {
-      firstPollSeconds: 5,
-      pollIntervalSeconds: 5,
-      pollJitterSeconds: 0,
-      uploadsPerMinute: 600,
-      uploadConcurrency: 4,
-      requestsPerSecond: 20,
-    }),
-  );
+  await ok(host.rpc('settings.save', QUICK_ENGINE_SETTINGS));
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   const study = await ok(
     host.rpc('studies.create', { name: 'Voice follow-up', profileId: profile.id, sessionIntervalDays: 7 }),

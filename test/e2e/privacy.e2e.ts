@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWav } from '../fixtures/audio';
 import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
   const r = await p;
@@ -18,16 +19,7 @@ const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unk
 const CODES = ['PRV-ALPHA-11', 'PRV-BRAVO-22'];
 
 const importStudy = async (host: Host) => {
-  await ok(
-    host.rpc('settings.save', {
-      firstPollSeconds: 5,
-      pollIntervalSeconds: 5,
-      pollJitterSeconds: 0,
-      uploadsPerMinute: 600,
-      uploadConcurrency: 4,
-      requestsPerSecond: 20,
-    }),
-  );
+  await ok(host.rpc('settings.save', QUICK_ENGINE_SETTINGS));
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   // Uploads take 15 s to be answered, so the batch is still sending while the screen is looked at, and
   // the analysis ten minutes, so the batch is still running when the test cancels it, however slowly the

@@ -17,6 +17,16 @@ export interface SeededStudy {
   readonly codes: readonly string[];
 }
 
+/** The engine tuned for tests: polls at the specification's 5 s floor, uploads unthrottled. */
+export const QUICK_ENGINE_SETTINGS = {
+  firstPollSeconds: 5,
+  pollIntervalSeconds: 5,
+  pollJitterSeconds: 0,
+  uploadsPerMinute: 600,
+  uploadConcurrency: 4,
+  requestsPerSecond: 20,
+} as const;
+
 const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }, what: string): T => {
   if (!r.ok) throw new Error(`${what}: ${r.error.message}`);
   return r.value;
@@ -48,17 +58,7 @@ export const seedStudyWithResults = async (
     await host.rpc('studies.create', { name: opts.name ?? 'Results study', profileId: profile.id }),
     'study',
   );
-  must(
-    await host.rpc('settings.save', {
-      firstPollSeconds: 5,
-      pollIntervalSeconds: 5,
-      pollJitterSeconds: 0,
-      uploadsPerMinute: 600,
-      uploadConcurrency: 4,
-      requestsPerSecond: 20,
-    }),
-    'settings',
-  );
+  must(await host.rpc('settings.save', QUICK_ENGINE_SETTINGS), 'settings');
   const plan = must(
     await host.rpc('imports.preview', {
       studyId: study.id,
