@@ -82,3 +82,73 @@ export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
  */
 export const VISIT_SOURCES = ['researcher', 'session', 'window', 'none'] as const;
 export type VisitSource = (typeof VISIT_SOURCES)[number];
+
+// ---- groups of states: each rule about states is decided here, once, for every state ----
+
+/** The states a classification puts in `group`, in the classification's order. */
+const inGroup = <S extends string, G>(of: Readonly<Record<S, G>>, group: G): readonly S[] =>
+  (Object.keys(of) as S[]).filter((s) => of[s] === group);
+
+/**
+ * How far a recording's file got towards the service. `never_sent`: nothing of it left the workstation
+ * (it may be deleted outright); `in_flight`: in the queue or being sent; `sent`: the service has or may
+ * have it (an uncertain upload may have cost a credit). Every upload state has its place, so a new state
+ * does not compile until someone decides.
+ */
+export const UPLOAD_STATE_REACH: Readonly<Record<UploadState, 'never_sent' | 'in_flight' | 'sent'>> = {
+  pending: 'never_sent',
+  refused_locally: 'never_sent',
+  duplicate: 'never_sent',
+  queued: 'in_flight',
+  uploading: 'in_flight',
+  uploaded: 'sent',
+  rejected: 'sent',
+  upload_uncertain: 'sent',
+  cancelled: 'never_sent',
+};
+export const UPLOAD_STATES_NEVER_SENT = inGroup(UPLOAD_STATE_REACH, 'never_sent');
+export const UPLOAD_STATES_IN_FLIGHT = inGroup(UPLOAD_STATE_REACH, 'in_flight');
+export const UPLOAD_STATES_SENT = inGroup(UPLOAD_STATE_REACH, 'sent');
+
+/** Whether a recording in this upload state waits for the researcher (a needs-you item). */
+export const UPLOAD_STATE_NEEDS_ATTENTION: Readonly<Record<UploadState, boolean>> = {
+  pending: false,
+  refused_locally: true,
+  duplicate: true,
+  queued: false,
+  uploading: false,
+  uploaded: false,
+  rejected: true,
+  upload_uncertain: true,
+  cancelled: false,
+};
+export const UPLOAD_STATES_NEEDING_ATTENTION = inGroup(UPLOAD_STATE_NEEDS_ATTENTION, true);
+
+/** Upload states of a file still waiting for its turn (not yet being sent). */
+export const UPLOAD_STATES_WAITING = ['pending', 'queued'] as const satisfies readonly UploadState[];
+/** Upload states of a file on its way: waiting for its turn or being sent. */
+export const UPLOAD_STATES_IN_PROGRESS = [
+  ...UPLOAD_STATES_WAITING,
+  'uploading',
+] as const satisfies readonly UploadState[];
+
+/**
+ * Where an analysis stands. `under_way`: waiting for its upload or being computed; `failed`: it went
+ * wrong or no answer came (the researcher looks at it); `done`: nothing left to do or to look at
+ * (completed, or never asked for). Every analysis state has its place.
+ */
+export const ANALYSIS_STATE_STANDING: Readonly<Record<AnalysisState, 'under_way' | 'failed' | 'done'>> = {
+  awaiting_upload: 'under_way',
+  processing: 'under_way',
+  completed: 'done',
+  error: 'failed',
+  not_requested: 'done',
+  timed_out: 'failed',
+  unanswered: 'failed',
+};
+export const ANALYSIS_STATES_UNDER_WAY = inGroup(ANALYSIS_STATE_STANDING, 'under_way');
+export const ANALYSIS_STATES_FAILED = inGroup(ANALYSIS_STATE_STANDING, 'failed');
+export const ANALYSIS_STATES_DONE = inGroup(ANALYSIS_STATE_STANDING, 'done');
+
+/** Analysis states that still have a next poll: being computed, or timed out and re-checked at a slower pace. */
+export const ANALYSIS_STATES_POLLED = ['processing', 'timed_out'] as const satisfies readonly AnalysisState[];

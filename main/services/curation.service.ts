@@ -9,6 +9,7 @@
 import { type CurationActView, type CurationDone } from '../../shared/curation';
 import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
+import { UPLOAD_STATES_SENT } from '../../shared/states';
 import type { VerdictView } from '../../shared/study';
 import {
   curatedRecording,
@@ -101,7 +102,7 @@ const exclusionOf = (r: CuratedRecording): Exclusion => ({
 });
 
 /** Upload states in which something of the recording may have reached the service. */
-const SENT_STATES = new Set(['uploaded', 'upload_uncertain', 'rejected']);
+const SENT_STATES = new Set<string>(UPLOAD_STATES_SENT);
 
 const NO_RECORDING = problem(
   'There is no such recording.',

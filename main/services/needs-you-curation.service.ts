@@ -8,6 +8,7 @@
  */
 import type { CurationDone } from '../../shared/curation';
 import { err, ok, type Result } from '../../shared/result';
+import { UPLOAD_STATES_NEEDING_ATTENTION } from '../../shared/states';
 import { nextCurationActId, type CurationActRow } from '../db/repos/curation.repo';
 import {
   clearDismissal,
@@ -26,8 +27,8 @@ export interface NeedsYouCurationService {
   dismissedNeedsYouItems(studyId: number, batchId?: number | null): DismissedItemRow[];
 }
 
-/** Upload states whose recording is a needs-you item that may be dismissed. */
-const DISMISSABLE = new Set(['refused_locally', 'rejected', 'duplicate']);
+/** Upload states whose recording is a needs-you item that may be dismissed: all but an uncertain upload (below). */
+const DISMISSABLE = new Set<string>(UPLOAD_STATES_NEEDING_ATTENTION.filter((s) => s !== 'upload_uncertain'));
 
 /** What a dismissal changes, as its act's before and after. */
 interface Dismissal {

@@ -40,7 +40,7 @@ import {
   setBaselineDate,
   writeParticipantStatus,
 } from '../db/repos/participant-status.repo';
-import type { ParticipantStatus } from '../../shared/states';
+import { UPLOAD_STATES_SENT, type ParticipantStatus } from '../../shared/states';
 import type { CurationActRow } from '../db/repos/curation.repo';
 import type { Engine } from './engine.service';
 import { curationRecorder, toActView } from '../curation/recorder';
@@ -64,7 +64,7 @@ export type UndoParticipantAct = (
 ) => Result<CurationDone, ServiceProblem> | null;
 
 /** Upload states in which something of the recording may have reached the service. */
-const SENT_STATES = new Set(['uploaded', 'upload_uncertain', 'rejected']);
+const SENT_STATES = new Set<string>(UPLOAD_STATES_SENT);
 
 interface MergeSide {
   readonly id: number;

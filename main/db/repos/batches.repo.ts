@@ -2,7 +2,9 @@
 import type { Usage } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState, BatchProgress, BatchState, UploadState } from '../../../shared/study';
+import { UPLOAD_STATES_IN_PROGRESS, UPLOAD_STATES_WAITING } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
 
@@ -132,7 +134,7 @@ export const finishDrainedBatches = (db: Db, profileId: number, at: string): num
         db,
         `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
-         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ('pending', 'queued', 'uploading'))`,
+         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)})`,
       ).all(profileId) as { id: number; study_id: number }[];
       for (const b of done) {
         stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);
@@ -155,7 +157,7 @@ export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: str
   const reopened = stmt(
     db,
     `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
-     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ('queued', 'pending')`,
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`,
   ).all(JSON.stringify(recordingIds)) as { id: number; study_id: number }[];
   for (const b of reopened) {
     stmt(db, `UPDATE batches SET state = 'running' WHERE id = ? AND state = 'finished'`).run(b.id);
@@ -185,6 +187,6 @@ export const plannedUploadCount = (db: Db, batchId: number): number =>
   (
     stmt(
       db,
-      `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state IN ('queued', 'pending')`,
+      `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`,
     ).get(batchId) as { n: number }
   ).n;

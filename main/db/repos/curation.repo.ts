@@ -4,7 +4,9 @@
  * (main/services/curation.service.ts); here only the statements.
  */
 import type { CurationActKind } from '../../../shared/curation';
+import { UPLOAD_STATES_NEVER_SENT } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 
 /** What curation reads of a recording. */
@@ -145,9 +147,6 @@ export const recordingSnapshot = (db: Db, recordingId: number): RecordingSnapsho
   return { recording, analyses };
 };
 
-/** Upload states of a recording that was never sent (nothing of it reached the service). */
-export const NEVER_SENT_STATES = ['pending', 'refused_locally', 'duplicate', 'cancelled'] as const;
-
 /**
  * Deletes a recording only if nothing of it was ever sent: one of the never-sent states, no upload
  * intent written, no service id. One statement, so the engine cannot pick it up in between.
@@ -155,7 +154,7 @@ export const NEVER_SENT_STATES = ['pending', 'refused_locally', 'duplicate', 'ca
 export const deleteNeverSent = (db: Db, recordingId: number): boolean =>
   stmt(
     db,
-    `DELETE FROM recordings WHERE id = ? AND upload_state IN (${NEVER_SENT_STATES.map((s) => `'${s}'`).join(', ')})
+    `DELETE FROM recordings WHERE id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_NEVER_SENT)}
        AND upload_intent_at IS NULL AND recording_id IS NULL`,
   ).run(recordingId).changes === 1;
 

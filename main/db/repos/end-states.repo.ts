@@ -4,7 +4,9 @@
  * its analyses is, then `timed_out` (re-checked slowly), `unanswered`, `failed` (an analysis error), or
  * `completed`, in that order of precedence; any other recording is in its upload state.
  */
+import { ANALYSIS_STATES_UNDER_WAY } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 
 export const RECORDING_END_STATES = ['completed', 'failed', 'timed_out', 'unanswered'] as const;
@@ -15,7 +17,7 @@ export const recordingStateCounts = (db: Db, studyId: number, batchId?: number):
     db,
     `SELECT CASE
               WHEN r.upload_state <> 'uploaded' THEN r.upload_state
-              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ('processing', 'awaiting_upload')) THEN 'processing'
+              WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ${sqlWords(ANALYSIS_STATES_UNDER_WAY)}) THEN 'processing'
               WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'timed_out') THEN 'timed_out'
               WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'unanswered') THEN 'unanswered'
               WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'error') THEN 'failed'

@@ -4,7 +4,9 @@
  * e.g. it is sent anyway) and the curation act that did it (who, when, why). The rules are the service's
  * (main/services/needs-you-curation.service.ts).
  */
+import { ANALYSIS_STATES_FAILED, UPLOAD_STATES_NEEDING_ATTENTION } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 
 /** A recording is a dismissed item while it is still in the state it was dismissed in (SQL, on `r`). */
@@ -14,7 +16,7 @@ export const DISMISSED = `EXISTS (SELECT 1 FROM needs_you_dismissals d WHERE d.r
 const dismissedAttention = (where: string) =>
   `(SELECT count(*) FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id
      WHERE ${where} AND d.upload_state = r.upload_state
-       AND r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate'))`;
+       AND r.upload_state IN ${sqlWords(UPLOAD_STATES_NEEDING_ATTENTION)})`;
 
 /** Participant `p`'s files that need the researcher, dismissed ones left out (SQL, on `p`). */
 export const PARTICIPANT_ATTENTION = `(p.rec_attention - ${dismissedAttention('r.participant_id = p.id')})`;
@@ -36,7 +38,7 @@ export const needsYouFacts = (db: Db, recordingId: number): NeedsYouFacts | null
   const r = stmt(
     db,
     `SELECT r.id, r.study_id, r.upload_state,
-            EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ('error', 'timed_out', 'unanswered')) AS failed,
+            EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ${sqlWords(ANALYSIS_STATES_FAILED)}) AS failed,
             (SELECT d.act_id FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state) AS act
      FROM recordings r WHERE r.id = ?`,
   ).get(recordingId) as

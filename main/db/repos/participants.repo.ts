@@ -40,9 +40,6 @@ export interface ParticipantRecord {
   readonly mergedInto: { readonly id: number; readonly code: string } | null;
 }
 
-/** Upload states that wait for the researcher (migration 0040's triggers count the same). */
-export const ATTENTION_STATES = `('refused_locally', 'rejected', 'upload_uncertain', 'duplicate')`;
-
 /**
  * Each participant's figures are kept on their row by migration 0040's triggers (recordings, fully
  * analysed, needing the researcher, first and last recording; cancelled files do not count), so a page

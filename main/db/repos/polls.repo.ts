@@ -2,7 +2,9 @@
  * The poll schedule kept with the analyses: which recordings are due to be asked for their results,
  * and what a poll that got no answer (or found the analysis overdue) writes.
  */
+import { ANALYSIS_STATES_POLLED } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
 
@@ -23,7 +25,7 @@ export const earliestPollAt = (db: Db, profileId: number): string | null =>
     stmt(
       db,
       `SELECT min(a.next_poll_at) AS at FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
-     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.state IN ('processing', 'timed_out')`,
+     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
     ).get(profileId) as { at: string | null }
   ).at;
 
@@ -33,7 +35,7 @@ export const duePolls = (db: Db, profileId: number, nowIso: string, limit: numbe
     db,
     `SELECT r.id, r.study_id, r.batch_id, r.recording_id, coalesce(r.accepted_at, r.uploaded_at) AS accepted_at, group_concat(a.type) AS types
      FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
-     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ('processing', 'timed_out')
+     WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
   ).all(profileId, nowIso, limit) as DuePollRow[];
 
@@ -49,7 +51,7 @@ export const recordFailedPoll = (
     .transaction(() => {
       stmt(
         db,
-        `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
+        `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
       ).run(nextPollAt, polledAt, recordingId);
       if (unreadable)
         appendUnreadableAnswer(db, polledAt, { studyId: unreadable.studyId, recordingId }, unreadable.error);
@@ -69,7 +71,7 @@ export const markTimedOut = (db: Db, recordingId: number): number =>
 export const markUnanswered = (db: Db, recordingId: number, at: string): number => {
   const n = stmt(
     db,
-    `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ('processing', 'timed_out')`,
+    `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
   ).run(recordingId).changes;
   if (n > 0) {
     const r = stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as {
@@ -96,7 +98,7 @@ export const strandedAnalyses = (db: Db): StrandedAnalysisRow[] =>
   stmt(
     db,
     `SELECT a.recording_id, a.type, a.state FROM analyses a JOIN recordings r ON r.id = a.recording_id
-     WHERE (a.state IN ('processing', 'timed_out') AND a.next_poll_at IS NULL)
+     WHERE (a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)} AND a.next_poll_at IS NULL)
         OR (a.state = 'awaiting_upload' AND r.upload_state = 'uploaded')
      ORDER BY a.recording_id, a.type`,
   ).all() as StrandedAnalysisRow[];

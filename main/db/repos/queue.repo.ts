@@ -4,7 +4,9 @@
  * profile still has work in flight.
  */
 import type { Usage } from '../../../shared/api/domain';
+import { UPLOAD_STATES_IN_FLIGHT } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 
 /** The study and batch a recording belongs to, for progress events. */
@@ -43,7 +45,7 @@ export const pendingWork = (db: Db, profileId: number): { uploads: boolean; poll
   const r = stmt(
     db,
     `SELECT EXISTS (SELECT 1 FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id
-                    WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state IN ('queued', 'uploading')) AS uploads,
+                    WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_FLIGHT)}) AS uploads,
             EXISTS (SELECT 1 FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
                     WHERE s.profile_id = ? AND a.state = 'processing') AS polls`,
   ).get(profileId, profileId) as { uploads: number; polls: number };

@@ -6,6 +6,12 @@
 import { basename } from 'node:path';
 import { ANALYSIS_TYPES, type AnalysisType, type ApiVersion } from '../../../shared/api/vocabulary';
 import type { RecordingFilter, RecordingSort } from '../../../shared/contract/recordings.contract';
+import {
+  ANALYSIS_STATES_DONE,
+  ANALYSIS_STATES_FAILED,
+  UPLOAD_STATES_IN_PROGRESS,
+  UPLOAD_STATES_NEEDING_ATTENTION,
+} from '../../../shared/states';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
 import {
   problemOf,
@@ -14,6 +20,7 @@ import {
   type StoredUploadError,
 } from '../../../shared/recording-problems';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { DISMISSED } from './needs-you-dismissals.repo';
 
@@ -57,15 +64,15 @@ export interface RecordingView {
  * set is built once per query instead of probing the analyses of every recording. The first term is
  * the index's own condition, which lets SQLite use it.
  */
-const UNFINISHED = `state NOT IN ('completed', 'not_requested')`;
-const withAnalysis = (states: string) =>
-  `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN (${states}))`;
+const UNFINISHED = `state NOT IN ${sqlWords(ANALYSIS_STATES_DONE)}`;
+const withAnalysis = (states: readonly AnalysisState[]) =>
+  `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN ${sqlWords(states)})`;
 
 const FILTER: Record<RecordingFilter, string> = {
   all: '1',
   // A needs-you item the researcher dismissed (curation, migration 0180) no longer needs them.
-  needs_attention: `(r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'error', 'timed_out', 'unanswered'`)})) AND NOT ${DISMISSED}`,
-  in_progress: `(r.upload_state IN ('pending', 'queued', 'uploading') OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(`'processing'`)}))`,
+  needs_attention: `(r.upload_state IN ${sqlWords(UPLOAD_STATES_NEEDING_ATTENTION)} OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(ANALYSIS_STATES_FAILED)})) AND NOT ${DISMISSED}`,
+  in_progress: `(r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)} OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(['processing'])}))`,
   completed: `(r.upload_state = 'uploaded' AND r.id NOT IN (SELECT recording_id FROM analyses WHERE ${UNFINISHED}))`,
   uncertain: `r.upload_state = 'upload_uncertain'`,
   refused: `r.upload_state IN ('refused_locally', 'rejected') AND NOT ${DISMISSED}`,

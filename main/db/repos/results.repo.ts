@@ -20,7 +20,9 @@
  */
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import { isFinalStatus } from '../../../shared/api/vocabulary';
+import { ANALYSIS_STATES_POLLED } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { replaceFlags, storeUnlisted } from './data-quality.repo';
 import { appendEvent } from './event-log.repo';
@@ -44,23 +46,23 @@ export const storeAnalysis = (
         db,
         `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?,
          raw = ?, received_status = ?
-       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
       );
       const pollOnly = stmt(
         db,
         `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?
-       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
       );
       const current = stmt(
         db,
         `SELECT raw, received_status, confirmations FROM analyses
-       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
       );
       const unconfirmed = stmt(
         db,
         `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?,
          confirmations = confirmations + 1
-       WHERE recording_id = ? AND type = ? AND state IN ('processing', 'timed_out')`,
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
       );
       const putValue = stmt(
         db,

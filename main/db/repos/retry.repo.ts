@@ -8,7 +8,9 @@
 import { retryable, type StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState } from '../../../shared/study';
+import { ANALYSIS_STATES_DONE } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { reopenBatchesOf } from './batches.repo';
 import { appendEvent } from './event-log.repo';
@@ -77,7 +79,7 @@ export const safeToRetry = (
      FROM recordings r
      WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId)
        AND (r.upload_state = 'rejected'
-            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ('completed', 'not_requested') AND state IN ('timed_out', 'unanswered'))))
+            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ${sqlWords(ANALYSIS_STATES_DONE)} AND state IN ('timed_out', 'unanswered'))))
      ORDER BY r.id`,
   ).all({ studyId, batchId: batchId ?? null }) as {
     id: number;

@@ -1,6 +1,8 @@
 /** The usage history: every usage answer the service gave, so the researcher can see credits over time. */
 import type { Usage } from '../../../shared/api/domain';
+import { UPLOAD_STATES_WAITING } from '../../../shared/states';
 import type { Db } from '../open';
+import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
 
@@ -61,6 +63,6 @@ export const usageByStudy = (db: Db, profileId: number): StudyUsage[] =>
                    OR (r.upload_state = 'cancelled' AND json_extract(r.upload_error, '$.resolution') = 'mark_uploaded_elsewhere'))
                 ) AS uploadsAccepted,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS uploadsUncertain,
-                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ('queued', 'pending')) AS queued
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}) AS queued
          FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY s.name COLLATE NOCASE`,
   ).all(profileId) as StudyUsage[];

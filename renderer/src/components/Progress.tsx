@@ -1,4 +1,5 @@
 /** A batch's progress: files sent and analyses finished, as bars with their numbers in words. */
+import { UPLOAD_STATES_NEEDING_ATTENTION } from '../../../shared/states';
 import type { BatchProgress } from '../../../shared/study';
 import { fmtInt } from '../lib/format';
 
@@ -18,8 +19,7 @@ export const batchFigures = (b: BatchProgress) => {
   const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
   const analysed = sum(b.analysesByState, ['completed', 'error']);
   const attention =
-    sum(b.uploads, ['refused_locally', 'rejected', 'upload_uncertain', 'duplicate']) +
-    sum(b.analysesByState, ['error', 'unanswered']);
+    sum(b.uploads, UPLOAD_STATES_NEEDING_ATTENTION) + sum(b.analysesByState, ['error', 'unanswered']);
   return { toSend, sent, analyses, analysed, attention };
 };
 

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import type { CurationDone } from '../../../../shared/curation';
 import type { AppError } from '../../../../shared/rpc';
+import { UPLOAD_STATES_NEVER_SENT, UPLOAD_STATES_SENT } from '../../../../shared/states';
 import { Badge } from '../../components/Badges';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
@@ -15,9 +16,8 @@ import { Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
 
-/** Upload states in which nothing of the recording was sent (main/db/repos/curation.repo.ts NEVER_SENT_STATES). */
-const NEVER_SENT = new Set(['pending', 'refused_locally', 'duplicate', 'cancelled']);
-const SENT = new Set(['uploaded', 'upload_uncertain', 'rejected']);
+const NEVER_SENT = new Set<string>(UPLOAD_STATES_NEVER_SENT);
+const SENT = new Set<string>(UPLOAD_STATES_SENT);
 
 type Step = 'exclude' | 'restore' | 'reassign' | 'delete' | 'send' | null;
 
