@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AnalysisType, ApiVersion } from './api/vocabulary';
 import { codeRef, labelText, LIMITS, listOf, plainText, strict } from './contract/bounds';
 import { ANALYSIS_STATES } from './states';
+import { isTimeZone } from './time-zone';
 
 // ---- the request ----
 
@@ -38,15 +39,6 @@ export const EXTRA_FILE = {
 
 /** The states a researcher can select analyses by: the study database's own (shared/states.ts). */
 export const ExportAnalysisState = z.enum(ANALYSIS_STATES);
-
-const isTimeZone = (tz: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A calendar day (the whole day in the export's time zone) or an instant with its offset. */
 export const ExportBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);

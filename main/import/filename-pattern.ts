@@ -20,7 +20,7 @@
  */
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
-import { isValidTimeZone } from './manifest';
+import { isTimeZone } from '../../shared/time-zone';
 import { isValidWallTime, wallAsUtc, zonedWallTimeToUtc, type WallTime } from '../wall-time';
 
 export interface CompiledPattern {
@@ -73,7 +73,7 @@ export function compileFilenamePattern(
   pattern: string,
   opts: { timeZone?: string } = {},
 ): Result<CompiledPattern, string> {
-  if (opts.timeZone !== undefined && !isValidTimeZone(opts.timeZone))
+  if (opts.timeZone !== undefined && !isTimeZone(opts.timeZone))
     return err(
       `"${opts.timeZone}" is not a time zone this computer knows (expected an IANA name such as Europe/Berlin).`,
     );

@@ -30,6 +30,7 @@ import { stringify } from 'csv-stringify/sync';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import { err, ok } from '../../shared/result';
 import type { Result } from '../../shared/result';
+import { isTimeZone } from '../../shared/time-zone';
 import { isValidWallTime, wallAsUtc, zonedWallTimeToUtc, type WallTime } from '../wall-time';
 
 export interface ManifestRow {
@@ -112,7 +113,7 @@ interface RawRecord {
 }
 
 export function parseManifest(text: string, opts: ManifestOptions): Result<ManifestParse, ManifestProblem> {
-  if (opts.timeZone !== undefined && !isValidTimeZone(opts.timeZone)) {
+  if (opts.timeZone !== undefined && !isTimeZone(opts.timeZone)) {
     return err(
       problem(
         'invalid_time_zone',
@@ -278,16 +279,7 @@ export function manifestTemplate(): string {
   );
 }
 
-// ---- dates and time zones (also used by filename-pattern.ts) ----
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+// ---- dates ----
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =

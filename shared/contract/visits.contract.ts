@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MISSING_REASON_NAMES, MISSING_REASONS, type MissingCode, type MissingReason } from '../missing-data';
 import { PARTICIPANT_STATUSES, VISIT_SOURCES } from '../states';
+import { isTimeZone } from '../time-zone';
 import { isDate } from '../visits';
 import { action, procedure } from '../rpc';
 import { boundedInt, LIMITS, listOf, plainText, strict } from './bounds';
@@ -19,14 +20,7 @@ const DateText = z
   .refine(isDate, 'That date does not exist.');
 const TimeZoneText = plainText(LIMITS.timeZone)
   .min(1)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'An IANA time zone, e.g. Europe/Berlin or UTC.');
+  .refine(isTimeZone, 'An IANA time zone, e.g. Europe/Berlin or UTC.');
 /** Days: a schedule spans at most ten years. */
 const MAX_DAY = 3660;
 /** Visits in one schedule. */

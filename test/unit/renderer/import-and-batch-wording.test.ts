@@ -8,12 +8,12 @@ import type { BatchProgress } from '../../../shared/study';
 import { batchStatus, BATCH_LABEL, clockNotice } from '../../../renderer/src/features/batches/batch-status';
 import {
   initialChoice,
-  isTimeZone,
   lastSegment,
   previewRequest,
   problemsOf,
   type ImportChoice,
 } from '../../../renderer/src/features/import/import-choice';
+import { isTimeZone } from '../../../shared/time-zone';
 
 const choice = (over: Partial<ImportChoice> = {}): ImportChoice => ({
   ...initialChoice('v1.3'),

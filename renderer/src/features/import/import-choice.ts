@@ -4,6 +4,7 @@
  */
 import type { Input } from '../../../../shared/contract';
 import { analysisTypesFor, type AnalysisType, type ApiVersion } from '../../../../shared/api/vocabulary';
+import { isTimeZone } from '../../../../shared/time-zone';
 
 export interface ImportChoice {
   readonly paths: readonly string[];
@@ -37,15 +38,6 @@ export const initialChoice = (version: ApiVersion): ImportChoice => ({
   channel: 'auto',
   channelByFile: {},
 });
-
-export const isTimeZone = (z: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: z });
-    return z.trim() !== '';
-  } catch {
-    return false;
-  }
-};
 
 export type ChoiceProblems = Partial<
   Record<'paths' | 'manifest' | 'pattern' | 'timeZone' | 'analyses', string>
