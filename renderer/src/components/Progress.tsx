@@ -1,5 +1,9 @@
 /** A batch's progress: files sent and analyses finished, as bars with their numbers in words. */
-import { UPLOAD_STATES_NEEDING_ATTENTION } from '../../../shared/states';
+import {
+  UPLOAD_STATES_IN_PROGRESS,
+  UPLOAD_STATES_NEEDING_ATTENTION,
+  UPLOAD_STATES_SENT,
+} from '../../../shared/states';
 import type { BatchProgress } from '../../../shared/study';
 import { fmtInt } from '../lib/format';
 
@@ -7,14 +11,8 @@ const sum = (o: Readonly<Partial<Record<string, number>>>, keys: readonly string
   keys.reduce((a, k) => a + (o[k] ?? 0), 0);
 
 export const batchFigures = (b: BatchProgress) => {
-  const toSend = sum(b.uploads, [
-    'pending',
-    'queued',
-    'uploading',
-    'uploaded',
-    'rejected',
-    'upload_uncertain',
-  ]);
+  // Files meant to be sent: on their way, or sent (whatever the service made of them).
+  const toSend = sum(b.uploads, [...UPLOAD_STATES_IN_PROGRESS, ...UPLOAD_STATES_SENT]);
   const sent = sum(b.uploads, ['uploaded']);
   const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
   const analysed = sum(b.analysesByState, ['completed', 'error']);

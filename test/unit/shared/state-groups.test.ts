@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { sqlWords } from '../../../main/db/sql-words';
+import { batchFigures } from '../../../renderer/src/components/Progress';
 import {
   ANALYSIS_STATE_STANDING,
   ANALYSIS_STATES,
@@ -100,5 +101,15 @@ describe("the participant figures kept by the database's triggers", () => {
       return p.rec_attention === 1;
     });
     expect(sorted(counted)).toEqual(sorted(UPLOAD_STATES_NEEDING_ATTENTION));
+  });
+});
+
+describe("a batch's figures", () => {
+  it('count files on their way or sent as to send, and the attention group as needing the researcher', () => {
+    const uploads = Object.fromEntries(UPLOAD_STATES.map((s) => [s, 1]));
+    const f = batchFigures({ uploads, analysesByState: {} } as unknown as Parameters<typeof batchFigures>[0]);
+    expect(f.toSend).toBe(6);
+    expect(f.sent).toBe(1);
+    expect(f.attention).toBe(UPLOAD_STATES_NEEDING_ATTENTION.length);
   });
 });
