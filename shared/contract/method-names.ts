@@ -4,6 +4,7 @@
  * contract identical: a method added to one and not the other fails to compile.
  */
 import type { Method } from './index';
+import type { Same } from '../same-type';
 
 export const METHOD_NAMES = [
   'acoustics.pitchTrack',
@@ -117,5 +118,4 @@ export type MethodName = (typeof METHOD_NAMES)[number];
 export const isMethodName = (m: unknown): m is MethodName =>
   typeof m === 'string' && (METHOD_NAMES as readonly string[]).includes(m);
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const METHOD_NAMES_MATCH_CONTRACT: Same<MethodName, Method> = true;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
+import type { Same } from '../same-type';
 import { labelText, LIMITS, listOf, pathText, plainText, strict } from './bounds';
 import type { Usage } from '../api/domain';
 import { AnalysisType, ApiVersion, AUDIO_FORMATS } from '../api/vocabulary';
@@ -188,7 +189,6 @@ export const EngineEventSchema = z.discriminatedUnion('type', [
 export { ApiVersion };
 
 // Compile-time: each schema describes exactly its type (both directions).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Check<T extends true> = T;
 type Deep<T> = T extends readonly (infer U)[]
   ? Deep<U>[]
