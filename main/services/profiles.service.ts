@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../../shared/api/domain';
 import type { ApiVersion } from '../../shared/api/vocabulary';
+import { keyRefOf } from '../../shared/key-ref';
 import { err, ok, type Result } from '../../shared/result';
 import type { ProfileSummary } from '../../shared/study';
 import { appendAudit } from '../db/repos/audit.repo';
@@ -127,7 +128,7 @@ export const profilesService = (
         isSandbox: p.isSandbox === true,
         createdAt: iso(),
       });
-      const stored = p.keyEnv ? ok(`env:${p.keyEnv}`) : p.apiKey ? storeKey(id, p.apiKey) : ok(null);
+      const stored = p.keyEnv ? ok(keyRefOf('env', p.keyEnv)) : p.apiKey ? storeKey(id, p.apiKey) : ok(null);
       if (!stored.ok) {
         deleteProfile(db, id);
         return stored;

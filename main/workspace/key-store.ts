@@ -1,13 +1,12 @@
 /**
- * Where a service profile's API key is kept. The database holds only a reference (`key_ref`), never
- * the key:
- *   - `env:NAME`: read from an environment variable at run time (lab servers, scheduled jobs);
- *   - `key-file:<profile id>`: a file readable only by the user in the workspace's keys folder;
- *   - `safe-storage:<profile id>`: encrypted by the operating system's keychain; only the Electron shell
- *     can read these, through the `KeyVault` it passes in (main/electron).
+ * Where a service profile's API key is kept. The database holds only a reference (`key_ref`, its
+ * schemes in shared/key-ref.ts), never the key: `env:NAME` for lab servers and scheduled jobs,
+ * `key-file:<profile id>` in the workspace's keys folder, `safe-storage:<profile id>` that only the
+ * Electron shell can read, through the `KeyVault` it passes in (main/electron).
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keyRefOf, parseKeyRef } from '../../shared/key-ref';
 import { err, ok, type Result } from '../../shared/result';
 
 /** What the Electron shell provides (safeStorage); absent under plain Node. */
@@ -38,12 +37,12 @@ export const createKeyStore = (opts: {
     const file = fileOf(name);
     writeFileSync(file, key, { mode: 0o600 });
     chmodSync(file, 0o600);
-    return `key-file:${name}`;
+    return keyRefOf('key-file', name);
   };
   const saveAs = (name: string, key: string): string => {
     if (opts.vault) {
       opts.vault.save(`profile-${name}`, key);
-      return `safe-storage:${name}`;
+      return keyRefOf('safe-storage', name);
     }
     return saveFile(name, key);
   };
@@ -57,7 +56,7 @@ export const createKeyStore = (opts: {
         return err(
           'This service profile has no API key yet. Add the key your service administrator gave you.',
         );
-      const [scheme, name = ''] = keyRef.split(/:(.*)/s, 2) as [string, string?];
+      const { scheme, written, name } = parseKeyRef(keyRef);
       if (scheme === 'env') {
         const v = env[name];
         return v
@@ -82,11 +81,11 @@ export const createKeyStore = (opts: {
           ? ok(v)
           : err('The encrypted API key for this profile could not be read. Enter the key again.');
       }
-      return err(`Unknown key reference "${scheme}". Enter the API key again.`);
+      return err(`Unknown key reference "${written}". Enter the API key again.`);
     },
     remove(keyRef) {
       if (keyRef === null) return;
-      const [scheme, name = ''] = keyRef.split(/:(.*)/s, 2) as [string, string?];
+      const { scheme, name } = parseKeyRef(keyRef);
       if (scheme === 'key-file') rmSync(fileOf(name), { force: true });
       if (scheme === 'safe-storage') opts.vault?.remove(`profile-${name}`);
     },

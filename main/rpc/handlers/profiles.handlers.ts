@@ -5,6 +5,7 @@
  */
 import { explainApiError } from '../../../shared/api/api-error';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import { parseKeyRef, type KeyRefScheme } from '../../../shared/key-ref';
 import type { profilesContract, ProfileView } from '../../../shared/contract/profiles.contract';
 import { err, ok, type Result } from '../../../shared/result';
 import { appError, type AppError } from '../../../shared/rpc';
@@ -12,19 +13,16 @@ import { createApiClient } from '../../api/client';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
+const KEY_LOCATION: Record<KeyRefScheme, (name: string) => string> = {
+  'safe-storage': () => "the operating system's keychain",
+  'key-file': () => 'a key file only your user account can read (not encrypted)',
+  env: (name) => `the environment variable ${name}`,
+};
+
 export const keyLocation = (keyRef: string | null): string | null => {
   if (keyRef === null) return null;
-  const [scheme, name] = keyRef.split(/:(.*)/s, 2) as [string, string | undefined];
-  switch (scheme) {
-    case 'safe-storage':
-      return "the operating system's keychain";
-    case 'key-file':
-      return 'a key file only your user account can read (not encrypted)';
-    case 'env':
-      return `the environment variable ${name ?? ''}`;
-    default:
-      return 'an unknown place';
-  }
+  const { scheme, name } = parseKeyRef(keyRef);
+  return scheme === null ? 'an unknown place' : KEY_LOCATION[scheme](name);
 };
 
 export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContract> => {
