@@ -1,6 +1,6 @@
 /** `voicescope export`: the app's indicator spreadsheets with their codebook (docs/export.md), from the command line. */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { APP_VERSION } from '../../app-version';
 import { EXIT, need, UsageError, type WorkspaceCommand } from '../command';
 import { resolveStudy } from '../lookup';
 
@@ -11,21 +11,6 @@ const list = (v: string | undefined): string[] | undefined =>
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean);
-
-/** The version written into every export's codebook. */
-const appVersion = (): string => {
-  try {
-    return (
-      (
-        JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-          version?: string;
-        }
-      ).version ?? 'unknown'
-    );
-  } catch {
-    return 'unknown';
-  }
-};
 
 export const exportCommand: WorkspaceCommand = {
   name: 'export',
@@ -64,7 +49,7 @@ export const exportCommand: WorkspaceCommand = {
       {
         outDir: resolve(need(v.out, 'out')),
         ...(v.folder ? { folderName: v.folder } : {}),
-        appVersion: appVersion(),
+        appVersion: APP_VERSION,
         signal: ac.signal,
         onProgress: (p) =>
           out.progress(
