@@ -11,6 +11,7 @@
  * `account_id` is kept even when another field is odd (the reader flags it).
  */
 import type { ApiError } from '../../shared/api/api-error';
+import { iso } from '../../shared/iso';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
 import {
@@ -71,12 +72,12 @@ export const createMissingAccounts = async (
   const created: { code: string; accountId: string }[] = [];
   const failed: { code: string; error: ApiError }[] = [];
   const uncertain: { code: string; error: ApiError }[] = [];
-  const iso = () => new Date(opts.now()).toISOString();
+  const now = () => iso(opts.now());
   recoverAccountRequests(db, opts.now());
   for (const p of participantsWithoutAccount(db, studyId, opts.codes)) {
-    if (!beginAccountRequest(db, p.id, iso())) continue; // another request is open for this participant
+    if (!beginAccountRequest(db, p.id, now())) continue; // another request is open for this participant
     const res = await client.createAccount();
-    const at = iso();
+    const at = now();
     if (!res.ok) {
       const { outcomeUnknown, ...error } = res.error;
       if (outcomeUnknown) {

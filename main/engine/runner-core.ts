@@ -86,8 +86,6 @@ export interface RunnerCore {
   wake(): void;
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
-
 export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
   const now = o.now ?? Date.now;
   const poll = clampPollSettings(o.poll ?? {});

@@ -6,7 +6,8 @@ import { explainApiError } from '../../shared/api/api-error';
 import { classifyDbError, describeDbProblem } from '../db/db-errors';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { deleteSetting, readSetting, writeSetting } from '../db/repos/settings.repo';
-import { iso, type RunnerCore, type RunnerPause } from './runner-core';
+import { iso } from '../../shared/iso';
+import type { RunnerCore, RunnerPause } from './runner-core';
 import type { QueuePause } from './upload-step';
 
 const PAUSE_KEY = (profileId: number) => `queue_pause:${profileId}`;

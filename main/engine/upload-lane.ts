@@ -8,7 +8,8 @@ import { finishDrainedBatches, setBatchUsageAfter } from '../db/repos/batches.re
 import { annotateUncertainUsage, recordingPlace } from '../db/repos/queue.repo';
 import { recoverInterruptedUploads } from '../db/repos/uploads.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
-import { iso, type RunnerCore } from './runner-core';
+import { iso } from '../../shared/iso';
+import type { RunnerCore } from './runner-core';
 import { checkIdle } from './runner-idle';
 import { expirePause, napThroughPause, onFailure, onServicePause } from './runner-pause';
 import { nextQueued, uploadOne, type QueuedRecording, type UploadOneOutcome } from './upload-step';

@@ -12,6 +12,7 @@ import type { ApiError, ApiErrorKind } from '../../shared/api/api-error';
 import type { DataQualityFlag } from '../../shared/api/data-quality';
 import type { RecordingReceipt } from '../../shared/api/domain';
 import { checkReceipt } from '../../shared/api/receipt-check';
+import { iso } from '../../shared/iso';
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import { fileAudioSource, type AudioSource } from '../api/upload-body';
@@ -181,7 +182,6 @@ export const uploadOne = async (
   row: QueuedRecording,
   opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
 ): Promise<UploadOneOutcome> => {
-  const iso = (ms: number) => new Date(ms).toISOString();
   if (
     !beginUpload(db, iso(opts.now()), {
       recordingId: row.id,

@@ -14,6 +14,7 @@ import { type Ping } from '../../shared/api/wire-common';
 import { AlzheimersV12, ParkinsonsV12, WellbeingV12 } from '../../shared/api/wire-v12';
 import { AlzheimersV13, CommunicationCoachV13, ParkinsonsV13, WellbeingV13 } from '../../shared/api/wire-v13';
 import type { WIRE } from '../../shared/api/wire';
+import { iso } from '../../shared/iso';
 import type { CreditBuckets, Organisation } from './config';
 import type { AccountRecord, RecordingRecord } from './state';
 
@@ -32,8 +33,6 @@ export interface SimulationMark {
   readonly simulated: true;
   readonly generator: string;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const renderPing = (): PingOut => ({
   message: 'Speech Analysis sandbox is up. Everything it returns is simulated.',

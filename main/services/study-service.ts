@@ -7,6 +7,7 @@
  * participants, usage, privacy, exports, the engine); each part calls repositories (main/db/repos/),
  * never SQL of its own.
  */
+import { iso } from '../../shared/iso';
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
@@ -73,7 +74,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     keys,
     options: o,
     now,
-    iso: () => new Date(now()).toISOString(),
+    iso: () => iso(now()),
     emit,
   };
   const engine = createEngine(ctx);
