@@ -5,13 +5,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 
-import { assessFile, measureFile, type AcousticSettings } from './measure';
+import type { PitchSettings } from '../../shared/acoustics/pitch-settings';
+import { assessFile, measureFile } from './measure';
 import { compactTrack } from './pitch-track';
 
 export interface WorkerRequest {
   readonly id: number;
   readonly path: string;
-  readonly settings: AcousticSettings;
+  readonly settings: PitchSettings;
   /** The quality control alone (assessFile), not the measures. */
   readonly qualityOnly?: boolean;
   /** Send the F0 track too (pitch-track.ts), for storing beside the measures. */

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 
+import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
 import { err, ok, type Result } from '../../shared/result';
 import { parseWavHeader, readMonoSamples, type WavProblem } from '../audio/wav';
 import { toFormants } from './formants';
@@ -19,18 +20,10 @@ import { jitterLocal, shimmerLocal } from './voice';
 
 export const ENGINE = { name: 'voicescope-acoustics', version: '0.2.0' } as const;
 
-export interface AcousticSettings {
-  /** Pitch floor in Hz (Praat's "pitch floor"); also the harmonicity's minimum pitch. */
-  readonly pitchFloor: number;
-  readonly pitchCeiling: number;
-}
-
-export const DEFAULT_ACOUSTIC_SETTINGS: AcousticSettings = { pitchFloor: 75, pitchCeiling: 500 };
-
 export interface AcousticResult {
   readonly measures: Measures;
   readonly quality: QualityReport;
-  readonly settings: AcousticSettings;
+  readonly settings: PitchSettings;
   readonly engine: typeof ENGINE;
   /** The To Pitch (cc) track the F0 measures come from: frame i at firstTime + i · step, 0 = unvoiced. */
   readonly pitchTrack: { readonly firstTime: number; readonly step: number; readonly f0: Float64Array };
@@ -41,7 +34,7 @@ const orNull = (v: number | null): number | null => (v === null || !Number.isFin
 export const measureSamples = (
   samples: Float32Array,
   sampleRate: number,
-  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
+  settings: PitchSettings = DEFAULT_PITCH_SETTINGS,
 ): AcousticResult => {
   const { pitchFloor: floor, pitchCeiling: ceiling } = settings;
   const pitch = toPitch(samples, sampleRate, pitchDefaults('cc', floor, ceiling));
@@ -114,7 +107,7 @@ const readWav = async (
 
 export const measureFile = async (
   path: string,
-  settings: AcousticSettings = DEFAULT_ACOUSTIC_SETTINGS,
+  settings: PitchSettings = DEFAULT_PITCH_SETTINGS,
 ): Promise<Result<AcousticResult, MeasureFileProblem>> => {
   const wav = await readWav(path);
   if (!wav.ok) return wav;

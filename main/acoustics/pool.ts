@@ -8,13 +8,9 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
 import type { Result } from '../../shared/result';
-import {
-  DEFAULT_ACOUSTIC_SETTINGS,
-  type AcousticResult,
-  type AcousticSettings,
-  type MeasureFileProblem,
-} from './measure';
+import { type AcousticResult, type MeasureFileProblem } from './measure';
 import type { PitchTrack } from './pitch-track';
 import type { QualityReport } from './quality';
 import type { WorkerRequest } from './measure-worker';
@@ -52,7 +48,7 @@ const startWorker = (): Worker => {
 
 export const measureFiles = (
   paths: readonly string[],
-  settings: AcousticSettings,
+  settings: PitchSettings,
   options: PoolOptions = {},
 ): Promise<PooledResult[]> =>
   runPool<PooledResult>(paths, settings, { withPitchTrack: options.withPitchTrack ?? false }, options);
@@ -67,11 +63,11 @@ export const assessFiles = (
     readonly onResult?: (index: number, result: PooledQuality) => void;
   } = {},
 ): Promise<PooledQuality[]> =>
-  runPool<PooledQuality>(paths, DEFAULT_ACOUSTIC_SETTINGS, { qualityOnly: true }, options);
+  runPool<PooledQuality>(paths, DEFAULT_PITCH_SETTINGS, { qualityOnly: true }, options);
 
 const runPool = async <R>(
   paths: readonly string[],
-  settings: AcousticSettings,
+  settings: PitchSettings,
   asked: Pick<WorkerRequest, 'qualityOnly' | 'withPitchTrack'>,
   options: { readonly threads?: number; readonly onResult?: (index: number, result: R) => void },
 ): Promise<R[]> => {

@@ -4,7 +4,8 @@
  * and stored with their provenance (engine version, pitch range). The audio read is the converted copy
  * when the import made one (what the service heard), else the original file.
  */
-import { DEFAULT_ACOUSTIC_SETTINGS, ENGINE, type AcousticSettings } from '../acoustics/measure';
+import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
+import { ENGINE } from '../acoustics/measure';
 import { assessFiles, measureFiles } from '../acoustics/pool';
 import type { QualityReport } from '../acoustics/quality';
 import type { PitchTrack } from '../acoustics/pitch-track';
@@ -20,7 +21,7 @@ import type { ServiceContext } from './service-context';
 
 export interface MeasureStudyOptions {
   /** The pitch range; by default the study's (setLocalMeasureSettings) or 75-500 Hz. */
-  readonly settings?: AcousticSettings;
+  readonly settings?: PitchSettings;
   /** Measure every recording again, not only those without measures. */
   readonly again?: boolean;
   readonly threads?: number;
@@ -35,13 +36,13 @@ export interface MeasureStudyReport {
     readonly path: string;
     readonly detail: string;
   }[];
-  readonly settings: AcousticSettings;
+  readonly settings: PitchSettings;
 }
 
 export interface LocalMeasuresService {
   /** The pitch range local measures of the study use (75-500 Hz unless set). */
-  localMeasureSettings(studyId: number): AcousticSettings;
-  setLocalMeasureSettings(studyId: number, settings: AcousticSettings): void;
+  localMeasureSettings(studyId: number): PitchSettings;
+  setLocalMeasureSettings(studyId: number, settings: PitchSettings): void;
   measureStudy(studyId: number, opts?: MeasureStudyOptions): Promise<MeasureStudyReport>;
   /**
    * Measures the study's unmeasured recordings in the background (after an import), one worker thread,
@@ -67,8 +68,8 @@ const settingKey = (studyId: number): string => `local_measures.settings.study.$
 
 export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService => {
   const { db, iso } = ctx;
-  const settingsOf = (studyId: number): AcousticSettings =>
-    readSetting<AcousticSettings>(db, settingKey(studyId)) ?? DEFAULT_ACOUSTIC_SETTINGS;
+  const settingsOf = (studyId: number): PitchSettings =>
+    readSetting<PitchSettings>(db, settingKey(studyId)) ?? DEFAULT_PITCH_SETTINGS;
   const running = new Map<number, Promise<void>>();
   const askedAgain = new Set<number>();
   const self: LocalMeasuresService = {

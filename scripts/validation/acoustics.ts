@@ -18,7 +18,8 @@ import { join, resolve } from 'node:path';
 
 import { encodeWav } from '../../test/fixtures/audio';
 import { parseWavHeader, readMonoSamples } from '../../main/audio/wav';
-import { DEFAULT_ACOUSTIC_SETTINGS, measureSamples } from '../../main/acoustics/measure';
+import { DEFAULT_PITCH_SETTINGS } from '../../shared/acoustics/pitch-settings';
+import { measureSamples } from '../../main/acoustics/measure';
 import { MEASURE_KEYS, type MeasureKey } from '../../main/acoustics/measures';
 import { seeded, syntheticSet } from './synthetic';
 
@@ -189,7 +190,7 @@ export const compareFile = (
   if (!info.ok) throw new Error(`${file}: ${info.error.detail}`);
   const x = readMonoSamples(bytes, info.value);
   const t = performance.now();
-  const ours = measureSamples(x, info.value.sampleRateHz, DEFAULT_ACOUSTIC_SETTINGS);
+  const ours = measureSamples(x, info.value.sampleRateHz, DEFAULT_PITCH_SETTINGS);
   const oursSeconds = (performance.now() - t) / 1000;
   const trackFile = join(tmpdir(), `voicescope-track-${process.pid}.tsv`);
   const praat = runPraat(file, 75, 500, trackFile);

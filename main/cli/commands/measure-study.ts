@@ -6,13 +6,13 @@
  */
 import { defaultWorkspaceDir } from '../../workspace/workspace';
 import { openStudyService } from '../../services/study-service';
-import type { AcousticSettings } from '../../acoustics/measure';
+import type { PitchSettings } from '../../../shared/acoustics/pitch-settings';
 import { EXIT, UsageError, type CommandInput } from '../command';
 import { resolveStudy } from '../lookup';
 
 export const measureStudy = async (
   input: CommandInput,
-  pitch: (fallback: AcousticSettings) => AcousticSettings,
+  pitch: (fallback: PitchSettings) => PitchSettings,
 ): Promise<number> => {
   const { values: v, out } = input;
   const svc = openStudyService({ workspaceDir: v.home ?? defaultWorkspaceDir() });

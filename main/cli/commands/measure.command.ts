@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 
 import { stringify } from 'csv-stringify/sync';
 
-import { DEFAULT_ACOUSTIC_SETTINGS, type AcousticSettings } from '../../acoustics/measure';
+import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../../shared/acoustics/pitch-settings';
 import { MEASURE_KEYS, MEASURES } from '../../acoustics/measures';
 import { measureFiles } from '../../acoustics/pool';
 import { EXIT, UsageError, type StandaloneCommand } from '../command';
@@ -49,7 +49,7 @@ export const measureCommand: StandaloneCommand = {
   run: async (input) => {
     const { values: v, sub, rest, out } = input;
     const args = [sub, ...rest].filter((a): a is string => a !== undefined);
-    const pitch = (fallback: AcousticSettings): AcousticSettings => {
+    const pitch = (fallback: PitchSettings): PitchSettings => {
       const s = {
         pitchFloor: hz(v['pitch-floor'], 'pitch-floor', fallback.pitchFloor),
         pitchCeiling: hz(v['pitch-ceiling'], 'pitch-ceiling', fallback.pitchCeiling),
@@ -58,14 +58,14 @@ export const measureCommand: StandaloneCommand = {
         throw new UsageError('--pitch-ceiling must be higher than --pitch-floor.');
       return s;
     };
-    let settings: AcousticSettings;
+    let settings: PitchSettings;
     try {
       if (v.study !== undefined) {
         if (args.length > 0) throw new UsageError('Give either files and folders or --study, not both.');
         return await measureStudy(input, pitch);
       }
       if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
-      settings = pitch(DEFAULT_ACOUSTIC_SETTINGS);
+      settings = pitch(DEFAULT_PITCH_SETTINGS);
     } catch (e) {
       // A command without a workspace reports its own usage errors (the dispatcher does it for the others).
       if (!(e instanceof UsageError)) throw e;
