@@ -5,7 +5,7 @@
  * for results again); never an upload whose outcome is unknown.
  */
 import { explainApiError, type ApiError, type ApiErrorKind } from './api/api-error';
-import type { AnalysisType } from './api/vocabulary';
+import { ANALYSIS_NAME, type AnalysisType } from './api/vocabulary';
 import type { AnalysisState, UploadState, VerdictView } from './study';
 
 export interface Problem {
@@ -24,13 +24,7 @@ export interface RecordingFactsForProblem {
   readonly uploadError: StoredUploadError | null;
 }
 
-const TYPE_LABEL: Record<AnalysisType, string> = {
-  wellbeing: 'wellbeing',
-  parkinsons: "Parkinson's",
-  alzheimers: "Alzheimer's",
-  communication_coach: 'communication coach',
-};
-const list = (types: readonly AnalysisType[]) => types.map((t) => TYPE_LABEL[t]).join(', ');
+const list = (types: readonly AnalysisType[]) => types.map((t) => ANALYSIS_NAME[t]).join(', ');
 
 const isApiError = (e: StoredUploadError): e is ApiError => 'kind' in e && 'endpoint' in e;
 
