@@ -4,8 +4,10 @@
  * doing it again is safe: only what certainly cost nothing (a rejected upload) or costs nothing (asking
  * for results again); never an upload whose outcome is unknown.
  */
-import { explainApiError, type ApiError, type ApiErrorKind } from './api/api-error';
+import { z } from 'zod';
+import { ApiError, explainApiError, type ApiErrorKind } from './api/api-error';
 import { ANALYSIS_NAME, type AnalysisType } from './api/vocabulary';
+import { UsageSchema } from './contract/views';
 import type { AnalysisState, UploadState, VerdictView } from './study';
 
 export interface Problem {
@@ -13,9 +15,22 @@ export interface Problem {
   readonly action: string;
 }
 
-/** What `recordings.upload_error` holds: the service's refusal, or a local reason (file gone), or an uncertain upload's record. */
-export type StoredUploadError =
-  ApiError | { readonly reason: string; readonly error?: ApiError | null; readonly resolution?: string };
+/**
+ * What `recordings.upload_error` holds: the service's refusal; or a local reason (file gone, conversion
+ * failed) or an uncertain upload's record (why, the error, the usage read before and after), with the
+ * researcher's resolution once they decided.
+ */
+export const StoredUploadErrorSchema = z.union([
+  ApiError,
+  z.object({
+    reason: z.string().optional(),
+    error: ApiError.nullable().optional(),
+    resolution: z.string().optional(),
+    usageBefore: UsageSchema.nullable().optional(),
+    usageAfter: UsageSchema.nullable().optional(),
+  }),
+]);
+export type StoredUploadError = z.infer<typeof StoredUploadErrorSchema>;
 
 export interface RecordingFactsForProblem {
   readonly uploadState: UploadState;
@@ -61,14 +76,16 @@ export const problemOf = (f: RecordingFactsForProblem): Problem | null => {
         };
       }
       return {
-        summary: e && !isApiError(e) ? e.reason : 'The service refused this file.',
+        summary: (e && !isApiError(e) ? e.reason : undefined) ?? 'The service refused this file.',
         action: 'Fix the cause, then retry: nothing was charged.',
       };
     }
     case 'upload_uncertain': {
       const e = f.uploadError;
       return {
-        summary: e && !isApiError(e) ? e.reason : 'It is not known whether the service received this upload.',
+        summary:
+          (e && !isApiError(e) ? e.reason : undefined) ??
+          'It is not known whether the service received this upload.',
         action:
           'Decide: send it again (it may be charged twice), give it up, or mark it as uploaded elsewhere. Voicescope never re-sends it on its own.',
       };

@@ -26,7 +26,6 @@ import {
 import { ChartChoiceSchema, type ChartChoice } from '../../shared/contract/cohort.contract';
 import type { VisitSource } from '../../shared/states';
 import type { VisitDef } from '../../shared/visits';
-import type { VerdictView } from '../../shared/study';
 import {
   CHART_MEASURES,
   defaultChartMeasures,
@@ -214,7 +213,7 @@ export const participantTimeline = (
     versions,
     sessions: sessions.map((s) => {
       const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
-      const verdict = s.verdict ? (JSON.parse(s.verdict) as VerdictView) : null;
+      const verdict = s.verdict;
       const a = assignmentOf.get(s.id);
       return {
         recordingId: s.id,

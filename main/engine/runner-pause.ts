@@ -2,7 +2,8 @@
  * The queue runner's pause: set by the researcher, by the service (organisation-wide refusals, rate
  * limits) or by the database failing. The pause in memory rules; writing it down is best effort.
  */
-import { explainApiError } from '../../shared/api/api-error';
+import { z } from 'zod';
+import { ApiError, explainApiError } from '../../shared/api/api-error';
 import { classifyDbError, describeDbProblem } from '../db/db-errors';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { deleteSetting, readSetting, writeSetting } from '../db/repos/settings.repo';
@@ -11,10 +12,14 @@ import type { RunnerCore, RunnerPause } from './runner-core';
 import type { QueuePause } from './upload-step';
 
 const PAUSE_KEY = (profileId: number) => `queue_pause:${profileId}`;
+/** A pause as it is kept (a database pause never is). */
+const StoredPause = z
+  .object({ reason: z.string(), error: ApiError.nullable(), untilMs: z.number().nullable() })
+  .nullable();
 
 /** The pause an earlier process left for this profile (only open-ended pauses are kept). */
 export const loadPause = (r: RunnerCore): RunnerPause | null =>
-  readSetting<RunnerPause | null>(r.db, PAUSE_KEY(r.profileId));
+  readSetting(r.db, PAUSE_KEY(r.profileId), StoredPause) ?? null;
 
 /**
  * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by

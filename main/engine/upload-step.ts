@@ -160,7 +160,7 @@ export const nextQueued = (
       contentSha256: r.content_sha256,
       accountId: r.account_id,
       recordedAt: r.recorded_at,
-      analyses: JSON.parse(r.analyses) as AnalysisType[],
+      analyses: r.analyses,
       isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
       probe: {
         format: r.format,

@@ -7,7 +7,7 @@
 import { ENGINE } from '../acoustics/measure';
 import { localMeasureName, MEASURE_KEYS, MEASURES, type MeasureKey } from '../acoustics/measures';
 import { QUALITY_THRESHOLDS } from '../acoustics/quality';
-import type { StoredMeasurement } from '../db/repos/local-measures.repo';
+import type { MeasuredSettings, StoredMeasurement } from '../db/repos/local-measures.repo';
 import type { ExportColumn, RawValue } from './column';
 
 /** The `analysis` of the long form's local rows. */
@@ -53,10 +53,7 @@ export const localPair = (m: StoredMeasurement): LocalPairView => ({
   state: m.problem === null ? 'completed' : 'error',
 });
 
-const settingsOf = (
-  m: StoredMeasurement | null | undefined,
-): { pitchFloor?: number; pitchCeiling?: number } =>
-  m ? (JSON.parse(m.settings) as { pitchFloor?: number; pitchCeiling?: number }) : {};
+const settingsOf = (m: StoredMeasurement | null | undefined): MeasuredSettings => m?.settings ?? {};
 
 const column = <C>(
   name: string,

@@ -3,11 +3,13 @@
  * problem with support); API keys stay out of the log whatever the mode. Off by default; switching it
  * on or off is written to the audit log.
  */
+import { z } from 'zod';
 import type { Db } from '../db/open';
 import { appendAudit } from '../db/repos/audit.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 
 const KEY = 'privacy_diagnostic';
+const StoredDiagnostic = z.object({ on: z.boolean(), since: z.string().nullable() }).partial();
 
 export interface DiagnosticMode {
   readonly on: boolean;
@@ -16,7 +18,7 @@ export interface DiagnosticMode {
 }
 
 export const readDiagnostic = (db: Db): DiagnosticMode => {
-  const v = readSetting<Partial<DiagnosticMode>>(db, KEY);
+  const v = readSetting(db, KEY, StoredDiagnostic);
   return { on: v?.on === true, since: typeof v?.since === 'string' ? v.since : null };
 };
 

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { MisbehaviourName } from './misbehave';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario';
 import { startSandbox, type Sandbox } from './server';
@@ -56,7 +57,7 @@ export interface BuiltinSandbox {
  * settings. A key that can no longer be read (a deleted key file) is replaced by a new one.
  */
 const workspaceKey = (db: Db, keys: KeyStore): string => {
-  const loaded = keys.load(readSetting<string>(db, KEY_REF_KEY) ?? null);
+  const loaded = keys.load(readSetting(db, KEY_REF_KEY, z.string()) ?? null);
   if (loaded.ok && loaded.value.length >= 16) return loaded.value;
   const key = `vs-sandbox-${randomBytes(32).toString('base64url')}`;
   writeSetting(db, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
@@ -71,13 +72,13 @@ export const createBuiltinSandbox = (
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
   const savedScenario = (): ScenarioName => {
-    const s = readSetting<string>(db, SCENARIO_KEY);
+    const s = readSetting(db, SCENARIO_KEY, z.string());
     return (SCENARIO_NAMES as readonly string[]).includes(s ?? '') ? (s as ScenarioName) : 'default';
   };
   // This run starts with the scenario asked for (tests, demonstrations), else the researcher's last choice.
   let scenario: ScenarioName = opts.scenario ?? savedScenario();
   const savedMisbehaviours = (): MisbehaviourName[] =>
-    (readSetting<unknown[]>(db, MISBEHAVIOUR_KEY) ?? []).filter(
+    (readSetting(db, MISBEHAVIOUR_KEY, z.array(z.unknown())) ?? []).filter(
       (m): m is MisbehaviourName => MisbehaviourName.safeParse(m).success,
     );
   let misbehaviours = savedMisbehaviours();
@@ -130,7 +131,7 @@ export const createBuiltinSandbox = (
       sandbox?.setScenario({ misbehave: { enabled: misbehaviours } });
       return self.state();
     },
-    profileIds: () => readSetting<number[]>(db, BUILTIN_PROFILE_KEY) ?? [],
+    profileIds: () => readSetting(db, BUILTIN_PROFILE_KEY, z.array(z.int())) ?? [],
     profileHasKey(profileId) {
       const loaded = opts.keys.load(profileById(db, profileId)?.key_ref ?? null);
       return loaded.ok && loaded.value === apiKey;

@@ -10,7 +10,6 @@ import { type CurationActView, type CurationDone } from '../../shared/curation';
 import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { UPLOAD_STATES_SENT } from '../../shared/states';
-import type { VerdictView } from '../../shared/study';
 import {
   curatedRecording,
   curationActById,
@@ -270,7 +269,7 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
   /** Why a locally refused recording may not be sent anyway; null when its refusal was a judgement. */
   const hardLimit = (r: CuratedRecording): string | null => {
     if (r.uploadError !== null) return 'Its conversion failed: there is no copy the service could take.';
-    const v = r.verdict ? (JSON.parse(r.verdict) as VerdictView) : null;
+    const v = r.verdict;
     if (!v) return 'No local verdict was stored for it.';
     for (const f of v.findings.filter((x) => x.severity === 'refuse')) {
       const judged =

@@ -2,6 +2,7 @@
  * The engine's moving parts: an API client per profile (built from the profile's address and key) and
  * a queue runner per profile with a readable key, tuned by the researcher's saved settings.
  */
+import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import { createApiClient, type ApiClient } from '../api/client';
@@ -73,7 +74,9 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     if (r) await r.stop();
   };
 
-  const saved = <T>(key: string): Partial<T> => readSetting<Partial<T>>(db, key) ?? {};
+  // Stored tuning: numbers by name (an unknown name is ignored by the settings it is spread into).
+  const saved = <T>(key: string): Partial<T> =>
+    (readSetting(db, key, z.record(z.string(), z.number())) ?? {}) as Partial<T>;
   const currentSettings = () => {
     const poll = clampPollSettings({ ...saved<PollSettings>('poll'), ...o.poll });
     const q = { ...DEFAULT_QUEUE, ...saved<QueueSettings>('queue'), ...o.queue };

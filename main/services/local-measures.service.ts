@@ -4,7 +4,11 @@
  * and stored with their provenance (engine version, pitch range). The audio read is the converted copy
  * when the import made one (what the service heard), else the original file.
  */
-import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
+import {
+  DEFAULT_PITCH_SETTINGS,
+  PitchSettingsSchema,
+  type PitchSettings,
+} from '../../shared/acoustics/pitch-settings';
 import { ENGINE } from '../acoustics/measure';
 import { assessFiles, measureFiles } from '../acoustics/pool';
 import type { QualityReport } from '../acoustics/quality';
@@ -69,7 +73,7 @@ const settingKey = (studyId: number): string => `local_measures.settings.study.$
 export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService => {
   const { db, iso } = ctx;
   const settingsOf = (studyId: number): PitchSettings =>
-    readSetting<PitchSettings>(db, settingKey(studyId)) ?? DEFAULT_PITCH_SETTINGS;
+    readSetting(db, settingKey(studyId), PitchSettingsSchema) ?? DEFAULT_PITCH_SETTINGS;
   const running = new Map<number, Promise<void>>();
   const askedAgain = new Set<number>();
   const self: LocalMeasuresService = {

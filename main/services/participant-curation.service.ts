@@ -130,8 +130,6 @@ export const changeStatusAsAct = (
   return true;
 };
 
-const parseNotes = (s: string | null): ProvenanceNote[] => (s ? (JSON.parse(s) as ProvenanceNote[]) : []);
-
 export const participantCurationService = (
   ctx: ServiceContext,
   engine: Engine,
@@ -232,7 +230,7 @@ export const participantCurationService = (
         mergedInto: null,
       },
       into: { id: into.id, code: into.code, baselineDate: into.baselineDate, attributes: intoAttrs },
-      recordings: recs.map((r) => ({ id: r.id, provenance: parseNotes(r.provenance) })),
+      recordings: recs.map((r) => ({ id: r.id, provenance: r.provenance })),
     };
     const warnings: string[] = [];
     if (sent.size > 0)
@@ -254,14 +252,14 @@ export const participantCurationService = (
         id: r.id,
         provenance: sent.has(r.id)
           ? [
-              ...parseNotes(r.provenance),
+              ...r.provenance,
               {
                 at,
                 act: next,
                 note: `Merged from participant ${from.code} into ${into.code} after upload: the service analysed it under ${from.code}'s account.`,
               },
             ]
-          : parseNotes(r.provenance),
+          : r.provenance,
       }));
       const after: MergeAfter = {
         from: { ...before.from, mergedInto: into.id },

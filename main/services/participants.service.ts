@@ -1,11 +1,7 @@
 /** Participants as the window lists and edits them, each one's timeline, and uncertain account requests. */
 import type { ApiError } from '../../shared/api/api-error';
 import type { Timeline, TimelineMeasures } from '../../shared/contract/timeline.contract';
-import {
-  resolveUncertainAccount,
-  uncertainAccountRows,
-  type AccountUncertainty,
-} from '../db/repos/account-intents.repo';
+import { resolveUncertainAccount, uncertainAccountRows } from '../db/repos/account-intents.repo';
 import {
   createParticipant,
   linkAccount,
@@ -70,7 +66,7 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       participantTimeline(db, participantId, baselineSessions, measures),
     uncertainAccounts: (studyId) =>
       uncertainAccountRows(db, studyId).map((r) => {
-        const u = JSON.parse(r.account_uncertain) as AccountUncertainty;
+        const u = r.uncertainty;
         return {
           participantId: r.id,
           participantCode: r.code,

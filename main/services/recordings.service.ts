@@ -3,7 +3,7 @@
  * researcher's decisions on uncertain uploads and duplicates.
  */
 import type { ApiError } from '../../shared/api/api-error';
-import type { Usage } from '../../shared/api/domain';
+import type { StoredUploadError } from '../../shared/recording-problems';
 import type { UncertainUpload } from '../../shared/study';
 import { reopenBatchesOf } from '../db/repos/batches.repo';
 import { appendEvent } from '../db/repos/event-log.repo';
@@ -61,12 +61,8 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
   const wakeAll = () => engine.service.wake();
   const uncertainOfStudy = (studyId: number): UncertainUpload[] =>
     uncertainUploadRows(db, studyId).map((r) => {
-      const d = (r.upload_error ? JSON.parse(r.upload_error) : {}) as {
-        reason?: string;
-        error?: ApiError | null;
-        usageBefore?: Usage | null;
-        usageAfter?: Usage | null;
-      };
+      const e = r.uploadError;
+      const d: Exclude<StoredUploadError, ApiError> = e !== null && !('kind' in e) ? e : {};
       return {
         recordingId: r.id,
         path: r.source_path,

@@ -32,6 +32,9 @@ export const CurationDoneSchema = z.object({
   warning: z.string().nullable(),
 });
 
+/** A note in a recording's history that an analyst must see, and the curation act that wrote it. */
+export const ProvenanceNoteSchema = z.object({ at: z.string(), note: z.string(), act: Id });
+
 const Reason = plainText(MAX_CURATION_REASON);
 
 const Side = z.object({ id: Id, code: z.string() });
@@ -63,7 +66,7 @@ export const curationContract = {
     strict({ recordingId: Id }),
     z.object({
       excluded: z.object({ at: z.string(), reason: z.string().nullable() }).nullable(),
-      provenance: z.array(z.object({ at: z.string(), note: z.string(), act: Id })),
+      provenance: z.array(ProvenanceNoteSchema),
       acts: z.array(CurationActSchema),
     }),
   ),

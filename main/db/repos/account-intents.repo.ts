@@ -13,6 +13,8 @@
  * uncertain too.
  */
 import type { ApiError } from '../../../shared/api/api-error';
+import { UncertainAccountSchema } from '../../../shared/contract/participants.contract';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
@@ -27,6 +29,13 @@ export interface AccountUncertainty {
   /** The researcher's decision so far: null while open; 'leave' keeps the participant without account. */
   readonly resolution: 'leave' | null;
 }
+
+/** `participants.account_uncertain`: what is known of an account request whose outcome is unknown. */
+const accountUncertain = jsonColumn(
+  'participants',
+  'account_uncertain',
+  UncertainAccountSchema.pick({ requestedAt: true, reason: true, error: true, resolution: true }),
+);
 
 /**
  * Participants that need an account and may have one requested now: no account, no request open or
@@ -125,7 +134,7 @@ export const recoverInterruptedAccountRequests = (db: Db, at: string, staleBefor
 export interface UncertainAccountRow {
   readonly id: number;
   readonly code: string;
-  readonly account_uncertain: string;
+  readonly uncertainty: AccountUncertainty;
 }
 
 /** The study's participants whose account request has an unknown outcome (including those left so), by code. */
@@ -133,7 +142,12 @@ export const uncertainAccountRows = (db: Db, studyId: number): UncertainAccountR
   stmt(
     db,
     `SELECT id, code, account_uncertain FROM participants WHERE study_id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL ORDER BY code`,
-  ).all(studyId) as UncertainAccountRow[];
+  )
+    .all(studyId)
+    .map((r) => {
+      const { id, code, account_uncertain } = r as { id: number; code: string; account_uncertain: string };
+      return { id, code, uncertainty: accountUncertain.decode(account_uncertain) };
+    });
 
 /**
  * The researcher's decision on an uncertain account: `retry` clears the mark so the next account
@@ -161,7 +175,7 @@ export const resolveUncertainAccount = (
         ).run(participantId);
       else {
         stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ?`).run(
-          JSON.stringify({ ...(JSON.parse(p.account_uncertain) as AccountUncertainty), resolution: 'leave' }),
+          JSON.stringify({ ...accountUncertain.decode(p.account_uncertain), resolution: 'leave' }),
           participantId,
         );
         // Its files waiting for the account are withdrawn: never sent (import them again to send them).

@@ -3,8 +3,9 @@
  * numbers, booleans, null and short plain words, so a caller cannot write a key, a participant code
  * or a file path into it by accident: anything else is refused with an exception (a defect).
  */
-import { AUDIT_KINDS, type AuditKind } from '../../../shared/contract/audit.contract';
+import { AUDIT_KINDS, AuditEntrySchema, type AuditKind } from '../../../shared/contract/audit.contract';
 import { auditEntryHash } from '../audit-hash';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -126,6 +127,8 @@ interface RawRow {
 }
 
 /** Newest first, one page at a time. */
+const auditDetail = jsonColumn('audit_log', 'detail', AuditEntrySchema.shape.detail);
+
 export const auditPage = (db: Db, offset: number, limit: number): { rows: AuditRow[]; total: number } => {
   const total = (stmt(db, `SELECT count(*) AS n FROM audit_log`).get() as { n: number }).n;
   const rows = (
@@ -137,7 +140,7 @@ export const auditPage = (db: Db, offset: number, limit: number): { rows: AuditR
     profileId: r.profile_id,
     studyId: r.study_id,
     subject: r.subject,
-    detail: JSON.parse(r.detail) as AuditDetail,
+    detail: auditDetail.decode(r.detail),
   }));
   return { rows, total };
 };

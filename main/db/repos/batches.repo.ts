@@ -1,12 +1,12 @@
 /** Batch state and progress counts, as the UI and the command line show them. */
 import type { Usage } from '../../../shared/api/domain';
-import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState, BatchProgress, BatchState, UploadState } from '../../../shared/study';
 import { UPLOAD_STATES_IN_PROGRESS, UPLOAD_STATES_WAITING } from '../../../shared/states';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { appendEvent } from './event-log.repo';
+import { batchAnalyses } from './recording-columns';
 
 interface BatchRow {
   id: number;
@@ -57,7 +57,7 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
     label: b.label,
     state: b.state,
     createdAt: b.created_at,
-    analyses: JSON.parse(b.analyses) as AnalysisType[],
+    analyses: batchAnalyses.decode(b.analyses),
     uploads,
     heldBorderline: held.n,
     analysesByState,

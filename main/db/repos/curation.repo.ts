@@ -3,11 +3,16 @@
  * themselves. The rules (what may be reassigned, deleted, undone) are the curation service's
  * (main/services/curation.service.ts); here only the statements.
  */
+import { z } from 'zod';
 import type { CurationActKind } from '../../../shared/curation';
+import type { StoredUploadError } from '../../../shared/recording-problems';
 import { UPLOAD_STATES_NEVER_SENT } from '../../../shared/states';
+import type { VerdictView } from '../../../shared/study';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
+import { recordingProvenance, recordingUploadError, recordingVerdict } from './recording-columns';
 
 /** What curation reads of a recording. */
 export interface CuratedRecording {
@@ -24,9 +29,9 @@ export interface CuratedRecording {
   readonly excludedReason: string | null;
   readonly provenance: readonly ProvenanceNote[];
   readonly durationSeconds: number | null;
-  /** JSON LocalVerdict from import; null when none was stored. */
-  readonly verdict: string | null;
-  readonly uploadError: string | null;
+  /** The local verdict of the import; null when none was stored. */
+  readonly verdict: VerdictView | null;
+  readonly uploadError: StoredUploadError | null;
   readonly accountId: string | null;
 }
 
@@ -78,10 +83,10 @@ export const curatedRecording = (db: Db, recordingId: number): CuratedRecording 
     uploadIntentAt: r.upload_intent_at,
     excludedAt: r.excluded_at,
     excludedReason: r.excluded_reason,
-    provenance: r.provenance ? (JSON.parse(r.provenance) as ProvenanceNote[]) : [],
+    provenance: recordingProvenance.decodeOrNull(r.provenance) ?? [],
     durationSeconds: r.duration_seconds,
-    verdict: r.verdict,
-    uploadError: r.upload_error,
+    verdict: recordingVerdict.decodeOrNull(r.verdict),
+    uploadError: recordingUploadError.decodeOrNull(r.upload_error),
     accountId: r.account_id,
   };
 };
@@ -261,6 +266,10 @@ interface ActRow {
 
 const ACT_SELECT = `SELECT c.*, (SELECT u.id FROM curation_acts u WHERE u.undoes = c.id) AS undone_by FROM curation_acts c`;
 
+/** What an act changed, as it was stored: any JSON (each kind of act has its own shape, read by its undo). */
+const actBefore = jsonColumn('curation_acts', 'before', z.unknown());
+const actAfter = jsonColumn('curation_acts', 'after', z.unknown());
+
 const toAct = (r: ActRow): CurationActRow => ({
   id: r.id,
   studyId: r.study_id,
@@ -270,8 +279,8 @@ const toAct = (r: ActRow): CurationActRow => ({
   recordingId: r.recording_id,
   participantId: r.participant_id,
   reason: r.reason,
-  before: JSON.parse(r.before) as unknown,
-  after: JSON.parse(r.after) as unknown,
+  before: actBefore.decode(r.before),
+  after: actAfter.decode(r.after),
   undoes: r.undoes,
   undoneBy: r.undone_by,
   auditId: r.audit_id,

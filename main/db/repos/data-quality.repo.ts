@@ -5,6 +5,8 @@
  */
 import type { DataQualityCode, DataQualityFlag } from '../../../shared/api/data-quality';
 import type { UnlistedAnalysis } from '../../../shared/api/domain';
+import { z } from 'zod';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -75,12 +77,16 @@ interface FlagRow {
   readonly expected: string;
 }
 
+const flagMeasures = jsonColumn('data_quality_flags', 'measures', z.array(z.string()), {
+  valuesRepeat: true,
+});
+
 const toFlag = (r: FlagRow): StoredFlag => ({
   origin: r.origin,
   analysisType: r.analysis_type,
   code: r.code,
   path: r.path,
-  measures: JSON.parse(r.measures) as string[],
+  measures: flagMeasures.decode(r.measures),
   received: r.received,
   expected: r.expected,
 });

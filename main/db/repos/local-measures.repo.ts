@@ -3,9 +3,28 @@
  * of a study are not measured yet, storing one measurement, and reading them back per recording or per
  * study (exports, the recording page).
  */
+import { z } from 'zod';
+import { PitchSettingsSchema } from '../../../shared/acoustics/pitch-settings';
 import { trackBytes, trackFromBytes, type PitchTrack } from '../../acoustics/pitch-track';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+
+/** The JSON columns of `local_measurements`; a study's measurements share their settings and most reasons. */
+const MeasuredSettingsSchema = PitchSettingsSchema.partial();
+/** The pitch range a measurement was computed with, as it was recorded. */
+export type MeasuredSettings = Readonly<z.output<typeof MeasuredSettingsSchema>>;
+const settingsColumn = jsonColumn('local_measurements', 'settings', MeasuredSettingsSchema, {
+  valuesRepeat: true,
+});
+const problemColumn = jsonColumn(
+  'local_measurements',
+  'problem',
+  z.object({ code: z.string(), detail: z.string() }),
+);
+const reasonsColumn = jsonColumn('local_measurements', 'qc_reasons', z.array(z.string()), {
+  valuesRepeat: true,
+});
 
 export interface RecordingAudio {
   readonly id: number;
@@ -41,11 +60,11 @@ export interface StoredMeasurement {
   readonly recordingId: number;
   readonly measuredAt: string;
   readonly engineVersion: string;
-  /** JSON of the settings the measures were computed with (pitch range). */
-  readonly settings: string;
+  /** The settings the measures were computed with (pitch range). */
+  readonly settings: MeasuredSettings;
   readonly audioPath: string;
-  /** JSON of the problem, when the recording could not be measured (then no quality and no measures). */
-  readonly problem: string | null;
+  /** The problem, when the recording could not be measured (then no quality and no measures). */
+  readonly problem: { readonly code: string; readonly detail: string } | null;
   readonly quality: StoredQuality | null;
   /** Measure key → value (null: undefined for this recording). */
   readonly measures: Readonly<Record<string, number | null>>;
@@ -55,7 +74,13 @@ export interface StoredMeasurement {
  * Stores (or replaces) one recording's measurement, its measures and quality, and the F0 track they
  * come from when given, in one transaction (a replaced measurement's old track goes with it).
  */
-export const saveMeasurement = (db: Db, m: StoredMeasurement, track: PitchTrack | null = null): void => {
+/** A measurement as it is written: its settings and problem as the JSON stored. */
+export type MeasurementToSave = Omit<StoredMeasurement, 'settings' | 'problem'> & {
+  readonly settings: string;
+  readonly problem: string | null;
+};
+
+export const saveMeasurement = (db: Db, m: MeasurementToSave, track: PitchTrack | null = null): void => {
   const q = m.quality;
   db.transaction(() => {
     stmt(db, `DELETE FROM local_measurements WHERE recording_id = ?`).run(m.recordingId);
@@ -124,15 +149,15 @@ const toStored = (r: Row, measures: Record<string, number | null>): StoredMeasur
   recordingId: r.recording_id,
   measuredAt: r.measured_at,
   engineVersion: r.engine_version,
-  settings: r.settings,
+  settings: settingsColumn.decode(r.settings),
   audioPath: r.audio_path,
-  problem: r.problem,
+  problem: problemColumn.decodeOrNull(r.problem),
   quality:
     r.qc_verdict === null
       ? null
       : {
           verdict: r.qc_verdict,
-          reasons: r.qc_reasons ? (JSON.parse(r.qc_reasons) as string[]) : [],
+          reasons: reasonsColumn.decodeOrNull(r.qc_reasons) ?? [],
           durationSeconds: r.qc_duration_seconds ?? 0,
           snrDb: r.qc_snr_db,
           clippingRatio: r.qc_clipping_ratio ?? 0,

@@ -5,6 +5,8 @@
  */
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import type { ProvenanceNote } from './curation.repo';
+import { recordingProvenance } from './recording-columns';
 
 export interface MergedRecording {
   readonly id: number;
@@ -12,7 +14,7 @@ export interface MergedRecording {
   readonly contentSha256: string;
   readonly uploadState: string;
   readonly serviceRecordingId: string | null;
-  readonly provenance: string | null;
+  readonly provenance: readonly ProvenanceNote[];
 }
 
 /** A participant's recordings (every state), oldest first. */
@@ -36,7 +38,7 @@ export const recordingsOfParticipant = (db: Db, participantId: number): MergedRe
     contentSha256: r.content_sha256,
     uploadState: r.upload_state,
     serviceRecordingId: r.recording_id,
-    provenance: r.provenance,
+    provenance: recordingProvenance.decodeOrNull(r.provenance) ?? [],
   }));
 
 export interface MergeParticipant {

@@ -8,6 +8,7 @@ import { UPLOAD_STATES_IN_FLIGHT } from '../../../shared/states';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
+import { recordingUploadError } from './recording-columns';
 
 /** The study and batch a recording belongs to, for progress events. */
 export const recordingPlace = (db: Db, recordingId: number): { studyId: number; batchId: number | null } => {
@@ -30,7 +31,7 @@ export const annotateUncertainUsage = (
 ): void => {
   const row = stmt(db, `SELECT upload_error FROM recordings WHERE id = ?`).get(recordingId) as
     { upload_error: string | null } | undefined;
-  const detail = row?.upload_error ? (JSON.parse(row.upload_error) as Record<string, unknown>) : {};
+  const detail = recordingUploadError.decodeOrNull(row?.upload_error ?? null) ?? {};
   stmt(db, `UPDATE recordings SET upload_error = ? WHERE id = ? AND upload_state = 'upload_uncertain'`).run(
     JSON.stringify({ ...detail, usageBefore, usageAfter }),
     recordingId,

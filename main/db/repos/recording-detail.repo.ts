@@ -12,6 +12,7 @@ import {
   type StoredFlag,
 } from './data-quality.repo';
 import { ANALYSIS_ORDER, SELECT, toView, type RecordingView, type Row } from './recordings-view.repo';
+import { recordingUploadError, recordingVerdict } from './recording-columns';
 
 export interface RecordingFacts {
   readonly view: RecordingView;
@@ -119,7 +120,7 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
       durationSeconds: n('duration_seconds'),
       speechEstimateSeconds: n('speech_estimate_seconds'),
     },
-    verdict: s('verdict') ? (JSON.parse(s('verdict')!) as VerdictView) : null,
+    verdict: recordingVerdict.decodeOrNull(s('verdict')),
     service: s('recording_id')
       ? {
           recordingId: s('recording_id')!,
@@ -134,7 +135,7 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
       : null,
     isolateOldestSpeaker: r['isolate'] === 1,
     uploadAttempts: r['upload_attempts'] as number,
-    uploadError: s('upload_error') ? (JSON.parse(s('upload_error')!) as StoredUploadError) : null,
+    uploadError: recordingUploadError.decodeOrNull(s('upload_error')),
     duplicateOf:
       n('duplicate_of') !== null
         ? { recordingId: n('duplicate_of')!, fileName: basename(s('dup_path') ?? '') }

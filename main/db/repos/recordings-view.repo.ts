@@ -13,16 +13,17 @@ import {
   UPLOAD_STATES_NEEDING_ATTENTION,
 } from '../../../shared/states';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
-import {
-  problemOf,
-  retryable,
-  type Problem,
-  type StoredUploadError,
-} from '../../../shared/recording-problems';
+import { problemOf, retryable, type Problem } from '../../../shared/recording-problems';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { DISMISSED } from './needs-you-dismissals.repo';
+import {
+  batchAnalyses,
+  recordingAnalysisStates,
+  recordingUploadError,
+  recordingVerdict,
+} from './recording-columns';
 
 /** The contract's lists of sorts and filters are the one source; the page query below maps each to SQL. */
 export type { RecordingFilter, RecordingSort };
@@ -115,17 +116,14 @@ export interface Row {
 export const ANALYSIS_ORDER: readonly AnalysisType[] = ANALYSIS_TYPES;
 
 export const toView = (r: Row): RecordingView => {
-  const stored = (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({
-    type,
-    state,
-  }));
-  const requested = r.batch_analyses ? (JSON.parse(r.batch_analyses) as AnalysisType[]) : [];
+  const stored = recordingAnalysisStates.decode(r.analyses).map(([type, state]) => ({ type, state }));
+  const requested = batchAnalyses.decodeOrNull(r.batch_analyses) ?? [];
   const analyses =
     stored.length > 0 || r.upload_state === 'uploaded'
       ? stored.sort((a, b) => ANALYSIS_ORDER.indexOf(a.type) - ANALYSIS_ORDER.indexOf(b.type))
       : requested.map((type) => ({ type, state: 'awaiting_upload' as const }));
-  const verdict = r.verdict ? (JSON.parse(r.verdict) as VerdictView) : null;
-  const uploadError = r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null;
+  const verdict = recordingVerdict.decodeOrNull(r.verdict);
+  const uploadError = recordingUploadError.decodeOrNull(r.upload_error);
   const facts = { uploadState: r.upload_state, analyses, verdict, uploadError };
   return {
     id: r.id,

@@ -5,7 +5,7 @@
  * gets one more check, then is unanswered again if the service still says nothing). Uncertain uploads are never
  * touched here: they need the researcher's explicit decision (uploads.repo.ts resolveUncertain).
  */
-import { retryable, type StoredUploadError } from '../../../shared/recording-problems';
+import { retryable } from '../../../shared/recording-problems';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState } from '../../../shared/study';
 import { ANALYSIS_STATES_DONE } from '../../../shared/states';
@@ -14,6 +14,7 @@ import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
 import { reopenBatchesOf } from './batches.repo';
 import { appendEvent } from './event-log.repo';
+import { recordingAnalysisStates, recordingUploadError } from './recording-columns';
 
 export const retryRecordings = (
   db: Db,
@@ -37,7 +38,7 @@ export const retryRecordings = (
           uploadState: r.upload_state as 'rejected',
           analyses,
           verdict: null,
-          uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
+          uploadError: recordingUploadError.decodeOrNull(r.upload_error),
         };
         if (!retryable(facts)) continue;
         if (r.upload_state === 'rejected') {
@@ -94,11 +95,8 @@ export const safeToRetry = (
     const facts = {
       uploadState: r.upload_state,
       verdict: null,
-      analyses: (JSON.parse(r.analyses) as [AnalysisType, AnalysisState][]).map(([type, state]) => ({
-        type,
-        state,
-      })),
-      uploadError: r.upload_error ? (JSON.parse(r.upload_error) as StoredUploadError) : null,
+      analyses: recordingAnalysisStates.decode(r.analyses).map(([type, state]) => ({ type, state })),
+      uploadError: recordingUploadError.decodeOrNull(r.upload_error),
     };
     if (!retryable(facts) || recordingIds.length >= max) continue;
     recordingIds.push(r.id);

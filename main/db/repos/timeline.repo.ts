@@ -1,7 +1,9 @@
 /** What a participant's timeline is built from: their uploaded recordings (sessions) and stored measure values. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import type { VerdictView } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { recordingVerdict } from './recording-columns';
 
 export interface TimelineSessionRow {
   readonly id: number;
@@ -12,7 +14,7 @@ export interface TimelineSessionRow {
   readonly converted: number;
   readonly svc_speech_seconds: number | null;
   readonly speech_estimate_seconds: number | null;
-  readonly verdict: string | null;
+  readonly verdict: VerdictView | null;
   readonly isolate: number | null;
   readonly excluded_at: string | null;
   readonly excluded_reason: string | null;
@@ -44,7 +46,12 @@ export const timelineSessions = (db: Db, participantId: number): TimelineSession
      FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
      WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
      ORDER BY r.recorded_at, r.id`,
-  ).all(participantId) as TimelineSessionRow[];
+  )
+    .all(participantId)
+    .map((r) => {
+      const row = r as Omit<TimelineSessionRow, 'verdict'> & { verdict: string | null };
+      return { ...row, verdict: recordingVerdict.decodeOrNull(row.verdict) };
+    });
 
 /** The participant's stored values, by measure (the index measure_timeline reads them in one range). */
 export const timelineValues = (db: Db, participantId: number): TimelineValueRow[] =>

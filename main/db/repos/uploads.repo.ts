@@ -14,11 +14,13 @@ import type { ApiError } from '../../../shared/api/api-error';
 import type { DataQualityFlag } from '../../../shared/api/data-quality';
 import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
+import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 import { reopenBatchesOf } from './batches.repo';
 import { replaceFlags } from './data-quality.repo';
 import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
+import { batchAnalyses, recordingUploadError } from './recording-columns';
 
 export interface UploadIntent {
   readonly recordingId: number;
@@ -202,7 +204,7 @@ export interface UncertainUploadRow {
   readonly id: number;
   readonly source_path: string;
   readonly code: string;
-  readonly upload_error: string | null;
+  readonly uploadError: StoredUploadError | null;
 }
 
 /** The study's uploads whose outcome is unknown, with their participant, by recording. */
@@ -211,7 +213,14 @@ export const uncertainUploadRows = (db: Db, studyId: number): UncertainUploadRow
     db,
     `SELECT r.id, r.source_path, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
          WHERE r.study_id = ? AND r.upload_state = 'upload_uncertain' ORDER BY r.id`,
-  ).all(studyId) as UncertainUploadRow[];
+  )
+    .all(studyId)
+    .map((r) => {
+      const { upload_error, ...row } = r as Omit<UncertainUploadRow, 'uploadError'> & {
+        upload_error: string | null;
+      };
+      return { ...row, uploadError: recordingUploadError.decodeOrNull(upload_error) };
+    });
 
 /** Ids of the batch's recordings whose upload outcome is unknown. */
 export const uncertainIdsOfBatch = (db: Db, batchId: number): number[] =>
@@ -267,7 +276,7 @@ export interface QueuedRow {
   readonly content_sha256: string;
   readonly account_id: string;
   readonly recorded_at: string;
-  readonly analyses: string;
+  readonly analyses: readonly AnalysisType[];
   readonly isolate_oldest_speaker: number;
   /** The workstation's probe of the original file (import), to compare the receipt with. */
   readonly format: string | null;
@@ -288,4 +297,9 @@ export const queuedRows = (db: Db, profileId: number, limit: number): QueuedRow[
      FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
      WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
      ORDER BY r.id LIMIT ?`,
-  ).all(profileId, limit) as QueuedRow[];
+  )
+    .all(profileId, limit)
+    .map((r) => {
+      const row = r as Omit<QueuedRow, 'analyses'> & { analyses: string };
+      return { ...row, analyses: batchAnalyses.decode(row.analyses) };
+    });

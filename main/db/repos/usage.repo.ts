@@ -1,6 +1,8 @@
 /** The usage history: every usage answer the service gave, so the researcher can see credits over time. */
 import type { Usage } from '../../../shared/api/domain';
+import { UsageSchema } from '../../../shared/contract/views';
 import { UPLOAD_STATES_WAITING } from '../../../shared/states';
+import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import { stmt } from '../statements';
@@ -23,12 +25,14 @@ export const recordUsage = (db: Db, profileId: number, at: string, usage: Usage)
     })
     .immediate();
 
+const usageDetail = jsonColumn('usage_history', 'detail', UsageSchema);
+
 export const latestUsage = (db: Db, profileId: number): { at: string; usage: Usage } | null => {
   const r = stmt(
     db,
     `SELECT at, detail FROM usage_history WHERE profile_id = ? ORDER BY id DESC LIMIT 1`,
   ).get(profileId) as { at: string; detail: string } | undefined;
-  return r ? { at: r.at, usage: JSON.parse(r.detail) as Usage } : null;
+  return r ? { at: r.at, usage: usageDetail.decode(r.detail) } : null;
 };
 
 /** The last 200 usage readings of the profile, oldest first. */

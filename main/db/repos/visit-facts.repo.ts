@@ -3,9 +3,11 @@
  * time, upload state, local verdict, stored error, analyses' states and the researcher's visit
  * override. One pass over the study's recordings, in participant order.
  */
+import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, UploadState } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import { recordingUploadError, recordingVerdict } from './recording-columns';
 
 export interface RecordingVisitFacts {
   readonly id: number;
@@ -41,30 +43,15 @@ interface Row {
   excluded_reason: string | null;
 }
 
-interface StoredVerdict {
-  status?: string;
-  findings?: { code?: string; severity?: string }[];
-}
-interface StoredError {
-  kind?: string;
-  /** The service's own error type (e.g. `SpeechTooShort`), kept verbatim (shared/api/api-error.ts). */
-  serviceType?: string | null;
-  reason?: string;
-  error?: { kind?: string; serviceType?: string | null } | null;
-}
-
-const parse = <T>(s: string | null): T | null => {
-  if (s === null) return null;
-  try {
-    return JSON.parse(s) as T;
-  } catch {
-    return null;
-  }
+/** The service's error type when it named one (docs/export.md: "the service's error type"), else our kind, else the local reason. */
+const errorTypeOf = (e: StoredUploadError | null): string | null => {
+  if (e === null) return null;
+  if ('kind' in e) return e.serviceType ?? e.kind;
+  return e.error?.serviceType ?? e.error?.kind ?? e.reason ?? null;
 };
 
 const toFacts = (r: Row): RecordingVisitFacts => {
-  const verdict = parse<StoredVerdict>(r.verdict);
-  const error = parse<StoredError>(r.upload_error);
+  const verdict = recordingVerdict.decodeOrNull(r.verdict);
   return {
     id: r.id,
     participantId: r.participant_id,
@@ -73,15 +60,8 @@ const toFacts = (r: Row): RecordingVisitFacts => {
     recordedAt: r.recorded_at,
     uploadState: r.upload_state,
     verdictStatus: verdict?.status ?? null,
-    refusals: (verdict?.findings ?? []).filter((f) => f.severity === 'refuse' && f.code).map((f) => f.code!),
-    // The service's error type when it named one (docs/export.md: "the service's error type"), else our kind.
-    errorType:
-      error?.serviceType ??
-      error?.kind ??
-      error?.error?.serviceType ??
-      error?.error?.kind ??
-      error?.reason ??
-      null,
+    refusals: (verdict?.findings ?? []).filter((f) => f.severity === 'refuse' && f.code).map((f) => f.code),
+    errorType: errorTypeOf(recordingUploadError.decodeOrNull(r.upload_error)),
     analyses: r.analyses ? (r.analyses.split(',') as AnalysisState[]) : [],
     override: r.has_override ? r.override_visit : undefined,
     excludedReason: r.excluded_at === null ? null : (r.excluded_reason ?? 'excluded'),

@@ -5,6 +5,7 @@ import { MEASURES, type MeasureDef } from '../../../shared/api/measures';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
 import { type ExportRequest } from '../../../shared/export';
 import { type StoredFlag } from '../../db/repos/data-quality.repo';
+import { recordingProvenance } from '../../db/repos/recording-columns';
 import { type MeasureValue } from './contexts';
 
 export const numOrNull = (v: MeasureValue | undefined): number | null => (typeof v === 'number' ? v : null);
@@ -12,7 +13,10 @@ export const textOrNull = (v: MeasureValue | undefined): string | null => (typeo
 export const simulatedOf = (source: string | null): boolean | null =>
   source === null ? null : source === 'simulated';
 export const provenanceText = (json: string | null): string | null =>
-  json === null ? null : (JSON.parse(json) as { note: string }[]).map((n) => n.note).join(' | ') || null;
+  recordingProvenance
+    .decodeOrNull(json)
+    ?.map((n) => n.note)
+    .join(' | ') || null;
 
 export const SIMULATED_MEANING =
   'true: the values of this recording were produced by the Voicescope sandbox, a simulation of the service, and are not measurements; false: returned by the real service. Never analyse simulated values as data.';

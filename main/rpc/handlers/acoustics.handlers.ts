@@ -22,7 +22,7 @@ export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContr
     const m = d.service.localMeasurement(recordingId);
     const t = m ? d.service.localPitchTrack(recordingId) : null;
     if (!m || !t) return ok(null);
-    const s = JSON.parse(m.settings) as { pitchFloor?: number; pitchCeiling?: number };
+    const s = m.settings;
     return ok({
       firstTime: t.firstTime,
       step: t.step,
@@ -35,8 +35,8 @@ export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContr
   'acoustics.recording': ({ recordingId }) => {
     const m = d.service.localMeasurement(recordingId);
     if (!m) return ok(null);
-    const s = JSON.parse(m.settings) as { pitchFloor?: number; pitchCeiling?: number };
-    const problem = m.problem ? ((JSON.parse(m.problem) as { detail?: string }).detail ?? m.problem) : null;
+    const s = m.settings;
+    const problem = m.problem?.detail ?? null;
     return ok({
       measuredAt: m.measuredAt,
       engineVersion: m.engineVersion,

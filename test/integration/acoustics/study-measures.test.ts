@@ -81,7 +81,7 @@ describe('local measures of a study', () => {
     expect(Object.keys(m.measures).sort()).toEqual([...MEASURE_KEYS].sort());
     expect(m.measures['f0_mean_hz']).toBeGreaterThan(75);
     expect(m.engineVersion).toMatch(/^voicescope-acoustics \d/);
-    expect(JSON.parse(m.settings)).toEqual({ pitchFloor: 75, pitchCeiling: 500 });
+    expect(m.settings).toEqual({ pitchFloor: 75, pitchCeiling: 500 });
     expect(m.problem).toBeNull();
     const clipped = svc.localMeasurement(ids[2]!)!;
     expect(clipped.quality?.verdict).toBe('poor');
@@ -119,7 +119,7 @@ describe('local measures of a study', () => {
     const report = await svc.measureStudy(1, { again: true });
     expect(report.measured).toBe(3);
     const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;
-    expect(JSON.parse(svc.localMeasurement(id)!.settings)).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
+    expect(svc.localMeasurement(id)!.settings).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
   }, 180_000);
 
   it('exports long rows with analysis = local and measure = the key, wide lm_ and qc_ columns, and the codebook', async () => {

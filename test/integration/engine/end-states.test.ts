@@ -220,7 +220,7 @@ describe('no duplicate accounts', () => {
       await createMissingAccounts(db, client, 1, { now });
       expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
       const [row] = uncertainAccountRows(db, 1);
-      expect(JSON.parse(row!.account_uncertain)).toMatchObject({
+      expect(row!.uncertainty).toMatchObject({
         requestedAt: iso(T0),
         error: { kind },
         resolution: null,
@@ -242,9 +242,9 @@ describe('no duplicate accounts', () => {
 
     expect(linkAccount(db, 2, 'ACC-FOUND', iso(clock))).toBe(true);
     expect(resolveUncertainAccount(db, 3, 'leave', iso(clock))).toBe(true);
-    expect(
-      uncertainAccountRows(db, 1).map((r) => [r.code, JSON.parse(r.account_uncertain).resolution]),
-    ).toEqual([['P3', 'leave']]);
+    expect(uncertainAccountRows(db, 1).map((r) => [r.code, r.uncertainty.resolution])).toEqual([
+      ['P3', 'leave'],
+    ]);
     expect(db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(three![0])).toEqual({
       upload_state: 'cancelled',
     });
