@@ -37,6 +37,7 @@ import { ExportCancelled, fileProblem, problem } from './problems';
 import {
   exportFiles,
   selectedMeasures,
+  type ExportFiles,
   tableDefs,
   type AnswerCtx,
   type FlagCtx,
@@ -44,6 +45,7 @@ import {
   type LongCtx,
   type PairView,
   type RecordingCtx,
+  type RecordingView,
   type WideCtx,
 } from './schema';
 import {
@@ -52,6 +54,7 @@ import {
   findStudy,
   iterateSelection,
   openSnapshotReader,
+  type SelectedRecording,
 } from '../db/repos/export-selection.repo';
 import type { Db } from '../db/open';
 import { measurementsOfStudy } from '../db/repos/local-measures.repo';
@@ -59,7 +62,7 @@ import { LOCAL_MEASURE_DEFS, localPair } from './local-columns';
 import { fileNameOf, type ExportColumn } from './column';
 import { createScopedEncoder } from './scoped-rows';
 import { statTable } from './stat-variables';
-import { ParticipantSummary } from './summary';
+import { ParticipantSummary, type SummaryReference } from './summary';
 import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
@@ -176,11 +179,8 @@ const writeVisitFiles = (
   for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
 };
 
-export const runExport = async (
-  db: Db,
-  input: unknown,
-  o: RunExportOptions,
-): Promise<Result<ExportReport, ExportProblem>> => {
+/** The request parsed and put in a fixed order, refused when its date range ends before it starts. */
+const checkRequest = (input: unknown): Result<ExportRequest, ExportProblem> => {
   const parsed = ExportRequestSchema.safeParse(input);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
@@ -192,7 +192,7 @@ export const runExport = async (
       ),
     );
   }
-  let req = normalise(parsed.data);
+  const req = normalise(parsed.data);
   if (
     req.from !== undefined &&
     req.to !== undefined &&
@@ -206,31 +206,489 @@ export const runExport = async (
       ),
     );
   }
+  return ok(req);
+};
+
+const unknownStudy = (studyId: number): ExportProblem =>
+  problem(
+    'unknown_study',
+    `There is no study ${studyId} in this workspace.`,
+    'Choose a study from the list (voicescope study list).',
+  );
+
+/**
+ * The baseline's size and what the change statistics compare with. k: as asked, else the study's
+ * setting; the cohort reference is the study's (every participant), whatever is selected.
+ */
+const changeReferenceOf = (reader: Db, req: ExportRequest) => {
+  const change = changeSettings(reader, req.studyId);
+  const baselineSessions = req.baselineSessions ?? change.baselineSessions;
+  const cohort = req.forms.includes('summary')
+    ? CohortReferences.of(reader, req.studyId, baselineSessions)
+    : null;
+  const reference: SummaryReference = {
+    cohort: (key: string, version: string) => cohort!.get(key, version),
+    reliabilities: change.reliabilities,
+  };
+  return { baselineSessions, reference };
+};
+
+/** The hidden folder the export is written into, beside the folder it becomes once all is written. */
+const makePartialFolder = async (
+  outDir: string,
+  folderName: string,
+): Promise<Result<string, ExportProblem>> => {
+  try {
+    if (!(await stat(outDir)).isDirectory())
+      return err(problem('folder_unwritable', `${outDir} is not a folder.`, 'Choose a folder.'));
+  } catch (e) {
+    return err(fileProblem(e, outDir));
+  }
+  if (
+    await stat(join(outDir, folderName)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return err(fileProblem(Object.assign(new Error('exists'), { code: 'EEXIST' }), outDir));
+  try {
+    return ok(await mkdtemp(join(outDir, `.${folderName}.partial-`)));
+  } catch (e) {
+    return err(fileProblem(e, outDir));
+  }
+};
+
+/**
+ * One CSV sink per file the request writes, each registered in `opened` as soon as it is open (so a
+ * failure abandons every one). SPSS declares each text column's width before reading: noted while
+ * writing, only when load.sps is asked for.
+ */
+const openCsvSinks = (
+  files: ExportFiles,
+  dir: string,
+  req: ExportRequest,
+  open: OpenWrite,
+  opened: TextSink[],
+) => {
+  const bom = req.preset === 'excel';
+  const widths = new Map<string, TextWidths>();
+  const widthsOf = (f: { name: string; columns: readonly unknown[] }): TextWidths | null => {
+    if (!req.extras.includes('spss')) return null;
+    const w = new TextWidths(f.columns.length);
+    widths.set(f.name, w);
+    return w;
+  };
+  const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> => {
+    const text = new TextSink(f.name, open(join(dir, f.name)));
+    opened.push(text);
+    return new CsvSink(text, f.columns, bom, widthsOf(f));
+  };
+  const recordings = sink(files.recordings);
+  const long = files.long ? sink(files.long) : null;
+  const wide = files.wide ? sink(files.wide) : null;
+  const summary = files.summary ? sink(files.summary) : null;
+  const link = files.link ? sink(files.link) : null;
+  const flags = sink(files.dataQuality);
+  const answers = sink(files.answers);
+  const visits = sink(files.visits);
+  const completeness = sink(files.completeness);
+  /** In the order the files are listed (data files first). */
+  const inOrder = [
+    [long, files.long],
+    [wide, files.wide],
+    [summary, files.summary],
+    [visits, files.visits],
+    [completeness, files.completeness],
+    [recordings, files.recordings],
+    [flags, files.dataQuality],
+    [answers, files.answers],
+    [link, files.link],
+  ] as const;
+  const all = inOrder.map(([s]) => s).filter((s) => s !== null);
+  return {
+    widths,
+    recordings,
+    long,
+    wide,
+    summary,
+    link,
+    flags,
+    answers,
+    visits,
+    completeness,
+    inOrder,
+    all,
+  };
+};
+type CsvSinks = ReturnType<typeof openCsvSinks>;
+
+/** What one pass over the recordings counts, for the progress, the codebook, the audit and the report. */
+interface Tally {
+  values: number;
+  missing: number;
+  pairs: number;
+  simulatedRecordings: number;
+  done: number;
+  participants: number;
+  readonly versions: Set<string>;
+}
+
+/** Everything the pass over the recordings reads from, worked out once before it. */
+interface Pass {
+  readonly reader: Db;
+  readonly req: ExportRequest;
+  readonly sinks: CsvSinks;
+  readonly longRows: ReturnType<typeof createScopedEncoder<LongCtx>> | null;
+  readonly clock: ReturnType<typeof zonedClock>;
+  readonly measures: readonly MeasureDef[];
+  readonly measuresOf: ReadonlyMap<AnalysisType, readonly MeasureDef[]>;
+  readonly localOf: ReturnType<typeof measurementsOfStudy>;
+  readonly visitOf: (recordingId: number) => VisitCells;
+  readonly reference: SummaryReference;
+  readonly tally: Tally;
+  /** One mutable context for the long form, refilled for each row: no allocation per long-form row. */
+  readonly lc: { -readonly [K in keyof LongCtx]: LongCtx[K] };
+}
+
+/** A new participant: its summary (when the summary is written) and its row of the accounts file. */
+const startParticipant = (pass: Pass, r: RecordingView) => {
+  pass.tally.participants++;
+  if (pass.sinks.link) {
+    const a = accountOf(pass.reader, r.participantId);
+    const createdUtc = utcCell(a.createdAt);
+    pass.sinks.link.row({
+      participant: r.participant,
+      accountId: a.accountId,
+      createdUtc,
+      created: pass.clock(createdUtc),
+    } satisfies LinkCtx);
+  }
+  return {
+    id: r.participantId,
+    summary: pass.sinks.summary
+      ? new ParticipantSummary(r.participant, pass.measures, pass.req.baselineSessions, pass.reference)
+      : null,
+  };
+};
+type Participant = ReturnType<typeof startParticipant>;
+
+const finishParticipant = (pass: Pass, current: Participant | null) => {
+  const sink = pass.sinks.summary;
+  if (current?.summary && sink) for (const row of current.summary.rows()) sink.row(row);
+};
+
+/** A recording with its times formatted once, for every file's row of it. */
+const recordingCtxOf = (pass: Pass, rec: SelectedRecording): RecordingCtx => {
+  const r = rec.r;
+  const recordedUtc = utcCell(r.recordedAt);
+  const uploadedUtc = utcCell(r.uploadedAt);
+  return {
+    r,
+    recordedUtc,
+    recorded: pass.clock(recordedUtc),
+    uploadedUtc,
+    uploaded: pass.clock(uploadedUtc),
+    flags: rec.flags,
+    local: pass.localOf.get(r.id) ?? null,
+    visit: pass.visitOf(r.id),
+  };
+};
+
+/** The rows of one recording in recordings.csv, data_quality.csv, answers_as_received.csv and the wide file. */
+const writeRecordingRows = (pass: Pass, rec: SelectedRecording, ctx: RecordingCtx) => {
+  const { sinks, tally } = pass;
+  const r = rec.r;
+  if (r.resultSource === 'simulated') tally.simulatedRecordings++;
+  if (r.apiVersion !== null) tally.versions.add(r.apiVersion);
+  sinks.recordings.row(ctx);
+  rec.flags.forEach((flag, i) => sinks.flags.row({ recording: r.id, n: i + 1, flag } satisfies FlagCtx));
+  for (const answer of rec.answers) sinks.answers.row({ answer } satisfies AnswerCtx);
+  if (sinks.wide)
+    sinks.wide.row({
+      ...ctx,
+      pairs: new Map<AnalysisType, PairView>(rec.pairs.map((p) => [p.type, p])),
+      values: rec.values,
+    } satisfies WideCtx);
+};
+
+/**
+ * Every measure of every analysis of one recording: counted, added to its participant's summary and
+ * written in the long form. The summary counts what the timeline counts: values of uploaded recordings
+ * not excluded from analysis, by their API version.
+ */
+const writeMeasureRows = (pass: Pass, rec: SelectedRecording, ctx: RecordingCtx, current: Participant) => {
+  const { lc, longRows, tally } = pass;
+  const long = pass.sinks.long;
+  const r = rec.r;
+  const simulated = r.resultSource === 'simulated';
+  const at = { recording: r.id, recordedAt: r.recordedAt, utc: ctx.recordedUtc, local: ctx.recorded };
+  const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
+  Object.assign(lc, ctx);
+  longRows?.recording(lc);
+  for (const pair of rec.pairs) {
+    tally.pairs++;
+    lc.pair = pair;
+    longRows?.pair(lc);
+    for (const m of pass.measuresOf.get(pair.type) ?? []) {
+      const v = rec.values[m.key];
+      if (v === undefined) tally.missing++;
+      else {
+        tally.values++;
+        summary?.add(m.key, v, at, simulated, r.apiVersion);
+      }
+      if (long && longRows) {
+        lc.measure = m;
+        lc.value = v;
+        long.scopedRow(longRows, lc, m.key);
+      }
+    }
+  }
+};
+
+/** The recording's local acoustic measures in the long form, after the service's (lc holds the recording). */
+const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
+  const { lc, longRows } = pass;
+  const long = pass.sinks.long;
+  if (!ctx.local || !long || !longRows) return;
+  lc.pair = localPair(ctx.local);
+  longRows.pair(lc);
+  for (const d of LOCAL_MEASURE_DEFS) {
+    lc.measure = d;
+    lc.value = ctx.local.measures[d.key] ?? undefined;
+    long.scopedRow(longRows, lc, d.key);
+  }
+};
+
+/**
+ * The one pass over the selected recordings, writing every CSV row. It waits when a stream asks it to,
+ * reports progress at most every `progressEvery` ms and gives the event loop a turn every 20 ms, so the
+ * app's main process stays responsive and a cancel gets through.
+ */
+const streamRecordings = async (
+  pass: Pass,
+  text: readonly TextSink[],
+  signal: AbortSignal | undefined,
+  progressEvery: number,
+  progress: (stage: ExportProgress['stage']) => void,
+) => {
+  let current: Participant | null = null;
+  let lastProgress = performance.now(),
+    lastYield = lastProgress;
+  for (const rec of iterateSelection(pass.reader, pass.req)) {
+    if (signal?.aborted) throw new ExportCancelled();
+    if (current?.id !== rec.r.participantId) {
+      finishParticipant(pass, current);
+      current = startParticipant(pass, rec.r);
+    }
+    const ctx = recordingCtxOf(pass, rec);
+    writeRecordingRows(pass, rec, ctx);
+    writeMeasureRows(pass, rec, ctx, current);
+    writeLocalMeasureRows(pass, ctx);
+    pass.tally.done++;
+    if (text.some((s) => s.blocked)) for (const s of text) await s.ready();
+    if ((pass.tally.done & 63) === 0) {
+      const t = performance.now();
+      if (t - lastProgress >= progressEvery) {
+        lastProgress = t;
+        progress('writing');
+      }
+      if (t - lastYield >= 20) {
+        await new Promise((res) => setImmediate(res));
+        lastYield = performance.now();
+      }
+    }
+  }
+  finishParticipant(pass, current);
+};
+
+const newTally = (): Tally => ({
+  values: 0,
+  missing: 0,
+  pairs: 0,
+  simulatedRecordings: 0,
+  done: 0,
+  participants: 0,
+  versions: new Set<string>(),
+});
+
+/** Reports a stage with how far the pass has come: recordings, rows and bytes written. */
+const progressReporter =
+  (
+    onProgress: RunExportOptions['onProgress'],
+    tally: Tally,
+    recordingsTotal: number,
+    sinks: CsvSinks,
+    text: readonly TextSink[],
+  ) =>
+  (stage: ExportProgress['stage']) =>
+    onProgress?.({
+      stage,
+      recordingsDone: tally.done,
+      recordingsTotal,
+      rowsWritten: sinks.all.reduce((n, s) => n + s.rows, 0),
+      bytesWritten: text.reduce((n, s) => n + s.bytes, 0),
+    });
+
+/** Closes the CSV files in the order they are listed (data files first), describing each. */
+const closeCsvFiles = async (sinks: CsvSinks): Promise<WrittenFile[]> => {
+  const written: WrittenFile[] = [];
+  for (const [sink, def] of sinks.inOrder)
+    if (sink && def) written.push(await sink.text.close(def.role, sink.rows));
+  return written;
+};
+
+/** Writes a text file of the export (never over an existing one) and describes it. */
+const textWriter =
+  (dir: string) =>
+  async (name: string, role: WrittenFile['role'], content: string): Promise<WrittenFile> => {
+    const buf = Buffer.from(content, 'utf8');
+    await writeFile(join(dir, name), buf, { flag: 'wx' });
+    return {
+      name,
+      role,
+      rows: null,
+      bytes: buf.length,
+      sha256: createHash('sha256').update(buf).digest('hex'),
+    };
+  };
+
+/** What the codebook, datapackage.json and the workbook's settings sheet say about the export. */
+interface DescribeInputs {
+  readonly study: { readonly id: number; readonly name: string };
+  readonly req: ExportRequest;
+  readonly appVersion: string;
+  readonly dbSchemaVersion: number;
+  readonly exportedAt: string;
+  readonly tables: ReturnType<typeof tableDefs>;
+  readonly recordings: number;
+  readonly tally: Tally;
+}
+
+const describeExport = (d: DescribeInputs, written: readonly WrittenFile[]): ExportDescription => ({
+  studyName: d.study.name,
+  studyId: d.study.id,
+  request: d.req,
+  appVersion: d.appVersion,
+  dbSchemaVersion: d.dbSchemaVersion,
+  exportedAt: d.exportedAt,
+  tables: d.tables,
+  written: [...written],
+  recordings: d.recordings,
+  participants: d.tally.participants,
+  simulatedRecordings: d.tally.simulatedRecordings,
+  apiVersions: [...d.tally.versions].sort(),
+});
+
+/**
+ * After the CSV files: the loaders, the files for statistics packages (from the same column schema and
+ * the rows just written), the codebook, datapackage.json and SHA256SUMS, appended to `written`.
+ */
+const writeDescriptions = async (
+  dir: string,
+  d: DescribeInputs,
+  widths: CsvSinks['widths'],
+  written: WrittenFile[],
+  signal: AbortSignal | undefined,
+) => {
+  const { req, tables } = d;
+  const putText = textWriter(dir);
+  written.push(await putText('load.R', 'loader', loadR(tables, req.timeZone)));
+  written.push(await putText('load.py', 'loader', loadPy(tables, req.timeZone)));
+  const stats = tables.map((t) => statTable(t, written.find((f) => f.name === t.name)?.rows ?? 0));
+  if (req.extras.includes('spss'))
+    written.push(await putText(EXTRA_FILE.spss, 'loader', loadSps(stats, widths, req.timeZone)));
+  if (req.extras.includes('stata'))
+    written.push(await putText(EXTRA_FILE.stata, 'loader', loadDo(stats, req.timeZone)));
+  if (req.extras.includes('xlsx'))
+    written.push(
+      await writeWorkbook(dir, EXTRA_FILE.xlsx, stats, {
+        tables,
+        settings: settingsRows(describeExport(d, written)),
+        warning: simulatedWarning(d.tally.simulatedRecordings, d.recordings),
+        signal,
+      }),
+    );
+  const description = describeExport(d, written);
+  const codebook = await putText('codebook.md', 'codebook', codebookMarkdown(description));
+  written.push(codebook);
+  written.push(await putText('datapackage.json', 'datapackage', dataPackageJson(description, codebook)));
+  const sums = [...written]
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((f) => `${f.sha256}  ${f.name}\n`)
+    .join('');
+  written.push(await putText('SHA256SUMS', 'checksums', sums));
+};
+
+/**
+ * Every export, from the window, the command line or a script, leaves an entry in the audit log:
+ * what was exported in counts and plain words, never codes or paths.
+ */
+const auditExport = (db: Db, d: DescribeInputs, files: number) =>
+  appendAudit(db, {
+    at: d.exportedAt,
+    kind: 'export_written',
+    studyId: d.study.id,
+    subject: d.study.name,
+    detail: {
+      recordings: d.tally.done,
+      participants: d.tally.participants,
+      values: d.tally.values,
+      forms: [...d.req.forms].sort().join('-'),
+      extras: d.req.extras.join('-'),
+      preset: d.req.preset,
+      link_file: d.req.includeLinkFile,
+      simulated_recordings: d.tally.simulatedRecordings,
+      files,
+    },
+  });
+
+const reportOf = (
+  d: DescribeInputs,
+  directory: string,
+  folderName: string,
+  files: WrittenFile[],
+): ExportReport => {
+  const t = d.tally;
+  return {
+    directory,
+    folderName,
+    files,
+    counts: {
+      participants: t.participants,
+      recordings: t.done,
+      analyses: t.pairs,
+      values: t.values,
+      missing: t.missing,
+      simulatedRecordings: t.simulatedRecordings,
+    },
+    anySimulated: t.simulatedRecordings > 0,
+    apiVersions: [...t.versions].sort() as ExportReport['apiVersions'],
+    exportedAt: d.exportedAt,
+    appVersion: d.appVersion,
+    request: d.req,
+  };
+};
+
+const cancelled = (): ExportProblem =>
+  problem('cancelled', 'The export was cancelled; nothing was written.', 'Export again when you are ready.');
+
+export const runExport = async (
+  db: Db,
+  input: unknown,
+  o: RunExportOptions,
+): Promise<Result<ExportReport, ExportProblem>> => {
+  const checked = checkRequest(input);
+  if (!checked.ok) return checked;
+  let req = checked.value;
   const now = o.now ?? Date.now;
-  const progressEvery = o.progressIntervalMs ?? 250;
   const { reader, close } = openSnapshotReader(db);
   let tmp: string | null = null;
-  const sinks: TextSink[] = [];
+  const text: TextSink[] = [];
   try {
     const study = findStudy(reader, req.studyId);
-    if (!study)
-      return err(
-        problem(
-          'unknown_study',
-          `There is no study ${req.studyId} in this workspace.`,
-          'Choose a study from the list (voicescope study list).',
-        ),
-      );
-    // k: as asked, else the study's setting; the cohort reference is the study's (every participant), whatever is selected.
-    const change = changeSettings(reader, req.studyId);
-    req = { ...req, baselineSessions: req.baselineSessions ?? change.baselineSessions };
-    const cohort = req.forms.includes('summary')
-      ? CohortReferences.of(reader, req.studyId, req.baselineSessions!)
-      : null;
-    const reference = {
-      cohort: (key: string, version: string) => cohort!.get(key, version),
-      reliabilities: change.reliabilities,
-    };
+    if (!study) return err(unknownStudy(req.studyId));
+    const { baselineSessions, reference } = changeReferenceOf(reader, req);
+    req = { ...req, baselineSessions };
     const counts = countSelection(reader, req);
     if (counts.recordings === 0)
       return err(
@@ -242,320 +700,65 @@ export const runExport = async (
       );
 
     const exportedAtMs = now();
-    const exportedAt = new Date(exportedAtMs).toISOString();
     const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
-    const visitOf = visitCellsOf(ledger);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
-    const target = join(o.outDir, folderName);
-    try {
-      if (!(await stat(o.outDir)).isDirectory())
-        return err(problem('folder_unwritable', `${o.outDir} is not a folder.`, 'Choose a folder.'));
-    } catch (e) {
-      return err(fileProblem(e, o.outDir));
-    }
-    if (
-      await stat(target).then(
-        () => true,
-        () => false,
-      )
-    )
-      return err(fileProblem(Object.assign(new Error('exists'), { code: 'EEXIST' }), o.outDir));
-    try {
-      tmp = await mkdtemp(join(o.outDir, `.${folderName}.partial-`));
-    } catch (e) {
-      return err(fileProblem(e, o.outDir));
-    }
+    const partial = await makePartialFolder(o.outDir, folderName);
+    if (!partial.ok) return partial;
+    tmp = partial.value;
 
     // The study's local acoustic measures and quality control, exported when any recording has them.
     const localOf = measurementsOfStudy(reader, req.studyId);
     const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
-    const bom = req.preset === 'excel';
-    const open = o.openWrite ?? openWriteFile;
-    const text = (name: string): TextSink => {
-      const s = new TextSink(name, open(join(tmp!, name)));
-      sinks.push(s);
-      return s;
-    };
-    // SPSS declares each text column's width before reading: noted while writing, only when load.sps is asked for.
-    const widths = new Map<string, TextWidths>();
-    const widthsOf = (f: { name: string; columns: readonly unknown[] }): TextWidths | null => {
-      if (!req.extras.includes('spss')) return null;
-      const w = new TextWidths(f.columns.length);
-      widths.set(f.name, w);
-      return w;
-    };
-    const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> =>
-      new CsvSink(text(f.name), f.columns, bom, widthsOf(f));
-    const recordingsSink = sink(files.recordings);
-    const longSink = files.long ? sink(files.long) : null;
-    const wideSink = files.wide ? sink(files.wide) : null;
-    const summarySink = files.summary ? sink(files.summary) : null;
-    const linkSink = files.link ? sink(files.link) : null;
-    const flagSink = sink(files.dataQuality);
-    const answerSink = sink(files.answers);
-    const visitsSink = sink(files.visits);
-    const completenessSink = sink(files.completeness);
-    const csvSinks = [
-      longSink,
-      wideSink,
-      summarySink,
-      visitsSink,
-      completenessSink,
-      recordingsSink,
-      flagSink,
-      answerSink,
-      linkSink,
-    ].filter((s) => s !== null);
-
-    const longRows = files.long ? createScopedEncoder(files.long.columns, longSink?.widths ?? null) : null;
-    const clock = zonedClock(req.timeZone);
+    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text);
     const measures = selectedMeasures(req);
-    const measuresOf = new Map<AnalysisType, MeasureDef[]>(
-      ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)]),
-    );
-    let values = 0,
-      missing = 0,
-      pairsDone = 0,
-      simulatedRecordings = 0,
-      done = 0,
-      participants = 0;
-    const versions = new Set<string>();
-    const progress = (stage: ExportProgress['stage']) =>
-      o.onProgress?.({
-        stage,
-        recordingsDone: done,
-        recordingsTotal: counts.recordings,
-        rowsWritten: csvSinks.reduce((n, s) => n + s.rows, 0),
-        bytesWritten: sinks.reduce((n, s) => n + s.bytes, 0),
-      });
+    const tally = newTally();
+    const progress = progressReporter(o.onProgress, tally, counts.recordings, sinks, text);
     progress('preparing');
 
-    let current = null as { id: number; summary: ParticipantSummary | null } | null;
-    const closeParticipant = () => {
-      if (current?.summary && summarySink) for (const row of current.summary.rows()) summarySink.row(row);
+    const pass: Pass = {
+      reader,
+      req,
+      sinks,
+      longRows: files.long ? createScopedEncoder(files.long.columns, sinks.long?.widths ?? null) : null,
+      clock: zonedClock(req.timeZone),
+      measures,
+      measuresOf: new Map(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)])),
+      localOf,
+      visitOf: visitCellsOf(ledger),
+      reference,
+      tally,
+      lc: {} as Pass['lc'],
     };
-    // One mutable context per form, refilled for each row: no allocation per long-form row.
-    const lc = {} as { -readonly [K in keyof LongCtx]: LongCtx[K] };
-    let lastProgress = performance.now(),
-      lastYield = lastProgress;
-
-    for (const rec of iterateSelection(reader, req)) {
-      if (o.signal?.aborted) throw new ExportCancelled();
-      const r = rec.r;
-      if (current?.id !== r.participantId) {
-        closeParticipant();
-        participants++;
-        current = {
-          id: r.participantId,
-          summary: summarySink
-            ? new ParticipantSummary(r.participant, measures, req.baselineSessions, reference)
-            : null,
-        };
-        if (linkSink) {
-          const a = accountOf(reader, r.participantId);
-          const createdUtc = utcCell(a.createdAt);
-          linkSink.row({
-            participant: r.participant,
-            accountId: a.accountId,
-            createdUtc,
-            created: clock(createdUtc),
-          } satisfies LinkCtx);
-        }
-      }
-      const recordedUtc = utcCell(r.recordedAt);
-      const uploadedUtc = utcCell(r.uploadedAt);
-      const ctx: RecordingCtx = {
-        r,
-        recordedUtc,
-        recorded: clock(recordedUtc),
-        uploadedUtc,
-        uploaded: clock(uploadedUtc),
-        flags: rec.flags,
-        local: localOf.get(r.id) ?? null,
-        visit: visitOf(r.id),
-      };
-      const simulated = r.resultSource === 'simulated';
-      if (simulated) simulatedRecordings++;
-      if (r.apiVersion !== null) versions.add(r.apiVersion);
-      recordingsSink.row(ctx);
-      rec.flags.forEach((flag, i) => flagSink.row({ recording: r.id, n: i + 1, flag } satisfies FlagCtx));
-      for (const answer of rec.answers) answerSink.row({ answer } satisfies AnswerCtx);
-      if (wideSink)
-        wideSink.row({
-          ...ctx,
-          pairs: new Map<AnalysisType, PairView>(rec.pairs.map((p) => [p.type, p])),
-          values: rec.values,
-        } satisfies WideCtx);
-      const at = { recording: r.id, recordedAt: r.recordedAt, utc: recordedUtc, local: ctx.recorded };
-      // The summary counts what the timeline counts: values of uploaded recordings not excluded from
-      // analysis, by their API version.
-      const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
-      Object.assign(lc, ctx);
-      longRows?.recording(lc);
-      for (const pair of rec.pairs) {
-        pairsDone++;
-        lc.pair = pair;
-        longRows?.pair(lc);
-        for (const m of measuresOf.get(pair.type) ?? []) {
-          const v = rec.values[m.key];
-          if (v === undefined) missing++;
-          else {
-            values++;
-            summary?.add(m.key, v, at, simulated, r.apiVersion);
-          }
-          if (longSink && longRows) {
-            lc.measure = m;
-            lc.value = v;
-            longSink.scopedRow(longRows, lc, m.key);
-          }
-        }
-      }
-      if (ctx.local && longSink && longRows) {
-        lc.pair = localPair(ctx.local);
-        longRows.pair(lc);
-        for (const d of LOCAL_MEASURE_DEFS) {
-          lc.measure = d;
-          lc.value = ctx.local.measures[d.key] ?? undefined;
-          longSink.scopedRow(longRows, lc, d.key);
-        }
-      }
-      done++;
-      if (sinks.some((s) => s.blocked)) for (const s of sinks) await s.ready();
-      if ((done & 63) === 0) {
-        const t = performance.now();
-        if (t - lastProgress >= progressEvery) {
-          lastProgress = t;
-          progress('writing');
-        }
-        // Give the event loop a turn now and then: the app's main process stays responsive and a cancel gets through.
-        if (t - lastYield >= 20) {
-          await new Promise((res) => setImmediate(res));
-          lastYield = performance.now();
-        }
-      }
-    }
-    closeParticipant();
+    await streamRecordings(pass, text, o.signal, o.progressIntervalMs ?? 250, progress);
     if (o.signal?.aborted) throw new ExportCancelled();
-    writeVisitFiles(ledger, req.participants, visitsSink, completenessSink);
+    writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
     progress('describing');
 
-    const written: WrittenFile[] = [];
-    const csvFiles = [
-      [longSink, files.long],
-      [wideSink, files.wide],
-      [summarySink, files.summary],
-      [visitsSink, files.visits],
-      [completenessSink, files.completeness],
-      [recordingsSink, files.recordings],
-      [flagSink, files.dataQuality],
-      [answerSink, files.answers],
-      [linkSink, files.link],
-    ] as const;
-    for (const [sink, def] of csvFiles)
-      if (sink && def) written.push(await sink.text.close(def.role, sink.rows));
-    const tables = tableDefs(files);
-    const putText = async (
-      name: string,
-      role: WrittenFile['role'],
-      content: string,
-    ): Promise<WrittenFile> => {
-      const buf = Buffer.from(content, 'utf8');
-      await writeFile(join(tmp!, name), buf, { flag: 'wx' });
-      return {
-        name,
-        role,
-        rows: null,
-        bytes: buf.length,
-        sha256: createHash('sha256').update(buf).digest('hex'),
-      };
-    };
-    written.push(await putText('load.R', 'loader', loadR(tables, req.timeZone)));
-    written.push(await putText('load.py', 'loader', loadPy(tables, req.timeZone)));
-    const describe = (): ExportDescription => ({
-      studyName: study.name,
-      studyId: study.id,
-      request: req,
+    const written = await closeCsvFiles(sinks);
+    const described: DescribeInputs = {
+      study,
+      req,
       appVersion: o.appVersion,
       dbSchemaVersion: schemaVersion(reader),
-      exportedAt,
-      tables,
-      written: [...written],
+      exportedAt: new Date(exportedAtMs).toISOString(),
+      tables: tableDefs(files),
       recordings: counts.recordings,
-      participants,
-      simulatedRecordings,
-      apiVersions: [...versions].sort(),
-    });
-    // The files for statistics packages, from the same column schema and the rows just written.
-    const stats = tables.map((t) => statTable(t, written.find((f) => f.name === t.name)?.rows ?? 0));
-    if (req.extras.includes('spss'))
-      written.push(await putText(EXTRA_FILE.spss, 'loader', loadSps(stats, widths, req.timeZone)));
-    if (req.extras.includes('stata'))
-      written.push(await putText(EXTRA_FILE.stata, 'loader', loadDo(stats, req.timeZone)));
-    if (req.extras.includes('xlsx'))
-      written.push(
-        await writeWorkbook(tmp, EXTRA_FILE.xlsx, stats, {
-          tables,
-          settings: settingsRows(describe()),
-          warning: simulatedWarning(simulatedRecordings, counts.recordings),
-          signal: o.signal,
-        }),
-      );
-    const description = describe();
-    const codebook = await putText('codebook.md', 'codebook', codebookMarkdown(description));
-    written.push(codebook);
-    written.push(await putText('datapackage.json', 'datapackage', dataPackageJson(description, codebook)));
-    const sums = [...written]
-      .sort((a, b) => (a.name < b.name ? -1 : 1))
-      .map((f) => `${f.sha256}  ${f.name}\n`)
-      .join('');
-    written.push(await putText('SHA256SUMS', 'checksums', sums));
+      tally,
+    };
+    await writeDescriptions(tmp, described, sinks.widths, written, o.signal);
 
     if (o.signal?.aborted) throw new ExportCancelled();
+    const target = join(o.outDir, folderName);
     await rename(tmp, target);
     tmp = null;
-    // Every export, from the window, the command line or a script, leaves an entry in the audit log:
-    // what was exported in counts and plain words, never codes or paths.
-    appendAudit(db, {
-      at: exportedAt,
-      kind: 'export_written',
-      studyId: study.id,
-      subject: study.name,
-      detail: {
-        recordings: done,
-        participants,
-        values,
-        forms: [...req.forms].sort().join('-'),
-        extras: req.extras.join('-'),
-        preset: req.preset,
-        link_file: req.includeLinkFile,
-        simulated_recordings: simulatedRecordings,
-        files: written.length,
-      },
-    });
+    auditExport(db, described, written.length);
     progress('done');
-    return ok({
-      directory: target,
-      folderName,
-      files: written,
-      counts: { participants, recordings: done, analyses: pairsDone, values, missing, simulatedRecordings },
-      anySimulated: simulatedRecordings > 0,
-      apiVersions: [...versions].sort() as ExportReport['apiVersions'],
-      exportedAt,
-      appVersion: o.appVersion,
-      request: req,
-    });
+    return ok(reportOf(described, target, folderName, written));
   } catch (e) {
-    if (e instanceof ExportCancelled)
-      return err(
-        problem(
-          'cancelled',
-          'The export was cancelled; nothing was written.',
-          'Export again when you are ready.',
-        ),
-      );
+    if (e instanceof ExportCancelled) return err(cancelled());
     return err(fileProblem(e, o.outDir));
   } finally {
-    await Promise.all(sinks.map((s) => s.abandon()));
+    await Promise.all(text.map((s) => s.abandon()));
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => {});
     close();
   }
