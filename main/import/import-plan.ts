@@ -206,63 +206,79 @@ const pool = async <T, R>(
   return out;
 };
 
-export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions = {}): Promise<ImportPlan> => {
-  const notices: string[] = [];
-  const manifestErrors: { line: number; message: string }[] = [];
+type ManifestError = { line: number; message: string };
+type PlanNotes = { readonly notices: string[]; readonly manifestErrors: ManifestError[] };
+
+/** The manifest's rows by file path; its errors and notices go to the plan's. */
+const readManifestRows = async (
+  req: ImportRequest,
+  ctx: ReadContext,
+  notes: PlanNotes,
+): Promise<Map<string, ManifestRow>> => {
   const byManifest = new Map<string, ManifestRow>();
-
-  const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
-
-  if (req.manifestPath) {
-    const manifestPath = resolve(req.manifestPath);
-    const text = await readManifestText(manifestPath, ctx);
-    const parsed = text.ok
-      ? parseManifest(text.value, { baseDir: resolve(manifestPath, '..'), timeZone: req.timeZone })
-      : text;
-    if (!parsed.ok) {
-      manifestErrors.push({ line: 0, message: parsed.error.message });
-    } else {
-      manifestErrors.push(...parsed.value.rowErrors);
-      notices.push(...parsed.value.notices);
-      for (const row of parsed.value.rows) byManifest.set(row.filePath, row);
-    }
+  if (!req.manifestPath) return byManifest;
+  const manifestPath = resolve(req.manifestPath);
+  const text = await readManifestText(manifestPath, ctx);
+  const parsed = text.ok
+    ? parseManifest(text.value, { baseDir: resolve(manifestPath, '..'), timeZone: req.timeZone })
+    : text;
+  if (!parsed.ok) {
+    notes.manifestErrors.push({ line: 0, message: parsed.error.message });
+  } else {
+    notes.manifestErrors.push(...parsed.value.rowErrors);
+    notes.notices.push(...parsed.value.notices);
+    for (const row of parsed.value.rows) byManifest.set(row.filePath, row);
   }
+  return byManifest;
+};
 
-  let pattern: CompiledPattern | null = null;
-  if (req.filenamePattern) {
-    const c = compileFilenamePattern(req.filenamePattern, { timeZone: req.timeZone });
-    if (c.ok) pattern = c.value;
-    else notices.push(`The file-name pattern was not used: ${c.error}`);
-  }
+/** The request's file-name pattern, compiled; one that does not compile is left out with a notice. */
+const compilePattern = (req: ImportRequest, notes: PlanNotes): CompiledPattern | null => {
+  if (!req.filenamePattern) return null;
+  const c = compileFilenamePattern(req.filenamePattern, { timeZone: req.timeZone });
+  if (c.ok) return c.value;
+  notes.notices.push(`The file-name pattern was not used: ${c.error}`);
+  return null;
+};
 
+/** Every file of the import: the audio files found under the chosen paths and the manifest's files that exist. */
+const gatherFiles = async (
+  req: ImportRequest,
+  opts: PlanOptions,
+  ctx: ReadContext,
+  byManifest: ReadonlyMap<string, ManifestRow>,
+  notes: PlanNotes,
+): Promise<string[]> => {
   const listed = await listAudioFiles(req.paths, {
     ...ctx,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onWalk ? { onWalk: opts.onWalk } : {}),
   });
   if (listed.skipped > 0)
-    notices.push(
+    notes.notices.push(
       `${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension.`,
     );
   const manifestFiles: string[] = [];
   for (const [path, row] of byManifest) {
     const place = await checkPlace(path, ctx);
     if (!place.ok && place.error.kind === 'missing')
-      manifestErrors.push({
+      notes.manifestErrors.push({
         line: row.line,
         message: `The file ${path} does not exist. Check the path (relative paths are read from the manifest's folder).`,
       });
-    else if (!place.ok) manifestErrors.push({ line: row.line, message: place.error.message });
+    else if (!place.ok) notes.manifestErrors.push({ line: row.line, message: place.error.message });
     else if ((await stat(place.value)).isFile()) manifestFiles.push(path);
-    else manifestErrors.push({ line: row.line, message: `${path} is not a file.` });
+    else notes.manifestErrors.push({ line: row.line, message: `${path} is not a file.` });
   }
-  const allFiles = [...new Set([...manifestFiles, ...listed.files])].sort();
+  return [...new Set([...manifestFiles, ...listed.files])].sort();
+};
 
-  const participants = new Map<string, { id: number; accountId: string | null }>(
-    participantAccounts(db, req.studyId).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
-  );
+const UNASSIGNED = { code: null, session: null, recordedAt: null, source: null } as const;
 
-  const assign = (path: string): Assignment => {
+/** Who a file belongs to and when it was recorded: from the manifest, else from its name by the pattern. */
+const assignerOf =
+  (req: ImportRequest, byManifest: ReadonlyMap<string, ManifestRow>, pattern: CompiledPattern | null) =>
+  (path: string): Assignment => {
     const row = byManifest.get(path);
     if (row)
       return {
@@ -282,45 +298,46 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
           source: m.recordedAt ? 'filename' : null,
           problem: null,
         };
-      return {
-        code: null,
-        session: null,
-        recordedAt: null,
-        source: null,
-        problem: `The file name does not match the pattern ${pattern.pattern}.`,
-      };
+      return { ...UNASSIGNED, problem: `The file name does not match the pattern ${pattern.pattern}.` };
     }
     return {
-      code: null,
-      session: null,
-      recordedAt: null,
-      source: null,
+      ...UNASSIGNED,
       problem: req.manifestPath
         ? 'The manifest does not list this file, and no file-name pattern is set.'
         : 'No participant: add the file to a manifest or set a file-name pattern.',
     };
   };
 
+/** When the recording was made: as assigned, else the date embedded in the file, else the file's modification time. */
+const recordedTimeOf = async (
+  a: Assignment,
+  read: ReadFacts,
+  timeZone: string,
+): Promise<{ recordedAt: string; source: RecordedAtSource | null }> => {
+  if (a.recordedAt !== null) return { recordedAt: a.recordedAt, source: a.source };
+  if (read.probe.ok && read.bytes) {
+    const embedded = await readEmbeddedDate(read.bytes, read.probe.value.format);
+    const t = embedded ? zonedWallTimeToUtc(embedded.wall, timeZone) : null;
+    if (t !== null) return { recordedAt: new Date(t).toISOString(), source: 'embedded' };
+  }
+  return { recordedAt: new Date(Math.round(read.mtimeMs)).toISOString(), source: 'file_mtime' };
+};
+
+/** First pass: every file read (size, hash, format), assigned and given its recording time. */
+const readFiles = async (
+  allFiles: readonly string[],
+  req: ImportRequest,
+  opts: PlanOptions,
+  ctx: ReadContext,
+  assign: (path: string) => Assignment,
+) => {
   let done = 0;
-  const analysed = await pool(allFiles, opts.concurrency ?? 2, async (path) => {
+  return pool(allFiles, opts.concurrency ?? 2, async (path) => {
     if (opts.signal?.aborted)
       throw new ReadRefusedError({ kind: 'cancelled', message: 'Reading the files was cancelled.' });
     const read = await readAudioFacts(path, ctx, req);
     const a = assign(path);
-    let recordedAt = a.recordedAt;
-    let source = a.source;
-    if (recordedAt === null && read.probe.ok && read.bytes) {
-      const embedded = await readEmbeddedDate(read.bytes, read.probe.value.format);
-      const t = embedded ? zonedWallTimeToUtc(embedded.wall, req.timeZone) : null;
-      if (t !== null) {
-        recordedAt = new Date(t).toISOString();
-        source = 'embedded';
-      }
-    }
-    if (recordedAt === null) {
-      recordedAt = new Date(Math.round(read.mtimeMs)).toISOString();
-      source = 'file_mtime';
-    }
+    const { recordedAt, source } = await recordedTimeOf(a, read, req.timeZone);
     opts.onProgress?.(++done, allFiles.length);
     return {
       path,
@@ -333,9 +350,20 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
       source,
     };
   });
+};
+type ReadFile = Awaited<ReturnType<typeof readFiles>>[number];
+type JudgeOptions = { isolateOldestSpeaker: boolean; conversion: boolean };
 
-  // Second pass: speech, measured in worker threads, for WAV files nothing else refuses.
-  const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };
+/**
+ * Second pass: speech, measured in worker threads, for WAV files nothing else refuses, by file index.
+ * The same audio (equal content hash, e.g. one file linked under several names) is measured once.
+ */
+const measureSpeech = async (
+  analysed: readonly ReadFile[],
+  req: ImportRequest,
+  opts: PlanOptions,
+  judgeOpts: JudgeOptions,
+): Promise<Map<number, SpeechOutcome>> => {
   const chosen = new Map((req.channelByFile ?? []).map((c) => [resolve(c.path), c.channel]));
   const measurable = analysed.flatMap((f, i) =>
     f.probe?.wav && f.a.code !== null && isRefusedWithoutSpeech(f.probe, judgeOpts) === false
@@ -351,138 +379,180 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
         ]
       : [],
   );
-  // The same audio (equal content hash, e.g. one file linked under several names) is measured once.
   const audioKey = (m: (typeof measurable)[number]) => `${analysed[m.i]!.hash}:${m.job.choice}`;
   const audioSeen = new Set<string>();
   const unique = measurable.filter((m) => !audioSeen.has(audioKey(m)) && Boolean(audioSeen.add(audioKey(m))));
-  const uniqueSpeech =
-    opts.measureSpeech === false
-      ? []
-      : await measureSpeechInParallel(
-          unique.map((m) => m.job),
-          {
-            ...(opts.onSpeechProgress ? { onProgress: opts.onSpeechProgress } : {}),
-            ...(opts.signal ? { signal: opts.signal } : {}),
-          },
-        );
-  const byKey = new Map(unique.map((m, u) => [audioKey(m), uniqueSpeech[u]]));
-  const measured = new Map<number, SpeechOutcome>(
-    opts.measureSpeech === false ? [] : measurable.map((m) => [m.i, byKey.get(audioKey(m))!]),
+  if (opts.measureSpeech === false) return new Map();
+  const uniqueSpeech = await measureSpeechInParallel(
+    unique.map((m) => m.job),
+    {
+      ...(opts.onSpeechProgress ? { onProgress: opts.onSpeechProgress } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    },
   );
-  const judged = analysed.map((f, i) => {
-    if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!) };
-    const m = measured.get(i);
-    if (m && !m.ok)
-      return {
-        ...f,
-        verdict: verdictFromProblem({
-          code: 'unreadable',
-          message: `The WAV audio cannot be decoded: ${m.error}`,
-        }),
-      };
-    const probe = m?.ok ? { ...f.probe, speechSeconds: m.value.sent.speechSeconds } : f.probe;
-    const figure = m?.ok
-      ? { seconds: m.value.sent.speechSeconds, method: m.value.method, channelSent: m.value.sent.channel }
-      : undefined;
+  const byKey = new Map(unique.map((m, u) => [audioKey(m), uniqueSpeech[u]]));
+  return new Map<number, SpeechOutcome>(measurable.map((m) => [m.i, byKey.get(audioKey(m))!]));
+};
+
+/** Each file's local verdict, with its measured speech where it was measured. */
+const judgeFile = (f: ReadFile, m: SpeechOutcome | undefined, judgeOpts: JudgeOptions) => {
+  if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!) };
+  if (m && !m.ok)
     return {
       ...f,
-      probe,
-      verdict: judgeAudio(probe, { ...judgeOpts, ...(figure ? { speech: figure } : {}) }),
+      verdict: verdictFromProblem({
+        code: 'unreadable',
+        message: `The WAV audio cannot be decoded: ${m.error}`,
+      }),
     };
-  });
+  const probe = m?.ok ? { ...f.probe, speechSeconds: m.value.sent.speechSeconds } : f.probe;
+  const figure = m?.ok
+    ? { seconds: m.value.sent.speechSeconds, method: m.value.method, channelSent: m.value.sent.channel }
+    : undefined;
+  return {
+    ...f,
+    probe,
+    verdict: judgeAudio(probe, { ...judgeOpts, ...(figure ? { speech: figure } : {}) }),
+  };
+};
+type JudgedFile = ReturnType<typeof judgeFile>;
+type Participants = ReadonlyMap<string, { id: number; accountId: string | null }>;
 
-  const seen = new Map<string, string>(); // participant + hash → first path in this plan
-  const seenUnder = new Map<string, { code: string; path: string; session: string | null }>(); // hash → first file in this plan
-  const studyName = studyNameOf(db, req.studyId) ?? '';
-  const files: PlannedFile[] = judged.map((f) => {
-    let action: PlannedAction;
-    let duplicateOf: PlannedFile['duplicateOf'] = null;
-    let unstartedBatchId: number | undefined;
-    const p = f.a.code === null ? undefined : participants.get(f.a.code);
-    let seenElsewhere: SeenElsewhere[] = [];
-    if (f.a.code === null) action = 'unassigned';
-    else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
-    else if (f.hash === null) action = 'refused';
-    else {
-      const key = `${f.a.code}\u0000${f.hash}`;
-      const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
-      if (existing) {
-        duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
-        if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
-      } else if (seen.has(key)) duplicateOf = { recordingId: null, path: seen.get(key)! };
-      else seen.set(key, f.path);
-      // The same audio under another participant or in another study: held too, saying where it was seen.
-      const earlier = seenUnder.get(f.hash);
-      const stored = findSameContentElsewhere(db, f.hash, req.studyId, p?.id ?? null).map((x) => ({
-        recordingId: x.recordingId,
-        study: x.study,
-        sameStudy: x.studyId === req.studyId,
-        participantCode: x.participantCode,
-        session: x.session,
-        path: x.sourcePath,
-      }));
-      // An earlier file of this import under another participant, unless that participant's stored copy says it already.
-      const inPlan =
-        earlier &&
-        earlier.code !== f.a.code &&
-        !stored.some((x) => x.sameStudy && x.participantCode === earlier.code)
-          ? [
-              {
-                recordingId: null,
-                study: studyName,
-                sameStudy: true,
-                participantCode: earlier.code,
-                session: earlier.session,
-                path: earlier.path,
-              },
-            ]
-          : [];
-      seenElsewhere = [...inPlan, ...stored];
-      if (!earlier) seenUnder.set(f.hash, { code: f.a.code, path: f.path, session: f.a.session });
-      if (!duplicateOf && seenElsewhere.length > 0)
-        duplicateOf = { recordingId: seenElsewhere[0]!.recordingId, path: seenElsewhere[0]!.path };
-      action = duplicateOf
-        ? 'duplicate'
-        : f.verdict.status === 'borderline'
-          ? 'borderline'
-          : willConvert(f.verdict, req.convert)
-            ? 'convert_and_upload'
-            : 'upload';
-    }
-    // Refused (or borderline, if left out) before: the same file is not added as another refused row.
-    const refusedBefore =
-      p && f.hash !== null && (action === 'refused' || action === 'borderline')
-        ? findRefusedCopy(db, p.id, f.hash)
-        : null;
-    return {
-      path: f.path,
-      fileName: basename(f.path),
-      sizeBytes: f.bytes,
-      sha256: f.hash,
-      participantCode: f.a.code,
-      session: f.a.session,
-      recordedAt: f.recordedAt,
-      recordedAtSource: f.source,
-      format: f.probe?.format ?? null,
-      channels: f.probe?.channels ?? null,
-      sampleRateHz: f.probe?.sampleRateHz ?? null,
-      durationSeconds: f.probe?.durationSeconds ?? null,
-      speechSeconds: f.probe?.speechSeconds ?? null,
-      verdict: f.verdict,
-      duplicateOf,
-      ...(unstartedBatchId !== undefined ? { unstartedBatchId } : {}),
-      ...(refusedBefore
-        ? { alreadyRefused: { recordingId: refusedBefore.id, batchId: refusedBefore.batchId } }
-        : {}),
-      ...(seenElsewhere.length > 0 ? { seenElsewhere } : {}),
-      action,
-      assignmentProblem: f.a.problem,
-    };
-  });
+/** What the plan has met so far, to find the same audio twice within it. */
+interface PlanMemory {
+  /** participant + hash → first path in this plan */
+  readonly seen: Map<string, string>;
+  /** hash → first file in this plan */
+  readonly seenUnder: Map<string, { code: string; path: string; session: string | null }>;
+  readonly studyName: string;
+}
 
-  const codes = [
-    ...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!)),
-  ].sort();
+/**
+ * Where else the same audio was seen: under another participant or in another study (stored), and an
+ * earlier file of this import under another participant, unless that participant's stored copy says it already.
+ */
+const seenElsewhereOf = (
+  db: Db,
+  req: ImportRequest,
+  f: { readonly code: string; readonly path: string; readonly session: string | null },
+  hash: string,
+  participantId: number | null,
+  memory: PlanMemory,
+): SeenElsewhere[] => {
+  const earlier = memory.seenUnder.get(hash);
+  const stored = findSameContentElsewhere(db, hash, req.studyId, participantId).map((x) => ({
+    recordingId: x.recordingId,
+    study: x.study,
+    sameStudy: x.studyId === req.studyId,
+    participantCode: x.participantCode,
+    session: x.session,
+    path: x.sourcePath,
+  }));
+  const inPlan =
+    earlier &&
+    earlier.code !== f.code &&
+    !stored.some((x) => x.sameStudy && x.participantCode === earlier.code)
+      ? [
+          {
+            recordingId: null,
+            study: memory.studyName,
+            sameStudy: true,
+            participantCode: earlier.code,
+            session: earlier.session,
+            path: earlier.path,
+          },
+        ]
+      : [];
+  if (!earlier) memory.seenUnder.set(hash, { code: f.code, path: f.path, session: f.session });
+  return [...inPlan, ...stored];
+};
+
+/** What the import does with one file, and the copy of it already stored or planned, if any. */
+const decideAction = (
+  db: Db,
+  req: ImportRequest,
+  f: JudgedFile,
+  p: { id: number } | undefined,
+  memory: PlanMemory,
+) => {
+  let duplicateOf: PlannedFile['duplicateOf'] = null;
+  let unstartedBatchId: number | undefined;
+  let seenElsewhere: SeenElsewhere[] = [];
+  let action: PlannedAction;
+  if (f.a.code === null) action = 'unassigned';
+  else if (f.verdict.status === 'refused' || f.verdict.status === 'needs_conversion') action = 'refused';
+  else if (f.hash === null) action = 'refused';
+  else {
+    const key = `${f.a.code}\u0000${f.hash}`;
+    const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
+    if (existing) {
+      duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
+      if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
+    } else if (memory.seen.has(key)) duplicateOf = { recordingId: null, path: memory.seen.get(key)! };
+    else memory.seen.set(key, f.path);
+    seenElsewhere = seenElsewhereOf(
+      db,
+      req,
+      { code: f.a.code, path: f.path, session: f.a.session },
+      f.hash,
+      p?.id ?? null,
+      memory,
+    );
+    if (!duplicateOf && seenElsewhere.length > 0)
+      duplicateOf = { recordingId: seenElsewhere[0]!.recordingId, path: seenElsewhere[0]!.path };
+    action = duplicateOf
+      ? 'duplicate'
+      : f.verdict.status === 'borderline'
+        ? 'borderline'
+        : willConvert(f.verdict, req.convert)
+          ? 'convert_and_upload'
+          : 'upload';
+  }
+  return { action, duplicateOf, unstartedBatchId, seenElsewhere };
+};
+
+/** One file of the plan, with what the import does with it. */
+const planFile = (
+  db: Db,
+  req: ImportRequest,
+  f: JudgedFile,
+  participants: Participants,
+  memory: PlanMemory,
+): PlannedFile => {
+  const p = f.a.code === null ? undefined : participants.get(f.a.code);
+  const { action, duplicateOf, unstartedBatchId, seenElsewhere } = decideAction(db, req, f, p, memory);
+  // Refused (or borderline, if left out) before: the same file is not added as another refused row.
+  const refusedBefore =
+    p && f.hash !== null && (action === 'refused' || action === 'borderline')
+      ? findRefusedCopy(db, p.id, f.hash)
+      : null;
+  return {
+    path: f.path,
+    fileName: basename(f.path),
+    sizeBytes: f.bytes,
+    sha256: f.hash,
+    participantCode: f.a.code,
+    session: f.a.session,
+    recordedAt: f.recordedAt,
+    recordedAtSource: f.source,
+    format: f.probe?.format ?? null,
+    channels: f.probe?.channels ?? null,
+    sampleRateHz: f.probe?.sampleRateHz ?? null,
+    durationSeconds: f.probe?.durationSeconds ?? null,
+    speechSeconds: f.probe?.speechSeconds ?? null,
+    verdict: f.verdict,
+    duplicateOf,
+    ...(unstartedBatchId !== undefined ? { unstartedBatchId } : {}),
+    ...(refusedBefore
+      ? { alreadyRefused: { recordingId: refusedBefore.id, batchId: refusedBefore.batchId } }
+      : {}),
+    ...(seenElsewhere.length > 0 ? { seenElsewhere } : {}),
+    action,
+    assignmentProblem: f.a.problem,
+  };
+};
+
+const countActions = (files: readonly PlannedFile[]): Record<PlannedAction, number> => {
   const counts = {
     upload: 0,
     convert_and_upload: 0,
@@ -492,15 +562,40 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     unassigned: 0,
   } satisfies Record<PlannedAction, number>;
   for (const f of files) counts[f.action]++;
-  notices.push(...reimportNotices(files));
+  return counts;
+};
+
+export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions = {}): Promise<ImportPlan> => {
+  const notes: PlanNotes = { notices: [], manifestErrors: [] };
+  const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
+  const byManifest = await readManifestRows(req, ctx, notes);
+  const pattern = compilePattern(req, notes);
+  const allFiles = await gatherFiles(req, opts, ctx, byManifest, notes);
+  const participants: Participants = new Map(
+    participantAccounts(db, req.studyId).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
+  );
+  const analysed = await readFiles(allFiles, req, opts, ctx, assignerOf(req, byManifest, pattern));
+  const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };
+  const measured = await measureSpeech(analysed, req, opts, judgeOpts);
+  const judged = analysed.map((f, i) => judgeFile(f, measured.get(i), judgeOpts));
+  const memory: PlanMemory = {
+    seen: new Map(),
+    seenUnder: new Map(),
+    studyName: studyNameOf(db, req.studyId) ?? '',
+  };
+  const files = judged.map((f) => planFile(db, req, f, participants, memory));
+  const codes = [
+    ...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!)),
+  ].sort();
+  notes.notices.push(...reimportNotices(files));
   return {
     request: req,
     files,
-    manifestErrors,
-    notices,
+    manifestErrors: notes.manifestErrors,
+    notices: notes.notices,
     newParticipants: codes.filter((c) => !participants.has(c)),
     participantsWithoutAccount: codes.filter((c) => participants.get(c)?.accountId === null),
-    counts,
+    counts: countActions(files),
   };
 };
 
