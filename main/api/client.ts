@@ -68,6 +68,11 @@ export interface ClientOptions {
   readonly random?: () => number;
   readonly now?: () => number;
   readonly observer?: (e: ExchangeEvent) => void;
+  /**
+   * Which addresses may receive the key (the rule is main/services/key-address.ts, whose `keyedClient`
+   * passes it): when it refuses the profile's address, every keyed call is refused before a byte leaves.
+   */
+  readonly mayReceiveKey?: (baseUrl: string) => boolean;
 }
 
 export interface UploadRequest {
@@ -161,27 +166,6 @@ const readPing: Reader<string> = (json) =>
     ? ok((json as { message: string }).message)
     : err({ path: 'message', detail: 'expected text' });
 
-/** Loopback host names and addresses: the only places a key may travel over plain http. */
-const isLoopbackHost = (hostname: string): boolean => {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-};
-
-/**
- * Whether a key may be sent to this base address: https anywhere, http only to a loopback address (the
- * built-in sandbox). Checked here, where every key leaves (profile test and save, command line,
- * scheduler), so no caller can forget it.
- */
-export const keyMayTravelTo = (baseUrl: string): boolean => {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-};
-
 export const createApiClient = (opts: ClientOptions): ApiClient => {
   const { profile } = opts;
   const version = profile.version;
@@ -193,12 +177,13 @@ export const createApiClient = (opts: ClientOptions): ApiClient => {
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
   /** Set when the key must not be sent to this address: every keyed call is refused before any byte leaves. */
-  const keyRefused = keyMayTravelTo(profile.baseUrl)
-    ? null
-    : (endpoint: Endpoint) =>
-        apiError('InsecureAddress', endpoint, {
-          detail: 'refused locally: an API key is sent only over https (or plain http to this computer)',
-        });
+  const keyRefused =
+    opts.mayReceiveKey === undefined || opts.mayReceiveKey(profile.baseUrl)
+      ? null
+      : (endpoint: Endpoint) =>
+          apiError('InsecureAddress', endpoint, {
+            detail: 'refused locally: an API key is sent only over https (or plain http to this computer)',
+          });
 
   const http: KyInstance = ky.create({
     prefixUrl: `${profile.baseUrl.replace(/\/+$/, '')}/${version}/`,

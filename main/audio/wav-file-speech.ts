@@ -7,7 +7,12 @@
  * for a channel number, the mix for "mix".
  */
 import { open } from 'node:fs/promises';
-import { createSileroStream, type SileroStream, type SpeechSegment } from './silero-speech';
+import {
+  createSileroStream,
+  type SileroEstimate,
+  type SileroStream,
+  type SpeechSegment,
+} from './silero-speech';
 import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
 
 export type ChannelChoice = 'auto' | 'mix' | number;
@@ -89,4 +94,22 @@ export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> 
     sent: { channel: sent.channel, speechSeconds: sent.speechSeconds, segments: sent.segments },
     method: sent.method,
   };
+};
+
+/**
+ * The same estimate for one channel of a WAV file already in memory (the sandbox's uploads), fed a
+ * second at a time as from a file, so its count is the import's to the frame.
+ */
+export const measureWavBytesSpeech = async (
+  bytes: Uint8Array,
+  info: WavInfo,
+  channel = 0,
+): Promise<SileroEstimate> => {
+  const stream = await createSileroStream(info.sampleRateHz);
+  const framesPerChunk = Math.max(1, Math.round(info.sampleRateHz * CHUNK_SECONDS));
+  for (let from = 0; from < info.frames; from += framesPerChunk)
+    await stream.push(
+      readChannelSamples(bytes, info, channel, from, Math.min(framesPerChunk, info.frames - from)),
+    );
+  return stream.finish();
 };

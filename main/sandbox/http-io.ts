@@ -6,7 +6,11 @@ import type http from 'node:http';
 
 export const SIMULATED_HEADERS = { 'X-Voicescope-Simulated': '1', 'Cache-Control': 'no-store' } as const;
 
-/** Bytes discarded after a refusal before the connection is cut (a client that never stops sending). */
+/**
+ * Bytes discarded after a refusal before the connection is cut (a client that never stops sending): far
+ * more than twice the largest body the sandbox accepts (an upload of 50 MB of audio, about 67 MB), so a
+ * client that writes a too-large body whole before it reads still finds the answer waiting.
+ */
 const MAX_DISCARD_BYTES = 512 * 1024 * 1024;
 
 export type BodyRead =
@@ -104,7 +108,19 @@ export const sendText = (
     'Content-Length': String(bytes.length),
     ...headers,
   });
-  res.end(bytes);
+  const req = res.req as http.IncomingMessage | undefined;
+  if (!req || req.readableEnded || req.destroyed) {
+    res.end(bytes);
+    return;
+  }
+  // Answered before the body ended (a refusal): the answer goes out now, but the response ends, and
+  // Node may close the connection, only once the rest of the body has been read and dropped. Closing
+  // earlier would cut a client still sending, which then never reads the answer (a broken pipe).
+  res.write(bytes);
+  if (req.listenerCount('data') === 0) discardRest(req);
+  const end = () => res.end();
+  req.once('end', end);
+  req.once('close', end);
 };
 
 export const sendJson = (

@@ -5,11 +5,12 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
-import { createApiClient, type ApiClient } from '../api/client';
+import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
+import { keyedClient } from './key-address';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface EngineService {
@@ -56,7 +57,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       return err(problem('This service profile does not exist.', 'Choose another profile or create one.'));
     const key = keys.load(p.key_ref);
     if (!key.ok) return err(problem(key.error, 'Open the profile and enter its API key.'));
-    const c = createApiClient({
+    const c = keyedClient({
       ...o.client,
       profile: { baseUrl: p.base_url, version: p.api_version, apiKey: key.value },
       now,

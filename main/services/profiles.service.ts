@@ -21,8 +21,17 @@ import {
   type ProfileRow,
 } from '../db/repos/profiles.repo';
 import type { Engine } from './engine.service';
+import { keyAddressProblem, keyedClient } from './key-address';
 import { fromApi, problem, type ServiceContext, type ServiceProblem } from './service-context';
 import type { UsageService } from './usage.service';
+
+/** A connection test's outcome: the service's ping, its usage, and its clock against this computer's. */
+export interface ConnectionTest {
+  readonly ping: string;
+  readonly usage: Usage;
+  /** The service's clock minus this computer's, in whole seconds; null if unknown. */
+  readonly serviceClockOffsetSeconds: number | null;
+}
 
 export interface ProfilesService {
   createProfile(p: {
@@ -40,6 +49,12 @@ export interface ProfilesService {
   setProfileKey(profileId: number, apiKey: string | null): Promise<Result<ProfileSummary, ServiceProblem>>;
   /** Moves a profile to another address (the built-in sandbox gets a new port each launch); its queue restarts. */
   setProfileAddress(profileId: number, baseUrl: string): Promise<Result<ProfileSummary, ServiceProblem>>;
+  /** Checks an address and key before anything is saved: a ping and a usage read. */
+  testDraftProfile(p: {
+    baseUrl: string;
+    apiVersion: ApiVersion;
+    apiKey: string;
+  }): Promise<Result<ConnectionTest, ServiceProblem>>;
   /** The service's answer to ping (no key needed, but through the profile's address). */
   pingProfile(profileId: number): Promise<Result<string, ServiceProblem>>;
   /** Checks address and key: a ping and a usage read. */
@@ -97,33 +112,13 @@ export const profilesService = (
       const name = p.name.trim();
       if (!name)
         return err(problem('The profile needs a name.', 'Give it a name such as "Lab account (v1.3)".'));
-      let url: URL;
-      try {
-        url = new URL(p.baseUrl);
-      } catch {
-        return err(
-          problem(
-            `"${p.baseUrl}" is not a web address.`,
-            'Enter the service address, e.g. https://api.example.org.',
-          ),
-        );
-      }
-      if (
-        url.protocol !== 'https:' &&
-        !(url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
-      ) {
-        return err(
-          problem(
-            'The service address must use https (plain http is allowed only for a sandbox on this computer).',
-            'Use the https:// address your service administrator gave you.',
-          ),
-        );
-      }
+      const url = serviceAddress(p.baseUrl);
+      if (!url.ok) return url;
       if (profileNameTaken(db, name))
         return err(problem(`A profile named "${name}" already exists.`, 'Choose another name.'));
       const id = insertProfile(db, {
         name,
-        baseUrl: url.origin + url.pathname.replace(/\/+$/, ''),
+        baseUrl: url.value,
         apiVersion: p.apiVersion,
         isSandbox: p.isSandbox === true,
         createdAt: iso(),
@@ -166,11 +161,32 @@ export const profilesService = (
     async setProfileAddress(profileId, baseUrl) {
       if (!profileById(db, profileId))
         return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      const refused = keyAddressProblem(baseUrl);
+      if (refused) return err(refused);
       const hadRunner = engine.hasRunner(profileId);
       await engine.forgetProfile(profileId);
       setProfileBaseUrl(db, profileId, baseUrl.replace(/\/+$/, ''));
       if (hadRunner) engine.ensureRunner(profileId);
       return ok(toProfile(profileById(db, profileId)!));
+    },
+    async testDraftProfile({ baseUrl, apiVersion, apiKey }) {
+      const url = serviceAddress(baseUrl);
+      if (!url.ok) return url;
+      const client = keyedClient({
+        profile: { baseUrl: url.value, version: apiVersion, apiKey },
+        now: ctx.now,
+      });
+      const ping = await client.ping();
+      if (!ping.ok) return err(saying('The service did not answer ping: ', fromApi(ping.error)));
+      const read = await client.getUsage();
+      if (!read.ok)
+        return err(saying('The service answered, but reading usage failed: ', fromApi(read.error)));
+      const offset = client.serviceClockOffsetMs?.() ?? null;
+      return ok({
+        ping: ping.value,
+        usage: read.value,
+        serviceClockOffsetSeconds: offset === null ? null : Math.round(offset / 1000),
+      });
     },
     async pingProfile(profileId) {
       const c = engine.clientFor(profileId);
@@ -192,3 +208,22 @@ export const profilesService = (
     },
   };
 };
+
+/** A service address as a profile keeps it (no trailing slash), refused when it is not one or may not receive a key. */
+const serviceAddress = (baseUrl: string): Result<string, ServiceProblem> => {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return err(
+      problem(
+        `"${baseUrl}" is not a web address.`,
+        'Enter the service address, e.g. https://api.example.org.',
+      ),
+    );
+  }
+  const refused = keyAddressProblem(url.href);
+  return refused ? err(refused) : ok(url.origin + url.pathname.replace(/\/+$/, ''));
+};
+
+const saying = (prefix: string, p: ServiceProblem): ServiceProblem => ({ ...p, message: prefix + p.message });

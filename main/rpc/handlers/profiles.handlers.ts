@@ -3,13 +3,11 @@
  * whether there is one and where it is kept. The built-in sandbox is a profile like any other, marked
  * as such so every screen can say its results are simulated.
  */
-import { explainApiError } from '../../../shared/api/api-error';
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import { parseKeyRef, type KeyRefScheme } from '../../../shared/key-ref';
 import type { profilesContract, ProfileView } from '../../../shared/contract/profiles.contract';
-import { err, ok, type Result } from '../../../shared/result';
-import { appError, type AppError } from '../../../shared/rpc';
-import { createApiClient } from '../../api/client';
+import { ok, type Result } from '../../../shared/result';
+import type { AppError } from '../../../shared/rpc';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
@@ -62,47 +60,8 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
   return {
     'profiles.list': () => ok(service.listProfiles().map((p) => view(p.id)!)),
     async 'profiles.testDraft'({ baseUrl, apiVersion, apiKey }) {
-      let url: URL;
-      try {
-        url = new URL(baseUrl);
-      } catch {
-        return err(
-          appError(
-            'VALIDATION',
-            `"${baseUrl}" is not a web address.`,
-            'Enter the service address, e.g. https://api.example.org.',
-          ),
-        );
-      }
-      const client = createApiClient({
-        profile: { baseUrl: url.origin + url.pathname.replace(/\/+$/, ''), version: apiVersion, apiKey },
-        now: d.now,
-      });
-      const ping = await client.ping();
-      if (!ping.ok) {
-        const x = explainApiError(ping.error);
-        return err(
-          appError('UPSTREAM', `The service did not answer ping: ${x.summary}`, x.action, {
-            apiError: ping.error,
-            retryable: true,
-          }),
-        );
-      }
-      const usage = await client.getUsage();
-      if (!usage.ok) {
-        const x = explainApiError(usage.error);
-        return err(
-          appError('UPSTREAM', `The service answered, but reading usage failed: ${x.summary}`, x.action, {
-            apiError: usage.error,
-          }),
-        );
-      }
-      const offset = client.serviceClockOffsetMs?.() ?? null;
-      return ok({
-        ping: ping.value,
-        usage: usage.value,
-        serviceClockOffsetSeconds: offset === null ? null : Math.round(offset / 1000),
-      });
+      const r = await service.testDraftProfile({ baseUrl, apiVersion, apiKey });
+      return r.ok ? ok(r.value) : fromProblem(r.error);
     },
     'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
       const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });

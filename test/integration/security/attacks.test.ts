@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createApiClient, keyMayTravelTo } from '../../../main/api/client';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { openStudyDb } from '../../../main/db/open';
@@ -31,6 +30,7 @@ import { createEventBus } from '../../../main/rpc/event-bus';
 import { createDownloadTickets, createExportDownloads } from '../../../main/rpc/export-downloads';
 import { createRouter, type Handlers } from '../../../main/rpc/router';
 import { MAX_MESSAGE_BYTES, startBridge, type Bridge } from '../../../main/rpc/ws-bridge';
+import { keyedClient } from '../../../main/services/key-address';
 import { openWorkspace } from '../../../main/workspace/workspace';
 import { procedures } from '../../../shared/contract';
 import { err, ok } from '../../../shared/result';
@@ -504,20 +504,9 @@ describe('a process guard keeps browser mode serving', () => {
 
 // ---------------------------------------------------------------------------------------------------
 describe('keys travel only over https, loopback excepted', () => {
-  it('decides by scheme and host', () => {
-    expect(keyMayTravelTo('https://api.example.org')).toBe(true);
-    expect(keyMayTravelTo('http://127.0.0.1:4000')).toBe(true);
-    expect(keyMayTravelTo('http://localhost:4000')).toBe(true);
-    expect(keyMayTravelTo('http://[::1]:4000')).toBe(true);
-    expect(keyMayTravelTo('http://analysis.example.org')).toBe(false);
-    expect(keyMayTravelTo('http://127.0.0.1.evil.example')).toBe(false);
-    expect(keyMayTravelTo('http://10.0.0.5')).toBe(false);
-    expect(keyMayTravelTo('ftp://api.example.org')).toBe(false);
-  });
-
   it('a client for a plain-http address refuses every keyed call in words, sending nothing', async () => {
     const fetchSpy = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
-    const client = createApiClient({
+    const client = keyedClient({
       profile: { baseUrl: 'http://analysis.example.org', version: 'v1.3', apiKey: KEY },
       fetch: fetchSpy as unknown as typeof fetch,
     });
