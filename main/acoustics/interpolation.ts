@@ -27,38 +27,51 @@ const catmullRomBetween = (y: ArrayLike<number>, left: number, fraction: number)
   return from + 0.5 * fraction * (slopeTerm + fraction * (curveTerm + fraction * cubicTerm));
 };
 
+/** cos and sin of a raised-cosine window's angle, stepped by a fixed rotation from sample to sample. */
+interface Rotation {
+  cos: number;
+  sin: number;
+  readonly stepCos: number;
+  readonly stepSin: number;
+}
+
+/** The rotation for a side whose nearest sample lies `firstDistance` away and whose window spans depth + firstDistance. */
+const windowRotation = (firstDistance: number, depth: number): Rotation => {
+  const step = Math.PI / (depth + firstDistance);
+  return {
+    cos: Math.cos(firstDistance * step),
+    sin: Math.sin(firstDistance * step),
+    stepCos: Math.cos(step),
+    stepSin: Math.sin(step),
+  };
+};
+
+const advance = (r: Rotation): void => {
+  const cos = r.cos * r.stepCos - r.sin * r.stepSin;
+  r.sin = r.sin * r.stepCos + r.cos * r.stepSin;
+  r.cos = cos;
+};
+
 /**
- * Σ over k < depth of y[start + direction·k] · sinc(distance) · window(distance), with distance =
- * firstDistance + k and the window 0.5 + 0.5·cos(π·distance / halfWidth). sin(π·distance) only changes
- * sign from one sample to the next (`sinePi`, its value at firstDistance), and the window's cosine steps
- * by a fixed angle, so both come from one rotation instead of a sine and a cosine per sample.
+ * Σ over k < depth of the samples `left` − k and `left` + 1 + k, each times sinc(distance) · window
+ * (distance), with the window 0.5 + 0.5·cos(π·distance / (depth + that side's nearest distance)).
+ * sin(π·distance) only changes sign from one sample to the next, so it is sin(π·fraction) times ±1;
+ * each side's window cosine steps by a fixed rotation; both sides run in one loop.
  */
-const windowedSincSide = (
-  y: ArrayLike<number>,
-  start: number,
-  direction: 1 | -1,
-  firstDistance: number,
-  depth: number,
-  sinePi: number,
-): number => {
-  const halfWidth = depth + firstDistance;
-  const step = Math.PI / halfWidth;
-  const stepCos = Math.cos(step);
-  const stepSin = Math.sin(step);
-  let cos = Math.cos(firstDistance * step);
-  let sin = Math.sin(firstDistance * step);
+const windowedSincSum = (y: ArrayLike<number>, left: number, fraction: number, depth: number): number => {
+  const before = windowRotation(fraction, depth);
+  const after = windowRotation(1 - fraction, depth);
   let sign = 1;
   let sum = 0;
   for (let k = 0; k < depth; k++) {
-    const distance = firstDistance + k;
-    const sinc = (sign * sinePi) / (Math.PI * distance);
-    sum += y[start + direction * k]! * sinc * (0.5 + 0.5 * cos);
-    const nextCos = cos * stepCos - sin * stepSin;
-    sin = sin * stepCos + cos * stepSin;
-    cos = nextCos;
+    const near = y[left - k]! * (0.5 + 0.5 * before.cos);
+    const far = y[left + 1 + k]! * (0.5 + 0.5 * after.cos);
+    sum += sign * (near / (fraction + k) + far / (1 - fraction + k));
+    advance(before);
+    advance(after);
     sign = -sign;
   }
-  return sum;
+  return (sum * Math.sin(Math.PI * fraction)) / Math.PI;
 };
 
 /** The interpolated value of y at the real index x (0-based); the end samples' values beyond the ends. */
@@ -73,11 +86,7 @@ export const interpolateSinc = (y: ArrayLike<number>, x: number, depth: number):
   const usedDepth = Math.min(depth, samplesOnShorterSide);
   if (usedDepth <= 1) return linearBetween(y, left, fraction);
   if (usedDepth === 2) return catmullRomBetween(y, left, fraction);
-  const sinePi = Math.sin(Math.PI * fraction);
-  return (
-    windowedSincSide(y, left, -1, fraction, usedDepth, sinePi) +
-    windowedSincSide(y, left + 1, 1, 1 - fraction, usedDepth, sinePi)
-  );
+  return windowedSincSum(y, left, fraction, usedDepth);
 };
 
 const GOLDEN = 0.5 * (3 - Math.sqrt(5));
