@@ -1,71 +1,92 @@
 /**
- * Band-limited interpolation of sampled curves, as Praat's manual describes its "sinc" interpolation:
- * the value between samples is the sum of the neighbouring samples (up to `depth` on each side) times
- * sin(πd)/(πd), d the distance in samples, under a raised-cosine window that reaches zero one sample
- * beyond the outermost sample used; where the curve's end leaves only two samples on a side, cubic
- * interpolation, and only one, linear. A maximum is refined by Brent's method (golden section with
+ * Band-limited interpolation of sampled curves (the "sinc70" and "sinc700" of Praat's manual page
+ * "vector value interpolation"; the textbook windowed-sinc reconstruction, e.g. Smith, "Digital Audio
+ * Resampling", and Oppenheim & Schafer section 4.6.1): the value at a real index between two samples is
+ * the sum of `depth` samples on either side times sin(πd)/(πd), d the distance in samples, under a
+ * raised-cosine (Hann) window. What the manual leaves open was measured on Praat's "Sound: Get value at
+ * time..." (scripts/validation/experiments/sinc-values.praat, docs/acoustics.md): each side's window
+ * falls to zero one sample beyond that side's outermost sample; near the ends the depth shrinks to the
+ * samples that exist on the shorter side, so that with two samples there the curve is the Catmull-Rom
+ * cubic and with one it is linear. A maximum is refined by Brent's method (golden section with
  * parabolic steps) on that interpolated curve, within one sample of the sampled maximum.
  */
 
-/** The interpolated value of y at the real index x (0-based); constant beyond the ends. */
+/** The straight line between samples `left` and left + 1, at `fraction` of the way. */
+const linearBetween = (y: ArrayLike<number>, left: number, fraction: number): number =>
+  y[left]! + fraction * (y[left + 1]! - y[left]!);
+
+/** The Catmull-Rom cubic through samples left − 1 .. left + 2, between the middle two. */
+const catmullRomBetween = (y: ArrayLike<number>, left: number, fraction: number): number => {
+  const before = y[left - 1]!;
+  const from = y[left]!;
+  const to = y[left + 1]!;
+  const after = y[left + 2]!;
+  const slopeTerm = to - before;
+  const curveTerm = 2 * before - 5 * from + 4 * to - after;
+  const cubicTerm = 3 * (from - to) + after - before;
+  return from + 0.5 * fraction * (slopeTerm + fraction * (curveTerm + fraction * cubicTerm));
+};
+
+/** cos and sin of a raised-cosine window's angle, stepped by a fixed rotation from sample to sample. */
+interface Rotation {
+  cos: number;
+  sin: number;
+  readonly stepCos: number;
+  readonly stepSin: number;
+}
+
+/** The rotation for a side whose nearest sample lies `firstDistance` away and whose window spans depth + firstDistance. */
+const windowRotation = (firstDistance: number, depth: number): Rotation => {
+  const step = Math.PI / (depth + firstDistance);
+  return {
+    cos: Math.cos(firstDistance * step),
+    sin: Math.sin(firstDistance * step),
+    stepCos: Math.cos(step),
+    stepSin: Math.sin(step),
+  };
+};
+
+const advance = (r: Rotation): void => {
+  const cos = r.cos * r.stepCos - r.sin * r.stepSin;
+  r.sin = r.sin * r.stepCos + r.cos * r.stepSin;
+  r.cos = cos;
+};
+
+/**
+ * Σ over k < depth of the samples `left` − k and `left` + 1 + k, each times sinc(distance) · window
+ * (distance), with the window 0.5 + 0.5·cos(π·distance / (depth + that side's nearest distance)).
+ * sin(π·distance) only changes sign from one sample to the next, so it is sin(π·fraction) times ±1;
+ * each side's window cosine steps by a fixed rotation; both sides run in one loop.
+ */
+const windowedSincSum = (y: ArrayLike<number>, left: number, fraction: number, depth: number): number => {
+  const before = windowRotation(fraction, depth);
+  const after = windowRotation(1 - fraction, depth);
+  let sign = 1;
+  let sum = 0;
+  for (let k = 0; k < depth; k++) {
+    const near = y[left - k]! * (0.5 + 0.5 * before.cos);
+    const far = y[left + 1 + k]! * (0.5 + 0.5 * after.cos);
+    sum += sign * (near / (fraction + k) + far / (1 - fraction + k));
+    advance(before);
+    advance(after);
+    sign = -sign;
+  }
+  return (sum * Math.sin(Math.PI * fraction)) / Math.PI;
+};
+
+/** The interpolated value of y at the real index x (0-based); the end samples' values beyond the ends. */
 export const interpolateSinc = (y: ArrayLike<number>, x: number, depth: number): number => {
-  const n = y.length;
-  if (n === 0) return NaN;
+  const last = y.length - 1;
   if (x <= 0) return y[0]!;
-  if (x >= n - 1) return y[n - 1]!;
+  if (x >= last) return y[last]!;
   const left = Math.floor(x);
-  const right = left + 1;
-  if (x === left) return y[left]!;
-  const d = Math.min(depth, left + 1, n - left - 1);
-  if (d <= 0) return y[Math.round(x)]!;
-  if (d === 1) return y[left]! + (x - left) * (y[right]! - y[left]!);
-  if (d === 2) {
-    // Near an end, with one sample to spare on each side: cubic interpolation through the four samples.
-    const yl = y[left]!;
-    const yr = y[right]!;
-    const dyl = 0.5 * (yr - y[left - 1]!);
-    const dyr = 0.5 * (y[right + 1]! - yl);
-    const fil = x - left;
-    const fir = right - x;
-    return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
-  }
-  // Left half: distances x − i for i = left, left − 1, …, right − d; right half: distances i − x for
-  // i = right, …, left + d. Both halves have d terms and are summed in one pass.
-  const phaseL0 = Math.PI * (x - left);
-  const phaseR0 = Math.PI * (right - x);
-  const spanL = x - left + d;
-  const spanR = right - x + d;
-  let phaseL = phaseL0;
-  let phaseR = phaseR0;
-  // sin(π(right − x)) = sin(π(x − left)); the window's angles are at most π/3 here (d ≥ 3), where
-  // cos = √(1 − sin²) is as exact as Math.cos and cheaper (these calls cost as much as the sum).
-  let halfSinL = 0.5 * Math.sin(phaseL0);
-  let halfSinR = halfSinL;
-  let sL = Math.sin(phaseL0 / spanL);
-  let cL = Math.sqrt(1 - sL * sL);
-  let sR = Math.sin(phaseR0 / spanR);
-  let cR = Math.sqrt(1 - sR * sR);
-  const ssL = Math.sin(Math.PI / spanL);
-  const csL = Math.sqrt(1 - ssL * ssL);
-  const ssR = Math.sin(Math.PI / spanR);
-  const csR = Math.sqrt(1 - ssR * ssR);
-  let sumL = 0;
-  let sumR = 0;
-  for (let m = 0; m < d; m++) {
-    sumL += (y[left - m]! * halfSinL * (1 + cL)) / phaseL;
-    sumR += (y[right + m]! * halfSinR * (1 + cR)) / phaseR;
-    phaseL += Math.PI;
-    phaseR += Math.PI;
-    halfSinL = -halfSinL;
-    halfSinR = -halfSinR;
-    const cL2 = cL * csL - sL * ssL;
-    sL = sL * csL + cL * ssL;
-    cL = cL2;
-    const cR2 = cR * csR - sR * ssR;
-    sR = sR * csR + cR * ssR;
-    cR = cR2;
-  }
-  return sumL + sumR;
+  const fraction = x - left;
+  if (fraction === 0) return y[left]!;
+  const samplesOnShorterSide = Math.min(left + 1, last - left);
+  const usedDepth = Math.min(depth, samplesOnShorterSide);
+  if (usedDepth <= 1) return linearBetween(y, left, fraction);
+  if (usedDepth === 2) return catmullRomBetween(y, left, fraction);
+  return windowedSincSum(y, left, fraction, usedDepth);
 };
 
 const GOLDEN = 0.5 * (3 - Math.sqrt(5));

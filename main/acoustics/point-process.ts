@@ -1,212 +1,193 @@
 /**
- * Glottal pulses ("Sound & Pitch: To PointProcess (cc)" in Praat's manual). For every voiced interval of
- * a pitch track (whole frames: from half a step before its first voiced frame to half a step after its
- * last), the first pulse is the absolute extremum of the signal within half a period of the interval's
- * midpoint (parabolically interpolated). From there pulses are sought to the left and to the right: the
- * next pulse lies between 0.8 and 1.25 local periods from the previous one, where one period of signal
- * around it correlates best with one period around the previous pulse (the first local maximum that
- * beats every earlier one, parabolically interpolated). A pulse is kept when that correlation exceeds
- * 0.3 and the signal there reaches 1 % of the sound's absolute peak; the search runs on while the pitch
- * at the last pulse is defined, and one pulse past the interval's edge is kept when it correlates above
- * 0.7 and reaches 2.3 % of the peak. A pulse sought leftwards is not added where a pulse found
- * rightwards from the previous interval lies within 0.8 periods of it.
- *
- * The local pitch is read as Praat reads a Pitch at a time: linear between the two nearest frames,
- * undefined when the nearest frame is unvoiced, the nearest value when only the other one is.
+ * Glottal pulses, as Praat's manual describes "Sound & Pitch: To PointProcess (cc)": the voiced
+ * intervals come from the pitch track's voiced/unvoiced decisions; in each, the first pulse is the
+ * absolute extremum of the signal within half a period of the interval's midpoint; from there pulses are
+ * sought leftwards and rightwards, each 0.8 to 1.2 local periods from the previous one, where one period
+ * of signal around it correlates best with one period around the previous pulse (the correlation's
+ * maximum refined by a parabola); a pulse whose correlation is under 0.3 is dropped, and one pulse past
+ * the interval's edge is kept when its correlation exceeds 0.7. What the manual leaves open is settled
+ * by measurement on Praat (docs/acoustics.md, "Pulses").
  */
+import { frameTime } from './frames';
 import type { PitchTrack } from './pitch';
 
-/** F0 at time t in a pitch track, or null where it is undefined (see the module comment). */
+/** The search for the next pulse, in local periods from the previous pulse (the manual's 0.8 and 1.2). */
+const NEAREST_NEXT_PULSE = 0.8;
+const FARTHEST_NEXT_PULSE = 1.25;
+/** Correlation a pulse needs to be kept; and to be kept past the voiced interval's edge. */
+const KEPT_CORRELATION = 0.3;
+const PAST_EDGE_CORRELATION = 0.7;
+
+/**
+ * F0 at time t read from a pitch track: linear between the two frames around t; where one of the two
+ * is unvoiced, the voiced one's value if t is nearer to it, else undefined (null); null outside the
+ * signal. `duration` is the signal's length in seconds.
+ */
 export const pitchAt = (track: PitchTrack, t: number, duration: number): number | null => {
   const { grid, f0 } = track;
-  if (t < 0 || t > duration || grid.count === 0) return null;
-  const pos = (t - grid.firstTime) / grid.step;
-  const left = Math.floor(pos);
-  let phase = pos - left;
-  let near = left;
-  let far = left + 1;
-  if (phase >= 0.5) {
-    near = left + 1;
-    far = left;
-    phase = 1 - phase;
-  }
-  if (near < 0 || near >= grid.count) return null;
-  const a = f0[near]!;
-  if (!(a > 0)) return null;
-  if (far < 0 || far >= grid.count) return a;
-  const b = f0[far]!;
-  return b > 0 ? a + phase * (b - a) : a;
+  if (grid.count === 0 || t < 0 || t > duration) return null;
+  const position = (t - grid.firstTime) / grid.step;
+  const below = Math.min(Math.max(Math.floor(position), 0), grid.count - 1);
+  const above = Math.min(below + 1, grid.count - 1);
+  const fraction = Math.min(Math.max(position - below, 0), 1);
+  const low = f0[below]!;
+  const high = f0[above]!;
+  if (low > 0 && high > 0) return low + fraction * (high - low);
+  const nearest = fraction < 0.5 ? low : high;
+  return nearest > 0 ? nearest : null;
 };
 
-/** Sample k of a signal at fs sits at (k + 0.5) / fs; these give the sample just below, above or nearest t. */
-const lowIndex = (t: number, fs: number): number => Math.floor(t * fs - 0.5);
-const highIndex = (t: number, fs: number): number => Math.ceil(t * fs - 0.5);
-const nearestIndex = (t: number, fs: number): number => Math.round(t * fs - 0.5);
+interface Interval {
+  readonly start: number;
+  readonly end: number;
+}
 
-/** Time of the sample of greatest absolute value between tmin and tmax, parabolically interpolated. */
-const findExtremum = (x: Float32Array, fs: number, tmin: number, tmax: number): number => {
-  const i0 = Math.max(0, lowIndex(tmin, fs));
-  const i1 = Math.min(x.length - 1, highIndex(tmax, fs));
-  if (i1 < i0) return 0.5 * (tmin + tmax);
-  let imin = i0;
-  let imax = i0;
-  for (let i = i0 + 1; i <= i1; i++) {
-    if (x[i]! < x[imin]!) imin = i;
-    if (x[i]! > x[imax]!) imax = i;
+/** The voiced stretches of a track: each from half a step before its first voiced frame to half a step after its last. */
+const voicedIntervals = (track: PitchTrack, duration: number): Interval[] => {
+  const { grid, f0 } = track;
+  const intervals: Interval[] = [];
+  let first = -1;
+  for (let i = 0; i <= grid.count; i++) {
+    const voiced = i < grid.count && f0[i]! > 0;
+    if (voiced && first < 0) first = i;
+    if (!voiced && first >= 0) {
+      const start = Math.max(0, frameTime(grid, first) - 0.5 * grid.step);
+      const end = Math.min(duration, frameTime(grid, i - 1) + 0.5 * grid.step);
+      intervals.push({ start, end });
+      first = -1;
+    }
   }
-  if (x[imin] === x[imax]) return (0.5 * (i0 + i1) + 0.5) / fs;
-  const k = Math.abs(x[imin]!) > Math.abs(x[imax]!) ? imin : imax;
-  if (k === i0 || k === i1) return (k + 0.5) / fs;
-  const a = x[k - 1]!;
-  const b = x[k]!;
-  const c = x[k + 1]!;
-  return (k + (0.5 * (c - a)) / (2 * b - a - c) + 0.5) / fs;
+  return intervals;
 };
 
-interface Correlation {
-  /** The best time, or null when no correlation could be computed (the caller steps one period on). */
-  readonly t: number | null;
-  readonly r: number;
-  /** Absolute peak of the signal in the window that followed the best one. */
-  readonly peak: number;
+/** The time of the sample of greatest absolute value whose time lies in [from, to], refined by a parabola. */
+const absoluteExtremumTime = (x: Float32Array, fs: number, from: number, to: number): number | null => {
+  const first = Math.max(0, Math.ceil(from * fs - 0.5));
+  const last = Math.min(x.length - 1, Math.floor(to * fs - 0.5));
+  if (last < first) return null;
+  let best = first;
+  for (let k = first + 1; k <= last; k++) if (Math.abs(x[k]!) > Math.abs(x[best]!)) best = k;
+  const offset =
+    best > 0 && best < x.length - 1
+      ? parabolaPeakOffset(Math.abs(x[best - 1]!), Math.abs(x[best]!), Math.abs(x[best + 1]!))
+      : 0;
+  return (best + 0.5 + offset) / fs;
+};
+
+/** Where, in samples from the middle one, the parabola through three equally spaced values peaks. */
+const parabolaPeakOffset = (before: number, middle: number, after: number): number => {
+  const curvature = before - 2 * middle + after;
+  if (curvature >= 0) return 0;
+  const offset = (0.5 * (before - after)) / curvature;
+  return Math.max(-1, Math.min(1, offset));
+};
+
+/** The normalised correlation of `length` samples starting at a and at b (0 when either is silent or out of range). */
+const windowCorrelation = (x: Float32Array, a: number, b: number, length: number): number => {
+  if (a < 0 || b < 0 || a + length > x.length || b + length > x.length) return 0;
+  let cross = 0;
+  let energyA = 0;
+  let energyB = 0;
+  for (let k = 0; k < length; k++) {
+    const u = x[a + k]!;
+    const v = x[b + k]!;
+    cross += u * v;
+    energyA += u * u;
+    energyB += v * v;
+  }
+  return energyA > 0 && energyB > 0 ? cross / Math.sqrt(energyA * energyB) : 0;
+};
+
+interface Match {
+  readonly time: number;
+  readonly correlation: number;
 }
 
 /**
- * Where between tmin2 and tmax2 one window of signal best resembles the window around t1 (both
- * `windowLength` long): the first local maximum of the normalised correlation that beats all earlier
- * ones, refined by a parabola through it and its neighbours (Praat 6.3 keeps the refined time even
- * where it falls just outside [tmin2, tmax2]; so does this).
+ * The time between `from` and `to` around which one period of signal best matches one period around
+ * `pulse`: the highest normalised correlation over whole-sample shifts of the window, refined by the
+ * parabola through it and its neighbours; null when no shift fits in the range.
  */
-const maximumCorrelation = (
+const bestMatch = (
   x: Float32Array,
   fs: number,
-  t1: number,
-  windowLength: number,
-  tmin2: number,
-  tmax2: number,
-): Correlation => {
-  const half = 0.5 * windowLength;
-  const left1 = nearestIndex(t1 - half, fs);
-  const right1 = nearestIndex(t1 + half, fs);
-  const left2min = lowIndex(tmin2 - half, fs);
-  const left2max = highIndex(tmax2 - half, fs);
-  let best = -1;
-  let rBefore = NaN;
-  let rAfter = NaN;
-  let at = NaN;
-  let peak = 0;
-  let r2 = 0;
-  let r3 = 0;
-  for (let left2 = left2min; left2 <= left2max; left2++) {
-    let n1 = 0;
-    let n2 = 0;
-    let prod = 0;
-    let localPeak = 0;
-    for (let i1 = left1, i2 = left2; i1 <= right1; i1++, i2++) {
-      if (i1 < 0 || i1 >= x.length || i2 < 0 || i2 >= x.length) continue;
-      const a = x[i1]!;
-      const b = x[i2]!;
-      n1 += a * a;
-      n2 += b * b;
-      prod += a * b;
-      if (Math.abs(b) > localPeak) localPeak = Math.abs(b);
-    }
-    const r1 = r2;
-    r2 = r3;
-    r3 = n1 === 0 || n2 === 0 ? 0 : prod / Math.sqrt(n1 * n2);
-    if (r2 > best && r2 >= r1 && r2 >= r3) {
-      rBefore = r1;
-      best = r2;
-      rAfter = r3;
-      at = left2 - 1;
-      peak = localPeak;
-    }
-  }
-  if (best <= -1) return { t: null, r: best, peak };
-  let height = NaN;
-  const d2r = best - rBefore + (best - rAfter);
-  if (d2r !== 0) {
-    const dr = 0.5 * (rAfter - rBefore);
-    height = best + (0.5 * dr * dr) / d2r;
-    at += dr / d2r;
-  }
-  return { t: t1 + (at - left1) / fs, r: Number.isNaN(height) ? best : height, peak };
+  pulse: number,
+  period: number,
+  from: number,
+  to: number,
+): Match | null => {
+  const halfWindow = Math.max(1, Math.round(0.5 * period * fs));
+  const length = 2 * halfWindow + 1;
+  const reference = Math.round(pulse * fs - 0.5) - halfWindow;
+  const firstShift = Math.ceil((from - pulse) * fs);
+  const lastShift = Math.floor((to - pulse) * fs);
+  if (lastShift < firstShift) return null;
+  const scores: number[] = [];
+  for (let shift = firstShift - 1; shift <= lastShift + 1; shift++)
+    scores.push(windowCorrelation(x, reference, reference + shift, length));
+  let best = 1;
+  for (let i = 2; i < scores.length - 1; i++) if (scores[i]! > scores[best]!) best = i;
+  const offset = parabolaPeakOffset(scores[best - 1]!, scores[best]!, scores[best + 1]!);
+  const shift = firstShift - 1 + best + offset;
+  return { time: pulse + shift / fs, correlation: scores[best]! };
 };
 
-/** The next voiced interval of the track whose frames start at or after `after`, in seconds. */
-const voicedIntervalAfter = (
+/**
+ * The pulses after `start` in one direction (+1 rightwards, −1 leftwards) up to the interval's `edge`:
+ * each found from the previous one by bestMatch; a match under the kept correlation ends the search, and
+ * so does one past the edge (kept when it correlates above PAST_EDGE_CORRELATION) or an undefined pitch.
+ */
+const followPulses = (
+  x: Float32Array,
+  fs: number,
   track: PitchTrack,
-  after: number,
-  duration: number,
-): { left: number; right: number } | null => {
-  const { grid, f0 } = track;
-  let i = Math.max(0, Math.ceil((after - grid.firstTime) / grid.step - 1e-9));
-  while (i < grid.count && !(f0[i]! > 0)) i++;
-  if (i >= grid.count) return null;
-  let j = i;
-  while (j + 1 < grid.count && f0[j + 1]! > 0) j++;
-  const left = grid.firstTime + i * grid.step - 0.5 * grid.step;
-  const right = grid.firstTime + j * grid.step + 0.5 * grid.step;
-  if (left >= duration - 0.5 * grid.step) return null;
-  const r = Math.min(duration, right);
-  return r <= after ? null : { left: Math.max(0, left), right: r };
+  start: number,
+  direction: 1 | -1,
+  edge: number,
+): number[] => {
+  const duration = x.length / fs;
+  const found: number[] = [];
+  let previous = start;
+  for (;;) {
+    const f0 = pitchAt(track, previous, duration);
+    if (f0 === null) break;
+    const period = 1 / f0;
+    const near = previous + direction * NEAREST_NEXT_PULSE * period;
+    const far = previous + direction * FARTHEST_NEXT_PULSE * period;
+    const match = bestMatch(x, fs, previous, period, Math.min(near, far), Math.max(near, far));
+    if (match === null) break;
+    const pastEdge = direction > 0 ? match.time > edge : match.time < edge;
+    if (pastEdge) {
+      if (match.correlation > PAST_EDGE_CORRELATION) found.push(match.time);
+      break;
+    }
+    if (match.correlation >= KEPT_CORRELATION) found.push(match.time);
+    previous = match.time;
+  }
+  return found;
 };
 
+/** The pulses of one voiced interval, in time order. */
+const intervalPulses = (x: Float32Array, fs: number, track: PitchTrack, interval: Interval): number[] => {
+  const middle = 0.5 * (interval.start + interval.end);
+  const f0 = pitchAt(track, middle, x.length / fs);
+  if (f0 === null) return [];
+  const first = absoluteExtremumTime(x, fs, middle - 0.5 / f0, middle + 0.5 / f0);
+  if (first === null) return [];
+  const left = followPulses(x, fs, track, first, -1, interval.start).reverse();
+  const right = followPulses(x, fs, track, first, 1, interval.end);
+  return [...left, first, ...right];
+};
+
+/** Glottal pulse times (seconds, ascending) of a signal, given its pitch track. */
 export const toPointProcess = (x: Float32Array, fs: number, track: PitchTrack): Float64Array => {
-  const duration = x.length / fs;
-  let globalPeak = 0;
-  for (let i = 0; i < x.length; i++) globalPeak = Math.max(globalPeak, Math.abs(x[i]!));
-  const points: number[] = [];
-  let addedRight = -Infinity;
-  let t = 0;
-  for (;;) {
-    const interval = voicedIntervalAfter(track, t, duration);
-    if (interval === null) break;
-    const { left, right } = interval;
-    const middle = 0.5 * (left + right);
-    const f0middle = pitchAt(track, middle, duration);
-    if (f0middle === null) {
-      t = right;
-      continue;
+  const pulses: number[] = [];
+  for (const interval of voicedIntervals(track, x.length / fs)) {
+    for (const t of intervalPulses(x, fs, track, interval)) {
+      // A pulse sought past an edge can land on one of the neighbouring interval's pulses.
+      if (pulses.length > 0 && t <= pulses[pulses.length - 1]!) continue;
+      pulses.push(t);
     }
-    const first = findExtremum(x, fs, middle - 0.5 / f0middle, middle + 0.5 / f0middle);
-    points.push(first);
-
-    let tmax = first;
-    for (;;) {
-      const f0 = pitchAt(track, tmax, duration);
-      if (f0 === null) break;
-      const c = maximumCorrelation(x, fs, tmax, 1 / f0, tmax - 1.25 / f0, tmax - 0.8 / f0);
-      tmax = c.t ?? tmax - 1 / f0;
-      if (tmax < left) {
-        if (c.r > 0.7 && c.peak > 0.023333 * globalPeak && tmax - addedRight > 0.8 / f0) points.push(tmax);
-        break;
-      }
-      if (c.r > 0.3 && (c.peak === 0 || c.peak > 0.01 * globalPeak) && tmax - addedRight > 0.8 / f0)
-        points.push(tmax);
-    }
-
-    tmax = first;
-    for (;;) {
-      const f0 = pitchAt(track, tmax, duration);
-      if (f0 === null) break;
-      const c = maximumCorrelation(x, fs, tmax, 1 / f0, tmax + 0.8 / f0, tmax + 1.25 / f0);
-      tmax = c.t ?? tmax + 1 / f0;
-      if (tmax > right) {
-        if (c.r > 0.7 && c.peak > 0.023333 * globalPeak) {
-          points.push(tmax);
-          addedRight = tmax;
-        }
-        break;
-      }
-      if (c.r > 0.3 && (c.peak === 0 || c.peak > 0.01 * globalPeak)) {
-        points.push(tmax);
-        addedRight = tmax;
-      }
-    }
-    t = right;
   }
-  points.sort((a, b) => a - b);
-  const unique = points.filter((p, i) => i === 0 || p !== points[i - 1]);
-  return Float64Array.from(unique);
+  return Float64Array.from(pulses);
 };

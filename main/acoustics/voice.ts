@@ -53,46 +53,83 @@ export const jitterLocal = (points: Float64Array, s = PERTURBATION_DEFAULTS): nu
   return sumDiff / nDiff / (sumPeriod / nPeriod);
 };
 
-/**
- * The amplitude at one pulse: the root mean square of the signal under a Hann window that reaches 0.2 of
- * the period before the pulse to the left and 0.2 of the period after it to the right, normalised by the
- * window's own mean square (Praat's AmplitudeTier (period) reading, which its shimmer measures use;
- * measured to reproduce Praat's shimmer exactly from the same pulses, see docs/acoustics.md). Samples
- * lie at (k + 0.5) / fs; null with fewer than three samples under the window.
- */
-const pulseAmplitude = (
-  x: Float32Array,
-  fs: number,
-  t: number,
-  left: number,
-  right: number,
-): number | null => {
-  const k0 = Math.max(0, Math.ceil((t - left) * fs - 0.5));
-  const k1 = Math.min(x.length - 1, Math.floor((t + right) * fs - 0.5));
-  if (k1 - k0 + 1 < 3) return null;
-  let sum = 0;
-  let wsum = 0;
-  for (let k = k0; k <= k1; k++) {
-    const tk = (k + 0.5) / fs;
-    const w = 0.5 + 0.5 * Math.cos((Math.PI * (tk - t)) / (tk < t ? left : right));
-    const v = x[k]! * w;
-    sum += v * v;
-    wsum += w * w;
-  }
-  return wsum > 0 ? Math.sqrt(sum / wsum) : null;
-};
-
 export interface Shimmer {
   /** Fraction (multiply by 100 for %). */
   readonly local: number | null;
   readonly localDb: number | null;
 }
 
+/** How far the window that reads a pulse's amplitude reaches, as a share of the period on that side. */
+const AMPLITUDE_REACH = 0.2;
+
 /**
- * One amplitude per pulse whose two neighbouring periods are both periods and within the maximum period
- * factor of each other; consecutive amplitudes (no more than the longest period apart) are compared when
- * within the maximum amplitude factor. Shimmer (local) divides their mean absolute difference by the
- * mean amplitude (every amplitude but the last, as Praat's definition does).
+ * The amplitude at a pulse: the root mean square of the signal under a window that rises as a half Hann
+ * from `AMPLITUDE_REACH` of the period before the pulse to the pulse and falls as a half Hann to that
+ * share of the period after it, normalised by the window's own mean square, so that a steady tone reads
+ * its RMS. Measured on Praat's "To AmplitudeTier (period)", the amplitudes its shimmer uses
+ * (scripts/validation/experiments/amplitude-window.praat: a lone click read at offsets from the pulse
+ * traces the window, its reach on each side and its normalisation). Samples lie at (k + 0.5) / fs;
+ * null when no sample, or only silence, is under the window.
+ */
+export const amplitudeAtPulse = (
+  x: Float32Array,
+  fs: number,
+  pulse: number,
+  periodBefore: number,
+  periodAfter: number,
+): number | null => {
+  const reachBefore = AMPLITUDE_REACH * periodBefore;
+  const reachAfter = AMPLITUDE_REACH * periodAfter;
+  const first = Math.max(0, Math.ceil((pulse - reachBefore) * fs - 0.5));
+  const last = Math.min(x.length - 1, Math.floor((pulse + reachAfter) * fs - 0.5));
+  let weightedEnergy = 0;
+  let windowEnergy = 0;
+  for (let k = first; k <= last; k++) {
+    const offset = (k + 0.5) / fs - pulse;
+    const reach = offset < 0 ? reachBefore : reachAfter;
+    const weight = 0.5 + 0.5 * Math.cos((Math.PI * offset) / reach);
+    const w2 = weight * weight;
+    weightedEnergy += w2 * x[k]! * x[k]!;
+    windowEnergy += w2;
+  }
+  if (windowEnergy === 0 || weightedEnergy === 0) return null;
+  return Math.sqrt(weightedEnergy / windowEnergy);
+};
+
+/** A pulse with the amplitude read there. */
+interface PulseAmplitude {
+  readonly time: number;
+  readonly amplitude: number;
+}
+
+/**
+ * The pulses that get an amplitude: those with a period on both sides (each a valid period, the two
+ * within the maximum period factor of each other); measured with shimmer-rules.praat, where the pulses
+ * next to a 30 ms gap (longer than the longest period) get none.
+ */
+const pulseAmplitudes = (
+  x: Float32Array,
+  fs: number,
+  points: Float64Array,
+  s: PerturbationSettings,
+): PulseAmplitude[] => {
+  const found: PulseAmplitude[] = [];
+  for (let i = 1; i + 1 < points.length; i++) {
+    const before = points[i]! - points[i - 1]!;
+    const after = points[i + 1]! - points[i]!;
+    if (!validPeriod(before, s) || !validPeriod(after, s)) continue;
+    if (Math.max(before, after) / Math.min(before, after) > s.maxPeriodFactor) continue;
+    const amplitude = amplitudeAtPulse(x, fs, points[i]!, before, after);
+    if (amplitude !== null) found.push({ time: points[i]!, amplitude });
+  }
+  return found;
+};
+
+/**
+ * Shimmer (local) and (local, dB) from the amplitudes at the pulses ("Voice 3. Shimmer"). Rules the
+ * manual leaves open, measured with shimmer-rules.praat (docs/acoustics.md): two consecutive amplitudes
+ * are compared only when their pulses are no more than the longest period apart and their ratio is
+ * within the maximum amplitude factor; the mean amplitude is taken over every amplitude but the last.
  */
 export const shimmerLocal = (
   x: Float32Array,
@@ -100,34 +137,23 @@ export const shimmerLocal = (
   points: Float64Array,
   s = PERTURBATION_DEFAULTS,
 ): Shimmer => {
-  const times: number[] = [];
-  const amps: number[] = [];
-  for (let i = 1; i + 1 < points.length; i++) {
-    const p1 = points[i]! - points[i - 1]!;
-    const p2 = points[i + 1]! - points[i]!;
-    if (!validPeriod(p1, s) || !validPeriod(p2, s) || Math.max(p1, p2) / Math.min(p1, p2) > s.maxPeriodFactor)
-      continue;
-    const a = pulseAmplitude(x, fs, points[i]!, 0.2 * p1, 0.2 * p2);
-    if (a === null || !(a > 0)) continue;
-    times.push(points[i]!);
-    amps.push(a);
+  const pulses = pulseAmplitudes(x, fs, points, s);
+  let differenceSum = 0;
+  let decibelSum = 0;
+  let pairs = 0;
+  for (let i = 1; i < pulses.length; i++) {
+    const earlier = pulses[i - 1]!;
+    const later = pulses[i]!;
+    if (later.time - earlier.time > s.periodCeiling) continue;
+    const ratio = later.amplitude / earlier.amplitude;
+    if (Math.max(ratio, 1 / ratio) > s.maxAmplitudeFactor) continue;
+    differenceSum += Math.abs(later.amplitude - earlier.amplitude);
+    decibelSum += Math.abs(20 * Math.log10(ratio));
+    pairs++;
   }
-  let sumDiff = 0;
-  let sumDb = 0;
-  let nDiff = 0;
-  for (let i = 1; i < amps.length; i++) {
-    if (!validPeriod(times[i]! - times[i - 1]!, s)) continue;
-    const a1 = amps[i - 1]!;
-    const a2 = amps[i]!;
-    if (Math.max(a1, a2) / Math.min(a1, a2) > s.maxAmplitudeFactor) continue;
-    sumDiff += Math.abs(a1 - a2);
-    sumDb += Math.abs(20 * Math.log10(a1 / a2));
-    nDiff++;
-  }
-  if (nDiff === 0) return { local: null, localDb: null };
-  let sumAmp = 0;
-  for (let i = 0; i + 1 < amps.length; i++) sumAmp += amps[i]!;
-  const meanAmp = sumAmp / (amps.length - 1);
-  if (!(meanAmp > 0)) return { local: null, localDb: null };
-  return { local: sumDiff / nDiff / meanAmp, localDb: sumDb / nDiff };
+  if (pairs === 0) return { local: null, localDb: null };
+  let amplitudeSum = 0;
+  for (let i = 0; i + 1 < pulses.length; i++) amplitudeSum += pulses[i]!.amplitude;
+  const meanAmplitude = amplitudeSum / (pulses.length - 1);
+  return { local: differenceSum / pairs / meanAmplitude, localDb: decibelSum / pairs };
 };

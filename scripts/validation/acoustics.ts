@@ -3,6 +3,7 @@
  * times both.
  *
  *   npx tsx scripts/validation/acoustics.ts [--out <dir>] [--corpus <dir of .wav>] [--no-espeak]
+ *     [--praat-cache <dir>]   (Praat's outputs kept there and reused: only the engine runs again)
  *
  * Material: synthetic signals with known answers (scripts/validation/synthetic.ts); speech synthesised
  * by espeak-ng when it is installed (several voices, rates and noise floors); and every .wav under
@@ -12,9 +13,9 @@
  * results.json into --out (default: <system temp>/voicescope-validation, outside the repository).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 import { encodeWav } from '../../test/fixtures/audio';
 import { parseWavHeader, readMonoSamples } from '../../main/audio/wav';
@@ -180,10 +181,27 @@ export const frameAgreement = (ours: ArrayLike<number>, praat: readonly number[]
   return { praatVoiced, bothVoiced, oursOnly, octaveErrors, cents };
 };
 
+/**
+ * Praat's measures and track for a file, from `cache` (a folder) when it holds them for a file of the
+ * same name and size, else from a run of Praat that is then kept there. Praat does not change between
+ * runs of the harness, so comparing a changed engine needs Praat only once.
+ */
+const cachedPraat = (file: string, cache: string | undefined): { praat: PraatRun; track: number[] } => {
+  const key = cache === undefined ? undefined : join(cache, `${basename(file)}-${statSync(file).size}`);
+  if (key !== undefined && existsSync(`${key}.json`))
+    return JSON.parse(readFileSync(`${key}.json`, 'utf8')) as { praat: PraatRun; track: number[] };
+  const trackFile = join(tmpdir(), `voicescope-track-${process.pid}.tsv`);
+  const praat = runPraat(file, 75, 500, trackFile);
+  const run = { praat, track: readTrack(trackFile) };
+  if (key !== undefined) writeFileSync(`${key}.json`, JSON.stringify(run));
+  return run;
+};
+
 export const compareFile = (
   file: string,
   kind: FileResult['kind'],
   known: Record<string, number> = {},
+  praatCache?: string,
 ): FileResult => {
   const bytes = new Uint8Array(readFileSync(file));
   const info = parseWavHeader(bytes);
@@ -192,9 +210,8 @@ export const compareFile = (
   const t = performance.now();
   const ours = measureSamples(x, info.value.sampleRateHz, DEFAULT_PITCH_SETTINGS);
   const oursSeconds = (performance.now() - t) / 1000;
-  const trackFile = join(tmpdir(), `voicescope-track-${process.pid}.tsv`);
-  const praat = runPraat(file, 75, 500, trackFile);
-  const frames = frameAgreement(ours.pitchTrack.f0, readTrack(trackFile));
+  const { praat, track } = cachedPraat(file, praatCache);
+  const frames = frameAgreement(ours.pitchTrack.f0, track);
   return {
     frames,
     file,
@@ -316,7 +333,9 @@ const main = (): void => {
   };
   const out = resolve(arg('--out') ?? join(tmpdir(), 'voicescope-validation'));
   const corpus = arg('--corpus');
+  const praatCache = arg('--praat-cache');
   mkdirSync(out, { recursive: true });
+  if (praatCache !== undefined) mkdirSync(praatCache, { recursive: true });
   if (!praatAvailable()) {
     console.error('praat is not installed (Debian: apt-get install praat); nothing to compare with.');
     process.exit(2);
@@ -325,7 +344,7 @@ const main = (): void => {
   for (const s of syntheticSet()) {
     const file = join(out, `${s.name}.wav`);
     writeWav(file, s.samples, s.sampleRate);
-    results.push(compareFile(file, 'synthetic', s.known));
+    results.push(compareFile(file, 'synthetic', s.known, praatCache));
     console.error(`synthetic ${s.name}`);
   }
   if (!args.includes('--no-espeak'))
@@ -337,7 +356,7 @@ const main = (): void => {
     for (const f of readdirSync(corpus)
       .filter((f) => f.toLowerCase().endsWith('.wav'))
       .sort()) {
-      results.push(compareFile(join(corpus, f), 'corpus'));
+      results.push(compareFile(join(corpus, f), 'corpus', {}, praatCache));
       console.error(`corpus ${f}`);
     }
   writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 1));
