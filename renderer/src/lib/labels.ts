@@ -72,3 +72,15 @@ export const CURATION_ACT: Record<CurationActKind, string> = {
   dismiss: 'Dismissed from needs-you',
   status: 'Status changed',
 };
+
+/**
+ * A service profile's name as shown: its API version and whether it is simulated said once each, where
+ * the name does not say them already ("Built-in sandbox v1.3 (simulated)" stays as it is). `simulated`:
+ * false where a Simulated badge stands beside the name.
+ */
+export const serviceName = (p: {
+  readonly name: string;
+  readonly apiVersion?: string | null | undefined;
+  readonly simulated?: boolean;
+}): string =>
+  `${p.name}${p.apiVersion && !p.name.includes(p.apiVersion) ? ` (API ${p.apiVersion})` : ''}${p.simulated && !/simulated/i.test(p.name) ? ' (simulated)' : ''}`;

@@ -19,6 +19,7 @@ import { ConfirmStep } from './ConfirmStep';
 import { initialChoice, lastSegment, previewRequest, type ImportChoice } from './import-choice';
 import { PreviewStep } from './PreviewStep';
 import { paths } from '../../app/paths';
+import { serviceName } from '../../lib/labels';
 
 type StepName = 'choose' | 'preview' | 'confirm';
 const STEPS: readonly { key: StepName; label: string }[] = [
@@ -252,8 +253,7 @@ export const ImportPage = () => {
                   {s.profileName ? (
                     <>
                       {' '}
-                      · service {s.profileName}
-                      {s.apiVersion && !s.profileName.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''}
+                      · service {serviceName({ name: s.profileName, apiVersion: s.apiVersion })}
                     </>
                   ) : null}
                 </>

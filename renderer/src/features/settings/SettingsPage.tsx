@@ -16,6 +16,7 @@ import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { ClockLine, ConnectForm, UsageLine } from '../setup/ConnectForm';
+import { serviceName } from '../../lib/labels';
 
 const ProfileCard = ({ p }: { p: ProfileView }) => {
   const test = useAction('profiles.test');
@@ -26,7 +27,7 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
   return (
     <li className="card">
       <p className="card-title">
-        {p.name} <span className="muted">({p.apiVersion})</span> {p.isSandbox && <SimulatedBadge />}
+        {serviceName(p)} {p.isSandbox && !/simulated/i.test(p.name) && <SimulatedBadge />}
       </p>
       <p className="muted small">
         {p.baseUrl} · {p.studies === 1 ? '1 study' : `${p.studies} studies`}

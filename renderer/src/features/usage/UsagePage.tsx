@@ -10,6 +10,7 @@ import { SelectField } from '../../components/Form';
 import { PageHeader, Section, Stat } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt } from '../../lib/format';
+import { serviceName } from '../../lib/labels';
 
 /** Uploads remaining over time, as a small line (an SVG: a handful of points needs no chart library). */
 const History = ({ points }: { points: readonly { at: string; uploadsRemaining: number }[] }) => {
@@ -168,7 +169,7 @@ export const UsagePage = () => {
                 >
                   {list.map((p) => (
                     <option key={p.id} value={p.id}>
-                      {p.name} ({p.apiVersion})
+                      {serviceName(p)}
                     </option>
                   ))}
                 </SelectField>
