@@ -8,7 +8,7 @@ import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { PageHeader } from '../../components/Page';
 import { BatchBars, batchFigures } from '../../components/Progress';
 import { useCall } from '../../lib/api';
-import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { agree, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { batchBadge, batchStatus } from './batch-status';
 import { QueueBanner } from './QueueBanner';
@@ -66,8 +66,8 @@ export const BatchesPage = () => {
                     {f.attention > 0 && (
                       <p>
                         <Link href={paths.study(studyId).batch(b.batchId)}>
-                          <Badge tone="bad">{fmtInt(f.attention)}</Badge> need{f.attention === 1 ? 's' : ''}{' '}
-                          you
+                          <Badge tone="bad">{fmtInt(f.attention)}</Badge>{' '}
+                          {agree(f.attention, 'needs', 'need')} you
                         </Link>
                       </p>
                     )}

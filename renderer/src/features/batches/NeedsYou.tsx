@@ -18,7 +18,7 @@ import { UploadStateBadge } from '../../components/UploadStateBadge';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useEvent } from '../../lib/api';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 import { paths } from '../../app/paths';
 import { DismissButton, DismissedItems } from './DismissItem';
 
@@ -160,13 +160,13 @@ const RetrySafe = ({ studyId, batchId }: { studyId: number; batchId: number }) =
             {s.rejected > 0 && (
               <>
                 {plural(s.rejected, 'upload')} the service refused without charging{' '}
-                {s.rejected === 1 ? 'is' : 'are'} sent again.{' '}
+                {agree(s.rejected, 'is', 'are')} sent again.{' '}
               </>
             )}
             {s.lateAnalyses > 0 && (
               <>
                 {plural(s.lateAnalyses, 'recording')} whose results are late{' '}
-                {s.lateAnalyses === 1 ? 'is' : 'are'} asked for again now.{' '}
+                {agree(s.lateAnalyses, 'is', 'are')} asked for again now.{' '}
               </>
             )}
             Uploads whose outcome is unknown are never included: decide on each of them above.

@@ -4,7 +4,7 @@
  */
 import { CLOCK_DIFFERENCE_SHOWN_SECONDS, type BatchProgress } from '../../../../shared/study';
 import { batchFigures } from '../../components/Progress';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 
 export { batchBadge } from '../../components/Progress';
 
@@ -37,13 +37,13 @@ export const batchStatus = (
     case 'finished': {
       const unknown = b.uploads.upload_uncertain ?? 0;
       if (unknown > 0)
-        return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
+        return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome ${agree(unknown, 'needs', 'need')} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
       if (processing > 0)
         return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
       if (unanswered > 0)
         return `Every file is sent; the service never answered for ${plural(unanswered, 'analysis', 'analyses')} ("Check again" asks once more).`;
       const items = opts.needsYou ?? f.attention;
-      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${items ? `; ${plural(items, 'item')} ${items === 1 ? 'needs' : 'need'} you (${opts.below ? 'below' : 'open the batch'})` : ''}.`;
+      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${items ? `; ${plural(items, 'item')} ${agree(items, 'needs', 'need')} you (${opts.below ? 'below' : 'open the batch'})` : ''}.`;
     }
   }
 };

@@ -12,7 +12,7 @@ import type { Cohort } from '../../../../shared/contract/cohort.contract';
 import type { ChartColours } from '../../components/chart-theme';
 import { niceTicks, type PlotModel } from '../../components/chart-svg';
 import { axisTickLabel, paddedRange } from '../../components/timeline-axis';
-import { fmtNumber } from '../../lib/format';
+import { fmtNumber, plural } from '../../lib/format';
 
 /** Okabe and Ito's colour-blind-safe palette (the yellow left out: too light on white). */
 export const GROUP_COLOURS = [
@@ -94,7 +94,7 @@ export const cohortModel = (
   const n = groups.reduce((k, g) => k + g.participants.length, 0);
   return {
     title: `${studyName} · ${measure.label}${measure.unit ? ` (${measure.unit})` : ''} · API ${version}`,
-    subtitle: `${n} participant${n === 1 ? '' : 's'}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}.`,
+    subtitle: `${plural(n, 'participant')}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}.`,
     x: { min: xmin, max: xmax, label: AXIS_LABEL[axis], ticks: xTicks.map((v) => ({ v, label: label(v) })) },
     y: {
       min: lo0 - pad,

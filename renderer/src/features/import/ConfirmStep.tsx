@@ -15,7 +15,7 @@ import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
 import { useCall, useRefreshAfter, useRpc } from '../../lib/api';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 import { paths } from '../../app/paths';
 
 type Step = 'commit' | 'accounts' | 'credits' | 'start';
@@ -76,8 +76,8 @@ const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number;
       </p>
       {e.emptiedBuckets.length > 0 && (
         <Notice tone="warn">
-          Its {plural(planned, 'upload')} empty {emptiedInWords(e.emptiedBuckets, e.emptiedHold)}. Credits
-          are used in this order: trial, included, purchased.
+          Its {plural(planned, 'upload')} empty {emptiedInWords(e.emptiedBuckets, e.emptiedHold)}. Credits are
+          used in this order: trial, included, purchased.
         </Notice>
       )}
       <p className="muted small">
@@ -126,9 +126,7 @@ export const ConfirmStep = ({
   const converting = summary.counts.convert_and_upload ?? 0;
   // Nothing to send: no account to create, nothing to cost and nothing to start.
   const needAccounts =
-    sending === 0
-      ? []
-      : [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
+    sending === 0 ? [] : [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
 
   const go = async (start: boolean) => {
     const o: Outcome = { batchId: null, committed: null, accounts: null, failed: null, started: false };
@@ -305,7 +303,7 @@ export const ConfirmStep = ({
           <h3 id="accounts-h">Service accounts</h3>
           <p>
             {plural(needAccounts.length, 'participant')} of this import{' '}
-            {needAccounts.length === 1 ? 'has' : 'have'} no service account yet:{' '}
+            {agree(needAccounts.length, 'has', 'have')} no service account yet:{' '}
             {needAccounts.slice(0, 30).join(', ')}
             {needAccounts.length > 30 ? ` and ${needAccounts.length - 30} more` : ''}.
           </p>
@@ -363,8 +361,8 @@ export const ConfirmStep = ({
 
       {sending === 0 && (
         <Notice tone="warn">
-          No file of this import can be sent: nothing is sent, no service account is created and no credit
-          is used. You can still import it, to keep the refused files and their reasons in the study.
+          No file of this import can be sent: nothing is sent, no service account is created and no credit is
+          used. You can still import it, to keep the refused files and their reasons in the study.
         </Notice>
       )}
       <div className="row wizard-nav">

@@ -8,7 +8,7 @@ import { PageHeader, Section, Stat } from '../../components/Page';
 import { batchBadge, BatchBars } from '../../components/Progress';
 import { batchStatus } from '../batches/batch-status';
 import { useAction, useCall } from '../../lib/api';
-import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { agree, fmtDate, fmtDateTime, fmtInt, plural, theCount } from '../../lib/format';
 import { paths } from '../../app/paths';
 import { serviceName } from '../../lib/labels';
 
@@ -72,7 +72,8 @@ export const StudyOverview = () => {
               badge={s.simulated ? <SimulatedBadge long /> : undefined}
               subtitle={
                 <>
-                  Service: {s.profileName ? serviceName({ name: s.profileName, apiVersion: s.apiVersion }) : 'none'} ·
+                  Service:{' '}
+                  {s.profileName ? serviceName({ name: s.profileName, apiVersion: s.apiVersion }) : 'none'} ·
                   sessions expected every {plural(s.sessionIntervalDays, 'day')}
                 </>
               }
@@ -110,7 +111,8 @@ export const StudyOverview = () => {
             {s.needsAttention > 0 && (
               <p>
                 <Link href={paths.study(studyId).recordingsFiltered('needs_attention')}>
-                  Show the {plural(s.needsAttention, 'file')} that need you
+                  Show {theCount(s.needsAttention, 'file')} that {agree(s.needsAttention, 'needs', 'need')}{' '}
+                  you
                 </Link>
               </p>
             )}
