@@ -16,6 +16,4 @@ const BUCKET_WORDS: Readonly<Record<string, (holds: number) => string>> = {
 
 /** "the trial credits (the trial holds 10 credits), then the included credits of this period (100 left)". */
 export const emptiedInWords = (buckets: readonly string[], holds: readonly number[]): string =>
-  buckets
-    .map((b, i) => BUCKET_WORDS[b]?.(holds[i] ?? 0) ?? `the ${b.replace(/_/g, ' ')}`)
-    .join(', then ');
+  buckets.map((b, i) => BUCKET_WORDS[b]?.(holds[i] ?? 0) ?? `the ${b.replace(/_/g, ' ')}`).join(', then ');
