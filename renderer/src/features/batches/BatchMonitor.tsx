@@ -30,7 +30,7 @@ import {
   type RecordingSort,
 } from '../recordings/RecordingsPage';
 import { BatchControls } from './BatchControls';
-import { NeedsYou } from './NeedsYou';
+import { NeedsYou, useNeedsYouCount } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
 import { ReceiptDifferences } from './ReceiptDifferences';
 import { paths } from '../../app/paths';
@@ -155,15 +155,7 @@ export const BatchMonitor = () => {
     { enabled: profileId !== null, staleTime: 0 },
   );
   // What "Needs you" below lists (the same read as that section's), so the sentence counts the same items.
-  const needsYou = useCall('recordings.page', {
-    studyId,
-    batchId,
-    filter: 'needs_attention',
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
+  const needsYou = useNeedsYouCount(studyId, batchId);
   return (
     <div className="page batch-monitor">
       <p className="breadcrumb">

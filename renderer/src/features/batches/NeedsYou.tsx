@@ -24,6 +24,18 @@ import { DismissButton, DismissedItems } from './DismissItem';
 
 const SHOWN = 50;
 
+/** How many of a batch's items need the researcher (its files under "needs you", dismissed ones left out). */
+export const useNeedsYouCount = (studyId: number, batchId: number) =>
+  useCall('recordings.page', {
+    studyId,
+    batchId,
+    filter: 'needs_attention',
+    sort: 'id',
+    dir: 'asc',
+    offset: 0,
+    limit: 1,
+  });
+
 const fileName = (p: string) => p.split(/[\\/]/).at(-1) ?? p;
 
 const UsageCell = ({ u }: { u: Usage | null }) => {
@@ -320,15 +332,7 @@ export const NeedsYou = ({
     ),
   );
   const uncertain = useCall('recordings.uncertain', { studyId, batchId });
-  const attention = useCall('recordings.page', {
-    studyId,
-    batchId,
-    filter: 'needs_attention',
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
+  const attention = useNeedsYouCount(studyId, batchId);
   const nothing = attention.data?.total === 0;
   return (
     <Section title="Needs you" id="needs-you">
