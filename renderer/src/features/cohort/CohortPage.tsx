@@ -283,7 +283,7 @@ export const CohortPage = () => {
                 </div>
               </div>
               <p id="cohort-s" className="small muted">
-                {model.subtitle}{' '}
+                {model.subtitle} n above a median: the participants with a value there.{' '}
                 {groups
                   .map(
                     (g) =>

@@ -101,7 +101,7 @@ export const cohortModel = (
   const n = groups.reduce((k, g) => k + g.participants.length, 0);
   return {
     title: `${studyName} · ${measure.label}${measure.unit ? ` (${measure.unit})` : ''} · ${sourceName(version)}`,
-    subtitle: `${plural(n, 'participant')}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}, n the participants with a value there.`,
+    subtitle: `${plural(n, 'participant')}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}.`,
     x: { min: xmin, max: xmax, label: AXIS_LABEL[axis], ticks: xTicks.map((v) => ({ v, label: label(v) })) },
     y: {
       min: lo0 - pad,
