@@ -48,7 +48,7 @@ export const CHANGE_VERDICT_LABEL: Readonly<Record<ChangeVerdict, string>> = {
   trend_only: 'no published reliability for this measure: trend only, no reliable-change verdict',
   no_cohort_sd: `no reliable-change verdict: fewer than ${MIN_COHORT_PARTICIPANTS} participants with a complete baseline, or no spread between them`,
   no_session_after_baseline: 'baseline complete; no session after it yet',
-  no_baseline_yet: 'no baseline yet (fewer than k sessions)',
+  no_baseline_yet: 'no baseline yet: fewer sessions than the baseline takes',
 };
 
 export const SD_SOURCES = ['participant', 'cohort'] as const;

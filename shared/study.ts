@@ -142,6 +142,7 @@ export interface CreditCheckView {
   readonly uploadsRemaining: number;
   readonly shortBy: number;
   readonly emptiedBuckets: readonly string[];
+  readonly emptiedHold: readonly number[];
   readonly message: string;
 }
 

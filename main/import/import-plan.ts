@@ -61,7 +61,7 @@ export const AUDIO_EXTENSIONS = new Set(['.wav', '.wave', '.mp3', '.m4a', '.mp4'
 export const listAudioFiles = async (
   paths: readonly string[],
   o: Partial<ReadContext> & { signal?: AbortSignal; onWalk?: (entriesSeen: number) => void } = {},
-): Promise<{ files: string[]; skipped: number }> => {
+): Promise<{ files: string[]; skipped: number; skippedNames: string[] }> => {
   const walked = await walkFiles(paths, {
     privatePaths: o.privatePaths ?? [],
     // Formats the service does not take are kept too, so that the preview names each of them and says what to do.
@@ -256,7 +256,7 @@ const gatherFiles = async (
   });
   if (listed.skipped > 0)
     notes.notices.push(
-      `${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension.`,
+      `${listed.skipped} file${listed.skipped === 1 ? ' was' : 's were'} left out because ${listed.skipped === 1 ? 'it is' : 'they are'} hidden or not audio by extension: ${listed.skippedNames.join(', ')}${listed.skipped > listed.skippedNames.length ? ` and ${listed.skipped - listed.skippedNames.length} more` : ''}.`,
     );
   const manifestFiles: string[] = [];
   for (const [path, row] of byManifest) {

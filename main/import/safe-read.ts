@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, opendir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, parse, resolve, sep } from 'node:path';
+import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 
 /** A manifest larger than this is not a manifest (10 MiB: about 100,000 rows). */
@@ -24,6 +24,8 @@ export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 export const MAX_RECORDING_BYTES = 1024 * 1024 * 1024;
 /** A folder walk looks at no more entries than this (files and folders together). */
 export const MAX_WALK_ENTRIES = 200_000;
+/** How many of the files a walk leaves out it names (the rest are counted). */
+export const SKIPPED_NAMED = 10;
 
 /** Where no import ever reads, whatever links point there. */
 const SYSTEM_ROOTS = ['/proc', '/sys', '/dev'];
@@ -243,14 +245,16 @@ const tooBroad = async (real: string, abs: string): Promise<ReadRefusal | null> 
 /**
  * Files under the given paths (folders recursively, links not followed), bounded, cancellable. Hidden
  * files (a name or a folder on the way starting with a dot) and files `keep` refuses are counted as
- * skipped; private and system places inside a folder are passed over.
+ * skipped (the first SKIPPED_NAMED of them by their path inside the folder chosen, so the import can name
+ * them); private and system places inside a folder are passed over.
  */
 export const walkFiles = async (
   paths: readonly string[],
   o: WalkOptions,
-): Promise<Result<{ files: string[]; skipped: number }, ReadRefusal>> => {
+): Promise<Result<{ files: string[]; skipped: number; skippedNames: string[] }, ReadRefusal>> => {
   const max = o.maxEntries ?? MAX_WALK_ENTRIES;
   const files: string[] = [];
+  const skippedNames: string[] = [];
   let skipped = 0;
   let seen = 0;
   const privateReal = await Promise.all(o.privatePaths.map(realOrSelf));
@@ -299,14 +303,16 @@ export const walkFiles = async (
           if (SYSTEM_ROOTS.some((r) => within(full, r)) || privateReal.some((r) => within(full, r))) continue;
           stack.push([full, hidden]);
         } else if (e.isFile()) {
-          if (hidden || !o.keep(e.name)) skipped += 1;
-          else files.push(full);
+          if (hidden || !o.keep(e.name)) {
+            skipped += 1;
+            if (skippedNames.length < SKIPPED_NAMED) skippedNames.push(relative(abs, full));
+          } else files.push(full);
         }
       }
     }
   }
   o.onProgress?.(seen);
-  return ok({ files: [...new Set(files)].sort(), skipped });
+  return ok({ files: [...new Set(files)].sort(), skipped, skippedNames });
 };
 
 /** What {@link scanRegularFile} does after the first bytes: stop, hash the rest, or also keep every byte. */

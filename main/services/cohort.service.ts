@@ -4,7 +4,8 @@
  * one, or imported from a CSV), and the researcher's chart choices per study.
  */
 import { MEASURES } from '../../shared/api/measures';
-import type { ApiVersion } from '../../shared/api/vocabulary';
+import type { SeriesSource } from '../../shared/contract/timeline.contract';
+import { localKeyOf } from '../../shared/timeline-measures';
 import {
   type AttributesImport,
   type AttributesOfStudy,
@@ -14,6 +15,7 @@ import {
 import { err, ok, type Result } from '../../shared/result';
 import {
   attributesOfStudy,
+  cohortLocalValues,
   cohortValues,
   participantIdsByCode,
   saveChartChoice,
@@ -82,14 +84,17 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
     cohort(studyId, measureKey) {
       if (!studyExists(db, studyId)) return null;
       const attrs = attributesBy(studyId);
-      const numeric = MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
+      const local = localKeyOf(measureKey);
+      const numeric = local !== null || MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
       // With a visit schedule, the visit axis and day 0 are the design's (issue 15's rules, one ledger).
       const ledger = buildVisitLedger(db, studyId, ctx.now());
       const scheduled = ledger !== null && ledger.design.visits.length > 0 ? ledger : null;
       const place = new Map(scheduled?.design.visits.map((d) => [d.id, d.position]));
       const participants = new Map<number, Cohort['participants'][number]>();
-      const versions = new Set<ApiVersion>();
-      for (const v of cohortValues(db, studyId, measureKey)) {
+      const versions = new Set<SeriesSource>();
+      const values =
+        local !== null ? cohortLocalValues(db, studyId, local) : cohortValues(db, studyId, measureKey);
+      for (const v of values) {
         let p = participants.get(v.participant_id);
         if (!p)
           participants.set(

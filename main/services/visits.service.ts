@@ -17,6 +17,7 @@ import type { ParticipantStatus } from '../../shared/states';
 import type { VisitRow } from '../../shared/visit-accounting';
 import { scheduleProblems } from '../../shared/visits';
 import { appendAudit } from '../db/repos/audit.repo';
+import { studyName } from '../db/repos/studies.repo';
 import { participantStatus, setBaselineDate, statusHistory } from '../db/repos/participant-status.repo';
 import {
   designOf,
@@ -122,7 +123,7 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     return l && lp ? { l, lp } : null;
   };
   const audit = (studyId: number, kind: 'visit_schedule_changed' | 'visit_assignment_changed', detail = {}) =>
-    appendAudit(db, { at: ctx.iso(), kind, studyId, detail });
+    appendAudit(db, { at: ctx.iso(), kind, studyId, subject: studyName(db, studyId), detail });
   return {
     studyDesign: design,
     setStudyPeriod(studyId, p) {

@@ -4,7 +4,7 @@
  * choices per study (the participant page's measures and axis, remembered).
  */
 import { z } from 'zod';
-import { ApiVersion } from '../api/vocabulary';
+import { SeriesSource } from './timeline.contract';
 import { CHART_AXES } from '../chart-axis';
 import { listOf, multilineText, plainText, strict } from './bounds';
 import { action, procedure } from '../rpc';
@@ -66,14 +66,15 @@ export const CohortPointSchema = z.object({
 export const CohortSchema = z.object({
   studyId: Id,
   measureKey: z.string(),
-  versions: z.array(ApiVersion),
+  /** The API versions with values, and 'local' for a local acoustic measure (`lm_` keys). */
+  versions: z.array(SeriesSource),
   participants: z.array(
     z.object({
       participantId: Id,
       code: z.string(),
       attributes: Attributes,
       /** One series per API version: v1.2 and v1.3 values are never joined. */
-      series: z.array(z.object({ apiVersion: ApiVersion, points: z.array(CohortPointSchema) })),
+      series: z.array(z.object({ apiVersion: SeriesSource, points: z.array(CohortPointSchema) })),
     }),
   ),
 });

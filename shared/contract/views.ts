@@ -154,6 +154,8 @@ export const CreditCheckSchema = z.object({
   uploadsRemaining: z.number(),
   shortBy: z.number(),
   emptiedBuckets: z.array(z.string()),
+  /** What each emptied bucket holds now, in the same order. */
+  emptiedHold: z.array(z.number()),
   message: z.string(),
 });
 

@@ -1,26 +1,56 @@
 /**
- * 200 % zoom (issue 16): in a 1280 x 800 window at 200 % every screen is 640 x 400 CSS pixels. Every
- * screen reflows (the sidebar becomes a menu above the page), tables scroll inside themselves, and no
- * page scrolls sideways: document.scrollingElement.scrollWidth <= clientWidth on each. Screenshots at
- * 200 %: the whole page in light, the window's view in dark.
+ * 100 % and 200 % zoom (issue 16): a 1280 x 800 window, and the same at 200 %, where every screen is
+ * 640 x 400 CSS pixels. Every screen reflows (at 200 % the sidebar becomes a menu above the page), tables
+ * scroll inside themselves, no page scrolls sideways (document.scrollingElement.scrollWidth <=
+ * clientWidth on each) and nothing sticks out of its card or section or is cut short in a button. The
+ * study has a visit schedule (Baseline, Week 1, Week 2) and a withdrawn participant, so the design,
+ * completeness and visit screens show what a real study shows. Screenshots at both sizes: the whole
+ * page in light, the window's view in dark.
  */
 import type { Page } from '@playwright/test';
 import { paths } from '../../renderer/src/app/paths';
 import { expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
 
-/** What sticks out past the page's right edge (for the failure message). */
+/**
+ * What sticks out past the page's right edge (for the failure message), and what sticks out of its card
+ * or section (outside any box that scrolls sideways by itself) or is cut short inside a button.
+ */
 const overflow = (page: Page) =>
   page.evaluate(() => {
     const doc = document.scrollingElement!;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} “${(el.textContent ?? '').trim().slice(0, 24)}”`;
     const wide: string[] = [];
     if (doc.scrollWidth > doc.clientWidth)
       for (const el of document.querySelectorAll<HTMLElement>('main *, nav *')) {
         const r = el.getBoundingClientRect();
         if (r.right > doc.clientWidth + 1 && wide.length < 5)
-          wide.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(r.right)} px)`);
+          wide.push(`${name(el)} (${Math.round(r.right)} px)`);
       }
-    return { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, wide };
+    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+    const outOfCard: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('main .section *, main .card *')) {
+      if (outOfCard.length >= 5) break;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0) continue;
+      let box = el.parentElement;
+      let inScroller = false;
+      while (box && !box.matches('.section, .card')) {
+        if (scrolls(box)) inScroller = true;
+        box = box.parentElement;
+      }
+      if (inScroller || !box) continue;
+      if (r.right > box.getBoundingClientRect().right + 1)
+        outOfCard.push(
+          `${name(el)} leaves its ${box.className.split(' ')[0]} by ${Math.round(r.right - box.getBoundingClientRect().right)} px`,
+        );
+    }
+    const cut = [...document.querySelectorAll<HTMLElement>('main button, main a.button')]
+      .filter((b) => b.offsetWidth > 0 && b.scrollWidth > b.clientWidth + 1)
+      .slice(0, 5)
+      .map((b) => `${name(b)} cut (${b.scrollWidth} > ${b.clientWidth} px)`);
+    return { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, wide, outOfCard, cut };
   });
 
 /**
@@ -40,12 +70,15 @@ const goTo = async (page: Page, hash: string) => {
   await expect(page.locator('main h1[data-left]')).toHaveCount(0);
 };
 
-test('every screen reflows at 200 % zoom in a 1280 x 800 window: no page scrolls sideways', async ({
+test('every screen fits a 1280 x 800 window at 100 % and 200 % zoom: no page scrolls sideways, nothing leaves its card', async ({
   page,
   host,
 }) => {
-  test.setTimeout(600_000);
-  const seeded = await seedStudyWithResults(host, { codes: ['P-001', 'P-002'], sessions: 2 });
+  test.setTimeout(900_000);
+  const seeded = await seedStudyWithResults(host, {
+    codes: ['P-001', 'P-002', 'P-003'],
+    schedule: { visits: ['Baseline', 'Week 1', 'Week 2'], withdrawn: 'P-003' },
+  });
   const s = paths.study(seeded.studyId);
   const rows = await host.rpc('recordings.page', {
     studyId: seeded.studyId,
@@ -82,28 +115,38 @@ test('every screen reflows at 200 % zoom in a 1280 x 800 window: no page scrolls
     ['privacy', paths.privacy],
     ['audit', paths.audit],
   ];
-  // 1280 x 800 at 200 %: 640 x 400 CSS pixels, drawn at twice the density.
-  await page.setViewportSize({ width: 640, height: 400 });
   const failures: string[] = [];
-  for (const [i, [name, hash]] of screens.entries()) {
-    if (i === 0) await openScreen(page, hash);
-    else await goTo(page, hash);
-    await expect(page.locator('main h1').first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    // The screen's data have come over the bridge (a WebSocket, which the network's idle does not see).
-    await expect(page.locator('main .loading')).toHaveCount(0);
-    const o = await overflow(page);
-    console.log(`200 % ${name}: scrollWidth ${o.scrollWidth}, clientWidth ${o.clientWidth}`);
-    if (o.scrollWidth > o.clientWidth)
-      failures.push(`${name}: ${o.scrollWidth} > ${o.clientWidth}: ${o.wide.join(', ')}`);
-    // Every screen, light and dark, to be looked at (test-results/screenshots/zoom200-*): the whole page
-    // in light (the reflow is the same in both themes), what the window shows in dark (the colours).
-    await shoot(page, `zoom200-${name}-light`);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, `zoom200-${name}-dark`, { fullPage: false });
-    await page.emulateMedia({ colorScheme: 'light' });
+  // 1280 x 800 at 100 %, then at 200 %: 640 x 400 CSS pixels, drawn at twice the density.
+  for (const [zoom, size] of [
+    ['100', { width: 1280, height: 800 }],
+    ['200', { width: 640, height: 400 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    for (const [i, [name, hash]] of screens.entries()) {
+      if (i === 0 && zoom === '100') await openScreen(page, hash);
+      else await goTo(page, hash);
+      await expect(page.locator('main h1').first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      // The screen's data have come over the bridge (a WebSocket, which the network's idle does not see).
+      await expect(page.locator('main .loading')).toHaveCount(0);
+      // The design screen's participant: open their status and visits, as a researcher checks them.
+      if (name === 'design') await page.getByRole('button', { name: 'Status and visits' }).first().click();
+      const o = await overflow(page);
+      console.log(`${zoom} % ${name}: scrollWidth ${o.scrollWidth}, clientWidth ${o.clientWidth}`);
+      if (o.scrollWidth > o.clientWidth)
+        failures.push(`${zoom} % ${name}: ${o.scrollWidth} > ${o.clientWidth}: ${o.wide.join(', ')}`);
+      if (o.outOfCard.length) failures.push(`${zoom} % ${name}: ${o.outOfCard.join('; ')}`);
+      if (o.cut.length) failures.push(`${zoom} % ${name}: ${o.cut.join('; ')}`);
+      // Every screen, light and dark, to be looked at (test-results/screenshots/zoom<100|200>-*): the
+      // whole page in light (the reflow is the same in both themes), what the window shows in dark.
+      await shoot(page, `zoom${zoom}-${name}-light`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shoot(page, `zoom${zoom}-${name}-dark`, { fullPage: false });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   }
-  expect(failures, 'pages that scroll sideways at 200 %').toEqual([]);
+  expect(failures, 'pages that scroll sideways or leave their cards at 100 % or 200 %').toEqual([]);
+  await page.setViewportSize({ width: 640, height: 400 });
 
   // The menu: collapsed above the page, opened with its button, and it closes on choosing a screen.
   await openScreen(page, s.overview);

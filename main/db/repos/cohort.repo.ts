@@ -3,7 +3,7 @@
  * attributes per participant, one measure's values across a study's participants, and the researcher's
  * chart choices per study.
  */
-import type { ApiVersion } from '../../../shared/api/vocabulary';
+import type { SeriesSource } from '../../../shared/contract/timeline.contract';
 import type { Db } from '../open';
 import { stmt } from '../statements';
 
@@ -68,7 +68,8 @@ export interface CohortValueRow {
   readonly recording_id: number;
   readonly recorded_at: string;
   readonly session_label: string | null;
-  readonly api_version: ApiVersion;
+  /** The API version of a service measure; 'local' for a local acoustic measure. */
+  readonly api_version: SeriesSource;
   /** The participant's first analysed session (any measure), the origin of "days since the first session". */
   readonly first_at: string;
   readonly value_num: number | null;
@@ -94,6 +95,29 @@ export const cohortValues = (db: Db, studyId: number, measureKey: string): Cohor
      WHERE r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
      ORDER BY p.code, r.recorded_at, r.id`,
   ).all(studyId, measureKey) as CohortValueRow[];
+
+/**
+ * One local acoustic measure's values across the study's participants (recordings not excluded or
+ * cancelled, sent or not: the measure is computed here from the audio), by participant and time.
+ */
+export const cohortLocalValues = (db: Db, studyId: number, measure: string): CohortValueRow[] =>
+  stmt(
+    db,
+    `WITH firsts AS (
+       SELECT r.participant_id, MIN(r.recorded_at) AS first_at FROM recordings r
+       JOIN participants p ON p.id = r.participant_id
+       WHERE p.study_id = ? AND r.upload_state <> 'cancelled' AND r.excluded_at IS NULL
+       GROUP BY r.participant_id
+     )
+     SELECT r.participant_id, p.code, r.id AS recording_id, r.recorded_at, r.session_label,
+            'local' AS api_version, f.first_at, lm.value AS value_num, NULL AS value_text
+     FROM firsts f
+     JOIN participants p ON p.id = f.participant_id
+     JOIN recordings r ON r.participant_id = f.participant_id
+     JOIN local_measures lm ON lm.recording_id = r.id AND lm.measure = ?
+     WHERE lm.value IS NOT NULL AND r.upload_state <> 'cancelled' AND r.excluded_at IS NULL
+     ORDER BY p.code, r.recorded_at, r.id`,
+  ).all(studyId, measure) as CohortValueRow[];
 
 /** The researcher's stored choice for a study's view (JSON), or undefined. */
 export const chartChoice = (db: Db, studyId: number, view: string): string | undefined =>

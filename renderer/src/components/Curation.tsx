@@ -6,7 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { MAX_CURATION_REASON, type CurationActView } from '../../../shared/curation';
 import { TextField } from './Form';
 import { fmtDateTime } from '../lib/format';
-import { CURATION_ACT } from '../lib/labels';
+import { curationActText } from '../lib/labels';
 import type { RpcClient } from '../lib/rpc/client';
 
 /**
@@ -125,8 +125,7 @@ export const CurationActsTable = ({
           <tr key={a.id}>
             <td>{fmtDateTime(a.at)}</td>
             <th scope="row">
-              {CURATION_ACT[a.act]}
-              {a.undoes !== null ? ` (act ${a.undoes})` : ''}
+              {curationActText(a, acts)}
               {a.undoneBy !== null ? <span className="muted"> — undone</span> : null}
             </th>
             <td>{a.who}</td>

@@ -6,6 +6,7 @@ import {
 } from '../../../shared/states';
 import type { BatchProgress } from '../../../shared/study';
 import { fmtInt } from '../lib/format';
+import type { Tone } from '../lib/labels';
 
 const sum = (o: Readonly<Partial<Record<string, number>>>, keys: readonly string[]) =>
   keys.reduce((a, k) => a + (o[k] ?? 0), 0);
@@ -14,7 +15,11 @@ export const batchFigures = (b: BatchProgress) => {
   // Files meant to be sent: on their way, or sent (whatever the service made of them).
   const toSend = sum(b.uploads, [...UPLOAD_STATES_IN_PROGRESS, ...UPLOAD_STATES_SENT]);
   const sent = sum(b.uploads, ['uploaded']);
-  const analyses = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
+  const started = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
+  // An upload's analyses are counted once it is accepted; until every upload is settled, the total is
+  // known beforehand: each file still to be accepted brings the batch's analyses.
+  const unsettled = sum(b.uploads, ['pending', 'queued', 'uploading', 'upload_uncertain']);
+  const analyses = Math.max(started, started + unsettled * b.analyses.length);
   const analysed = sum(b.analysesByState, ['completed', 'error']);
   const attention =
     sum(b.uploads, UPLOAD_STATES_NEEDING_ATTENTION) + sum(b.analysesByState, ['error', 'unanswered']);
@@ -47,18 +52,24 @@ export const BatchBars = ({ b }: { b: BatchProgress }) => {
   );
 };
 
-/** A batch's state as a badge: "Done sending" rather than "finished", which would be untrue of refused or unknown uploads. */
-export const BATCH_LABEL: Record<BatchProgress['state'], string> = {
-  open: 'Not started',
-  running: 'Sending',
-  paused: 'Paused',
-  cancelled: 'Cancelled',
-  finished: 'Done sending',
+const STATE_BADGE: Record<Exclude<BatchProgress['state'], 'finished'>, { label: string; tone: Tone }> = {
+  open: { label: 'Not started', tone: 'muted' },
+  running: { label: 'Sending', tone: 'info' },
+  paused: { label: 'Paused', tone: 'warn' },
+  cancelled: { label: 'Cancelled', tone: 'muted' },
 };
-export const BATCH_TONE: Record<BatchProgress['state'], 'info' | 'warn' | 'muted' | 'ok'> = {
-  open: 'muted',
-  running: 'info',
-  paused: 'warn',
-  cancelled: 'muted',
-  finished: 'ok',
+
+/**
+ * A batch's badge, matching the sentence beside it: once sending is done, "Done sending" only while
+ * results are still to come; "Complete" once every result is back (never "finished" while an upload's
+ * outcome is unknown).
+ */
+export const batchBadge = (b: BatchProgress): { label: string; tone: Tone } => {
+  if (b.state !== 'finished') return STATE_BADGE[b.state];
+  const f = batchFigures(b);
+  if ((b.uploads.upload_uncertain ?? 0) > 0) return { label: 'Waiting for you', tone: 'bad' };
+  if ((b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0) > 0)
+    return { label: 'Done sending, results to come', tone: 'info' };
+  if ((b.analysesByState.unanswered ?? 0) > 0) return { label: 'Results missing', tone: 'warn' };
+  return f.attention > 0 ? { label: 'Complete, needs you', tone: 'warn' } : { label: 'Complete', tone: 'ok' };
 };

@@ -66,6 +66,8 @@ export interface PlotModel {
     shape: 'diamond' | 'triangle' | 'ring' | 'square';
     colour: string;
   }[];
+  /** Short texts at a point (the n of a group at a visit), above it. */
+  readonly notes?: readonly { x: number; y: number; text: string; colour: string }[];
   readonly legend: readonly { label: string; colour: string; dash?: readonly number[] | undefined }[];
   readonly colours: {
     readonly text: string;
@@ -93,8 +95,8 @@ export const niceTicks = (min: number, max: number, count = 5): number[] => {
   return out;
 };
 
-/** The chart as an SVG document (UTF-8 text with its XML declaration). */
-export const plotSvg = (m: PlotModel): string => {
+/** Where a model's plot lies in its SVG: the document's size and the data-to-pixel maps. */
+export const plotLayout = (m: PlotModel) => {
   const { width: W } = CHART_SVG_SIZE;
   const legendRows = Math.ceil(m.legend.length / 3);
   const top = 64 + (m.markers?.length ? 18 : 0);
@@ -106,6 +108,12 @@ export const plotSvg = (m: PlotModel): string => {
   const plotW = W - left - right;
   const X = (v: number) => left + ((v - m.x.min) / (m.x.max - m.x.min || 1)) * plotW;
   const Y = (v: number) => top + plotH - ((v - m.y.min) / (m.y.max - m.y.min || 1)) * plotH;
+  return { W, H, top, left, plotW, plotH, X, Y };
+};
+
+/** The chart as an SVG document (UTF-8 text with its XML declaration). */
+export const plotSvg = (m: PlotModel): string => {
+  const { W, H, top, left, plotW, plotH, X, Y } = plotLayout(m);
   const c = m.colours;
   const out: string[] = [];
   out.push(
@@ -182,6 +190,10 @@ export const plotSvg = (m: PlotModel): string => {
           : `<path d="M${x} ${y + 17} L${x + 5} ${y + 9} L${x - 5} ${y + 9} Z" fill="${col}"/>`,
     );
   }
+  for (const note of m.notes ?? [])
+    out.push(
+      `<text x="${n(X(note.x))}" y="${n(Y(note.y) - 10)}" text-anchor="middle" font-size="11" fill="${esc(note.colour)}">${esc(note.text)}</text>`,
+    );
   out.push(`</g>`);
   const lane = top - 10;
   for (const mk of m.markers ?? []) {

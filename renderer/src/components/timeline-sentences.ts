@@ -37,7 +37,7 @@ export const changeText = (m: ChartMeasure, c: ChangeView): string => {
   const inSd =
     c.changeInSd !== null
       ? ` (${fmtSigned(c.changeInSd)} SD${c.sdSource === 'cohort' ? ', cohort SD floor' : ''})`
-      : ' (no SD-scaled change: no usable SD)';
+      : ' (not in SDs: the baseline’s values do not vary, so there is no spread to scale by)';
   const rci = c.rci !== null ? `RCI ${fmtSigned(c.rci)}: ` : '';
   return `${withUnit(m, fmtSigned(c.change, statDigits(m)))} from baseline${inSd}; ${rci}${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
 };

@@ -76,8 +76,17 @@ export const fmtBytes = (b: number | null | undefined) => {
   if (b < 1024 ** 3) return `${(b / 1024 ** 2).toFixed(1)} MB`;
   return `${(b / 1024 ** 3).toFixed(2)} GB`;
 };
+/** Every count in words goes through here: "1 file", "3 files". */
 export const plural = (n: number, one: string, many = `${one}s`) =>
   `${int().format(n)} ${n === 1 ? one : many}`;
+/** The verb that agrees with a count: agree(1, 'needs', 'need'). */
+export const agree = (n: number, one: string, many: string) => (n === 1 ? one : many);
+/**
+ * A count after "the", where one needs no number: "the file", "the 3 files"; with `first`, "the first
+ * session", "the first 3 sessions".
+ */
+export const theCount = (n: number, one: string, o: { many?: string; first?: boolean } = {}) =>
+  `the ${o.first ? 'first ' : ''}${n === 1 ? one : plural(n, one, o.many)}`;
 /** Signed, for changes: "+3.2", "−1.0". */
 export const fmtSigned = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined ? '—' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)}`;

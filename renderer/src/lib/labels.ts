@@ -3,6 +3,8 @@ import type { ParticipantStatus, VisitSource } from '../../../shared/states';
 import type { CurationActKind } from '../../../shared/curation';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
+import { fmtDateTime } from './format';
+
 export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
@@ -67,8 +69,35 @@ export const CURATION_ACT: Record<CurationActKind, string> = {
   restore: 'Restored to analysis',
   delete_unsent: 'Deleted (never sent)',
   send_anyway: 'Sent anyway',
-  undo: 'Undone',
+  undo: 'Undid',
   merge: 'Merged into another participant',
   dismiss: 'Dismissed from needs-you',
   status: 'Status changed',
+};
+
+/**
+ * A service profile's name as shown: its API version and whether it is simulated said once each, where
+ * the name does not say them already ("Built-in sandbox v1.3 (simulated)" stays as it is). `simulated`:
+ * false where a Simulated badge stands beside the name.
+ */
+export const serviceName = (p: {
+  readonly name: string;
+  readonly apiVersion?: string | null | undefined;
+  readonly simulated?: boolean;
+}): string =>
+  `${p.name}${p.apiVersion && !p.name.includes(p.apiVersion) ? ` (API ${p.apiVersion})` : ''}${p.simulated && !/simulated/i.test(p.name) ? ' (simulated)' : ''}`;
+
+/**
+ * A curation act in a table of acts: what was done, and for an undo which act it took back and when
+ * ("Undid “Excluded from analysis” of 2026-01-06 09:30"), never the acts' internal numbers.
+ */
+export const curationActText = (
+  a: { readonly act: CurationActKind; readonly undoes: number | null },
+  acts: readonly { readonly id: number; readonly act: CurationActKind; readonly at: string }[],
+): string => {
+  if (a.undoes === null) return CURATION_ACT[a.act];
+  const undone = acts.find((x) => x.id === a.undoes);
+  return undone
+    ? `${CURATION_ACT[a.act]} “${CURATION_ACT[undone.act]}” of ${fmtDateTime(undone.at)}`
+    : `${CURATION_ACT[a.act]} an earlier step`;
 };

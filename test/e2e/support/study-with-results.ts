@@ -15,6 +15,8 @@ export interface SeededStudy {
   readonly batchId: number;
   readonly folder: string;
   readonly codes: readonly string[];
+  /** Participant ids by code. */
+  readonly participants: ReadonlyMap<string, number>;
 }
 
 /** The engine tuned for tests: polls at the specification's 5 s floor, uploads unthrottled. */
@@ -27,6 +29,22 @@ export const QUICK_ENGINE_SETTINGS = {
   requestsPerSecond: 20,
 } as const;
 
+/**
+ * A study's first weeks as a researcher sets them up: a schedule of named visits a week apart, each
+ * participant recording one session per visit (its label the visit's name, a day apart between
+ * participants), and one participant withdrawn after their first visit.
+ */
+export interface ScheduleSeed {
+  readonly visits: readonly string[];
+  /** The participant withdrawn (the day after their first visit), with the reason. */
+  readonly withdrawn?: string;
+}
+
+const weekly = (p: number, s: number) => {
+  const d = new Date(Date.UTC(2026, 0, 5 + 7 * s + p, 9, 30));
+  return d.toISOString().slice(0, 16).replace('T', ' ');
+};
+
 const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }, what: string): T => {
   if (!r.ok) throw new Error(`${what}: ${r.error.message}`);
   return r.value;
@@ -34,10 +52,11 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
 
 export const seedStudyWithResults = async (
   host: Host,
-  opts: { name?: string; codes?: readonly string[]; sessions?: number } = {},
+  opts: { name?: string; codes?: readonly string[]; sessions?: number; schedule?: ScheduleSeed } = {},
 ): Promise<SeededStudy> => {
   const codes = opts.codes ?? ['P-001', 'P-002', 'P-003'];
-  const sessions = opts.sessions ?? 3;
+  const schedule = opts.schedule;
+  const sessions = schedule?.visits.length ?? opts.sessions ?? 3;
   const folder = host.incoming;
   mkdirSync(folder, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
@@ -48,7 +67,11 @@ export const seedStudyWithResults = async (
         join(folder, file),
         makeWav({ seconds: 42, speechSeconds: 36 + s, seed: 100 + p * 10 + s }),
       );
-      rows.push(`${file},${code},2026-0${s + 1}-0${p + 1} 09:30,week ${s + 1}`);
+      rows.push(
+        schedule
+          ? `${file},${code},${weekly(p, s)},${schedule.visits[s]!}`
+          : `${file},${code},2026-0${s + 1}-0${p + 1} 09:30,week ${s + 1}`,
+      );
     }
   });
   writeFileSync(join(folder, 'manifest.csv'), rows.join('\n') + '\n');
@@ -98,5 +121,42 @@ export const seedStudyWithResults = async (
       throw new Error(`only ${done.total} of ${total} recordings analysed after 2 minutes`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  return { studyId: study.id, profileId: profile.id, batchId: batch.batchId, folder, codes };
+  const list = must(
+    await host.rpc('participants.page', {
+      studyId: study.id,
+      sort: 'code',
+      dir: 'asc',
+      offset: 0,
+      limit: 100,
+    }),
+    'participants',
+  );
+  const participants = new Map(list.rows.map((r) => [r.code, r.id]));
+  if (schedule) {
+    must(
+      await host.rpc('visits.setSchedule', {
+        studyId: study.id,
+        visits: schedule.visits.map((name, i) => ({
+          name,
+          targetDay: 7 * i,
+          windowBefore: i === 0 ? 0 : 2,
+          windowAfter: 2,
+        })),
+      }),
+      'schedule',
+    );
+    if (schedule.withdrawn) {
+      const p = codes.indexOf(schedule.withdrawn);
+      must(
+        await host.rpc('visits.setStatus', {
+          participantId: participants.get(schedule.withdrawn)!,
+          status: 'withdrawn',
+          on: weekly(p, 1).slice(0, 10),
+          reason: 'Moved away',
+        }),
+        'withdrawal',
+      );
+    }
+  }
+  return { studyId: study.id, profileId: profile.id, batchId: batch.batchId, folder, codes, participants };
 };

@@ -26,6 +26,17 @@ describe('credit check before a batch (trial, then included, then purchased)', (
     expect(checkCredits(v13(0, 100, 20), 115).emptiedBuckets).toEqual(['included']);
   });
 
+  it('says what each emptied bucket holds: 11 uploads against a trial of 10 credits', () => {
+    const c = checkCredits(v13(10, 100, 0), 11);
+    expect(c.emptiedHold).toEqual([10]);
+    expect(c.message).toBe(
+      'This batch uses 11 uploads of the 110 remaining and empties the trial credits (the trial holds 10 credits).',
+    );
+    expect(checkCredits(v13(10, 100, 20), 115).message).toMatch(
+      /empties the trial credits \(the trial holds 10 credits\), then the included credits of this period \(100 left\)\.$/,
+    );
+  });
+
   it('says how many files would wait when the credits run out', () => {
     const c = checkCredits(v13(2, 3, 0), 8);
     expect(c).toMatchObject({ uploadsRemaining: 5, shortBy: 3, emptiedBuckets: ['trial', 'included'] });

@@ -3,9 +3,10 @@
  * the sentence the batch screens use to say where a batch stands.
  */
 import { describe, expect, it } from 'vitest';
+import { batchFigures } from '../../../renderer/src/components/Progress';
 import { ImportRequestSchema } from '../../../shared/contract/views';
 import type { BatchProgress } from '../../../shared/study';
-import { batchStatus, BATCH_LABEL, clockNotice } from '../../../renderer/src/features/batches/batch-status';
+import { batchBadge, batchStatus, clockNotice } from '../../../renderer/src/features/batches/batch-status';
 import {
   initialChoice,
   lastSegment,
@@ -107,7 +108,7 @@ describe('batch status', () => {
     expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }))).toBe(
       'Sending: 3 files of 10 uploaded.',
     );
-    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }), true)).toBe(
+    expect(batchStatus(batch({ uploads: { uploaded: 3, queued: 7 } }), { queuePaused: true })).toBe(
       'Waiting: sending is paused for this service (see above); 3 files of 10 uploaded.',
     );
     expect(batchStatus(batch({ uploads: { uploaded: 1, pending: 2 } }))).toBe(
@@ -142,8 +143,54 @@ describe('batch status', () => {
           analysesByState: { completed: 2 },
         }),
       ),
-    ).toBe('Complete: 2 files uploaded, every result back; 1 item needs you (below).');
-    expect(BATCH_LABEL.finished).toBe('Done sending');
+    ).toBe('Complete: 2 files uploaded, every result back; 1 item needs you (open the batch).');
+  });
+
+  it('says "below" only where the needs-you list is, counting what it lists', () => {
+    const done = batch({
+      state: 'finished',
+      uploads: { uploaded: 2, refused_locally: 1 },
+      analysesByState: { completed: 2 },
+    });
+    expect(batchStatus(done, { needsYou: 1, below: true })).toBe(
+      'Complete: 2 files uploaded, every result back; 1 item needs you (below).',
+    );
+    // The one refused file was dismissed: the list below is empty, and so is the sentence.
+    expect(batchStatus(done, { needsYou: 0, below: true })).toBe(
+      'Complete: 2 files uploaded, every result back.',
+    );
+  });
+
+  it('shows a badge that matches the state: done sending only while results are to come', () => {
+    const sent = { state: 'finished' as const, uploads: { uploaded: 2 } };
+    expect(batchBadge(batch({ ...sent, analysesByState: { processing: 1, completed: 1 } })).label).toBe(
+      'Done sending, results to come',
+    );
+    expect(batchBadge(batch({ ...sent, analysesByState: { completed: 2 } }))).toEqual({
+      label: 'Complete',
+      tone: 'ok',
+    });
+    expect(batchBadge(batch({ ...sent, uploads: { uploaded: 1, upload_uncertain: 1 } })).label).toBe(
+      'Waiting for you',
+    );
+    expect(batchBadge(batch({ state: 'running' })).label).toBe('Sending');
+  });
+
+  it('counts the analyses to finish from the start, not as uploads are accepted', () => {
+    const b = (uploads: BatchProgress['uploads'], analysesByState: BatchProgress['analysesByState']) =>
+      batchFigures(
+        batch({
+          analyses: ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'],
+          uploads,
+          analysesByState,
+        }),
+      );
+    expect(b({ queued: 5 }, {})).toMatchObject({ analysed: 0, analyses: 20 });
+    expect(b({ queued: 4, uploaded: 1 }, { processing: 4 })).toMatchObject({ analyses: 20 });
+    expect(b({ uploaded: 5 }, { completed: 18, processing: 2 })).toMatchObject({
+      analysed: 18,
+      analyses: 20,
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { BatchProgress } from '../../../../shared/study';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { useAction } from '../../lib/api';
-import { plural } from '../../lib/format';
+import { agree, plural } from '../../lib/format';
 
 export const BatchControls = ({ b }: { b: BatchProgress }) => {
   const pause = useAction('batches.pause');
@@ -108,12 +108,12 @@ export const BatchControls = ({ b }: { b: BatchProgress }) => {
           </p>
           <ul className="plain-list">
             <li>
-              {plural(unsent, 'file')} not yet sent {unsent === 1 ? 'is' : 'are'} withdrawn and never sent
-              (nothing is charged for {unsent === 1 ? 'it' : 'them'}).
+              {plural(unsent, 'file')} not yet sent {agree(unsent, 'is', 'are')} withdrawn and never sent
+              (nothing is charged for {agree(unsent, 'it', 'them')}).
             </li>
             <li>
               {inFlight > 0
-                ? `${plural(inFlight, 'upload')} in flight finish${inFlight === 1 ? 'es' : ''} and ${inFlight === 1 ? 'is' : 'are'} charged`
+                ? `${plural(inFlight, 'upload')} in flight ${agree(inFlight, 'finishes', 'finish')} and ${agree(inFlight, 'is', 'are')} charged`
                 : 'Any upload in flight finishes and is charged'}
               : stopping one half-way would leave its outcome unknown.
             </li>

@@ -18,7 +18,7 @@ import { PagedTable } from '../../components/PagedTable';
 import { BatchBars } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
-import { BATCH_LABEL, BATCH_TONE, batchStatus, clockNotice } from './batch-status';
+import { batchBadge, batchStatus, clockNotice } from './batch-status';
 import { ANALYSIS_LABEL, ANALYSIS_STATE, HELD_BORDERLINE, UPLOAD_STATE, type Tone } from '../../lib/labels';
 import { useTableControls } from '../../lib/use-table-controls';
 import { recordingColumns } from '../recordings/recording-columns';
@@ -30,7 +30,7 @@ import {
   type RecordingSort,
 } from '../recordings/RecordingsPage';
 import { BatchControls } from './BatchControls';
-import { NeedsYou } from './NeedsYou';
+import { NeedsYou, useNeedsYouCount } from './NeedsYou';
 import { QueueBanner } from './QueueBanner';
 import { ReceiptDifferences } from './ReceiptDifferences';
 import { paths } from '../../app/paths';
@@ -154,6 +154,8 @@ export const BatchMonitor = () => {
     { profileId: profileId ?? 0 },
     { enabled: profileId !== null, staleTime: 0 },
   );
+  // What "Needs you" below lists (the same read as that section's), so the sentence counts the same items.
+  const needsYou = useNeedsYouCount(studyId, batchId);
   return (
     <div className="page batch-monitor">
       <p className="breadcrumb">
@@ -178,7 +180,7 @@ export const BatchMonitor = () => {
                 subtitle={
                   <>
                     Batch {b.batchId} · created {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} ·{' '}
-                    <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                    <Badge tone={batchBadge(b).tone}>{batchBadge(b).label}</Badge>
                   </>
                 }
               />
@@ -195,7 +197,11 @@ export const BatchMonitor = () => {
               )}
               <Section title="Progress">
                 <p className="batch-status" role="status">
-                  {batchStatus(b, Boolean(queue.data?.pause))}
+                  {batchStatus(b, {
+                    queuePaused: Boolean(queue.data?.pause),
+                    needsYou: needsYou.data?.total,
+                    below: true,
+                  })}
                 </p>
                 <BatchBars b={b} />
                 <Counts b={b} />

@@ -8,9 +8,9 @@ import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { PageHeader } from '../../components/Page';
 import { BatchBars, batchFigures } from '../../components/Progress';
 import { useCall } from '../../lib/api';
-import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { agree, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
-import { BATCH_LABEL, BATCH_TONE, batchStatus } from './batch-status';
+import { batchBadge, batchStatus } from './batch-status';
 import { QueueBanner } from './QueueBanner';
 import { paths } from '../../app/paths';
 
@@ -55,19 +55,19 @@ export const BatchesPage = () => {
                       <Link href={paths.study(studyId).batch(b.batchId)}>
                         {b.label || `Batch ${b.batchId}`}
                       </Link>{' '}
-                      <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                      <Badge tone={batchBadge(b).tone}>{batchBadge(b).label}</Badge>
                     </p>
                     <p className="muted small">
                       Batch {b.batchId} · {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} ·{' '}
                       {b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')}
                     </p>
                     <BatchBars b={b} />
-                    <p className="small">{batchStatus(b, Boolean(queue.data?.pause))}</p>
+                    <p className="small">{batchStatus(b, { queuePaused: Boolean(queue.data?.pause) })}</p>
                     {f.attention > 0 && (
                       <p>
                         <Link href={paths.study(studyId).batch(b.batchId)}>
-                          <Badge tone="bad">{fmtInt(f.attention)}</Badge> need{f.attention === 1 ? 's' : ''}{' '}
-                          you
+                          <Badge tone="bad">{fmtInt(f.attention)}</Badge>{' '}
+                          {agree(f.attention, 'needs', 'need')} you
                         </Link>
                       </p>
                     )}

@@ -18,11 +18,23 @@ import { UploadStateBadge } from '../../components/UploadStateBadge';
 import { ErrorNotice, Notice } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { useAction, useCall, useEvent } from '../../lib/api';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 import { paths } from '../../app/paths';
 import { DismissButton, DismissedItems } from './DismissItem';
 
 const SHOWN = 50;
+
+/** How many of a batch's items need the researcher (its files under "needs you", dismissed ones left out). */
+export const useNeedsYouCount = (studyId: number, batchId: number) =>
+  useCall('recordings.page', {
+    studyId,
+    batchId,
+    filter: 'needs_attention',
+    sort: 'id',
+    dir: 'asc',
+    offset: 0,
+    limit: 1,
+  });
 
 const fileName = (p: string) => p.split(/[\\/]/).at(-1) ?? p;
 
@@ -160,13 +172,13 @@ const RetrySafe = ({ studyId, batchId }: { studyId: number; batchId: number }) =
             {s.rejected > 0 && (
               <>
                 {plural(s.rejected, 'upload')} the service refused without charging{' '}
-                {s.rejected === 1 ? 'is' : 'are'} sent again.{' '}
+                {agree(s.rejected, 'is', 'are')} sent again.{' '}
               </>
             )}
             {s.lateAnalyses > 0 && (
               <>
                 {plural(s.lateAnalyses, 'recording')} whose results are late{' '}
-                {s.lateAnalyses === 1 ? 'is' : 'are'} asked for again now.{' '}
+                {agree(s.lateAnalyses, 'is', 'are')} asked for again now.{' '}
               </>
             )}
             Uploads whose outcome is unknown are never included: decide on each of them above.
@@ -320,15 +332,7 @@ export const NeedsYou = ({
     ),
   );
   const uncertain = useCall('recordings.uncertain', { studyId, batchId });
-  const attention = useCall('recordings.page', {
-    studyId,
-    batchId,
-    filter: 'needs_attention',
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
+  const attention = useNeedsYouCount(studyId, batchId);
   const nothing = attention.data?.total === 0;
   return (
     <Section title="Needs you" id="needs-you">

@@ -4,12 +4,21 @@
  */
 import { CLOCK_DIFFERENCE_SHOWN_SECONDS, type BatchProgress } from '../../../../shared/study';
 import { batchFigures } from '../../components/Progress';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 
-export { BATCH_LABEL, BATCH_TONE } from '../../components/Progress';
+export { batchBadge } from '../../components/Progress';
 
-/** The batch's situation in one sentence; `queuePaused`: sending is paused for the whole service profile. */
-export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
+/**
+ * The batch's situation in one sentence. `queuePaused`: sending is paused for the whole service profile;
+ * `needsYou`: the items the batch's "Needs you" section lists (dismissed ones left out; unknown:
+ * the batch's own counts); `below`: that section is on the same screen (else the sentence says to open
+ * the batch).
+ */
+export const batchStatus = (
+  b: BatchProgress,
+  opts: { queuePaused?: boolean; needsYou?: number | undefined; below?: boolean } = {},
+): string => {
+  const queuePaused = opts.queuePaused ?? false;
   const f = batchFigures(b);
   const processing = (b.analysesByState.processing ?? 0) + (b.analysesByState.timed_out ?? 0);
   const unanswered = b.analysesByState.unanswered ?? 0;
@@ -28,12 +37,13 @@ export const batchStatus = (b: BatchProgress, queuePaused = false): string => {
     case 'finished': {
       const unknown = b.uploads.upload_uncertain ?? 0;
       if (unknown > 0)
-        return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome need${unknown === 1 ? 's' : ''} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
+        return `Waiting for you: ${plural(unknown, 'upload')} of unknown outcome ${agree(unknown, 'needs', 'need')} your decision; ${plural(f.sent, 'file')} uploaded for certain.`;
       if (processing > 0)
         return `Every file is sent; ${plural(processing, 'analysis', 'analyses')} still to come back.`;
       if (unanswered > 0)
         return `Every file is sent; the service never answered for ${plural(unanswered, 'analysis', 'analyses')} ("Check again" asks once more).`;
-      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${f.attention ? `; ${plural(f.attention, 'item')} need${f.attention === 1 ? 's' : ''} you (below)` : ''}.`;
+      const items = opts.needsYou ?? f.attention;
+      return `Complete: ${plural(f.sent, 'file')} uploaded, every result back${items ? `; ${plural(items, 'item')} ${agree(items, 'needs', 'need')} you (${opts.below ? 'below' : 'open the batch'})` : ''}.`;
     }
   }
 };

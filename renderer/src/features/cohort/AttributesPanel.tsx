@@ -10,6 +10,7 @@ import { paths } from '../../app/paths';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { useAction, type useCall } from '../../lib/api';
+import { plural } from '../../lib/format';
 
 /** At most this many participants are listed here (the rest: their own pages, or the CLI). */
 const LISTED = 200;
@@ -59,7 +60,7 @@ export const AttributesPanel = ({
       {report && (
         <Notice tone={report.unknownCodes.length || report.problems.length ? 'warn' : 'ok'} title="Imported">
           <p>
-            Set {report.keys.join(', ')} for {report.applied} participant{report.applied === 1 ? '' : 's'}.
+            Set {report.keys.join(', ')} for {plural(report.applied, 'participant')}.
           </p>
           {report.unknownCodes.length > 0 && (
             <p>

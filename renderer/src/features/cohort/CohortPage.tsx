@@ -8,23 +8,131 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useParams } from 'wouter';
-import { MEASURES } from '../../../../shared/api/measures';
-import { ANALYSIS_TYPES, type ApiVersion } from '../../../../shared/api/vocabulary';
+import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
+import type { SeriesSource } from '../../../../shared/contract/timeline.contract';
+import { CHART_MEASURES, LOCAL_ANALYSIS, type ChartMeasure } from '../../../../shared/timeline-measures';
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
+import { binOf } from '../../../../shared/cohort-stats';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { SelectField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { SaveChart } from '../../components/SaveChart';
 import { useChartColours } from '../../components/chart-theme';
-import { plotSvg } from '../../components/chart-svg';
+import { plotLayout, plotSvg, type PlotModel } from '../../components/chart-svg';
 import { axisTickLabel } from '../../components/timeline-axis';
 import { useCall } from '../../lib/api';
 import { fmtNumber, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { AttributesPanel } from './AttributesPanel';
-import { cohortModel, groupsOf } from './cohort-model';
+import { cohortModel, groupsOf, type CohortGroup } from './cohort-model';
 
-const NUMERIC = MEASURES.filter((m) => m.valueType !== 'category');
+const NUMERIC = CHART_MEASURES.filter((m) => m.valueType !== 'category');
+const LOCAL_GROUP = 'Computed here (local acoustic measures)';
+/** Labels that more than one analysis uses ("Speech rate"): their options say which analysis. */
+const SHARED_LABELS = new Set(
+  NUMERIC.filter((m, i) => NUMERIC.findIndex((x) => x.label === m.label) !== i).map((m) => m.label),
+);
+const analysisName = (m: ChartMeasure) =>
+  m.analysis === LOCAL_ANALYSIS ? 'computed here' : ANALYSIS_LABEL[m.analysis];
+/** A measure as the list names it: its analysis said where another analysis has a measure of that name. */
+export const measureOption = (m: ChartMeasure) =>
+  SHARED_LABELS.has(m.label) ? `${m.label} (${analysisName(m)})` : m.label;
+
+/**
+ * Each participant's line, named on hover and on keyboard focus: a transparent copy of the chart's
+ * lines over its picture, one focusable line per participant, with the participant's code beside it.
+ */
+const ParticipantLines = ({ model, groups }: { model: PlotModel; groups: readonly CohortGroup[] }) => {
+  const { W, H, X, Y } = plotLayout(model);
+  return (
+    <svg className="cohort-lines" viewBox={`0 0 ${W} ${H}`} aria-label="Participants’ lines" role="group">
+      {groups.flatMap((g) =>
+        g.participants.map((p) => {
+          const pts = p.points.map((pt) => `${X(pt.x)},${Y(pt.y)}`).join(' ');
+          const last = p.points.at(-1)!;
+          return (
+            <g
+              key={`${g.name}-${p.code}`}
+              className="cohort-line"
+              tabIndex={0}
+              role="img"
+              aria-label={`${p.code}${g.name !== 'All participants' ? ` (${g.name})` : ''}: ${p.points.map((pt) => fmtNumber(pt.y)).join(', ')}`}
+              data-code={p.code}
+            >
+              <polyline points={pts} className="cohort-line-hit" />
+              <polyline points={pts} className="cohort-line-shown" style={{ stroke: g.colour }} />
+              {p.points.map((pt, i) => (
+                <circle
+                  key={i}
+                  cx={X(pt.x)}
+                  cy={Y(pt.y)}
+                  r={4}
+                  className="cohort-line-dot"
+                  style={{ fill: g.colour }}
+                />
+              ))}
+              <text x={X(last.x) + 8} y={Y(last.y) - 8} className="cohort-line-name">
+                {p.code}
+              </text>
+            </g>
+          );
+        }),
+      )}
+    </svg>
+  );
+};
+
+/** Each participant's value per visit or week (the mean where they have several there), by group. */
+const ParticipantTable = ({
+  groups,
+  groupBy,
+  binName,
+  axis,
+}: {
+  groups: readonly CohortGroup[];
+  groupBy: string | null;
+  binName: (b: number) => string;
+  axis: ChartAxis;
+}) => {
+  const bins = [...new Set(groups.flatMap((g) => g.bins.map((b) => b.bin)))].sort((a, b) => a - b);
+  const valueAt = (points: readonly { x: number; y: number }[], bin: number) => {
+    const ys = points.filter((p) => binOf(axis, p.x) === bin).map((p) => p.y);
+    return ys.length ? fmtNumber(ys.reduce((s, y) => s + y, 0) / ys.length) : '—';
+  };
+  return (
+    <details className="tchart-table cohort-participants">
+      <summary>Each participant’s values as a table</summary>
+      <div className="table-scroll" role="region" aria-label="Each participant’s values" tabIndex={0}>
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Participant</th>
+              {groupBy && <th scope="col">{groupBy}</th>}
+              {bins.map((b) => (
+                <th scope="col" key={b}>
+                  {binName(b)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {groups.flatMap((g) =>
+              g.participants.map((p) => (
+                <tr key={`${g.name}-${p.code}`}>
+                  <th scope="row">{p.code}</th>
+                  {groupBy && <td>{g.name}</td>}
+                  {bins.map((b) => (
+                    <td key={b}>{valueAt(p.points, b)}</td>
+                  ))}
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+};
 
 export const CohortPage = () => {
   const params = useParams<{ id: string }>();
@@ -33,24 +141,32 @@ export const CohortPage = () => {
   const [measureKey, setMeasureKey] = useState(NUMERIC[0]!.key);
   const [axis, setAxis] = useState<ChartAxis>('visit');
   const [groupBy, setGroupBy] = useState<string | null>(null);
-  const [pickedVersion, setVersion] = useState<ApiVersion | null>(null);
+  const [pickedVersion, setVersion] = useState<SeriesSource | null>(null);
+  const design = useCall('visits.design', { studyId });
   const cohort = useCall('cohort.measure', { studyId, measureKey }, { placeholderData: keepPreviousData });
   const attributes = useCall('cohort.attributes', { studyId });
   const colours = useChartColours();
   const measure = NUMERIC.find((m) => m.key === measureKey)!;
   const versions = cohort.data?.versions ?? [];
-  const version: ApiVersion | undefined =
+  const version: SeriesSource | undefined =
     pickedVersion && versions.includes(pickedVersion) ? pickedVersion : versions.at(-1);
   const groups = useMemo(
     () => (cohort.data && version ? groupsOf(cohort.data, version, axis, groupBy) : []),
     [cohort.data, version, axis, groupBy],
   );
+  // The schedule's visit names (Baseline, Week 1…) on the visit axis, by their place in the schedule.
+  const visitNames = useMemo(
+    () => new Map(design.data?.visits.map((v) => [v.position, v.name]) ?? []),
+    [design.data],
+  );
   const model = useMemo(
     () =>
       version
-        ? cohortModel(measure, version, axis, groupBy, groups, colours, study.data?.name ?? 'Study')
+        ? cohortModel(measure, version, axis, groupBy, groups, colours, study.data?.name ?? 'Study', (b) =>
+            visitNames.get(b),
+          )
         : null,
-    [measure, version, axis, groupBy, groups, colours, study.data?.name],
+    [measure, version, axis, groupBy, groups, colours, study.data?.name, visitNames],
   );
   const src = useMemo(
     () => (model ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(plotSvg(model))}` : ''),
@@ -58,7 +174,11 @@ export const CohortPage = () => {
   );
   const tick = axisTickLabel(axis, 0, 1);
   const binName = (b: number) =>
-    axis === 'visit' ? `Visit ${b}` : axis === 'days' ? `Days ${b}–${b + 6}` : `Week of ${tick(b)}`;
+    axis === 'visit'
+      ? (visitNames.get(b) ?? `Visit ${b}`)
+      : axis === 'days'
+        ? `Days ${b}–${b + 6}`
+        : `Week of ${tick(b)}`;
 
   return (
     <div className="page">
@@ -68,11 +188,18 @@ export const CohortPage = () => {
       />
       <div className="cohort-controls">
         <SelectField label="Measure" value={measureKey} onChange={(e) => setMeasureKey(e.target.value)}>
-          {ANALYSIS_TYPES.map((type) => (
-            <optgroup key={type} label={ANALYSIS_LABEL[type]}>
+          {[...ANALYSIS_TYPES, LOCAL_ANALYSIS].map((type) => (
+            <optgroup
+              key={type}
+              label={
+                type === LOCAL_ANALYSIS
+                  ? LOCAL_GROUP
+                  : ANALYSIS_LABEL[type as (typeof ANALYSIS_TYPES)[number]]
+              }
+            >
               {NUMERIC.filter((m) => m.analysis === type).map((m) => (
                 <option key={m.key} value={m.key}>
-                  {m.label}
+                  {measureOption(m)}
                 </option>
               ))}
             </optgroup>
@@ -112,7 +239,7 @@ export const CohortPage = () => {
             label="API version"
             value={version}
             hint="v1.2 and v1.3 results come from different models: one at a time."
-            onChange={(e) => setVersion(e.target.value as ApiVersion)}
+            onChange={(e) => setVersion(e.target.value as SeriesSource)}
           >
             {versions.map((v) => (
               <option key={v} value={v}>
@@ -144,16 +271,19 @@ export const CohortPage = () => {
               )}
               {/* Narrow windows (200 % zoom): the chart keeps a readable size and scrolls inside itself. */}
               <div className="chart-scroll">
-                <img
-                  className="cohort-chart"
-                  src={src}
-                  alt=""
-                  data-groups={groups.length}
-                  data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
-                />
+                <div className="cohort-plot">
+                  <img
+                    className="cohort-chart"
+                    src={src}
+                    alt=""
+                    data-groups={groups.length}
+                    data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
+                  />
+                  <ParticipantLines model={model} groups={groups} />
+                </div>
               </div>
               <p id="cohort-s" className="small muted">
-                {model.subtitle}{' '}
+                {model.subtitle} n above a median: the participants with a value there.{' '}
                 {groups
                   .map(
                     (g) =>
@@ -175,7 +305,7 @@ export const CohortPage = () => {
                       <tr>
                         <th scope="col">{groupBy ?? 'Group'}</th>
                         <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
-                        <th scope="col">Participants</th>
+                        <th scope="col">Participants with a value (n)</th>
                         <th scope="col">Median</th>
                         <th scope="col">Interquartile range</th>
                       </tr>
@@ -198,6 +328,7 @@ export const CohortPage = () => {
                   </table>
                 </div>
               </details>
+              <ParticipantTable groups={groups} groupBy={groupBy} binName={binName} axis={axis} />
             </figure>
           )
         }

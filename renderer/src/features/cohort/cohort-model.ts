@@ -4,15 +4,15 @@
  * group's median and interquartile band per bin (shared/cohort-stats.ts). The same model is drawn on
  * screen and saved as SVG or PNG (components/chart-svg.ts).
  */
-import type { MeasureDef } from '../../../../shared/api/measures';
-import type { ApiVersion } from '../../../../shared/api/vocabulary';
+import type { SeriesSource } from '../../../../shared/contract/timeline.contract';
+import type { ChartMeasure } from '../../../../shared/timeline-measures';
 import { AXIS_LABEL, type ChartAxis } from '../../../../shared/chart-axis';
 import { summariseBins, type BinSummary } from '../../../../shared/cohort-stats';
 import type { Cohort } from '../../../../shared/contract/cohort.contract';
 import type { ChartColours } from '../../components/chart-theme';
 import { niceTicks, type PlotModel } from '../../components/chart-svg';
 import { axisTickLabel, paddedRange } from '../../components/timeline-axis';
-import { fmtNumber } from '../../lib/format';
+import { fmtNumber, plural } from '../../lib/format';
 
 /** Okabe and Ito's colour-blind-safe palette (the yellow left out: too light on white). */
 export const GROUP_COLOURS = [
@@ -40,7 +40,7 @@ const xOfPoint = (axis: ChartAxis, p: Cohort['participants'][number]['series'][n
 /** The groups of the cohort for one version, by an attribute (null: one group, the whole cohort). */
 export const groupsOf = (
   cohort: Cohort,
-  version: ApiVersion,
+  version: SeriesSource,
   axis: ChartAxis,
   groupBy: string | null,
 ): CohortGroup[] => {
@@ -69,14 +69,20 @@ export const groupsOf = (
     }));
 };
 
+/** Where the values come from, for titles: "API v1.3", or computed here. */
+export const sourceName = (version: SeriesSource) =>
+  version === 'local' ? 'computed here' : `API ${version}`;
+
 export const cohortModel = (
-  measure: MeasureDef,
-  version: ApiVersion,
+  measure: ChartMeasure,
+  version: SeriesSource,
   axis: ChartAxis,
   groupBy: string | null,
   groups: readonly CohortGroup[],
   colours: ChartColours,
   studyName: string,
+  /** The schedule's name of a visit by its place (the visit axis); absent: "Visit n". */
+  visitName?: (place: number) => string | undefined,
 ): PlotModel => {
   const xs = groups.flatMap((g) => g.participants.flatMap((p) => p.points.map((pt) => pt.x)));
   const ys = groups.flatMap((g) => g.participants.flatMap((p) => p.points.map((pt) => pt.y)));
@@ -86,15 +92,16 @@ export const cohortModel = (
   const lo0 = ys.length ? Math.min(...ys) : 0;
   const hi0 = ys.length ? Math.max(...ys) : 1;
   const pad = hi0 > lo0 ? (hi0 - lo0) * 0.08 : 1;
-  const label = axisTickLabel(axis, x0, x1);
+  const byNumber = axisTickLabel(axis, x0, x1);
+  const label = (v: number) => (axis === 'visit' && visitName?.(v)) || byNumber(v);
   const xTicks =
     axis === 'date'
       ? niceTicks(xmin / 86_400, xmax / 86_400, 6).map((d) => d * 86_400)
       : niceTicks(xmin, xmax, 8).filter((v) => axis !== 'visit' || (Number.isInteger(v) && v >= 1));
   const n = groups.reduce((k, g) => k + g.participants.length, 0);
   return {
-    title: `${studyName} · ${measure.label}${measure.unit ? ` (${measure.unit})` : ''} · API ${version}`,
-    subtitle: `${n} participant${n === 1 ? '' : 's'}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}.`,
+    title: `${studyName} · ${measure.label}${measure.unit ? ` (${measure.unit})` : ''} · ${sourceName(version)}`,
+    subtitle: `${plural(n, 'participant')}${groupBy ? ` by ${groupBy}` : ''}: thin lines each participant, thick line the median, band the interquartile range per ${axis === 'visit' ? 'visit' : 'week'}.`,
     x: { min: xmin, max: xmax, label: AXIS_LABEL[axis], ticks: xTicks.map((v) => ({ v, label: label(v) })) },
     y: {
       min: lo0 - pad,
@@ -126,6 +133,9 @@ export const cohortModel = (
         dots: 'filled' as const,
       })),
     ],
+    notes: groups.flatMap((g) =>
+      g.bins.map((b) => ({ x: b.at, y: b.median, text: `n=${b.n}`, colour: g.colour })),
+    ),
     legend: groups.map((g) => ({
       label: `${groupBy ? `${groupBy} = ` : ''}${g.name} (n = ${g.participants.length})`,
       colour: g.colour,

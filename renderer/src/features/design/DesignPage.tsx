@@ -79,68 +79,74 @@ const ScheduleForm = ({ d }: { d: StudyDesignView }) => {
         void save.run({ studyId: d.studyId, visits: rows });
       }}
     >
-      <table className="table compact">
-        <caption className="muted small">
-          Target day counts from each participant&apos;s baseline (day 0); a recording whose session label
-          names a visit goes to it, otherwise one whose date falls in a window.
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Visit</th>
-            <th scope="col">Target day</th>
-            <th scope="col">Days before</th>
-            <th scope="col">Days after</th>
-            <th scope="col">
-              <span className="sr-only">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              <td>
-                <input
-                  aria-label={`Visit ${i + 1} name`}
-                  value={r.name}
-                  maxLength={200}
-                  onChange={(e) => edit(i, { name: e.target.value })}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Visit ${i + 1} target day`}
-                  type="number"
-                  value={r.targetDay}
-                  onChange={(e) => edit(i, { targetDay: num(e.target.value) })}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Visit ${i + 1} days before`}
-                  type="number"
-                  min={0}
-                  value={r.windowBefore}
-                  onChange={(e) => edit(i, { windowBefore: num(e.target.value) })}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Visit ${i + 1} days after`}
-                  type="number"
-                  min={0}
-                  value={r.windowAfter}
-                  onChange={(e) => edit(i, { windowAfter: num(e.target.value) })}
-                />
-              </td>
-              <td>
-                <button type="button" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
-                  Remove
-                </button>
-              </td>
+      <TableScroll label="Visit schedule">
+        <table className="table compact schedule-table">
+          <caption className="muted small">
+            Target day counts from each participant&apos;s baseline (day 0); a recording whose session label
+            names a visit goes to it, otherwise one whose date falls in a window.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Visit</th>
+              <th scope="col">Target day</th>
+              <th scope="col">Days before</th>
+              <th scope="col">Days after</th>
+              <th scope="col">
+                <span className="sr-only">Remove</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}>
+                <td>
+                  <input
+                    aria-label={`Visit ${i + 1} name`}
+                    className="name-input"
+                    value={r.name}
+                    maxLength={200}
+                    onChange={(e) => edit(i, { name: e.target.value })}
+                  />
+                </td>
+                <td>
+                  <input
+                    aria-label={`Visit ${i + 1} target day`}
+                    type="number"
+                    className="number-input"
+                    value={r.targetDay}
+                    onChange={(e) => edit(i, { targetDay: num(e.target.value) })}
+                  />
+                </td>
+                <td>
+                  <input
+                    aria-label={`Visit ${i + 1} days before`}
+                    type="number"
+                    className="number-input"
+                    min={0}
+                    value={r.windowBefore}
+                    onChange={(e) => edit(i, { windowBefore: num(e.target.value) })}
+                  />
+                </td>
+                <td>
+                  <input
+                    aria-label={`Visit ${i + 1} days after`}
+                    type="number"
+                    className="number-input"
+                    min={0}
+                    value={r.windowAfter}
+                    onChange={(e) => edit(i, { windowAfter: num(e.target.value) })}
+                  />
+                </td>
+                <td>
+                  <button type="button" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <div className="row">
         <button
           type="button"
@@ -193,7 +199,7 @@ const Completeness = ({ studyId }: { studyId: number }) => {
                   <th scope="col">Present</th>
                   {MISSING_REASONS.map((m) => (
                     <th scope="col" key={m.code} title={m.meaning}>
-                      <abbr title={m.label}>{m.code}</abbr>
+                      {m.label} <span className="nowrap">({m.code})</span>
                     </th>
                   ))}
                 </tr>

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Input, Method, Output } from '../../../../shared/contract';
+import { emptiedInWords } from '../../../../shared/credits';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import type { AppError } from '../../../../shared/rpc';
 import { Badge, SimulatedBadge } from '../../components/Badges';
@@ -14,7 +15,7 @@ import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
 import { useCall, useRefreshAfter, useRpc } from '../../lib/api';
-import { fmtInt, plural } from '../../lib/format';
+import { agree, fmtInt, plural } from '../../lib/format';
 import { paths } from '../../app/paths';
 
 type Step = 'commit' | 'accounts' | 'credits' | 'start';
@@ -32,13 +33,6 @@ interface Outcome {
   failed: { step: Step; error: AppError } | null;
   started: boolean;
 }
-
-const BUCKET: Record<string, string> = {
-  trial: 'trial credits',
-  included: 'included credits of this period',
-  purchased: 'purchased credits',
-  billing_period_limit: 'upload limit of this billing period',
-};
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
   const q = useCall('imports.creditEstimate', { planId }, { staleTime: 0 });
@@ -82,8 +76,8 @@ const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number;
       </p>
       {e.emptiedBuckets.length > 0 && (
         <Notice tone="warn">
-          It empties the {e.emptiedBuckets.map((b) => BUCKET[b] ?? b).join(', then the ')}. Credits are used
-          in this order: trial, included, purchased.
+          Its {plural(planned, 'upload')} empty {emptiedInWords(e.emptiedBuckets, e.emptiedHold)}. Credits are
+          used in this order: trial, included, purchased.
         </Notice>
       )}
       <p className="muted small">
@@ -119,7 +113,6 @@ export const ConfirmStep = ({
   const rpc = useRpc();
   const refreshAfter = useRefreshAfter();
   const [label, setLabel] = useState(defaultLabel);
-  const needAccounts = [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
   const [createAccounts, setCreateAccounts] = useState(true);
   const [running, setRunning] = useState<Step | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -131,6 +124,9 @@ export const ConfirmStep = ({
     insist.size +
     (sendBorderline ? borderline : chosenBorderline.size);
   const converting = summary.counts.convert_and_upload ?? 0;
+  // Nothing to send: no account to create, nothing to cost and nothing to start.
+  const needAccounts =
+    sending === 0 ? [] : [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
 
   const go = async (start: boolean) => {
     const o: Outcome = { batchId: null, committed: null, accounts: null, failed: null, started: false };
@@ -295,17 +291,19 @@ export const ConfirmStep = ({
         hint="For your own overview, e.g. “Week 12, site B”."
       />
 
-      <section aria-labelledby="cost-h" className="subsection">
-        <h3 id="cost-h">What it costs</h3>
-        <Estimate planId={summary.planId} extra={insist.size} simulated={simulated} />
-      </section>
+      {sending > 0 && (
+        <section aria-labelledby="cost-h" className="subsection">
+          <h3 id="cost-h">What it costs</h3>
+          <Estimate planId={summary.planId} extra={insist.size} simulated={simulated} />
+        </section>
+      )}
 
       {needAccounts.length > 0 && (
         <section aria-labelledby="accounts-h" className="subsection">
           <h3 id="accounts-h">Service accounts</h3>
           <p>
             {plural(needAccounts.length, 'participant')} of this import{' '}
-            {needAccounts.length === 1 ? 'has' : 'have'} no service account yet:{' '}
+            {agree(needAccounts.length, 'has', 'have')} no service account yet:{' '}
             {needAccounts.slice(0, 30).join(', ')}
             {needAccounts.length > 30 ? ` and ${needAccounts.length - 30} more` : ''}.
           </p>
@@ -363,28 +361,24 @@ export const ConfirmStep = ({
 
       {sending === 0 && (
         <Notice tone="warn">
-          No file of this import can be sent. You can still import it, to keep the refused files and their
-          reasons in the study.
+          No file of this import can be sent: nothing is sent, no service account is created and no credit is
+          used. You can still import it, to keep the refused files and their reasons in the study.
         </Notice>
       )}
       <div className="row wizard-nav">
         <button type="button" onClick={onBack}>
           Back to the preview
         </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => void go(true)}
-          disabled={sending === 0}
-          title={sending === 0 ? 'No file of this import can be sent.' : undefined}
-        >
-          Import and start sending
-          {createAccounts && needAccounts.length
-            ? ` (creates ${plural(needAccounts.length, 'account')})`
-            : ''}
-        </button>
+        {sending > 0 && (
+          <button type="button" className="primary" onClick={() => void go(true)}>
+            Import and start sending
+            {createAccounts && needAccounts.length
+              ? ` (creates ${plural(needAccounts.length, 'account')})`
+              : ''}
+          </button>
+        )}
         <button type="button" onClick={() => void go(false)}>
-          Import without starting
+          {sending > 0 ? 'Import without starting' : 'Import the refused files, without sending'}
         </button>
       </div>
     </div>

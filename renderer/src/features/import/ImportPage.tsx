@@ -19,6 +19,8 @@ import { ConfirmStep } from './ConfirmStep';
 import { initialChoice, lastSegment, previewRequest, type ImportChoice } from './import-choice';
 import { PreviewStep } from './PreviewStep';
 import { paths } from '../../app/paths';
+import { serviceName } from '../../lib/labels';
+import { fmtDate } from '../../lib/format';
 
 type StepName = 'choose' | 'preview' | 'confirm';
 const STEPS: readonly { key: StepName; label: string }[] = [
@@ -221,7 +223,7 @@ const Wizard = ({
             insist={insist}
             borderline={borderline}
             simulated={simulated}
-            defaultLabel={`${lastSegment(choice.paths[0] ?? choice.manifestPath) || 'Import'}, ${new Date().toLocaleDateString()}`}
+            defaultLabel={`${lastSegment(choice.paths[0] ?? choice.manifestPath) || 'Import'}, ${fmtDate(new Date().toISOString())}`}
             onBack={() => setStep('preview')}
             onRepreview={() => void preview(choice)}
             onDone={(batchId) => {
@@ -250,11 +252,7 @@ export const ImportPage = () => {
                 <>
                   Into <Link href={paths.study(studyId).overview}>{s.name}</Link>
                   {s.profileName ? (
-                    <>
-                      {' '}
-                      · service {s.profileName}
-                      {s.apiVersion && !s.profileName.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''}
-                    </>
+                    <> · service {serviceName({ name: s.profileName, apiVersion: s.apiVersion })}</>
                   ) : null}
                 </>
               }

@@ -16,7 +16,7 @@ import { PagedTable, type Column } from '../../components/PagedTable';
 import { useCall } from '../../lib/api';
 import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
-import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT } from './import-labels';
+import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT, verdictAddsToAction } from './import-labels';
 import { PlanQuality } from './PlanQuality';
 import { lastSegment, type ChannelChoice } from './import-choice';
 
@@ -102,7 +102,7 @@ const columns = (insist: ReadonlySet<string>, borderline: ReadonlySet<string>): 
         ) : (
           <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>
         )}{' '}
-        {f.verdict.status !== 'accepted' && f.action !== 'unassigned' && (
+        {verdictAddsToAction(f.action, f.verdict.status) && (
           <>
             <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>{' '}
           </>
@@ -157,7 +157,9 @@ const FileDetail = ({
   <div className="card plan-detail" aria-live="polite">
     <p className="card-title">
       {f.fileName} <Badge tone={ACTION[f.action].tone}>{ACTION[f.action].label}</Badge>{' '}
-      <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>
+      {verdictAddsToAction(f.action, f.verdict.status) && (
+        <Badge tone={VERDICT[f.verdict.status].tone}>{VERDICT[f.verdict.status].label}</Badge>
+      )}
     </p>
     <p className="small">
       <code className="mono">{f.path}</code> · {fmtBytes(f.sizeBytes)} · {audio(f)} · speech{' '}

@@ -58,3 +58,14 @@ export const DATE_SOURCE: Record<RecordedAtSource, string> = {
   file_mtime: 'file modified (check it)',
   researcher: 'entered by you',
 };
+
+/** The verdicts an action's own badge already says ("Refused" beside "Refused" said it twice). */
+const SAID_BY_ACTION: Partial<Record<PlannedAction, VerdictView['status']>> = {
+  refused: 'refused',
+  borderline: 'borderline',
+  convert_and_upload: 'will_convert',
+};
+
+/** Whether a file's verdict badge adds to its action's badge (an accepted file's verdict never does). */
+export const verdictAddsToAction = (action: PlannedAction, verdict: VerdictView['status']): boolean =>
+  verdict !== 'accepted' && action !== 'unassigned' && SAID_BY_ACTION[action] !== verdict;

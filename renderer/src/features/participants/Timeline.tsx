@@ -43,7 +43,7 @@ import type { ChartSession } from '../../components/timeline-types';
 import { axisPlacement, chartSource } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
-import { plural } from '../../lib/format';
+import { plural, theCount } from '../../lib/format';
 
 const Legend = ({
   versions,
@@ -401,13 +401,13 @@ export const Timeline = memo(function Timeline({
           ) : (
             <>
               <p className="muted">
-                {plural(t.sessions.length, 'analysed session')}. Baseline: the first{' '}
-                {plural(t.baselineSessions, 'session')} of each series, only once all are present. Each chart
-                gives the latest later session’s change from it in the measure’s unit, in SDs (the larger of
-                the participant’s baseline SD and the cohort’s within-person SD; none over a degenerate SD),
-                and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with the measure’s
-                test-retest reliability). Service scores have no published reliability: a trend, no verdict.
-                Click a point, or a date in a chart’s table, to open its recording.
+                {plural(t.sessions.length, 'analysed session')}. Baseline:{' '}
+                {theCount(t.baselineSessions, 'session', { first: true })} of each series, only once all are
+                present. Each chart gives the latest later session’s change from it in the measure’s unit, in
+                SDs (the larger of the participant’s baseline SD and the cohort’s within-person SD; none over
+                a degenerate SD), and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with
+                the measure’s test-retest reliability). Service scores have no published reliability: a trend,
+                no verdict. Click a point, or a date in a chart’s table, to open its recording.
               </p>
               <MeasurePicker
                 available={available}

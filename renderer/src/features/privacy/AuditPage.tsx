@@ -8,7 +8,7 @@ import { Link } from 'wouter';
 import { Empty, ErrorNotice, Loading } from '../../components/Feedback';
 import { PageHeader } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtDateTime, fmtInt } from '../../lib/format';
+import { fmtDateTime, plural } from '../../lib/format';
 import { AUDIT_LABEL, auditDetail } from './audit-labels';
 import { paths } from '../../app/paths';
 
@@ -64,9 +64,7 @@ export const AuditPage = () => {
       ) : (
         <>
           <table className="table audit-table">
-            <caption>
-              {fmtInt(first.data.total)} {first.data.total === 1 ? 'entry' : 'entries'}, newest first
-            </caption>
+            <caption>{plural(first.data.total, 'entry', 'entries')}, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">When</th>

@@ -12,7 +12,7 @@ import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall, useRpc } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { agree, fmtBytes, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { paths } from '../../app/paths';
 
 const Archive = ({
@@ -154,7 +154,7 @@ const Delete = ({
               </>
             ) : (
               <>
-                {plural(inFlight, 'upload')} still {inFlight === 1 ? 'waits' : 'wait'} for the service's
+                {plural(inFlight, 'upload')} still {agree(inFlight, 'waits', 'wait')} for the service's
                 answer; try again in a minute.
               </>
             )}

@@ -52,8 +52,8 @@ export const auditDetail = (e: AuditEntryView): string => {
   if (typeof d['before'] === 'string' && typeof d['after'] === 'string')
     parts.push(`${d['before']} → ${d['after']}`);
   if (n('recording') !== null) parts.push(`recording ${n('recording')}`);
-  if (n('act') !== null) parts.push(`act ${n('act')}`);
-  if (n('undoes') !== null) parts.push(`undoes act ${n('undoes')}`);
-  if (typeof d['who'] === 'string') parts.push(`by ${d['who']}`);
+  // The curation act's own number is the log's bookkeeping, not the researcher's: it is not shown.
+  if (n('undoes') !== null) parts.push('undoes an earlier curation step');
+  if (typeof d['who'] === 'string') parts.push(`by this computer's user “${d['who']}”`);
   return parts.join(' · ');
 };

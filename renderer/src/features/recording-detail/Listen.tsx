@@ -21,7 +21,7 @@ import { useCall } from '../../lib/api';
 import { fmtBytes, fmtSeconds, plural } from '../../lib/format';
 import { mediaUrl } from '../../lib/rpc/media-url';
 import { PitchTrackLayer, PitchTrackLegend } from './PitchTrackLayer';
-import { SPECTROGRAM } from './spectrogram-axis';
+import { frequencyToY, SPECTROGRAM } from './spectrogram-axis';
 
 const SOURCE_LABEL: Record<MediaSource, string> = {
   original: 'Original file',
@@ -107,6 +107,18 @@ const scrollSpectrogram = (box: HTMLElement | null, left: number) => {
   const labels = wrapper.querySelector<HTMLElement>('canvas[part="spec-labels"]');
   if (labels) labels.style.left = `${wrapper.scrollLeft}px`;
 };
+
+/** The spectrogram's frequencies, on its own scale, in a gutter to its left (never over the image). */
+const GUTTER_HZ = [50, 100, 200, 500, 1000, 2000, 4000, 8000] as const;
+const SpectrogramGutter = () => (
+  <div className="spectrogram-gutter" aria-hidden="true" style={{ height: SPECTROGRAM.height }}>
+    {GUTTER_HZ.map((hz) => (
+      <span key={hz} style={{ top: frequencyToY(hz) }}>
+        {hz >= 1000 ? `${hz / 1000} kHz` : `${hz} Hz`}
+      </span>
+    ))}
+  </div>
+);
 
 const Player = ({
   path,
@@ -202,10 +214,8 @@ const Player = ({
             SpectrogramPlugin.create({
               container: spectroRef.current,
               height: SPECTROGRAM.height,
-              labels: true,
-              labelsColor: colours.text,
-              labelsHzColor: colours.text,
-              labelsBackground: colours.panel,
+              // Its frequency labels would cover the first seconds: they stand in a gutter beside it.
+              labels: false,
               frequencyMin: SPECTROGRAM.frequencyMin,
               frequencyMax: SPECTROGRAM.frequencyMax,
               fftSamples: SPECTROGRAM.fftSamples,
@@ -376,14 +386,17 @@ const Player = ({
       </div>
       <div className="waveform" ref={waveRef} data-testid="waveform" data-ready={ready ? 'true' : 'false'} />
       <div className="waveform-timeline" ref={timelineRef} aria-hidden="true" />
-      <div className="spectrogram-box">
-        <div
-          className="spectrogram"
-          ref={spectroRef}
-          aria-label={`Spectrogram, 50 Hz to 8 kHz on a logarithmic axis${pitch && pitchShown ? ', with the pitch track drawn over it' : ''}`}
-          role="img"
-        />
-        {pitch && <PitchTrackLayer ws={ws.current} ready={ready} track={pitch} shown={pitchShown} />}
+      <div className="spectrogram-row">
+        <SpectrogramGutter />
+        <div className="spectrogram-box">
+          <div
+            className="spectrogram"
+            ref={spectroRef}
+            aria-label={`Spectrogram, 50 Hz to 8 kHz on a logarithmic axis${pitch && pitchShown ? ', with the pitch track drawn over it' : ''}`}
+            role="img"
+          />
+          {pitch && <PitchTrackLayer ws={ws.current} ready={ready} track={pitch} shown={pitchShown} />}
+        </div>
       </div>
       <PitchTrackLegend track={pitch} shown={pitchShown} onToggle={setPitchShown} />
       {drawProblem && <p className="muted">{drawProblem}</p>}

@@ -16,7 +16,7 @@ import { MeasureTable } from '../../components/MeasureTable';
 import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
+import { agree, fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { LocalMeasuresSection } from './LocalMeasuresSection';
@@ -390,7 +390,7 @@ const DataQuality = ({ d }: { d: RecordingDetail }) => {
     <Section title="Data quality">
       <p>
         The service sent {d.flags.length === 1 ? 'one thing' : `${d.flags.length} things`} that{' '}
-        {d.flags.length === 1 ? 'departs' : 'depart'} from its specification. Every value is kept as received
+        {agree(d.flags.length, 'departs', 'depart')} from its specification. Every value is kept as received
         and marked; compare flagged values with care.
       </p>
       {d.flags.length > 0 && (

@@ -16,6 +16,8 @@ import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { ClockLine, ConnectForm, UsageLine } from '../setup/ConnectForm';
+import { serviceName } from '../../lib/labels';
+import { plural } from '../../lib/format';
 
 const ProfileCard = ({ p }: { p: ProfileView }) => {
   const test = useAction('profiles.test');
@@ -26,10 +28,10 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
   return (
     <li className="card">
       <p className="card-title">
-        {p.name} <span className="muted">({p.apiVersion})</span> {p.isSandbox && <SimulatedBadge />}
+        {serviceName(p)} {p.isSandbox && !/simulated/i.test(p.name) && <SimulatedBadge />}
       </p>
       <p className="muted small">
-        {p.baseUrl} · {p.studies === 1 ? '1 study' : `${p.studies} studies`}
+        {p.baseUrl} · {plural(p.studies, 'study', 'studies')}
       </p>
       <p>{p.hasKey ? <>API key kept in {p.keyLocation}.</> : <Badge tone="warn">No API key</Badge>}</p>
       <div className="row">

@@ -7,6 +7,7 @@ import { SelectField, TextField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { paths } from '../../app/paths';
+import { serviceName } from '../../lib/labels';
 
 export const NewStudyPage = () => {
   const params = useParams<{ profileId?: string }>();
@@ -56,7 +57,7 @@ export const NewStudyPage = () => {
               >
                 {list.map((p) => (
                   <option key={p.id} value={p.id}>
-                    {p.name} ({p.apiVersion}){p.isSandbox ? ' – simulated' : ''}
+                    {serviceName({ name: p.name, apiVersion: p.apiVersion, simulated: p.isSandbox })}
                   </option>
                 ))}
               </SelectField>

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { fmtDate, fmtInt } from '../../lib/format';
 import { paths } from '../../app/paths';
+import { serviceName } from '../../lib/labels';
 
 export const StudiesPage = () => {
   const studies = useCall('studies.list', {});
@@ -57,8 +58,7 @@ export const StudiesPage = () => {
                         <Link href={paths.study(s.id).overview}>{s.name}</Link>
                       </th>
                       <td>
-                        {s.profileName ?? '—'}{' '}
-                        {s.apiVersion && <span className="muted">({s.apiVersion})</span>}{' '}
+                        {s.profileName ? serviceName({ name: s.profileName, apiVersion: s.apiVersion }) : '—'}{' '}
                         {s.simulated && <SimulatedBadge />}
                       </td>
                       <td className="right">{fmtInt(s.participants)}</td>

@@ -5,11 +5,12 @@ import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { PageHeader, Section, Stat } from '../../components/Page';
-import { BATCH_LABEL, BATCH_TONE, BatchBars } from '../../components/Progress';
+import { batchBadge, BatchBars } from '../../components/Progress';
 import { batchStatus } from '../batches/batch-status';
 import { useAction, useCall } from '../../lib/api';
-import { fmtDate, fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { agree, fmtDate, fmtDateTime, fmtInt, plural, theCount } from '../../lib/format';
 import { paths } from '../../app/paths';
+import { serviceName } from '../../lib/labels';
 
 const StudySettings = ({ studyId, name, interval }: { studyId: number; name: string; interval: number }) => {
   const [n, setN] = useState(name);
@@ -71,8 +72,8 @@ export const StudyOverview = () => {
               badge={s.simulated ? <SimulatedBadge long /> : undefined}
               subtitle={
                 <>
-                  Service: {s.profileName ?? 'none'}
-                  {s.apiVersion && !s.profileName?.includes(s.apiVersion) ? ` (API ${s.apiVersion})` : ''} ·
+                  Service:{' '}
+                  {s.profileName ? serviceName({ name: s.profileName, apiVersion: s.apiVersion }) : 'none'} ·
                   sessions expected every {plural(s.sessionIntervalDays, 'day')}
                 </>
               }
@@ -110,7 +111,8 @@ export const StudyOverview = () => {
             {s.needsAttention > 0 && (
               <p>
                 <Link href={paths.study(studyId).recordingsFiltered('needs_attention')}>
-                  Show the {plural(s.needsAttention, 'file')} that need you
+                  Show {theCount(s.needsAttention, 'file')} that {agree(s.needsAttention, 'needs', 'need')}{' '}
+                  you
                 </Link>
               </p>
             )}
@@ -136,7 +138,7 @@ export const StudyOverview = () => {
                         <Link href={paths.study(studyId).batch(b.batchId)}>
                           {b.label || `Batch ${b.batchId}`}
                         </Link>{' '}
-                        <Badge tone={BATCH_TONE[b.state]}>{BATCH_LABEL[b.state]}</Badge>
+                        <Badge tone={batchBadge(b).tone}>{batchBadge(b).label}</Badge>
                       </p>
                       <p className="muted small">
                         {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')}

@@ -9,11 +9,40 @@ import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { SelectField } from '../../components/Form';
 import { PageHeader, Section, Stat } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
-import { fmtDateTime, fmtInt } from '../../lib/format';
+import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { serviceName } from '../../lib/labels';
+
+/** One reading (or several within the same minute, with the same value): a point with its value and time. */
+const OneReading = ({ p }: { p: { at: string; uploadsRemaining: number } }) => (
+  <figure className="history history-one">
+    <svg
+      viewBox="0 0 480 80"
+      width="100%"
+      height={80}
+      role="img"
+      aria-label={`One reading: ${plural(p.uploadsRemaining, 'upload')} remaining on ${fmtDateTime(p.at)}`}
+    >
+      <circle cx={240} cy={40} r={6} className="history-point" />
+      <text x={252} y={45} className="history-label">
+        {plural(p.uploadsRemaining, 'upload')} remaining
+      </text>
+    </svg>
+    <figcaption className="muted small">
+      One reading so far, {fmtDateTime(p.at)}; the line appears with the next reading.
+    </figcaption>
+  </figure>
+);
 
 /** Uploads remaining over time, as a small line (an SVG: a handful of points needs no chart library). */
 const History = ({ points }: { points: readonly { at: string; uploadsRemaining: number }[] }) => {
-  if (points.length < 2) return <p className="muted">The history appears after a few readings.</p>;
+  if (points.length === 0) return <p className="muted">The history appears after a few readings.</p>;
+  const first = points[0]!;
+  if (
+    points.every(
+      (p) => fmtDateTime(p.at) === fmtDateTime(first.at) && p.uploadsRemaining === first.uploadsRemaining,
+    )
+  )
+    return <OneReading p={points.at(-1)!} />;
   const w = 480,
     h = 80;
   const max = Math.max(...points.map((p) => p.uploadsRemaining), 1);
@@ -168,7 +197,7 @@ export const UsagePage = () => {
                 >
                   {list.map((p) => (
                     <option key={p.id} value={p.id}>
-                      {p.name} ({p.apiVersion})
+                      {serviceName(p)}
                     </option>
                   ))}
                 </SelectField>

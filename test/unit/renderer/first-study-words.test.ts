@@ -1,0 +1,51 @@
+/** Words a researcher uses (issue 34): counts, curation and audit lines, badges and service names. */
+import { describe, expect, it } from 'vitest';
+import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
+import { auditDetail } from '../../../renderer/src/features/privacy/audit-labels';
+import { verdictAddsToAction } from '../../../renderer/src/features/import/import-labels';
+import { agree, theCount } from '../../../renderer/src/lib/format';
+import { curationActText, serviceName } from '../../../renderer/src/lib/labels';
+
+describe('counts in words', () => {
+  it('say "the first session", never "the first 1 session"', () => {
+    expect(theCount(1, 'session', { first: true })).toBe('the first session');
+    expect(theCount(3, 'session', { first: true })).toBe('the first 3 sessions');
+    expect(`Show ${theCount(1, 'file')} that ${agree(1, 'needs', 'need')} you`).toBe(
+      'Show the file that needs you',
+    );
+    expect(`Show ${theCount(2, 'file')} that ${agree(2, 'needs', 'need')} you`).toBe(
+      'Show the 2 files that need you',
+    );
+  });
+  it('name no k and no "act" numbers', () => {
+    expect(CHANGE_VERDICT_LABEL.no_baseline_yet).not.toMatch(/\bk\b/);
+    const acts = [{ id: 1, act: 'exclude' as const, at: '2026-01-06T09:30:00Z' }];
+    expect(curationActText({ act: 'undo', undoes: 1 }, acts)).toMatch(
+      /^Undid “Excluded from analysis” of 2026-01-06/,
+    );
+    const line = auditDetail({
+      id: 3,
+      at: '2026-01-06T09:30:00Z',
+      kind: 'curation_undone',
+      profileId: null,
+      studyId: 1,
+      subject: 'Pilot',
+      detail: { act: 3, undoes: 1, who: 'root' },
+    });
+    expect(line).not.toMatch(/\bact \d/);
+    expect(line).toBe("undoes an earlier curation step · by this computer's user “root”");
+  });
+});
+
+describe('badges and names said once', () => {
+  it('a refused file is "Refused" once, with its verdict only where it adds something', () => {
+    expect(verdictAddsToAction('refused', 'refused')).toBe(false);
+    expect(verdictAddsToAction('borderline', 'borderline')).toBe(false);
+    expect(verdictAddsToAction('upload', 'accepted_with_warnings')).toBe(true);
+  });
+  it('the sandbox profile: its version and "simulated" once each', () => {
+    const name = 'Built-in sandbox v1.3 (simulated)';
+    expect(serviceName({ name, apiVersion: 'v1.3', simulated: true })).toBe(name);
+    expect(serviceName({ name: 'Lab account', apiVersion: 'v1.2' })).toBe('Lab account (API v1.2)');
+  });
+});
