@@ -9,22 +9,23 @@ import { useId } from 'react';
 import type { PitchTrackView } from '../../../../shared/contract/acoustics.contract';
 import { SPECTROGRAM, runPath, trackRuns, trackSummary } from './spectrogram-axis';
 import type { ViewRange } from './view-range';
+import { fmtInt, fmtNumber } from '../../lib/format';
 
 /** Light line on a dark halo: readable on every colour of the spectrogram, in light and dark themes. */
 export const PITCH_LINE = '#5ef2ff';
 const PITCH_HALO = 'rgb(0 0 0 / 75%)';
 
-const hz = (v: number) => `${Math.round(v)} Hz`;
+const hz = (v: number) => `${fmtInt(Math.round(v))} Hz`;
 
 /** The sentence that stands for the drawing (screen readers, and under the legend for everyone). */
 export const pitchTrackText = (t: PitchTrackView): string => {
   const s = trackSummary(t);
   const range =
     t.pitchFloorHz !== null && t.pitchCeilingHz !== null
-      ? ` (searched between ${t.pitchFloorHz} and ${t.pitchCeilingHz} Hz)`
+      ? ` (searched between ${fmtInt(t.pitchFloorHz)} and ${fmtInt(t.pitchCeilingHz)} Hz)`
       : '';
   if (!s) return `Pitch track: no voiced frame found${range}.`;
-  return `Pitch track: median ${hz(s.medianHz)}, range ${hz(s.minHz)} to ${hz(s.maxHz)}, voiced in ${Math.round(s.voicedShare * 100)} % of the ${(t.step * 1000).toFixed(1)} ms frames${range}.`;
+  return `Pitch track: median ${hz(s.medianHz)}, range ${hz(s.minHz)} to ${hz(s.maxHz)}, voiced in ${fmtInt(Math.round(s.voicedShare * 100))} % of the ${fmtNumber(t.step * 1000, 1)} ms frames${range}.`;
 };
 
 /** Drawn on the player's view (view-range.ts): as wide as the waveform's drawing, scrolled as far. */
