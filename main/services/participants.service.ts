@@ -29,7 +29,12 @@ export interface ParticipantsService {
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
   linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
   /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
-  timeline(participantId: number, baselineSessions?: number, measures?: TimelineMeasures): Timeline | null;
+  timeline(
+    participantId: number,
+    baselineSessions?: number,
+    measures?: TimelineMeasures,
+    includeAfterWithdrawal?: boolean,
+  ): Timeline | null;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
   uncertainAccounts(studyId: number): UncertainAccount[];
   /**
@@ -80,8 +85,8 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       if (r === true) engine.service.wake();
       return r;
     },
-    timeline: (participantId, baselineSessions, measures) =>
-      participantTimeline(db, participantId, baselineSessions, measures),
+    timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
+      participantTimeline(db, participantId, baselineSessions, measures, includeAfterWithdrawal),
     uncertainAccounts: (studyId) =>
       uncertainAccountRows(db, studyId).map((r) => {
         const u = r.uncertainty;

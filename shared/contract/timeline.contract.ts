@@ -141,6 +141,8 @@ export const timelineContract = {
       participantId: Id,
       baselineSessions: z.int().min(1).max(20).optional(),
       measures: z.union([listOf(plainText(100), 200), z.literal(STUDY_CHOICE)]).optional(),
+      /** Count recordings dated after the participant's withdrawal (left out by default, shown marked). */
+      includeAfterWithdrawal: z.boolean().optional(),
     }),
     TimelineSchema,
   ),
