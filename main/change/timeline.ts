@@ -97,15 +97,15 @@ export const participantTimeline = (
   const assigned = participantAssignments(db, participantId);
   const status = participantStatus(db, participantId);
   const afterWithdrawal = new Set(
-    includeAfterWithdrawal || !status
-      ? []
-      : (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id),
+    status
+      ? (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id)
+      : [],
   );
   /** Why a session is left out of baselines, changes and trends; null when it counts. */
   const leftOut = (s: { id: number; excluded_at: string | null; excluded_reason: string | null }) =>
     s.excluded_at !== null
       ? (s.excluded_reason ?? 'excluded')
-      : afterWithdrawal.has(s.id)
+      : !includeAfterWithdrawal && afterWithdrawal.has(s.id)
         ? AFTER_WITHDRAWAL
         : null;
   const visitOf = new Map<number, VisitDef>(assigned?.design.visits.map((v) => [v.id, v]) ?? []);
@@ -252,6 +252,7 @@ export const participantTimeline = (
         visitSource: a?.visitSource ?? 'none',
         daysSinceBaseline: a?.daysSinceBaseline ?? null,
         excluded: leftOut(s),
+        afterWithdrawal: afterWithdrawal.has(s.id),
       };
     }),
     design: {

@@ -106,6 +106,8 @@ export const TimelineSchema = z.object({
       daysSinceBaseline: z.int().nullable(),
       /** The researcher's reason for excluding the recording from analysis; null when it counts. */
       excluded: z.string().nullable(),
+      /** Dated after the participant's withdrawal (shared/withdrawal.ts), counted or not. */
+      afterWithdrawal: z.boolean(),
     }),
   ),
   /** The study's visit schedule and the participant's baseline date (day 0) with where it comes from. */

@@ -335,6 +335,7 @@ describe('timeline.participant', () => {
     expect(included.points.map((x) => x.value)).toEqual([10, 12, 14, 20]);
     expect(included.excluded).toEqual([]);
     expect(all.sessions.every((x) => x.excluded === null)).toBe(true);
+    expect(all.sessions.map((x) => x.afterWithdrawal)).toEqual([false, false, false, true]);
   });
 
   it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
