@@ -14,6 +14,13 @@ import { checkA11y, expect, openScreen, shoot, test, type Host } from './support
 import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const DAY = 86_400_000;
+/** Six weekly visits, "week 1" on day 0 to "week 6" on day 35, a day either side. */
+const WEEKLY_VISITS = [0, 7, 14, 21, 28, 35].map((targetDay, i) => ({
+  name: `week ${i + 1}`,
+  targetDay,
+  windowBefore: 1,
+  windowAfter: 1,
+}));
 const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
 
 const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
@@ -37,12 +44,7 @@ const importStudy = async (host: Host, home: string) => {
   await ok(
     host.rpc('visits.setSchedule', {
       studyId: study.id,
-      visits: [0, 7, 14, 21, 28, 35].map((targetDay, i) => ({
-        name: `week ${i + 1}`,
-        targetDay,
-        windowBefore: 1,
-        windowAfter: 1,
-      })),
+      visits: WEEKLY_VISITS,
     }),
   );
   const dir = join(home, 'incoming');
@@ -179,6 +181,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(list).not.toContainText('Overdue');
   await page.getByRole('link', { name: 'Overdue' }).click();
   await expect(page.getByText('No participant has missed a visit of the schedule.')).toBeVisible();
+  await ok(host.rpc('visits.setSchedule', { studyId, visits: WEEKLY_VISITS }));
 
   // Add a participant, open it with the keyboard, rename it, link an account (and meet the conflict).
   await page.getByRole('link', { name: 'All', exact: true }).click();
