@@ -5,8 +5,11 @@
  * SNR: the signal is cut into 20 ms frames; the noise level is the 10th percentile of frame RMS (dB),
  * the speech level the 90th percentile; SNR is their difference. Clipping: the share of samples at or
  * above 0.999 full scale. Long silences: runs of frames more than 40 dB below the speech level, or of
- * digital silence, lasting at least `longSilenceSeconds`.
+ * digital silence, lasting at least `longSilenceSeconds`. Digital silence (samples exactly zero, a gap or
+ * an edit in the file) of `digitalSilenceSeconds` or more is named apart, with the measures it distorts.
  */
+import { MEASURES, type MeasureKey } from '../../shared/acoustics/measures';
+
 export type QualityVerdict = 'good' | 'usable' | 'poor';
 
 export interface QualityReport {
@@ -31,6 +34,7 @@ export interface QualityThresholds {
   readonly quietPeakDbfs: number;
   readonly dcOffset: number;
   readonly minSeconds: number;
+  readonly digitalSilenceSeconds: number;
 }
 
 export const QUALITY_THRESHOLDS: QualityThresholds = {
@@ -42,6 +46,61 @@ export const QUALITY_THRESHOLDS: QualityThresholds = {
   quietPeakDbfs: -30,
   dcOffset: 0.02,
   minSeconds: 1,
+  digitalSilenceSeconds: 0.2,
+};
+
+/**
+ * The local measures that stretches of digital silence distort: the intensity contour drops to its
+ * floor there (its SD and mean), the noise floor of the SNR is read from what is left, and the silence
+ * counts as pauses.
+ */
+export const DIGITAL_SILENCE_AFFECTS: readonly MeasureKey[] = [
+  'intensity_sd_db',
+  'intensity_mean_db',
+  'pause_count',
+  'pause_mean_s',
+  'pause_sd_s',
+  'phonation_ratio',
+];
+/** The local measures that long quiet gaps (no speech, not digital silence) change: pauses and what follows from them. */
+export const GAP_AFFECTS: readonly MeasureKey[] = [
+  'pause_count',
+  'pause_mean_s',
+  'pause_sd_s',
+  'phonation_ratio',
+  'intensity_sd_db',
+];
+
+const measureNames = (keys: readonly MeasureKey[]) => keys.map((k) => MEASURES[k].label).join(', ');
+
+interface Runs {
+  count: number;
+  seconds: number;
+}
+
+/** Runs of frames meeting `is`, lasting at least `minSeconds`. */
+const runsOf = (
+  levels: readonly number[],
+  is: (l: number) => boolean,
+  frameSeconds: number,
+  minSeconds: number,
+) => {
+  const out: Runs = { count: 0, seconds: 0 };
+  let run = 0;
+  const flush = () => {
+    const secs = run * frameSeconds;
+    if (run > 0 && secs >= minSeconds - 1e-9) {
+      out.count++;
+      out.seconds += secs;
+    }
+    run = 0;
+  };
+  for (const l of levels) {
+    if (is(l)) run++;
+    else flush();
+  }
+  flush();
+  return out;
 };
 
 const db = (v: number): number | null => (v > 0 ? 20 * Math.log10(v) : null);
@@ -85,22 +144,13 @@ export const assessQuality = (
   const digitalSilence = levels.some((l) => l === -Infinity);
   const snrDb =
     speech === null || noise === null ? null : digitalSilence && noise === speech ? null : speech - noise;
-  let longSilences = 0;
-  let longSilenceSeconds = 0;
-  let run = 0;
-  const flush = (): void => {
-    const secs = (run * frame) / fs;
-    if (secs >= t.longSilenceSeconds) {
-      longSilences++;
-      longSilenceSeconds += secs;
-    }
-    run = 0;
-  };
-  for (const l of levels) {
-    if (l === -Infinity || (speech !== null && l < speech - 40)) run++;
-    else flush();
-  }
-  flush();
+  const frameSeconds = frame / fs;
+  const quietOrSilent = (l: number) => l === -Infinity || (speech !== null && l < speech - 40);
+  const long = runsOf(levels, quietOrSilent, frameSeconds, t.longSilenceSeconds);
+  const longSilences = long.count;
+  const longSilenceSeconds = long.seconds;
+  const digital = runsOf(levels, (l) => l === -Infinity, frameSeconds, t.digitalSilenceSeconds);
+  const gaps = runsOf(levels, (l) => l !== -Infinity && quietOrSilent(l), frameSeconds, t.longSilenceSeconds);
 
   const poor: string[] = [];
   const usable: string[] = [];
@@ -116,9 +166,13 @@ export const assessQuality = (
   else if (snrDb !== null && snrDb < t.usableSnrDb)
     usable.push(`some noise: SNR about ${snrDb.toFixed(1)} dB`);
   if (Math.abs(dcOffset) >= t.dcOffset) usable.push(`DC offset ${dcOffset.toFixed(3)}`);
-  if (longSilences > 0)
+  if (peak > 0 && digital.count > 0)
     usable.push(
-      `${longSilences} silence(s) of ${t.longSilenceSeconds} s or more (${longSilenceSeconds.toFixed(1)} s)`,
+      `digital silence (samples exactly zero, a gap or an edit in the file): ${digital.count} stretch(es), ${digital.seconds.toFixed(1)} s in all; it distorts ${measureNames(DIGITAL_SILENCE_AFFECTS)}, and the SNR may read too high`,
+    );
+  if (gaps.count > 0)
+    usable.push(
+      `${gaps.count} quiet gap(s) of ${t.longSilenceSeconds} s or more without speech (${gaps.seconds.toFixed(1)} s in all); they count in ${measureNames(GAP_AFFECTS)}`,
     );
   const verdict: QualityVerdict = poor.length > 0 ? 'poor' : usable.length > 0 ? 'usable' : 'good';
   return {

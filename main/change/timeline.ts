@@ -8,7 +8,8 @@
  * participant's baseline date (shared/visits.ts, read for this participant alone); a value the service
  * sent outside the specification carries its data-quality flags (the value is kept as received). Local
  * acoustic measures (`lm_` keys) form one 'local' series each. Recordings excluded from analysis are
- * sent marked, their values apart (`excluded`), never in a baseline, a change or a trend. Only the
+ * sent marked, their values apart (`excluded`), never in a baseline, a change or a trend; so are, unless
+ * the researcher includes them, recordings dated after the participant's withdrawal (shared/withdrawal.ts). Only the
  * measures asked for are read and computed: the page asks for the charts it shows.
  */
 import { baselineOf } from '../../shared/baseline';
@@ -46,6 +47,8 @@ import {
   timelineValuesOf,
 } from '../db/repos/timeline.repo';
 import { participantAssignments } from '../design/visit-ledger';
+import { participantStatus } from '../db/repos/participant-status.repo';
+import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { changeSettings, CohortReferences } from './change-reference';
 
 /** The participant page's view in study_chart_choices. */
@@ -57,6 +60,9 @@ export const participantChartChoice = (db: Db, studyId: number): ChartChoice => 
   const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
   return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
 };
+
+/** The reason shown for a session left out because it is dated after the participant's withdrawal. */
+export const AFTER_WITHDRAWAL = 'recorded after the participant’s withdrawal (left out unless included)';
 
 /** Detected speech under this is close enough to the 30-second minimum to mark the session. */
 export const MARGINAL_SPEECH_SECONDS = 36;
@@ -78,6 +84,8 @@ export const participantTimeline = (
   /** k for this view; undefined: the study's setting. */
   k?: number,
   measures?: TimelineMeasures,
+  /** Count recordings dated after the participant's withdrawal; false: shown apart, like excluded ones. */
+  includeAfterWithdrawal = false,
 ): Timeline | null => {
   const p = participantCodeById(db, participantId);
   if (!p) return null;
@@ -87,6 +95,19 @@ export const participantTimeline = (
   const sessions = timelineSessions(db, participantId);
   const sessionOf = new Map(sessions.map((s) => [s.id, s]));
   const assigned = participantAssignments(db, participantId);
+  const status = participantStatus(db, participantId);
+  const afterWithdrawal = new Set(
+    status
+      ? (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id)
+      : [],
+  );
+  /** Why a session is left out of baselines, changes and trends; null when it counts. */
+  const leftOut = (s: { id: number; excluded_at: string | null; excluded_reason: string | null }) =>
+    s.excluded_at !== null
+      ? (s.excluded_reason ?? 'excluded')
+      : !includeAfterWithdrawal && afterWithdrawal.has(s.id)
+        ? AFTER_WITHDRAWAL
+        : null;
   const visitOf = new Map<number, VisitDef>(assigned?.design.visits.map((v) => [v.id, v]) ?? []);
   const assignmentOf = new Map<number, Assigned>(
     (assigned?.recordings ?? []).map((r) => {
@@ -161,8 +182,8 @@ export const participantTimeline = (
   const seriesOf = (key: string, source: SeriesSource, all: TimelinePoint[]) => {
     all.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
     // Excluded recordings are shown, never counted: baseline, latest, change and trend are of the rest.
-    const points = all.filter((pt) => sessionOf.get(pt.recordingId)!.excluded_at === null);
-    const excluded = all.filter((pt) => sessionOf.get(pt.recordingId)!.excluded_at !== null);
+    const points = all.filter((pt) => leftOut(sessionOf.get(pt.recordingId)!) === null);
+    const excluded = all.filter((pt) => leftOut(sessionOf.get(pt.recordingId)!) !== null);
     const last = points.at(-1);
     const numeric = points.length > 0 && points.every((pt) => typeof pt.value === 'number');
     const baseline = numeric
@@ -230,7 +251,8 @@ export const participantTimeline = (
         visit: a?.visit ?? null,
         visitSource: a?.visitSource ?? 'none',
         daysSinceBaseline: a?.daysSinceBaseline ?? null,
-        excluded: s.excluded_at === null ? null : (s.excluded_reason ?? 'excluded'),
+        excluded: leftOut(s),
+        afterWithdrawal: afterWithdrawal.has(s.id),
       };
     }),
     design: {

@@ -68,6 +68,7 @@ import { writeWorkbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
 import { boundToUtcMs, utcCell, zonedClock } from './time';
 import { completenessOf } from '../../shared/visit-accounting';
+import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
 import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
@@ -139,14 +140,16 @@ const emptySelectionMessage = (r: ExportRequest): string => {
 const visitCellsOf = (ledger: VisitLedger | null) => {
   const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
   return (recordingId: number): VisitCells => {
-    const a = ledger?.byRecording.get(recordingId)?.assignment;
-    if (!a) return NO_VISIT;
+    const r = ledger?.byRecording.get(recordingId);
+    if (!r) return NO_VISIT;
+    const a = r.assignment;
     const v = a.visitId === null ? undefined : index.get(a.visitId);
     return {
       name: v?.name ?? null,
       index: v?.position ?? null,
       daysSinceBaseline: a.daysSinceBaseline,
       source: a.source,
+      afterWithdrawal: recordedAfterWithdrawal(r.date, r.participant),
     };
   };
 };

@@ -25,9 +25,17 @@ export interface VisitCells {
   readonly index: number | null;
   readonly daysSinceBaseline: number | null;
   readonly source: VisitSource;
+  /** Dated after the participant's withdrawal (shared/withdrawal.ts). */
+  readonly afterWithdrawal: boolean;
 }
 
-export const NO_VISIT: VisitCells = { name: null, index: null, daysSinceBaseline: null, source: 'none' };
+export const NO_VISIT: VisitCells = {
+  name: null,
+  index: null,
+  daysSinceBaseline: null,
+  source: 'none',
+  afterWithdrawal: false,
+};
 
 export interface VisitRowCtx {
   readonly row: VisitRow;
@@ -74,6 +82,14 @@ export const visitColumns = <C extends { readonly visit: VisitCells }>(): Export
     'researcher: set by hand; session: the session label names the visit; window: the date falls in the visit’s window; none: no visit.',
     (c) => c.visit.source,
     { enum: [...VISIT_SOURCES], required: true },
+  ),
+  col<C>(
+    'after_withdrawal',
+    'boolean',
+    'Recorded after withdrawal',
+    "true: the recording is dated after the day the participant withdrew from the study (their status 'withdrawn' and its date, calendar days in the study's time zone); it is not an ordinary visit and should be left out of analyses unless the protocol allows data after withdrawal. false otherwise.",
+    (c) => c.visit.afterWithdrawal,
+    { required: true },
   ),
 ];
 

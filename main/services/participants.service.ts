@@ -1,5 +1,6 @@
 /** Participants as the window lists and edits them, each one's timeline, and uncertain account requests. */
 import type { ApiError } from '../../shared/api/api-error';
+import type { Recency } from '../../shared/recency';
 import type { Timeline, TimelineMeasures } from '../../shared/contract/timeline.contract';
 import { resolveUncertainAccount, uncertainAccountRows } from '../db/repos/account-intents.repo';
 import {
@@ -13,21 +14,27 @@ import {
   type ParticipantQuery,
   type ParticipantRecord,
 } from '../db/repos/participants.repo';
+import { overdueParticipantIds, participantRecency } from '../design/recency';
 import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
 import { participantTimeline } from '../change/timeline';
 
 export interface ParticipantsService {
   /** One page of the study's participants, with recency as of `nowMs`. */
-  participantPage(q: ParticipantQuery, nowMs: number): { rows: ParticipantRecord[]; total: number };
-  participant(participantId: number, nowMs: number): ParticipantRecord | null;
+  participantPage(q: ParticipantQuery, nowMs: number): { rows: ParticipantView[]; total: number };
+  participant(participantId: number, nowMs: number): ParticipantView | null;
   createParticipant(studyId: number, code: string, at: string): { id: number } | EditRefusal;
   renameParticipant(participantId: number, code: string): true | EditRefusal;
   setParticipantNotes(participantId: number, notes: string): true | EditRefusal;
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
   linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
   /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
-  timeline(participantId: number, baselineSessions?: number, measures?: TimelineMeasures): Timeline | null;
+  timeline(
+    participantId: number,
+    baselineSessions?: number,
+    measures?: TimelineMeasures,
+    includeAfterWithdrawal?: boolean,
+  ): Timeline | null;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
   uncertainAccounts(studyId: number): UncertainAccount[];
   /**
@@ -36,6 +43,11 @@ export interface ParticipantsService {
    * account id found by other means is linkAccount. False when there is nothing to decide.
    */
   resolveUncertainAccount(participantId: number, decision: 'retry' | 'leave', at: string): boolean;
+}
+
+/** A participant with their data recency against the study's schedule. */
+export interface ParticipantView extends ParticipantRecord {
+  readonly recency: Recency;
 }
 
 export interface UncertainAccount {
@@ -51,9 +63,20 @@ export interface UncertainAccount {
 
 export const participantsService = (ctx: ServiceContext, engine: Engine): ParticipantsService => {
   const { db } = ctx;
+  const withRecency = (p: ParticipantRecord, nowMs: number): ParticipantView => ({
+    ...p,
+    recency: participantRecency(db, p, nowMs),
+  });
   return {
-    participantPage: (q, nowMs) => participantPage(db, q, nowMs),
-    participant: (participantId, nowMs) => participantById(db, participantId, nowMs),
+    participantPage(q, nowMs) {
+      const overdueIds = q.filter === 'overdue' ? overdueParticipantIds(db, q.studyId, nowMs) : [];
+      const page = participantPage(db, { ...q, overdueIds }, nowMs);
+      return { rows: page.rows.map((p) => withRecency(p, nowMs)), total: page.total };
+    },
+    participant(participantId, nowMs) {
+      const p = participantById(db, participantId);
+      return p && withRecency(p, nowMs);
+    },
     createParticipant: (studyId, code, at) => createParticipant(db, studyId, code, at),
     renameParticipant: (participantId, code) => renameParticipant(db, participantId, code),
     setParticipantNotes: (participantId, notes) => setParticipantNotes(db, participantId, notes),
@@ -62,8 +85,8 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       if (r === true) engine.service.wake();
       return r;
     },
-    timeline: (participantId, baselineSessions, measures) =>
-      participantTimeline(db, participantId, baselineSessions, measures),
+    timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
+      participantTimeline(db, participantId, baselineSessions, measures, includeAfterWithdrawal),
     uncertainAccounts: (studyId) =>
       uncertainAccountRows(db, studyId).map((r) => {
         const u = r.uncertainty;

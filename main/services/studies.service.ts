@@ -12,6 +12,7 @@ import {
   studySummary,
   studyViews,
 } from '../db/repos/studies.repo';
+import { overdueParticipantIds } from '../design/recency';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface StudiesService {
@@ -48,7 +49,11 @@ export const studiesService = (ctx: ServiceContext): StudiesService => {
       const id = studyIdByNameOrId(db, nameOrId);
       return id === null ? null : studySummary(db, id);
     },
-    studyViews: (nowMs, builtinProfiles, studyId) => studyViews(db, nowMs, builtinProfiles, studyId),
+    studyViews: (nowMs, builtinProfiles, studyId) =>
+      studyViews(db, builtinProfiles, studyId).map((v) => ({
+        ...v,
+        overdueParticipants: overdueParticipantIds(db, v.id, nowMs).length,
+      })),
     setStudyFields: (studyId, f) => setStudyFields(db, studyId, f),
   };
 };

@@ -16,6 +16,7 @@ import { err, ok, type Result } from '../../shared/result';
 import type { ParticipantStatus } from '../../shared/states';
 import type { VisitRow } from '../../shared/visit-accounting';
 import { scheduleProblems } from '../../shared/visits';
+import { recordedAfterWithdrawal, type WithdrawalFacts } from '../../shared/withdrawal';
 import { appendAudit } from '../db/repos/audit.repo';
 import { studyName } from '../db/repos/studies.repo';
 import { participantStatus, setBaselineDate, statusHistory } from '../db/repos/participant-status.repo';
@@ -91,7 +92,7 @@ const statusView = (p: LedgerParticipant): ParticipantStatusView => ({
   baseline: p.baseline,
 });
 
-const recordingView = (l: VisitLedger, r: LedgerRecording): RecordingVisitView => ({
+const recordingView = (l: VisitLedger, p: WithdrawalFacts, r: LedgerRecording): RecordingVisitView => ({
   recordingId: r.id,
   session: r.session,
   recordedAt: r.recordedAt,
@@ -103,6 +104,7 @@ const recordingView = (l: VisitLedger, r: LedgerRecording): RecordingVisitView =
   usable: r.outcome?.usable === true,
   reason: r.outcome && !r.outcome.usable ? r.outcome.reason : null,
   detail: r.outcome && !r.outcome.usable ? r.outcome.detail : null,
+  afterWithdrawal: recordedAfterWithdrawal(r.date, p),
 });
 
 const NO_STUDY = problem('There is no such study.', 'Check the study name or number.');
@@ -157,7 +159,7 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
       return {
         status: statusView(lp),
         history: statusHistory(db, participantId),
-        recordings: lp.recordings.map((r) => recordingView(l, r)),
+        recordings: lp.recordings.map((r) => recordingView(l, lp, r)),
         visits: l.rows.filter((r) => r.participantId === participantId).map(visitRowView),
       };
     },
@@ -195,7 +197,7 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
         after_visit: after.assignment.visitId,
         after_source: after.assignment.source,
       });
-      return ok(recordingView(l, after));
+      return ok(recordingView(l, after.participant, after));
     },
     completeness(studyId, nowMs) {
       const l = ledger(studyId, nowMs);

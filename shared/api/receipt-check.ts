@@ -3,6 +3,7 @@
  * must be those of the request; the audio facts are compared with the workstation's own probe of the
  * file, within the tolerances below. Differences are flags on the recording, never a refusal.
  */
+import { quantityText } from '../quantity-text';
 import { dqFlag, type DataQualityFlag } from './data-quality';
 import type { RecordingReceipt } from './domain';
 
@@ -85,19 +86,26 @@ export const checkReceipt = (receipt: RecordingReceipt, sent: SentUpload): DataQ
           'receipt_duration_differs',
           'audio_duration_seconds',
           a.durationSeconds,
-          `${p.durationSeconds} s ± ${tol} s`,
+          `${quantityText(p.durationSeconds, 's')} ± ${quantityText(tol, 's')}`,
         ),
       );
   }
   if (a.sampleRateHz !== null && a.sampleRateHz !== p.sampleRateHz)
     flags.push(
-      dqFlag('receipt_sample_rate_differs', 'audio_sample_rate_hz', a.sampleRateHz, `${p.sampleRateHz} Hz`),
+      dqFlag(
+        'receipt_sample_rate_differs',
+        'audio_sample_rate_hz',
+        a.sampleRateHz,
+        quantityText(p.sampleRateHz, 'Hz'),
+      ),
     );
   if (
     a.sizeBytes !== null &&
     (a.sizeBytes > p.sizeBytes || (!sent.isolateOldestSpeaker && a.sizeBytes !== p.sizeBytes))
   )
-    flags.push(dqFlag('receipt_size_differs', 'audio_size_bytes', a.sizeBytes, `${p.sizeBytes} bytes`));
+    flags.push(
+      dqFlag('receipt_size_differs', 'audio_size_bytes', a.sizeBytes, quantityText(p.sizeBytes, 'bytes')),
+    );
   if (a.speechDurationSeconds !== null && p.speechSeconds !== null) {
     const tol = Math.max(RECEIPT_TOLERANCE.speechSeconds, RECEIPT_TOLERANCE.speechShare * p.speechSeconds);
     const off = a.speechDurationSeconds - p.speechSeconds;
@@ -107,7 +115,7 @@ export const checkReceipt = (receipt: RecordingReceipt, sent: SentUpload): DataQ
           'receipt_speech_differs',
           'speech_duration_seconds',
           a.speechDurationSeconds,
-          `${p.speechSeconds} s ± ${tol} s (local estimate)`,
+          `${quantityText(p.speechSeconds, 's')} ± ${quantityText(tol, 's')} (local estimate)`,
         ),
       );
   }

@@ -10,13 +10,15 @@ import { Id } from './views';
 
 export const RecencySchema = z.object({
   /**
-   * Counted from the last usable recording (uploaded, with a completed analysis). never: none yet;
-   * on_track: within the study's interval; overdue: one or more sessions missed; not_followed: the
-   * participant is not active (enrolled, completed, withdrawn) or the study's period is not running.
+   * From the study's visit schedule and the last usable recording (uploaded, with a completed
+   * analysis), by shared/recency.ts: never: none yet and no visit missed; on_track: no visit missed;
+   * overdue: a visit's window closed without a recording; no_schedule: the study has no schedule, so
+   * only the time since the last recording is known; not_followed: the participant is not active
+   * (enrolled, completed, withdrawn) or the study's period is not running.
    */
-  status: z.enum(['never', 'on_track', 'overdue', 'not_followed']),
+  status: z.enum(['never', 'on_track', 'overdue', 'no_schedule', 'not_followed']),
   daysSinceLast: z.number().nullable(),
-  missedSessions: z.number(),
+  missedVisits: z.number(),
 });
 
 export const ParticipantRowSchema = z.object({

@@ -16,7 +16,7 @@ export const StudyViewSchema = z.object({
   apiVersion: ApiVersion.nullable(),
   /** Results of this study's profile are simulated (built-in sandbox). */
   simulated: z.boolean(),
-  /** Expected days between a participant's sessions; drives "overdue". */
+  /** Expected days between a participant's sessions (overdue comes from the visit schedule, not from this). */
   sessionIntervalDays: z.int().min(1).max(365),
   participants: z.number(),
   recordings: z.number(),

@@ -106,6 +106,8 @@ export const TimelineSchema = z.object({
       daysSinceBaseline: z.int().nullable(),
       /** The researcher's reason for excluding the recording from analysis; null when it counts. */
       excluded: z.string().nullable(),
+      /** Dated after the participant's withdrawal (shared/withdrawal.ts), counted or not. */
+      afterWithdrawal: z.boolean(),
     }),
   ),
   /** The study's visit schedule and the participant's baseline date (day 0) with where it comes from. */
@@ -141,6 +143,8 @@ export const timelineContract = {
       participantId: Id,
       baselineSessions: z.int().min(1).max(20).optional(),
       measures: z.union([listOf(plainText(100), 200), z.literal(STUDY_CHOICE)]).optional(),
+      /** Count recordings dated after the participant's withdrawal (left out by default, shown marked). */
+      includeAfterWithdrawal: z.boolean().optional(),
     }),
     TimelineSchema,
   ),

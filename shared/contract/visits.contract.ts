@@ -77,6 +77,8 @@ export const RecordingVisitSchema = z.object({
   /** Why the recording gives no values (null when usable or cancelled). */
   reason: MissingReasonEnum.nullable(),
   detail: z.string().nullable(),
+  /** Dated after the participant's withdrawal (shared/withdrawal.ts): not an ordinary visit. */
+  afterWithdrawal: z.boolean(),
 });
 export type RecordingVisitView = z.infer<typeof RecordingVisitSchema>;
 

@@ -11,6 +11,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { dqFlag } from '../../shared/api/data-quality';
+import { checkReceipt } from '../../shared/api/receipt-check';
 import { replaceFlags } from '../../main/db/repos/data-quality.repo';
 import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
@@ -53,6 +54,38 @@ test('a flagged value is marked on the recording page and the timeline, a receip
       ['cc_clarity'],
     ),
   ]);
+  // A speech time the service counts 18 s shorter than the local estimate of 68.29599999999996 s.
+  const speechFlags = checkReceipt(
+    {
+      apiVersion: 'v1.3',
+      recordingId: '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f',
+      accountId: null,
+      recordedAt: null,
+      uploadedAt: null,
+      source: 'service',
+      flags: [],
+      audio: {
+        format: null,
+        sizeBytes: null,
+        sampleRateHz: null,
+        bitRateBps: null,
+        durationSeconds: null,
+        speechDurationSeconds: 50.5,
+      },
+    },
+    {
+      accountId: 'a',
+      recordedAt: now,
+      isolateOldestSpeaker: false,
+      probe: {
+        format: 'wav',
+        sizeBytes: 1,
+        sampleRateHz: 16000,
+        durationSeconds: 80,
+        speechSeconds: 68.29599999999996,
+      },
+    },
+  );
   replaceFlags(db, now, rec.id, 'receipt_check', null, [
     dqFlag(
       'receipt_sample_rate_differs',
@@ -60,7 +93,24 @@ test('a flagged value is marked on the recording page and the timeline, a receip
       8000,
       '16000 Hz, as read on the workstation',
     ),
+    ...speechFlags,
   ]);
+  // The import measures the recording in the background; its maximum F0 is then set at the search's ceiling.
+  const measured: { ceiling: number | null } = { ceiling: null };
+  await expect
+    .poll(
+      async () => {
+        const m = await host.rpc('acoustics.recording', { recordingId: rec.id });
+        measured.ceiling = m.ok && m.value ? m.value.pitchCeilingHz : null;
+        return measured.ceiling !== null;
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
+    .toBe(true);
+  db.prepare(`UPDATE local_measures SET value = ? WHERE recording_id = ? AND measure = 'f0_max_hz'`).run(
+    measured.ceiling! - 2.05,
+    rec.id,
+  );
   db.close();
 
   // The recording page: 101 shown as received, marked, with the reason in words.
@@ -75,6 +125,20 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   const dq = page.getByRole('table', { name: 'Data-quality flags of this recording' });
   await expect(dq.locator('[data-flag="receipt_sample_rate_differs"]')).toContainText('8000');
   await expect(dq.locator('[data-flag="score_out_of_range"]')).toContainText('101');
+  // The three speech durations side by side, each with what it is, and why they differ.
+  const durations = page.getByTestId('speech-durations');
+  for (const label of ['Import’s estimate', 'Service', 'Local measures’ speech time'])
+    await expect(durations.getByText(label, { exact: true })).toBeVisible();
+  await expect(durations).toContainText('Voice activity detection on the original file at import');
+  await expect(durations).toContainText('Reported by the service in its upload receipt');
+  await expect(durations).toContainText('Total duration of the sounding intervals');
+  await expect(durations).toContainText('They differ because');
+  // A local value at the pitch search's ceiling is flagged beside it and named above the table.
+  const maxF0 = page.getByRole('row', { name: /Maximum F0/ });
+  await expect(maxF0).toContainText('at the search ceiling');
+  await expect(page.getByTestId('limit-flags')).toContainText(
+    `Maximum F0 is at the pitch search's ceiling (${measured.ceiling} Hz)`,
+  );
   await checkA11y(page, 'recording with a flagged value');
   await shoot(page, 'data-quality-recording');
   await page.getByLabel('Theme').selectOption('dark');
@@ -126,7 +190,12 @@ test('a flagged value is marked on the recording page and the timeline, a receip
   await openScreen(page, `/studies/${studyId}/batches/${batchId}`);
   const receipts = page.getByRole('table', { name: 'Upload receipts of this batch that differ' });
   await expect(receipts).toBeVisible();
-  await expect(receipts.getByRole('row')).toHaveCount(2);
+  await expect(receipts.getByRole('row')).toHaveCount(3);
+  // Numbers rounded to their precision, with their unit: never the raw binary fraction.
+  const speechDiff = receipts.locator('[data-flag="receipt_speech_differs"]');
+  await expect(speechDiff).toContainText('68.3 s ± 13.7 s (local estimate)');
+  await expect(receipts).not.toContainText('68.29599999999996');
+  await expect(receipts).not.toContainText('13.659199999999993');
   const diff = receipts.locator('[data-flag="receipt_sample_rate_differs"]');
   await expect(diff).toContainText('P-001 · P-001-week2.wav');
   await expect(diff).toContainText("The service's sample rate differs");

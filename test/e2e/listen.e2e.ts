@@ -93,6 +93,76 @@ const expectTrackDrawn = async (page: Page, track: TrackFrames) => {
   return { frames, runs: drawn.runs.length, width: drawn.width, worstCents };
 };
 
+/**
+ * The seconds each of the four pictures shows, read from where things are drawn: the waveform's
+ * drawing against its scrolling box, the spectrogram's image against its box, the pitch track's
+ * drawing against the spectrogram's box, and the ruler's labelled notches against its box (its
+ * seconds per pixel from the notches one second apart).
+ */
+const visibleRanges = (page: Page, duration: number) =>
+  page.evaluate((d) => {
+    const range = (box: DOMRect, left: number, width: number) => ({
+      from: ((box.left - left) / width) * d,
+      to: ((box.right - left) / width) * d,
+    });
+    const scroller = document
+      .querySelector('[data-testid="waveform"] > div')!
+      .shadowRoot!.querySelector('[part~="scroll"]')!;
+    const drawing = scroller.querySelector('[part~="wrapper"]')!.getBoundingClientRect();
+    const spec = document.querySelector('.spectrogram')!;
+    const images = [...spec.querySelectorAll('canvas:not([part="spec-labels"])')].map((c) =>
+      c.getBoundingClientRect(),
+    );
+    const imgLeft = Math.min(...images.map((r) => r.left));
+    const imgWidth = Math.max(...images.map((r) => r.right)) - imgLeft;
+    const pitch = document.querySelector('[data-testid="pitch-track"]')!.getBoundingClientRect();
+    const rulerBox = document.querySelector('.waveform-timeline')!.getBoundingClientRect();
+    const notches = [...document.querySelectorAll('.waveform-timeline [part~="timeline-notch"]')]
+      .map((n) => ({ x: n.getBoundingClientRect().left, text: (n.textContent ?? '').trim() }))
+      .filter((n) => n.x >= rulerBox.left && n.x <= rulerBox.right);
+    const labelled = notches.find((n) => n.text !== '');
+    const xs = notches.map((n) => n.x).sort((a, b) => a - b);
+    const pxPerSecond = xs.length > 1 ? (xs[xs.length - 1]! - xs[0]!) / (xs.length - 1) : NaN;
+    const ruler = labelled
+      ? {
+          from: Number(labelled.text) - (labelled.x - rulerBox.left) / pxPerSecond,
+          to: Number(labelled.text) + (rulerBox.right - labelled.x) / pxPerSecond,
+        }
+      : null;
+    return {
+      waveform: range(scroller.getBoundingClientRect(), drawing.left, drawing.width),
+      spectrogram: range(spec.getBoundingClientRect(), imgLeft, imgWidth),
+      pitch: range(
+        document.querySelector('.spectrogram-box')!.getBoundingClientRect(),
+        pitch.left,
+        pitch.width,
+      ),
+      ruler,
+    };
+  }, duration);
+
+/** All four show the waveform's seconds, within a tenth of a second. */
+const expectOneTimeAxis = async (page: Page, duration: number, label: string) => {
+  await expect
+    .poll(
+      async () => {
+        const r = await visibleRanges(page, duration);
+        const w = r.waveform;
+        const off = [r.spectrogram, r.pitch, r.ruler].map((x) =>
+          x === null ? Infinity : Math.max(Math.abs(x.from - w.from), Math.abs(x.to - w.to)),
+        );
+        return Math.max(...off);
+      },
+      { message: `one time axis ${label}`, timeout: 15_000 },
+    )
+    .toBeLessThan(0.1);
+  const r = await visibleRanges(page, duration);
+  console.log(
+    `${label}: waveform ${r.waveform.from.toFixed(2)}-${r.waveform.to.toFixed(2)} s, spectrogram ${r.spectrogram.from.toFixed(2)}-${r.spectrogram.to.toFixed(2)} s, pitch ${r.pitch.from.toFixed(2)}-${r.pitch.to.toFixed(2)} s, ruler ${r.ruler?.from.toFixed(2)}-${r.ruler?.to.toFixed(2)} s`,
+  );
+  return r.waveform;
+};
+
 test('a recording can be heard and seen: play, speech shaded as estimated, keyboard, ranges', async ({
   page,
   host,
@@ -244,8 +314,21 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
     .evaluate((d) => d.scrollLeft);
   expect(spectroScroll).toBe(400);
   await expectTrackDrawn(page, stored);
+  // At 200 pixels per second, after scrolling at 100 and after scrolling at 200, the waveform, the
+  // spectrogram, the pitch track and the ruler show the same seconds.
   await wave.focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('-');
+  await page.keyboard.press('+');
+  await expect(page.getByRole('slider', { name: 'Zoom' })).toHaveValue('4');
+  const zoomed = await expectOneTimeAxis(page, duration, 'zoomed to 200 px/s');
+  expect(zoomed.to - zoomed.from).toBeLessThan(duration / 2);
+  await wave.evaluate((el) => {
+    el.scrollLeft = 3000;
+  });
+  const scrolled = await expectOneTimeAxis(page, duration, 'scrolled at 200 px/s');
+  expect(scrolled.from).toBeGreaterThan(zoomed.from + 5);
+  await shoot(page, 'recording-listen-zoomed');
+  await wave.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('-');
   await expect(page.getByRole('slider', { name: 'Zoom' })).toHaveValue('0');
 
   console.log('pitch track: followed the waveform zoom and scroll');

@@ -14,6 +14,13 @@ import { checkA11y, expect, openScreen, shoot, test, type Host } from './support
 import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const DAY = 86_400_000;
+/** Six weekly visits, "week 1" on day 0 to "week 6" on day 35, a day either side. */
+const WEEKLY_VISITS = [0, 7, 14, 21, 28, 35].map((targetDay, i) => ({
+  name: `week ${i + 1}`,
+  targetDay,
+  windowBefore: 1,
+  windowAfter: 1,
+}));
 const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
 
 const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
@@ -23,15 +30,22 @@ const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unk
 };
 
 /**
- * P-001 records weekly, last 2 days ago (on track); its third session is stereo (converted before upload)
- * and its fifth has about 34 s of speech (marginal). P-002 last recorded 20 days ago, P-003 10 days ago
- * (overdue with a 7-day interval).
+ * A schedule of six weekly visits ("week 1" on day 0 to "week 6" on day 35, a day either side). P-001
+ * records weekly, last 2 days ago (on track); its third session is stereo (converted before upload)
+ * and its fifth has about 34 s of speech (marginal). P-002 last recorded 20 days ago (weeks 4 and 5
+ * missed, week 6 not yet closed), P-003 10 days ago (week 3 missed).
  */
 const importStudy = async (host: Host, home: string) => {
   await ok(host.rpc('settings.save', QUICK_ENGINE_SETTINGS));
   const profile = await ok(host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' }));
   const study = await ok(
     host.rpc('studies.create', { name: 'Voice follow-up', profileId: profile.id, sessionIntervalDays: 7 }),
+  );
+  await ok(
+    host.rpc('visits.setSchedule', {
+      studyId: study.id,
+      visits: WEEKLY_VISITS,
+    }),
   );
   const dir = join(home, 'incoming');
   mkdirSync(dir, { recursive: true });
@@ -158,6 +172,16 @@ test('participants, a timeline and a recording, from a study analysed by the san
   await expect(page.getByText('2 participants · overdue')).toBeVisible();
   await expect.poll(async () => (await rowCodes(page)).sort()).toEqual(['P-002', 'P-003']);
   await checkA11y(page, 'participants list, overdue');
+
+  // Without a schedule nobody is overdue: the list says only how long ago the last recording was.
+  await ok(host.rpc('visits.setSchedule', { studyId, visits: [] }));
+  await page.getByRole('link', { name: 'All', exact: true }).click();
+  await expect(list.getByRole('row', { name: /P-002/ })).toContainText('Last recording 20 days ago');
+  await expect(list.getByRole('row', { name: /P-001/ })).toContainText('Last recording 2 days ago');
+  await expect(list).not.toContainText('Overdue');
+  await page.getByRole('link', { name: 'Overdue' }).click();
+  await expect(page.getByText('No participant has missed a visit of the schedule.')).toBeVisible();
+  await ok(host.rpc('visits.setSchedule', { studyId, visits: WEEKLY_VISITS }));
 
   // Add a participant, open it with the keyboard, rename it, link an account (and meet the conflict).
   await page.getByRole('link', { name: 'All', exact: true }).click();

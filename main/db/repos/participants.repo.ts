@@ -1,9 +1,10 @@
 /**
  * Participants as the workstation lists them: one page at a time, sorted and filtered in SQL, with
- * each participant's recording counts, first and last recording and data recency against the
- * study's session interval. Also the researcher's edits: create, rename, notes, link an account.
+ * each participant's recording counts, first and last recording and last usable recording (the facts
+ * data recency is judged from, in main/design/recency.ts). Also the researcher's edits: create,
+ * rename, notes, link an account.
  */
-import { inStudyPeriod, overdueBefore, recencyOf } from '../../../shared/recency';
+import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
@@ -17,6 +18,8 @@ export interface ParticipantQuery {
   readonly studyId: number;
   readonly search?: string | undefined;
   readonly filter?: ParticipantFilter | undefined;
+  /** With the 'overdue' filter: the participants who missed a visit (main/design/recency.ts). */
+  readonly overdueIds?: readonly number[] | undefined;
   readonly sort: ParticipantSort;
   readonly dir: 'asc' | 'desc';
   readonly offset: number;
@@ -33,7 +36,9 @@ export interface ParticipantRecord {
   readonly needsAttention: number;
   readonly firstRecordingAt: string | null;
   readonly lastRecordingAt: string | null;
-  readonly recency: ReturnType<typeof recencyOf>;
+  readonly status: ParticipantStatus;
+  /** The last usable recording (uploaded, with a completed analysis); null when there is none. */
+  readonly lastUsableAt: string | null;
   readonly notes: string;
   readonly createdAt: string;
   /** The participant this one was merged into (migration 0180); null while it stands on its own. */
@@ -60,9 +65,8 @@ const ORDER: Record<ParticipantSort, string> = {
 
 const FILTER: Record<ParticipantFilter, string> = {
   all: '1',
-  // Only active participants while the study's period runs can be overdue, counted from their last
-  // usable recording (migration 0110 keeps it on the row).
-  overdue: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at < @overdueBefore`,
+  // Who missed a visit of the schedule is decided outside SQL (main/design/recency.ts).
+  overdue: `p.id IN (SELECT value FROM json_each(@overdueIds))`,
   // A participant merged into another (migration 0180) has no recordings but is not "never recorded".
   never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL AND p.merged_into IS NULL`,
   no_account: 'p.account_id IS NULL',
@@ -89,21 +93,13 @@ interface Row {
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-interface StudyRecency {
-  readonly interval: number;
-  readonly startDate: string | null;
-  readonly endDate: string | null;
-}
-
-const recencyFactsOf = (db: Db, studyId: number): StudyRecency => {
-  const s = stmt(
-    db,
-    `SELECT session_interval_days AS d, start_date AS s, end_date AS e FROM studies WHERE id = ?`,
-  ).get(studyId) as { d: number; s: string | null; e: string | null } | undefined;
-  return { interval: s?.d ?? 7, startDate: s?.s ?? null, endDate: s?.e ?? null };
+const studyPeriodOf = (db: Db, studyId: number): { startDate: string | null; endDate: string | null } => {
+  const s = stmt(db, `SELECT start_date AS s, end_date AS e FROM studies WHERE id = ?`).get(studyId) as
+    { s: string | null; e: string | null } | undefined;
+  return { startDate: s?.s ?? null, endDate: s?.e ?? null };
 };
 
-const toRecord = (r: Row, study: StudyRecency, nowMs: number): ParticipantRecord => ({
+const toRecord = (r: Row): ParticipantRecord => ({
   id: r.id,
   studyId: r.study_id,
   code: r.code,
@@ -115,7 +111,8 @@ const toRecord = (r: Row, study: StudyRecency, nowMs: number): ParticipantRecord
   needsAttention: r.attention,
   firstRecordingAt: r.first,
   lastRecordingAt: r.last,
-  recency: recencyOf(r.usable, study.interval, nowMs, { ...study, status: r.status }),
+  status: r.status,
+  lastUsableAt: r.usable,
   mergedInto: r.merged_into !== null ? { id: r.merged_into, code: r.merged_code ?? '' } : null,
 });
 
@@ -124,12 +121,12 @@ export const participantPage = (
   q: ParticipantQuery,
   nowMs: number,
 ): { rows: ParticipantRecord[]; total: number } => {
-  const study = recencyFactsOf(db, q.studyId);
+  const study = studyPeriodOf(db, q.studyId);
   const search = q.search?.trim();
   const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
   const params = {
     studyId: q.studyId,
-    overdueBefore: overdueBefore(study.interval, nowMs),
+    overdueIds: JSON.stringify(q.overdueIds ?? []),
     inPeriod: inStudyPeriod(study, new Date(nowMs).toISOString().slice(0, 10)) ? 1 : 0,
     search: search ? likePattern(search) : null,
     limit: q.limit,
@@ -150,13 +147,13 @@ export const participantPage = (
      ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
         ).all(params) as Row[]);
-  return { rows: rows.map((r) => toRecord(r, study, nowMs)), total };
+  return { rows: rows.map(toRecord), total };
 };
 
-export const participantById = (db: Db, participantId: number, nowMs: number): ParticipantRecord | null => {
+export const participantById = (db: Db, participantId: number): ParticipantRecord | null => {
   const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as
     Row | undefined;
-  return r ? toRecord(r, recencyFactsOf(db, r.study_id), nowMs) : null;
+  return r ? toRecord(r) : null;
 };
 
 export type EditRefusal = 'not_found' | 'code_taken' | 'account_taken' | 'has_account';

@@ -1,7 +1,6 @@
 /** Studies as the workstation lists them: counts, what needs the researcher, recency at a glance. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { StudyView } from '../../../shared/contract/studies.contract';
-import { inStudyPeriod, overdueBefore } from '../../../shared/recency';
 import type { StudySummary } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
@@ -15,8 +14,6 @@ interface Row {
   api_version: ApiVersion | null;
   is_sandbox: number | null;
   interval: number;
-  start_date: string | null;
-  end_date: string | null;
   created_at: string;
   participants: number;
   recordings: number;
@@ -25,17 +22,17 @@ interface Row {
   last: string | null;
 }
 
+/** The study's view but its overdue count, which the schedule decides (main/design/recency.ts). */
 export const studyViews = (
   db: Db,
-  nowMs: number,
   builtinProfiles: readonly number[],
   studyId?: number,
-): StudyView[] => {
+): Omit<StudyView, 'overdueParticipants'>[] => {
   // Per-study figures summed from each participant's own (kept by migration 0040's triggers): one
   // index range per study instead of a scan of every recording.
   const rows = stmt(
     db,
-    `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.start_date, s.end_date, s.created_at,
+    `SELECT s.id, s.name, s.profile_id, sp.name AS profile_name, sp.api_version, sp.is_sandbox, s.session_interval_days AS interval, s.created_at,
             count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
             coalesce(sum(p.rec_attention), 0) - ${STUDY_DISMISSED_ATTENTION} AS attention, max(p.last_recording_at) AS last
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id LEFT JOIN participants p ON p.study_id = s.id
@@ -43,10 +40,6 @@ export const studyViews = (
      GROUP BY s.id
      ORDER BY s.name COLLATE NOCASE`,
   ).all({ id: studyId ?? null }) as Row[];
-  const overdue = stmt(
-    db,
-    `SELECT count(*) AS n FROM participants WHERE study_id = ? AND status = 'active' AND last_usable_at < ?`,
-  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -59,13 +52,6 @@ export const studyViews = (
     recordings: r.recordings,
     completedRecordings: r.completed,
     needsAttention: r.attention,
-    // Overdue: active participants while the study's period runs, from their last usable recording.
-    overdueParticipants: inStudyPeriod(
-      { startDate: r.start_date, endDate: r.end_date },
-      new Date(nowMs).toISOString().slice(0, 10),
-    )
-      ? (overdue.get(r.id, overdueBefore(r.interval, nowMs)) as { n: number }).n
-      : 0,
     lastRecordingAt: r.last,
     createdAt: r.created_at,
   }));

@@ -2,7 +2,8 @@ import { explainApiError } from '../../../shared/api/api-error';
 import type { participantsContract } from '../../../shared/contract/participants.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
-import type { EditRefusal, ParticipantRecord } from '../../db/repos/participants.repo';
+import type { EditRefusal } from '../../db/repos/participants.repo';
+import type { ParticipantView } from '../../services/participants.service';
 import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
@@ -37,7 +38,7 @@ const refusal = (r: EditRefusal, detail: { code?: string; accountId?: string }) 
   }
 };
 
-const row = ({ studyId: _s, ...r }: ParticipantRecord) => r;
+const row = ({ studyId: _s, status: _t, lastUsableAt: _u, ...r }: ParticipantView) => r;
 
 export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participantsContract> => {
   const { service } = d;

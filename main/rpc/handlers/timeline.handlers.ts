@@ -4,8 +4,8 @@ import type { HandlersOf } from '../router';
 import { notFound, type HostDeps } from './deps';
 
 export const timelineHandlers = (d: HostDeps): HandlersOf<typeof timelineContract> => ({
-  'timeline.participant': ({ participantId, baselineSessions, measures }) => {
-    const t = d.service.timeline(participantId, baselineSessions, measures);
+  'timeline.participant': ({ participantId, baselineSessions, measures, includeAfterWithdrawal }) => {
+    const t = d.service.timeline(participantId, baselineSessions, measures, includeAfterWithdrawal ?? false);
     return t ? ok(t) : notFound('participant');
   },
 });

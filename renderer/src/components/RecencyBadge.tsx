@@ -1,6 +1,7 @@
 /**
- * Data recency of one participant (mindLAMP's "last active" badge, against the study's interval): colour
- * and words together — on track, overdue with the sessions missed, or never recorded.
+ * Data recency of one participant (mindLAMP's "last active" badge, against the study's visit schedule):
+ * colour and words together — on track, overdue with the visits missed, never recorded, or, without a
+ * schedule, only how long ago the last recording was.
  */
 import type { ParticipantRow } from '../../../shared/contract/participants.contract';
 import { fmtInt, plural } from '../lib/format';
@@ -13,9 +14,11 @@ export const recencyWords = (r: ParticipantRow['recency'], short = false): strin
       ? 'No usable recording yet'
       : r.status === 'on_track'
         ? 'On track'
-        : short
-          ? `Overdue, ${fmtInt(r.missedSessions)} missed`
-          : `Overdue: ${plural(r.missedSessions, 'session')} missed`;
+        : r.status === 'no_schedule'
+          ? `Last recording ${plural(r.daysSinceLast ?? 0, 'day')} ago`
+          : short
+            ? `Overdue, ${fmtInt(r.missedVisits)} missed`
+            : `Overdue: ${plural(r.missedVisits, 'visit')} of the schedule missed`;
 
 /** `short` for table cells; the full sentence is in the title either way. */
 export const RecencyBadge = ({
@@ -26,11 +29,11 @@ export const RecencyBadge = ({
   short?: boolean;
 }) => {
   const tone =
-    recency.status === 'never' || recency.status === 'not_followed'
+    recency.status === 'never' || recency.status === 'not_followed' || recency.status === 'no_schedule'
       ? 'muted'
       : recency.status === 'on_track'
         ? 'ok'
-        : recency.missedSessions > 1
+        : recency.missedVisits > 1
           ? 'bad'
           : 'warn';
   const since =

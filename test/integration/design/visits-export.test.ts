@@ -92,6 +92,8 @@ beforeAll(async () => {
     on: '2026-05-20',
     reason: 'moved away',
   });
+  // P03 again: a recording dated the day after the withdrawal (in no visit's window).
+  rec['P03.late'] = usable('P03', '2026-05-21');
   // P04: enrolled, nothing yet. P05: baseline 05-11; a recording on day 4 (in no window) the researcher
   // moves to week 1; week 2's analysis failed; week 3's still processing.
   await t.must('visits.setStatus', { participantId: pid['P04']!, status: 'enrolled', on: '2026-05-28' });
@@ -287,6 +289,30 @@ describe('the per-recording files', () => {
       });
       expect(of(rec['P02.w1']!), name).toMatchObject({ visit: 'Week 1', visit_source: 'window' });
     }
+  });
+
+  it('flag a recording dated after the participant’s withdrawal, and only that one', () => {
+    for (const name of ['recordings.csv', 'measures_wide.csv', 'measures_long.csv']) {
+      const rows = file(name).records;
+      const flagged = new Set(
+        rows.filter((r) => r['after_withdrawal'] === 'true').map((r) => r['recording']),
+      );
+      expect([...flagged], name).toEqual([String(rec['P03.late'])]);
+      expect(rows.find((r) => r['recording'] === String(rec['P03.bl']))!['after_withdrawal'], name).toBe(
+        'false',
+      );
+    }
+    const codebook = readFileSync(join(report.directory, 'codebook.md'), 'utf8');
+    expect(codebook).toContain('after_withdrawal');
+    expect(codebook).toContain('dated after the day the participant withdrew');
+  });
+
+  it('show the same flag on the participant’s visits in the window', async () => {
+    const v = await t.must('visits.participant', { participantId: pid['P03']! });
+    expect(v.recordings.map((r) => [r.recordingId, r.afterWithdrawal])).toEqual([
+      [rec['P03.bl'], false],
+      [rec['P03.late'], true],
+    ]);
   });
 
   it('lists the missing-data codes in the codebook', () => {

@@ -84,7 +84,7 @@ describe('participants.page', () => {
       needsAttention: 0,
       firstRecordingAt: daysAgo(16),
       lastRecordingAt: daysAgo(2),
-      recency: { status: 'on_track', daysSinceLast: 2, missedSessions: 0 },
+      recency: { status: 'no_schedule', daysSinceLast: 2, missedVisits: 0 },
     });
     // B: a failed analysis is not "fully analysed", not a file that needs the researcher, and not a
     // usable recording: recency counts only usable ones (issue 15).
@@ -93,14 +93,14 @@ describe('participants.page', () => {
       completed: 0,
       needsAttention: 0,
       lastRecordingAt: daysAgo(20),
-      recency: { status: 'never', daysSinceLast: null, missedSessions: 0 },
+      recency: { status: 'never', daysSinceLast: null, missedVisits: 0 },
     });
     expect(by['C-03']).toMatchObject({
       recordings: 0,
       completed: 0,
       firstRecordingAt: null,
       lastRecordingAt: null,
-      recency: { status: 'never', daysSinceLast: null, missedSessions: 0 },
+      recency: { status: 'never', daysSinceLast: null, missedVisits: 0 },
     });
     // d: the cancelled file does not count, the refused one counts and needs the researcher, but is
     // not a usable recording.
@@ -109,7 +109,7 @@ describe('participants.page', () => {
       recordings: 1,
       needsAttention: 1,
       lastRecordingAt: daysAgo(8),
-      recency: { status: 'never', missedSessions: 0 },
+      recency: { status: 'never', missedVisits: 0 },
     });
   });
 
@@ -132,10 +132,22 @@ describe('participants.page', () => {
     expect(await codes(s, { filter: 'needs_attention' })).toEqual(['d-04']);
   });
 
-  it('counts only active participants while the study runs as overdue or never recorded (issue 15)', async () => {
+  it('counts only active participants while the study runs as overdue or never recorded', async () => {
     const { s, a, c } = seedSmallStudy();
-    t.db.prepare(`UPDATE studies SET session_interval_days = 1 WHERE id = ?`).run(s);
-    expect(await codes(s, { filter: 'overdue' })).toEqual(['A-01']);
+    // A visit 3 days after each baseline: A (baseline 16 days ago), B (20) and d (8) missed it.
+    await t.must('visits.setSchedule', {
+      studyId: s,
+      visits: [
+        { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 0 },
+        { name: 'Day 3', targetDay: 3, windowBefore: 0, windowAfter: 0 },
+      ],
+    });
+    expect(await codes(s, { filter: 'overdue' })).toEqual(['A-01', 'B-02', 'd-04']);
+    expect((await page(s)).rows.find((r) => r.code === 'A-01')!.recency).toEqual({
+      status: 'overdue',
+      daysSinceLast: 2,
+      missedVisits: 1,
+    });
     await t.must('visits.setStatus', { participantId: a, status: 'completed', on: '2026-05-31' });
     await t.must('visits.setStatus', {
       participantId: c,
@@ -143,18 +155,23 @@ describe('participants.page', () => {
       on: '2026-05-31',
       reason: 'ill',
     });
-    expect(await codes(s, { filter: 'overdue' })).toEqual([]);
+    expect(await codes(s, { filter: 'overdue' })).toEqual(['B-02', 'd-04']);
     expect(await codes(s, { filter: 'never' })).toEqual(['B-02', 'd-04']);
     const row = (await page(s)).rows.find((r) => r.code === 'A-01')!;
-    expect(row.recency).toEqual({ status: 'not_followed', daysSinceLast: 2, missedSessions: 0 });
+    expect(row.recency).toEqual({ status: 'not_followed', daysSinceLast: 2, missedVisits: 0 });
+    const [view] = await t.must('studies.list', {});
+    expect(view!.overdueParticipants).toBe(2);
     await t.must('visits.setPeriod', { studyId: s, startDate: '2026-07-01', endDate: null, timeZone: 'UTC' });
     expect(await codes(s, { filter: 'never' })).toEqual([]);
+    expect(await codes(s, { filter: 'overdue' })).toEqual([]);
   });
 
-  it('follows the study interval: with 30 days between sessions nobody here is overdue', async () => {
+  it('without a visit schedule nobody is overdue, whatever the session interval', async () => {
     const { s } = seedSmallStudy();
-    t.db.prepare(`UPDATE studies SET session_interval_days = 30 WHERE id = ?`).run(s);
+    t.db.prepare(`UPDATE studies SET session_interval_days = 1 WHERE id = ?`).run(s);
     expect(await codes(s, { filter: 'overdue' })).toEqual([]);
+    const [view] = await t.must('studies.list', {});
+    expect(view!.overdueParticipants).toBe(0);
   });
 
   it('searches codes as typed (case-insensitive, trimmed, % and _ taken literally) and only in this study', async () => {

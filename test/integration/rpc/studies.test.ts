@@ -1,6 +1,6 @@
 /**
  * studies.list / studies.get as the studies table and the overview show them: each study's size,
- * what is fully analysed, what needs the researcher, who is overdue against the study's own interval,
+ * what is fully analysed, what needs the researcher, who is overdue against the study's own schedule,
  * and whether its results are simulated; studies.create and studies.update with their refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('studies', () => {
     });
   });
 
-  it("counts overdue participants against each study's own interval: active ones, while the study runs, from their last usable recording", async () => {
+  it("counts overdue participants against each study's own schedule: active ones, while the study runs, who missed a visit", async () => {
     // Alpha's A-2 has only a file the service refused: no usable recording yet, so not overdue; Beta's B-1 is still processing.
     expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(0);
     expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0);
@@ -65,7 +65,15 @@ describe('studies', () => {
     seedRecording(t.db, g, g1, { recordedAt: daysAgo(2), uploadState: 'rejected', analyses: {} }); // not usable
     usable(g2, 3);
     const overdue = async () => (await t.must('studies.get', { studyId: g })).overdueParticipants;
-    expect(await overdue()).toBe(1); // G-1: 20 days since the last usable recording > 7
+    expect(await overdue()).toBe(0); // no schedule: nobody can miss a visit
+    await t.must('visits.setSchedule', {
+      studyId: g,
+      visits: [
+        { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 0 },
+        { name: 'Week 1', targetDay: 7, windowBefore: 0, windowAfter: 0 },
+      ],
+    });
+    expect(await overdue()).toBe(1); // G-1 missed Week 1 (13 days ago); G-2's Week 1 is still ahead
     await t.must('visits.setStatus', {
       participantId: g1,
       status: 'withdrawn',
@@ -78,7 +86,8 @@ describe('studies', () => {
     await t.must('visits.setPeriod', { studyId: g, startDate: null, endDate: '2026-05-01', timeZone: 'UTC' });
     expect(await overdue()).toBe(0); // the study has ended
     await t.must('visits.setPeriod', { studyId: g, startDate: null, endDate: null, timeZone: 'UTC' });
-    await t.must('studies.update', { studyId: g, sessionIntervalDays: 30 });
+    expect(await overdue()).toBe(1);
+    await t.must('visits.setSchedule', { studyId: g, visits: [] });
     expect(await overdue()).toBe(0);
   });
 

@@ -313,6 +313,31 @@ describe('timeline.participant', () => {
     expect(hnr.change!.verdict).toBe('no_session_after_baseline');
   });
 
+  it('leaves a recording dated after the withdrawal out of the baseline and the change, marked, unless included', async () => {
+    const { p, ids } = seedFourSessions();
+    await t.must('visits.setStatus', {
+      participantId: p,
+      status: 'withdrawn',
+      on: daysAgo(15).slice(0, 10),
+      reason: 'moved away',
+    });
+    const tl = await timeline(p);
+    expect(tl.sessions.find((x) => x.recordingId === ids[3])!.excluded).toMatch(
+      /after the participant’s withdrawal/,
+    );
+    expect(tl.sessions.filter((x) => x.excluded !== null)).toHaveLength(1);
+    const hnr = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
+    expect(hnr.points.map((x) => x.value)).toEqual([10, 12, 14]);
+    expect(hnr.excluded.map((x) => [x.recordingId, x.value])).toEqual([[ids[3], 20]]);
+    expect(hnr.change!.verdict).toBe('no_session_after_baseline');
+    const all = await t.must('timeline.participant', { participantId: p, includeAfterWithdrawal: true });
+    const included = all.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
+    expect(included.points.map((x) => x.value)).toEqual([10, 12, 14, 20]);
+    expect(included.excluded).toEqual([]);
+    expect(all.sessions.every((x) => x.excluded === null)).toBe(true);
+    expect(all.sessions.map((x) => x.afterWithdrawal)).toEqual([false, false, false, true]);
+  });
+
   it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
     const { p, ids } = seedFourSessions();
     ids.forEach((id, i) =>

@@ -77,7 +77,7 @@ describe('recording quality verdict', () => {
     expect(q.reasons).toContain('DC offset 0.050');
   });
 
-  it(`silences of ${T.longSilenceSeconds} s or more are counted and make it usable`, () => {
+  it(`digital silence is named, with its length and the measures it distorts, and makes it usable`, () => {
     const x = new Float32Array(9 * fs);
     const tone = toneOverNoise(60, 2);
     x.set(tone, 0);
@@ -86,7 +86,25 @@ describe('recording quality verdict', () => {
     expect(q.longSilences).toBe(1);
     expect(q.longSilenceSeconds).toBeGreaterThanOrEqual(2);
     expect(q.verdict).toBe('usable');
-    expect(q.reasons.join()).toMatch(/1 silence\(s\) of 2 s or more/);
+    expect(q.reasons).toEqual([
+      'digital silence (samples exactly zero, a gap or an edit in the file): 1 stretch(es), 3.0 s in all; it distorts Intensity SD, Mean intensity, Pauses, Mean pause duration, Pause duration SD, Phonation ratio, and the SNR may read too high',
+    ]);
+  });
+
+  it(`a quiet gap of ${T.longSilenceSeconds} s or more without speech is named with the measures it counts in`, () => {
+    const x = toneOverNoise(60, 8);
+    // 3 s of the background noise alone between two stretches of tone.
+    const quiet = noise(3 * fs, 0.3 / Math.SQRT2 / 10 ** 3);
+    x.set(quiet, 3 * fs);
+    const q = assessQuality(x, fs);
+    expect(q.verdict).toBe('usable');
+    expect(q.longSilences).toBe(1);
+    expect(q.reasons).toEqual([
+      expect.stringMatching(
+        /^1 quiet gap\(s\) of 2 s or more without speech \(3\.0 s in all\); they count in Pauses, Mean pause duration, Pause duration SD, Phonation ratio, Intensity SD$/,
+      ),
+    ]);
+    expect(q.reasons.join()).not.toMatch(/digital silence/);
   });
 
   it(`shorter than ${T.minSeconds} s, or digital silence throughout, is poor`, () => {

@@ -82,4 +82,16 @@ describe('upload receipts compared with what was sent', () => {
         }),
       ),
     ).toEqual([]));
+
+  it('says what was expected in rounded seconds, never the raw binary fraction', () => {
+    const odd: SentUpload = { ...sent, probe: { ...sent.probe, speechSeconds: 68.29599999999996 } };
+    const [flag] = checkReceipt(receipt({ speechDurationSeconds: 50.5, durationSeconds: 60.2 }), odd);
+    expect(flag).toMatchObject({
+      code: 'receipt_speech_differs',
+      received: '50.5',
+      expected: '68.3 s ± 13.7 s (local estimate)',
+    });
+    const long: SentUpload = { ...sent, probe: { ...sent.probe, durationSeconds: 68.29599999999996 } };
+    expect(checkReceipt(receipt({ durationSeconds: 60.2 }), long)[0]!.expected).toBe('68.3 s ± 0.7 s');
+  });
 });

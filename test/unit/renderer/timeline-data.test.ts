@@ -31,6 +31,7 @@ const session = (
   visitSource: visit ? 'window' : 'none',
   daysSinceBaseline,
   excluded: null,
+  afterWithdrawal: false,
 });
 
 const schedule: Timeline['design'] = {

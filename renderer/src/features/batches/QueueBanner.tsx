@@ -4,6 +4,7 @@
  * used up) until the researcher resumes; a rate limit resumes by itself at the time shown. Results of
  * what was already sent keep being collected either way.
  */
+import { fmtInt } from '../../lib/format';
 import { useEffect, useState } from 'react';
 import { ErrorNotice } from '../../components/Feedback';
 import { useAction, useCall } from '../../lib/api';
@@ -43,8 +44,8 @@ export const QueueBanner = ({ profileId }: { profileId: number }) => {
       {selfResuming ? (
         <p>
           It resumes by itself at {clock.format(new Date(pause.untilMs!))}
-          {left !== null && left > 0 ? ` (in about ${left} s)` : ''}. Nothing was charged for the refused
-          request; results keep arriving.
+          {left !== null && left > 0 ? ` (in about ${fmtInt(left)} s)` : ''}. Nothing was charged for the
+          refused request; results keep arriving.
         </p>
       ) : (
         <>

@@ -330,6 +330,16 @@ const ParticipantVisits = ({ participantId, d }: { participantId: number; d: Stu
                       </td>
                       <td>{VISIT_SOURCE[r.source]}</td>
                       <td>
+                        {r.afterWithdrawal && (
+                          <>
+                            <Badge
+                              tone="bad"
+                              title="Dated after the participant withdrew: not an ordinary visit"
+                            >
+                              after withdrawal
+                            </Badge>{' '}
+                          </>
+                        )}
                         {r.usable ? (
                           <Badge tone="ok">usable</Badge>
                         ) : r.reason ? (

@@ -14,7 +14,7 @@ import { Empty, ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, SelectField } from '../../components/Form';
 import { PagedTable, type Column } from '../../components/PagedTable';
 import { useCall } from '../../lib/api';
-import { fmtBytes, fmtDateTime, fmtInt, fmtSeconds, plural } from '../../lib/format';
+import { fmtBytes, fmtDateTime, fmtInt, fmtNumber, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
 import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT, verdictAddsToAction } from './import-labels';
 import { PlanQuality } from './PlanQuality';
@@ -30,7 +30,7 @@ const audio = (f: PlannedFile) => {
         : f.channels === 2
           ? ' stereo'
           : ` ${f.channels} ch`;
-  const rate = f.sampleRateHz === null ? '' : ` ${(f.sampleRateHz / 1000).toLocaleString()} kHz`;
+  const rate = f.sampleRateHz === null ? '' : ` ${fmtNumber(f.sampleRateHz / 1000)} kHz`;
   return `${f.format.toUpperCase()}${ch}${rate}, ${fmtSeconds(f.durationSeconds)}`;
 };
 

@@ -171,10 +171,14 @@ export const ParticipantPage = () => {
               <Stat label="First recording" value={fmtDate(x.firstRecordingAt)} />
               <Stat label="Last recording" value={fmtDate(x.lastRecordingAt)} />
               <Stat
-                label="Sessions missed"
-                value={x.recency.status === 'never' ? '—' : fmtInt(x.recency.missedSessions)}
-                {...(x.recency.missedSessions > 0
-                  ? { tone: x.recency.missedSessions > 1 ? ('bad' as const) : ('warn' as const) }
+                label="Visits missed"
+                value={
+                  x.recency.status === 'no_schedule' || x.recency.status === 'never'
+                    ? '—'
+                    : fmtInt(x.recency.missedVisits)
+                }
+                {...(x.recency.missedVisits > 0
+                  ? { tone: x.recency.missedVisits > 1 ? ('bad' as const) : ('warn' as const) }
                   : {})}
               />
             </div>

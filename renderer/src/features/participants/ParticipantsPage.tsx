@@ -136,7 +136,7 @@ const emptyText = (filter: Filter, query: string, studyId: number) =>
   ) : (
     <p>
       {filter === 'overdue'
-        ? 'Everyone with recordings is within the expected interval.'
+        ? 'No participant has missed a visit of the schedule.'
         : filter === 'never'
           ? 'Everyone has at least one recording.'
           : filter === 'no_account'

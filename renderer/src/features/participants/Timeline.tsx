@@ -272,7 +272,12 @@ export const Timeline = memo(function Timeline({
     setLocal(next);
     void save.run({ studyId, choice: next });
   };
-  const k = n !== undefined ? { baselineSessions: n } : {};
+  // Recordings dated after a withdrawal are left out of baselines and changes unless counted here.
+  const [countLate, setCountLate] = useState(false);
+  const k = {
+    ...(n !== undefined ? { baselineSessions: n } : {}),
+    ...(countLate ? { includeAfterWithdrawal: true } : {}),
+  };
 
   // Every measure, fetched once the charts shown are drawn and the window is idle (see above).
   const [wantAll, setWantAll] = useState(false);
@@ -365,6 +370,12 @@ export const Timeline = memo(function Timeline({
         <h2 id="timeline-h">Timeline</h2>
         <div className="actions timeline-controls">
           <Link href={paths.study(studyId).change}>Change statistics settings</Link>
+          {q.data?.sessions.some((s) => s.afterWithdrawal) && (
+            <label>
+              <input type="checkbox" checked={countLate} onChange={(e) => setCountLate(e.target.checked)} />{' '}
+              Count recordings made after the withdrawal
+            </label>
+          )}
           <SelectField
             label="Time axis"
             value={choice.axis}

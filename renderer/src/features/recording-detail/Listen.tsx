@@ -22,6 +22,7 @@ import { fmtBytes, fmtSeconds, plural } from '../../lib/format';
 import { mediaUrl } from '../../lib/rpc/media-url';
 import { PitchTrackLayer, PitchTrackLegend } from './PitchTrackLayer';
 import { frequencyToY, SPECTROGRAM } from './spectrogram-axis';
+import { usePlaceOnView, useViewRange } from './view-range';
 
 const SOURCE_LABEL: Record<MediaSource, string> = {
   original: 'Original file',
@@ -96,18 +97,6 @@ const SpeechSummary = ({ speech, loading }: { speech: SpeechRegions | undefined;
   );
 };
 
-/**
- * The spectrogram plugin's box does not follow the waveform's scrolling when zoomed in: it is scrolled
- * to the same place here, its frequency labels kept at its left edge.
- */
-const scrollSpectrogram = (box: HTMLElement | null, left: number) => {
-  const wrapper = box?.firstElementChild;
-  if (!(wrapper instanceof HTMLElement)) return;
-  wrapper.scrollLeft = left;
-  const labels = wrapper.querySelector<HTMLElement>('canvas[part="spec-labels"]');
-  if (labels) labels.style.left = `${wrapper.scrollLeft}px`;
-};
-
 /** The spectrogram's frequencies, on its own scale, in a gutter to its left (never over the image). */
 const GUTTER_HZ = [50, 100, 200, 500, 1000, 2000, 4000, 8000] as const;
 const SpectrogramGutter = () => (
@@ -150,6 +139,10 @@ const Player = ({
   const [zoom, setZoom] = useState(0);
   const [selected, setSelected] = useState<{ start: number; end: number } | null>(null);
   const [pitchShown, setPitchShown] = useState(true);
+  /** Counts the spectrogram's and the ruler's redraws: each is placed on the view again after one. */
+  const [redraws, setRedraws] = useState(0);
+  const view = useViewRange(ws.current, ready, redraws);
+  usePlaceOnView(view, spectroRef.current, timelineRef.current, redraws);
 
   // The address to play from: a session ticket in browser mode, app:// in the desktop app.
   useEffect(() => {
@@ -174,6 +167,12 @@ const Player = ({
     setReady(false);
     setDrawProblem(null);
     const reg = RegionsPlugin.create();
+    const redrawn = () => setRedraws((n) => n + 1);
+    const ruler = TimelinePlugin.create({
+      container: timelineRef.current,
+      height: 20,
+      style: { color: colours.text, fontSize: '12px' },
+    });
     const w = WaveSurfer.create({
       container: waveRef.current,
       media,
@@ -184,14 +183,7 @@ const Player = ({
       cursorWidth: 2,
       sampleRate: 16_000,
       dragToSeek: false,
-      plugins: [
-        reg,
-        TimelinePlugin.create({
-          container: timelineRef.current,
-          height: 20,
-          style: { color: colours.text, fontSize: '12px' },
-        }),
-      ],
+      plugins: [reg, ruler],
     });
     ws.current = w;
     regions.current = reg;
@@ -221,7 +213,7 @@ const Player = ({
               fftSamples: SPECTROGRAM.fftSamples,
               scale: SPECTROGRAM.scale,
             }),
-          );
+          ).on('ready', redrawn);
       }),
       w.on('ready', (d) => {
         setDuration(d);
@@ -234,7 +226,7 @@ const Player = ({
         );
       }),
       w.on('timeupdate', (t) => setTime(t)),
-      w.on('scroll', (_start, _end, left) => scrollSpectrogram(spectroRef.current, left)),
+      ruler.on('ready', redrawn),
       w.on('play', () => setPlaying(true)),
       w.on('pause', () => setPlaying(false)),
       w.on('finish', () => setPlaying(false)),
@@ -395,7 +387,7 @@ const Player = ({
             aria-label={`Spectrogram, 50 Hz to 8 kHz on a logarithmic axis${pitch && pitchShown ? ', with the pitch track drawn over it' : ''}`}
             role="img"
           />
-          {pitch && <PitchTrackLayer ws={ws.current} ready={ready} track={pitch} shown={pitchShown} />}
+          {pitch && <PitchTrackLayer view={view} track={pitch} shown={pitchShown} />}
         </div>
       </div>
       <PitchTrackLegend track={pitch} shown={pitchShown} onToggle={setPitchShown} />

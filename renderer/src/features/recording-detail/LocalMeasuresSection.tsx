@@ -3,13 +3,14 @@
  * docs/acoustics.md) beside the service's values, and the recording's quality control: its verdict with
  * the reasons and the levels it rests on. Keys, labels and units: shared/acoustics/measures.ts.
  */
+import { limitFlagsOf } from '../../../../shared/acoustics/limits';
 import { MEASURE_KEYS, MEASURES } from '../../../../shared/acoustics/measures';
 import type { LocalMeasurement } from '../../../../shared/contract/acoustics.contract';
 import { Badge } from '../../components/Badges';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { fmtDateTime, fmtNumber } from '../../lib/format';
+import { fmtDateTime, fmtInt, fmtNumber, plural } from '../../lib/format';
 
 const VERDICT = {
   good: { label: 'Good', tone: 'ok' },
@@ -45,49 +46,72 @@ const Quality = ({ m }: { m: LocalMeasurement }) => {
       <p className="muted">
         SNR {withUnit(q.snrDb, 'dB', 1)} · peak {withUnit(q.peakDbfs, 'dBFS', 1)} · RMS{' '}
         {withUnit(q.rmsDbfs, 'dBFS', 1)} · clipped {fmtNumber(q.clippingRatio * 100, 2)} % · DC offset{' '}
-        {fmtNumber(q.dcOffset, 3)} · {q.longSilences} long silence(s)
+        {fmtNumber(q.dcOffset, 3)} · {plural(q.longSilences, 'long silence')}
       </p>
     </div>
   );
 };
 
-const Measures = ({ m }: { m: LocalMeasurement }) => (
-  <>
-    {m.problem ? (
-      <Notice tone="bad" title="This recording could not be measured">
-        <p>{m.problem}</p>
-      </Notice>
-    ) : (
-      <>
-        <Quality m={m} />
-        <table className="table compact">
-          <caption>
-            Measured on this machine with {m.engineVersion}, pitch range {m.pitchFloorHz ?? '—'}–
-            {m.pitchCeilingHz ?? '—'} Hz, {fmtDateTime(m.measuredAt)}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Measure</th>
-              <th scope="col">Value</th>
-              <th scope="col">Method</th>
-            </tr>
-          </thead>
-          <tbody>
-            {MEASURE_KEYS.map((k) => (
-              <tr key={k}>
-                <th scope="row">
-                  {MEASURES[k].label} <code>{k}</code>
-                </th>
-                <td className="num">{withUnit(m.measures[k], MEASURES[k].unit)}</td>
-                <td className="muted">{MEASURES[k].algorithm}</td>
+const Measures = ({ m }: { m: LocalMeasurement }) => {
+  const limits = limitFlagsOf(m.measures, m.pitchFloorHz, m.pitchCeilingHz);
+  const atLimit = new Map(limits.map((f) => [f.measure as string, f]));
+  return (
+    <>
+      {m.problem ? (
+        <Notice tone="bad" title="This recording could not be measured">
+          <p>{m.problem}</p>
+        </Notice>
+      ) : (
+        <>
+          <Quality m={m} />
+          {limits.length > 0 && (
+            <Notice tone="warn" title="Values at the pitch search's limits">
+              <ul data-testid="limit-flags">
+                {limits.map((f) => (
+                  <li key={f.measure}>{f.text}.</li>
+                ))}
+              </ul>
+            </Notice>
+          )}
+          <table className="table compact">
+            <caption>
+              Measured on this machine with {m.engineVersion}, pitch range {fmtInt(m.pitchFloorHz)}–
+              {fmtInt(m.pitchCeilingHz)} Hz, {fmtDateTime(m.measuredAt)}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Measure</th>
+                <th scope="col">Value</th>
+                <th scope="col">Method</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </>
-    )}
-  </>
-);
+            </thead>
+            <tbody>
+              {MEASURE_KEYS.map((k) => (
+                <tr key={k}>
+                  <th scope="row">
+                    {MEASURES[k].label} <code>{k}</code>
+                  </th>
+                  <td className="num">
+                    {withUnit(m.measures[k], MEASURES[k].unit)}
+                    {atLimit.has(k) && (
+                      <>
+                        {' '}
+                        <Badge tone="warn" title={atLimit.get(k)!.text}>
+                          at the search {atLimit.get(k)!.limit}
+                        </Badge>
+                      </>
+                    )}
+                  </td>
+                  <td className="muted">{MEASURES[k].algorithm}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
+  );
+};
 
 export const LocalMeasuresSection = ({ recordingId }: { recordingId: number }) => {
   const q = useCall('acoustics.recording', { recordingId });

@@ -5,60 +5,40 @@
  * stored with the measures (migration 0160): the same engine run and pitch range as the numbers in
  * "Local acoustic measures", read at once rather than computed again.
  */
-import { useEffect, useId, useState } from 'react';
-import type WaveSurfer from 'wavesurfer.js';
+import { useId } from 'react';
 import type { PitchTrackView } from '../../../../shared/contract/acoustics.contract';
 import { SPECTROGRAM, runPath, trackRuns, trackSummary } from './spectrogram-axis';
+import type { ViewRange } from './view-range';
+import { fmtInt, fmtNumber } from '../../lib/format';
 
 /** Light line on a dark halo: readable on every colour of the spectrogram, in light and dark themes. */
 export const PITCH_LINE = '#5ef2ff';
 const PITCH_HALO = 'rgb(0 0 0 / 75%)';
 
-const hz = (v: number) => `${Math.round(v)} Hz`;
+const hz = (v: number) => `${fmtInt(Math.round(v))} Hz`;
 
 /** The sentence that stands for the drawing (screen readers, and under the legend for everyone). */
 export const pitchTrackText = (t: PitchTrackView): string => {
   const s = trackSummary(t);
   const range =
     t.pitchFloorHz !== null && t.pitchCeilingHz !== null
-      ? ` (searched between ${t.pitchFloorHz} and ${t.pitchCeilingHz} Hz)`
+      ? ` (searched between ${fmtInt(t.pitchFloorHz)} and ${fmtInt(t.pitchCeilingHz)} Hz)`
       : '';
   if (!s) return `Pitch track: no voiced frame found${range}.`;
-  return `Pitch track: median ${hz(s.medianHz)}, range ${hz(s.minHz)} to ${hz(s.maxHz)}, voiced in ${Math.round(s.voicedShare * 100)} % of the ${(t.step * 1000).toFixed(1)} ms frames${range}.`;
+  return `Pitch track: median ${hz(s.medianHz)}, range ${hz(s.minHz)} to ${hz(s.maxHz)}, voiced in ${fmtInt(Math.round(s.voicedShare * 100))} % of the ${fmtNumber(t.step * 1000, 1)} ms frames${range}.`;
 };
 
-/** The spectrogram's full width (the waveform's, zoomed) and how far it is scrolled, kept current. */
-const useSpectrogramGeometry = (ws: WaveSurfer | null, ready: boolean) => {
-  const [g, setG] = useState({ width: 0, scroll: 0, duration: 0 });
-  useEffect(() => {
-    if (!ws || !ready) return;
-    const measure = () =>
-      setG({ width: ws.getWrapper().offsetWidth, scroll: ws.getScroll(), duration: ws.getDuration() });
-    measure();
-    const unsubs = [ws.on('redraw', measure), ws.on('zoom', measure), ws.on('scroll', measure)];
-    // Page zoom and window resizes change the width without a wavesurfer event on every browser.
-    const ro = new ResizeObserver(measure);
-    ro.observe(ws.getWrapper());
-    return () => {
-      unsubs.forEach((u) => u());
-      ro.disconnect();
-    };
-  }, [ws, ready]);
-  return g;
-};
-
+/** Drawn on the player's view (view-range.ts): as wide as the waveform's drawing, scrolled as far. */
 export const PitchTrackLayer = ({
-  ws,
-  ready,
+  view,
   track,
   shown,
 }: {
-  ws: WaveSurfer | null;
-  ready: boolean;
+  view: ViewRange;
   track: PitchTrackView;
   shown: boolean;
 }) => {
-  const { width, scroll, duration } = useSpectrogramGeometry(ws, ready);
+  const { widthPx: width, scrollPx: scroll, duration } = view;
   if (!shown || width === 0 || duration === 0) return null;
   const runs = trackRuns(track, duration, width);
   const h = SPECTROGRAM.height;

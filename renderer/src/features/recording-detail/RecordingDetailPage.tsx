@@ -16,7 +16,16 @@ import { MeasureTable } from '../../components/MeasureTable';
 import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import { agree, fmtBytes, fmtDateTime, fmtInt, fmtLongDateTime, fmtSeconds, plural } from '../../lib/format';
+import {
+  agree,
+  fmtBytes,
+  fmtDateTime,
+  fmtInt,
+  fmtLongDateTime,
+  fmtNumber,
+  fmtSeconds,
+  plural,
+} from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { LocalMeasuresSection } from './LocalMeasuresSection';
@@ -25,6 +34,7 @@ import { useAction } from '../../lib/api';
 import { ErrorNotice } from '../../components/Feedback';
 import { CurationPanel } from './CurationPanel';
 import { Listen } from './Listen';
+import { SpeechDurations } from './SpeechDurations';
 
 const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
   manifest: 'from the manifest',
@@ -60,11 +70,6 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
     ['Bit rate', kbps(d.local.bitRateBps), s ? kbps(s.bitRateBps) : '—'],
     ['Size', fmtBytes(d.local.sizeBytes), s ? fmtBytes(s.sizeBytes) : '—'],
     ['Duration', fmtSeconds(d.local.durationSeconds), s ? fmtSeconds(s.durationSeconds) : '—'],
-    [
-      'Speech',
-      `${fmtSeconds(d.local.speechEstimateSeconds)} (estimate)`,
-      s ? fmtSeconds(s.speechSeconds) : '—',
-    ],
   ];
   return (
     <TableScroll label="Facts table">
@@ -102,7 +107,13 @@ const EventDetail = ({ detail }: { detail: string }) => {
     if (o && typeof o === 'object' && !Array.isArray(o)) {
       pairs = Object.entries(o).map(([k, v]) => [
         k.replace(/_/g, ' '),
-        Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
+        typeof v === 'number'
+          ? fmtNumber(v)
+          : Array.isArray(v)
+            ? v.join(', ')
+            : typeof v === 'object' && v !== null
+              ? JSON.stringify(v)
+              : String(v),
       ]);
     }
   } catch {
@@ -299,6 +310,7 @@ const Detail = ({
           )}
         </dl>
         <FactsTable d={d} />
+        <SpeechDurations d={d} />
       </Section>
 
       <Section title="Local checks">

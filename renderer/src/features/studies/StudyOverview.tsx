@@ -160,14 +160,14 @@ export const StudyOverview = () => {
         <QueryView q={overdue}>
           {(page) =>
             page.total === 0 ? (
-              <p className="muted">Everyone with recordings is within the expected interval.</p>
+              <p className="muted">No participant has missed a visit of the schedule.</p>
             ) : (
               <table className="table compact">
                 <thead>
                   <tr>
                     <th scope="col">Participant</th>
                     <th scope="col">Last recording</th>
-                    <th scope="col">Missed sessions</th>
+                    <th scope="col">Missed visits</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -180,8 +180,8 @@ export const StudyOverview = () => {
                         {fmtDate(p.lastRecordingAt)} ({plural(p.recency.daysSinceLast ?? 0, 'day')} ago)
                       </td>
                       <td>
-                        <Badge tone={p.recency.missedSessions > 1 ? 'bad' : 'warn'}>
-                          {fmtInt(p.recency.missedSessions)}
+                        <Badge tone={p.recency.missedVisits > 1 ? 'bad' : 'warn'}>
+                          {fmtInt(p.recency.missedVisits)}
                         </Badge>
                       </td>
                     </tr>
