@@ -3,7 +3,7 @@
  * modules below them (curation's recorder, for one) return so the services can pass it on unchanged.
  */
 import type { ApiError } from '../shared/api/api-error';
-import { explainApiError } from '../shared/api/api-error';
+import { explainApiError } from '../shared/api/api-error-explained';
 
 /** A refusal of the service layer, in the researcher's words. */
 export interface ServiceProblem {

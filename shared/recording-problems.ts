@@ -5,7 +5,8 @@
  * for results again); never an upload whose outcome is unknown.
  */
 import { z } from 'zod';
-import { ApiError, explainApiError, type ApiErrorKind } from './api/api-error';
+import { ApiError, type ApiErrorKind } from './api/api-error';
+import { explainApiError } from './api/api-error-explained';
 import { ANALYSIS_NAME, type AnalysisType } from './api/vocabulary';
 import { UsageSchema } from './contract/views';
 import type { AnalysisState, UploadState, VerdictView } from './study';

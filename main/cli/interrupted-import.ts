@@ -4,7 +4,7 @@
  * decision: exit 4); `voicescope wait` finds it, starts it and asks for the accounts the import would
  * have created, as `import --yes` does (the accounts' outcomes are reported the same way by both).
  */
-import { explainApiError } from '../../shared/api/api-error';
+import { explainApiError } from '../../shared/api/api-error-explained';
 import type { AccountCreationReport } from '../engine/accounts';
 import type { StudyService } from '../services/study-service';
 import type { Output } from './output';

@@ -3,7 +3,8 @@
  * limits) or by the database failing. The pause in memory rules; writing it down is best effort.
  */
 import { z } from 'zod';
-import { ApiError, explainApiError } from '../../shared/api/api-error';
+import { ApiError } from '../../shared/api/api-error';
+import { explainApiError } from '../../shared/api/api-error-explained';
 import { classifyDbError, describeDbProblem } from '../db/db-errors';
 import { appendEvent } from '../db/repos/event-log.repo';
 import { deleteSetting, readSetting, writeSetting } from '../db/repos/settings.repo';

@@ -66,7 +66,7 @@ import { ParticipantSummary, type SummaryReference } from './summary';
 import { TextWidths } from './text-widths';
 import { writeWorkbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
-import { boundToUtcMs, utcCell, zonedClock } from './time';
+import { boundToUtcMs, utcCell, utcSelection, zonedClock } from './time';
 import { completenessOf } from '../../shared/visit-accounting';
 import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
@@ -477,7 +477,7 @@ const streamRecordings = async (
   let current: Participant | null = null;
   let lastProgress = performance.now(),
     lastYield = lastProgress;
-  for (const rec of iterateSelection(pass.reader, pass.req)) {
+  for (const rec of iterateSelection(pass.reader, utcSelection(pass.req))) {
     if (signal?.aborted) throw new ExportCancelled();
     if (current?.id !== rec.r.participantId) {
       finishParticipant(pass, current);
@@ -692,7 +692,7 @@ export const runExport = async (
     if (!study) return err(unknownStudy(req.studyId));
     const { baselineSessions, reference } = changeReferenceOf(reader, req);
     req = { ...req, baselineSessions };
-    const counts = countSelection(reader, req);
+    const counts = countSelection(reader, utcSelection(req));
     if (counts.recordings === 0)
       return err(
         problem(

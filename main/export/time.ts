@@ -4,6 +4,8 @@
  * which Excel parses as a date (it does not parse the `T…Z` form), with its UTC offset.
  * Also turns the request's date bounds into UTC instants.
  */
+import type { ExportRequest } from '../../shared/export';
+import type { Selection } from '../db/repos/export-selection.repo';
 import { zonedWallTimeToUtc } from '../wall-time';
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
@@ -113,4 +115,19 @@ export const boundToUtcMs = (bound: string, timeZone: string, side: 'from' | 'to
   if (d === null) return Date.parse(bound);
   const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
   return side === 'from' ? dayStartUtc(y, m, day, timeZone) : dayStartUtc(y, m, day + 1, timeZone) - 1;
+};
+
+/** The request as the repository selects it: its filters, its date bounds as UTC instants (Date#toISOString). */
+export const utcSelection = (req: ExportRequest): Selection => {
+  const utc = (bound: string | undefined, side: 'from' | 'to') =>
+    bound === undefined ? undefined : new Date(boundToUtcMs(bound, req.timeZone, side)).toISOString();
+  return {
+    studyId: req.studyId,
+    participants: req.participants,
+    fromUtc: utc(req.from, 'from'),
+    toUtc: utc(req.to, 'to'),
+    sessions: req.sessions,
+    analyses: req.analyses,
+    states: req.states,
+  };
 };

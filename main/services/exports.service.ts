@@ -1,10 +1,12 @@
 /** Exports: what a study offers for export, which participant codes it does not know, and the export itself. */
+import { mkdirSync } from 'node:fs';
 import type { ApiVersion, AnalysisType } from '../../shared/api/vocabulary';
 import type { ExportProblem, ExportReport } from '../../shared/export';
 import type { Result } from '../../shared/result';
 import { exportFacts, exportStudyRow } from '../db/repos/export-options.repo';
 import { participantCodesOfStudy } from '../db/repos/participants.repo';
 import { runExport, type RunExportOptions } from '../export/run-export';
+import { exportsDirOf } from '../workspace/workspace';
 import type { ServiceContext } from './service-context';
 
 export interface ExportOffer {
@@ -26,6 +28,8 @@ export interface ExportsService {
   /** The codes among `codes` that are not participants of the study. */
   unknownCodes(studyId: number, codes: readonly string[]): string[];
   runExport(request: unknown, o: RunExportOptions): Promise<Result<ExportReport, ExportProblem>>;
+  /** The workspace's exports folder (where browser mode writes), made when missing. */
+  workspaceExportsFolder(): string;
 }
 
 export const exportsService = (ctx: ServiceContext): ExportsService => {
@@ -54,5 +58,10 @@ export const exportsService = (ctx: ServiceContext): ExportsService => {
       return [...new Set(codes)].filter((c) => !known.has(c));
     },
     runExport: (request, o) => runExport(db, request, o),
+    workspaceExportsFolder() {
+      const dir = exportsDirOf(ctx.workspace.dir);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    },
   };
 };

@@ -4,14 +4,16 @@
  */
 import { analysisTypesFor } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
-import type { ImportPlan, ImportRequest } from '../../shared/study';
+import type { ImportPlan, ImportRequest, PlannedAction } from '../../shared/study';
 import { profileById } from '../db/repos/profiles.repo';
 import { studyProfileId } from '../db/repos/studies.repo';
 import { createMissingAccounts, type AccountCreationReport } from '../engine/accounts';
+import { checkCredits, type CreditCheck } from '../engine/credit-check';
 import { commitImport, type CommitResult } from '../import/import-commit';
 import { planImport } from '../import/import-plan';
 import type { Engine } from './engine.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
+import type { UsageService } from './usage.service';
 
 export interface ImportsService {
   planImport(
@@ -32,9 +34,11 @@ export interface ImportsService {
     studyId: number,
     codes?: readonly string[],
   ): Promise<Result<AccountCreationReport, ServiceProblem>>;
+  /** Whether the study's credits cover the plan's uploads, from a fresh usage read; null when the study or its profile is gone. */
+  creditEstimate(plan: ImportPlan): Promise<Result<CreditCheck, ServiceProblem> | null>;
 }
 
-export const importsService = (ctx: ServiceContext, engine: Engine): ImportsService => {
+export const importsService = (ctx: ServiceContext, engine: Engine, usage: UsageService): ImportsService => {
   const { db, workspace, now } = ctx;
   return {
     async planImport(req, onProgress) {
@@ -96,6 +100,14 @@ export const importsService = (ctx: ServiceContext, engine: Engine): ImportsServ
       const report = await createMissingAccounts(db, c.value, studyId, { now, ...(codes ? { codes } : {}) });
       engine.service.wake();
       return ok(report);
+    },
+    async creditEstimate(plan) {
+      const profileId = studyProfileId(db, plan.request.studyId);
+      if (profileId === null) return null;
+      const read = await usage.readUsage(profileId);
+      if (!read.ok) return read;
+      const sending: PlannedAction[] = ['upload', 'convert_and_upload'];
+      return ok(checkCredits(read.value, plan.files.filter((f) => sending.includes(f.action)).length));
     },
   };
 };

@@ -86,7 +86,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...usage,
     ...profilesService(ctx, engine, usage),
     ...studiesService(ctx),
-    ...importsService(ctx, engine),
+    ...importsService(ctx, engine, usage),
     ...batchesService(ctx, engine, usage),
     ...recordingsService(ctx, engine),
     ...recordingAudioService(ctx),

@@ -1,7 +1,8 @@
 /**
  * Typed API failures, as plain serialisable values (they cross IPC intact, unlike Error subclasses).
- * `classifyHttpError` maps status and the service's `type` to a kind; `explainApiError` says, in a
- * researcher's words, what went wrong and what to do.
+ * `classifyHttpError` maps status and the service's `type` to a kind; `explainApiError`
+ * (api-error-explained.ts, which imports only this module's types and no zod, so the window's first
+ * screen loads without zod) says, in a researcher's words, what went wrong and what to do.
  */
 import { z } from 'zod';
 
@@ -121,9 +122,3 @@ export const classifyHttpError = (
       return 'UnexpectedStatus';
   }
 };
-
-/**
- * What went wrong and what to do, in a researcher's words: in api-error-explained.ts, which holds no zod,
- * so the window's first screen (whose error notice explains service errors) loads without zod.
- */
-export { explainApiError, type Explanation } from './api-error-explained';

@@ -12,9 +12,6 @@
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
-import type { ExportRequest } from '../../../shared/export';
-import type { MeasureValue, PairView, RecordingView } from '../../export/schema';
-import { boundToUtcMs } from '../../export/time';
 import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import {
@@ -24,13 +21,72 @@ import {
   type StoredFlag,
 } from './data-quality.repo';
 
+/** What an export selects: the request's filters, its date bounds already turned into UTC instants by the caller. */
+export interface Selection {
+  readonly studyId: number;
+  /** Participant codes; absent: every participant. */
+  readonly participants?: readonly string[] | undefined;
+  /** recorded_at on or after this instant, as Date#toISOString writes it (the column's form). */
+  readonly fromUtc?: string | undefined;
+  /** recorded_at on or before this instant, as Date#toISOString writes it. */
+  readonly toUtc?: string | undefined;
+  /** Session labels; the empty string selects recordings without one. Absent: every session. */
+  readonly sessions?: readonly string[] | undefined;
+  /** Analysis types; absent: all. */
+  readonly analyses?: readonly AnalysisType[] | undefined;
+  /** States of an analysis type for it to be selected; absent: every state. */
+  readonly states?: readonly string[] | undefined;
+}
+
+export interface RecordingView {
+  readonly id: number;
+  readonly participantId: number;
+  readonly participant: string;
+  readonly session: string | null;
+  readonly recordedAt: string;
+  readonly recordedAtSource: string;
+  readonly sourcePath: string;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+  readonly format: string | null;
+  readonly sampleRateHz: number | null;
+  readonly durationSeconds: number | null;
+  readonly speechEstimateSeconds: number | null;
+  readonly converted: number;
+  readonly uploadState: string;
+  readonly recordingId: string | null;
+  readonly apiVersion: string | null;
+  readonly resultSource: string | null;
+  readonly uploadedAt: string | null;
+  readonly svcFormat: string | null;
+  readonly svcSizeBytes: number | null;
+  readonly svcSampleRateHz: number | null;
+  readonly svcBitRateBps: number | null;
+  readonly svcDurationSeconds: number | null;
+  readonly svcSpeechSeconds: number | null;
+  readonly batchId: number | null;
+  readonly isolate: number | null;
+  /** Curation (migration 0120): when and why the recording was excluded from analysis; null: included. */
+  readonly excludedAt: string | null;
+  readonly excludedReason: string | null;
+  /** JSON array of provenance notes ({at, note, act}); null when there are none. */
+  readonly provenance: string | null;
+}
+
+export interface PairView {
+  readonly type: AnalysisType;
+  readonly state: string;
+}
+
+export type MeasureValue = number | string;
+
 interface Filter {
   readonly where: string;
   readonly pairWhere: string;
   readonly params: Record<string, string | number>;
 }
 
-const filterOf = (req: ExportRequest): Filter => {
+const filterOf = (req: Selection): Filter => {
   const params: Record<string, string | number> = { study: req.studyId };
   const where = ['p.study_id = @study', 'r.study_id = @study'];
   if (req.participants) {
@@ -38,13 +94,13 @@ const filterOf = (req: ExportRequest): Filter => {
     params['participants'] = JSON.stringify(req.participants);
   }
   // recorded_at is stored as Date#toISOString (fixed width, Z), so text order is time order.
-  if (req.from !== undefined) {
+  if (req.fromUtc !== undefined) {
     where.push('r.recorded_at >= @from');
-    params['from'] = new Date(boundToUtcMs(req.from, req.timeZone, 'from')).toISOString();
+    params['from'] = req.fromUtc;
   }
-  if (req.to !== undefined) {
+  if (req.toUtc !== undefined) {
     where.push('r.recorded_at <= @to');
-    params['to'] = new Date(boundToUtcMs(req.to, req.timeZone, 'to')).toISOString();
+    params['to'] = req.toUtc;
   }
   if (req.sessions) {
     where.push(`coalesce(r.session_label, '') IN (SELECT value FROM json_each(@sessions))`);
@@ -100,7 +156,7 @@ export interface SelectionCounts {
   readonly pairsByType: Readonly<Partial<Record<AnalysisType, number>>>;
 }
 
-export const countSelection = (db: Db, req: ExportRequest): SelectionCounts => {
+export const countSelection = (db: Db, req: Selection): SelectionCounts => {
   const f = filterOf(req);
   const head = db
     .prepare(
@@ -216,7 +272,7 @@ const TYPE_ORDER = new Map<string, number>(ANALYSIS_TYPES.map((t, i) => [t, i]))
  * generator over better-sqlite3 iterators: only one recording is in memory at a time. The
  * connection must not be written to while it runs (runExport reads through its own connection).
  */
-export function* iterateSelection(db: Db, req: ExportRequest): Generator<SelectedRecording, void, undefined> {
+export function* iterateSelection(db: Db, req: Selection): Generator<SelectedRecording, void, undefined> {
   const f = filterOf(req);
   const recordings = db
     .prepare(

@@ -5,52 +5,13 @@ import { type MeasureDef } from '../../../shared/api/measures';
 import { type AnalysisType } from '../../../shared/api/vocabulary';
 import { type ChangeStats } from '../../../shared/change';
 import { type AnswerAsReceived, type StoredFlag } from '../../db/repos/data-quality.repo';
+import type { MeasureValue, PairView, RecordingView } from '../../db/repos/export-selection.repo';
 import { type StoredMeasurement } from '../../db/repos/local-measures.repo';
 import { type LocalMeasureDef, type LocalPairView } from '../local-columns';
 import { type LocalTime } from '../time';
 import { type VisitCells } from '../visit-files';
 
-export interface RecordingView {
-  readonly id: number;
-  readonly participantId: number;
-  readonly participant: string;
-  readonly session: string | null;
-  readonly recordedAt: string;
-  readonly recordedAtSource: string;
-  readonly sourcePath: string;
-  readonly sha256: string;
-  readonly sizeBytes: number;
-  readonly format: string | null;
-  readonly sampleRateHz: number | null;
-  readonly durationSeconds: number | null;
-  readonly speechEstimateSeconds: number | null;
-  readonly converted: number;
-  readonly uploadState: string;
-  readonly recordingId: string | null;
-  readonly apiVersion: string | null;
-  readonly resultSource: string | null;
-  readonly uploadedAt: string | null;
-  readonly svcFormat: string | null;
-  readonly svcSizeBytes: number | null;
-  readonly svcSampleRateHz: number | null;
-  readonly svcBitRateBps: number | null;
-  readonly svcDurationSeconds: number | null;
-  readonly svcSpeechSeconds: number | null;
-  readonly batchId: number | null;
-  readonly isolate: number | null;
-  /** Curation (migration 0120): when and why the recording was excluded from analysis; null: included. */
-  readonly excludedAt: string | null;
-  readonly excludedReason: string | null;
-  /** JSON array of provenance notes ({at, note, act}); null when there are none. */
-  readonly provenance: string | null;
-}
-
-export interface PairView {
-  readonly type: AnalysisType;
-  readonly state: string;
-}
-
-export type MeasureValue = number | string;
+export type { MeasureValue, PairView, RecordingView } from '../../db/repos/export-selection.repo';
 
 /** One recording with its times already formatted (once per recording, not once per row). */
 export interface RecordingCtx {

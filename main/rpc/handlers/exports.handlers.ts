@@ -4,7 +4,6 @@
  * workspace's exports folder, from which the bridge serves the download. Each run can be cancelled;
  * its progress goes out as events.
  */
-import { mkdirSync } from 'node:fs';
 import { ANALYSIS_TYPES } from '../../../shared/api/vocabulary';
 import type { exportsContract } from '../../../shared/contract/exports.contract';
 import { err, ok } from '../../../shared/result';
@@ -50,8 +49,7 @@ export const exportsHandlers = (d: HostDeps): HandlersOf<typeof exportsContract>
     async 'exports.run'({ exportId, request, destination }) {
       if (running.has(exportId))
         return err(appError('CONFLICT', 'This export is already running.', 'Wait for it to finish.'));
-      const outDir = destination ?? exportsDirOf(service.workspace.dir);
-      if (!destination) mkdirSync(outDir, { recursive: true, mode: 0o700 });
+      const outDir = destination ?? service.workspaceExportsFolder();
       const abort = new AbortController();
       running.set(exportId, abort);
       try {

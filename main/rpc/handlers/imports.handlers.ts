@@ -5,8 +5,6 @@
 import type { importsContract } from '../../../shared/contract/imports.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
-import type { PlannedAction } from '../../../shared/study';
-import { checkCredits } from '../../engine/credit-check';
 import type { HandlersOf } from '../router';
 import { fromProblem, type HostDeps } from './deps';
 
@@ -54,8 +52,8 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
     async 'imports.creditEstimate'({ planId }) {
       const plan = plans.get(planId);
       if (!plan) return planGone();
-      const study = service.listStudies().find((s) => s.id === plan.request.studyId);
-      if (!study?.profileId)
+      const estimate = await service.creditEstimate(plan);
+      if (!estimate)
         return err(
           appError(
             'NOT_FOUND',
@@ -63,10 +61,7 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
             'Choose a study and preview again.',
           ),
         );
-      const usage = await service.readUsage(study.profileId);
-      if (!usage.ok) return fromProblem(usage.error);
-      const sending: PlannedAction[] = ['upload', 'convert_and_upload'];
-      return ok(checkCredits(usage.value, plan.files.filter((f) => sending.includes(f.action)).length));
+      return estimate.ok ? ok(estimate.value) : fromProblem(estimate.error);
     },
     async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label, start }) {
       const plan = plans.get(planId);

@@ -1,4 +1,4 @@
-import { explainApiError } from '../../../shared/api/api-error';
+import { explainApiError } from '../../../shared/api/api-error-explained';
 import type { participantsContract } from '../../../shared/contract/participants.contract';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';

@@ -526,7 +526,7 @@ describe('keys travel only over https, loopback excepted', () => {
       },
     });
     expect(up).toMatchObject({ status: 'rejected', attempts: 0, error: { kind: 'InsecureAddress' } });
-    const { explainApiError } = await import('../../../shared/api/api-error');
+    const { explainApiError } = await import('../../../shared/api/api-error-explained');
     if (!usage.ok) expect(explainApiError(usage.error).summary).toMatch(/did not send the API key.*https/);
     for (const call of fetchSpy.mock.calls as unknown[][]) expect(JSON.stringify(call)).not.toContain(KEY);
   });

@@ -1,6 +1,7 @@
 /** Accounts kept when odd, usage flagged, and every error in words (issue 13, items 4 and 6). */
 import { describe, expect, it } from 'vitest';
-import { apiError, bodyExcerpt, classifyHttpError, explainApiError } from '../../../shared/api/api-error';
+import { apiError, bodyExcerpt, classifyHttpError } from '../../../shared/api/api-error';
+import { explainApiError } from '../../../shared/api/api-error-explained';
 import { readAccount, readErrorBody, readUsage } from '../../../shared/api/read/answers';
 
 const ID = '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_KINDS, apiError, classifyHttpError, explainApiError } from '../../../shared/api/api-error';
+import { API_ERROR_KINDS, apiError, classifyHttpError } from '../../../shared/api/api-error';
+import { explainApiError } from '../../../shared/api/api-error-explained';
 
 describe('researcher-facing explanations', () => {
   it('every error kind says what happened and what to do, in sentences', () => {

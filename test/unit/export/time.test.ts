@@ -1,7 +1,8 @@
 /** Timestamps: UTC cells, local wall-clock times and offsets in any zone (the per-day cache agrees with Intl at every instant), and date bounds. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundToUtcMs, utcCell, zonedClock } from '../../../main/export/time';
+import { ExportRequestSchema } from '../../../shared/export';
+import { boundToUtcMs, utcCell, utcSelection, zonedClock } from '../../../main/export/time';
 
 /** The local time and offset straight from Intl, for comparison. */
 const direct = (ms: number, timeZone: string): { local: string; offset: string } => {
@@ -76,5 +77,29 @@ describe('time cells', () => {
     expect(new Date(boundToUtcMs('2024-09-08', 'America/Santiago', 'from')).toISOString()).toBe(
       '2024-09-08T04:00:00.000Z',
     );
+  });
+
+  it('hands the repository its date bounds already in UTC, the day read in the export time zone', () => {
+    const req = ExportRequestSchema.parse({
+      studyId: 7,
+      participants: ['P01'],
+      from: '2024-03-31',
+      to: '2024-03-31',
+      sessions: [''],
+      timeZone: 'Europe/Berlin',
+    });
+    expect(utcSelection(req)).toEqual({
+      studyId: 7,
+      participants: ['P01'],
+      fromUtc: '2024-03-30T23:00:00.000Z',
+      toUtc: '2024-03-31T21:59:59.999Z',
+      sessions: [''],
+      analyses: undefined,
+      states: undefined,
+    });
+    expect(utcSelection({ ...req, from: undefined, to: undefined })).toMatchObject({
+      fromUtc: undefined,
+      toUtc: undefined,
+    });
   });
 });

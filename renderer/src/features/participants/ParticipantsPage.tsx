@@ -11,7 +11,7 @@ import {
   type ParticipantRow,
 } from '../../../../shared/contract/participants.contract';
 import { Badge } from '../../components/Badges';
-import { preloadParticipantPage } from './routes';
+import { preloadParticipantPage } from './participant-screen';
 import { Empty, ErrorNotice, Notice } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Form';
 import { PageHeader, TabLink } from '../../components/Page';

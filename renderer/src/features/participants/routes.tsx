@@ -1,16 +1,6 @@
-import { lazyScreen, preloadScreen } from '../../app/lazy-screen';
+import { lazyScreen } from '../../app/lazy-screen';
 import { patterns, type FeatureRoute } from '../../app/paths';
-
-const participantPage = lazyScreen(
-  () => import('./ParticipantPage'),
-  (m) => m.ParticipantPage,
-);
-
-/**
- * Starts fetching the participant page's code (its charts and uPlot, the largest of the screens a
- * researcher opens again and again) where a participant is likely to be opened next: the list shows it.
- */
-export const preloadParticipantPage = (): void => preloadScreen(participantPage);
+import { participantPage } from './participant-screen';
 
 export const participantRoutes: readonly FeatureRoute[] = [
   [

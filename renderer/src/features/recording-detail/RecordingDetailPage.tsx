@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { explainApiError } from '../../../../shared/api/api-error';
+import { explainApiError } from '../../../../shared/api/api-error-explained';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
