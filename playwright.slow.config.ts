@@ -1,6 +1,6 @@
 /**
- * The long window journeys of `npm run test:slow` (`test/e2e/*.slow.e2e.ts`, e.g. the 12-week study of
- * issue 15): the same browser, fixtures and reporters as playwright.config.ts, kept out of `npm test`
+ * The long window journeys of `npm run test:slow` (`test/e2e/*.slow.e2e.ts`, e.g. the 12-week study): the
+ * same browser, fixtures and reporters as playwright.config.ts, kept out of `npm test`
  * for its time.
  */
 import { defineConfig } from '@playwright/test';

@@ -73,7 +73,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
       if (!sandbox.profileHasKey(p.id)) await service.setProfileKey(p.id, sandbox.apiKey);
     }
   }
-  // Batches whose import asked for a start that a crash interrupted are started now (issue 18).
+  // Batches whose import asked for a start that a crash interrupted are started now.
   service.startInterruptedBatches();
   service.startEngine();
   const now = o.engine?.now ?? Date.now;

@@ -1,6 +1,6 @@
 /**
  * The time axes a study's charts can use, written once for the participant page, the cohort view and
- * the stored chart choice. With a visit schedule (issue 15), "visit" is the visit a recording is assigned
+ * the stored chart choice. With a visit schedule, "visit" is the visit a recording is assigned
  * to and "days" counts from the participant's baseline (the participant page's timeline and the cohort
  * service read them from the visit ledger); without one, "visit" is the session's place in the
  * participant's analysed sessions and "days" counts from the first analysed session (`axisValue`).

@@ -1,5 +1,5 @@
 /**
- * The cohort view's summary (issue 16): per time bin (a visit, or a week of days or dates), the median
+ * The cohort view's summary: per time bin (a visit, or a week of days or dates), the median
  * and the interquartile range of one value per participant, per group. A participant with several
  * sessions in one bin counts once (the mean of their values there), so no one weighs more for recording
  * more often. Quartiles are type 7 (linear between order statistics: R's and numpy's default).

@@ -1,5 +1,5 @@
 /**
- * Curation (issue 15): the researcher's acts that mend a study, each kept with who, when, why, and the
+ * Curation: the researcher's acts that mend a study, each kept with who, when, why, and the
  * recording's state before and after. The one list of acts; the audit kinds they write are in
  * shared/contract/audit.contract.ts, their labels in the window's labels.
  */

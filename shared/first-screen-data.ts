@@ -1,5 +1,5 @@
 /**
- * What browser mode's bridge writes into the window's page for its first screen (issue 16): the answers
+ * What browser mode's bridge writes into the window's page for its first screen: the answers
  * of the first screen's calls, so the window draws it without waiting for its WebSocket, and, when the
  * host rendered the first screen into the page (renderer/src/ssr/first-screen.tsx), which screen that
  * is and every other call it made with its answer, so the window's first render is the page's and React

@@ -1,5 +1,5 @@
 /**
- * Where the same audio was seen before upload (issue 15), in the researcher's words: one sentence for
+ * Where the same audio was seen before upload, in the researcher's words: one sentence for
  * the import preview, the command line and the recording page alike.
  */
 import type { SeenElsewhere } from './study';

@@ -69,7 +69,7 @@ export const FINDING_SEVERITIES = ['refuse', 'warn'] as const;
 export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
 
 /**
- * A participant's place in the study (issue 15). `enrolled`: signed up, not yet recording; `active`:
+ * A participant's place in the study. `enrolled`: signed up, not yet recording; `active`:
  * expected to record (the only status the overdue flags count); `completed`: finished the schedule;
  * `withdrawn`: left, with a reason. Each change has a date (the participant's status history).
  */

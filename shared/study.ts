@@ -96,7 +96,7 @@ export interface PlannedFile {
   readonly alreadyRefused?: { readonly recordingId: number; readonly batchId: number | null } | undefined;
   /**
    * The same audio under another participant of this study (stored, or another file of this plan) or in
-   * another study of the workspace (issue 15); absent or empty when it was seen nowhere else. Such a
+   * another study of the workspace; absent or empty when it was seen nowhere else. Such a
    * file is held as a duplicate: the researcher decides.
    */
   readonly seenElsewhere?: readonly SeenElsewhere[] | undefined;

@@ -1,6 +1,6 @@
 /**
  * The measures a participant's timeline can chart: the service's catalogue (shared/api/measures.ts) and
- * the local acoustic measures (shared/acoustics/measures.ts, issue 19) under their exports' wide names
+ * the local acoustic measures (shared/acoustics/measures.ts) under their exports' wide names
  * `lm_<key>`, analysis "local". Both vocabularies stay where they are written; this only lists them
  * together, in the shape the charts read.
  */

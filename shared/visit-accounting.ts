@@ -1,5 +1,5 @@
 /**
- * Missing-data accounting (issue 15): every expected visit of every participant is either present (a
+ * Missing-data accounting: every expected visit of every participant is either present (a
  * usable recording) or explained by one missing-data reason from shared/missing-data.ts, with a detail
  * (the local refusal's reason, the service's error type, the exclusion's reason...). Pure: the
  * repositories read the facts, visits.csv, completeness.csv and the completeness screen show this.

@@ -1,5 +1,5 @@
 /**
- * A study's visit schedule and how recordings fall into it (issue 15). Pure: the repositories read the
+ * A study's visit schedule and how recordings fall into it. Pure: the repositories read the
  * facts, this decides; the window, the command line and the exports all show what it decides.
  *
  * The rules, in order, for one recording:

@@ -70,7 +70,7 @@ export interface LocalProbe {
 }
 
 /**
- * The receipt compared with what was sent (issue 13, item 5): the account, the recording time, and the
+ * The receipt compared with what was sent: the account, the recording time, and the
  * audio facts against the probe. A converted copy is compared as what was sent (WAV at 16 kHz, the copy's
  * size); facts the workstation could not read are not compared. Differences are flags, never a refusal.
  */

@@ -1,5 +1,5 @@
 /**
- * The visit columns of the per-recording files and the two missing-data files (issue 15):
+ * The visit columns of the per-recording files and the two missing-data files:
  * `visits.csv`, one row per expected visit of every participant with either the recording its values
  * come from or a missing-data reason, and `completeness.csv`, the study's visits x reasons counts. The
  * codes come from shared/missing-data.ts; the column schema (schema.ts) lists these files with the rest.

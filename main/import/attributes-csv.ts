@@ -1,5 +1,5 @@
 /**
- * Participant attributes from a CSV (issue 16): a header `participant_code,<attribute>,…` and one row
+ * Participant attributes from a CSV: a header `participant_code,<attribute>,…` and one row
  * per participant. Comma, semicolon or tab separated; a byte-order mark is ignored; an empty cell leaves
  * that attribute as it is. The text is read here and nothing else: which codes exist is the service's.
  */

@@ -211,7 +211,7 @@ export function parseManifest(text: string, opts: ManifestOptions): Result<Manif
     return i === undefined ? '' : (r.fields[i] ?? '');
   };
   const cell = (r: RawRecord, c: KnownColumn): string => raw(r, c).trim();
-  // Session labels with spaces at their start or end are stored trimmed; the preview says so (issue 18).
+  // Session labels with spaces at their start or end are stored trimmed; the preview says so.
   const trimmedSessions: string[] = [];
   const rows: ManifestRow[] = [];
   const rowErrors: ManifestRowError[] = [];

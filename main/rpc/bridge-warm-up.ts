@@ -5,7 +5,7 @@
  * first render costs more than the next), its stylesheet, a WebSocket and `app.info` over it, as the window does. Node compiles its HTTP, WebSocket and router paths on first use, so the first request
  * and call cost the host more than the next (under a load of 28 on this 2-core machine: the first page
  * 80 to 220 ms and the first call 13 to 37 ms without the warm-up, 20 to 110 and 4 to 12 ms with it),
- * which the researcher's first window would otherwise pay (issue 16). Everything stays on the loopback
+ * which the researcher's first window would otherwise pay. Everything stays on the loopback
  * and uses the launch token as the window does; a failure is only a slower first window, so it is
  * noted, never thrown.
  */

@@ -1,5 +1,5 @@
 /**
- * The window's first screen, answered with its page (issue 16): the bridge asks the router for
+ * The window's first screen, answered with its page: the bridge asks the router for
  * `app.info` exactly as a WebSocket call would (input and answer parsed against the contract) and writes
  * the answer into index.html as a JSON data block (shared/first-screen-data.ts). `<` is written as
  * `\u003c`, so no text in it can close its element or open another; U+2028 and U+2029 are escaped too.

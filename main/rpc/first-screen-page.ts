@@ -1,5 +1,5 @@
 /**
- * The window's page as browser mode's bridge serves it with the launch token (issue 16): the first
+ * The window's page as browser mode's bridge serves it with the launch token: the first
  * screen rendered into its root (renderer/src/ssr/first-screen.tsx, every call it makes answered by the
  * router exactly as a WebSocket call would be) and the answers it was rendered from in a JSON data block
  * (main/rpc/first-screen-data.ts), so the heading and the screen are in the page and the window takes

@@ -1,5 +1,5 @@
 /**
- * The cohort view's service (issue 16): one measure across a study's participants (one series per API
+ * The cohort view's service: one measure across a study's participants (one series per API
  * version and participant, never joined), the participants' researcher-defined attributes (set one by
  * one, or imported from a CSV), and the researcher's chart choices per study.
  */
@@ -86,7 +86,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       const attrs = attributesBy(studyId);
       const local = localKeyOf(measureKey);
       const numeric = local !== null || MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
-      // With a visit schedule, the visit axis and day 0 are the design's (issue 15's rules, one ledger).
+      // With a visit schedule, the visit axis and day 0 are the design's (the same rules, one ledger).
       const ledger = buildVisitLedger(db, studyId, ctx.now());
       const scheduled = ledger !== null && ledger.design.visits.length > 0 ? ledger : null;
       const place = new Map(scheduled?.design.visits.map((d) => [d.id, d.position]));

@@ -1,5 +1,5 @@
 /**
- * Curation: the researcher mends a study (issue 15). Reassign a recording to another participant or
+ * Curation: the researcher mends a study. Reassign a recording to another participant or
  * session label; exclude it from analysis with a reason and restore it; delete a recording that was
  * never sent; undo any of these. Every act is written in one transaction with its audit entry:
  * a `curation_acts` row (who, when, reason, the recording's state before and after) and an entry in

@@ -1,5 +1,5 @@
 /**
- * Dismissing a needs-you item with a reason (issue 15, docs/curation.md): a refused file, a duplicate held
+ * Dismissing a needs-you item with a reason (docs/curation.md): a refused file, a duplicate held
  * back or a recording whose analysis failed, which the researcher has looked at and sets aside. The item
  * is identified by its recording. A dismissed item leaves the needs-you list (and the "needs you" filter)
  * while the recording stays in the state it was dismissed in; it is listed as dismissed with who, when

@@ -1,5 +1,5 @@
 /**
- * Curation of participants (issue 15): merge a participant entered twice into the other. Every act is a
+ * Curation of participants: merge a participant entered twice into the other. Every act is a
  * curation act with who, when, why, before and after, and an entry in the audit log
  * (main/services/curation-recorder.ts); undo goes through the curation service's `undoCuration`, which
  * hands participant acts to `undoParticipantAct` here.

@@ -1,5 +1,5 @@
 /**
- * Study design (issue 15): the study's period and schedule, participants' status and baseline, each
+ * Study design: the study's period and schedule, participants' status and baseline, each
  * recording's visit and the researcher's override, every expected visit with its missing-data reason,
  * and the completeness table. Reads go through the visit ledger (main/design/visit-ledger.ts).
  */

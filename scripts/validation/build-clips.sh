@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cuts and joins the fetched real-speech files (fetch-corpus.sh) into the validation clips of issue 19:
+# Cuts and joins the fetched real-speech files (fetch-corpus.sh) into the acoustic validation clips:
 # at least 20 clips of 30-90 s of conversational, read and Parkinsonian speech and sustained vowels.
 # Needs sox. The recipe is this file; the clips land in <clips folder> (never in the repository).
 #

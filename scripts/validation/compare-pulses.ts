@@ -1,5 +1,5 @@
 /**
- * Step-by-step comparison of the engine's jitter and shimmer path with Praat's (issue 19): the To Pitch
+ * Step-by-step comparison of the engine's jitter and shimmer path with Praat's: the To Pitch
  * (ac) track the pulses come from, the pulses themselves, jitter and shimmer computed by our formulas on
  * Praat's own pulses, and shimmer recomputed from Praat's AmplitudeTier (period).
  *

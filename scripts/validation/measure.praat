@@ -1,5 +1,5 @@
 # Voicescope acoustic measures, computed by Praat itself, for the validation harness
-# (scripts/validation/acoustics.ts). Settings are the ones fixed by issue 19 and docs/acoustics.md.
+# (scripts/validation/acoustics.ts). Settings are the ones docs/acoustics.md gives.
 #
 #   praat --run scripts/validation/measure.praat <file.wav> <pitch floor> <pitch ceiling> <pitch track out | ->
 #

@@ -1,7 +1,7 @@
 /**
  * A service error explained in a researcher's words: what went wrong and what to do. Kept apart from
  * api-error.ts's schemas, and free of zod, so the window's first screen, whose error notice uses it,
- * loads without zod (issue 16). api-error.ts re-exports it.
+ * loads without zod. api-error.ts re-exports it.
  */
 import type { ApiError, ApiErrorKind } from './api-error';
 

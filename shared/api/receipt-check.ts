@@ -1,5 +1,5 @@
 /**
- * Compares an upload receipt with what was sent (issue 13, item 5): the account and the recording time
+ * Compares an upload receipt with what was sent: the account and the recording time
  * must be those of the request; the audio facts are compared with the workstation's own probe of the
  * file, within the tolerances below. Differences are flags on the recording, never a refusal.
  */

@@ -1,5 +1,5 @@
 /**
- * Local acoustic measures and recording quality control (issue 19): one recording's measures as
+ * Local acoustic measures and recording quality control: one recording's measures as
  * computed on this machine, with their provenance, for the recording page beside the service's values.
  * Keys, units and labels: shared/acoustics/measures.ts.
  */

@@ -21,7 +21,7 @@ export const AUDIT_KINDS = [
   'participant_status_changed',
   'visit_schedule_changed',
   'visit_assignment_changed',
-  // curation (issue 15): one entry per act, naming the act (main/curation/) and who did it
+  // curation: one entry per act, naming the act (main/curation/) and who did it
   'recording_reassigned',
   'recording_excluded',
   'recording_restored',

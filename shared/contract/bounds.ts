@@ -1,5 +1,5 @@
 /**
- * The bounds every request obeys (issue 14): one set of zod helpers, used by every contract input.
+ * The bounds every request obeys: one set of zod helpers, used by every contract input.
  *   - every string has a maximum length and refuses NUL; codes, names, labels and other short text
  *     also refuse control characters (C0, DEL, C1) and the invisible marks that reorder text
  *     (bidirectional overrides and isolates), which would make a code look like another;

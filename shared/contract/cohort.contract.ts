@@ -1,5 +1,5 @@
 /**
- * The cohort view and what it groups by (issue 16): one measure across a study's participants, the
+ * The cohort view and what it groups by: one measure across a study's participants, the
  * participants' researcher-defined attributes (arm, site or any key), and the researcher's chart
  * choices per study (the participant page's measures and axis, remembered).
  */
@@ -50,7 +50,7 @@ export const CohortPointSchema = z.object({
   recordedAt: z.string(),
   session: z.string().nullable(),
   /**
-   * Days since the participant's baseline (issue 15's day 0) when the study has a visit schedule, else
+   * Days since the participant's baseline (the design's day 0) when the study has a visit schedule, else
    * since their first analysed session.
    */
   days: z.number(),

@@ -1,5 +1,5 @@
 /**
- * Curation (issue 15): the researcher mends a study from the recording page. Reassign a recording to
+ * Curation: the researcher mends a study from the recording page. Reassign a recording to
  * another participant or session label, exclude it from analysis with a reason and restore it, delete
  * one that was never sent, undo an act; and read a recording's or a study's acts (who, when, why, before
  * and after). Each act is also an entry in the audit log.

@@ -1,9 +1,9 @@
 /**
  * A participant's indicators over time: every measure's values by session, split by API version
  * (v1.2 and v1.3 results are never mixed in one series), with a within-person baseline per series;
- * local acoustic measures (issue 19, keys `lm_<key>`) in one series of their own ('local': computed
+ * local acoustic measures (keys `lm_<key>`) in one series of their own ('local': computed
  * here from the audio, whatever the API version). Each session carries its visit in the study's
- * design (issue 15) and its days since the participant's baseline date; excluded recordings (curation)
+ * design and its days since the participant's baseline date; excluded recordings (curation)
  * are sent as such, their values apart from the series' own so that no baseline or change counts them.
  */
 import { z } from 'zod';

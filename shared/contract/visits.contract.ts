@@ -1,5 +1,5 @@
 /**
- * Study design (issue 15): the study's period and time zone, its visit schedule, each participant's
+ * Study design: the study's period and time zone, its visit schedule, each participant's
  * status and baseline, each recording's visit (where it came from, and the researcher's override), and
  * the completeness table (visits x missing-data reasons).
  */

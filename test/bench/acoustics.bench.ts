@@ -1,5 +1,5 @@
 /**
- * The local acoustic measures against Praat on the same files in the same run (issue 19 speed target:
+ * The local acoustic measures against Praat on the same files in the same run (speed target:
  * all measures of a recording in at most the time Praat takes for the same work). For each file, runs
  * alternate between the engine (`measureSamples`, decoding excluded) and Praat
  * (scripts/validation/measure.praat, its own stopwatch: startup and file reading excluded); the median

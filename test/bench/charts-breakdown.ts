@@ -1,5 +1,5 @@
 /**
- * Where a 200-session participant's chart time goes (issue 16): the page opened with the participant
+ * Where a 200-session participant's chart time goes: the page opened with the participant
  * screen's code warm (the first screen drawn, then idle), then the participant's address set, and on the
  * page's clock (ms since the address was set): each call sent and answered (a WebSocket wrapper put in
  * before the page's scripts), the performance marks the page sets (`timeline:answer` when the timeline

@@ -1,5 +1,5 @@
 /**
- * The cross-participant and cross-study duplicate lookup at import (issue 15) over 100,000 recordings in
+ * The cross-participant and cross-study duplicate lookup at import over 100,000 recordings in
  * two studies: time per lookup and the query plan (it must use recordings_by_content, migration 0120).
  * Run on its own: npx tsx test/bench/duplicates-elsewhere.ts
  */

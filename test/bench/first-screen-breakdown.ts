@@ -1,5 +1,5 @@
 /**
- * Where the first screen's time goes (issue 16): one host on an empty workspace, five fresh browser
+ * Where the first screen's time goes: one host on an empty workspace, five fresh browser
  * contexts, and in each page the Navigation and Resource Timing entries, the WebSocket's open and each
  * call's send and answer (a wrapper installed before the page's scripts), the first script evaluated,
  * and the first heading drawn (a MutationObserver), all on the page's clock (ms since navigation start).

@@ -1,5 +1,5 @@
 /**
- * The speech estimate's speed in one thread (issue 18 target: at most 1 s per audio minute on the 2-core
+ * The speech estimate's speed in one thread (target: at most 1 s per audio minute on the 2-core
  * development machine): a minute of speech-like audio at 16, 44.1 and 8 kHz, best of three runs, as
  * wall time and as this process's CPU time (the CPU time does not depend on what else the machine runs;
  * the load average is printed beside it). Alone: `npx tsx test/bench/speech.bench.ts`.

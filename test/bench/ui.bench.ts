@@ -1,5 +1,5 @@
 /**
- * The workstation window in browser mode (issue 4's figures), in Debian's Chromium:
+ * The workstation window in browser mode, in Debian's Chromium:
  *   - time to first screen: node host start to BRIDGE_READY, then page load to the first screen drawn;
  *   - IPC round trips over the bridge, timed in the page: a small call and pages of 100 table rows;
  *   - the participants table of 10,000 and the recordings table of 100,000 (test/support/large-study.ts):
@@ -37,7 +37,7 @@ const stop = (c: ChildProcess) =>
 
 /**
  * One first-screen load in a fresh browser context (nothing cached), measured one of two ways:
- *  - `clock`: on the page's own clock, navigation start to the first heading in the DOM (issue 16's
+ *  - `clock`: on the page's own clock, navigation start to the first heading in the DOM (the
  *    "from navigation to the first heading"): goto returns at the navigation's commit, then the page is
  *    polled every animation frame and answers `performance.now()` once an h1 is there (no init script,
  *    which would itself cost time; a heading present before the first poll is read at that poll);
@@ -114,7 +114,7 @@ const startFloorPage = async (): Promise<{ url: string; close: () => Promise<voi
 };
 
 /**
- * The window as it was before it was split by screen (issue 16), for a side-by-side first-screen figure:
+ * The window as it was before it was split by screen, for a side-by-side first-screen figure:
  * that commit's renderer and build script, extracted with `git archive` and built with this checkout's
  * packages. Another commit: UI_BENCH_BASELINE=<commit>. Null (and said why) where git cannot give it.
  */
@@ -434,7 +434,7 @@ export const benchUi = async ({ firstScreenOnly = false } = {}): Promise<string[
       ready.push(h.readyMs);
       await stop(h.child);
     }
-    // The page: this build and the build before the split (issue 16), side by side in the same run,
+    // The page: this build and the build before the split, side by side in the same run,
     // each host serving one build to five fresh browser contexts, loads alternating between the two.
     process.stderr.write(`  building the window of ${BASELINE_COMMIT.slice(0, 10)} for comparison…\n`);
     const oldDir = buildBaseline(baselineTree);

@@ -1,5 +1,5 @@
 /**
- * Curation in the window (issue 15, docs/curation.md): a participant entered twice is merged into the
+ * Curation in the window (docs/curation.md): a participant entered twice is merged into the
  * other from the participant page (checked first, a reason asked, then the page says "Merged into", and
  * Undo brings it back); a locally refused file is dismissed from a batch's Needs you with a reason, is
  * listed as dismissed with who and why, and Undo brings it back. axe-core finds nothing on either dialog.

@@ -1,5 +1,5 @@
 /**
- * The first screen comes with the page (issue 16, renderer/src/ssr/first-screen.tsx): its heading and
+ * The first screen comes with the page (renderer/src/ssr/first-screen.tsx): its heading and
  * form are there before any script has run, React takes them over without redrawing them (no error in
  * the console), and nothing the researcher does before that is lost (renderer/src/lib/early-input.ts).
  * Every script is held back 1.5 s here, so the typing and the press surely come before React.

@@ -1,5 +1,5 @@
 /**
- * A first study as a researcher lives it (issue 34): a schedule of Baseline, Week 1 and Week 2, three
+ * A first study as a researcher lives it: a schedule of Baseline, Week 1 and Week 2, three
  * participants, one withdrawn. What is shown must say who is who, in the schedule's words, once.
  */
 import { paths } from '../../renderer/src/app/paths';

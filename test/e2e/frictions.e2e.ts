@@ -1,5 +1,5 @@
 /**
- * The small frictions of issue 16, in the import's path box: Enter adds the typed path (it does not
+ * The small frictions of the import's path box: Enter adds the typed path (it does not
  * submit the form), the focus stays in the box for the next path, and a path with nothing there gets a
  * sentence, never a raw error code.
  */

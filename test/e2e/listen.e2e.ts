@@ -1,9 +1,9 @@
 /**
- * Listen and look (issue 16): on a recording's page the researcher plays the file (the media element
+ * Listen and look: on a recording's page the researcher plays the file (the media element
  * reaches `playing` and its time advances), sees the speech the workstation's estimate found shaded on
  * the waveform (the shaded regions are the estimate's segments), a spectrogram and a time axis, and
  * controls it from the keyboard. The audio comes through the bridge with a session ticket and byte
- * ranges, never the launch token in an address. The F0 track of the local measures (issue 19) is drawn
+ * ranges, never the launch token in an address. The F0 track of the local measures is drawn
  * over the spectrogram on its axes: every voiced frame of the stored track at its time and frequency,
  * inside the spectrogram's box, at 100 % and 200 % zoom, with a legend, a switch and a text alternative.
  * axe-core finds nothing on the page; screenshots at 100 % and 200 % zoom, light and dark.

@@ -335,7 +335,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
   const volume = page.getByRole('figure', { name: /^Volume/ });
   await volume.scrollIntoViewIfNeeded();
   // Two v1.2 sessions and one v1.3 session: neither version has the 3 a baseline needs, so no band is
-  // drawn and the chart says so (issue 15: never a baseline over fewer sessions than k).
+  // drawn and the chart says so (never a baseline over fewer sessions than k).
   await expect(volume.locator('.tchart-canvas')).toHaveAttribute('data-bands', '0');
   await expect(volume).toContainText(/v1\.2: 2 sessions .* v1\.3: 1 session/);
   await expect(volume).toContainText(/no baseline yet/);

@@ -1,5 +1,5 @@
 /**
- * 100 % and 200 % zoom (issue 16): a 1280 x 800 window, and the same at 200 %, where every screen is
+ * 100 % and 200 % zoom: a 1280 x 800 window, and the same at 200 %, where every screen is
  * 640 x 400 CSS pixels. Every screen reflows (at 200 % the sidebar becomes a menu above the page), tables
  * scroll inside themselves, no page scrolls sideways (document.scrollingElement.scrollWidth <=
  * clientWidth on each) and nothing sticks out of its card or section or is cut short in a button. The

@@ -129,7 +129,7 @@ const plan = await svc.planImport({
   convert: false,
 });
 if (!plan.ok) throw new Error(plan.error.message);
-// The same audio under many participants is held as a duplicate (issue 15): here it is on purpose, so the
+// The same audio under many participants is held as a duplicate: here it is on purpose, so the
 // soak insists, as a researcher would, on every file seen under another participant.
 const insisted = plan.value.files.filter((f) => f.action === 'duplicate').map((f) => f.path);
 if (plan.value.counts.upload + insisted.length !== UPLOADS)
@@ -248,7 +248,7 @@ strandedAfter('the last run');
 
 // ── Checks and summary ──────────────────────────────────────────────────────────────────────────────
 const checks: Check[] = [
-  { name: 'no analysis was ever unfinished without a next poll time (issue 13)', violations: stranded },
+  { name: 'no analysis was ever unfinished without a next poll time', violations: stranded },
   {
     name: `the engine was killed ${KILLS} times and always restarted cleanly`,
     violations: [

@@ -1,5 +1,5 @@
 /**
- * A study with results written straight into a database (issue 16's participant page and cohort view):
+ * A study with results written straight into a database (for the participant page and the cohort view):
  * participants with attributes (arm, site) on weekly sessions, every measure of the catalogue valued on
  * each uploaded recording (a smooth course with noise, by arm), every tenth session converted and every
  * seventh with marginal speech; optionally one long-followed participant (200 sessions) for the chart

@@ -1,5 +1,5 @@
 /**
- * Analysis answers from a LOOSE version of the wire schemas (issue 13): every enumeration a free string,
+ * Analysis answers from a LOOSE version of the wire schemas: every enumeration a free string,
  * numbers unbounded, members dropped or null, objects replaced by other values, extra members and
  * unknown analysis types. Each generated answer carries what the generator broke, and so what a tolerant
  * reader must report: the flags (code and path), the values it must keep, the status it must act on.

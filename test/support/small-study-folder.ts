@@ -48,7 +48,7 @@ export const SMALL_PARTICIPANTS = ['P01', 'P02', 'P03', 'P04'] as const;
 
 /**
  * `seed` moves every file's audio (default 0): two studies of one workspace given folders with different
- * seeds share no audio, so neither is held as a duplicate of the other (issue 15).
+ * seeds share no audio, so neither is held as a duplicate of the other.
  */
 export const makeSmallStudyFolder = (
   root: string,

@@ -1,5 +1,5 @@
 /**
- * A simulated 12-week study of 40 participants (issue 15, Tests): weekly visits W01..W12 (target day
+ * A simulated 12-week study of 40 participants (Tests): weekly visits W01..W12 (target day
  * 7·(w−1), window ±3 days), with the holes a real study has, written as a folder of WAVs and a manifest
  * dated so that the 12 weeks lie in the past (simulated time: the dates come from the manifest).
  *

@@ -1,5 +1,5 @@
 /**
- * The audit log cannot be rewritten through SQL any more (issue 14). 0060 refused UPDATE and DELETE,
+ * The audit log cannot be rewritten through SQL any more. 0060 refused UPDATE and DELETE,
  * but `INSERT OR REPLACE` with an existing id replaced an entry without firing the DELETE trigger.
  * Now:
  *   - every entry carries `prev_hash` (the hash of the entry before it, '' for the first) and `hash`

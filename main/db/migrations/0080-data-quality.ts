@@ -1,5 +1,5 @@
 /**
- * Every value the service returns is kept, and what is odd about it is recorded (issue 13, part B):
+ * Every value the service returns is kept, and what is odd about it is recorded:
  *
  *   - `data_quality_flags`: one row per flag, with where it came from (`poll`: an analysis answer;
  *     `receipt`: the upload receipt read on its own; `receipt_check`: the receipt compared with what was

@@ -1,5 +1,5 @@
 /**
- * Every recording reaches an end state, and no participant gets two accounts (issue 13):
+ * Every recording reaches an end state, and no participant gets two accounts:
  *
  * - `recordings.accepted_at`: when the upload was accepted, as the workstation's clock saw it. The poll
  *   schedule counts from this moment; the service's own `uploaded_at` stays stored as data (it may run

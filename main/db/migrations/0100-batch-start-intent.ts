@@ -1,5 +1,5 @@
 /**
- * The start intent of a batch (issue 18, no gap between import and batch): `batches.start_requested_at`
+ * The start intent of a batch (no gap between import and batch): `batches.start_requested_at`
  * is written in the same transaction that imports the files when the researcher asked to import *and
  * start* ("Import and start sending", `voicescope import --yes`). A batch still `open` with this set was
  * interrupted between the import and its start (a crash, a kill); the next `voicescope wait` or `status`,

@@ -1,5 +1,5 @@
 /**
- * Study design (issue 15): a study's period and time zone, its visit schedule, each participant's
+ * Study design: a study's period and time zone, its visit schedule, each participant's
  * status with its history and an optional baseline date, the researcher's visit overrides, and each
  * participant's last usable recording (for the overdue flags).
  *

@@ -1,5 +1,5 @@
 /**
- * Curation (issue 15): the researcher mends a study and every act is kept.
+ * Curation: the researcher mends a study and every act is kept.
  *
  * - `recordings.excluded_at` / `excluded_reason`: a recording excluded from analysis, with why. It stays
  *   in the study and in exports (marked), but no longer counts as the participant's first or latest

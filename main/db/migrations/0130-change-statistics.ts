@@ -1,5 +1,5 @@
 /**
- * Honest change statistics (issue 15, item 5): each study's settings for them.
+ * Honest change statistics: each study's settings for them.
  *
  *   - `studies.baseline_sessions`: k, the sessions a baseline needs (NULL: the default, 3).
  *   - `study_reliability`: a test-retest reliability the study set for a measure, overriding the

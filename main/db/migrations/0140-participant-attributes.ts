@@ -1,5 +1,5 @@
 /**
- * What the participant page and the cohort view keep (issue 16):
+ * What the participant page and the cohort view keep:
  *
  * - `participant_attributes`: researcher-defined attributes of a participant (arm, site, diagnosis or any
  *   key), one text value per key, entered in the window, imported from a CSV or set from the command

@@ -1,5 +1,5 @@
 /**
- * Curation of participants and of the needs-you list (issue 15, item 2):
+ * Curation of participants and of the needs-you list:
  *
  * - `curation_acts` gains three acts: `merge` (a participant entered twice: every recording of one moves
  *   to the other, which it is then merged into), `dismiss` (a needs-you item set aside with a reason) and

@@ -39,7 +39,7 @@ const accountUncertain = jsonColumn(
 
 /**
  * Participants that need an account and may have one requested now: no account, no request open or
- * uncertain, and at least one file waiting to be sent (issue 18: no account for a participant with
+ * uncertain, and at least one file waiting to be sent (no account for a participant with
  * nothing to upload).
  */
 export const participantsNeedingAccountRows = (db: Db, studyId: number): { id: number; code: string }[] =>

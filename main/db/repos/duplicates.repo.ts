@@ -1,5 +1,5 @@
 /**
- * Duplicate recordings: the same audio (content SHA-256) for the same participant, and (issue 15) the
+ * Duplicate recordings: the same audio (content SHA-256) for the same participant, and the
  * same audio under another participant or in another study of the workspace. They are flagged at
  * import and not uploaded unless the researcher insists, because each upload costs a credit and the
  * same audio under two people means one of them is misfiled.

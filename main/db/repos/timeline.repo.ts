@@ -83,7 +83,7 @@ export const timelineMeasureKeys = (db: Db, participantId: number): string[] =>
     }[]
   ).map((r) => r.measure_key);
 
-/** The participant's local acoustic measures (issue 19) that have a value: recording, measure key, value. */
+/** The participant's local acoustic measures that have a value: recording, measure key, value. */
 export const timelineLocalValues = (
   db: Db,
   participantId: number,

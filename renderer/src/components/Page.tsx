@@ -31,7 +31,7 @@ export const PageHeader = ({
     if (!navigated) return;
     // After the frame that shows the page is painted: focus needs the page's style and layout, and
     // asked for here, in the commit that made the page, it forced them before that frame (20–30 ms of a
-    // 200-session participant's charts, issue 16); a frame later they are already done. Not when
+    // 200-session participant's charts); a frame later they are already done. Not when
     // something else took focus meanwhile (a click, a key).
     const before = document.activeElement;
     return afterPaint(() => {

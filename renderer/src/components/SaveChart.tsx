@@ -1,4 +1,4 @@
-/** "Save as SVG" and "Save as PNG" under a chart (issue 16): the chart's PlotModel, built when asked. */
+/** "Save as SVG" and "Save as PNG" under a chart: the chart's PlotModel, built when asked. */
 import { useState } from 'react';
 import { saveChartPng, saveChartSvg } from './chart-export';
 import type { PlotModel } from './chart-svg';

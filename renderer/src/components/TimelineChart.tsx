@@ -720,7 +720,7 @@ export const TimelineChart = memo(function TimelineChart({
   onOpen?: (recordingId: number) => void;
   /**
    * Whose chart it is, for the saved file's title, asked when saving: the page's participant code may
-   * arrive after the charts, and its arrival must not make every chart again (issue 16).
+   * arrive after the charts, and its arrival must not make every chart again.
    */
   who?: () => string;
   /** Recordings outside every visit, marked on the visit axis. */

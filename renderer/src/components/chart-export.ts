@@ -1,5 +1,5 @@
 /**
- * Saving a chart (issue 16): the SVG document of chart-svg.ts as a .svg file, and the same drawn on a
+ * Saving a chart: the SVG document of chart-svg.ts as a .svg file, and the same drawn on a
  * canvas at twice its size as a .png file. Both are made in the window and handed to the browser's
  * download (nothing leaves the computer); the file name says what the chart shows.
  */

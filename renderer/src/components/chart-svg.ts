@@ -1,5 +1,5 @@
 /**
- * A chart as a standalone SVG document (issue 16: "save any chart as SVG and PNG"): the same facts the
+ * A chart as a standalone SVG document ("save any chart as SVG and PNG"): the same facts the
  * canvas shows (lines per series, points, the baseline or interquartile bands, markers, rings around
  * flagged values), with its title, axes and legend, in explicit colours so the file reads the same
  * anywhere. The PNG is this SVG drawn on a canvas at twice its size (chart-export.ts).

@@ -1,5 +1,5 @@
 /**
- * An element's first layout, told once: its width and whether it lies in the window (issue 16, the
+ * An element's first layout, told once: its width and whether it lies in the window (the
  * charts of a 200-session participant). One ResizeObserver for every element watched: its report comes
  * after the frame's own layout, before the paint, so reading the boxes there forces no layout (reading
  * them in a layout effect laid the page out an extra time, ~20 ms under load). Every box of the report

@@ -28,7 +28,7 @@ const axisDate = (spanYears: boolean) => {
 /**
  * Makes and uses once the formatters a chart's first drawing needs (the axis' dates, numbers): the
  * first Intl formatter of a kind loads the locale's data (~15 ms under load), which the page does in
- * its idle time while the timeline is on its way, not between the answer and the charts (issue 16).
+ * its idle time while the timeline is on its way, not between the answer and the charts.
  */
 export const warmChartFormatters = () => {
   const now = new Date();

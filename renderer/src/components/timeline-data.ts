@@ -2,7 +2,7 @@
  * What the participant page's charts are drawn from, worked out before any drawing (pure, unit-tested):
  *
  * - **Where each session sits on the chosen axis.** Date: its time. Visit: the index of the visit the
- *   study's design assigns it (issue 15); several recordings in one visit sit side by side a little
+ *   study's design assigns it; several recordings in one visit sit side by side a little
  *   apart; a recording outside every visit sits between the visits around it by its day since the
  *   baseline (or after the last one without a baseline), and is said to be outside. Without a visit
  *   schedule the visit axis numbers the sessions in order and says so. Days since baseline: the calendar

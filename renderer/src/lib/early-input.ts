@@ -1,6 +1,6 @@
 /**
  * What a researcher does to a first screen the host rendered into the page (ssr/first-screen.tsx)
- * before React has taken it over: nothing of it is lost (issue 16).
+ * before React has taken it over: nothing of it is lost.
  *
  * From the moment the entry runs (main.tsx) until React has taken over the screen (app/start.tsx,
  * App.tsx's `Mounted`), a click on a button and a form's submission are held (their default action and

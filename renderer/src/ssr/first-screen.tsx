@@ -1,5 +1,5 @@
 /**
- * The window's first screen rendered on the host (issue 16): browser mode's bridge writes this HTML into
+ * The window's first screen rendered on the host: browser mode's bridge writes this HTML into
  * the page it serves with the launch token (main/rpc/first-screen-page.ts), so the screen's heading and
  * content are in the page itself, and the window then takes it over (hydration, app/start.tsx) instead
  * of drawing it again.

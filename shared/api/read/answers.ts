@@ -1,5 +1,5 @@
 /**
- * Reading the service's answers tolerantly (issue 13): part by part, each part on its own, every value
+ * Reading the service's answers tolerantly: part by part, each part on its own, every value
  * kept as received with a data-quality flag when it departs from the specification. Only an answer that
  * cannot be read at all is refused (`Unreadable`): not an object at the top, `metadata` or `analysis`
  * not objects, an account without an `account_id`, a usage answer without its numbers. Unknown members

@@ -50,7 +50,7 @@ const run = (args: string[]): Promise<{ code: number; lines: Line[]; stderr: str
     );
   });
 
-// Each folder has audio of its own: the same audio in two studies would be held as a duplicate (issue 15).
+// Each folder has audio of its own: the same audio in two studies would be held as a duplicate.
 let folders = 0;
 const folder = (name: string, participants: string[]) => {
   const dir = join(root, name);

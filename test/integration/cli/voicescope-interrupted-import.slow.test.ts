@@ -1,5 +1,5 @@
 /**
- * No gap between import and batch (issue 18): `voicescope import --yes` killed between the import's
+ * No gap between import and batch: `voicescope import --yes` killed between the import's
  * commit and the batch's start leaves a batch that says it was meant to start. The next command finds it:
  * a re-import says its files already wait in that batch, `status` says so and how to start it (exit 4, not
  * 0 while nothing is sent), and `wait` starts it, creates the accounts the import would have and sends

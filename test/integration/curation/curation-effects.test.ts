@@ -1,5 +1,5 @@
 /**
- * What curation changes downstream (issue 15): an excluded recording stays in the exports, marked with
+ * What curation changes downstream: an excluded recording stays in the exports, marked with
  * its reason, but counts neither in the participant summary's baseline and latest value nor in the
  * timeline; a recording reassigned after upload is exported under its new participant with a provenance
  * note saying which account the service analysed it under.

@@ -1,5 +1,5 @@
 /**
- * Curation through the study service (issue 15): every act changes the recording, is kept as a curation
+ * Curation through the study service: every act changes the recording, is kept as a curation
  * act with who, when, why, before and after, and is an entry in the hash-chained audit log; undo
  * restores the state before and is an act and an audit entry of its own; refusals are values.
  */

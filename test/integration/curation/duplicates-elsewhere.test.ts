@@ -1,5 +1,5 @@
 /**
- * The same audio under another participant or in another study (issue 15) is flagged in the import
+ * The same audio under another participant or in another study is flagged in the import
  * preview with where it was seen, and held as a duplicate: the researcher decides (sends it anyway, or
  * fixes the file's participant). The per-participant check (main/db/repos/duplicates.repo.ts) is kept.
  */

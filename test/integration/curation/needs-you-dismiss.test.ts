@@ -1,5 +1,5 @@
 /**
- * Dismissing a needs-you item with a reason, through the study service (issue 15, docs/curation.md): the
+ * Dismissing a needs-you item with a reason, through the study service (docs/curation.md): the
  * item leaves the needs-you lists, is listed as dismissed with who, when and why, is an act and an audit
  * entry, and undo brings it back. An unknown upload outcome cannot be dismissed; a dismissal lapses when
  * the recording moves on.

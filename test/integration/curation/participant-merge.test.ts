@@ -1,5 +1,5 @@
 /**
- * Merging a participant entered twice, through the study service (issue 15, docs/curation.md): every
+ * Merging a participant entered twice, through the study service (docs/curation.md): every
  * recording of the first moves to the second with its session; a session label both use is refused; the
  * same audio under both is surfaced; attributes merge with the survivor's value kept; recordings already
  * analysed under the first participant's account are warned about and noted in provenance; the first is

@@ -1,5 +1,5 @@
 /**
- * A participant's status change is a curation act (issue 15, docs/curation.md): who, when, the status
+ * A participant's status change is a curation act (docs/curation.md): who, when, the status
  * before and after, an audit entry, listed among the participant's acts, and undone from there (the
  * status before comes back and the change leaves the status history).
  */

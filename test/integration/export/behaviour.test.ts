@@ -115,7 +115,7 @@ describe('selection', () => {
     return readCsv(join(out(name), 'measures_long.csv')).records;
   };
 
-  it('by participant code, exactly (commas, quotes, formulas); a code with a line break cannot be asked for (issue 14: no control characters in requests)', async () => {
+  it('by participant code, exactly (commas, quotes, formulas); a code with a line break cannot be asked for (no control characters in requests)', async () => {
     const rows = await longOf('sel-p', {
       participants: ['P,01', '=HYPERLINK("http://x","click")'],
     });

@@ -1,6 +1,6 @@
 /**
  * Recordings that never reached the service still appear in exports when they were measured locally
- * (issue 19, item 3): a study with one uploaded recording and one refused locally, both measured on this
+ *: a study with one uploaded recording and one refused locally, both measured on this
  * machine, and one refused recording that was never measured. The export holds local rows for both
  * measured recordings (long `analysis` = `local`, wide `lm_`/`qc_` columns) with the service's columns
  * empty for the refused one; visits.csv still has one row per expected visit, the refused one with its

@@ -1,5 +1,5 @@
 /**
- * Loose answers, end to end through storage and export (issue 13, part B): analysis answers generated
+ * Loose answers, end to end through storage and export: analysis answers generated
  * from a looser version of the wire schemas (test/support/loose-answers.ts) are read and stored as a
  * poll stores them; every value the generator sent is stored, exactly the flags it caused are stored
  * with it, and the export carries every value with its flags (long form beside the value, wide form per

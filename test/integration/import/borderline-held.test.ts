@@ -2,7 +2,7 @@
  * A borderline file (speech near the 30 s check's threshold) that the researcher did not choose to send is
  * stored as never sent, but nothing refused it: after a manifest import committed without starting, the
  * recording, its problem and the batch's counts say it is held for their decision, not "Refused (local
- * check)" (issue 16; docs/spec-decisions.md, "Speech estimate and the borderline band").
+ * check)" (docs/spec-decisions.md, "Speech estimate and the borderline band").
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Importing a folder again (issue 18): a file refused before (same audio, same participant) is not added
+ * Importing a folder again: a file refused before (same audio, same participant) is not added
  * as another "refused locally" row, and the preview says it was refused already; files that sit in a
  * batch imported without starting are named with that batch, which `resume` starts; an import meant to
  * start writes its intent with the batch, so a batch left open by a crash is found and started.

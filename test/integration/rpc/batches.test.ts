@@ -91,7 +91,7 @@ describe('pause, resume and cancel', () => {
 
   it('a paused batch sends nothing until resumed', async () => {
     const { studyId } = await t.sandboxStudy('Paused study');
-    const own = makeSmallStudyFolder(join(t.root, 'paused'), { seed: 1000 }); // audio of its own (issue 15)
+    const own = makeSmallStudyFolder(join(t.root, 'paused'), { seed: 1000 }); // audio of its own
     const { batchId } = await importFolder(t, studyId, [own.dir], { manifestPath: own.manifestPath });
     await t.must('participants.createAccounts', { studyId });
     await t.must('batches.start', { batchId });
@@ -114,7 +114,7 @@ describe('pause, resume and cancel', () => {
 describe('the queue', () => {
   it('pauses everything when the organisation is suspended, with the reason, and sends again once the researcher resumes', async () => {
     const { studyId, profileId } = await t.sandboxStudy('Suspension study');
-    const own = makeSmallStudyFolder(join(t.root, 'suspended'), { seed: 2000 }); // audio of its own (issue 15)
+    const own = makeSmallStudyFolder(join(t.root, 'suspended'), { seed: 2000 }); // audio of its own
     const { batchId } = await importFolder(t, studyId, [own.dir], { manifestPath: own.manifestPath });
     await t.must('participants.createAccounts', { studyId });
     const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The host's own first page load (issue 16): it asks for the page with the token (so the bridge answers
+ * The host's own first page load: it asks for the page with the token (so the bridge answers
  * the first screen's `app.info` into it) and its stylesheet, opens a WebSocket
  * with this launch's token from the bridge's own origin and calls `app.info`, as the window does, and
  * is done; against a bridge that refuses it, it notes the failure and never throws.

@@ -1,5 +1,5 @@
 /**
- * The cohort view (issue 16): one measure across a study's participants, one series per participant and
+ * The cohort view: one measure across a study's participants, one series per participant and
  * API version (never joined), with days since each participant's first session and the session number;
  * participants' attributes set one by one or imported from a CSV (participant_code,attr…); the
  * participant page's chart choice remembered per study.

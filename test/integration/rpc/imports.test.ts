@@ -355,7 +355,7 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
       label: '',
     });
     // Earlier tests imported the same folder into another study of this workspace: those ten files are
-    // held as the same audio seen elsewhere (issue 15) until the researcher insists; the copy insisted on is sent.
+    // held as the same audio seen elsewhere until the researcher insists; the copy insisted on is sent.
     expect(committed.byState).toEqual({ pending: 1, duplicate: 10, refused_locally: 3 });
   });
 

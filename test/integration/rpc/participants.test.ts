@@ -87,7 +87,7 @@ describe('participants.page', () => {
       recency: { status: 'no_schedule', daysSinceLast: 2, missedVisits: 0 },
     });
     // B: a failed analysis is not "fully analysed", not a file that needs the researcher, and not a
-    // usable recording: recency counts only usable ones (issue 15).
+    // usable recording: recency counts only usable ones.
     expect(by['B-02']).toMatchObject({
       recordings: 1,
       completed: 0,
@@ -506,7 +506,7 @@ describe('participants.createAccounts', () => {
       const { studyId } = createSandboxStudy(t.host.service, sandbox, 'Accounts');
       for (const c of ['P-1', 'P-2', 'P-3', 'P-4']) {
         const p = await t.must('participants.create', { studyId, code: c });
-        // P-4 has nothing to send: no account is created for it (issue 18).
+        // P-4 has nothing to send: no account is created for it.
         if (c !== 'P-4')
           t.db
             .prepare(

@@ -227,7 +227,7 @@ describe('late results', () => {
 describe('uncertain uploads (the researcher decides)', () => {
   it('lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says', async () => {
     const study = await t.sandboxStudy('Uncertain study');
-    // Audio of its own: the same audio as another study's would be held as a duplicate (issue 15).
+    // Audio of its own: the same audio as another study's would be held as a duplicate.
     const own = makeSmallStudyFolder(join(t.root, 'uncertain'), { seed: 2_000 });
     const three = [own.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
       join(own.dir, f),

@@ -1,5 +1,5 @@
 /**
- * The sandbox is safe on a shared computer (issue 14): it listens on the loopback address only, answers
+ * The sandbox is safe on a shared computer: it listens on the loopback address only, answers
  * only requests whose Host names it (421 for another name, 400 without one), and the built-in sandbox's
  * API key is random, made once per workspace and kept in the workspace's key store.
  */

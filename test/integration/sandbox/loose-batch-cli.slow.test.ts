@@ -1,12 +1,12 @@
 /**
- * End to end through the command line against the sandbox in its misbehaving mode (issue 13): a batch of
+ * End to end through the command line against the sandbox in its misbehaving mode: a batch of
  * 50 recordings sent to a service that answers like a looser real one (free-string ratings, values out of
  * range, fractions, extra members and types, nulls, a clock six minutes behind, late completions,
  * unreadable account answers and unexpected roles) ends with every recording in an end state, the export
  * holds every value the service sent, and each participant has exactly one account.
  *
  * Polls that fail forever are rehearsed separately: until the engine counts failed polls toward the
- * timeout (issue 13 item 3, another change), such a recording never ends, so that case is written as
+ * timeout (another change), such a recording never ends, so that case is written as
  * the specification wants it and marked as expected to fail for now.
  */
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';

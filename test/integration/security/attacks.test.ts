@@ -1,5 +1,5 @@
 /**
- * The security review of issue 14, replayed as attacks (docs/security.md lists which test proves what):
+ * The security review, replayed as attacks (docs/security.md lists which test proves what):
  *   - a manifest path that points at a key file, /etc/passwd, /proc/self/environ or /dev/zero, and a
  *     folder walk of the whole disk: refused with a sentence that never quotes the file;
  *   - URLs, request lines and WebSocket frames that used to kill the browser-mode host: answered or

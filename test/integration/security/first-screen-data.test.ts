@@ -1,5 +1,5 @@
 /**
- * The first screen's answers written into the window's page (issue 16, main/rpc/first-screen-data.ts):
+ * The first screen's answers written into the window's page (main/rpc/first-screen-data.ts):
  * only a page asked for with this launch's token carries them; what the host answers there cannot close
  * its element or start a script, whatever text the answer holds; an answer the contract refuses, or a
  * failed call, writes nothing and the page is served as built. With the first screen rendered into the

@@ -1,4 +1,4 @@
-/** Accounts kept when odd, usage flagged, and every error in words (issue 13, items 4 and 6). */
+/** Accounts kept when odd, usage flagged, and every error in words. */
 import { describe, expect, it } from 'vitest';
 import { apiError, bodyExcerpt, classifyHttpError } from '../../../shared/api/api-error';
 import { explainApiError } from '../../../shared/api/api-error-explained';

@@ -6,7 +6,7 @@
  *    well-formed ApiError.
  * 2. An answer that cannot be read at all (truncated, not JSON, too large, not an object, `metadata` or
  *    `analysis` not objects, an account without an id, usage without its numbers, another status, a
- *    broken connection) yields no value. Since issue 13, every other answer is read: values of the
+ *    broken connection) yields no value. Every other answer is read: values of the
  *    wrong type, unknown enumeration values and 1e400 are kept as received (and flagged: see
  *    tolerant-reading.test.ts for the flags), where they used to discard the whole answer.
  * 3. A value the client returns agrees exactly with what the body said (as received; a rating that
@@ -98,7 +98,7 @@ const isObj = (v: unknown): v is Record<string, Json> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** What makes an answer readable at all, per endpoint (issue 13): written here from the issue, not from the reader. */
+/** What makes an answer readable at all, per endpoint: written here from the issue, not from the reader. */
 const READABLE: Record<ShapeEndpoint, (v: ApiVersion, body: Record<string, Json>) => boolean> = {
   ping: (_, b) => typeof b['message'] === 'string',
   createAccount: (_, b) => typeof b['account_id'] === 'string',

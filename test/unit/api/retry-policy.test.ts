@@ -65,7 +65,7 @@ describe('retry policy, call by call (docs/retry-policy.md)', () => {
       ['connection lost after sending', lostAfterSend],
       ['an unreadable 200', { kind: 'invalid_response' as const }],
     ])('never repeats a request whose outcome is unknown (%s): uncertain, the researcher decides', (_, f) => {
-      // v1.3 cannot list accounts: a second request would leave the first account lost (issue 13).
+      // v1.3 cannot list accounts: a second request would leave the first account lost.
       expect(first('createAccount', f)).toBe('uncertain');
       expect(decide('createAccount', f, { attempt: 2, previous: [notSent] }).action).toBe('uncertain');
     });

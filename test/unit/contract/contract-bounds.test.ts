@@ -1,5 +1,5 @@
 /**
- * Every request has bounds (issue 14; shared/contract/bounds.ts). This walks the input of every
+ * Every request has bounds (shared/contract/bounds.ts). This walks the input of every
  * procedure of the contract, as JSON Schema, and holds each part to the rules:
  *   - every object refuses fields it does not declare;
  *   - every array has a maximum size;

@@ -64,7 +64,7 @@ describe('polling schedule (spec: 15–30 s recommended, never under 5 s, five-m
   });
 });
 
-describe('the schedule reaches an end (issue 13)', () => {
+describe('the schedule reaches an end', () => {
   const s = clampPollSettings({
     firstPollAfterMs: 5_000,
     intervalMs: 6_000,

@@ -1,7 +1,7 @@
 /**
  * A chart's first layout (renderer/src/components/first-layout.ts) and work put after the next paint
  * (renderer/src/lib/after-paint.ts): what the charts of a 200-session participant use to draw in the
- * frame that lays them out, without forcing a layout of the page first (issue 16).
+ * frame that lays them out, without forcing a layout of the page first.
  */
 import { describe, expect, it } from 'vitest';
 import { inWindow, readFirstLayouts, watchFirstLayout } from '../../../renderer/src/components/first-layout';

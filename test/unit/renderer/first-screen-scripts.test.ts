@@ -1,5 +1,5 @@
 /**
- * The first screen's scripts (issue 16): what the page announces is everything the first screen runs,
+ * The first screen's scripts: what the page announces is everything the first screen runs,
  * and none of it is zod (nor so the contract's schemas), whose start took a third of the time to the first
  * heading; they load after the first screen (renderer/src/lib/rpc/contract-checks.ts). A fresh build in
  * a temporary folder.

@@ -1,4 +1,4 @@
-/** Words a researcher uses (issue 34): counts, curation and audit lines, badges and service names. */
+/** Words a researcher uses: counts, curation and audit lines, badges and service names. */
 import { describe, expect, it } from 'vitest';
 import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import { auditDetail } from '../../../renderer/src/features/privacy/audit-labels';

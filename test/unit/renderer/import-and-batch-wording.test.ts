@@ -194,7 +194,7 @@ describe('batch status', () => {
   });
 });
 
-describe('clock difference notice (issue 13)', () => {
+describe('clock difference notice', () => {
   it('says nothing within a minute, and how far and which way beyond it', () => {
     expect(clockNotice(batch({ serviceClockOffsetSeconds: null }))).toBeNull();
     expect(clockNotice(batch({ serviceClockOffsetSeconds: -60 }))).toBeNull();

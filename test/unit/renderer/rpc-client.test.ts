@@ -75,7 +75,7 @@ describe('renderer RPC client', () => {
     expect(seen.mock.calls).toEqual([[{ done: 1, total: 2 }]]);
   });
 
-  it('hands a timeline over as the host checked it, and checks it afterwards, off the charts’ path (issue 16)', async () => {
+  it('hands a timeline over as the host checked it, and checks it afterwards, off the charts’ path', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     error.mockClear();
     const wrong = { ok: true, value: { participantId: 'not a number' } };
@@ -108,7 +108,7 @@ describe('renderer RPC client', () => {
     expect(await client.call('timeline.participant', { participantId: 1 })).toEqual(refusal);
   });
 
-  describe('with its checks loaded after the first screen (issue 16)', () => {
+  describe('with its checks loaded after the first screen', () => {
     const later = () => {
       const load = vi.fn(async () => contractChecks);
       return { load };

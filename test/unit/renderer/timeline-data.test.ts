@@ -186,7 +186,7 @@ describe('the measures shown before the researcher picks', () => {
   });
 });
 
-describe('which timeline answer the charts are drawn from (issue 16: charts drawn once)', () => {
+describe('which timeline answer the charts are drawn from (charts drawn once)', () => {
   const answer = (k: number | null, placeholder = false) => ({
     data: k === null ? undefined : { baselineSessions: k },
     isPlaceholderData: placeholder,

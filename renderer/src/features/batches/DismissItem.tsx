@@ -1,5 +1,5 @@
 /**
- * Dismissing a needs-you item with a reason (issue 15, docs/curation.md): a button that asks for the
+ * Dismissing a needs-you item with a reason (docs/curation.md): a button that asks for the
  * reason first, and the batch's dismissed items with who, when and why, each with Undo. A dismissed item
  * leaves the needs-you lists while its recording stays as it was.
  */

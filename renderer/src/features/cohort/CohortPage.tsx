@@ -1,5 +1,5 @@
 /**
- * The cohort view (issue 16): one measure across the study's participants — each participant's
+ * The cohort view: one measure across the study's participants — each participant's
  * trajectory, the median and interquartile band per visit or week, grouped and coloured by a participant
  * attribute — in one API version at a time (v1.2 and v1.3 are never mixed). The chart is the same SVG
  * that "Save as SVG" writes; its summary and a table of the bins say the same in words. The participants'

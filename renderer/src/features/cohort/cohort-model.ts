@@ -1,5 +1,5 @@
 /**
- * The cohort chart's model (issue 16): each participant's trajectory of one measure in one API version
+ * The cohort chart's model: each participant's trajectory of one measure in one API version
  * (v1.2 and v1.3 are never on one chart), coloured by the group an attribute puts them in, with each
  * group's median and interquartile band per bin (shared/cohort-stats.ts). The same model is drawn on
  * screen and saved as SVG or PNG (components/chart-svg.ts).

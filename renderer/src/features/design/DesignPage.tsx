@@ -1,5 +1,5 @@
 /**
- * A study's design (issue 15): its period and time zone, the visit schedule, each participant's status
+ * A study's design: its period and time zone, the visit schedule, each participant's status
  * and baseline, each recording's visit (with where it came from, and the researcher's override), and
  * the completeness table (visits x missing-data codes).
  */

@@ -1,5 +1,5 @@
 /**
- * "A participant entered twice" on the participant page (issue 15): merge this participant into another
+ * "A participant entered twice" on the participant page: merge this participant into another
  * after a check that says what would happen (recordings moved, those analysed under this participant's
  * service account, session labels both use, the same audio under both, attributes that disagree), with a
  * required reason; and the participant's curation acts with undo. A participant merged into another says

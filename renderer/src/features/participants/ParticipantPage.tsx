@@ -107,7 +107,7 @@ export const ParticipantPage = () => {
   const [simulated, setSimulated] = useState(false);
   // The sections under the charts (recordings, attributes, details, merging) are made once the charts
   // near the window are drawn and painted, or after 1.5 s whatever happens: their calls and rows do
-  // not compete with the charts (issue 16; made a frame after the timeline's answer, they were made
+  // not compete with the charts (made a frame after the timeline's answer, they were made
   // before the charts' plots, which wait for their boxes to be laid out).
   const [below, setBelow] = useState(false);
   useEffect(() => {

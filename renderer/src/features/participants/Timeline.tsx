@@ -6,7 +6,7 @@
  * version styles, session markers and point marks (flagged, excluded, reliable change, outside every
  * visit); a notice whenever v1.2 and v1.3 results are both present. Each point leads to its recording.
  *
- * Speed (issue 16, a 200-session participant): the page asks only for the measures it shows, then, once
+ * Speed (a 200-session participant): the page asks only for the measures it shows, then, once
  * they are drawn and the window is idle, for every measure, so that picking more draws at once.
  */
 import { keepPreviousData } from '@tanstack/react-query';
@@ -248,7 +248,7 @@ export const Timeline = memo(function Timeline({
   participantId: number;
   /**
    * Whose charts they are ("Participant P-01"), asked when a chart is saved: the page's participant
-   * may arrive after the timeline, and its arrival must not make the timeline again (issue 16).
+   * may arrive after the timeline, and its arrival must not make the timeline again.
    */
   who: () => string;
   /** The timeline as first received (the page header says whether results are simulated). */

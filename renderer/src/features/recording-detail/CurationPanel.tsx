@@ -1,5 +1,5 @@
 /**
- * Curation on the recording page (issue 15): exclude from analysis with a reason and restore, reassign
+ * Curation on the recording page: exclude from analysis with a reason and restore, reassign
  * to another participant or session, delete a recording that was never sent, and undo; each asks first
  * in plain words and each is kept with who, when and why (the history below, and the audit log).
  */

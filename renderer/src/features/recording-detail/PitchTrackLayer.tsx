@@ -1,5 +1,5 @@
 /**
- * The F0 track of the local measures drawn over the spectrogram (issue 19): on the spectrogram's own
+ * The F0 track of the local measures drawn over the spectrogram: on the spectrogram's own
  * scales (spectrogram-axis.ts), following its width through resizes, page zoom and waveform zoom, with
  * a legend, a switch and a text alternative (median, range and voiced share). The track is the one
  * stored with the measures (migration 0160): the same engine run and pitch range as the numbers in

@@ -47,7 +47,7 @@ const checkAnswer = <M extends Method>(c: ContractChecks, method: M, raw: unknow
 };
 
 /**
- * Answers too large to check on their way to the screen (issue 16: a 200-session participant's timeline
+ * Answers too large to check on their way to the screen (a 200-session participant's timeline
  * is 188 kB, and zod's check of it took 100-150 ms of the 200 ms its charts have): the host has checked
  * them against the same contract before sending (main/rpc/router.ts), so they are handed over as they
  * came (an envelope at least) and checked here afterwards, in the window's idle time; an answer outside

@@ -1,6 +1,6 @@
 /**
  * Loads the renderer's contract checks (contract-checks.ts: zod and every schema) as a module of their
- * own, once; for code on the first screen's path, which must not import them statically (issue 16).
+ * own, once; for code on the first screen's path, which must not import them statically.
  */
 import type { ContractChecks } from './contract-checks';
 
