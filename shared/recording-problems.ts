@@ -5,7 +5,7 @@
  * for results again); never an upload whose outcome is unknown.
  */
 import { z } from 'zod';
-import { ApiError, type ApiErrorKind } from './api/api-error';
+import { ApiError, apiError, type ApiErrorKind } from './api/api-error';
 import { explainApiError } from './api/api-error-explained';
 import { ANALYSIS_NAME, type AnalysisType } from './api/vocabulary';
 import { UsageSchema } from './contract/views';
@@ -21,8 +21,17 @@ export interface Problem {
  * failed) or an uncertain upload's record (why, the error, the usage read before and after), with the
  * researcher's resolution once they decided.
  */
+/**
+ * A stored refusal is read tolerantly: one written before a field of ApiError existed, or with a field
+ * left out, keeps its kind and endpoint and reads the missing fields as null. Without this it would
+ * match the local-reason shape below and lose its kind.
+ */
+const StoredApiError = ApiError.partial()
+  .required({ kind: true, endpoint: true })
+  .transform((e): ApiError => apiError(e.kind, e.endpoint, e));
+
 export const StoredUploadErrorSchema = z.union([
-  ApiError,
+  StoredApiError,
   z.object({
     reason: z.string().optional(),
     error: ApiError.nullable().optional(),

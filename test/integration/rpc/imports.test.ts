@@ -288,7 +288,7 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
     expect(c.uploadsRemaining).toBe(110); // the built-in sandbox's demo organisation: 10 trial + 100 included
     expect(c.emptiedBuckets).toEqual(['trial']);
     expect(c.shortBy).toBe(0);
-    expect(c.message).toContain('empties the trial bucket');
+    expect(c.message).toContain('empties the trial credits (the trial holds 10 credits)');
   });
 
   it('commits a preview once: the batch holds every assigned file in its state, and nothing is sent yet', async () => {
