@@ -3,25 +3,15 @@
  * "Versioning"). Everything else in the app derives its enums from these constants.
  */
 import { z } from 'zod';
+import { ANALYSIS_TYPES } from './analysis-names';
 
 export const API_VERSIONS = ['v1.3', 'v1.2'] as const;
 export const ApiVersion = z.enum(API_VERSIONS);
 export type ApiVersion = z.infer<typeof ApiVersion>;
 
-export const ANALYSIS_TYPES = ['wellbeing', 'parkinsons', 'alzheimers', 'communication_coach'] as const;
+export { ANALYSIS_LABEL, ANALYSIS_NAME, ANALYSIS_TYPES } from './analysis-names';
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
-/** The analysis types' names as written inside a sentence ("the wellbeing analysis failed"). */
-export const ANALYSIS_NAME: Readonly<Record<AnalysisType, string>> = {
-  wellbeing: 'wellbeing',
-  parkinsons: "Parkinson's",
-  alzheimers: "Alzheimer's",
-  communication_coach: 'communication coach',
-};
-/** The same names as labels (capitalised), in the window and in the exports' codebook alike. */
-export const ANALYSIS_LABEL: Readonly<Record<AnalysisType, string>> = Object.fromEntries(
-  ANALYSIS_TYPES.map((t) => [t, ANALYSIS_NAME[t].charAt(0).toUpperCase() + ANALYSIS_NAME[t].slice(1)]),
-) as Record<AnalysisType, string>;
 
 /** Analysis types each version accepts on upload and returns in results. */
 export const ANALYSIS_TYPES_BY_VERSION = {

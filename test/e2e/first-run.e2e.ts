@@ -32,7 +32,7 @@ test('first run with the built-in sandbox: everything it touches says simulated'
 
   await page.getByRole('link', { name: 'Usage and credits' }).click();
   await page.getByRole('button', { name: 'Read usage now' }).click();
-  await expect(page.getByText('Uploads remaining')).toBeVisible();
+  await expect(page.getByText('Uploads remaining', { exact: true })).toBeVisible();
   await expect(page.getByText(/As the service reported at/).getByText('Simulated')).toBeVisible();
   await checkA11y(page, 'usage');
   await shoot(page, '03-usage');
@@ -63,7 +63,7 @@ test('connecting a service: the connection test names a wrong key and what to do
     await expect(page.getByText(/credits left/)).toBeVisible();
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect(page.getByRole('heading', { name: 'New study' })).toBeVisible();
-    await expect(page.getByLabel('Service profile')).toContainText('Lab service (v1.3)');
+    await expect(page.getByLabel('Service profile')).toContainText('Lab service (API v1.3)');
     await expect(page.getByText('Results of this study will be simulated.')).toHaveCount(0);
   } finally {
     await service.close();

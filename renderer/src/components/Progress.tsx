@@ -18,7 +18,7 @@ export const batchFigures = (b: BatchProgress) => {
   const started = sum(b.analysesByState, ['processing', 'completed', 'error', 'timed_out', 'unanswered']);
   // An upload's analyses are counted once it is accepted; until every upload is settled, the total is
   // known beforehand: each file still to be accepted brings the batch's analyses.
-  const unsettled = sum(b.uploads, ['pending', 'queued', 'uploading', 'upload_uncertain']);
+  const unsettled = sum(b.uploads, [...UPLOAD_STATES_IN_PROGRESS, 'upload_uncertain']);
   const analyses = Math.max(started, started + unsettled * b.analyses.length);
   const analysed = sum(b.analysesByState, ['completed', 'error']);
   const attention =

@@ -5,7 +5,7 @@ import type { AnalysisState, UploadState } from '../../../shared/study';
 
 import { fmtDateTime } from './format';
 
-export { ANALYSIS_LABEL } from '../../../shared/api/vocabulary';
+export { ANALYSIS_LABEL } from '../../../shared/api/analysis-names';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
 

@@ -107,9 +107,13 @@ describe("the participant figures kept by the database's triggers", () => {
 describe("a batch's figures", () => {
   it('count files on their way or sent as to send, and the attention group as needing the researcher', () => {
     const uploads = Object.fromEntries(UPLOAD_STATES.map((s) => [s, 1]));
-    const f = batchFigures({ uploads, analysesByState: {} } as unknown as Parameters<typeof batchFigures>[0]);
+    const f = batchFigures({ uploads, analysesByState: {}, analyses: ['wellbeing'] } as unknown as Parameters<
+      typeof batchFigures
+    >[0]);
     expect(f.toSend).toBe(6);
     expect(f.sent).toBe(1);
     expect(f.attention).toBe(UPLOAD_STATES_NEEDING_ATTENTION.length);
+    // Each file still to be accepted (waiting, being sent, or its outcome unknown) brings the batch's analyses.
+    expect(f.analyses).toBe(4);
   });
 });
