@@ -5,7 +5,7 @@
  * for results again); never an upload whose outcome is unknown.
  */
 import { z } from 'zod';
-import { ApiError, apiError, type ApiErrorKind } from './api/api-error';
+import { ApiError, type ApiErrorKind } from './api/api-error';
 import { explainApiError } from './api/api-error-explained';
 import { ANALYSIS_NAME, type AnalysisType } from './api/vocabulary';
 import { UsageSchema } from './contract/views';
@@ -17,19 +17,24 @@ export interface Problem {
 }
 
 /**
- * What `recordings.upload_error` holds: the service's refusal; or a local reason (file gone, conversion
- * failed) or an uncertain upload's record (why, the error, the usage read before and after), with the
- * researcher's resolution once they decided.
- */
-/**
  * A stored refusal is read tolerantly: one written before a field of ApiError existed, or with a field
  * left out, keeps its kind and endpoint and reads the missing fields as null. Without this it would
  * match the local-reason shape below and lose its kind.
  */
-const StoredApiError = ApiError.partial()
-  .required({ kind: true, endpoint: true })
-  .transform((e): ApiError => apiError(e.kind, e.endpoint, e));
+const StoredApiError = ApiError.extend({
+  status: ApiError.shape.status.default(null),
+  serviceType: ApiError.shape.serviceType.default(null),
+  serviceMessage: ApiError.shape.serviceMessage.default(null),
+  retryAfterMs: ApiError.shape.retryAfterMs.default(null),
+  path: ApiError.shape.path.default(null),
+  detail: ApiError.shape.detail.default(null),
+});
 
+/**
+ * What `recordings.upload_error` holds: the service's refusal; or a local reason (file gone, conversion
+ * failed) or an uncertain upload's record (why, the error, the usage read before and after), with the
+ * researcher's resolution once they decided.
+ */
 export const StoredUploadErrorSchema = z.union([
   StoredApiError,
   z.object({
