@@ -32,7 +32,7 @@ const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unk
 /**
  * A schedule of six weekly visits ("week 1" on day 0 to "week 6" on day 35, a day either side). P-001
  * records weekly, last 2 days ago (on track); its third session is stereo (converted before upload)
- * and its fifth has about 34 s of speech (marginal). P-002 last recorded 20 days ago (weeks 4 and 5
+ * and its fifth is a 35-s file whose speech estimate is under 36 s (marginal). P-002 last recorded 20 days ago (weeks 4 and 5
  * missed, week 6 not yet closed), P-003 10 days ago (week 3 missed).
  */
 const importStudy = async (host: Host, home: string) => {
@@ -55,12 +55,12 @@ const importStudy = async (host: Host, home: string) => {
     code: string,
     daysAgo: number,
     session: string,
-    opts: { channels?: number; speech?: number } = {},
+    opts: { channels?: number; speech?: number; seconds?: number } = {},
   ) => {
     writeFileSync(
       join(dir, name),
       makeWav({
-        seconds: 44,
+        seconds: opts.seconds ?? 44,
         speechSeconds: opts.speech ?? 38,
         seed: rows.length * 7,
         channels: opts.channels ?? 1,
@@ -74,7 +74,7 @@ const importStudy = async (host: Host, home: string) => {
       'P-001',
       d,
       `week ${i + 1}`,
-      i === 2 ? { channels: 2 } : i === 4 ? { speech: 33.5 } : {},
+      i === 2 ? { channels: 2 } : i === 4 ? { seconds: 35, speech: 30 } : {},
     ),
   );
   [34, 27, 20].forEach((d, i) => add(`p002-w${i + 1}.wav`, 'P-002', d, `week ${i + 1}`));
