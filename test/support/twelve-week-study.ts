@@ -44,7 +44,7 @@ export const PLAN = {
     ['P18', 8],
     ['P30', 10],
   ],
-  /** 28 s of speech: borderline locally (held); sent anyway, the service refuses it (SpeechTooShort). */
+  /** About 29.7 s of speech by the estimate: borderline locally (held); sent anyway, the sandbox (same estimate) refuses it (SpeechTooShort). */
   borderline: ['P22', 6],
   /** Excluded with a reason. */
   excluded: [
@@ -131,7 +131,7 @@ export const writeStudyFolder = (dir: string): { manifest: string; files: StudyF
       makeWav({ seconds: 40, speechSeconds: 36 + (i % 3), sampleRateHz: 8_000, seed: 1500 + i }),
     ),
     short: [makeWav({ seconds: 30, speechSeconds: 12, sampleRateHz: 8_000, seed: 1600 })],
-    borderline: [makeWav({ seconds: 40, speechSeconds: 28, sampleRateHz: 8_000, seed: 1700 })],
+    borderline: [makeWav({ seconds: 30, speechSeconds: 24, sampleRateHz: 8_000, seed: 1700 })],
   };
   const files = studyFiles();
   const rows = ['file,participant,recorded_at,session'];
