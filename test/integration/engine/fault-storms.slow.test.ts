@@ -4,11 +4,12 @@
  * sent twice, every ambiguous upload is held for the researcher, every charged upload is accounted
  * for, and once the service behaves again every accepted recording's analyses complete.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createSandboxStudy, startLabSandbox } from '../../support/lab-sandbox';
+import { probeAudio } from '../../../main/sandbox/audio-probe';
 import { openStudyService } from '../../../main/services/study-service';
 import type { EngineEvent } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
@@ -30,6 +31,12 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
     rows.push(`r${i}.wav,S-${i % 4},2026-04-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`);
   }
   writeFileSync(join(dir, 'manifest.csv'), rows.join('\n'));
+  // The sandbox measures each new file's speech (about half a second for 44 s of audio), longer than the
+  // client's 1-s timeouts under load: every upload would time out whatever the storm. The faults under test are the
+  // ones injected below, so the sandbox measures the files before the storm, as a service that has seen
+  // them would; its answers are then as slow as the scenario's latency says.
+  for (let i = 0; i < FILES; i++)
+    expect((await probeAudio(readFileSync(join(dir, `r${i}.wav`)))).ok).toBe(true);
   const events: EngineEvent[] = [];
   const svc = openStudyService({
     workspaceDir: join(root, 'home'),
@@ -41,7 +48,7 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
       globalBurst: 5,
     },
     queue: { uploadConcurrency: 3, uploadsPerMinute: 6_000 },
-    client: { readTimeoutMs: 400, uploadTimeout: { baseMs: 400, minBytesPerSecond: 50_000_000 } },
+    client: { readTimeoutMs: 1_000, uploadTimeout: { baseMs: 1_000, minBytesPerSecond: 50_000_000 } },
     idleRecheckMs: 100,
     onEvent: (e) => events.push(e),
   });
@@ -63,8 +70,10 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   // The storm: a tight rate limit with Retry-After, 5xx, slow answers beyond the timeouts, broken schemas.
   sandbox.setScenario({
     seed: 11,
-    rateLimit: { maxRequests: 6, windowMs: 1_000, retryAfterSeconds: 1 },
-    latency: { upload: { fixedMs: 0, jitterMs: 500 }, getAnalysis: { fixedMs: 0, jitterMs: 600 } },
+    rateLimit: { maxRequests: 4, windowMs: 1_000, retryAfterSeconds: 1 },
+    // Answers slower than the client's 1-s timeouts: about one upload in five and one read in three. (With
+    // timeouts of a few hundred milliseconds a loaded machine's own delays timed out most uploads.)
+    latency: { upload: { fixedMs: 0, jitterMs: 1_250 }, getAnalysis: { fixedMs: 0, jitterMs: 1_500 } },
     faults: {
       upload: { http500: 0.1, dropAfterProcessing: 0.05, schemaBreak: 0.05 },
       getAnalysis: { http500: 0.2, schemaBreak: 0.2, dropBeforeProcessing: 0.05 },
