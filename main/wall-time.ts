@@ -41,8 +41,8 @@ export const wallAsUtc = (w: WallTime): number => {
 };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-/** Offset of `timeZone` from UTC at the instant `ms`, in milliseconds. */
-const zoneOffset = (ms: number, timeZone: string): number => {
+/** Offset of `timeZone` from UTC at the instant `ms`, in milliseconds (whole seconds: Intl formats no fractions). */
+export const zoneOffset = (ms: number, timeZone: string): number => {
   let f = formatters.get(timeZone);
   if (f === undefined) {
     f = new Intl.DateTimeFormat('en-US', {
@@ -58,17 +58,23 @@ const zoneOffset = (ms: number, timeZone: string): number => {
     });
     formatters.set(timeZone, f);
   }
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(ms)) p[part.type] = part.value;
-  const year = p['era'] === 'BC' || p['era'] === 'B' ? 1 - Number(p['year']) : Number(p['year']);
-  const wall = wallAsUtc({
-    year,
-    month: Number(p['month']),
-    day: Number(p['day']),
-    hour: Number(p['hour']),
-    minute: Number(p['minute']),
-    second: Number(p['second']),
-  });
+  const p: Record<string, number> = {};
+  let beforeCommonEra = false;
+  for (const part of f.formatToParts(ms)) {
+    if (part.type === 'era') beforeCommonEra = part.value === 'BC' || part.value === 'B';
+    else if (part.type !== 'literal') p[part.type] = Number(part.value);
+  }
+  const w = {
+    year: beforeCommonEra ? 1 - p['year']! : p['year']!,
+    month: p['month']!,
+    day: p['day']!,
+    hour: p['hour']!,
+    minute: p['minute']!,
+    second: p['second']!,
+  };
+  // Date.UTC reads years 0-99 as 1900-1999; wallAsUtc keeps them (slower: it builds a Date).
+  const wall =
+    w.year >= 100 ? Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) : wallAsUtc(w);
   return wall - (ms - (((ms % 1000) + 1000) % 1000));
 };
 

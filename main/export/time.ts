@@ -6,7 +6,7 @@
  */
 import type { ExportRequest } from '../../shared/export';
 import type { Selection } from '../db/repos/export-selection.repo';
-import { zonedWallTimeToUtc } from '../wall-time';
+import { zonedWallTimeToUtc, zoneOffset } from '../wall-time';
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
@@ -40,23 +40,8 @@ const DAY = 86_400_000;
  * is looked up on its own.
  */
 export const zonedClock = (timeZone: string): ((iso: string | null) => LocalTime | null) => {
-  const f = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  /** Offset in whole seconds at an instant (whole seconds: Intl formats no fractions). */
-  const offsetAt = (ms: number): number => {
-    const p: Record<string, number> = {};
-    for (const part of f.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-    const wall = Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!);
-    return Math.round((wall - Math.floor(ms / 1000) * 1000) / 1000);
-  };
+  /** Offset in whole seconds at an instant. */
+  const offsetAt = (ms: number): number => Math.round(zoneOffset(ms, timeZone) / 1000);
   const byDay = new Map<number, number | null>();
   const offsetOf = (ms: number): number => {
     const day = Math.floor(ms / DAY);
