@@ -7,6 +7,8 @@ const exclude = ['**/node_modules/**', ...SLOW_TESTS];
 export default defineConfig({
   test: {
     environment: 'node',
+    // One folder of speech estimates for the whole run (test/support/speech-cache-folder.ts).
+    globalSetup: ['./test/support/speech-cache-folder.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: [...SLOW_TESTS],
     environment: 'node',
+    // One folder of speech estimates for the whole run (test/support/speech-cache-folder.ts).
+    globalSetup: ['./test/support/speech-cache-folder.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

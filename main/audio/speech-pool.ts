@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { measureWavFileSpeech, type FileSpeech, type SpeechJob } from './wav-file-speech';
+import { knownWavFileSpeech, measureWavFileSpeech, type FileSpeech, type SpeechJob } from './wav-file-speech';
 
 export type SpeechOutcome = { ok: true; value: FileSpeech } | { ok: false; error: string };
 
@@ -65,17 +65,24 @@ export const measureSpeechInParallel = async (
   o: PoolOptions = {},
 ): Promise<SpeechOutcome[]> => {
   const out = new Array<SpeechOutcome>(jobs.length);
-  if (jobs.length === 0) return out;
-  const n = Math.max(1, Math.min(o.concurrency ?? availableParallelism(), jobs.length));
   let next = 0;
   let done = 0;
   const finish = (i: number, r: SpeechOutcome) => {
     out[i] = r;
     o.onProgress?.(++done, jobs.length);
   };
+  // Files measured before (speech-cache.ts, set only by the tests) start no worker.
+  const todo: number[] = [];
+  for (const [i, job] of jobs.entries()) {
+    const known = await knownWavFileSpeech(job);
+    if (known) finish(i, { ok: true, value: known });
+    else todo.push(i);
+  }
+  const n =
+    todo.length === 0 ? 0 : Math.max(1, Math.min(o.concurrency ?? availableParallelism(), todo.length));
   const inProcess = async () => {
-    while (next < jobs.length && !o.signal?.aborted) {
-      const i = next++;
+    while (next < todo.length && !o.signal?.aborted) {
+      const i = todo[next++]!;
       try {
         finish(i, { ok: true, value: await measureWavFileSpeech(jobs[i]!) });
       } catch (e) {
@@ -87,8 +94,8 @@ export const measureSpeechInParallel = async (
     const w = startWorker();
     if (!w) return inProcess();
     try {
-      while (next < jobs.length && !o.signal?.aborted) {
-        const i = next++;
+      while (next < todo.length && !o.signal?.aborted) {
+        const i = todo[next++]!;
         const r = await new Promise<SpeechOutcome | null>((resolve) => {
           const onMessage = (m: { id: number; result?: FileSpeech; error?: string }) => {
             if (m.id !== i) return;

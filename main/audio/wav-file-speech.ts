@@ -7,7 +7,9 @@
  * for a channel number, the mix for "mix".
  */
 import { open } from 'node:fs/promises';
+import { cachedSpeech, readCachedSpeech, speechCacheKey, speechCacheKeyOfFile } from './speech-cache';
 import {
+  SILERO_METHOD,
   createSileroStream,
   type SileroEstimate,
   type SileroStream,
@@ -40,7 +42,17 @@ export interface FileSpeech {
 
 const CHUNK_SECONDS = 1;
 
-export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> => {
+const fileKey = (job: SpeechJob) => speechCacheKeyOfFile(job.path, `file-${job.choice}-${SILERO_METHOD}`);
+
+/** A file's speech: read from the estimates already made (speech-cache.ts) when there is one. */
+export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> =>
+  cachedSpeech(await fileKey(job), () => measureFile(job));
+
+/** The file's speech if it was measured before (speech-cache.ts), without measuring it. */
+export const knownWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech | undefined> =>
+  readCachedSpeech<FileSpeech>(await fileKey(job));
+
+const measureFile = async (job: SpeechJob): Promise<FileSpeech> => {
   const { info, choice } = job;
   const wanted: (number | 'mix')[] =
     info.channels === 1
@@ -104,7 +116,12 @@ export const measureWavBytesSpeech = async (
   bytes: Uint8Array,
   info: WavInfo,
   channel = 0,
-): Promise<SileroEstimate> => {
+): Promise<SileroEstimate> =>
+  cachedSpeech(speechCacheKey(bytes, `bytes-${channel}-${SILERO_METHOD}`), () =>
+    measureBytes(bytes, info, channel),
+  );
+
+const measureBytes = async (bytes: Uint8Array, info: WavInfo, channel: number): Promise<SileroEstimate> => {
   const stream = await createSileroStream(info.sampleRateHz);
   const framesPerChunk = Math.max(1, Math.round(info.sampleRateHz * CHUNK_SECONDS));
   for (let from = 0; from < info.frames; from += framesPerChunk)
