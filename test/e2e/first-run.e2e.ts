@@ -7,6 +7,9 @@ import { DEMO_API_KEY } from '../../main/sandbox/config';
 import { startSandbox } from '../../main/sandbox/server';
 import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 
+// These journeys start on the window's first screen.
+test.use({ firstScreen: true });
+
 test('first run with the built-in sandbox: everything it touches says simulated', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Welcome to Voicescope' })).toBeVisible();
   await checkA11y(page, 'first run');

@@ -1,8 +1,9 @@
 /**
  * End-to-end fixtures: every test gets its own browser-mode host (a node host with a fresh workspace
- * and the built-in sandbox in its fast scenario, test hooks on), a page opened on it, an `rpc` helper
- * that speaks the same contract over the bridge (to set things up quickly), the sandbox's admin routes
- * (to inject faults), screenshots under test-results/screenshots/ and an axe-core accessibility check.
+ * and the built-in sandbox in its fast scenario, test hooks on), a page for it (blank until the first
+ * `openScreen`, or on the first screen with `firstScreen`), an `rpc` helper that speaks the same
+ * contract over the bridge (to set things up quickly), the sandbox's admin routes (to inject faults),
+ * screenshots under test-results/screenshots/ and an axe-core accessibility check.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -109,8 +110,18 @@ const rpcOver = (origin: string, token: string) => {
   };
 };
 
-export const test = base.extend<{ host: Host; scenario: string }>({
+/** The window's address of each test's page, for `openScreen`'s first load. */
+const appAddress = new WeakMap<Page, string>();
+
+export const test = base.extend<{ host: Host; scenario: string; firstScreen: boolean }>({
   scenario: ['fast', { option: true }],
+  /**
+   * Whether the page opens on the window's first screen before the test starts. Off, the page stays blank
+   * until the test's first `openScreen`, which loads that screen straight away: a test that sets up a study
+   * first and then opens one of its screens loads the window once, not twice, and no window redraws
+   * through the set-up's events.
+   */
+  firstScreen: [false, { option: true }],
   host: async ({ scenario }, use) => {
     const home = mkdtempSync(join(tmpdir(), 'vs-e2e-'));
     const incoming = mkdtempSync(join(tmpdir(), 'vs-e2e-in-'));
@@ -147,10 +158,11 @@ export const test = base.extend<{ host: Host; scenario: string }>({
     rmSync(home, { recursive: true, force: true });
     rmSync(incoming, { recursive: true, force: true });
   },
-  page: async ({ page, host }, use) => {
+  page: async ({ page, host, firstScreen }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(host.url);
+    appAddress.set(page, host.url);
+    if (firstScreen) await page.goto(host.url);
     await use(page);
     expect(errors, 'uncaught errors in the page').toEqual([]);
   },
@@ -158,8 +170,18 @@ export const test = base.extend<{ host: Host; scenario: string }>({
 
 export { expect };
 
-/** Opens a screen by its address (the part after #), reloading so data set up through `rpc` is read afresh. */
+/**
+ * Opens a screen by its address (the part after #), reloading so data set up through `rpc` is read afresh;
+ * on a page not yet loaded (`firstScreen` off), by loading the window at that address.
+ */
 export const openScreen = async (page: Page, hash: string) => {
+  const address = appAddress.get(page);
+  if (address !== undefined && page.url() === 'about:blank') {
+    const url = new URL(address);
+    url.hash = hash;
+    await page.goto(url.href);
+    return;
+  }
   await page.evaluate((h) => {
     location.hash = h;
   }, hash);
