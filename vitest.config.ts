@@ -7,8 +7,8 @@ const exclude = ['**/node_modules/**', ...SLOW_TESTS];
 export default defineConfig({
   test: {
     environment: 'node',
-    // One folder of speech estimates for the whole run (test/support/speech-cache-folder.ts).
-    globalSetup: ['./test/support/speech-cache-folder.ts'],
+    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
+    globalSetup: ['./test/support/run-caches.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

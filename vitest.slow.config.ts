@@ -11,8 +11,8 @@ export default defineConfig({
   test: {
     include: [...SLOW_TESTS],
     environment: 'node',
-    // One folder of speech estimates for the whole run (test/support/speech-cache-folder.ts).
-    globalSetup: ['./test/support/speech-cache-folder.ts'],
+    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
+    globalSetup: ['./test/support/run-caches.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

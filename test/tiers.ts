@@ -28,6 +28,7 @@ export const OWN_MODULE_UNIT_TESTS = [
   'test/unit/engine/queue-runner.test.ts',
   'test/unit/renderer/rpc-client.test.ts',
   'test/unit/audio/speech-cache.test.ts',
+  'test/unit/tests/run-caches.test.ts',
   // Long or memory-heavy (thousands of property runs, 50 MB recordings, builds, a timing threshold):
   // module loading is a small part of their time, and sharing a worker with them slowed the files after
   // them (tolerant-reading's tests: 60 s isolated, 200 s after the others in one worker).

@@ -1,7 +1,7 @@
 /**
  * Speech estimates already made, kept on disk by the audio's SHA-256 and what was measured, for every
  * process and thread given the same folder in `VOICESCOPE_SPEECH_CACHE`. The test tiers set it to a folder
- * of their own for one run (test/support/speech-cache-folder.ts), so the same generated audio, measured by
+ * of their own for one run (test/support/run-caches.ts), so the same generated audio, measured by
  * the import in one test file and by the sandbox in another, runs through the model once per run; the
  * estimate is deterministic, so a stored answer is the answer the model would give again. Unset, as in
  * the product, nothing is stored or read.

@@ -1,15 +1,15 @@
 /**
  * Builds the renderer once before the end-to-end tests (about a second with esbuild), and gives every
- * host of the run one folder of speech estimates (test/support/speech-cache-folder.ts).
+ * host of the run the run's shared folders (test/support/run-caches.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { useRunSpeechCache } from '../../support/speech-cache-folder';
+import { useRunCaches } from '../../support/run-caches';
 
 export default function globalSetup() {
-  const removeSpeechCache = useRunSpeechCache();
+  const removeRunCaches = useRunCaches();
   execFileSync(process.execPath, [join(import.meta.dirname, '..', '..', '..', 'scripts', 'build.mjs')], {
     stdio: 'inherit',
   });
-  return removeSpeechCache;
+  return removeRunCaches;
 }

@@ -35,7 +35,7 @@ const info = () => {
 
 describe('the speech estimates already made', () => {
   it('are kept for this run by every test tier', () => {
-    expect(runFolder).toMatch(/vs-speech-cache-/);
+    expect(runFolder).toMatch(/vs-test-run-.*speech$/);
   });
 
   it('measure a recording once: the same audio under another name is read from the folder', async () => {
