@@ -4,7 +4,7 @@
  * transaction) and the engine, woken when an act may have given it uploads to send.
  */
 import type { CurationActKind, CurationDone } from '../../../shared/curation';
-import type { Result } from '../../../shared/result';
+import { err, ok, type Result } from '../../../shared/result';
 import { UPLOAD_STATES_SENT } from '../../../shared/states';
 import { curationRecorder } from '../../curation/recorder';
 import type { Db } from '../../db/open';
@@ -52,3 +52,14 @@ export const RECORDING_CHANGED = problem(
   'The recording has changed since this act, so undoing it would overwrite a later change.',
   'Undo the later acts first (newest first), or make the change you want as a new act.',
 );
+
+/** The act's reason, checked and required: without one, `missing` says what to write. */
+export const requiredReason = (
+  c: ActContext,
+  reasonIn: string,
+  missing: ServiceProblem,
+): Result<string, ServiceProblem> => {
+  const reason = c.cleanReason(reasonIn);
+  if (!reason.ok) return reason;
+  return reason.value === null ? err(missing) : ok(reason.value);
+};

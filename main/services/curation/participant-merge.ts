@@ -21,7 +21,7 @@ import {
 import { setBaselineDate } from '../../db/repos/participant-status.repo';
 import type { Db } from '../../db/open';
 import { problem, type ServiceProblem } from '../service-context';
-import { SENT_STATES, type ActContext, type ActResult } from './acts';
+import { SENT_STATES, requiredReason, type ActContext, type ActResult } from './acts';
 
 interface MergeSide {
   readonly id: number;
@@ -225,16 +225,16 @@ const applyMerge = (db: Db, plan: MergePlan, after: MergeAfter): void => {
 export const mergeParticipants = (c: ActContext) => {
   const preview = previewMerge(c);
   return (fromId: number, intoId: number, reasonIn: string): ActResult => {
-    const { db, cleanReason, record } = c;
-    const reason = cleanReason(reasonIn);
+    const { db, record } = c;
+    const reason = requiredReason(
+      c,
+      reasonIn,
+      problem(
+        'Say why these participants are merged.',
+        'Give a reason such as "entered twice: P-017 is P-007".',
+      ),
+    );
     if (!reason.ok) return reason;
-    if (reason.value === null)
-      return err(
-        problem(
-          'Say why these participants are merged.',
-          'Give a reason such as "entered twice: P-017 is P-007".',
-        ),
-      );
     const p = preview(fromId, intoId);
     if (!p.ok) return p;
     if (p.value.refusal !== null)

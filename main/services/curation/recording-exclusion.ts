@@ -7,7 +7,14 @@ import {
   type CurationActRow,
 } from '../../db/repos/curation.repo';
 import { problem } from '../service-context';
-import { NO_RECORDING, RECORDING_CHANGED, type ActContext, type ActResult, type UndoBase } from './acts';
+import {
+  NO_RECORDING,
+  RECORDING_CHANGED,
+  requiredReason,
+  type ActContext,
+  type ActResult,
+  type UndoBase,
+} from './acts';
 
 /** The part of a recording an exclusion or a restore changes, as its before and after. */
 export interface Exclusion {
@@ -25,16 +32,16 @@ export const exclusionOf = (r: CuratedRecording): Exclusion => ({
 export const excludeRecording =
   (c: ActContext) =>
   (recordingId: number, reasonIn: string): ActResult => {
-    const { db, iso, cleanReason, record } = c;
-    const reason = cleanReason(reasonIn);
+    const { db, iso, record } = c;
+    const reason = requiredReason(
+      c,
+      reasonIn,
+      problem(
+        'Say why this recording is excluded.',
+        'Give a reason such as "test recording" or "wrong task"; it goes into the exports.',
+      ),
+    );
     if (!reason.ok) return reason;
-    if (reason.value === null)
-      return err(
-        problem(
-          'Say why this recording is excluded.',
-          'Give a reason such as "test recording" or "wrong task"; it goes into the exports.',
-        ),
-      );
     const r = curatedRecording(db, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.excludedAt !== null)

@@ -8,7 +8,7 @@ import { err, ok } from '../../../shared/result';
 import { reopenBatchesOf } from '../../db/repos/batches.repo';
 import { curatedRecording, moveUploadState, type CuratedRecording } from '../../db/repos/curation.repo';
 import { problem } from '../service-context';
-import { NO_RECORDING, type ActContext, type ActResult, type UndoBase } from './acts';
+import { NO_RECORDING, requiredReason, type ActContext, type ActResult, type UndoBase } from './acts';
 
 /** Why a locally refused recording may not be sent anyway; null when its refusal was a judgement. */
 const hardLimit = (r: CuratedRecording): string | null => {
@@ -28,13 +28,13 @@ const hardLimit = (r: CuratedRecording): string | null => {
 export const sendRefusedAnyway =
   (c: ActContext) =>
   (recordingId: number, reasonIn: string): ActResult => {
-    const { db, iso, cleanReason, record } = c;
-    const reason = cleanReason(reasonIn);
+    const { db, iso, record } = c;
+    const reason = requiredReason(
+      c,
+      reasonIn,
+      problem('Say why this file is sent anyway.', 'Give a reason such as "speech estimate too strict".'),
+    );
     if (!reason.ok) return reason;
-    if (reason.value === null)
-      return err(
-        problem('Say why this file is sent anyway.', 'Give a reason such as "speech estimate too strict".'),
-      );
     const r = curatedRecording(db, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.uploadState !== 'refused_locally')
