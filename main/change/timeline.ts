@@ -33,6 +33,7 @@ import {
   LOCAL_ANALYSIS,
   LOCAL_PREFIX,
   localKeyOf,
+  type ChartMeasure,
 } from '../../shared/timeline-measures';
 import type { Db } from '../db/open';
 import { chartChoice } from '../db/repos/cohort.repo';
@@ -45,11 +46,12 @@ import {
   timelineSessions,
   timelineValues,
   timelineValuesOf,
+  type TimelineSessionRow,
 } from '../db/repos/timeline.repo';
 import { participantAssignments } from '../design/visit-ledger';
 import { participantStatus } from '../db/repos/participant-status.repo';
 import { recordedAfterWithdrawal } from '../../shared/withdrawal';
-import { changeSettings, CohortReferences } from './change-reference';
+import { changeSettings, CohortReferences, type ChangeSettings } from './change-reference';
 
 /** The participant page's view in study_chart_choices. */
 export const PARTICIPANT_CHARTS = 'participant-charts';
@@ -73,27 +75,27 @@ interface Assigned {
   readonly daysSinceBaseline: number | null;
 }
 
-/**
- * The participant's timeline. `measures`: the keys whose values to send (the charts on screen); absent,
- * every measure with values; 'study-choice', those of the study's stored chart choice (or the first two
- * of each analysis type). `available` always lists every measure with a value, for the picker.
- */
-export const participantTimeline = (
-  db: Db,
-  participantId: number,
-  /** k for this view; undefined: the study's setting. */
-  k?: number,
-  measures?: TimelineMeasures,
-  /** Count recordings dated after the participant's withdrawal; false: shown apart, like excluded ones. */
-  includeAfterWithdrawal = false,
-): Timeline | null => {
-  const p = participantCodeById(db, participantId);
-  if (!p) return null;
-  const studyId = studyOfParticipant(db, participantId)!;
-  const settings = changeSettings(db, studyId);
-  const baselineSessions = k ?? settings.baselineSessions;
+type Assignments = ReturnType<typeof participantAssignments>;
+type Session = Timeline['sessions'][number];
+type Series = Timeline['measures'][number]['series'][number];
+
+/** The participant's sessions, their place in the design, and which of them are left out of the counts. */
+interface SessionFacts {
+  readonly sessions: TimelineSessionRow[];
+  readonly sessionOf: ReadonlyMap<number, TimelineSessionRow>;
+  readonly assigned: Assignments;
+  readonly assignmentOf: ReadonlyMap<number, Assigned>;
+  readonly afterWithdrawal: ReadonlySet<number>;
+  /** Why a session is left out of baselines, changes and trends; null when it counts. */
+  readonly leftOut: (s: {
+    id: number;
+    excluded_at: string | null;
+    excluded_reason: string | null;
+  }) => string | null;
+}
+
+const sessionFacts = (db: Db, participantId: number, includeAfterWithdrawal: boolean): SessionFacts => {
   const sessions = timelineSessions(db, participantId);
-  const sessionOf = new Map(sessions.map((s) => [s.id, s]));
   const assigned = participantAssignments(db, participantId);
   const status = participantStatus(db, participantId);
   const afterWithdrawal = new Set(
@@ -101,8 +103,7 @@ export const participantTimeline = (
       ? (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id)
       : [],
   );
-  /** Why a session is left out of baselines, changes and trends; null when it counts. */
-  const leftOut = (s: { id: number; excluded_at: string | null; excluded_reason: string | null }) =>
+  const leftOut: SessionFacts['leftOut'] = (s) =>
     s.excluded_at !== null
       ? (s.excluded_reason ?? 'excluded')
       : !includeAfterWithdrawal && afterWithdrawal.has(s.id)
@@ -122,10 +123,34 @@ export const participantTimeline = (
       ];
     }),
   );
+  return {
+    sessions,
+    sessionOf: new Map(sessions.map((s) => [s.id, s])),
+    assigned,
+    assignmentOf,
+    afterWithdrawal,
+    leftOut,
+  };
+};
 
-  // Which measures have a value (for the picker), and which of them to send.
+/** Which measures have a value (for the picker), and which of them to send. */
+interface MeasureChoice {
+  readonly available: readonly ChartMeasure[];
+  /** The keys asked for; null: every measure with values. */
+  readonly wanted: ReadonlySet<string> | null;
+  readonly sent: readonly ChartMeasure[];
+  readonly local: ReturnType<typeof timelineLocalValues>;
+}
+
+const chooseMeasures = (
+  db: Db,
+  participantId: number,
+  studyId: number,
+  facts: SessionFacts,
+  measures: TimelineMeasures | undefined,
+): MeasureChoice => {
   const serviceKeys = new Set(timelineMeasureKeys(db, participantId));
-  const local = timelineLocalValues(db, participantId).filter((v) => sessionOf.has(v.recording_id));
+  const local = timelineLocalValues(db, participantId).filter((v) => facts.sessionOf.has(v.recording_id));
   const localKeys = new Set(local.map((v) => `${LOCAL_PREFIX}${v.measure}`));
   const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
   const wanted =
@@ -135,8 +160,23 @@ export const participantTimeline = (
         ? new Set(measures)
         : null;
   const sent = available.filter((m) => !wanted || wanted.has(m.key));
-  const sentService = sent.filter((m) => m.analysis !== LOCAL_ANALYSIS).map((m) => m.key);
+  return { available, wanted, sent, local };
+};
 
+type PointsByMeasure = Map<string, Map<SeriesSource, TimelinePoint[]>>;
+
+/**
+ * key → series (API version, or 'local') → points. Values of recordings no longer uploaded (cancelled,
+ * moved to another participant) are left out, and each point takes its recording's time (the copy in
+ * measure_values is only there for the index).
+ */
+const pointsByMeasure = (
+  db: Db,
+  participantId: number,
+  facts: SessionFacts,
+  choice: MeasureChoice,
+): PointsByMeasure => {
+  const { sessions, sessionOf } = facts;
   const flagsOf = flagsOfRecordings(
     db,
     sessions.map((s) => s.id),
@@ -145,11 +185,7 @@ export const participantTimeline = (
     (flagsOf.get(recordingId) ?? [])
       .filter((f) => f.measures.includes(key))
       .map((f) => ({ code: f.code, received: f.received, expected: f.expected }));
-
-  // key → series (API version, or 'local') → points. Values of recordings no longer uploaded (cancelled,
-  // moved to another participant) are left out, and each point takes its recording's time (the copy in
-  // measure_values is only there for the index).
-  const byMeasure = new Map<string, Map<SeriesSource, TimelinePoint[]>>();
+  const byMeasure: PointsByMeasure = new Map();
   const add = (key: string, source: SeriesSource, recordingId: number, value: number | string) => {
     const session = sessionOf.get(recordingId)!;
     let perSource = byMeasure.get(key);
@@ -163,8 +199,9 @@ export const participantTimeline = (
       flags: pointFlags(recordingId, key),
     });
   };
+  const sentService = choice.sent.filter((m) => m.analysis !== LOCAL_ANALYSIS).map((m) => m.key);
   const serviceValues =
-    wanted === null
+    choice.wanted === null
       ? timelineValues(db, participantId)
       : sentService.length
         ? timelineValuesOf(db, participantId, sentService)
@@ -173,57 +210,129 @@ export const participantTimeline = (
     const session = sessionOf.get(v.recording_id);
     if (session) add(v.measure_key, session.api_version, v.recording_id, v.value_num ?? v.value_text!);
   }
-  const sentLocal = new Set(sent.filter((m) => m.analysis === LOCAL_ANALYSIS).map((m) => localKeyOf(m.key)));
-  for (const v of local)
+  const sentLocal = new Set(
+    choice.sent.filter((m) => m.analysis === LOCAL_ANALYSIS).map((m) => localKeyOf(m.key)),
+  );
+  for (const v of choice.local)
     if (sentLocal.has(v.measure)) add(`${LOCAL_PREFIX}${v.measure}`, LOCAL_ANALYSIS, v.recording_id, v.value);
+  return byMeasure;
+};
 
-  const versions = [...new Set(sessions.map((s) => s.api_version))].sort();
-  const cohort = sent.length ? CohortReferences.of(db, studyId, baselineSessions) : null;
-  const seriesOf = (key: string, source: SeriesSource, all: TimelinePoint[]) => {
-    all.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
-    // Excluded recordings are shown, never counted: baseline, latest, change and trend are of the rest.
-    const points = all.filter((pt) => leftOut(sessionOf.get(pt.recordingId)!) === null);
-    const excluded = all.filter((pt) => leftOut(sessionOf.get(pt.recordingId)!) !== null);
-    const last = points.at(-1);
-    const numeric = points.length > 0 && points.every((pt) => typeof pt.value === 'number');
-    const baseline = numeric
-      ? baselineOf(
-          points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })),
-          baselineSessions,
-        )
-      : null;
-    let change = null;
-    if (numeric) {
-      const trend = new Trend();
-      for (const pt of points) trend.add(Date.parse(pt.recordedAt), pt.value as number);
-      change = changeStats({
-        k: baselineSessions,
-        n: points.length,
-        baseline,
-        latest: last!.value as number,
-        cohort: cohort!.get(key, source),
-        reliability: reliabilityOf(key, settings.reliabilities),
-        trendPerWeek: trend.perWeek(),
-      });
-    }
-    return {
-      apiVersion: source,
-      points,
-      excluded,
+/** What a series is judged against: k, the study's cohort and reliabilities. */
+interface SeriesReference {
+  readonly baselineSessions: number;
+  readonly cohort: CohortReferences | null;
+  readonly settings: ChangeSettings;
+}
+
+/** One series: its points in time order, the excluded ones apart, and the baseline, latest value and change of the rest. */
+const seriesOf = (
+  key: string,
+  source: SeriesSource,
+  all: TimelinePoint[],
+  facts: SessionFacts,
+  ref: SeriesReference,
+): Series => {
+  const { baselineSessions } = ref;
+  all.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.recordingId - b.recordingId);
+  // Excluded recordings are shown, never counted: baseline, latest, change and trend are of the rest.
+  const points = all.filter((pt) => facts.leftOut(facts.sessionOf.get(pt.recordingId)!) === null);
+  const excluded = all.filter((pt) => facts.leftOut(facts.sessionOf.get(pt.recordingId)!) !== null);
+  const last = points.at(-1);
+  const numeric = points.length > 0 && points.every((pt) => typeof pt.value === 'number');
+  const baseline = numeric
+    ? baselineOf(
+        points.map((pt) => ({ recordedAt: pt.recordedAt, value: pt.value as number })),
+        baselineSessions,
+      )
+    : null;
+  let change = null;
+  if (numeric) {
+    const trend = new Trend();
+    for (const pt of points) trend.add(Date.parse(pt.recordedAt), pt.value as number);
+    change = changeStats({
+      k: baselineSessions,
+      n: points.length,
       baseline,
-      baselinePresent: Math.min(points.length, baselineSessions),
-      latest: last ? { value: last.value, recordedAt: last.recordedAt } : null,
-      change,
-    };
+      latest: last!.value as number,
+      cohort: ref.cohort!.get(key, source),
+      reliability: reliabilityOf(key, ref.settings.reliabilities),
+      trendPerWeek: trend.perWeek(),
+    });
+  }
+  return {
+    apiVersion: source,
+    points,
+    excluded,
+    baseline,
+    baselinePresent: Math.min(points.length, baselineSessions),
+    latest: last ? { value: last.value, recordedAt: last.recordedAt } : null,
+    change,
+  };
+};
+
+/** A session as the page shows it: its markers, its visit and whether it counts. */
+const sessionView = (s: TimelineSessionRow, facts: SessionFacts): Session => {
+  const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
+  const verdict = s.verdict;
+  const a = facts.assignmentOf.get(s.id);
+  return {
+    recordingId: s.id,
+    recordedAt: s.recorded_at,
+    session: s.session_label,
+    apiVersion: s.api_version,
+    simulated: s.result_source === 'simulated',
+    flags: {
+      converted: s.converted === 1,
+      marginalSpeech: speech !== null && speech < MARGINAL_SPEECH_SECONDS,
+      isolated: s.isolate === 1,
+      warnings: verdict?.findings.filter((f) => f.severity === 'warn').map((f) => f.message) ?? [],
+    },
+    visit: a?.visit ?? null,
+    visitSource: a?.visitSource ?? 'none',
+    daysSinceBaseline: a?.daysSinceBaseline ?? null,
+    excluded: facts.leftOut(s),
+    afterWithdrawal: facts.afterWithdrawal.has(s.id),
+  };
+};
+
+/**
+ * The participant's timeline. `measures`: the keys whose values to send (the charts on screen); absent,
+ * every measure with values; 'study-choice', those of the study's stored chart choice (or the first two
+ * of each analysis type). `available` always lists every measure with a value, for the picker.
+ */
+export const participantTimeline = (
+  db: Db,
+  participantId: number,
+  /** k for this view; undefined: the study's setting. */
+  k?: number,
+  measures?: TimelineMeasures,
+  /** Count recordings dated after the participant's withdrawal; false: shown apart, like excluded ones. */
+  includeAfterWithdrawal = false,
+): Timeline | null => {
+  const p = participantCodeById(db, participantId);
+  if (!p) return null;
+  const studyId = studyOfParticipant(db, participantId)!;
+  const settings = changeSettings(db, studyId);
+  const baselineSessions = k ?? settings.baselineSessions;
+  const facts = sessionFacts(db, participantId, includeAfterWithdrawal);
+  const choice = chooseMeasures(db, participantId, studyId, facts, measures);
+  const byMeasure = pointsByMeasure(db, participantId, facts, choice);
+
+  const versions = [...new Set(facts.sessions.map((s) => s.api_version))].sort();
+  const ref: SeriesReference = {
+    baselineSessions,
+    cohort: choice.sent.length ? CohortReferences.of(db, studyId, baselineSessions) : null,
+    settings,
   };
   const sources: readonly SeriesSource[] = [...versions, LOCAL_ANALYSIS];
-  const measuresOut = sent
+  const measuresOut = choice.sent
     .filter((m) => byMeasure.has(m.key))
     .map((m) => ({
       key: m.key,
       series: sources.flatMap((source) => {
         const all = byMeasure.get(m.key)?.get(source) ?? [];
-        return all.length ? [seriesOf(m.key, source, all)] : [];
+        return all.length ? [seriesOf(m.key, source, all, facts, ref)] : [];
       }),
     }));
 
@@ -232,38 +341,16 @@ export const participantTimeline = (
     code: p.code,
     baselineSessions,
     versions,
-    sessions: sessions.map((s) => {
-      const speech = s.svc_speech_seconds ?? s.speech_estimate_seconds;
-      const verdict = s.verdict;
-      const a = assignmentOf.get(s.id);
-      return {
-        recordingId: s.id,
-        recordedAt: s.recorded_at,
-        session: s.session_label,
-        apiVersion: s.api_version,
-        simulated: s.result_source === 'simulated',
-        flags: {
-          converted: s.converted === 1,
-          marginalSpeech: speech !== null && speech < MARGINAL_SPEECH_SECONDS,
-          isolated: s.isolate === 1,
-          warnings: verdict?.findings.filter((f) => f.severity === 'warn').map((f) => f.message) ?? [],
-        },
-        visit: a?.visit ?? null,
-        visitSource: a?.visitSource ?? 'none',
-        daysSinceBaseline: a?.daysSinceBaseline ?? null,
-        excluded: leftOut(s),
-        afterWithdrawal: afterWithdrawal.has(s.id),
-      };
-    }),
+    sessions: facts.sessions.map((s) => sessionView(s, facts)),
     design: {
-      visits: (assigned?.design.visits ?? []).map((v) => ({
+      visits: (facts.assigned?.design.visits ?? []).map((v) => ({
         index: v.position,
         name: v.name,
         targetDay: v.targetDay,
       })),
-      baseline: assigned?.baseline ?? null,
+      baseline: facts.assigned?.baseline ?? null,
     },
-    available: available.map((m) => ({ key: m.key, analysis: m.analysis })),
+    available: choice.available.map((m) => ({ key: m.key, analysis: m.analysis })),
     measures: measuresOut,
   };
 };

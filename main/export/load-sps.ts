@@ -91,149 +91,172 @@ const valueLabels = (name: string, pairs: readonly (readonly [number, string])[]
 
 const MISSING_LABELS = MISSING_REASONS.map((m) => [m.spss, `${m.label} (${m.code})`] as const);
 
-const tableSyntax = (t: StatTable, widths: TextWidths | undefined): string[] => {
-  const out: string[] = [];
-  const vars = t.variables;
-  for (const v of vars)
+const refuseReservedNames = (t: StatTable): void => {
+  for (const v of t.variables)
     if (SPSS_RESERVED.includes(v.name))
       throw new Error(
         `Column ${v.name} of ${t.file} is an SPSS reserved word and cannot be a variable name.`,
       );
-  out.push(`* ---- ${t.file}: ${t.title} (${t.rows} rows) ----.`);
+};
+
+/** The table's heading comment and its warnings: line breaks SPSS misreads, text it cuts. */
+const tableHeading = (t: StatTable, widths: TextWidths | undefined): string[] => {
+  const out = [`* ---- ${t.file}: ${t.title} (${t.rows} rows) ----.`];
   if (widths && widths.cellsWithLineBreaks > 0)
     out.push(
       `* Warning: ${t.file} has text with line breaks in ${widths.cellsWithLineBreaks} place(s). SPSS reads one line per case,`,
       '* so those rows are read wrongly here; read them with load.R or load.py, or in the workbook.',
     );
-  const cut = vars.filter((v, i) => v.kind === 'text' && (widths?.bytes[i] ?? 0) > SPSS_MAX_WIDTH);
+  const cut = t.variables.filter((v, i) => v.kind === 'text' && (widths?.bytes[i] ?? 0) > SPSS_MAX_WIDTH);
   if (cut.length > 0)
     out.push(
       `* Warning: text longer than ${SPSS_MAX_WIDTH} bytes (SPSS's limit) is cut in: ${cut.map((v) => v.name).join(' ')}.`,
     );
-  out.push(
-    'GET DATA /TYPE=TXT',
-    `  /FILE=${spssString(t.file)}`,
-    "  /ENCODING='UTF8'",
-    '  /ARRANGEMENT=DELIMITED',
-    '  /DELCASE=LINE',
-    '  /FIRSTCASE=2',
-    "  /DELIMITERS=','",
-    `  /QUALIFIER='"'`,
-    '  /VARIABLES=',
-    ...vars.map(
-      (v, i) => `    ${converted(v) ? rawName(i) : v.name} ${inputFormat(v, widths?.bytes[i] ?? 255)}`,
-    ),
-    '  .',
-  );
-  vars.forEach((v, i) => {
-    const raw = rawName(i);
-    switch (v.kind) {
-      case 'utc':
-        // 2024-03-05T09:30:00Z, with a fraction of a second only when there is one.
-        out.push(
-          `COMPUTE ${v.name} = NUMBER(REPLACE(SUBSTR(${raw}, 1, 19), 'T', ' '), YMDHMS19).`,
-          `IF (SUBSTR(${raw}, 20, 1) = '.') ${v.name} = ${v.name} + NUMBER(SUBSTR(${raw}, 20, INDEX(${raw}, 'Z') - 20), F20).`,
-        );
-        break;
-      case 'boolean':
-        out.push(
-          ...recode(
-            raw,
-            [
-              ['true', 1],
-              ['false', 0],
-            ],
-            v.name,
-          ),
-        );
-        break;
-      case 'category':
-        out.push(
-          ...recode(
-            raw,
-            v.levels.map((l, k) => [l.value, k + 1] as const),
-            v.name,
-            v.closed ? undefined : OTHER_CATEGORY_CODE,
-          ),
-        );
-        break;
-      case 'reason':
-        out.push(
-          ...recode(
-            raw,
-            MISSING_REASONS.map((m) => [m.code, m.spss] as const),
-            v.name,
-          ),
-        );
-        break;
-      case 'text':
-        if (v.neutralised) out.push(`IF (SUBSTR(${v.name}, 1, 1) = "'") ${v.name} = SUBSTR(${v.name}, 2).`);
-        break;
-      default:
-        break;
-    }
-  });
-  const coded = vars.filter((v) => v.coded).map((v) => v.name);
-  if (t.reason && coded.length > 0)
-    out.push(
-      `* An empty value takes the row's missing-data code (${t.reason}).`,
-      `DO REPEAT x = ${coded.join(' ')}.`,
-      `  IF (SYSMIS(x) AND NOT SYSMIS(${t.reason})) x = ${t.reason}.`,
-      'END REPEAT.',
-    );
-  out.push(`MATCH FILES /FILE=* /KEEP=${vars.map((v) => v.name).join(' ')}.`);
-  const formats = vars.flatMap((v) => {
-    switch (v.kind) {
-      case 'integer':
-        return [`${v.name} (F15.0)`];
-      case 'number':
-        return [`${v.name} (F18.6)`];
-      case 'boolean':
-        return [`${v.name} (F1.0)`];
-      case 'category':
-        return [`${v.name} (F2.0)`];
-      case 'reason':
-        return [`${v.name} (F3.0)`];
-      case 'utc':
-        return [`${v.name} (YMDHMS23.3)`];
-      default:
-        return [];
-    }
-  });
-  if (formats.length) out.push('FORMATS', ...formats.map((f) => `  ${f}`), '  .');
-  out.push(
-    'VARIABLE LABELS',
-    ...vars.map(
-      (v, i) => `  ${i > 0 ? '/' : ''}${v.name} ${spssString(cutBytes(v.title, VARIABLE_LABEL_BYTES))}`,
-    ),
-    '  .',
-  );
-  for (const v of vars) {
-    if (v.kind === 'boolean')
-      out.push(
-        ...valueLabels(v.name, [
-          [0, 'false'],
-          [1, 'true'],
-        ]),
+  return out;
+};
+
+/** GET DATA: the CSV read with an input format per column. */
+const getData = (t: StatTable, widths: TextWidths | undefined): string[] => [
+  'GET DATA /TYPE=TXT',
+  `  /FILE=${spssString(t.file)}`,
+  "  /ENCODING='UTF8'",
+  '  /ARRANGEMENT=DELIMITED',
+  '  /DELCASE=LINE',
+  '  /FIRSTCASE=2',
+  "  /DELIMITERS=','",
+  `  /QUALIFIER='"'`,
+  '  /VARIABLES=',
+  ...t.variables.map(
+    (v, i) => `    ${converted(v) ? rawName(i) : v.name} ${inputFormat(v, widths?.bytes[i] ?? 255)}`,
+  ),
+  '  .',
+];
+
+/** The commands that turn the text read for column `i` into its value. */
+const conversion = (v: StatVariable, i: number): string[] => {
+  const raw = rawName(i);
+  switch (v.kind) {
+    case 'utc':
+      // 2024-03-05T09:30:00Z, with a fraction of a second only when there is one.
+      return [
+        `COMPUTE ${v.name} = NUMBER(REPLACE(SUBSTR(${raw}, 1, 19), 'T', ' '), YMDHMS19).`,
+        `IF (SUBSTR(${raw}, 20, 1) = '.') ${v.name} = ${v.name} + NUMBER(SUBSTR(${raw}, 20, INDEX(${raw}, 'Z') - 20), F20).`,
+      ];
+    case 'boolean':
+      return recode(
+        raw,
+        [
+          ['true', 1],
+          ['false', 0],
+        ],
+        v.name,
       );
-    else if (v.kind === 'category')
-      out.push(
-        ...valueLabels(v.name, [
-          ...v.levels.map((l, k) => [k + 1, l.label] as const),
-          ...(v.closed ? [] : [[OTHER_CATEGORY_CODE, OTHER_CATEGORY_LABEL] as const]),
-        ]),
+    case 'category':
+      return recode(
+        raw,
+        v.levels.map((l, k) => [l.value, k + 1] as const),
+        v.name,
+        v.closed ? undefined : OTHER_CATEGORY_CODE,
       );
-    else if (v.kind === 'reason') out.push(...valueLabels(v.name, MISSING_LABELS));
+    case 'reason':
+      return recode(
+        raw,
+        MISSING_REASONS.map((m) => [m.code, m.spss] as const),
+        v.name,
+      );
+    case 'text':
+      return v.neutralised ? [`IF (SUBSTR(${v.name}, 1, 1) = "'") ${v.name} = SUBSTR(${v.name}, 2).`] : [];
+    default:
+      return [];
   }
-  if (coded.length > 0) {
-    out.push(...valueLabels(coded.join(' '), MISSING_LABELS));
-    out.push(`MISSING VALUES ${coded.join(' ')} (${SPSS_MISSING_RANGE[0]} THRU ${SPSS_MISSING_RANGE[1]}).`);
+};
+
+/** The columns that take the row's missing-data code when empty. */
+const codedNames = (t: StatTable): string[] => t.variables.filter((v) => v.coded).map((v) => v.name);
+
+/** An empty coded value takes the row's missing-data code; then only the table's own columns are kept. */
+const fillMissingAndKeep = (t: StatTable): string[] => {
+  const coded = codedNames(t);
+  return [
+    ...(t.reason && coded.length > 0
+      ? [
+          `* An empty value takes the row's missing-data code (${t.reason}).`,
+          `DO REPEAT x = ${coded.join(' ')}.`,
+          `  IF (SYSMIS(x) AND NOT SYSMIS(${t.reason})) x = ${t.reason}.`,
+          'END REPEAT.',
+        ]
+      : []),
+    `MATCH FILES /FILE=* /KEEP=${t.variables.map((v) => v.name).join(' ')}.`,
+  ];
+};
+
+const displayFormat = (v: StatVariable): string | undefined => {
+  switch (v.kind) {
+    case 'integer':
+      return `${v.name} (F15.0)`;
+    case 'number':
+      return `${v.name} (F18.6)`;
+    case 'boolean':
+      return `${v.name} (F1.0)`;
+    case 'category':
+      return `${v.name} (F2.0)`;
+    case 'reason':
+      return `${v.name} (F3.0)`;
+    case 'utc':
+      return `${v.name} (YMDHMS23.3)`;
+    default:
+      return undefined;
   }
+};
+
+const formats = (t: StatTable): string[] => {
+  const lines = t.variables.flatMap((v) => displayFormat(v) ?? []);
+  return lines.length ? ['FORMATS', ...lines.map((f) => `  ${f}`), '  .'] : [];
+};
+
+const variableLabels = (t: StatTable): string[] => [
+  'VARIABLE LABELS',
+  ...t.variables.map(
+    (v, i) => `  ${i > 0 ? '/' : ''}${v.name} ${spssString(cutBytes(v.title, VARIABLE_LABEL_BYTES))}`,
+  ),
+  '  .',
+];
+
+const codeLabels = (v: StatVariable): string[] => {
+  if (v.kind === 'boolean')
+    return valueLabels(v.name, [
+      [0, 'false'],
+      [1, 'true'],
+    ]);
+  if (v.kind === 'category')
+    return valueLabels(v.name, [
+      ...v.levels.map((l, k) => [k + 1, l.label] as const),
+      ...(v.closed ? [] : [[OTHER_CATEGORY_CODE, OTHER_CATEGORY_LABEL] as const]),
+    ]);
+  if (v.kind === 'reason') return valueLabels(v.name, MISSING_LABELS);
+  return [];
+};
+
+/** VALUE LABELS for every coded column, and the missing-data codes declared MISSING VALUES. */
+const valueLabelsAndMissing = (t: StatTable): string[] => {
+  const coded = codedNames(t);
+  return [
+    ...t.variables.flatMap(codeLabels),
+    ...(coded.length > 0
+      ? [
+          ...valueLabels(coded.join(' '), MISSING_LABELS),
+          `MISSING VALUES ${coded.join(' ')} (${SPSS_MISSING_RANGE[0]} THRU ${SPSS_MISSING_RANGE[1]}).`,
+        ]
+      : []),
+  ];
+};
+
+const levels = (t: StatTable): string[] => {
   const level = (pick: (v: StatVariable) => boolean, word: string) => {
-    const names = vars.filter(pick).map((v) => v.name);
+    const names = t.variables.filter(pick).map((v) => v.name);
     return names.length ? [`VARIABLE LEVEL ${names.join(' ')} (${word}).`] : [];
   };
-  out.push(
+  return [
     ...level((v) => v.kind === 'integer' || v.kind === 'number', 'SCALE'),
     ...level(
       (v) =>
@@ -244,9 +267,24 @@ const tableSyntax = (t: StatTable, widths: TextWidths | undefined): string[] => 
       'NOMINAL',
     ),
     ...level((v) => v.kind === 'category' && v.ordered, 'ORDINAL'),
-  );
-  out.push(`SAVE OUTFILE=${spssString(`${t.key}.sav`)}.`, `DATASET NAME ${t.key}.`, '');
-  return out;
+  ];
+};
+
+const tableSyntax = (t: StatTable, widths: TextWidths | undefined): string[] => {
+  refuseReservedNames(t);
+  return [
+    ...tableHeading(t, widths),
+    ...getData(t, widths),
+    ...t.variables.flatMap(conversion),
+    ...fillMissingAndKeep(t),
+    ...formats(t),
+    ...variableLabels(t),
+    ...valueLabelsAndMissing(t),
+    ...levels(t),
+    `SAVE OUTFILE=${spssString(`${t.key}.sav`)}.`,
+    `DATASET NAME ${t.key}.`,
+    '',
+  ];
 };
 
 export const loadSps = (

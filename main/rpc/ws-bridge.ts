@@ -109,164 +109,182 @@ const parseUrl = (raw: string | undefined, origin: string): URL | null => {
   }
 };
 
-export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
-  const token = o.token ?? randomBytes(32).toString('base64url');
-  const root = resolve(o.staticDir);
-  let origin = '';
-  let hosts: string[] = [];
+/** What every stage of the bridge reads: the options, the launch token, the tickets and, once listening, its address. */
+interface BridgeContext {
+  readonly o: BridgeOptions;
+  readonly token: string;
+  /** The built renderer's folder, resolved. */
+  readonly root: string;
+  readonly tickets: DownloadTickets;
+  /** Known once the server listens: its origin and the Host headers that name it. */
+  readonly address: { origin: string; hosts: string[] };
+  readonly noted: (what: string) => (e: unknown) => void;
+}
 
-  /**
-   * No `Cross-Origin-Opener-Policy` here (the Electron scheme keeps it, main/electron/protocol.ts): a tab
-   * whose blank first document has none must change browsing-context group to load a page that has one,
-   * and Chromium starts a new renderer process for it. In a fresh browser context that held the first
-   * heading back by about 100 ms (page parsed at a median 333 against 132 ms, first heading 521 against
-   * 428, eight loads each alternating, `BASELINE_DIR=<tree> npx tsx test/bench/first-screen-ab.ts`;
-   * docs/ui.md "Round 9"). What it would guard, a window that opened ours keeping a handle to it, is not
-   * there to guard: the host opens the window with no opener; a page elsewhere that opens this origin
-   * cannot give it the launch token, so what it holds a handle to is a window the WebSocket refuses; and
-   * the window opens no other window (no `_blank` link, no `window.open`). Cross-origin handles still
-   * cannot read the page, its address or its storage.
-   */
-  const securityHeaders = (res: http.ServerResponse) => {
-    res.setHeader('Content-Security-Policy', BROWSER_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cache-Control', 'no-store');
-  };
-  const hostAllowed = (req: http.IncomingMessage) => hosts.includes(req.headers.host ?? '');
-  const tokenOf = (url: URL) => url.searchParams.get('token') ?? '';
-  const tickets = o.tickets ?? createDownloadTickets();
-  const noted = (what: string) => (e: unknown) => o.onError?.(what, e);
-  const ownOrigin = (req: http.IncomingMessage) =>
-    hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '');
-  const bearer = (req: http.IncomingMessage) =>
-    /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+/**
+ * No `Cross-Origin-Opener-Policy` here (the Electron scheme keeps it, main/electron/protocol.ts): a tab
+ * whose blank first document has none must change browsing-context group to load a page that has one,
+ * and Chromium starts a new renderer process for it. In a fresh browser context that held the first
+ * heading back by about 100 ms (page parsed at a median 333 against 132 ms, first heading 521 against
+ * 428, eight loads each alternating, `BASELINE_DIR=<tree> npx tsx test/bench/first-screen-ab.ts`;
+ * docs/ui.md "Round 9"). What it would guard, a window that opened ours keeping a handle to it, is not
+ * there to guard: the host opens the window with no opener; a page elsewhere that opens this origin
+ * cannot give it the launch token, so what it holds a handle to is a window the WebSocket refuses; and
+ * the window opens no other window (no `_blank` link, no `window.open`). Cross-origin handles still
+ * cannot read the page, its address or its storage.
+ */
+const securityHeaders = (res: http.ServerResponse) => {
+  res.setHeader('Content-Security-Policy', BROWSER_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+};
+const hostAllowed = (ctx: BridgeContext, req: http.IncomingMessage) =>
+  ctx.address.hosts.includes(req.headers.host ?? '');
+const tokenOf = (url: URL) => url.searchParams.get('token') ?? '';
+const ownOrigin = (ctx: BridgeContext, req: http.IncomingMessage) =>
+  ctx.address.hosts.map((h) => `http://${h}`).includes(req.headers.origin ?? '');
+const bearer = (req: http.IncomingMessage) =>
+  /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
 
-  /** `POST /download-ticket` `{"path": "/download/..."}` → `{ticket, url}`; token in the header, never the URL. */
-  const mintTicket = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (!ownOrigin(req) || !sameSecret(bearer(req), token)) {
-      res.writeHead(403).end('Forbidden');
+/** `POST /download-ticket` `{"path": "/download/..."}` → `{ticket, url}`; token in the header, never the URL. */
+const mintTicket = (ctx: BridgeContext, req: http.IncomingMessage, res: http.ServerResponse) => {
+  if (!ownOrigin(ctx, req) || !sameSecret(bearer(req), ctx.token)) {
+    res.writeHead(403).end('Forbidden');
+    return;
+  }
+  const parts: Buffer[] = [];
+  let size = 0;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_TICKET_REQUEST_BYTES) {
+      res.writeHead(413, { Connection: 'close' }).end('Too large');
+      req.destroy();
       return;
     }
-    const parts: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_TICKET_REQUEST_BYTES) {
-        res.writeHead(413, { Connection: 'close' }).end('Too large');
-        req.destroy();
-        return;
-      }
-      parts.push(c);
-    });
-    req.on('end', () => {
-      if (res.headersSent) return;
-      let path: unknown;
-      try {
-        path = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { path?: unknown }).path;
-      } catch {
-        path = undefined;
-      }
-      if (
-        typeof path !== 'string' ||
-        !path.startsWith('/download/') ||
-        parseUrl(path, origin)?.pathname !== path
-      ) {
-        res.writeHead(400).end('Bad request');
-        return;
-      }
-      // Audio is read by a media element in many range requests: its ticket is a session ticket.
-      const ticket = tickets.issue(path, { session: path.startsWith(MEDIA_DOWNLOAD_PREFIX) });
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ ticket, url: `${path}?ticket=${ticket}` }));
-    });
-  };
-
-  /** The window's page asked for with the launch token: with its first screen's answers in it. */
-  const servePage = (file: string, res: http.ServerResponse) => {
-    const page = o.renderFirstScreen
-      ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
-      : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
-          ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null, prepared: false }),
-        );
-    void page
-      .then(({ html, renderMs, prepared }) => {
-        const preloads = stylesheetPreloads(html);
-        res.writeHead(200, {
-          'Content-Type': TYPES['.html']!,
-          ...(preloads === null ? {} : { Link: preloads }),
-          // A page rendered for an earlier request whose answers still hold: `desc="prepared"`.
-          ...(renderMs === null
-            ? {}
-            : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}${prepared ? ';desc="prepared"' : ''}` }),
-        });
-        res.end(html);
-      })
-      .catch((e: unknown) => {
-        noted('page')(e);
-        if (!res.headersSent) res.writeHead(500).end('Internal error');
-        else res.destroy();
-      });
-  };
-
-  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    securityHeaders(res);
-    if (!hostAllowed(req)) {
-      res.writeHead(421).end('Misdirected request');
-      return;
+    parts.push(c);
+  });
+  req.on('end', () => {
+    if (res.headersSent) return;
+    let path: unknown;
+    try {
+      path = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { path?: unknown }).path;
+    } catch {
+      path = undefined;
     }
-    const url = parseUrl(req.url, origin);
-    if (url === null) {
+    if (
+      typeof path !== 'string' ||
+      !path.startsWith('/download/') ||
+      parseUrl(path, ctx.address.origin)?.pathname !== path
+    ) {
       res.writeHead(400).end('Bad request');
       return;
     }
-    if (req.method === 'POST' && url.pathname === '/download-ticket') {
-      mintTicket(req, res);
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-      return;
-    }
-    if (url.pathname.startsWith('/download/')) {
-      // A ticket only: the launch token in a download URL (`?token=`) opens nothing.
-      const ticket = url.searchParams.get('ticket');
-      if (ticket === null || !tickets.redeem(ticket, url.pathname)) {
-        res.writeHead(403).end('Forbidden');
-        return;
-      }
-      if (o.routes?.(url.pathname, req, res)) return;
-      res.writeHead(404).end('Not found');
-      return;
-    }
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end('Not found');
-      return;
-    }
-    if (rel === 'index.html' && req.method === 'GET' && sameSecret(tokenOf(url), token)) {
-      servePage(file, res);
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    const stream = createReadStream(file);
-    stream.on('error', (e) => {
-      noted('static file')(e);
-      res.destroy();
-    });
-    stream.pipe(res);
-  };
+    // Audio is read by a media element in many range requests: its ticket is a session ticket.
+    const ticket = ctx.tickets.issue(path, { session: path.startsWith(MEDIA_DOWNLOAD_PREFIX) });
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ ticket, url: `${path}?ticket=${ticket}` }));
+  });
+};
 
+/** The window's page asked for with the launch token: with its first screen's answers in it. */
+const servePage = (ctx: BridgeContext, file: string, res: http.ServerResponse) => {
+  const { o, noted } = ctx;
+  const page = o.renderFirstScreen
+    ? readFile(file, 'utf8').then((html) => firstScreenPage(o.router, html, noted('first screen')))
+    : Promise.all([readFile(file, 'utf8'), firstScreenDataBlock(o.router).catch(() => '')]).then(
+        ([html, block]) => ({ html: withFirstScreenData(html, block), renderMs: null, prepared: false }),
+      );
+  void page
+    .then(({ html, renderMs, prepared }) => {
+      const preloads = stylesheetPreloads(html);
+      res.writeHead(200, {
+        'Content-Type': TYPES['.html']!,
+        ...(preloads === null ? {} : { Link: preloads }),
+        // A page rendered for an earlier request whose answers still hold: `desc="prepared"`.
+        ...(renderMs === null
+          ? {}
+          : { 'Server-Timing': `ssr;dur=${renderMs.toFixed(1)}${prepared ? ';desc="prepared"' : ''}` }),
+      });
+      res.end(html);
+    })
+    .catch((e: unknown) => {
+      noted('page')(e);
+      if (!res.headersSent) res.writeHead(500).end('Internal error');
+      else res.destroy();
+    });
+};
+
+/** `/download/...`: a ticket only; the launch token in a download URL (`?token=`) opens nothing. */
+const serveDownload = (ctx: BridgeContext, url: URL, req: http.IncomingMessage, res: http.ServerResponse) => {
+  const ticket = url.searchParams.get('ticket');
+  if (ticket === null || !ctx.tickets.redeem(ticket, url.pathname)) {
+    res.writeHead(403).end('Forbidden');
+    return;
+  }
+  if (ctx.o.routes?.(url.pathname, req, res)) return;
+  res.writeHead(404).end('Not found');
+};
+
+/** A file of the built renderer; the window's page, asked for with the launch token, with its first screen. */
+const serveStatic = (ctx: BridgeContext, url: URL, req: http.IncomingMessage, res: http.ServerResponse) => {
+  const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  const file = normalize(join(ctx.root, rel));
+  if (!file.startsWith(ctx.root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404).end('Not found');
+    return;
+  }
+  if (rel === 'index.html' && req.method === 'GET' && sameSecret(tokenOf(url), ctx.token)) {
+    servePage(ctx, file, res);
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(file);
+  stream.on('error', (e) => {
+    ctx.noted('static file')(e);
+    res.destroy();
+  });
+  stream.pipe(res);
+};
+
+const serve = (ctx: BridgeContext, req: http.IncomingMessage, res: http.ServerResponse) => {
+  securityHeaders(res);
+  if (!hostAllowed(ctx, req)) {
+    res.writeHead(421).end('Misdirected request');
+    return;
+  }
+  const url = parseUrl(req.url, ctx.address.origin);
+  if (url === null) {
+    res.writeHead(400).end('Bad request');
+    return;
+  }
+  if (req.method === 'POST' && url.pathname === '/download-ticket') {
+    mintTicket(ctx, req, res);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  if (url.pathname.startsWith('/download/')) {
+    serveDownload(ctx, url, req, res);
+    return;
+  }
+  serveStatic(ctx, url, req, res);
+};
+
+/** The HTTP server: every request served, every error noted, never thrown into the process. */
+const httpServer = (ctx: BridgeContext): http.Server => {
+  const { noted } = ctx;
   const server = http.createServer((req, res) => {
     req.on('error', noted('request'));
     res.on('error', noted('response'));
     try {
-      serve(req, res);
+      serve(ctx, req, res);
     } catch (e) {
       noted('request handler')(e);
       if (!res.headersSent) res.writeHead(500).end('Internal error');
@@ -286,68 +304,90 @@ export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
   });
   server.on('error', noted('server'));
   server.on('connection', (socket) => socket.on('error', noted('socket')));
+  return server;
+};
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  wss.on('error', noted('websocket server'));
+/** The WebSocket at /rpc: only this host, this origin and the launch token get through. */
+const acceptUpgrades = (ctx: BridgeContext, server: http.Server, wss: WebSocketServer) => {
   server.on('upgrade', (req, socket, head) => {
-    socket.on('error', noted('upgrade socket'));
+    socket.on('error', ctx.noted('upgrade socket'));
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
     };
     try {
-      const url = parseUrl(req.url, origin);
+      const url = parseUrl(req.url, ctx.address.origin);
       if (url === null) return refuse(400, 'Bad Request');
       if (url.pathname !== '/rpc') return refuse(404, 'Not Found');
-      if (!hostAllowed(req)) return refuse(421, 'Misdirected Request');
-      if (!ownOrigin(req)) return refuse(403, 'Forbidden');
-      if (!sameSecret(tokenOf(url), token)) return refuse(401, 'Unauthorized');
+      if (!hostAllowed(ctx, req)) return refuse(421, 'Misdirected Request');
+      if (!ownOrigin(ctx, req)) return refuse(403, 'Forbidden');
+      if (!sameSecret(tokenOf(url), ctx.token)) return refuse(401, 'Unauthorized');
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     } catch (e) {
-      noted('upgrade')(e);
+      ctx.noted('upgrade')(e);
       socket.destroy();
     }
   });
+};
 
-  wss.on('connection', (ws: WebSocket) => {
-    // ws closes the socket itself on a broken frame (1002), too large a message (1009) or bad UTF-8
-    // (1007) and then reports it here: noted, never thrown into the process.
-    ws.on('error', noted('websocket'));
-    const send = (m: unknown) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-    };
-    const unsubscribe = o.bus.subscribe((event, payload) => send({ event, payload }));
-    ws.on('close', unsubscribe);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) {
-        ws.close(1003, 'text only');
-        return;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(data.toString());
-      } catch {
-        ws.close(1007, 'not JSON');
-        return;
-      }
-      const call = CallMessage.safeParse(parsed);
-      if (!call.success) {
-        ws.close(1008, 'not a call');
-        return;
-      }
-      void o.router
-        .handle(call.data.method, call.data.input, { via: 'websocket' })
-        .then((envelope) => send({ id: call.data.id, envelope }))
-        .catch(noted('call'));
-    });
+/** One connected window: its calls go to the router, the bus's events come back. */
+const carryCalls = (ctx: BridgeContext, ws: WebSocket) => {
+  const { o, noted } = ctx;
+  // ws closes the socket itself on a broken frame (1002), too large a message (1009) or bad UTF-8
+  // (1007) and then reports it here: noted, never thrown into the process.
+  ws.on('error', noted('websocket'));
+  const send = (m: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  };
+  const unsubscribe = o.bus.subscribe((event, payload) => send({ event, payload }));
+  ws.on('close', unsubscribe);
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) {
+      ws.close(1003, 'text only');
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      ws.close(1007, 'not JSON');
+      return;
+    }
+    const call = CallMessage.safeParse(parsed);
+    if (!call.success) {
+      ws.close(1008, 'not a call');
+      return;
+    }
+    void o.router
+      .handle(call.data.method, call.data.input, { via: 'websocket' })
+      .then((envelope) => send({ id: call.data.id, envelope }))
+      .catch(noted('call'));
   });
+};
+
+export const startBridge = async (o: BridgeOptions): Promise<Bridge> => {
+  const ctx: BridgeContext = {
+    o,
+    token: o.token ?? randomBytes(32).toString('base64url'),
+    root: resolve(o.staticDir),
+    tickets: o.tickets ?? createDownloadTickets(),
+    address: { origin: '', hosts: [] },
+    noted: (what: string) => (e: unknown) => o.onError?.(what, e),
+  };
+  const server = httpServer(ctx);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  wss.on('error', ctx.noted('websocket server'));
+  acceptUpgrades(ctx, server, wss);
+  wss.on('connection', (ws: WebSocket) => carryCalls(ctx, ws));
 
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(o.port ?? 0, '127.0.0.1', () => res());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
-  hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  const origin = `http://127.0.0.1:${port}`;
+  ctx.address.origin = origin;
+  ctx.address.hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  const { token, tickets } = ctx;
   return {
     url: `${origin}/?token=${token}`,
     origin,

@@ -34,7 +34,7 @@ import {
   type LedgerRecording,
   type VisitLedger,
 } from '../design/visit-ledger';
-import { changeStatusAsAct } from './participant-curation.service';
+import { changeStatusAsAct } from './curation/participant-status';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface VisitsService {

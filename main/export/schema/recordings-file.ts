@@ -63,7 +63,8 @@ export const recordingColumns = <C extends RecordingCtx>(tz: string): ExportColu
   ),
 ];
 
-export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
+/** The original audio file as the workstation read it, and where its recording time came from. */
+const sourceFileColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
   col<C>(
     'recorded_at_source',
     'string',
@@ -131,6 +132,10 @@ export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportCol
     (c) => c.r.converted === 1,
     { required: true },
   ),
+];
+
+/** What the workstation knows of the recording: its upload state, exclusion and history. */
+const workstationColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
   col<C>(
     'upload_state',
     'string',
@@ -163,6 +168,10 @@ export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportCol
     (c) => provenanceText(c.r.provenance),
     { neutralised: true },
   ),
+];
+
+/** The upload as the service received it: its id, the API version, whether simulated, and when. */
+const uploadColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
   col<C>(
     'recording_id',
     'string',
@@ -195,6 +204,10 @@ export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportCol
     (c) => c.uploaded?.local,
     { timeFormat: 'local' },
   ),
+];
+
+/** The audio as the service analysed it, and the import batch. */
+const serviceAudioColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
   col<C>(
     'audio_file_format',
     'string',
@@ -256,6 +269,13 @@ export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportCol
     "The workstation's number of the import batch.",
     (c) => c.r.batchId,
   ),
+];
+
+export const provenanceColumns = <C extends RecordingCtx>(tz: string): ExportColumn<C>[] => [
+  ...sourceFileColumns<C>(),
+  ...workstationColumns<C>(),
+  ...uploadColumns<C>(tz),
+  ...serviceAudioColumns<C>(),
 ];
 
 export const recordingsFile = (tz: string, local = false): ExportFile<RecordingCtx> =>
