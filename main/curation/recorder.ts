@@ -1,6 +1,6 @@
 /**
- * How every curation act is written (recordings' acts in curation.service.ts, participants' and the
- * needs-you list's in participant-curation.service.ts): the reason checked, then in one transaction the
+ * How every curation act is written (each act with its undo in main/services/curation/, the needs-you
+ * list's in needs-you-curation.service.ts): the reason checked, then in one transaction the
  * change, a `curation_acts` row (who, when, reason, before and after) and an entry in the hash-chained
  * audit log naming the act and a digest of its row.
  */
