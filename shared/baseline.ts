@@ -20,6 +20,51 @@ export interface BaselineStats {
 
 export const DEFAULT_BASELINE_SESSIONS = 3;
 
+/**
+ * Where a study's k comes from: the researcher set it for the study ('study'); else the visit schedule
+ * gives it ('schedule': the visits before the first follow-up, the first visit after day 0, so a schedule
+ * of Baseline, Week 1 and Week 2 gives 1); else the default ('default', 3). One k per study: chosen once,
+ * it is used for every participant, the exports and the command line.
+ */
+export const BASELINE_RULE_SOURCES = ['study', 'schedule', 'default'] as const;
+export type BaselineRuleSource = (typeof BASELINE_RULE_SOURCES)[number];
+
+export interface BaselineRule {
+  readonly sessions: number;
+  readonly source: BaselineRuleSource;
+  /** The schedule's first follow-up visit (its name): the baseline is the sessions before it. */
+  readonly firstFollowUp: string | null;
+}
+
+/** The schedule's baseline: the visits before its first follow-up; null when it has no visit at or before day 0, or no follow-up. */
+export const scheduledBaseline = (
+  visits: readonly { readonly name: string; readonly targetDay: number }[],
+): { sessions: number; firstFollowUp: string } | null => {
+  const ordered = [...visits].sort((a, b) => a.targetDay - b.targetDay);
+  const followUp = ordered.findIndex((v) => v.targetDay > 0);
+  if (followUp < 1) return null;
+  return { sessions: Math.min(followUp, 20), firstFollowUp: ordered[followUp]!.name };
+};
+
+export const baselineRule = (
+  studySetting: number | null,
+  visits: readonly { readonly name: string; readonly targetDay: number }[],
+): BaselineRule => {
+  const fromSchedule = scheduledBaseline(visits);
+  if (studySetting !== null) return { sessions: studySetting, source: 'study', firstFollowUp: null };
+  if (fromSchedule) return { ...fromSchedule, source: 'schedule' };
+  return { sessions: DEFAULT_BASELINE_SESSIONS, source: 'default', firstFollowUp: null };
+};
+
+/** The rule in a researcher's words, after "Baseline: " ("the session before Week 1 (from the schedule)"). */
+export const baselineRuleText = (rule: BaselineRule): string => {
+  const k = rule.sessions;
+  if (rule.source === 'schedule')
+    return `${k === 1 ? 'the session' : `the ${k} sessions`} before ${rule.firstFollowUp} (from the schedule)`;
+  const first = k === 1 ? 'the first session' : `the first ${k} sessions`;
+  return rule.source === 'study' ? `${first} (set for this study)` : `${first} (the default)`;
+};
+
 export const meanSd = (values: readonly number[]): { mean: number; sd: number | null } => {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;

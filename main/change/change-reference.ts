@@ -2,7 +2,7 @@
  * A study's settings for change statistics and its cohort reference: one place that the timeline, the
  * summary export and the command line read, so they agree (the rules are shared/change.ts).
  */
-import { DEFAULT_BASELINE_SESSIONS } from '../../shared/baseline';
+import { baselineRule, type BaselineRule } from '../../shared/baseline';
 import { cohortReference, NO_COHORT, type CohortReference } from '../../shared/change';
 import type { Db } from '../db/open';
 import {
@@ -11,18 +11,25 @@ import {
   studyReliabilities,
   studyValuesInTimeOrder,
 } from '../db/repos/change.repo';
+import { designOf } from '../db/repos/study-design.repo';
 
 export interface ChangeSettings {
-  /** k: the study's setting or the default. */
+  /** k: the study's setting, else the schedule's (the visits before the first follow-up), else the default. */
   readonly baselineSessions: number;
+  /** Where k comes from (shared/baseline.ts). */
+  readonly baselineRule: BaselineRule;
   /** Reliabilities the study set, by measure key. */
   readonly reliabilities: ReadonlyMap<string, number>;
 }
 
-export const changeSettings = (db: Db, studyId: number): ChangeSettings => ({
-  baselineSessions: studyBaselineSessions(db, studyId) ?? DEFAULT_BASELINE_SESSIONS,
-  reliabilities: new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.r])),
-});
+export const changeSettings = (db: Db, studyId: number): ChangeSettings => {
+  const rule = baselineRule(studyBaselineSessions(db, studyId), designOf(db, studyId)?.visits ?? []);
+  return {
+    baselineSessions: rule.sessions,
+    baselineRule: rule,
+    reliabilities: new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.r])),
+  };
+};
 
 /** Per connection: the last references computed for each study and k, with the database version they are of. */
 const cache = new WeakMap<Db, Map<string, { version: string; refs: CohortReferences }>>();

@@ -340,6 +340,7 @@ export const participantTimeline = (
     participantId: p.id,
     code: p.code,
     baselineSessions,
+    baselineRule: settings.baselineRule,
     versions,
     sessions: facts.sessions.map((s) => sessionView(s, facts)),
     design: {

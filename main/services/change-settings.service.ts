@@ -1,5 +1,6 @@
 /** A study's settings for change statistics (k and reliabilities), for the window and the command line. */
 import { MEASURES } from '../../shared/api/measures';
+import { baselineRule } from '../../shared/baseline';
 import type { ChangeSettingsView } from '../../shared/contract/reliability.contract';
 import type { Timeline } from '../../shared/contract/timeline.contract';
 import {
@@ -18,6 +19,7 @@ import {
   studyReliabilities,
 } from '../db/repos/change.repo';
 import { studyName } from '../db/repos/studies.repo';
+import { designOf } from '../db/repos/study-design.repo';
 import { changeSettings } from '../change/change-reference';
 import type { ServiceContext } from './service-context';
 import { participantTimeline } from '../change/timeline';
@@ -50,6 +52,8 @@ export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsServic
       studyId,
       baselineSessions: s.baselineSessions,
       baselineSessionsIsDefault: studyBaselineSessions(db, studyId) === null,
+      baselineRule: s.baselineRule,
+      fallback: baselineRule(null, designOf(db, studyId)?.visits ?? []),
       measures: MEASURES.filter((m) => NUMERIC.has(m.key)).map((m) => {
         const rel = reliabilityOf(m.key, s.reliabilities);
         const g = MEASURE_RELIABILITY_GROUP[m.key];

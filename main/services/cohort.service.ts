@@ -27,13 +27,17 @@ import {
 import { participantChartChoice, PARTICIPANT_CHARTS } from '../change/timeline';
 import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
 import { readAttributesCsv } from '../import/attributes-csv';
+import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 const DAY_MS = 86_400_000;
 
 export interface CohortService {
-  /** One measure across the study's participants; null when there is no such study. */
-  cohort(studyId: number, measureKey: string): Cohort | null;
+  /**
+   * One measure across the study's participants; null when there is no such study. Values dated after
+   * their participant's withdrawal are left out unless included (then marked).
+   */
+  cohort(studyId: number, measureKey: string, includeAfterWithdrawal?: boolean): Cohort | null;
   attributes(studyId: number): AttributesOfStudy | null;
   /** Sets (value) or removes (null) attributes of one participant; null when there is no such participant. */
   setAttributes(
@@ -81,7 +85,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
     return by;
   };
   return {
-    cohort(studyId, measureKey) {
+    cohort(studyId, measureKey, includeAfterWithdrawal = false) {
       if (!studyExists(db, studyId)) return null;
       const attrs = attributesBy(studyId);
       const local = localKeyOf(measureKey);
@@ -94,7 +98,15 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       const versions = new Set<SeriesSource>();
       const values =
         local !== null ? cohortLocalValues(db, studyId, local) : cohortValues(db, studyId, measureKey);
+      const late = (recordingId: number) => {
+        const r = ledger?.byRecording.get(recordingId);
+        return r !== undefined && recordedAfterWithdrawal(r.date, r.participant);
+      };
+      let lateCount = 0;
       for (const v of values) {
+        const afterWithdrawal = late(v.recording_id);
+        if (afterWithdrawal) lateCount++;
+        if (afterWithdrawal && !includeAfterWithdrawal) continue;
         let p = participants.get(v.participant_id);
         if (!p)
           participants.set(
@@ -117,11 +129,13 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
           session: v.session_label,
           ...(scheduled ? scheduledPlace(scheduled, place, v) : unscheduledPlace(v, s.points.length + 1)),
           value,
+          afterWithdrawal,
         });
       }
       return {
         studyId,
         measureKey,
+        afterWithdrawal: { count: lateCount, included: includeAfterWithdrawal },
         versions: [...versions].sort(),
         participants: [...participants.values()],
       };

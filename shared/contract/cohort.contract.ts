@@ -61,11 +61,15 @@ export const CohortPointSchema = z.object({
    */
   visit: z.number().nullable(),
   value: z.union([z.number(), z.string()]),
+  /** Dated after the participant's withdrawal (shared/withdrawal.ts): sent only when they are included. */
+  afterWithdrawal: z.boolean(),
 });
 
 export const CohortSchema = z.object({
   studyId: Id,
   measureKey: z.string(),
+  /** Values dated after their participant's withdrawal: left out unless included (then marked). */
+  afterWithdrawal: z.object({ count: z.int(), included: z.boolean() }),
   /** The API versions with values, and 'local' for a local acoustic measure (`lm_` keys). */
   versions: z.array(SeriesSource),
   participants: z.array(
@@ -88,7 +92,15 @@ export const ChartChoiceSchema = strict({
 export type ChartChoice = z.infer<typeof ChartChoiceSchema>;
 
 export const cohortContract = {
-  'cohort.measure': procedure(strict({ studyId: Id, measureKey: plainText(100) }), CohortSchema),
+  'cohort.measure': procedure(
+    strict({
+      studyId: Id,
+      measureKey: plainText(100),
+      /** Count values dated after a participant's withdrawal (left out by default). */
+      includeAfterWithdrawal: z.boolean().optional(),
+    }),
+    CohortSchema,
+  ),
   'cohort.attributes': procedure(strict({ studyId: Id }), AttributesOfStudySchema),
   /** Sets (a value) or removes (null) attributes of one participant; keys not named stay as they are. */
   'cohort.setAttributes': action(

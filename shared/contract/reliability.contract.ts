@@ -9,6 +9,7 @@ import { MAX_RELIABILITY, MIN_RELIABILITY, RELIABILITY_SOURCES } from '../reliab
 import { plainText, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
+import { BaselineRuleSchema } from './timeline.contract';
 
 export const MeasureReliabilitySchema = z.object({
   key: z.string(),
@@ -30,8 +31,12 @@ export type MeasureReliability = z.infer<typeof MeasureReliabilitySchema>;
 export const ChangeSettingsSchema = z.object({
   studyId: Id,
   baselineSessions: z.int(),
-  /** True when the study keeps the default k. */
+  /** True when the study has not set k (the schedule's or the default is used). */
   baselineSessionsIsDefault: z.boolean(),
+  /** Where k comes from; without the study's own, what it would fall back to is `fallback`. */
+  baselineRule: BaselineRuleSchema,
+  /** The k the study goes back to when its own is removed (the schedule's, else the default). */
+  fallback: BaselineRuleSchema,
   measures: z.array(MeasureReliabilitySchema),
 });
 export type ChangeSettingsView = z.infer<typeof ChangeSettingsSchema>;

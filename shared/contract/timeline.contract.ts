@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
+import { BASELINE_RULE_SOURCES } from '../baseline';
 import { CHANGE_VERDICTS, SD_SOURCES } from '../change';
 import { RELIABILITY_SOURCES } from '../reliability';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
@@ -86,10 +87,21 @@ export const SeriesSchema = z.object({
   change: ChangeSchema.nullable(),
 });
 
+/** The study's k and where it comes from (shared/baseline.ts): set for the study, the schedule's or the default. */
+export const BaselineRuleSchema = z.object({
+  sessions: z.int(),
+  source: z.enum(BASELINE_RULE_SOURCES),
+  /** The schedule's first follow-up visit, when the schedule gives k. */
+  firstFollowUp: z.string().nullable(),
+});
+
 export const TimelineSchema = z.object({
   participantId: Id,
   code: z.string(),
+  /** k of this view (the study's unless the call named another). */
   baselineSessions: z.number(),
+  /** The study's k and where it comes from. */
+  baselineRule: BaselineRuleSchema,
   versions: z.array(ApiVersion),
   sessions: z.array(
     z.object({

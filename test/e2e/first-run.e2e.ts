@@ -37,6 +37,12 @@ test('first run with the built-in sandbox: everything it touches says simulated'
   await page.getByRole('button', { name: 'Read usage now' }).click();
   await expect(page.getByText('Uploads remaining', { exact: true })).toBeVisible();
   await expect(page.getByText(/As the service reported at/).getByText('Simulated')).toBeVisible();
+  // Readings within one minute with one value are one point with its value, never a line "X to X".
+  await expect(page.locator('figure.history')).toBeVisible();
+  const history = (await page.locator('figure.history').textContent())!;
+  const span = /Uploads remaining, (.+?) to (.+)$/.exec(history.trim());
+  if (span) expect(span[1], 'a usage line from a time to the same time').not.toBe(span[2]);
+  else expect(history).toMatch(/One reading so far/);
   await checkA11y(page, 'usage');
   await shoot(page, '03-usage');
 

@@ -2,7 +2,10 @@
  * A first study as a researcher lives it: a schedule of Baseline, Week 1 and Week 2, three
  * participants, one withdrawn. What is shown must say who is who, in the schedule's words, once.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { paths } from '../../renderer/src/app/paths';
+import { makeWav } from '../fixtures/audio';
 import { expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
 
@@ -39,10 +42,48 @@ test('cohort, batch, recording, audit and service name read as the study is', as
   await expect(each.locator('tbody tr')).toHaveCount(3);
   await expect(each.locator('thead')).toContainText('Week 1');
   expect(decodeURIComponent((await page.locator('img.cohort-chart').getAttribute('src'))!)).toContain('n=3');
+  // P-003 withdrew on the day of Week 1: their Week 2 value is left out unless counted.
+  const week2 = medians.locator('tr', { hasText: 'Week 2' }).first().locator('td').nth(1);
+  await expect(week2).toHaveText('2');
+  const late = page.getByRole('checkbox', {
+    name: /Count the value recorded after a participant’s withdrawal/,
+  });
+  await late.check();
+  await expect(week2).toHaveText('3');
+  await late.uncheck();
+  await expect(week2).toHaveText('2');
   await shoot(page, 'first-study-cohort');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'first-study-cohort-dark', { fullPage: false });
   await page.emulateMedia({ colorScheme: 'light' });
+
+  // A measure computed here, named with its analysis, drawn on the cohort chart.
+  await measure.selectOption({ label: 'Mean F0, computed here' });
+  await expect(
+    measure.locator('optgroup[label^="Computed here"] option', { hasText: 'Mean F0' }),
+  ).toHaveCount(1);
+  // Measured in the background after the import: drawn for those measured so far (all, given time).
+  await expect(page.locator('img.cohort-chart')).toHaveAttribute('data-participants', /^[1-3]$/, {
+    timeout: 120_000,
+  });
+  expect(decodeURIComponent((await page.locator('img.cohort-chart').getAttribute('src'))!)).toContain(
+    'Mean F0',
+  );
+
+  // The baseline comes from the schedule (the visit before Week 1), and a k chosen is the study's.
+  await openScreen(page, s.participant(seeded.participants.get('P-001')!));
+  const k = page.getByLabel('Baseline sessions (for the study)');
+  await expect(k).toHaveValue('1');
+  await expect(page.getByText('Baseline: the session before Week 1 (from the schedule)')).toBeVisible();
+  await k.fill('2');
+  await expect(page.getByText('Baseline: the first 2 sessions (set for this study)')).toBeVisible();
+  await openScreen(page, s.participant(seeded.participants.get('P-002')!));
+  await expect(page.getByLabel('Baseline sessions (for the study)')).toHaveValue('2');
+  await openScreen(page, s.change);
+  await page.getByRole('button', { name: 'Back to the schedule’s (1)' }).click();
+  await expect(
+    page.getByText('Baseline: the session before Week 1 (from the schedule).', { exact: false }),
+  ).toBeVisible();
 
   // The batch: every result is back, so the badge says so.
   await openScreen(page, s.batch(seeded.batchId));
@@ -77,4 +118,37 @@ test('cohort, batch, recording, audit and service name read as the study is', as
   await expect(page.getByLabel('Service profile').locator('option').first()).toHaveText(
     'Built-in sandbox v1.3 (simulated)',
   );
+});
+
+test('an import whose every file is refused offers nothing to send: no cost, no account, no start', async ({
+  page,
+  host,
+}) => {
+  const profile = await host.rpc('profiles.useSandbox', { apiVersion: 'v1.3' });
+  if (!profile.ok) throw new Error(profile.error.message);
+  const study = await host.rpc('studies.create', { name: 'Short clips', profileId: profile.value.id });
+  if (!study.ok) throw new Error(study.error.message);
+  const folder = join(host.incoming, 'short-clips');
+  mkdirSync(folder, { recursive: true });
+  const rows = ['file,participant,recorded_at,session'];
+  for (const [i, code] of ['S-01', 'S-02'].entries()) {
+    writeFileSync(join(folder, `${code}.wav`), makeWav({ seconds: 8, speechSeconds: 6, seed: 7 + i }));
+    rows.push(`${code}.wav,${code},2026-01-0${i + 5} 09:30,Baseline`);
+  }
+  writeFileSync(join(folder, 'manifest.csv'), rows.join('\n') + '\n');
+  await openScreen(page, paths.study(study.value.id).import);
+  await page.getByLabel('Type a path').fill(folder);
+  await page.getByRole('button', { name: 'Open in the browser below' }).click();
+  const browser = page.getByRole('region', { name: 'Browse this computer' });
+  await browser.getByRole('button', { name: 'Use manifest.csv as the manifest' }).click();
+  await browser.getByRole('button', { name: /^Add this folder/ }).click();
+  await page.getByLabel('Time zone of local times').fill('UTC');
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByText(/Refused: never sent \(2\)/)).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Continue to confirm' }).click();
+  await expect(page.getByText('No file of this import can be sent')).toBeVisible();
+  await expect(page.getByText('Uploads this batch needs')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: /service account/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Import and start sending/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import the refused files, without sending' })).toBeVisible();
 });

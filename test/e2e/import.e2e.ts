@@ -109,6 +109,8 @@ test('import a folder with a manifest: refused file explained, stereo file conve
     'does not exist',
   );
   await expect(page.getByText(/New participants \(4\):/)).toBeVisible();
+  // The files left out are named, not only counted.
+  await expect(page.getByText(/2 files were left out because .*: .*notes\.txt/)).toBeVisible();
   await checkA11y(page, 'import, step 2 (preview)');
   await shoot(page, 'import-2-preview');
 
@@ -133,6 +135,8 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await expect(page.getByText('Uploads this batch needs')).toBeVisible();
   await expect(page.locator('.estimate .stat').first()).toContainText('11');
   await expect(page.getByRole('checkbox', { name: 'Create 4 service accounts now' })).toBeChecked();
+  // The default label dates the batch as everything else does: YYYY-MM-DD.
+  await expect(page.getByLabel('Batch label')).toHaveValue(/, \d{4}-\d{2}-\d{2}$/);
   await page.getByLabel('Batch label').fill('March sessions');
   await checkA11y(page, 'import, step 3 (confirm)');
   await shoot(page, 'import-3-confirm');

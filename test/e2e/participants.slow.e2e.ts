@@ -278,7 +278,7 @@ test('participants, a timeline and a recording, from a study analysed by the san
     await expect(hnrTable).toContainText('Marginal speech');
   await expect(hnrTable).toContainText('(simulated)');
   // A longer baseline changes the band and the change.
-  await page.getByLabel('Baseline: first sessions').fill('5');
+  await page.getByLabel('Baseline sessions (for the study)').fill('5');
   // A baseline needs all its sessions: with fewer than 5 values the chart says so instead of a figure.
   await expect(hnr).toContainText(
     hnrPoints.length >= 5 ? 'baseline (first 5)' : `no baseline yet (${hnrPoints.length} of 5 sessions)`,

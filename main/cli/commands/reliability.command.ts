@@ -4,6 +4,7 @@
  * statistics as the timeline gives them (docs/change.md).
  */
 import { MEASURES } from '../../../shared/api/measures';
+import { baselineRuleText } from '../../../shared/baseline';
 import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import type { ChangeSettingsView } from '../../../shared/contract/reliability.contract';
 import type { ChangeSettingsRefusal } from '../../services/change-settings.service';
@@ -33,11 +34,9 @@ const show = (ctx: CommandContext, v: ChangeSettingsView | ChangeSettingsRefusal
     ctx.out.problem(REFUSED[v], 'Check the values and try again.');
     return EXIT.refused;
   }
-  ctx.out.say(
-    'settings',
-    `${said}Baseline: the first ${v.baselineSessions} sessions of each series${v.baselineSessionsIsDefault ? ' (the default)' : ' (set for this study)'}.`,
-    { settings: { studyId: v.studyId, baselineSessions: v.baselineSessions } },
-  );
+  ctx.out.say('settings', `${said}Baseline: ${baselineRuleText(v.baselineRule)}, of each series.`, {
+    settings: { studyId: v.studyId, baselineSessions: v.baselineSessions },
+  });
   for (const m of v.measures)
     ctx.out.say(
       'reliability',
@@ -62,7 +61,7 @@ const change = (ctx: CommandContext, studyId: number): number => {
   if (!t) throw new UsageError(`No participant "${code}" in this study.`);
   ctx.out.say(
     'participant',
-    `${t.code}: ${t.sessions.length} analysed sessions; baseline: the first ${t.baselineSessions} of each series, once all are present.`,
+    `${t.code}: ${t.sessions.length} analysed sessions; baseline: ${k === undefined ? baselineRuleText(t.baselineRule) : `the first ${t.baselineSessions}`} of each series, once all are present.`,
     { participant: t.code, baselineSessions: t.baselineSessions },
   );
   for (const m of MEASURES)

@@ -4,8 +4,8 @@ import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const cohortHandlers = (d: HostDeps): HandlersOf<typeof cohortContract> => ({
-  'cohort.measure': ({ studyId, measureKey }) => {
-    const c = d.service.cohort(studyId, measureKey);
+  'cohort.measure': ({ studyId, measureKey, includeAfterWithdrawal }) => {
+    const c = d.service.cohort(studyId, measureKey, includeAfterWithdrawal ?? false);
     return c ? ok(c) : notFound('study');
   },
   'cohort.attributes': ({ studyId }) => {

@@ -80,6 +80,37 @@ describe('cohort.measure', () => {
     ]);
   });
 
+  it('leaves out values dated after a participant’s withdrawal unless they are included, then marks them', async () => {
+    const { s, a, b } = seedCohort();
+    // P-A recorded 30, 23 and 16 days ago; withdrawn 20 days ago, so the last recording is after it.
+    await t.must('visits.setStatus', {
+      participantId: a,
+      status: 'withdrawn',
+      on: daysAgo(20).slice(0, 10),
+      reason: 'moved away',
+    });
+    const c = await t.must('cohort.measure', { studyId: s, measureKey: 'pd_hnr' });
+    expect(c.afterWithdrawal).toEqual({ count: 1, included: false });
+    const pa = c.participants.find((p) => p.participantId === a)!;
+    expect(pa.series[0]!.points.map((p) => p.value)).toEqual([10, 12]);
+    expect(c.participants.find((p) => p.participantId === b)!.series).toHaveLength(2);
+    const all = await t.must('cohort.measure', {
+      studyId: s,
+      measureKey: 'pd_hnr',
+      includeAfterWithdrawal: true,
+    });
+    expect(all.afterWithdrawal).toEqual({ count: 1, included: true });
+    expect(
+      all.participants
+        .find((p) => p.participantId === a)!
+        .series[0]!.points.map((p) => [p.value, p.afterWithdrawal]),
+    ).toEqual([
+      [10, false],
+      [12, false],
+      [14, true],
+    ]);
+  });
+
   it('answers NOT_FOUND for a study that does not exist', async () => {
     expect(await t.call('cohort.measure', { studyId: 999, measureKey: 'pd_hnr' })).toMatchObject({
       ok: false,

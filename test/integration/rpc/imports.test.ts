@@ -129,7 +129,10 @@ describe('imports.preview and imports.planFiles', () => {
     expect(p.manifestErrors).toEqual([
       { line: folder.missingLine, message: expect.stringContaining('does not exist') },
     ]);
-    expect(p.notices.join(' ')).toMatch(/2 files were left out/);
+    // The files left out are named (the field notes and the manifest itself), not only counted.
+    expect(p.notices.join(' ')).toMatch(
+      /2 files were left out because [^:]*: (manifest\.csv, notes\.txt|notes\.txt, manifest\.csv)\./,
+    );
     expect(p.newParticipants).toEqual(['P01', 'P02', 'P03', 'P04']);
     expect(p.participantsWithoutAccount).toEqual([]);
     // Progress while reading: at most every 200 ms, and always the last file.

@@ -261,6 +261,7 @@ describe('timeline.participant', () => {
       participantId: p,
       code: 'P-1',
       baselineSessions: 3,
+      baselineRule: { sessions: 3, source: 'default', firstFollowUp: null },
       versions: [],
       sessions: [],
       design: { visits: [], baseline: null },
@@ -299,6 +300,42 @@ describe('timeline.participant', () => {
       [ids[4], 'Day 40', 40],
     ]);
     expect(tl.sessions[1]!.visitSource).toBe('none');
+  });
+
+  it('takes the baseline from the schedule (the visits before its first follow-up) until the study sets its own, for every participant', async () => {
+    const { s, p } = seedFourSessions();
+    const other = seedParticipant(t.db, s, 'P-2');
+    await t.must('visits.setSchedule', {
+      studyId: s,
+      visits: [
+        { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 3 },
+        { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
+        { name: 'Week 2', targetDay: 14, windowBefore: 2, windowAfter: 2 },
+      ],
+    });
+    const tl = await timeline(p);
+    expect(tl.baselineSessions).toBe(1);
+    expect(tl.baselineRule).toEqual({ sessions: 1, source: 'schedule', firstFollowUp: 'Week 1' });
+    expect(tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!.baseline).toMatchObject({
+      n: 1,
+      mean: 10,
+    });
+    // Chosen once for the study, it holds for every participant, and the schedule's comes back when removed.
+    const set = await t.must('reliability.setBaselineSessions', { studyId: s, baselineSessions: 2 });
+    expect(set).toMatchObject({ baselineSessions: 2, baselineRule: { source: 'study' } });
+    expect(set.fallback).toEqual({ sessions: 1, source: 'schedule', firstFollowUp: 'Week 1' });
+    expect((await timeline(other)).baselineSessions).toBe(2);
+    await t.must('reliability.setBaselineSessions', { studyId: s, baselineSessions: null });
+    expect((await timeline(other)).baselineRule.source).toBe('schedule');
+  });
+
+  it('keeps the default baseline without a schedule', async () => {
+    const { s, p } = seedFourSessions();
+    expect((await timeline(p)).baselineRule).toEqual({ sessions: 3, source: 'default', firstFollowUp: null });
+    expect(await t.must('reliability.get', { studyId: s })).toMatchObject({
+      baselineSessions: 3,
+      baselineRule: { source: 'default' },
+    });
   });
 
   it('shows an excluded recording with its reason, its values apart and counted in no baseline or change', async () => {

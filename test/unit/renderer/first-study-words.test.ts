@@ -4,6 +4,9 @@ import { CHANGE_VERDICT_LABEL } from '../../../shared/change';
 import { auditDetail } from '../../../renderer/src/features/privacy/audit-labels';
 import { verdictAddsToAction } from '../../../renderer/src/features/import/import-labels';
 import { agree, theCount } from '../../../renderer/src/lib/format';
+import { changeText } from '../../../renderer/src/components/timeline-sentences';
+import { CHART_MEASURES } from '../../../shared/timeline-measures';
+import { baselineRuleText } from '../../../shared/baseline';
 import { curationActText, serviceName } from '../../../renderer/src/lib/labels';
 
 describe('counts in words', () => {
@@ -47,5 +50,42 @@ describe('badges and names said once', () => {
     const name = 'Built-in sandbox v1.3 (simulated)';
     expect(serviceName({ name, apiVersion: 'v1.3', simulated: true })).toBe(name);
     expect(serviceName({ name: 'Lab account', apiVersion: 'v1.2' })).toBe('Lab account (API v1.2)');
+  });
+});
+
+describe('change and baseline in words', () => {
+  it('a change with no spread to scale by says why it is not in SDs, without "SD-scaled" or "usable SD"', () => {
+    const hnr = CHART_MEASURES.find((m) => m.key === 'pd_hnr')!;
+    const text = changeText(hnr, {
+      verdict: 'no_cohort_sd',
+      change: 2,
+      sdParticipant: 0,
+      sdCohortWithin: null,
+      sdUsed: null,
+      sdSource: null,
+      changeInSd: null,
+      reliability: null,
+      reliabilitySource: null,
+      rciSd: null,
+      sDiff: null,
+      rci: null,
+      trendPerWeek: null,
+    });
+    expect(text).not.toMatch(/SD-scaled|usable SD/);
+    expect(text).toContain('not in SDs: the baseline’s values do not vary');
+  });
+  it('the baseline says where it comes from: the schedule, the study or the default', () => {
+    expect(baselineRuleText({ sessions: 1, source: 'schedule', firstFollowUp: 'Week 1' })).toBe(
+      'the session before Week 1 (from the schedule)',
+    );
+    expect(baselineRuleText({ sessions: 2, source: 'schedule', firstFollowUp: 'Week 4' })).toBe(
+      'the 2 sessions before Week 4 (from the schedule)',
+    );
+    expect(baselineRuleText({ sessions: 1, source: 'study', firstFollowUp: null })).toBe(
+      'the first session (set for this study)',
+    );
+    expect(baselineRuleText({ sessions: 3, source: 'default', firstFollowUp: null })).toBe(
+      'the first 3 sessions (the default)',
+    );
   });
 });

@@ -55,6 +55,8 @@ describe('router', () => {
         studyId: (i as { studyId: number }).studyId,
         baselineSessions: 3,
         baselineSessionsIsDefault: true,
+        baselineRule: { sessions: 3, source: 'default', firstFollowUp: null },
+        fallback: { sessions: 3, source: 'default', firstFollowUp: null },
         measures: [],
       }),
     );

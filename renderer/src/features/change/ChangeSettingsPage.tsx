@@ -5,18 +5,24 @@
  */
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { MeasureReliability } from '../../../../shared/contract/reliability.contract';
+import { baselineRuleText } from '../../../../shared/baseline';
+import type {
+  ChangeSettingsView,
+  MeasureReliability,
+} from '../../../../shared/contract/reliability.contract';
 import { ErrorNotice, Notice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { PageHeader, Section } from '../../components/Page';
 import { useAction, useCall } from '../../lib/api';
 import { paths } from '../../app/paths';
 
-const BaselineForm = ({ studyId, k, isDefault }: { studyId: number; k: number; isDefault: boolean }) => {
+const BaselineForm = ({ studyId, settings }: { studyId: number; settings: ChangeSettingsView }) => {
+  const k = settings.baselineSessions;
   const [draft, setDraft] = useState(String(k));
   const save = useAction('reliability.setBaselineSessions');
   const n = Number(draft);
   const invalid = !(Number.isInteger(n) && n >= 1 && n <= 20);
+  const back = settings.fallback;
   return (
     <form
       className="form"
@@ -26,7 +32,7 @@ const BaselineForm = ({ studyId, k, isDefault }: { studyId: number; k: number; i
       }}
     >
       <TextField
-        label="Sessions a baseline needs (k)"
+        label="Sessions a baseline needs"
         type="number"
         min={1}
         max={20}
@@ -34,22 +40,24 @@ const BaselineForm = ({ studyId, k, isDefault }: { studyId: number; k: number; i
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         error={invalid ? 'Enter a whole number from 1 to 20.' : null}
-        hint={`Until a participant has ${k} sessions of a measure, the timeline and the export say “no baseline yet”. ${isDefault ? 'This study keeps the default.' : 'Set for this study.'}`}
+        hint={`Baseline: ${baselineRuleText(settings.baselineRule)}. One setting for the study: every participant’s timeline, the exports and the command line use it. Until a participant has ${k} ${k === 1 ? 'session' : 'sessions'} of a measure, they say “no baseline yet”.`}
       />
       <div className="row">
         <button type="submit" className="primary" disabled={save.pending || invalid}>
           Save
         </button>
-        {!isDefault && (
+        {!settings.baselineSessionsIsDefault && (
           <button
             type="button"
             disabled={save.pending}
             onClick={() => {
-              setDraft('3');
+              setDraft(String(back.sessions));
               void save.run({ studyId, baselineSessions: null });
             }}
           >
-            Back to the default (3)
+            {back.source === 'schedule'
+              ? `Back to the schedule’s (${back.sessions})`
+              : `Back to the default (${back.sessions})`}
           </button>
         )}
       </div>
@@ -162,11 +170,7 @@ export const ChangeSettingsPage = () => {
               </p>
             </Notice>
             <Section title="Baseline">
-              <BaselineForm
-                studyId={studyId}
-                k={s.baselineSessions}
-                isDefault={s.baselineSessionsIsDefault}
-              />
+              <BaselineForm studyId={studyId} settings={s} key={s.baselineSessions} />
             </Section>
             <Section title="Test-retest reliability by measure">
               <table className="table compact reliability-table">

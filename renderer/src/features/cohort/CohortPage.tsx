@@ -14,7 +14,7 @@ import { CHART_MEASURES, LOCAL_ANALYSIS, type ChartMeasure } from '../../../../s
 import { AXIS_LABEL, AXIS_MEANING, CHART_AXES, type ChartAxis } from '../../../../shared/chart-axis';
 import { binOf } from '../../../../shared/cohort-stats';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
-import { SelectField } from '../../components/Form';
+import { Checkbox, SelectField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { SaveChart } from '../../components/SaveChart';
 import { useChartColours } from '../../components/chart-theme';
@@ -134,22 +134,259 @@ const ParticipantTable = ({
   );
 };
 
+/** The median and interquartile range of each group per visit or week, as a table. */
+const MedianTable = ({
+  measure,
+  groups,
+  groupBy,
+  binName,
+  axis,
+}: {
+  measure: ChartMeasure;
+  groups: readonly CohortGroup[];
+  groupBy: string | null;
+  binName: (b: number) => string;
+  axis: ChartAxis;
+}) => (
+  <details className="tchart-table">
+    <summary>Medians and quartiles as a table</summary>
+    <div className="table-scroll">
+      <table className="table compact">
+        <caption className="sr-only">
+          {measure.label}: median and interquartile range per {axis === 'visit' ? 'visit' : 'week'}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">{groupBy ?? 'Group'}</th>
+            <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
+            <th scope="col">Participants with a value (n)</th>
+            <th scope="col">Median</th>
+            <th scope="col">Interquartile range</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.flatMap((g) =>
+            g.bins.map((b) => (
+              <tr key={`${g.name}-${b.bin}`}>
+                <th scope="row">{g.name}</th>
+                <td>{binName(b.bin)}</td>
+                <td>{b.n}</td>
+                <td>{fmtNumber(b.median)}</td>
+                <td>
+                  {fmtNumber(b.q1)} – {fmtNumber(b.q3)}
+                </td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </div>
+  </details>
+);
+
+/** The measure list: the service's measures under their analysis, then those computed here. */
+const MeasurePicker = ({ value, onChange }: { value: string; onChange: (key: string) => void }) => (
+  <SelectField label="Measure" value={value} onChange={(e) => onChange(e.target.value)}>
+    {[...ANALYSIS_TYPES, LOCAL_ANALYSIS].map((type) => (
+      <optgroup
+        key={type}
+        label={
+          type === LOCAL_ANALYSIS ? LOCAL_GROUP : ANALYSIS_LABEL[type as (typeof ANALYSIS_TYPES)[number]]
+        }
+      >
+        {NUMERIC.filter((m) => m.analysis === type).map((m) => (
+          <option key={m.key} value={m.key}>
+            {measureOption(m)}
+          </option>
+        ))}
+      </optgroup>
+    ))}
+  </SelectField>
+);
+
+interface CohortChoices {
+  readonly measureKey: string;
+  readonly axis: ChartAxis;
+  readonly groupBy: string | null;
+  readonly version: SeriesSource | undefined;
+  /** Values dated after a participant's withdrawal: counted (true) or left out. */
+  readonly countLate: boolean;
+}
+
+/** What the chart shows: measure, time axis, grouping, API version, and whether late values count. */
+const CohortControls = ({
+  choices,
+  change,
+  attributeKeys,
+  versions,
+  late,
+}: {
+  choices: CohortChoices;
+  change: (c: Partial<CohortChoices>) => void;
+  attributeKeys: readonly string[] | undefined;
+  versions: readonly SeriesSource[];
+  late: number;
+}) => (
+  <div className="cohort-controls">
+    <MeasurePicker value={choices.measureKey} onChange={(measureKey) => change({ measureKey })} />
+    <SelectField
+      label="Time axis"
+      value={choices.axis}
+      hint={AXIS_MEANING[choices.axis]}
+      onChange={(e) => change({ axis: e.target.value as ChartAxis })}
+    >
+      {CHART_AXES.map((a) => (
+        <option key={a} value={a}>
+          {AXIS_LABEL[a]}
+        </option>
+      ))}
+    </SelectField>
+    <SelectField
+      label="Group by"
+      value={choices.groupBy ?? ''}
+      hint={
+        attributeKeys?.length
+          ? undefined
+          : 'No participant attributes yet: import them below, or add them on a participant’s page.'
+      }
+      onChange={(e) => change({ groupBy: e.target.value || null })}
+    >
+      <option value="">No grouping (whole cohort)</option>
+      {attributeKeys?.map((k) => (
+        <option key={k} value={k}>
+          {k}
+        </option>
+      ))}
+    </SelectField>
+    {versions.length > 1 && (
+      <SelectField
+        label="API version"
+        value={choices.version}
+        hint="v1.2 and v1.3 results come from different models: one at a time."
+        onChange={(e) => change({ version: e.target.value as SeriesSource })}
+      >
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </SelectField>
+    )}
+    {late > 0 && (
+      <Checkbox
+        label={`Count the ${late === 1 ? 'value' : `${late} values`} recorded after a participant’s withdrawal`}
+        hint={
+          choices.countLate
+            ? 'Counted in the lines, medians and tables.'
+            : 'Left out of the lines, medians and tables: the participant had withdrawn.'
+        }
+        checked={choices.countLate}
+        onChange={(countLate) => change({ countLate })}
+      />
+    )}
+  </div>
+);
+
+/** The chart with each line named, its summary in words, and its two tables. */
+const CohortFigure = ({
+  model,
+  src,
+  measure,
+  groups,
+  choices,
+  versions,
+  binName,
+}: {
+  model: PlotModel;
+  src: string;
+  measure: ChartMeasure;
+  groups: readonly CohortGroup[];
+  choices: CohortChoices;
+  versions: readonly SeriesSource[];
+  binName: (b: number) => string;
+}) => (
+  <figure className="cohort-figure" aria-labelledby="cohort-t" aria-describedby="cohort-s">
+    <figcaption id="cohort-t" className="sr-only">
+      {model.title}
+    </figcaption>
+    {versions.length > 1 && (
+      <Notice tone="warn" title="Two API versions">
+        <p>
+          This study has {measure.label} from API {versions.join(' and ')}; the chart shows {choices.version}{' '}
+          only. Choose the other under “API version”.
+        </p>
+      </Notice>
+    )}
+    {/* Narrow windows (200 % zoom): the chart keeps a readable size and scrolls inside itself. */}
+    <div className="chart-scroll">
+      <div className="cohort-plot">
+        <img
+          className="cohort-chart"
+          src={src}
+          alt=""
+          data-groups={groups.length}
+          data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
+        />
+        <ParticipantLines model={model} groups={groups} />
+      </div>
+    </div>
+    <p id="cohort-s" className="small muted">
+      {model.subtitle} n above a median: the participants with a value there.{' '}
+      {groups
+        .map(
+          (g) =>
+            `${g.name}: ${plural(g.participants.length, 'participant')}${g.bins.length ? `, median ${fmtNumber(g.bins[0]!.median)} at ${binName(g.bins[0]!.bin).toLowerCase()} and ${fmtNumber(g.bins.at(-1)!.median)} at ${binName(g.bins.at(-1)!.bin).toLowerCase()}` : ''}`,
+        )
+        .join('; ')}
+      .
+    </p>
+    <SaveChart what={measure.label} model={() => model} />
+    <MedianTable
+      measure={measure}
+      groups={groups}
+      groupBy={choices.groupBy}
+      binName={binName}
+      axis={choices.axis}
+    />
+    <ParticipantTable groups={groups} groupBy={choices.groupBy} binName={binName} axis={choices.axis} />
+  </figure>
+);
+
+/** A bin's name: the schedule's visit name, a span of days, or the week's first day. */
+const binNamer = (axis: ChartAxis, visitNames: ReadonlyMap<number, string>) => {
+  const tick = axisTickLabel(axis, 0, 1);
+  return (b: number) =>
+    axis === 'visit'
+      ? (visitNames.get(b) ?? `Visit ${b}`)
+      : axis === 'days'
+        ? `Days ${b}–${b + 6}`
+        : `Week of ${tick(b)}`;
+};
+
 export const CohortPage = () => {
   const params = useParams<{ id: string }>();
   const studyId = Number(params.id);
   const study = useCall('studies.get', { studyId });
-  const [measureKey, setMeasureKey] = useState(NUMERIC[0]!.key);
-  const [axis, setAxis] = useState<ChartAxis>('visit');
-  const [groupBy, setGroupBy] = useState<string | null>(null);
-  const [pickedVersion, setVersion] = useState<SeriesSource | null>(null);
+  const [picked, setPicked] = useState<CohortChoices>({
+    measureKey: NUMERIC[0]!.key,
+    axis: 'visit',
+    groupBy: null,
+    version: undefined,
+    countLate: false,
+  });
   const design = useCall('visits.design', { studyId });
-  const cohort = useCall('cohort.measure', { studyId, measureKey }, { placeholderData: keepPreviousData });
+  const cohort = useCall(
+    'cohort.measure',
+    { studyId, measureKey: picked.measureKey, ...(picked.countLate ? { includeAfterWithdrawal: true } : {}) },
+    { placeholderData: keepPreviousData },
+  );
   const attributes = useCall('cohort.attributes', { studyId });
   const colours = useChartColours();
-  const measure = NUMERIC.find((m) => m.key === measureKey)!;
+  const measure = NUMERIC.find((m) => m.key === picked.measureKey)!;
   const versions = cohort.data?.versions ?? [];
-  const version: SeriesSource | undefined =
-    pickedVersion && versions.includes(pickedVersion) ? pickedVersion : versions.at(-1);
+  const version = picked.version && versions.includes(picked.version) ? picked.version : versions.at(-1);
+  const choices: CohortChoices = { ...picked, version };
+  const { axis, groupBy } = picked;
   const groups = useMemo(
     () => (cohort.data && version ? groupsOf(cohort.data, version, axis, groupBy) : []),
     [cohort.data, version, axis, groupBy],
@@ -172,13 +409,6 @@ export const CohortPage = () => {
     () => (model ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(plotSvg(model))}` : ''),
     [model],
   );
-  const tick = axisTickLabel(axis, 0, 1);
-  const binName = (b: number) =>
-    axis === 'visit'
-      ? (visitNames.get(b) ?? `Visit ${b}`)
-      : axis === 'days'
-        ? `Days ${b}–${b + 6}`
-        : `Week of ${tick(b)}`;
 
   return (
     <div className="page">
@@ -186,70 +416,13 @@ export const CohortPage = () => {
         title="Cohort"
         subtitle="One measure across the study’s participants: each one’s course, and the median and interquartile range of each group."
       />
-      <div className="cohort-controls">
-        <SelectField label="Measure" value={measureKey} onChange={(e) => setMeasureKey(e.target.value)}>
-          {[...ANALYSIS_TYPES, LOCAL_ANALYSIS].map((type) => (
-            <optgroup
-              key={type}
-              label={
-                type === LOCAL_ANALYSIS
-                  ? LOCAL_GROUP
-                  : ANALYSIS_LABEL[type as (typeof ANALYSIS_TYPES)[number]]
-              }
-            >
-              {NUMERIC.filter((m) => m.analysis === type).map((m) => (
-                <option key={m.key} value={m.key}>
-                  {measureOption(m)}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Time axis"
-          value={axis}
-          hint={AXIS_MEANING[axis]}
-          onChange={(e) => setAxis(e.target.value as ChartAxis)}
-        >
-          {CHART_AXES.map((a) => (
-            <option key={a} value={a}>
-              {AXIS_LABEL[a]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Group by"
-          value={groupBy ?? ''}
-          hint={
-            attributes.data?.keys.length
-              ? undefined
-              : 'No participant attributes yet: import them below, or add them on a participant’s page.'
-          }
-          onChange={(e) => setGroupBy(e.target.value || null)}
-        >
-          <option value="">No grouping (whole cohort)</option>
-          {attributes.data?.keys.map((k) => (
-            <option key={k.key} value={k.key}>
-              {k.key}
-            </option>
-          ))}
-        </SelectField>
-        {versions.length > 1 && (
-          <SelectField
-            label="API version"
-            value={version}
-            hint="v1.2 and v1.3 results come from different models: one at a time."
-            onChange={(e) => setVersion(e.target.value as SeriesSource)}
-          >
-            {versions.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </SelectField>
-        )}
-      </div>
-
+      <CohortControls
+        choices={choices}
+        change={(c) => setPicked((p) => ({ ...p, ...c }))}
+        attributeKeys={attributes.data?.keys.map((k) => k.key)}
+        versions={versions}
+        late={cohort.data?.afterWithdrawal.count ?? 0}
+      />
       <QueryView q={cohort} loading="Loading the cohort…">
         {() =>
           !model || groups.length === 0 ? (
@@ -257,79 +430,15 @@ export const CohortPage = () => {
               <p>The chart appears once some participants’ recordings have results for this measure.</p>
             </Empty>
           ) : (
-            <figure className="cohort-figure" aria-labelledby="cohort-t" aria-describedby="cohort-s">
-              <figcaption id="cohort-t" className="sr-only">
-                {model.title}
-              </figcaption>
-              {versions.length > 1 && (
-                <Notice tone="warn" title="Two API versions">
-                  <p>
-                    This study has {measure.label} from API {versions.join(' and ')}; the chart shows{' '}
-                    {version} only. Choose the other under “API version”.
-                  </p>
-                </Notice>
-              )}
-              {/* Narrow windows (200 % zoom): the chart keeps a readable size and scrolls inside itself. */}
-              <div className="chart-scroll">
-                <div className="cohort-plot">
-                  <img
-                    className="cohort-chart"
-                    src={src}
-                    alt=""
-                    data-groups={groups.length}
-                    data-participants={groups.reduce((k, g) => k + g.participants.length, 0)}
-                  />
-                  <ParticipantLines model={model} groups={groups} />
-                </div>
-              </div>
-              <p id="cohort-s" className="small muted">
-                {model.subtitle} n above a median: the participants with a value there.{' '}
-                {groups
-                  .map(
-                    (g) =>
-                      `${g.name}: ${plural(g.participants.length, 'participant')}${g.bins.length ? `, median ${fmtNumber(g.bins[0]!.median)} at ${binName(g.bins[0]!.bin).toLowerCase()} and ${fmtNumber(g.bins.at(-1)!.median)} at ${binName(g.bins.at(-1)!.bin).toLowerCase()}` : ''}`,
-                  )
-                  .join('; ')}
-                .
-              </p>
-              <SaveChart what={measure.label} model={() => model} />
-              <details className="tchart-table">
-                <summary>Medians and quartiles as a table</summary>
-                <div className="table-scroll">
-                  <table className="table compact">
-                    <caption className="sr-only">
-                      {measure.label}: median and interquartile range per{' '}
-                      {axis === 'visit' ? 'visit' : 'week'}
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{groupBy ?? 'Group'}</th>
-                        <th scope="col">{axis === 'visit' ? 'Visit' : 'Week'}</th>
-                        <th scope="col">Participants with a value (n)</th>
-                        <th scope="col">Median</th>
-                        <th scope="col">Interquartile range</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {groups.flatMap((g) =>
-                        g.bins.map((b) => (
-                          <tr key={`${g.name}-${b.bin}`}>
-                            <th scope="row">{g.name}</th>
-                            <td>{binName(b.bin)}</td>
-                            <td>{b.n}</td>
-                            <td>{fmtNumber(b.median)}</td>
-                            <td>
-                              {fmtNumber(b.q1)} – {fmtNumber(b.q3)}
-                            </td>
-                          </tr>
-                        )),
-                      )}
-                    </tbody>
-                  </table>
-                </div>
-              </details>
-              <ParticipantTable groups={groups} groupBy={groupBy} binName={binName} axis={axis} />
-            </figure>
+            <CohortFigure
+              model={model}
+              src={src}
+              measure={measure}
+              groups={groups}
+              choices={choices}
+              versions={versions}
+              binName={binNamer(axis, visitNames)}
+            />
           )
         }
       </QueryView>

@@ -186,38 +186,42 @@ const Completeness = ({ studyId }: { studyId: number }) => {
             Set a schedule above to see which visits are present or missing.
           </Empty>
         ) : (
-          <TableScroll label="Completeness by visit">
-            <table className="table compact">
-              <caption className="muted small">
-                On {t.today}, {t.participants} participants. Each expected visit is present (a usable
-                recording) or missing for one reason; the same table is completeness.csv in the export.
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Visit</th>
-                  <th scope="col">Expected</th>
-                  <th scope="col">Present</th>
-                  {MISSING_REASONS.map((m) => (
-                    <th scope="col" key={m.code} title={m.meaning}>
-                      {m.label} <span className="nowrap">({m.code})</span>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {t.lines.map((l) => (
-                  <tr key={l.visitId}>
-                    <th scope="row">{l.visit}</th>
-                    <td>{l.expected}</td>
-                    <td>{l.present}</td>
+          <>
+            {/* Above the table, not its caption: a caption is as wide as the table and scrolls with it. */}
+            <p className="muted small">
+              On {t.today}, {t.participants} participants. Each expected visit is present (a usable recording)
+              or missing for one reason; the same table is completeness.csv in the export.
+            </p>
+            <TableScroll label="Completeness by visit">
+              <table className="table compact">
+                <caption className="sr-only">Completeness by visit</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Visit</th>
+                    <th scope="col">Expected</th>
+                    <th scope="col">Present</th>
                     {MISSING_REASONS.map((m) => (
-                      <td key={m.code}>{l.missing[m.reason] || ''}</td>
+                      <th scope="col" key={m.code} title={m.meaning}>
+                        {m.label} <span className="nowrap">({m.code})</span>
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+                </thead>
+                <tbody>
+                  {t.lines.map((l) => (
+                    <tr key={l.visitId}>
+                      <th scope="row">{l.visit}</th>
+                      <td>{l.expected}</td>
+                      <td>{l.present}</td>
+                      {MISSING_REASONS.map((m) => (
+                        <td key={m.code}>{l.missing[m.reason] || ''}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          </>
         )
       }
     </QueryView>

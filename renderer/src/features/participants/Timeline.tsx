@@ -24,7 +24,7 @@ import {
 } from '../../../../shared/timeline-measures';
 import { paths } from '../../app/paths';
 import { ANALYSIS_TYPES } from '../../../../shared/api/vocabulary';
-import { DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
+import { baselineRuleText, DEFAULT_BASELINE_SESSIONS } from '../../../../shared/baseline';
 import { Empty, Notice, QueryView } from '../../components/Feedback';
 import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { TimelineChart } from '../../components/TimelineChart';
@@ -260,9 +260,9 @@ export const Timeline = memo(function Timeline({
   onChartsDrawn?: () => void;
 }) {
   const [, navigate] = useLocation();
-  // Undefined: the study's k (its setting); a number: the researcher's choice for this view.
-  const [n, setN] = useState<number | undefined>(undefined);
+  // k is the study's: chosen here or on the change statistics page, it holds for every participant.
   const [draft, setDraft] = useState<string | null>(null);
+  const saveK = useAction('reliability.setBaselineSessions');
   const stored = useCall('cohort.chartChoice', { studyId });
   const save = useAction('cohort.saveChartChoice');
   // What the researcher chose here, shown at once and stored for the study.
@@ -274,10 +274,7 @@ export const Timeline = memo(function Timeline({
   };
   // Recordings dated after a withdrawal are left out of baselines and changes unless counted here.
   const [countLate, setCountLate] = useState(false);
-  const k = {
-    ...(n !== undefined ? { baselineSessions: n } : {}),
-    ...(countLate ? { includeAfterWithdrawal: true } : {}),
-  };
+  const k = countLate ? { includeAfterWithdrawal: true } : {};
 
   // Every measure, fetched once the charts shown are drawn and the window is idle (see above).
   const [wantAll, setWantAll] = useState(false);
@@ -360,7 +357,8 @@ export const Timeline = memo(function Timeline({
   const commit = (v: string) => {
     setDraft(v);
     const k = Number(v);
-    if (Number.isInteger(k) && k >= 1 && k <= 20) setN(k);
+    if (Number.isInteger(k) && k >= 1 && k <= 20 && k !== q.data?.baselineSessions)
+      void saveK.run({ studyId, baselineSessions: k });
   };
   const draftInvalid = !(Number.isInteger(Number(shown)) && Number(shown) >= 1 && Number(shown) <= 20);
 
@@ -389,14 +387,17 @@ export const Timeline = memo(function Timeline({
             ))}
           </SelectField>
           <TextField
-            label="Baseline: first sessions"
+            label="Baseline sessions (for the study)"
             type="number"
             min={1}
             max={20}
             value={shown}
             className="narrow-number"
             onChange={(e) => commit(e.target.value)}
-            error={draftInvalid ? 'Enter a whole number from 1 to 20.' : null}
+            hint={q.data ? `Baseline: ${baselineRuleText(q.data.baselineRule)}` : undefined}
+            error={
+              draftInvalid ? 'Enter a whole number from 1 to 20.' : saveK.error ? saveK.error.message : null
+            }
           />
         </div>
       </div>
