@@ -19,6 +19,11 @@ describe('the clock', () => {
     expect(clock(75.25)).toBe('1:15.3');
     expect(clock(Number.NaN)).toBe('0:00.0');
   });
+
+  it('carries a second that rounds up to ten, or a minute that rounds up to sixty', () => {
+    expect(clock(9.96)).toBe('0:10.0');
+    expect(clock(59.97)).toBe('1:00.0');
+  });
 });
 
 describe('the zoom', () => {

@@ -4,11 +4,12 @@
  * Escape clears the selection.
  */
 
-/** Seconds as m:ss.s, for the player's clock. */
+/** Seconds as m:ss.s, for the player's clock (rounded to the tenth first, so 59.97 s reads 1:00.0). */
 export const clock = (s: number): string => {
   if (!Number.isFinite(s)) return '0:00.0';
-  const m = Math.floor(s / 60);
-  const r = s - m * 60;
+  const tenths = Math.round(s * 10);
+  const m = Math.floor(tenths / 600);
+  const r = (tenths - m * 600) / 10;
   return `${m}:${r < 10 ? '0' : ''}${r.toFixed(1)}`;
 };
 
