@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PlanSummary } from '../../../shared/contract/imports.contract';
+import { PLANNED_ACTIONS } from '../../../shared/states';
 import type { FindingView, PlannedFile } from '../../../shared/study';
 import {
   accountsToCreate,
@@ -28,12 +29,7 @@ import {
 } from '../../../renderer/src/features/import/plan-file-words';
 
 const counts = (over: Partial<PlanSummary['counts']> = {}): PlanSummary['counts'] => ({
-  upload: 0,
-  convert_and_upload: 0,
-  refused: 0,
-  borderline: 0,
-  duplicate: 0,
-  unassigned: 0,
+  ...(Object.fromEntries(PLANNED_ACTIONS.map((a) => [a, 0])) as PlanSummary['counts']),
   ...over,
 });
 

@@ -191,10 +191,12 @@ const NewParticipants = ({ summary }: { summary: PlanSummary }) =>
 
 /** The researcher's decisions about single files: duplicates and borderline files to send, channels. */
 interface FileChoices {
+  /** Channels chosen for single files; a change previews again. */
   channelByFile: Readonly<Record<string, ChannelChoice>>;
   onFileChannel: (path: string, c: ChannelChoice | null) => void;
   insist: ReadonlySet<string>;
   onInsist: (path: string, v: boolean) => void;
+  /** Borderline files the researcher chose to send. */
   borderline: ReadonlySet<string>;
   onBorderline: (path: string, v: boolean) => void;
 }
@@ -370,18 +372,10 @@ export const PreviewStep = ({
   /** The channel of multichannel files for the whole import; a change previews again. */
   channel: ChannelChoice;
   onChannel: (c: ChannelChoice) => void;
-  /** Channels chosen for single files; a change previews again. */
-  channelByFile: Readonly<Record<string, ChannelChoice>>;
-  onFileChannel: (path: string, c: ChannelChoice | null) => void;
-  insist: ReadonlySet<string>;
-  onInsist: (path: string, v: boolean) => void;
-  /** Borderline files the researcher chose to send. */
-  borderline: ReadonlySet<string>;
-  onBorderline: (path: string, v: boolean) => void;
   onBack: () => void;
   onNext: () => void;
   onRetry: () => void;
-}) => {
+} & FileChoices) => {
   const view = useTableView();
 
   if (error && !pending) {
