@@ -5,34 +5,16 @@
  * each step said as it happens; the batch monitor follows.
  */
 import { useState } from 'react';
-import { Link } from 'wouter';
-import type { Input, Method, Output } from '../../../../shared/contract';
 import { emptiedInWords } from '../../../../shared/credits';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
-import type { AppError } from '../../../../shared/rpc';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
 import { Checkbox, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
-import { useCall, useRefreshAfter, useRpc } from '../../lib/api';
+import { useCall } from '../../lib/api';
 import { agree, fmtInt, plural } from '../../lib/format';
-import { paths } from '../../app/paths';
-
-type Step = 'commit' | 'accounts' | 'credits' | 'start';
-const STEP_LABEL: Record<Step, string> = {
-  commit: 'Importing the files (converted copies are written now)',
-  accounts: 'Creating service accounts, one request each',
-  credits: 'Reading the credits left',
-  start: 'Starting the batch',
-};
-
-interface Outcome {
-  batchId: number | null;
-  committed: Output<'imports.commit'> | null;
-  accounts: Output<'participants.createAccounts'> | null;
-  failed: { step: Step; error: AppError } | null;
-  started: boolean;
-}
+import { accountsToCreate, filesToSend, keptNotSent, runSteps, someCodes } from './confirm-plan';
+import { ImportOutcome, RunningSteps, useImportRun } from './ImportRun';
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
   const q = useCall('imports.creditEstimate', { planId }, { staleTime: 0 });
@@ -88,6 +70,95 @@ const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number;
   );
 };
 
+/** The service accounts new participants need: one request each, created here or later. */
+const Accounts = ({
+  codes,
+  create,
+  onCreate,
+}: {
+  codes: readonly string[];
+  create: boolean;
+  onCreate: (v: boolean) => void;
+}) => (
+  <section aria-labelledby="accounts-h" className="subsection">
+    <h3 id="accounts-h">Service accounts</h3>
+    <p>
+      {plural(codes.length, 'participant')} of this import {agree(codes.length, 'has', 'have')} no service
+      account yet: {someCodes(codes, 30)}.
+    </p>
+    <Checkbox
+      label={`Create ${plural(codes.length, 'service account')} now`}
+      checked={create}
+      onChange={onCreate}
+      hint={`Voicescope sends one request to the service per participant (${plural(codes.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`}
+    />
+  </section>
+);
+
+/** What becomes of the files: sent, borderline (all of them sent at a tick), kept, not imported. */
+const WhatHappens = ({
+  summary,
+  sending,
+  insisted,
+  chosenBorderline,
+  sendBorderline,
+  onSendBorderline,
+}: {
+  summary: PlanSummary;
+  sending: number;
+  insisted: number;
+  chosenBorderline: number;
+  sendBorderline: boolean;
+  onSendBorderline: (v: boolean) => void;
+}) => {
+  const converting = summary.counts.convert_and_upload ?? 0;
+  const borderline = summary.counts.borderline ?? 0;
+  const kept = keptNotSent(summary.counts, insisted);
+  return (
+    <section aria-labelledby="what-h" className="subsection">
+      <h3 id="what-h">What happens</h3>
+      <ul className="plain-list">
+        <li>
+          <Badge tone="ok">To be sent</Badge> {plural(sending, 'file')}
+          {converting
+            ? `, ${plural(converting, 'converted copy', 'converted copies')} among them (written to Voicescope's workspace now)`
+            : ''}
+          {insisted ? `, including ${plural(insisted, 'duplicate')} you chose to send` : ''}.
+        </li>
+        {borderline > 0 && (
+          <li>
+            <Badge tone="warn">Borderline</Badge> {plural(borderline, 'file')} with about 30 s of speech, too
+            close to the minimum for the local estimate to tell.{' '}
+            <label>
+              <input
+                type="checkbox"
+                checked={sendBorderline}
+                onChange={(e) => onSendBorderline(e.target.checked)}
+              />{' '}
+              Send all of them: the service decides (a refusal costs no credit)
+              {chosenBorderline > 0 && !sendBorderline
+                ? `; otherwise the ${plural(chosenBorderline, 'file')} you ticked in the preview`
+                : ''}
+            </label>
+          </li>
+        )}
+        {kept > 0 && (
+          <li>
+            <Badge tone="muted">Kept, not sent</Badge> {plural(kept, 'file')} refused or held as duplicates,
+            listed in the batch with their reasons.
+          </li>
+        )}
+        {(summary.counts.unassigned ?? 0) > 0 && (
+          <li>
+            <Badge tone="warn">Not imported</Badge> {plural(summary.counts.unassigned ?? 0, 'file')} without a
+            participant.
+          </li>
+        )}
+      </ul>
+    </section>
+  );
+};
+
 export const ConfirmStep = ({
   studyId,
   summary,
@@ -110,177 +181,25 @@ export const ConfirmStep = ({
   onRepreview: () => void;
   onDone: (batchId: number) => void;
 }) => {
-  const rpc = useRpc();
-  const refreshAfter = useRefreshAfter();
   const [label, setLabel] = useState(defaultLabel);
   const [createAccounts, setCreateAccounts] = useState(true);
-  const [running, setRunning] = useState<Step | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const borderline = summary.counts.borderline ?? 0;
   const [sendBorderline, setSendBorderline] = useState(false);
-  const sending =
-    (summary.counts.upload ?? 0) +
-    (summary.counts.convert_and_upload ?? 0) +
-    insist.size +
-    (sendBorderline ? borderline : chosenBorderline.size);
-  const converting = summary.counts.convert_and_upload ?? 0;
-  // Nothing to send: no account to create, nothing to cost and nothing to start.
-  const needAccounts =
-    sending === 0 ? [] : [...new Set([...summary.newParticipants, ...summary.participantsWithoutAccount])];
+  const sending = filesToSend(
+    summary.counts,
+    insist.size,
+    sendBorderline ? (summary.counts.borderline ?? 0) : chosenBorderline.size,
+  );
+  const needAccounts = accountsToCreate(summary, sending);
+  const withAccounts = createAccounts && needAccounts.length > 0;
+  const run = useImportRun({
+    studyId,
+    commit: { planId: summary.planId, insist, sendAllBorderline: sendBorderline, chosenBorderline, label },
+    accounts: withAccounts ? needAccounts : [],
+    onDone,
+  });
 
-  const go = async (start: boolean) => {
-    const o: Outcome = { batchId: null, committed: null, accounts: null, failed: null, started: false };
-    // The calls made, so that what they affect is refreshed once at the end, whether or not all succeeded.
-    const called = new Set<Method>();
-    const call = <M extends Method>(method: M, input: Input<M>) => {
-      called.add(method);
-      return rpc.call(method, input);
-    };
-    const finish = () => {
-      setRunning(null);
-      setOutcome({ ...o });
-      refreshAfter(...called);
-    };
-    setOutcome(null);
-    setRunning('commit');
-    const c = await call('imports.commit', {
-      planId: summary.planId,
-      insistOnDuplicates: [...insist],
-      ...(sendBorderline
-        ? { sendBorderline: true as const }
-        : chosenBorderline.size
-          ? { sendBorderline: [...chosenBorderline] }
-          : {}),
-      label: label.trim(),
-      ...(start ? { start: true } : {}),
-    });
-    if (!c.ok) {
-      o.failed = { step: 'commit', error: c.error };
-      return finish();
-    }
-    o.committed = c.value;
-    o.batchId = c.value.batchId;
-    if (createAccounts && needAccounts.length > 0) {
-      setRunning('accounts');
-      const a = await call('participants.createAccounts', { studyId, codes: needAccounts });
-      if (!a.ok) {
-        o.failed = { step: 'accounts', error: a.error };
-        return finish();
-      }
-      o.accounts = a.value;
-    }
-    if (start) {
-      setRunning('credits');
-      const cr = await call('batches.credits', { batchId: o.batchId });
-      if (!cr.ok) {
-        o.failed = { step: 'credits', error: cr.error };
-        return finish();
-      }
-      setRunning('start');
-      const s = await call('batches.start', { batchId: o.batchId });
-      if (!s.ok) {
-        o.failed = { step: 'start', error: s.error };
-        return finish();
-      }
-      o.started = true;
-    }
-    finish();
-    const clean = o.committed.conversionFailures.length === 0 && (o.accounts?.failed.length ?? 0) === 0;
-    if (clean) onDone(o.batchId);
-  };
-
-  if (running) {
-    return (
-      <div className="import-running" role="status" aria-live="polite">
-        <ol className="run-steps">
-          {(
-            [
-              'commit',
-              ...(createAccounts && needAccounts.length ? ['accounts' as const] : []),
-              'credits',
-              'start',
-            ] as Step[]
-          ).map((s) => (
-            <li key={s} aria-current={s === running ? 'step' : undefined}>
-              {s === running ? <Loading label={`${STEP_LABEL[s]}…`} /> : STEP_LABEL[s]}
-            </li>
-          ))}
-        </ol>
-      </div>
-    );
-  }
-
-  if (outcome) {
-    const batchLink = outcome.batchId !== null ? paths.study(studyId).batch(outcome.batchId) : null;
-    return (
-      <div className="import-outcome">
-        {outcome.failed && (
-          <ErrorNotice
-            error={outcome.failed.error}
-            title={
-              outcome.failed.step === 'commit'
-                ? 'Nothing was imported'
-                : `Imported, but the step “${STEP_LABEL[outcome.failed.step]}” failed`
-            }
-          />
-        )}
-        {outcome.committed && (
-          <Notice
-            tone={outcome.failed ? 'warn' : 'ok'}
-            title={`Batch created: ${plural(outcome.committed.recordings, 'file')}`}
-          >
-            <p>
-              {outcome.started
-                ? 'Sending has started.'
-                : 'It has not been started; start it from the batch page when you are ready.'}
-            </p>
-          </Notice>
-        )}
-        {outcome.committed && outcome.committed.conversionFailures.length > 0 && (
-          <Notice
-            tone="warn"
-            title={`${plural(outcome.committed.conversionFailures.length, 'file')} could not be converted and will not be sent`}
-          >
-            <ul className="plain-list">
-              {outcome.committed.conversionFailures.map((f) => (
-                <li key={f.path}>
-                  <code>{f.path}</code>: {f.reason}
-                </li>
-              ))}
-            </ul>
-          </Notice>
-        )}
-        {outcome.accounts && outcome.accounts.failed.length > 0 && (
-          <Notice
-            tone="warn"
-            title={`${plural(outcome.accounts.failed.length, 'account')} could not be created; those participants' files wait`}
-          >
-            <ul className="plain-list">
-              {outcome.accounts.failed.map((f) => (
-                <li key={f.code}>
-                  <strong>{f.code}</strong>: {f.summary} {f.action}
-                </li>
-              ))}
-            </ul>
-            <p>Create them later from the Participants page; their files are then sent.</p>
-          </Notice>
-        )}
-        <div className="row wizard-nav">
-          {batchLink && (
-            <Link className="button primary" href={batchLink}>
-              Open the batch monitor
-            </Link>
-          )}
-          {outcome.failed?.step === 'commit' && (
-            <button type="button" className="primary" onClick={onRepreview}>
-              Preview again
-            </button>
-          )}
-        </div>
-      </div>
-    );
-  }
-
+  if (run.running) return <RunningSteps steps={runSteps(withAccounts)} running={run.running} />;
+  if (run.outcome) return <ImportOutcome outcome={run.outcome} studyId={studyId} onRepreview={onRepreview} />;
   return (
     <div className="import-confirm form">
       <TextField
@@ -299,65 +218,17 @@ export const ConfirmStep = ({
       )}
 
       {needAccounts.length > 0 && (
-        <section aria-labelledby="accounts-h" className="subsection">
-          <h3 id="accounts-h">Service accounts</h3>
-          <p>
-            {plural(needAccounts.length, 'participant')} of this import{' '}
-            {agree(needAccounts.length, 'has', 'have')} no service account yet:{' '}
-            {needAccounts.slice(0, 30).join(', ')}
-            {needAccounts.length > 30 ? ` and ${needAccounts.length - 30} more` : ''}.
-          </p>
-          <Checkbox
-            label={`Create ${plural(needAccounts.length, 'service account')} now`}
-            checked={createAccounts}
-            onChange={setCreateAccounts}
-            hint={`Voicescope sends one request to the service per participant (${plural(needAccounts.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`}
-          />
-        </section>
+        <Accounts codes={needAccounts} create={createAccounts} onCreate={setCreateAccounts} />
       )}
 
-      <section aria-labelledby="what-h" className="subsection">
-        <h3 id="what-h">What happens</h3>
-        <ul className="plain-list">
-          <li>
-            <Badge tone="ok">To be sent</Badge> {plural(sending, 'file')}
-            {converting
-              ? `, ${plural(converting, 'converted copy', 'converted copies')} among them (written to Voicescope's workspace now)`
-              : ''}
-            {insist.size ? `, including ${plural(insist.size, 'duplicate')} you chose to send` : ''}.
-          </li>
-          {borderline > 0 && (
-            <li>
-              <Badge tone="warn">Borderline</Badge> {plural(borderline, 'file')} with about 30 s of speech,
-              too close to the minimum for the local estimate to tell.{' '}
-              <label>
-                <input
-                  type="checkbox"
-                  checked={sendBorderline}
-                  onChange={(e) => setSendBorderline(e.target.checked)}
-                />{' '}
-                Send all of them: the service decides (a refusal costs no credit)
-                {chosenBorderline.size > 0 && !sendBorderline
-                  ? `; otherwise the ${plural(chosenBorderline.size, 'file')} you ticked in the preview`
-                  : ''}
-              </label>
-            </li>
-          )}
-          {(summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size > 0 && (
-            <li>
-              <Badge tone="muted">Kept, not sent</Badge>{' '}
-              {plural((summary.counts.refused ?? 0) + (summary.counts.duplicate ?? 0) - insist.size, 'file')}{' '}
-              refused or held as duplicates, listed in the batch with their reasons.
-            </li>
-          )}
-          {(summary.counts.unassigned ?? 0) > 0 && (
-            <li>
-              <Badge tone="warn">Not imported</Badge> {plural(summary.counts.unassigned ?? 0, 'file')} without
-              a participant.
-            </li>
-          )}
-        </ul>
-      </section>
+      <WhatHappens
+        summary={summary}
+        sending={sending}
+        insisted={insist.size}
+        chosenBorderline={chosenBorderline.size}
+        sendBorderline={sendBorderline}
+        onSendBorderline={setSendBorderline}
+      />
 
       {sending === 0 && (
         <Notice tone="warn">
@@ -370,14 +241,12 @@ export const ConfirmStep = ({
           Back to the preview
         </button>
         {sending > 0 && (
-          <button type="button" className="primary" onClick={() => void go(true)}>
+          <button type="button" className="primary" onClick={() => void run.go(true)}>
             Import and start sending
-            {createAccounts && needAccounts.length
-              ? ` (creates ${plural(needAccounts.length, 'account')})`
-              : ''}
+            {withAccounts ? ` (creates ${plural(needAccounts.length, 'account')})` : ''}
           </button>
         )}
-        <button type="button" onClick={() => void go(false)}>
+        <button type="button" onClick={() => void run.go(false)}>
           {sending > 0 ? 'Import without starting' : 'Import the refused files, without sending'}
         </button>
       </div>

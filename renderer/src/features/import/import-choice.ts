@@ -3,7 +3,12 @@
  * is missing before a preview makes sense (said in words next to the field it concerns).
  */
 import type { Input } from '../../../../shared/contract';
-import { analysisTypesFor, type AnalysisType, type ApiVersion } from '../../../../shared/api/vocabulary';
+import {
+  ANALYSIS_TYPES,
+  analysisTypesFor,
+  type AnalysisType,
+  type ApiVersion,
+} from '../../../../shared/api/vocabulary';
 import { isTimeZone } from '../../../../shared/time-zone';
 
 export interface ImportChoice {
@@ -75,3 +80,27 @@ export const previewRequest = (studyId: number, c: ImportChoice): Input<'imports
 
 /** The last path segment, for a default batch label. */
 export const lastSegment = (p: string): string => p.split(/[\\/]/).filter(Boolean).at(-1) ?? p;
+
+/**
+ * The folder a typed path would sit in if it names a file (`/` for a file at the root), or null when
+ * the path has no folder part.
+ */
+export const parentFolder = (p: string): string | null => {
+  const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  return cut > 0 ? p.slice(0, cut) : cut === 0 ? p.slice(0, 1) : null;
+};
+
+/** The analyses chosen after ticking or unticking one: ticked ones keep the order the version offers them in. */
+export const withAnalysis = (
+  offered: readonly AnalysisType[],
+  chosen: readonly AnalysisType[],
+  type: AnalysisType,
+  on: boolean,
+): AnalysisType[] =>
+  on ? offered.filter((x) => x === type || chosen.includes(x)) : chosen.filter((x) => x !== type);
+
+/** The analyses a version of the API does not offer, for the sentence under the choice. */
+export const analysesNotOffered = (version: ApiVersion): AnalysisType[] => {
+  const offered = analysisTypesFor(version);
+  return ANALYSIS_TYPES.filter((t) => !offered.includes(t));
+};

@@ -6,7 +6,6 @@
  */
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { explainApiError } from '../../../../shared/api/api-error-explained';
 import { DATA_QUALITY } from '../../../../shared/api/data-quality';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
@@ -16,16 +15,7 @@ import { MeasureTable } from '../../components/MeasureTable';
 import { TableScroll } from '../../components/TableScroll';
 import { PageHeader, Section } from '../../components/Page';
 import { useCall } from '../../lib/api';
-import {
-  agree,
-  fmtBytes,
-  fmtDateTime,
-  fmtInt,
-  fmtLongDateTime,
-  fmtNumber,
-  fmtSeconds,
-  plural,
-} from '../../lib/format';
+import { agree, fmtDateTime, fmtInt, fmtLongDateTime, plural } from '../../lib/format';
 import { ANALYSIS_LABEL, ANALYSIS_STATE } from '../../lib/labels';
 import { paths } from '../../app/paths';
 import { LocalMeasuresSection } from './LocalMeasuresSection';
@@ -34,15 +24,8 @@ import { useAction } from '../../lib/api';
 import { ErrorNotice } from '../../components/Feedback';
 import { CurationPanel } from './CurationPanel';
 import { Listen } from './Listen';
-import { SpeechDurations } from './SpeechDurations';
-
-const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
-  manifest: 'from the manifest',
-  filename: 'from the file name',
-  embedded: 'from the date stored in the file',
-  file_mtime: 'from the file’s modification time (the least reliable source: check it)',
-  researcher: 'entered by the researcher',
-};
+import { DATE_SOURCE, eventDetailPairs } from './recording-facts';
+import { RecordingFile } from './RecordingFile';
 
 const VERDICT: Record<
   NonNullable<RecordingDetail['verdict']>['status'],
@@ -56,69 +39,9 @@ const VERDICT: Record<
   refused: { label: 'Refused', tone: 'bad' },
 };
 
-const hz = (n: number | null) => (n === null ? '—' : `${fmtInt(n)} Hz`);
-const kbps = (n: number | null) => (n === null ? '—' : `${fmtInt(Math.round(n / 1000))} kbit/s`);
-const channels = (n: number | null) =>
-  n === null ? '—' : n === 1 ? 'mono' : n === 2 ? 'stereo' : `${n} channels`;
-
-const FactsTable = ({ d }: { d: RecordingDetail }) => {
-  const s = d.service;
-  const rows: [string, string, string][] = [
-    ['Format', d.local.format ?? '—', s?.format ?? '—'],
-    ['Channels', channels(d.local.channels), s ? 'not reported' : '—'],
-    ['Sample rate', hz(d.local.sampleRateHz), s ? hz(s.sampleRateHz) : '—'],
-    ['Bit rate', kbps(d.local.bitRateBps), s ? kbps(s.bitRateBps) : '—'],
-    ['Size', fmtBytes(d.local.sizeBytes), s ? fmtBytes(s.sizeBytes) : '—'],
-    ['Duration', fmtSeconds(d.local.durationSeconds), s ? fmtSeconds(s.durationSeconds) : '—'],
-  ];
-  return (
-    <TableScroll label="Facts table">
-      <table className="table compact facts">
-        <caption>
-          What Voicescope measured in the original file, and what the service reported about the audio it
-          received{d.uploadPath ? ' (the converted copy)' : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Fact</th>
-            <th scope="col">Local (original file)</th>
-            <th scope="col">Service</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([k, a, b]) => (
-            <tr key={k}>
-              <th scope="row">{k}</th>
-              <td>{a}</td>
-              <td>{b}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-  );
-};
-
 /** An event's JSON detail as "key: value" pairs (arrays joined), readable without knowing JSON. */
 const EventDetail = ({ detail }: { detail: string }) => {
-  let pairs: [string, string][] | null = null;
-  try {
-    const o = JSON.parse(detail) as unknown;
-    if (o && typeof o === 'object' && !Array.isArray(o)) {
-      pairs = Object.entries(o).map(([k, v]) => [
-        k.replace(/_/g, ' '),
-        typeof v === 'number'
-          ? fmtNumber(v)
-          : Array.isArray(v)
-            ? v.join(', ')
-            : typeof v === 'object' && v !== null
-              ? JSON.stringify(v)
-              : String(v),
-      ]);
-    }
-  } catch {
-    /* not JSON: shown as it is */
-  }
+  const pairs = eventDetailPairs(detail);
   if (!pairs) return <code className="event-detail">{detail}</code>;
   if (pairs.length === 0) return <span className="muted">—</span>;
   return (
@@ -133,6 +56,184 @@ const EventDetail = ({ detail }: { detail: string }) => {
   );
 };
 
+const RecordingHeader = ({ r, studyId }: { r: RecordingDetail['row']; studyId: number }) => (
+  <>
+    <p className="breadcrumb">
+      <Link href={paths.study(studyId).participants}>Participants</Link> <span aria-hidden="true">›</span>{' '}
+      <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>{' '}
+      <span aria-hidden="true">›</span>
+    </p>
+    <PageHeader
+      title={r.fileName}
+      badge={r.simulated ? <SimulatedBadge long /> : undefined}
+      subtitle={
+        <>
+          Participant{' '}
+          <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
+          {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
+          {DATE_SOURCE[r.recordedAtSource]}){' · '}
+          <UploadStateBadge r={r} />
+          {r.apiVersion ? <> · API {r.apiVersion}</> : null}
+        </>
+      }
+    />
+    {r.problem && (
+      <Notice tone="bad" title="This file needs you">
+        <p>{r.problem.summary}</p>
+        <p className="notice-action">{r.problem.action}</p>
+      </Notice>
+    )}
+    {r.simulated && (
+      <Notice tone="info">
+        These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
+      </Notice>
+    )}
+  </>
+);
+
+/** Every stored value of each analysis requested, with unit, kind and meaning. */
+const Values = ({ d }: { d: RecordingDetail }) => {
+  const requested = d.analyses.filter((a) => a.state !== 'not_requested');
+  return (
+    <Section title="Values">
+      {requested.length === 0 ? (
+        <Empty title="No analysis was requested for this file" />
+      ) : (
+        requested.map((a) => (
+          <MeasureTable
+            key={a.type}
+            type={a.type}
+            values={d.values}
+            completed={a.state === 'completed'}
+            stateLabel={ANALYSIS_STATE[a.state].label}
+            flags={d.flags.filter((f) => f.analysisType === a.type || f.analysisType === null)}
+            caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && d.row.simulated ? ' (simulated)' : ''}`}
+          />
+        ))
+      )}
+    </Section>
+  );
+};
+
+/** Each analysis type's state, with its times and polls. */
+const Analyses = ({ analyses }: { analyses: RecordingDetail['analyses'] }) => (
+  <Section title="Analyses">
+    <TableScroll label="Analyses table">
+      <table className="table compact">
+        <caption className="sr-only">Each analysis type’s state</caption>
+        <thead>
+          <tr>
+            <th scope="col">Analysis</th>
+            <th scope="col">State</th>
+            <th scope="col">Requested</th>
+            <th scope="col">Finished</th>
+            <th scope="col" className="right">
+              Polls
+            </th>
+            <th scope="col">Last asked</th>
+            <th scope="col">Next ask</th>
+          </tr>
+        </thead>
+        <tbody>
+          {analyses.map((a) => (
+            <tr key={a.type}>
+              <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
+              <td>
+                <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
+                {a.state === 'timed_out' ? (
+                  <span className="muted small">
+                    {' '}
+                    — past the service’s five minutes; Voicescope keeps asking, less often
+                  </span>
+                ) : null}
+              </td>
+              <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
+              <td>{fmtDateTime(a.finishedAt)}</td>
+              <td className="right">{fmtInt(a.polls)}</td>
+              <td>{fmtDateTime(a.lastPolledAt)}</td>
+              <td>{fmtDateTime(a.nextPollAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  </Section>
+);
+
+/** The local verdict's findings, with what to do (a finding fixed by the conversion says so). */
+const LocalChecks = ({ d }: { d: RecordingDetail }) => (
+  <Section title="Local checks">
+    {!d.verdict ? (
+      <p className="muted">No local verdict was stored for this file.</p>
+    ) : (
+      <>
+        <p>
+          <Badge tone={VERDICT[d.verdict.status].tone}>{VERDICT[d.verdict.status].label}</Badge>
+        </p>
+        {d.verdict.findings.length === 0 ? (
+          <p className="muted">Every check passed.</p>
+        ) : (
+          <ul className="findings">
+            {d.verdict.findings.map((f) => (
+              <li key={f.code}>
+                {f.fixedByConversion && d.uploadPath ? (
+                  <>
+                    <Badge tone="info">Fixed by conversion</Badge> {f.message}{' '}
+                    <span className="muted">
+                      The converted copy was sent instead; the original is unchanged.
+                    </span>
+                  </>
+                ) : (
+                  <>
+                    <Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>
+                      {f.severity === 'refuse' ? 'Refused' : 'Warning'}
+                    </Badge>{' '}
+                    {f.message} <span className="notice-action">{f.action}</span>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    )}
+  </Section>
+);
+
+const EventLog = ({ events }: { events: RecordingDetail['events'] }) => (
+  <Section title="Event log">
+    {events.length === 0 ? (
+      <p className="muted">No events recorded for this file yet.</p>
+    ) : (
+      <TableScroll label="Event log table">
+        <table className="table compact">
+          <caption className="sr-only">
+            What was sent and received for this file, oldest first ({plural(events.length, 'event')})
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e, i) => (
+              <tr key={i}>
+                <td>{fmtDateTime(e.at)}</td>
+                <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
+                <td>
+                  <EventDetail detail={e.detail} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    )}
+  </Section>
+);
+
 const Detail = ({
   d,
   studyId,
@@ -141,249 +242,20 @@ const Detail = ({
   d: RecordingDetail;
   studyId: number;
   onDeleted: (done: CurationDone) => void;
-}) => {
-  const r = d.row;
-  const requested = d.analyses.filter((a) => a.state !== 'not_requested');
-  const apiErr = d.uploadError ? explainApiError(d.uploadError) : null;
-  return (
-    <>
-      <p className="breadcrumb">
-        <Link href={paths.study(studyId).participants}>Participants</Link> <span aria-hidden="true">›</span>{' '}
-        <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>{' '}
-        <span aria-hidden="true">›</span>
-      </p>
-      <PageHeader
-        title={r.fileName}
-        badge={r.simulated ? <SimulatedBadge long /> : undefined}
-        subtitle={
-          <>
-            Participant{' '}
-            <Link href={paths.study(studyId).participant(r.participantId)}>{r.participantCode}</Link>
-            {r.session ? <> · session {r.session}</> : null} · recorded {fmtLongDateTime(r.recordedAt)} (
-            {DATE_SOURCE[r.recordedAtSource]}){' · '}
-            <UploadStateBadge r={r} />
-            {r.apiVersion ? <> · API {r.apiVersion}</> : null}
-          </>
-        }
-      />
-      {r.problem && (
-        <Notice tone="bad" title="This file needs you">
-          <p>{r.problem.summary}</p>
-          <p className="notice-action">{r.problem.action}</p>
-        </Notice>
-      )}
-      {r.simulated && (
-        <Notice tone="info">
-          These results come from the built-in sandbox: they are simulated, not a real analysis of this voice.
-        </Notice>
-      )}
-
-      <Listen recordingId={r.id} />
-
-      <CurationPanel d={d} studyId={studyId} onDeleted={onDeleted} />
-
-      <Section title="Values">
-        {requested.length === 0 ? (
-          <Empty title="No analysis was requested for this file" />
-        ) : (
-          requested.map((a) => (
-            <MeasureTable
-              key={a.type}
-              type={a.type}
-              values={d.values}
-              completed={a.state === 'completed'}
-              stateLabel={ANALYSIS_STATE[a.state].label}
-              flags={d.flags.filter((f) => f.analysisType === a.type || f.analysisType === null)}
-              caption={`${ANALYSIS_LABEL[a.type]}: ${ANALYSIS_STATE[a.state].label}${a.state === 'completed' && r.simulated ? ' (simulated)' : ''}`}
-            />
-          ))
-        )}
-      </Section>
-
-      <LocalMeasuresSection recordingId={r.id} />
-      <DataQuality d={d} />
-
-      <Section title="Analyses">
-        <TableScroll label="Analyses table">
-          <table className="table compact">
-            <caption className="sr-only">Each analysis type’s state</caption>
-            <thead>
-              <tr>
-                <th scope="col">Analysis</th>
-                <th scope="col">State</th>
-                <th scope="col">Requested</th>
-                <th scope="col">Finished</th>
-                <th scope="col" className="right">
-                  Polls
-                </th>
-                <th scope="col">Last asked</th>
-                <th scope="col">Next ask</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.analyses.map((a) => (
-                <tr key={a.type}>
-                  <th scope="row">{ANALYSIS_LABEL[a.type]}</th>
-                  <td>
-                    <Badge tone={ANALYSIS_STATE[a.state].tone}>{ANALYSIS_STATE[a.state].label}</Badge>
-                    {a.state === 'timed_out' ? (
-                      <span className="muted small">
-                        {' '}
-                        — past the service’s five minutes; Voicescope keeps asking, less often
-                      </span>
-                    ) : null}
-                  </td>
-                  <td>{a.state === 'not_requested' ? '—' : fmtDateTime(a.requestedAt)}</td>
-                  <td>{fmtDateTime(a.finishedAt)}</td>
-                  <td className="right">{fmtInt(a.polls)}</td>
-                  <td>{fmtDateTime(a.lastPolledAt)}</td>
-                  <td>{fmtDateTime(a.nextPollAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      </Section>
-
-      <Section title="File">
-        <dl className="facts-list">
-          <dt>File name</dt>
-          <dd>
-            <code className="wrap-anywhere">{r.fileName}</code>
-          </dd>
-          <dt>Original file</dt>
-          <dd>
-            <code className="wrap-anywhere">{d.sourcePath}</code>
-          </dd>
-          <dt>Sent to the service</dt>
-          <dd>
-            {d.uploadPath ? (
-              <>
-                A converted copy, <code>{d.uploadPath}</code> (the original was not changed)
-              </>
-            ) : (
-              'The original file, as it is'
-            )}
-          </dd>
-          <dt>Content hash (SHA-256)</dt>
-          <dd>
-            <code className="hash">{d.contentSha256}</code>
-          </dd>
-          <dt>Recorded at</dt>
-          <dd>
-            <time dateTime={r.recordedAt}>{fmtDateTime(r.recordedAt)}</time> ({fmtLongDateTime(r.recordedAt)}
-            ), {DATE_SOURCE[r.recordedAtSource]}
-          </dd>
-          {d.duplicateOf && (
-            <>
-              <dt>Duplicate of</dt>
-              <dd>
-                Same audio as{' '}
-                <Link href={paths.study(studyId).recording(d.duplicateOf.recordingId)}>
-                  {d.duplicateOf.fileName}
-                </Link>
-                , already imported for this participant
-              </dd>
-            </>
-          )}
-          <dt>Upload attempts</dt>
-          <dd>{fmtInt(d.uploadAttempts)}</dd>
-          {d.service && (
-            <>
-              <dt>Service recording id</dt>
-              <dd>
-                <code>{d.service.recordingId}</code>
-                {d.service.uploadedAt ? `, received ${fmtDateTime(d.service.uploadedAt)}` : ''}
-              </dd>
-            </>
-          )}
-          <dt>Isolate oldest speaker</dt>
-          <dd>{d.isolateOldestSpeaker ? 'Requested: only the oldest speaker’s voice was analysed' : 'No'}</dd>
-          {apiErr && d.uploadError && (
-            <>
-              <dt>Service’s answer</dt>
-              <dd>
-                {apiErr.summary} {apiErr.action}
-                {d.uploadError.serviceMessage ? ` The service said: “${d.uploadError.serviceMessage}”` : ''}
-              </dd>
-            </>
-          )}
-        </dl>
-        <FactsTable d={d} />
-        <SpeechDurations d={d} />
-      </Section>
-
-      <Section title="Local checks">
-        {!d.verdict ? (
-          <p className="muted">No local verdict was stored for this file.</p>
-        ) : (
-          <>
-            <p>
-              <Badge tone={VERDICT[d.verdict.status].tone}>{VERDICT[d.verdict.status].label}</Badge>
-            </p>
-            {d.verdict.findings.length === 0 ? (
-              <p className="muted">Every check passed.</p>
-            ) : (
-              <ul className="findings">
-                {d.verdict.findings.map((f) => (
-                  <li key={f.code}>
-                    {f.fixedByConversion && d.uploadPath ? (
-                      <>
-                        <Badge tone="info">Fixed by conversion</Badge> {f.message}{' '}
-                        <span className="muted">
-                          The converted copy was sent instead; the original is unchanged.
-                        </span>
-                      </>
-                    ) : (
-                      <>
-                        <Badge tone={f.severity === 'refuse' ? 'bad' : 'warn'}>
-                          {f.severity === 'refuse' ? 'Refused' : 'Warning'}
-                        </Badge>{' '}
-                        {f.message} <span className="notice-action">{f.action}</span>
-                      </>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </>
-        )}
-      </Section>
-
-      <Section title="Event log">
-        {d.events.length === 0 ? (
-          <p className="muted">No events recorded for this file yet.</p>
-        ) : (
-          <TableScroll label="Event log table">
-            <table className="table compact">
-              <caption className="sr-only">
-                What was sent and received for this file, oldest first ({plural(d.events.length, 'event')})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Detail</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.events.map((e, i) => (
-                  <tr key={i}>
-                    <td>{fmtDateTime(e.at)}</td>
-                    <th scope="row">{e.kind.replace(/_/g, ' ')}</th>
-                    <td>
-                      <EventDetail detail={e.detail} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-      </Section>
-    </>
-  );
-};
+}) => (
+  <>
+    <RecordingHeader r={d.row} studyId={studyId} />
+    <Listen recordingId={d.row.id} />
+    <CurationPanel d={d} studyId={studyId} onDeleted={onDeleted} />
+    <Values d={d} />
+    <LocalMeasuresSection recordingId={d.row.id} />
+    <DataQuality d={d} />
+    <Analyses analyses={d.analyses} />
+    <RecordingFile d={d} studyId={studyId} />
+    <LocalChecks d={d} />
+    <EventLog events={d.events} />
+  </>
+);
 
 const ORIGIN: Record<RecordingDetail['flags'][number]['origin'], string> = {
   receipt: 'Upload receipt',
