@@ -2,21 +2,18 @@
  * Smoothed cepstral peak prominence (CPPS), after Hillenbrand, Cleveland and Erickson (1994) and
  * Hillenbrand and Houde (1996): per frame, the power cepstrum of the log power spectrum; the cepstra are
  * smoothed across time and across quefrency; the prominence of a frame is the height of its cepstral
- * peak (in dB) above a regression line through the cepstrum at the peak's quefrency; CPPS is the mean
- * over frames. Praat's manual pages give the steps as Praat takes them ("Sound: To PowerCepstrogram...",
- * "Spectrum: To PowerCepstrum", "PowerCepstrogram: Smooth...", "PowerCepstrogram: Get CPPS...") and
- * Maryn and Weenink (2015, "Objective dysphonia measures in the program Praat: smoothed cepstral peak
- * prominence and acoustic voice quality index", J. Voice 29) the settings. The regression line is
- * Theil's robust fit (Theil 1950: the median of the slopes between the points of the first half and their
- * partners in the second half; intercept the median residual). Choices the manual leaves open, measured
- * on Praat, are in docs/acoustics.md ("CPPS").
+ * peak (in dB) above a trend line through the cepstrum; CPPS is the mean over frames. Praat's manual pages
+ * name the steps ("Sound: To PowerCepstrogram...", "PowerCepstrogram: Smooth...", "PowerCepstrogram: Get
+ * CPPS...") and Maryn and Weenink (2015, J. Voice 29) the settings. Where the descriptions are silent
+ * (the analysis window, the frame's mean, the smoothing kernels, the trend line), the choice was measured
+ * on Praat with signals built for the question: docs/acoustics.md, "CPPS".
  */
 import { fft, nextPow2 } from './fft';
 import { resample } from './formants';
-import { frameGrid, frameTime, gaussianWindow } from './frames';
+import { frameGrid, frameTime } from './frames';
 
 export interface CppsSettings {
-  /** Sets the analysis window: three periods of this pitch (Praat: "pitch floor"). */
+  /** Sets the analysis window: three periods of this pitch, twice that long for the Gaussian. */
   readonly pitchFloor: number;
   readonly timeStep: number;
   readonly maxFrequency: number;
@@ -30,7 +27,7 @@ export interface CppsSettings {
   readonly trendTo: number;
 }
 
-/** Maryn and Weenink (2015): To PowerCepstrogram 60, 0.002, 5000, 50; Get CPPS no, 0.01, 0.001, 60, 330, 0.05, Parabolic, 0.001, 0, …, Robust. */
+/** Maryn and Weenink (2015): To PowerCepstrogram 60, 0.002, 5000, 50; Get CPPS no, 0.01, 0.001, 60, 330, 0.05, Parabolic, 0.001, 0, Exponential decay, Robust. */
 export const CPPS_DEFAULTS: CppsSettings = {
   pitchFloor: 60,
   timeStep: 0.002,
@@ -44,153 +41,259 @@ export const CPPS_DEFAULTS: CppsSettings = {
   trendTo: 0,
 };
 
-/** A tiny power added before the logarithm, so that a silent bin has a finite log. */
-const POWER_FLOOR = 1e-30;
+/** A tiny power added before each logarithm, so that a silent bin has a finite log. */
+const POWER_FLOOR = 1e-300;
 
-/** The power cepstrum (in dB) of one windowed frame, for quefrency bins 0..size/2. */
-const powerCepstrumDb = (
-  frame: Float64Array,
-  size: number,
+/** Gaussian window of n samples, exp(−12·((j + 1)/(n + 1) − ½)²·4) less its edge value (measured: cepstrum-window.praat). */
+const cepstralWindow = (n: number): Float64Array => {
+  const edge = Math.exp(-12);
+  return Float64Array.from({ length: n }, (_, j) => {
+    const u = (j + 1) / (n + 1) - 0.5;
+    return (Math.exp(-48 * u * u) - edge) / (1 - edge);
+  });
+};
+
+/** The analysis: the sound at twice the maximum frequency, pre-emphasised, and its framing. */
+interface Framing {
+  readonly signal: Float64Array;
+  readonly rate: number;
+  readonly window: Float64Array;
+  readonly size: number;
+  readonly starts: number[];
+}
+
+const framing = (x: Float32Array, fs: number, s: CppsSettings): Framing => {
+  const rate = 2 * s.maxFrequency;
+  const signal = Float64Array.from(resample(x, fs, rate));
+  const alpha = Math.exp((-2 * Math.PI * s.preEmphasisHz) / rate);
+  for (let i = signal.length - 1; i > 0; i--) signal[i] = signal[i]! - alpha * signal[i - 1]!;
+  const physical = 2 * (3 / s.pitchFloor);
+  const grid = frameGrid(signal.length, rate, physical, s.timeStep);
+  const n = Math.round(physical * rate);
+  const starts = Array.from({ length: grid.count }, (_, i) => Math.round(frameTime(grid, i) * rate - 0.5) - (n >> 1));
+  return { signal, rate, window: cepstralWindow(n), size: nextPow2(n), starts };
+};
+
+/** Puts one frame, less its mean, under the window into `out` (zero beyond the frame). */
+const windowedFrame = (f: Framing, start: number, out: Float64Array): void => {
+  const n = f.window.length;
+  let mean = 0;
+  for (let j = 0; j < n; j++) mean += f.signal[start + j] ?? 0;
+  mean /= n;
+  out.fill(0);
+  for (let j = 0; j < n; j++) out[j] = ((f.signal[start + j] ?? 0) - mean) * f.window[j]!;
+};
+
+/**
+ * The power cepstra of two frames at once: the two real frames share one complex transform, their log
+ * power spectra (real and even) share one inverse transform, whose real and imaginary parts are then the
+ * two cepstra. Writes the power cepstra, bins 0..size/2, into `first` and `second`.
+ */
+const twoPowerCepstra = (
+  rate: number,
   re: Float64Array,
   im: Float64Array,
-): Float64Array => {
-  re.fill(0);
-  im.fill(0);
-  re.set(frame);
+  first: Float64Array,
+  second: Float64Array,
+): void => {
+  const size = re.length;
   fft(re, im);
-  for (let k = 0; k < size; k++) {
-    re[k] = Math.log(re[k]! * re[k]! + im[k]! * im[k]! + POWER_FLOOR);
-    im[k] = 0;
+  const logA = first;
+  const logB = second;
+  for (let k = 0; k <= size >> 1; k++) {
+    const m = (size - k) & (size - 1);
+    const aRe = 0.5 * (re[k]! + re[m]!);
+    const aIm = 0.5 * (im[k]! - im[m]!);
+    const bRe = 0.5 * (im[k]! + im[m]!);
+    const bIm = 0.5 * (re[m]! - re[k]!);
+    logA[k] = Math.log(aRe * aRe + aIm * aIm + POWER_FLOOR);
+    logB[k] = Math.log(bRe * bRe + bIm * bIm + POWER_FLOOR);
+  }
+  for (let k = 0; k <= size >> 1; k++) {
+    re[k] = logA[k]!;
+    im[k] = logB[k]!;
+    if (k > 0 && k < size >> 1) {
+      re[size - k] = logA[k]!;
+      im[size - k] = logB[k]!;
+    }
   }
   fft(re, im, true);
-  const half = size >> 1;
-  const db = new Float64Array(half + 1);
-  for (let q = 0; q <= half; q++) db[q] = 10 * Math.log10(re[q]! * re[q]! + im[q]! * im[q]! + POWER_FLOOR);
-  return db;
+  // The inverse transform as an integral over frequency (steps of rate/size): size · rate/size = rate.
+  const scale = rate * rate;
+  for (let q = 0; q <= size >> 1; q++) {
+    first[q] = scale * re[q]! * re[q]!;
+    second[q] = scale * im[q]! * im[q]!;
+  }
 };
 
-/** The cepstrogram of a signal: one power cepstrum (dB) per frame, at the analysis rate. */
-const powerCepstrogram = (
+/** The power cepstra of a sound's frames, computed on demand two at a time; the last few are kept. */
+export interface Cepstrogram {
+  readonly count: number;
+  /** Quefrency step is 1/rate; bins 0..size/2. */
+  readonly rate: number;
+  readonly frameAt: (index: number) => Float64Array;
+}
+
+export const powerCepstrogram = (
   x: Float32Array,
   fs: number,
-  s: CppsSettings,
-): { frames: Float64Array[]; rate: number } => {
-  const rate = 2 * s.maxFrequency;
-  const y = resample(x, fs, rate);
-  const alpha = Math.exp((-2 * Math.PI * s.preEmphasisHz) / rate);
-  for (let i = y.length - 1; i > 0; i--) y[i] = y[i]! - alpha * y[i - 1]!;
-  const physical = 2 * (3 / s.pitchFloor);
-  const grid = frameGrid(y.length, rate, physical, s.timeStep);
-  const n = Math.round(physical * rate);
-  const window = gaussianWindow(n);
-  const size = nextPow2(n);
-  const re = new Float64Array(size);
-  const im = new Float64Array(size);
-  const frame = new Float64Array(n);
-  const frames: Float64Array[] = [];
-  for (let i = 0; i < grid.count; i++) {
-    const start = Math.round(frameTime(grid, i) * rate - 0.5) - Math.floor(n / 2) + 1;
-    for (let j = 0; j < n; j++) {
-      const k = start + j;
-      frame[j] = k >= 0 && k < y.length ? y[k]! * window[j]! : 0;
-    }
-    frames.push(powerCepstrumDb(frame, size, re, im));
-  }
-  return { frames, rate };
+  s: CppsSettings = CPPS_DEFAULTS,
+  keep = 16,
+): Cepstrogram => {
+  const f = framing(x, fs, s);
+  const count = f.starts.length;
+  const re = new Float64Array(f.size);
+  const im = new Float64Array(f.size);
+  const kept = new Map<number, Float64Array>();
+  const computePair = (even: number): void => {
+    windowedFrame(f, f.starts[even]!, re);
+    if (even + 1 < count) windowedFrame(f, f.starts[even + 1]!, im);
+    else im.fill(0);
+    const first = new Float64Array((f.size >> 1) + 1);
+    const second = new Float64Array((f.size >> 1) + 1);
+    twoPowerCepstra(f.rate, re, im, first, second);
+    kept.set(even, first);
+    if (even + 1 < count) kept.set(even + 1, second);
+    for (const index of kept.keys()) if (index < even - keep) kept.delete(index);
+  };
+  const frameAt = (index: number): Float64Array => {
+    if (!kept.has(index)) computePair(index - (index & 1));
+    return kept.get(index)!;
+  };
+  return { count, rate: f.rate, frameAt };
 };
 
-/** An averaging width in bins: the window over the step, made odd; 1 (none) when that is 1 or less. */
-const oddCount = (window: number, step: number): number => {
-  const count = Math.round(window / step);
-  if (count <= 1) return 1;
-  return count % 2 === 0 ? count + 1 : count;
-};
-
-/** Each frame the mean of the `count` frames centred on it (fewer at the ends). */
-const averageAcrossTime = (frames: Float64Array[], count: number): Float64Array[] => {
-  if (count <= 1) return frames;
-  const reach = (count - 1) / 2;
-  return frames.map((_, i) => {
-    const first = Math.max(0, i - reach);
-    const last = Math.min(frames.length - 1, i + reach);
-    const mean = new Float64Array(frames[i]!.length);
-    for (let j = first; j <= last; j++) {
-      const frame = frames[j]!;
-      for (let q = 0; q < mean.length; q++) mean[q] = mean[q]! + frame[q]!;
-    }
-    for (let q = 0; q < mean.length; q++) mean[q] = mean[q]! / (last - first + 1);
-    return mean;
+/**
+ * Weights of a running mean `width` steps wide over a sequence read with linear interpolation between
+ * its points: the k-th weight is the share of the triangle centred k steps away that falls under the
+ * box (measured on Praat: time and quefrency averaging in "PowerCepstrogram: Smooth...").
+ */
+export const averagingWeights = (width: number): Float64Array => {
+  if (width <= 0) return Float64Array.of(1);
+  const half = width / 2;
+  const reach = Math.ceil(half + 1) - 1;
+  // The integral of the unit triangle from −∞ to t.
+  const below = (t: number): number =>
+    t <= -1 ? 0 : t >= 1 ? 1 : t <= 0 ? 0.5 * (1 + t) ** 2 : 1 - 0.5 * (1 - t) ** 2;
+  return Float64Array.from({ length: 2 * reach + 1 }, (_, j) => {
+    const k = j - reach;
+    return (below(half - k) - below(-half - k)) / width;
   });
 };
 
-/** Each bin the mean of the `count` bins centred on it (fewer at the ends). */
-const averageAcrossQuefrency = (cepstrum: Float64Array, count: number): Float64Array => {
-  if (count <= 1) return cepstrum;
-  const reach = (count - 1) / 2;
-  return cepstrum.map((_, q) => {
-    const first = Math.max(0, q - reach);
-    const last = Math.min(cepstrum.length - 1, q + reach);
+/** Writes into `out` the weighted mean of the frames around `index` (fewer at the ends, renormalised). */
+const averageAcrossTime = (source: Cepstrogram, weights: Float64Array, index: number, out: Float64Array): void => {
+  const reach = (weights.length - 1) >> 1;
+  out.fill(0);
+  let total = 0;
+  for (let j = 0; j < weights.length; j++) {
+    const frame = index - reach + j;
+    if (frame < 0 || frame >= source.count) continue;
+    const w = weights[j]!;
+    const cepstrum = source.frameAt(frame);
+    for (let q = 0; q < out.length; q++) out[q] = out[q]! + w * cepstrum[q]!;
+    total += w;
+  }
+  for (let q = 0; q < out.length; q++) out[q] = out[q]! / total;
+};
+
+/**
+ * Writes into `out` (in dB) the weighted mean of the bins around each bin; the cepstrum is even about
+ * quefrency 0 and about the last bin, so it is read past them as mirrored.
+ */
+const averageAcrossQuefrencyDb = (cepstrum: Float64Array, weights: Float64Array, out: Float64Array): void => {
+  const reach = (weights.length - 1) >> 1;
+  const last = cepstrum.length - 1;
+  for (let q = 0; q <= last; q++) {
     let sum = 0;
-    for (let k = first; k <= last; k++) sum += cepstrum[k]!;
-    return sum / (last - first + 1);
-  });
-};
-
-const median = (v: number[]): number => {
-  v.sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m]! : 0.5 * (v[m - 1]! + v[m]!);
-};
-
-/** Theil's robust straight line through (x, y): slope and intercept. */
-export const theilLine = (
-  x: ArrayLike<number>,
-  y: ArrayLike<number>,
-): { slope: number; intercept: number } => {
-  const n = x.length;
-  const half = n >> 1;
-  const slopes: number[] = [];
-  for (let i = 0; i < half; i++) {
-    const j = i + n - half;
-    if (x[j]! !== x[i]!) slopes.push((y[j]! - y[i]!) / (x[j]! - x[i]!));
+    for (let j = 0, b = q - reach; j < weights.length; j++, b++) {
+      const bin = b < 0 ? -b : b > last ? 2 * last - b : b;
+      sum += weights[j]! * cepstrum[bin]!;
+    }
+    out[q] = 10 * Math.log10(sum + POWER_FLOOR);
   }
-  const slope = slopes.length > 0 ? median(slopes) : 0;
-  const residuals = Array.from({ length: n }, (_, i) => y[i]! - slope * x[i]!);
-  return { slope, intercept: median(residuals) };
 };
 
-/** The prominence (dB) of one smoothed cepstrum's peak above its trend line. */
-const peakProminence = (cepstrum: Float64Array, rate: number, s: CppsSettings): number => {
-  const lastBin = cepstrum.length - 1;
-  const firstPeakBin = Math.max(1, Math.ceil(rate / s.peakSearchCeiling));
-  const lastPeakBin = Math.min(lastBin - 1, Math.floor(rate / s.peakSearchFloor));
-  let peak = firstPeakBin;
-  for (let q = firstPeakBin + 1; q <= lastPeakBin; q++) if (cepstrum[q]! > cepstrum[peak]!) peak = q;
+/**
+ * Each frame of the cepstrogram averaged across time and then across quefrency (power, not dB, is
+ * averaged), handed in dB to `visit` in order; the buffer is reused from frame to frame.
+ */
+export const forEachSmoothedFrameDb = (
+  source: Cepstrogram,
+  s: CppsSettings,
+  visit: (cepstrumDb: Float64Array, index: number) => void,
+): void => {
+  const acrossTime = averagingWeights(s.timeAveraging / s.timeStep);
+  const acrossQuefrency = averagingWeights(s.quefrencyAveraging * source.rate);
+  if (source.count === 0) return;
+  const bins = source.frameAt(0).length;
+  const timeMean = new Float64Array(bins);
+  const smoothed = new Float64Array(bins);
+  for (let i = 0; i < source.count; i++) {
+    averageAcrossTime(source, acrossTime, i, timeMean);
+    averageAcrossQuefrencyDb(timeMean, acrossQuefrency, smoothed);
+    visit(smoothed, i);
+  }
+};
+
+/** The height (dB) and quefrency (bins) of the highest point in the search range, parabolically interpolated. */
+const cepstralPeak = (cepstrum: Float64Array, first: number, last: number): { height: number; bin: number } => {
+  let peak = first;
+  for (let q = first + 1; q <= last; q++) if (cepstrum[q]! > cepstrum[peak]!) peak = q;
   const before = cepstrum[peak - 1]!;
   const at = cepstrum[peak]!;
   const after = cepstrum[peak + 1]!;
   const curvature = before - 2 * at + after;
   const offset = curvature < 0 ? (0.5 * (before - after)) / curvature : 0;
-  const height = at - 0.25 * (before - after) * offset;
-  const trendFirst = Math.max(0, Math.round(s.trendFrom * rate));
-  const trendLast = s.trendTo > 0 ? Math.min(lastBin, Math.round(s.trendTo * rate)) : lastBin;
-  const quefrencies: number[] = [];
-  const levels: number[] = [];
-  for (let q = trendFirst; q <= trendLast; q++) {
-    quefrencies.push(q / rate);
-    levels.push(cepstrum[q]!);
-  }
-  const { slope, intercept } = theilLine(quefrencies, levels);
-  return height - (intercept + slope * ((peak + offset) / rate));
+  return { height: at - 0.25 * (before - after) * offset, bin: peak + offset };
 };
 
-/** CPPS in dB of a mono signal, or null when it is too short for one frame. */
+/**
+ * The trend line's level (dB) at quefrency bin `at`: an exponential decay of the dB values with quefrency,
+ * fitted as a least-squares straight line to their natural logarithm over bins `from`..`to` (measured on
+ * Praat's "Exponential decay": cepstrum-trend.ts in scripts/validation/experiments). Bins at or below 0 dB
+ * have no logarithm and are left out.
+ */
+export const exponentialTrendAt = (cepstrum: Float64Array, from: number, to: number, at: number): number => {
+  let n = 0;
+  let sumX = 0;
+  let sumY = 0;
+  let sumXX = 0;
+  let sumXY = 0;
+  for (let q = from; q <= to; q++) {
+    const level = cepstrum[q]!;
+    if (!(level > 0)) continue;
+    const y = Math.log(level);
+    n++;
+    sumX += q;
+    sumY += y;
+    sumXX += q * q;
+    sumXY += q * y;
+  }
+  if (n < 2) return 0;
+  const slope = (n * sumXY - sumX * sumY) / (n * sumXX - sumX * sumX);
+  const intercept = (sumY - slope * sumX) / n;
+  return Math.exp(intercept + slope * at);
+};
+
+/** The prominence (dB) of one smoothed cepstrum's peak (60–330 Hz by default) above its trend line. */
+const peakProminence = (cepstrum: Float64Array, rate: number, s: CppsSettings): number => {
+  const lastBin = cepstrum.length - 1;
+  const first = Math.max(1, Math.ceil(rate / s.peakSearchCeiling));
+  const last = Math.min(lastBin - 1, Math.floor(rate / s.peakSearchFloor));
+  const peak = cepstralPeak(cepstrum, first, last);
+  const trendFirst = Math.max(1, Math.round(s.trendFrom * rate));
+  const trendLast = s.trendTo > 0 ? Math.min(lastBin, Math.round(s.trendTo * rate)) : lastBin;
+  return peak.height - exponentialTrendAt(cepstrum, trendFirst, trendLast, peak.bin);
+};
+
+/** CPPS in dB of a mono signal, or null when it is too short for one analysis frame. */
 export const cpps = (x: Float32Array, fs: number, s: CppsSettings = CPPS_DEFAULTS): number | null => {
-  const { frames, rate } = powerCepstrogram(x, fs, s);
-  if (frames.length === 0) return null;
-  const smoothed = averageAcrossTime(frames, oddCount(s.timeAveraging, s.timeStep));
-  const bins = oddCount(s.quefrencyAveraging, 1 / rate);
+  const source = powerCepstrogram(x, fs, s);
+  if (source.count === 0) return null;
   let sum = 0;
-  for (const frame of smoothed) sum += peakProminence(averageAcrossQuefrency(frame, bins), rate, s);
-  return sum / smoothed.length;
+  forEachSmoothedFrameDb(source, s, (cepstrum) => {
+    sum += peakProminence(cepstrum, source.rate, s);
+  });
+  return sum / source.count;
 };

@@ -7,7 +7,7 @@
  * formants (frequency = angle · fs / 2π); roots below 50 Hz or above the maximum formant − 50 Hz are
  * dropped.
  */
-import { frameGrid, frameTime, gaussianWindow, sampleAt } from './frames';
+import { frameGrid, frameTime, sampleAt } from './frames';
 
 export interface FormantSettings {
   readonly maxFormants: number;
@@ -218,7 +218,12 @@ export const toFormants = (
   const dt = s.timeStep > 0 ? s.timeStep : s.windowSeconds / 4;
   const grid = frameGrid(y.length, rate, physical, dt);
   const n = Math.round(physical * rate);
-  const win = gaussianWindow(n);
+  const win = new Float64Array(n);
+  const edge = Math.exp(-12);
+  for (let j = 0; j < n; j++) {
+    const u = (j + 0.5) / n - 0.5;
+    win[j] = (Math.exp(-48 * u * u) - edge) / (1 - edge);
+  }
   const order = 2 * s.maxFormants;
   const frame = new Float64Array(n);
   const scratch: BurgScratch = {

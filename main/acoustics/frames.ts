@@ -26,16 +26,3 @@ export const frameTime = (grid: FrameGrid, i: number): number => grid.firstTime 
 
 /** Index of the sample nearest to time t (seconds). */
 export const sampleAt = (t: number, sampleRate: number): number => Math.round(t * sampleRate - 0.5);
-
-/**
- * The Gaussian window of n samples that Praat's manual gives for its spectral analyses ("Sound: To
- * Formant (burg)...", "Sound: To PowerCepstrogram..."): exp(−12·(t/T − ½)²·4) less its value at the
- * edges, scaled to 1 in the middle, over a physical length twice the effective one.
- */
-export const gaussianWindow = (n: number): Float64Array => {
-  const edge = Math.exp(-12);
-  return Float64Array.from({ length: n }, (_, j) => {
-    const u = (j + 0.5) / n - 0.5;
-    return (Math.exp(-48 * u * u) - edge) / (1 - edge);
-  });
-};
