@@ -250,9 +250,9 @@ const cepstralPeak = (cepstrum: Float64Array, first: number, last: number): { he
 
 /**
  * The trend line's level (dB) at quefrency bin `at`: an exponential decay of the dB values with quefrency,
- * fitted as a least-squares straight line to their natural logarithm over bins `from`..`to` (measured on
- * Praat's "Exponential decay": cepstrum-trend.ts in scripts/validation/experiments). Bins at or below 0 dB
- * have no logarithm and are left out.
+ * fitted as a least-squares straight line to their natural logarithm over bins `from`..`to` (the reading
+ * of Praat's "Exponential decay" that came nearest on the clips: docs/acoustics.md, "CPPS"). Bins at or
+ * below 0 dB have no logarithm and are left out.
  */
 export const exponentialTrendAt = (cepstrum: Float64Array, from: number, to: number, at: number): number => {
   let n = 0;
@@ -276,15 +276,22 @@ export const exponentialTrendAt = (cepstrum: Float64Array, from: number, to: num
   return Math.exp(intercept + slope * at);
 };
 
-/** The prominence (dB) of one smoothed cepstrum's peak (60–330 Hz by default) above its trend line. */
-const peakProminence = (cepstrum: Float64Array, rate: number, s: CppsSettings): number => {
+/** One smoothed cepstrum's peak (searched between 60 and 330 Hz by default): its quefrency and prominence (dB) above the trend line. */
+export const peakProminence = (
+  cepstrum: Float64Array,
+  rate: number,
+  s: CppsSettings = CPPS_DEFAULTS,
+): { quefrency: number; prominenceDb: number } => {
   const lastBin = cepstrum.length - 1;
   const first = Math.max(1, Math.ceil(rate / s.peakSearchCeiling));
   const last = Math.min(lastBin - 1, Math.floor(rate / s.peakSearchFloor));
   const peak = cepstralPeak(cepstrum, first, last);
   const trendFirst = Math.max(1, Math.round(s.trendFrom * rate));
   const trendLast = s.trendTo > 0 ? Math.min(lastBin, Math.round(s.trendTo * rate)) : lastBin;
-  return peak.height - exponentialTrendAt(cepstrum, trendFirst, trendLast, peak.bin);
+  return {
+    quefrency: peak.bin / rate,
+    prominenceDb: peak.height - exponentialTrendAt(cepstrum, trendFirst, trendLast, peak.bin),
+  };
 };
 
 /** CPPS in dB of a mono signal, or null when it is too short for one analysis frame. */
@@ -293,7 +300,7 @@ export const cpps = (x: Float32Array, fs: number, s: CppsSettings = CPPS_DEFAULT
   if (source.count === 0) return null;
   let sum = 0;
   forEachSmoothedFrameDb(source, s, (cepstrum) => {
-    sum += peakProminence(cepstrum, source.rate, s);
+    sum += peakProminence(cepstrum, source.rate, s).prominenceDb;
   });
   return sum / source.count;
 };
