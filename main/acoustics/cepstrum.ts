@@ -27,7 +27,7 @@ export interface CppsSettings {
   readonly trendTo: number;
 }
 
-/** Maryn and Weenink (2015): To PowerCepstrogram 60, 0.002, 5000, 50; Get CPPS no, 0.01, 0.001, 60, 330, 0.05, Parabolic, 0.001, 0, Exponential decay, Robust. */
+/** Maryn and Weenink (2015): To PowerCepstrogram 60, 0.002, 5000, 50; Get CPPS no, 0.01, 0.001, 60, 330, 0.05, Parabolic, 0.001, 0, Straight, Robust. */
 export const CPPS_DEFAULTS: CppsSettings = {
   pitchFloor: 60,
   timeStep: 0.002,
@@ -70,18 +70,27 @@ const framing = (x: Float32Array, fs: number, s: CppsSettings): Framing => {
   const physical = 2 * (3 / s.pitchFloor);
   const grid = frameGrid(signal.length, rate, physical, s.timeStep);
   const n = Math.round(physical * rate);
-  const starts = Array.from({ length: grid.count }, (_, i) => Math.round(frameTime(grid, i) * rate - 0.5) - (n >> 1));
+  const starts = Array.from(
+    { length: grid.count },
+    (_, i) => Math.round(frameTime(grid, i) * rate - 0.5) - (n >> 1),
+  );
   return { signal, rate, window: cepstralWindow(n), size: nextPow2(n), starts };
 };
 
-/** Puts one frame, less its mean, under the window into `out` (zero beyond the frame). */
-const windowedFrame = (f: Framing, start: number, out: Float64Array): void => {
+/** Puts one frame, less its mean, under the window into `out` (zero beyond the frame); false when it is all one value (digital silence). */
+const windowedFrame = (f: Framing, start: number, out: Float64Array): boolean => {
   const n = f.window.length;
   let mean = 0;
   for (let j = 0; j < n; j++) mean += f.signal[start + j] ?? 0;
   mean /= n;
   out.fill(0);
-  for (let j = 0; j < n; j++) out[j] = ((f.signal[start + j] ?? 0) - mean) * f.window[j]!;
+  let sounding = false;
+  for (let j = 0; j < n; j++) {
+    const centred = (f.signal[start + j] ?? 0) - mean;
+    if (centred !== 0) sounding = true;
+    out[j] = centred * f.window[j]!;
+  }
+  return sounding;
 };
 
 /**
@@ -132,6 +141,8 @@ export interface Cepstrogram {
   /** Quefrency step is 1/rate; bins 0..size/2. */
   readonly rate: number;
   readonly frameAt: (index: number) => Float64Array;
+  /** Whether frame `index` (computed already) is digital silence, which has no cepstrum. */
+  readonly silentAt: (index: number) => boolean;
 }
 
 export const powerCepstrogram = (
@@ -145,9 +156,10 @@ export const powerCepstrogram = (
   const re = new Float64Array(f.size);
   const im = new Float64Array(f.size);
   const kept = new Map<number, Float64Array>();
+  const silent = new Uint8Array(count);
   const computePair = (even: number): void => {
-    windowedFrame(f, f.starts[even]!, re);
-    if (even + 1 < count) windowedFrame(f, f.starts[even + 1]!, im);
+    silent[even] = windowedFrame(f, f.starts[even]!, re) ? 0 : 1;
+    if (even + 1 < count) silent[even + 1] = windowedFrame(f, f.starts[even + 1]!, im) ? 0 : 1;
     else im.fill(0);
     const first = new Float64Array((f.size >> 1) + 1);
     const second = new Float64Array((f.size >> 1) + 1);
@@ -160,7 +172,7 @@ export const powerCepstrogram = (
     if (!kept.has(index)) computePair(index - (index & 1));
     return kept.get(index)!;
   };
-  return { count, rate: f.rate, frameAt };
+  return { count, rate: f.rate, frameAt, silentAt: (index) => silent[index] === 1 };
 };
 
 /**
@@ -182,7 +194,12 @@ export const averagingWeights = (width: number): Float64Array => {
 };
 
 /** Writes into `out` the weighted mean of the frames around `index` (fewer at the ends, renormalised). */
-const averageAcrossTime = (source: Cepstrogram, weights: Float64Array, index: number, out: Float64Array): void => {
+const averageAcrossTime = (
+  source: Cepstrogram,
+  weights: Float64Array,
+  index: number,
+  out: Float64Array,
+): void => {
   const reach = (weights.length - 1) >> 1;
   out.fill(0);
   let total = 0;
@@ -237,7 +254,11 @@ export const forEachSmoothedFrameDb = (
 };
 
 /** The height (dB) and quefrency (bins) of the highest point in the search range, parabolically interpolated. */
-const cepstralPeak = (cepstrum: Float64Array, first: number, last: number): { height: number; bin: number } => {
+const cepstralPeak = (
+  cepstrum: Float64Array,
+  first: number,
+  last: number,
+): { height: number; bin: number } => {
   let peak = first;
   for (let q = first + 1; q <= last; q++) if (cepstrum[q]! > cepstrum[peak]!) peak = q;
   const before = cepstrum[peak - 1]!;
@@ -248,32 +269,29 @@ const cepstralPeak = (cepstrum: Float64Array, first: number, last: number): { he
   return { height: at - 0.25 * (before - after) * offset, bin: peak + offset };
 };
 
+const median = (values: Float64Array): number => {
+  values.sort();
+  const middle = values.length >> 1;
+  return values.length % 2 === 1 ? values[middle]! : 0.5 * (values[middle - 1]! + values[middle]!);
+};
+
 /**
- * The trend line's level (dB) at quefrency bin `at`: an exponential decay of the dB values with quefrency,
- * fitted as a least-squares straight line to their natural logarithm over bins `from`..`to` (the reading
- * of Praat's "Exponential decay" that came nearest on the clips: docs/acoustics.md, "CPPS"). Bins at or
- * below 0 dB have no logarithm and are left out.
+ * The trend line's level (dB) at quefrency bin `at`: Theil's robust straight line through the dB values
+ * of bins `from`..`to` (Theil 1950; the slope the median of the slopes between each point of the first
+ * half and its partner in the second half, the intercept the median residual). Reproduces Praat's
+ * "Straight", "Robust" (docs/acoustics.md, "CPPS").
  */
-export const exponentialTrendAt = (cepstrum: Float64Array, from: number, to: number, at: number): number => {
-  let n = 0;
-  let sumX = 0;
-  let sumY = 0;
-  let sumXX = 0;
-  let sumXY = 0;
-  for (let q = from; q <= to; q++) {
-    const level = cepstrum[q]!;
-    if (!(level > 0)) continue;
-    const y = Math.log(level);
-    n++;
-    sumX += q;
-    sumY += y;
-    sumXX += q * q;
-    sumXY += q * y;
+export const robustTrendAt = (cepstrum: Float64Array, from: number, to: number, at: number): number => {
+  const count = to - from + 1;
+  const half = count >> 1;
+  const slopes = new Float64Array(half);
+  for (let i = 0; i < half; i++) {
+    const j = i + count - half;
+    slopes[i] = (cepstrum[from + j]! - cepstrum[from + i]!) / (j - i);
   }
-  if (n < 2) return 0;
-  const slope = (n * sumXY - sumX * sumY) / (n * sumXX - sumX * sumX);
-  const intercept = (sumY - slope * sumX) / n;
-  return Math.exp(intercept + slope * at);
+  const slope = median(slopes);
+  const residuals = Float64Array.from({ length: count }, (_, i) => cepstrum[from + i]! - slope * (from + i));
+  return median(residuals) + slope * at;
 };
 
 /** One smoothed cepstrum's peak (searched between 60 and 330 Hz by default): its quefrency and prominence (dB) above the trend line. */
@@ -290,17 +308,22 @@ export const peakProminence = (
   const trendLast = s.trendTo > 0 ? Math.min(lastBin, Math.round(s.trendTo * rate)) : lastBin;
   return {
     quefrency: peak.bin / rate,
-    prominenceDb: peak.height - exponentialTrendAt(cepstrum, trendFirst, trendLast, peak.bin),
+    prominenceDb: peak.height - robustTrendAt(cepstrum, trendFirst, trendLast, peak.bin),
   };
 };
 
-/** CPPS in dB of a mono signal, or null when it is too short for one analysis frame. */
+/**
+ * CPPS in dB of a mono signal: the mean prominence over its frames, frames of digital silence left out;
+ * null when it is too short for one analysis frame or silent throughout.
+ */
 export const cpps = (x: Float32Array, fs: number, s: CppsSettings = CPPS_DEFAULTS): number | null => {
   const source = powerCepstrogram(x, fs, s);
-  if (source.count === 0) return null;
   let sum = 0;
-  forEachSmoothedFrameDb(source, s, (cepstrum) => {
+  let frames = 0;
+  forEachSmoothedFrameDb(source, s, (cepstrum, index) => {
+    if (source.silentAt(index)) return;
     sum += peakProminence(cepstrum, source.rate, s).prominenceDb;
+    frames++;
   });
-  return sum / source.count;
+  return frames > 0 ? sum / frames : null;
 };

@@ -110,7 +110,7 @@ endif
 # Smoothed cepstral peak prominence, Maryn & Weenink's (2015) settings.
 selectObject: sound
 cepstrogram = To PowerCepstrogram: 60, 0.002, 5000, 50
-cpps = Get CPPS: "no", 0.01, 0.001, 60, 330, 0.05, "parabolic", 0.001, 0, "Exponential decay", "Robust"
+cpps = Get CPPS: "no", 0.01, 0.001, 60, 330, 0.05, "parabolic", 0.001, 0, "Straight", "Robust"
 
 seconds = stopwatch
 

@@ -4,7 +4,7 @@
 procedure cpps: .rate, .formula$
   .sound = Create Sound from formula: "s", 1, 0, 1, .rate, .formula$
   .cepstrogram = To PowerCepstrogram: 60, 0.002, 5000, 50
-  .value = Get CPPS: "no", 0.01, 0.001, 60, 330, 0.05, "parabolic", 0.001, 0, "Exponential decay", "Robust"
+  .value = Get CPPS: "no", 0.01, 0.001, 60, 330, 0.05, "parabolic", 0.001, 0, "Straight", "Robust"
   appendInfoLine: .rate, tab$, fixed$ (.value, 6), tab$, .formula$
   removeObject: .sound, .cepstrogram
 endproc
