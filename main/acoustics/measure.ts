@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
 import { err, ok, type Result } from '../../shared/result';
 import { parseWavHeader, readMonoSamples, type WavProblem } from '../audio/wav';
+import { cpps } from './cepstrum';
 import { toFormants } from './formants';
 import { meanHnr, toHarmonicity } from './harmonicity';
 import { energyMeanDb, toIntensity } from './intensity';
@@ -18,7 +19,7 @@ import { findSilences, summarisePauses } from './silences';
 import { mean, quantile, sd } from './stats';
 import { jitterLocal, shimmerLocal } from './voice';
 
-export const ENGINE = { name: 'voicescope-acoustics', version: '0.2.0' } as const;
+export const ENGINE = { name: 'voicescope-acoustics', version: '0.3.0' } as const;
 
 export interface AcousticResult {
   readonly measures: Measures;
@@ -66,6 +67,7 @@ export const measureSamples = (
     shimmer_local_pct: shimmer.local === null ? null : shimmer.local * 100,
     shimmer_local_db: shimmer.localDb,
     hnr_db: hnr,
+    cpps_db: cpps(samples, sampleRate),
     intensity_mean_db: energyMeanDb(Float64Array.from(intensity)),
     intensity_sd_db: sd(intensity),
     f1_mean_hz: formantMean(0),

@@ -34,6 +34,7 @@ export const TARGETS: Partial<Record<MeasureKey, { rel?: number; abs?: number; s
   jitter_local_pct: { rel: 0.1, share: 0.9 },
   shimmer_local_pct: { rel: 0.1, share: 0.9 },
   hnr_db: { abs: 0.5, share: 0.9 },
+  cpps_db: { abs: 0.5, share: 0.9 },
   intensity_mean_db: { abs: 0.1, share: 1 },
   f1_mean_hz: { rel: 0.03, share: 0.9 },
   f2_mean_hz: { rel: 0.03, share: 0.9 },
@@ -184,12 +185,15 @@ export const frameAgreement = (ours: ArrayLike<number>, praat: readonly number[]
 /**
  * Praat's measures and track for a file, from `cache` (a folder) when it holds them for a file of the
  * same name and size, else from a run of Praat that is then kept there. Praat does not change between
- * runs of the harness, so comparing a changed engine needs Praat only once.
+ * runs of the harness, so comparing a changed engine needs Praat only once; a kept run that lacks a
+ * measure added since (measure.praat grew) is run again.
  */
 const cachedPraat = (file: string, cache: string | undefined): { praat: PraatRun; track: number[] } => {
   const key = cache === undefined ? undefined : join(cache, `${basename(file)}-${statSync(file).size}`);
-  if (key !== undefined && existsSync(`${key}.json`))
-    return JSON.parse(readFileSync(`${key}.json`, 'utf8')) as { praat: PraatRun; track: number[] };
+  if (key !== undefined && existsSync(`${key}.json`)) {
+    const kept = JSON.parse(readFileSync(`${key}.json`, 'utf8')) as { praat: PraatRun; track: number[] };
+    if (MEASURE_KEYS.every((k) => k in kept.praat.measures)) return kept;
+  }
   const trackFile = join(tmpdir(), `voicescope-track-${process.pid}.tsv`);
   const praat = runPraat(file, 75, 500, trackFile);
   const run = { praat, track: readTrack(trackFile) };

@@ -107,6 +107,11 @@ if first_sounding > 0
 else
   phonation_ratio = undefined
 endif
+# Smoothed cepstral peak prominence, Maryn & Weenink's (2015) settings.
+selectObject: sound
+cepstrogram = To PowerCepstrogram: 60, 0.002, 5000, 50
+cpps = Get CPPS: "no", 0.01, 0.001, 60, 330, 0.05, "parabolic", 0.001, 0, "Straight", "Robust"
+
 seconds = stopwatch
 
 writeInfoLine: "duration_s", tab$, fixed$ (duration, 6)
@@ -120,6 +125,7 @@ appendInfoLine: "jitter_local_pct", tab$, jitter * 100
 appendInfoLine: "shimmer_local_pct", tab$, shimmer * 100
 appendInfoLine: "shimmer_local_db", tab$, shimmer_db
 appendInfoLine: "hnr_db", tab$, hnr
+appendInfoLine: "cpps_db", tab$, cpps
 appendInfoLine: "intensity_mean_db", tab$, intensity_mean
 appendInfoLine: "intensity_sd_db", tab$, intensity_sd
 appendInfoLine: "f1_mean_hz", tab$, f1

@@ -44,6 +44,12 @@ export const MEASURES = {
     label: 'Harmonics-to-noise ratio',
     algorithm: 'Mean over voiced frames of To Harmonicity (cc): 0.01 s, pitch floor, silence 0.1, 1 period',
   },
+  cpps_db: {
+    unit: 'dB',
+    label: 'Smoothed cepstral peak prominence (CPPS)',
+    algorithm:
+      'Mean over frames of the cepstral peak (60–330 Hz) above its robust straight trend line (Theil; 1 ms up), power cepstrogram at 60 Hz, 0.002 s, 5000 Hz, pre-emphasis 50 Hz, smoothed 0.01 s and 0.001 s (Hillenbrand & Houde 1996; settings of Maryn & Weenink 2015)',
+  },
   intensity_mean_db: {
     unit: 'dB',
     label: 'Mean intensity',

@@ -28,6 +28,7 @@ let svc: StudyService;
 let out: string;
 const id: Record<'sent' | 'refused' | 'unmeasured', number> = { sent: 0, refused: 0, unmeasured: 0 };
 let long: ParsedCsv, wide: ParsedCsv, recordings: ParsedCsv, visits: ParsedCsv;
+let codebook: string;
 
 const wav = (path: string, seed: number) =>
   writeFileSync(
@@ -140,6 +141,7 @@ beforeAll(async () => {
   wide = readCsv(join(dir, 'measures_wide.csv'));
   recordings = readCsv(join(dir, 'recordings.csv'));
   visits = readCsv(join(dir, 'visits.csv'));
+  codebook = readFileSync(join(dir, 'codebook.md'), 'utf8');
 }, 240_000);
 
 afterAll(async () => {
@@ -186,6 +188,15 @@ describe('a recording measured locally but never sent', () => {
     expect(service.length).toBeGreaterThan(1);
     expect(service.map((h) => row[h])).toEqual(service.map(() => ''));
     expect(rowsOf(wide, id.sent)[0]!['wb_state']).toBe('completed');
+  });
+
+  it('carries CPPS as lm_cpps_db, in dB, with its codebook entry and its published sources', () => {
+    expect(wide.header).toContain('lm_cpps_db');
+    expect(num(rowsOf(wide, id.refused)[0]!['lm_cpps_db'])).toBeGreaterThan(0);
+    expect(rowsOf(long, id.refused).filter((x) => x['measure'] === 'cpps_db')).toHaveLength(1);
+    expect(codebook).toContain('- `cpps_db` (dB): Smoothed cepstral peak prominence (CPPS), computed here.');
+    expect(codebook).toContain('Hillenbrand, J. & Houde, R. A. (1996)');
+    expect(codebook).toContain('Maryn, Y. & Weenink, D. (2015)');
   });
 
   it('keeps visits.csv at one row per expected visit, the refused visit with its code and recording', () => {
