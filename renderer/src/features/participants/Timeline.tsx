@@ -375,22 +375,18 @@ const TimelineControls = ({
 );
 
 /** What the baseline and each chart's change are, over how many sessions. */
-const BaselineExplained = ({
-  sessions,
-  baselineSessions,
-}: {
-  sessions: number;
-  baselineSessions: number;
-}) => (
+const BaselineExplained = ({ sessions, baselineSessions }: { sessions: number; baselineSessions: number }) =>
+  // The text is split where the timeline's text always was (the same text nodes draw the same pixels).
+  // prettier-ignore
   <p className="muted">
-    {plural(sessions, 'analysed session')}. Baseline: {theCount(baselineSessions, 'session', { first: true })}{' '}
-    of each series, only once all are present. Each chart gives the latest later session’s change from it in
-    the measure’s unit, in SDs (the larger of the participant’s baseline SD and the cohort’s within-person SD;
-    none over a degenerate SD), and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with
-    the measure’s test-retest reliability). Service scores have no published reliability: a trend, no verdict.
-    Click a point, or a date in a chart’s table, to open its recording.
-  </p>
-);
+    {plural(sessions, 'analysed session')}. Baseline:{' '}
+    {theCount(baselineSessions, 'session', { first: true })} of each series, only once all are present. Each
+    chart gives the latest later session’s change from it in the measure’s unit, in SDs (the larger of the
+    participant’s baseline SD and the cohort’s within-person SD; none over a degenerate SD), and whether it
+    is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with the measure’s test-retest reliability).
+    Service scores have no published reliability: a trend, no verdict. Click a point, or a date in a chart’s
+    table, to open its recording.
+  </p>;
 
 /** v1.2 and v1.3 results are never joined: said whenever both are present. */
 const TwoVersionsNotice = ({ versions }: { versions: readonly string[] }) => (

@@ -5,7 +5,8 @@ import { Badge, SimulatedBadge } from '../../components/Badges';
 import { Empty, ErrorNotice, QueryView } from '../../components/Feedback';
 import { TextField } from '../../components/Form';
 import { PageHeader, Section, Stat } from '../../components/Page';
-import { batchBadge, BatchBars } from '../../components/Progress';
+import { BatchBars } from '../../components/Progress';
+import { BatchTitle } from '../batches/BatchTitle';
 import { batchStatus } from '../batches/batch-status';
 import { useAction, useCall } from '../../lib/api';
 import { agree, fmtDate, fmtDateTime, fmtInt, plural, theCount } from '../../lib/format';
@@ -122,12 +123,7 @@ const RecentBatches = ({ studyId }: { studyId: number }) => {
                 .slice(0, 4)
                 .map((b) => (
                   <li key={b.batchId} className="card">
-                    <p className="card-title">
-                      <Link href={paths.study(studyId).batch(b.batchId)}>
-                        {b.label || `Batch ${b.batchId}`}
-                      </Link>{' '}
-                      <Badge tone={batchBadge(b).tone}>{batchBadge(b).label}</Badge>
-                    </p>
+                    <BatchTitle studyId={studyId} b={b} />
                     <p className="muted small">
                       {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')}
                     </p>
