@@ -22,7 +22,7 @@ const unitRange = CHART_MEASURES.find(
 const category = CHART_MEASURES.find((m) => m.valueType === 'category' && m.allowed)!;
 const day = (d: number) => `2026-03-${String(d).padStart(2, '0')}T09:00:00Z`;
 const xOf = (iso: string) => Number(iso.slice(8, 10));
-const flag = { code: 'out_of_range', received: '1.4', expected: '0 to 1' } as const;
+const flag = { code: 'probability_out_of_range' as const, received: '1.4', expected: '0 to 1' };
 
 const series = (
   values: (number | string)[],
