@@ -17,10 +17,21 @@ import {
   type CSSProperties,
   type KeyboardEvent,
   type ReactNode,
+  type RefObject,
 } from 'react';
 import type { Input, Output } from '../../../shared/contract';
 import { unwrap, useRpc, type CallFailed } from '../lib/api';
 import { ErrorNotice, Loading } from './Feedback';
+import {
+  HEAD_HEIGHT,
+  ROW_HEIGHT,
+  keyAction,
+  pagesOf,
+  placeOf,
+  rowsPerScreen,
+  sortOrderOf,
+  withinTable,
+} from './paged-table';
 
 export type PagedMethod = 'participants.page' | 'recordings.page' | 'imports.planFiles';
 export type RowOf<M extends PagedMethod> = Output<M>['rows'][number];
@@ -56,18 +67,15 @@ export interface PagedTableProps<M extends PagedMethod> {
   readonly onTotal?: (total: number) => void;
 }
 
-const ROW_HEIGHT = 40;
-const HEAD_HEIGHT = 40;
-
-export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
+/** The rows in view, asked for a page at a time: the virtualiser, the pages' queries and the row count. */
+const usePagedRows = <M extends PagedMethod>(
+  p: PagedTableProps<M>,
+  scrollRef: RefObject<HTMLDivElement | null>,
+) => {
   const rpc = useRpc();
   const pageSize = p.pageSize ?? 100;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const gridId = useId();
-  const [active, setActive] = useState(0);
   const [total, setTotal] = useState<number | null>(null);
   const [range, setRange] = useState<[number, number]>([0, 0]);
-  const inputKey = JSON.stringify(p.input);
 
   const virtualizer = useVirtualizer({
     count: total ?? 0,
@@ -85,11 +93,7 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
     },
   });
 
-  const pages = useMemo(() => {
-    const from = Math.floor(range[0] / pageSize);
-    const to = Math.floor(range[1] / pageSize);
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  }, [range, pageSize]);
+  const pages = useMemo(() => pagesOf(range, pageSize), [range, pageSize]);
 
   const results = useQueries({
     queries: pages.map((page) => {
@@ -110,50 +114,139 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
       onTotal?.(firstTotal);
     }
   }, [firstTotal, onTotal]);
+
+  const rowAt = (index: number): RowOf<M> | undefined => {
+    const { loaded, at } = placeOf(index, pages, pageSize);
+    return results[loaded]?.data?.rows[at];
+  };
+  const error = results.find((r) => r.error)?.error as CallFailed | undefined;
+  const retry = () => {
+    for (const r of results) void r.refetch();
+  };
+  return { virtualizer, total, rowAt, error, retry };
+};
+
+/** The sticky header row: each column's name, a button that sorts by it where it can be sorted. */
+const HeaderRow = <R,>({
+  columns,
+  template,
+  sort,
+  onSort,
+}: {
+  columns: readonly Column<R>[];
+  template: string;
+  sort: { by: string; dir: 'asc' | 'desc' } | undefined;
+  onSort: ((by: string) => void) | undefined;
+}) => (
+  <div role="rowgroup" className="grid-head-group">
+    <div
+      role="row"
+      aria-rowindex={1}
+      className="grid-head"
+      style={{ gridTemplateColumns: template, height: HEAD_HEIGHT }}
+    >
+      {columns.map((c) => {
+        const sorted = sortOrderOf(c, sort);
+        return (
+          <div
+            role="columnheader"
+            key={c.key}
+            aria-sort={c.sort ? (sorted ?? 'none') : undefined}
+            className={c.align === 'right' ? 'right' : undefined}
+          >
+            {c.sort && onSort ? (
+              <button type="button" className="sort" onClick={() => onSort(c.sort!)}>
+                {c.header}
+                <span aria-hidden="true">
+                  {sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}
+                </span>
+              </button>
+            ) : (
+              c.header
+            )}
+          </div>
+        );
+      })}
+    </div>
+  </div>
+);
+
+/** One row of the grid (a skeleton until its page arrives); a click makes it active and opens it. */
+const GridRow = <R,>({
+  id,
+  index,
+  start,
+  row,
+  active,
+  columns,
+  template,
+  onActivate,
+  onOpen,
+}: {
+  id: string;
+  index: number;
+  start: number;
+  row: R | undefined;
+  active: boolean;
+  columns: readonly Column<R>[];
+  template: string;
+  onActivate: (index: number) => void;
+  onOpen: ((row: R) => void) | undefined;
+}) => (
+  <div
+    role="row"
+    id={id}
+    aria-rowindex={index + 2}
+    aria-selected={active}
+    className={`grid-row${active ? ' active' : ''}${onOpen ? ' clickable' : ''}`}
+    style={{
+      gridTemplateColumns: template,
+      transform: `translateY(${start - HEAD_HEIGHT}px)`,
+      height: ROW_HEIGHT,
+    }}
+    onClick={() => {
+      onActivate(index);
+      if (row && onOpen) onOpen(row);
+    }}
+  >
+    {columns.map((c) => (
+      <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>
+        {row ? c.render(row) : <span className="skeleton" />}
+      </div>
+    ))}
+  </div>
+);
+
+export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gridId = useId();
+  const [active, setActive] = useState(0);
+  const inputKey = JSON.stringify(p.input);
+  const { virtualizer, total, rowAt, error, retry } = usePagedRows(p, scrollRef);
+
   // A new filter or sort starts at the top.
   useEffect(() => {
     setActive(0);
     scrollRef.current?.scrollTo({ top: 0 });
   }, [inputKey]);
 
-  const rowAt = (index: number): RowOf<M> | undefined => {
-    const page = Math.floor(index / pageSize);
-    const r = results[pages.indexOf(page)];
-    return r?.data?.rows[index - page * pageSize];
-  };
-
-  const move = (to: number) => {
-    if (total === null || total === 0) return;
-    const i = Math.max(0, Math.min(total - 1, to));
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.target as HTMLElement).closest('button') && e.key === 'Enter') return; // a header's sort button
+    const pageRows = rowsPerScreen(scrollRef.current?.clientHeight ?? 400);
+    const action = keyAction(e.key, active, total, pageRows);
+    if (!action) return;
+    e.preventDefault();
+    if (action === 'open') {
+      const r = rowAt(active);
+      if (r && p.onOpen) p.onOpen(r);
+      return;
+    }
+    const i = withinTable(action.move, total);
+    if (i === null) return;
     setActive(i);
     virtualizer.scrollToIndex(i, { align: 'auto' });
   };
-  const onKey = (e: KeyboardEvent) => {
-    if ((e.target as HTMLElement).closest('button') && e.key === 'Enter') return; // a header's sort button
-    const pageRows = Math.max(
-      1,
-      Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1,
-    );
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => move(active + 1),
-      ArrowUp: () => move(active - 1),
-      PageDown: () => move(active + pageRows),
-      PageUp: () => move(active - pageRows),
-      Home: () => move(0),
-      End: () => move((total ?? 1) - 1),
-      Enter: () => {
-        const r = rowAt(active);
-        if (r && p.onOpen) p.onOpen(r);
-      },
-    };
-    const k = keys[e.key];
-    if (k) {
-      e.preventDefault();
-      k();
-    }
-  };
 
-  const error = results.find((r) => r.error)?.error as CallFailed | undefined;
   const template = p.columns.map((c) => c.width).join(' ');
   const loadingFirst = total === null && !error;
   const style = {
@@ -163,12 +256,7 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
 
   return (
     <div className="ptable">
-      <ErrorNotice
-        error={error?.appError}
-        onRetry={() => {
-          for (const r of results) void r.refetch();
-        }}
-      />
+      <ErrorNotice error={error?.appError} onRetry={retry} />
       {loadingFirst && <Loading />}
       {total === 0 && p.empty !== null && <div className="grid-empty">{p.empty}</div>}
       <div
@@ -184,69 +272,23 @@ export const PagedTable = <M extends PagedMethod>(p: PagedTableProps<M>) => {
         hidden={total === null || total === 0}
         style={style}
       >
-        <div role="rowgroup" className="grid-head-group">
-          <div
-            role="row"
-            aria-rowindex={1}
-            className="grid-head"
-            style={{ gridTemplateColumns: template, height: HEAD_HEIGHT }}
-          >
-            {p.columns.map((c) => {
-              const sorted =
-                p.sort && c.sort === p.sort.by
-                  ? p.sort.dir === 'asc'
-                    ? 'ascending'
-                    : 'descending'
-                  : undefined;
-              return (
-                <div
-                  role="columnheader"
-                  key={c.key}
-                  aria-sort={c.sort ? (sorted ?? 'none') : undefined}
-                  className={c.align === 'right' ? 'right' : undefined}
-                >
-                  {c.sort && p.onSort ? (
-                    <button type="button" className="sort" onClick={() => p.onSort!(c.sort!)}>
-                      {c.header}
-                      <span aria-hidden="true">
-                        {sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ''}
-                      </span>
-                    </button>
-                  ) : (
-                    c.header
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <HeaderRow columns={p.columns} template={template} sort={p.sort} onSort={p.onSort} />
         <div role="rowgroup" className="grid-rows" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rowAt(v.index);
             return (
-              <div
-                role="row"
-                id={`${gridId}-r${v.index}`}
-                aria-rowindex={v.index + 2}
-                aria-selected={v.index === active}
+              <GridRow
                 key={row ? p.rowKey(row) : `loading-${v.index}`}
-                className={`grid-row${v.index === active ? ' active' : ''}${p.onOpen ? ' clickable' : ''}`}
-                style={{
-                  gridTemplateColumns: template,
-                  transform: `translateY(${v.start - HEAD_HEIGHT}px)`,
-                  height: ROW_HEIGHT,
-                }}
-                onClick={() => {
-                  setActive(v.index);
-                  if (row && p.onOpen) p.onOpen(row);
-                }}
-              >
-                {p.columns.map((c) => (
-                  <div role="gridcell" key={c.key} className={c.align === 'right' ? 'right' : undefined}>
-                    {row ? c.render(row) : <span className="skeleton" />}
-                  </div>
-                ))}
-              </div>
+                id={`${gridId}-r${v.index}`}
+                index={v.index}
+                start={v.start}
+                row={row}
+                active={v.index === active}
+                columns={p.columns}
+                template={template}
+                onActivate={setActive}
+                onOpen={p.onOpen}
+              />
             );
           })}
         </div>

@@ -13,11 +13,10 @@
  */
 import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { Link } from 'wouter';
 import { DATA_QUALITY } from '../../../shared/api/data-quality';
 import { AXIS_LABEL, type ChartAxis } from '../../../shared/chart-axis';
-import { type SeriesSource } from '../../../shared/contract/timeline.contract';
 import { type ChartMeasure } from '../../../shared/timeline-measures';
 import { fmtDate, fmtNumber, fmtSigned } from '../lib/format';
 import { useChartColours, type ChartColours } from './chart-theme';
@@ -25,98 +24,19 @@ import { niceTicks, type PlotModel } from './chart-svg';
 import { watchFirstLayout } from './first-layout';
 import { SaveChart } from './SaveChart';
 import { TableScroll } from './TableScroll';
-import { reliableMarks, xSplits, type ReliableMark } from './timeline-data';
 import { type ChartSession, type ChartSeries } from './timeline-types';
-import { VERSION_STYLE, colourOf, drawShape, markersOf } from './timeline-legend';
+import { VERSION_STYLE, colourOf, markersOf } from './timeline-legend';
 import { summaryOf, changeText, statDigits, withUnit, levelsOf, fmtValue } from './timeline-sentences';
 import { axisTickLabel, type XOf, paddedRange, dateX } from './timeline-axis';
-
-interface Prepared {
-  xs: number[];
-  ys: (number | null)[][];
-  levels: string[] | null;
-  lo: number;
-  hi: number;
-  /** The specification's range, when a kept value lies outside it (drawn as dotted lines). */
-  exceeded: readonly [number, number] | null;
-  /** Values of excluded recordings: drawn as crosses, off the lines. */
-  excluded: { x: number; y: number; recordingId: number }[];
-}
-
-const prepare = (measure: ChartMeasure, series: readonly ChartSeries[], xOf: XOf): Prepared => {
-  const levels = measure.valueType === 'category' ? levelsOf(measure, series) : null;
-  const toY = (v: number | string) => (levels ? levels.indexOf(String(v)) : typeof v === 'number' ? v : null);
-  const xs = [
-    ...new Set(series.flatMap((s) => [...s.points, ...s.excluded].map((p) => xOf(p.recordedAt)))),
-  ].sort((a, b) => a - b);
-  const at = new Map(xs.map((x, i) => [x, i]));
-  const ys = series.map((s) => {
-    const y: (number | null)[] = xs.map(() => null);
-    for (const p of s.points) y[at.get(xOf(p.recordedAt))!] = toY(p.value);
-    return y;
-  });
-  const excluded = series.flatMap((s) =>
-    s.excluded.flatMap((p) => {
-      const y = toY(p.value);
-      return y === null || y < 0 ? [] : [{ x: xOf(p.recordedAt), y, recordingId: p.recordingId }];
-    }),
-  );
-  if (levels) return { xs, ys, levels, lo: -0.5, hi: levels.length - 0.5, exceeded: null, excluded };
-  const vals = [
-    ...ys.flat().filter((v): v is number => v !== null),
-    ...excluded.map((e) => e.y),
-    ...series.flatMap((s) =>
-      s.baseline ? [s.baseline.mean - (s.baseline.sd ?? 0), s.baseline.mean + (s.baseline.sd ?? 0)] : [],
-    ),
-  ];
-  const min = Math.min(...vals);
-  const max = Math.max(...vals);
-  const pad = max > min ? (max - min) * 0.12 : Math.max(Math.abs(max) * 0.1, 1);
-  let lo = min - pad;
-  let hi = max + pad;
-  // The padding stops at the specification's range; a kept value outside it is never clamped away.
-  const range = measure.range;
-  if (range) {
-    if (min >= range[0]) lo = Math.max(lo, range[0]);
-    if (max <= range[1]) hi = Math.min(hi, range[1]);
-  }
-  const exceeded = range && (min < range[0] || max > range[1]) ? range : null;
-  if (vals.length === 0) return { xs, ys, levels: null, lo: 0, hi: 1, exceeded: null, excluded };
-  return { xs, ys, levels: null, lo, hi, exceeded, excluded };
-};
-
-const HEIGHT = 170;
-
-/** What is marked on one chart beyond its lines: reliable changes, visits' names, recordings outside every visit. */
-interface ChartMarks {
-  readonly reliable: readonly (ReliableMark & { x: number; y: number; source: SeriesSource })[];
-  /** Places of recordings outside every visit (visit axis). */
-  readonly outside: readonly number[];
-  readonly visitNames: ReadonlyMap<number, string> | null;
-}
-
-/** A chart's marks on the axis shown: reliable changes, recordings outside every visit, the visits' names. */
-const marksOf = (
-  series: readonly ChartSeries[],
-  baselineSessions: number,
-  xOf: XOf,
-  axis: ChartAxis,
-  outside: ReadonlySet<number> | undefined,
-  visitNames: ReadonlyMap<number, string> | null,
-): ChartMarks => {
-  const reliable = series.flatMap((s) =>
-    reliableMarks(s, baselineSessions).map((r) => {
-      const p = s.points.find((x) => x.recordingId === r.recordingId)!;
-      return { ...r, x: xOf(p.recordedAt), y: p.value as number, source: s.apiVersion };
-    }),
-  );
-  const mine = axis === 'visit' && outside?.size ? series.flatMap((s) => [...s.points, ...s.excluded]) : [];
-  return {
-    reliable,
-    outside: [...new Set(mine.filter((p) => outside!.has(p.recordingId)).map((p) => xOf(p.recordedAt)))],
-    visitNames: axis === 'visit' ? visitNames : null,
-  };
-};
+import {
+  flaggedPoints,
+  marksOf,
+  prepare,
+  spanOf,
+  type ChartMarks,
+  type Prepared,
+} from './timeline-plot-data';
+import { mountPlot, plotOptions, sameDrawing, type CanvasProps } from './timeline-canvas';
 
 /** The chart as a PlotModel, for saving it as SVG or PNG. */
 const plotModelOf = (
@@ -175,15 +95,7 @@ const plotModelOf = (
       dash: VERSION_STYLE[s.apiVersion].dash,
       dots: VERSION_STYLE[s.apiVersion].hollow ? 'hollow' : 'filled',
     })),
-    rings: series.flatMap((s, si) =>
-      s.points.flatMap((p) => {
-        const i = data.xs.indexOf(xOf(p.recordedAt));
-        const y = data.ys[si]?.[i];
-        return p.flags.length && y !== null && y !== undefined
-          ? [{ x: data.xs[i]!, y, colour: colours.flag }]
-          : [];
-      }),
-    ),
+    rings: flaggedPoints(series, data, xOf).map((r) => ({ ...r, colour: colours.flag })),
     pointMarks: [
       ...data.excluded.map((e) => ({ x: e.x, y: e.y, shape: 'cross' as const, colour: colours.text })),
       ...marks.reliable.map((r) => ({
@@ -222,21 +134,6 @@ const plotModelOf = (
     colours,
   };
 };
-
-interface CanvasProps {
-  series: readonly ChartSeries[];
-  sessions: ReadonlyMap<number, ChartSession>;
-  label: string;
-  span: readonly [number, number] | undefined;
-  axis: ChartAxis;
-  xOf: XOf;
-  data: Prepared;
-  marks: ChartMarks;
-  colours: ChartColours;
-  onOpen: ((recordingId: number) => void) | undefined;
-  /** Told when the plot is first drawn. */
-  onDrawn: (() => void) | undefined;
-}
 
 /** How far beyond the window a chart starts drawing (about three charts' height): scrolling meets drawn charts. */
 const NEAR_MARGIN = '700px 0px';
@@ -297,16 +194,6 @@ const useNearView = (ref: RefObject<HTMLElement | null>): Nearness => {
   return state;
 };
 
-/** The inputs one drawing is made of: when none changed, the plot is not drawn again. */
-const sameDrawing = (a: CanvasProps, b: CanvasProps) =>
-  a.data === b.data &&
-  a.marks === b.marks &&
-  a.series === b.series &&
-  a.sessions === b.sessions &&
-  a.span === b.span &&
-  a.axis === b.axis &&
-  a.xOf === b.xOf;
-
 /**
  * The uPlot canvas. It is made once the chart comes near the window (useNearView), and made again only
  * when what uPlot fixes at creation changes (the series' versions and styles, a categorical measure's
@@ -339,298 +226,14 @@ const Plot = ({
     const el = box.current;
     if (!el) return;
     const now = () => latest.current;
-    const px = uPlot.pxRatio;
-    const axisStyle = {
-      stroke: colours.muted,
-      grid: { stroke: colours.grid, width: 1 },
-      ticks: { stroke: colours.grid, width: 1 },
-      font: '12px system-ui, sans-serif',
-    };
-    // Every chart of a participant shares one time axis (their first to last session), so sessions line up.
-    const spanOf = (c: CanvasProps): readonly [number, number] =>
-      c.span ?? [c.data.xs[0] ?? 0, c.data.xs.at(-1) ?? 1];
-    const levels = data.levels;
-    const opts: uPlot.Options = {
-      width: 200,
-      height: HEIGHT,
-      padding: [22, 28, 0, 0],
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { size: 9 } },
-      scales: {
-        // Not uPlot's time scale: the date axis' ticks are whole days (xSplits), as in the saved SVG, and
-        // the same plot serves every axis.
-        x: { time: false, range: () => paddedRange(now().axis, ...spanOf(now())) },
-        y: { range: () => [now().data.lo, now().data.hi] },
-      },
-      axes: [
-        {
-          ...axisStyle,
-          splits: (u, _i, min, max) => {
-            const c = now();
-            return xSplits(
-              c.axis,
-              min,
-              max,
-              u.bbox.width / px,
-              c.axis === 'visit' && !c.marks.visitNames ? 40 : 70,
-            );
-          },
-          values: (_u, splits) => {
-            const c = now();
-            const tick = axisTickLabel(c.axis, ...spanOf(c), c.marks.visitNames);
-            return splits.map(tick);
-          },
-        },
-        levels
-          ? {
-              ...axisStyle,
-              size: 92,
-              splits: () => levels.map((_, i) => i),
-              values: (_u, splits) => splits.map((i) => levels[i] ?? ''),
-            }
-          : { ...axisStyle, size: 56 },
-      ],
-      series: [
-        {},
-        ...series.map((s) => {
-          const colour = colourOf(colours, s.apiVersion);
-          const style = VERSION_STYLE[s.apiVersion];
-          return {
-            label: s.apiVersion,
-            stroke: colour,
-            width: 2,
-            spanGaps: true,
-            ...(style.dash ? { dash: style.dash } : {}),
-            ...(levels ? { paths: uPlot.paths.stepped!({ align: 1 }) } : {}),
-            points: {
-              show: true,
-              size: 8,
-              width: 2,
-              stroke: colour,
-              fill: style.hollow ? colours.panel : colour,
-            },
-          };
-        }),
-      ],
-      hooks: {
-        // The baseline bands go under the lines: drawn after the grid, before the series.
-        drawAxes: [
-          (u) => {
-            const { series, xOf, marks } = now();
-            const { ctx } = u;
-            let bands = 0;
-            series.forEach((s) => {
-              const b = s.baseline;
-              const last = s.points.at(-1);
-              if (!b || !last) return;
-              const x = (iso: string) => u.valToPos(xOf(iso), 'x', true);
-              const top = u.valToPos(b.mean + (b.sd ?? 0), 'y', true);
-              const bottom = u.valToPos(b.mean - (b.sd ?? 0), 'y', true);
-              const mean = u.valToPos(b.mean, 'y', true);
-              const x0 = x(b.from) - 4 * px;
-              const xb = x(b.to) + 4 * px;
-              const x1 = Math.max(x(last.recordedAt) + 4 * px, xb);
-              ctx.save();
-              ctx.beginPath();
-              ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
-              ctx.clip();
-              ctx.fillStyle = colourOf(colours, s.apiVersion);
-              ctx.globalAlpha = 0.1;
-              if (b.sd) ctx.fillRect(x0, top, x1 - x0, bottom - top);
-              ctx.globalAlpha = 0.12;
-              if (b.sd) ctx.fillRect(x0, top, xb - x0, bottom - top);
-              ctx.globalAlpha = 0.8;
-              ctx.strokeStyle = colourOf(colours, s.apiVersion);
-              ctx.lineWidth = px;
-              ctx.setLineDash([3 * px, 3 * px]);
-              ctx.beginPath();
-              ctx.moveTo(x0, mean);
-              ctx.lineTo(x1, mean);
-              ctx.stroke();
-              ctx.restore();
-              bands++;
-            });
-            // What was drawn, for end-to-end tests (a canvas has no DOM to query).
-            el.dataset['bands'] = String(bands);
-            // Recordings outside every visit: a dotted line under the points.
-            ctx.save();
-            ctx.strokeStyle = colours.muted;
-            ctx.lineWidth = 1.5 * px;
-            ctx.setLineDash([1.5 * px, 3 * px]);
-            for (const x of marks.outside) {
-              const xp = u.valToPos(x, 'x', true);
-              ctx.beginPath();
-              ctx.moveTo(xp, u.bbox.top);
-              ctx.lineTo(xp, u.bbox.top + u.bbox.height);
-              ctx.stroke();
-            }
-            ctx.restore();
-            el.dataset['outside'] = String(marks.outside.length);
-          },
-        ],
-        // Session markers sit in a lane above the plot, so they never hide a point.
-        draw: [
-          (u) => {
-            const { series, sessions, xOf, data, marks } = now();
-            const { ctx } = u;
-            const y = u.bbox.top - 11 * px;
-            const r = 5 * px;
-            let drawn = 0;
-            for (const s of series) {
-              for (const p of s.points) {
-                const ms = markersOf(sessions.get(p.recordingId));
-                const x = u.valToPos(xOf(p.recordedAt), 'x', true);
-                ms.forEach((m, i) =>
-                  drawShape(
-                    ctx,
-                    m.shape,
-                    x + (i - (ms.length - 1) / 2) * 12 * px,
-                    y,
-                    r,
-                    colours.marker,
-                    2 * px,
-                  ),
-                );
-                drawn += ms.length;
-              }
-            }
-            el.dataset['markers'] = String(drawn);
-            el.dataset['drawn'] = String(Number(el.dataset['drawn'] ?? 0) + 1);
-
-            // Flagged values: a dashed ring around the point itself, in the flag colour.
-            let rings = 0;
-            const at = new Map(data.xs.map((x, i) => [x, i]));
-            ctx.save();
-            ctx.strokeStyle = colours.flag;
-            ctx.lineWidth = 2 * px;
-            ctx.setLineDash([3 * px, 2 * px]);
-            series.forEach((s, si) => {
-              for (const p of s.points) {
-                if (p.flags.length === 0) continue;
-                const i = at.get(xOf(p.recordedAt)) ?? -1;
-                const v = data.ys[si]?.[i];
-                if (v === null || v === undefined) continue;
-                ctx.beginPath();
-                ctx.arc(u.valToPos(data.xs[i]!, 'x', true), u.valToPos(v, 'y', true), 8 * px, 0, Math.PI * 2);
-                ctx.stroke();
-                rings++;
-              }
-            });
-            ctx.restore();
-            el.dataset['flagged'] = String(rings);
-            // Excluded recordings' values: a cross, off the line.
-            ctx.save();
-            ctx.strokeStyle = colours.text;
-            ctx.lineWidth = 2.5 * px;
-            const c = 5 * px;
-            for (const e of data.excluded) {
-              const xp = u.valToPos(e.x, 'x', true);
-              const yp = u.valToPos(e.y, 'y', true);
-              ctx.beginPath();
-              ctx.moveTo(xp - c, yp - c);
-              ctx.lineTo(xp + c, yp + c);
-              ctx.moveTo(xp - c, yp + c);
-              ctx.lineTo(xp + c, yp - c);
-              ctx.stroke();
-            }
-            ctx.restore();
-            el.dataset['excluded'] = String(data.excluded.length);
-
-            // Reliable changes: an arrow above (increase) or below (decrease) the point.
-            for (const r of marks.reliable) {
-              const xp = u.valToPos(r.x, 'x', true);
-              const yp = u.valToPos(r.y, 'y', true);
-              const d = r.direction === 'increase' ? -1 : 1;
-              ctx.save();
-              ctx.fillStyle = colourOf(colours, r.source);
-              ctx.beginPath();
-              ctx.moveTo(xp, yp + d * 17 * px);
-              ctx.lineTo(xp + 5 * px, yp + d * 9 * px);
-              ctx.lineTo(xp - 5 * px, yp + d * 9 * px);
-              ctx.closePath();
-              ctx.fill();
-              ctx.restore();
-            }
-            el.dataset['reliable'] = String(marks.reliable.length);
-
-            // The specification's range, where a kept value lies beyond it.
-            if (data.exceeded) {
-              ctx.save();
-              ctx.strokeStyle = colours.muted;
-              ctx.fillStyle = colours.muted;
-              ctx.lineWidth = px;
-              ctx.setLineDash([1 * px, 3 * px]);
-              ctx.font = `${11 * px}px system-ui, sans-serif`;
-              ctx.textAlign = 'left';
-              for (const [edge, label] of [
-                [data.exceeded[1], `specification maximum ${fmtNumber(data.exceeded[1])}`],
-                [data.exceeded[0], `specification minimum ${fmtNumber(data.exceeded[0])}`],
-              ] as const) {
-                if (edge < data.lo || edge > data.hi) continue;
-                const y = u.valToPos(edge, 'y', true);
-                ctx.beginPath();
-                ctx.moveTo(u.bbox.left, y);
-                ctx.lineTo(u.bbox.left + u.bbox.width, y);
-                ctx.stroke();
-                ctx.fillText(
-                  label,
-                  u.bbox.left + 4 * px,
-                  edge === data.exceeded[1] ? y - 3 * px : y + 12 * px,
-                );
-              }
-              ctx.restore();
-              el.dataset['range'] = `${data.exceeded[0]}–${data.exceeded[1]}`;
-            }
-          },
-        ],
-      },
-    };
-    // The plot is made when the box's width is first known, from the box's first layout (charts in the
-    // window) or from the resize observer: every chart of the page gets its width from one layout (reading
-    // clientWidth chart by chart, each after the last one's canvas went in, laid the page out again for
-    // each), and is drawn once, not again at that width.
-    let width = 0;
-    // A click on a point opens its recording (the table's dates are the same links, for the keyboard).
-    const open = (p: uPlot) => {
-      const i = p.cursor.idx;
-      const { series, xOf, data, onOpen } = now();
-      if (i === null || i === undefined || !onOpen) return;
-      const hit = series
-        .flatMap((s) => [...s.points, ...s.excluded])
-        .find((pt) => xOf(pt.recordedAt) === data.xs[i]);
-      if (hit) onOpen(hit.recordingId);
-    };
-    const make = (w: number) => {
-      const c = now();
-      const made = new uPlot({ ...opts, width: (width = w) }, [c.data.xs, ...c.data.ys], el);
-      if (c.onOpen) {
-        made.over.style.cursor = 'pointer';
-        made.over.addEventListener('click', () => open(made));
-      }
-      plotRef.current = made;
+    const opts = plotOptions(now, el, { series, levels: data.levels, colours });
+    const stop = mountPlot(el, now, opts, madeOnce.current ? null : laidOut, (plot, drawn) => {
+      plotRef.current = plot;
       madeOnce.current = true;
-      drawnWith.current = c;
-      c.onDrawn?.();
-    };
-    const widthOf = (w: number) => Math.max(200, Math.round(w));
-    const resize = new ResizeObserver((entries) => {
-      const w = widthOf(entries[0]?.contentRect.width ?? 0);
-      const plot = plotRef.current;
-      if (plot) {
-        if (w !== width) plot.setSize({ width: (width = w), height: HEIGHT });
-      } else make(w);
+      drawnWith.current = drawn;
     });
-    // Width known from the box's first layout: made now (this commit runs inside that layout's report);
-    // resizes are watched from the next frame (observing it again inside the report would be skipped
-    // there and reported as a ResizeObserver loop).
-    let frame = 0;
-    if (laidOut !== null && !madeOnce.current) {
-      make(widthOf(laidOut));
-      frame = requestAnimationFrame(() => resize.observe(el));
-    } else resize.observe(el);
     return () => {
-      cancelAnimationFrame(frame);
-      resize.disconnect();
+      stop();
       plotRef.current?.destroy();
       plotRef.current = null;
       drawnWith.current = null;
@@ -807,7 +410,7 @@ export const TimelineChart = memo(function TimelineChart({
             data,
             xOf,
             axis,
-            span ?? [data.xs[0] ?? 0, data.xs.at(-1) ?? 1],
+            spanOf(span, data),
             colours,
             who(),
             baselineSessions,

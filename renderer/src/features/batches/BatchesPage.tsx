@@ -10,7 +10,8 @@ import { BatchBars, batchFigures } from '../../components/Progress';
 import { useCall } from '../../lib/api';
 import { agree, fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { ANALYSIS_LABEL } from '../../lib/labels';
-import { batchBadge, batchStatus } from './batch-status';
+import { batchStatus } from './batch-status';
+import { BatchTitle } from './BatchTitle';
 import { QueueBanner } from './QueueBanner';
 import { paths } from '../../app/paths';
 
@@ -51,12 +52,7 @@ export const BatchesPage = () => {
                 const f = batchFigures(b);
                 return (
                   <li key={b.batchId} className="card">
-                    <p className="card-title">
-                      <Link href={paths.study(studyId).batch(b.batchId)}>
-                        {b.label || `Batch ${b.batchId}`}
-                      </Link>{' '}
-                      <Badge tone={batchBadge(b).tone}>{batchBadge(b).label}</Badge>
-                    </p>
+                    <BatchTitle studyId={studyId} b={b} />
                     <p className="muted small">
                       Batch {b.batchId} · {fmtDateTime(b.createdAt)} · {plural(b.total, 'file')} ·{' '}
                       {b.analyses.map((a) => ANALYSIS_LABEL[a]).join(', ')}

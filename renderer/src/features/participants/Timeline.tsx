@@ -39,11 +39,12 @@ import {
   VERSION_STYLE,
   markersOf,
 } from '../../components/timeline-legend';
-import type { ChartSession } from '../../components/timeline-types';
+import type { ChartSeries, ChartSession } from '../../components/timeline-types';
 import { axisPlacement, chartSource } from '../../components/timeline-data';
 import { useAction, useCall } from '../../lib/api';
 import { ANALYSIS_LABEL } from '../../lib/labels';
 import { plural, theCount } from '../../lib/format';
+import { baselineSessionsOf, flaggedOn } from './timeline-view';
 
 const Legend = ({
   versions,
@@ -237,32 +238,8 @@ const MeasurePicker = ({
   );
 };
 
-export const Timeline = memo(function Timeline({
-  studyId,
-  participantId,
-  who,
-  onLoaded,
-  onChartsDrawn,
-}: {
-  studyId: number;
-  participantId: number;
-  /**
-   * Whose charts they are ("Participant P-01"), asked when a chart is saved: the page's participant
-   * may arrive after the timeline, and its arrival must not make the timeline again.
-   */
-  who: () => string;
-  /** The timeline as first received (the page header says whether results are simulated). */
-  onLoaded?: (t: TimelineData) => void;
-  /**
-   * Told once, when the first charts are drawn (those near the window draw in the same frame), or once
-   * the timeline is in hand when it has no chart to draw: the page makes its sections below then.
-   */
-  onChartsDrawn?: () => void;
-}) {
-  const [, navigate] = useLocation();
-  // k is the study's: chosen here or on the change statistics page, it holds for every participant.
-  const [draft, setDraft] = useState<string | null>(null);
-  const saveK = useAction('reliability.setBaselineSessions');
+/** The measures and axis chosen for the study: what the researcher picks here is shown at once and stored. */
+const useChartChoice = (studyId: number) => {
   const stored = useCall('cohort.chartChoice', { studyId });
   const save = useAction('cohort.saveChartChoice');
   // What the researcher chose here, shown at once and stored for the study.
@@ -272,10 +249,19 @@ export const Timeline = memo(function Timeline({
     setLocal(next);
     void save.run({ studyId, choice: next });
   };
-  // Recordings dated after a withdrawal are left out of baselines and changes unless counted here.
-  const [countLate, setCountLate] = useState(false);
-  const k = countLate ? { includeAfterWithdrawal: true } : {};
+  return { choice, choose, known: local !== null || stored.data !== undefined };
+};
 
+/**
+ * The participant's timeline: first only the measures chosen, then, once the charts shown are drawn and
+ * the window is idle, every measure (see above). `seriesOf` gives a measure's series from whichever
+ * answer holds it.
+ */
+const useTimelineAnswer = (
+  participantId: number,
+  k: { baselineSessions?: number; includeAfterWithdrawal?: boolean },
+  onLoaded: ((t: TimelineData) => void) | undefined,
+) => {
   // Every measure, fetched once the charts shown are drawn and the window is idle (see above).
   const [wantAll, setWantAll] = useState(false);
   const all = useCall(
@@ -311,13 +297,180 @@ export const Timeline = memo(function Timeline({
     const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
     idle(() => setWantAll(true));
   }, [t0, onLoaded, wantAll]);
-  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
+  return { q, seriesOf, setPicked };
+};
+
+/** Calls `onChartsDrawn` once, at the first chart drawn, or at once when there is nothing to draw. */
+const useChartsDrawn = (onChartsDrawn: (() => void) | undefined, nothingToDraw: boolean) => {
   const told = useRef(false);
   const chartDrawn = useCallback(() => {
     if (told.current) return;
     told.current = true;
     onChartsDrawn?.();
   }, [onChartsDrawn]);
+  useEffect(() => {
+    if (nothingToDraw) chartDrawn();
+  }, [nothingToDraw, chartDrawn]);
+  return chartDrawn;
+};
+
+/** The timeline's heading and its controls: settings link, late recordings, time axis, baseline sessions. */
+const TimelineControls = ({
+  studyId,
+  afterWithdrawal,
+  countLate,
+  setCountLate,
+  axis,
+  axisHint,
+  setAxis,
+  baseline,
+  setBaseline,
+  baselineHint,
+  saveError,
+}: {
+  studyId: number;
+  /** Some recordings are dated after the participant's withdrawal. */
+  afterWithdrawal: boolean;
+  countLate: boolean;
+  setCountLate: (on: boolean) => void;
+  axis: ChartAxis;
+  axisHint: string;
+  setAxis: (axis: ChartAxis) => void;
+  /** The baseline sessions as typed. */
+  baseline: string;
+  setBaseline: (typed: string) => void;
+  /** Where the study's baseline comes from, in words. */
+  baselineHint: string | undefined;
+  /** Why the study's setting was not saved. */
+  saveError: string | null;
+}) => (
+  <div className="section-head">
+    <h2 id="timeline-h">Timeline</h2>
+    <div className="actions timeline-controls">
+      <Link href={paths.study(studyId).change}>Change statistics settings</Link>
+      {afterWithdrawal && (
+        <label>
+          <input type="checkbox" checked={countLate} onChange={(e) => setCountLate(e.target.checked)} /> Count
+          recordings made after the withdrawal
+        </label>
+      )}
+      <SelectField
+        label="Time axis"
+        value={axis}
+        hint={axisHint}
+        onChange={(e) => setAxis(e.target.value as ChartAxis)}
+      >
+        {CHART_AXES.map((a) => (
+          <option key={a} value={a}>
+            {AXIS_LABEL[a]}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Baseline sessions (for the study)"
+        type="number"
+        min={1}
+        max={20}
+        value={baseline}
+        className="narrow-number"
+        onChange={(e) => setBaseline(e.target.value)}
+        hint={baselineHint}
+        error={baselineSessionsOf(baseline) === null ? 'Enter a whole number from 1 to 20.' : saveError}
+      />
+    </div>
+  </div>
+);
+
+/** What the baseline and each chart's change are, over how many sessions. */
+const BaselineExplained = ({ sessions, baselineSessions }: { sessions: number; baselineSessions: number }) =>
+  // The text is split where the timeline's text always was (the same text nodes draw the same pixels).
+  // prettier-ignore
+  <p className="muted">
+    {plural(sessions, 'analysed session')}. Baseline:{' '}
+    {theCount(baselineSessions, 'session', { first: true })} of each series, only once all are present. Each
+    chart gives the latest later session’s change from it in the measure’s unit, in SDs (the larger of the
+    participant’s baseline SD and the cohort’s within-person SD; none over a degenerate SD), and whether it
+    is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with the measure’s test-retest reliability).
+    Service scores have no published reliability: a trend, no verdict. Click a point, or a date in a chart’s
+    table, to open its recording.
+  </p>;
+
+/** v1.2 and v1.3 results are never joined: said whenever both are present. */
+const TwoVersionsNotice = ({ versions }: { versions: readonly string[] }) => (
+  <Notice tone="warn" title="Results from two API versions">
+    <p>
+      This participant has results from API {versions.join(' and ')}. The versions come from different models
+      and field definitions, so each has its own series and its own baseline; they are never joined. Compare
+      changes within one version only.
+    </p>
+  </Notice>
+);
+
+/** What a chart of the timeline takes beyond its measure and series, the same for every chart. */
+type ChartCommon = Omit<Parameters<typeof TimelineChart>[0], 'measure' | 'series'>;
+
+/** The charts of the measures chosen, in order; a measure just picked says it is on its way. */
+const ChartGrid = ({
+  chosen,
+  available,
+  seriesOf,
+  axis,
+  common,
+}: {
+  chosen: readonly string[];
+  available: readonly ChartMeasure[];
+  seriesOf: (key: string) => ChartSeries[] | undefined;
+  axis: ChartAxis;
+  common: ChartCommon;
+}) => (
+  <div className="tgrid" data-axis={axis}>
+    {chosen.map((key) => {
+      const m = available.find((x) => x.key === key)!;
+      const series = seriesOf(key);
+      // A measure just picked, on its way from the host.
+      if (!series)
+        return (
+          <p key={key} className="muted">
+            Loading {m.label}…
+          </p>
+        );
+      return <TimelineChart key={key} measure={m} series={series} {...common} />;
+    })}
+  </div>
+);
+
+export const Timeline = memo(function Timeline({
+  studyId,
+  participantId,
+  who,
+  onLoaded,
+  onChartsDrawn,
+}: {
+  studyId: number;
+  participantId: number;
+  /**
+   * Whose charts they are ("Participant P-01"), asked when a chart is saved: the page's participant
+   * may arrive after the timeline, and its arrival must not make the timeline again.
+   */
+  who: () => string;
+  /** The timeline as first received (the page header says whether results are simulated). */
+  onLoaded?: (t: TimelineData) => void;
+  /**
+   * Told once, when the first charts are drawn (those near the window draw in the same frame), or once
+   * the timeline is in hand when it has no chart to draw: the page makes its sections below then.
+   */
+  onChartsDrawn?: () => void;
+}) {
+  const [, navigate] = useLocation();
+  // k is the study's: chosen here or on the change statistics page, it holds for every participant.
+  const [draft, setDraft] = useState<string | null>(null);
+  const saveK = useAction('reliability.setBaselineSessions');
+  const { choice, choose, known: choiceKnown } = useChartChoice(studyId);
+  // Recordings dated after a withdrawal are left out of baselines and changes unless counted here.
+  const [countLate, setCountLate] = useState(false);
+  const k = countLate ? { includeAfterWithdrawal: true } : {};
+  const { q, seriesOf, setPicked } = useTimelineAnswer(participantId, k, onLoaded);
+  const shown = draft ?? String(q.data?.baselineSessions ?? DEFAULT_BASELINE_SESSIONS);
 
   const sessions = useMemo(() => new Map((q.data?.sessions ?? []).map((s) => [s.recordingId, s])), [q.data]);
   const place = useMemo(
@@ -330,7 +483,6 @@ export const Timeline = memo(function Timeline({
     [q.data],
   );
   // The measures shown: the choice; before the stored choice has arrived, those the host applied it to.
-  const choiceKnown = local !== null || stored.data !== undefined;
   const sent = q.data?.measures;
   const chosen = useMemo(() => {
     const keys = new Set(available.map((m) => m.key));
@@ -339,10 +491,11 @@ export const Timeline = memo(function Timeline({
     return base.filter((k) => keys.has(k));
   }, [choice.measures, choiceKnown, available, sent]);
   const hasVisits = (q.data?.design.visits.length ?? 0) > 0;
-  const nothingToDraw = t0 !== undefined && (t0.available.length === 0 || chosen.length === 0);
-  useEffect(() => {
-    if (nothingToDraw) chartDrawn();
-  }, [nothingToDraw, chartDrawn]);
+  const t0 = q.data;
+  const chartDrawn = useChartsDrawn(
+    onChartsDrawn,
+    t0 !== undefined && (t0.available.length === 0 || chosen.length === 0),
+  );
   const open = useCallback(
     (recordingId: number) => navigate(paths.study(studyId).recording(recordingId)),
     [navigate, studyId],
@@ -356,51 +509,73 @@ export const Timeline = memo(function Timeline({
 
   const commit = (v: string) => {
     setDraft(v);
-    const k = Number(v);
-    if (Number.isInteger(k) && k >= 1 && k <= 20 && k !== q.data?.baselineSessions)
-      void saveK.run({ studyId, baselineSessions: k });
+    const k = baselineSessionsOf(v);
+    if (k !== null && k !== q.data?.baselineSessions) void saveK.run({ studyId, baselineSessions: k });
   };
-  const draftInvalid = !(Number.isInteger(Number(shown)) && Number(shown) >= 1 && Number(shown) <= 20);
+
+  const charts = (t: TimelineData) => (
+    <>
+      <BaselineExplained sessions={t.sessions.length} baselineSessions={t.baselineSessions} />
+      <MeasurePicker
+        available={available}
+        chosen={chosen}
+        onChange={(measures) => {
+          setPicked(measures);
+          choose({ ...choice, measures });
+        }}
+      />
+      {t.versions.length > 1 && <TwoVersionsNotice versions={t.versions} />}
+      <Legend
+        versions={t.versions}
+        sessions={t.sessions}
+        // Over the charts shown, whichever answer each is drawn from (after "Show all" most
+        // come from the full answer, not from `t`: seriesOf).
+        flagged={flaggedOn(chosen, seriesOf)}
+        excluded={t.sessions.filter((s) => s.excluded !== null).length}
+        outside={choice.axis === 'visit' && place.visitNames ? place.outside.size : null}
+        local={chosen.some((key) => chartMeasure(key)?.analysis === LOCAL_ANALYSIS)}
+      />
+      {chosen.length === 0 && (
+        <p className="muted">No measure is chosen: pick some under “Measures shown”.</p>
+      )}
+      <ChartGrid
+        chosen={chosen}
+        available={available}
+        seriesOf={seriesOf}
+        axis={choice.axis}
+        common={{
+          sessions,
+          axis: choice.axis,
+          xOf: place.xOf,
+          onOpen: open,
+          recordingHref: href,
+          who,
+          baselineSessions: t.baselineSessions,
+          outside: place.outside,
+          visitNames: place.visitNames,
+          hasVisits,
+          onDrawn: chartDrawn,
+          ...(place.span ? { span: place.span } : {}),
+        }}
+      />
+    </>
+  );
 
   return (
     <section className="section" aria-labelledby="timeline-h">
-      <div className="section-head">
-        <h2 id="timeline-h">Timeline</h2>
-        <div className="actions timeline-controls">
-          <Link href={paths.study(studyId).change}>Change statistics settings</Link>
-          {q.data?.sessions.some((s) => s.afterWithdrawal) && (
-            <label>
-              <input type="checkbox" checked={countLate} onChange={(e) => setCountLate(e.target.checked)} />{' '}
-              Count recordings made after the withdrawal
-            </label>
-          )}
-          <SelectField
-            label="Time axis"
-            value={choice.axis}
-            hint={place.note ?? PAGE_AXIS_MEANING[choice.axis]}
-            onChange={(e) => choose({ ...choice, axis: e.target.value as ChartAxis })}
-          >
-            {CHART_AXES.map((a) => (
-              <option key={a} value={a}>
-                {AXIS_LABEL[a]}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Baseline sessions (for the study)"
-            type="number"
-            min={1}
-            max={20}
-            value={shown}
-            className="narrow-number"
-            onChange={(e) => commit(e.target.value)}
-            hint={q.data ? `Baseline: ${baselineRuleText(q.data.baselineRule)}` : undefined}
-            error={
-              draftInvalid ? 'Enter a whole number from 1 to 20.' : saveK.error ? saveK.error.message : null
-            }
-          />
-        </div>
-      </div>
+      <TimelineControls
+        studyId={studyId}
+        afterWithdrawal={q.data?.sessions.some((s) => s.afterWithdrawal) ?? false}
+        countLate={countLate}
+        setCountLate={setCountLate}
+        axis={choice.axis}
+        axisHint={place.note ?? PAGE_AXIS_MEANING[choice.axis]}
+        setAxis={(axis) => choose({ ...choice, axis })}
+        baseline={shown}
+        setBaseline={commit}
+        baselineHint={q.data ? `Baseline: ${baselineRuleText(q.data.baselineRule)}` : undefined}
+        saveError={saveK.error ? saveK.error.message : null}
+      />
       <QueryView q={q} loading="Loading the timeline…">
         {(t) =>
           t.available.length === 0 ? (
@@ -411,87 +586,7 @@ export const Timeline = memo(function Timeline({
               </p>
             </Empty>
           ) : (
-            <>
-              <p className="muted">
-                {plural(t.sessions.length, 'analysed session')}. Baseline:{' '}
-                {theCount(t.baselineSessions, 'session', { first: true })} of each series, only once all are
-                present. Each chart gives the latest later session’s change from it in the measure’s unit, in
-                SDs (the larger of the participant’s baseline SD and the cohort’s within-person SD; none over
-                a degenerate SD), and whether it is a reliable change (Jacobson–Truax RCI, |RCI| ≥ 1.96, with
-                the measure’s test-retest reliability). Service scores have no published reliability: a trend,
-                no verdict. Click a point, or a date in a chart’s table, to open its recording.
-              </p>
-              <MeasurePicker
-                available={available}
-                chosen={chosen}
-                onChange={(measures) => {
-                  setPicked(measures);
-                  choose({ ...choice, measures });
-                }}
-              />
-              {t.versions.length > 1 && (
-                <Notice tone="warn" title="Results from two API versions">
-                  <p>
-                    This participant has results from API {t.versions.join(' and ')}. The versions come from
-                    different models and field definitions, so each has its own series and its own baseline;
-                    they are never joined. Compare changes within one version only.
-                  </p>
-                </Notice>
-              )}
-              <Legend
-                versions={t.versions}
-                sessions={t.sessions}
-                // Over the charts shown, whichever answer each is drawn from (after "Show all" most
-                // come from the full answer, not from `t`: seriesOf).
-                flagged={chosen.reduce(
-                  (n, key) =>
-                    n +
-                    (seriesOf(key) ?? []).reduce(
-                      (k, s) => k + s.points.filter((p) => p.flags.length).length,
-                      0,
-                    ),
-                  0,
-                )}
-                excluded={t.sessions.filter((s) => s.excluded !== null).length}
-                outside={choice.axis === 'visit' && place.visitNames ? place.outside.size : null}
-                local={chosen.some((key) => chartMeasure(key)?.analysis === LOCAL_ANALYSIS)}
-              />
-              {chosen.length === 0 && (
-                <p className="muted">No measure is chosen: pick some under “Measures shown”.</p>
-              )}
-              <div className="tgrid" data-axis={choice.axis}>
-                {chosen.map((key) => {
-                  const m = available.find((x) => x.key === key)!;
-                  const series = seriesOf(key);
-                  // A measure just picked, on its way from the host.
-                  if (!series)
-                    return (
-                      <p key={key} className="muted">
-                        Loading {m.label}…
-                      </p>
-                    );
-                  return (
-                    <TimelineChart
-                      key={key}
-                      measure={m}
-                      series={series}
-                      sessions={sessions}
-                      axis={choice.axis}
-                      xOf={place.xOf}
-                      onOpen={open}
-                      recordingHref={href}
-                      who={who}
-                      baselineSessions={t.baselineSessions}
-                      outside={place.outside}
-                      visitNames={place.visitNames}
-                      hasVisits={hasVisits}
-                      onDrawn={chartDrawn}
-                      {...(place.span ? { span: place.span } : {})}
-                    />
-                  );
-                })}
-              </div>
-            </>
+            charts(t)
           )
         }
       </QueryView>
