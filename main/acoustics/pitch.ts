@@ -134,18 +134,13 @@ const parabolicPeak = (before: number, middle: number, after: number): { offset:
 };
 
 /**
- * The local maxima of r(τ) between the shortest and the longest lag whose correlation exceeds
- * `threshold`, each placed by the parabola through it and its neighbours (Boersma 1993, section 3:
- * the maxima of the sampled correlation are the candidates before interpolation).
+ * The local maxima of r(τ) from lag 1 to `lastLag` whose correlation exceeds `threshold`, each placed
+ * by the parabola through it and its neighbours (Boersma 1993, section 3: the maxima of the sampled
+ * correlation are the candidates before interpolation). r must reach one lag beyond `lastLag`.
  */
-const correlationPeaks = (
-  r: Float64Array,
-  shortestLag: number,
-  longestLag: number,
-  threshold: number,
-): Peak[] => {
+const correlationPeaks = (r: Float64Array, threshold: number, lastLag: number): Peak[] => {
   const peaks: Peak[] = [];
-  for (let lag = Math.max(1, shortestLag); lag <= longestLag && lag + 1 < r.length; lag++) {
+  for (let lag = 1; lag <= lastLag; lag++) {
     const here = r[lag]!;
     if (here <= threshold || here <= r[lag - 1]! || here < r[lag + 1]!) continue;
     const { offset, height } = parabolicPeak(r[lag - 1]!, here, r[lag + 1]!);
@@ -157,10 +152,13 @@ const correlationPeaks = (
 /**
  * A peak's lag and correlation moved to the maximum of the sinc-interpolated correlation (Boersma 1993,
  * section 5: the "accurate" estimate; Brent's method within a sample). A correlation above 1, which the
- * interpolation of a short window can give, is read as its reciprocal.
+ * interpolation of a short window can give, is read as its reciprocal. A maximum that moves beyond the
+ * longest lag a candidate may have stays at that lag, with the correlation sampled there (measured: on
+ * Praat's cc candidates, lags pile up at exactly that lag).
  */
-const refinedPeak = (r: Float64Array, peak: Peak, depth: number): Peak => {
-  const { x, y } = improveMaximum(r, Math.round(peak.lag), depth);
+const refinedPeak = (r: Float64Array, peak: Peak, layout: FrameLayout): Peak => {
+  const { x, y } = improveMaximum(r, Math.round(peak.lag), layout.depth);
+  if (x > layout.lastPeakLag) return { lag: layout.lastPeakLag, r: r[layout.lastPeakLag]! };
   return { lag: x, r: y > 1 ? 1 / y : y };
 };
 
@@ -182,22 +180,60 @@ interface FrameLayout {
   readonly fs: number;
   /** Samples in the analysis window (an even number). */
   readonly windowSamples: number;
-  readonly shortestLag: number;
-  readonly longestLag: number;
-  /** Lags computed: the longest, plus a few for the interpolation around it. */
+  /** Samples from the first sample of the window to the sample nearest the frame's centre. */
+  readonly firstOffset: number;
+  /** The longest lag computed. */
   readonly lastLag: number;
+  /** The longest lag a candidate can have. */
+  readonly lastPeakLag: number;
   /** Samples on each side of the frame's centre over which the local mean is taken (one longest period). */
   readonly meanReach: number;
-  /** Samples on each side of the centre over which the local peak is taken (half a longest period). */
-  readonly peakReach: number;
+  /** The samples, from the centre's, over which the local peak is taken. */
+  readonly peakFirst: number;
+  readonly peakLast: number;
   readonly depth: number;
 }
 
+/** A refined candidate: its frequency, correlation and strength. */
+interface Candidate {
+  readonly frequency: number;
+  readonly r: number;
+  readonly strength: number;
+}
+
 /**
- * The candidates of one frame from its correlation curve r (r[τ] for τ = 0..lastLag): the unvoiced
- * candidate first, then the strongest maxima (at most maxCandidates − 1 of them), refined. With no path
- * costs (harmonicity) only the strongest refined candidate matters, so candidates are refined strongest
- * first and those already more than REFINEMENT_MARGIN under the best refined one are not refined.
+ * The frame's maxima refined into candidates. With no path costs (harmonicity) only the strongest
+ * refined candidate matters, so maxima are refined strongest first and those already more than
+ * REFINEMENT_MARGIN under the best refined one are not refined.
+ */
+const refinedCandidates = (
+  peaks: Peak[],
+  r: Float64Array,
+  s: PitchSettings,
+  layout: FrameLayout,
+): Candidate[] => {
+  const ranked = peaks
+    .map((peak) => ({ peak, rough: voicedStrength(peak.r, layout.fs / peak.lag, s) }))
+    .sort((a, b) => b.rough - a.rough);
+  const onlyStrongest = independentFrames(s);
+  let bestRefined = -Infinity;
+  const candidates: Candidate[] = [];
+  for (const { peak, rough } of ranked) {
+    if (onlyStrongest && rough < bestRefined - REFINEMENT_MARGIN) break;
+    const refined = refinedPeak(r, peak, layout);
+    const frequency = layout.fs / refined.lag;
+    const strength = voicedStrength(refined.r, frequency, s);
+    bestRefined = Math.max(bestRefined, strength);
+    candidates.push({ frequency, r: refined.r, strength });
+  }
+  return candidates;
+};
+
+/**
+ * The candidates of one frame from its correlation curve r: the unvoiced candidate first, then the
+ * maxima with the highest strengths after refinement (at most maxCandidates − 1 of them; Boersma 1993,
+ * section 3, step 8). Maxima above the ceiling take their place in that count but are never chosen
+ * (measured: Praat keeps them in the Pitch object, and its path never picks them).
  */
 const candidatesOfFrame = (
   r: Float64Array,
@@ -210,22 +246,15 @@ const candidatesOfFrame = (
   const rs = [0];
   const strength = [unvoicedStrength(localPeak, globalPeak, s)];
   if (localPeak === 0) return { freq, r: rs, strength };
-  const ranked = correlationPeaks(r, layout.shortestLag, layout.longestLag, 0.5 * s.voicingThreshold)
-    .map((peak) => ({ peak, strength: voicedStrength(peak.r, layout.fs / peak.lag, s) }))
+  const peaks = correlationPeaks(r, 0.5 * s.voicingThreshold, layout.lastPeakLag);
+  const kept = refinedCandidates(peaks, r, s, layout)
     .sort((a, b) => b.strength - a.strength)
     .slice(0, s.maxCandidates - 1);
-  const onlyStrongest = independentFrames(s);
-  let bestRefined = -Infinity;
-  for (const { peak, strength: rough } of ranked) {
-    if (onlyStrongest && rough < bestRefined - REFINEMENT_MARGIN) break;
-    const refined = refinedPeak(r, peak, layout.depth);
-    const frequency = layout.fs / refined.lag;
-    if (frequency >= s.ceiling || frequency < s.floor) continue;
-    const refinedStrength = voicedStrength(refined.r, frequency, s);
-    bestRefined = Math.max(bestRefined, refinedStrength);
-    freq.push(frequency);
-    rs.push(refined.r);
-    strength.push(refinedStrength);
+  for (const c of kept) {
+    if (c.frequency > s.ceiling || c.frequency < s.floor) continue;
+    freq.push(c.frequency);
+    rs.push(c.r);
+    strength.push(c.strength);
   }
   return { freq, r: rs, strength };
 };
@@ -291,19 +320,51 @@ const autocorrelatePair = (
  * `periodsPerWindow` periods of the floor; lags run from the ceiling's period to the floor's). The
  * window is made an even number of samples so that it sits symmetrically around the frame's centre.
  */
-const frameLayout = (fs: number, s: PitchSettings): FrameLayout => {
+const acLayout = (fs: number, s: PitchSettings): FrameLayout => {
   const longestPeriodSamples = fs / s.floor;
   const longestLag = Math.ceil(longestPeriodSamples);
   return {
     fs,
     windowSamples: 2 * Math.max(1, Math.round((0.5 * s.periodsPerWindow * fs) / s.floor)),
-    shortestLag: Math.max(1, Math.floor(fs / s.ceiling)),
-    longestLag,
+    firstOffset: 0,
     lastLag: longestLag + 2,
+    lastPeakLag: longestLag,
     meanReach: Math.round(longestPeriodSamples),
-    peakReach: Math.round(0.5 * longestPeriodSamples),
+    peakFirst: -Math.round(0.5 * longestPeriodSamples),
+    peakLast: Math.round(0.5 * longestPeriodSamples),
     depth: s.veryAccurate ? 700 : 70,
   };
+};
+
+/**
+ * The layout of a cc analysis, as measured on Praat (docs/acoustics.md, "cc-extent.praat" and
+ * "peak-extent.praat"): with L the floor's period in samples, the window is 2·(⌊L/2⌋ − 1) samples, its
+ * first sample ⌈L⌉ samples before the sample nearest the frame's centre; lags run up to one less than
+ * the window; the local peak is taken over a window's length of samples around the centre.
+ */
+const ccLayout = (fs: number, s: PitchSettings): FrameLayout => {
+  const longestPeriodSamples = (s.periodsPerWindow * fs) / s.floor;
+  const half = Math.max(2, Math.floor(0.5 * longestPeriodSamples) - 1);
+  return {
+    fs,
+    windowSamples: 2 * half,
+    firstOffset: Math.ceil(longestPeriodSamples),
+    lastLag: 2 * half,
+    lastPeakLag: 2 * half - 1,
+    meanReach: Math.floor(longestPeriodSamples),
+    peakFirst: 1 - half,
+    peakLast: half,
+    depth: s.veryAccurate ? 700 : 70,
+  };
+};
+
+/** The mean of the samples from index first to index last (those inside the signal). */
+const meanBetween = (x: Float32Array, first: number, last: number): number => {
+  const from = Math.max(0, first);
+  const to = Math.min(x.length - 1, last);
+  let sum = 0;
+  for (let k = from; k <= to; k++) sum += x[k]!;
+  return to >= from ? sum / (to - from + 1) : 0;
 };
 
 /** x[k], or 0 outside the signal. */
@@ -318,17 +379,19 @@ const localMean = (x: Float32Array, centre: number, reach: number): number => {
   return last >= first ? sum / (last - first + 1) : 0;
 };
 
-/** The largest |value| of seg within `reach` of index `middle`. */
-const peakAround = (seg: Float64Array, middle: number, reach: number): number => {
+/** The largest |value| of seg from index first to index last. */
+const peakBetween = (seg: Float64Array, first: number, last: number): number => {
   let peak = 0;
-  const first = Math.max(0, Math.floor(middle - reach));
-  const last = Math.min(seg.length - 1, Math.ceil(middle + reach));
-  for (let k = first; k <= last; k++) peak = Math.max(peak, Math.abs(seg[k]!));
+  for (let k = Math.max(0, first); k <= Math.min(seg.length - 1, last); k++)
+    peak = Math.max(peak, Math.abs(seg[k]!));
   return peak;
 };
 
 /** The sample index nearest to a frame's centre. */
 const centreSample = (t: number, fs: number): number => Math.round(t * fs - 0.5);
+
+/** The sample nearest to a frame's centre, the earlier of two at a tie (measured, cc-extent.praat). */
+const nearestSampleEarlier = (t: number, fs: number): number => Math.ceil(t * fs - 1);
 
 /**
  * The cc correlation of one frame (Praat's manual, "Sound: To Pitch (cc)...": a forward
@@ -345,11 +408,11 @@ const ccFrame = (
   r: Float64Array,
 ): number => {
   const n = layout.windowSamples;
-  const centre = centreSample(t, layout.fs);
-  const mean = localMean(x, centre, layout.meanReach);
-  const start = centre - Math.round(0.5 * (layout.longestLag + n));
+  const centre = nearestSampleEarlier(t, layout.fs);
+  const mean = meanBetween(x, centre - layout.meanReach, centre + layout.meanReach - 1);
+  const start = centre - layout.firstOffset;
   for (let j = 0; j < seg.length; j++) seg[j] = sampleOrZero(x, start + j) - mean;
-  const localPeak = peakAround(seg, centre - start, layout.peakReach);
+  const localPeak = peakBetween(seg, centre - start + layout.peakFirst, centre - start + layout.peakLast);
   crossProducts(seg, n, layout.lastLag, products);
   let energyFirst = 0;
   for (let j = 0; j < n; j++) energyFirst += seg[j]! * seg[j]!;
@@ -383,7 +446,7 @@ const windowedAcFrame = (
   const mean = localMean(x, centre, layout.meanReach);
   const start = centre - n / 2 + 1;
   for (let j = 0; j < n; j++) windowed[j] = (sampleOrZero(x, start + j) - mean) * window[j]!;
-  return peakAround(windowed, centre - start, layout.peakReach);
+  return peakBetween(windowed, centre - start + layout.peakFirst, centre - start + layout.peakLast);
 };
 
 /**
@@ -457,7 +520,7 @@ export const frameCandidates = (
   s: PitchSettings,
   grid: FrameGrid,
 ): Candidates[] => {
-  const layout = frameLayout(fs, s);
+  const layout = s.method === 'cc' ? ccLayout(fs, s) : acLayout(fs, s);
   return s.method === 'cc' ? ccCandidates(x, s, grid, layout) : acCandidates(x, s, grid, layout);
 };
 
