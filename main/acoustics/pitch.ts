@@ -11,8 +11,8 @@
  * maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change and
  * octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
  *
- * Two correlation methods: `cc` (forward cross-correlation of a window of `periodsPerWindow` / floor
- * seconds with the same length of signal τ later, normalised by both energies; no taper) and `ac`
+ * Two correlation methods: `cc` (forward cross-correlation of a window of about one longest period
+ * with the same length of signal τ later, normalised by both energies; no taper) and `ac`
  * (autocorrelation of a Hanning-windowed frame of `periodsPerWindow` / floor seconds, divided by the
  * autocorrelation of the window itself, the paper's eq. 9). Choices the paper and the manual leave
  * open are listed, with the measurements that settled them, in docs/acoustics.md ("Pitch").
@@ -339,8 +339,9 @@ const acLayout = (fs: number, s: PitchSettings): FrameLayout => {
 /**
  * The layout of a cc analysis, as measured on Praat (docs/acoustics.md, "cc-extent.praat" and
  * "peak-extent.praat"): with L the floor's period in samples, the window is 2·(⌊L/2⌋ − 1) samples, its
- * first sample ⌈L⌉ samples before the sample nearest the frame's centre; lags run up to one less than
- * the window; the local peak is taken over a window's length of samples around the centre.
+ * first sample ⌈L⌉ samples before the sample nearest the frame's centre; candidates' lags run up to one
+ * less than the window; the local peak is taken over a window's length of samples around the centre,
+ * the local mean over the 2·⌊L⌋ samples from ⌊L⌋ before it.
  */
 const ccLayout = (fs: number, s: PitchSettings): FrameLayout => {
   const longestPeriodSamples = (s.periodsPerWindow * fs) / s.floor;
@@ -395,7 +396,7 @@ const nearestSampleEarlier = (t: number, fs: number): number => Math.ceil(t * fs
 
 /**
  * The cc correlation of one frame (Praat's manual, "Sound: To Pitch (cc)...": a forward
- * cross-correlation): the window starting half a longest period plus half a window before the centre,
+ * cross-correlation): the window placed as ccLayout says, the local mean subtracted,
  * against the same number of samples τ later, normalised by the energies of both (Boersma 1993,
  * eq. 11 without the window). Returns the local peak of the frame; r is filled for τ = 0..lastLag.
  */
