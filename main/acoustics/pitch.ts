@@ -372,13 +372,8 @@ const meanBetween = (x: Float32Array, first: number, last: number): number => {
 const sampleOrZero = (x: Float32Array, k: number): number => (k >= 0 && k < x.length ? x[k]! : 0);
 
 /** The mean of the samples within `reach` samples of `centre` (those inside the signal). */
-const localMean = (x: Float32Array, centre: number, reach: number): number => {
-  const first = Math.max(0, centre - reach);
-  const last = Math.min(x.length - 1, centre + reach);
-  let sum = 0;
-  for (let k = first; k <= last; k++) sum += x[k]!;
-  return last >= first ? sum / (last - first + 1) : 0;
-};
+const localMean = (x: Float32Array, centre: number, reach: number): number =>
+  meanBetween(x, centre - reach, centre + reach);
 
 /** The largest |value| of seg from index first to index last. */
 const peakBetween = (seg: Float64Array, first: number, last: number): number => {
