@@ -220,7 +220,8 @@ const refinedCandidates = (
   const candidates: Candidate[] = [];
   for (const { peak, rough } of ranked) {
     if (onlyStrongest && rough < bestRefined - REFINEMENT_MARGIN) break;
-    const refined = refinedPeak(r, peak, layout);
+    // A maximum above the ceiling only takes a place in the count: its parabolic placement will do.
+    const refined = layout.fs / peak.lag > s.ceiling ? peak : refinedPeak(r, peak, layout);
     const frequency = layout.fs / refined.lag;
     const strength = voicedStrength(refined.r, frequency, s);
     bestRefined = Math.max(bestRefined, strength);
