@@ -3,22 +3,23 @@
  * and the harmonics-to-noise ratio of a sampled sound", IFA Proceedings 17, and Praat's manual pages
  * "Sound: To Pitch (ac)...", "Sound: To Pitch (cc)..." and "Pitch: path finder".
  *
- * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal (see
- * registerPeaks for their refinement by sinc interpolation). A voiced candidate's strength is
- * r − octaveCost · log2(ceiling / f) (favouring higher frequencies); a candidate at or above the ceiling
- * counts as unvoiced; the unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak /
- * globalPeak) / (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate
- * per frame, maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change
- * and octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
+ * Per frame: candidates are the local maxima of the normalised correlation r(τ) of the signal, placed
+ * by a parabola and then moved to the maximum of the sinc-interpolated curve (candidatesOfFrame). A
+ * voiced candidate's strength is r − octaveCost · log2(ceiling / f) (favouring higher frequencies); the
+ * unvoiced candidate's strength is voicingThreshold + max(0, 2 − (localPeak / globalPeak) /
+ * (silenceThreshold / (1 + voicingThreshold))). A Viterbi path then picks one candidate per frame,
+ * maximising total strength minus transition costs: voicedUnvoicedCost for a voicing change and
+ * octaveJumpCost · |log2(f₁ / f₂)| between voiced frames, both scaled by 0.01 s / time step.
  *
- * Two correlation methods: `cc` (forward cross-correlation of a window of `periodsPerWindow` / floor
- * seconds with the same length of signal τ later, normalised by both energies; no taper) and `ac`
+ * Two correlation methods: `cc` (forward cross-correlation of a window of about one longest period
+ * with the same length of signal τ later, normalised by both energies; no taper) and `ac`
  * (autocorrelation of a Hanning-windowed frame of `periodsPerWindow` / floor seconds, divided by the
- * autocorrelation of the window itself, the paper's eq. 9).
+ * autocorrelation of the window itself, the paper's eq. 9). Choices the paper and the manual leave
+ * open are listed, with the measurements that settled them, in docs/acoustics.md ("Pitch").
  */
 import { fft, nextPow2 } from './fft';
 import { frameGrid, frameTime, type FrameGrid } from './frames';
-import { improveMaximum, interpolateSinc } from './interpolation';
+import { improveMaximum } from './interpolation';
 
 export interface PitchSettings {
   readonly method: 'cc' | 'ac';
@@ -118,111 +119,151 @@ const crossProducts = (seg: Float64Array, n: number, lastLag: number, products: 
   }
 };
 
-/**
- * Registers the correlation maxima of one frame as candidates, as Boersma (1993) and Praat's manual
- * describe: every local maximum of r above half the voicing threshold, its lag first refined by a
- * parabola and its strength read from the sinc-interpolated correlation there (values above 1, an
- * artefact of short windows, reflected to 1/r); when there are more maxima than places, a maximum takes
- * the place of the weakest candidate if it is stronger after the octave cost (reckoned from the floor);
- * finally each candidate's lag and strength are refined to the maximum of the sinc-interpolated curve
- * (depth 70). Candidates above the ceiling are kept here; the path finder treats them as unvoiced.
- * `rr` holds r at lags −B..B at indices 0..2B (B = `brentMax`).
- */
-const registerPeaks = (
-  rr: Float64Array,
-  brentMax: number,
-  maximumLag: number,
-  maxCandidates: number,
-  fs: number,
-  s: PitchSettings,
-  ceiling: number,
-  out: Candidates,
-): void => {
-  const r = (lag: number): number => rr[lag + brentMax]!;
-  const lags: number[] = [];
-  for (let i = 2; i < maximumLag && i < brentMax; i++) {
-    const c = r(i);
-    if (!(c > 0.5 * s.voicingThreshold && c > r(i - 1) && c >= r(i + 1))) continue;
-    const dr = 0.5 * (r(i + 1) - r(i - 1));
-    const d2r = c - r(i - 1) + (c - r(i + 1));
-    const f = fs / (i + dr / d2r);
-    let strength = interpolateSinc(rr, fs / f + brentMax, 30);
-    if (strength > 1) strength = 1 / strength;
-    let place = -1;
-    if (out.freq.length < maxCandidates) {
-      out.freq.push(0);
-      out.r.push(0);
-      out.strength.push(0);
-      lags.push(0);
-      place = out.freq.length - 1;
-    } else {
-      let weakest = 2;
-      for (let k = 1; k < out.freq.length; k++) {
-        const local = out.r[k]! - s.octaveCost * Math.log2(s.floor / out.freq[k]!);
-        if (local < weakest) {
-          weakest = local;
-          place = k;
-        }
-      }
-      if (strength - s.octaveCost * Math.log2(s.floor / f) <= weakest) place = -1;
-    }
-    if (place > 0) {
-      out.freq[place] = f;
-      out.r[place] = strength;
-      lags[place - 1] = i;
-    }
-  }
-  const refine = (k: number): void => {
-    // The refined lag stays within one sample of the sampled maximum, so a candidate whose frequency is
-    // at or above the ceiling even one sample further on is unvoiced whatever the refinement gives.
-    if (fs / (lags[k - 1]! + 1) >= ceiling) {
-      out.freq[k] = 0;
-      out.r[k] = 0;
-      out.strength[k] = out.strength[0]!;
-      return;
-    }
-    const depth = s.veryAccurate === true || out.freq[k]! > 0.3 * fs ? 700 : 70;
-    const { x, y } = improveMaximum(rr, lags[k - 1]! + brentMax, depth);
-    const f = fs / (x - brentMax);
-    const strength = y > 1 ? 1 / y : y;
-    // The path finder's strengths: a candidate at or above the ceiling counts as one more unvoiced one.
-    const voiced = f > 0 && f < ceiling;
-    out.freq[k] = voiced ? f : 0;
-    out.r[k] = voiced ? strength : 0;
-    out.strength[k] = voiced ? strength - s.octaveCost * Math.log2(ceiling / f) : out.strength[0]!;
-  };
-  if (!independentFrames(s)) {
-    for (let k = 1; k < out.freq.length; k++) refine(k);
-    return;
-  }
-  // Without path costs each frame simply takes its strongest candidate (strength = r), so candidates are
-  // refined strongest first, and one whose first estimate is more than REFINEMENT_MARGIN below the best
-  // refined strength so far is left out (see the margin's comment).
-  const order = Array.from({ length: out.freq.length - 1 }, (_, i) => i + 1).sort(
-    (a, b) => out.r[b]! - out.r[a]!,
-  );
-  let best = out.strength[0]!;
-  for (const k of order) {
-    if (out.r[k]! + REFINEMENT_MARGIN < best) {
-      out.freq[k] = 0;
-      out.r[k] = 0;
-      out.strength[k] = -Infinity;
-      continue;
-    }
-    refine(k);
-    if (out.strength[k]! > best) best = out.strength[k]!;
-  }
+/** A maximum of a frame's correlation curve: its lag in samples and the correlation there. */
+interface Peak {
+  readonly lag: number;
+  readonly r: number;
+}
+
+/** Where the parabola through three equally spaced values peaks, in samples from the middle one, and its height. */
+const parabolicPeak = (before: number, middle: number, after: number): { offset: number; height: number } => {
+  const curvature = before - 2 * middle + after;
+  if (curvature >= 0) return { offset: 0, height: middle };
+  const offset = (0.5 * (before - after)) / curvature;
+  return { offset, height: middle - 0.25 * (before - after) * offset };
 };
 
 /**
- * How much the sinc refinement may raise a candidate's strength above its first estimate before the
- * frame's choice could change, for frames without path costs (harmonicity). The rise is usually
- * below 0.001, but in noisy frames of 8 kHz recordings, where the correlation holds energy near the
- * Nyquist frequency, the interpolated curve can overshoot its samples by up to 0.7 (measured on the
- * validation clips); such candidates seldom come out strongest. With a margin of 0.05, 4 of the
- * 16,908 harmonicity frames of the three 8 kHz clips changed; with 0.1 or more none of the 21 clips'
- * frames did (docs/acoustics.md, "Speed"). A frame that misses a candidate this way takes the next
- * strongest one instead.
+ * The local maxima of r(τ) from lag 1 to `lastLag` whose correlation exceeds `threshold`, each placed
+ * by the parabola through it and its neighbours (Boersma 1993, section 3: the maxima of the sampled
+ * correlation are the candidates before interpolation). r must reach one lag beyond `lastLag`.
+ */
+const correlationPeaks = (r: Float64Array, threshold: number, lastLag: number): Peak[] => {
+  const peaks: Peak[] = [];
+  for (let lag = 1; lag <= lastLag; lag++) {
+    const here = r[lag]!;
+    if (here <= threshold || here <= r[lag - 1]! || here < r[lag + 1]!) continue;
+    const { offset, height } = parabolicPeak(r[lag - 1]!, here, r[lag + 1]!);
+    peaks.push({ lag: lag + offset, r: height });
+  }
+  return peaks;
+};
+
+/**
+ * A peak's lag and correlation moved to the maximum of the sinc-interpolated correlation (Boersma 1993,
+ * section 5: the "accurate" estimate; Brent's method within a sample). A correlation above 1, which the
+ * interpolation of a short window can give, is read as its reciprocal. A maximum that moves beyond the
+ * longest lag a candidate may have stays at that lag, with the correlation sampled there (measured: on
+ * Praat's cc candidates, lags pile up at exactly that lag).
+ */
+const refinedPeak = (r: Float64Array, peak: Peak, layout: FrameLayout): Peak => {
+  const { x, y } = improveMaximum(r, Math.round(peak.lag), layout.depth);
+  if (x > layout.lastPeakLag) return { lag: layout.lastPeakLag, r: r[layout.lastPeakLag]! };
+  return { lag: x, r: y > 1 ? 1 / y : y };
+};
+
+/** A voiced candidate's strength: its correlation with the octave cost's preference for high frequencies. */
+const voicedStrength = (r: number, frequency: number, s: PitchSettings): number =>
+  r - s.octaveCost * Math.log2(s.ceiling / frequency);
+
+/**
+ * The unvoiced candidate's strength (Boersma 1993, eq. 23): the voicing threshold, plus up to 2 more in
+ * frames whose local peak is low against the sound's global peak.
+ */
+const unvoicedStrength = (localPeak: number, globalPeak: number, s: PitchSettings): number => {
+  const relativePeak = globalPeak > 0 ? localPeak / globalPeak : 0;
+  return s.voicingThreshold + Math.max(0, 2 - relativePeak / (s.silenceThreshold / (1 + s.voicingThreshold)));
+};
+
+/** What every frame of one analysis shares: window, lags, spans and the interpolation depth. */
+interface FrameLayout {
+  readonly fs: number;
+  /** Samples in the analysis window (an even number). */
+  readonly windowSamples: number;
+  /** Samples from the first sample of the window to the sample nearest the frame's centre. */
+  readonly firstOffset: number;
+  /** The longest lag computed. */
+  readonly lastLag: number;
+  /** The longest lag a candidate can have. */
+  readonly lastPeakLag: number;
+  /** Samples on each side of the frame's centre over which the local mean is taken (one longest period). */
+  readonly meanReach: number;
+  /** The samples, from the centre's, over which the local peak is taken. */
+  readonly peakFirst: number;
+  readonly peakLast: number;
+  readonly depth: number;
+}
+
+/** A refined candidate: its frequency, correlation and strength. */
+interface Candidate {
+  readonly frequency: number;
+  readonly r: number;
+  readonly strength: number;
+}
+
+/**
+ * The frame's maxima refined into candidates. With no path costs (harmonicity) only the strongest
+ * refined candidate matters, so maxima are refined strongest first and those already more than
+ * REFINEMENT_MARGIN under the best refined one are not refined.
+ */
+const refinedCandidates = (
+  peaks: Peak[],
+  r: Float64Array,
+  s: PitchSettings,
+  layout: FrameLayout,
+): Candidate[] => {
+  const ranked = peaks
+    .map((peak) => ({ peak, rough: voicedStrength(peak.r, layout.fs / peak.lag, s) }))
+    .sort((a, b) => b.rough - a.rough);
+  const onlyStrongest = independentFrames(s);
+  let bestRefined = -Infinity;
+  const candidates: Candidate[] = [];
+  for (const { peak, rough } of ranked) {
+    if (onlyStrongest && rough < bestRefined - REFINEMENT_MARGIN) break;
+    // A maximum above the ceiling only takes a place in the count: its parabolic placement will do.
+    const refined = layout.fs / peak.lag > s.ceiling ? peak : refinedPeak(r, peak, layout);
+    const frequency = layout.fs / refined.lag;
+    const strength = voicedStrength(refined.r, frequency, s);
+    bestRefined = Math.max(bestRefined, strength);
+    candidates.push({ frequency, r: refined.r, strength });
+  }
+  return candidates;
+};
+
+/**
+ * The candidates of one frame from its correlation curve r: the unvoiced candidate first, then the
+ * maxima with the highest strengths after refinement (at most maxCandidates − 1 of them; Boersma 1993,
+ * section 3, step 8). Maxima above the ceiling take their place in that count but are never chosen
+ * (measured: Praat keeps them in the Pitch object, and its path never picks them).
+ */
+const candidatesOfFrame = (
+  r: Float64Array,
+  localPeak: number,
+  globalPeak: number,
+  s: PitchSettings,
+  layout: FrameLayout,
+): Candidates => {
+  const freq = [0];
+  const rs = [0];
+  const strength = [unvoicedStrength(localPeak, globalPeak, s)];
+  if (localPeak === 0) return { freq, r: rs, strength };
+  const peaks = correlationPeaks(r, 0.5 * s.voicingThreshold, layout.lastPeakLag);
+  const kept = refinedCandidates(peaks, r, s, layout)
+    .sort((a, b) => b.strength - a.strength)
+    .slice(0, s.maxCandidates - 1);
+  for (const c of kept) {
+    if (c.frequency > s.ceiling || c.frequency < s.floor) continue;
+    freq.push(c.frequency);
+    rs.push(c.r);
+    strength.push(c.strength);
+  }
+  return { freq, r: rs, strength };
+};
+
+/**
+ * With no path costs each frame keeps its strongest candidate, so a candidate whose unrefined strength
+ * is this far under the best refined one so far is not refined (the refinement moves a strength by far
+ * less on every clip of the validation corpus).
  */
 const REFINEMENT_MARGIN = 0.2;
 
@@ -276,128 +317,208 @@ const autocorrelatePair = (
 };
 
 /**
- * The correlation candidates of every frame, before the path finder. Frame layout as Praat's manual and
- * Boersma (1993) give it: the window is `periodsPerWindow` / floor long (an even number of samples),
- * centred on the frame; the local mean, taken over one longest period on each side of the frame's
- * centre, is subtracted; `ac` applies a Hanning window; the frame's local peak is taken over half a
- * longest period on each side of the centre (after windowing); `cc` correlates the window that starts
- * (1 / floor + window) / 2 before the centre with the same length of signal each lag later.
+ * The layout of an analysis (Praat's manual, "Sound: To Pitch (ac)..." and "(cc)...": the window is
+ * `periodsPerWindow` periods of the floor; lags run from the ceiling's period to the floor's). The
+ * window is made an even number of samples so that it sits symmetrically around the frame's centre.
  */
+const acLayout = (fs: number, s: PitchSettings): FrameLayout => {
+  const longestPeriodSamples = fs / s.floor;
+  const longestLag = Math.ceil(longestPeriodSamples);
+  return {
+    fs,
+    windowSamples: 2 * Math.max(1, Math.round((0.5 * s.periodsPerWindow * fs) / s.floor)),
+    firstOffset: 0,
+    lastLag: longestLag + 2,
+    lastPeakLag: longestLag,
+    meanReach: Math.round(longestPeriodSamples),
+    peakFirst: -Math.round(0.5 * longestPeriodSamples),
+    peakLast: Math.round(0.5 * longestPeriodSamples),
+    depth: s.veryAccurate ? 700 : 70,
+  };
+};
+
+/**
+ * The layout of a cc analysis, as measured on Praat (docs/acoustics.md, "cc-extent.praat" and
+ * "peak-extent.praat"): with L the floor's period in samples, the window is 2·(⌊L/2⌋ − 1) samples, its
+ * first sample ⌈L⌉ samples before the sample nearest the frame's centre; candidates' lags run up to one
+ * less than the window; the local peak is taken over a window's length of samples around the centre,
+ * the local mean over the 2·⌊L⌋ samples from ⌊L⌋ before it.
+ */
+const ccLayout = (fs: number, s: PitchSettings): FrameLayout => {
+  const longestPeriodSamples = (s.periodsPerWindow * fs) / s.floor;
+  const half = Math.max(2, Math.floor(0.5 * longestPeriodSamples) - 1);
+  return {
+    fs,
+    windowSamples: 2 * half,
+    firstOffset: Math.ceil(longestPeriodSamples),
+    lastLag: 2 * half,
+    lastPeakLag: 2 * half - 1,
+    meanReach: Math.floor(longestPeriodSamples),
+    peakFirst: 1 - half,
+    peakLast: half,
+    depth: s.veryAccurate ? 700 : 70,
+  };
+};
+
+/** The mean of the samples from index first to index last (those inside the signal). */
+const meanBetween = (x: Float32Array, first: number, last: number): number => {
+  const from = Math.max(0, first);
+  const to = Math.min(x.length - 1, last);
+  let sum = 0;
+  for (let k = from; k <= to; k++) sum += x[k]!;
+  return to >= from ? sum / (to - from + 1) : 0;
+};
+
+/** x[k], or 0 outside the signal. */
+const sampleOrZero = (x: Float32Array, k: number): number => (k >= 0 && k < x.length ? x[k]! : 0);
+
+/** The mean of the samples within `reach` samples of `centre` (those inside the signal). */
+const localMean = (x: Float32Array, centre: number, reach: number): number =>
+  meanBetween(x, centre - reach, centre + reach);
+
+/** The largest |value| of seg from index first to index last. */
+const peakBetween = (seg: Float64Array, first: number, last: number): number => {
+  let peak = 0;
+  for (let k = Math.max(0, first); k <= Math.min(seg.length - 1, last); k++)
+    peak = Math.max(peak, Math.abs(seg[k]!));
+  return peak;
+};
+
+/** The sample index nearest to a frame's centre. */
+const centreSample = (t: number, fs: number): number => Math.round(t * fs - 0.5);
+
+/** The sample nearest to a frame's centre, the earlier of two at a tie (measured, cc-extent.praat). */
+const nearestSampleEarlier = (t: number, fs: number): number => Math.ceil(t * fs - 1);
+
+/**
+ * The cc correlation of one frame (Praat's manual, "Sound: To Pitch (cc)...": a forward
+ * cross-correlation): the window placed as ccLayout says, the local mean subtracted,
+ * against the same number of samples τ later, normalised by the energies of both (Boersma 1993,
+ * eq. 11 without the window). Returns the local peak of the frame; r is filled for τ = 0..lastLag.
+ */
+const ccFrame = (
+  x: Float32Array,
+  t: number,
+  layout: FrameLayout,
+  seg: Float64Array,
+  products: Float64Array,
+  r: Float64Array,
+): number => {
+  const n = layout.windowSamples;
+  const centre = nearestSampleEarlier(t, layout.fs);
+  const mean = meanBetween(x, centre - layout.meanReach, centre + layout.meanReach - 1);
+  const start = centre - layout.firstOffset;
+  for (let j = 0; j < seg.length; j++) seg[j] = sampleOrZero(x, start + j) - mean;
+  const localPeak = peakBetween(seg, centre - start + layout.peakFirst, centre - start + layout.peakLast);
+  crossProducts(seg, n, layout.lastLag, products);
+  let energyFirst = 0;
+  for (let j = 0; j < n; j++) energyFirst += seg[j]! * seg[j]!;
+  let energyLagged = energyFirst;
+  r[0] = 1;
+  for (let lag = 1; lag <= layout.lastLag; lag++) {
+    energyLagged += seg[lag + n - 1]! * seg[lag + n - 1]! - seg[lag - 1]! * seg[lag - 1]!;
+    const norm = energyFirst * energyLagged;
+    r[lag] = norm > 0 ? products[lag]! / Math.sqrt(norm) : 0;
+  }
+  return localPeak;
+};
+
+/** The Hanning window of n samples, sampled at the samples' centres. */
+const hanning = (n: number): Float64Array =>
+  Float64Array.from({ length: n }, (_, j) => 0.5 - 0.5 * Math.cos((2 * Math.PI * (j + 0.5)) / n));
+
+/**
+ * One ac frame's windowed samples (Boersma 1993, section 2: the local mean subtracted, then the Hanning
+ * window) into `windowed`; returns the frame's local peak, read after the window.
+ */
+const windowedAcFrame = (
+  x: Float32Array,
+  t: number,
+  layout: FrameLayout,
+  window: Float64Array,
+  windowed: Float64Array,
+): number => {
+  const n = layout.windowSamples;
+  const centre = centreSample(t, layout.fs);
+  const mean = localMean(x, centre, layout.meanReach);
+  const start = centre - n / 2 + 1;
+  for (let j = 0; j < n; j++) windowed[j] = (sampleOrZero(x, start + j) - mean) * window[j]!;
+  return peakBetween(windowed, centre - start + layout.peakFirst, centre - start + layout.peakLast);
+};
+
+/**
+ * r(τ) of a windowed frame from its autocorrelation: normalised by its value at 0 and divided by the
+ * window's own normalised autocorrelation (Boersma 1993, eq. 9).
+ */
+const normalisedAutocorrelation = (acf: Float64Array, windowAcf: Float64Array, r: Float64Array): void => {
+  const zero = acf[0]!;
+  for (let lag = 0; lag < r.length; lag++) r[lag] = zero > 0 ? acf[lag]! / zero / windowAcf[lag]! : 0;
+};
+
+/** The ac candidates of every frame, two frames to one complex FFT. */
+const acCandidates = (
+  x: Float32Array,
+  s: PitchSettings,
+  grid: FrameGrid,
+  layout: FrameLayout,
+): Candidates[] => {
+  const n = layout.windowSamples;
+  const size = nextPow2(n + layout.lastLag + 1);
+  const window = hanning(n);
+  const re = new Float64Array(size);
+  const im = new Float64Array(size);
+  const acfA = new Float64Array(size);
+  const acfB = new Float64Array(size);
+  autocorrelatePair(window, new Float64Array(n), re, im, acfA, acfB);
+  const windowAcf = Float64Array.from(acfA.subarray(0, layout.lastLag + 1), (v) => v / acfA[0]!);
+  const globalPeak = globalPeakOf(x);
+  const first = new Float64Array(n);
+  const second = new Float64Array(n);
+  const r = new Float64Array(layout.lastLag + 1);
+  const frames: Candidates[] = [];
+  for (let i = 0; i < grid.count; i += 2) {
+    const peakFirst = windowedAcFrame(x, frameTime(grid, i), layout, window, first);
+    const hasSecond = i + 1 < grid.count;
+    const peakSecond = hasSecond ? windowedAcFrame(x, frameTime(grid, i + 1), layout, window, second) : 0;
+    if (!hasSecond) second.fill(0);
+    autocorrelatePair(first, second, re, im, acfA, acfB);
+    normalisedAutocorrelation(acfA, windowAcf, r);
+    frames.push(candidatesOfFrame(r, peakFirst, globalPeak, s, layout));
+    if (!hasSecond) break;
+    normalisedAutocorrelation(acfB, windowAcf, r);
+    frames.push(candidatesOfFrame(r, peakSecond, globalPeak, s, layout));
+  }
+  return frames;
+};
+
+/** The cc candidates of every frame. */
+const ccCandidates = (
+  x: Float32Array,
+  s: PitchSettings,
+  grid: FrameGrid,
+  layout: FrameLayout,
+): Candidates[] => {
+  const seg = new Float64Array(layout.windowSamples + layout.lastLag + 4);
+  const products = new Float64Array(layout.lastLag + 1);
+  const r = new Float64Array(layout.lastLag + 1);
+  const globalPeak = globalPeakOf(x);
+  const frames: Candidates[] = [];
+  for (let i = 0; i < grid.count; i++) {
+    const localPeak = ccFrame(x, frameTime(grid, i), layout, seg, products, r);
+    frames.push(candidatesOfFrame(r, localPeak, globalPeak, s, layout));
+  }
+  return frames;
+};
+
+/** The correlation candidates of every frame, before the path finder. */
 export const frameCandidates = (
   x: Float32Array,
   fs: number,
   s: PitchSettings,
   grid: FrameGrid,
 ): Candidates[] => {
-  const globalPeak = globalPeakOf(x);
-  const ppw = s.periodsPerWindow;
-  const nPeriod = Math.floor(fs / s.floor);
-  const halfPeriod = Math.floor(nPeriod / 2) + 1;
-  const halfWindow = Math.floor(Math.floor((ppw / s.floor) * fs) / 2) - 1;
-  const nWindow = 2 * halfWindow;
-  const maximumLag = Math.min(Math.floor(nWindow / ppw) + 2, nWindow);
-  const brentMax = Math.floor(nWindow * (s.method === 'cc' ? 1 : 0.5));
-  const maxCandidates = Math.max(s.maxCandidates, Math.floor(s.ceiling / s.floor));
-  const at = (k: number): number => (k >= 0 && k < x.length ? x[k]! : 0);
-  const frames: Candidates[] = [];
-  const unvoicedStrength = (intensity: number): number =>
-    s.voicingThreshold +
-    Math.max(0, 2 - intensity / (s.silenceThreshold / (1 + s.voicingThreshold) || 1e-30));
-  const rr = new Float64Array(2 * brentMax + 1);
-  const frame = new Float64Array(nWindow);
-  const seg = new Float64Array(maximumLag + nWindow);
-  const products = new Float64Array(brentMax + 4);
-
-  // ac: a Hanning window and its normalised autocorrelation.
-  const nfft = s.method === 'ac' ? nextPow2(Math.ceil(nWindow * 1.5)) : 0;
-  const win = new Float64Array(nWindow);
-  for (let j = 0; j < nWindow; j++) win[j] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (j + 1)) / (nWindow + 1));
-  const wre = new Float64Array(nfft);
-  const wim = new Float64Array(nfft);
-  if (s.method === 'ac') {
-    wre.set(win);
-    fft(wre, wim);
-    for (let k = 0; k < nfft; k++) {
-      wre[k] = wre[k]! * wre[k]! + wim[k]! * wim[k]!;
-      wim[k] = 0;
-    }
-    fft(wre, wim, true);
-  }
-  const rw0 = wre[0] ?? 1;
-  const re = new Float64Array(nfft);
-  const im = new Float64Array(nfft);
-  // ac: the autocorrelations of two frames come from one complex FFT (see autocorrelatePair); the
-  // second one waits here for its frame.
-  const acf = new Float64Array(nfft);
-  const nextAcf = new Float64Array(nfft);
-  const nextFrame = new Float64Array(nWindow);
-  let nextAcfFrame = -1;
-
-  /** Fills `dest` with frame i less its local mean (Hanning-windowed for ac); returns that mean. */
-  const fillFrame = (i: number, dest: Float64Array): number => {
-    const t = frameTime(grid, i);
-    const leftSample = Math.floor(t * fs - 0.5);
-    const rightSample = leftSample + 1;
-    let localMean = 0;
-    for (let k = rightSample - nPeriod; k <= leftSample + nPeriod; k++) localMean += at(k);
-    localMean /= 2 * nPeriod;
-    const start = rightSample - halfWindow;
-    for (let j = 0; j < nWindow; j++)
-      dest[j] = (at(start + j) - localMean) * (s.method === 'ac' ? win[j]! : 1);
-    return localMean;
-  };
-
-  for (let i = 0; i < grid.count; i++) {
-    const t = frameTime(grid, i);
-    const localMean = fillFrame(i, frame);
-    let localPeak = 0;
-    for (let j = Math.max(0, halfWindow - halfPeriod); j < Math.min(nWindow, halfWindow + halfPeriod); j++)
-      localPeak = Math.max(localPeak, Math.abs(frame[j]!));
-    const intensity = localPeak > globalPeak ? 1 : globalPeak > 0 ? localPeak / globalPeak : 0;
-    const c: Candidates = { freq: [0], r: [0], strength: [unvoicedStrength(intensity)] };
-    frames.push(c);
-    if (localPeak === 0) continue;
-    rr.fill(0);
-    rr[brentMax] = 1;
-    if (s.method === 'cc') {
-      const first = Math.max(0, Math.floor((t - 0.5 * (1 / s.floor + ppw / s.floor)) * fs - 0.5));
-      const span = Math.min(maximumLag + nWindow, x.length - first);
-      const localMaximumLag = span - nWindow;
-      for (let j = 0; j < span; j++) seg[j] = x[first + j]! - localMean;
-      let sumx2 = 0;
-      for (let j = 0; j < nWindow; j++) sumx2 += seg[j]! * seg[j]!;
-      const lastLag = Math.min(localMaximumLag, brentMax);
-      crossProducts(seg, nWindow, lastLag, products);
-      let sumy2 = sumx2;
-      for (let lag = 1; lag <= lastLag; lag++) {
-        const y0 = seg[lag - 1]!;
-        const yz = seg[lag - 1 + nWindow]!;
-        sumy2 += yz * yz - y0 * y0;
-        const product = products[lag]!;
-        const v = sumx2 > 0 && sumy2 > 0 ? product / Math.sqrt(sumx2 * sumy2) : 0;
-        rr[brentMax + lag] = v;
-        rr[brentMax - lag] = v;
-      }
-    } else {
-      if (nextAcfFrame === i) acf.set(nextAcf);
-      else {
-        const paired = i + 1 < grid.count;
-        if (paired) fillFrame(i + 1, nextFrame);
-        else nextFrame.fill(0);
-        autocorrelatePair(frame, nextFrame, re, im, acf, nextAcf);
-        nextAcfFrame = paired ? i + 1 : -1;
-      }
-      const r0 = acf[0]!;
-      if (!(r0 > 0)) continue;
-      for (let lag = 1; lag <= brentMax; lag++) {
-        const v = acf[lag]! / (r0 * (wre[lag]! / rw0));
-        rr[brentMax + lag] = v;
-        rr[brentMax - lag] = v;
-      }
-    }
-    registerPeaks(rr, brentMax, maximumLag, maxCandidates, fs, s, Math.min(s.ceiling, fs / 2), c);
-  }
-  return frames;
+  const layout = s.method === 'cc' ? ccLayout(fs, s) : acLayout(fs, s);
+  return s.method === 'cc' ? ccCandidates(x, s, grid, layout) : acCandidates(x, s, grid, layout);
 };
 
 /** Viterbi path through the candidates (Praat's manual, "Pitch: path finder"). */
