@@ -47,6 +47,9 @@ const importStudy = async (host: Host, home: string) => {
       visits: WEEKLY_VISITS,
     }),
   );
+  // The weekly schedule alone gives a baseline of one session (the visit before week 2); the study sets
+  // three, so the charts have a baseline spread to show.
+  await ok(host.rpc('reliability.setBaselineSessions', { studyId: study.id, baselineSessions: 3 }));
   const dir = join(home, 'incoming');
   mkdirSync(dir, { recursive: true });
   const rows = ['file,participant,recorded_at,session'];
