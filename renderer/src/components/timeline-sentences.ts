@@ -37,7 +37,9 @@ export const changeText = (m: ChartMeasure, c: ChangeView): string => {
   const inSd =
     c.changeInSd !== null
       ? ` (${fmtSigned(c.changeInSd)} SD${c.sdSource === 'cohort' ? ', cohort SD floor' : ''})`
-      : ' (not in SDs: the baseline’s values do not vary, so there is no spread to scale by)';
+      : c.sdParticipant === null
+        ? ' (not in SDs: a baseline of one session has no spread to scale by)'
+        : ' (not in SDs: the baseline’s values do not vary, so there is no spread to scale by)';
   const rci = c.rci !== null ? `RCI ${fmtSigned(c.rci)}: ` : '';
   return `${withUnit(m, fmtSigned(c.change, statDigits(m)))} from baseline${inSd}; ${rci}${CHANGE_VERDICT_LABEL[c.verdict]}${trend}`;
 };

@@ -74,6 +74,26 @@ describe('change and baseline in words', () => {
     expect(text).not.toMatch(/SD-scaled|usable SD/);
     expect(text).toContain('not in SDs: the baseline’s values do not vary');
   });
+  it('a baseline of one session (a schedule with one visit before its first follow-up) says so, not that its values do not vary', () => {
+    const hnr = CHART_MEASURES.find((m) => m.key === 'pd_hnr')!;
+    const text = changeText(hnr, {
+      verdict: 'no_cohort_sd',
+      change: -1,
+      sdParticipant: null,
+      sdCohortWithin: null,
+      sdUsed: null,
+      sdSource: null,
+      changeInSd: null,
+      reliability: null,
+      reliabilitySource: null,
+      rciSd: null,
+      sDiff: null,
+      rci: null,
+      trendPerWeek: null,
+    });
+    expect(text).toContain('not in SDs: a baseline of one session has no spread to scale by');
+    expect(text).not.toContain('do not vary');
+  });
   it('the baseline says where it comes from: the schedule, the study or the default', () => {
     expect(baselineRuleText({ sessions: 1, source: 'schedule', firstFollowUp: 'Week 1' })).toBe(
       'the session before Week 1 (from the schedule)',
