@@ -53,13 +53,14 @@ describe('badges and names said once', () => {
   });
 });
 
-describe('change and baseline in words', () => {
-  it('a change with no spread to scale by says why it is not in SDs, without "SD-scaled" or "usable SD"', () => {
-    const hnr = CHART_MEASURES.find((m) => m.key === 'pd_hnr')!;
-    const text = changeText(hnr, {
+/** HNR's change in words when it cannot be put in SDs: `sdParticipant` 0 (no variation) or null (one session). */
+const unscaledHnrChange = (change: number, sdParticipant: number | null): string =>
+  changeText(
+    CHART_MEASURES.find((m) => m.key === 'pd_hnr')!,
+    {
       verdict: 'no_cohort_sd',
-      change: 2,
-      sdParticipant: 0,
+      change,
+      sdParticipant,
       sdCohortWithin: null,
       sdUsed: null,
       sdSource: null,
@@ -70,27 +71,17 @@ describe('change and baseline in words', () => {
       sDiff: null,
       rci: null,
       trendPerWeek: null,
-    });
+    },
+  );
+
+describe('change and baseline in words', () => {
+  it('a change with no spread to scale by says why it is not in SDs, without "SD-scaled" or "usable SD"', () => {
+    const text = unscaledHnrChange(2, 0);
     expect(text).not.toMatch(/SD-scaled|usable SD/);
     expect(text).toContain('not in SDs: the baseline’s values do not vary');
   });
   it('a baseline of one session (a schedule with one visit before its first follow-up) says so, not that its values do not vary', () => {
-    const hnr = CHART_MEASURES.find((m) => m.key === 'pd_hnr')!;
-    const text = changeText(hnr, {
-      verdict: 'no_cohort_sd',
-      change: -1,
-      sdParticipant: null,
-      sdCohortWithin: null,
-      sdUsed: null,
-      sdSource: null,
-      changeInSd: null,
-      reliability: null,
-      reliabilitySource: null,
-      rciSd: null,
-      sDiff: null,
-      rci: null,
-      trendPerWeek: null,
-    });
+    const text = unscaledHnrChange(-1, null);
     expect(text).toContain('not in SDs: a baseline of one session has no spread to scale by');
     expect(text).not.toContain('do not vary');
   });
