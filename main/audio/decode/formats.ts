@@ -1,0 +1,7 @@
+/**
+ * Every format the product decodes, in the order they are tried: the first whose `recognise` accepts
+ * the file's first bytes opens it. Each entry lives in its own module in this folder.
+ */
+import type { DecodableFormat } from './decoder';
+
+export const DECODABLE_FORMATS: readonly DecodableFormat[] = [];
