@@ -44,6 +44,7 @@ export const MAIN_LAYERS = [
     'renderer-serving.ts',
     'problem.ts',
     'wall-time.ts',
+    'worker-thread.ts',
   ],
 ];
 

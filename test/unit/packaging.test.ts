@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseWavHeader } from '../../main/audio/wav';
+import { DEFAULT_PITCH_SETTINGS } from '../../shared/acoustics/pitch-settings';
 import { makeWav } from '../fixtures/audio';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -102,6 +103,7 @@ describe('electron-builder.yml', () => {
     for (const f of [
       'main/main.cjs',
       'main/speech-worker.cjs',
+      'main/measure-worker.cjs',
       'preload/preload.cjs',
       'renderer/index.html',
       'renderer/app.js',
@@ -135,6 +137,25 @@ describe('electron-builder.yml', () => {
       await worker.terminate();
     }
   }, 120_000);
+
+  it('the acoustic measures run from the bundle: their worker measures a recording', async () => {
+    expect(readFileSync(join(out, 'main/measure-worker.cjs'), 'utf8')).not.toMatch(/import_meta\d* = \{\}/);
+    const path = join(out, 'voice.wav');
+    writeFileSync(path, makeWav({ seconds: 3, speechSeconds: 2, seed: 7 }));
+    const worker = new Worker(join(out, 'main/measure-worker.cjs'));
+    try {
+      const reply = await new Promise<{ result: { ok: boolean; value?: { measures: object } } }>(
+        (resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.postMessage({ id: 1, path, settings: DEFAULT_PITCH_SETTINGS });
+        },
+      );
+      expect(reply.result.ok).toBe(true);
+    } finally {
+      await worker.terminate();
+    }
+  }, 60_000);
 
   it('the main bundle needs only electron, better-sqlite3 and Node built-ins at run time; the preload only electron', () => {
     const required = (file: string) => [
