@@ -1,22 +1,35 @@
 #!/usr/bin/env node
-// Runs npm scripts at the same time and fails if any of them fails (`npm test` runs the typecheck and
-// the lint together: neither writes anything, and on two cores they overlap well, docs/testing.md).
-// Each script's output is held and printed whole when it ends, so the two logs do not interleave.
+// Runs npm scripts at the same time and fails if any of them fails. Each script's output is held and
+// printed whole when it ends, so the logs do not interleave.
 //   node scripts/run-together.mjs typecheck lint
+//   node scripts/run-together.mjs test:e2e --background typecheck lint test:unit
+// Scripts after `--background` run at a lower priority (nice 10): `npm test` runs the window journeys in
+// the foreground, because they spend most of their time waiting on the host and the browser and have
+// timeouts, and lets the typecheck, the lint and the vitest files take every cycle the journeys leave
+// (docs/testing.md, "How npm test uses the two cores").
 import { spawn } from 'node:child_process';
 
-const names = process.argv.slice(2);
-if (names.length === 0) {
-  console.error('usage: node scripts/run-together.mjs <npm script> [<npm script> ...]');
+const args = process.argv.slice(2);
+const split = args.indexOf('--background');
+const foreground = split < 0 ? args : args.slice(0, split);
+const background = split < 0 ? [] : args.slice(split + 1);
+if (foreground.length + background.length === 0) {
+  console.error('usage: node scripts/run-together.mjs <npm script> ... [--background <npm script> ...]');
   process.exit(2);
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (name) =>
+const commandOf = (name, niced) =>
+  niced && process.platform !== 'win32'
+    ? ['nice', ['-n', '10', npm, 'run', name]]
+    : [npm, ['run', name]];
+
+const run = (name, niced) =>
   new Promise((resolve) => {
     const started = Date.now();
     const out = [];
-    const child = spawn(npm, ['run', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = commandOf(name, niced);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
@@ -31,5 +44,8 @@ const run = (name) =>
     });
   });
 
-const results = await Promise.all(names.map(run));
+const results = await Promise.all([
+  ...foreground.map((name) => run(name, false)),
+  ...background.map((name) => run(name, true)),
+]);
 process.exit(results.every(Boolean) ? 0 : 1);

@@ -7,13 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWav } from '../fixtures/audio';
-import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
-
-const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
-  const r = await p;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-};
+import { checkA11y, expect, openScreen, shoot, test, type Host, ok } from './support/fixtures';
 
 /** P-007 with one session; P-017 (the same person entered again) with one session and one refused take. */
 const importStudy = async (host: Host) => {

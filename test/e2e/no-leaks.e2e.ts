@@ -18,7 +18,7 @@ import { startSandbox, type Sandbox } from '../../main/sandbox/server';
 import type { CallResult, Input, Method } from '../../shared/contract';
 import { makeWav } from '../fixtures/audio';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
-import { checkA11y, expect, shoot, test } from './support/fixtures';
+import { checkA11y, expect, shoot, test, ok } from './support/fixtures';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KEY = `vs-LEAKCHECK-${randomBytes(10).toString('hex')}`;
@@ -97,12 +97,6 @@ const rpcOver = (url: string) => {
     ws.close();
     return r;
   };
-};
-
-const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
-  const r = await p;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
 };
 
 let base: string;

@@ -13,15 +13,9 @@ import { saveMeasurement } from '../../main/db/repos/local-measures.repo';
 import { openStudyDb } from '../../main/db/open';
 import { openWorkspace } from '../../main/workspace/workspace';
 import { seedCohortStudy } from '../support/cohort-study';
-import { checkA11y, expect, nextFrames, openScreen, shoot, test, type Host } from './support/fixtures';
+import { checkA11y, expect, nextFrames, openScreen, shoot, test, type Host, ok } from './support/fixtures';
 
 test.use({ actionTimeout: 45_000 });
-
-const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
-  const r = await p;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-};
 
 /** The study and P-002's recordings (oldest first), marked as the file's header says. */
 const seed = async (host: Host) => {

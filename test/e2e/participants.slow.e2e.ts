@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { makeWav } from '../fixtures/audio';
-import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { checkA11y, expect, openScreen, shoot, test, type Host, ok } from './support/fixtures';
 import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
 
 const DAY = 86_400_000;
@@ -22,12 +22,6 @@ const WEEKLY_VISITS = [0, 7, 14, 21, 28, 35].map((targetDay, i) => ({
   windowAfter: 1,
 }));
 const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
-
-const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
-  const r = await p;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-};
 
 /**
  * A schedule of six weekly visits ("week 1" on day 0 to "week 6" on day 35, a day either side). P-001

@@ -7,14 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWav } from '../fixtures/audio';
-import { checkA11y, expect, openScreen, shoot, test, type Host } from './support/fixtures';
+import { checkA11y, expect, openScreen, shoot, test, type Host, ok } from './support/fixtures';
 import { QUICK_ENGINE_SETTINGS } from './support/study-with-results';
-
-const ok = async <T>(p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>): Promise<T> => {
-  const r = await p;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-};
 
 const CODES = ['PRV-ALPHA-11', 'PRV-BRAVO-22'];
 

@@ -170,6 +170,15 @@ export const test = base.extend<{ host: Host; scenario: string; firstScreen: boo
 
 export { expect };
 
+/** The value of a contract call made for a test's set-up; a refusal fails the test with its error. */
+export const ok = async <T>(
+  p: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>,
+): Promise<T> => {
+  const r = await p;
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+};
+
 /**
  * Opens a screen by its address (the part after #), reloading so data set up through `rpc` is read afresh;
  * on a page not yet loaded (`firstScreen` off), by loading the window at that address.
