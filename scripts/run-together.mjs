@@ -20,9 +20,7 @@ if (foreground.length + background.length === 0) {
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const commandOf = (name, niced) =>
-  niced && process.platform !== 'win32'
-    ? ['nice', ['-n', '10', npm, 'run', name]]
-    : [npm, ['run', name]];
+  niced && process.platform !== 'win32' ? ['nice', ['-n', '10', npm, 'run', name]] : [npm, ['run', name]];
 
 const run = (name, niced) =>
   new Promise((resolve) => {
