@@ -22,7 +22,13 @@ import { startBridge } from './rpc/ws-bridge';
 import { SCENARIO_NAMES, type ScenarioName } from './sandbox/scenario';
 import { defaultWorkspaceDir, keysDirOf } from './workspace/workspace';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The project's folder: the nearest one above this module with a package.json (main/, or out/host/ for the bundle). */
+const projectRoot = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+};
+const ROOT = projectRoot();
 const OWN_RENDERER_DIR = join(ROOT, 'out', 'renderer');
 /** The built window. Benchmarks (with the test hooks on) may serve another build, e.g. an earlier commit's. */
 export const RENDERER_DIR =

@@ -40,9 +40,9 @@ const startHost = async (
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx/esm',
-      join(ROOT, 'main', 'node-host.ts'),
+      // The host as one bundle (scripts/build.mjs --host, built in the global set-up): it starts in a
+      // quarter of the processor time the TypeScript sources take through tsx.
+      join(ROOT, 'out', 'host', 'node-host.cjs'),
       '--home',
       home,
       '--no-open',
@@ -61,7 +61,7 @@ const startHost = async (
     },
   );
   const url = await new Promise<string>((resolve, reject) => {
-    // Generous: on a machine shared by several engineers tsx alone can take 40 s to start the host.
+    // Generous: on a machine shared by several engineers a start has taken 40 s.
     const timer = setTimeout(() => {
       // A host that did not start in time is stopped, not left running behind the failed test.
       child.kill('SIGKILL');
