@@ -14,6 +14,7 @@ import { migratePostgres } from '../../../../main/db/store/migrate-store';
 import { openPgliteStore } from '../../../../main/db/store/pglite-store';
 import { openSqliteStore } from '../../../../main/db/store/sqlite-store';
 import type { Store } from '../../../../main/db/store/types';
+import { PGLITE_START_TIMEOUT } from '../../../support/pglite';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-parity-'));
 let sqlite: Store;
@@ -22,7 +23,7 @@ let pglite: PGlite;
 beforeAll(async () => {
   sqlite = openSqliteStore(join(dir, 'study.db')).store;
   ({ store: postgres, db: pglite } = await openPgliteStore());
-});
+}, PGLITE_START_TIMEOUT);
 afterAll(async () => {
   await sqlite?.close();
   await pglite?.close();

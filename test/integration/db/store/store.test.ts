@@ -7,21 +7,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { likePattern } from '../../../../main/db/store/dialect';
 import { openPgliteStore, pgliteStore } from '../../../../main/db/store/pglite-store';
 import { openSqliteStore } from '../../../../main/db/store/sqlite-store';
 import type { Store } from '../../../../main/db/store/types';
+import { PGLITE_START_TIMEOUT } from '../../../support/pglite';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// One PGlite for the file (starting one takes seconds); each test gets a fresh schema in it.
-let pglite: Promise<PGlite> | undefined;
-afterAll(async () => (await pglite)?.close());
+// One PGlite for the file (starting one costs about 5 s of CPU); each test gets a fresh schema in it.
+let pglite: PGlite | undefined;
+beforeAll(async () => {
+  pglite = (await openPgliteStore()).db;
+}, PGLITE_START_TIMEOUT);
+afterAll(async () => pglite?.close());
 const freshPglite = async (): Promise<Store> => {
-  pglite ??= openPgliteStore().then((p) => p.db);
-  const db = await pglite;
+  const db = pglite!;
   await db.exec('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
   const store = pgliteStore(db);
   return { ...store, close: async () => undefined };
