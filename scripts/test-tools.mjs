@@ -38,6 +38,13 @@ export const TEST_TOOLS = [
   tool('ffmpeg', 'ffmpeg', 'reference', 'AAC and MP3 test files are encoded with it', answers('ffmpeg')),
   tool('pspp', 'pspp', 'reference', 'an export’s load.sps is run with GNU PSPP', answers('pspp')),
   tool('openpyxl', 'python3-openpyxl', 'reference', 'study.xlsx is read with pandas', python('openpyxl')),
+  tool(
+    'postgresql-15',
+    'postgresql-15',
+    'reference',
+    'the store runs on a throwaway PostgreSQL 15 cluster (several connections, conflicts, TLS)',
+    exists('/usr/lib/postgresql/15/bin/initdb'),
+  ),
 ];
 
 /** The tools of TEST_TOOLS that are not here. */

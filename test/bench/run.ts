@@ -13,6 +13,7 @@ import { benchRecordings } from './recordings.bench';
 import { benchSandbox } from './sandbox.bench';
 import { benchSpeech } from './speech.bench';
 import { benchScheduler } from './scheduler.bench';
+import { benchStore } from './store.bench';
 import { benchUi } from './ui.bench';
 import { benchUploadOverhead } from './upload-overhead.bench';
 import { selectedSections, type BenchKey } from './sections';
@@ -30,6 +31,7 @@ const runners: Record<BenchKey, () => Promise<string[]>> = {
   ui: benchUi,
   export: benchExport,
   'export-extras': benchExportExtras,
+  store: benchStore,
 };
 
 const only = process.argv.slice(2);

@@ -18,6 +18,11 @@ export const BENCH_SECTIONS = [
       'The window in browser mode: first screen (this build beside the unsplit one), charts of a 200-session participant, IPC, large tables',
   },
   { key: 'export', title: 'Export of 100,000 recordings (3.7 million values)' },
+  {
+    key: 'store',
+    title:
+      'The study store: timeline, due polls and import commit, today beside the store and Kysely, on SQLite and PostgreSQL',
+  },
   { key: 'export-extras', title: 'Export of 100,000 recordings with the files for SPSS, Stata and Excel' },
 ] as const;
 

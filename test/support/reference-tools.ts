@@ -7,7 +7,8 @@
 import { describe, it } from 'vitest';
 import { installCommand, TEST_TOOLS, type TestTool } from '../../scripts/test-tools.mjs';
 
-export type ReferenceTool = 'python3' | 'R' | 'pandas' | 'praat' | 'ffmpeg' | 'pspp' | 'openpyxl';
+export type ReferenceTool =
+  'python3' | 'R' | 'pandas' | 'praat' | 'ffmpeg' | 'pspp' | 'openpyxl' | 'postgresql-15';
 
 /** Whether this is a CI run (`CI=true`, as .ci/run sets, or any other value but `0` and `false`). */
 export const inCi = (env: NodeJS.ProcessEnv = process.env): boolean => {

@@ -32,7 +32,16 @@ describe('a test that needs a reference tool', () => {
 
 describe('the one list of test tools', () => {
   it('names every reference tool a test can ask for, each with its Debian package', () => {
-    const asked: readonly ReferenceTool[] = ['python3', 'R', 'pandas', 'praat', 'ffmpeg', 'pspp', 'openpyxl'];
+    const asked: readonly ReferenceTool[] = [
+      'python3',
+      'R',
+      'pandas',
+      'praat',
+      'ffmpeg',
+      'pspp',
+      'openpyxl',
+      'postgresql-15',
+    ];
     for (const name of asked)
       expect(TEST_TOOLS.find((t) => t.name === name)?.package).toMatch(/^[a-z0-9.+-]+$/);
     expect(TEST_TOOLS.find((t) => t.name === 'chromium')?.package).toBe('chromium');

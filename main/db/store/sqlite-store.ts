@@ -1,0 +1,55 @@
+/**
+ * The embedded engine: SQLite through better-sqlite3, opened exactly as `openStudyDb` opens it (the
+ * same file, pragmas and durability, every pending migration applied). One connection; transactions
+ * are BEGIN IMMEDIATE ... COMMIT, one after another (./serial-store.ts).
+ */
+import type Database from 'better-sqlite3';
+import { openStudyDb, type OpenedDb } from '../open';
+import { stmt } from '../statements';
+import { SQLITE } from './dialect';
+import { serialStore, type Connection } from './serial-store';
+import type { SqlValue, Store } from './types';
+
+/** Rows a large result hands over at a time. */
+export const ITERATE_BATCH = 500;
+
+const bind = (params: readonly SqlValue[] | undefined) => (params ?? []) as unknown[];
+
+async function* batches<Row>(rows: IterableIterator<unknown>): AsyncIterable<Row> {
+  let batch: Row[] = [];
+  for (const row of rows) {
+    batch.push(row as Row);
+    if (batch.length >= ITERATE_BATCH) {
+      yield* batch;
+      batch = [];
+      // Let other work (timers, the window) run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  yield* batch;
+}
+
+export const sqliteConnection = (db: Database.Database): Connection => ({
+  dialect: SQLITE,
+  all: async <Row>(sql: string, params?: readonly SqlValue[]) => stmt(db, sql).all(...bind(params)) as Row[],
+  get: async <Row>(sql: string, params?: readonly SqlValue[]) =>
+    stmt(db, sql).get(...bind(params)) as Row | undefined,
+  run: async (sql, params) => ({ changes: stmt(db, sql).run(...bind(params)).changes }),
+  iterate: <Row>(sql: string, params?: readonly SqlValue[]) =>
+    batches<Row>(stmt(db, sql).iterate(...bind(params))),
+  begin: async () => void db.exec('BEGIN IMMEDIATE'),
+  commit: async () => void db.exec('COMMIT'),
+  rollback: async () => {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  },
+  close: async () => void db.close(),
+});
+
+/** A store over an open better-sqlite3 handle (the same one today's synchronous code uses). */
+export const sqliteStore = (db: Database.Database): Store => serialStore('sqlite', sqliteConnection(db));
+
+/** Opens (and migrates) a study database file as a store. */
+export const openSqliteStore = (path: string): { store: Store; migration: OpenedDb['migration'] } => {
+  const { db, migration } = openStudyDb(path);
+  return { store: sqliteStore(db), migration };
+};

@@ -1,0 +1,47 @@
+/** The retry rule of the store's transactions (main/db/store/retry.ts), without a server. */
+import { describe, expect, it } from 'vitest';
+import { isConflictAbort, MAX_ATTEMPTS, withConflictRetry } from '../../../main/db/store/retry';
+
+const abort = (code: string) => Object.assign(new Error(`aborted ${code}`), { code });
+
+const attemptsUntil = async (failures: Error[], repeatable: boolean) => {
+  let attempts = 0;
+  const outcome = await withConflictRetry(async () => {
+    attempts++;
+    const next = failures.shift();
+    if (next) throw next;
+    return 'done';
+  }, repeatable).catch((e: Error) => e);
+  return { attempts, outcome };
+};
+
+describe('a transaction aborted by PostgreSQL', () => {
+  it('is a conflict abort for a serialisation failure (40001) or a deadlock (40P01) only', () => {
+    expect(isConflictAbort(abort('40001'))).toBe(true);
+    expect(isConflictAbort(abort('40P01'))).toBe(true);
+    expect(isConflictAbort(abort('23505'))).toBe(false);
+    expect(isConflictAbort(new Error('no code'))).toBe(false);
+  });
+
+  it('is run again after a conflict abort when it is repeatable', async () => {
+    expect(await attemptsUntil([abort('40001'), abort('40P01')], true)).toEqual({
+      attempts: 3,
+      outcome: 'done',
+    });
+  });
+
+  it('is not run again when it is not repeatable, nor after any other failure', async () => {
+    const once = await attemptsUntil([abort('40001')], false);
+    expect(once.attempts).toBe(1);
+    expect(once.outcome).toMatchObject({ code: '40001' });
+    const other = await attemptsUntil([abort('23505')], true);
+    expect(other.attempts).toBe(1);
+  });
+
+  it('gives up after a bounded number of attempts', async () => {
+    const failures = Array.from({ length: MAX_ATTEMPTS + 2 }, () => abort('40001'));
+    const r = await attemptsUntil(failures, true);
+    expect(r.attempts).toBe(MAX_ATTEMPTS);
+    expect(r.outcome).toMatchObject({ code: '40001' });
+  });
+});
