@@ -17,7 +17,13 @@ export interface CompressedTrack {
   /** The codec's set-up bytes (OpusHead, Vorbis headers, AudioSpecificConfig), when the container has them. */
   readonly description: Uint8Array | null;
   /** The encoded packets in decoding order, each time from the start of the file. */
-  packets(): AsyncIterable<Uint8Array>;
+  packets(): AsyncIterable<CompressedPacket>;
+}
+
+export interface CompressedPacket {
+  readonly data: Uint8Array;
+  /** The samples this packet adds to the output, as the container tells it (0 for a codec's first). */
+  readonly durationSeconds: number;
 }
 
 const asBytes = (d: AllowSharedBufferSource | undefined): Uint8Array | null => {
@@ -30,12 +36,14 @@ const asBytes = (d: AllowSharedBufferSource | undefined): Uint8Array | null => {
 const openInput = (path: string): Input =>
   new Input({ source: new FilePathSource(path), formats: ALL_FORMATS });
 
-async function* packetsOf(path: string): AsyncGenerator<Uint8Array> {
+async function* packetsOf(path: string): AsyncGenerator<CompressedPacket> {
   const input = openInput(path);
   try {
     const track = await input.getPrimaryAudioTrack();
     if (!track) return;
-    for await (const packet of new EncodedPacketSink(track).packets()) yield packet.data;
+    for await (const packet of new EncodedPacketSink(track).packets()) {
+      yield { data: packet.data, durationSeconds: packet.duration };
+    }
   } finally {
     input.dispose();
   }
