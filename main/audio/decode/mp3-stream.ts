@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { concatBytes } from './concat-bytes';
 import type { PcmChunk } from './decoder';
 
 export const MP3_DECODER = 'minimp3-wasm 0.1.0 (minimp3, WebAssembly)';
@@ -39,23 +40,13 @@ const wasmModule = (): WebAssembly.Module => {
 const newDecoder = (): Minimp3Exports =>
   new WebAssembly.Instance(wasmModule(), {}).exports as unknown as Minimp3Exports;
 
-const concat = (parts: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 /** Decodes a buffer of whole frames; all of its samples, planar, scaled to [-1, 1]. */
 const decodeFrames = (
   wasm: Minimp3Exports,
   frames: readonly Uint8Array[],
   channels: number,
 ): Float32Array[] => {
-  const data = concat(frames);
+  const data = concatBytes(frames);
   wasm.decoder_init();
   wasm.decoder_set_mp3_data_size(data.length);
   new Uint8Array(wasm.memory.buffer, wasm.decoder_mp3_data_offset(), data.length).set(data);

@@ -5,6 +5,8 @@
  * 255 bytes. Used to hand a decoder that reads only whole Ogg streams a short stream of packets.
  */
 
+import { concatBytes } from './concat-bytes';
+
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
   for (let i = 0; i < 256; i++) {
@@ -88,11 +90,5 @@ export const oggStream = (packets: readonly OggPacket[]): Uint8Array => {
   packets.forEach((p, i) => {
     pages.push(...packetPages(p, pages.length, { first: i === 0, last: i === packets.length - 1 }));
   });
-  const out = new Uint8Array(pages.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pages) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(pages);
 };
