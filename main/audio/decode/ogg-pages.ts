@@ -17,7 +17,8 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-const crc32 = (bytes: Uint8Array): number => {
+/** The Ogg page checksum of `bytes` (taken with the checksum field zeroed). */
+export const oggCrc32 = (bytes: Uint8Array): number => {
   let crc = 0;
   for (const b of bytes) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
   return crc;
@@ -51,7 +52,7 @@ const page = (f: PageFields): Uint8Array => {
   out[26] = f.lacing.length;
   out.set(f.lacing, 27);
   out.set(f.body, 27 + f.lacing.length);
-  v.setUint32(22, crc32(out), true);
+  v.setUint32(22, oggCrc32(out), true);
   return out;
 };
 
