@@ -9,7 +9,7 @@
  * on Praat with signals built for the question: docs/acoustics.md, "CPPS".
  */
 import { fft, nextPow2 } from './fft';
-import { resample } from './formants';
+import { resampleSound } from './resample';
 import { frameGrid, frameTime } from './frames';
 
 export interface CppsSettings {
@@ -64,7 +64,7 @@ interface Framing {
 
 const framing = (x: Float32Array, fs: number, s: CppsSettings): Framing => {
   const rate = 2 * s.maxFrequency;
-  const signal = Float64Array.from(resample(x, fs, rate));
+  const signal = resampleSound(x, fs, rate);
   const alpha = Math.exp((-2 * Math.PI * s.preEmphasisHz) / rate);
   for (let i = signal.length - 1; i > 0; i--) signal[i] = signal[i]! - alpha * signal[i - 1]!;
   const physical = 2 * (3 / s.pitchFloor);
@@ -265,7 +265,10 @@ const cepstralPeak = (
   const at = cepstrum[peak]!;
   const after = cepstrum[peak + 1]!;
   const curvature = before - 2 * at + after;
-  const offset = curvature < 0 ? (0.5 * (before - after)) / curvature : 0;
+  // Only a local maximum is interpolated (its vertex is then within half a bin); a highest point at the
+  // edge of the search range, on a slope, is taken as it is.
+  const isLocalMaximum = at >= before && at >= after && curvature < 0;
+  const offset = isLocalMaximum ? (0.5 * (before - after)) / curvature : 0;
   return { height: at - 0.25 * (before - after) * offset, bin: peak + offset };
 };
 
@@ -319,11 +322,12 @@ export const peakProminence = (
 export const cpps = (x: Float32Array, fs: number, s: CppsSettings = CPPS_DEFAULTS): number | null => {
   const source = powerCepstrogram(x, fs, s);
   let sum = 0;
-  let frames = 0;
+  let sounding = 0;
   forEachSmoothedFrameDb(source, s, (cepstrum, index) => {
+    // A frame of digital silence has a flat cepstrum and counts with prominence 0, as in Praat.
     if (source.silentAt(index)) return;
     sum += peakProminence(cepstrum, source.rate, s).prominenceDb;
-    frames++;
+    sounding++;
   });
-  return frames > 0 ? sum / frames : null;
+  return sounding > 0 ? sum / source.count : null;
 };

@@ -7,6 +7,7 @@
  * formants (frequency = angle · fs / 2π); roots below 50 Hz or above the maximum formant − 50 Hz are
  * dropped.
  */
+import { phasePeriod } from './resample';
 import { frameGrid, frameTime, sampleAt } from './frames';
 
 export interface FormantSettings {
@@ -74,16 +75,6 @@ export const resample = (x: Float32Array, fromRate: number, toRate: number, half
     out[j] = acc;
   }
   return out;
-};
-
-/** The number of outputs after which the resampling phases repeat (1 when they do not within 1,000). */
-const phasePeriod = (fromRate: number, toRate: number): number => {
-  if (!Number.isInteger(fromRate) || !Number.isInteger(toRate)) return 1;
-  let a = fromRate;
-  let b = toRate;
-  while (b > 0) [a, b] = [b, a % b];
-  const period = toRate / a;
-  return period <= 1000 ? period : 1;
 };
 
 /** Working arrays of `burg`, reused from frame to frame (a frame of formant analysis is a few hundred samples). */
