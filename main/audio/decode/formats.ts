@@ -3,5 +3,6 @@
  * the file's first bytes opens it. Each entry lives in its own module in this folder.
  */
 import type { DecodableFormat } from './decoder';
+import { WAV_FORMAT } from './wav-decoder';
 
-export const DECODABLE_FORMATS: readonly DecodableFormat[] = [];
+export const DECODABLE_FORMATS: readonly DecodableFormat[] = [WAV_FORMAT];
