@@ -46,3 +46,23 @@ export const readFileHead = async (path: string, n: number): Promise<{ head: Uin
     await fh.close();
   }
 };
+
+const FIRST_HEAD_BYTES = 1 << 20;
+const LONGEST_HEAD_BYTES = 64 << 20;
+
+/**
+ * Parses a header from the file's first bytes: 1 MiB at first, eight times more each time `parse`
+ * answers null (the samples start further in, after long metadata), up to 64 MiB.
+ */
+export const parseFileHead = async <T>(
+  path: string,
+  parse: (head: Uint8Array, size: number) => T | null,
+  tooFar: T,
+): Promise<T> => {
+  for (let want = FIRST_HEAD_BYTES; ; want *= 8) {
+    const { head, size } = await readFileHead(path, want);
+    const parsed = parse(head, size);
+    if (parsed !== null) return parsed;
+    if (size <= head.length || want >= LONGEST_HEAD_BYTES) return tooFar;
+  }
+};

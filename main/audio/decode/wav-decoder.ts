@@ -7,14 +7,11 @@ import { err, ok, type Result } from '../../../shared/result';
 import { framesIn, parseWavHeader, type WavInfo } from '../wav';
 import { decodeImaBlock, decodeMsBlock } from './adpcm';
 import type { AudioDecoder, DecodableFormat, DecodeProblem, PcmChunk } from './decoder';
-import { readFileBlocks, readFileHead } from './file-blocks';
-import { deinterleave, type SampleEncoding } from './pcm-samples';
+import { parseFileHead, readFileBlocks } from './file-blocks';
+import { interleavedDecoder } from './interleaved-decoder';
+import type { SampleEncoding } from './pcm-samples';
 
 export const WAV_DECODER = 'Voicescope WAV reader (RIFF/RF64; G.711; IMA and Microsoft ADPCM)';
-
-/** Headers are read this far at first, then further when the samples start later (long metadata). */
-const FIRST_HEAD_BYTES = 1 << 20;
-const LONGEST_HEAD_BYTES = 64 << 20;
 
 const ascii = (b: Uint8Array, at: number, text: string): boolean =>
   [...text].every((ch, i) => b[at + i] === ch.charCodeAt(0));
@@ -29,17 +26,6 @@ const encodingOf = (info: WavInfo): SampleEncoding => {
   if (info.codec === 'float') return { kind: 'float', bytes: width === 8 ? 8 : 4, bigEndian: false };
   return { kind: 'int', bytes: width as 1 | 2 | 3 | 4, bigEndian: false, unsigned8: true };
 };
-
-async function* plainChunks(path: string, info: WavInfo): AsyncGenerator<PcmChunk> {
-  const enc = encodingOf(info);
-  for await (const block of readFileBlocks(
-    path,
-    info.dataOffset,
-    info.frames * info.blockAlign,
-    info.blockAlign,
-  ))
-    yield { channels: deinterleave(block, enc, info.channels) };
-}
 
 /** The blocks of one read joined into one chunk per channel. */
 const joined = (parts: readonly Float32Array[][], channels: number): PcmChunk => {
@@ -79,32 +65,40 @@ const problemOf = (code: string, detail: string): DecodeProblem => ({
   detail,
 });
 
-const readHeader = async (path: string): Promise<Result<WavInfo, DecodeProblem>> => {
-  let want = FIRST_HEAD_BYTES;
-  for (;;) {
-    const { head, size } = await readFileHead(path, want);
-    const parsed = parseWavHeader(head, size, { companded: true });
-    if (parsed.ok) return parsed;
-    const more = (parsed.error.code === 'no_data' || parsed.error.code === 'no_fmt') && size > head.length;
-    if (!more || want >= LONGEST_HEAD_BYTES) return err(problemOf(parsed.error.code, parsed.error.detail));
-    want *= 8;
-  }
-};
+const readHeader = (path: string): Promise<Result<WavInfo, DecodeProblem>> =>
+  parseFileHead<Result<WavInfo, DecodeProblem>>(
+    path,
+    (head, size) => {
+      const parsed = parseWavHeader(head, size, { companded: true });
+      if (parsed.ok) return parsed;
+      const more = (parsed.error.code === 'no_data' || parsed.error.code === 'no_fmt') && size > head.length;
+      return more ? null : err(problemOf(parsed.error.code, parsed.error.detail));
+    },
+    err({ code: 'corrupt', detail: 'This WAV file has no audio data in its first 64 MB, so it is damaged.' }),
+  );
 
 const open = async (path: string): Promise<Result<AudioDecoder, DecodeProblem>> => {
   const header = await readHeader(path);
   if (!header.ok) return header;
   const info = header.value;
+  const stream = {
+    container: 'wav',
+    codec: info.codec,
+    sampleRateHz: info.sampleRateHz,
+    channels: info.channels,
+    decoder: WAV_DECODER,
+  };
+  if (info.adpcm === undefined)
+    return ok(
+      interleavedDecoder(
+        path,
+        { dataOffset: info.dataOffset, frames: info.frames, encoding: encodingOf(info) },
+        stream,
+      ),
+    );
   return ok({
-    info: {
-      container: 'wav',
-      codec: info.codec,
-      sampleRateHz: info.sampleRateHz,
-      channels: info.channels,
-      durationSeconds: info.durationSeconds,
-      decoder: WAV_DECODER,
-    },
-    chunks: () => (info.adpcm === undefined ? plainChunks(path, info) : adpcmChunks(path, info)),
+    info: { ...stream, durationSeconds: info.durationSeconds },
+    chunks: () => adpcmChunks(path, info),
   });
 };
 

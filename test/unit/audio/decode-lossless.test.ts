@@ -126,6 +126,35 @@ const WAV_CASES: readonly Case[] = [
   { name: 'ms2.wav', args: ['-c:a', 'adpcm_ms'], stereo: true, codec: 'ms-adpcm' },
 ];
 
+const AIFF_CAF_CASES: readonly Case[] = [
+  { name: 's16.aiff', args: ['-c:a', 'pcm_s16be'], stereo: true, codec: 'pcm' },
+  { name: 's24.aiff', args: ['-c:a', 'pcm_s24be'], codec: 'pcm' },
+  { name: 's8.aiff', args: ['-c:a', 'pcm_s8'], codec: 'pcm' },
+  { name: 'none.aifc', args: ['-c:a', 'pcm_s32be', '-f', 'aiff'], codec: 'pcm' },
+  { name: 'sowt.aifc', args: ['-c:a', 'pcm_s16le'], stereo: true, codec: 'pcm' },
+  { name: 'fl32.aifc', args: ['-c:a', 'pcm_f32be'], codec: 'float' },
+  { name: 'fl64.aifc', args: ['-c:a', 'pcm_f64be'], stereo: true, codec: 'float' },
+  { name: 'alaw.aifc', args: ['-c:a', 'pcm_alaw', '-ar', '8000'], codec: 'alaw' },
+  { name: 'ulaw.aifc', args: ['-c:a', 'pcm_mulaw'], codec: 'mulaw' },
+  { name: 's16be.caf', args: ['-c:a', 'pcm_s16be'], stereo: true, codec: 'pcm' },
+  { name: 's16le.caf', args: ['-c:a', 'pcm_s16le'], codec: 'pcm' },
+  { name: 's24le.caf', args: ['-c:a', 'pcm_s24le'], stereo: true, codec: 'pcm' },
+  { name: 'f32le.caf', args: ['-c:a', 'pcm_f32le'], codec: 'float' },
+  { name: 'f64be.caf', args: ['-c:a', 'pcm_f64be'], codec: 'float' },
+  { name: 'alaw.caf', args: ['-c:a', 'pcm_alaw', '-ar', '8000'], codec: 'alaw' },
+  { name: 'ulaw.caf', args: ['-c:a', 'pcm_mulaw'], stereo: true, codec: 'mulaw' },
+];
+
+describeWithTool('ffmpeg', 'AIFF, AIFF-C and uncompressed CAF decode as ffmpeg decodes them', () => {
+  for (const c of AIFF_CAF_CASES)
+    itWithTool(
+      'ffmpeg',
+      `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
+      () => expectSameAsFfmpeg(c),
+      60_000,
+    );
+});
+
 describeWithTool('ffmpeg', 'WAV in every encoding decodes as ffmpeg decodes it', () => {
   for (const c of WAV_CASES)
     itWithTool(
