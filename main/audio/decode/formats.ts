@@ -5,6 +5,12 @@
 import type { DecodableFormat } from './decoder';
 import { AIFF_FORMAT } from './aiff-decoder';
 import { CAF_FORMAT } from './caf-decoder';
+import { FLAC_FORMAT } from './flac-decoder';
 import { WAV_FORMAT } from './wav-decoder';
 
-export const DECODABLE_FORMATS: readonly DecodableFormat[] = [WAV_FORMAT, AIFF_FORMAT, CAF_FORMAT];
+export const DECODABLE_FORMATS: readonly DecodableFormat[] = [
+  WAV_FORMAT,
+  AIFF_FORMAT,
+  CAF_FORMAT,
+  FLAC_FORMAT,
+];

@@ -145,6 +145,46 @@ const AIFF_CAF_CASES: readonly Case[] = [
   { name: 'ulaw.caf', args: ['-c:a', 'pcm_mulaw'], stereo: true, codec: 'mulaw' },
 ];
 
+const FLAC_CASES: readonly Case[] = [
+  { name: 'c0.flac', args: ['-c:a', 'flac', '-compression_level', '0'], codec: 'flac' },
+  { name: 'c5.flac', args: ['-c:a', 'flac', '-compression_level', '5'], stereo: true, codec: 'flac' },
+  { name: 'c8.flac', args: ['-c:a', 'flac', '-compression_level', '8'], stereo: true, codec: 'flac' },
+  { name: 'c12.flac', args: ['-c:a', 'flac', '-compression_level', '12'], codec: 'flac' },
+  { name: 'fixed.flac', args: ['-c:a', 'flac', '-lpc_type', 'fixed'], stereo: true, codec: 'flac' },
+  {
+    name: 'cholesky.flac',
+    args: ['-c:a', 'flac', '-lpc_type', 'cholesky', '-lpc_passes', '2'],
+    codec: 'flac',
+  },
+  { name: 'none.flac', args: ['-c:a', 'flac', '-lpc_type', 'none'], codec: 'flac' },
+  { name: 'indep.flac', args: ['-c:a', 'flac', '-ch_mode', 'indep'], stereo: true, codec: 'flac' },
+  { name: 'left_side.flac', args: ['-c:a', 'flac', '-ch_mode', 'left_side'], stereo: true, codec: 'flac' },
+  { name: 'right_side.flac', args: ['-c:a', 'flac', '-ch_mode', 'right_side'], stereo: true, codec: 'flac' },
+  { name: 'mid_side.flac', args: ['-c:a', 'flac', '-ch_mode', 'mid_side'], stereo: true, codec: 'flac' },
+  {
+    name: 's24.flac',
+    args: ['-c:a', 'flac', '-sample_fmt', 's32', '-bits_per_raw_sample', '24'],
+    stereo: true,
+    codec: 'flac',
+  },
+  { name: '8k.flac', args: ['-c:a', 'flac', '-ar', '8000', '-frame_size', '1000'], codec: 'flac' },
+  {
+    name: 'exact.flac',
+    args: ['-c:a', 'flac', '-exact_rice_parameters', '1'],
+    codec: 'flac',
+  },
+];
+
+describeWithTool('ffmpeg', 'FLAC decodes bit-exact against ffmpeg', () => {
+  for (const c of FLAC_CASES)
+    itWithTool(
+      'ffmpeg',
+      `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
+      () => expectSameAsFfmpeg(c),
+      60_000,
+    );
+});
+
 describeWithTool('ffmpeg', 'AIFF, AIFF-C and uncompressed CAF decode as ffmpeg decodes them', () => {
   for (const c of AIFF_CAF_CASES)
     itWithTool(
