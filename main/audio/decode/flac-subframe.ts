@@ -4,7 +4,7 @@
  * Rice-coded in partitions (4- or 5-bit parameters, with an escape to plain binary). A subframe may say
  * its samples have wasted low bits, which are shifted back in.
  */
-import { BitReader } from './flac-bits';
+import { type BitReader } from './flac-bits';
 
 export class FlacDamage extends Error {}
 
