@@ -42,8 +42,8 @@ describe('opening a recording for decoding', () => {
     expect(Array.from(chunks[0]!.channels[0]!)).toEqual([
       8 / 32768,
       -8 / 32768,
-      32256 / 32768,
       -32256 / 32768,
+      32256 / 32768,
     ]);
   });
 
