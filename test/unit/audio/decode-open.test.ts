@@ -73,7 +73,8 @@ describe('opening a recording for decoding', () => {
       ]);
       expect(made.status).toBe(0);
       const bytes = new Uint8Array(readFileSync(flac));
-      bytes[bytes.length - 300] ^= 0x10;
+      const at = bytes.length - 300;
+      bytes[at] = bytes[at]! ^ 0x10;
       const r = await openAudioDecoder(file('damaged.flac', bytes));
       if (!r.ok) throw new Error(r.error.detail);
       await expect(async () => {
