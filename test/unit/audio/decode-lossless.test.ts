@@ -175,34 +175,19 @@ const FLAC_CASES: readonly Case[] = [
   },
 ];
 
-describeWithTool('ffmpeg', 'FLAC decodes bit-exact against ffmpeg', () => {
-  for (const c of FLAC_CASES)
-    itWithTool(
-      'ffmpeg',
-      `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
-      () => expectSameAsFfmpeg(c),
-      60_000,
-    );
-});
+const GROUPS: readonly (readonly [string, readonly Case[]])[] = [
+  ['WAV in every encoding decodes as ffmpeg decodes it', WAV_CASES],
+  ['AIFF, AIFF-C and uncompressed CAF decode as ffmpeg decodes them', AIFF_CAF_CASES],
+  ['FLAC decodes bit-exact against ffmpeg', FLAC_CASES],
+];
 
-describeWithTool('ffmpeg', 'AIFF, AIFF-C and uncompressed CAF decode as ffmpeg decodes them', () => {
-  for (const c of AIFF_CAF_CASES)
-    itWithTool(
-      'ffmpeg',
-      `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
-      () => expectSameAsFfmpeg(c),
-      60_000,
-    );
-});
-
-describeWithTool('ffmpeg', 'WAV in every encoding decodes as ffmpeg decodes it', () => {
-  for (const c of WAV_CASES)
-    itWithTool(
-      'ffmpeg',
-      `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
-      () => expectSameAsFfmpeg(c),
-      60_000,
-    );
-});
-
-export { expectSameAsFfmpeg, type Case };
+for (const [title, cases] of GROUPS)
+  describeWithTool('ffmpeg', title, () => {
+    for (const c of cases)
+      itWithTool(
+        'ffmpeg',
+        `${c.name}: ${c.args.join(' ')}${c.stereo ? ', stereo' : ''}`,
+        () => expectSameAsFfmpeg(c),
+        60_000,
+      );
+  });
