@@ -9,16 +9,30 @@
  * truncated file: what is there is used and `truncated` is set. A `data` size of 0xFFFFFFFF (written
  * by streaming recorders that could not seek back) means "to the end of the file".
  *
- * Supported encodings: integer PCM of 1–32 bits (8-bit and narrower unsigned, wider signed; samples
- * are left-justified in 1–4 byte containers, so 12-, 20- or 24-bit-in-32 read correctly), IEEE float
- * of 32 and 64 bits, and WAVE_FORMAT_EXTENSIBLE (0xFFFE) whose SubFormat GUID is PCM or IEEE float.
- * Anything else (ADPCM, A-law, µ-law, MP3-in-WAV, ...) is refused with a reason a researcher can act
- * on. Problems are values (`Result`), never exceptions.
+ * Encodings read by `readMonoSamples` and `readChannelSamples`: integer PCM of 1–32 bits (8-bit and
+ * narrower unsigned, wider signed; samples are left-justified in 1–4 byte containers, so 12-, 20- or
+ * 24-bit-in-32 read correctly), IEEE float of 32 and 64 bits, and WAVE_FORMAT_EXTENSIBLE (0xFFFE) whose
+ * SubFormat GUID is PCM or IEEE float. With `{ companded: true }` the header parser also accepts the
+ * encodings the streaming decoder (main/audio/decode/wav-decoder.ts) decodes: A-law and µ-law (G.711),
+ * IMA ADPCM and Microsoft ADPCM. Anything else (MP3-in-WAV, GSM, ...) is refused with a reason a
+ * researcher can act on. Problems are values (`Result`), never exceptions.
  */
 import { err, ok, type Result } from '../../shared/result';
 import { sniffContainer } from './sniff';
 
-export type WavCodec = 'pcm' | 'float';
+export type WavCodec = 'pcm' | 'float' | 'alaw' | 'mulaw' | 'ima-adpcm' | 'ms-adpcm';
+
+/** What an ADPCM `fmt ` chunk adds: the samples each block holds, and Microsoft ADPCM's predictor pairs. */
+export interface AdpcmLayout {
+  readonly samplesPerBlock: number;
+  /** Microsoft ADPCM: the predictor coefficient pairs (scaled by 256) a block header picks from. */
+  readonly coefficients: readonly (readonly [number, number])[];
+}
+
+/** Which encodings a header may declare: the plain ones, or also those only the decoder reads. */
+export interface WavParseOptions {
+  readonly companded?: boolean;
+}
 
 /** The sample format a WAV file's `fmt ` chunk declares. */
 export interface WavFormat {
@@ -33,8 +47,10 @@ export interface WavFormat {
   readonly bitsPerSample: number;
   /** Bits that carry signal: `wValidBitsPerSample` of extensible files, else `bitsPerSample`. */
   readonly validBitsPerSample: number;
-  /** Bytes per frame (one sample of every channel). */
+  /** Bytes per frame (one sample of every channel); for ADPCM, bytes per block. */
   readonly blockAlign: number;
+  /** ADPCM only: the block layout. */
+  readonly adpcm?: AdpcmLayout;
 }
 
 /** What the header of a readable WAV file says, with the sizes checked against the file itself. */
@@ -61,7 +77,11 @@ export interface WavProblem {
 }
 
 const FORMAT_PCM = 0x0001;
+const FORMAT_MS_ADPCM = 0x0002;
 const FORMAT_FLOAT = 0x0003;
+const FORMAT_ALAW = 0x0006;
+const FORMAT_MULAW = 0x0007;
+const FORMAT_IMA_ADPCM = 0x0011;
 const FORMAT_EXTENSIBLE = 0xfffe;
 const SIZE_UNKNOWN = 0xffffffff;
 
@@ -175,7 +195,115 @@ const printable = (id: string): string => (/^[\x20-\x7e]{4}$/.test(id) ? `'${id}
 
 const CONTAINER_NAMES = { mp3: 'an MP3', mp4: 'an MP4 (M4A)', ogg: 'an Ogg' } as const;
 
-const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Result<WavFormat, WavProblem> => {
+/** The format tags the product can read, with the codec each is; the companded ones only for the decoder. */
+const PLAIN_TAGS: ReadonlyMap<number, WavCodec> = new Map([
+  [FORMAT_PCM, 'pcm'],
+  [FORMAT_FLOAT, 'float'],
+]);
+const DECODER_TAGS: ReadonlyMap<number, WavCodec> = new Map([
+  ...PLAIN_TAGS,
+  [FORMAT_ALAW, 'alaw'],
+  [FORMAT_MULAW, 'mulaw'],
+  [FORMAT_IMA_ADPCM, 'ima-adpcm'],
+  [FORMAT_MS_ADPCM, 'ms-adpcm'],
+]);
+
+/** Microsoft ADPCM's seven standard predictor pairs, used when a header lists none. */
+const MS_ADPCM_STANDARD_COEFFICIENTS: readonly (readonly [number, number])[] = [
+  [256, 0],
+  [512, -256],
+  [0, 0],
+  [192, 64],
+  [240, 0],
+  [460, -208],
+  [392, -232],
+];
+
+/** Bytes of one channel's block header: IMA 4 (predictor, step index, reserved), Microsoft 7. */
+export const ADPCM_HEADER_BYTES = { 'ima-adpcm': 4, 'ms-adpcm': 7 } as const;
+
+const damaged = (what: string): Result<never, WavProblem> =>
+  problem('bad_header', `This WAV file's header is inconsistent: ${what}, so the file is damaged.`);
+
+/** The ADPCM block layout from the `fmt ` chunk's extension, or worked out from the block size. */
+const adpcmLayout = (
+  codec: 'ima-adpcm' | 'ms-adpcm',
+  dv: DataView,
+  body: number,
+  size: number,
+  channels: number,
+  blockAlign: number,
+): Result<AdpcmLayout, WavProblem> => {
+  const header = ADPCM_HEADER_BYTES[codec] * channels;
+  if (blockAlign <= header) return damaged(`an ADPCM block of ${blockAlign} bytes cannot hold its header`);
+  const extra = size >= 18 ? dv.getUint16(body + 16, true) : 0;
+  // IMA: 8 samples in each 4 bytes of a channel, after the header's one; Microsoft: 2 per byte, after 2.
+  const fromSize =
+    codec === 'ima-adpcm'
+      ? 1 + Math.floor((blockAlign - header) / (4 * channels)) * 8
+      : 2 + Math.floor(((blockAlign - header) * 2) / channels);
+  const declared = extra >= 2 && size >= 20 ? dv.getUint16(body + 18, true) : 0;
+  const samplesPerBlock = declared > 0 && declared <= fromSize ? declared : fromSize;
+  if (codec === 'ima-adpcm') return ok({ samplesPerBlock, coefficients: [] });
+  const count = extra >= 4 && size >= 22 ? dv.getUint16(body + 20, true) : 0;
+  if (count === 0 || size < 22 + count * 4)
+    return ok({ samplesPerBlock, coefficients: MS_ADPCM_STANDARD_COEFFICIENTS });
+  const coefficients = Array.from(
+    { length: count },
+    (_, i) => [dv.getInt16(body + 22 + i * 4, true), dv.getInt16(body + 24 + i * 4, true)] as const,
+  );
+  return ok({ samplesPerBlock, coefficients });
+};
+
+/** The codec tag of an extensible file's SubFormat GUID, or a refusal when the GUID is not a standard one. */
+const extensibleTag = (
+  b: Uint8Array,
+  dv: DataView,
+  body: number,
+  size: number,
+): Result<{ tag: number; validBits: number }, WavProblem> => {
+  if (size < 40)
+    return problem(
+      'bad_header',
+      `This WAV file says its format is "extensible" but its format chunk is ${size} bytes long instead of 40, so the file is damaged.`,
+    );
+  if (!GUID_TAIL.every((v, i) => b[body + 26 + i] === v)) {
+    return problem(
+      'unsupported_codec',
+      'This extensible WAV file names its codec with a vendor-specific GUID; only uncompressed PCM or float WAV can be read.',
+    );
+  }
+  return ok({ tag: dv.getUint16(body + 24, true), validBits: dv.getUint16(body + 18, true) });
+};
+
+/** The sample width the codec allows, or a refusal in a researcher's words. */
+const checkSampleWidth = (codec: WavCodec, bits: number): Result<true, WavProblem> => {
+  if (bits === 0)
+    return problem('bad_header', 'This WAV file says it has 0 bits per sample, so the file is damaged.');
+  if (codec === 'pcm' && bits > 32)
+    return problem(
+      'unsupported_codec',
+      `This WAV file has ${bits}-bit PCM samples; PCM of up to 32 bits can be read.`,
+    );
+  if (codec === 'float' && bits !== 32 && bits !== 64)
+    return problem(
+      'unsupported_codec',
+      `This WAV file has ${bits}-bit floating-point samples; only 32- and 64-bit float can be read.`,
+    );
+  if ((codec === 'alaw' || codec === 'mulaw') && bits !== 8)
+    return damaged(
+      `G.711 ${codec === 'alaw' ? 'A-law' : 'µ-law'} samples are 8 bits, but the header says ${bits}`,
+    );
+  return ok(true);
+};
+
+const parseFmt = (
+  b: Uint8Array,
+  dv: DataView,
+  body: number,
+  size: number,
+  options: WavParseOptions,
+): Result<WavFormat, WavProblem> => {
   if (size < 16)
     return problem(
       'bad_header',
@@ -190,43 +318,25 @@ const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Resu
   let validBitsPerSample = bitsPerSample;
   const extensible = formatTag === FORMAT_EXTENSIBLE;
   if (extensible) {
-    if (size < 40)
-      return problem(
-        'bad_header',
-        `This WAV file says its format is "extensible" but its format chunk is ${size} bytes long instead of 40, so the file is damaged.`,
-      );
-    const valid = dv.getUint16(body + 18, true);
-    if (valid !== 0) validBitsPerSample = valid;
-    codecTag = dv.getUint16(body + 24, true);
-    const standard = GUID_TAIL.every((v, i) => b[body + 26 + i] === v);
-    if (!standard) {
-      return problem(
-        'unsupported_codec',
-        'This extensible WAV file names its codec with a vendor-specific GUID; only uncompressed PCM or float WAV can be read.',
-      );
-    }
+    const sub = extensibleTag(b, dv, body, size);
+    if (!sub.ok) return sub;
+    codecTag = sub.value.tag;
+    if (sub.value.validBits !== 0) validBitsPerSample = sub.value.validBits;
   }
-  if (codecTag !== FORMAT_PCM && codecTag !== FORMAT_FLOAT) return refuseCodec(codecTag);
-  const codec: WavCodec = codecTag === FORMAT_PCM ? 'pcm' : 'float';
+  const codec = (options.companded === true ? DECODER_TAGS : PLAIN_TAGS).get(codecTag);
+  if (codec === undefined) return refuseCodec(codecTag);
   if (channels === 0)
     return problem('bad_header', 'This WAV file says it has 0 channels, so the file is damaged.');
   if (sampleRateHz === 0)
     return problem('bad_header', 'This WAV file says its sample rate is 0 Hz, so the file is damaged.');
-  if (codec === 'pcm' && (bitsPerSample < 1 || bitsPerSample > 32)) {
-    return bitsPerSample === 0
-      ? problem('bad_header', 'This WAV file says it has 0 bits per sample, so the file is damaged.')
-      : problem(
-          'unsupported_codec',
-          `This WAV file has ${bitsPerSample}-bit PCM samples; PCM of up to 32 bits can be read.`,
-        );
-  }
-  if (codec === 'float' && bitsPerSample !== 32 && bitsPerSample !== 64) {
-    return problem(
-      'unsupported_codec',
-      `This WAV file has ${bitsPerSample}-bit floating-point samples; only 32- and 64-bit float can be read.`,
-    );
-  }
+  const width = checkSampleWidth(codec, bitsPerSample);
+  if (!width.ok) return width;
   if (validBitsPerSample > bitsPerSample) validBitsPerSample = bitsPerSample;
+  const common = { codec, formatTag, extensible, channels, sampleRateHz, bitsPerSample, validBitsPerSample };
+  if (codec === 'ima-adpcm' || codec === 'ms-adpcm') {
+    const layout = adpcmLayout(codec, dv, body, size, channels, blockAlignDeclared);
+    return layout.ok ? ok({ ...common, blockAlign: blockAlignDeclared, adpcm: layout.value }) : layout;
+  }
   const expectedAlign = channels * Math.ceil(bitsPerSample / 8);
   // A block align of 0 is a writer's slip with one possible meaning; any other mismatch is damage.
   const blockAlign = blockAlignDeclared === 0 ? expectedAlign : blockAlignDeclared;
@@ -236,16 +346,7 @@ const parseFmt = (b: Uint8Array, dv: DataView, body: number, size: number): Resu
       `This WAV file's header is inconsistent: ${channels} channel(s) of ${bitsPerSample}-bit samples take ${expectedAlign} bytes per frame, but the header says ${blockAlign}.`,
     );
   }
-  return ok({
-    codec,
-    formatTag,
-    extensible,
-    channels,
-    sampleRateHz,
-    bitsPerSample,
-    validBitsPerSample,
-    blockAlign,
-  });
+  return ok({ ...common, blockAlign });
 };
 
 interface DataChunk {
@@ -259,7 +360,11 @@ interface DataChunk {
  * (everything up to the samples) with the file's real length as `fileLength`: a data chunk that claims
  * more than the file holds is `truncated`.
  */
-export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Result<WavInfo, WavProblem> => {
+export const parseWavHeader = (
+  bytes: Uint8Array,
+  fileLength = bytes.length,
+  options: WavParseOptions = {},
+): Result<WavInfo, WavProblem> => {
   const len = fileLength;
   const readable = Math.min(len, bytes.length);
   if (len < 12)
@@ -306,7 +411,7 @@ export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Re
       if (available < 16 || body + 16 > readable) {
         return problem('bad_header', 'This WAV file ends inside its format chunk, so the file is damaged.');
       }
-      const parsed = parseFmt(bytes, dv, body, Math.min(size, available, readable - body));
+      const parsed = parseFmt(bytes, dv, body, Math.min(size, available, readable - body), options);
       if (!parsed.ok) return parsed;
       fmt = parsed.value;
     } else if (id === 'data' && data === null) {
@@ -344,16 +449,9 @@ export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Re
       'This WAV file has a format chunk but no audio data chunk; the file may have been cut short while it was written.',
     );
 
-  const frames = Math.floor(data.bytes / fmt.blockAlign);
+  const frames = framesIn(fmt, data.bytes);
   return ok({
-    codec: fmt.codec,
-    formatTag: fmt.formatTag,
-    extensible: fmt.extensible,
-    channels: fmt.channels,
-    sampleRateHz: fmt.sampleRateHz,
-    bitsPerSample: fmt.bitsPerSample,
-    validBitsPerSample: fmt.validBitsPerSample,
-    blockAlign: fmt.blockAlign,
+    ...fmt,
     dataOffset: data.offset,
     dataBytes: data.bytes,
     frames,
@@ -361,6 +459,24 @@ export const parseWavHeader = (bytes: Uint8Array, fileLength = bytes.length): Re
     bitRateBps: fmt.sampleRateHz * fmt.bitsPerSample * fmt.channels,
     truncated: data.truncated,
   });
+};
+
+/** Whole frames in `bytes` of samples; an ADPCM block cut short still holds the samples before the cut. */
+export const framesIn = (fmt: WavFormat, bytes: number): number => {
+  const blocks = Math.floor(bytes / fmt.blockAlign);
+  if (fmt.adpcm === undefined) return blocks;
+  const whole = blocks * fmt.adpcm.samplesPerBlock;
+  const rest = bytes - blocks * fmt.blockAlign;
+  return whole + adpcmSamplesInPartialBlock(fmt, rest);
+};
+
+const adpcmSamplesInPartialBlock = (fmt: WavFormat, rest: number): number => {
+  const ch = fmt.channels;
+  if (fmt.codec !== 'ima-adpcm' && fmt.codec !== 'ms-adpcm') return 0;
+  const body = rest - ADPCM_HEADER_BYTES[fmt.codec] * ch;
+  if (body < 0) return 0;
+  const n = fmt.codec === 'ima-adpcm' ? 1 + Math.floor(body / (4 * ch)) * 8 : 2 + Math.floor((body * 2) / ch);
+  return Math.min(n, fmt.adpcm?.samplesPerBlock ?? n);
 };
 
 const clampUnit = (v: number): number => (v > 1 ? 1 : v < -1 ? -1 : v === v ? v : 0);

@@ -46,3 +46,14 @@ export interface DecodableFormat {
   recognise(head: Uint8Array): boolean;
   open(path: string, head: Uint8Array): Promise<Result<AudioDecoder, DecodeProblem>>;
 }
+
+/**
+ * What `chunks()` throws when damage is found only while decoding (a frame whose checksum fails, a
+ * stream cut inside a frame): the problem, in the same words as an opening problem.
+ */
+export class DecodeFailure extends Error {
+  constructor(readonly problem: DecodeProblem) {
+    super(problem.detail);
+    this.name = 'DecodeFailure';
+  }
+}
