@@ -64,7 +64,7 @@ import { createScopedEncoder } from './scoped-rows';
 import { statTable } from './stat-variables';
 import { ParticipantSummary, type SummaryReference } from './summary';
 import { TextWidths } from './text-widths';
-import { writeWorkbook } from './workbook';
+import { Workbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
 import { boundToUtcMs, utcCell, utcSelection, zonedClock } from './time';
 import { completenessOf } from '../../shared/visit-accounting';
@@ -86,6 +86,8 @@ export interface RunExportOptions {
   readonly signal?: AbortSignal;
   /** How files are opened; tests pass one that fails like a full disk. */
   readonly openWrite?: OpenWrite;
+  /** Rows per sheet of the workbook, the header included, before a table continues on the next (tests make it small). */
+  readonly sheetRows?: number;
 }
 
 const slug = (name: string, id: number): string => {
@@ -272,6 +274,7 @@ const openCsvSinks = (
   req: ExportRequest,
   open: OpenWrite,
   opened: TextSink[],
+  book: Workbook | null,
 ) => {
   const bom = req.preset === 'excel';
   const widths = new Map<string, TextWidths>();
@@ -284,7 +287,7 @@ const openCsvSinks = (
   const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> => {
     const text = new TextSink(f.name, open(join(dir, f.name)));
     opened.push(text);
-    return new CsvSink(text, f.columns, bom, widthsOf(f));
+    return new CsvSink(text, f.columns, bom, widthsOf(f), book?.sheet(f.name, f.columns) ?? null);
   };
   const recordings = sink(files.recordings);
   const long = files.long ? sink(files.long) : null;
@@ -427,11 +430,11 @@ const writeMeasureRows = (pass: Pass, rec: SelectedRecording, ctx: RecordingCtx,
   const at = { recording: r.id, recordedAt: r.recordedAt, utc: ctx.recordedUtc, local: ctx.recorded };
   const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
   Object.assign(lc, ctx);
-  longRows?.recording(lc);
+  if (long && longRows) long.scope(longRows, 'recording', lc);
   for (const pair of rec.pairs) {
     tally.pairs++;
     lc.pair = pair;
-    longRows?.pair(lc);
+    if (long && longRows) long.scope(longRows, 'pair', lc);
     for (const m of pass.measuresOf.get(pair.type) ?? []) {
       const v = rec.values[m.key];
       if (v === undefined) tally.missing++;
@@ -454,7 +457,7 @@ const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
   const long = pass.sinks.long;
   if (!ctx.local || !long || !longRows) return;
   lc.pair = localPair(ctx.local);
-  longRows.pair(lc);
+  long.scope(longRows, 'pair', lc);
   for (const d of LOCAL_MEASURE_DEFS) {
     lc.measure = d;
     lc.value = ctx.local.measures[d.key] ?? undefined;
@@ -462,14 +465,20 @@ const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
   }
 };
 
+/** What the pass waits for when it is behind: the CSV files and the workbook's sheets. */
+interface Paced {
+  readonly blocked: boolean;
+  ready(): Promise<void>;
+}
+
 /**
- * The one pass over the selected recordings, writing every CSV row. It waits when a stream asks it to,
+ * The one pass over the selected recordings, writing every CSV row (and sheet row). It waits when a stream asks it to,
  * reports progress at most every `progressEvery` ms and gives the event loop a turn every 20 ms, so the
  * app's main process stays responsive and a cancel gets through.
  */
 const streamRecordings = async (
   pass: Pass,
-  text: readonly TextSink[],
+  paced: readonly Paced[],
   signal: AbortSignal | undefined,
   progressEvery: number,
   progress: (stage: ExportProgress['stage']) => void,
@@ -488,7 +497,7 @@ const streamRecordings = async (
     writeMeasureRows(pass, rec, ctx, current);
     writeLocalMeasureRows(pass, ctx);
     pass.tally.done++;
-    if (text.some((s) => s.blocked)) for (const s of text) await s.ready();
+    if (paced.some((s) => s.blocked)) for (const s of paced) await s.ready();
     if ((pass.tally.done & 63) === 0) {
       const t = performance.now();
       if (t - lastProgress >= progressEvery) {
@@ -591,7 +600,7 @@ const writeDescriptions = async (
   d: DescribeInputs,
   widths: CsvSinks['widths'],
   written: WrittenFile[],
-  signal: AbortSignal | undefined,
+  book: Workbook | null,
 ) => {
   const { req, tables } = d;
   const putText = textWriter(dir);
@@ -602,13 +611,12 @@ const writeDescriptions = async (
     written.push(await putText(EXTRA_FILE.spss, 'loader', loadSps(stats, widths, req.timeZone)));
   if (req.extras.includes('stata'))
     written.push(await putText(EXTRA_FILE.stata, 'loader', loadDo(stats, req.timeZone)));
-  if (req.extras.includes('xlsx'))
+  if (book)
     written.push(
-      await writeWorkbook(dir, EXTRA_FILE.xlsx, stats, {
+      await book.finish({
         tables,
         settings: settingsRows(describeExport(d, written)),
         warning: simulatedWarning(d.tally.simulatedRecordings, d.recordings),
-        signal,
       }),
     );
   const description = describeExport(d, written);
@@ -687,6 +695,7 @@ export const runExport = async (
   const { reader, close } = openSnapshotReader(db);
   let tmp: string | null = null;
   const text: TextSink[] = [];
+  let book: Workbook | null = null;
   try {
     const study = findStudy(reader, req.studyId);
     if (!study) return err(unknownStudy(req.studyId));
@@ -712,7 +721,9 @@ export const runExport = async (
     // The study's local acoustic measures and quality control, exported when any recording has them.
     const localOf = measurementsOfStudy(reader, req.studyId);
     const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
-    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text);
+    const tables = tableDefs(files);
+    if (req.extras.includes('xlsx')) book = new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows);
+    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text, book);
     const measures = selectedMeasures(req);
     const tally = newTally();
     const progress = progressReporter(o.onProgress, tally, counts.recordings, sinks, text);
@@ -732,7 +743,13 @@ export const runExport = async (
       tally,
       lc: {} as Pass['lc'],
     };
-    await streamRecordings(pass, text, o.signal, o.progressIntervalMs ?? 250, progress);
+    await streamRecordings(
+      pass,
+      book ? [...text, book] : text,
+      o.signal,
+      o.progressIntervalMs ?? 250,
+      progress,
+    );
     if (o.signal?.aborted) throw new ExportCancelled();
     writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
     progress('describing');
@@ -744,11 +761,11 @@ export const runExport = async (
       appVersion: o.appVersion,
       dbSchemaVersion: schemaVersion(reader),
       exportedAt: new Date(exportedAtMs).toISOString(),
-      tables: tableDefs(files),
+      tables,
       recordings: counts.recordings,
       tally,
     };
-    await writeDescriptions(tmp, described, sinks.widths, written, o.signal);
+    await writeDescriptions(tmp, described, sinks.widths, written, book);
 
     if (o.signal?.aborted) throw new ExportCancelled();
     const target = join(o.outDir, folderName);
@@ -761,7 +778,7 @@ export const runExport = async (
     if (e instanceof ExportCancelled) return err(cancelled());
     return err(fileProblem(e, o.outDir));
   } finally {
-    await Promise.all(text.map((s) => s.abandon()));
+    await Promise.all([...text.map((s) => s.abandon()), book?.abandon()]);
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => {});
     close();
   }
