@@ -54,8 +54,13 @@ export const sheetStart = (columns: readonly SheetColumn[]): string =>
 export const SHEET_END = '</sheetData></worksheet>';
 
 export const EMPTY_CELL = '<c/>';
-export const textCell = (s: string): string =>
-  `<c t="inlineStr"><is><t xml:space="preserve">${xmlText(s)}</t></is></c>`;
+/** A text element; told to keep its white space only when it has some at either end (a reader would trim it). */
+const t = (s: string): string =>
+  /^\s|\s$/.test(s) ? `<t xml:space="preserve">${xmlText(s)}</t>` : `<t>${xmlText(s)}</t>`;
+/** Text held in the cell itself. */
+export const textCell = (s: string): string => `<c t="inlineStr"><is>${t(s)}</is></c>`;
+/** Text held in the shared-strings part, by its index there. */
+export const sharedTextCell = (index: number): string => `<c t="s"><v>${index}</v></c>`;
 /** A finite number: JavaScript's number text is XML Schema's double. */
 export const numberCell = (n: number): string => `<c><v>${n}</v></c>`;
 export const booleanCell = (v: boolean): string => `<c t="b"><v>${v ? 1 : 0}</v></c>`;
@@ -71,6 +76,19 @@ const STYLES =
   `<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>` +
   `<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>` +
   `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+
+export const SHARED_STRINGS = 'xl/sharedStrings.xml';
+
+/** The shared-strings part: each string's index is its place in the list. */
+export const sharedStringsXml = (strings: Iterable<string>): string => {
+  let xml = '';
+  let n = 0;
+  for (const s of strings) {
+    xml += `<si>${t(s)}</si>`;
+    n++;
+  }
+  return `${HEAD}<sst xmlns="${MAIN}" uniqueCount="${n}">${xml}</sst>`;
+};
 
 export const worksheetPart = (i: number): string => `xl/worksheets/sheet${i + 1}.xml`;
 
@@ -89,6 +107,7 @@ export const packageParts = (sheetNames: readonly string[], creator: string): [s
         )
         .join('') +
       `<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>` +
+      `<Override PartName="/${SHARED_STRINGS}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>` +
       `<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>` +
       `</Types>`,
   ],
@@ -122,6 +141,7 @@ export const packageParts = (sheetNames: readonly string[], creator: string): [s
         )
         .join('') +
       `<Relationship Id="rId${sheetNames.length + 1}" Type="${REL}/styles" Target="styles.xml"/>` +
+      `<Relationship Id="rId${sheetNames.length + 2}" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` +
       `</Relationships>`,
   ],
   ['xl/styles.xml', STYLES],

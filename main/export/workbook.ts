@@ -30,6 +30,9 @@ import {
   EMPTY_CELL,
   numberCell,
   packageParts,
+  sharedStringsXml,
+  sharedTextCell,
+  SHARED_STRINGS,
   SHEET_END,
   sheetStart,
   textCell,
@@ -61,6 +64,32 @@ export interface WorkbookDescription {
 const text = (s: string): string =>
   s.length <= EXCEL_MAX_CHARS ? s : s.slice(0, EXCEL_MAX_CHARS - CUT_NOTE.length) + CUT_NOTE;
 
+/**
+ * The workbook's shared strings, bounded: short strings (codes, labels, units, keys), which repeat
+ * down the sheets, are written once in the shared-strings part and referred to by number, until the
+ * table is full; any other text is held in its cell.
+ */
+class SharedStrings {
+  private static readonly MAX_STRINGS = 65_536;
+  private static readonly MAX_CHARS = 64;
+  /** Each string with its cell. */
+  private readonly cells = new Map<string, string>();
+
+  cell(s: string): string {
+    let cell = this.cells.get(s);
+    if (cell === undefined) {
+      if (s.length > SharedStrings.MAX_CHARS || this.cells.size >= SharedStrings.MAX_STRINGS)
+        return textCell(s);
+      this.cells.set(s, (cell = sharedTextCell(this.cells.size)));
+    }
+    return cell;
+  }
+
+  xml(): string {
+    return sharedStringsXml(this.cells.keys());
+  }
+}
+
 /** The XML of one cell, from the value the CSV writes. */
 type CellXml = (c: Cell) => string;
 
@@ -73,7 +102,7 @@ const dateXml =
     return Number.isNaN(ms) ? textCell(String(c)) : dateCell(ms);
   };
 
-const cellXml = (v: StatVariable, neutralised: boolean): CellXml => {
+const cellXml = (v: StatVariable, neutralised: boolean, strings: SharedStrings): CellXml => {
   switch (v.kind) {
     case 'integer':
     case 'number':
@@ -93,7 +122,7 @@ const cellXml = (v: StatVariable, neutralised: boolean): CellXml => {
       return (c) =>
         c === null || c === ''
           ? EMPTY_CELL
-          : textCell(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
+          : strings.cell(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
   }
 };
 
@@ -167,7 +196,7 @@ class TableSheet<C> implements SheetRows<C> {
     columns: readonly ExportColumn<C>[],
   ) {
     const variables = statTable(def, 0).variables;
-    this.cells = variables.map((v, i) => cellXml(v, def.columns[i]?.neutralised ?? false));
+    this.cells = variables.map((v, i) => cellXml(v, def.columns[i]?.neutralised ?? false, book.strings));
     const layout: SheetColumn[] = variables.map((v) => ({
       width: widthOf(v),
       date: v.kind === 'utc' || v.kind === 'local',
@@ -324,6 +353,7 @@ const settingsXml = (d: WorkbookDescription): string =>
 export class Workbook {
   private readonly sheets = new Map<string, TableSheet<never>>();
   private seq = 0;
+  readonly strings = new SharedStrings();
   /** Data rows per sheet. */
   readonly maxRows: number;
 
@@ -377,6 +407,7 @@ export class Workbook {
       }
       zip.add(worksheetPart(parts.length), codebookXml(d.tables));
       zip.add(worksheetPart(parts.length + 1), settingsXml(d));
+      zip.add(SHARED_STRINGS, this.strings.xml());
       return { name: this.name, role: 'workbook', rows: null, ...(await zip.close()) };
     } catch (e) {
       zip.abandon();
