@@ -70,8 +70,8 @@ const text = (s: string): string =>
  * table is full; any other text is held in its cell.
  */
 class SharedStrings {
-  private static readonly MAX_STRINGS = 65_536;
-  private static readonly MAX_CHARS = 64;
+  private static readonly MAX_STRINGS = 16_384;
+  private static readonly MAX_CHARS = 48;
   /** Each string with its cell. */
   private readonly cells = new Map<string, string>();
 
