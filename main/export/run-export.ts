@@ -67,9 +67,9 @@ import { TextWidths } from './text-widths';
 import { Workbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
 import { boundToUtcMs, utcCell, utcSelection, zonedClock } from './time';
-import { completenessOf } from '../../shared/visit-accounting';
+import { completenessOf, type VisitRow } from '../../shared/visit-accounting';
 import { recordedAfterWithdrawal } from '../../shared/withdrawal';
-import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
+import { participantLedgers, type LedgerRecording, type ParticipantLedgers } from '../design/visit-ledger';
 import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
 export interface RunExportOptions {
@@ -138,12 +138,25 @@ const emptySelectionMessage = (r: ExportRequest): string => {
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
 };
 
-/** Each recording's visit cells, from the study's visit ledger. */
-const visitCellsOf = (ledger: VisitLedger | null) => {
+/**
+ * Each recording's visit cells, from its participant's entry of the visit ledger. The pass comes
+ * participant by participant, so one participant's entry is held at a time.
+ */
+const visitCellsOf = (ledger: ParticipantLedgers | null) => {
   const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
-  return (recordingId: number): VisitCells => {
-    const r = ledger?.byRecording.get(recordingId);
-    if (!r) return NO_VISIT;
+  const statusOf = new Map(ledger?.participants.map((p) => [p.id, p]) ?? []);
+  let participantId: number | null = null;
+  let entry: ReturnType<ParticipantLedgers['entryOf']> | null = null;
+  let byRecording = new Map<number, LedgerRecording>();
+  return (recordingId: number, ofParticipant: number): VisitCells => {
+    if (participantId !== ofParticipant) {
+      participantId = ofParticipant;
+      const p = statusOf.get(ofParticipant);
+      entry = ledger && p ? ledger.entryOf(p) : null;
+      byRecording = new Map(entry?.participant.recordings.map((r) => [r.id, r]) ?? []);
+    }
+    const r = byRecording.get(recordingId);
+    if (!r || !entry) return NO_VISIT;
     const a = r.assignment;
     const v = a.visitId === null ? undefined : index.get(a.visitId);
     return {
@@ -151,35 +164,40 @@ const visitCellsOf = (ledger: VisitLedger | null) => {
       index: v?.position ?? null,
       daysSinceBaseline: a.daysSinceBaseline,
       source: a.source,
-      afterWithdrawal: recordedAfterWithdrawal(r.date, r.participant),
+      afterWithdrawal: recordedAfterWithdrawal(r.date, entry.participant),
     };
   };
 };
 
 /**
  * visits.csv and completeness.csv: every expected visit of the export's participants (all of the
- * study's, or those the request names), whatever the date, session or state filters.
+ * study's, or those the request names), whatever the date, session or state filters. Read participant
+ * by participant; only the rows (one per expected visit) are kept, for the completeness table.
  */
 const writeVisitFiles = (
-  ledger: VisitLedger | null,
+  ledger: ParticipantLedgers | null,
   codes: readonly string[] | undefined,
   visitsSink: CsvSink<VisitRowCtx>,
   completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
 ): void => {
   if (!ledger) return;
   const wanted = codes ? new Set(codes) : null;
-  const byId = new Map(ledger.participants.map((p) => [p.id, p]));
-  const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
-  for (const row of rows) {
-    const p = byId.get(row.participantId)!;
-    const source = row.recording === null ? undefined : ledger.byRecording.get(row.recording)?.sourcePath;
-    visitsSink.row({
-      row,
-      status: p.status,
-      baseline: p.baseline?.date ?? null,
-      baselineSource: p.baseline?.source ?? null,
-      fileName: source === undefined ? null : fileNameOf(source),
-    });
+  const rows: VisitRow[] = [];
+  for (const status of ledger.participants) {
+    if (wanted !== null && !wanted.has(status.code)) continue;
+    const { participant: p, rows: mine } = ledger.entryOf(status);
+    const sourceOf = new Map(p.recordings.map((r) => [r.id, r.sourcePath]));
+    for (const row of mine) {
+      const source = row.recording === null ? undefined : sourceOf.get(row.recording);
+      visitsSink.row({
+        row,
+        status: p.status,
+        baseline: p.baseline?.date ?? null,
+        baselineSource: p.baseline?.source ?? null,
+        fileName: source === undefined ? null : fileNameOf(source),
+      });
+    }
+    rows.push(...mine);
   }
   for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
 };
@@ -349,7 +367,7 @@ interface Pass {
   readonly measures: readonly MeasureDef[];
   readonly measuresOf: ReadonlyMap<AnalysisType, readonly MeasureDef[]>;
   readonly localOf: ReturnType<typeof measurementsOfStudy>;
-  readonly visitOf: (recordingId: number) => VisitCells;
+  readonly visitOf: (recordingId: number, participantId: number) => VisitCells;
   readonly reference: SummaryReference;
   readonly tally: Tally;
   /** One mutable context for the long form, refilled for each row: no allocation per long-form row. */
@@ -396,7 +414,7 @@ const recordingCtxOf = (pass: Pass, rec: SelectedRecording): RecordingCtx => {
     uploaded: pass.clock(uploadedUtc),
     flags: rec.flags,
     local: pass.localOf.get(r.id) ?? null,
-    visit: pass.visitOf(r.id),
+    visit: pass.visitOf(r.id, r.participantId),
   };
 };
 
@@ -712,7 +730,7 @@ export const runExport = async (
       );
 
     const exportedAtMs = now();
-    const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
+    const ledger = participantLedgers(reader, study.id, exportedAtMs);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const partial = await makePartialFolder(o.outDir, folderName);
     if (!partial.ok) return partial;
