@@ -86,6 +86,41 @@ export const participantAssignments = (
   return { design, ...assignParticipant(design, p, recordingVisitFactsOfParticipant(db, participantId)) };
 };
 
+/** One participant's entry of the ledger: baseline, recordings with their visits, and expected-visit rows. */
+const ledgerEntry = (
+  design: StoredDesign,
+  today: string,
+  p: ParticipantStatusRow,
+  facts: readonly RecordingVisitFacts[],
+): { participant: LedgerParticipant; rows: VisitRow[] } => {
+  const { baseline, recordings } = assignParticipant(design, p, facts);
+  const rows = visitRowsOf(
+    design.visits,
+    { ...p, baseline: baseline?.date ?? null },
+    recordings.map((r) => ({ id: r.id, visitId: r.assignment.visitId, date: r.date, outcome: r.outcome })),
+    design,
+    today,
+  );
+  return { participant: { ...p, baseline, recordings }, rows };
+};
+
+/**
+ * The study's ledger one participant at a time, each participant's recordings read when asked: for a
+ * reader that must not hold every recording of a large study at once (the export).
+ */
+export const participantLedgers = (db: Db, studyId: number, nowMs: number) => {
+  const design = designOf(db, studyId);
+  if (!design) return null;
+  const today = localDate(new Date(nowMs).toISOString(), design.timeZone);
+  return {
+    design,
+    participants: participantStatusesOfStudy(db, studyId),
+    entryOf: (p: ParticipantStatusRow) =>
+      ledgerEntry(design, today, p, recordingVisitFactsOfParticipant(db, p.id)),
+  };
+};
+export type ParticipantLedgers = NonNullable<ReturnType<typeof participantLedgers>>;
+
 export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitLedger | null => {
   const design = designOf(db, studyId);
   if (!design) return null;
@@ -101,24 +136,11 @@ export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitL
   const byRecording = new Map<number, LedgerRecording & { participant: LedgerParticipant }>();
   const rows: VisitRow[] = [];
   for (const p of participantStatusesOfStudy(db, studyId)) {
-    const { baseline, recordings } = assignParticipant(design, p, facts.get(p.id) ?? []);
-    const lp: LedgerParticipant = { ...p, baseline, recordings };
+    const entry = ledgerEntry(design, today, p, facts.get(p.id) ?? []);
+    const lp = entry.participant;
     participants.push(lp);
-    for (const r of recordings) byRecording.set(r.id, { ...r, participant: lp });
-    rows.push(
-      ...visitRowsOf(
-        design.visits,
-        { ...p, baseline: baseline?.date ?? null },
-        recordings.map((r) => ({
-          id: r.id,
-          visitId: r.assignment.visitId,
-          date: r.date,
-          outcome: r.outcome,
-        })),
-        design,
-        today,
-      ),
-    );
+    for (const r of lp.recordings) byRecording.set(r.id, { ...r, participant: lp });
+    rows.push(...entry.rows);
   }
   return {
     design,

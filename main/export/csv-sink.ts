@@ -4,9 +4,10 @@
  * asks to (backpressure), so memory stays bounded whatever the export's size. A write error (a full
  * disk) is kept and re-thrown at the writer's next step.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
@@ -28,8 +29,30 @@ const CHUNK_BYTES = 4 * CHUNK_CHARS;
 /** Emptied buffers kept for the next chunks; more are made only while the disk is behind. */
 const SPARE_BUFFERS = 4;
 
+/** What a sink computes over the bytes it writes, as hexadecimal text. */
+export interface Digest {
+  update(chunk: Buffer): void;
+  hex(): string;
+}
+
+/** SHA-256, the export's checksum of every file (SHA256SUMS). */
+export const sha256Digest = (): Digest => {
+  const h = createHash('sha256');
+  return { update: (chunk) => h.update(chunk), hex: () => h.digest('hex') };
+};
+
+/** CRC-32, the checksum a zip entry carries. */
+export const crc32Digest = (): Digest => {
+  let crc = 0;
+  return {
+    update: (chunk) => {
+      crc = crc32(chunk, crc);
+    },
+    hex: () => (crc >>> 0).toString(16).padStart(8, '0'),
+  };
+};
+
 export class TextSink {
-  private readonly hash: Hash = createHash('sha256');
   // Pieces are appended to one string and written out once per chunk into a reused buffer: cheaper
   // than collecting an array and joining it, and no new buffer per chunk (measured in the export bench).
   private pending = '';
@@ -43,6 +66,7 @@ export class TextSink {
   constructor(
     readonly name: string,
     private readonly stream: Writable,
+    private readonly hash: Digest = sha256Digest(),
   ) {
     this.reuse = stream instanceof WriteStream;
     stream.on('error', (e) => {
@@ -128,7 +152,7 @@ export class TextSink {
       this.stream.end(() => resolve());
     });
     if (this.failure) throw this.failure;
-    return { name: this.name, role, rows, bytes: this.bytes, sha256: this.hash.digest('hex') };
+    return { name: this.name, role, rows, bytes: this.bytes, sha256: this.hash.hex() };
   }
 
   /** Ends the stream without caring for its data (the export is being abandoned). */
@@ -139,6 +163,14 @@ export class TextSink {
       this.stream.destroy();
     });
   }
+}
+
+/** Where a table's rows also go, from the same cells: the workbook's sheet of it, when one is written. */
+export interface SheetRows<C> {
+  row(cells: readonly Cell[]): void;
+  /** A new recording or analysis type of the long form (its shared cells encoded once). */
+  scope(scope: 'recording' | 'pair', ctx: C): void;
+  scopedRow(ctx: C, measureKey: string): void;
 }
 
 /** A CSV table: the header from the column schema, then rows whose cells the same columns read. */
@@ -153,6 +185,7 @@ export class CsvSink<C> {
     bom: boolean,
     /** Notes each text cell's width, when load.sps is written. */
     readonly widths: TextWidths | null = null,
+    private readonly sheet: SheetRows<C> | null = null,
   ) {
     this.cells = new Array<Cell>(columns.length).fill(null);
     text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
@@ -162,7 +195,14 @@ export class CsvSink<C> {
   scopedRow(encoder: ScopedEncoder<C>, ctx: C, measureKey: string): void {
     encoder.rowInto(ctx, measureKey, this.text);
     this.text.endLine();
+    this.sheet?.scopedRow(ctx, measureKey);
     this.rows++;
+  }
+
+  /** A new recording or analysis type of the long form, for the scoped encoder and the sheet. */
+  scope(encoder: ScopedEncoder<C>, scope: 'recording' | 'pair', ctx: C): void {
+    encoder[scope](ctx);
+    this.sheet?.scope(scope, ctx);
   }
 
   row(ctx: C): void {
@@ -170,6 +210,7 @@ export class CsvSink<C> {
     for (let i = 0; i < cols.length; i++) this.cells[i] = toCell(cols[i]!, cols[i]!.get(ctx));
     if (this.widths) for (let i = 0; i < cols.length; i++) this.widths.note(i, this.cells[i]!);
     this.text.write(this.encoder.row(this.cells) + RECORD_DELIMITER);
+    this.sheet?.row(this.cells);
     this.rows++;
   }
 }

@@ -64,12 +64,12 @@ import { createScopedEncoder } from './scoped-rows';
 import { statTable } from './stat-variables';
 import { ParticipantSummary, type SummaryReference } from './summary';
 import { TextWidths } from './text-widths';
-import { writeWorkbook } from './workbook';
+import { Workbook } from './workbook';
 import { changeSettings, CohortReferences } from '../change/change-reference';
 import { boundToUtcMs, utcCell, utcSelection, zonedClock } from './time';
-import { completenessOf } from '../../shared/visit-accounting';
+import { completenessOf, type VisitRow } from '../../shared/visit-accounting';
 import { recordedAfterWithdrawal } from '../../shared/withdrawal';
-import { buildVisitLedger, type VisitLedger } from '../design/visit-ledger';
+import { participantLedgers, type LedgerRecording, type ParticipantLedgers } from '../design/visit-ledger';
 import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 
 export interface RunExportOptions {
@@ -86,6 +86,8 @@ export interface RunExportOptions {
   readonly signal?: AbortSignal;
   /** How files are opened; tests pass one that fails like a full disk. */
   readonly openWrite?: OpenWrite;
+  /** Rows per sheet of the workbook, the header included, before a table continues on the next (tests make it small). */
+  readonly sheetRows?: number;
 }
 
 const slug = (name: string, id: number): string => {
@@ -136,12 +138,25 @@ const emptySelectionMessage = (r: ExportRequest): string => {
   return `No recordings of this study match the selection${parts.length ? ` (${parts.join('; ')})` : ''}; nothing was written.`;
 };
 
-/** Each recording's visit cells, from the study's visit ledger. */
-const visitCellsOf = (ledger: VisitLedger | null) => {
+/**
+ * Each recording's visit cells, from its participant's entry of the visit ledger. The pass comes
+ * participant by participant, so one participant's entry is held at a time.
+ */
+const visitCellsOf = (ledger: ParticipantLedgers | null) => {
   const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
-  return (recordingId: number): VisitCells => {
-    const r = ledger?.byRecording.get(recordingId);
-    if (!r) return NO_VISIT;
+  const statusOf = new Map(ledger?.participants.map((p) => [p.id, p]) ?? []);
+  let participantId: number | null = null;
+  let entry: ReturnType<ParticipantLedgers['entryOf']> | null = null;
+  let byRecording = new Map<number, LedgerRecording>();
+  return (recordingId: number, ofParticipant: number): VisitCells => {
+    if (participantId !== ofParticipant) {
+      participantId = ofParticipant;
+      const p = statusOf.get(ofParticipant);
+      entry = ledger && p ? ledger.entryOf(p) : null;
+      byRecording = new Map(entry?.participant.recordings.map((r) => [r.id, r]) ?? []);
+    }
+    const r = byRecording.get(recordingId);
+    if (!r || !entry) return NO_VISIT;
     const a = r.assignment;
     const v = a.visitId === null ? undefined : index.get(a.visitId);
     return {
@@ -149,35 +164,40 @@ const visitCellsOf = (ledger: VisitLedger | null) => {
       index: v?.position ?? null,
       daysSinceBaseline: a.daysSinceBaseline,
       source: a.source,
-      afterWithdrawal: recordedAfterWithdrawal(r.date, r.participant),
+      afterWithdrawal: recordedAfterWithdrawal(r.date, entry.participant),
     };
   };
 };
 
 /**
  * visits.csv and completeness.csv: every expected visit of the export's participants (all of the
- * study's, or those the request names), whatever the date, session or state filters.
+ * study's, or those the request names), whatever the date, session or state filters. Read participant
+ * by participant; only the rows (one per expected visit) are kept, for the completeness table.
  */
 const writeVisitFiles = (
-  ledger: VisitLedger | null,
+  ledger: ParticipantLedgers | null,
   codes: readonly string[] | undefined,
   visitsSink: CsvSink<VisitRowCtx>,
   completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
 ): void => {
   if (!ledger) return;
   const wanted = codes ? new Set(codes) : null;
-  const byId = new Map(ledger.participants.map((p) => [p.id, p]));
-  const rows = ledger.rows.filter((r) => wanted === null || wanted.has(r.participant));
-  for (const row of rows) {
-    const p = byId.get(row.participantId)!;
-    const source = row.recording === null ? undefined : ledger.byRecording.get(row.recording)?.sourcePath;
-    visitsSink.row({
-      row,
-      status: p.status,
-      baseline: p.baseline?.date ?? null,
-      baselineSource: p.baseline?.source ?? null,
-      fileName: source === undefined ? null : fileNameOf(source),
-    });
+  const rows: VisitRow[] = [];
+  for (const status of ledger.participants) {
+    if (wanted !== null && !wanted.has(status.code)) continue;
+    const { participant: p, rows: mine } = ledger.entryOf(status);
+    const sourceOf = new Map(p.recordings.map((r) => [r.id, r.sourcePath]));
+    for (const row of mine) {
+      const source = row.recording === null ? undefined : sourceOf.get(row.recording);
+      visitsSink.row({
+        row,
+        status: p.status,
+        baseline: p.baseline?.date ?? null,
+        baselineSource: p.baseline?.source ?? null,
+        fileName: source === undefined ? null : fileNameOf(source),
+      });
+    }
+    rows.push(...mine);
   }
   for (const line of completenessOf(ledger.design.visits, rows)) completenessSink.row(line);
 };
@@ -272,6 +292,7 @@ const openCsvSinks = (
   req: ExportRequest,
   open: OpenWrite,
   opened: TextSink[],
+  book: Workbook | null,
 ) => {
   const bom = req.preset === 'excel';
   const widths = new Map<string, TextWidths>();
@@ -284,7 +305,7 @@ const openCsvSinks = (
   const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> => {
     const text = new TextSink(f.name, open(join(dir, f.name)));
     opened.push(text);
-    return new CsvSink(text, f.columns, bom, widthsOf(f));
+    return new CsvSink(text, f.columns, bom, widthsOf(f), book?.sheet(f.name, f.columns) ?? null);
   };
   const recordings = sink(files.recordings);
   const long = files.long ? sink(files.long) : null;
@@ -346,7 +367,7 @@ interface Pass {
   readonly measures: readonly MeasureDef[];
   readonly measuresOf: ReadonlyMap<AnalysisType, readonly MeasureDef[]>;
   readonly localOf: ReturnType<typeof measurementsOfStudy>;
-  readonly visitOf: (recordingId: number) => VisitCells;
+  readonly visitOf: (recordingId: number, participantId: number) => VisitCells;
   readonly reference: SummaryReference;
   readonly tally: Tally;
   /** One mutable context for the long form, refilled for each row: no allocation per long-form row. */
@@ -393,7 +414,7 @@ const recordingCtxOf = (pass: Pass, rec: SelectedRecording): RecordingCtx => {
     uploaded: pass.clock(uploadedUtc),
     flags: rec.flags,
     local: pass.localOf.get(r.id) ?? null,
-    visit: pass.visitOf(r.id),
+    visit: pass.visitOf(r.id, r.participantId),
   };
 };
 
@@ -427,11 +448,11 @@ const writeMeasureRows = (pass: Pass, rec: SelectedRecording, ctx: RecordingCtx,
   const at = { recording: r.id, recordedAt: r.recordedAt, utc: ctx.recordedUtc, local: ctx.recorded };
   const summary = r.uploadState === 'uploaded' && r.excludedAt === null ? current.summary : null;
   Object.assign(lc, ctx);
-  longRows?.recording(lc);
+  if (long && longRows) long.scope(longRows, 'recording', lc);
   for (const pair of rec.pairs) {
     tally.pairs++;
     lc.pair = pair;
-    longRows?.pair(lc);
+    if (long && longRows) long.scope(longRows, 'pair', lc);
     for (const m of pass.measuresOf.get(pair.type) ?? []) {
       const v = rec.values[m.key];
       if (v === undefined) tally.missing++;
@@ -454,7 +475,7 @@ const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
   const long = pass.sinks.long;
   if (!ctx.local || !long || !longRows) return;
   lc.pair = localPair(ctx.local);
-  longRows.pair(lc);
+  long.scope(longRows, 'pair', lc);
   for (const d of LOCAL_MEASURE_DEFS) {
     lc.measure = d;
     lc.value = ctx.local.measures[d.key] ?? undefined;
@@ -462,14 +483,20 @@ const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
   }
 };
 
+/** What the pass waits for when it is behind: the CSV files and the workbook's sheets. */
+interface Paced {
+  readonly blocked: boolean;
+  ready(): Promise<void>;
+}
+
 /**
- * The one pass over the selected recordings, writing every CSV row. It waits when a stream asks it to,
+ * The one pass over the selected recordings, writing every CSV row (and sheet row). It waits when a stream asks it to,
  * reports progress at most every `progressEvery` ms and gives the event loop a turn every 20 ms, so the
  * app's main process stays responsive and a cancel gets through.
  */
 const streamRecordings = async (
   pass: Pass,
-  text: readonly TextSink[],
+  paced: readonly Paced[],
   signal: AbortSignal | undefined,
   progressEvery: number,
   progress: (stage: ExportProgress['stage']) => void,
@@ -488,7 +515,7 @@ const streamRecordings = async (
     writeMeasureRows(pass, rec, ctx, current);
     writeLocalMeasureRows(pass, ctx);
     pass.tally.done++;
-    if (text.some((s) => s.blocked)) for (const s of text) await s.ready();
+    if (paced.some((s) => s.blocked)) for (const s of paced) await s.ready();
     if ((pass.tally.done & 63) === 0) {
       const t = performance.now();
       if (t - lastProgress >= progressEvery) {
@@ -591,7 +618,7 @@ const writeDescriptions = async (
   d: DescribeInputs,
   widths: CsvSinks['widths'],
   written: WrittenFile[],
-  signal: AbortSignal | undefined,
+  book: Workbook | null,
 ) => {
   const { req, tables } = d;
   const putText = textWriter(dir);
@@ -602,13 +629,12 @@ const writeDescriptions = async (
     written.push(await putText(EXTRA_FILE.spss, 'loader', loadSps(stats, widths, req.timeZone)));
   if (req.extras.includes('stata'))
     written.push(await putText(EXTRA_FILE.stata, 'loader', loadDo(stats, req.timeZone)));
-  if (req.extras.includes('xlsx'))
+  if (book)
     written.push(
-      await writeWorkbook(dir, EXTRA_FILE.xlsx, stats, {
+      await book.finish({
         tables,
         settings: settingsRows(describeExport(d, written)),
         warning: simulatedWarning(d.tally.simulatedRecordings, d.recordings),
-        signal,
       }),
     );
   const description = describeExport(d, written);
@@ -687,6 +713,7 @@ export const runExport = async (
   const { reader, close } = openSnapshotReader(db);
   let tmp: string | null = null;
   const text: TextSink[] = [];
+  let book: Workbook | null = null;
   try {
     const study = findStudy(reader, req.studyId);
     if (!study) return err(unknownStudy(req.studyId));
@@ -703,7 +730,7 @@ export const runExport = async (
       );
 
     const exportedAtMs = now();
-    const ledger = buildVisitLedger(reader, study.id, exportedAtMs);
+    const ledger = participantLedgers(reader, study.id, exportedAtMs);
     const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
     const partial = await makePartialFolder(o.outDir, folderName);
     if (!partial.ok) return partial;
@@ -712,7 +739,9 @@ export const runExport = async (
     // The study's local acoustic measures and quality control, exported when any recording has them.
     const localOf = measurementsOfStudy(reader, req.studyId);
     const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
-    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text);
+    const tables = tableDefs(files);
+    if (req.extras.includes('xlsx')) book = new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows);
+    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text, book);
     const measures = selectedMeasures(req);
     const tally = newTally();
     const progress = progressReporter(o.onProgress, tally, counts.recordings, sinks, text);
@@ -732,7 +761,13 @@ export const runExport = async (
       tally,
       lc: {} as Pass['lc'],
     };
-    await streamRecordings(pass, text, o.signal, o.progressIntervalMs ?? 250, progress);
+    await streamRecordings(
+      pass,
+      book ? [...text, book] : text,
+      o.signal,
+      o.progressIntervalMs ?? 250,
+      progress,
+    );
     if (o.signal?.aborted) throw new ExportCancelled();
     writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
     progress('describing');
@@ -744,11 +779,11 @@ export const runExport = async (
       appVersion: o.appVersion,
       dbSchemaVersion: schemaVersion(reader),
       exportedAt: new Date(exportedAtMs).toISOString(),
-      tables: tableDefs(files),
+      tables,
       recordings: counts.recordings,
       tally,
     };
-    await writeDescriptions(tmp, described, sinks.widths, written, o.signal);
+    await writeDescriptions(tmp, described, sinks.widths, written, book);
 
     if (o.signal?.aborted) throw new ExportCancelled();
     const target = join(o.outDir, folderName);
@@ -761,7 +796,7 @@ export const runExport = async (
     if (e instanceof ExportCancelled) return err(cancelled());
     return err(fileProblem(e, o.outDir));
   } finally {
-    await Promise.all(text.map((s) => s.abandon()));
+    await Promise.all([...text.map((s) => s.abandon()), book?.abandon()]);
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => {});
     close();
   }

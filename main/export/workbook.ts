@@ -2,61 +2,135 @@
  * study.xlsx: the export as one Excel workbook, for those who live in Excel: a sheet per CSV with typed
  * cells (numbers, true/false, dates and times Excel understands, text exactly as it was before the
  * formula neutralisation, which a text cell of a workbook does not need), then a `codebook` sheet (one
- * row per column of every sheet) and a `settings` sheet. Written after the CSVs by reading them back,
- * one sheet at a time through exceljs's streaming writer, so memory stays bounded; a sheet that would
- * pass Excel's 1,048,576 rows continues on `<name> (2)`.
+ * row per column of every sheet) and a `settings` sheet.
+ *
+ * Written in the same pass as the CSVs, from the same cells: each table's sheet is SpreadsheetML
+ * (sheet-xml.ts) deflated by zlib as its rows come into a hidden part file beside the CSVs, through a
+ * sink that makes the pass wait when zlib or the disk is behind, so memory stays bounded whatever the
+ * export's size. At the end the parts are copied, still deflated, into the zip (fflate's streaming Zip)
+ * after the package's small parts, and deleted. A sheet that would pass Excel's 1,048,576 rows
+ * continues on `<name> (2)`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import { once } from 'node:events';
+import { finished, pipeline } from 'node:stream/promises';
+import { createDeflateRaw } from 'node:zlib';
+import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import type { FileDef, WrittenFile } from '../../shared/export';
-import { undoNeutralisation } from './cells';
-import { ExportCancelled } from './problems';
-import type { StatTable, StatVariable } from './stat-variables';
+import { undoNeutralisation, type Cell } from './cells';
+import type { ExportColumn, Scope } from './column';
+import { crc32Digest, TextSink, type SheetRows } from './csv-sink';
+import { createScopedEncoder, type RowFormat, type ScopedEncoder } from './scoped-rows';
+import {
+  booleanCell,
+  dateCell,
+  EMPTY_CELL,
+  numberCell,
+  packageParts,
+  sharedStringsXml,
+  sharedTextCell,
+  SHARED_STRINGS,
+  SHEET_END,
+  sheetStart,
+  textCell,
+  worksheetPart,
+  xmlRow,
+  type SheetColumn,
+} from './sheet-xml';
+import { statTable, type StatVariable } from './stat-variables';
 
 /** Excel's rows per sheet, the header included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
 /** Excel's characters per cell. */
 export const EXCEL_MAX_CHARS = 32_767;
 const CUT_NOTE = ' [cut at Excel’s 32,767 characters; the full text is in the CSV]';
-const DATE_TIME = 'yyyy-mm-dd hh:mm:ss';
+/** zlib's level for the sheets: the fastest; the sheets' XML repeats enough for it (bench: export-extras). */
+const SHEET_LEVEL = 1;
+/** Bytes of XML zlib may hold before the pass waits for it. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
 
-export interface WorkbookOptions {
+export interface WorkbookDescription {
   /** The tables' descriptions, for the codebook sheet. */
   readonly tables: readonly FileDef[];
   /** Rows of the settings sheet (the codebook's settings table). */
   readonly settings: readonly (readonly [string, string])[];
   /** Said first on the settings sheet when values are simulated. */
   readonly warning: string | null;
-  readonly signal?: AbortSignal | undefined;
-  /** Rows per sheet before it continues on the next (tests make it small). */
-  readonly maxRows?: number;
 }
-
-type Value = string | number | boolean | Date | null;
 
 const text = (s: string): string =>
   s.length <= EXCEL_MAX_CHARS ? s : s.slice(0, EXCEL_MAX_CHARS - CUT_NOTE.length) + CUT_NOTE;
 
-/** The typed cell of one CSV field. */
-const converter = (v: StatVariable, neutralised: boolean): ((cell: string) => Value) => {
+/**
+ * The workbook's shared strings, bounded: short strings (codes, labels, units, keys), which repeat
+ * down the sheets, are written once in the shared-strings part and referred to by number, until the
+ * table is full; any other text is held in its cell.
+ */
+class SharedStrings {
+  private static readonly MAX_STRINGS = 16_384;
+  private static readonly MAX_CHARS = 48;
+  /** Each string with its cell. */
+  private readonly cells = new Map<string, string>();
+
+  cell(s: string): string {
+    let cell = this.cells.get(s);
+    if (cell === undefined) {
+      if (s.length > SharedStrings.MAX_CHARS || this.cells.size >= SharedStrings.MAX_STRINGS)
+        return textCell(s);
+      this.cells.set(s, (cell = sharedTextCell(this.cells.size)));
+    }
+    return cell;
+  }
+
+  xml(): string {
+    return sharedStringsXml(this.cells.keys());
+  }
+}
+
+/** The XML of one cell, from the value the CSV writes. */
+type CellXml = (c: Cell) => string;
+
+/** A time as the instant `parse` reads from it, or the text itself when it is not one. */
+const dateXml =
+  (parse: (c: string) => number): CellXml =>
+  (c) => {
+    if (c === null || c === '') return EMPTY_CELL;
+    const ms = parse(String(c));
+    return Number.isNaN(ms) ? textCell(String(c)) : dateCell(ms);
+  };
+
+const cellXml = (v: StatVariable, neutralised: boolean, strings: SharedStrings): CellXml => {
   switch (v.kind) {
     case 'integer':
     case 'number':
-      return (c) => (c === '' ? null : Number(c));
+      return (c) => {
+        if (c === null || c === '') return EMPTY_CELL;
+        const n = typeof c === 'number' ? c : Number(c);
+        return Number.isFinite(n) ? numberCell(n) : textCell(String(c));
+      };
     case 'boolean':
-      return (c) => (c === 'true' ? true : c === 'false' ? false : null);
+      return (c) => (c === 'true' ? booleanCell(true) : c === 'false' ? booleanCell(false) : EMPTY_CELL);
     case 'utc':
-      return (c) => (c === '' ? null : new Date(c));
+      return dateXml(Date.parse);
     // Wall-clock time: written as that clock reading (Excel dates have no zone).
     case 'local':
-      return (c) => (c === '' ? null : new Date(`${c.replace(' ', 'T')}Z`));
+      return dateXml((c) => Date.parse(`${c.replace(' ', 'T')}Z`));
     default:
-      return (c) => (c === '' ? null : text(neutralised ? undoNeutralisation(c) : c));
+      return (c) =>
+        c === null || c === ''
+          ? EMPTY_CELL
+          : strings.cell(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
   }
 };
+
+/** A value of the codebook or settings sheet. */
+const plainCell = (v: string | boolean | null): string =>
+  v === null ? EMPTY_CELL : typeof v === 'boolean' ? booleanCell(v) : textCell(text(v));
+
+const headerRow = (names: readonly string[]): string => xmlRow(names.map((n) => textCell(n)).join(''));
 
 const widthOf = (v: StatVariable): number =>
   v.kind === 'utc' || v.kind === 'local'
@@ -65,99 +139,284 @@ const widthOf = (v: StatVariable): number =>
       ? Math.min(40, Math.max(12, v.name.length + 2))
       : Math.max(10, v.name.length + 2);
 
-const sheetColumns = (t: StatTable) =>
-  t.variables.map((v) => ({
-    header: v.name,
-    key: v.name,
-    width: widthOf(v),
-    ...(v.kind === 'utc' || v.kind === 'local' ? { style: { numFmt: DATE_TIME } } : {}),
-  }));
+/** A sheet's XML, deflated, in a part file: what the zip needs to take it as it is. */
+interface DeflatedPart {
+  readonly title: string;
+  readonly path: string;
+  readonly size: number;
+  readonly crc: number;
+}
 
-const hashFile = async (path: string): Promise<{ bytes: number; sha256: string }> => {
-  const h = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
-    h.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
+/** One worksheet being written: its XML through zlib into a part file. */
+class SheetPart {
+  readonly sink: TextSink;
+  private readonly written: Promise<void>;
+  rows = 0;
+
+  constructor(
+    readonly title: string,
+    readonly path: string,
+    start: string,
+  ) {
+    const deflate = createDeflateRaw({ level: SHEET_LEVEL });
+    this.written = pipeline(
+      deflate,
+      createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }),
+    );
+    this.written.catch(() => {});
+    this.sink = new TextSink(title, deflate, crc32Digest());
+    this.sink.write(start);
   }
-  return { bytes, sha256: h.digest('hex') };
-};
 
-export const writeWorkbook = async (
-  dir: string,
-  name: string,
-  tables: readonly StatTable[],
-  o: WorkbookOptions,
-): Promise<WrittenFile> => {
-  const path = join(dir, name);
-  const maxRows = (o.maxRows ?? EXCEL_MAX_ROWS) - 1;
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
-    filename: path,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  wb.creator = 'Voicescope';
-  const sheet = (title: string) => wb.addWorksheet(title, { views: [{ state: 'frozen', ySplit: 1 }] });
-  for (const t of tables) {
-    const def = o.tables.find((d) => d.name === t.file);
-    const convert = t.variables.map((v, i) => converter(v, def?.columns[i]?.neutralised ?? false));
-    let part = 1;
-    let ws = sheet(t.key);
-    ws.columns = sheetColumns(t);
-    let rows = 0;
-    const parser = createReadStream(join(dir, t.file)).pipe(parse({ bom: true, from_line: 2 }));
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (rows === maxRows) {
-        ws.commit();
-        ws = sheet(`${t.key} (${++part})`);
-        ws.columns = sheetColumns(t);
-        rows = 0;
-      }
-      const values: Value[] = new Array<Value>(convert.length);
-      for (let i = 0; i < convert.length; i++) values[i] = convert[i]!(record[i] ?? '');
-      ws.addRow(values).commit();
-      rows++;
-      if ((rows & 4095) === 0 && o.signal?.aborted) throw new ExportCancelled();
+  async close(): Promise<DeflatedPart> {
+    this.sink.write(SHEET_END);
+    const f = await this.sink.close('workbook', this.rows);
+    await this.written;
+    return { title: this.title, path: this.path, size: f.bytes, crc: parseInt(f.sha256, 16) };
+  }
+}
+
+const hasScopes = <C>(
+  columns: readonly ExportColumn<C>[],
+): columns is readonly (ExportColumn<C> & { readonly scope: Scope })[] => columns.every((c) => 'scope' in c);
+
+/** One table's sheet, continued on `<key> (2)`, `<key> (3)`… past `maxRows` rows. */
+class TableSheet<C> implements SheetRows<C> {
+  private part: SheetPart;
+  private parts = 1;
+  private readonly closed: Promise<DeflatedPart>[] = [];
+  private readonly cells: readonly CellXml[];
+  private readonly start: string;
+  private readonly scoped: ScopedEncoder<C> | null;
+
+  constructor(
+    private readonly book: Workbook,
+    private readonly key: string,
+    def: FileDef,
+    columns: readonly ExportColumn<C>[],
+  ) {
+    const variables = statTable(def, 0).variables;
+    this.cells = variables.map((v, i) => cellXml(v, def.columns[i]?.neutralised ?? false, book.strings));
+    const layout: SheetColumn[] = variables.map((v) => ({
+      width: widthOf(v),
+      date: v.kind === 'utc' || v.kind === 'local',
+    }));
+    this.start = sheetStart(layout) + headerRow(variables.map((v) => v.name));
+    this.part = book.openPart(key, this.start);
+    const format: RowFormat = {
+      encode: (cells, first) => {
+        let xml = '';
+        for (let i = 0; i < cells.length; i++) xml += this.cells[first + i]!(cells[i]!);
+        return xml;
+      },
+      separator: '',
+    };
+    this.scoped = hasScopes(columns) ? createScopedEncoder(columns, null, format) : null;
+  }
+
+  /** The part the next row goes into, a new one when the current is full. */
+  private next(): TextSink {
+    if (this.part.rows === this.book.maxRows) {
+      this.closed.push(this.part.close());
+      this.part = this.book.openPart(`${this.key} (${++this.parts})`, this.start);
     }
-    ws.commit();
+    this.part.rows++;
+    return this.part.sink;
   }
 
-  const codebook = sheet('codebook');
-  codebook.columns = [
-    { header: 'sheet', key: 'sheet', width: 22 },
-    { header: 'column', key: 'column', width: 28 },
-    { header: 'title', key: 'title', width: 32 },
-    { header: 'type', key: 'type', width: 10 },
-    { header: 'unit', key: 'unit', width: 10 },
-    { header: 'allowed_values', key: 'allowed', width: 30 },
-    { header: 'never_empty', key: 'required', width: 12 },
-    { header: 'meaning', key: 'meaning', width: 80 },
-  ];
-  for (const t of o.tables)
-    for (const c of t.columns)
-      codebook
-        .addRow([
-          t.name.replace(/\.csv$/, ''),
-          c.name,
-          c.title,
-          c.type,
-          c.unit ?? null,
-          c.enum ? c.enum.join(', ') : c.range ? `${c.range[0]} to ${c.range[1]}` : null,
-          c.required,
-          text(c.description),
-        ])
-        .commit();
-  codebook.commit();
+  row(cells: readonly Cell[]): void {
+    const sink = this.next();
+    let xml = '<row>';
+    for (let i = 0; i < cells.length; i++) xml += this.cells[i]!(cells[i]!);
+    sink.write(xml + '</row>');
+  }
 
-  const settings = sheet('settings');
-  settings.columns = [
-    { header: 'setting', key: 'setting', width: 40 },
-    { header: 'value', key: 'value', width: 80 },
-  ];
-  if (o.warning) settings.addRow(['Simulated values', o.warning]).commit();
-  for (const [k, v] of o.settings) settings.addRow([k, text(v)]).commit();
-  settings.commit();
+  scope(scope: 'recording' | 'pair', ctx: C): void {
+    this.scoped?.[scope](ctx);
+  }
 
-  await wb.commit();
-  return { name, role: 'workbook', rows: null, ...(await hashFile(path)) };
-};
+  scopedRow(ctx: C, measureKey: string): void {
+    const sink = this.next();
+    sink.piece('<row>');
+    this.scoped?.rowInto(ctx, measureKey, sink);
+    sink.write('</row>');
+  }
+
+  get sink(): TextSink {
+    return this.part.sink;
+  }
+
+  /** Every part of the table, in order, once written. */
+  async close(): Promise<DeflatedPart[]> {
+    this.closed.push(this.part.close());
+    return Promise.all(this.closed);
+  }
+}
+
+/** Streams the zip's bytes into the file, hashing them, waiting when the disk is behind. */
+class ZipOut {
+  readonly zip: Zip;
+  private readonly out: WriteStream;
+  private readonly hash = createHash('sha256');
+  private failure: Error | null = null;
+  bytes = 0;
+
+  constructor(path: string) {
+    this.out = createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
+    this.out.on('error', (e) => {
+      this.failure ??= e;
+    });
+    this.zip = new Zip((e, chunk, final) => {
+      if (e) this.failure ??= e;
+      else {
+        this.hash.update(chunk);
+        this.bytes += chunk.length;
+        this.out.write(chunk);
+      }
+      if (final) this.out.end();
+    });
+  }
+
+  async drained(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.out.writableNeedDrain) await once(this.out, 'drain');
+  }
+
+  /** A small part, deflated by fflate. */
+  add(name: string, xml: string): void {
+    const entry = new ZipDeflate(name, { level: 6 });
+    this.zip.add(entry);
+    entry.push(strToU8(xml), true);
+  }
+
+  /** A sheet already deflated, copied from its part file as it is. */
+  async addDeflated(name: string, part: DeflatedPart): Promise<void> {
+    const entry: ZipInputFile = { filename: name, size: part.size, crc: part.crc, compression: 8 };
+    this.zip.add(entry);
+    for await (const chunk of createReadStream(part.path)) {
+      entry.ondata!(null, chunk as Uint8Array<ArrayBuffer>, false);
+      await this.drained();
+    }
+    entry.ondata!(null, new Uint8Array(0), true);
+  }
+
+  async close(): Promise<{ bytes: number; sha256: string }> {
+    this.zip.end();
+    await finished(this.out);
+    if (this.failure) throw this.failure;
+    return { bytes: this.bytes, sha256: this.hash.digest('hex') };
+  }
+
+  abandon(): void {
+    this.out.destroy();
+  }
+}
+
+const codebookXml = (tables: readonly FileDef[]): string =>
+  sheetStart([22, 28, 32, 10, 10, 30, 12, 80].map((width) => ({ width, date: false }))) +
+  headerRow(['sheet', 'column', 'title', 'type', 'unit', 'allowed_values', 'never_empty', 'meaning']) +
+  tables
+    .flatMap((t) =>
+      t.columns.map((c) =>
+        xmlRow(
+          [
+            t.name.replace(/\.csv$/, ''),
+            c.name,
+            c.title,
+            c.type,
+            c.unit ?? null,
+            c.enum ? c.enum.join(', ') : c.range ? `${c.range[0]} to ${c.range[1]}` : null,
+            c.required,
+            c.description,
+          ]
+            .map(plainCell)
+            .join(''),
+        ),
+      ),
+    )
+    .join('') +
+  SHEET_END;
+
+const settingsXml = (d: WorkbookDescription): string =>
+  sheetStart([40, 80].map((width) => ({ width, date: false }))) +
+  headerRow(['setting', 'value']) +
+  [...(d.warning ? [['Simulated values', d.warning] as const] : []), ...d.settings]
+    .map(([k, v]) => xmlRow(plainCell(k) + plainCell(v)))
+    .join('') +
+  SHEET_END;
+
+/**
+ * The workbook being written beside the CSVs: `sheet()` gives each CSV sink its table's sheet, the pass
+ * waits on `blocked`/`ready()` like on the CSVs, and `finish()` writes study.xlsx once the settings are
+ * known.
+ */
+export class Workbook {
+  private readonly sheets = new Map<string, TableSheet<never>>();
+  private seq = 0;
+  readonly strings = new SharedStrings();
+  /** Data rows per sheet. */
+  readonly maxRows: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    private readonly tables: readonly FileDef[],
+    /** Rows per sheet, the header included, before it continues on the next (tests make it small). */
+    sheetRows = EXCEL_MAX_ROWS,
+  ) {
+    this.maxRows = sheetRows - 1;
+  }
+
+  /** @internal A new part file for a sheet titled `title`, its XML begun with `start`. */
+  openPart(title: string, start: string): SheetPart {
+    return new SheetPart(title, join(this.dir, `.${this.name}.sheet-${++this.seq}`), start);
+  }
+
+  /** The sheet of the table written to `file`, whose rows have these columns. */
+  sheet<C>(file: string, columns: readonly ExportColumn<C>[]): SheetRows<C> {
+    const def = this.tables.find((t) => t.name === file);
+    if (!def) throw new Error(`No table ${file} in this export.`);
+    const sheet = new TableSheet(this, file.replace(/\.csv$/, ''), def, columns);
+    this.sheets.set(file, sheet as unknown as TableSheet<never>);
+    return sheet;
+  }
+
+  get blocked(): boolean {
+    for (const s of this.sheets.values()) if (s.sink.blocked) return true;
+    return false;
+  }
+
+  async ready(): Promise<void> {
+    for (const s of this.sheets.values()) await s.sink.ready();
+  }
+
+  /** Ends every sheet and writes the workbook: the package's parts, the tables' sheets, the codebook and settings. */
+  async finish(d: WorkbookDescription): Promise<WrittenFile> {
+    const parts: DeflatedPart[] = [];
+    for (const t of this.tables) {
+      const sheet = this.sheets.get(t.name);
+      if (sheet) parts.push(...(await sheet.close()));
+    }
+    const titles = [...parts.map((p) => p.title), 'codebook', 'settings'];
+    const zip = new ZipOut(join(this.dir, this.name));
+    try {
+      for (const [path, xml] of packageParts(titles, 'Voicescope')) zip.add(path, xml);
+      for (const [i, part] of parts.entries()) {
+        await zip.addDeflated(worksheetPart(i), part);
+        await rm(part.path);
+      }
+      zip.add(worksheetPart(parts.length), codebookXml(d.tables));
+      zip.add(worksheetPart(parts.length + 1), settingsXml(d));
+      zip.add(SHARED_STRINGS, this.strings.xml());
+      return { name: this.name, role: 'workbook', rows: null, ...(await zip.close()) };
+    } catch (e) {
+      zip.abandon();
+      throw e;
+    }
+  }
+
+  /** Stops every sheet's writing (the export is being abandoned; its folder is removed). */
+  async abandon(): Promise<void> {
+    await Promise.all([...this.sheets.values()].map((s) => s.sink.abandon()));
+  }
+}

@@ -6,12 +6,9 @@
  * pandas or openpyxl missing is skipped with a loud message.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exportFiles, tableDefs } from '../../../main/export/schema';
-import { statTable } from '../../../main/export/stat-variables';
-import { writeWorkbook } from '../../../main/export/workbook';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
 import { describeWithTool, hasTool } from '../../support/reference-tools';
@@ -161,21 +158,21 @@ describeWithTool(WITH_OPENPYXL, 'study.xlsx read back with pandas', () => {
   });
 
   it('continues a table longer than a sheet on the next sheet', async () => {
-    const again = join(tmp.dir, 'split');
-    cpSync(dir, again, { recursive: true });
-    const req = { timeZone: 'Europe/Berlin', forms: ['long' as const], includeLinkFile: false };
-    const long = tableDefs(exportFiles(req)).filter((t) => t.name === 'measures_long.csv');
-    const rows = readCsv(join(dir, 'measures_long.csv')).rows.length;
-    await writeWorkbook(again, 'split.xlsx', [statTable(long[0]!, rows)], {
-      tables: long,
-      settings: [],
-      warning: null,
-      maxRows: 1001,
-    });
-    const split = readWorkbook(join(again, 'split.xlsx'));
-    expect(Object.keys(split)).toEqual(['measures_long', 'measures_long (2)', 'codebook', 'settings']);
+    await mustExport(
+      join(tmp.dir, 'study.sqlite'),
+      { forms: ['long'], extras: ['xlsx'] },
+      { outDir: tmp.dir, folderName: 'split', sheetRows: 1001 },
+    );
+    const rows = readCsv(join(tmp.dir, 'split', 'measures_long.csv')).rows.length;
+    expect(rows).toBeGreaterThan(1000);
+    const split = readWorkbook(join(tmp.dir, 'split', 'study.xlsx'));
+    expect(Object.keys(split).slice(0, 2)).toEqual(['measures_long', 'measures_long (2)']);
+    expect(Object.keys(split).slice(-2)).toEqual(['codebook', 'settings']);
     expect(split['measures_long']!.length - 1).toBe(1000);
     expect(split['measures_long (2)']!.length - 1).toBe(rows - 1000);
     expect(split['measures_long (2)']![0]).toEqual(split['measures_long']![0]);
+    expect([...split['measures_long']!.slice(1), ...split['measures_long (2)']!.slice(1)]).toEqual(
+      sheets['measures_long']!.slice(1),
+    );
   });
 });
