@@ -9,8 +9,10 @@ export default defineConfig({
     environment: 'node',
     // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
     globalSetup: ['./test/support/run-caches.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Limits for a hang, not for speed: in `npm test` these files run at a lower priority beside the
+    // window journeys (scripts/run-together.mjs), so a file can take twice its time on a quiet machine.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Two files at a time on 2 cores; `TEST_WORKERS=1` for one (test/tiers.ts, docs/testing.md).
     maxWorkers: VITEST_WORKERS,

@@ -111,7 +111,7 @@ describe.each(['v1.3', 'v1.2'] as const)('API %s: loose analysis answers', (vers
       { seed: SEED + (version === 'v1.3' ? 0 : 1), numRuns: RUNS },
     );
     expectEveryCode(version, RUNS, codes);
-  }, 60_000);
+  }, 120_000);
 
   it(`${CLIENT_RUNS} answers through the client: never a throw, never a refusal, the same reading`, async () => {
     const box = { body: '' };
@@ -128,7 +128,7 @@ describe.each(['v1.3', 'v1.2'] as const)('API %s: loose analysis answers', (vers
       { seed: SEED + (version === 'v1.3' ? 2 : 3), numRuns: CLIENT_RUNS },
     );
     expectEveryCode(version, CLIENT_RUNS, codes);
-  }, 60_000);
+  }, 120_000);
 });
 
 const expectEveryCode = (version: ApiVersion, runs: number, codes: Map<string, number>) => {
