@@ -28,7 +28,7 @@ const ffmpeg = (args: string[]): void => {
 const speech = join(dir, 'speech.wav');
 writeFileSync(speech, makeWav({ seconds: 20, speechSeconds: 16, sampleRateHz: 16_000, seed: 11 }));
 
-const encodeStereo = (name: string, args: string[]): string => {
+const encodeStereo = (name: string, args: readonly string[]): string => {
   const out = join(dir, name);
   const graph = '[0:a]asplit[a][b];[b]atrim=start=5,asetpts=PTS-STARTPTS[c];[a][c]amerge=inputs=2';
   ffmpeg(['-i', speech, '-filter_complex', graph, '-t', '15', ...args, out]);
