@@ -44,6 +44,8 @@ export interface ProbeProblem {
   readonly message: string;
   /** What to do, when it depends on the file (the format's own advice); else the code's. */
   readonly action?: string;
+  /** For a format the service does not take: what in Voicescope decodes it, so conversion can send it. */
+  readonly decodedBy?: string;
 }
 
 /** The problem of a file in a format the service does not take, named from its first bytes; null otherwise. */

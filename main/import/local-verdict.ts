@@ -59,7 +59,26 @@ export const CONVERTED_RATE_HZ = 16_000;
 
 const s1 = (x: number) => `${x.toFixed(1)} s`;
 
-export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
+/** A format the service does not take but Voicescope decodes: conversion sends it as mono 16 kHz WAV. */
+const convertibleFormat = (p: ProbeProblem, decodedBy: string, conversion: boolean): LocalVerdict => ({
+  status: conversion ? 'will_convert' : 'needs_conversion',
+  findings: [
+    {
+      code: p.code,
+      severity: 'refuse',
+      message: p.message,
+      action: `${conversion ? 'Conversion is on' : 'Switch on conversion'}: Voicescope decodes it (${decodedBy}) and sends one channel as mono 16 kHz WAV; the original file is kept.`,
+      fixedByConversion: true,
+    },
+  ],
+});
+
+export const verdictFromProblem = (
+  p: ProbeProblem,
+  opts: { conversion: boolean } = { conversion: false },
+): LocalVerdict => {
+  if (p.code === 'unsupported_format' && p.decodedBy !== undefined)
+    return convertibleFormat(p, p.decodedBy, opts.conversion);
   const action: Record<ProbeProblem['code'], string> = {
     empty: 'Check that the file was copied completely from the recorder.',
     not_audio: 'Export the recording as WAV, MP3, MP4 (M4A) or OGG.',
