@@ -31,6 +31,8 @@ export interface ProbedAudio {
   readonly truncated: boolean;
   /** The WAV header, for WAV files (conversion needs it). */
   readonly wav: WavInfo | null;
+  /** For a compressed file Voicescope decodes: what decodes it, so conversion can make it mono. */
+  readonly decodedBy?: string;
 }
 
 export interface ProbeProblem {

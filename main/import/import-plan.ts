@@ -139,6 +139,12 @@ const withDecoder = async (path: string, problem: ProbeProblem): Promise<ProbePr
   return { ...problem, message: `${problem.message} ${opened.error.detail}` };
 };
 
+/** A compressed multichannel file, named with what decodes it when one of the product's decoders opens it. */
+const withDecoderIfAny = async (path: string, probed: ProbedAudio): Promise<ProbedAudio> => {
+  const opened = await openAudioDecoder(path);
+  return opened.ok ? { ...probed, decodedBy: opened.value.info.decoder } : probed;
+};
+
 /**
  * Reads what the verdict needs with bounded memory. A WAV file: its header (checked against the real
  * length) and its hash streamed; its speech is measured later, in a worker. A compressed file within
@@ -191,6 +197,8 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
   if (probe === null && f.bytes) probe = await probeAudio(f.bytes);
   if (probe !== null && !probe.ok && probe.error.code === 'unsupported_format')
     probe = err(await withDecoder(path, probe.error));
+  if (probe !== null && probe.ok && probe.value.format !== 'wav' && probe.value.channels !== 1)
+    probe = ok(await withDecoderIfAny(path, probe.value));
   return {
     sizeBytes: f.sizeBytes,
     mtimeMs: f.mtimeMs,

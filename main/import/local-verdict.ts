@@ -105,6 +105,8 @@ export const verdictFromProblem = (
 export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict => {
   const findings: Finding[] = [];
   const isWav = a.format === 'wav';
+  // Conversion reads WAV itself and any compressed file one of the product's decoders opens.
+  const convertible = isWav || a.decodedBy !== undefined;
   const add = (f: Finding) => findings.push(f);
   const convertedBytes = Math.ceil(a.durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
 
@@ -126,11 +128,13 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
     add({
       code: 'not_mono',
       severity: 'refuse',
-      fixedByConversion: isWav,
+      fixedByConversion: convertible,
       message: `The recording has ${a.channels} channels; the service accepts only mono.`,
       action: isWav
         ? 'Switch on conversion: the channel with the most speech is sent as mono (or choose a channel, or the mix); the original file is kept.'
-        : 'Export it again as mono.',
+        : convertible
+          ? 'Switch on conversion: the first channel is decoded and sent as mono 16 kHz WAV (or choose a channel); the original file is kept.'
+          : 'Export it again as mono.',
     });
   }
   if (a.sampleRateHz < LIMITS.minSampleRateHzLenient) {

@@ -93,4 +93,44 @@ describe('import of a format the service does not take, through the decoders', (
     },
     120_000,
   );
+
+  itWithTool(
+    'ffmpeg',
+    'stereo MP3 is converted like stereo WAV; stereo AAC in MP4, which no decoder here reads, stays refused',
+    async () => {
+      const folder = join(dir, 'compressed');
+      mkdirSync(folder);
+      const wav = join(dir, 'speech2.wav');
+      writeFileSync(
+        wav,
+        makeWav({ seconds: 45, speechSeconds: 40, sampleRateHz: 44_100, channels: 2, seed: 8 }),
+      );
+      const encode = (name: string, args: string[]) =>
+        expect(
+          spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, ...args, join(folder, name)]).status,
+        ).toBe(0);
+      encode('P002_s1.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
+      encode('P003_s1.m4a', ['-c:a', 'aac', '-b:a', '128k']);
+      const db = dbWithStudy();
+      const plan = await planImport(db, {
+        ...request([folder], true),
+        filenamePattern: '{participant}_{session}.*',
+      });
+      const byName = Object.fromEntries(plan.files.map((f) => [f.fileName, f]));
+      expect(byName['P002_s1.mp3']).toMatchObject({ action: 'convert_and_upload', channels: 2 });
+      expect(byName['P003_s1.m4a']).toMatchObject({ action: 'refused', verdict: { status: 'refused' } });
+      const convertedDir = join(dir, 'converted-compressed');
+      mkdirSync(convertedDir);
+      const result = await commitImport(db, plan, { convertedDir, now: () => 0 });
+      expect(result.conversionFailures).toEqual([]);
+      const row = db.prepare(`SELECT verdict FROM recordings WHERE converted = 1`).get() as {
+        verdict: string;
+      };
+      expect(JSON.parse(row.verdict).conversion).toMatchObject({
+        channel: 1,
+        decodedBy: { container: 'mp3', codec: 'mp3' },
+      });
+    },
+    120_000,
+  );
 });
