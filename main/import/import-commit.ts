@@ -1,7 +1,8 @@
 /**
  * Turns a previewed import plan into a batch: participants that do not exist yet are added (without a
- * service account: those are created only when the researcher confirms, see engine/accounts.ts), WAV
- * files that need it are converted to a copy in the workspace (the original is never touched), and
+ * service account: those are created only when the researcher confirms, see engine/accounts.ts), files
+ * that need it are converted to a copy in the workspace (WAV by the WAV conversion, other formats through
+ * the decoder that reads them; the original is never touched), and
  * every assigned file becomes a recording in one transaction. Nothing is sent here.
  *
  * States after commit: refused_locally (never sent), duplicate (not sent unless the researcher insists),

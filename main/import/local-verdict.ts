@@ -1,7 +1,8 @@
 /**
  * Local validation before any credit is spent: the service's limits (spec: Limits) applied to what
  * the probe read from the file. Each finding says, in a researcher's words, what is wrong and what to
- * do, and whether switching on conversion (WAV only: stereo to mono, resampling to 16 kHz) would fix it.
+ * do, and whether switching on conversion (one channel as mono 16 kHz WAV, for WAV files and for files
+ * one of the product's decoders opens) would fix it.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
 import type { ProbedAudio, ProbeProblem } from '../audio/probe';
@@ -48,7 +49,7 @@ export interface LocalVerdict {
 
 export interface VerdictOptions {
   readonly isolateOldestSpeaker: boolean;
-  /** The researcher switched on conversion (stereo to mono, resampling to 16 kHz) for WAV files. */
+  /** The researcher switched on conversion (to mono, resampled to 16 kHz) for the files it can read. */
   readonly conversion: boolean;
   /** The speech figure used, stored with the verdict (its method and channel). */
   readonly speech?: SpeechFigure;
