@@ -11,24 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { parseWavHeader } from '../../../main/audio/wav';
-import { openStudyDb } from '../../../main/db/open';
 import { commitImport } from '../../../main/import/import-commit';
 import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
 import { itWithTool } from '../../support/reference-tools';
+import { dbWithStudy } from './study-db';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-convert-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const dbWithStudy = () => {
-  const { db } = openStudyDb(':memory:');
-  db.prepare(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
-  ).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-  return db;
-};
 const request = (paths: string[], convert: boolean): ImportRequest => ({
   studyId: 1,
   paths,
@@ -41,6 +33,14 @@ const request = (paths: string[], convert: boolean): ImportRequest => ({
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
+/** 45 s of stereo 44.1 kHz speech (40 s of it speech) encoded by ffmpeg into `out`. */
+const encodeSpeech = (out: string, seed: number, args: string[]): void => {
+  const wav = join(dir, `speech-${seed}.wav`);
+  writeFileSync(wav, makeWav({ seconds: 45, speechSeconds: 40, sampleRateHz: 44_100, channels: 2, seed }));
+  const r = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, ...args, out]);
+  if (r.status !== 0) throw new Error(String(r.stderr));
+};
+
 describe('import of a format the service does not take, through the decoders', () => {
   itWithTool(
     'ffmpeg',
@@ -48,14 +48,8 @@ describe('import of a format the service does not take, through the decoders', (
     async () => {
       const folder = join(dir, 'flac');
       mkdirSync(folder);
-      const wav = join(dir, 'speech.wav');
-      writeFileSync(
-        wav,
-        makeWav({ seconds: 45, speechSeconds: 40, sampleRateHz: 44_100, channels: 2, seed: 7 }),
-      );
       const flac = join(folder, 'P001_s1.flac');
-      const r = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, '-c:a', 'flac', flac]);
-      expect(r.status).toBe(0);
+      encodeSpeech(flac, 7, ['-c:a', 'flac']);
       const original = sha(readFileSync(flac));
 
       const off = await planImport(dbWithStudy(), request([folder], false));
@@ -100,17 +94,8 @@ describe('import of a format the service does not take, through the decoders', (
     async () => {
       const folder = join(dir, 'compressed');
       mkdirSync(folder);
-      const wav = join(dir, 'speech2.wav');
-      writeFileSync(
-        wav,
-        makeWav({ seconds: 45, speechSeconds: 40, sampleRateHz: 44_100, channels: 2, seed: 8 }),
-      );
-      const encode = (name: string, args: string[]) =>
-        expect(
-          spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, ...args, join(folder, name)]).status,
-        ).toBe(0);
-      encode('P002_s1.mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
-      encode('P003_s1.m4a', ['-c:a', 'aac', '-b:a', '128k']);
+      encodeSpeech(join(folder, 'P002_s1.mp3'), 8, ['-c:a', 'libmp3lame', '-b:a', '128k']);
+      encodeSpeech(join(folder, 'P003_s1.m4a'), 8, ['-c:a', 'aac', '-b:a', '128k']);
       const db = dbWithStudy();
       const plan = await planImport(db, {
         ...request([folder], true),
