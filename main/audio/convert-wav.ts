@@ -58,35 +58,43 @@ export interface Conversion {
  * silent channel in and lose level: `channel` is 1-based, 'auto' means the first (the caller passes the
  * channel with most speech), 'mix' averages the channels on purpose.
  */
+/** Which channel is sent (1-based), or 'mix': one channel unless the mix is asked for on purpose. */
+export const channelToSend = (channels: number, channel: 'auto' | 'mix' | number): number | 'mix' =>
+  channels === 1
+    ? 1
+    : channel === 'mix'
+      ? 'mix'
+      : channel === 'auto'
+        ? 1
+        : Math.min(channels, Math.max(1, channel));
+
+/** Resamples mono samples to 16 kHz when needed and writes them as a 16-bit PCM mono WAV file. */
+export const encodeMono16k = async (
+  mono: Float32Array,
+  sampleRateHz: number,
+): Promise<{ bytes: Uint8Array; resampledFromHz: number | null }> => {
+  const rate = Math.round(sampleRateHz);
+  if (rate === CONVERTED_RATE_HZ) return { bytes: encodePcm16MonoWav(mono, rate), resampledFromHz: null };
+  const src = await create(1, rate, CONVERTED_RATE_HZ, { converterType: ConverterType.SRC_SINC_FASTEST });
+  try {
+    return { bytes: encodePcm16MonoWav(src.simple(mono), CONVERTED_RATE_HZ), resampledFromHz: rate };
+  } finally {
+    src.destroy();
+  }
+};
+
+/**
+ * Converts to mono 16 kHz. A multichannel file sends one channel, never an average that would mix a
+ * silent channel in and lose level: `channel` is 1-based, 'auto' means the first (the caller passes the
+ * channel with most speech), 'mix' averages the channels on purpose.
+ */
 export const convertWavToMono16k = async (
   bytes: Uint8Array,
   info: WavInfo,
   channel: 'auto' | 'mix' | number = 'auto',
 ): Promise<Conversion> => {
-  const sent: number | 'mix' =
-    info.channels === 1
-      ? 1
-      : channel === 'mix'
-        ? 'mix'
-        : channel === 'auto'
-          ? 1
-          : Math.min(info.channels, Math.max(1, channel));
+  const sent = channelToSend(info.channels, channel);
   const mono = sent === 'mix' ? readMonoSamples(bytes, info) : readChannelSamples(bytes, info, sent - 1);
   const mixedDown = sent === 'mix' && info.channels > 1;
-  const rate = Math.round(info.sampleRateHz);
-  if (rate === CONVERTED_RATE_HZ) {
-    return { bytes: encodePcm16MonoWav(mono, rate), mixedDown, channel: sent, resampledFromHz: null };
-  }
-  const src = await create(1, rate, CONVERTED_RATE_HZ, { converterType: ConverterType.SRC_SINC_FASTEST });
-  try {
-    const resampled = src.simple(mono);
-    return {
-      bytes: encodePcm16MonoWav(resampled, CONVERTED_RATE_HZ),
-      mixedDown,
-      channel: sent,
-      resampledFromHz: rate,
-    };
-  } finally {
-    src.destroy();
-  }
+  return { ...(await encodeMono16k(mono, info.sampleRateHz)), mixedDown, channel: sent };
 };

@@ -3,8 +3,8 @@
  * their first bytes so the preview names them and says what to do, instead of "not audio". The file's
  * extension is not trusted: a FLAC file named `.wav` is still FLAC.
  *
- * No decoder for these formats is installed in the project, so none is converted here; each advice says
- * how to export a file the service takes (docs/manifest.md, "Formats").
+ * Each advice says how to export a file the service takes (docs/manifest.md, "Formats"); the import
+ * replaces it with "switch on conversion" for a file one of the product's decoders opens.
  */
 
 export interface OtherFormat {

@@ -31,6 +31,8 @@ export interface ProbedAudio {
   readonly truncated: boolean;
   /** The WAV header, for WAV files (conversion needs it). */
   readonly wav: WavInfo | null;
+  /** For a compressed file Voicescope decodes: what decodes it, so conversion can make it mono. */
+  readonly decodedBy?: string;
 }
 
 export interface ProbeProblem {
@@ -44,6 +46,8 @@ export interface ProbeProblem {
   readonly message: string;
   /** What to do, when it depends on the file (the format's own advice); else the code's. */
   readonly action?: string;
+  /** For a format the service does not take: what in Voicescope decodes it, so conversion can send it. */
+  readonly decodedBy?: string;
 }
 
 /** The problem of a file in a format the service does not take, named from its first bytes; null otherwise. */

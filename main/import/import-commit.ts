@@ -1,7 +1,8 @@
 /**
  * Turns a previewed import plan into a batch: participants that do not exist yet are added (without a
- * service account: those are created only when the researcher confirms, see engine/accounts.ts), WAV
- * files that need it are converted to a copy in the workspace (the original is never touched), and
+ * service account: those are created only when the researcher confirms, see engine/accounts.ts), files
+ * that need it are converted to a copy in the workspace (WAV by the WAV conversion, other formats through
+ * the decoder that reads them; the original is never touched), and
  * every assigned file becomes a recording in one transaction. Nothing is sent here.
  *
  * States after commit: refused_locally (never sent), duplicate (not sent unless the researcher insists),
@@ -11,7 +12,11 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImportPlan, PlannedFile, UploadState } from '../../shared/study';
-import { convertWavToMono16k } from '../audio/convert-wav';
+import { convertWavToMono16k, type Conversion } from '../audio/convert-wav';
+import { convertDecodedToMono16k, type DecodedConversion } from '../audio/convert-decoded';
+import { openAudioDecoder } from '../audio/decode';
+import { DecodeFailure } from '../audio/decode/decoder';
+import { sniffContainer } from '../audio/sniff';
 import { probeAudio } from '../audio/probe';
 import { parseWavHeader } from '../audio/wav';
 import type { Db } from '../db/open';
@@ -56,13 +61,12 @@ const convert = async (
   dir: string,
   isolate: boolean,
   channel: ChannelChoice,
-): Promise<{ path: string } | { reason: string }> => {
+): Promise<{ path: string; conversion: ReturnType<typeof conversionRecord> } | { reason: string }> => {
   const bytes = new Uint8Array(await readFile(file.path));
   if (createHash('sha256').update(bytes).digest('hex') !== file.sha256)
     return { reason: 'The file changed after the preview; import it again.' };
-  const info = parseWavHeader(bytes);
-  if (!info.ok) return { reason: info.error.detail };
-  const converted = await convertWavToMono16k(bytes, info.value, channel);
+  const converted = await convertFile(file.path, bytes, channel);
+  if ('reason' in converted) return converted;
   const probe = await probeAudio(converted.bytes);
   if (!probe.ok) return { reason: probe.error.message };
   // The speech verdict stays the one of the preview (measured on the channel sent); the copy is checked for the rest.
@@ -81,8 +85,37 @@ const convert = async (
   const suffix = converted.channel === 'mix' ? 'mix' : `ch${converted.channel}`;
   const out = join(dir, `${file.sha256}-${suffix}-mono16k.wav`);
   await writeFile(out, converted.bytes);
-  return { path: out };
+  return { path: out, conversion: conversionRecord(converted) };
 };
+
+/** A WAV file by the WAV conversion; any other format through the decoder that reads it. */
+const convertFile = async (
+  path: string,
+  bytes: Uint8Array,
+  channel: ChannelChoice,
+): Promise<Conversion | DecodedConversion | { reason: string }> => {
+  if (sniffContainer(bytes.subarray(0, 64)) === 'wav') {
+    const info = parseWavHeader(bytes);
+    if (!info.ok) return { reason: info.error.detail };
+    return convertWavToMono16k(bytes, info.value, channel);
+  }
+  const decoder = await openAudioDecoder(path);
+  if (!decoder.ok) return { reason: decoder.error.detail };
+  try {
+    return await convertDecodedToMono16k(decoder.value, channel);
+  } catch (e) {
+    if (e instanceof DecodeFailure) return { reason: e.problem.detail };
+    throw e;
+  }
+};
+
+/** What the recording's verdict keeps of its conversion: the copy's hash, what was sent, what decoded it. */
+const conversionRecord = (c: Conversion | DecodedConversion) => ({
+  sha256: createHash('sha256').update(c.bytes).digest('hex'),
+  channel: c.channel,
+  resampledFromHz: c.resampledFromHz,
+  ...('decodedBy' in c ? { decodedBy: c.decodedBy } : {}),
+});
 
 export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions): Promise<CommitResult> => {
   const req = plan.request;
@@ -102,6 +135,7 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
     let state: UploadState;
     let uploadPath: string | null = null;
     let error: string | null = null;
+    let verdict: unknown = file.verdict;
     if (
       (file.action === 'refused' || (file.action === 'borderline' && !sendBorderline)) &&
       file.alreadyRefused
@@ -118,10 +152,13 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
           state = 'refused_locally';
           error = JSON.stringify({ reason: c.reason });
           conversionFailures.push({ path: file.path, reason: c.reason });
-        } else uploadPath = c.path;
+        } else {
+          uploadPath = c.path;
+          verdict = { ...file.verdict, conversion: c.conversion };
+        }
       }
     }
-    prepared.push({ file, state, uploadPath, verdict: file.verdict, error });
+    prepared.push({ file, state, uploadPath, verdict, error });
   }
 
   const at = new Date(opts.now()).toISOString();

@@ -37,6 +37,7 @@ import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../d
 import { participantAccounts } from '../db/repos/participants.repo';
 import { studyName as studyNameOf } from '../db/repos/studies.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
+import { openAudioDecoder } from '../audio/decode';
 import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
 import { parseManifest, type ManifestRow } from './manifest';
 import { zonedWallTimeToUtc } from '../wall-time';
@@ -129,6 +130,22 @@ interface ReadFacts {
 }
 
 /**
+ * A format the service does not take, opened by the product's decoders: named with what decodes it (so
+ * conversion can send it), or its refusal given the reason no decoder reads it.
+ */
+const withDecoder = async (path: string, problem: ProbeProblem): Promise<ProbeProblem> => {
+  const opened = await openAudioDecoder(path);
+  if (opened.ok) return { ...problem, decodedBy: opened.value.info.decoder };
+  return { ...problem, message: `${problem.message} ${opened.error.detail}` };
+};
+
+/** A compressed multichannel file, named with what decodes it when one of the product's decoders opens it. */
+const withDecoderIfAny = async (path: string, probed: ProbedAudio): Promise<ProbedAudio> => {
+  const opened = await openAudioDecoder(path);
+  return opened.ok ? { ...probed, decodedBy: opened.value.info.decoder } : probed;
+};
+
+/**
  * Reads what the verdict needs with bounded memory. A WAV file: its header (checked against the real
  * length) and its hash streamed; its speech is measured later, in a worker. A compressed file within
  * the service's size limit: read whole and probed. A file over the limit that conversion cannot bring
@@ -178,6 +195,10 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
   if (!scanned.ok) throw new ReadRefusedError(scanned.error);
   const f = scanned.value;
   if (probe === null && f.bytes) probe = await probeAudio(f.bytes);
+  if (probe !== null && !probe.ok && probe.error.code === 'unsupported_format')
+    probe = err(await withDecoder(path, probe.error));
+  if (probe !== null && probe.ok && probe.value.format !== 'wav' && probe.value.channels !== 1)
+    probe = ok(await withDecoderIfAny(path, probe.value));
   return {
     sizeBytes: f.sizeBytes,
     mtimeMs: f.mtimeMs,
@@ -396,7 +417,7 @@ const measureSpeech = async (
 
 /** Each file's local verdict, with its measured speech where it was measured. */
 const judgeFile = (f: ReadFile, m: SpeechOutcome | undefined, judgeOpts: JudgeOptions) => {
-  if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!) };
+  if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!, judgeOpts) };
   if (m && !m.ok)
     return {
       ...f,

@@ -1,7 +1,8 @@
 /**
  * Local validation before any credit is spent: the service's limits (spec: Limits) applied to what
  * the probe read from the file. Each finding says, in a researcher's words, what is wrong and what to
- * do, and whether switching on conversion (WAV only: stereo to mono, resampling to 16 kHz) would fix it.
+ * do, and whether switching on conversion (one channel as mono 16 kHz WAV, for WAV files and for files
+ * one of the product's decoders opens) would fix it.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
 import type { ProbedAudio, ProbeProblem } from '../audio/probe';
@@ -48,7 +49,7 @@ export interface LocalVerdict {
 
 export interface VerdictOptions {
   readonly isolateOldestSpeaker: boolean;
-  /** The researcher switched on conversion (stereo to mono, resampling to 16 kHz) for WAV files. */
+  /** The researcher switched on conversion (to mono, resampled to 16 kHz) for the files it can read. */
   readonly conversion: boolean;
   /** The speech figure used, stored with the verdict (its method and channel). */
   readonly speech?: SpeechFigure;
@@ -59,7 +60,26 @@ export const CONVERTED_RATE_HZ = 16_000;
 
 const s1 = (x: number) => `${x.toFixed(1)} s`;
 
-export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
+/** A format the service does not take but Voicescope decodes: conversion sends it as mono 16 kHz WAV. */
+const convertibleFormat = (p: ProbeProblem, decodedBy: string, conversion: boolean): LocalVerdict => ({
+  status: conversion ? 'will_convert' : 'needs_conversion',
+  findings: [
+    {
+      code: p.code,
+      severity: 'refuse',
+      message: p.message,
+      action: `${conversion ? 'Conversion is on' : 'Switch on conversion'}: Voicescope decodes it (${decodedBy}) and sends one channel as mono 16 kHz WAV; the original file is kept.`,
+      fixedByConversion: true,
+    },
+  ],
+});
+
+export const verdictFromProblem = (
+  p: ProbeProblem,
+  opts: { conversion: boolean } = { conversion: false },
+): LocalVerdict => {
+  if (p.code === 'unsupported_format' && p.decodedBy !== undefined)
+    return convertibleFormat(p, p.decodedBy, opts.conversion);
   const action: Record<ProbeProblem['code'], string> = {
     empty: 'Check that the file was copied completely from the recorder.',
     not_audio: 'Export the recording as WAV, MP3, MP4 (M4A) or OGG.',
@@ -86,6 +106,8 @@ export const verdictFromProblem = (p: ProbeProblem): LocalVerdict => {
 export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict => {
   const findings: Finding[] = [];
   const isWav = a.format === 'wav';
+  // Conversion reads WAV itself and any compressed file one of the product's decoders opens.
+  const convertible = isWav || a.decodedBy !== undefined;
   const add = (f: Finding) => findings.push(f);
   const convertedBytes = Math.ceil(a.durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
 
@@ -107,11 +129,13 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
     add({
       code: 'not_mono',
       severity: 'refuse',
-      fixedByConversion: isWav,
+      fixedByConversion: convertible,
       message: `The recording has ${a.channels} channels; the service accepts only mono.`,
       action: isWav
         ? 'Switch on conversion: the channel with the most speech is sent as mono (or choose a channel, or the mix); the original file is kept.'
-        : 'Export it again as mono.',
+        : convertible
+          ? 'Switch on conversion: the first channel is decoded and sent as mono 16 kHz WAV (or choose a channel); the original file is kept.'
+          : 'Export it again as mono.',
     });
   }
   if (a.sampleRateHz < LIMITS.minSampleRateHzLenient) {

@@ -6,22 +6,14 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
+import { dbWithStudy } from './study-db';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-truth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const dbWithStudy = () => {
-  const { db } = openStudyDb(':memory:');
-  db.prepare(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
-  ).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-  return db;
-};
 const request = (paths: string[], over: Partial<ImportRequest> = {}): ImportRequest => ({
   studyId: 1,
   paths,
@@ -125,7 +117,7 @@ describe('import preview: the truth about every file', () => {
     expect(off.files[0]!.verdict.findings[0]!.action).toContain('Switch on conversion');
   }, 120_000);
 
-  it('FLAC, AIFF and WebM files are listed by name with what to do, whatever their extension says', async () => {
+  it('damaged FLAC, AIFF and WebM files are listed by name, with why they cannot be decoded and what to do, whatever their extension says', async () => {
     const { mkdirSync } = await import('node:fs');
     const folder = join(dir, 'other-formats');
     mkdirSync(folder);
@@ -154,10 +146,16 @@ describe('import preview: the truth about every file', () => {
     expect(plan.notices.join(' ')).not.toMatch(/left out/);
     const messages = Object.fromEntries(plan.files.map((f) => [f.fileName, f.verdict.findings[0]?.message]));
     expect(messages).toEqual({
-      'P010_s1.flac': "The file's format is FLAC; the service does not take FLAC.",
-      'P011_s1.aiff': "The file's format is AIFF; the service does not take AIFF.",
-      'P012_s1.webm': "The file's format is WebM; the service does not take WebM.",
-      'P013_s1.wav': "The file's format is FLAC; the service does not take FLAC.",
+      'P010_s1.flac': expect.stringMatching(
+        /^The file's format is FLAC; the service does not take FLAC\. \S/,
+      ),
+      'P011_s1.aiff': expect.stringMatching(
+        /^The file's format is AIFF; the service does not take AIFF\. \S/,
+      ),
+      'P012_s1.webm': expect.stringMatching(
+        /^The file's format is WebM; the service does not take WebM\. \S/,
+      ),
+      'P013_s1.wav': expect.stringMatching(/^The file's format is FLAC; the service does not take FLAC\. \S/),
     });
     for (const f of plan.files) {
       expect(f.action).toBe('refused');

@@ -8,24 +8,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { batchProgress, interruptedStarts, moveBatch } from '../../../main/db/repos/batches.repo';
 import { commitImport } from '../../../main/import/import-commit';
 import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
+import { dbWithStudy } from './study-db';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-reimport-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const dbWithStudy = () => {
-  const { db } = openStudyDb(':memory:');
-  db.prepare(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
-  ).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-  return db;
-};
 const request = (paths: string[]): ImportRequest => ({
   studyId: 1,
   paths,
