@@ -6,7 +6,7 @@
  */
 import { paths } from '../../renderer/src/app/paths';
 import { expect, openScreen, shoot, test, type Host } from './support/fixtures';
-import { seedStudyWithResults } from './support/study-with-results';
+import { firstRecordingId, seedStudyWithResults } from './support/study-with-results';
 
 test.use({ actionTimeout: 45_000 });
 
@@ -112,15 +112,7 @@ test('cohort, batch, recording, audit and service name read as the study is', as
   await expect(page.getByText('Done sending')).toHaveCount(0);
 
   // The recording page: the spectrogram's frequency labels stand beside it, not over its first seconds.
-  const rows = await host.rpc('recordings.page', {
-    studyId: seeded.studyId,
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
-  if (!rows.ok) throw new Error('recordings unreadable');
-  await openScreen(page, s.recording(rows.value.rows[0]!.id));
+  await openScreen(page, s.recording(await firstRecordingId(host, seeded.studyId)));
   await expect(page.locator('.spectrogram canvas').first()).toBeAttached({ timeout: 60_000 });
   await expect(page.locator('.spectrogram canvas[part="spec-labels"]')).toHaveCount(0);
   const gutter = await page.locator('.spectrogram-gutter').boundingBox();

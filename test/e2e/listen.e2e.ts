@@ -22,7 +22,7 @@ import {
 } from '../../renderer/src/features/recording-detail/spectrogram-axis';
 import { encodeWav, makeSpeechLikeSignal } from '../fixtures/audio';
 import { SCREENSHOTS, checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
-import { seedStudyWithResults } from './support/study-with-results';
+import { firstRecordingId, seedStudyWithResults } from './support/study-with-results';
 
 /**
  * Reads the drawn pitch track back (each run's path, in the spectrogram's pixels) and checks it against
@@ -170,15 +170,7 @@ test('a recording can be heard and seen: play, speech shaded as estimated, keybo
   // Seeding waits for the sandbox's analyses: on a loaded machine that alone can take minutes.
   test.setTimeout(420_000);
   const seeded = await seedStudyWithResults(host, { codes: ['P-001'], sessions: 1 });
-  const rows = await host.rpc('recordings.page', {
-    studyId: seeded.studyId,
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
-  if (!rows.ok) throw new Error(rows.error.message);
-  const rid = rows.value.rows[0]!.id;
+  const rid = await firstRecordingId(host, seeded.studyId);
 
   const media: { url: string; status: number; range: string | null }[] = [];
   page.on('response', (r) => {
@@ -387,9 +379,7 @@ test('speech with long pauses is shaded stretch by stretch, where the estimate f
     }),
   );
   must(await host.rpc('imports.commit', { planId: plan.planId, insistOnDuplicates: [], label: 'Pauses' }));
-  const rid = must(
-    await host.rpc('recordings.page', { studyId: study.id, sort: 'id', dir: 'asc', offset: 0, limit: 1 }),
-  ).rows[0]!.id;
+  const rid = await firstRecordingId(host, study.id);
 
   await openScreen(page, paths.study(study.id).recording(rid));
   const waveform = page.getByTestId('waveform');

@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { paths } from '../../renderer/src/app/paths';
 import { expect, openScreen, shoot, test } from './support/fixtures';
-import { seedStudyWithResults } from './support/study-with-results';
+import { firstRecordingId, seedStudyWithResults } from './support/study-with-results';
 
 /**
  * What sticks out past the page's right edge (for the failure message), and what sticks out of its card
@@ -80,13 +80,7 @@ test('every screen fits a 1280 x 800 window at 100 % and 200 % zoom: no page scr
     schedule: { visits: ['Baseline', 'Week 1', 'Week 2'], withdrawn: 'P-003' },
   });
   const s = paths.study(seeded.studyId);
-  const rows = await host.rpc('recordings.page', {
-    studyId: seeded.studyId,
-    sort: 'id',
-    dir: 'asc',
-    offset: 0,
-    limit: 1,
-  });
+  const recordingId = await firstRecordingId(host, seeded.studyId);
   const parts = await host.rpc('participants.page', {
     studyId: seeded.studyId,
     sort: 'code',
@@ -94,7 +88,7 @@ test('every screen fits a 1280 x 800 window at 100 % and 200 % zoom: no page scr
     offset: 0,
     limit: 1,
   });
-  if (!rows.ok || !parts.ok) throw new Error('seeded study unreadable');
+  if (!parts.ok) throw new Error('seeded study unreadable');
   const screens: [string, string][] = [
     ['studies', paths.studies],
     ['overview', s.overview],
@@ -104,7 +98,7 @@ test('every screen fits a 1280 x 800 window at 100 % and 200 % zoom: no page scr
     ['design', s.design],
     ['change', s.change],
     ['recordings', s.recordings],
-    ['recording', s.recording(rows.value.rows[0]!.id)],
+    ['recording', s.recording(recordingId)],
     ['import', s.import],
     ['batches', s.batches],
     ['batch', s.batch(seeded.batchId)],

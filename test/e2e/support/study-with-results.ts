@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWav } from '../../fixtures/audio';
-import type { Host } from './fixtures';
+import { ok, type Host } from './fixtures';
 
 export interface SeededStudy {
   readonly studyId: number;
@@ -160,3 +160,8 @@ export const seedStudyWithResults = async (
   }
   return { studyId: study.id, profileId: profile.id, batchId: batch.batchId, folder, codes, participants };
 };
+
+/** The id of a study's first recording (lowest id), for opening its page. */
+export const firstRecordingId = async (host: Host, studyId: number): Promise<number> =>
+  (await ok(host.rpc('recordings.page', { studyId, sort: 'id', dir: 'asc', offset: 0, limit: 1 }))).rows[0]!
+    .id;
