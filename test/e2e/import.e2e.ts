@@ -67,7 +67,9 @@ test('import a folder with a manifest: refused file explained, stereo file conve
   await shoot(page, 'import-2-preview');
 
   // The conversion switch previews again: the stereo file becomes "convert and upload".
-  await page.getByRole('checkbox', { name: /Convert stereo or low-rate WAV/ }).check();
+  await page
+    .getByRole('checkbox', { name: /Convert to mono 16 kHz WAV what the service cannot take/ })
+    .check();
   await expect(page.getByText(/14 files \(.*\): 11 files will be sent/)).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.reason-list').filter({ hasText: 'Refused: never sent (2)' })).toBeVisible();
   await page

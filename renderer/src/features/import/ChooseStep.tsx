@@ -17,6 +17,7 @@ import {
   type ChoiceProblems,
   type ImportChoice,
 } from './import-choice';
+import { CONVERT_SWITCH_LABEL } from './import-labels';
 
 const ZONES: readonly string[] = (() => {
   try {
@@ -212,7 +213,7 @@ const Conversion = ({ choice, set }: ChoiceParts) => (
   <fieldset>
     <legend>Conversion</legend>
     <Checkbox
-      label="Convert stereo or low-rate WAV files to mono 16 kHz"
+      label={CONVERT_SWITCH_LABEL}
       checked={choice.convert}
       onChange={(v) => set({ convert: v })}
       hint="A converted copy is kept in Voicescope's workspace and uploaded instead; the original file is never changed. Without it, such files are refused."

@@ -15,7 +15,14 @@ import { PagedTable, type Column } from '../../components/PagedTable';
 import { fmtBytes, fmtInt, fmtSeconds, plural } from '../../lib/format';
 import { fmtCompact } from '../recordings/recording-columns';
 import { filesToSend, someCodes } from './confirm-plan';
-import { ACTION, ACTION_ORDER, DATE_SOURCE, VERDICT, verdictAddsToAction } from './import-labels';
+import {
+  ACTION,
+  ACTION_ORDER,
+  CONVERT_SWITCH_LABEL,
+  DATE_SOURCE,
+  VERDICT,
+  verdictAddsToAction,
+} from './import-labels';
 import type { ChannelChoice } from './import-choice';
 import { channelOptions, FileDetail } from './PlanFileDetail';
 import { Borderline, Duplicates, ReasonList } from './PlanFileLists';
@@ -308,7 +315,7 @@ const WholeImportChoices = ({
 }) => (
   <>
     <Checkbox
-      label="Convert stereo or low-rate WAV files to mono 16 kHz"
+      label={CONVERT_SWITCH_LABEL}
       checked={convert}
       onChange={onConvert}
       disabled={pending}

@@ -2,6 +2,10 @@
 import type { PlannedAction, RecordedAtSource, VerdictView } from '../../../../shared/study';
 import type { Tone } from '../../lib/labels';
 
+/** The conversion switch: what it converts (main/import/local-verdict.ts decides which files need it). */
+export const CONVERT_SWITCH_LABEL =
+  'Convert to mono 16 kHz WAV what the service cannot take (stereo, low-rate, FLAC, AIFF, CAF, WebM)';
+
 export const ACTION: Record<PlannedAction, { label: string; tone: Tone; explain: string }> = {
   upload: { label: 'Upload', tone: 'ok', explain: 'Valid as it is; it will be uploaded.' },
   convert_and_upload: {
