@@ -5,6 +5,7 @@
 import type { EngineEvent, QueueSettings } from '../../shared/study';
 import type { ClientOptions } from '../api/client';
 import type { Db } from '../db/open';
+import type { Store } from '../db/store/types';
 import type { PollSettings } from '../jobs/poll-schedule';
 import type { KeyStore, KeyVault } from '../workspace/key-store';
 import type { Workspace } from '../workspace/workspace';
@@ -27,6 +28,12 @@ export interface StudyServiceOptions {
 }
 
 export interface ServiceContext {
+  /**
+   * The study store: every repository call goes through it (or through the handle of one of its
+   * transactions). On SQLite it is a store over the same connection as `db`.
+   */
+  readonly store: Store;
+  /** The same SQLite connection, synchronously; only for the repositories not yet taking the store. */
   readonly db: Db;
   readonly workspace: Workspace;
   readonly keys: KeyStore;

@@ -10,6 +10,8 @@
 import { iso } from '../../shared/iso';
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
+import { sqliteStore } from '../db/store/sqlite-store';
+import type { Store } from '../db/store/types';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
 import { curationService, type CurationService } from './curation.service';
 import { needsYouCurationService, type NeedsYouCurationService } from './needs-you-curation.service';
@@ -54,6 +56,8 @@ export type StudyService = ProfilesService &
   EngineService & {
     /** The study database, for the command line's own readers; handlers go through the methods. */
     readonly db: Db;
+    /** The study store over the same database (see ServiceContext). */
+    readonly store: Store;
     readonly workspace: Workspace;
     close(): Promise<void>;
   };
@@ -61,6 +65,7 @@ export type StudyService = ProfilesService &
 export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const workspace = openWorkspace(o.workspaceDir);
   const { db } = openStudyDb(workspace.dbPath);
+  const store = sqliteStore(db);
   const keys = createKeyStore({
     keysDir: workspace.keysDir,
     ...(o.env ? { env: o.env } : {}),
@@ -69,6 +74,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const now = o.now ?? Date.now;
   const emit = o.onEvent ?? ((_: EngineEvent) => {});
   const ctx: ServiceContext = {
+    store,
     db,
     workspace,
     keys,
@@ -81,6 +87,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const usage = usageService(ctx, engine);
   return {
     db,
+    store,
     workspace,
     ...engine.service,
     ...usage,
@@ -102,7 +109,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     ...cohortService(ctx),
     async close() {
       await engine.stopAll();
-      db.close();
+      await store.close();
     },
   };
 };

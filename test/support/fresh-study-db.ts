@@ -7,6 +7,8 @@
  */
 import Database from 'better-sqlite3';
 import { openStudyDb, type Db } from '../../main/db/open';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
+import type { Store } from '../../main/db/store/types';
 
 let image: Buffer | undefined;
 
@@ -20,3 +22,6 @@ export const freshStudyDb = (): Db => {
   db.pragma('foreign_keys = ON');
   return db;
 };
+
+/** The same fresh database as a study store (./fresh-study-db.ts's image, through the SQLite store). */
+export const freshStudyStore = (): Store => sqliteStore(freshStudyDb());
