@@ -635,6 +635,7 @@ const writeDescriptions = async (
         tables,
         settings: settingsRows(describeExport(d, written)),
         warning: simulatedWarning(d.tally.simulatedRecordings, d.recordings),
+        exportedAt: d.exportedAt,
       }),
     );
   const description = describeExport(d, written);
