@@ -131,12 +131,16 @@ export const compareMeasures = (ours: Measures, original: Measures): FormatRow['
   return out;
 };
 
-const measured = async (path: string) => {
+const measuresOf = async (path: string) => {
   const m = await measureFile(path);
   if (!m.ok) throw new Error(`${path}: ${m.error.detail}`);
-  const speech = await measureFileSpeech({ path, choice: 'auto' });
-  return { measures: m.value.measures, speech: speech.sent.speechSeconds };
+  return m.value.measures;
 };
+
+const measured = async (path: string) => ({
+  measures: await measuresOf(path),
+  speech: (await measureFileSpeech({ path, choice: 'auto' })).sent.speechSeconds,
+});
 
 /** Encodes `source` into every format in `dir` and compares each with its original. */
 export const compareFormats = async (
@@ -159,10 +163,10 @@ export const compareFormats = async (
     if (!c.lossless) {
       const decoded = join(dir, `${c.file}.ffmpeg.wav`);
       ffmpeg(['-i', path, '-c:a', 'pcm_f32le', decoded]);
-      const theirs = await measured(decoded);
+      const theirs = await measuresOf(decoded);
       viaFfmpeg = {
-        againstOriginal: compareMeasures(theirs.measures, ref.measures),
-        oursAgainstFfmpeg: compareMeasures(ours.measures, theirs.measures),
+        againstOriginal: compareMeasures(theirs, ref.measures),
+        oursAgainstFfmpeg: compareMeasures(ours.measures, theirs),
       };
     }
     rows.push({
