@@ -50,9 +50,7 @@ describe('the speech estimates already made', () => {
     // A stored answer is what the next ask gets, whoever asks: planted here to show it is read, not redone.
     const planted = { ...first, sent: { ...first.sent, speechSeconds: 1.25 } };
     writeFileSync(join(process.env[SPEECH_CACHE_ENV]!, stored[0]!), JSON.stringify(planted));
-    const again = await measureSpeechInParallel([
-      { path: join(files, 'b.wav'), choice: 'auto' },
-    ]);
+    const again = await measureSpeechInParallel([{ path: join(files, 'b.wav'), choice: 'auto' }]);
     expect(again).toEqual([{ ok: true, value: planted }]);
   });
 
