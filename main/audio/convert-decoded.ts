@@ -5,22 +5,14 @@
  * decoder's chunks. Only the channel sent is kept while decoding, so a stereo file costs the memory of
  * one channel. The conversion names what decoded the file, for the recording's provenance.
  */
-import type { AudioDecoder, PcmChunk } from './decode/decoder';
+import type { AudioDecoder } from './decode/decoder';
 import { channelToSend, encodeMono16k, type Conversion } from './convert-wav';
+import { monoOf } from './decoded-samples';
 
 export interface DecodedConversion extends Conversion {
   /** What decoded the original: the decoder (a package with its version, or this project's reader), container and codec. */
   readonly decodedBy: { readonly decoder: string; readonly container: string; readonly codec: string };
 }
-
-const monoOf = (chunk: PcmChunk, sent: number | 'mix'): Float32Array => {
-  if (sent !== 'mix') return chunk.channels[sent - 1]!;
-  const n = chunk.channels[0]!.length;
-  const out = new Float32Array(n);
-  for (const ch of chunk.channels) for (let i = 0; i < n; i++) out[i] = out[i]! + ch[i]!;
-  for (let i = 0; i < n; i++) out[i] = out[i]! / chunk.channels.length;
-  return out;
-};
 
 /** The channel sent, decoded chunk by chunk into one array (the other channels are dropped as they come). */
 const collectChannel = async (decoder: AudioDecoder, sent: number | 'mix'): Promise<Float32Array> => {

@@ -22,7 +22,7 @@ import { parseWavHeader } from '../audio/wav';
 import type { Db } from '../db/open';
 import { insertImportBatch } from '../db/repos/imports.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
-import type { ChannelChoice } from '../audio/wav-file-speech';
+import type { ChannelChoice } from '../audio/file-speech';
 import { willConvert } from './import-plan';
 import { judgeAudio } from './local-verdict';
 

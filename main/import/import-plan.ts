@@ -393,7 +393,6 @@ const measureSpeech = async (
             i,
             job: {
               path: f.path,
-              info: f.probe.wav,
               choice: chosen.get(resolve(f.path)) ?? req.channel ?? ('auto' as const),
             },
           },
