@@ -31,8 +31,8 @@ import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
 
 export interface RecordingsService {
-  recordingPage(q: RecordingQuery): { rows: RecordingView[]; total: number };
-  recordingRows(ids: readonly number[]): RecordingView[];
+  recordingPage(q: RecordingQuery): Promise<{ rows: RecordingView[]; total: number }>;
+  recordingRows(ids: readonly number[]): Promise<RecordingView[]>;
   /** Everything known about one recording; null when there is no such recording. */
   recordingFacts(recordingId: number): RecordingFacts | null;
   /** Queues rejected uploads and timed-out analyses again (what is safe to retry); every queue looks now. */
@@ -74,8 +74,8 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
       };
     });
   return {
-    recordingPage: (q) => recordingPage(db, q),
-    recordingRows: (ids) => recordingRows(db, ids),
+    recordingPage: (q) => recordingPage(ctx.store, q),
+    recordingRows: (ids) => recordingRows(ctx.store, ids),
     recordingFacts: (recordingId) => recordingFacts(db, recordingId),
     retryRecordings(recordingIds, at) {
       const r = retryRecordings(db, recordingIds, at);

@@ -12,8 +12,8 @@ const apiErrorOf = (e: StoredUploadError | null) =>
 export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsContract> => {
   const { service } = d;
   return {
-    'recordings.page': (q) => ok(service.recordingPage(q)),
-    'recordings.rows': ({ ids }) => ok(service.recordingRows(ids)),
+    'recordings.page': async (q) => ok(await service.recordingPage(q)),
+    'recordings.rows': async ({ ids }) => ok(await service.recordingRows(ids)),
     'recordings.retry': ({ recordingIds }) => {
       const r = service.retryRecordings(recordingIds, new Date(d.now()).toISOString());
       return ok(r);
