@@ -57,7 +57,7 @@ export const exportsService = (ctx: ServiceContext): ExportsService => {
       const known = new Set(participantCodesOfStudy(db, studyId));
       return [...new Set(codes)].filter((c) => !known.has(c));
     },
-    runExport: (request, o) => runExport(db, request, o),
+    runExport: (request, o) => runExport(ctx, request, o),
     workspaceExportsFolder() {
       const dir = exportsDirOf(ctx.workspace.dir);
       mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -34,7 +34,7 @@ export interface RecordingsService {
   recordingPage(q: RecordingQuery): Promise<{ rows: RecordingView[]; total: number }>;
   recordingRows(ids: readonly number[]): Promise<RecordingView[]>;
   /** Everything known about one recording; null when there is no such recording. */
-  recordingFacts(recordingId: number): RecordingFacts | null;
+  recordingFacts(recordingId: number): Promise<RecordingFacts | null>;
   /** Queues rejected uploads and timed-out analyses again (what is safe to retry); every queue looks now. */
   retryRecordings(recordingIds: readonly number[], at: string): ReturnType<typeof retryRecordings>;
   /** What retrying would touch in the study (or one of its batches), without changing anything. */
@@ -76,7 +76,7 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
   return {
     recordingPage: (q) => recordingPage(ctx.store, q),
     recordingRows: (ids) => recordingRows(ctx.store, ids),
-    recordingFacts: (recordingId) => recordingFacts(db, recordingId),
+    recordingFacts: (recordingId) => recordingFacts(ctx.store, recordingId),
     retryRecordings(recordingIds, at) {
       const r = retryRecordings(db, recordingIds, at);
       wakeAll();

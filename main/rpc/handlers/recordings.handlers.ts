@@ -23,8 +23,8 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
     'recordings.resolveUncertain': ({ recordingId, decision }) =>
       ok({ done: service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
-    'recordings.detail': ({ recordingId }) => {
-      const f = service.recordingFacts(recordingId);
+    'recordings.detail': async ({ recordingId }) => {
+      const f = await service.recordingFacts(recordingId);
       if (!f) return notFound('recording');
       const { view, uploadError, ...rest } = f;
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });

@@ -71,7 +71,7 @@ describe("the recordings' JSON columns, as the repositories read them", () => {
       uploadError: JSON.stringify({ reason: 'The file is gone.' }),
       provenance: JSON.stringify([{ at: 'now', note: 'Reassigned from P-2.', act: 3 }]),
     });
-    expect(recordingFacts(db, 1)?.verdict).toEqual(VERDICT);
+    expect((await recordingFacts(sqliteStore(db), 1))?.verdict).toEqual(VERDICT);
     expect((await recordingRows(sqliteStore(db), [1]))[0]?.problem?.summary).toBe('Too short.');
     expect(curatedRecording(db, 1)).toMatchObject({
       verdict: VERDICT,
@@ -82,7 +82,7 @@ describe("the recordings' JSON columns, as the repositories read them", () => {
 
   it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', async () => {
     const db = studyWith({ verdict: JSON.stringify({ status: 'fine', findings: [] }) });
-    expect(() => recordingFacts(db, 1)).toThrow(/recordings\.verdict/);
+    await expect(recordingFacts(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
     await expect(recordingRows(sqliteStore(db), [1])).rejects.toThrow(/recordings\.verdict/);
     expect(() => curatedRecording(db, 1)).toThrow(/recordings\.verdict/);
   });
