@@ -37,7 +37,7 @@ export interface BatchesService {
   /** One batch's state and progress; null when there is no such batch. */
   batchProgress(batchId: number): BatchProgress | null;
   /** Where the upload receipts of a batch's recordings differ from what was sent or from the specification. */
-  receiptDifferences(batchId: number): ReceiptDifferenceView[];
+  receiptDifferences(batchId: number): Promise<ReceiptDifferenceView[]>;
 }
 
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
@@ -99,8 +99,8 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
     interruptedBatches: (studyId) => interruptedStarts(db, studyId).map((b) => b.id),
     batches: (studyId) => batchesOfStudy(db, studyId),
     batchProgress: (batchId) => batchProgress(db, batchId),
-    receiptDifferences: (batchId) =>
-      receiptFlagsOfBatch(db, batchId).map((f) => ({
+    receiptDifferences: async (batchId) =>
+      (await receiptFlagsOfBatch(ctx.store, batchId)).map((f) => ({
         recordingId: f.recordingId,
         participantCode: f.participantCode,
         fileName: basename(f.sourcePath),

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXTRA_FILE, type ExportExtra } from '../../shared/export';
 import { openStudyDb } from '../../main/db/open';
 import { runExport } from '../../main/export/run-export';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { seedBigStudy } from './export.bench';
 
 const RECORDINGS = Number(process.env['VS_BENCH_EXPORT_RECORDINGS'] ?? 100_000);
@@ -41,7 +42,7 @@ const child = async (dbPath: string, outDir: string, extras: ExportExtra[]): Pro
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await runExport(
-    db,
+    { store: sqliteStore(db), db },
     { studyId: 1, timeZone: 'Europe/Berlin', extras },
     { outDir, folderName: extras.join('-') || 'none', appVersion: 'bench' },
   );

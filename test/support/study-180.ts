@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runExport } from '../../main/export/run-export';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import type { Db } from '../../main/db/open';
 import type { ExportReport } from '../../shared/export';
 import { makeWav } from '../fixtures/audio';
@@ -81,7 +82,7 @@ export const exportStudy180 = async (db: Db, outDir: string): Promise<ExportRepo
   const studyId = (db.prepare(`SELECT id FROM studies WHERE name = ?`).get(STUDY_180_NAME) as { id: number })
     .id;
   const r = await runExport(
-    db,
+    { store: sqliteStore(db), db },
     {
       studyId,
       timeZone: 'UTC',

@@ -27,8 +27,8 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
   return {
     'batches.list': ({ studyId }) => ok(service.batches(studyId)),
     'batches.get': ({ batchId }) => progress(batchId),
-    'batches.receiptDifferences': ({ batchId }) =>
-      service.batchProgress(batchId) ? ok(service.receiptDifferences(batchId)) : notFound('batch'),
+    'batches.receiptDifferences': async ({ batchId }) =>
+      service.batchProgress(batchId) ? ok(await service.receiptDifferences(batchId)) : notFound('batch'),
     async 'batches.credits'({ batchId }) {
       const r = await service.checkBatchCredits(batchId);
       return r.ok ? ok(r.value) : fromProblem(r.error);

@@ -12,8 +12,8 @@ const apiErrorOf = (e: StoredUploadError | null) =>
 export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsContract> => {
   const { service } = d;
   return {
-    'recordings.page': (q) => ok(service.recordingPage(q)),
-    'recordings.rows': ({ ids }) => ok(service.recordingRows(ids)),
+    'recordings.page': async (q) => ok(await service.recordingPage(q)),
+    'recordings.rows': async ({ ids }) => ok(await service.recordingRows(ids)),
     'recordings.retry': ({ recordingIds }) => {
       const r = service.retryRecordings(recordingIds, new Date(d.now()).toISOString());
       return ok(r);
@@ -23,8 +23,8 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
     'recordings.resolveUncertain': ({ recordingId, decision }) =>
       ok({ done: service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
-    'recordings.detail': ({ recordingId }) => {
-      const f = service.recordingFacts(recordingId);
+    'recordings.detail': async ({ recordingId }) => {
+      const f = await service.recordingFacts(recordingId);
       if (!f) return notFound('recording');
       const { view, uploadError, ...rest } = f;
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });

@@ -31,8 +31,10 @@ const refusal = (r: { ok: boolean; error?: { message: string } }): string => {
   if (r.ok) throw new Error('expected a refusal');
   return r.error!.message;
 };
-const listed = (studyId: number, filter: 'needs_attention' | 'refused' | 'duplicates') =>
-  svc.recordingPage({ studyId, filter, sort: 'id', dir: 'asc', offset: 0, limit: 50 }).rows.map((r) => r.id);
+const listed = async (studyId: number, filter: 'needs_attention' | 'refused' | 'duplicates') =>
+  (await svc.recordingPage({ studyId, filter, sort: 'id', dir: 'asc', offset: 0, limit: 50 })).rows.map(
+    (r) => r.id,
+  );
 
 const study = () => {
   const s = seedStudy(svc.db, 'Voice');
@@ -45,12 +47,12 @@ const study = () => {
 };
 
 describe('dismissing a needs-you item', () => {
-  it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', () => {
+  it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', async () => {
     const { s, refused, dup, uncertain } = study();
-    expect(listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
+    expect(await listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
     const done = must(svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
-    expect(listed(s, 'needs_attention')).toEqual([dup, uncertain]);
-    expect(listed(s, 'refused')).toEqual([]);
+    expect(await listed(s, 'needs_attention')).toEqual([dup, uncertain]);
+    expect(await listed(s, 'refused')).toEqual([]);
     expect(svc.dismissedNeedsYouItems(s)).toEqual([
       {
         recordingId: refused,
@@ -78,17 +80,17 @@ describe('dismissing a needs-you item', () => {
     expect(JSON.stringify(auditPage(svc.db, 0, 1).rows[0])).not.toMatch(/test file|P-001/);
     // A held duplicate, too.
     must(svc.dismissNeedsYouItem(dup, 'same take imported twice'));
-    expect(listed(s, 'duplicates')).toEqual([]);
+    expect(await listed(s, 'duplicates')).toEqual([]);
     expect(verifyAuditChain(svc.db).ok).toBe(true);
   });
 
-  it('undo brings the item back; it is not dismissed twice, nor without a reason', () => {
+  it('undo brings the item back; it is not dismissed twice, nor without a reason', async () => {
     const { s, refused } = study();
     expect(refusal(svc.dismissNeedsYouItem(refused, ' '))).toMatch(/Say why/);
     const done = must(svc.dismissNeedsYouItem(refused, 'test file'));
     expect(refusal(svc.dismissNeedsYouItem(refused, 'again'))).toMatch(/already dismissed/);
     const undo = must(svc.undoCuration(done.act, 'it matters after all'));
-    expect(listed(s, 'refused')).toEqual([refused]);
+    expect(await listed(s, 'refused')).toEqual([refused]);
     expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
     expect(svc.curationOfRecording(refused)[0]).toMatchObject({
       id: undo.act,
@@ -101,7 +103,7 @@ describe('dismissing a needs-you item', () => {
     });
   });
 
-  it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', () => {
+  it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', async () => {
     const { uncertain, fine } = study();
     expect(refusal(svc.dismissNeedsYouItem(uncertain, 'x'))).toMatch(
       /outcome is unknown cannot be dismissed/,
@@ -109,11 +111,11 @@ describe('dismissing a needs-you item', () => {
     expect(refusal(svc.dismissNeedsYouItem(fine, 'x'))).toMatch(/does not need you/);
   });
 
-  it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', () => {
+  it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', async () => {
     const { s, refused } = study();
     const done = must(svc.dismissNeedsYouItem(refused, 'looked at it'));
     svc.db.prepare(`UPDATE recordings SET upload_state = 'rejected' WHERE id = ?`).run(refused);
-    expect(listed(s, 'refused')).toEqual([refused]);
+    expect(await listed(s, 'refused')).toEqual([refused]);
     expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
     expect(refusal(svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
   });

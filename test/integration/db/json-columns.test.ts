@@ -11,6 +11,7 @@ import { MIGRATIONS } from '../../../main/db/migrations';
 import { curatedRecording } from '../../../main/db/repos/curation.repo';
 import { recordingFacts } from '../../../main/db/repos/recording-detail.repo';
 import { recordingRows } from '../../../main/db/repos/recordings-view.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { readSetting, writeSetting } from '../../../main/db/repos/settings.repo';
 
 const VERDICT = {
@@ -64,14 +65,14 @@ describe('a JSON column', () => {
 });
 
 describe("the recordings' JSON columns, as the repositories read them", () => {
-  it('a stored verdict, upload error and provenance come back as values', () => {
+  it('a stored verdict, upload error and provenance come back as values', async () => {
     const db = studyWith({
       verdict: JSON.stringify(VERDICT),
       uploadError: JSON.stringify({ reason: 'The file is gone.' }),
       provenance: JSON.stringify([{ at: 'now', note: 'Reassigned from P-2.', act: 3 }]),
     });
-    expect(recordingFacts(db, 1)?.verdict).toEqual(VERDICT);
-    expect(recordingRows(db, [1])[0]?.problem?.summary).toBe('Too short.');
+    expect((await recordingFacts(sqliteStore(db), 1))?.verdict).toEqual(VERDICT);
+    expect((await recordingRows(sqliteStore(db), [1]))[0]?.problem?.summary).toBe('Too short.');
     expect(curatedRecording(db, 1)).toMatchObject({
       verdict: VERDICT,
       uploadError: { reason: 'The file is gone.' },
@@ -79,10 +80,10 @@ describe("the recordings' JSON columns, as the repositories read them", () => {
     });
   });
 
-  it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', () => {
+  it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', async () => {
     const db = studyWith({ verdict: JSON.stringify({ status: 'fine', findings: [] }) });
-    expect(() => recordingFacts(db, 1)).toThrow(/recordings\.verdict/);
-    expect(() => recordingRows(db, [1])).toThrow(/recordings\.verdict/);
+    await expect(recordingFacts(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
+    await expect(recordingRows(sqliteStore(db), [1])).rejects.toThrow(/recordings\.verdict/);
     expect(() => curatedRecording(db, 1)).toThrow(/recordings\.verdict/);
   });
 

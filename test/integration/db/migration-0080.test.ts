@@ -15,6 +15,7 @@ import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { answersAsReceived, flagsOfRecording } from '../../../main/db/repos/data-quality.repo';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-m0080-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,7 +101,7 @@ describe('migration 0080 (data quality)', () => {
     db.close();
   });
 
-  it('keeps flags, analysis objects as received and unlisted types; a later poll replaces the flags of what it reads', () => {
+  it('keeps flags, analysis objects as received and unlisted types; a later poll replaces the flags of what it reads', async () => {
     const db = studyAt70('flags.sqlite');
     migrate(db, MIGRATIONS);
     const raw = '{"status":"Processing","indicators":{"pd_score":250}}';
@@ -136,13 +137,17 @@ describe('migration 0080 (data quality)', () => {
       }),
       '2026-01-01T00:02:00.000Z',
     );
-    expect(flagsOfRecording(db, 1).map((f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`)).toEqual([
+    expect(
+      (await flagsOfRecording(sqliteStore(db), 1)).map(
+        (f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`,
+      ),
+    ).toEqual([
       'poll:-:unknown_analysis_type',
       'poll:parkinsons:status_case_normalised',
       'poll:parkinsons:score_out_of_range',
       'poll:parkinsons:values_while_processing',
     ]);
-    expect(answersAsReceived(db, [1])).toEqual([
+    expect(await answersAsReceived(sqliteStore(db), [1])).toEqual([
       { recordingId: 1, name: 'parkinsons', listed: true, receivedStatus: 'Processing', raw },
       {
         recordingId: 1,
@@ -177,9 +182,9 @@ describe('migration 0080 (data quality)', () => {
       }),
       null,
     );
-    expect(flagsOfRecording(db, 1).map((f) => [f.code, f.received, f.measures])).toEqual([
-      ['score_out_of_range', '101', ['pd_score']],
-    ]);
+    expect((await flagsOfRecording(sqliteStore(db), 1)).map((f) => [f.code, f.received, f.measures])).toEqual(
+      [['score_out_of_range', '101', ['pd_score']]],
+    );
     expect(db.prepare(`SELECT value_num FROM measure_values WHERE measure_key = 'pd_score'`).get()).toEqual({
       value_num: 101,
     });

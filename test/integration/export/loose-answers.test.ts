@@ -15,6 +15,7 @@ import { flagsOfRecording } from '../../../main/db/repos/data-quality.repo';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
 import { looseAnalysisAnswer, type LooseAnswer } from '../../support/loose-answers';
 import { mustExport, num, readCsv, tempDir, unneutralise } from './helpers';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const POLLED = '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f';
 const PER_VERSION = 150;
@@ -63,12 +64,12 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 describe('loose answers through storage and export', () => {
-  it('stores every value of every completed analysis and exactly the flags the answer caused', () => {
+  it('stores every value of every completed analysis and exactly the flags the answer caused', async () => {
     const { db } = openStudyDb(dbPath);
     try {
       let flagged = 0;
       for (const [id, { answer }] of sent) {
-        const stored = flagsOfRecording(db, id).map((f) => `${f.code}@${f.path}`);
+        const stored = (await flagsOfRecording(sqliteStore(db), id)).map((f) => `${f.code}@${f.path}`);
         expect(stored.sort(), `recording ${id}`).toEqual([...answer.expect.flags].sort());
         if (stored.length > 0) flagged++;
         const values = new Map(
@@ -117,7 +118,7 @@ describe('loose answers through storage and export', () => {
       let totalFlags = 0,
         unlistedTotal = 0;
       for (const [id, { answer }] of sent) {
-        const flags = flagsOfRecording(db, id);
+        const flags = await flagsOfRecording(sqliteStore(db), id);
         totalFlags += flags.length;
         expect(Number(wide.get(id)!['flag_count'])).toBe(flags.length);
         for (const o of answer.expect.outcomes.values()) {

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { batchProgress } from '../../../main/db/repos/batches.repo';
 import { recordingPage } from '../../../main/db/repos/recordings-view.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { commitImport } from '../../../main/import/import-commit';
 import { planImport } from '../../../main/import/import-plan';
 import { uploadStateOf } from '../../../renderer/src/lib/labels';
@@ -54,15 +55,17 @@ describe('a borderline file not chosen for sending', () => {
     ]);
     const { batchId } = await commitImport(db, plan, { convertedDir: dir, now: () => Date.now() });
 
-    const rows = recordingPage(db, {
-      studyId: 1,
-      batchId,
-      filter: 'all',
-      sort: 'file',
-      dir: 'asc',
-      offset: 0,
-      limit: 10,
-    }).rows;
+    const rows = (
+      await recordingPage(sqliteStore(db), {
+        studyId: 1,
+        batchId,
+        filter: 'all',
+        sort: 'file',
+        dir: 'asc',
+        offset: 0,
+        limit: 10,
+      })
+    ).rows;
     const near = rows.find((r) => r.fileName === 'near.wav')!;
     const short = rows.find((r) => r.fileName === 'short.wav')!;
     expect(uploadStateOf(near)).toEqual({ label: 'Borderline, held', tone: 'warn' });
