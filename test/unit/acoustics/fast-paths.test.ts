@@ -50,8 +50,8 @@ const dft = (re: Float64Array, im: Float64Array): [Float64Array, Float64Array] =
   for (let k = 0; k < n; k++)
     for (let t = 0; t < n; t++) {
       const angle = (-2 * Math.PI * ((k * t) % n)) / n;
-      outRe[k] += re[t]! * Math.cos(angle) - im[t]! * Math.sin(angle);
-      outIm[k] += re[t]! * Math.sin(angle) + im[t]! * Math.cos(angle);
+      outRe[k] = outRe[k]! + re[t]! * Math.cos(angle) - im[t]! * Math.sin(angle);
+      outIm[k] = outIm[k]! + re[t]! * Math.sin(angle) + im[t]! * Math.cos(angle);
     }
   return [outRe, outIm];
 };
