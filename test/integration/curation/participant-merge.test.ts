@@ -227,7 +227,7 @@ describe('merging two participants', () => {
     expect(before.rows).toHaveLength(6);
     expect(after.rows).toHaveLength(4);
   });
-  it('files a later import under the retired code with the participant it was merged into', () => {
+  it('files a later import under the retired code with the participant it was merged into', async () => {
     const { s, into, from } = study();
     seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
     must(svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
@@ -251,8 +251,8 @@ describe('merging two participants', () => {
       duplicateOf: null,
       duplicateOverride: false,
     });
-    const { batchId } = insertImportBatch(
-      svc.db,
+    const { batchId } = await insertImportBatch(
+      svc.store,
       {
         studyId: s,
         at: new Date(NOW).toISOString(),
