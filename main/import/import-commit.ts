@@ -20,10 +20,12 @@ import { sniffContainer } from '../audio/sniff';
 import { probeAudio } from '../audio/probe';
 import { parseWavHeader } from '../audio/wav';
 import type { Db } from '../db/open';
+import { appendEvent } from '../db/repos/event-log.repo';
+import type { Queryable } from '../db/store/types';
 import { insertImportBatch } from '../db/repos/imports.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
 import type { ChannelChoice } from '../audio/file-speech';
-import { willConvert } from './import-plan';
+import { willConvert, type ImportDb } from './import-plan';
 import { judgeAudio } from './local-verdict';
 
 export interface CommitOptions {
@@ -117,7 +119,11 @@ const conversionRecord = (c: Conversion | DecodedConversion) => ({
   ...('decodedBy' in c ? { decodedBy: c.decodedBy } : {}),
 });
 
-export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions): Promise<CommitResult> => {
+export const commitImport = async (
+  { store, db }: ImportDb,
+  plan: ImportPlan,
+  opts: CommitOptions,
+): Promise<CommitResult> => {
   const req = plan.request;
   const insist = new Set(opts.insistOnDuplicates ?? []);
   const accounts = new Map(participantAccounts(db, req.studyId).map((p) => [p.code, p.account_id]));
@@ -162,8 +168,23 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   }
 
   const at = new Date(opts.now()).toISOString();
-  const { batchId, byState } = insertImportBatch(
-    db,
+  const { batchId, byState } = await store.transaction((tx) => writeBatch(tx, db, req, at, opts, prepared), {
+    repeatable: true,
+  });
+  return { batchId, recordings: prepared.length, byState, conversionFailures };
+};
+
+/** The batch, its recordings and its event, in the caller's transaction. */
+const writeBatch = async (
+  tx: Queryable,
+  db: Db,
+  req: ImportPlan['request'],
+  at: string,
+  opts: CommitOptions,
+  prepared: readonly Prepared[],
+) => {
+  const written = await insertImportBatch(
+    tx,
     {
       studyId: req.studyId,
       at,
@@ -194,5 +215,12 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
       duplicateOverride: f.action === 'duplicate' && p.state !== 'duplicate',
     })),
   );
-  return { batchId, recordings: prepared.length, byState, conversionFailures };
+  appendEvent(
+    db,
+    at,
+    'batch_created',
+    { studyId: req.studyId },
+    { batch_id: written.batchId, recordings: prepared.length, by_state: written.byState },
+  );
+  return written;
 };

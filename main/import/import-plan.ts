@@ -33,6 +33,7 @@ import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
+import type { Queryable, Store } from '../db/store/types';
 import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
 import { studyName as studyNameOf } from '../db/repos/studies.repo';
@@ -451,16 +452,16 @@ interface PlanMemory {
  * Where else the same audio was seen: under another participant or in another study (stored), and an
  * earlier file of this import under another participant, unless that participant's stored copy says it already.
  */
-const seenElsewhereOf = (
-  db: Db,
+const seenElsewhereOf = async (
+  q: Queryable,
   req: ImportRequest,
   f: { readonly code: string; readonly path: string; readonly session: string | null },
   hash: string,
   participantId: number | null,
   memory: PlanMemory,
-): SeenElsewhere[] => {
+): Promise<SeenElsewhere[]> => {
   const earlier = memory.seenUnder.get(hash);
-  const stored = findSameContentElsewhere(db, hash, req.studyId, participantId).map((x) => ({
+  const stored = (await findSameContentElsewhere(q, hash, req.studyId, participantId)).map((x) => ({
     recordingId: x.recordingId,
     study: x.study,
     sameStudy: x.studyId === req.studyId,
@@ -488,8 +489,8 @@ const seenElsewhereOf = (
 };
 
 /** What the import does with one file, and the copy of it already stored or planned, if any. */
-const decideAction = (
-  db: Db,
+const decideAction = async (
+  q: Queryable,
   req: ImportRequest,
   f: JudgedFile,
   p: { id: number } | undefined,
@@ -504,14 +505,14 @@ const decideAction = (
   else if (f.hash === null) action = 'refused';
   else {
     const key = `${f.a.code}\u0000${f.hash}`;
-    const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
+    const existing = p ? (await findSameContent(q, p.id, f.hash))[0] : undefined;
     if (existing) {
       duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
       if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
     } else if (memory.seen.has(key)) duplicateOf = { recordingId: null, path: memory.seen.get(key)! };
     else memory.seen.set(key, f.path);
-    seenElsewhere = seenElsewhereOf(
-      db,
+    seenElsewhere = await seenElsewhereOf(
+      q,
       req,
       { code: f.a.code, path: f.path, session: f.a.session },
       f.hash,
@@ -532,19 +533,19 @@ const decideAction = (
 };
 
 /** One file of the plan, with what the import does with it. */
-const planFile = (
-  db: Db,
+const planFile = async (
+  q: Queryable,
   req: ImportRequest,
   f: JudgedFile,
   participants: Participants,
   memory: PlanMemory,
-): PlannedFile => {
+): Promise<PlannedFile> => {
   const p = f.a.code === null ? undefined : participants.get(f.a.code);
-  const { action, duplicateOf, unstartedBatchId, seenElsewhere } = decideAction(db, req, f, p, memory);
+  const { action, duplicateOf, unstartedBatchId, seenElsewhere } = await decideAction(q, req, f, p, memory);
   // Refused (or borderline, if left out) before: the same file is not added as another refused row.
   const refusedBefore =
     p && f.hash !== null && (action === 'refused' || action === 'borderline')
-      ? findRefusedCopy(db, p.id, f.hash)
+      ? await findRefusedCopy(q, p.id, f.hash)
       : null;
   return {
     path: f.path,
@@ -585,7 +586,20 @@ const countActions = (files: readonly PlannedFile[]): Record<PlannedAction, numb
   return counts;
 };
 
-export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions = {}): Promise<ImportPlan> => {
+/**
+ * The study database an import reads and writes: the store, and (while the repositories move to the
+ * store) the same SQLite connection for the ones that still take it.
+ */
+export interface ImportDb {
+  readonly store: Store;
+  readonly db: Db;
+}
+
+export const planImport = async (
+  { store, db }: ImportDb,
+  req: ImportRequest,
+  opts: PlanOptions = {},
+): Promise<ImportPlan> => {
   const notes: PlanNotes = { notices: [], manifestErrors: [] };
   const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
   const byManifest = await readManifestRows(req, ctx, notes);
@@ -603,7 +617,9 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     seenUnder: new Map(),
     studyName: studyNameOf(db, req.studyId) ?? '',
   };
-  const files = judged.map((f) => planFile(db, req, f, participants, memory));
+  // One file after another: each file's duplicates are judged against the files planned before it.
+  const files: PlannedFile[] = [];
+  for (const f of judged) files.push(await planFile(store, req, f, participants, memory));
   const codes = [
     ...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!)),
   ].sort();
