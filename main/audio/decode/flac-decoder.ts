@@ -72,7 +72,13 @@ const readMetadata = (b: Uint8Array): Result<StreamInfo, DecodeProblem> | null =
 /** A frame's integer samples as floats in [-1, 1]: divided by 2^(bit depth − 1). */
 const toChunk = (channels: readonly Float64Array[], bitDepth: number): PcmChunk => {
   const scale = 1 / 2 ** (bitDepth - 1);
-  return { channels: channels.map((c) => Float32Array.from(c, (v) => v * scale)) };
+  return {
+    channels: channels.map((c) => {
+      const out = new Float32Array(c.length);
+      for (let i = 0; i < c.length; i++) out[i] = c[i]! * scale;
+      return out;
+    }),
+  };
 };
 
 const damaged = (at: number, info: StreamInfo, samplesSoFar: number, why: string): DecodeFailure =>
