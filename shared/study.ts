@@ -67,8 +67,7 @@ export interface ConversionView {
   readonly resampledFromHz: number | null;
   /** What decoded the original; absent in copies made before every format went through a decoder (WAV read directly). */
   readonly decodedBy?:
-    | { readonly decoder: string; readonly container: string; readonly codec: string }
-    | undefined;
+    { readonly decoder: string; readonly container: string; readonly codec: string } | undefined;
 }
 
 export interface SpeechFigure {

@@ -12,7 +12,12 @@ import { open } from 'node:fs/promises';
 import type { ConversionView } from '../../shared/study';
 import type { AudioDecoder } from './decode/decoder';
 import type { Conversion } from './convert-wav';
-import { CONVERTED_RATE_HZ, pcm16MonoWavHeader, streamMono16k, type Mono16kStreamResult } from './mono16k-stream';
+import {
+  CONVERTED_RATE_HZ,
+  pcm16MonoWavHeader,
+  streamMono16k,
+  type Mono16kStreamResult,
+} from './mono16k-stream';
 
 /** What decoded the original: the decoder (a package with its version, or this project's reader), container and codec. */
 export interface DecodedBy {
@@ -74,7 +79,8 @@ const WRITE_BYTES = 1 << 20;
 
 export const sha256OfFile = async (path: string): Promise<string> => {
   const hash = createHash('sha256');
-  for await (const block of createReadStream(path, { highWaterMark: WRITE_BYTES })) hash.update(block as Buffer);
+  for await (const block of createReadStream(path, { highWaterMark: WRITE_BYTES }))
+    hash.update(block as Buffer);
   return hash.digest('hex');
 };
 

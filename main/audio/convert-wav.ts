@@ -12,7 +12,13 @@
  * (`convert-decoded.ts`), and these in-memory forms serve short audio.
  */
 import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
-import { channelToSend, pcm16MonoWavHeader, streamMono16k, toPcm16, CONVERTED_RATE_HZ } from './mono16k-stream';
+import {
+  channelToSend,
+  pcm16MonoWavHeader,
+  streamMono16k,
+  toPcm16,
+  CONVERTED_RATE_HZ,
+} from './mono16k-stream';
 
 export { channelToSend, CONVERTED_RATE_HZ } from './mono16k-stream';
 

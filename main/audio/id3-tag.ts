@@ -20,10 +20,6 @@ export const id3v2TagEnd = (head: Uint8Array): number => {
 export const isFlacAfterId3 = (head: Uint8Array): boolean => {
   const at = id3v2TagEnd(head);
   return (
-    at > 0 &&
-    head[at] === 0x66 &&
-    head[at + 1] === 0x4c &&
-    head[at + 2] === 0x61 &&
-    head[at + 3] === 0x43
+    at > 0 && head[at] === 0x66 && head[at + 1] === 0x4c && head[at + 2] === 0x61 && head[at + 3] === 0x43
   );
 };

@@ -13,6 +13,10 @@ import { createSincResampler } from './sinc-resampler';
 
 export const CONVERTED_RATE_HZ = 16_000;
 
+/** The size of the converted copy of a recording lasting `durationSeconds`: 16-bit mono at 16 kHz and its 44-byte header. */
+export const convertedBytes = (durationSeconds: number): number =>
+  Math.ceil(durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
+
 /** Input samples gathered before each call into the resampler (fewer calls, each worth its overhead). */
 const BLOCK_SAMPLES = 1 << 16;
 

@@ -11,7 +11,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversionView, ImportPlan, PlannedFile, UploadState } from '../../shared/study';
-import { convertDecodedToFile, conversionRecord, sha256OfFile, type ConvertedFile } from '../audio/convert-decoded';
+import {
+  convertDecodedToFile,
+  conversionRecord,
+  sha256OfFile,
+  type ConvertedFile,
+} from '../audio/convert-decoded';
 import { openAudioDecoder } from '../audio/decode';
 import { DecodeFailure } from '../audio/decode/decoder';
 import { readFileHead } from '../audio/decode/file-blocks';
@@ -83,7 +88,11 @@ const convert = async (
  * is not. The speech figure stays the preview's (measured on the channel sent); a file the preview could
  * not measure has its copy's speech measured from the disk.
  */
-const refusalOfCopy = async (file: PlannedFile, copy: ConvertedFile, isolate: boolean): Promise<string | null> => {
+const refusalOfCopy = async (
+  file: PlannedFile,
+  copy: ConvertedFile,
+  isolate: boolean,
+): Promise<string | null> => {
   const { head, size } = await readFileHead(copy.path, 64);
   const info = parseWavHeader(head, size);
   if (!info.ok) return `The converted copy cannot be read back: ${info.error.detail}`;

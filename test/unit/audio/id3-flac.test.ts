@@ -27,7 +27,18 @@ const id3Tag = (padding: number): Uint8Array => {
   frame.set(title, 10);
   const size = frame.length + padding;
   const tag = new Uint8Array(10 + size);
-  tag.set([0x49, 0x44, 0x33, 4, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+  tag.set([
+    0x49,
+    0x44,
+    0x33,
+    4,
+    0,
+    0,
+    (size >> 21) & 0x7f,
+    (size >> 14) & 0x7f,
+    (size >> 7) & 0x7f,
+    size & 0x7f,
+  ]);
   tag.set(frame, 10);
   return tag;
 };
@@ -36,7 +47,17 @@ const flacFile = (): string => {
   const wav = join(dir, 'speech.wav');
   writeFileSync(wav, makeWav({ seconds: 6, speechSeconds: 5, sampleRateHz: 44_100, channels: 2, seed: 3 }));
   const flac = join(dir, 'speech.flac');
-  const r = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', wav, '-c:a', 'flac', flac]);
+  const r = spawnSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    wav,
+    '-c:a',
+    'flac',
+    flac,
+  ]);
   if (r.status !== 0) throw new Error(String(r.stderr));
   return flac;
 };
@@ -62,15 +83,19 @@ const decodeAll = async (path: string) => {
 
 describe('a FLAC file behind an ID3v2 tag', () => {
   for (const padding of [0, 20_000]) {
-    itWithTool('ffmpeg', `is decoded as FLAC, to the sample (tag of ${10 + 23 + padding} bytes)`, async () => {
-      const flac = flacFile();
-      const plain = await decodeAll(flac);
-      const withTag = await decodeAll(tagged(flac, padding));
-      expect(withTag.decoder).toBe(FLAC_DECODER);
-      expect(withTag.channels).toBe(2);
-      expect(withTag.left.length).toBe(plain.left.length);
-      expect(Buffer.from(withTag.left.buffer).equals(Buffer.from(plain.left.buffer))).toBe(true);
-    });
+    itWithTool(
+      'ffmpeg',
+      `is decoded as FLAC, to the sample (tag of ${10 + 23 + padding} bytes)`,
+      async () => {
+        const flac = flacFile();
+        const plain = await decodeAll(flac);
+        const withTag = await decodeAll(tagged(flac, padding));
+        expect(withTag.decoder).toBe(FLAC_DECODER);
+        expect(withTag.channels).toBe(2);
+        expect(withTag.left.length).toBe(plain.left.length);
+        expect(Buffer.from(withTag.left.buffer).equals(Buffer.from(plain.left.buffer))).toBe(true);
+      },
+    );
   }
 
   itWithTool('ffmpeg', 'is named FLAC by the import, not MP3', () => {
