@@ -71,6 +71,8 @@ export interface RecordingView {
   readonly excludedReason: string | null;
   /** JSON array of provenance notes ({at, note, act}); null when there are none. */
   readonly provenance: string | null;
+  /** The conversion kept with the local verdict (JSON: copy's hash, channel, rate, decoder); null when none was made. */
+  readonly conversion: string | null;
 }
 
 export interface PairView {
@@ -213,6 +215,7 @@ export const RECORDING_COLUMNS = [
   ['excludedAt', 'r.excluded_at'],
   ['excludedReason', 'r.excluded_reason'],
   ['provenance', 'r.provenance'],
+  ['conversion', "json_extract(r.verdict, '$.conversion')"],
 ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
 /** A recording row as read: the columns above, then the exported `type:state` pairs. */
@@ -251,6 +254,7 @@ export const recordingView = (a: RawRecording): RecordingView => ({
   excludedAt: a[27] as string | null,
   excludedReason: a[28] as string | null,
   provenance: a[29] as string | null,
+  conversion: a[30] as string | null,
 });
 
 export interface SelectedRecording {
