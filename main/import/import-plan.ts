@@ -130,6 +130,8 @@ interface ReadFacts {
   readonly probe: Result<ProbedAudio, ProbeProblem>;
 }
 
+const CONVERTIBLE_PROBLEMS = new Set<ProbeProblem['code']>(['unsupported_format', 'unsupported_encoding']);
+
 /** Refused for its size: over the service's limit, and conversion cannot bring it under (or is off). */
 const tooLarge = (size: number, copy: number | null): ProbeProblem => ({
   code: 'too_large',
@@ -220,7 +222,7 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
       }
       if (container === null) {
         probe = err(otherFormatProblem(head) ?? { code: 'not_audio', message: NOT_AUDIO_MESSAGE });
-        return small || (mayConvert && probe.error.code === 'unsupported_format') ? 'hash' : 'head_only';
+        return small || (mayConvert && CONVERTIBLE_PROBLEMS.has(probe.error.code)) ? 'hash' : 'head_only';
       }
       if (small) return 'whole';
       if (mayConvert) return 'hash'; // judged from its decoder below
@@ -232,7 +234,8 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
   const f = scanned.value;
   if (probe === null && f.bytes) probe = await probeAudio(f.bytes);
   if (probe === null && f.sha256 !== null) probe = await factsFromDecoder(path, f.sizeBytes);
-  if (probe !== null && !probe.ok && probe.error.code === 'unsupported_format')
+  // A format or a WAV encoding the service does not take (FLAC, ADPCM, µ-law, ...) that a decoder here reads.
+  if (probe !== null && !probe.ok && CONVERTIBLE_PROBLEMS.has(probe.error.code))
     probe = err(await withDecoder(path, probe.error));
   if (probe !== null && probe.ok && probe.value.format !== 'wav' && probe.value.channels !== 1)
     probe = ok(await withDecoderIfAny(path, probe.value));

@@ -78,7 +78,7 @@ export const verdictFromProblem = (
   p: ProbeProblem,
   opts: { conversion: boolean } = { conversion: false },
 ): LocalVerdict => {
-  if (p.code === 'unsupported_format' && p.decodedBy !== undefined)
+  if ((p.code === 'unsupported_format' || p.code === 'unsupported_encoding') && p.decodedBy !== undefined)
     return convertibleFormat(p, p.decodedBy, opts.conversion);
   const action: Record<ProbeProblem['code'], string> = {
     empty: 'Check that the file was copied completely from the recorder.',
