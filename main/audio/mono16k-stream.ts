@@ -124,7 +124,6 @@ export const streamMono16k = async (
   const resampling = resamplingFrom(rate);
   const block = new Float32Array(BLOCK_SAMPLES);
   let filled = 0;
-  let inputSamples = 0;
   let frames = 0;
   const emit = async (out: Float32Array) => {
     if (out.length === 0) return;
@@ -134,7 +133,6 @@ export const streamMono16k = async (
   try {
     for await (const chunk of chunks) {
       const mono = monoOf(chunk, sent);
-      inputSamples += mono.length;
       for (let at = 0; at < mono.length;) {
         const n = Math.min(mono.length - at, BLOCK_SAMPLES - filled);
         block.set(mono.subarray(at, at + n), filled);
