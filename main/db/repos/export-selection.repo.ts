@@ -71,6 +71,8 @@ export interface RecordingView {
   readonly excludedReason: string | null;
   /** JSON array of provenance notes ({at, note, act}); null when there are none. */
   readonly provenance: string | null;
+  /** The conversion kept with the local verdict (JSON: copy's hash, channel, rate, decoder); null when none was made. */
+  readonly conversion: string | null;
 }
 
 export interface PairView {
@@ -212,6 +214,7 @@ export const RECORDING_COLUMNS = [
   ['excludedAt', 'r.excluded_at'],
   ['excludedReason', 'r.excluded_reason'],
   ['provenance', 'r.provenance'],
+  ['conversion', "json_extract(r.verdict, '$.conversion')"],
 ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
 /** A recording as read: its view, and its exported analyses as `type:state,...` (null: none). */
