@@ -3,11 +3,10 @@
  * when asked) resampled to 16 kHz, written as 16-bit PCM WAV, the service's standard speech format. The
  * original file is never touched; the caller stores the result elsewhere.
  *
- * Resampling uses libsamplerate (Erik de Castro Lopo's Secret Rabbit Code, compiled to WebAssembly
- * in @alexanderolsen/libsamplerate-js and shipped inside the package), with its fastest band-limited
- * sinc converter (97 dB SNR, passband to 80 % of Nyquist: 6.4 kHz at 16 kHz, above the formants and
- * cepstral measures speech analysis uses). It filters before decimating, so 44.1 or 48 kHz recordings
- * do not alias into the speech band. The pipeline itself is `mono16k-stream.ts`, shared with the
+ * Resampling is the polyphase Kaiser-windowed sinc of `sinc-resampler.ts` (passband to 80 % of the
+ * lower Nyquist frequency: 6.4 kHz at 16 kHz, above the formants and cepstral measures speech analysis
+ * uses; at least 90 dB of attenuation from that Nyquist frequency on). It filters before decimating, so
+ * 44.1 or 48 kHz recordings do not alias into the speech band. The pipeline itself is `mono16k-stream.ts`, shared with the
  * conversion of every decoded format; the import converts files through it straight to disk
  * (`convert-decoded.ts`), and these in-memory forms serve short audio.
  */
