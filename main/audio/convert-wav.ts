@@ -10,6 +10,7 @@
  * conversion of every decoded format; the import converts files through it straight to disk
  * (`convert-decoded.ts`), and these in-memory forms serve short audio.
  */
+import { concatBytes } from './decode/concat-bytes';
 import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
 import {
   channelToSend,
@@ -21,20 +22,9 @@ import {
 
 export { channelToSend, CONVERTED_RATE_HZ } from './mono16k-stream';
 
-/** The parts one after the other in one array. */
-const joinBytes = (parts: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 /** A 16-bit PCM mono WAV file of the given samples (clipped to [-1, 1]). */
 export const encodePcm16MonoWav = (samples: Float32Array, sampleRateHz: number): Uint8Array =>
-  joinBytes([pcm16MonoWavHeader(samples.length, sampleRateHz), toPcm16(samples)]);
+  concatBytes([pcm16MonoWavHeader(samples.length, sampleRateHz), toPcm16(samples)]);
 
 export interface Conversion {
   readonly bytes: Uint8Array;
@@ -53,7 +43,7 @@ export const encodeMono16k = async (
   const r = await streamMono16k([{ channels: [mono] }], { channels: 1, sampleRateHz }, 1, (p) => {
     parts.push(p);
   });
-  const bytes = joinBytes([pcm16MonoWavHeader(r.frames, CONVERTED_RATE_HZ), ...parts]);
+  const bytes = concatBytes([pcm16MonoWavHeader(r.frames, CONVERTED_RATE_HZ), ...parts]);
   return { bytes, resampledFromHz: r.resampledFromHz };
 };
 

@@ -9,6 +9,7 @@
  */
 import { err, ok, type Result } from '../../shared/result';
 import type { AudioDecoder, DecodedStreamInfo, DecodeProblem, PcmChunk } from './decode/decoder';
+import { concatSamples } from './decode/concat-bytes';
 import { openAudioDecoder } from './decode/index';
 
 /** A channel of a recording (1-based), or the mean of all its channels. */
@@ -39,17 +40,6 @@ export async function* channelStreams(
   }
 }
 
-/** Joins parts into one array. */
-export const joinParts = (parts: readonly Float32Array[]): Float32Array => {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 export interface MonoRecording {
   /** The mean of all channels, whole. */
   readonly samples: Float32Array;
@@ -70,5 +60,5 @@ export const readMonoFile = async (path: string): Promise<Result<MonoRecording, 
     const problem = (e as { problem?: DecodeProblem }).problem;
     return err(problem ?? { code: 'corrupt', detail: `The audio could not be decoded: ${String(e)}` });
   }
-  return ok({ samples: joinParts(parts), sampleRateHz: decoder.info.sampleRateHz, info: decoder.info });
+  return ok({ samples: concatSamples(parts), sampleRateHz: decoder.info.sampleRateHz, info: decoder.info });
 };
