@@ -99,8 +99,7 @@ const refusalOfCopy = async (
   const info = parseWavHeader(head, size);
   if (!info.ok) return `The converted copy cannot be read back: ${info.error.detail}`;
   const speechSeconds =
-    file.speechSeconds ??
-    (await measureFileSpeech({ path: copy.path, choice: 1 })).sent.speechSeconds;
+    file.speechSeconds ?? (await measureFileSpeech({ path: copy.path, choice: 1 })).sent.speechSeconds;
   const verdict = judgeAudio(
     { ...wavFacts(info.value, size), speechSeconds },
     { isolateOldestSpeaker: isolate, conversion: false },
