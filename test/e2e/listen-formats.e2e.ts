@@ -4,12 +4,13 @@
  * the host decodes. For each, the recording's page draws its waveform and the media element plays.
  */
 import { spawnSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paths } from '../../renderer/src/app/paths';
 import { makeWav } from '../fixtures/audio';
 import { hasTool } from '../support/reference-tools';
-import { expect, openScreen, test } from './support/fixtures';
+import { expect, openScreen, shoot, test } from './support/fixtures';
 import { must } from './support/study-with-results';
 
 const FILES = [
@@ -92,5 +93,23 @@ test('FLAC, WebM and AIFF recordings show their waveform and play', async ({ pag
       .toBeGreaterThan(0.3);
     const duration = await audio.evaluate((a) => (a as HTMLAudioElement).duration);
     expect(Math.abs(duration - 40), `${f.file}: duration`).toBeLessThan(0.1);
+    if (i === 0) await showsConversion(page);
   }
 });
+
+/** The FLAC's page says how its copy was made, readable in both themes and at 200 % zoom. */
+const showsConversion = async (page: Page) => {
+  await expect(page.getByText(/^Decoded from FLAC \(flac\) by .+; channel 1 sent as mono;/)).toBeVisible();
+  await shoot(page, 'recording-converted');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'recording-converted-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  // 200 % of a 1280 × 800 window: 640 × 400 CSS pixels; the copy's hash wraps instead of widening the page.
+  await page.setViewportSize({ width: 640, height: 400 });
+  const sideways = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(sideways, 'the recording page scrolls sideways at 200 %').toBeLessThanOrEqual(0);
+  await shoot(page, 'recording-converted-200');
+  await page.setViewportSize({ width: 1280, height: 800 });
+};
