@@ -103,6 +103,22 @@ export class TextSink {
     this.line += text;
   }
 
+  /**
+   * Ready-made bytes (a cached run of cells), copied into the chunk after the line's pending pieces,
+   * instead of being joined to the line as text and encoded again. The caller may keep `b`.
+   */
+  putBytes(b: Buffer): void {
+    if (this.line.length > 0) {
+      const pending = this.line;
+      this.line = '';
+      this.write(pending);
+    }
+    if (this.buf !== null && this.at + b.length > CHUNK_BYTES) this.flush();
+    if (b.length > CHUNK_BYTES) return this.send(Buffer.from(b), undefined);
+    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    this.at += b.copy(this.buf, this.at);
+  }
+
   endLine(): void {
     this.write(RECORD_DELIMITER);
   }

@@ -55,6 +55,7 @@ const CUT_NOTE = ' [cut at Excel’s 32,767 characters; the full text is in the 
 const SHEET_LEVEL = 3;
 /** Bytes of XML zlib may hold before the pass waits for it. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
+const ROW_START = Buffer.from('<row>');
 
 export interface WorkbookDescription {
   /** The tables' descriptions, for the codebook sheet. */
@@ -243,8 +244,8 @@ class TableSheet<C> implements SheetRows<C> {
 
   scopedRow(ctx: C, measureKey: string): void {
     const sink = this.next();
-    sink.piece('<row>');
-    this.scoped?.rowInto(ctx, measureKey, sink);
+    sink.putBytes(ROW_START);
+    this.scoped?.rowBytesInto(ctx, measureKey, sink);
     sink.write('</row>');
   }
 
