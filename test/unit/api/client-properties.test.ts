@@ -73,8 +73,10 @@ const clientFor = (version: ApiVersion): ApiClient =>
     sleep: async () => {},
     random: () => 0.5,
     maxResponseBytes: MAX_RESPONSE_BYTES,
-    readTimeoutMs: 5_000,
-    uploadTimeout: { baseMs: 5_000, minBytesPerSecond: 1_000_000_000 },
+    // For a hang, not for speed: npm test runs vitest at a lower priority beside the window journeys,
+    // and a loaded machine must not turn a slow local answer into a refusal.
+    readTimeoutMs: 30_000,
+    uploadTimeout: { baseMs: 30_000, minBytesPerSecond: 1_000_000_000 },
   });
 
 /** Runs counted by what was done to the answer, printed after each property so CI shows the counts. */
