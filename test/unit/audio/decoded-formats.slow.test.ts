@@ -11,7 +11,7 @@
  *   (docs/acoustics.md), except where the codec itself moves it further: then ffmpeg's decode of the
  *   same file misses the target too, and ours is within the target of ffmpeg's decode.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -21,20 +21,11 @@ import {
   formatTable,
   type FormatRow,
 } from '../../../scripts/validation/decoded-formats';
-import { makeWav } from '../../fixtures/audio';
 import { itWithTool } from '../../support/reference-tools';
+import { speechSource } from '../../support/speech-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-decoded-formats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const corpus = process.env['VOICESCOPE_CORPUS'] ?? '/work/corpus';
-const speechSource = (): string => {
-  const real = join(corpus, 'pyannote', 'sample.wav');
-  if (existsSync(real)) return real;
-  const made = join(dir, 'speech.wav');
-  writeFileSync(made, makeWav({ seconds: 20, speechSeconds: 16, sampleRateHz: 16_000, seed: 11 }));
-  return made;
-};
 
 const missed = (m: FormatRow['measures']) =>
   Object.entries(m)
@@ -45,7 +36,7 @@ itWithTool(
   ['ffmpeg'],
   'measures speech, voice and pauses in every decodable format as in its WAV original',
   async () => {
-    const rows = await compareFormats(speechSource(), dir);
+    const rows = await compareFormats(speechSource(dir), dir);
     console.log(formatTable(rows));
     for (const r of rows) {
       const name = r.format.name;
