@@ -19,6 +19,12 @@ let batchId: number;
 
 type PageQuery = Omit<Input<'recordings.page'>, 'studyId' | 'offset' | 'limit' | 'sort' | 'dir'> &
   Partial<Pick<Input<'recordings.page'>, 'sort' | 'dir' | 'offset' | 'limit'>>;
+/**
+ * For a hang, not for speed: the journeys that import, upload and settle a batch take 5-25 s on a quiet
+ * machine and over 90 s where vitest gets the cycles the window journeys and the typecheck leave.
+ */
+const JOURNEY_TIME_LIMIT_MS = 300_000;
+
 const page = (q: PageQuery = {}, sid = studyId) =>
   t.must('recordings.page', { studyId: sid, sort: 'id', dir: 'asc', offset: 0, limit: 100, ...q });
 const all = async (q: PageQuery = {}, sid = studyId): Promise<RecordingRow[]> => (await page(q, sid)).rows;
@@ -33,7 +39,7 @@ beforeAll(async () => {
   }));
   await startBatch(t, studyId, batchId);
   await batchSettles(t, batchId);
-}, 120_000);
+}, JOURNEY_TIME_LIMIT_MS);
 afterAll(async () => {
   await t?.close();
 });
@@ -138,180 +144,201 @@ describe('recordings.page', () => {
 });
 
 describe('recordings.insistDuplicate', () => {
-  it('sends a held duplicate once the researcher insists: its batch runs again and it is uploaded', async () => {
-    const dup = (await all({ filter: 'duplicates' }))[0]!;
-    expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: true });
-    expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: false });
-    await eventually(
-      async () => (await t.must('recordings.rows', { ids: [dup.id] }))[0]!.uploadState === 'uploaded',
-      'the duplicate to be uploaded',
-    );
-    expect((await batchSettles(t, batchId)).state).toBe('finished');
-  }, 60_000);
+  it(
+    'sends a held duplicate once the researcher insists: its batch runs again and it is uploaded',
+    async () => {
+      const dup = (await all({ filter: 'duplicates' }))[0]!;
+      expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: true });
+      expect(await t.must('recordings.insistDuplicate', { recordingId: dup.id })).toEqual({ done: false });
+      await eventually(
+        async () => (await t.must('recordings.rows', { ids: [dup.id] }))[0]!.uploadState === 'uploaded',
+        'the duplicate to be uploaded',
+      );
+      expect((await batchSettles(t, batchId)).state).toBe('finished');
+    },
+    JOURNEY_TIME_LIMIT_MS,
+  );
 });
 
 describe('recordings.retry (only what is safe)', () => {
-  it('sends again uploads the service refused without charging; leaves everything else alone', async () => {
-    const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
-    const study = await t.sandboxStudy('Refused study');
-    const own = makeSmallStudyFolder(join(t.root, 'refused'), { seed: 1_000 });
-    await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
-    let refusedBatch: number;
-    try {
-      ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [own.dir], {
-        manifestPath: own.manifestPath,
-        convert: true,
-      }));
-      await startBatch(t, study.studyId, refusedBatch);
-      await batchSettles(t, refusedBatch);
-    } finally {
-      await t.sandboxAdmin('PUT', 'organisations/demo', { ...org });
-    }
-    const rejected = await all({ filter: 'refused', batchId: refusedBatch }, study.studyId);
-    const byService = rejected.filter((r) => r.uploadState === 'rejected');
-    expect(byService).toHaveLength(11);
-    for (const r of byService) {
-      expect(r.canRetry).toBe(true);
-      expect(r.problem!.summary).toMatch(/not enabled|not switched on|analysis/i);
-    }
-    // What the button will do is known before it is pressed.
-    const safe = await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch });
-    expect(safe).toEqual({
-      recordingIds: byService.map((x) => x.id).sort((a, b) => a - b),
-      rejected: 11,
-      lateAnalyses: 0,
-    });
-    expect(
-      (await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch + 1_000 }))
-        .recordingIds,
-    ).toEqual([]);
-    const everything = (await all({}, study.studyId)).map((r) => r.id);
-    const r = await t.must('recordings.retry', { recordingIds: everything });
-    expect(r).toEqual({ retried: 11, skipped: 3 });
-    const done = await batchSettles(t, refusedBatch);
-    expect(done.uploads).toEqual({ uploaded: 11, refused_locally: 2, duplicate: 1 });
-  }, 90_000);
+  it(
+    'sends again uploads the service refused without charging; leaves everything else alone',
+    async () => {
+      const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
+      const study = await t.sandboxStudy('Refused study');
+      const own = makeSmallStudyFolder(join(t.root, 'refused'), { seed: 1_000 });
+      await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
+      let refusedBatch: number;
+      try {
+        ({ batchId: refusedBatch } = await importFolder(t, study.studyId, [own.dir], {
+          manifestPath: own.manifestPath,
+          convert: true,
+        }));
+        await startBatch(t, study.studyId, refusedBatch);
+        await batchSettles(t, refusedBatch);
+      } finally {
+        await t.sandboxAdmin('PUT', 'organisations/demo', { ...org });
+      }
+      const rejected = await all({ filter: 'refused', batchId: refusedBatch }, study.studyId);
+      const byService = rejected.filter((r) => r.uploadState === 'rejected');
+      expect(byService).toHaveLength(11);
+      for (const r of byService) {
+        expect(r.canRetry).toBe(true);
+        expect(r.problem!.summary).toMatch(/not enabled|not switched on|analysis/i);
+      }
+      // What the button will do is known before it is pressed.
+      const safe = await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch });
+      expect(safe).toEqual({
+        recordingIds: byService.map((x) => x.id).sort((a, b) => a - b),
+        rejected: 11,
+        lateAnalyses: 0,
+      });
+      expect(
+        (await t.must('recordings.retryable', { studyId: study.studyId, batchId: refusedBatch + 1_000 }))
+          .recordingIds,
+      ).toEqual([]);
+      const everything = (await all({}, study.studyId)).map((r) => r.id);
+      const r = await t.must('recordings.retry', { recordingIds: everything });
+      expect(r).toEqual({ retried: 11, skipped: 3 });
+      const done = await batchSettles(t, refusedBatch);
+      expect(done.uploads).toEqual({ uploaded: 11, refused_locally: 2, duplicate: 1 });
+    },
+    JOURNEY_TIME_LIMIT_MS,
+  );
 });
 
 describe('late results', () => {
-  it('a timed-out analysis needs attention, is safe to ask for again, and is asked for now', async () => {
-    const row = (await all({ filter: 'completed', limit: 1 }))[0]!;
-    // As the poller leaves a type after five minutes without a result (set directly: the test cannot wait five minutes).
-    t.host.service.db
-      .prepare(
-        `UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`,
-      )
-      .run(row.id);
-    const late = (await t.must('recordings.rows', { ids: [row.id] }))[0]!;
-    expect(late).toMatchObject({
-      canRetry: true,
-      problem: { summary: "No Parkinson's result after five minutes." },
-    });
-    expect((await all({ filter: 'needs_attention' })).map((r) => r.id)).toContain(row.id);
-    expect(await t.must('recordings.retryable', { studyId, batchId })).toEqual({
-      recordingIds: [row.id],
-      rejected: 0,
-      lateAnalyses: 1,
-    });
-    expect(await t.must('recordings.retry', { recordingIds: [row.id] })).toEqual({ retried: 1, skipped: 0 });
-    await eventually(
-      async () =>
-        (await t.must('recordings.rows', { ids: [row.id] }))[0]!.analyses.every(
-          (a) => a.state === 'completed',
-        ),
-      'the late result to be collected',
-    );
-  }, 60_000);
+  it(
+    'a timed-out analysis needs attention, is safe to ask for again, and is asked for now',
+    async () => {
+      const row = (await all({ filter: 'completed', limit: 1 }))[0]!;
+      // As the poller leaves a type after five minutes without a result (set directly: the test cannot wait five minutes).
+      t.host.service.db
+        .prepare(
+          `UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`,
+        )
+        .run(row.id);
+      const late = (await t.must('recordings.rows', { ids: [row.id] }))[0]!;
+      expect(late).toMatchObject({
+        canRetry: true,
+        problem: { summary: "No Parkinson's result after five minutes." },
+      });
+      expect((await all({ filter: 'needs_attention' })).map((r) => r.id)).toContain(row.id);
+      expect(await t.must('recordings.retryable', { studyId, batchId })).toEqual({
+        recordingIds: [row.id],
+        rejected: 0,
+        lateAnalyses: 1,
+      });
+      expect(await t.must('recordings.retry', { recordingIds: [row.id] })).toEqual({
+        retried: 1,
+        skipped: 0,
+      });
+      await eventually(
+        async () =>
+          (await t.must('recordings.rows', { ids: [row.id] }))[0]!.analyses.every(
+            (a) => a.state === 'completed',
+          ),
+        'the late result to be collected',
+      );
+    },
+    JOURNEY_TIME_LIMIT_MS,
+  );
 });
 
 describe('uncertain uploads (the researcher decides)', () => {
-  it('lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says', async () => {
-    const study = await t.sandboxStudy('Uncertain study');
-    // Audio of its own: the same audio as another study's would be held as a duplicate.
-    const own = makeSmallStudyFolder(join(t.root, 'uncertain'), { seed: 2_000 });
-    const three = [own.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
-      join(own.dir, f),
-    );
-    await t.sandboxAdmin('PUT', 'scenario', {
-      preset: 'fast',
-      faults: { upload: { dropAfterProcessing: 1 } },
-    });
-    let uncertainBatch: number;
-    try {
-      ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, {
-        pattern: own.pattern,
-      }));
-      await startBatch(t, study.studyId, uncertainBatch);
-      await eventually(
-        async () => (await t.must('recordings.uncertain', { studyId: study.studyId })).length === 3,
-        'three uncertain uploads',
+  it(
+    'lists each with its reason and the usage read before and after; retry never touches them; each decision does what it says',
+    async () => {
+      const study = await t.sandboxStudy('Uncertain study');
+      // Audio of its own: the same audio as another study's would be held as a duplicate.
+      const own = makeSmallStudyFolder(join(t.root, 'uncertain'), { seed: 2_000 });
+      const three = [own.files.original, 'P02_w1_20260302.wav', 'P03_w1_20260303.wav'].map((f) =>
+        join(own.dir, f),
       );
-    } finally {
-      await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast' });
-    }
-    const list = await eventually(async () => {
-      const l = await t.must('recordings.uncertain', { studyId: study.studyId });
-      return l.every((u) => u.usageAfter !== null) ? l : undefined;
-    }, 'usage read after each uncertain upload');
-    for (const u of list) {
-      expect(u.reason).not.toBe('');
-      expect(u.usageBefore).not.toBeNull();
-      expect(u.usageAfter!.uploadsRemaining).toBeLessThan(u.usageBefore!.uploadsRemaining);
-    }
-    const rows = await all({ filter: 'uncertain' }, study.studyId);
-    expect(rows).toHaveLength(3);
-    for (const r of rows)
-      expect(r).toMatchObject({
-        canRetry: false,
-        problem: { action: expect.stringContaining('never re-sends it on its own') },
+      await t.sandboxAdmin('PUT', 'scenario', {
+        preset: 'fast',
+        faults: { upload: { dropAfterProcessing: 1 } },
       });
-    expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({
-      retried: 0,
-      skipped: 3,
-    });
-    expect(await t.must('recordings.retryable', { studyId: study.studyId })).toEqual({
-      recordingIds: [],
-      rejected: 0,
-      lateAnalyses: 0,
-    });
-    expect(
-      await t.must('recordings.uncertain', { studyId: study.studyId, batchId: uncertainBatch }),
-    ).toHaveLength(3);
-    expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId })).toEqual([]);
+      let uncertainBatch: number;
+      try {
+        ({ batchId: uncertainBatch } = await importFolder(t, study.studyId, three, {
+          pattern: own.pattern,
+        }));
+        await startBatch(t, study.studyId, uncertainBatch);
+        await eventually(
+          async () => (await t.must('recordings.uncertain', { studyId: study.studyId })).length === 3,
+          'three uncertain uploads',
+        );
+      } finally {
+        await t.sandboxAdmin('PUT', 'scenario', { preset: 'fast' });
+      }
+      const list = await eventually(async () => {
+        const l = await t.must('recordings.uncertain', { studyId: study.studyId });
+        return l.every((u) => u.usageAfter !== null) ? l : undefined;
+      }, 'usage read after each uncertain upload');
+      for (const u of list) {
+        expect(u.reason).not.toBe('');
+        expect(u.usageBefore).not.toBeNull();
+        expect(u.usageAfter!.uploadsRemaining).toBeLessThan(u.usageBefore!.uploadsRemaining);
+      }
+      const rows = await all({ filter: 'uncertain' }, study.studyId);
+      expect(rows).toHaveLength(3);
+      for (const r of rows)
+        expect(r).toMatchObject({
+          canRetry: false,
+          problem: { action: expect.stringContaining('never re-sends it on its own') },
+        });
+      expect(await t.must('recordings.retry', { recordingIds: rows.map((r) => r.id) })).toEqual({
+        retried: 0,
+        skipped: 3,
+      });
+      expect(await t.must('recordings.retryable', { studyId: study.studyId })).toEqual({
+        recordingIds: [],
+        rejected: 0,
+        lateAnalyses: 0,
+      });
+      expect(
+        await t.must('recordings.uncertain', { studyId: study.studyId, batchId: uncertainBatch }),
+      ).toHaveLength(3);
+      expect(await t.must('recordings.uncertain', { studyId: study.studyId, batchId })).toEqual([]);
 
-    const [again, giveUp, elsewhere] = list.map((u) => u.recordingId) as [number, number, number];
-    const sandboxCopies = async () => ((await t.sandboxAdmin('GET', 'recordings')) as unknown[]).length;
-    const heldBefore = await sandboxCopies();
-    expect(
-      await t.must('recordings.resolveUncertain', { recordingId: again, decision: 'queue_again' }),
-    ).toEqual({ done: true });
-    expect(await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'cancel' })).toEqual({
-      done: true,
-    });
-    expect(
-      await t.must('recordings.resolveUncertain', {
-        recordingId: elsewhere,
-        decision: 'mark_uploaded_elsewhere',
-      }),
-    ).toEqual({ done: true });
-    expect(
-      await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'queue_again' }),
-    ).toEqual({ done: false });
+      const [again, giveUp, elsewhere] = list.map((u) => u.recordingId) as [number, number, number];
+      const sandboxCopies = async () => ((await t.sandboxAdmin('GET', 'recordings')) as unknown[]).length;
+      const heldBefore = await sandboxCopies();
+      expect(
+        await t.must('recordings.resolveUncertain', { recordingId: again, decision: 'queue_again' }),
+      ).toEqual({ done: true });
+      expect(
+        await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'cancel' }),
+      ).toEqual({
+        done: true,
+      });
+      expect(
+        await t.must('recordings.resolveUncertain', {
+          recordingId: elsewhere,
+          decision: 'mark_uploaded_elsewhere',
+        }),
+      ).toEqual({ done: true });
+      expect(
+        await t.must('recordings.resolveUncertain', { recordingId: giveUp, decision: 'queue_again' }),
+      ).toEqual({ done: false });
 
-    await batchSettles(t, uncertainBatch);
-    const after = new Map(
-      (await t.must('recordings.rows', { ids: [again, giveUp, elsewhere] })).map((r) => [r.id, r]),
-    );
-    expect(after.get(again)!.uploadState).toBe('uploaded');
-    expect(await sandboxCopies()).toBe(heldBefore + 1); // sent a second time: the service now holds it twice
-    expect(after.get(giveUp)).toMatchObject({
-      uploadState: 'cancelled',
-      problem: { summary: expect.stringContaining('gave up') },
-    });
-    expect(after.get(elsewhere)).toMatchObject({
-      uploadState: 'cancelled',
-      problem: { summary: expect.stringContaining('uploaded elsewhere') },
-    });
-    expect(await t.must('recordings.uncertain', { studyId: study.studyId })).toEqual([]);
-  }, 90_000);
+      await batchSettles(t, uncertainBatch);
+      const after = new Map(
+        (await t.must('recordings.rows', { ids: [again, giveUp, elsewhere] })).map((r) => [r.id, r]),
+      );
+      expect(after.get(again)!.uploadState).toBe('uploaded');
+      expect(await sandboxCopies()).toBe(heldBefore + 1); // sent a second time: the service now holds it twice
+      expect(after.get(giveUp)).toMatchObject({
+        uploadState: 'cancelled',
+        problem: { summary: expect.stringContaining('gave up') },
+      });
+      expect(after.get(elsewhere)).toMatchObject({
+        uploadState: 'cancelled',
+        problem: { summary: expect.stringContaining('uploaded elsewhere') },
+      });
+      expect(await t.must('recordings.uncertain', { studyId: study.studyId })).toEqual([]);
+    },
+    JOURNEY_TIME_LIMIT_MS,
+  );
 });
