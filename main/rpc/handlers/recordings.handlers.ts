@@ -30,7 +30,7 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });
     },
     'recordings.audio': async ({ recordingId }) => {
-      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      if (!(await service.recordingFiles(recordingId))) return notFound('recording');
       const sources = await Promise.all(
         MEDIA_SOURCES.map(async (which) => {
           const f = await service.recordingAudio(recordingId, which);
@@ -48,7 +48,7 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       return ok({ sources });
     },
     'recordings.speech': async ({ recordingId }) => {
-      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      if (!(await service.recordingFiles(recordingId))) return notFound('recording');
       const r = await service.speechRegions(recordingId);
       return ok(
         r.ok
