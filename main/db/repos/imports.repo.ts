@@ -5,7 +5,7 @@
 import type { UploadState } from '../../../shared/study';
 import type { Db } from '../open';
 import { stmt } from '../statements';
-import { appendEvent } from './event-log.repo';
+import { appendEventOnDb } from './event-log.repo';
 
 export interface NewBatch {
   readonly studyId: number;
@@ -122,7 +122,7 @@ export const insertImportBatch = (
         planIds.set(r.sourcePath, id);
         byState[r.state] = (byState[r.state] ?? 0) + 1;
       }
-      appendEvent(
+      appendEventOnDb(
         db,
         at,
         'batch_created',

@@ -14,15 +14,15 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
   return {
     'recordings.page': (q) => ok(service.recordingPage(q)),
     'recordings.rows': ({ ids }) => ok(service.recordingRows(ids)),
-    'recordings.retry': ({ recordingIds }) => {
-      const r = service.retryRecordings(recordingIds, new Date(d.now()).toISOString());
-      return ok(r);
-    },
-    'recordings.retryable': ({ studyId, batchId }) => ok(service.safeToRetry(studyId, batchId)),
-    'recordings.uncertain': ({ studyId, batchId }) => ok(service.uncertainUploads(studyId, batchId)),
-    'recordings.resolveUncertain': ({ recordingId, decision }) =>
-      ok({ done: service.resolveUncertain(recordingId, decision) }),
-    'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
+    'recordings.retry': async ({ recordingIds }) =>
+      ok(await service.retryRecordings(recordingIds, new Date(d.now()).toISOString())),
+    'recordings.retryable': async ({ studyId, batchId }) => ok(await service.safeToRetry(studyId, batchId)),
+    'recordings.uncertain': async ({ studyId, batchId }) =>
+      ok(await service.uncertainUploads(studyId, batchId)),
+    'recordings.resolveUncertain': async ({ recordingId, decision }) =>
+      ok({ done: await service.resolveUncertain(recordingId, decision) }),
+    'recordings.insistDuplicate': async ({ recordingId }) =>
+      ok({ done: await service.insistOnDuplicate(recordingId) }),
     'recordings.detail': ({ recordingId }) => {
       const f = service.recordingFacts(recordingId);
       if (!f) return notFound('recording');

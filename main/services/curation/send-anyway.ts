@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../../shared/api/vocabulary';
 import { err, ok } from '../../../shared/result';
-import { reopenBatchesOf } from '../../db/repos/batches.repo';
+import { reopenBatchesOfOnDb } from '../../db/repos/batches.repo';
 import { curatedRecording, moveUploadState, type CuratedRecording } from '../../db/repos/curation.repo';
 import { problem } from '../service-context';
 import { NO_RECORDING, requiredReason, type ActContext, type ActResult, type UndoBase } from './acts';
@@ -59,7 +59,7 @@ export const sendRefusedAnyway =
       },
       () => {
         moveUploadState(db, recordingId, 'refused_locally', to);
-        reopenBatchesOf(db, [recordingId], iso());
+        reopenBatchesOfOnDb(db, [recordingId], iso());
       },
     );
     c.wake();

@@ -15,6 +15,7 @@ import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { answersAsReceived, flagsOfRecording } from '../../../main/db/repos/data-quality.repo';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-m0080-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,11 +101,13 @@ describe('migration 0080 (data quality)', () => {
     db.close();
   });
 
-  it('keeps flags, analysis objects as received and unlisted types; a later poll replaces the flags of what it reads', () => {
+  it('keeps flags, analysis objects as received and unlisted types; a later poll replaces the flags of what it reads', async () => {
     const db = studyAt70('flags.sqlite');
+    const store = sqliteStore(db);
     migrate(db, MIGRATIONS);
     const raw = '{"status":"Processing","indicators":{"pd_score":250}}';
-    storeAnalysis(
+    await storeAnalysis(
+      store,
       db,
       '2026-01-01T00:01:00.000Z',
       1,
@@ -136,7 +139,9 @@ describe('migration 0080 (data quality)', () => {
       }),
       '2026-01-01T00:02:00.000Z',
     );
-    expect(flagsOfRecording(db, 1).map((f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`)).toEqual([
+    expect(
+      flagsOfRecording(db, 1).map(async (f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`),
+    ).toEqual([
       'poll:-:unknown_analysis_type',
       'poll:parkinsons:status_case_normalised',
       'poll:parkinsons:score_out_of_range',
@@ -157,7 +162,8 @@ describe('migration 0080 (data quality)', () => {
       db.prepare(`SELECT measure_key FROM measure_values WHERE recording_id = 1 ORDER BY 1`).all(),
     ).toEqual([{ measure_key: 'wb_stress_score' }]);
 
-    storeAnalysis(
+    await storeAnalysis(
+      store,
       db,
       '2026-01-01T00:03:00.000Z',
       1,

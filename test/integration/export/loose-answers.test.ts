@@ -15,6 +15,7 @@ import { flagsOfRecording } from '../../../main/db/repos/data-quality.repo';
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
 import { looseAnalysisAnswer, type LooseAnswer } from '../../support/loose-answers';
 import { mustExport, num, readCsv, tempDir, unneutralise } from './helpers';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const POLLED = '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f';
 const PER_VERSION = 150;
@@ -22,8 +23,9 @@ const tmp = tempDir('vs-loose-');
 const dbPath = join(tmp.dir, 'study.sqlite');
 const sent = new Map<number, { version: ApiVersion; answer: LooseAnswer }>();
 
-beforeAll(() => {
+beforeAll(async () => {
   const { db } = openStudyDb(dbPath);
+  const store = sqliteStore(db);
   db.exec(`
     INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'Lab', 'https://x', 'v1.3', 'now');
     INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Loose', 1, 'now');
@@ -54,7 +56,7 @@ beforeAll(() => {
         polledRecordingId: POLLED,
       });
       if (!read.ok) throw new Error(`a loose answer was unreadable: ${read.error.detail}`);
-      storeAnalysis(db, at, id, read.value, null);
+      await storeAnalysis(store, db, at, id, read.value, null);
       sent.set(id, { version, answer });
     }
   }
@@ -144,9 +146,7 @@ describe('loose answers through storage and export', () => {
       const codebook = (await import('node:fs')).readFileSync(join(dir, 'codebook.md'), 'utf8');
       for (const code of new Set(dq.map((r) => r['code']!))) expect(codebook).toContain(`\`${code}\``);
       // No constraint in datapackage.json that a kept, flagged value would violate.
-      const pkg = JSON.parse(
-        (await import('node:fs')).readFileSync(join(dir, 'datapackage.json'), 'utf8'),
-      ) as {
+      const pkg = JSON.parse((await import('node:fs')).readFileSync(join(dir, 'datapackage.json'), 'utf8')) as {
         resources: {
           name: string;
           schema: { fields: { name: string; constraints?: Record<string, unknown> }[] };

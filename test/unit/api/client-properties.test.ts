@@ -46,6 +46,7 @@ import {
   type WireCase,
 } from '../../support/wire-arbitraries';
 import type { ShapeEndpoint } from '../../support/wire-shapes';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 const SCALE = Number(process.env['FC_RUNS_SCALE'] ?? 1);
@@ -331,6 +332,7 @@ describe.each(VERSIONS)('API %s', (version) => {
         stats.add(c.label);
         srv.answer(c.answer);
         const db = freshStudyDb();
+        const store = sqliteStore(db);
         try {
           const recId = seedUploaded(db, version, requested);
           let res: Result<RecordingAnalysis, unknown> | null = null;
@@ -339,7 +341,7 @@ describe.each(VERSIONS)('API %s', (version) => {
             getAnalysis: async (id, t) => (res = await client.getAnalysis(id, t)),
           };
           const now = Date.now;
-          await runPollStep(db, spy, {
+          await runPollStep(store, db, spy, {
             profileId: 1,
             now,
             settings: clampPollSettings({}),
@@ -430,11 +432,13 @@ describe.each(VERSIONS)('API %s', (version) => {
         stats.add(c.label);
         srv.answer(c.answer);
         const db = freshStudyDb();
+        const store = sqliteStore(db);
         try {
           const recId = seedQueued(db, version);
           let out: UploadOutcome<ApiError> | null = null;
           const spy: ApiClient = { ...client, upload: async (r) => (out = await client.upload(r)) };
           const step: UploadOneOutcome = await uploadOne(
+            store,
             db,
             spy,
             {
