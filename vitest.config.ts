@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { OWN_MODULE_UNIT_TESTS, SHARED_MODULE_TESTS, SLOW_TESTS, VITEST_WORKERS } from './test/tiers';
+import {
+  OWN_MODULE_UNIT_TESTS,
+  QUICK_PROPERTY_SCALE,
+  SHARED_MODULE_TESTS,
+  SLOW_TESTS,
+  VITEST_WORKERS,
+} from './test/tiers';
 
 // The long journeys (test/tiers.ts) run in `npm run test:slow`, which CI runs after `npm test`.
 const exclude = ['**/node_modules/**', ...SLOW_TESTS];
@@ -7,6 +13,8 @@ const exclude = ['**/node_modules/**', ...SLOW_TESTS];
 export default defineConfig({
   test: {
     environment: 'node',
+    // The API client's properties at a fifth of their counts; the slow tier runs them whole (test/tiers.ts).
+    env: { FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? QUICK_PROPERTY_SCALE },
     // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
     globalSetup: ['./test/support/run-caches.ts'],
     // Limits for a hang, not for speed: in `npm test` these files run at a lower priority beside the

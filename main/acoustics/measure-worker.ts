@@ -1,5 +1,5 @@
 /**
- * A worker thread of the measurement pool (pool.ts): measures one WAV file per message and answers with
+ * A worker thread of the measurement pool (pool.ts): measures one recording (any format the decoders open) per message and answers with
  * the result (with the pitch track in 32-bit floats when asked, else without it) or the problem. Runs under whatever loader started the parent
  * (tsx in development and in the `voicescope` command), which worker threads inherit.
  */

@@ -1,12 +1,13 @@
 /**
  * The local acoustic measurement engine: `measureSamples` over decoded mono PCM (pure, CPU only, usable
- * from a worker thread) and `measureFile` over a WAV file. Settings and algorithms: docs/acoustics.md.
+ * from a worker thread) and `measureFile` over a recording in any format the decoders open (its channels
+ * mixed to mono). Settings and algorithms: docs/acoustics.md.
  */
-import { readFile } from 'node:fs/promises';
 
 import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../shared/acoustics/pitch-settings';
-import { err, ok, type Result } from '../../shared/result';
-import { parseWavHeader, readMonoSamples, type WavProblem } from '../audio/wav';
+import { ok, type Result } from '../../shared/result';
+import type { DecodeProblem } from '../audio/decode/decoder';
+import { readMonoFile } from '../audio/decoded-samples';
 import { cpps } from './cepstrum';
 import { toFormants } from './formants';
 import { meanHnr, toHarmonicity } from './harmonicity';
@@ -90,35 +91,21 @@ export const measureSamples = (
   };
 };
 
-export type MeasureFileProblem = WavProblem | { readonly code: 'unreadable'; readonly detail: string };
-
-/** A WAV file's samples mixed down to mono, with its sample rate. */
-const readWav = async (
-  path: string,
-): Promise<Result<{ samples: Float32Array; sampleRate: number }, MeasureFileProblem>> => {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (e) {
-    return err({ code: 'unreadable', detail: `The file could not be read: ${(e as Error).message}` });
-  }
-  const header = parseWavHeader(bytes);
-  if (!header.ok) return header;
-  return ok({ samples: readMonoSamples(bytes, header.value), sampleRate: header.value.sampleRateHz });
-};
+/** Why a recording cannot be measured: the decoders' reason, in a researcher's words. */
+export type MeasureFileProblem = DecodeProblem;
 
 export const measureFile = async (
   path: string,
   settings: PitchSettings = DEFAULT_PITCH_SETTINGS,
 ): Promise<Result<AcousticResult, MeasureFileProblem>> => {
-  const wav = await readWav(path);
-  if (!wav.ok) return wav;
-  return ok(measureSamples(wav.value.samples, wav.value.sampleRate, settings));
+  const audio = await readMonoFile(path);
+  if (!audio.ok) return audio;
+  return ok(measureSamples(audio.value.samples, audio.value.sampleRateHz, settings));
 };
 
-/** The quality control of a WAV file alone (quality.ts): a fraction of the measures' time, for the import preview. */
+/** The quality control of a recording alone (quality.ts): a fraction of the measures' time, for the import preview. */
 export const assessFile = async (path: string): Promise<Result<QualityReport, MeasureFileProblem>> => {
-  const wav = await readWav(path);
-  if (!wav.ok) return wav;
-  return ok(assessQuality(wav.value.samples, wav.value.sampleRate));
+  const audio = await readMonoFile(path);
+  if (!audio.ok) return audio;
+  return ok(assessQuality(audio.value.samples, audio.value.sampleRateHz));
 };

@@ -2,56 +2,130 @@
  * The optional conversion for every recording the product decodes (FLAC, AIFF, CAF, Ogg, WebM, MP3,
  * MP4 and WAV in any encoding): the same rules as the WAV conversion (one channel sent, 1-based, 'auto'
  * the first, 'mix' the mean only when asked; resampled to 16 kHz; 16-bit PCM WAV), fed from the
- * decoder's chunks. Only the channel sent is kept while decoding, so a stereo file costs the memory of
- * one channel. The conversion names what decoded the file, for the recording's provenance.
+ * decoder's chunks through `mono16k-stream.ts`. `convertDecodedToFile` writes the copy to disk as it is
+ * made and hashes it from the disk, so a recording of any length converts in bounded memory; the
+ * conversion names what decoded the file, for the recording's provenance.
  */
-import type { AudioDecoder, PcmChunk } from './decode/decoder';
-import { channelToSend, encodeMono16k, type Conversion } from './convert-wav';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { ConversionView } from '../../shared/study';
+import type { AudioDecoder } from './decode/decoder';
+import type { Conversion } from './convert-wav';
+import {
+  CONVERTED_RATE_HZ,
+  pcm16MonoWavHeader,
+  streamMono16k,
+  type Mono16kStreamResult,
+} from './mono16k-stream';
 
-export interface DecodedConversion extends Conversion {
-  /** What decoded the original: the decoder (a package with its version, or this project's reader), container and codec. */
-  readonly decodedBy: { readonly decoder: string; readonly container: string; readonly codec: string };
+/** What decoded the original: the decoder (a package with its version, or this project's reader), container and codec. */
+export interface DecodedBy {
+  readonly decoder: string;
+  readonly container: string;
+  readonly codec: string;
 }
 
-const monoOf = (chunk: PcmChunk, sent: number | 'mix'): Float32Array => {
-  if (sent !== 'mix') return chunk.channels[sent - 1]!;
-  const n = chunk.channels[0]!.length;
-  const out = new Float32Array(n);
-  for (const ch of chunk.channels) for (let i = 0; i < n; i++) out[i] = out[i]! + ch[i]!;
-  for (let i = 0; i < n; i++) out[i] = out[i]! / chunk.channels.length;
-  return out;
-};
+export interface DecodedConversion extends Conversion {
+  readonly decodedBy: DecodedBy;
+}
 
-/** The channel sent, decoded chunk by chunk into one array (the other channels are dropped as they come). */
-const collectChannel = async (decoder: AudioDecoder, sent: number | 'mix'): Promise<Float32Array> => {
-  const parts: Float32Array[] = [];
-  let total = 0;
-  for await (const chunk of decoder.chunks()) {
-    const part = Float32Array.from(monoOf(chunk, sent));
-    parts.push(part);
-    total += part.length;
-  }
-  const mono = new Float32Array(total);
-  let at = 0;
-  for (const p of parts) {
-    mono.set(p, at);
-    at += p.length;
-  }
-  return mono;
-};
+/** A converted copy written to disk: its hash and size instead of its bytes. */
+export interface ConvertedFile extends Omit<Conversion, 'bytes'> {
+  readonly path: string;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+  /** Its length in seconds (at 16 kHz). */
+  readonly durationSeconds: number;
+  readonly decodedBy: DecodedBy;
+}
 
-/** Converts a decoded recording to mono 16 kHz 16-bit PCM WAV; throws the decoder's DecodeFailure on damage. */
+/** What the recording's verdict keeps of its conversion: the copy's hash, the channel sent, the rate, what decoded it. */
+export const conversionRecord = (c: ConvertedFile): ConversionView => ({
+  sha256: c.sha256,
+  channel: c.channel,
+  resampledFromHz: c.resampledFromHz,
+  decodedBy: c.decodedBy,
+});
+
+const decodedByOf = ({ info }: AudioDecoder): DecodedBy => ({
+  decoder: info.decoder,
+  container: info.container,
+  codec: info.codec,
+});
+
+/** Converts a decoded recording to mono 16 kHz 16-bit PCM WAV in memory; throws the decoder's DecodeFailure on damage. */
 export const convertDecodedToMono16k = async (
   decoder: AudioDecoder,
   channel: 'auto' | 'mix' | number = 'auto',
 ): Promise<DecodedConversion> => {
-  const { info } = decoder;
-  const sent = channelToSend(info.channels, channel);
-  const mono = await collectChannel(decoder, sent);
+  const parts: Uint8Array[] = [];
+  const r = await streamMono16k(decoder.chunks(), decoder.info, channel, (p) => {
+    parts.push(p);
+  });
+  const bytes = new Uint8Array(44 + r.frames * 2);
+  bytes.set(pcm16MonoWavHeader(r.frames, CONVERTED_RATE_HZ));
+  let at = 44;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  const { channel: sent, mixedDown, resampledFromHz } = r;
+  return { bytes, channel: sent, mixedDown, resampledFromHz, decodedBy: decodedByOf(decoder) };
+};
+
+/** Writes go out in blocks of this size, so a converted copy is written in a few hundred system calls per hour. */
+const WRITE_BYTES = 1 << 20;
+
+export const sha256OfFile = async (path: string): Promise<string> => {
+  const hash = createHash('sha256');
+  for await (const block of createReadStream(path, { highWaterMark: WRITE_BYTES }))
+    hash.update(block as Buffer);
+  return hash.digest('hex');
+};
+
+/**
+ * Converts a decoded recording to mono 16 kHz 16-bit PCM WAV at `outPath`, block by block (the header's
+ * lengths written last), then hashes the copy from the disk. Throws the decoder's DecodeFailure on damage
+ * (the partial copy is left for the caller to remove).
+ */
+export const convertDecodedToFile = async (
+  decoder: AudioDecoder,
+  channel: 'auto' | 'mix' | number,
+  outPath: string,
+): Promise<ConvertedFile> => {
+  const fh = await open(outPath, 'w');
+  let r: Mono16kStreamResult;
+  try {
+    let pending = new Uint8Array(WRITE_BYTES);
+    let filled = 0;
+    let position = 44;
+    const flush = async () => {
+      await fh.write(pending, 0, filled, position);
+      position += filled;
+      filled = 0;
+    };
+    await fh.write(pcm16MonoWavHeader(0, CONVERTED_RATE_HZ), 0, 44, 0);
+    r = await streamMono16k(decoder.chunks(), decoder.info, channel, async (pcm) => {
+      if (filled + pcm.length > pending.length) await flush();
+      if (pcm.length > pending.length) pending = new Uint8Array(pcm.length);
+      pending.set(pcm, filled);
+      filled += pcm.length;
+    });
+    await flush();
+    await fh.write(pcm16MonoWavHeader(r.frames, CONVERTED_RATE_HZ), 0, 44, 0);
+  } finally {
+    await fh.close();
+  }
+  const { channel: sent, mixedDown, resampledFromHz, frames } = r;
   return {
-    ...(await encodeMono16k(mono, info.sampleRateHz)),
-    mixedDown: sent === 'mix' && info.channels > 1,
+    path: outPath,
+    sha256: await sha256OfFile(outPath),
+    sizeBytes: 44 + frames * 2,
+    durationSeconds: frames / CONVERTED_RATE_HZ,
     channel: sent,
-    decodedBy: { decoder: info.decoder, container: info.container, codec: info.codec },
+    mixedDown,
+    resampledFromHz,
+    decodedBy: decodedByOf(decoder),
   };
 };

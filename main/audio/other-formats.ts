@@ -6,6 +6,7 @@
  * Each advice says how to export a file the service takes (docs/manifest.md, "Formats"); the import
  * replaces it with "switch on conversion" for a file one of the product's decoders opens.
  */
+import { isFlacAfterId3 } from './id3-tag';
 
 export interface OtherFormat {
   /** The format's usual name, as the researcher knows it. */
@@ -60,7 +61,7 @@ const ebmlDocType = (b: Uint8Array): string | null => {
 
 /** The format of a file the service does not take, from its first bytes; null when it is none of them. */
 export const recogniseOtherFormat = (head: Uint8Array): OtherFormat | null => {
-  if (ascii(head, 0, 'fLaC')) return { name: 'FLAC', action: LOSSLESS };
+  if (ascii(head, 0, 'fLaC') || isFlacAfterId3(head)) return { name: 'FLAC', action: LOSSLESS };
   if (ascii(head, 0, 'FORM') && ascii(head, 8, 'AIFF')) return { name: 'AIFF', action: LOSSLESS };
   if (ascii(head, 0, 'FORM') && ascii(head, 8, 'AIFC')) return { name: 'AIFF-C', action: LOSSLESS };
   if (bytes(head, 0, [0x1a, 0x45, 0xdf, 0xa3])) {

@@ -4,7 +4,8 @@
  *
  * - `wav`: a RIFF file of form type `WAVE`, including its 64-bit variants RF64 and BW64 and the
  *   big-endian RIFX (the WAV reader then explains that it cannot read RIFX);
- * - `mp3`: an ID3v2 tag (`ID3` followed by a plausible version), or an MPEG audio frame header:
+ * - `mp3`: an ID3v2 tag (`ID3` followed by a plausible version) not followed by FLAC's `fLaC` (which
+ *   needs the bytes after the tag, when the caller gives them), or an MPEG audio frame header:
  *   11-bit sync 0xFFE, a version that is not the reserved one, layer I, II or III (layer bits 00
  *   are ADTS AAC, which is not MP3), a bit-rate index other than 15 and a sample-rate index other
  *   than 3;
@@ -13,6 +14,8 @@
  *
  * Returns null for anything else, including headers too short to decide.
  */
+
+import { isFlacAfterId3 } from './id3-tag';
 
 export type AudioContainer = 'wav' | 'mp3' | 'mp4' | 'ogg';
 
@@ -53,6 +56,7 @@ const isOgg = (b: Uint8Array): boolean => ascii(b, 0, 'OggS') && (b.length < 5 |
 
 /** The container of a file from its first bytes (at most {@link SNIFF_BYTES} are read). */
 export const sniffContainer = (head: Uint8Array): AudioContainer | null => {
+  if (isFlacAfterId3(head)) return null; // FLAC behind a tag: a format the service does not take
   const b = head.length > SNIFF_BYTES ? head.subarray(0, SNIFF_BYTES) : head;
   if (isWav(b)) return 'wav';
   if (isOgg(b)) return 'ogg';

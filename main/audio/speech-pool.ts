@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { startWorkerBeside } from '../worker-thread';
-import { knownWavFileSpeech, measureWavFileSpeech, type FileSpeech, type SpeechJob } from './wav-file-speech';
+import { knownFileSpeech, measureFileSpeech, type FileSpeech, type SpeechJob } from './file-speech';
 
 export type SpeechOutcome = { ok: true; value: FileSpeech } | { ok: false; error: string };
 
@@ -33,7 +33,7 @@ export const measureSpeechInParallel = async (
   // Files measured before (speech-cache.ts, set only by the tests) start no worker.
   const todo: number[] = [];
   for (const [i, job] of jobs.entries()) {
-    const known = await knownWavFileSpeech(job);
+    const known = await knownFileSpeech(job);
     if (known) finish(i, { ok: true, value: known });
     else todo.push(i);
   }
@@ -43,7 +43,7 @@ export const measureSpeechInParallel = async (
     while (next < todo.length && !o.signal?.aborted) {
       const i = todo[next++]!;
       try {
-        finish(i, { ok: true, value: await measureWavFileSpeech(jobs[i]!) });
+        finish(i, { ok: true, value: await measureFileSpeech(jobs[i]!) });
       } catch (e) {
         finish(i, { ok: false, error: e instanceof Error ? e.message : String(e) });
       }
@@ -80,7 +80,7 @@ export const measureSpeechInParallel = async (
         });
         if (r === null) {
           try {
-            finish(i, { ok: true, value: await measureWavFileSpeech(jobs[i]!) });
+            finish(i, { ok: true, value: await measureFileSpeech(jobs[i]!) });
           } catch (e) {
             finish(i, { ok: false, error: e instanceof Error ? e.message : String(e) });
           }

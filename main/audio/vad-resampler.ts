@@ -1,11 +1,9 @@
 /**
  * A streaming resampler for the speech estimate only: a windowed-sinc low-pass (Blackman window,
  * cut-off at 90 % of the lower Nyquist frequency) evaluated from a precomputed table, about 24 taps per
- * output sample. It is several times cheaper than libsamplerate's fastest sinc converter in WebAssembly
- * (which took most of the estimate's time on 44.1 and 48 kHz files) and good enough for a voice-activity
- * model: speech bands are kept, what lies above the new Nyquist frequency is attenuated rather than
- * folded back as noise. The copies sent to the service are still resampled with libsamplerate
- * (main/audio/convert-wav.ts).
+ * output sample: cheaper than a steep converter and good enough for a voice-activity model (speech
+ * bands are kept, what lies above the new Nyquist frequency is attenuated rather than folded back as
+ * noise). The copies sent to the service are resampled with the steeper filter of sinc-resampler.ts.
  */
 
 /** Taps on each side of the output instant, per input sample of the wider of the two periods. */

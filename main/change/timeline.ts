@@ -36,6 +36,7 @@ import {
   type ChartMeasure,
 } from '../../shared/timeline-measures';
 import type { Db } from '../db/open';
+import type { Queryable } from '../db/store/types';
 import { chartChoice } from '../db/repos/cohort.repo';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
 import { studyOfParticipant } from '../db/repos/change.repo';
@@ -94,8 +95,13 @@ interface SessionFacts {
   }) => string | null;
 }
 
-const sessionFacts = (db: Db, participantId: number, includeAfterWithdrawal: boolean): SessionFacts => {
-  const sessions = timelineSessions(db, participantId);
+const sessionFacts = async (
+  q: Queryable,
+  db: Db,
+  participantId: number,
+  includeAfterWithdrawal: boolean,
+): Promise<SessionFacts> => {
+  const sessions = await timelineSessions(q, participantId);
   const assigned = participantAssignments(db, participantId);
   const status = participantStatus(db, participantId);
   const afterWithdrawal = new Set(
@@ -139,18 +145,21 @@ interface MeasureChoice {
   /** The keys asked for; null: every measure with values. */
   readonly wanted: ReadonlySet<string> | null;
   readonly sent: readonly ChartMeasure[];
-  readonly local: ReturnType<typeof timelineLocalValues>;
+  readonly local: Awaited<ReturnType<typeof timelineLocalValues>>;
 }
 
-const chooseMeasures = (
+const chooseMeasures = async (
+  q: Queryable,
   db: Db,
   participantId: number,
   studyId: number,
   facts: SessionFacts,
   measures: TimelineMeasures | undefined,
-): MeasureChoice => {
-  const serviceKeys = new Set(timelineMeasureKeys(db, participantId));
-  const local = timelineLocalValues(db, participantId).filter((v) => facts.sessionOf.has(v.recording_id));
+): Promise<MeasureChoice> => {
+  const serviceKeys = new Set(await timelineMeasureKeys(q, participantId));
+  const local = (await timelineLocalValues(q, participantId)).filter((v) =>
+    facts.sessionOf.has(v.recording_id),
+  );
   const localKeys = new Set(local.map((v) => `${LOCAL_PREFIX}${v.measure}`));
   const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
   const wanted =
@@ -170,15 +179,15 @@ type PointsByMeasure = Map<string, Map<SeriesSource, TimelinePoint[]>>;
  * moved to another participant) are left out, and each point takes its recording's time (the copy in
  * measure_values is only there for the index).
  */
-const pointsByMeasure = (
-  db: Db,
+const pointsByMeasure = async (
+  q: Queryable,
   participantId: number,
   facts: SessionFacts,
   choice: MeasureChoice,
-): PointsByMeasure => {
+): Promise<PointsByMeasure> => {
   const { sessions, sessionOf } = facts;
-  const flagsOf = flagsOfRecordings(
-    db,
+  const flagsOf = await flagsOfRecordings(
+    q,
     sessions.map((s) => s.id),
   );
   const pointFlags = (recordingId: number, key: string): PointFlag[] =>
@@ -202,9 +211,9 @@ const pointsByMeasure = (
   const sentService = choice.sent.filter((m) => m.analysis !== LOCAL_ANALYSIS).map((m) => m.key);
   const serviceValues =
     choice.wanted === null
-      ? timelineValues(db, participantId)
+      ? await timelineValues(q, participantId)
       : sentService.length
-        ? timelineValuesOf(db, participantId, sentService)
+        ? await timelineValuesOf(q, participantId, sentService)
         : [];
   for (const v of serviceValues) {
     const session = sessionOf.get(v.recording_id);
@@ -301,7 +310,9 @@ const sessionView = (s: TimelineSessionRow, facts: SessionFacts): Session => {
  * every measure with values; 'study-choice', those of the study's stored chart choice (or the first two
  * of each analysis type). `available` always lists every measure with a value, for the picker.
  */
-export const participantTimeline = (
+export const participantTimeline = async (
+  q: Queryable,
+  /** The same connection, for the repositories that still take a better-sqlite3 handle. */
   db: Db,
   participantId: number,
   /** k for this view; undefined: the study's setting. */
@@ -309,15 +320,15 @@ export const participantTimeline = (
   measures?: TimelineMeasures,
   /** Count recordings dated after the participant's withdrawal; false: shown apart, like excluded ones. */
   includeAfterWithdrawal = false,
-): Timeline | null => {
-  const p = participantCodeById(db, participantId);
+): Promise<Timeline | null> => {
+  const p = await participantCodeById(q, participantId);
   if (!p) return null;
   const studyId = studyOfParticipant(db, participantId)!;
   const settings = changeSettings(db, studyId);
   const baselineSessions = k ?? settings.baselineSessions;
-  const facts = sessionFacts(db, participantId, includeAfterWithdrawal);
-  const choice = chooseMeasures(db, participantId, studyId, facts, measures);
-  const byMeasure = pointsByMeasure(db, participantId, facts, choice);
+  const facts = await sessionFacts(q, db, participantId, includeAfterWithdrawal);
+  const choice = await chooseMeasures(q, db, participantId, studyId, facts, measures);
+  const byMeasure = await pointsByMeasure(q, participantId, facts, choice);
 
   const versions = [...new Set(facts.sessions.map((s) => s.api_version))].sort();
   const ref: SeriesReference = {

@@ -13,6 +13,7 @@ import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
 import { insertCurationAct, setCurationAudit, type CurationActRow } from '../db/repos/curation.repo';
 import { studyName } from '../db/repos/studies.repo';
 import type { Db } from '../db/open';
+import type { Queryable, Store } from '../db/store/types';
 import { problem, type ServiceProblem } from '../problem';
 
 export const AUDIT_KIND: Record<CurationActKind, AuditKind> = {
@@ -59,6 +60,8 @@ export const toActView = (a: CurationActRow): CurationActView => ({
 
 /** What the recorder needs of the service that uses it (a ServiceContext has it). */
 export interface RecorderContext {
+  readonly store: Store;
+  /** The same connection, for the audit log and the study's name (their repositories do not take the store yet). */
   readonly db: Db;
   /** The clock as ISO 8601. */
   readonly iso: () => string;
@@ -67,7 +70,7 @@ export interface RecorderContext {
 }
 
 export const curationRecorder = (ctx: RecorderContext) => {
-  const { db, iso } = ctx;
+  const { store, db, iso } = ctx;
   const who = (): string => ctx.options.operator ?? operatingSystemUser();
 
   const cleanReason = (reason: string | undefined): Result<string | null, ServiceProblem> => {
@@ -79,41 +82,50 @@ export const curationRecorder = (ctx: RecorderContext) => {
     return ok(r === '' ? null : r);
   };
 
-  /** Writes the act and its audit entry; `change` applies it (all in one transaction). */
-  const record = (a: ActToRecord, change: () => void): number =>
-    db.transaction(() => {
-      change();
-      const fields = {
-        studyId: a.studyId,
-        at: iso(),
-        who: who(),
-        act: a.act,
-        recordingId: a.recordingId,
-        participantId: a.participantId ?? null,
-        reason: a.reason,
-        before: JSON.stringify(a.before),
-        after: JSON.stringify(a.after),
-        undoes: a.undoes ?? null,
-      };
-      const id = insertCurationAct(db, fields);
-      const auditId = appendAudit(db, {
-        at: fields.at,
-        kind: AUDIT_KIND[a.act],
-        studyId: a.studyId,
-        subject: studyName(db, a.studyId),
-        detail: {
-          act: id,
-          ...(a.recordingId !== null ? { recording: a.recordingId } : {}),
-          ...(fields.participantId !== null ? { participant_id: fields.participantId } : {}),
-          who: asPlainWord(fields.who),
-          digest: actDigest(id, fields),
-          ...(a.undoes != null ? { undoes: a.undoes, undone: a.undone ?? null } : {}),
-          ...a.detail,
-        },
-      });
-      setCurationAudit(db, id, auditId);
-      return id;
-    })();
+  /**
+   * Writes the act and its audit entry inside the caller's transaction `tx`, after `change` applied it
+   * there; for an act that must read something in the same transaction first (its own id).
+   */
+  const recordIn = async (tx: Queryable, a: ActToRecord, change: (tx: Queryable) => Promise<unknown>) => {
+    await change(tx);
+    const fields = {
+      studyId: a.studyId,
+      at: iso(),
+      who: who(),
+      act: a.act,
+      recordingId: a.recordingId,
+      participantId: a.participantId ?? null,
+      reason: a.reason,
+      before: JSON.stringify(a.before),
+      after: JSON.stringify(a.after),
+      undoes: a.undoes ?? null,
+    };
+    const id = await insertCurationAct(tx, fields);
+    const auditId = appendAudit(db, {
+      at: fields.at,
+      kind: AUDIT_KIND[a.act],
+      studyId: a.studyId,
+      subject: studyName(db, a.studyId),
+      detail: {
+        act: id,
+        ...(a.recordingId !== null ? { recording: a.recordingId } : {}),
+        ...(fields.participantId !== null ? { participant_id: fields.participantId } : {}),
+        who: asPlainWord(fields.who),
+        digest: actDigest(id, fields),
+        ...(a.undoes != null ? { undoes: a.undoes, undone: a.undone ?? null } : {}),
+        ...a.detail,
+      },
+    });
+    await setCurationAudit(tx, id, auditId);
+    return id;
+  };
 
-  return { who, cleanReason, record };
+  /**
+   * Writes the act and its audit entry; `change` applies it (all in one transaction, which touches
+   * only the database and so may be repeated).
+   */
+  const record = (a: ActToRecord, change: (tx: Queryable) => Promise<unknown>): Promise<number> =>
+    store.transaction((tx) => recordIn(tx, a, change), { repeatable: true });
+
+  return { who, cleanReason, record, recordIn };
 };

@@ -7,14 +7,13 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { crc32 } from 'node:zlib';
+import { crc32, DeflateRaw } from 'node:zlib';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
 import type { ExportColumn } from './column';
 import type { TextWidths } from './text-widths';
 
-const CHUNK_CHARS = 64 * 1024;
 /** Bytes a file may have in flight before the writer waits: enough for the disk to write while the next rows are built. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 const UTF8_BOM = '\uFEFF';
@@ -24,8 +23,8 @@ export type OpenWrite = (path: string) => Writable;
 export const openWriteFile: OpenWrite = (path) =>
   createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
 
-/** A chunk's bytes are written into a buffer of this size: any 64 K UTF-16 characters fit (at most 3 bytes each), plus a long last piece. */
-const CHUNK_BYTES = 4 * CHUNK_CHARS;
+/** Each chunk of a file is a buffer of this size, filled with whole lines before it goes to the stream. */
+const CHUNK_BYTES = 64 * 1024;
 /** Emptied buffers kept for the next chunks; more are made only while the disk is behind. */
 const SPARE_BUFFERS = 4;
 
@@ -53,11 +52,20 @@ export const crc32Digest = (): Digest => {
 };
 
 export class TextSink {
-  // Pieces are appended to one string and written out once per chunk into a reused buffer: cheaper
-  // than collecting an array and joining it, and no new buffer per chunk (measured in the export bench).
-  private pending = '';
+  // Each line is encoded into the current chunk's buffer as soon as it is complete, and a full chunk
+  // goes to the stream; emptied buffers take the next chunks. So a line's text dies young (V8 never
+  // promotes it, as it did when a slow file's lines waited as one long string for their chunk to
+  // fill), and a chunk's buffer holds no unused room.
+  private buf: Buffer | null = null;
+  private at = 0;
+  /** The pieces of the line being handed over (`piece`), written at its end. */
+  private line = '';
   private readonly spare: Buffer[] = [];
-  /** Only a file stream is known to be done with a chunk when it calls back (the bytes are in the file); any other stream may keep it. */
+  /**
+   * Whether the stream is done with a chunk when it calls back, so its buffer can take the next one: a
+   * file stream is (the bytes are in the file), and so is zlib (it has read the chunk into its window);
+   * any other stream may keep it.
+   */
   private readonly reuse: boolean;
   private drained: Promise<void> | null = null;
   private failure: Error | null = null;
@@ -68,24 +76,47 @@ export class TextSink {
     private readonly stream: Writable,
     private readonly hash: Digest = sha256Digest(),
   ) {
-    this.reuse = stream instanceof WriteStream;
+    this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw;
     stream.on('error', (e) => {
       this.failure ??= e;
     });
   }
 
   write(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= CHUNK_CHARS) this.flush();
+    if (this.line.length > 0) {
+      text = this.line + text;
+      this.line = '';
+    }
+    // At most 3 bytes per UTF-16 unit: if the text may not fit, the chunk goes first.
+    if (this.buf !== null && this.at + text.length * 3 > CHUNK_BYTES) this.flush();
+    if (text.length * 3 > CHUNK_BYTES) return this.send(Buffer.from(text, 'utf8'), undefined);
+    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    this.at += this.buf.write(text, this.at, 'utf8');
   }
 
   /**
-   * A piece of a line, without checking the chunk size (call `write` or `endLine` to finish the line).
-   * The long form hands over its cached segments one by one instead of first concatenating each row
-   * into a string of its own.
+   * A piece of a line, kept until the line ends (call `write` or `endLine` to finish it). The long
+   * form hands over its cached segments one by one instead of first concatenating each row into a
+   * string of its own.
    */
   piece(text: string): void {
-    this.pending += text;
+    this.line += text;
+  }
+
+  /**
+   * Ready-made bytes (a cached run of cells), copied into the chunk after the line's pending pieces,
+   * instead of being joined to the line as text and encoded again. The caller may keep `b`.
+   */
+  putBytes(b: Buffer): void {
+    if (this.line.length > 0) {
+      const pending = this.line;
+      this.line = '';
+      this.write(pending);
+    }
+    if (this.buf !== null && this.at + b.length > CHUNK_BYTES) this.flush();
+    if (b.length > CHUNK_BYTES) return this.send(Buffer.from(b), undefined);
+    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    this.at += b.copy(this.buf, this.at);
   }
 
   endLine(): void {
@@ -103,20 +134,24 @@ export class TextSink {
     return this.drained !== null || this.failure !== null;
   }
 
+  /** The current chunk to the stream; its buffer comes back to `spare` once the stream is done with it. */
   private flush(): void {
-    const text = this.pending;
-    if (text.length === 0) return;
-    this.pending = '';
-    let chunk: Buffer;
-    let release: (() => void) | undefined;
-    if (this.reuse && text.length * 3 <= CHUNK_BYTES) {
-      const buf = this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
-      chunk = buf.subarray(0, buf.write(text, 0, 'utf8'));
-      // The stream calls back once the chunk is on its way to the disk; then the buffer can take the next one.
-      release = () => {
-        if (this.spare.length < SPARE_BUFFERS) this.spare.push(buf);
-      };
-    } else chunk = Buffer.from(text, 'utf8');
+    const buf = this.buf;
+    if (buf === null || this.at === 0) return;
+    this.buf = null;
+    const chunk = buf.subarray(0, this.at);
+    this.at = 0;
+    this.send(
+      chunk,
+      this.reuse
+        ? () => {
+            if (this.spare.length < SPARE_BUFFERS) this.spare.push(buf);
+          }
+        : undefined,
+    );
+  }
+
+  private send(chunk: Buffer, release: (() => void) | undefined): void {
     this.hash.update(chunk);
     this.bytes += chunk.length;
     if (this.failure) return;
@@ -145,6 +180,7 @@ export class TextSink {
 
   /** Flushes, ends the stream, waits until the file is closed and returns its facts. */
   async close(role: WrittenFile['role'], rows: number | null): Promise<WrittenFile> {
+    if (this.line.length > 0) this.write('');
     this.flush();
     await this.ready();
     await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 /**
  * The export's one entry point, for the app's IPC handler, the command line and scripts alike:
- * `runExport(db, request, options)` checks the request, reads a consistent snapshot of the study
- * through its own read-only connection (the engine may keep writing meanwhile), streams every chosen
+ * `runExport(source, request, options)` checks the request, reads a consistent snapshot of the study
+ * (`Store.snapshot`: its own read-only connection; the engine may keep writing meanwhile), streams every chosen
  * form plus recordings.csv in one pass over the recordings, writes the codebook, datapackage.json,
  * the loaders and SHA256SUMS into a hidden temporary folder and renames it into place when all is
  * written. A failure or a cancellation leaves nothing behind. Errors are values (ExportProblem).
@@ -52,11 +52,12 @@ import {
   accountOf,
   countSelection,
   findStudy,
-  iterateSelection,
-  openSnapshotReader,
+  selectedRecordings,
   type SelectedRecording,
 } from '../db/repos/export-selection.repo';
 import type { Db } from '../db/open';
+import { snapshotHandle } from '../db/store/sqlite-store';
+import type { Queryable, Store } from '../db/store/types';
 import { measurementsOfStudy } from '../db/repos/local-measures.repo';
 import { LOCAL_MEASURE_DEFS, localPair } from './local-columns';
 import { fileNameOf, type ExportColumn } from './column';
@@ -359,7 +360,8 @@ interface Tally {
 
 /** Everything the pass over the recordings reads from, worked out once before it. */
 interface Pass {
-  readonly reader: Db;
+  /** The snapshot the export reads. */
+  readonly q: Queryable;
   readonly req: ExportRequest;
   readonly sinks: CsvSinks;
   readonly longRows: ReturnType<typeof createScopedEncoder<LongCtx>> | null;
@@ -375,10 +377,10 @@ interface Pass {
 }
 
 /** A new participant: its summary (when the summary is written) and its row of the accounts file. */
-const startParticipant = (pass: Pass, r: RecordingView) => {
+const startParticipant = async (pass: Pass, r: RecordingView) => {
   pass.tally.participants++;
   if (pass.sinks.link) {
-    const a = accountOf(pass.reader, r.participantId);
+    const a = await accountOf(pass.q, r.participantId);
     const createdUtc = utcCell(a.createdAt);
     pass.sinks.link.row({
       participant: r.participant,
@@ -394,7 +396,7 @@ const startParticipant = (pass: Pass, r: RecordingView) => {
       : null,
   };
 };
-type Participant = ReturnType<typeof startParticipant>;
+type Participant = Awaited<ReturnType<typeof startParticipant>>;
 
 const finishParticipant = (pass: Pass, current: Participant | null) => {
   const sink = pass.sinks.summary;
@@ -504,11 +506,11 @@ const streamRecordings = async (
   let current: Participant | null = null;
   let lastProgress = performance.now(),
     lastYield = lastProgress;
-  for (const rec of iterateSelection(pass.reader, utcSelection(pass.req))) {
+  for await (const rec of selectedRecordings(pass.q, utcSelection(pass.req))) {
     if (signal?.aborted) throw new ExportCancelled();
     if (current?.id !== rec.r.participantId) {
       finishParticipant(pass, current);
-      current = startParticipant(pass, rec.r);
+      current = await startParticipant(pass, rec.r);
     }
     const ctx = recordingCtxOf(pass, rec);
     writeRecordingRows(pass, rec, ctx);
@@ -635,6 +637,7 @@ const writeDescriptions = async (
         tables,
         settings: settingsRows(describeExport(d, written)),
         warning: simulatedWarning(d.tally.simulatedRecordings, d.recordings),
+        exportedAt: d.exportedAt,
       }),
     );
   const description = describeExport(d, written);
@@ -701,103 +704,146 @@ const reportOf = (
 const cancelled = (): ExportProblem =>
   problem('cancelled', 'The export was cancelled; nothing was written.', 'Export again when you are ready.');
 
+/** The study an export reads: its store, and (until every repository takes the store) its SQLite handle. */
+export interface ExportSource {
+  readonly store: Store;
+  /** The same connection as `store`, for the repositories that still take a better-sqlite3 handle. */
+  readonly db: Db;
+}
+
+/** What the export leaves to clean up whatever happens: open files, the workbook, the hidden folder. */
+interface Leftovers {
+  readonly text: TextSink[];
+  book: Workbook | null;
+  tmp: string | null;
+}
+
+/** Written, not yet in place: what the export renames and records once its snapshot is closed. */
+interface Finished {
+  readonly described: DescribeInputs;
+  readonly folderName: string;
+  readonly written: WrittenFile[];
+  readonly progress: (stage: ExportProgress['stage']) => void;
+}
+
+/**
+ * Everything the export reads, from one snapshot of the study (`q`; `reader` is its better-sqlite3
+ * handle, for the repositories that still take one), written into a hidden folder.
+ */
+const writeFromSnapshot = async (
+  q: Queryable,
+  reader: Db,
+  checked: ExportRequest,
+  o: RunExportOptions,
+  left: Leftovers,
+): Promise<Result<Finished, ExportProblem>> => {
+  let req = checked;
+  const now = o.now ?? Date.now;
+  const study = await findStudy(q, req.studyId);
+  if (!study) return err(unknownStudy(req.studyId));
+  const { baselineSessions, reference } = changeReferenceOf(reader, req);
+  req = { ...req, baselineSessions };
+  const counts = await countSelection(q, utcSelection(req));
+  if (counts.recordings === 0)
+    return err(
+      problem(
+        'empty_selection',
+        emptySelectionMessage(req),
+        'Widen the selection (participants, dates, sessions, analysis types or states).',
+      ),
+    );
+
+  const exportedAtMs = now();
+  const ledger = participantLedgers(reader, study.id, exportedAtMs);
+  const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
+  const partial = await makePartialFolder(o.outDir, folderName);
+  if (!partial.ok) return partial;
+  const tmp = (left.tmp = partial.value);
+
+  // The study's local acoustic measures and quality control, exported when any recording has them.
+  const localOf = measurementsOfStudy(reader, req.studyId);
+  const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
+  const tables = tableDefs(files);
+  const book = req.extras.includes('xlsx') ? new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows) : null;
+  left.book = book;
+  const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, left.text, book);
+  const measures = selectedMeasures(req);
+  const tally = newTally();
+  const progress = progressReporter(o.onProgress, tally, counts.recordings, sinks, left.text);
+  progress('preparing');
+
+  const pass: Pass = {
+    q,
+    req,
+    sinks,
+    longRows: files.long ? createScopedEncoder(files.long.columns, sinks.long?.widths ?? null) : null,
+    clock: zonedClock(req.timeZone),
+    measures,
+    measuresOf: new Map(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)])),
+    localOf,
+    visitOf: visitCellsOf(ledger),
+    reference,
+    tally,
+    lc: {} as Pass['lc'],
+  };
+  await streamRecordings(
+    pass,
+    book ? [...left.text, book] : left.text,
+    o.signal,
+    o.progressIntervalMs ?? 250,
+    progress,
+  );
+  if (o.signal?.aborted) throw new ExportCancelled();
+  writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
+  progress('describing');
+
+  const written = await closeCsvFiles(sinks);
+  const described: DescribeInputs = {
+    study,
+    req,
+    appVersion: o.appVersion,
+    dbSchemaVersion: schemaVersion(reader),
+    exportedAt: new Date(exportedAtMs).toISOString(),
+    tables,
+    recordings: counts.recordings,
+    tally,
+  };
+  await writeDescriptions(tmp, described, sinks.widths, written, book);
+  return ok({ described, folderName, written, progress });
+};
+
+/**
+ * Reads the study through a snapshot (`Store.snapshot`: on a study file, a read-only connection of
+ * its own, so the engine and the window keep the study's connection while the export runs, and the
+ * export sees the study as it was when it began), writes into a hidden folder, then renames it into
+ * place and records the export in the audit log.
+ */
 export const runExport = async (
-  db: Db,
+  source: ExportSource,
   input: unknown,
   o: RunExportOptions,
 ): Promise<Result<ExportReport, ExportProblem>> => {
   const checked = checkRequest(input);
   if (!checked.ok) return checked;
-  let req = checked.value;
-  const now = o.now ?? Date.now;
-  const { reader, close } = openSnapshotReader(db);
-  let tmp: string | null = null;
-  const text: TextSink[] = [];
-  let book: Workbook | null = null;
+  const left: Leftovers = { text: [], book: null, tmp: null };
   try {
-    const study = findStudy(reader, req.studyId);
-    if (!study) return err(unknownStudy(req.studyId));
-    const { baselineSessions, reference } = changeReferenceOf(reader, req);
-    req = { ...req, baselineSessions };
-    const counts = countSelection(reader, utcSelection(req));
-    if (counts.recordings === 0)
-      return err(
-        problem(
-          'empty_selection',
-          emptySelectionMessage(req),
-          'Widen the selection (participants, dates, sessions, analysis types or states).',
-        ),
-      );
-
-    const exportedAtMs = now();
-    const ledger = participantLedgers(reader, study.id, exportedAtMs);
-    const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
-    const partial = await makePartialFolder(o.outDir, folderName);
-    if (!partial.ok) return partial;
-    tmp = partial.value;
-
-    // The study's local acoustic measures and quality control, exported when any recording has them.
-    const localOf = measurementsOfStudy(reader, req.studyId);
-    const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
-    const tables = tableDefs(files);
-    if (req.extras.includes('xlsx')) book = new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows);
-    const sinks = openCsvSinks(files, tmp, req, o.openWrite ?? openWriteFile, text, book);
-    const measures = selectedMeasures(req);
-    const tally = newTally();
-    const progress = progressReporter(o.onProgress, tally, counts.recordings, sinks, text);
-    progress('preparing');
-
-    const pass: Pass = {
-      reader,
-      req,
-      sinks,
-      longRows: files.long ? createScopedEncoder(files.long.columns, sinks.long?.widths ?? null) : null,
-      clock: zonedClock(req.timeZone),
-      measures,
-      measuresOf: new Map(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)])),
-      localOf,
-      visitOf: visitCellsOf(ledger),
-      reference,
-      tally,
-      lc: {} as Pass['lc'],
-    };
-    await streamRecordings(
-      pass,
-      book ? [...text, book] : text,
-      o.signal,
-      o.progressIntervalMs ?? 250,
-      progress,
+    const done = await source.store.snapshot((q) =>
+      writeFromSnapshot(q, snapshotHandle(q) ?? source.db, checked.value, o, left),
     );
-    if (o.signal?.aborted) throw new ExportCancelled();
-    writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
-    progress('describing');
-
-    const written = await closeCsvFiles(sinks);
-    const described: DescribeInputs = {
-      study,
-      req,
-      appVersion: o.appVersion,
-      dbSchemaVersion: schemaVersion(reader),
-      exportedAt: new Date(exportedAtMs).toISOString(),
-      tables,
-      recordings: counts.recordings,
-      tally,
-    };
-    await writeDescriptions(tmp, described, sinks.widths, written, book);
-
+    if (!done.ok) return done;
+    const { described, folderName, written, progress } = done.value;
     if (o.signal?.aborted) throw new ExportCancelled();
     const target = join(o.outDir, folderName);
-    await rename(tmp, target);
-    tmp = null;
-    auditExport(db, described, written.length);
+    await rename(left.tmp!, target);
+    left.tmp = null;
+    auditExport(source.db, described, written.length);
     progress('done');
     return ok(reportOf(described, target, folderName, written));
   } catch (e) {
     if (e instanceof ExportCancelled) return err(cancelled());
     return err(fileProblem(e, o.outDir));
   } finally {
-    await Promise.all([...text.map((s) => s.abandon()), book?.abandon()]);
-    if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => {});
-    close();
+    await Promise.all([...left.text.map((s) => s.abandon()), left.book?.abandon()]);
+    if (left.tmp) await rm(left.tmp, { recursive: true, force: true }).catch(() => {});
   }
 };

@@ -37,6 +37,17 @@ export interface ScopedEncoder<C> {
   row(ctx: C, measureKey: string): string;
   /** The same line, handed over piece by piece (segments and delimiters), without building it. */
   rowInto(ctx: C, measureKey: string, out: { piece(text: string): void }): void;
+  /**
+   * The same line with its repeated pieces (the recording's, the type's and each measure's cells) as
+   * bytes encoded once and copied, and only the row's own cells as text.
+   */
+  rowBytesInto(ctx: C, measureKey: string, out: PieceBytesOut): void;
+}
+
+/** Where `rowBytesInto` hands a line: text pieces, and ready-made bytes it keeps and reuses. */
+export interface PieceBytesOut {
+  piece(text: string): void;
+  putBytes(b: Buffer): void;
 }
 
 /** How a run of cells (from column `first` on) becomes text, and what goes between two runs. */
@@ -52,7 +63,8 @@ export const csvFormat = (): RowFormat => {
 };
 
 type Item =
-  { readonly kind: 'static'; text: string } | { readonly kind: 'measure' | 'row'; readonly index: number };
+  | { readonly kind: 'static'; text: string; bytes?: Buffer }
+  | { readonly kind: 'measure' | 'row'; readonly index: number };
 
 export const createScopedEncoder = <C>(
   columns: readonly (ExportColumn<C> & { readonly scope: Scope })[],
@@ -64,6 +76,8 @@ export const createScopedEncoder = <C>(
   const encoded: string[] = new Array<string>(segments.length).fill('');
   /** Per measure segment: measure key → the segment with its leading delimiter. */
   const byMeasure = segments.map(() => new Map<string, string>());
+  /** The same pieces as UTF-8, for `rowBytesInto`. */
+  const byMeasureBytes = segments.map(() => new Map<string, Buffer>());
   const cells: Cell[] = [];
   const encode = (seg: Segment<C>, ctx: C): string => {
     cells.length = seg.columns.length;
@@ -99,6 +113,13 @@ export const createScopedEncoder = <C>(
     if (p === undefined) cache.set(measureKey, (p = lead(item.index, encode(segments[item.index]!, ctx))));
     return p;
   };
+  const measureBytes = (index: number, ctx: C, measureKey: string): Buffer => {
+    const cache = byMeasureBytes[index]!;
+    let b = cache.get(measureKey);
+    if (b === undefined)
+      cache.set(measureKey, (b = Buffer.from(piece({ kind: 'measure', index }, ctx, measureKey))));
+    return b;
+  };
   return {
     recording: (ctx) => refresh('recording', ctx),
     pair: (ctx) => refresh('pair', ctx),
@@ -109,6 +130,12 @@ export const createScopedEncoder = <C>(
     },
     rowInto(ctx, measureKey, out) {
       for (const item of plan) out.piece(piece(item, ctx, measureKey));
+    },
+    rowBytesInto(ctx, measureKey, out) {
+      for (const item of plan)
+        if (item.kind === 'static') out.putBytes((item.bytes ??= Buffer.from(item.text)));
+        else if (item.kind === 'measure') out.putBytes(measureBytes(item.index, ctx, measureKey));
+        else out.piece(piece(item, ctx, measureKey));
     },
   };
 };

@@ -8,22 +8,27 @@
  * States after commit: refused_locally (never sent), duplicate (not sent unless the researcher insists),
  * pending (its participant has no account yet), queued (ready; sent once the batch is started).
  */
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ImportPlan, PlannedFile, UploadState } from '../../shared/study';
-import { convertWavToMono16k, type Conversion } from '../audio/convert-wav';
-import { convertDecodedToMono16k, type DecodedConversion } from '../audio/convert-decoded';
+import type { ConversionView, ImportPlan, PlannedFile, UploadState } from '../../shared/study';
+import {
+  convertDecodedToFile,
+  conversionRecord,
+  sha256OfFile,
+  type ConvertedFile,
+} from '../audio/convert-decoded';
 import { openAudioDecoder } from '../audio/decode';
 import { DecodeFailure } from '../audio/decode/decoder';
-import { sniffContainer } from '../audio/sniff';
-import { probeAudio } from '../audio/probe';
+import { readFileHead } from '../audio/decode/file-blocks';
+import { wavFacts } from '../audio/probe';
 import { parseWavHeader } from '../audio/wav';
-import type { Db } from '../db/open';
+import { measureFileSpeech } from '../audio/file-speech';
+import { appendEvent } from '../db/repos/event-log.repo';
+import type { Queryable } from '../db/store/types';
 import { insertImportBatch } from '../db/repos/imports.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
-import type { ChannelChoice } from '../audio/wav-file-speech';
-import { willConvert } from './import-plan';
+import type { ChannelChoice } from '../audio/file-speech';
+import { willConvert, type ImportDb } from './import-plan';
 import { judgeAudio } from './local-verdict';
 
 export interface CommitOptions {
@@ -61,63 +66,69 @@ const convert = async (
   dir: string,
   isolate: boolean,
   channel: ChannelChoice,
-): Promise<{ path: string; conversion: ReturnType<typeof conversionRecord> } | { reason: string }> => {
-  const bytes = new Uint8Array(await readFile(file.path));
-  if (createHash('sha256').update(bytes).digest('hex') !== file.sha256)
+): Promise<{ path: string; conversion: ConversionView } | { reason: string }> => {
+  if ((await sha256OfFile(file.path)) !== file.sha256)
     return { reason: 'The file changed after the preview; import it again.' };
-  const converted = await convertFile(file.path, bytes, channel);
-  if ('reason' in converted) return converted;
-  const probe = await probeAudio(converted.bytes);
-  if (!probe.ok) return { reason: probe.error.message };
-  // The speech verdict stays the one of the preview (measured on the channel sent); the copy is checked for the rest.
-  const verdict = judgeAudio(
-    { ...probe.value, speechSeconds: file.speechSeconds ?? probe.value.speechSeconds },
-    { isolateOldestSpeaker: isolate, conversion: false },
-  );
-  if (verdict.status === 'refused' || verdict.status === 'needs_conversion') {
-    return {
-      reason: `Even converted, the file is refused: ${verdict.findings
-        .filter((f) => f.severity === 'refuse')
-        .map((f) => f.message)
-        .join(' ')}`,
-    };
-  }
-  const suffix = converted.channel === 'mix' ? 'mix' : `ch${converted.channel}`;
+  const suffix = channel === 'mix' ? 'mix' : channel === 'auto' ? 'ch1' : `ch${channel}`;
   const out = join(dir, `${file.sha256}-${suffix}-mono16k.wav`);
-  await writeFile(out, converted.bytes);
+  const converted = await convertFile(file.path, channel, out);
+  if ('reason' in converted) {
+    await rm(out, { force: true });
+    return converted;
+  }
+  const refusal = await refusalOfCopy(file, converted, isolate);
+  if (refusal !== null) {
+    await rm(out, { force: true });
+    return { reason: refusal };
+  }
   return { path: out, conversion: conversionRecord(converted) };
 };
 
-/** A WAV file by the WAV conversion; any other format through the decoder that reads it. */
+/**
+ * Why the converted copy is still refused (judged as the WAV file it is, from its header), or null when it
+ * is not. The speech figure stays the preview's (measured on the channel sent); a file the preview could
+ * not measure has its copy's speech measured from the disk.
+ */
+const refusalOfCopy = async (
+  file: PlannedFile,
+  copy: ConvertedFile,
+  isolate: boolean,
+): Promise<string | null> => {
+  const { head, size } = await readFileHead(copy.path, 64);
+  const info = parseWavHeader(head, size);
+  if (!info.ok) return `The converted copy cannot be read back: ${info.error.detail}`;
+  const speechSeconds =
+    file.speechSeconds ?? (await measureFileSpeech({ path: copy.path, choice: 1 })).sent.speechSeconds;
+  const verdict = judgeAudio(
+    { ...wavFacts(info.value, size), speechSeconds },
+    { isolateOldestSpeaker: isolate, conversion: false },
+  );
+  if (verdict.status !== 'refused' && verdict.status !== 'needs_conversion') return null;
+  const why = verdict.findings.filter((f) => f.severity === 'refuse').map((f) => f.message);
+  return `Even converted, the file is refused: ${why.join(' ')}`;
+};
+
+/** Any file one of the product's decoders opens (WAV in every encoding included), converted to `out` as it is decoded. */
 const convertFile = async (
   path: string,
-  bytes: Uint8Array,
   channel: ChannelChoice,
-): Promise<Conversion | DecodedConversion | { reason: string }> => {
-  if (sniffContainer(bytes.subarray(0, 64)) === 'wav') {
-    const info = parseWavHeader(bytes);
-    if (!info.ok) return { reason: info.error.detail };
-    return convertWavToMono16k(bytes, info.value, channel);
-  }
+  out: string,
+): Promise<ConvertedFile | { reason: string }> => {
   const decoder = await openAudioDecoder(path);
   if (!decoder.ok) return { reason: decoder.error.detail };
   try {
-    return await convertDecodedToMono16k(decoder.value, channel);
+    return await convertDecodedToFile(decoder.value, channel, out);
   } catch (e) {
     if (e instanceof DecodeFailure) return { reason: e.problem.detail };
     throw e;
   }
 };
 
-/** What the recording's verdict keeps of its conversion: the copy's hash, what was sent, what decoded it. */
-const conversionRecord = (c: Conversion | DecodedConversion) => ({
-  sha256: createHash('sha256').update(c.bytes).digest('hex'),
-  channel: c.channel,
-  resampledFromHz: c.resampledFromHz,
-  ...('decodedBy' in c ? { decodedBy: c.decodedBy } : {}),
-});
-
-export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions): Promise<CommitResult> => {
+export const commitImport = async (
+  { store, db }: ImportDb,
+  plan: ImportPlan,
+  opts: CommitOptions,
+): Promise<CommitResult> => {
   const req = plan.request;
   const insist = new Set(opts.insistOnDuplicates ?? []);
   const accounts = new Map(participantAccounts(db, req.studyId).map((p) => [p.code, p.account_id]));
@@ -162,8 +173,22 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
   }
 
   const at = new Date(opts.now()).toISOString();
-  const { batchId, byState } = insertImportBatch(
-    db,
+  const { batchId, byState } = await store.transaction((tx) => writeBatch(tx, req, at, opts, prepared), {
+    repeatable: true,
+  });
+  return { batchId, recordings: prepared.length, byState, conversionFailures };
+};
+
+/** The batch, its recordings and its event, in the caller's transaction. */
+const writeBatch = async (
+  tx: Queryable,
+  req: ImportPlan['request'],
+  at: string,
+  opts: CommitOptions,
+  prepared: readonly Prepared[],
+) => {
+  const written = await insertImportBatch(
+    tx,
     {
       studyId: req.studyId,
       at,
@@ -194,5 +219,12 @@ export const commitImport = async (db: Db, plan: ImportPlan, opts: CommitOptions
       duplicateOverride: f.action === 'duplicate' && p.state !== 'duplicate',
     })),
   );
-  return { batchId, recordings: prepared.length, byState, conversionFailures };
+  await appendEvent(
+    tx,
+    at,
+    'batch_created',
+    { studyId: req.studyId },
+    { batch_id: written.batchId, recordings: prepared.length, by_state: written.byState },
+  );
+  return written;
 };

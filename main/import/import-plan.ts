@@ -28,11 +28,13 @@ import { OTHER_AUDIO_EXTENSIONS } from '../audio/other-formats';
 import { sniffContainer } from '../audio/sniff';
 import { measureSpeechInParallel, type SpeechOutcome } from '../audio/speech-pool';
 import { parseWavHeader } from '../audio/wav';
-import { CONVERTED_RATE_HZ } from '../audio/convert-wav';
+import { convertedBytes } from '../audio/mono16k-stream';
+import { readFileHead } from '../audio/decode/file-blocks';
 import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
 import type { Db } from '../db/open';
+import type { Queryable, Store } from '../db/store/types';
 import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
 import { studyName as studyNameOf } from '../db/repos/studies.repo';
@@ -129,14 +131,28 @@ interface ReadFacts {
   readonly probe: Result<ProbedAudio, ProbeProblem>;
 }
 
+const CONVERTIBLE_PROBLEMS = new Set<ProbeProblem['code']>(['unsupported_format', 'unsupported_encoding']);
+
+/** Refused for its size: over the service's limit, and conversion cannot bring it under (or is off). */
+const tooLarge = (size: number, copy: number | null): ProbeProblem => ({
+  code: 'too_large',
+  message:
+    `The file is ${(size / 1e6).toFixed(1)} MB; the service accepts at most 50 MB.` +
+    (copy === null ? '' : ` Even converted to mono 16 kHz WAV it would be ${(copy / 1e6).toFixed(1)} MB.`),
+});
+
 /**
  * A format the service does not take, opened by the product's decoders: named with what decodes it (so
- * conversion can send it), or its refusal given the reason no decoder reads it.
+ * conversion can send it), or its refusal given the reason no decoder reads it. One whose converted copy
+ * would itself be over the service's limit is refused for its size at once.
  */
 const withDecoder = async (path: string, problem: ProbeProblem): Promise<ProbeProblem> => {
   const opened = await openAudioDecoder(path);
-  if (opened.ok) return { ...problem, decodedBy: opened.value.info.decoder };
-  return { ...problem, message: `${problem.message} ${opened.error.detail}` };
+  if (!opened.ok) return { ...problem, message: `${problem.message} ${opened.error.detail}` };
+  const { durationSeconds, decoder } = opened.value.info;
+  const copy = durationSeconds === null ? null : convertedBytes(durationSeconds);
+  if (copy !== null && copy > LIMITS.maxAudioBytes) return tooLarge((await stat(path)).size, copy);
+  return { ...problem, decodedBy: decoder };
 };
 
 /** A compressed multichannel file, named with what decodes it when one of the product's decoders opens it. */
@@ -146,10 +162,37 @@ const withDecoderIfAny = async (path: string, probed: ProbedAudio): Promise<Prob
 };
 
 /**
+ * The facts of a compressed file over the service's limit (MP3, MP4, Ogg), from its decoder's headers
+ * instead of reading it whole: the verdict then says whether conversion brings it under the limit.
+ */
+const factsFromDecoder = async (path: string, size: number): Promise<Result<ProbedAudio, ProbeProblem>> => {
+  const opened = await openAudioDecoder(path);
+  const info = opened.ok ? opened.value.info : null;
+  if (info === null || info.durationSeconds === null || info.durationSeconds <= 0)
+    return err(tooLarge(size, null));
+  const format = sniffContainer((await readFileHead(path, 64)).head);
+  return ok({
+    format: format ?? 'mp3',
+    sizeBytes: size,
+    channels: info.channels,
+    sampleRateHz: info.sampleRateHz,
+    bitRateBps: Math.round((size * 8) / info.durationSeconds),
+    durationSeconds: info.durationSeconds,
+    speechSeconds: null,
+    channelSpeech: null,
+    truncated: false,
+    wav: null,
+    decodedBy: info.decoder,
+  });
+};
+
+/**
  * Reads what the verdict needs with bounded memory. A WAV file: its header (checked against the real
  * length) and its hash streamed; its speech is measured later, in a worker. A compressed file within
- * the service's size limit: read whole and probed. A file over the limit that conversion cannot bring
- * under it: refused at once from its first bytes, never read whole (nor hashed).
+ * the service's size limit: read whole and probed. A file over the limit: with conversion on, hashed
+ * (streamed) and judged from its decoder's headers, since its converted copy may be under the limit;
+ * otherwise (or when it cannot be converted) refused at once from its first bytes, never read whole
+ * (nor hashed).
  */
 const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest): Promise<ReadFacts> => {
   let probe: Result<ProbedAudio, ProbeProblem> | null = null;
@@ -158,9 +201,10 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
     headBytes: HEAD_BYTES,
     maxWholeBytes: LIMITS.maxAudioBytes,
     decide: (head, size) => {
-      // Every file within the service's limit is hashed (its recording row keeps the hash); only a file
-      // over the limit that conversion cannot bring under it is judged from its first bytes alone.
+      // Every file within the service's limit is hashed (its recording row keeps the hash), and so is
+      // every file conversion might bring under it; only the others are judged from their first bytes.
       const small = size <= LIMITS.maxAudioBytes;
+      const mayConvert = req.convert && size <= MAX_RECORDING_BYTES;
       if (size === 0) {
         probe = err({ code: 'empty', message: 'The file is empty.' });
         return 'hash';
@@ -174,28 +218,25 @@ const readAudioFacts = async (path: string, ctx: ReadContext, req: ImportRequest
         }
         const facts = wavFacts(parsed.value, size);
         probe = ok(facts);
-        const converted = Math.ceil(facts.durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
-        const fixable = req.convert && converted <= LIMITS.maxAudioBytes && size <= MAX_RECORDING_BYTES;
-        return size > LIMITS.maxAudioBytes && !fixable ? 'head_only' : 'hash';
+        const fixable = mayConvert && convertedBytes(facts.durationSeconds) <= LIMITS.maxAudioBytes;
+        return small || fixable ? 'hash' : 'head_only';
       }
       if (container === null) {
         probe = err(otherFormatProblem(head) ?? { code: 'not_audio', message: NOT_AUDIO_MESSAGE });
-        return small ? 'hash' : 'head_only';
+        return small || (mayConvert && CONVERTIBLE_PROBLEMS.has(probe.error.code)) ? 'hash' : 'head_only';
       }
-      if (size > LIMITS.maxAudioBytes) {
-        probe = err({
-          code: 'too_large',
-          message: `The file is ${(size / 1e6).toFixed(1)} MB; the service accepts at most 50 MB.`,
-        });
-        return 'head_only';
-      }
-      return 'whole';
+      if (small) return 'whole';
+      if (mayConvert) return 'hash'; // judged from its decoder below
+      probe = err(tooLarge(size, null));
+      return 'head_only';
     },
   });
   if (!scanned.ok) throw new ReadRefusedError(scanned.error);
   const f = scanned.value;
   if (probe === null && f.bytes) probe = await probeAudio(f.bytes);
-  if (probe !== null && !probe.ok && probe.error.code === 'unsupported_format')
+  if (probe === null && f.sha256 !== null) probe = await factsFromDecoder(path, f.sizeBytes);
+  // A format or a WAV encoding the service does not take (FLAC, ADPCM, µ-law, ...) that a decoder here reads.
+  if (probe !== null && !probe.ok && CONVERTIBLE_PROBLEMS.has(probe.error.code))
     probe = err(await withDecoder(path, probe.error));
   if (probe !== null && probe.ok && probe.value.format !== 'wav' && probe.value.channels !== 1)
     probe = ok(await withDecoderIfAny(path, probe.value));
@@ -393,7 +434,6 @@ const measureSpeech = async (
             i,
             job: {
               path: f.path,
-              info: f.probe.wav,
               choice: chosen.get(resolve(f.path)) ?? req.channel ?? ('auto' as const),
             },
           },
@@ -452,16 +492,16 @@ interface PlanMemory {
  * Where else the same audio was seen: under another participant or in another study (stored), and an
  * earlier file of this import under another participant, unless that participant's stored copy says it already.
  */
-const seenElsewhereOf = (
-  db: Db,
+const seenElsewhereOf = async (
+  q: Queryable,
   req: ImportRequest,
   f: { readonly code: string; readonly path: string; readonly session: string | null },
   hash: string,
   participantId: number | null,
   memory: PlanMemory,
-): SeenElsewhere[] => {
+): Promise<SeenElsewhere[]> => {
   const earlier = memory.seenUnder.get(hash);
-  const stored = findSameContentElsewhere(db, hash, req.studyId, participantId).map((x) => ({
+  const stored = (await findSameContentElsewhere(q, hash, req.studyId, participantId)).map((x) => ({
     recordingId: x.recordingId,
     study: x.study,
     sameStudy: x.studyId === req.studyId,
@@ -489,8 +529,8 @@ const seenElsewhereOf = (
 };
 
 /** What the import does with one file, and the copy of it already stored or planned, if any. */
-const decideAction = (
-  db: Db,
+const decideAction = async (
+  q: Queryable,
   req: ImportRequest,
   f: JudgedFile,
   p: { id: number } | undefined,
@@ -505,14 +545,14 @@ const decideAction = (
   else if (f.hash === null) action = 'refused';
   else {
     const key = `${f.a.code}\u0000${f.hash}`;
-    const existing = p ? findSameContent(db, p.id, f.hash)[0] : undefined;
+    const existing = p ? (await findSameContent(q, p.id, f.hash))[0] : undefined;
     if (existing) {
       duplicateOf = { recordingId: existing.id, path: existing.sourcePath };
       if (existing.inUnstartedBatch && existing.batchId !== null) unstartedBatchId = existing.batchId;
     } else if (memory.seen.has(key)) duplicateOf = { recordingId: null, path: memory.seen.get(key)! };
     else memory.seen.set(key, f.path);
-    seenElsewhere = seenElsewhereOf(
-      db,
+    seenElsewhere = await seenElsewhereOf(
+      q,
       req,
       { code: f.a.code, path: f.path, session: f.a.session },
       f.hash,
@@ -533,19 +573,19 @@ const decideAction = (
 };
 
 /** One file of the plan, with what the import does with it. */
-const planFile = (
-  db: Db,
+const planFile = async (
+  q: Queryable,
   req: ImportRequest,
   f: JudgedFile,
   participants: Participants,
   memory: PlanMemory,
-): PlannedFile => {
+): Promise<PlannedFile> => {
   const p = f.a.code === null ? undefined : participants.get(f.a.code);
-  const { action, duplicateOf, unstartedBatchId, seenElsewhere } = decideAction(db, req, f, p, memory);
+  const { action, duplicateOf, unstartedBatchId, seenElsewhere } = await decideAction(q, req, f, p, memory);
   // Refused (or borderline, if left out) before: the same file is not added as another refused row.
   const refusedBefore =
     p && f.hash !== null && (action === 'refused' || action === 'borderline')
-      ? findRefusedCopy(db, p.id, f.hash)
+      ? await findRefusedCopy(q, p.id, f.hash)
       : null;
   return {
     path: f.path,
@@ -586,7 +626,20 @@ const countActions = (files: readonly PlannedFile[]): Record<PlannedAction, numb
   return counts;
 };
 
-export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions = {}): Promise<ImportPlan> => {
+/**
+ * The study database an import reads and writes: the store, and (while the repositories move to the
+ * store) the same SQLite connection for the ones that still take it.
+ */
+export interface ImportDb {
+  readonly store: Store;
+  readonly db: Db;
+}
+
+export const planImport = async (
+  { store, db }: ImportDb,
+  req: ImportRequest,
+  opts: PlanOptions = {},
+): Promise<ImportPlan> => {
   const notes: PlanNotes = { notices: [], manifestErrors: [] };
   const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
   const byManifest = await readManifestRows(req, ctx, notes);
@@ -604,7 +657,9 @@ export const planImport = async (db: Db, req: ImportRequest, opts: PlanOptions =
     seenUnder: new Map(),
     studyName: studyNameOf(db, req.studyId) ?? '',
   };
-  const files = judged.map((f) => planFile(db, req, f, participants, memory));
+  // One file after another: each file's duplicates are judged against the files planned before it.
+  const files: PlannedFile[] = [];
+  for (const f of judged) files.push(await planFile(store, req, f, participants, memory));
   const codes = [
     ...new Set(files.filter((f) => f.action !== 'unassigned').map((f) => f.participantCode!)),
   ].sort();

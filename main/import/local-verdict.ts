@@ -6,6 +6,7 @@
  */
 import { LIMITS } from '../../shared/api/vocabulary';
 import type { ProbedAudio, ProbeProblem } from '../audio/probe';
+import { convertedBytes } from '../audio/mono16k-stream';
 import type { SpeechFigure } from '../../shared/study';
 
 export type FindingCode =
@@ -55,8 +56,7 @@ export interface VerdictOptions {
   readonly speech?: SpeechFigure;
 }
 
-/** The sample rate of the converted copy sent instead of a WAV file the researcher chose to convert. */
-export const CONVERTED_RATE_HZ = 16_000;
+export { CONVERTED_RATE_HZ } from '../audio/mono16k-stream';
 
 const s1 = (x: number) => `${x.toFixed(1)} s`;
 
@@ -78,7 +78,7 @@ export const verdictFromProblem = (
   p: ProbeProblem,
   opts: { conversion: boolean } = { conversion: false },
 ): LocalVerdict => {
-  if (p.code === 'unsupported_format' && p.decodedBy !== undefined)
+  if ((p.code === 'unsupported_format' || p.code === 'unsupported_encoding') && p.decodedBy !== undefined)
     return convertibleFormat(p, p.decodedBy, opts.conversion);
   const action: Record<ProbeProblem['code'], string> = {
     empty: 'Check that the file was copied completely from the recorder.',
@@ -109,10 +109,10 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
   // Conversion reads WAV itself and any compressed file one of the product's decoders opens.
   const convertible = isWav || a.decodedBy !== undefined;
   const add = (f: Finding) => findings.push(f);
-  const convertedBytes = Math.ceil(a.durationSeconds * CONVERTED_RATE_HZ) * 2 + 44;
+  const copyBytes = convertedBytes(a.durationSeconds);
 
   if (a.sizeBytes > LIMITS.maxAudioBytes) {
-    const fixable = isWav && convertedBytes <= LIMITS.maxAudioBytes;
+    const fixable = convertible && copyBytes <= LIMITS.maxAudioBytes;
     add({
       code: 'too_large',
       severity: 'refuse',
@@ -120,7 +120,7 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
       message: `The file is ${(a.sizeBytes / 1e6).toFixed(1)} MB; the service accepts at most 50 MB.`,
       action: fixable
         ? 'Switch on conversion: as mono 16 kHz WAV it would be about ' +
-          (convertedBytes / 1e6).toFixed(1) +
+          (copyBytes / 1e6).toFixed(1) +
           ' MB.'
         : 'Shorten the recording or export it compressed (MP3).',
     });

@@ -18,7 +18,7 @@ import {
   studyRowCounts,
   uploadPathsOfStudy,
 } from '../db/repos/study-data.repo';
-import { convertedDirOf, exportsDirOf } from '../workspace/workspace';
+import { convertedDirOf, exportsDirOf, playbackDirOf } from '../workspace/workspace';
 
 export interface StudyDataProblem {
   readonly message: string;
@@ -174,6 +174,14 @@ export const deleteStudy = (
   }));
   const leftBehind: string[] = [];
   let removedFiles = 0;
+  // The window's decoded playback copies are a cache of the last few recordings played, of any study:
+  // emptied whole, so none of the deleted study's audio is left in it.
+  const playback = playbackDirOf(o.workspaceDir);
+  try {
+    rmSync(playback, { recursive: true, force: true });
+  } catch {
+    leftBehind.push(playback);
+  }
   for (const p of [...files, ...exports]) {
     const s = sizeOf(p);
     try {

@@ -1,13 +1,13 @@
 /**
  * What the sandbox learns from an uploaded file, through the shared probe (main/audio/probe.ts), in
  * the sandbox's terms: its error types; the speech time of a mono WAV by the import's own estimate
- * (Silero VAD, main/audio/wav-file-speech.ts), measured once per distinct file; and for compressed
+ * (Silero VAD, main/audio/file-speech.ts), measured once per distinct file; and for compressed
  * audio, which it cannot decode, a speech time of 85 % of the duration (docs/spec-decisions.md).
  */
 import { createHash } from 'node:crypto';
 import { err, ok, type Result } from '../../shared/result';
 import { probeAudio as probe, type ProbedAudio } from '../audio/probe';
-import { measureWavBytesSpeech } from '../audio/wav-file-speech';
+import { measureWavBytesSpeech } from '../audio/file-speech';
 import type { AudioFacts } from './state';
 
 /** Share of a compressed file's duration taken as speech. */

@@ -37,7 +37,7 @@ export interface BatchesService {
   /** One batch's state and progress; null when there is no such batch. */
   batchProgress(batchId: number): Promise<BatchProgress | null>;
   /** Where the upload receipts of a batch's recordings differ from what was sent or from the specification. */
-  receiptDifferences(batchId: number): ReceiptDifferenceView[];
+  receiptDifferences(batchId: number): Promise<ReceiptDifferenceView[]>;
 }
 
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
@@ -99,8 +99,8 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
     interruptedBatches: async (studyId) => (await interruptedStarts(store, studyId)).map((b) => b.id),
     batches: (studyId) => batchesOfStudy(store, studyId),
     batchProgress: (batchId) => batchProgress(store, batchId),
-    receiptDifferences: (batchId) =>
-      receiptFlagsOfBatch(db, batchId).map((f) => ({
+    receiptDifferences: async (batchId) =>
+      (await receiptFlagsOfBatch(store, batchId)).map((f) => ({
         recordingId: f.recordingId,
         participantCode: f.participantCode,
         fileName: basename(f.sourcePath),

@@ -37,7 +37,7 @@ export interface ChangeSettingsService {
   resetReliability(studyId: number, measureKey: string): ChangeSettingsView | ChangeSettingsRefusal;
   setBaselineSessions(studyId: number, k: number | null): ChangeSettingsView | ChangeSettingsRefusal;
   /** The participant's timeline by code (the command line's view of their change statistics); null: no such participant. */
-  timelineByCode(studyId: number, code: string, k?: number): Timeline | null;
+  timelineByCode(studyId: number, code: string, k?: number): Promise<Timeline | null>;
 }
 
 const NUMERIC = new Set(MEASURES.filter((m) => m.valueType !== 'category').map((m) => m.key));
@@ -93,9 +93,9 @@ export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsServic
       if (k !== null && !(Number.isInteger(k) && k >= 1 && k <= 20)) return 'out_of_range';
       return setStudyBaselineSessions(db, studyId, k) ? view(studyId)! : 'no_study';
     },
-    timelineByCode(studyId, code, k) {
+    async timelineByCode(studyId, code, k) {
       const id = participantIdByCode(db, studyId, code);
-      return id === null ? null : participantTimeline(db, id, k);
+      return id === null ? null : participantTimeline(ctx.store, db, id, k);
     },
   };
 };

@@ -45,40 +45,43 @@ export interface CurationService {
     recordingId: number,
     to: { participantId?: number; session?: string | null },
     reason?: string,
-  ): Result<CurationDone, ServiceProblem>;
+  ): Promise<Result<CurationDone, ServiceProblem>>;
   /** Excludes a recording from analysis (it stays in exports, marked); a reason is required. */
-  excludeRecording(recordingId: number, reason: string): Result<CurationDone, ServiceProblem>;
+  excludeRecording(recordingId: number, reason: string): Promise<Result<CurationDone, ServiceProblem>>;
   /** Brings an excluded recording back into analysis. */
-  restoreRecording(recordingId: number, reason?: string): Result<CurationDone, ServiceProblem>;
+  restoreRecording(recordingId: number, reason?: string): Promise<Result<CurationDone, ServiceProblem>>;
   /** Deletes a recording nothing of which was sent (pending, refused locally, held duplicate, cancelled). */
-  deleteNeverSentRecording(recordingId: number, reason?: string): Result<CurationDone, ServiceProblem>;
+  deleteNeverSentRecording(
+    recordingId: number,
+    reason?: string,
+  ): Promise<Result<CurationDone, ServiceProblem>>;
   /**
    * Sends a locally refused file anyway, where the refusal was a judgement (the local speech estimate,
    * a borderline rate); never where the service's hard limits (size, duration, format, a failed
    * conversion) make sending it pointless. A reason is required.
    */
-  sendRefusedAnyway(recordingId: number, reason: string): Result<CurationDone, ServiceProblem>;
+  sendRefusedAnyway(recordingId: number, reason: string): Promise<Result<CurationDone, ServiceProblem>>;
   /** Undoes an act if the recording is still as that act left it; the undo is an act of its own. */
-  undoCuration(actId: number, reason?: string): Result<CurationDone, ServiceProblem>;
+  undoCuration(actId: number, reason?: string): Promise<Result<CurationDone, ServiceProblem>>;
   /** The participant with this code in the recording's study (the command line names participants by code). */
-  participantOfRecordingStudy(recordingId: number, code: string): number | null;
+  participantOfRecordingStudy(recordingId: number, code: string): Promise<number | null>;
   /** A recording's exclusion, provenance notes and acts (newest first); null when there is no such recording. */
-  curationStateOfRecording(recordingId: number): {
+  curationStateOfRecording(recordingId: number): Promise<{
     excluded: { at: string; reason: string | null } | null;
     provenance: readonly ProvenanceNote[];
     acts: CurationActView[];
-  } | null;
+  } | null>;
   /** A recording's acts, newest first. */
-  curationOfRecording(recordingId: number): CurationActView[];
+  curationOfRecording(recordingId: number): Promise<CurationActView[]>;
   /** A study's acts, newest first. */
-  curationOfStudy(studyId: number, limit?: number): CurationActView[];
+  curationOfStudy(studyId: number, limit?: number): Promise<CurationActView[]>;
 }
 
 /**
  * Undoes a recording's act, if the recording is still as that act left it: each act's own undo is
  * beside the act (main/services/curation/).
  */
-const undoRecordingAct = (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
+const undoRecordingAct = async (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
   const recordingId = a.recordingId!;
   const base: UndoBase = {
     studyId: a.studyId,
@@ -89,7 +92,7 @@ const undoRecordingAct = (c: ActContext, a: CurationActRow, reason: string | nul
     undone: a.act,
   };
   if (a.act === 'delete_unsent') return undoDeletion(c, a, base);
-  const r = curatedRecording(c.db, recordingId);
+  const r = await curatedRecording(c.store, recordingId);
   if (!r) return err(RECORDING_CHANGED);
   if (a.act === 'send_anyway') return undoSendAnyway(c, r, base);
   if (a.act === 'reassign') return undoReassign(c, a, r, base);
@@ -97,15 +100,15 @@ const undoRecordingAct = (c: ActContext, a: CurationActRow, reason: string | nul
 };
 
 export const curationService = (ctx: ServiceContext, engine: Engine): CurationService => {
-  const { db } = ctx;
+  const { store } = ctx;
   const c = actContext(ctx, engine);
   const { undoParticipantAct } = participantCurationService(ctx, engine);
   const { undoDismissal } = needsYouCurationService(ctx);
 
-  const undo: CurationService['undoCuration'] = (actId, reasonIn) => {
+  const undo: CurationService['undoCuration'] = async (actId, reasonIn) => {
     const reason = c.cleanReason(reasonIn);
     if (!reason.ok) return reason;
-    const a = curationActById(db, actId);
+    const a = await curationActById(store, actId);
     if (!a)
       return err(problem('There is no such curation act.', "Check its number in the recording's history."));
     if (a.act === 'undo')
@@ -128,20 +131,22 @@ export const curationService = (ctx: ServiceContext, engine: Engine): CurationSe
     deleteNeverSentRecording: deleteNeverSentRecording(c),
     undoCuration: undo,
     sendRefusedAnyway: sendRefusedAnyway(c),
-    participantOfRecordingStudy(recordingId, code) {
-      const r = curatedRecording(db, recordingId);
-      return r ? participantIdByCode(db, r.studyId, code) : null;
+    async participantOfRecordingStudy(recordingId, code) {
+      const r = await curatedRecording(store, recordingId);
+      return r ? participantIdByCode(store, r.studyId, code) : null;
     },
-    curationStateOfRecording(recordingId) {
-      const r = curatedRecording(db, recordingId);
+    async curationStateOfRecording(recordingId) {
+      const r = await curatedRecording(store, recordingId);
       if (!r) return null;
       return {
         excluded: r.excludedAt === null ? null : { at: r.excludedAt, reason: r.excludedReason },
         provenance: r.provenance,
-        acts: curationActsOfRecording(db, recordingId).map(toActView),
+        acts: (await curationActsOfRecording(store, recordingId)).map(toActView),
       };
     },
-    curationOfRecording: (recordingId) => curationActsOfRecording(db, recordingId).map(toActView),
-    curationOfStudy: (studyId, limit = 200) => curationActsOfStudy(db, studyId, limit).map(toActView),
+    curationOfRecording: async (recordingId) =>
+      (await curationActsOfRecording(store, recordingId)).map(toActView),
+    curationOfStudy: async (studyId, limit = 200) =>
+      (await curationActsOfStudy(store, studyId, limit)).map(toActView),
   };
 };

@@ -24,7 +24,7 @@ export interface ExportOffer {
 
 export interface ExportsService {
   /** What the study holds for export; null when there is no such study. */
-  exportOffer(studyId: number, builtinProfiles: readonly number[]): ExportOffer | null;
+  exportOffer(studyId: number, builtinProfiles: readonly number[]): Promise<ExportOffer | null>;
   /** The codes among `codes` that are not participants of the study. */
   unknownCodes(studyId: number, codes: readonly string[]): string[];
   runExport(request: unknown, o: RunExportOptions): Promise<Result<ExportReport, ExportProblem>>;
@@ -35,10 +35,10 @@ export interface ExportsService {
 export const exportsService = (ctx: ServiceContext): ExportsService => {
   const { db } = ctx;
   return {
-    exportOffer(studyId, builtinProfiles) {
-      const study = exportStudyRow(db, studyId);
+    async exportOffer(studyId, builtinProfiles) {
+      const study = await exportStudyRow(ctx.store, studyId);
       if (!study) return null;
-      const f = exportFacts(db, studyId);
+      const f = await exportFacts(ctx.store, studyId);
       return {
         participants: f.participants,
         sessions: f.sessions,
@@ -57,7 +57,7 @@ export const exportsService = (ctx: ServiceContext): ExportsService => {
       const known = new Set(participantCodesOfStudy(db, studyId));
       return [...new Set(codes)].filter((c) => !known.has(c));
     },
-    runExport: (request, o) => runExport(db, request, o),
+    runExport: (request, o) => runExport(ctx, request, o),
     workspaceExportsFolder() {
       const dir = exportsDirOf(ctx.workspace.dir);
       mkdirSync(dir, { recursive: true, mode: 0o700 });

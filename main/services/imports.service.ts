@@ -71,7 +71,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       if (req.paths.length === 0 && !req.manifestPath)
         return err(problem('Nothing to import.', 'Choose files, a folder or a manifest.'));
       try {
-        return ok(await planImport(db, req, { ...(onProgress ? { onProgress } : {}) }));
+        return ok(await planImport(ctx, req, { ...(onProgress ? { onProgress } : {}) }));
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
         return err(
@@ -83,7 +83,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       }
     },
     async commitImport(plan, opts = {}) {
-      const res = await commitImport(db, plan, {
+      const res = await commitImport(ctx, plan, {
         ...opts,
         convertedDir: workspace.convertedDir(plan.request.studyId),
         now,

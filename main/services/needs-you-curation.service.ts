@@ -22,9 +22,9 @@ import { problem, type ServiceContext, type ServiceProblem } from './service-con
 
 export interface NeedsYouCurationService {
   /** Sets a recording's needs-you item aside with a reason (required). */
-  dismissNeedsYouItem(recordingId: number, reason: string): Result<CurationDone, ServiceProblem>;
+  dismissNeedsYouItem(recordingId: number, reason: string): Promise<Result<CurationDone, ServiceProblem>>;
   /** A study's dismissed items still in force (optionally of one batch), newest first. */
-  dismissedNeedsYouItems(studyId: number, batchId?: number | null): DismissedItemRow[];
+  dismissedNeedsYouItems(studyId: number, batchId?: number | null): Promise<DismissedItemRow[]>;
 }
 
 /** Upload states whose recording is a needs-you item that may be dismissed: all but an uncertain upload (below). */
@@ -39,12 +39,15 @@ interface Dismissal {
 export const needsYouCurationService = (
   ctx: ServiceContext,
 ): NeedsYouCurationService & {
-  undoDismissal: (a: CurationActRow, reason: string | null) => Result<CurationDone, ServiceProblem> | null;
+  undoDismissal: (
+    a: CurationActRow,
+    reason: string | null,
+  ) => Promise<Result<CurationDone, ServiceProblem>> | null;
 } => {
-  const { db } = ctx;
-  const { cleanReason, record } = curationRecorder(ctx);
+  const { store } = ctx;
+  const { cleanReason, record, recordIn } = curationRecorder(ctx);
 
-  const dismiss: NeedsYouCurationService['dismissNeedsYouItem'] = (recordingId, reasonIn) => {
+  const dismiss: NeedsYouCurationService['dismissNeedsYouItem'] = async (recordingId, reasonIn) => {
     const reason = cleanReason(reasonIn);
     if (!reason.ok) return reason;
     if (reason.value === null)
@@ -54,7 +57,7 @@ export const needsYouCurationService = (
           'Give a reason such as "test file, not a participant\'s recording".',
         ),
       );
-    const r = needsYouFacts(db, recordingId);
+    const r = await needsYouFacts(store, recordingId);
     if (!r)
       return err(
         problem('There is no such recording.', 'Check the recording number (voicescope status lists them).'),
@@ -72,30 +75,39 @@ export const needsYouCurationService = (
       return err(problem(`This item is already dismissed (act ${r.dismissedBy}).`, 'Nothing to dismiss.'));
     const before: Dismissal = { dismissed: false, uploadState: r.uploadState };
     const after: Dismissal = { dismissed: true, uploadState: r.uploadState };
-    const act = db.transaction(() => {
-      const next = nextCurationActId(db);
-      return record(
-        {
-          studyId: r.studyId,
-          act: 'dismiss',
-          recordingId,
-          reason: reason.value,
-          before,
-          after,
-        },
-        () => setDismissal(db, recordingId, r.uploadState, next),
-      );
-    })();
+    const act = await store.transaction(
+      async (tx) => {
+        const next = await nextCurationActId(tx);
+        return recordIn(
+          tx,
+          {
+            studyId: r.studyId,
+            act: 'dismiss',
+            recordingId,
+            reason: reason.value,
+            before,
+            after,
+          },
+          (t) => setDismissal(t, recordingId, r.uploadState, next),
+        );
+      },
+      { repeatable: true },
+    );
     return ok({ act, warning: null });
   };
 
   const undoDismissal = (
     a: CurationActRow,
     reason: string | null,
-  ): Result<CurationDone, ServiceProblem> | null => {
-    if (a.act !== 'dismiss') return null;
+  ): Promise<Result<CurationDone, ServiceProblem>> | null =>
+    a.act === 'dismiss' ? undoDismissalOf(a, reason) : null;
+
+  const undoDismissalOf = async (
+    a: CurationActRow,
+    reason: string | null,
+  ): Promise<Result<CurationDone, ServiceProblem>> => {
     const recordingId = a.recordingId!;
-    const r = needsYouFacts(db, recordingId);
+    const r = await needsYouFacts(store, recordingId);
     if (!r || r.dismissedBy !== a.id)
       return err(
         problem(
@@ -103,7 +115,7 @@ export const needsYouCurationService = (
           'Look at the recording as it is now.',
         ),
       );
-    const act = record(
+    const act = await record(
       {
         studyId: a.studyId,
         act: 'undo',
@@ -114,16 +126,14 @@ export const needsYouCurationService = (
         before: a.after,
         after: a.before,
       },
-      () => {
-        clearDismissal(db, recordingId, a.id);
-      },
+      (tx) => clearDismissal(tx, recordingId, a.id),
     );
     return ok({ act, warning: null });
   };
 
   return {
     dismissNeedsYouItem: dismiss,
-    dismissedNeedsYouItems: (studyId, batchId = null) => dismissedItems(db, studyId, batchId),
+    dismissedNeedsYouItems: (studyId, batchId = null) => dismissedItems(store, studyId, batchId),
     undoDismissal,
   };
 };

@@ -36,32 +36,37 @@ import type { ServiceContext, ServiceProblem } from './service-context';
 
 export interface ParticipantCurationService {
   /** What merging `fromId` into `intoId` would do, and why it cannot be done if it cannot. */
-  previewMerge(fromId: number, intoId: number): Result<MergePreview, ServiceProblem>;
+  previewMerge(fromId: number, intoId: number): Promise<Result<MergePreview, ServiceProblem>>;
   /** Merges a participant entered twice into the other (see the rules above); a reason is required. */
-  mergeParticipants(fromId: number, intoId: number, reason: string): Result<CurationDone, ServiceProblem>;
+  mergeParticipants(
+    fromId: number,
+    intoId: number,
+    reason: string,
+  ): Promise<Result<CurationDone, ServiceProblem>>;
   /** The participant of a study with this code (the command line names participants by code). */
-  participantIdOfStudy(studyId: number, code: string): number | null;
+  participantIdOfStudy(studyId: number, code: string): Promise<number | null>;
   /** A participant's acts (merges from or into it, status changes, their undos), newest first. */
-  curationOfParticipant(participantId: number): CurationActView[];
+  curationOfParticipant(participantId: number): Promise<CurationActView[]>;
 }
 
 /** Undoes a participant act (the curation service's undo calls it); null when the act is not one. */
 export type UndoParticipantAct = (
   a: CurationActRow,
   reason: string | null,
-) => Result<CurationDone, ServiceProblem> | null;
+) => Promise<Result<CurationDone, ServiceProblem>> | null;
 
 export const participantCurationService = (
   ctx: ServiceContext,
   engine: Engine,
 ): ParticipantCurationService & { undoParticipantAct: UndoParticipantAct } => {
-  const { db } = ctx;
+  const { store } = ctx;
   const c = actContext(ctx, engine);
   return {
     previewMerge: previewMerge(c),
     mergeParticipants: mergeParticipants(c),
-    participantIdOfStudy: (studyId, code) => participantIdByCode(db, studyId, code),
-    curationOfParticipant: (participantId) => curationActsOfParticipant(db, participantId).map(toActView),
+    participantIdOfStudy: (studyId, code) => participantIdByCode(store, studyId, code),
+    curationOfParticipant: async (participantId) =>
+      (await curationActsOfParticipant(store, participantId)).map(toActView),
     undoParticipantAct: (a, reason) =>
       a.act === 'merge' ? undoMerge(c, a, reason) : a.act === 'status' ? undoStatus(c, a, reason) : null,
   };

@@ -34,7 +34,7 @@ export interface ParticipantsService {
     baselineSessions?: number,
     measures?: TimelineMeasures,
     includeAfterWithdrawal?: boolean,
-  ): Timeline | null;
+  ): Promise<Timeline | null>;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
   uncertainAccounts(studyId: number): Promise<UncertainAccount[]>;
   /**
@@ -86,7 +86,7 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       return r;
     },
     timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
-      participantTimeline(db, participantId, baselineSessions, measures, includeAfterWithdrawal),
+      participantTimeline(ctx.store, db, participantId, baselineSessions, measures, includeAfterWithdrawal),
     uncertainAccounts: async (studyId) =>
       (await uncertainAccountRows(ctx.store, studyId)).map((r) => {
         const u = r.uncertainty;

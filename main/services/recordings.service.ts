@@ -31,10 +31,10 @@ import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
 
 export interface RecordingsService {
-  recordingPage(q: RecordingQuery): { rows: RecordingView[]; total: number };
-  recordingRows(ids: readonly number[]): RecordingView[];
+  recordingPage(q: RecordingQuery): Promise<{ rows: RecordingView[]; total: number }>;
+  recordingRows(ids: readonly number[]): Promise<RecordingView[]>;
   /** Everything known about one recording; null when there is no such recording. */
-  recordingFacts(recordingId: number): RecordingFacts | null;
+  recordingFacts(recordingId: number): Promise<RecordingFacts | null>;
   /** Queues rejected uploads and timed-out analyses again (what is safe to retry); every queue looks now. */
   retryRecordings(recordingIds: readonly number[], at: string): ReturnType<typeof retryRecordings>;
   /** What retrying would touch in the study (or one of its batches), without changing anything. */
@@ -57,7 +57,7 @@ export interface RecordingsService {
 }
 
 export const recordingsService = (ctx: ServiceContext, engine: Engine): RecordingsService => {
-  const { db, store, iso } = ctx;
+  const { store, iso } = ctx;
   const wakeAll = () => engine.service.wake();
   const uncertainOfStudy = async (studyId: number): Promise<UncertainUpload[]> =>
     (await uncertainUploadRows(store, studyId)).map((r) => {
@@ -74,9 +74,9 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
       };
     });
   return {
-    recordingPage: (q) => recordingPage(db, q),
-    recordingRows: (ids) => recordingRows(db, ids),
-    recordingFacts: (recordingId) => recordingFacts(db, recordingId),
+    recordingPage: (q) => recordingPage(ctx.store, q),
+    recordingRows: (ids) => recordingRows(ctx.store, ids),
+    recordingFacts: (recordingId) => recordingFacts(ctx.store, recordingId),
     async retryRecordings(recordingIds, at) {
       const r = await retryRecordings(store, recordingIds, at);
       wakeAll();

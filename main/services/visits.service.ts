@@ -52,7 +52,7 @@ export interface VisitsService {
     participantId: number,
     change: { status: ParticipantStatus; on: string; reason?: string | undefined },
     nowMs: number,
-  ): Result<ParticipantStatusView, ServiceProblem>;
+  ): Promise<Result<ParticipantStatusView, ServiceProblem>>;
   setBaseline(
     participantId: number,
     date: string | null,
@@ -163,7 +163,7 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
         visits: l.rows.filter((r) => r.participantId === participantId).map(visitRowView),
       };
     },
-    setParticipantStatus(participantId, change, nowMs) {
+    async setParticipantStatus(participantId, change, nowMs) {
       const reason = change.reason?.trim() || null;
       if (change.status === 'withdrawn' && reason === null)
         return err(
@@ -173,7 +173,7 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
           ),
         );
       // A curation act: who, when, before and after, an audit entry, and undo (docs/curation.md).
-      if (!changeStatusAsAct(ctx, participantId, { status: change.status, on: change.on, reason }))
+      if (!(await changeStatusAsAct(ctx, participantId, { status: change.status, on: change.on, reason })))
         return err(NO_PARTICIPANT);
       return ok(statusView(participantIn(participantId, nowMs)!.lp));
     },

@@ -18,6 +18,8 @@ export const archivesDirOf = (workspaceDir: string): string => join(workspaceDir
 export const convertedDirOf = (workspaceDir: string, studyId: number): string =>
   join(workspaceDir, 'converted', `study-${studyId}`);
 /** The built-in sandbox's state. */
+/** Decoded WAV copies of recordings the window cannot play as they are (main/audio/playback-copy.ts); a few at most. */
+export const playbackDirOf = (workspaceDir: string): string => join(workspaceDir, 'playback');
 export const sandboxDirOf = (workspaceDir: string): string => join(workspaceDir, 'sandbox');
 
 export interface Workspace {

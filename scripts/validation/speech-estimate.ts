@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SILERO_METHOD as SPEECH_METHOD } from '../../main/audio/silero-speech';
-import { measureWavFileSpeech } from '../../main/audio/wav-file-speech';
+import { measureFileSpeech } from '../../main/audio/file-speech';
 import { parseWavHeader } from '../../main/audio/wav';
 import { speechBand } from '../../main/import/local-verdict';
 import { corpusClips, readRttmReference } from './speech-corpus';
@@ -41,7 +41,7 @@ export const validateSpeechEstimate = async (corpus: string): Promise<ClipResult
     if (!info.ok) throw new Error(`${clip}: ${info.error.detail}`);
     const t = performance.now();
     const path = join(corpus, 'pyannote', `${clip}.wav`);
-    const est = (await measureWavFileSpeech({ path, info: info.value, choice: 'auto' })).sent.speechSeconds;
+    const est = (await measureFileSpeech({ path, choice: 'auto' })).sent.speechSeconds;
     const computeMs = performance.now() - t;
     const ref = reference.get(clip)!(info.value.durationSeconds);
     out.push({

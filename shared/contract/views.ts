@@ -20,6 +20,7 @@ import {
 } from '../states';
 import type {
   BatchProgress,
+  ConversionView,
   CreditCheckView,
   EngineEvent,
   ImportRequest,
@@ -72,12 +73,19 @@ export const FindingSchema = z.object({
   action: z.string(),
   fixedByConversion: z.boolean(),
 });
+export const ConversionSchema = z.object({
+  sha256: z.string(),
+  channel: z.union([z.number(), z.literal('mix')]),
+  resampledFromHz: z.number().nullable(),
+  decodedBy: z.object({ decoder: z.string(), container: z.string(), codec: z.string() }).optional(),
+});
 export const VerdictSchema = z.object({
   status: z.enum(VERDICT_STATUSES),
   findings: z.array(FindingSchema),
   speech: z
     .object({ seconds: z.number(), method: z.string(), channelSent: z.union([z.number(), z.literal('mix')]) })
     .optional(),
+  conversion: ConversionSchema.optional(),
 });
 
 /** Which channel of a multichannel file is sent: the one with most speech, a 1-based number, or the mix. */
@@ -201,6 +209,7 @@ export type ViewChecks = [
   Check<Same<Deep<z.infer<typeof ProfileSummarySchema>>, Deep<ProfileSummary>>>,
   Check<Same<Deep<z.infer<typeof UsageSchema>>, Deep<Usage>>>,
   Check<Same<Deep<z.infer<typeof VerdictSchema>>, Deep<VerdictView>>>,
+  Check<Same<Deep<z.infer<typeof ConversionSchema>>, Deep<ConversionView>>>,
   Check<Same<Deep<z.infer<typeof PlannedFileSchema>>, Deep<PlannedFile>>>,
   Check<Same<Deep<z.infer<typeof BatchProgressSchema>>, Deep<BatchProgress>>>,
   Check<Same<Deep<z.infer<typeof CreditCheckSchema>>, Deep<CreditCheckView>>>,

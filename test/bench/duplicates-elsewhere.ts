@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { migrate } from '../../main/db/migrate';
 import { MIGRATIONS } from '../../main/db/migrations';
 import { findSameContentElsewhere } from '../../main/db/repos/duplicates.repo';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 const db = new Database(':memory:');
 migrate(db, MIGRATIONS);
 db.exec(`INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1,'L','https://x','v1.3','now');
@@ -24,9 +25,10 @@ db.transaction(() => {
   }
 })();
 console.log('seeded 100000 recordings in', Math.round(performance.now() - t0), 'ms');
+const store = sqliteStore(db);
 let hits = 0;
 const t1 = performance.now();
-for (let i = 0; i < 10000; i++) hits += findSameContentElsewhere(db, `h${i * 7}`, 1, i + 1).length;
+for (let i = 0; i < 10000; i++) hits += (await findSameContentElsewhere(store, `h${i * 7}`, 1, i + 1)).length;
 const ms = performance.now() - t1;
 console.log(`10000 lookups: ${ms.toFixed(0)} ms (${((ms / 10000) * 1000).toFixed(1)} µs each), ${hits} hits`);
 const plan = db

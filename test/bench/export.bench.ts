@@ -16,6 +16,7 @@ import { ANALYSIS_TYPES } from '../../shared/api/vocabulary';
 import type { ExportForm } from '../../shared/export';
 import { openStudyDb } from '../../main/db/open';
 import { runExport } from '../../main/export/run-export';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const RECORDINGS = Number(process.env['VS_BENCH_EXPORT_RECORDINGS'] ?? 100_000);
 const PARTICIPANTS = 1_000;
@@ -103,7 +104,7 @@ const child = async (dbPath: string, outDir: string, forms: ExportForm[]): Promi
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await runExport(
-    db,
+    { store: sqliteStore(db), db },
     { studyId: 1, forms, timeZone: 'Europe/Berlin' },
     { outDir, folderName: forms.join('-'), appVersion: 'bench' },
   );

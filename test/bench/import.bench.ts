@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { planImport } from '../../main/import/import-plan';
 import { makeWav } from '../fixtures/audio';
 
@@ -49,7 +50,7 @@ export const benchImport = async (): Promise<string[]> => {
     db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
     t = performance.now();
     const plan = await planImport(
-      db,
+      { db, store: sqliteStore(db) },
       {
         studyId: 1,
         paths: [folder],

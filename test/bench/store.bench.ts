@@ -80,7 +80,7 @@ const measureSqlite = async (db: Db, pid: number): Promise<Row[]> => {
     {
       query: 'participant timeline',
       engine: 'SQLite',
-      today: await cpuPerCall(() => timelineSessions(db, pid), 200),
+      today: await cpuPerCall(() => timelineSessions(store, pid), 200),
       plain: await cpuPerCall(() => q.timelinePlain(store, pid), 200),
       kysely: await cpuPerCall(() => q.timelineKysely(k, pid), 200),
     },

@@ -7,6 +7,7 @@ import { openWorkspace } from '../../main/workspace/workspace';
 import { participantTimeline } from '../../main/change/timeline';
 import { TimelineSchema } from '../../shared/contract/timeline.contract';
 import { seedCohortStudy } from '../support/cohort-study';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const home = mkdtempSync(join(tmpdir(), 'vs-timeline-probe-'));
 try {
@@ -18,28 +19,31 @@ try {
   });
   const pid = participants.get('P-LONG')!;
   const { db } = openStudyDb(openWorkspace(home).dbPath);
-  const first = participantTimeline(db, pid)!;
+  const store = sqliteStore(db);
+  const first = (await participantTimeline(store, db, pid))!;
   const chosen = first.available
     .filter((_, i) => i % 5 === 0)
     .slice(0, 8)
     .map((a) => a.key);
-  const time = (what: string, f: () => unknown) => {
+  const time = async (what: string, f: () => Promise<unknown>) => {
     const xs: number[] = [];
     let out: unknown;
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
-      out = f();
+      out = await f();
       xs.push(performance.now() - t);
     }
     xs.sort((a, b) => a - b);
     console.log(`${what}: median ${xs[3]!.toFixed(1)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`);
     return out;
   };
-  const t8 = time(`timeline of 8 measures`, () => participantTimeline(db, pid, undefined, chosen));
+  const t8 = await time(`timeline of 8 measures`, () =>
+    participantTimeline(store, db, pid, undefined, chosen),
+  );
   console.log(`  JSON ${JSON.stringify(t8).length} bytes`);
-  time(`  JSON.stringify`, () => JSON.stringify(t8));
-  time(`  zod parse of the answer`, () => TimelineSchema.parse(t8));
-  const all = time(`timeline of every measure`, () => participantTimeline(db, pid));
+  await time(`  JSON.stringify`, async () => JSON.stringify(t8));
+  await time(`  zod parse of the answer`, async () => TimelineSchema.parse(t8));
+  const all = await time(`timeline of every measure`, () => participantTimeline(store, db, pid));
   console.log(`  JSON ${JSON.stringify(all).length} bytes`);
   db.close();
 } finally {

@@ -14,6 +14,7 @@ import {
   type PcmChunk,
 } from './decoder';
 import { readFileBlocks, readFileHead } from './file-blocks';
+import { id3v2TagEnd, isFlacAfterId3 } from '../id3-tag';
 import { OutOfData } from './flac-bits';
 import { decodeFrame, isFrameSync, type StreamDefaults } from './flac-frame';
 import { FlacDamage } from './flac-subframe';
@@ -22,8 +23,9 @@ export const FLAC_DECODER = 'Voicescope FLAC decoder (RFC 9639)';
 
 const READ_BYTES = 1 << 20;
 
+/** "fLaC" at the start, or after an ID3v2 tag some taggers put before it. */
 const recognise = (head: Uint8Array): boolean =>
-  head[0] === 0x66 && head[1] === 0x4c && head[2] === 0x61 && head[3] === 0x43; // "fLaC"
+  (head[0] === 0x66 && head[1] === 0x4c && head[2] === 0x61 && head[3] === 0x43) || isFlacAfterId3(head);
 
 interface StreamInfo extends StreamDefaults {
   readonly channels: number;
@@ -38,7 +40,7 @@ const corrupt = (detail: string): Result<never, DecodeProblem> => err({ code: 'c
 /** STREAMINFO (section 8.2) and the end of the metadata; null when `b` ends before the last block. */
 const readMetadata = (b: Uint8Array): Result<StreamInfo, DecodeProblem> | null => {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  let off = 4;
+  let off = id3v2TagEnd(b) + 4;
   let info: Omit<StreamInfo, 'framesOffset'> | null = null;
   for (;;) {
     if (off + 4 > b.length) return null;
@@ -72,7 +74,13 @@ const readMetadata = (b: Uint8Array): Result<StreamInfo, DecodeProblem> | null =
 /** A frame's integer samples as floats in [-1, 1]: divided by 2^(bit depth − 1). */
 const toChunk = (channels: readonly Float64Array[], bitDepth: number): PcmChunk => {
   const scale = 1 / 2 ** (bitDepth - 1);
-  return { channels: channels.map((c) => Float32Array.from(c, (v) => v * scale)) };
+  return {
+    channels: channels.map((c) => {
+      const out = new Float32Array(c.length);
+      for (let i = 0; i < c.length; i++) out[i] = c[i]! * scale;
+      return out;
+    }),
+  };
 };
 
 const damaged = (at: number, info: StreamInfo, samplesSoFar: number, why: string): DecodeFailure =>

@@ -28,10 +28,8 @@ const readResidual = (r: BitReader, out: Float64Array, blockSize: number, order:
       for (; i < end; i++) out[i] = r.signed(width);
       continue;
     }
-    for (; i < end; i++) {
-      const v = r.unary() * 2 ** k + r.bits(k);
-      out[i] = v % 2 === 0 ? v / 2 : -(v + 1) / 2;
-    }
+    r.rice(out, i, end, k);
+    i = end;
   }
 };
 
@@ -48,11 +46,12 @@ const restoreFixed = (s: Float64Array, order: number): void => {
 /** Linear prediction (section 9.2.6): each sample adds Σ cᵢ·s[n−1−i], shifted right (rounded down). */
 const restoreLpc = (s: Float64Array, coefs: readonly number[], shift: number): void => {
   const order = coefs.length;
-  const scale = 2 ** shift;
+  const inverse = 1 / 2 ** shift; // exact: a power of two
+  const c = Float64Array.from(coefs);
   for (let i = order; i < s.length; i++) {
     let sum = 0;
-    for (let j = 0; j < order; j++) sum += coefs[j]! * s[i - 1 - j]!;
-    s[i]! += Math.floor(sum / scale);
+    for (let j = 0; j < order; j++) sum += c[j]! * s[i - 1 - j]!;
+    s[i]! += Math.floor(sum * inverse);
   }
 };
 

@@ -5,15 +5,23 @@
 import { err, type Result } from '../../../shared/result';
 import type { AudioDecoder, DecodeProblem } from './decoder';
 import { readFileHead } from './file-blocks';
+import { id3v2TagEnd } from '../id3-tag';
 import { DECODABLE_FORMATS } from './formats';
 
 /** How many of the file's first bytes every format's `recognise` is shown. */
 export const HEAD_BYTES = 4096;
 
+/** The longest ID3v2 tag read past to find what follows it. */
+const LONGEST_TAG_BYTES = 64 << 20;
+
 export const openAudioDecoder = async (path: string): Promise<Result<AudioDecoder, DecodeProblem>> => {
   let head: Uint8Array;
   try {
     head = (await readFileHead(path, HEAD_BYTES)).head;
+    // A long ID3v2 tag (cover art) hides the audio's first bytes: read on to just past it.
+    const tagEnd = id3v2TagEnd(head);
+    if (tagEnd + 64 > head.length && tagEnd > 0 && tagEnd <= LONGEST_TAG_BYTES)
+      head = (await readFileHead(path, tagEnd + 64)).head;
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it is not there' : 'it cannot be read';
     return err({ code: 'unreadable', detail: `The file could not be opened: ${why}.` });

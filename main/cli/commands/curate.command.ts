@@ -21,8 +21,12 @@ const positiveInt = (v: string | undefined, flag: string): number => {
   return n;
 };
 
-const participantOrThrow = (svc: CommandContext['svc'], studyId: number, code: string): number => {
-  const id = svc.participantIdOfStudy(studyId, code);
+const participantOrThrow = async (
+  svc: CommandContext['svc'],
+  studyId: number,
+  code: string,
+): Promise<number> => {
+  const id = await svc.participantIdOfStudy(studyId, code);
   if (id === null) throw new UsageError(`There is no participant ${code} in this study.`);
   return id;
 };
@@ -37,12 +41,13 @@ const VERB: Record<string, string> = {
   dismiss: 'dismissed',
 };
 
-const report = (
+const report = async (
   { out }: CommandContext,
   what: string,
   subject: string,
-  r: Result<CurationDone, ServiceProblem>,
-): number => {
+  answer: Promise<Result<CurationDone, ServiceProblem>>,
+): Promise<number> => {
+  const r = await answer;
   if (!r.ok) {
     out.problem(r.error.message, r.error.action);
     return EXIT.refused;
@@ -119,7 +124,7 @@ export const curateCommand: WorkspaceCommand = {
           );
         let participantId: number | undefined;
         if (code !== undefined) {
-          const id = svc.participantOfRecordingStudy(recording, code);
+          const id = await svc.participantOfRecordingStudy(recording, code);
           if (id === null) {
             out.problem(
               `There is no participant ${code} in this recording's study.`,
@@ -188,7 +193,7 @@ export const curateCommand: WorkspaceCommand = {
         const study = resolveStudy(svc, v.study);
         const fromCode = need(v.from, 'from');
         const intoCode = need(v.into, 'into');
-        const ids = [fromCode, intoCode].map((c) => svc.participantIdOfStudy(study.id, c));
+        const ids = await Promise.all([fromCode, intoCode].map((c) => svc.participantIdOfStudy(study.id, c)));
         const missing = [fromCode, intoCode].filter((_, i) => ids[i] === null);
         if (missing.length > 0) {
           out.problem(
@@ -199,7 +204,7 @@ export const curateCommand: WorkspaceCommand = {
         }
         const [fromId, intoId] = ids as [number, number];
         if (v['dry-run']) {
-          const p = svc.previewMerge(fromId, intoId);
+          const p = await svc.previewMerge(fromId, intoId);
           if (!p.ok) {
             out.problem(p.error.message, p.error.action);
             return EXIT.refused;
@@ -234,10 +239,12 @@ export const curateCommand: WorkspaceCommand = {
         const code = v.participant?.[0];
         const acts =
           v.recording !== undefined
-            ? svc.curationOfRecording(positiveInt(v.recording, 'recording'))
+            ? await svc.curationOfRecording(positiveInt(v.recording, 'recording'))
             : code !== undefined
-              ? svc.curationOfParticipant(participantOrThrow(svc, resolveStudy(svc, v.study).id, code))
-              : svc.curationOfStudy(resolveStudy(svc, v.study).id);
+              ? await svc.curationOfParticipant(
+                  await participantOrThrow(svc, resolveStudy(svc, v.study).id, code),
+                )
+              : await svc.curationOfStudy(resolveStudy(svc, v.study).id);
         if (out.json) for (const a of acts) out.say('act', line(a), { ...a });
         else if (acts.length === 0) out.say('history', 'No curation acts.');
         else for (const a of acts) out.say('act', line(a));

@@ -30,7 +30,7 @@ export const exportCommand: WorkspaceCommand = {
     process.once('SIGINT', cancel);
     // The request is checked by the exporter itself (same rules as the app): a wrong form or zone comes back as invalid_request.
     const r = await runExport(
-      svc.db,
+      svc,
       {
         studyId: study.id,
         timeZone: v.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -21,7 +21,7 @@ const find = ({ svc, values: v }: CommandContext) => {
   return p;
 };
 
-const status = (ctx: CommandContext): number => {
+const status = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
   const p = find(ctx);
   if (v.set === undefined) {
@@ -39,7 +39,7 @@ const status = (ctx: CommandContext): number => {
     throw new UsageError(`--set is one of ${PARTICIPANT_STATUSES.join(', ')}.`);
   const on = v.on ?? today();
   if (!isDate(on)) throw new UsageError('--on is a date, YYYY-MM-DD.');
-  const r = svc.setParticipantStatus(
+  const r = await svc.setParticipantStatus(
     p.participantId,
     { status: v.set as ParticipantStatus, on, reason: v.reason },
     Date.now(),

@@ -52,12 +52,12 @@ const reliabilityNumber = (x: string | undefined): number => {
   return r;
 };
 
-const change = (ctx: CommandContext, studyId: number): number => {
+const change = async (ctx: CommandContext, studyId: number): Promise<number> => {
   const code = need(ctx.values.participant?.[0], 'participant');
   const k = ctx.values['baseline-sessions'];
   if (k !== undefined && !/^\d+$/.test(k))
     throw new UsageError('--baseline-sessions takes a whole number of sessions (1 to 20).');
-  const t = ctx.svc.timelineByCode(studyId, code, k === undefined ? undefined : Number(k));
+  const t = await ctx.svc.timelineByCode(studyId, code, k === undefined ? undefined : Number(k));
   if (!t) throw new UsageError(`No participant "${code}" in this study.`);
   ctx.out.say(
     'participant',
@@ -126,7 +126,7 @@ export const reliabilityCommand: WorkspaceCommand = {
         return show(ctx, ctx.svc.setBaselineSessions(study.id, k === 'default' ? null : Number(k)), '');
       }
       case 'change':
-        return change(ctx, study.id);
+        return await change(ctx, study.id);
       default:
         throw unknownCommand('reliability', ctx.sub);
     }

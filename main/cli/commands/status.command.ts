@@ -20,7 +20,7 @@ export const statusCommand: WorkspaceCommand = {
     for (const b of await svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
     const owed =
       (await reportStudyOutcome(svc, out, study.id)) + (await reportInterruptedImports(svc, out, study.id));
-    for (const d of svc.dismissedNeedsYouItems(study.id))
+    for (const d of await svc.dismissedNeedsYouItems(study.id))
       out.say(
         'dismissed',
         `Dismissed: recording ${d.recordingId} (${basename(d.path)}, ${d.participantCode}, ${d.uploadState.replace(/_/g, ' ')}) by ${d.who} at ${d.at}: ${d.reason ?? 'no reason'} (undo: voicescope curate undo --act ${d.act}).`,

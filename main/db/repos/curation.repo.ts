@@ -9,9 +9,8 @@ import type { StoredUploadError } from '../../../shared/recording-problems';
 import { UPLOAD_STATES_NEVER_SENT } from '../../../shared/states';
 import type { VerdictView } from '../../../shared/study';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable, SqlValue } from '../store/types';
 import { recordingProvenance, recordingUploadError, recordingVerdict } from './recording-columns';
 
 /** What curation reads of a recording. */
@@ -62,14 +61,17 @@ interface RecordingRow {
   account_id: string | null;
 }
 
-export const curatedRecording = (db: Db, recordingId: number): CuratedRecording | null => {
-  const r = stmt(
-    db,
+export const curatedRecording = async (
+  q: Queryable,
+  recordingId: number,
+): Promise<CuratedRecording | null> => {
+  const r = await q.get<RecordingRow>(
     `SELECT r.id, r.study_id, s.profile_id, r.participant_id, p.code, r.session_label, r.upload_state, r.recording_id,
             r.upload_intent_at, r.excluded_at, r.excluded_reason, r.provenance,
             r.duration_seconds, r.verdict, r.upload_error, p.account_id
      FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id WHERE r.id = ?`,
-  ).get(recordingId) as RecordingRow | undefined;
+    [recordingId],
+  );
   if (!r) return null;
   return {
     id: r.id,
@@ -91,48 +93,60 @@ export const curatedRecording = (db: Db, recordingId: number): CuratedRecording 
   };
 };
 
-export const participantOfStudy = (
-  db: Db,
+export const participantOfStudy = async (
+  q: Queryable,
   participantId: number,
-): { id: number; studyId: number; code: string; accountId: string | null } | null => {
-  const r = stmt(db, `SELECT id, study_id, code, account_id FROM participants WHERE id = ?`).get(
-    participantId,
-  ) as { id: number; study_id: number; code: string; account_id: string | null } | undefined;
+): Promise<{ id: number; studyId: number; code: string; accountId: string | null } | null> => {
+  const r = await q.get<{ id: number; study_id: number; code: string; account_id: string | null }>(
+    `SELECT id, study_id, code, account_id FROM participants WHERE id = ?`,
+    [participantId],
+  );
   return r ? { id: r.id, studyId: r.study_id, code: r.code, accountId: r.account_id } : null;
 };
 
-export const participantIdByCode = (db: Db, studyId: number, code: string): number | null =>
+export const participantIdByCode = async (
+  q: Queryable,
+  studyId: number,
+  code: string,
+): Promise<number | null> =>
   (
-    stmt(db, `SELECT id FROM participants WHERE study_id = ? AND code = ?`).get(studyId, code) as
-      { id: number } | undefined
+    await q.get<{ id: number }>(`SELECT id FROM participants WHERE study_id = ? AND code = ?`, [
+      studyId,
+      code,
+    ])
   )?.id ?? null;
 
-export const setExclusion = (db: Db, recordingId: number, at: string | null, reason: string | null): void => {
-  stmt(db, `UPDATE recordings SET excluded_at = ?, excluded_reason = ? WHERE id = ?`).run(
+export const setExclusion = async (
+  q: Queryable,
+  recordingId: number,
+  at: string | null,
+  reason: string | null,
+): Promise<void> => {
+  await q.run(`UPDATE recordings SET excluded_at = ?, excluded_reason = ? WHERE id = ?`, [
     at,
     reason,
     recordingId,
-  );
+  ]);
 };
 
 /** Moves a recording (and its stored values, which copy the participant) to a participant and session label. */
-export const moveRecording = (
-  db: Db,
+export const moveRecording = async (
+  q: Queryable,
   recordingId: number,
   participantId: number,
   session: string | null,
   provenance: readonly ProvenanceNote[],
-): void => {
-  stmt(db, `UPDATE recordings SET participant_id = ?, session_label = ?, provenance = ? WHERE id = ?`).run(
+): Promise<void> => {
+  await q.run(`UPDATE recordings SET participant_id = ?, session_label = ?, provenance = ? WHERE id = ?`, [
     participantId,
     session,
     provenance.length === 0 ? null : JSON.stringify(provenance),
     recordingId,
-  );
-  stmt(db, `UPDATE measure_values SET participant_id = ? WHERE recording_id = ?`).run(
+  ]);
+  await q.run(`UPDATE measure_values SET participant_id = ? WHERE recording_id = ?`, [
     participantId,
     recordingId,
-  );
+  ]);
 };
 
 /** A recording's row and its analysis rows exactly as stored: what deleting it removes and undoing puts back. */
@@ -141,14 +155,17 @@ export interface RecordingSnapshot {
   readonly analyses: readonly Record<string, unknown>[];
 }
 
-export const recordingSnapshot = (db: Db, recordingId: number): RecordingSnapshot | null => {
-  const recording = stmt(db, `SELECT * FROM recordings WHERE id = ?`).get(recordingId) as
-    Record<string, unknown> | undefined;
+export const recordingSnapshot = async (
+  q: Queryable,
+  recordingId: number,
+): Promise<RecordingSnapshot | null> => {
+  const recording = await q.get<Record<string, unknown>>(`SELECT * FROM recordings WHERE id = ?`, [
+    recordingId,
+  ]);
   if (!recording) return null;
-  const analyses = stmt(db, `SELECT * FROM analyses WHERE recording_id = ?`).all(recordingId) as Record<
-    string,
-    unknown
-  >[];
+  const analyses = await q.all<Record<string, unknown>>(`SELECT * FROM analyses WHERE recording_id = ?`, [
+    recordingId,
+  ]);
   return { recording, analyses };
 };
 
@@ -156,37 +173,51 @@ export const recordingSnapshot = (db: Db, recordingId: number): RecordingSnapsho
  * Deletes a recording only if nothing of it was ever sent: one of the never-sent states, no upload
  * intent written, no service id. One statement, so the engine cannot pick it up in between.
  */
-export const deleteNeverSent = (db: Db, recordingId: number): boolean =>
-  stmt(
-    db,
-    `DELETE FROM recordings WHERE id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_NEVER_SENT)}
+export const deleteNeverSent = async (q: Queryable, recordingId: number): Promise<boolean> =>
+  (
+    await q.run(
+      `DELETE FROM recordings WHERE id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_NEVER_SENT)}
        AND upload_intent_at IS NULL AND recording_id IS NULL`,
-  ).run(recordingId).changes === 1;
+      [recordingId],
+    )
+  ).changes === 1;
 
-const insertRow = (db: Db, table: 'recordings' | 'analyses', row: Record<string, unknown>): void => {
+const insertRow = async (
+  q: Queryable,
+  table: 'recordings' | 'analyses',
+  row: Record<string, unknown>,
+): Promise<void> => {
   const cols = Object.keys(row);
   // Column names come from the table's own SELECT * (the snapshot), never from the researcher.
-  db.prepare(
+  await q.run(
     `INSERT INTO ${table} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-  ).run(...cols.map((c) => row[c]));
+    cols.map((c) => row[c] as SqlValue),
+  );
 };
 
 /** Puts back a deleted recording with its analysis rows, as they were. */
-export const reinsertRecording = (db: Db, s: RecordingSnapshot): void => {
-  insertRow(db, 'recordings', s.recording);
-  for (const a of s.analyses) insertRow(db, 'analyses', a);
+export const reinsertRecording = async (q: Queryable, s: RecordingSnapshot): Promise<void> => {
+  await insertRow(q, 'recordings', s.recording);
+  for (const a of s.analyses) await insertRow(q, 'analyses', a);
 };
 
 /** Sets a recording's upload state only if it is still `from` (one statement: the engine cannot slip in between). */
-export const moveUploadState = (db: Db, recordingId: number, from: string, to: string): boolean =>
-  stmt(db, `UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = ?`).run(
-    to,
-    recordingId,
-    from,
+export const moveUploadState = async (
+  q: Queryable,
+  recordingId: number,
+  from: string,
+  to: string,
+): Promise<boolean> =>
+  (
+    await q.run(`UPDATE recordings SET upload_state = ? WHERE id = ? AND upload_state = ?`, [
+      to,
+      recordingId,
+      from,
+    ])
   ).changes === 1;
 
-export const recordingExists = (db: Db, recordingId: number): boolean =>
-  stmt(db, `SELECT 1 FROM recordings WHERE id = ?`).get(recordingId) !== undefined;
+export const recordingExists = async (q: Queryable, recordingId: number): Promise<boolean> =>
+  (await q.get(`SELECT 1 FROM recordings WHERE id = ?`, [recordingId])) !== undefined;
 
 // ---- the acts ----
 
@@ -221,33 +252,19 @@ export interface NewCurationAct {
   readonly undoes: number | null;
 }
 
-export const insertCurationAct = (db: Db, a: NewCurationAct): number =>
-  Number(
-    stmt(
-      db,
-      `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      a.studyId,
-      a.at,
-      a.who,
-      a.act,
-      a.recordingId,
-      a.participantId,
-      a.reason,
-      a.before,
-      a.after,
-      a.undoes,
-    ).lastInsertRowid,
-  );
+export const insertCurationAct = async (q: Queryable, a: NewCurationAct): Promise<number> =>
+  (await q.get<{ id: number }>(
+    `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [a.studyId, a.at, a.who, a.act, a.recordingId, a.participantId, a.reason, a.before, a.after, a.undoes],
+  ))!.id;
 
 /** The id the next act will get (read inside the transaction that writes it). */
-export const nextCurationActId = (db: Db): number =>
-  (stmt(db, `SELECT coalesce(max(id), 0) + 1 AS n FROM curation_acts`).get() as { n: number }).n;
+export const nextCurationActId = async (q: Queryable): Promise<number> =>
+  (await q.get<{ n: number }>(`SELECT coalesce(max(id), 0) + 1 AS n FROM curation_acts`))!.n;
 
-export const setCurationAudit = (db: Db, actId: number, auditId: number): void => {
-  stmt(db, `UPDATE curation_acts SET audit_id = ? WHERE id = ?`).run(auditId, actId);
+export const setCurationAudit = async (q: Queryable, actId: number, auditId: number): Promise<void> => {
+  await q.run(`UPDATE curation_acts SET audit_id = ? WHERE id = ?`, [auditId, actId]);
 };
-
 interface ActRow {
   id: number;
   study_id: number;
@@ -286,31 +303,38 @@ const toAct = (r: ActRow): CurationActRow => ({
   auditId: r.audit_id,
 });
 
-export const curationActById = (db: Db, actId: number): CurationActRow | null => {
-  const r = stmt(db, `${ACT_SELECT} WHERE c.id = ?`).get(actId) as ActRow | undefined;
+export const curationActById = async (q: Queryable, actId: number): Promise<CurationActRow | null> => {
+  const r = await q.get<ActRow>(`${ACT_SELECT} WHERE c.id = ?`, [actId]);
   return r ? toAct(r) : null;
 };
 
 /** A recording's acts, newest first. */
-export const curationActsOfRecording = (db: Db, recordingId: number): CurationActRow[] =>
-  (stmt(db, `${ACT_SELECT} WHERE c.recording_id = ? ORDER BY c.id DESC`).all(recordingId) as ActRow[]).map(
+export const curationActsOfRecording = async (q: Queryable, recordingId: number): Promise<CurationActRow[]> =>
+  (await q.all<ActRow>(`${ACT_SELECT} WHERE c.recording_id = ? ORDER BY c.id DESC`, [recordingId])).map(
     toAct,
   );
 
 /** A study's acts, newest first, at most `limit`. */
-export const curationActsOfStudy = (db: Db, studyId: number, limit: number): CurationActRow[] =>
+export const curationActsOfStudy = async (
+  q: Queryable,
+  studyId: number,
+  limit: number,
+): Promise<CurationActRow[]> =>
   (
-    stmt(db, `${ACT_SELECT} WHERE c.study_id = ? ORDER BY c.id DESC LIMIT ?`).all(studyId, limit) as ActRow[]
+    await q.all<ActRow>(`${ACT_SELECT} WHERE c.study_id = ? ORDER BY c.id DESC LIMIT ?`, [studyId, limit])
   ).map(toAct);
 
 /** A participant's acts (merges from or into it, status changes, and their undos), newest first. */
-export const curationActsOfParticipant = (db: Db, participantId: number): CurationActRow[] =>
+export const curationActsOfParticipant = async (
+  q: Queryable,
+  participantId: number,
+): Promise<CurationActRow[]> =>
   (
-    stmt(
-      db,
-      `${ACT_SELECT} WHERE c.participant_id = @p
-         OR (c.act = 'merge' AND json_extract(c.after, '$.into.id') = @p)
-         OR c.undoes IN (SELECT m.id FROM curation_acts m WHERE m.act = 'merge' AND json_extract(m.after, '$.into.id') = @p)
+    await q.all<ActRow>(
+      `${ACT_SELECT} WHERE c.participant_id = ?
+         OR (c.act = 'merge' AND json_extract(c.after, '$.into.id') = ?)
+         OR c.undoes IN (SELECT m.id FROM curation_acts m WHERE m.act = 'merge' AND json_extract(m.after, '$.into.id') = ?)
        ORDER BY c.id DESC`,
-    ).all({ p: participantId }) as ActRow[]
+      [participantId, participantId, participantId],
+    )
   ).map(toAct);

@@ -2,6 +2,9 @@
  * What is odd in the service's answers, kept per recording (migration 0080): the data-quality flags of
  * the analysis answers (`poll`), of the upload receipt (`receipt`) and of its comparison with what was
  * sent (`receipt_check`); the analysis types the specification does not describe, as received.
+ * The reads take the study store. The two writers still take the better-sqlite3 handle: the engine's
+ * upload and result transactions (uploads.repo.ts, results.repo.ts) call them inside their own, and
+ * move them to the store with those transactions.
  */
 import type { DataQualityCode, DataQualityFlag } from '../../../shared/api/data-quality';
 import type { UnlistedAnalysis } from '../../../shared/api/domain';
@@ -9,6 +12,7 @@ import { z } from 'zod';
 import { jsonColumn } from '../json-column';
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export type FlagOrigin = 'poll' | 'receipt' | 'receipt_check';
 
@@ -94,23 +98,26 @@ const toFlag = (r: FlagRow): StoredFlag => ({
 const FLAG_COLUMNS = `recording_id, origin, analysis_type, code, path, measures, received, expected`;
 
 /** Every flag of one recording, receipt first, then by analysis type and the order they were raised. */
-export const flagsOfRecording = (db: Db, recordingId: number): StoredFlag[] =>
+export const flagsOfRecording = async (q: Queryable, recordingId: number): Promise<StoredFlag[]> =>
   (
-    stmt(
-      db,
+    await q.all<FlagRow>(
       `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id = ?
        ORDER BY CASE origin WHEN 'receipt' THEN 0 WHEN 'receipt_check' THEN 1 ELSE 2 END, coalesce(analysis_type, ''), id`,
-    ).all(recordingId) as FlagRow[]
+      [recordingId],
+    )
   ).map(toFlag);
 
 /** The flags of several recordings at once (ids as given), by recording. */
-export const flagsOfRecordings = (db: Db, recordingIds: readonly number[]): Map<number, StoredFlag[]> => {
+export const flagsOfRecordings = async (
+  q: Queryable,
+  recordingIds: readonly number[],
+): Promise<Map<number, StoredFlag[]>> => {
   const out = new Map<number, StoredFlag[]>();
-  const rows = stmt(
-    db,
+  const rows = await q.all<FlagRow>(
     `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id IN (SELECT value FROM json_each(?))
      ORDER BY recording_id, CASE origin WHEN 'receipt' THEN 0 WHEN 'receipt_check' THEN 1 ELSE 2 END, coalesce(analysis_type, ''), id`,
-  ).all(JSON.stringify(recordingIds)) as FlagRow[];
+    [JSON.stringify(recordingIds)],
+  );
   for (const r of rows) {
     let list = out.get(r.recording_id);
     if (!list) out.set(r.recording_id, (list = []));
@@ -130,20 +137,22 @@ export interface ReceiptDifference extends StoredFlag {
  * The receipt flags of one batch's recordings (origin `receipt` or `receipt_check`): what the service's
  * upload receipts said that departs from the specification or from what was sent, by recording.
  */
-export const receiptFlagsOfBatch = (db: Db, batchId: number): ReceiptDifference[] =>
+export const receiptFlagsOfBatch = async (q: Queryable, batchId: number): Promise<ReceiptDifference[]> =>
   (
-    stmt(
-      db,
+    await q.all<
+      FlagRow & {
+        participant_code: string;
+        source_path: string;
+        session_label: string | null;
+      }
+    >(
       `SELECT f.recording_id, f.origin, f.analysis_type, f.code, f.path, f.measures, f.received, f.expected,
               p.code AS participant_code, r.source_path, r.session_label
        FROM data_quality_flags f JOIN recordings r ON r.id = f.recording_id JOIN participants p ON p.id = r.participant_id
        WHERE r.batch_id = ? AND f.origin IN ('receipt', 'receipt_check')
        ORDER BY f.recording_id, CASE f.origin WHEN 'receipt_check' THEN 0 ELSE 1 END, f.id`,
-    ).all(batchId) as (FlagRow & {
-      participant_code: string;
-      source_path: string;
-      session_label: string | null;
-    })[]
+      [batchId],
+    )
   ).map((r) => ({
     ...toFlag(r),
     recordingId: r.recording_id,
@@ -164,15 +173,19 @@ export interface AnswerAsReceived {
 }
 
 /** Each analysis object of these recordings exactly as last received, listed types first (by type), then unlisted ones. */
-export const answersAsReceived = (db: Db, recordingIds: readonly number[]): AnswerAsReceived[] =>
-  (
-    stmt(
-      db,
-      `SELECT recording_id AS recordingId, name, listed, receivedStatus, raw FROM (
+export const answersAsReceived = async (
+  q: Queryable,
+  recordingIds: readonly number[],
+): Promise<AnswerAsReceived[]> => {
+  const ids = JSON.stringify(recordingIds);
+  const rows = await q.all<Omit<AnswerAsReceived, 'listed'> & { listed: number }>(
+    `SELECT recording_id AS recordingId, name, listed, receivedStatus, raw FROM (
          SELECT recording_id, type AS name, 1 AS listed, received_status AS receivedStatus, raw FROM analyses
-          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(@ids))
+          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(?))
          UNION ALL
-         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(@ids)))
+         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(?)))
        ORDER BY recording_id, listed DESC, name`,
-    ).all({ ids: JSON.stringify(recordingIds) }) as (Omit<AnswerAsReceived, 'listed'> & { listed: number })[]
-  ).map((r) => ({ ...r, listed: r.listed === 1 }));
+    [ids, ids],
+  );
+  return rows.map((r) => ({ ...r, listed: r.listed === 1 }));
+};

@@ -4,8 +4,7 @@
  * import and not uploaded unless the researcher insists, because each upload costs a credit and the
  * same audio under two people means one of them is misfiled.
  */
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface ExistingCopy {
   readonly id: number;
@@ -17,21 +16,25 @@ export interface ExistingCopy {
 }
 
 /** Recordings of this participant with the same content, excluding ones cancelled or refused locally. */
-export const findSameContent = (db: Db, participantId: number, contentSha256: string): ExistingCopy[] =>
+export const findSameContent = async (
+  q: Queryable,
+  participantId: number,
+  contentSha256: string,
+): Promise<ExistingCopy[]> =>
   (
-    stmt(
-      db,
-      `SELECT r.id, r.source_path, r.upload_state, r.batch_id, b.state AS batch_state FROM recordings r
-             LEFT JOIN batches b ON b.id = r.batch_id
-             WHERE r.participant_id = ? AND r.content_sha256 = ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
-             ORDER BY r.id`,
-    ).all(participantId, contentSha256) as {
+    await q.all<{
       id: number;
       source_path: string;
       upload_state: string;
       batch_id: number | null;
       batch_state: string | null;
-    }[]
+    }>(
+      `SELECT r.id, r.source_path, r.upload_state, r.batch_id, b.state AS batch_state FROM recordings r
+             LEFT JOIN batches b ON b.id = r.batch_id
+             WHERE r.participant_id = ? AND r.content_sha256 = ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
+             ORDER BY r.id`,
+      [participantId, contentSha256],
+    )
   ).map((r) => ({
     id: r.id,
     sourcePath: r.source_path,
@@ -45,16 +48,16 @@ export const findSameContent = (db: Db, participantId: number, contentSha256: st
  * The earliest recording of this participant with the same content that was refused locally (never
  * sent): importing the same file again adds no second "refused locally" row.
  */
-export const findRefusedCopy = (
-  db: Db,
+export const findRefusedCopy = async (
+  q: Queryable,
   participantId: number,
   contentSha256: string,
-): { id: number; batchId: number | null } | null => {
-  const r = stmt(
-    db,
+): Promise<{ id: number; batchId: number | null } | null> => {
+  const r = await q.get<{ id: number; batch_id: number | null }>(
     `SELECT id, batch_id FROM recordings
      WHERE participant_id = ? AND content_sha256 = ? AND upload_state = 'refused_locally' ORDER BY id LIMIT 1`,
-  ).get(participantId, contentSha256) as { id: number; batch_id: number | null } | undefined;
+    [participantId, contentSha256],
+  );
   return r ? { id: r.id, batchId: r.batch_id } : null;
 };
 
@@ -74,21 +77,15 @@ export interface SeenElsewhereRow {
  * participant, so every copy is elsewhere), this study's first, then by recording number; cancelled
  * files and local refusals do not count (as for `findSameContent`). At most `limit`.
  */
-export const findSameContentElsewhere = (
-  db: Db,
+export const findSameContentElsewhere = async (
+  q: Queryable,
   contentSha256: string,
   studyId: number,
   participantId: number | null,
   limit = 5,
-): SeenElsewhereRow[] =>
+): Promise<SeenElsewhereRow[]> =>
   (
-    stmt(
-      db,
-      `SELECT r.id, r.study_id, s.name, p.code, r.session_label, r.upload_state, r.source_path
-       FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id
-       WHERE r.content_sha256 = ? AND r.participant_id IS NOT ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
-       ORDER BY r.study_id <> ?, r.id LIMIT ?`,
-    ).all(contentSha256, participantId, studyId, limit) as {
+    await q.all<{
       id: number;
       study_id: number;
       name: string;
@@ -96,7 +93,13 @@ export const findSameContentElsewhere = (
       session_label: string | null;
       upload_state: string;
       source_path: string;
-    }[]
+    }>(
+      `SELECT r.id, r.study_id, s.name, p.code, r.session_label, r.upload_state, r.source_path
+       FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id
+       WHERE r.content_sha256 = ? AND r.participant_id IS NOT ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
+       ORDER BY r.study_id <> ?, r.id LIMIT ?`,
+      [contentSha256, participantId, studyId, limit],
+    )
   ).map((r) => ({
     recordingId: r.id,
     studyId: r.study_id,

@@ -1,7 +1,6 @@
 /** What the export dialog offers for a study: its sessions, the time range, API versions and analysis types it holds. */
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface ExportStudyRow {
   readonly id: number;
@@ -23,44 +22,45 @@ export interface ExportFacts {
   readonly participants: number;
 }
 
-export const exportStudyRow = (db: Db, studyId: number): ExportStudyRow | undefined =>
-  stmt(
-    db,
+export const exportStudyRow = (q: Queryable, studyId: number): Promise<ExportStudyRow | undefined> =>
+  q.get<ExportStudyRow>(
     `SELECT s.id, sp.is_sandbox, s.profile_id FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id WHERE s.id = ?`,
-  ).get(studyId) as ExportStudyRow | undefined;
+    [studyId],
+  );
 
-export const exportFacts = (db: Db, studyId: number): ExportFacts => {
+export const exportFacts = async (q: Queryable, studyId: number): Promise<ExportFacts> => {
   const sessions = (
-    stmt(
-      db,
+    await q.all<{ s: string }>(
       `SELECT DISTINCT session_label AS s FROM recordings WHERE study_id = ? AND session_label IS NOT NULL ORDER BY 1 LIMIT 501`,
-    ).all(studyId) as { s: string }[]
+      [studyId],
+    )
   ).map((r) => r.s);
-  const range = stmt(
-    db,
+  const range = (await q.get<{ first: string | null; last: string | null; n: number }>(
     `SELECT min(recorded_at) AS first, max(recorded_at) AS last, count(*) AS n FROM recordings r WHERE study_id = ? AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id)`,
-  ).get(studyId) as { first: string | null; last: string | null; n: number };
+    [studyId],
+  ))!;
   const versions = (
-    stmt(
-      db,
+    await q.all<{ v: ApiVersion }>(
       `SELECT DISTINCT api_version AS v FROM recordings WHERE study_id = ? AND api_version IS NOT NULL ORDER BY 1`,
-    ).all(studyId) as { v: ApiVersion }[]
+      [studyId],
+    )
   ).map((r) => r.v);
   const types = new Set(
     (
-      stmt(
-        db,
+      await q.all<{ t: AnalysisType }>(
         `SELECT DISTINCT a.type AS t FROM analyses a JOIN recordings r ON r.id = a.recording_id WHERE r.study_id = ?`,
-      ).all(studyId) as { t: AnalysisType }[]
+        [studyId],
+      )
     ).map((r) => r.t),
   );
   const simulated =
-    stmt(db, `SELECT 1 FROM recordings WHERE study_id = ? AND result_source = 'simulated' LIMIT 1`).get(
+    (await q.get(`SELECT 1 FROM recordings WHERE study_id = ? AND result_source = 'simulated' LIMIT 1`, [
       studyId,
-    ) !== undefined;
-  const participants = (
-    stmt(db, `SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(studyId) as { n: number }
-  ).n;
+    ])) !== undefined;
+  const participants = (await q.get<{ n: number }>(
+    `SELECT count(*) AS n FROM participants WHERE study_id = ?`,
+    [studyId],
+  ))!.n;
   return {
     sessions,
     firstRecordedAt: range.first,

@@ -9,11 +9,11 @@
  * by state, so it leaves those local-only recordings out. Lists are bound as JSON arrays (json_each),
  * never spliced into the SQL.
  */
-import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
+import { positional } from '../store/named-params';
+import type { Queryable, SqlValue } from '../store/types';
 import {
   answersAsReceived,
   flagsOfRecordings,
@@ -71,6 +71,8 @@ export interface RecordingView {
   readonly excludedReason: string | null;
   /** JSON array of provenance notes ({at, note, act}); null when there are none. */
   readonly provenance: string | null;
+  /** The conversion kept with the local verdict (JSON: copy's hash, channel, rate, decoder); null when none was made. */
+  readonly conversion: string | null;
 }
 
 export interface PairView {
@@ -83,11 +85,11 @@ export type MeasureValue = number | string;
 interface Filter {
   readonly where: string;
   readonly pairWhere: string;
-  readonly params: Record<string, string | number>;
+  readonly params: Record<string, SqlValue>;
 }
 
 const filterOf = (req: Selection): Filter => {
-  const params: Record<string, string | number> = { study: req.studyId };
+  const params: Record<string, SqlValue> = { study: req.studyId };
   const where = ['p.study_id = @study', 'r.study_id = @study'];
   if (req.participants) {
     where.push('p.code IN (SELECT value FROM json_each(@participants))');
@@ -147,8 +149,8 @@ const measureValues = jsonColumn(
   z.custom<Record<string, MeasureValue>>(isMeasureValues, 'each value is a number or a text'),
 );
 
-export const findStudy = (db: Db, id: number): StudyRow | null =>
-  (db.prepare(`SELECT id, name FROM studies WHERE id = ?`).get(id) as StudyRow | undefined) ?? null;
+export const findStudy = async (q: Queryable, id: number): Promise<StudyRow | null> =>
+  (await q.get<StudyRow>(`SELECT id, name FROM studies WHERE id = ?`, [id])) ?? null;
 
 export interface SelectionCounts {
   readonly recordings: number;
@@ -156,19 +158,19 @@ export interface SelectionCounts {
   readonly pairsByType: Readonly<Partial<Record<AnalysisType, number>>>;
 }
 
-export const countSelection = (db: Db, req: Selection): SelectionCounts => {
+export const countSelection = async (q: Queryable, req: Selection): Promise<SelectionCounts> => {
   const f = filterOf(req);
-  const head = db
-    .prepare(
-      `SELECT count(*) AS recordings, count(DISTINCT p.id) AS participants FROM participants p JOIN recordings r ON r.participant_id = p.id WHERE ${f.where}`,
-    )
-    .get(f.params) as { recordings: number; participants: number };
-  const pairs = db
-    .prepare(
-      `SELECT a.type AS type, count(*) AS n FROM participants p JOIN recordings r ON r.participant_id = p.id JOIN analyses a ON ${f.pairWhere}
+  const headSql = positional(
+    `SELECT count(*) AS recordings, count(DISTINCT p.id) AS participants FROM participants p JOIN recordings r ON r.participant_id = p.id WHERE ${f.where}`,
+    f.params,
+  );
+  const head = (await q.get<{ recordings: number; participants: number }>(headSql.sql, headSql.params))!;
+  const pairsSql = positional(
+    `SELECT a.type AS type, count(*) AS n FROM participants p JOIN recordings r ON r.participant_id = p.id JOIN analyses a ON ${f.pairWhere}
      WHERE ${f.where} GROUP BY a.type`,
-    )
-    .all(f.params) as { type: AnalysisType; n: number }[];
+    f.params,
+  );
+  const pairs = await q.all<{ type: AnalysisType; n: number }>(pairsSql.sql, pairsSql.params);
   return {
     recordings: head.recordings,
     participants: head.participants,
@@ -177,10 +179,9 @@ export const countSelection = (db: Db, req: Selection): SelectionCounts => {
 };
 
 /**
- * The recording columns in the order they are selected. Rows are read as arrays (better-sqlite3's
- * `raw()`) and turned into views by `recordingView`, an object literal of one fixed shape: building
- * 100,000 row objects with the driver's named columns costs twice as long.
- * test/unit/export/selection.test.ts keeps the two lists in step.
+ * The recording columns, each selected under its view's name, so the row the driver builds is the
+ * view itself (one object per recording, no second one built from it); then the exported
+ * `type:state` pairs. test/unit/export/selection.test.ts keeps the list and the view in step.
  */
 export const RECORDING_COLUMNS = [
   ['id', 'r.id'],
@@ -213,45 +214,15 @@ export const RECORDING_COLUMNS = [
   ['excludedAt', 'r.excluded_at'],
   ['excludedReason', 'r.excluded_reason'],
   ['provenance', 'r.provenance'],
+  ['conversion', "json_extract(r.verdict, '$.conversion')"],
 ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
-/** A recording row as read: the columns above, then the exported `type:state` pairs. */
-export type RawRecording = readonly unknown[];
-const PAIRS = RECORDING_COLUMNS.length;
+/** A recording as read: its view, and its exported analyses as `type:state,...` (null: none). */
+type RecordingRow = RecordingView & { readonly pairs: string | null };
 
-/** The view of a raw row; its keys are RECORDING_COLUMNS' names in their order. */
-export const recordingView = (a: RawRecording): RecordingView => ({
-  id: a[0] as number,
-  participantId: a[1] as number,
-  participant: a[2] as string,
-  session: a[3] as string | null,
-  recordedAt: a[4] as string,
-  recordedAtSource: a[5] as string,
-  sourcePath: a[6] as string,
-  sha256: a[7] as string,
-  sizeBytes: a[8] as number,
-  format: a[9] as string | null,
-  sampleRateHz: a[10] as number | null,
-  durationSeconds: a[11] as number | null,
-  speechEstimateSeconds: a[12] as number | null,
-  converted: a[13] as number,
-  uploadState: a[14] as string,
-  recordingId: a[15] as string | null,
-  apiVersion: a[16] as string | null,
-  resultSource: a[17] as string | null,
-  uploadedAt: a[18] as string | null,
-  svcFormat: a[19] as string | null,
-  svcSizeBytes: a[20] as number | null,
-  svcSampleRateHz: a[21] as number | null,
-  svcBitRateBps: a[22] as number | null,
-  svcDurationSeconds: a[23] as number | null,
-  svcSpeechSeconds: a[24] as number | null,
-  batchId: a[25] as number | null,
-  isolate: a[26] as number | null,
-  excludedAt: a[27] as string | null,
-  excludedReason: a[28] as string | null,
-  provenance: a[29] as string | null,
-});
+/** The select list: every view column under its name (quoted: the names are mixed case). */
+export const recordingSelectList = (): string =>
+  RECORDING_COLUMNS.map(([name, expr]) => `${expr} AS "${name}"`).join(', ');
 
 export interface SelectedRecording {
   readonly r: RecordingView;
@@ -267,109 +238,90 @@ export interface SelectedRecording {
 
 const TYPE_ORDER = new Map<string, number>(ANALYSIS_TYPES.map((t, i) => [t, i]));
 
+/** A recording's exported types in catalogue order, from `type:state,...`; none when it never reached the service. */
+const pairsOf = (pairs: string | null): PairView[] =>
+  // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
+  (pairs?.split(',') ?? [])
+    .map((p) => {
+      const i = p.indexOf(':');
+      return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) };
+    })
+    .sort((a, b) => TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)!);
+
+const NONE: Readonly<Record<string, MeasureValue>> = Object.freeze({});
+const NO_FLAGS: readonly StoredFlag[] = Object.freeze([]);
+const NO_ANSWERS: readonly AnswerAsReceived[] = Object.freeze([]);
+
 /**
- * The selected recordings in export order, each with its exported types and stored values. A
- * generator over better-sqlite3 iterators: only one recording is in memory at a time. The
- * connection must not be written to while it runs (runExport reads through its own connection).
+ * Values are read for a block of recordings at once, each recording's as one JSON object built by
+ * SQLite (real values in round-trip precision): one statement and one JSON.parse per recording instead
+ * of a row object per value, about half the reading time at 3.7 million values.
  */
-export function* iterateSelection(db: Db, req: Selection): Generator<SelectedRecording, void, undefined> {
+const VALUES_OF_BLOCK = `SELECT recording_id AS id, json_group_object(measure_key, coalesce(value_num, value_text)) AS v
+     FROM measure_values WHERE recording_id IN (SELECT value FROM json_each(?)) GROUP BY recording_id`;
+
+/** A block of recordings with their values, flags and answers as received. */
+const completeBlock = async (q: Queryable, block: readonly RecordingRow[]): Promise<SelectedRecording[]> => {
+  const ids = block.map((r) => r.id);
+  const byRecording = new Map<number, Record<string, MeasureValue>>();
+  for (const { id, v } of await q.all<{ id: number; v: string }>(VALUES_OF_BLOCK, [JSON.stringify(ids)]))
+    byRecording.set(id, measureValues.decode(v));
+  const flags = await flagsOfRecordings(q, ids);
+  const answers = new Map<number, AnswerAsReceived[]>();
+  for (const a of await answersAsReceived(q, ids)) {
+    let list = answers.get(a.recordingId);
+    if (!list) answers.set(a.recordingId, (list = []));
+    list.push(a);
+  }
+  return block.map((r) => ({
+    r,
+    pairs: pairsOf(r.pairs),
+    values: byRecording.get(r.id) ?? NONE,
+    flags: flags.get(r.id) ?? NO_FLAGS,
+    answers: answers.get(r.id) ?? NO_ANSWERS,
+  }));
+};
+
+/**
+ * The selected recordings in export order, each with its exported types and stored values, a block
+ * at a time: only a block is in memory. Meant for a snapshot (`Store.snapshot`): the recordings are
+ * iterated on the snapshot's own connection while each block's values are read beside them, so the
+ * engine's connection is never held. (On the store itself, the iteration would hold its turn and the
+ * block's reads would wait for it.)
+ */
+export async function* selectedRecordings(
+  q: Queryable,
+  req: Selection,
+): AsyncGenerator<SelectedRecording, void, undefined> {
   const f = filterOf(req);
-  const recordings = db
-    .prepare(
-      `SELECT ${RECORDING_COLUMNS.map(([, expr]) => expr).join(', ')},
+  const recordings = positional(
+    `SELECT ${recordingSelectList()},
             (SELECT group_concat(a.type || ':' || a.state) FROM analyses a WHERE ${f.pairWhere}) AS pairs
      FROM participants p JOIN recordings r ON r.participant_id = p.id LEFT JOIN batches b ON b.id = r.batch_id
      WHERE ${f.where}
      ORDER BY p.code, r.recorded_at, r.id`,
-    )
-    .raw();
-  // Values are read for a block of recordings at once, each recording's as one JSON object built by
-  // SQLite (real values in round-trip precision): one statement and one JSON.parse per recording instead
-  // of a row object per value, about half the reading time at 3.7 million values.
-  const valuesOf = db
-    .prepare(
-      `SELECT recording_id, json_group_object(measure_key, coalesce(value_num, value_text))
-     FROM measure_values WHERE recording_id IN (SELECT value FROM json_each(?)) GROUP BY recording_id`,
-    )
-    .raw();
-  const toSelected = (
-    row: RawRecording,
-    values: Readonly<Record<string, MeasureValue>>,
-    flags: readonly StoredFlag[],
-    answers: readonly AnswerAsReceived[],
-  ): SelectedRecording => {
-    // Types and states come from closed vocabularies (checked by the schema), so ':' and ',' cannot occur in them.
-    // A recording that never reached the service (exported for its local measures) has no pairs.
-    const ps = ((row[PAIRS] as string | null)?.split(',') ?? [])
-      .map((p) => {
-        const i = p.indexOf(':');
-        return { type: p.slice(0, i) as AnalysisType, state: p.slice(i + 1) };
-      })
-      .sort((a, b) => TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)!);
-    return { r: recordingView(row), pairs: ps, values, flags, answers };
-  };
-  const NONE: Readonly<Record<string, MeasureValue>> = Object.freeze({});
-  const NO_FLAGS: readonly StoredFlag[] = Object.freeze([]);
-  const NO_ANSWERS: readonly AnswerAsReceived[] = Object.freeze([]);
-  let block: RawRecording[] = [];
-  function* drain(): Generator<SelectedRecording, void, undefined> {
-    const byRecording = new Map<number, Record<string, MeasureValue>>();
-    for (const [id, json] of valuesOf.all(JSON.stringify(block.map((r) => r[0]))) as [number, string][])
-      byRecording.set(id, measureValues.decode(json));
-    const ids = block.map((r) => r[0] as number);
-    const flags = flagsOfRecordings(db, ids);
-    const answers = new Map<number, AnswerAsReceived[]>();
-    for (const a of answersAsReceived(db, ids)) {
-      let list = answers.get(a.recordingId);
-      if (!list) answers.set(a.recordingId, (list = []));
-      list.push(a);
-    }
-    const rows = block;
-    block = [];
-    for (const row of rows) {
-      const id = row[0] as number;
-      yield toSelected(
-        row,
-        byRecording.get(id) ?? NONE,
-        flags.get(id) ?? NO_FLAGS,
-        answers.get(id) ?? NO_ANSWERS,
-      );
-    }
-  }
-  for (const row of recordings.iterate(f.params) as IterableIterator<RawRecording>) {
+    f.params,
+  );
+  let block: RecordingRow[] = [];
+  for await (const row of q.iterate<RecordingRow>(recordings.sql, recordings.params)) {
     block.push(row);
-    if (block.length === VALUE_BLOCK) yield* drain();
+    if (block.length === VALUE_BLOCK) {
+      yield* await completeBlock(q, block);
+      block = [];
+    }
   }
-  if (block.length > 0) yield* drain();
+  if (block.length > 0) yield* await completeBlock(q, block);
 }
 
 /** Recordings whose values are read in one statement. */
 const VALUE_BLOCK = 64;
 
 /** The service account of one participant; read only when the researcher asked for the link file. */
-export const accountOf = (
-  db: Db,
+export const accountOf = async (
+  q: Queryable,
   participantId: number,
-): { accountId: string | null; createdAt: string | null } => {
-  const row = db
-    .prepare(`SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`)
-    .get(participantId) as { accountId: string | null; createdAt: string | null } | undefined;
-  return row ?? { accountId: null, createdAt: null };
-};
-
-/** A connection of its own when the database is a file: a snapshot the engine's writes cannot disturb, and no iterator left open on the engine's connection. */
-export const openSnapshotReader = (db: Db): { reader: Db; close: () => void } => {
-  if (db.memory || db.name === '') return { reader: db, close: () => {} };
-  const reader = new Database(db.name, { readonly: true, fileMustExist: true });
-  reader.pragma('busy_timeout = 5000');
-  // Recordings are read once, in order: a small page cache does (the engine's connection keeps its own 16 MB).
-  reader.pragma('cache_size = -4000');
-  reader.exec('BEGIN');
-  return {
-    reader,
-    close: () => {
-      if (reader.inTransaction) reader.exec('COMMIT');
-      reader.close();
-    },
-  };
-};
+): Promise<{ accountId: string | null; createdAt: string | null }> =>
+  (await q.get<{ accountId: string | null; createdAt: string | null }>(
+    `SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`,
+    [participantId],
+  )) ?? { accountId: null, createdAt: null };

@@ -5,9 +5,8 @@
  * (main/services/needs-you-curation.service.ts).
  */
 import { ANALYSIS_STATES_FAILED, UPLOAD_STATES_NEEDING_ATTENTION } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 /** A recording is a dismissed item while it is still in the state it was dismissed in (SQL, on `r`). */
 export const DISMISSED = `EXISTS (SELECT 1 FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state)`;
@@ -34,15 +33,20 @@ export interface NeedsYouFacts {
   readonly dismissedBy: number | null;
 }
 
-export const needsYouFacts = (db: Db, recordingId: number): NeedsYouFacts | null => {
-  const r = stmt(
-    db,
+export const needsYouFacts = async (q: Queryable, recordingId: number): Promise<NeedsYouFacts | null> => {
+  const r = await q.get<{
+    id: number;
+    study_id: number;
+    upload_state: string;
+    failed: number;
+    act: number | null;
+  }>(
     `SELECT r.id, r.study_id, r.upload_state,
             EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ${sqlWords(ANALYSIS_STATES_FAILED)}) AS failed,
             (SELECT d.act_id FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state) AS act
      FROM recordings r WHERE r.id = ?`,
-  ).get(recordingId) as
-    { id: number; study_id: number; upload_state: string; failed: number; act: number | null } | undefined;
+    [recordingId],
+  );
   return r
     ? {
         id: r.id,
@@ -54,18 +58,27 @@ export const needsYouFacts = (db: Db, recordingId: number): NeedsYouFacts | null
     : null;
 };
 
-export const setDismissal = (db: Db, recordingId: number, uploadState: string, actId: number): void => {
-  stmt(
-    db,
+export const setDismissal = async (
+  q: Queryable,
+  recordingId: number,
+  uploadState: string,
+  actId: number,
+): Promise<void> => {
+  await q.run(
     `INSERT INTO needs_you_dismissals (recording_id, upload_state, act_id) VALUES (?, ?, ?)
      ON CONFLICT (recording_id) DO UPDATE SET upload_state = excluded.upload_state, act_id = excluded.act_id`,
-  ).run(recordingId, uploadState, actId);
+    [recordingId, uploadState, actId],
+  );
 };
 
 /** Removes the dismissal `actId` made; false when it is no longer the one in force. */
-export const clearDismissal = (db: Db, recordingId: number, actId: number): boolean =>
-  stmt(db, `DELETE FROM needs_you_dismissals WHERE recording_id = ? AND act_id = ?`).run(recordingId, actId)
-    .changes === 1;
+export const clearDismissal = async (q: Queryable, recordingId: number, actId: number): Promise<boolean> =>
+  (
+    await q.run(`DELETE FROM needs_you_dismissals WHERE recording_id = ? AND act_id = ?`, [
+      recordingId,
+      actId,
+    ])
+  ).changes === 1;
 
 export interface DismissedItemRow {
   readonly recordingId: number;
@@ -80,15 +93,13 @@ export interface DismissedItemRow {
 }
 
 /** A study's dismissed items still in force (optionally of one batch), newest dismissal first. */
-export const dismissedItems = (db: Db, studyId: number, batchId: number | null): DismissedItemRow[] =>
+export const dismissedItems = async (
+  q: Queryable,
+  studyId: number,
+  batchId: number | null,
+): Promise<DismissedItemRow[]> =>
   (
-    stmt(
-      db,
-      `SELECT r.id, r.source_path, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
-       FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id AND r.upload_state = d.upload_state
-       JOIN participants p ON p.id = r.participant_id JOIN curation_acts c ON c.id = d.act_id
-       WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId) ORDER BY c.id DESC`,
-    ).all({ studyId, batchId }) as {
+    await q.all<{
       id: number;
       source_path: string;
       code: string;
@@ -98,7 +109,13 @@ export const dismissedItems = (db: Db, studyId: number, batchId: number | null):
       at: string;
       who: string;
       reason: string | null;
-    }[]
+    }>(
+      `SELECT r.id, r.source_path, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
+       FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id AND r.upload_state = d.upload_state
+       JOIN participants p ON p.id = r.participant_id JOIN curation_acts c ON c.id = d.act_id
+       WHERE r.study_id = ? AND (? IS NULL OR r.batch_id = ?) ORDER BY c.id DESC`,
+      [studyId, batchId, batchId],
+    )
   ).map((r) => ({
     recordingId: r.id,
     path: r.source_path,

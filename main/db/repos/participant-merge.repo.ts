@@ -3,8 +3,7 @@
  * moves them, its attributes, and the mark that retires a participant merged into another. The rules
  * (clashes, duplicates, which attribute wins) are the service's (main/services/participant-curation.service.ts).
  */
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import type { ProvenanceNote } from './curation.repo';
 import { recordingProvenance } from './recording-columns';
 
@@ -18,20 +17,23 @@ export interface MergedRecording {
 }
 
 /** A participant's recordings (every state), oldest first. */
-export const recordingsOfParticipant = (db: Db, participantId: number): MergedRecording[] =>
+export const recordingsOfParticipant = async (
+  q: Queryable,
+  participantId: number,
+): Promise<MergedRecording[]> =>
   (
-    stmt(
-      db,
-      `SELECT id, session_label, content_sha256, upload_state, recording_id, provenance FROM recordings
-       WHERE participant_id = ? ORDER BY recorded_at, id`,
-    ).all(participantId) as {
+    await q.all<{
       id: number;
       session_label: string | null;
       content_sha256: string;
       upload_state: string;
       recording_id: string | null;
       provenance: string | null;
-    }[]
+    }>(
+      `SELECT id, session_label, content_sha256, upload_state, recording_id, provenance FROM recordings
+       WHERE participant_id = ? ORDER BY recorded_at, id`,
+      [participantId],
+    )
   ).map((r) => ({
     id: r.id,
     session: r.session_label,
@@ -50,20 +52,20 @@ export interface MergeParticipant {
   readonly mergedInto: number | null;
 }
 
-export const mergeParticipant = (db: Db, participantId: number): MergeParticipant | null => {
-  const r = stmt(
-    db,
-    `SELECT id, study_id, code, account_id, baseline_date, merged_into FROM participants WHERE id = ?`,
-  ).get(participantId) as
-    | {
-        id: number;
-        study_id: number;
-        code: string;
-        account_id: string | null;
-        baseline_date: string | null;
-        merged_into: number | null;
-      }
-    | undefined;
+export const mergeParticipant = async (
+  q: Queryable,
+  participantId: number,
+): Promise<MergeParticipant | null> => {
+  const r = await q.get<{
+    id: number;
+    study_id: number;
+    code: string;
+    account_id: string | null;
+    baseline_date: string | null;
+    merged_into: number | null;
+  }>(`SELECT id, study_id, code, account_id, baseline_date, merged_into FROM participants WHERE id = ?`, [
+    participantId,
+  ]);
   return r
     ? {
         id: r.id,
@@ -77,34 +79,38 @@ export const mergeParticipant = (db: Db, participantId: number): MergeParticipan
 };
 
 /** A participant's attributes, key to value. */
-export const attributesOfParticipant = (db: Db, participantId: number): Record<string, string> =>
+export const attributesOfParticipant = async (
+  q: Queryable,
+  participantId: number,
+): Promise<Record<string, string>> =>
   Object.fromEntries(
     (
-      stmt(db, `SELECT key, value FROM participant_attributes WHERE participant_id = ? ORDER BY key`).all(
-        participantId,
-      ) as { key: string; value: string }[]
+      await q.all<{ key: string; value: string }>(
+        `SELECT key, value FROM participant_attributes WHERE participant_id = ? ORDER BY key`,
+        [participantId],
+      )
     ).map((r) => [r.key, r.value]),
   );
 
 /** Marks a participant as merged into another (or, with null, brings it back). */
-export const setMergedInto = (
-  db: Db,
+export const setMergedInto = async (
+  q: Queryable,
   participantId: number,
   into: number | null,
   at: string | null,
-): void => {
-  stmt(db, `UPDATE participants SET merged_into = ?, merged_at = ? WHERE id = ?`).run(
+): Promise<void> => {
+  await q.run(`UPDATE participants SET merged_into = ?, merged_at = ? WHERE id = ?`, [
     into,
     at,
     participantId,
-  );
+  ]);
 };
 
 /** Which participant a retired one was merged into (its code), for the participants list and page. */
-export const mergedIntoCode = (db: Db, participantId: number): string | null =>
+export const mergedIntoCode = async (q: Queryable, participantId: number): Promise<string | null> =>
   (
-    stmt(
-      db,
+    await q.get<{ code: string }>(
       `SELECT i.code FROM participants p JOIN participants i ON i.id = p.merged_into WHERE p.id = ?`,
-    ).get(participantId) as { code: string } | undefined
+      [participantId],
+    )
   )?.code ?? null;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ProvenanceNoteSchema } from '../../../shared/contract/curation.contract';
-import { VerdictSchema } from '../../../shared/contract/views';
+import { ConversionSchema, VerdictSchema } from '../../../shared/contract/views';
 import { AnalysisType } from '../../../shared/api/vocabulary';
 import { StoredUploadErrorSchema } from '../../../shared/recording-problems';
 import { ANALYSIS_STATES } from '../../../shared/states';
@@ -25,3 +25,6 @@ export const recordingAnalysisStates = jsonColumn(
 
 /** The analyses a batch asks for (`batches.analyses`). */
 export const batchAnalyses = jsonColumn('batches', 'analyses', z.array(AnalysisType), { valuesRepeat: true });
+
+/** The conversion inside the verdict (`json_extract(verdict, '$.conversion')`), as exports read it. */
+export const recordingConversion = jsonColumn('recordings', 'verdict.conversion', ConversionSchema);

@@ -3,8 +3,7 @@ import { basename } from 'node:path';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, VerdictView } from '../../../shared/study';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import {
   answersAsReceived,
   flagsOfRecording,
@@ -61,28 +60,25 @@ export interface RecordingFacts {
   readonly events: { at: string; kind: string; detail: string }[];
 }
 
-export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | null => {
-  const row = stmt(db, `${SELECT} WHERE r.id = ?`).get(recordingId) as Row | undefined;
+export const recordingFacts = async (q: Queryable, recordingId: number): Promise<RecordingFacts | null> => {
+  const row = await q.get<Row>(`${SELECT} WHERE r.id = ?`, [recordingId]);
   if (!row) return null;
-  const r = stmt(
-    db,
+  const r = (await q.get<Record<string, unknown>>(
     `SELECT r.*, b.isolate_oldest_speaker AS isolate, d.source_path AS dup_path FROM recordings r
                       LEFT JOIN batches b ON b.id = r.batch_id LEFT JOIN recordings d ON d.id = r.duplicate_of WHERE r.id = ?`,
-  ).get(recordingId) as Record<string, unknown>;
+    [recordingId],
+  ))!;
   const n = (k: string) => (r[k] ?? null) as number | null;
   const s = (k: string) => (r[k] ?? null) as string | null;
   const values: Record<string, number | string> = {};
-  for (const v of stmt(
-    db,
+  for (const v of await q.all<{ measure_key: string; value_num: number | null; value_text: string | null }>(
     `SELECT measure_key, value_num, value_text FROM measure_values WHERE recording_id = ?`,
-  ).all(recordingId) as { measure_key: string; value_num: number | null; value_text: string | null }[]) {
+    [recordingId],
+  )) {
     values[v.measure_key] = v.value_num ?? v.value_text!;
   }
   const analyses = (
-    stmt(
-      db,
-      `SELECT type, state, requested_at, finished_at, polls, last_polled_at, next_poll_at FROM analyses WHERE recording_id = ?`,
-    ).all(recordingId) as {
+    await q.all<{
       type: AnalysisType;
       state: AnalysisState;
       requested_at: string;
@@ -90,7 +86,10 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
       polls: number;
       last_polled_at: string | null;
       next_poll_at: string | null;
-    }[]
+    }>(
+      `SELECT type, state, requested_at, finished_at, polls, last_polled_at, next_poll_at FROM analyses WHERE recording_id = ?`,
+      [recordingId],
+    )
   )
     .sort((a, b) => ANALYSIS_ORDER.indexOf(a.type) - ANALYSIS_ORDER.indexOf(b.type))
     .map((a) => ({
@@ -102,9 +101,10 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
       lastPolledAt: a.last_polled_at,
       nextPollAt: a.next_poll_at,
     }));
-  const events = stmt(db, `SELECT at, kind, detail FROM event_log WHERE recording_id = ? ORDER BY id`).all(
-    recordingId,
-  ) as { at: string; kind: string; detail: string }[];
+  const events = await q.all<{ at: string; kind: string; detail: string }>(
+    `SELECT at, kind, detail FROM event_log WHERE recording_id = ? ORDER BY id`,
+    [recordingId],
+  );
   return {
     view: toView(row),
     studyId: r['study_id'] as number,
@@ -142,8 +142,8 @@ export const recordingFacts = (db: Db, recordingId: number): RecordingFacts | nu
         : null,
     analyses,
     values,
-    flags: flagsOfRecording(db, recordingId),
-    answers: answersAsReceived(db, [recordingId]).map(({ recordingId: _, ...a }) => a),
+    flags: await flagsOfRecording(q, recordingId),
+    answers: (await answersAsReceived(q, [recordingId])).map(({ recordingId: _, ...a }) => a),
     events,
   };
 };

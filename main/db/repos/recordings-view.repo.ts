@@ -14,9 +14,9 @@ import {
 } from '../../../shared/states';
 import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '../../../shared/study';
 import { problemOf, retryable, type Problem } from '../../../shared/recording-problems';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import { positional } from '../store/named-params';
+import type { Queryable } from '../store/types';
 import { DISMISSED } from './needs-you-dismissals.repo';
 import {
   batchAnalyses,
@@ -224,19 +224,24 @@ export const recordingPageQueries = (q: RecordingQuery) => {
   return { params, count: `SELECT count(*) AS n FROM recordings r ${narrow} WHERE ${where}`, ids };
 };
 
-export const recordingPage = (db: Db, q: RecordingQuery): { rows: RecordingView[]; total: number } => {
+export const recordingPage = async (
+  db: Queryable,
+  q: RecordingQuery,
+): Promise<{ rows: RecordingView[]; total: number }> => {
   const sql = recordingPageQueries(q);
-  const total = (stmt(db, sql.count).get(sql.params) as { n: number }).n;
+  const count = positional(sql.count, sql.params);
+  const total = (await db.get<{ n: number }>(count.sql, count.params))!.n;
   if (total === 0 || q.offset >= total) return { rows: [], total };
-  const ids = (stmt(db, sql.ids(total)).all(sql.params) as { id: number }[]).map((r) => r.id);
-  const byId = new Map(recordingRows(db, ids).map((r) => [r.id, r]));
+  const page = positional(sql.ids(total), sql.params);
+  const ids = (await db.all<{ id: number }>(page.sql, page.params)).map((r) => r.id);
+  const byId = new Map((await recordingRows(db, ids)).map((r) => [r.id, r]));
   return { rows: ids.map((id) => byId.get(id)).filter((r) => r !== undefined), total };
 };
 
-export const recordingRows = (db: Db, ids: readonly number[]): RecordingView[] => {
+export const recordingRows = async (q: Queryable, ids: readonly number[]): Promise<RecordingView[]> => {
   if (ids.length === 0) return [];
-  const rows = stmt(db, `${SELECT} WHERE r.id IN (SELECT value FROM json_each(?))`).all(
+  const rows = await q.all<Row>(`${SELECT} WHERE r.id IN (SELECT value FROM json_each(?))`, [
     JSON.stringify(ids),
-  ) as Row[];
+  ]);
   return rows.map(toView);
 };

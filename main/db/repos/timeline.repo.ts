@@ -1,8 +1,7 @@
 /** What a participant's timeline is built from: their uploaded recordings (sessions) and stored measure values. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { VerdictView } from '../../../shared/study';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import { recordingVerdict } from './recording-columns';
 
 export interface TimelineSessionRow {
@@ -28,68 +27,63 @@ export interface TimelineValueRow {
 }
 
 export const participantCodeById = (
-  db: Db,
+  q: Queryable,
   participantId: number,
-): { id: number; code: string } | undefined =>
-  stmt(db, `SELECT id, code FROM participants WHERE id = ?`).get(participantId) as
-    { id: number; code: string } | undefined;
+): Promise<{ id: number; code: string } | undefined> =>
+  q.get<{ id: number; code: string }>(`SELECT id, code FROM participants WHERE id = ?`, [participantId]);
 
 /**
  * The participant's uploaded recordings with an API version, in recording order; those excluded from
  * analysis (curation) too, with their reason, so the timeline can show them marked.
  */
-export const timelineSessions = (db: Db, participantId: number): TimelineSessionRow[] =>
-  stmt(
-    db,
-    `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
+export const timelineSessions = async (q: Queryable, participantId: number): Promise<TimelineSessionRow[]> =>
+  (
+    await q.all<Omit<TimelineSessionRow, 'verdict'> & { verdict: string | null }>(
+      `SELECT r.id, r.recorded_at, r.session_label, r.api_version, r.result_source, r.converted, r.svc_speech_seconds, r.speech_estimate_seconds,
             r.verdict, b.isolate_oldest_speaker AS isolate, r.excluded_at, r.excluded_reason
      FROM recordings r LEFT JOIN batches b ON b.id = r.batch_id
      WHERE r.participant_id = ? AND r.upload_state = 'uploaded' AND r.api_version IS NOT NULL
      ORDER BY r.recorded_at, r.id`,
-  )
-    .all(participantId)
-    .map((r) => {
-      const row = r as Omit<TimelineSessionRow, 'verdict'> & { verdict: string | null };
-      return { ...row, verdict: recordingVerdict.decodeOrNull(row.verdict) };
-    });
+      [participantId],
+    )
+  ).map((row) => ({ ...row, verdict: recordingVerdict.decodeOrNull(row.verdict) }));
 
 /** The participant's stored values, by measure (the index measure_timeline reads them in one range). */
-export const timelineValues = (db: Db, participantId: number): TimelineValueRow[] =>
-  stmt(
-    db,
+export const timelineValues = (q: Queryable, participantId: number): Promise<TimelineValueRow[]> =>
+  q.all<TimelineValueRow>(
     `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`,
-  ).all(participantId) as TimelineValueRow[];
+    [participantId],
+  );
 
 /** The stored values of the named measures only (the charts shown), from the same index range. */
 export const timelineValuesOf = (
-  db: Db,
+  q: Queryable,
   participantId: number,
   keys: readonly string[],
-): TimelineValueRow[] =>
-  stmt(
-    db,
+): Promise<TimelineValueRow[]> =>
+  q.all<TimelineValueRow>(
     `SELECT recording_id, measure_key, value_num, value_text FROM measure_values
      WHERE participant_id = ? AND measure_key IN (SELECT value FROM json_each(?))
      ORDER BY measure_key, recorded_at, recording_id`,
-  ).all(participantId, JSON.stringify(keys)) as TimelineValueRow[];
+    [participantId, JSON.stringify(keys)],
+  );
 
 /** The measures the participant has any value of (the index alone answers, no value is read). */
-export const timelineMeasureKeys = (db: Db, participantId: number): string[] =>
+export const timelineMeasureKeys = async (q: Queryable, participantId: number): Promise<string[]> =>
   (
-    stmt(db, `SELECT DISTINCT measure_key FROM measure_values WHERE participant_id = ?`).all(
-      participantId,
-    ) as {
-      measure_key: string;
-    }[]
+    await q.all<{ measure_key: string }>(
+      `SELECT DISTINCT measure_key FROM measure_values WHERE participant_id = ?`,
+      [participantId],
+    )
   ).map((r) => r.measure_key);
 
 /** The participant's local acoustic measures that have a value: recording, measure key, value. */
 export const timelineLocalValues = (
-  db: Db,
+  q: Queryable,
   participantId: number,
-): { recording_id: number; measure: string; value: number }[] =>
-  stmt(
-    db,
+): Promise<{ recording_id: number; measure: string; value: number }[]> =>
+  q.all<{ recording_id: number; measure: string; value: number }>(
     `SELECT lm.recording_id, lm.measure, lm.value FROM local_measures lm JOIN recordings r ON r.id = lm.recording_id
      WHERE r.participant_id = ? AND lm.value IS NOT NULL`,
-  ).all(participantId) as { recording_id: number; measure: string; value: number }[];
+    [participantId],
+  );

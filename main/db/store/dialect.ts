@@ -64,7 +64,7 @@ export const numberPlaceholders = (sql: string): string => {
 };
 
 /** The index after a quoted string, quoted name or comment starting at `i`; `i` when none starts there. */
-const skipQuoted = (sql: string, i: number): number => {
+export const skipQuoted = (sql: string, i: number): number => {
   const c = sql[i]!;
   if (c === "'" || c === '"') {
     let j = i + 1;

@@ -39,7 +39,11 @@ async function* iterateOnOwnClient<Row>(
   }
 }
 
-const attemptTransaction = async <T>(pool: pg.Pool, fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+const attemptTransaction = async <T>(
+  pool: pg.Pool,
+  fn: (tx: Queryable) => Promise<T>,
+  begin = BEGIN_TRANSACTION,
+): Promise<T> => {
   const client = await pool.connect();
   let open = true;
   let broken: Error | undefined;
@@ -49,7 +53,7 @@ const attemptTransaction = async <T>(pool: pg.Pool, fn: (tx: Queryable) => Promi
     return query(text, params);
   };
   try {
-    await query(BEGIN_TRANSACTION, []);
+    await query(begin, []);
     const result = await fn(pgSession(guarded, () => true));
     await query('COMMIT', []);
     return result;
@@ -61,6 +65,9 @@ const attemptTransaction = async <T>(pool: pg.Pool, fn: (tx: Queryable) => Promi
     client.release(broken);
   }
 };
+
+/** A snapshot (Store.snapshot): one view of the database, on a client of its own, holding no one up. */
+const BEGIN_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
 export const pgStore = (pool: pg.Pool): Store => {
   const outside = pgSession(
@@ -76,6 +83,7 @@ export const pgStore = (pool: pg.Pool): Store => {
     iterate: <Row>(sql: string, params?: readonly SqlValue[]) => iterateOnOwnClient<Row>(pool, sql, params),
     transaction: (fn, options) =>
       withConflictRetry(() => attemptTransaction(pool, fn), options?.repeatable === true),
+    snapshot: (fn) => attemptTransaction(pool, fn, BEGIN_SNAPSHOT),
     close: () => pool.end(),
   };
 };

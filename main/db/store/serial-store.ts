@@ -44,7 +44,14 @@ async function* heldIteration<Row>(serial: Serial, rows: () => AsyncIterable<Row
   }
 }
 
-export const serialStore = (engine: Store['engine'], conn: Connection): Store => {
+/** A read-only view of its own for `Store.snapshot`; absent: the snapshot is a transaction of the store's. */
+export type SnapshotOpener = <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
+
+export const serialStore = (
+  engine: Store['engine'],
+  conn: Connection,
+  ownSnapshot?: SnapshotOpener,
+): Store => {
   const serial = new Serial();
   const turn = <T>(task: () => Promise<T>): Promise<T> => {
     if (insideTransaction.getStore() === serial)
@@ -80,6 +87,7 @@ export const serialStore = (engine: Store['engine'], conn: Connection): Store =>
       return heldIteration(serial, () => conn.iterate<Row>(sql, params));
     },
     transaction,
+    snapshot: ownSnapshot ?? ((fn) => transaction(fn)),
     close: () => serial.run(() => conn.close()),
   };
 };

@@ -3,12 +3,12 @@
  * same file, pragmas and durability, every pending migration applied). One connection; transactions
  * are BEGIN IMMEDIATE ... COMMIT, one after another (./serial-store.ts).
  */
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { openStudyDb, type OpenedDb } from '../open';
 import { stmt } from '../statements';
 import { SQLITE } from './dialect';
-import { serialStore, type Connection } from './serial-store';
-import type { SqlValue, Store } from './types';
+import { serialStore, type Connection, type SnapshotOpener } from './serial-store';
+import type { Queryable, SqlValue, Store } from './types';
 
 /** Rows a large result hands over at a time. */
 export const ITERATE_BATCH = 500;
@@ -45,8 +45,42 @@ export const sqliteConnection = (db: Database.Database): Connection => ({
   close: async () => void db.close(),
 });
 
+/**
+ * The connection a snapshot reads through, for the repositories that still take a better-sqlite3
+ * handle (the store sweep's transition: gone once every repository takes the store).
+ */
+const snapshotHandles = new WeakMap<Queryable, Database.Database>();
+export const snapshotHandle = (q: Queryable): Database.Database | undefined => snapshotHandles.get(q);
+
+/**
+ * A snapshot of a study file: a read-only connection of its own in one read transaction, so a long
+ * read neither waits for the engine's connection nor holds it, and sees the study as it was when it
+ * began (WAL keeps that view while the engine writes).
+ */
+const fileSnapshot =
+  (db: Database.Database): SnapshotOpener =>
+  async (fn) => {
+    const reader = new Database(db.name, { readonly: true, fileMustExist: true });
+    try {
+      reader.pragma('busy_timeout = 5000');
+      // A long read passes each page once: a small page cache does (the engine's connection keeps its own).
+      reader.pragma('cache_size = -4000');
+      reader.exec('BEGIN');
+      const q = sqliteConnection(reader);
+      snapshotHandles.set(q, reader);
+      return await fn(q);
+    } finally {
+      if (reader.inTransaction) reader.exec('COMMIT');
+      reader.close();
+    }
+  };
+
 /** A store over an open better-sqlite3 handle (the same one today's synchronous code uses). */
-export const sqliteStore = (db: Database.Database): Store => serialStore('sqlite', sqliteConnection(db));
+export const sqliteStore = (db: Database.Database): Store => {
+  // In memory there is no second connection: the snapshot is a transaction on this one.
+  const inMemory = db.memory || db.name === '';
+  return serialStore('sqlite', sqliteConnection(db), inMemory ? undefined : fileSnapshot(db));
+};
 
 /** Opens (and migrates) a study database file as a store. */
 export const openSqliteStore = (path: string): { store: Store; migration: OpenedDb['migration'] } => {

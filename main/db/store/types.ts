@@ -40,5 +40,14 @@ export interface Store extends Queryable {
    * for the transaction to end (on SQLite's single connection, transactions run one after another).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `fn` over a consistent, read-only view of the database as it is when `fn` starts, on a
+   * connection of its own where the engine allows one (a SQLite file: a second, read-only connection;
+   * PostgreSQL: a pool client in a REPEATABLE READ READ ONLY transaction): the store's other callers
+   * keep reading and writing meanwhile, and `fn` sees none of their writes. Long reads (an export)
+   * go through it. Where there is only the one connection (an in-memory SQLite, PGlite), `fn` runs
+   * in a transaction of the store's, which holds that connection until it ends.
+   */
+  snapshot<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

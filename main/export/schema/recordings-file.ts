@@ -6,6 +6,7 @@ import { RECORDED_AT_SOURCES, UPLOAD_STATES } from '../../../shared/states';
 import { col, fileNameOf, type ExportColumn } from '../column';
 import { qualityColumns } from '../local-columns';
 import { visitColumns } from '../visit-files';
+import { conversionColumns } from '../conversion-columns';
 import { type RecordingCtx } from './contexts';
 import { simulatedOf, provenanceText, SIMULATED_MEANING } from './columns';
 import { RECORDINGS_FILE, type ExportFile, file } from './file';
@@ -132,6 +133,7 @@ const sourceFileColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
     (c) => c.r.converted === 1,
     { required: true },
   ),
+  ...conversionColumns<C>(),
 ];
 
 /** What the workstation knows of the recording: its upload state, exclusion and history. */

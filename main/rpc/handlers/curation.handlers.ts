@@ -9,14 +9,18 @@ import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContract> => {
   const { service } = d;
-  const done = <T>(r: { ok: true; value: T } | { ok: false; error: Parameters<typeof fromProblem>[0] }) =>
-    r.ok ? ok(r.value) : fromProblem(r.error);
+  const done = async <T>(
+    answer: Promise<{ ok: true; value: T } | { ok: false; error: Parameters<typeof fromProblem>[0] }>,
+  ) => {
+    const r = await answer;
+    return r.ok ? ok(r.value) : fromProblem(r.error);
+  };
   return {
-    'curation.recording': ({ recordingId }) => {
-      const s = service.curationStateOfRecording(recordingId);
+    'curation.recording': async ({ recordingId }) => {
+      const s = await service.curationStateOfRecording(recordingId);
       return s ? ok({ ...s, provenance: [...s.provenance] }) : notFound('recording');
     },
-    'curation.study': ({ studyId, limit }) => ok(service.curationOfStudy(studyId, limit)),
+    'curation.study': async ({ studyId, limit }) => ok(await service.curationOfStudy(studyId, limit)),
     'curation.reassignRecording': ({ recordingId, participantId, session, reason }) =>
       done(
         service.reassignRecording(
@@ -39,9 +43,10 @@ export const curationHandlers = (d: HostDeps): HandlersOf<typeof curationContrac
     'curation.undoAct': ({ actId, reason }) => done(service.undoCuration(actId, reason)),
     'curation.dismissItem': ({ recordingId, reason }) =>
       done(service.dismissNeedsYouItem(recordingId, reason)),
-    'curation.dismissed': ({ studyId, batchId }) =>
-      ok(service.dismissedNeedsYouItems(studyId, batchId ?? null)),
-    'curation.participant': ({ participantId }) => ok(service.curationOfParticipant(participantId)),
+    'curation.dismissed': async ({ studyId, batchId }) =>
+      ok(await service.dismissedNeedsYouItems(studyId, batchId ?? null)),
+    'curation.participant': async ({ participantId }) =>
+      ok(await service.curationOfParticipant(participantId)),
     'curation.planOfMerge': ({ fromId, intoId }) => done(service.previewMerge(fromId, intoId)),
     'curation.mergeParticipants': ({ fromId, intoId, reason }) =>
       done(service.mergeParticipants(fromId, intoId, reason)),

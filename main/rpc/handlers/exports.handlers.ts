@@ -29,8 +29,8 @@ export const exportsHandlers = (d: HostDeps): HandlersOf<typeof exportsContract>
   const { service } = d;
   const running = new Map<string, AbortController>();
   return {
-    'exports.options': ({ studyId }) => {
-      const offer = service.exportOffer(studyId, d.sandbox.profileIds());
+    async 'exports.options'({ studyId }) {
+      const offer = await service.exportOffer(studyId, d.sandbox.profileIds());
       if (!offer) return notFound('study');
       return ok({
         participants: offer.participants,

@@ -12,8 +12,8 @@ const apiErrorOf = (e: StoredUploadError | null) =>
 export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsContract> => {
   const { service } = d;
   return {
-    'recordings.page': (q) => ok(service.recordingPage(q)),
-    'recordings.rows': ({ ids }) => ok(service.recordingRows(ids)),
+    'recordings.page': async (q) => ok(await service.recordingPage(q)),
+    'recordings.rows': async ({ ids }) => ok(await service.recordingRows(ids)),
     'recordings.retry': async ({ recordingIds }) =>
       ok(await service.retryRecordings(recordingIds, new Date(d.now()).toISOString())),
     'recordings.retryable': async ({ studyId, batchId }) => ok(await service.safeToRetry(studyId, batchId)),
@@ -23,8 +23,8 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       ok({ done: await service.resolveUncertain(recordingId, decision) }),
     'recordings.insistDuplicate': async ({ recordingId }) =>
       ok({ done: await service.insistOnDuplicate(recordingId) }),
-    'recordings.detail': ({ recordingId }) => {
-      const f = service.recordingFacts(recordingId);
+    'recordings.detail': async ({ recordingId }) => {
+      const f = await service.recordingFacts(recordingId);
       if (!f) return notFound('recording');
       const { view, uploadError, ...rest } = f;
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });

@@ -4,8 +4,13 @@ import type { HandlersOf } from '../router';
 import { notFound, type HostDeps } from './deps';
 
 export const timelineHandlers = (d: HostDeps): HandlersOf<typeof timelineContract> => ({
-  'timeline.participant': ({ participantId, baselineSessions, measures, includeAfterWithdrawal }) => {
-    const t = d.service.timeline(participantId, baselineSessions, measures, includeAfterWithdrawal ?? false);
+  'timeline.participant': async ({ participantId, baselineSessions, measures, includeAfterWithdrawal }) => {
+    const t = await d.service.timeline(
+      participantId,
+      baselineSessions,
+      measures,
+      includeAfterWithdrawal ?? false,
+    );
     return t ? ok(t) : notFound('participant');
   },
 });

@@ -27,8 +27,8 @@ export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> =
       const v = service.participantVisits(participantId, d.now());
       return v ? ok(v) : notFound('participant');
     },
-    'visits.setStatus': ({ participantId, ...change }) => {
-      const r = service.setParticipantStatus(participantId, change, d.now());
+    'visits.setStatus': async ({ participantId, ...change }) => {
+      const r = await service.setParticipantStatus(participantId, change, d.now());
       return r.ok ? r : fromProblem(r.error);
     },
     'visits.setBaseline': ({ participantId, date }) => {

@@ -8,26 +8,38 @@ import { err, ok, type Result } from '../../../shared/result';
 import { UPLOAD_STATES_SENT } from '../../../shared/states';
 import { curationRecorder } from '../../curation/recorder';
 import type { Db } from '../../db/open';
+import type { Store } from '../../db/store/types';
 import type { Engine } from '../engine.service';
 import { problem, type ServiceContext, type ServiceProblem } from '../service-context';
 
 export interface ActContext {
+  readonly store: Store;
+  /** The same connection, for the repositories that do not take the store yet. */
   readonly db: Db;
   /** The clock as ISO 8601. */
   readonly iso: () => string;
   readonly cleanReason: ReturnType<typeof curationRecorder>['cleanReason'];
   readonly record: ReturnType<typeof curationRecorder>['record'];
+  readonly recordIn: ReturnType<typeof curationRecorder>['recordIn'];
   /** Wakes the engine (an act moved recordings or gave it something to send). */
   readonly wake: () => void;
 }
 
 export const actContext = (ctx: ServiceContext, engine: Engine): ActContext => {
-  const { cleanReason, record } = curationRecorder(ctx);
-  return { db: ctx.db, iso: ctx.iso, cleanReason, record, wake: () => engine.service.wake() };
+  const { cleanReason, record, recordIn } = curationRecorder(ctx);
+  return {
+    store: ctx.store,
+    db: ctx.db,
+    iso: ctx.iso,
+    cleanReason,
+    record,
+    recordIn,
+    wake: () => engine.service.wake(),
+  };
 };
 
 /** What an act answers: the act's id and a warning, or a refusal in the researcher's words. */
-export type ActResult = Result<CurationDone, ServiceProblem>;
+export type ActResult = Promise<Result<CurationDone, ServiceProblem>>;
 
 /** Upload states in which something of the recording may have reached the service. */
 export const SENT_STATES = new Set<string>(UPLOAD_STATES_SENT);

@@ -16,10 +16,12 @@ import {
   mergeParticipant,
   recordingsOfParticipant,
   setMergedInto,
+  type MergedRecording,
   type MergeParticipant,
 } from '../../db/repos/participant-merge.repo';
 import { setBaselineDate } from '../../db/repos/participant-status.repo';
 import type { Db } from '../../db/open';
+import type { Queryable } from '../../db/store/types';
 import { problem, type ServiceProblem } from '../service-context';
 import { SENT_STATES, requiredReason, type ActContext, type ActResult } from './acts';
 
@@ -49,13 +51,13 @@ const wasSent = (r: { uploadState: string; serviceRecordingId: string | null }):
   SENT_STATES.has(r.uploadState) || r.serviceRecordingId !== null;
 
 /** The two participants of a merge, if they are two participants of one study. */
-const mergeSides = (
-  db: Db,
+const mergeSides = async (
+  q: Queryable,
   fromId: number,
   intoId: number,
-): Result<{ from: MergeParticipant; into: MergeParticipant }, ServiceProblem> => {
-  const from = mergeParticipant(db, fromId);
-  const into = mergeParticipant(db, intoId);
+): Promise<Result<{ from: MergeParticipant; into: MergeParticipant }, ServiceProblem>> => {
+  const from = await mergeParticipant(q, fromId);
+  const into = await mergeParticipant(q, intoId);
   if (!from || !into)
     return err(problem('There is no such participant.', 'Check the codes (voicescope status lists them).'));
   if (from.studyId !== into.studyId)
@@ -84,13 +86,13 @@ const mergeRefusal = (
 
 export const previewMerge =
   (c: ActContext) =>
-  (fromId: number, intoId: number): Result<MergePreview, ServiceProblem> => {
-    const { db } = c;
-    const s = mergeSides(db, fromId, intoId);
+  async (fromId: number, intoId: number): Promise<Result<MergePreview, ServiceProblem>> => {
+    const { store } = c;
+    const s = await mergeSides(store, fromId, intoId);
     if (!s.ok) return s;
     const { from, into } = s.value;
-    const fromRecs = recordingsOfParticipant(db, from.id);
-    const intoRecs = recordingsOfParticipant(db, into.id);
+    const fromRecs = await recordingsOfParticipant(store, from.id);
+    const intoRecs = await recordingsOfParticipant(store, into.id);
     const intoLabels = new Set(intoRecs.map((r) => r.session).filter((l): l is string => l !== null));
     const sessionClashes = [
       ...new Set(fromRecs.map((r) => r.session).filter((l): l is string => l !== null && intoLabels.has(l))),
@@ -99,8 +101,8 @@ export const previewMerge =
     const duplicates = fromRecs
       .filter((r) => intoByHash.has(r.contentSha256))
       .map((r) => ({ from: r.id, into: intoByHash.get(r.contentSha256)! }));
-    const fa = attributesOfParticipant(db, from.id);
-    const ia = attributesOfParticipant(db, into.id);
+    const fa = await attributesOfParticipant(store, from.id);
+    const ia = await attributesOfParticipant(store, into.id);
     const attributeConflicts = Object.keys(fa)
       .filter((k) => ia[k] !== undefined && ia[k] !== fa[k])
       .map((key) => ({ key, from: fa[key]!, into: ia[key]! }));
@@ -125,7 +127,7 @@ interface MergePlan {
   readonly intoAttrs: Record<string, string>;
   /** Attributes only `from` has, copied over. */
   readonly copied: string[];
-  readonly recs: ReturnType<typeof recordingsOfParticipant>;
+  readonly recs: readonly MergedRecording[];
   /** The recordings already sent, analysed under `from`'s account. */
   readonly sent: ReadonlySet<number>;
   readonly at: string;
@@ -134,14 +136,14 @@ interface MergePlan {
   readonly before: MergeState;
 }
 
-const mergePlan = (c: ActContext, fromId: number, intoId: number): MergePlan => {
-  const { db } = c;
-  const from = mergeParticipant(db, fromId)!;
-  const into = mergeParticipant(db, intoId)!;
-  const fromAttrs = attributesOfParticipant(db, from.id);
-  const intoAttrs = attributesOfParticipant(db, into.id);
+const mergePlan = async (c: ActContext, fromId: number, intoId: number): Promise<MergePlan> => {
+  const { store } = c;
+  const from = (await mergeParticipant(store, fromId))!;
+  const into = (await mergeParticipant(store, intoId))!;
+  const fromAttrs = await attributesOfParticipant(store, from.id);
+  const intoAttrs = await attributesOfParticipant(store, into.id);
   const copied = Object.keys(fromAttrs).filter((k) => intoAttrs[k] === undefined);
-  const recs = recordingsOfParticipant(db, from.id);
+  const recs = await recordingsOfParticipant(store, from.id);
   const sent = new Set(recs.filter(wasSent).map((r) => r.id));
   const at = c.iso();
   const baseline = into.baselineDate ?? from.baselineDate;
@@ -208,24 +210,24 @@ const mergeAfter = (plan: MergePlan, act: number, duplicates: MergePreview['dupl
 };
 
 /** Moves the recordings, copies the attributes and the baseline date, and marks `from` merged. */
-const applyMerge = (db: Db, plan: MergePlan, after: MergeAfter): void => {
+const applyMerge = async (tx: Queryable, db: Db, plan: MergePlan, after: MergeAfter): Promise<void> => {
   const { from, into, fromAttrs, copied, at, baseline } = plan;
   const sessions = new Map(plan.recs.map((r) => [r.id, r.session]));
   for (const m of after.recordings)
-    moveRecording(db, m.id, into.id, sessions.get(m.id) ?? null, m.provenance);
+    await moveRecording(tx, m.id, into.id, sessions.get(m.id) ?? null, m.provenance);
   writeAttributes(
     db,
     copied.map((key) => ({ participantId: into.id, key, value: fromAttrs[key]! })),
     at,
   );
   if (baseline !== into.baselineDate) setBaselineDate(db, into.id, baseline);
-  setMergedInto(db, from.id, into.id, at);
+  await setMergedInto(tx, from.id, into.id, at);
 };
 
 export const mergeParticipants = (c: ActContext) => {
   const preview = previewMerge(c);
-  return (fromId: number, intoId: number, reasonIn: string): ActResult => {
-    const { db, record } = c;
+  return async (fromId: number, intoId: number, reasonIn: string): ActResult => {
+    const { store, db, recordIn } = c;
     const reason = requiredReason(
       c,
       reasonIn,
@@ -235,58 +237,63 @@ export const mergeParticipants = (c: ActContext) => {
       ),
     );
     if (!reason.ok) return reason;
-    const p = preview(fromId, intoId);
+    const p = await preview(fromId, intoId);
     if (!p.ok) return p;
     if (p.value.refusal !== null)
       return err(problem(`The merge cannot be done: ${p.value.refusal}`, 'Mend that, then merge again.'));
-    const plan = mergePlan(c, fromId, intoId);
+    const plan = await mergePlan(c, fromId, intoId);
     const { from, into, recs, sent } = plan;
     const warning = mergeWarnings(plan, p.value);
-    const act = db.transaction(() => {
-      // The act's id is the next one: the provenance notes name it so the export can join the two.
-      const after = mergeAfter(plan, nextCurationActId(db), p.value.duplicates);
-      return record(
-        {
-          studyId: from.studyId,
-          act: 'merge',
-          recordingId: null,
-          participantId: from.id,
-          reason: reason.value,
-          before: plan.before,
-          after,
-          detail: {
-            participant_before: from.id,
-            participant_after: into.id,
-            recordings: recs.length,
-            after_upload: sent.size > 0,
-            duplicates: p.value.duplicates.length,
+    const act = await store.transaction(
+      async (tx) => {
+        // The act's id is the next one: the provenance notes name it so the export can join the two.
+        const after = mergeAfter(plan, await nextCurationActId(tx), p.value.duplicates);
+        return recordIn(
+          tx,
+          {
+            studyId: from.studyId,
+            act: 'merge',
+            recordingId: null,
+            participantId: from.id,
+            reason: reason.value,
+            before: plan.before,
+            after,
+            detail: {
+              participant_before: from.id,
+              participant_after: into.id,
+              recordings: recs.length,
+              after_upload: sent.size > 0,
+              duplicates: p.value.duplicates.length,
+            },
           },
-        },
-        () => applyMerge(db, plan, after),
-      );
-    })();
+          (t) => applyMerge(t, db, plan, after),
+        );
+      },
+      { repeatable: true },
+    );
     c.wake();
     return ok({ act, warning });
   };
 };
 
 /** Parts the participants again, if they are still as the merge left them. */
-export const undoMerge = (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
-  const { db, iso, record } = c;
+export const undoMerge = async (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
+  const { store, db, iso, record } = c;
   const was = a.after as MergeAfter;
   const back = a.before as MergeState;
-  const from = mergeParticipant(db, was.from.id);
-  const into = mergeParticipant(db, was.into.id);
+  const from = await mergeParticipant(store, was.from.id);
+  const into = await mergeParticipant(store, was.into.id);
   const changed = problem(
     'The participants have changed since this merge, so undoing it would overwrite a later change.',
     'Undo the later acts first (newest first), or make the change you want as a new act.',
   );
   if (!from || !into || from.mergedInto !== into.id) return err(changed);
-  const still = new Set(recordingsOfParticipant(db, into.id).map((r) => r.id));
+  const intoRecs = await recordingsOfParticipant(store, into.id);
+  const still = new Set(intoRecs.map((r) => r.id));
   if (was.recordings.some((r) => !still.has(r.id))) return err(changed);
-  const sessions = new Map(recordingsOfParticipant(db, into.id).map((r) => [r.id, r.session]));
-  const now = attributesOfParticipant(db, into.id);
-  const act = record(
+  const sessions = new Map(intoRecs.map((r) => [r.id, r.session]));
+  const now = await attributesOfParticipant(store, into.id);
+  const act = await record(
     {
       studyId: a.studyId,
       act: 'undo',
@@ -303,9 +310,9 @@ export const undoMerge = (c: ActContext, a: CurationActRow, reason: string | nul
         recordings: back.recordings.length,
       },
     },
-    () => {
+    async (tx) => {
       for (const r of back.recordings)
-        moveRecording(db, r.id, from.id, sessions.get(r.id) ?? null, r.provenance);
+        await moveRecording(tx, r.id, from.id, sessions.get(r.id) ?? null, r.provenance);
       // Copied attributes go, unless the researcher has changed them since.
       writeAttributes(
         db,
@@ -316,7 +323,7 @@ export const undoMerge = (c: ActContext, a: CurationActRow, reason: string | nul
       );
       if (into.baselineDate === was.into.baselineDate && back.into.baselineDate !== was.into.baselineDate)
         setBaselineDate(db, into.id, back.into.baselineDate);
-      setMergedInto(db, from.id, null, null);
+      await setMergedInto(tx, from.id, null, null);
     },
   );
   c.wake();

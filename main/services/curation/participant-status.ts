@@ -23,38 +23,42 @@ interface StatusState {
  * `participant_status_changed`), undoable from the participant's acts; false when there is no such
  * participant. The rules on the change itself (a withdrawal needs its reason) are the visits service's.
  */
-export const changeStatusAsAct = (
+export const changeStatusAsAct = async (
   ctx: ServiceContext,
   participantId: number,
   change: { status: ParticipantStatus; on: string; reason: string | null },
-): boolean => {
+): Promise<boolean> => {
   const p = participantStatus(ctx.db, participantId);
   if (!p) return false;
-  const { record } = curationRecorder(ctx);
+  const { recordIn } = curationRecorder(ctx);
   const at = ctx.iso();
   const before: StatusState = { status: p.status, on: p.statusOn, reason: p.statusReason };
-  ctx.db.transaction(() => {
-    // The change first, so that its history row's id goes into the act (undo removes that row).
-    const history = writeParticipantStatus(ctx.db, participantId, change, at);
-    record(
-      {
-        studyId: p.studyId,
-        act: 'status',
-        recordingId: null,
-        participantId,
-        reason: change.reason,
-        before,
-        after: { status: change.status, on: change.on, reason: change.reason, history },
-        detail: { before: p.status, after: change.status, on: change.on },
-      },
-      () => undefined,
-    );
-  })();
+  await ctx.store.transaction(
+    async (tx) => {
+      // The change first, so that its history row's id goes into the act (undo removes that row).
+      const history = writeParticipantStatus(ctx.db, participantId, change, at);
+      await recordIn(
+        tx,
+        {
+          studyId: p.studyId,
+          act: 'status',
+          recordingId: null,
+          participantId,
+          reason: change.reason,
+          before,
+          after: { status: change.status, on: change.on, reason: change.reason, history },
+          detail: { before: p.status, after: change.status, on: change.on },
+        },
+        async () => undefined,
+      );
+    },
+    { repeatable: true },
+  );
   return true;
 };
 
 /** Puts the status back as the act found it, if it is still as the act left it. */
-export const undoStatus = (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
+export const undoStatus = async (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
   const { db, record } = c;
   const was = a.after as StatusState & { history: number };
   const back = a.before as StatusState;
@@ -66,7 +70,7 @@ export const undoStatus = (c: ActContext, a: CurationActRow, reason: string | nu
         'Undo the later change first, or set the status you want as a new change.',
       ),
     );
-  const act = record(
+  const act = await record(
     {
       studyId: a.studyId,
       act: 'undo',
@@ -79,7 +83,7 @@ export const undoStatus = (c: ActContext, a: CurationActRow, reason: string | nu
       after: back,
       detail: { before: was.status, after: back.status },
     },
-    () => restoreParticipantStatus(db, now.id, back, was.history),
+    async () => restoreParticipantStatus(db, now.id, back, was.history),
   );
   return ok({ act, warning: null });
 };

@@ -16,15 +16,15 @@ import { NO_RECORDING, RECORDING_CHANGED, type ActContext, type ActResult, type 
 class NotNeverSent extends Error {}
 
 export const deleteNeverSentRecording = (c: ActContext) => {
-  const deleteIt = (recordingId: number, reasonIn?: string): ActResult => {
-    const { db, cleanReason, record } = c;
+  const deleteIt = async (recordingId: number, reasonIn?: string): ActResult => {
+    const { store, cleanReason, record } = c;
     const reason = cleanReason(reasonIn);
     if (!reason.ok) return reason;
-    const r = curatedRecording(db, recordingId);
-    const snapshot = recordingSnapshot(db, recordingId);
+    const r = await curatedRecording(store, recordingId);
+    const snapshot = await recordingSnapshot(store, recordingId);
     if (!r || !snapshot) return err(NO_RECORDING);
     let deleted = false;
-    const act = record(
+    const act = await record(
       {
         studyId: r.studyId,
         act: 'delete_unsent',
@@ -33,17 +33,17 @@ export const deleteNeverSentRecording = (c: ActContext) => {
         before: snapshot,
         after: null,
       },
-      () => {
-        deleted = deleteNeverSent(db, recordingId);
+      async (tx) => {
+        deleted = await deleteNeverSent(tx, recordingId);
         // Refused: roll back the transaction (nothing written, not even the act).
         if (!deleted) throw new NotNeverSent();
       },
     );
     return ok({ act, warning: null });
   };
-  return (recordingId: number, reason?: string): ActResult => {
+  return async (recordingId: number, reason?: string): ActResult => {
     try {
-      return deleteIt(recordingId, reason);
+      return await deleteIt(recordingId, reason);
     } catch (e) {
       if (!(e instanceof NotNeverSent)) throw e;
       return err(
@@ -57,11 +57,11 @@ export const deleteNeverSentRecording = (c: ActContext) => {
 };
 
 /** Puts a deleted recording back from the act's snapshot, if nothing has taken its place. */
-export const undoDeletion = (c: ActContext, a: CurationActRow, base: UndoBase): ActResult => {
-  const { db } = c;
-  if (recordingExists(db, base.recordingId)) return err(RECORDING_CHANGED);
+export const undoDeletion = async (c: ActContext, a: CurationActRow, base: UndoBase): ActResult => {
+  const { store } = c;
+  if (await recordingExists(store, base.recordingId)) return err(RECORDING_CHANGED);
   const snapshot = a.before as RecordingSnapshot;
-  const participant = participantOfStudy(db, snapshot.recording['participant_id'] as number);
+  const participant = await participantOfStudy(store, snapshot.recording['participant_id'] as number);
   if (!participant)
     return err(
       problem(
@@ -69,7 +69,9 @@ export const undoDeletion = (c: ActContext, a: CurationActRow, base: UndoBase): 
         'Import the file again under the right participant.',
       ),
     );
-  const act = c.record({ ...base, before: null, after: snapshot }, () => reinsertRecording(db, snapshot));
+  const act = await c.record({ ...base, before: null, after: snapshot }, (tx) =>
+    reinsertRecording(tx, snapshot),
+  );
   c.wake();
   return ok({ act, warning: null });
 };

@@ -31,8 +31,8 @@ export const exclusionOf = (r: CuratedRecording): Exclusion => ({
 
 export const excludeRecording =
   (c: ActContext) =>
-  (recordingId: number, reasonIn: string): ActResult => {
-    const { db, iso, record } = c;
+  async (recordingId: number, reasonIn: string): ActResult => {
+    const { store, iso, record } = c;
     const reason = requiredReason(
       c,
       reasonIn,
@@ -42,13 +42,13 @@ export const excludeRecording =
       ),
     );
     if (!reason.ok) return reason;
-    const r = curatedRecording(db, recordingId);
+    const r = await curatedRecording(store, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.excludedAt !== null)
       return err(problem('This recording is already excluded.', 'Restore it first to exclude it anew.'));
     const at = iso();
     const after: Exclusion = { excluded: true, at, reason: reason.value };
-    const act = record(
+    const act = await record(
       {
         studyId: r.studyId,
         act: 'exclude',
@@ -57,22 +57,22 @@ export const excludeRecording =
         before: exclusionOf(r),
         after,
       },
-      () => setExclusion(db, recordingId, at, reason.value),
+      (tx) => setExclusion(tx, recordingId, at, reason.value),
     );
     return ok({ act, warning: null });
   };
 
 export const restoreRecording =
   (c: ActContext) =>
-  (recordingId: number, reasonIn?: string): ActResult => {
-    const { db, cleanReason, record } = c;
+  async (recordingId: number, reasonIn?: string): ActResult => {
+    const { store, cleanReason, record } = c;
     const reason = cleanReason(reasonIn);
     if (!reason.ok) return reason;
-    const r = curatedRecording(db, recordingId);
+    const r = await curatedRecording(store, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.excludedAt === null) return err(problem('This recording is not excluded.', 'Nothing to restore.'));
     const after: Exclusion = { excluded: false, at: null, reason: null };
-    const act = record(
+    const act = await record(
       {
         studyId: r.studyId,
         act: 'restore',
@@ -81,13 +81,13 @@ export const restoreRecording =
         before: exclusionOf(r),
         after,
       },
-      () => setExclusion(db, recordingId, null, null),
+      (tx) => setExclusion(tx, recordingId, null, null),
     );
     return ok({ act, warning: null });
   };
 
 /** Puts the exclusion back as an exclude or a restore found it, if the recording is still as that act left it. */
-export const undoExclusion = (
+export const undoExclusion = async (
   c: ActContext,
   a: CurationActRow,
   r: CuratedRecording,
@@ -97,8 +97,8 @@ export const undoExclusion = (
   const was = a.after as Exclusion;
   if (now.excluded !== was.excluded) return err(RECORDING_CHANGED);
   const back = a.before as Exclusion;
-  const act = c.record({ ...base, before: now, after: back }, () =>
-    setExclusion(c.db, base.recordingId, back.excluded ? back.at : null, back.excluded ? back.reason : null),
+  const act = await c.record({ ...base, before: now, after: back }, (tx) =>
+    setExclusion(tx, base.recordingId, back.excluded ? back.at : null, back.excluded ? back.reason : null),
   );
   return ok({ act, warning: null });
 };

@@ -40,15 +40,15 @@ export const filingOf = (r: CuratedRecording): Filing => ({
 
 export const reassignRecording =
   (c: ActContext) =>
-  (
+  async (
     recordingId: number,
     to: { participantId?: number; session?: string | null },
     reasonIn?: string,
   ): ActResult => {
-    const { db, iso, cleanReason, record } = c;
+    const { store, iso, cleanReason, recordIn } = c;
     const reason = cleanReason(reasonIn);
     if (!reason.ok) return reason;
-    const r = curatedRecording(db, recordingId);
+    const r = await curatedRecording(store, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.uploadState === 'uploading')
       return err(
@@ -57,7 +57,7 @@ export const reassignRecording =
           'Wait until its upload has finished (or is marked uncertain), then reassign it.',
         ),
       );
-    const target = to.participantId === undefined ? null : participantOfStudy(db, to.participantId);
+    const target = to.participantId === undefined ? null : await participantOfStudy(store, to.participantId);
     if (to.participantId !== undefined && (!target || target.studyId !== r.studyId))
       return err(
         problem('That participant is not in this study.', 'Choose a participant of the same study.'),
@@ -87,40 +87,43 @@ export const reassignRecording =
             },
           ]
         : [...r.provenance];
-    let after: Filing | null = null;
-    const act = db.transaction(() => {
-      const next = nextCurationActId(db);
-      after = {
-        participantId,
-        participant: target?.code ?? r.participantCode,
-        session,
-        provenance: provenance(next),
-      };
-      const a = after;
-      return record(
-        {
-          studyId: r.studyId,
-          act: 'reassign',
-          recordingId,
-          reason: reason.value,
-          before,
-          after: a,
-          detail: {
-            participant_before: r.participantId,
-            participant_after: participantId,
-            session_changed: session !== r.session,
-            after_upload: sent,
+    const act = await store.transaction(
+      async (tx) => {
+        const next = await nextCurationActId(tx);
+        const after: Filing = {
+          participantId,
+          participant: target?.code ?? r.participantCode,
+          session,
+          provenance: provenance(next),
+        };
+        const a = after;
+        return recordIn(
+          tx,
+          {
+            studyId: r.studyId,
+            act: 'reassign',
+            recordingId,
+            reason: reason.value,
+            before,
+            after: a,
+            detail: {
+              participant_before: r.participantId,
+              participant_after: participantId,
+              session_changed: session !== r.session,
+              after_upload: sent,
+            },
           },
-        },
-        () => moveRecording(db, recordingId, participantId, session, a.provenance),
-      );
-    })();
+          (t) => moveRecording(t, recordingId, participantId, session, a.provenance),
+        );
+      },
+      { repeatable: true },
+    );
     c.wake();
     return ok({ act, warning });
   };
 
 /** Files the recording back where the reassignment found it, if it is still where that act left it. */
-export const undoReassign = (
+export const undoReassign = async (
   c: ActContext,
   a: CurationActRow,
   r: CuratedRecording,
@@ -129,16 +132,16 @@ export const undoReassign = (
   const was = a.after as Filing;
   const back = a.before as Filing;
   if (r.participantId !== was.participantId || r.session !== was.session) return err(RECORDING_CHANGED);
-  if (!participantOfStudy(c.db, back.participantId))
+  if (!(await participantOfStudy(c.store, back.participantId)))
     return err(problem('The participant it was filed under no longer exists.', 'Reassign it as a new act.'));
-  const act = c.record(
+  const act = await c.record(
     {
       ...base,
       before: filingOf(r),
       after: back,
       detail: { participant_before: r.participantId, participant_after: back.participantId },
     },
-    () => moveRecording(c.db, base.recordingId, back.participantId, back.session, back.provenance),
+    (tx) => moveRecording(tx, base.recordingId, back.participantId, back.session, back.provenance),
   );
   c.wake();
   return ok({ act, warning: null });

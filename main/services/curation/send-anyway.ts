@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../../shared/api/vocabulary';
 import { err, ok } from '../../../shared/result';
-import { reopenBatchesOfOnDb } from '../../db/repos/batches.repo';
+import { reopenBatchesOf } from '../../db/repos/batches.repo';
 import { curatedRecording, moveUploadState, type CuratedRecording } from '../../db/repos/curation.repo';
 import { problem } from '../service-context';
 import { NO_RECORDING, requiredReason, type ActContext, type ActResult, type UndoBase } from './acts';
@@ -27,15 +27,15 @@ const hardLimit = (r: CuratedRecording): string | null => {
 
 export const sendRefusedAnyway =
   (c: ActContext) =>
-  (recordingId: number, reasonIn: string): ActResult => {
-    const { db, iso, record } = c;
+  async (recordingId: number, reasonIn: string): ActResult => {
+    const { store, iso, record } = c;
     const reason = requiredReason(
       c,
       reasonIn,
       problem('Say why this file is sent anyway.', 'Give a reason such as "speech estimate too strict".'),
     );
     if (!reason.ok) return reason;
-    const r = curatedRecording(db, recordingId);
+    const r = await curatedRecording(store, recordingId);
     if (!r) return err(NO_RECORDING);
     if (r.uploadState !== 'refused_locally')
       return err(problem('This recording was not refused locally.', 'Nothing to send anyway.'));
@@ -48,7 +48,7 @@ export const sendRefusedAnyway =
         ),
       );
     const to = r.accountId ? 'queued' : 'pending';
-    const act = record(
+    const act = await record(
       {
         studyId: r.studyId,
         act: 'send_anyway',
@@ -57,9 +57,9 @@ export const sendRefusedAnyway =
         before: { uploadState: 'refused_locally' },
         after: { uploadState: to },
       },
-      () => {
-        moveUploadState(db, recordingId, 'refused_locally', to);
-        reopenBatchesOfOnDb(db, [recordingId], iso());
+      async (tx) => {
+        await moveUploadState(tx, recordingId, 'refused_locally', to);
+        await reopenBatchesOf(tx, [recordingId], iso());
       },
     );
     c.wake();
@@ -67,7 +67,7 @@ export const sendRefusedAnyway =
   };
 
 /** Refuses the file locally again, while it waits to be sent. */
-export const undoSendAnyway = (c: ActContext, r: CuratedRecording, base: UndoBase): ActResult => {
+export const undoSendAnyway = async (c: ActContext, r: CuratedRecording, base: UndoBase): ActResult => {
   const now = r.uploadState;
   if (now !== 'queued' && now !== 'pending')
     return err(
@@ -76,10 +76,10 @@ export const undoSendAnyway = (c: ActContext, r: CuratedRecording, base: UndoBas
         'Exclude it from analysis instead if its results should not count.',
       ),
     );
-  const act = c.record(
+  const act = await c.record(
     { ...base, before: { uploadState: now }, after: { uploadState: 'refused_locally' } },
-    () => {
-      if (!moveUploadState(c.db, base.recordingId, now, 'refused_locally'))
+    async (tx) => {
+      if (!(await moveUploadState(tx, base.recordingId, now, 'refused_locally')))
         throw new Error('upload state moved');
     },
   );

@@ -45,7 +45,10 @@ const weekly = (p: number, s: number) => {
   return d.toISOString().slice(0, 16).replace('T', ' ');
 };
 
-const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }, what: string): T => {
+export const must = <T>(
+  r: { ok: true; value: T } | { ok: false; error: { message: string } },
+  what: string,
+): T => {
   if (!r.ok) throw new Error(`${what}: ${r.error.message}`);
   return r.value;
 };

@@ -132,7 +132,7 @@ describe('local measures of a study', () => {
     const out = join(dir, 'out');
     mkdirSync(out, { recursive: true });
     const r = await runExport(
-      svc.db,
+      svc,
       { studyId: 1, timeZone: 'UTC', forms: ['long', 'wide'] },
       { outDir: out, appVersion: 'test', now: () => Date.UTC(2026, 10, 25) },
     );

@@ -47,7 +47,7 @@ const seedStudyWithJunk = () => {
 
 const exportFiles = async (studyId: number) => {
   const r = await runExport(
-    svc.db,
+    svc,
     { studyId, timeZone: 'UTC', forms: ['wide', 'summary'], analyses: ['parkinsons'] },
     { outDir: root, appVersion: 'test', now: () => NOW },
   );
@@ -64,7 +64,7 @@ const exportFiles = async (studyId: number) => {
 describe('an excluded recording', () => {
   it('stays in the exports marked with its reason, is left out of the summary, and is shown apart on the timeline', async () => {
     const { s, a, ids } = seedStudyWithJunk();
-    must(svc.excludeRecording(ids[3]!, 'test recording, =not the participant'));
+    must(await svc.excludeRecording(ids[3]!, 'test recording, =not the participant'));
     const { recordings, wide, summary } = await exportFiles(s);
     expect(recordings).toHaveLength(5);
     const junk = recordings.find((r) => r['recording'] === String(ids[3]))!;
@@ -78,7 +78,7 @@ describe('an excluded recording', () => {
     const hnr = summary.find((r) => r['participant'] === 'P-001' && r['measure'] === 'pd_hnr')!;
     // Three sessions left, all of them the baseline (k = 3): no later session, so no change yet.
     expect(hnr).toMatchObject({ n: '3', baseline_n: '3', baseline: '12', latest_value: '14', change: '' });
-    const tl = participantTimeline(svc.db, a, 3)!;
+    const tl = (await participantTimeline(svc.store, svc.db, a, 3))!;
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((p) => p.value)).toEqual([10, 12, 14]);
     expect(series.latest?.value).toBe(14);
@@ -91,8 +91,8 @@ describe('an excluded recording', () => {
 
   it('counts again once restored', async () => {
     const { s, ids } = seedStudyWithJunk();
-    must(svc.excludeRecording(ids[3]!, 'noise'));
-    must(svc.restoreRecording(ids[3]!));
+    must(await svc.excludeRecording(ids[3]!, 'noise'));
+    must(await svc.restoreRecording(ids[3]!));
     const { summary, recordings } = await exportFiles(s);
     expect(summary.find((r) => r['participant'] === 'P-001' && r['measure'] === 'pd_hnr')).toMatchObject({
       n: '4',
@@ -105,7 +105,7 @@ describe('an excluded recording', () => {
 describe('a recording reassigned after upload', () => {
   it('is exported under its new participant and session, with a provenance note naming the first account', async () => {
     const { s, b, ids } = seedStudyWithJunk();
-    const done = must(svc.reassignRecording(ids[3]!, { participantId: b, session: 'W2' }));
+    const done = must(await svc.reassignRecording(ids[3]!, { participantId: b, session: 'W2' }));
     expect(done.warning).toMatch(/P-001's account/);
     const { recordings, summary } = await exportFiles(s);
     const moved = recordings.find((r) => r['recording'] === String(ids[3]))!;

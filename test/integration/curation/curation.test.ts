@@ -59,15 +59,15 @@ const study = () => {
 };
 
 describe('reassigning a recording', () => {
-  it('moves a never-sent recording to another participant and session, with an act and an audit entry', () => {
+  it('moves a never-sent recording to another participant and session, with an act and an audit entry', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), uploadState: 'pending', session: 'W1' });
     const done = must(
-      svc.reassignRecording(r, { participantId: b, session: 'W2' }, 'filed under the wrong code'),
+      await svc.reassignRecording(r, { participantId: b, session: 'W2' }, 'filed under the wrong code'),
     );
     expect(done.warning).toBeNull();
     expect(row(r)).toMatchObject({ participant_id: b, session_label: 'W2', provenance: null });
-    const [act] = svc.curationOfRecording(r);
+    const [act] = await svc.curationOfRecording(r);
     expect(act).toMatchObject({
       id: done.act,
       act: 'reassign',
@@ -100,11 +100,11 @@ describe('reassigning a recording', () => {
     expect(verifyAuditChain(svc.db).ok).toBe(true);
   });
 
-  it('after upload, warns that the service analysed it under the first account and notes it in provenance; values move too', () => {
+  it('after upload, warns that the service analysed it under the first account and notes it in provenance; values move too', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3) });
     storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
-    const done = must(svc.reassignRecording(r, { participantId: b }));
+    const done = must(await svc.reassignRecording(r, { participantId: b }));
     expect(done.warning).toMatch(/analysed this recording under participant P-001's account/);
     const notes = JSON.parse(row(r)!.provenance!) as { note: string; act: number }[];
     expect(notes).toEqual([
@@ -121,17 +121,17 @@ describe('reassigning a recording', () => {
     expect(participantRow(b)).toMatchObject({ rec_count: 1, last_recording_at: daysAgo(3) });
   });
 
-  it('undo puts it back (provenance too) and is an act and audit entry of its own; an undo is not undone twice', () => {
+  it('undo puts it back (provenance too) and is an act and audit entry of its own; an undo is not undone twice', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), session: 'W1' });
     storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
-    const done = must(svc.reassignRecording(r, { participantId: b, session: null }));
-    const undo = must(svc.undoCuration(done.act, 'my mistake'));
+    const done = must(await svc.reassignRecording(r, { participantId: b, session: null }));
+    const undo = must(await svc.undoCuration(done.act, 'my mistake'));
     expect(row(r)).toMatchObject({ participant_id: a, session_label: 'W1', provenance: null });
     expect(
       svc.db.prepare(`SELECT DISTINCT participant_id AS p FROM measure_values WHERE recording_id = ?`).all(r),
     ).toEqual([{ p: a }]);
-    const [u, original] = svc.curationOfRecording(r);
+    const [u, original] = await svc.curationOfRecording(r);
     expect(u).toMatchObject({
       id: undo.act,
       act: 'undo',
@@ -150,43 +150,43 @@ describe('reassigning a recording', () => {
         participant_after: a,
       },
     });
-    expect(refusal(svc.undoCuration(done.act))).toMatch(/already undone/);
-    expect(refusal(svc.undoCuration(undo.act))).toMatch(/cannot be undone/);
+    expect(refusal(await svc.undoCuration(done.act))).toMatch(/already undone/);
+    expect(refusal(await svc.undoCuration(undo.act))).toMatch(/cannot be undone/);
     expect(verifyAuditChain(svc.db)).toEqual({ ok: true, entries: 2 });
   });
 
-  it('refuses a participant of another study, a recording being uploaded, and a move to where it already is', () => {
+  it('refuses a participant of another study, a recording being uploaded, and a move to where it already is', async () => {
     const { s, a, b } = study();
     const other = seedStudy(svc.db, 'Other');
     const c = seedParticipant(svc.db, other, 'Q-1');
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3) });
-    expect(refusal(svc.reassignRecording(r, { participantId: c }))).toMatch(/not in this study/);
-    expect(refusal(svc.reassignRecording(r, { participantId: a }))).toMatch(/already filed there/);
+    expect(refusal(await svc.reassignRecording(r, { participantId: c }))).toMatch(/not in this study/);
+    expect(refusal(await svc.reassignRecording(r, { participantId: a }))).toMatch(/already filed there/);
     const u = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: 'uploading' });
-    expect(refusal(svc.reassignRecording(u, { participantId: b }))).toMatch(/being uploaded right now/);
-    expect(refusal(svc.reassignRecording(9999, { participantId: b }))).toMatch(/no such recording/);
+    expect(refusal(await svc.reassignRecording(u, { participantId: b }))).toMatch(/being uploaded right now/);
+    expect(refusal(await svc.reassignRecording(9999, { participantId: b }))).toMatch(/no such recording/);
     expect(auditPage(svc.db, 0, 10).total).toBe(0);
   });
 
-  it('refuses to undo when the recording changed since (a later act must be undone first)', () => {
+  it('refuses to undo when the recording changed since (a later act must be undone first)', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), session: 'W1' });
-    const first = must(svc.reassignRecording(r, { session: 'W2' }));
-    const second = must(svc.reassignRecording(r, { participantId: b }));
-    expect(refusal(svc.undoCuration(first.act))).toMatch(/changed since this act/);
-    must(svc.undoCuration(second.act));
-    must(svc.undoCuration(first.act));
+    const first = must(await svc.reassignRecording(r, { session: 'W2' }));
+    const second = must(await svc.reassignRecording(r, { participantId: b }));
+    expect(refusal(await svc.undoCuration(first.act))).toMatch(/changed since this act/);
+    must(await svc.undoCuration(second.act));
+    must(await svc.undoCuration(first.act));
     expect(row(r)).toMatchObject({ participant_id: a, session_label: 'W1' });
   });
 });
 
 describe('excluding and restoring a recording', () => {
-  it('needs a reason, marks the recording, and no longer counts it as the first or latest recording', () => {
+  it('needs a reason, marks the recording, and no longer counts it as the first or latest recording', async () => {
     const { s, a } = study();
     const early = seedRecording(svc.db, s, a, { recordedAt: daysAgo(20) });
     const late = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    expect(refusal(svc.excludeRecording(late, '  '))).toMatch(/Say why/);
-    const done = must(svc.excludeRecording(late, 'test recording'));
+    expect(refusal(await svc.excludeRecording(late, '  '))).toMatch(/Say why/);
+    const done = must(await svc.excludeRecording(late, 'test recording'));
     expect(row(late)).toMatchObject({
       excluded_at: new Date(NOW).toISOString(),
       excluded_reason: 'test recording',
@@ -196,7 +196,7 @@ describe('excluding and restoring a recording', () => {
       first_recording_at: daysAgo(20),
       last_recording_at: daysAgo(20),
     });
-    expect(svc.curationOfRecording(late)[0]).toMatchObject({
+    expect((await svc.curationOfRecording(late))[0]).toMatchObject({
       id: done.act,
       act: 'exclude',
       before: { excluded: false, at: null, reason: null },
@@ -206,54 +206,54 @@ describe('excluding and restoring a recording', () => {
       kind: 'recording_excluded',
       detail: { act: done.act, recording: late },
     });
-    expect(refusal(svc.excludeRecording(late, 'again'))).toMatch(/already excluded/);
+    expect(refusal(await svc.excludeRecording(late, 'again'))).toMatch(/already excluded/);
     void early;
   });
 
-  it('restore brings it back (an act); undoing the restore excludes it again with the same reason', () => {
+  it('restore brings it back (an act); undoing the restore excludes it again with the same reason', async () => {
     const { s, a } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    must(svc.excludeRecording(r, 'wrong task'));
-    const restored = must(svc.restoreRecording(r, 'it was the right task'));
+    must(await svc.excludeRecording(r, 'wrong task'));
+    const restored = must(await svc.restoreRecording(r, 'it was the right task'));
     expect(row(r)).toMatchObject({ excluded_at: null, excluded_reason: null });
     expect(participantRow(a)).toMatchObject({ last_recording_at: daysAgo(2) });
     expect(lastAudit()).toMatchObject({ kind: 'recording_restored' });
-    must(svc.undoCuration(restored.act));
+    must(await svc.undoCuration(restored.act));
     expect(row(r)).toMatchObject({ excluded_reason: 'wrong task' });
-    expect(refusal(svc.restoreRecording(seedRecording(svc.db, s, a, { recordedAt: daysAgo(1) })))).toMatch(
-      /not excluded/,
-    );
+    expect(
+      refusal(await svc.restoreRecording(seedRecording(svc.db, s, a, { recordedAt: daysAgo(1) }))),
+    ).toMatch(/not excluded/);
   });
 
-  it('undo of an exclusion includes the recording again', () => {
+  it('undo of an exclusion includes the recording again', async () => {
     const { s, a } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    const done = must(svc.excludeRecording(r, 'noise'));
-    must(svc.undoCuration(done.act));
+    const done = must(await svc.excludeRecording(r, 'noise'));
+    must(await svc.undoCuration(done.act));
     expect(row(r)).toMatchObject({ excluded_at: null });
     expect(lastAudit().detail).toMatchObject({ undone: 'exclude' });
   });
 });
 
 describe('deleting a recording that was never sent', () => {
-  it('deletes a refused, a held duplicate or a pending file, and undo puts it back as it was', () => {
+  it('deletes a refused, a held duplicate or a pending file, and undo puts it back as it was', async () => {
     const { s, a } = study();
     for (const state of ['refused_locally', 'duplicate', 'pending']) {
       const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: state });
       const before = svc.db.prepare(`SELECT * FROM recordings WHERE id = ?`).get(r);
       const analyses = svc.db.prepare(`SELECT * FROM analyses WHERE recording_id = ?`).all(r);
-      const done = must(svc.deleteNeverSentRecording(r, 'test file'));
+      const done = must(await svc.deleteNeverSentRecording(r, 'test file'));
       expect(row(r)).toBeUndefined();
       expect(lastAudit()).toMatchObject({
         kind: 'recording_deleted',
         detail: { act: done.act, recording: r },
       });
-      expect(svc.curationOfRecording(r)[0]).toMatchObject({
+      expect((await svc.curationOfRecording(r))[0]).toMatchObject({
         act: 'delete_unsent',
         reason: 'test file',
         after: null,
       });
-      must(svc.undoCuration(done.act));
+      must(await svc.undoCuration(done.act));
       expect(svc.db.prepare(`SELECT * FROM recordings WHERE id = ?`).get(r)).toEqual(before);
       expect(svc.db.prepare(`SELECT * FROM analyses WHERE recording_id = ?`).all(r)).toEqual(analyses);
     }
@@ -261,15 +261,15 @@ describe('deleting a recording that was never sent', () => {
     expect(verifyAuditChain(svc.db)).toEqual({ ok: true, entries: 6 });
   });
 
-  it('refuses a recording that was sent or queued, writing nothing', () => {
+  it('refuses a recording that was sent or queued, writing nothing', async () => {
     const { s, a } = study();
     for (const state of ['uploaded', 'queued', 'upload_uncertain', 'rejected']) {
       const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: state });
-      expect(refusal(svc.deleteNeverSentRecording(r))).toMatch(/Only a recording that was never sent/);
+      expect(refusal(await svc.deleteNeverSentRecording(r))).toMatch(/Only a recording that was never sent/);
       expect(row(r)).toBeDefined();
     }
     expect(auditPage(svc.db, 0, 10).total).toBe(0);
-    expect(svc.curationOfStudy(s)).toEqual([]);
+    expect(await svc.curationOfStudy(s)).toEqual([]);
   });
 });
 
@@ -279,59 +279,61 @@ describe('sending a locally refused file anyway', () => {
     findings: [{ code, severity: 'refuse' as const, fixedByConversion: false, message, action: 'x' }],
   });
 
-  it('sends it when the refusal was the local speech estimate; undo puts it back while it waits', () => {
+  it('sends it when the refusal was the local speech estimate; undo puts it back while it waits', async () => {
     const { s, a } = study();
     const r = seedRecording(svc.db, s, a, {
       recordedAt: daysAgo(2),
       uploadState: 'refused_locally',
       verdict: verdict('speech_too_short', 'About 24 s of speech was found.'),
     });
-    expect(refusal(svc.sendRefusedAnyway(r, ''))).toMatch(/Say why/);
-    const done = must(svc.sendRefusedAnyway(r, 'the estimate misses quiet speech'));
+    expect(refusal(await svc.sendRefusedAnyway(r, ''))).toMatch(/Say why/);
+    const done = must(await svc.sendRefusedAnyway(r, 'the estimate misses quiet speech'));
     expect(row(r)!.upload_state).toBe('queued');
     expect(lastAudit()).toMatchObject({
       kind: 'recording_sent_anyway',
       detail: { act: done.act, recording: r },
     });
-    must(svc.undoCuration(done.act));
+    must(await svc.undoCuration(done.act));
     expect(row(r)!.upload_state).toBe('refused_locally');
   });
 
-  it("refuses where the service's hard limits make it pointless (size, format, a duration under 30 s)", () => {
+  it("refuses where the service's hard limits make it pointless (size, format, a duration under 30 s)", async () => {
     const { s, a } = study();
     const big = seedRecording(svc.db, s, a, {
       recordedAt: daysAgo(2),
       uploadState: 'refused_locally',
       verdict: verdict('too_large', 'The file is larger than 100 MB.'),
     });
-    expect(refusal(svc.sendRefusedAnyway(big, 'please'))).toMatch(/service's own limits.*larger than 100 MB/);
+    expect(refusal(await svc.sendRefusedAnyway(big, 'please'))).toMatch(
+      /service's own limits.*larger than 100 MB/,
+    );
     const short = seedRecording(svc.db, s, a, {
       recordedAt: daysAgo(2),
       uploadState: 'refused_locally',
       verdict: verdict('speech_too_short', 'The recording lasts 20 s.'),
     });
     svc.db.prepare(`UPDATE recordings SET duration_seconds = 20 WHERE id = ?`).run(short);
-    expect(refusal(svc.sendRefusedAnyway(short, 'please'))).toMatch(/service's own limits/);
+    expect(refusal(await svc.sendRefusedAnyway(short, 'please'))).toMatch(/service's own limits/);
     const sent = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    expect(refusal(svc.sendRefusedAnyway(sent, 'please'))).toMatch(/not refused locally/);
+    expect(refusal(await svc.sendRefusedAnyway(sent, 'please'))).toMatch(/not refused locally/);
     expect(auditPage(svc.db, 0, 10).total).toBe(0);
   });
 });
 
 describe('the record of acts', () => {
-  it("lists a study's acts newest first and never lets one be changed", () => {
+  it("lists a study's acts newest first and never lets one be changed", async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    must(svc.excludeRecording(r, 'noise'));
-    must(svc.reassignRecording(r, { participantId: b }));
-    expect(svc.curationOfStudy(s).map((x) => x.act)).toEqual(['reassign', 'exclude']);
+    must(await svc.excludeRecording(r, 'noise'));
+    must(await svc.reassignRecording(r, { participantId: b }));
+    expect((await svc.curationOfStudy(s)).map((x) => x.act)).toEqual(['reassign', 'exclude']);
     expect(() => svc.db.prepare(`UPDATE curation_acts SET reason = 'x'`).run()).toThrow(/never changed/);
   });
 
-  it('refuses a reason with control characters or over 500 characters', () => {
+  it('refuses a reason with control characters or over 500 characters', async () => {
     const { s, a } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
-    expect(refusal(svc.excludeRecording(r, 'a\u0007b'))).toMatch(/control characters/);
-    expect(refusal(svc.excludeRecording(r, 'x'.repeat(501)))).toMatch(/longer than 500/);
+    expect(refusal(await svc.excludeRecording(r, 'a\u0007b'))).toMatch(/control characters/);
+    expect(refusal(await svc.excludeRecording(r, 'x'.repeat(501)))).toMatch(/longer than 500/);
   });
 });

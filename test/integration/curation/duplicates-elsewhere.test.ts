@@ -55,7 +55,7 @@ describe('the same audio elsewhere in the workspace', () => {
       rows.push(`${name},${code},2026-05-0${i + 1} 10:00,W2`);
     });
     writeFileSync(join(dir, 'manifest.csv'), rows.join('\n') + '\n');
-    const plan = await planImport(svc.db, {
+    const plan = await planImport(svc, {
       studyId: voice,
       paths: [dir],
       manifestPath: join(dir, 'manifest.csv'),

@@ -31,8 +31,10 @@ const refusal = (r: { ok: boolean; error?: { message: string } }): string => {
   if (r.ok) throw new Error('expected a refusal');
   return r.error!.message;
 };
-const listed = (studyId: number, filter: 'needs_attention' | 'refused' | 'duplicates') =>
-  svc.recordingPage({ studyId, filter, sort: 'id', dir: 'asc', offset: 0, limit: 50 }).rows.map((r) => r.id);
+const listed = async (studyId: number, filter: 'needs_attention' | 'refused' | 'duplicates') =>
+  (await svc.recordingPage({ studyId, filter, sort: 'id', dir: 'asc', offset: 0, limit: 50 })).rows.map(
+    (r) => r.id,
+  );
 
 const study = () => {
   const s = seedStudy(svc.db, 'Voice');
@@ -45,13 +47,13 @@ const study = () => {
 };
 
 describe('dismissing a needs-you item', () => {
-  it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', () => {
+  it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', async () => {
     const { s, refused, dup, uncertain } = study();
-    expect(listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
-    const done = must(svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
-    expect(listed(s, 'needs_attention')).toEqual([dup, uncertain]);
-    expect(listed(s, 'refused')).toEqual([]);
-    expect(svc.dismissedNeedsYouItems(s)).toEqual([
+    expect(await listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
+    const done = must(await svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
+    expect(await listed(s, 'needs_attention')).toEqual([dup, uncertain]);
+    expect(await listed(s, 'refused')).toEqual([]);
+    expect(await svc.dismissedNeedsYouItems(s)).toEqual([
       {
         recordingId: refused,
         path: expect.stringMatching(/\.wav$/),
@@ -64,7 +66,7 @@ describe('dismissing a needs-you item', () => {
         reason: 'test file, not a participant',
       },
     ]);
-    expect(svc.curationOfRecording(refused)[0]).toMatchObject({
+    expect((await svc.curationOfRecording(refused))[0]).toMatchObject({
       act: 'dismiss',
       reason: 'test file, not a participant',
       before: { dismissed: false, uploadState: 'refused_locally' },
@@ -77,20 +79,20 @@ describe('dismissing a needs-you item', () => {
     });
     expect(JSON.stringify(auditPage(svc.db, 0, 1).rows[0])).not.toMatch(/test file|P-001/);
     // A held duplicate, too.
-    must(svc.dismissNeedsYouItem(dup, 'same take imported twice'));
-    expect(listed(s, 'duplicates')).toEqual([]);
+    must(await svc.dismissNeedsYouItem(dup, 'same take imported twice'));
+    expect(await listed(s, 'duplicates')).toEqual([]);
     expect(verifyAuditChain(svc.db).ok).toBe(true);
   });
 
-  it('undo brings the item back; it is not dismissed twice, nor without a reason', () => {
+  it('undo brings the item back; it is not dismissed twice, nor without a reason', async () => {
     const { s, refused } = study();
-    expect(refusal(svc.dismissNeedsYouItem(refused, ' '))).toMatch(/Say why/);
-    const done = must(svc.dismissNeedsYouItem(refused, 'test file'));
-    expect(refusal(svc.dismissNeedsYouItem(refused, 'again'))).toMatch(/already dismissed/);
-    const undo = must(svc.undoCuration(done.act, 'it matters after all'));
-    expect(listed(s, 'refused')).toEqual([refused]);
-    expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
-    expect(svc.curationOfRecording(refused)[0]).toMatchObject({
+    expect(refusal(await svc.dismissNeedsYouItem(refused, ' '))).toMatch(/Say why/);
+    const done = must(await svc.dismissNeedsYouItem(refused, 'test file'));
+    expect(refusal(await svc.dismissNeedsYouItem(refused, 'again'))).toMatch(/already dismissed/);
+    const undo = must(await svc.undoCuration(done.act, 'it matters after all'));
+    expect(await listed(s, 'refused')).toEqual([refused]);
+    expect(await svc.dismissedNeedsYouItems(s)).toEqual([]);
+    expect((await svc.curationOfRecording(refused))[0]).toMatchObject({
       id: undo.act,
       act: 'undo',
       undoes: done.act,
@@ -101,23 +103,23 @@ describe('dismissing a needs-you item', () => {
     });
   });
 
-  it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', () => {
+  it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', async () => {
     const { uncertain, fine } = study();
-    expect(refusal(svc.dismissNeedsYouItem(uncertain, 'x'))).toMatch(
+    expect(refusal(await svc.dismissNeedsYouItem(uncertain, 'x'))).toMatch(
       /outcome is unknown cannot be dismissed/,
     );
-    expect(refusal(svc.dismissNeedsYouItem(fine, 'x'))).toMatch(/does not need you/);
+    expect(refusal(await svc.dismissNeedsYouItem(fine, 'x'))).toMatch(/does not need you/);
   });
 
-  it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', () => {
+  it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', async () => {
     const { s, refused } = study();
-    const done = must(svc.dismissNeedsYouItem(refused, 'looked at it'));
+    const done = must(await svc.dismissNeedsYouItem(refused, 'looked at it'));
     svc.db.prepare(`UPDATE recordings SET upload_state = 'rejected' WHERE id = ?`).run(refused);
-    expect(listed(s, 'refused')).toEqual([refused]);
-    expect(svc.dismissedNeedsYouItems(s)).toEqual([]);
-    expect(refusal(svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
+    expect(await listed(s, 'refused')).toEqual([refused]);
+    expect(await svc.dismissedNeedsYouItems(s)).toEqual([]);
+    expect(refusal(await svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
   });
-  it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', () => {
+  it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', async () => {
     const { s, refused } = study();
     const figures = () => ({
       participant: svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
@@ -129,9 +131,9 @@ describe('dismissing a needs-you item', () => {
       study: svc.studyViews(NOW, [], s)[0]!.needsAttention,
     });
     expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
-    const done = must(svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
+    const done = must(await svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
     expect(figures()).toEqual({ participant: 2, flagged: 1, study: 2 });
-    must(svc.undoCuration(done.act, 'dismissed by mistake'));
+    must(await svc.undoCuration(done.act, 'dismissed by mistake'));
     expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
   });
 });

@@ -54,7 +54,7 @@ const study = () => {
 };
 
 describe('merging two participants', () => {
-  it("moves every recording with its session, warns about the first account's analyses and notes them; the first is kept, marked", () => {
+  it("moves every recording with its session, warns about the first account's analyses and notes them; the first is kept, marked", async () => {
     const { s, into, from } = study();
     const kept = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
@@ -64,7 +64,7 @@ describe('merging two participants', () => {
       session: 'W3',
       uploadState: 'pending',
     });
-    const done = must(svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
+    const done = must(await svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
     expect(done.warning).toMatch(/analysed 1 of these recordings under participant P-017's account/);
     expect([ownerOf(kept), ownerOf(sent), ownerOf(pending)]).toEqual([into, into, into]);
     expect(
@@ -89,7 +89,7 @@ describe('merging two participants', () => {
     expect(svc.participant(from, NOW)!.mergedInto).toEqual({ id: into, code: 'P-007' });
     expect(svc.participant(into, NOW)!.mergedInto).toBeNull();
 
-    const [act] = svc.curationOfParticipant(from);
+    const [act] = await svc.curationOfParticipant(from);
     expect(act).toMatchObject({
       id: done.act,
       act: 'merge',
@@ -101,7 +101,7 @@ describe('merging two participants', () => {
       before: { from: { code: 'P-017', mergedInto: null }, into: { code: 'P-007' } },
       after: { from: { code: 'P-017', mergedInto: into }, into: { code: 'P-007' } },
     });
-    expect(svc.curationOfParticipant(into).map((a) => a.id)).toEqual([done.act]);
+    expect((await svc.curationOfParticipant(into)).map((a) => a.id)).toEqual([done.act]);
     const audit = auditPage(svc.db, 0, 1).rows[0]!;
     expect(audit).toMatchObject({
       id: act!.auditId,
@@ -123,23 +123,23 @@ describe('merging two participants', () => {
     expect(verifyAuditChain(svc.db).ok).toBe(true);
   });
 
-  it('refuses while both have recordings in one session label, and says which; nothing changes', () => {
+  it('refuses while both have recordings in one session label, and says which; nothing changes', async () => {
     const { s, into, from } = study();
     seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const clash = seedRecording(svc.db, s, from, { recordedAt: daysAgo(19), session: 'W1' });
-    const preview = must(svc.previewMerge(from, into));
+    const preview = must(await svc.previewMerge(from, into));
     expect(preview).toMatchObject({ recordings: 1, sessionClashes: ['W1'] });
     expect(preview.refusal).toMatch(/Both participants have recordings in session W1/);
-    expect(refusal(svc.mergeParticipants(from, into, 'entered twice'))).toMatch(/session W1/);
+    expect(refusal(await svc.mergeParticipants(from, into, 'entered twice'))).toMatch(/session W1/);
     expect(ownerOf(clash)).toBe(from);
-    expect(svc.curationOfStudy(s)).toEqual([]);
+    expect(await svc.curationOfStudy(s)).toEqual([]);
     // Relabelled (an act of its own), the merge goes through.
-    must(svc.reassignRecording(clash, { session: 'W1 (second entry)' }));
-    must(svc.mergeParticipants(from, into, 'entered twice'));
+    must(await svc.reassignRecording(clash, { session: 'W1 (second entry)' }));
+    must(await svc.mergeParticipants(from, into, 'entered twice'));
     expect(ownerOf(clash)).toBe(into);
   });
 
-  it('surfaces the same audio under both, and keeps the survivor’s attributes where they disagree', () => {
+  it('surfaces the same audio under both, and keeps the survivor’s attributes where they disagree', async () => {
     const { s, into, from } = study();
     const a = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const b = seedRecording(svc.db, s, from, { recordedAt: daysAgo(20), session: 'W1b' });
@@ -153,36 +153,36 @@ describe('merging two participants', () => {
       ],
       daysAgo(30),
     );
-    const preview = must(svc.previewMerge(from, into));
+    const preview = must(await svc.previewMerge(from, into));
     expect(preview).toMatchObject({
       duplicates: [{ from: b, into: a }],
       attributeConflicts: [{ key: 'arm', from: 'B', into: 'A' }],
       refusal: null,
     });
-    const done = must(svc.mergeParticipants(from, into, 'entered twice'));
+    const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
     expect(done.warning).toMatch(
       new RegExp(`same audio is under both participants: recording ${b} \\(was P-017\\) and recording ${a}`),
     );
     expect(done.warning).toMatch(/Kept P-007's arm "A" \(not "B"\)/);
-    expect(attributesOfParticipant(svc.db, into)).toEqual({ arm: 'A', site: 'Leeds' });
+    expect(await attributesOfParticipant(svc.store, into)).toEqual({ arm: 'A', site: 'Leeds' });
     expect(auditPage(svc.db, 0, 1).rows[0]!.detail).toMatchObject({ duplicates: 1 });
   });
 
-  it('undo restores both participants: recordings, provenance, attributes and the mark', () => {
+  it('undo restores both participants: recordings, provenance, attributes and the mark', async () => {
     const { s, into, from } = study();
     const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
     writeAttributes(svc.db, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
-    const done = must(svc.mergeParticipants(from, into, 'entered twice'));
-    const undo = must(svc.undoCuration(done.act, 'not the same person after all'));
+    const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
+    const undo = must(await svc.undoCuration(done.act, 'not the same person after all'));
     expect(ownerOf(sent)).toBe(from);
     expect(provenanceOf(sent)).toBeNull();
-    expect(attributesOfParticipant(svc.db, into)).toEqual({});
-    expect(attributesOfParticipant(svc.db, from)).toEqual({ site: 'Leeds' });
+    expect(await attributesOfParticipant(svc.store, into)).toEqual({});
+    expect(await attributesOfParticipant(svc.store, from)).toEqual({ site: 'Leeds' });
     expect(figures(from)).toEqual({ rec_count: 1, merged_into: null });
-    const [u, m] = svc.curationOfParticipant(from);
+    const [u, m] = await svc.curationOfParticipant(from);
     expect(u).toMatchObject({ id: undo.act, act: 'undo', undoes: done.act, participantId: from });
     expect(m).toMatchObject({ id: done.act, undoneBy: undo.act, undoable: false });
-    expect(svc.curationOfParticipant(into).map((a) => a.id)).toEqual([undo.act, done.act]);
+    expect((await svc.curationOfParticipant(into)).map((a) => a.id)).toEqual([undo.act, done.act]);
     expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
       kind: 'curation_undone',
       detail: { undoes: done.act, undone: 'merge', participant_id: from },
@@ -190,19 +190,19 @@ describe('merging two participants', () => {
     expect(verifyAuditChain(svc.db).ok).toBe(true);
   });
 
-  it('refuses to undo once a moved recording has been moved on, and refuses odd merges', () => {
+  it('refuses to undo once a moved recording has been moved on, and refuses odd merges', async () => {
     const { s, into, from, other } = study();
     const r = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13) });
-    const done = must(svc.mergeParticipants(from, into, 'entered twice'));
-    must(svc.reassignRecording(r, { participantId: other }));
-    expect(refusal(svc.undoCuration(done.act))).toMatch(/changed since this merge/);
-    expect(refusal(svc.mergeParticipants(into, into, 'x'))).toMatch(/cannot be merged into itself/);
-    expect(refusal(svc.mergeParticipants(from, other, 'x'))).toMatch(/already merged/);
-    expect(refusal(svc.mergeParticipants(other, from, 'x'))).toMatch(/merge into that one instead/);
-    expect(refusal(svc.mergeParticipants(other, into, ''))).toMatch(/Say why/);
+    const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
+    must(await svc.reassignRecording(r, { participantId: other }));
+    expect(refusal(await svc.undoCuration(done.act))).toMatch(/changed since this merge/);
+    expect(refusal(await svc.mergeParticipants(into, into, 'x'))).toMatch(/cannot be merged into itself/);
+    expect(refusal(await svc.mergeParticipants(from, other, 'x'))).toMatch(/already merged/);
+    expect(refusal(await svc.mergeParticipants(other, from, 'x'))).toMatch(/merge into that one instead/);
+    expect(refusal(await svc.mergeParticipants(other, into, ''))).toMatch(/Say why/);
   });
 
-  it('leaves the merged participant out of the expected visits: each visit is counted once', () => {
+  it('leaves the merged participant out of the expected visits: each visit is counted once', async () => {
     const { s, into, from } = study();
     must(svc.setStudyPeriod(s, { startDate: '2026-04-01', endDate: '2026-08-31', timeZone: 'UTC' }));
     must(
@@ -215,7 +215,7 @@ describe('merging two participants', () => {
     seedRecording(svc.db, s, from, { recordedAt: daysAgo(7), session: 'Week 1' });
     const before = svc.visitLedger(s, NOW)!;
     expect(before.rows.filter((r) => r.participantId === from)).toHaveLength(2);
-    must(svc.mergeParticipants(from, into, 'entered twice'));
+    must(await svc.mergeParticipants(from, into, 'entered twice'));
     const after = svc.visitLedger(s, NOW)!;
     expect(after.participants.map((p) => p.id)).not.toContain(from);
     const mine = after.rows.filter((r) => r.participantId === into);
@@ -227,10 +227,10 @@ describe('merging two participants', () => {
     expect(before.rows).toHaveLength(6);
     expect(after.rows).toHaveLength(4);
   });
-  it('files a later import under the retired code with the participant it was merged into', () => {
+  it('files a later import under the retired code with the participant it was merged into', async () => {
     const { s, into, from } = study();
     seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    must(svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
+    must(await svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
     const rec = (path: string, code: string) => ({
       participantCode: code,
       sourcePath: path,
@@ -251,8 +251,8 @@ describe('merging two participants', () => {
       duplicateOf: null,
       duplicateOverride: false,
     });
-    const { batchId } = insertImportBatch(
-      svc.db,
+    const { batchId } = await insertImportBatch(
+      svc.store,
       {
         studyId: s,
         at: new Date(NOW).toISOString(),

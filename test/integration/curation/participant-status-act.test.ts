@@ -29,12 +29,14 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
 };
 
 describe("a participant's status change", () => {
-  it('is an act with who, when, before and after, and an audit entry; undo restores the status and its history', () => {
+  it('is an act with who, when, before and after, and an audit entry; undo restores the status and its history', async () => {
     const s = seedStudy(svc.db, 'Voice');
     const p = seedParticipant(svc.db, s, 'P-001');
-    must(svc.setParticipantStatus(p, { status: 'completed', on: '2026-05-01' }, NOW));
-    must(svc.setParticipantStatus(p, { status: 'withdrawn', on: '2026-05-20', reason: 'moved away' }, NOW));
-    const [w, c] = svc.curationOfParticipant(p);
+    must(await svc.setParticipantStatus(p, { status: 'completed', on: '2026-05-01' }, NOW));
+    must(
+      await svc.setParticipantStatus(p, { status: 'withdrawn', on: '2026-05-20', reason: 'moved away' }, NOW),
+    );
+    const [w, c] = await svc.curationOfParticipant(p);
     expect(w).toMatchObject({
       act: 'status',
       who: 'Dr. Ada',
@@ -53,21 +55,25 @@ describe("a participant's status change", () => {
     });
 
     // Undo the newest first; the older one is refused while a later change stands.
-    const refused = svc.undoCuration(c!.id);
+    const refused = await svc.undoCuration(c!.id);
     expect(refused.ok).toBe(false);
-    const undo = must(svc.undoCuration(w!.id, 'withdrawn by mistake'));
+    const undo = must(await svc.undoCuration(w!.id, 'withdrawn by mistake'));
     expect(participantStatus(svc.db, p)).toMatchObject({
       status: 'completed',
       statusOn: '2026-05-01',
       statusReason: null,
     });
     expect(statusHistory(svc.db, p).map((h) => h.status)).toEqual(['completed']);
-    expect(svc.curationOfParticipant(p)[0]).toMatchObject({ id: undo.act, act: 'undo', undoes: w!.id });
+    expect((await svc.curationOfParticipant(p))[0]).toMatchObject({
+      id: undo.act,
+      act: 'undo',
+      undoes: w!.id,
+    });
     expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
       kind: 'curation_undone',
       detail: { undoes: w!.id, undone: 'status', participant_id: p },
     });
-    must(svc.undoCuration(c!.id));
+    must(await svc.undoCuration(c!.id));
     expect(participantStatus(svc.db, p)).toMatchObject({ status: 'active', statusOn: null });
     expect(statusHistory(svc.db, p)).toEqual([]);
     expect(verifyAuditChain(svc.db).ok).toBe(true);

@@ -11,6 +11,7 @@ import { MIGRATIONS } from '../../../main/db/migrations';
 import { curatedRecording } from '../../../main/db/repos/curation.repo';
 import { recordingFacts } from '../../../main/db/repos/recording-detail.repo';
 import { recordingRows } from '../../../main/db/repos/recordings-view.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { readSetting, writeSetting } from '../../../main/db/repos/settings.repo';
 
 const VERDICT = {
@@ -45,18 +46,18 @@ const studyWith = (recording: { verdict?: string; uploadError?: string; provenan
 describe('a JSON column', () => {
   const column = jsonColumn('things', 'detail', z.object({ n: z.number() }));
 
-  it('gives the decoded value, and null for SQL NULL', () => {
+  it('gives the decoded value, and null for SQL NULL', async () => {
     expect(column.decode('{"n":1}')).toEqual({ n: 1 });
     expect(column.decodeOrNull(null)).toBeNull();
   });
 
-  it('refuses a value of another shape, naming the table, the column and what is wrong', () => {
+  it('refuses a value of another shape, naming the table, the column and what is wrong', async () => {
     expect(() => column.decode('{"n":"one"}')).toThrow(StoredValueError);
     expect(() => column.decode('{"n":"one"}')).toThrow(/things\.detail.*n:/);
     expect(() => column.decode('{not json')).toThrow(/things\.detail.*not JSON/);
   });
 
-  it('where values repeat, decodes each text once and still refuses a wrong one', () => {
+  it('where values repeat, decodes each text once and still refuses a wrong one', async () => {
     const repeating = jsonColumn('things', 'detail', z.array(z.string()), { valuesRepeat: true });
     expect(repeating.decode('["a"]')).toBe(repeating.decode('["a"]'));
     expect(() => repeating.decode('[1]')).toThrow(StoredValueError);
@@ -64,36 +65,36 @@ describe('a JSON column', () => {
 });
 
 describe("the recordings' JSON columns, as the repositories read them", () => {
-  it('a stored verdict, upload error and provenance come back as values', () => {
+  it('a stored verdict, upload error and provenance come back as values', async () => {
     const db = studyWith({
       verdict: JSON.stringify(VERDICT),
       uploadError: JSON.stringify({ reason: 'The file is gone.' }),
       provenance: JSON.stringify([{ at: 'now', note: 'Reassigned from P-2.', act: 3 }]),
     });
-    expect(recordingFacts(db, 1)?.verdict).toEqual(VERDICT);
-    expect(recordingRows(db, [1])[0]?.problem?.summary).toBe('Too short.');
-    expect(curatedRecording(db, 1)).toMatchObject({
+    expect((await recordingFacts(sqliteStore(db), 1))?.verdict).toEqual(VERDICT);
+    expect((await recordingRows(sqliteStore(db), [1]))[0]?.problem?.summary).toBe('Too short.');
+    expect(await curatedRecording(sqliteStore(db), 1)).toMatchObject({
       verdict: VERDICT,
       uploadError: { reason: 'The file is gone.' },
       provenance: [{ at: 'now', note: 'Reassigned from P-2.', act: 3 }],
     });
   });
 
-  it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', () => {
+  it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', async () => {
     const db = studyWith({ verdict: JSON.stringify({ status: 'fine', findings: [] }) });
-    expect(() => recordingFacts(db, 1)).toThrow(/recordings\.verdict/);
-    expect(() => recordingRows(db, [1])).toThrow(/recordings\.verdict/);
-    expect(() => curatedRecording(db, 1)).toThrow(/recordings\.verdict/);
+    await expect(recordingFacts(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
+    await expect(recordingRows(sqliteStore(db), [1])).rejects.toThrow(/recordings\.verdict/);
+    await expect(curatedRecording(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
   });
 
-  it('provenance notes of another shape are an error naming recordings.provenance', () => {
+  it('provenance notes of another shape are an error naming recordings.provenance', async () => {
     const db = studyWith({ provenance: JSON.stringify([{ note: 'no date, no act' }]) });
-    expect(() => curatedRecording(db, 1)).toThrow(/recordings\.provenance/);
+    await expect(curatedRecording(sqliteStore(db), 1)).rejects.toThrow(/recordings\.provenance/);
   });
 });
 
 describe('settings', () => {
-  it('are read with the schema their owner gives, and a value of another shape names its key', () => {
+  it('are read with the schema their owner gives, and a value of another shape names its key', async () => {
     const db = studyWith({});
     writeSetting(db, 'ids', [1, 2]);
     expect(readSetting(db, 'ids', z.array(z.int()))).toEqual([1, 2]);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { openStudyDb, type Db } from '../../../main/db/open';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import {
   recordingPage,
   recordingPageQueries,
@@ -216,14 +217,14 @@ describe('recordings.page queries', () => {
     expect(count({ search: 'rec_1' })).not.toMatch(/JOIN|SCAN p\b/);
   });
 
-  it('give exactly the rows and totals of the plain query, for every sort, direction and filter, at the start and deep in the table', () => {
+  it('give exactly the rows and totals of the plain query, for every sort, direction and filter, at the start and deep in the table', async () => {
     let checked = 0;
     for (const sort of SORTS) {
       for (const dir of ['asc', 'desc'] as const) {
         for (const filter of FILTERS) {
           for (const offset of [0, 137, 2_400]) {
             const query = q({ sort, dir, filter, offset });
-            const got = recordingPage(db, query);
+            const got = await recordingPage(sqliteStore(db), query);
             const want = reference(query);
             expect(
               { ids: got.rows.map((r) => r.id), total: got.total },
@@ -237,7 +238,7 @@ describe('recordings.page queries', () => {
     expect(checked).toBe(5 * 2 * 7 * 3);
   });
 
-  it("give the plain query's rows within a batch, for one participant, and for searches (codes, paths, sessions; wildcards literal)", () => {
+  it("give the plain query's rows within a batch, for one participant, and for searches (codes, paths, sessions; wildcards literal)", async () => {
     const cases: Partial<RecordingQuery>[] = [
       { batchId: 1 },
       { batchId: 2, filter: 'needs_attention' },
@@ -258,7 +259,7 @@ describe('recordings.page queries', () => {
       for (const sort of SORTS) {
         for (const offset of [0, 90]) {
           const query = q({ ...c, sort, dir: 'desc', offset });
-          const got = recordingPage(db, query);
+          const got = await recordingPage(sqliteStore(db), query);
           expect(
             { ids: got.rows.map((r) => r.id), total: got.total },
             JSON.stringify({ ...c, sort, offset }),
@@ -268,8 +269,8 @@ describe('recordings.page queries', () => {
     }
   });
 
-  it('answers an empty page past the end without reading rows', () => {
-    expect(recordingPage(db, q({ offset: N + 10 }))).toEqual({ rows: [], total: N });
-    expect(recordingPage(db, q({ studyId: 2 })).total).toBe(50);
+  it('answers an empty page past the end without reading rows', async () => {
+    expect(await recordingPage(sqliteStore(db), q({ offset: N + 10 }))).toEqual({ rows: [], total: N });
+    expect((await recordingPage(sqliteStore(db), q({ studyId: 2 }))).total).toBe(50);
   });
 });

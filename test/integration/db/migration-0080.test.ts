@@ -140,14 +140,16 @@ describe('migration 0080 (data quality)', () => {
       '2026-01-01T00:02:00.000Z',
     );
     expect(
-      flagsOfRecording(db, 1).map(async (f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`),
+      (await flagsOfRecording(sqliteStore(db), 1)).map(
+        (f) => `${f.origin}:${f.analysisType ?? '-'}:${f.code}`,
+      ),
     ).toEqual([
       'poll:-:unknown_analysis_type',
       'poll:parkinsons:status_case_normalised',
       'poll:parkinsons:score_out_of_range',
       'poll:parkinsons:values_while_processing',
     ]);
-    expect(answersAsReceived(db, [1])).toEqual([
+    expect(await answersAsReceived(sqliteStore(db), [1])).toEqual([
       { recordingId: 1, name: 'parkinsons', listed: true, receivedStatus: 'Processing', raw },
       {
         recordingId: 1,
@@ -183,9 +185,9 @@ describe('migration 0080 (data quality)', () => {
       }),
       null,
     );
-    expect(flagsOfRecording(db, 1).map((f) => [f.code, f.received, f.measures])).toEqual([
-      ['score_out_of_range', '101', ['pd_score']],
-    ]);
+    expect((await flagsOfRecording(sqliteStore(db), 1)).map((f) => [f.code, f.received, f.measures])).toEqual(
+      [['score_out_of_range', '101', ['pd_score']]],
+    );
     expect(db.prepare(`SELECT value_num FROM measure_values WHERE measure_key = 'pd_score'`).get()).toEqual({
       value_num: 101,
     });

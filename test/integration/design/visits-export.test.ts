@@ -120,7 +120,7 @@ beforeAll(async () => {
   });
 
   const r = await runExport(
-    t.db,
+    t.host.service,
     { studyId, timeZone: 'UTC' },
     { outDir: tmp.dir, folderName: 'out', appVersion: 'test', now: () => NOW },
   );

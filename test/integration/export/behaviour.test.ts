@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../../shared/export';
 import { openStudyDb } from '../../../main/db/open';
 import { runExport } from '../../../main/export/run-export';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { seedAwkwardStudy, type SeededRecording } from './awkward-study';
 import { exportStudy, mustExport, readCsv, tempDir, unneutralise } from './helpers';
 
@@ -279,7 +280,7 @@ describe('a consistent snapshot', () => {
       ).n;
       let wrote = false;
       const r = await runExport(
-        db,
+        { store: sqliteStore(db), db },
         { studyId: 1, timeZone: 'UTC', forms: ['long'] },
         {
           outDir: tmp.dir,

@@ -7,6 +7,7 @@ import type { ExportProblem, ExportReport, ExportRequestInput } from '../../../s
 import type { Result } from '../../../shared/result';
 import { openStudyDb } from '../../../main/db/open';
 import { runExport, type RunExportOptions } from '../../../main/export/run-export';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => void } => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -23,7 +24,7 @@ export const exportStudy = async (
   const { db } = openStudyDb(dbPath);
   try {
     return await runExport(
-      db,
+      { store: sqliteStore(db), db },
       { studyId: 1, timeZone: 'Europe/Berlin', ...request },
       { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts },
     );

@@ -131,7 +131,7 @@ beforeAll(async () => {
   out = join(tmp.dir, 'out');
   mkdirSync(out);
   const r = await runExport(
-    svc.db,
+    svc,
     { studyId: 1, timeZone: 'UTC', forms: ['long', 'wide'] },
     { outDir: out, folderName: 'export', appVersion: 'test', now: () => Date.UTC(2026, 5, 1, 12) },
   );
@@ -215,7 +215,7 @@ describe('a recording measured locally but never sent', () => {
 
   it('is left out when the export selects analyses by state (local measures have none)', async () => {
     const r = await runExport(
-      svc.db,
+      svc,
       { studyId: 1, timeZone: 'UTC', forms: ['long'], states: ['completed'] },
       { outDir: out, folderName: 'by-state', appVersion: 'test', now: () => Date.UTC(2026, 5, 1, 12) },
     );

@@ -65,12 +65,12 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 describe('loose answers through storage and export', () => {
-  it('stores every value of every completed analysis and exactly the flags the answer caused', () => {
+  it('stores every value of every completed analysis and exactly the flags the answer caused', async () => {
     const { db } = openStudyDb(dbPath);
     try {
       let flagged = 0;
       for (const [id, { answer }] of sent) {
-        const stored = flagsOfRecording(db, id).map((f) => `${f.code}@${f.path}`);
+        const stored = (await flagsOfRecording(sqliteStore(db), id)).map((f) => `${f.code}@${f.path}`);
         expect(stored.sort(), `recording ${id}`).toEqual([...answer.expect.flags].sort());
         if (stored.length > 0) flagged++;
         const values = new Map(
@@ -119,7 +119,7 @@ describe('loose answers through storage and export', () => {
       let totalFlags = 0,
         unlistedTotal = 0;
       for (const [id, { answer }] of sent) {
-        const flags = flagsOfRecording(db, id);
+        const flags = await flagsOfRecording(sqliteStore(db), id);
         totalFlags += flags.length;
         expect(Number(wide.get(id)!['flag_count'])).toBe(flags.length);
         for (const o of answer.expect.outcomes.values()) {

@@ -13,6 +13,7 @@ import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabular
 import { openStudyDb } from '../../../main/db/open';
 import { participantTimeline } from '../../../main/change/timeline';
 import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const tmp = tempDir('vs-export-timeline-');
 const dbPath = join(tmp.dir, 'study.sqlite');
@@ -140,7 +141,7 @@ describe('the export summary and the participant timeline', () => {
           noBaseline = 0,
           zeroSpread = 0;
         for (const p of participants) {
-          const tl = participantTimeline(db, p.id, k)!;
+          const tl = (await participantTimeline(sqliteStore(db), db, p.id, k))!;
           const mine = summary.filter((x) => unneutralise(x['participant']!) === p.code && x['n'] !== '0');
           expect(mine.length, p.code).toBe(tl.measures.reduce((a, m) => a + m.series.length, 0)); // one row per timeline series, no more
           for (const m of tl.measures) {

@@ -43,7 +43,12 @@ for (let r = 0; r < rows; r++) {
   sheet.row(Array.from({ length: COLUMNS }, (_, i) => `row ${r} column ${i} of the table`));
   if (book.blocked) await book.ready();
 }
-const file = await book.finish({ tables: [table], settings: [], warning: null });
+const file = await book.finish({
+  tables: [table],
+  settings: [],
+  warning: null,
+  exportedAt: '2024-01-01T00:00:00.000Z',
+});
 clearInterval(sampler);
 process.stdout.write(
   `RESULT ${JSON.stringify({

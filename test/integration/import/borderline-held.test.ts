@@ -11,12 +11,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { batchProgress } from '../../../main/db/repos/batches.repo';
 import { recordingPage } from '../../../main/db/repos/recordings-view.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { commitImport } from '../../../main/import/import-commit';
 import { planImport } from '../../../main/import/import-plan';
+import { importDb } from './study-db';
 import { uploadStateOf } from '../../../renderer/src/lib/labels';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-borderline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,22 +50,24 @@ describe('a borderline file not chosen for sending', () => {
       `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
     ).run();
     db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-    const plan = await planImport(db, request);
+    const plan = await planImport(importDb(db), request);
     expect(plan.files.map((f) => [f.fileName, f.action])).toEqual([
       ['near.wav', 'borderline'],
       ['short.wav', 'refused'],
     ]);
-    const { batchId } = await commitImport(db, plan, { convertedDir: dir, now: () => Date.now() });
+    const { batchId } = await commitImport(importDb(db), plan, { convertedDir: dir, now: () => Date.now() });
 
-    const rows = recordingPage(db, {
-      studyId: 1,
-      batchId,
-      filter: 'all',
-      sort: 'file',
-      dir: 'asc',
-      offset: 0,
-      limit: 10,
-    }).rows;
+    const rows = (
+      await recordingPage(sqliteStore(db), {
+        studyId: 1,
+        batchId,
+        filter: 'all',
+        sort: 'file',
+        dir: 'asc',
+        offset: 0,
+        limit: 10,
+      })
+    ).rows;
     const near = rows.find((r) => r.fileName === 'near.wav')!;
     const short = rows.find((r) => r.fileName === 'short.wav')!;
     expect(uploadStateOf(near)).toEqual({ label: 'Borderline, held', tone: 'warn' });

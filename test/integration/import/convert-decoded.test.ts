@@ -16,7 +16,7 @@ import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
 import { itWithTool } from '../../support/reference-tools';
-import { dbWithStudy } from './study-db';
+import { dbWithStudy, importDb, importDbWithStudy } from './study-db';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-convert-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,12 +52,12 @@ describe('import of a format the service does not take, through the decoders', (
       encodeSpeech(flac, 7, ['-c:a', 'flac']);
       const original = sha(readFileSync(flac));
 
-      const off = await planImport(dbWithStudy(), request([folder], false));
+      const off = await planImport(importDbWithStudy(), request([folder], false));
       expect(off.files[0]).toMatchObject({ action: 'refused', verdict: { status: 'needs_conversion' } });
       expect(off.files[0]!.verdict.findings[0]!.action).toMatch(/Switch on conversion/);
 
       const db = dbWithStudy();
-      const plan = await planImport(db, request([folder], true));
+      const plan = await planImport(importDb(db), request([folder], true));
       expect(plan.files[0]).toMatchObject({
         action: 'convert_and_upload',
         verdict: { status: 'will_convert' },
@@ -65,7 +65,7 @@ describe('import of a format the service does not take, through the decoders', (
 
       const convertedDir = join(dir, 'converted');
       mkdirSync(convertedDir);
-      const result = await commitImport(db, plan, { convertedDir, now: () => 0 });
+      const result = await commitImport(importDb(db), plan, { convertedDir, now: () => 0 });
       expect(result.conversionFailures).toEqual([]);
       const row = db
         .prepare(`SELECT upload_path, content_sha256, converted, verdict FROM recordings`)
@@ -97,7 +97,7 @@ describe('import of a format the service does not take, through the decoders', (
       encodeSpeech(join(folder, 'P002_s1.mp3'), 8, ['-c:a', 'libmp3lame', '-b:a', '128k']);
       encodeSpeech(join(folder, 'P003_s1.m4a'), 8, ['-c:a', 'aac', '-b:a', '128k']);
       const db = dbWithStudy();
-      const plan = await planImport(db, {
+      const plan = await planImport(importDb(db), {
         ...request([folder], true),
         filenamePattern: '{participant}_{session}.*',
       });
@@ -106,7 +106,7 @@ describe('import of a format the service does not take, through the decoders', (
       expect(byName['P003_s1.m4a']).toMatchObject({ action: 'refused', verdict: { status: 'refused' } });
       const convertedDir = join(dir, 'converted-compressed');
       mkdirSync(convertedDir);
-      const result = await commitImport(db, plan, { convertedDir, now: () => 0 });
+      const result = await commitImport(importDb(db), plan, { convertedDir, now: () => 0 });
       expect(result.conversionFailures).toEqual([]);
       const row = db.prepare(`SELECT verdict FROM recordings WHERE converted = 1`).get() as {
         verdict: string;

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
-import { dbWithStudy } from './study-db';
+import { importDbWithStudy } from './study-db';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-truth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +51,7 @@ describe('import preview: the truth about every file', () => {
       encodeWav([speech], { sampleRateHz: 16_000, format: 'pcm16' }),
     );
     const t = performance.now();
-    const plan = await planImport(dbWithStudy(), request([folder]));
+    const plan = await planImport(importDbWithStudy(), request([folder]));
     expect(performance.now() - t).toBeLessThan(60_000);
     const [bigFile, small] = plan.files;
     expect(bigFile).toMatchObject({ action: 'refused', sha256: null, format: 'wav' });
@@ -70,9 +70,9 @@ describe('import preview: the truth about every file', () => {
       join(folder, 'P003_s1.wav'),
       encodeWav(channels, { sampleRateHz: 16_000, format: 'pcm16' }),
     );
-    const off = await planImport(dbWithStudy(), request([folder]));
+    const off = await planImport(importDbWithStudy(), request([folder]));
     expect(off.files[0]).toMatchObject({ action: 'refused', verdict: { status: 'needs_conversion' } });
-    const on = await planImport(dbWithStudy(), request([folder], { convert: true }));
+    const on = await planImport(importDbWithStudy(), request([folder], { convert: true }));
     expect(on.files[0]).toMatchObject({ action: 'convert_and_upload', channels: 6 });
     expect(on.files[0]!.verdict.speech).toMatchObject({ channelSent: 3 });
     expect(on.files[0]!.speechSeconds!).toBeGreaterThan(34);
@@ -90,7 +90,7 @@ describe('import preview: the truth about every file', () => {
         encodeWav([silent, speech], { sampleRateHz: 16_000, format: 'pcm16' }),
       );
     const plan = await planImport(
-      dbWithStudy(),
+      importDbWithStudy(),
       request([folder], {
         convert: true,
         channelByFile: [{ path: join(folder, 'P020_s1.wav'), channel: 1 }],
@@ -109,10 +109,10 @@ describe('import preview: the truth about every file', () => {
     mkdirSync(folder);
     const speech = makeSpeechLikeSignal({ seconds: 50, speechSeconds: 44, sampleRateHz: 8_000, seed: 4 });
     writeFileSync(join(folder, 'P004_s1.wav'), encodeWav([speech], { sampleRateHz: 8_000, format: 'pcm16' }));
-    const on = await planImport(dbWithStudy(), request([folder], { convert: true }));
+    const on = await planImport(importDbWithStudy(), request([folder], { convert: true }));
     expect(on.files[0]).toMatchObject({ action: 'convert_and_upload' });
     expect(on.files[0]!.verdict.findings[0]!.action).toContain('it will be resampled to 16 kHz');
-    const off = await planImport(dbWithStudy(), request([folder]));
+    const off = await planImport(importDbWithStudy(), request([folder]));
     expect(off.files[0]).toMatchObject({ action: 'upload' });
     expect(off.files[0]!.verdict.findings[0]!.action).toContain('Switch on conversion');
   }, 120_000);
@@ -140,7 +140,7 @@ describe('import preview: the truth about every file', () => {
     );
     writeFileSync(join(folder, 'P013_s1.wav'), head('fLaC')); // a FLAC file renamed .wav
     const plan = await planImport(
-      dbWithStudy(),
+      importDbWithStudy(),
       request([folder], { filenamePattern: '{participant}_{session}.*' }),
     );
     expect(plan.notices.join(' ')).not.toMatch(/left out/);

@@ -1,5 +1,7 @@
 /** An in-memory study database with one service profile and study 1, for import tests. */
-import { openStudyDb } from '../../../main/db/open';
+import { openStudyDb, type Db } from '../../../main/db/open';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { ImportDb } from '../../../main/import/import-plan';
 
 export const dbWithStudy = () => {
   const { db } = openStudyDb(':memory:');
@@ -9,3 +11,9 @@ export const dbWithStudy = () => {
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
   return db;
 };
+
+/** What the import reads and writes: the study store over the connection, and the connection itself. */
+export const importDb = (db: Db): ImportDb => ({ db, store: sqliteStore(db) });
+
+/** A fresh study database (./study-db.ts's dbWithStudy) as the import's store and connection. */
+export const importDbWithStudy = (): ImportDb => importDb(dbWithStudy());

@@ -22,7 +22,7 @@ import { openStudyDb, type Db } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { archiveStudy } from '../../../main/privacy/archive';
 import { deleteStudy, studyDataSummary } from '../../../main/privacy/study-data';
-import { exportsDirOf } from '../../../main/workspace/workspace';
+import { exportsDirOf, playbackDirOf } from '../../../main/workspace/workspace';
 import { seedStudy } from './seed';
 
 let home: string;
@@ -227,7 +227,12 @@ describe('delete', () => {
     expect(before.localBytes).toBeGreaterThan(4_000);
     const events = count(db, `SELECT count(*) AS n FROM event_log`);
 
+    // A decoded copy the window played (main/audio/playback-copy.ts).
+    const played = join(playbackDirOf(home), 'decoded.wav');
+    mkdirSync(playbackDirOf(home), { recursive: true });
+    writeFileSync(played, 'RIFF');
     const r = deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now });
+    expect(existsSync(played)).toBe(false);
     expect(r).toEqual({
       ok: true,
       value: {

@@ -1,5 +1,5 @@
 /**
- * The sandbox counts speech with the estimate the import trusts (Silero VAD, main/audio/wav-file-speech.ts),
+ * The sandbox counts speech with the estimate the import trusts (Silero VAD, main/audio/file-speech.ts),
  * not with a stricter count of its own: a recording the import accepts is not refused as SpeechTooShort.
  * The recording here is speech cut by pauses of 0.6 s (a speaker's turn, as in the AMI meeting clips the
  * sandbox used to refuse): the energy count of the shared probe leaves the pauses out and stays under the
@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeAudio } from '../../../main/audio/probe';
 import { parseWavHeader } from '../../../main/audio/wav';
-import { measureWavBytesSpeech } from '../../../main/audio/wav-file-speech';
+import { measureWavBytesSpeech } from '../../../main/audio/file-speech';
 import { LIMITS } from '../../../shared/api/vocabulary';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 import { createAccount, KEYS, startTestSandbox, upload, type TestSandbox } from './helpers';

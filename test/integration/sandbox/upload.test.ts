@@ -343,29 +343,43 @@ describe('413 for files over 50,000,000 bytes', () => {
   });
 
   it('413 as soon as a streamed body passes the cap, without waiting for the rest', async () => {
-    // A chunked body that would never end: the answer must come while it is still being sent.
-    let sent = 0;
-    const chunk = new Uint8Array(1024 * 1024).fill(0x41);
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent > 4 * MAX_UPLOAD_BODY_BYTES) {
-          controller.close();
-          return;
+    // A chunked body that would never end, on a connection of its own (no kept-alive socket the server
+    // may be closing): the answer must come while the body is still being sent.
+    const http = await import('node:http');
+    const chunk = Buffer.alloc(1024 * 1024, 0x41);
+    const answer = await new Promise<{ status: number; sent: number; body: string }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const req = http.request(`${t.sb.url}/v1.2/recordings`, {
+        method: 'POST',
+        agent: false,
+        headers: { Authorization: `Bearer ${KEYS.active}`, 'Content-Type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        answered = true;
+        req.end(); // the sandbox ends its answer once the body it is dropping has ended
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, sent, body: Buffer.concat(parts).toString('utf8') });
+          req.destroy();
+        });
+      });
+      req.on('error', (e) => {
+        if (!answered) reject(e);
+      });
+      const sendMore = () => {
+        while (!answered && sent <= 4 * MAX_UPLOAD_BODY_BYTES) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', sendMore);
         }
-        sent += chunk.length;
-        controller.enqueue(chunk);
-      },
+        if (!answered) req.end();
+      };
+      sendMore();
     });
-    const res = await fetch(`${t.sb.url}/v1.2/recordings`, {
-      method: 'POST',
-      body: stream,
-      duplex: 'half',
-      headers: { Authorization: `Bearer ${KEYS.active}`, 'Content-Type': 'application/json' },
-    } as RequestInit);
-    expect(res.status).toBe(413);
-    expect(sent).toBeLessThan(2 * MAX_UPLOAD_BODY_BYTES);
-    const body = (await res.json()) as { error: { type: string } };
-    expect(body.error.type).toBe('FileTooLarge');
+    expect(answer.status).toBe(413);
+    expect(answer.sent).toBeLessThan(2 * MAX_UPLOAD_BODY_BYTES);
+    expect((JSON.parse(answer.body) as { error: { type: string } }).error.type).toBe('FileTooLarge');
   });
 
   it('413 from the declared Content-Length alone', async () => {

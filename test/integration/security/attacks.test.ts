@@ -448,7 +448,8 @@ describe('the browser-mode host never dies from input', () => {
         };
         s.on('error', finish);
         s.on('close', finish);
-        s.setTimeout(400, finish);
+        // Long enough for a loaded machine to answer the upgrade (npm test runs vitest beside the journeys).
+        s.setTimeout(3_000, finish);
         let upgraded = false;
         s.on('data', (d) => {
           if (!upgraded && d.toString('latin1').startsWith('HTTP/1.1 101')) {

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/api/client';
 import type { Db } from '../../../main/db/open';
 import { runPollStep } from '../../../main/engine/poll-step';
@@ -56,27 +56,38 @@ const KEY = 'sk-property-7c1e';
 const ACCOUNT = '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a';
 const RECORDING = '3f2b8c1e-9a4d-4c2b-8e1f-0a1b2c3d4e5f';
 
-let srv: RawReplyServer;
 const root = mkdtempSync(join(tmpdir(), 'vs-props-'));
 const audioPath = join(root, 'r.wav');
-beforeAll(async () => {
-  srv = await startRawReplyServer();
-  writeFileSync(audioPath, Buffer.alloc(3_000, 7));
-});
-afterAll(async () => {
-  await srv.close();
-  rmSync(root, { recursive: true, force: true });
-});
+beforeAll(() => writeFileSync(audioPath, Buffer.alloc(3_000, 7)));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const clientFor = (version: ApiVersion): ApiClient =>
+/**
+ * A server of the test's own: a property that runs out of time goes on answering its own requests,
+ * never the next test's.
+ */
+const ownServer = async (): Promise<RawReplyServer> => {
+  const srv = await startRawReplyServer();
+  onTestFinished(() => srv.close());
+  return srv;
+};
+
+const clientFor = (srv: RawReplyServer, version: ApiVersion): ApiClient =>
   createApiClient({
     profile: { baseUrl: srv.url, version, apiKey: KEY },
     sleep: async () => {},
     random: () => 0.5,
     maxResponseBytes: MAX_RESPONSE_BYTES,
-    readTimeoutMs: 5_000,
-    uploadTimeout: { baseMs: 5_000, minBytesPerSecond: 1_000_000_000 },
+    // For a hang, not for speed: npm test runs vitest at a lower priority beside the window journeys,
+    // and a loaded machine must not turn a slow local answer into a refusal.
+    readTimeoutMs: 30_000,
+    uploadTimeout: { baseMs: 30_000, minBytesPerSecond: 1_000_000_000 },
   });
+
+/**
+ * For a hang, not for speed: 3-7 s each on a quiet machine, over 60 s in a CI run where vitest took the
+ * cycles the window journeys, the typecheck and the lint left.
+ */
+const PROPERTY_TIME_LIMIT_MS = 300_000;
 
 /** Runs counted by what was done to the answer, printed after each property so CI shows the counts. */
 const tally = () => {
@@ -260,296 +271,309 @@ const agreeAnalysis =
   };
 
 describe.each(VERSIONS)('API %s', (version) => {
-  it('ping, account creation and usage: never a throw, never a value the body did not give', async () => {
-    const client = clientFor(version);
-    const stats = tally();
-    const endpoint = fc.constantFrom<'ping' | 'createAccount' | 'getUsage'>(
-      'ping',
-      'createAccount',
-      'getUsage',
-    );
-    const cases = endpoint.chain((e) => adversarialAnswer(version, e).map((c) => ({ e, c })));
-    await fc.assert(
-      fc.asyncProperty(cases, async ({ e, c }) => {
-        stats.add(`${e}:${c.label}`);
-        srv.answer(c.answer);
-        switch (e) {
-          case 'ping':
-            return checkResult(version, e, c, await client.ping(), (body, message) =>
-              expect(message).toBe(body['message']),
-            );
-          case 'createAccount':
-            return checkResult(version, e, c, await client.createAccount(), (body, created) => {
-              expect(created.account.accountId).toBe(body['account_id']);
-              const role = body['organisation_role'];
-              expect(created.account.role).toBe(typeof role === 'string' ? role : null);
-            });
-          case 'getUsage':
-            return checkResult(version, e, c, await client.getUsage(), (body, usage) => {
-              const n = (k: string) => body[k] as number;
-              if (version === 'v1.2') {
-                expect(usage.detail).toEqual({ kind: 'upload_count', used: n('count'), limit: n('limit') });
-                expect(usage.uploadsRemaining).toBe(Math.max(0, n('limit') - n('count')));
-              } else {
-                expect(usage.detail).toEqual({
-                  kind: 'credits',
-                  trialRemaining: n('trial_remaining'),
-                  trialGranted: n('trial_granted'),
-                  includedRemaining: n('included_remaining'),
-                  includedGranted: n('included_granted'),
-                  purchasedRemaining: n('purchased_remaining'),
-                  tier: typeof body['tier'] === 'string' ? body['tier'] : null,
-                });
-              }
-            });
-        }
-      }),
-      { seed: SEED, numRuns: runs(500) },
-    );
-    expect(stats.print(`ping, account, usage (${version})`)).toBe(runs(500));
-  }, 60_000);
-
-  it("analysis answers polled into the study database: exactly the valid body's measures for the types requested, nothing from an invalid one", async () => {
-    const client = clientFor(version);
-    const stats = tally();
-    let aboutOther = 0;
-    const types = analysisTypesFor(version);
-    // Nine answers in ten are about the recording asked for (its id in any letter case); the tenth about another one.
-    const aboutAsked = (body: Json, n: number): Json => {
-      const md = (body as { metadata?: Record<string, Json> }).metadata;
-      if (n % 10 === 0 || !md) return body;
-      return {
-        ...(body as Record<string, Json>),
-        metadata: { ...md, recording_id: n % 2 ? RECORDING : RECORDING.toUpperCase() },
-      };
-    };
-    const cases = fc.record({
-      c: adversarialAnswer(version, 'getAnalysis', aboutAsked),
-      requested: fc.subarray([...types], { minLength: 1 }),
-    });
-    await fc.assert(
-      fc.asyncProperty(cases, async ({ c, requested }) => {
-        stats.add(c.label);
-        srv.answer(c.answer);
-        const db = freshStudyDb();
-        const store = sqliteStore(db);
-        try {
-          const recId = seedUploaded(db, version, requested);
-          let res: Result<RecordingAnalysis, unknown> | null = null;
-          const spy: ApiClient = {
-            ...client,
-            getAnalysis: async (id, t) => (res = await client.getAnalysis(id, t)),
-          };
-          const now = Date.now;
-          await runPollStep(store, db, spy, {
-            profileId: 1,
-            now,
-            settings: clampPollSettings({}),
-            bucket: createTokenBucket(1e6, 1e6, now),
-            random: () => 0.5,
-            sleep: async () => {},
-          });
-          expect(res).not.toBeNull();
-          expect(
-            srv
-              .received()
-              .every(
-                (r) =>
-                  r.url ===
-                  `/${version}/recordings/${RECORDING}/analysis?analysis=${[...requested].sort().join(',')}`,
-              ),
-          ).toBe(true);
-          checkResult(version, 'getAnalysis', c, res!, agreeAnalysis(version, c.simulatedHeader));
-
-          // Stored only from a usable answer about the recording asked for.
-          const usable = usableBody(version, 'getAnalysis', c);
-          const body =
-            usable !== null &&
-            (typeof at(usable, ['metadata', 'recording_id']) !== 'string' ||
-              String(at(usable, ['metadata', 'recording_id'])).toLowerCase() === RECORDING)
-              ? usable
-              : null;
-          if (usable !== null && body === null) aboutOther++;
-          const stored = new Map(
-            (
-              db
-                .prepare(
-                  `SELECT measure_key k, value_num n, value_text t FROM measure_values WHERE recording_id = ?`,
-                )
-                .all(recId) as { k: string; n: number | null; t: string | null }[]
-            ).map((r) => [r.k, r.n ?? r.t]),
-          );
-          const states = Object.fromEntries(
-            (
-              db.prepare(`SELECT type, state FROM analyses WHERE recording_id = ?`).all(recId) as {
-                type: string;
-                state: string;
-              }[]
-            ).map((r) => [r.type, r.state]),
-          );
-          const want = new Map<string, number | string>();
-          const wantStates: Record<string, string> = {};
-          // A settling answer with odd values for its type is asked for once more before it is final
-          // (results.repo.ts): after this first poll it is still processing, nothing of it stored as values.
-          const oddTypes = new Set(
-            res !== null && (res as Result<RecordingAnalysis, unknown>).ok
-              ? (res as { value: RecordingAnalysis }).value.outcomes
-                  .filter((o) => (o.flags ?? []).length > 0)
-                  .map((o) => o.type as string)
-              : [],
-          );
-          for (const t of requested) {
-            const status = body === null ? undefined : at(body, ['analysis', t, 'status']);
-            wantStates[t] = body === null ? 'processing' : statusOf(status);
-            if (oddTypes.has(t) && wantStates[t] !== 'processing') wantStates[t] = 'processing';
-            if (body !== null && isObj(at(body, ['analysis', t])) && wantStates[t] === 'completed')
-              for (const [k, v] of measuresIn(version, body!, t)) want.set(k, v);
+  it(
+    'ping, account creation and usage: never a throw, never a value the body did not give',
+    async () => {
+      const srv = await ownServer();
+      const client = clientFor(srv, version);
+      const stats = tally();
+      const endpoint = fc.constantFrom<'ping' | 'createAccount' | 'getUsage'>(
+        'ping',
+        'createAccount',
+        'getUsage',
+      );
+      const cases = endpoint.chain((e) => adversarialAnswer(version, e).map((c) => ({ e, c })));
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ e, c }) => {
+          stats.add(`${e}:${c.label}`);
+          srv.answer(c.answer);
+          switch (e) {
+            case 'ping':
+              return checkResult(version, e, c, await client.ping(), (body, message) =>
+                expect(message).toBe(body['message']),
+              );
+            case 'createAccount':
+              return checkResult(version, e, c, await client.createAccount(), (body, created) => {
+                expect(created.account.accountId).toBe(body['account_id']);
+                const role = body['organisation_role'];
+                expect(created.account.role).toBe(typeof role === 'string' ? role : null);
+              });
+            case 'getUsage':
+              return checkResult(version, e, c, await client.getUsage(), (body, usage) => {
+                const n = (k: string) => body[k] as number;
+                if (version === 'v1.2') {
+                  expect(usage.detail).toEqual({ kind: 'upload_count', used: n('count'), limit: n('limit') });
+                  expect(usage.uploadsRemaining).toBe(Math.max(0, n('limit') - n('count')));
+                } else {
+                  expect(usage.detail).toEqual({
+                    kind: 'credits',
+                    trialRemaining: n('trial_remaining'),
+                    trialGranted: n('trial_granted'),
+                    includedRemaining: n('included_remaining'),
+                    includedGranted: n('included_granted'),
+                    purchasedRemaining: n('purchased_remaining'),
+                    tier: typeof body['tier'] === 'string' ? body['tier'] : null,
+                  });
+                }
+              });
           }
-          expect(states).toEqual(wantStates);
-          expect([...stored.keys()].sort()).toEqual([...want.keys()].sort());
-          for (const [k, v] of stored) expect(num(v), k).toBe(num(want.get(k)));
-          if (body === null) expect(stored.size).toBe(0);
-        } finally {
-          db.close();
-        }
-      }),
-      { seed: SEED + 1, numRuns: runs(700) },
-    );
-    expect(
-      stats.print(`analysis → database (${version}); valid answers about another recording: ${aboutOther}`),
-    ).toBe(runs(700));
-  }, 60_000);
+        }),
+        { seed: SEED, numRuns: runs(500) },
+      );
+      expect(stats.print(`ping, account, usage (${version})`)).toBe(runs(500));
+    },
+    PROPERTY_TIME_LIMIT_MS,
+  );
 
-  it('upload answers: accepted and stored only from a valid answer, never sent twice, every other answer rejected, uncertain or queued again', async () => {
-    const client = clientFor(version);
-    const stats = tally();
-    const cases = fc.record({
-      c: adversarialAnswer(version, 'upload'),
-      analyses: fc.subarray([...analysisTypesFor(version)], { minLength: 1 }),
-    });
-    await fc.assert(
-      fc.asyncProperty(cases, async ({ c, analyses }) => {
-        stats.add(c.label);
-        srv.answer(c.answer);
-        const db = freshStudyDb();
-        const store = sqliteStore(db);
-        try {
-          const recId = seedQueued(db, version);
-          let out: UploadOutcome<ApiError> | null = null;
-          const spy: ApiClient = { ...client, upload: async (r) => (out = await client.upload(r)) };
-          const step: UploadOneOutcome = await uploadOne(
-            store,
-            db,
-            spy,
-            {
-              id: recId,
-              studyId: 1,
-              batchId: 1,
-              path: audioPath,
-              contentSha256: 'f'.repeat(64),
-              accountId: ACCOUNT,
-              recordedAt: '2026-03-02T09:15:00Z',
-              analyses,
-              isolateOldestSpeaker: false,
-            },
-            { now: Date.now, firstPollAfterMs: 15_000 },
-          );
-          expect(out).not.toBeNull();
-          const o = out!;
-          const row = db.prepare(`SELECT * FROM recordings WHERE id = ?`).get(recId) as Record<
-            string,
-            unknown
-          >;
-          const posts = srv.received().filter((r) => r.method === 'POST');
-          const body = usableBody(version, 'upload', c);
-
-          // A paid-for upload is always recorded: a fraction or an unsafe integer in an audio fact is kept
-          // as received (flagged), never refused by the database (migration 0080).
-          expect(step.kind).not.toBe('unrecorded');
-          if (o.status === 'accepted') {
-            expect(body, `accepted an unusable answer (${c.label})`).not.toBeNull();
-            const b = body!;
-            expect(row).toMatchObject({
-              upload_state: 'uploaded',
-              upload_attempts: 1,
-              recording_id: b['recording_id'],
-              api_version: version,
+  it(
+    "analysis answers polled into the study database: exactly the valid body's measures for the types requested, nothing from an invalid one",
+    async () => {
+      const srv = await ownServer();
+      const client = clientFor(srv, version);
+      const stats = tally();
+      let aboutOther = 0;
+      const types = analysisTypesFor(version);
+      // Nine answers in ten are about the recording asked for (its id in any letter case); the tenth about another one.
+      const aboutAsked = (body: Json, n: number): Json => {
+        const md = (body as { metadata?: Record<string, Json> }).metadata;
+        if (n % 10 === 0 || !md) return body;
+        return {
+          ...(body as Record<string, Json>),
+          metadata: { ...md, recording_id: n % 2 ? RECORDING : RECORDING.toUpperCase() },
+        };
+      };
+      const cases = fc.record({
+        c: adversarialAnswer(version, 'getAnalysis', aboutAsked),
+        requested: fc.subarray([...types], { minLength: 1 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ c, requested }) => {
+          stats.add(c.label);
+          srv.answer(c.answer);
+          const db = freshStudyDb();
+          try {
+            const recId = seedUploaded(db, srv.url, version, requested);
+            let res: Result<RecordingAnalysis, unknown> | null = null;
+            const spy: ApiClient = {
+              ...client,
+              getAnalysis: async (id, t) => (res = await client.getAnalysis(id, t)),
+            };
+            const now = Date.now;
+            await runPollStep(sqliteStore(db), db, spy, {
+              profileId: 1,
+              now,
+              settings: clampPollSettings({}),
+              bucket: createTokenBucket(1e6, 1e6, now),
+              random: () => 0.5,
+              sleep: async () => {},
             });
-            const facts = (o: Record<string, unknown>, keys: readonly string[]) =>
-              keys.map((k) => num(o[k] ?? null));
+            expect(res).not.toBeNull();
             expect(
-              facts(row, [
-                'svc_format',
-                'svc_size_bytes',
-                'svc_sample_rate_hz',
-                'svc_bit_rate_bps',
-                'svc_duration_seconds',
-                'svc_speech_seconds',
-              ]),
-            ).toEqual(
-              facts(wellTypedFacts(b), [
-                'audio_file_format',
-                'audio_size_bytes',
-                'audio_sample_rate_hz',
-                'audio_bit_rate_bps',
-                'audio_duration_seconds',
-                'speech_duration_seconds',
-              ]),
-            );
-            expect(row['result_source']).toBe(simulatedBy(b, c.simulatedHeader) ? 'simulated' : 'service');
-            if (typeof b['uploaded_at'] === 'string') expect(row['uploaded_at']).toBe(b['uploaded_at']);
-            expect(
+              srv
+                .received()
+                .every(
+                  (r) =>
+                    r.url ===
+                    `/${version}/recordings/${RECORDING}/analysis?analysis=${[...requested].sort().join(',')}`,
+                ),
+            ).toBe(true);
+            checkResult(version, 'getAnalysis', c, res!, agreeAnalysis(version, c.simulatedHeader));
+
+            // Stored only from a usable answer about the recording asked for.
+            const usable = usableBody(version, 'getAnalysis', c);
+            const body =
+              usable !== null &&
+              (typeof at(usable, ['metadata', 'recording_id']) !== 'string' ||
+                String(at(usable, ['metadata', 'recording_id'])).toLowerCase() === RECORDING)
+                ? usable
+                : null;
+            if (usable !== null && body === null) aboutOther++;
+            const stored = new Map(
               (
                 db
                   .prepare(
-                    `SELECT type FROM analyses WHERE recording_id = ? AND state = 'processing' ORDER BY type`,
+                    `SELECT measure_key k, value_num n, value_text t FROM measure_values WHERE recording_id = ?`,
                   )
-                  .all(recId) as { type: string }[]
-              ).map((r) => r.type),
-            ).toEqual([...analyses].sort());
-          } else {
-            expectWellFormedError(o.error);
-            expect(row['recording_id']).toBeNull();
-            expect(db.prepare(`SELECT count(*) n FROM analyses`).get()).toEqual({ n: 0 });
-            const kind: ApiErrorKind = o.error.kind;
-            if (o.status === 'uncertain') {
-              // The service may have accepted it: held for the researcher, with the reason.
-              expect(row).toMatchObject({ upload_state: 'upload_uncertain', upload_attempts: 1 });
-              expect(JSON.parse(row['upload_error'] as string).reason.length).toBeGreaterThan(20);
-            } else if (PAUSES_QUEUE.has(kind)) {
-              // Certainly not charged: back in the queue behind an organisation-wide pause.
-              expect(step.kind).toBe('paused');
-              expect(row).toMatchObject({ upload_state: 'queued', upload_attempts: 0 });
-            } else {
-              expect(row).toMatchObject({ upload_state: 'rejected', upload_attempts: 1 });
-              expect(JSON.parse(row['upload_error'] as string).kind).toBe(kind);
+                  .all(recId) as { k: string; n: number | null; t: string | null }[]
+              ).map((r) => [r.k, r.n ?? r.t]),
+            );
+            const states = Object.fromEntries(
+              (
+                db.prepare(`SELECT type, state FROM analyses WHERE recording_id = ?`).all(recId) as {
+                  type: string;
+                  state: string;
+                }[]
+              ).map((r) => [r.type, r.state]),
+            );
+            const want = new Map<string, number | string>();
+            const wantStates: Record<string, string> = {};
+            // A settling answer with odd values for its type is asked for once more before it is final
+            // (results.repo.ts): after this first poll it is still processing, nothing of it stored as values.
+            const oddTypes = new Set(
+              res !== null && (res as Result<RecordingAnalysis, unknown>).ok
+                ? (res as { value: RecordingAnalysis }).value.outcomes
+                    .filter((o) => (o.flags ?? []).length > 0)
+                    .map((o) => o.type as string)
+                : [],
+            );
+            for (const t of requested) {
+              const status = body === null ? undefined : at(body, ['analysis', t, 'status']);
+              wantStates[t] = body === null ? 'processing' : statusOf(status);
+              if (oddTypes.has(t) && wantStates[t] !== 'processing') wantStates[t] = 'processing';
+              if (body !== null && isObj(at(body, ['analysis', t])) && wantStates[t] === 'completed')
+                for (const [k, v] of measuresIn(version, body!, t)) want.set(k, v);
             }
-            // A 2xx, a 5xx or a lost answer after sending is never a refusal: it may have been charged.
-            const ambiguous =
-              c.answer.kind !== 'reply' ||
-              (c.answer.status >= 200 && c.answer.status < 300) ||
-              c.answer.status >= 500;
-            if (ambiguous) expect(o.status).toBe('uncertain');
+            expect(states).toEqual(wantStates);
+            expect([...stored.keys()].sort()).toEqual([...want.keys()].sort());
+            for (const [k, v] of stored) expect(num(v), k).toBe(num(want.get(k)));
+            if (body === null) expect(stored.size).toBe(0);
+          } finally {
+            db.close();
           }
-          // Sent once; only a 429 (answered before processing, nothing charged) is sent again, at most three times in all.
-          const is429 = c.answer.kind === 'reply' && c.answer.status === 429;
-          expect(posts.length).toBeGreaterThanOrEqual(1);
-          expect(posts.length).toBeLessThanOrEqual(is429 ? 3 : 1);
-        } finally {
-          db.close();
-        }
-      }),
-      { seed: SEED + 2, numRuns: runs(500) },
-    );
-    expect(stats.print(`upload → database (${version})`)).toBe(runs(500));
-  }, 60_000);
+        }),
+        { seed: SEED + 1, numRuns: runs(700) },
+      );
+      expect(
+        stats.print(`analysis → database (${version}); valid answers about another recording: ${aboutOther}`),
+      ).toBe(runs(700));
+    },
+    PROPERTY_TIME_LIMIT_MS,
+  );
+
+  it(
+    'upload answers: accepted and stored only from a valid answer, never sent twice, every other answer rejected, uncertain or queued again',
+    async () => {
+      const srv = await ownServer();
+      const client = clientFor(srv, version);
+      const stats = tally();
+      const cases = fc.record({
+        c: adversarialAnswer(version, 'upload'),
+        analyses: fc.subarray([...analysisTypesFor(version)], { minLength: 1 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ c, analyses }) => {
+          stats.add(c.label);
+          srv.answer(c.answer);
+          const db = freshStudyDb();
+          try {
+            const recId = seedQueued(db, srv.url, version);
+            let out: UploadOutcome<ApiError> | null = null;
+            const spy: ApiClient = { ...client, upload: async (r) => (out = await client.upload(r)) };
+            const step: UploadOneOutcome = await uploadOne(
+              sqliteStore(db),
+              db,
+              spy,
+              {
+                id: recId,
+                studyId: 1,
+                batchId: 1,
+                path: audioPath,
+                contentSha256: 'f'.repeat(64),
+                accountId: ACCOUNT,
+                recordedAt: '2026-03-02T09:15:00Z',
+                analyses,
+                isolateOldestSpeaker: false,
+              },
+              { now: Date.now, firstPollAfterMs: 15_000 },
+            );
+            expect(out).not.toBeNull();
+            const o = out!;
+            const row = db.prepare(`SELECT * FROM recordings WHERE id = ?`).get(recId) as Record<
+              string,
+              unknown
+            >;
+            const posts = srv.received().filter((r) => r.method === 'POST');
+            const body = usableBody(version, 'upload', c);
+
+            // A paid-for upload is always recorded: a fraction or an unsafe integer in an audio fact is kept
+            // as received (flagged), never refused by the database (migration 0080).
+            expect(step.kind).not.toBe('unrecorded');
+            if (o.status === 'accepted') {
+              expect(body, `accepted an unusable answer (${c.label})`).not.toBeNull();
+              const b = body!;
+              expect(row).toMatchObject({
+                upload_state: 'uploaded',
+                upload_attempts: 1,
+                recording_id: b['recording_id'],
+                api_version: version,
+              });
+              const facts = (o: Record<string, unknown>, keys: readonly string[]) =>
+                keys.map((k) => num(o[k] ?? null));
+              expect(
+                facts(row, [
+                  'svc_format',
+                  'svc_size_bytes',
+                  'svc_sample_rate_hz',
+                  'svc_bit_rate_bps',
+                  'svc_duration_seconds',
+                  'svc_speech_seconds',
+                ]),
+              ).toEqual(
+                facts(wellTypedFacts(b), [
+                  'audio_file_format',
+                  'audio_size_bytes',
+                  'audio_sample_rate_hz',
+                  'audio_bit_rate_bps',
+                  'audio_duration_seconds',
+                  'speech_duration_seconds',
+                ]),
+              );
+              expect(row['result_source']).toBe(simulatedBy(b, c.simulatedHeader) ? 'simulated' : 'service');
+              if (typeof b['uploaded_at'] === 'string') expect(row['uploaded_at']).toBe(b['uploaded_at']);
+              expect(
+                (
+                  db
+                    .prepare(
+                      `SELECT type FROM analyses WHERE recording_id = ? AND state = 'processing' ORDER BY type`,
+                    )
+                    .all(recId) as { type: string }[]
+                ).map((r) => r.type),
+              ).toEqual([...analyses].sort());
+            } else {
+              expectWellFormedError(o.error);
+              expect(row['recording_id']).toBeNull();
+              expect(db.prepare(`SELECT count(*) n FROM analyses`).get()).toEqual({ n: 0 });
+              const kind: ApiErrorKind = o.error.kind;
+              if (o.status === 'uncertain') {
+                // The service may have accepted it: held for the researcher, with the reason.
+                expect(row).toMatchObject({ upload_state: 'upload_uncertain', upload_attempts: 1 });
+                expect(JSON.parse(row['upload_error'] as string).reason.length).toBeGreaterThan(20);
+              } else if (PAUSES_QUEUE.has(kind)) {
+                // Certainly not charged: back in the queue behind an organisation-wide pause.
+                expect(step.kind).toBe('paused');
+                expect(row).toMatchObject({ upload_state: 'queued', upload_attempts: 0 });
+              } else {
+                expect(row).toMatchObject({ upload_state: 'rejected', upload_attempts: 1 });
+                expect(JSON.parse(row['upload_error'] as string).kind).toBe(kind);
+              }
+              // A 2xx, a 5xx or a lost answer after sending is never a refusal: it may have been charged.
+              const ambiguous =
+                c.answer.kind !== 'reply' ||
+                (c.answer.status >= 200 && c.answer.status < 300) ||
+                c.answer.status >= 500;
+              if (ambiguous) expect(o.status).toBe('uncertain');
+            }
+            // Sent once; only a 429 (answered before processing, nothing charged) is sent again, at most three times in all.
+            const is429 = c.answer.kind === 'reply' && c.answer.status === 429;
+            expect(posts.length).toBeGreaterThanOrEqual(1);
+            expect(posts.length).toBeLessThanOrEqual(is429 ? 3 : 1);
+          } finally {
+            db.close();
+          }
+        }),
+        { seed: SEED + 2, numRuns: runs(500) },
+      );
+      expect(stats.print(`upload → database (${version})`)).toBe(runs(500));
+    },
+    PROPERTY_TIME_LIMIT_MS,
+  );
 });
 
 const AT = '2026-03-02T10:00:00.000Z';
-const seedStudy = (db: Db, version: ApiVersion) => {
+const seedStudy = (db: Db, url: string, version: ApiVersion) => {
   db.prepare(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', ?, ?, ?)`,
-  ).run(srv.url, version, AT);
+  ).run(url, version, AT);
   db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`).run(AT);
   db.prepare(
     `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', ?, ?)`,
@@ -574,8 +598,13 @@ const insertRecording = (
   );
 
 /** An uploaded recording whose requested analyses are processing and due for a poll now. */
-const seedUploaded = (db: Db, version: ApiVersion, requested: readonly AnalysisType[]): number => {
-  seedStudy(db, version);
+const seedUploaded = (
+  db: Db,
+  url: string,
+  version: ApiVersion,
+  requested: readonly AnalysisType[],
+): number => {
+  seedStudy(db, url, version);
   const nowIso = new Date().toISOString();
   const id = insertRecording(db, 'uploaded', RECORDING, nowIso);
   const ins = db.prepare(
@@ -586,8 +615,8 @@ const seedUploaded = (db: Db, version: ApiVersion, requested: readonly AnalysisT
   return id;
 };
 
-const seedQueued = (db: Db, version: ApiVersion): number => {
-  seedStudy(db, version);
+const seedQueued = (db: Db, url: string, version: ApiVersion): number => {
+  seedStudy(db, url, version);
   return insertRecording(db, 'queued', null, null);
 };
 
@@ -595,13 +624,14 @@ describe('found by these properties, not yet fixed', () => {
   // Found by these properties: parseRetryAfter once read a Retry-After of 400 digits as Infinity, and the
   // ApiError then broke its own schema (JSON turns Infinity into null). It is now capped at a day.
   it('a Retry-After too large for a number still gives a well-formed ApiError', async () => {
+    const srv = await ownServer();
     srv.answer({
       kind: 'reply',
       status: 429,
       headers: { 'Content-Type': 'application/json', 'Retry-After': '1' + '0'.repeat(400) },
       body: '',
     });
-    const res = await clientFor('v1.3').getUsage();
+    const res = await clientFor(srv, 'v1.3').getUsage();
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expectWellFormedError(res.error);

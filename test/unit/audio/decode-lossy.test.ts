@@ -12,26 +12,17 @@
  * (the last tests show the bound catches them).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AudioDecoder, PcmChunk } from '../../../main/audio/decode/decoder';
 import { DECODABLE_FORMATS } from '../../../main/audio/decode/formats';
-import { makeWav } from '../../fixtures/audio';
 import { itWithTool } from '../../support/reference-tools';
+import { speechSource } from '../../support/speech-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-decode-lossy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const corpus = process.env['VOICESCOPE_CORPUS'] ?? '/work/corpus';
-const speechSource = (): string => {
-  const real = join(corpus, 'pyannote', 'sample.wav');
-  if (existsSync(real)) return real;
-  const made = join(dir, 'speech.wav');
-  writeFileSync(made, makeWav({ seconds: 20, speechSeconds: 16, sampleRateHz: 16_000, seed: 11 }));
-  return made;
-};
 
 const ffmpeg = (args: string[]): Buffer => {
   const r = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', ...args], { maxBuffer: 1 << 30 });
@@ -46,7 +37,7 @@ const encode = (name: string, stereo: boolean, args: string[]): string => {
     '-filter_complex',
     '[0:a]asplit[a][b];[b]atrim=start=5,asetpts=PTS-STARTPTS[c];[a][c]amerge=inputs=2',
   ];
-  ffmpeg(['-i', speechSource(), ...(stereo ? stereoGraph : []), '-t', '20', ...args, out]);
+  ffmpeg(['-i', speechSource(dir), ...(stereo ? stereoGraph : []), '-t', '20', ...args, out]);
   return out;
 };
 

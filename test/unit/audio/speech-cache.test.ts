@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SPEECH_CACHE_ENV } from '../../../main/audio/speech-cache';
 import { measureSpeechInParallel } from '../../../main/audio/speech-pool';
 import { parseWavHeader } from '../../../main/audio/wav';
-import { measureWavBytesSpeech, measureWavFileSpeech } from '../../../main/audio/wav-file-speech';
+import { measureWavBytesSpeech, measureFileSpeech } from '../../../main/audio/file-speech';
 import { makeWav } from '../../fixtures/audio';
 
 const runFolder = process.env[SPEECH_CACHE_ENV];
@@ -43,16 +43,14 @@ describe('the speech estimates already made', () => {
     const files = tempDir();
     writeFileSync(join(files, 'a.wav'), wav);
     writeFileSync(join(files, 'b.wav'), wav);
-    const first = await measureWavFileSpeech({ path: join(files, 'a.wav'), info: info(), choice: 'auto' });
+    const first = await measureFileSpeech({ path: join(files, 'a.wav'), choice: 'auto' });
     expect(first.sent.speechSeconds).toBeGreaterThan(2);
     const stored = readdirSync(process.env[SPEECH_CACHE_ENV]!);
     expect(stored).toHaveLength(1);
     // A stored answer is what the next ask gets, whoever asks: planted here to show it is read, not redone.
     const planted = { ...first, sent: { ...first.sent, speechSeconds: 1.25 } };
     writeFileSync(join(process.env[SPEECH_CACHE_ENV]!, stored[0]!), JSON.stringify(planted));
-    const again = await measureSpeechInParallel([
-      { path: join(files, 'b.wav'), info: info(), choice: 'auto' },
-    ]);
+    const again = await measureSpeechInParallel([{ path: join(files, 'b.wav'), choice: 'auto' }]);
     expect(again).toEqual([{ ok: true, value: planted }]);
   });
 
@@ -60,8 +58,8 @@ describe('the speech estimates already made', () => {
     process.env[SPEECH_CACHE_ENV] = join(tempDir(), 'cache');
     const files = tempDir();
     writeFileSync(join(files, 'a.wav'), wav);
-    await measureWavFileSpeech({ path: join(files, 'a.wav'), info: info(), choice: 'auto' });
-    await measureWavFileSpeech({ path: join(files, 'a.wav'), info: info(), choice: 'mix' });
+    await measureFileSpeech({ path: join(files, 'a.wav'), choice: 'auto' });
+    await measureFileSpeech({ path: join(files, 'a.wav'), choice: 'mix' });
     const inMemory = await measureWavBytesSpeech(wav, info());
     expect(readdirSync(process.env[SPEECH_CACHE_ENV]!)).toHaveLength(3);
     expect(inMemory.speechSeconds).toBeGreaterThan(2);
@@ -71,7 +69,7 @@ describe('the speech estimates already made', () => {
     delete process.env[SPEECH_CACHE_ENV];
     const files = tempDir();
     writeFileSync(join(files, 'a.wav'), wav);
-    await measureWavFileSpeech({ path: join(files, 'a.wav'), info: info(), choice: 'auto' });
+    await measureFileSpeech({ path: join(files, 'a.wav'), choice: 'auto' });
     expect(readdirSync(files)).toEqual(['a.wav']);
     expect(existsSync(join(files, 'cache'))).toBe(false);
   });

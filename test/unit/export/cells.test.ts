@@ -85,7 +85,7 @@ describe('row encoding', () => {
     expect(enc.row(['a\nb', 'c\rd', ' e', 'f ', 'g'])).toBe('"a\nb","c\rd"," e","f ",g');
   });
 
-  it("the long form's scoped encoder gives the same lines as encoding each row whole", () => {
+  it("the long form's scoped encoder gives the same lines as encoding each row whole, as text or as bytes", () => {
     type Ctx = { rec: string; pair: string; measure: string; value: Cell };
     const scopes: Scope[] = ['recording', 'recording', 'pair', 'measure', 'row', 'measure', 'recording'];
     const get: ((c: Ctx) => Cell)[] = [
@@ -144,6 +144,13 @@ describe('row encoding', () => {
                 const pieces: string[] = [];
                 scoped.rowInto(ctx, row.measure, { piece: (t) => pieces.push(t) });
                 expect(pieces.join('')).toBe(whole);
+                // The workbook's form: repeated pieces as ready-made bytes, the row's own cells as text.
+                const bytes: Buffer[] = [];
+                scoped.rowBytesInto(ctx, row.measure, {
+                  piece: (t) => bytes.push(Buffer.from(t)),
+                  putBytes: (b) => bytes.push(Buffer.from(b)),
+                });
+                expect(Buffer.concat(bytes).toString('utf8')).toBe(whole);
               }
             }
           }

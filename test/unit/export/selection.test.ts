@@ -1,19 +1,23 @@
 /**
- * The export reads recordings as arrays and names their cells itself (main/db/repos/export-selection.repo.ts): the names must
- * follow the selected columns one for one, or every file would carry values under the wrong heading.
+ * The export reads each recording as its view (main/db/repos/export-selection.repo.ts): every selected
+ * column is named after the view's member it fills, or every file would carry values under the wrong
+ * heading.
  */
 import { describe, expect, it } from 'vitest';
-import { RECORDING_COLUMNS, recordingView } from '../../../main/db/repos/export-selection.repo';
+import { RECORDING_COLUMNS, recordingSelectList } from '../../../main/db/repos/export-selection.repo';
 
-describe('a recording read as an array', () => {
-  it('gets each selected column under the name the column list gives it, in the same order', () => {
-    const row = RECORDING_COLUMNS.map((_, i) => `cell ${i}`);
-    const view = recordingView([...row, 'wellbeing:completed']);
-    expect(Object.keys(view)).toEqual(RECORDING_COLUMNS.map(([name]) => name));
-    RECORDING_COLUMNS.forEach(([name], i) => expect(view[name], name).toBe(`cell ${i}`));
+describe('a recording read as its view', () => {
+  it('selects each column under the name the column list gives it, in the same order', () => {
+    // An expression may hold ", " itself (a JSON path's arguments): each column ends at its quoted name.
+    const selected = [...recordingSelectList().matchAll(/(.+?) AS "(\w+)"(?:, |$)/g)].map((m) => [
+      m[2],
+      m[1],
+    ]);
+    expect(selected).toEqual(RECORDING_COLUMNS.map(([name, expr]) => [name, expr]));
   });
 
-  it('selects every column once', () => {
+  it('selects every column once, each under a name of its own', () => {
     expect(new Set(RECORDING_COLUMNS.map(([, expr]) => expr)).size).toBe(RECORDING_COLUMNS.length);
+    expect(new Set(RECORDING_COLUMNS.map(([name]) => name)).size).toBe(RECORDING_COLUMNS.length);
   });
 });

@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordingDetail } from '../../../shared/contract/recordings.contract';
-import { eventDetailPairs, factRows } from '../../../renderer/src/features/recording-detail/recording-facts';
+import {
+  conversionSentence,
+  eventDetailPairs,
+  factRows,
+} from '../../../renderer/src/features/recording-detail/recording-facts';
 
 const local: RecordingDetail['local'] = {
   format: 'wav',
@@ -58,5 +62,26 @@ describe("an event's detail", () => {
     expect(eventDetailPairs('connection reset')).toBeNull();
     expect(eventDetailPairs('[1,2]')).toBeNull();
     expect(eventDetailPairs('null')).toBeNull();
+  });
+});
+
+describe('the conversion, on the page of a recording sent as a converted copy', () => {
+  it('names what decoded the original, the channel sent and the rate it was resampled from', () => {
+    expect(
+      conversionSentence({
+        sha256: 'ab'.repeat(32),
+        channel: 2,
+        resampledFromHz: 44_100,
+        decodedBy: { decoder: 'Voicescope FLAC decoder (RFC 9639)', container: 'flac', codec: 'flac' },
+      }),
+    ).toBe(
+      'Decoded from FLAC (flac) by Voicescope FLAC decoder (RFC 9639); channel 2 sent as mono; resampled from 44,100 Hz to 16,000 Hz; written as 16-bit PCM WAV.',
+    );
+  });
+
+  it('says when the channels were averaged and the rate kept, and a copy made before decoders were recorded', () => {
+    expect(conversionSentence({ sha256: 'x', channel: 'mix', resampledFromHz: null })).toBe(
+      'Read as WAV; the mean of all channels sent as mono; already at 16,000 Hz; written as 16-bit PCM WAV.',
+    );
   });
 });

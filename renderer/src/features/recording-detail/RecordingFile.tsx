@@ -6,11 +6,12 @@
 import { Link } from 'wouter';
 import { explainApiError } from '../../../../shared/api/api-error-explained';
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
+import type { ConversionView } from '../../../../shared/study';
 import { Section } from '../../components/Page';
 import { TableScroll } from '../../components/TableScroll';
 import { fmtDateTime, fmtInt, fmtLongDateTime } from '../../lib/format';
 import { paths } from '../../app/paths';
-import { DATE_SOURCE, factRows } from './recording-facts';
+import { DATE_SOURCE, conversionSentence, factRows } from './recording-facts';
 import { SpeechDurations } from './SpeechDurations';
 
 const FactsTable = ({ d }: { d: RecordingDetail }) => {
@@ -43,6 +44,18 @@ const FactsTable = ({ d }: { d: RecordingDetail }) => {
   );
 };
 
+/** How the converted copy was made: what decoded the original, the channel sent, the rate, the copy's hash. */
+const ConversionFacts = ({ conversion: c }: { conversion: ConversionView }) => (
+  <>
+    <dt>Conversion</dt>
+    <dd>{conversionSentence(c)}</dd>
+    <dt>Converted copy’s hash (SHA-256)</dt>
+    <dd>
+      <code className="hash">{c.sha256}</code>
+    </dd>
+  </>
+);
+
 export const RecordingFile = ({ d, studyId }: { d: RecordingDetail; studyId: number }) => {
   const r = d.row;
   const apiErr = d.uploadError ? explainApiError(d.uploadError) : null;
@@ -67,6 +80,7 @@ export const RecordingFile = ({ d, studyId }: { d: RecordingDetail; studyId: num
             'The original file, as it is'
           )}
         </dd>
+        {d.verdict?.conversion && <ConversionFacts conversion={d.verdict.conversion} />}
         <dt>Content hash (SHA-256)</dt>
         <dd>
           <code className="hash">{d.contentSha256}</code>

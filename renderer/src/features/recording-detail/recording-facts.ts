@@ -3,6 +3,7 @@
  * beside what the service reported, and an event's stored detail as "key: value" pairs.
  */
 import type { RecordingDetail } from '../../../../shared/contract/recordings.contract';
+import type { ConversionView } from '../../../../shared/study';
 import { fmtBytes, fmtInt, fmtNumber, fmtSeconds } from '../../lib/format';
 
 export const DATE_SOURCE: Record<RecordingDetail['row']['recordedAtSource'], string> = {
@@ -53,4 +54,17 @@ export const eventDetailPairs = (detail: string): [string, string][] | null => {
   }
   if (!o || typeof o !== 'object' || Array.isArray(o)) return null;
   return Object.entries(o).map(([k, v]) => [k.replace(/_/g, ' '), valueInWords(v)]);
+};
+
+/** How a converted copy was made, in one sentence: what decoded the original, the channel sent and the rate. */
+export const conversionSentence = (c: ConversionView): string => {
+  const decoded = c.decodedBy
+    ? `Decoded from ${c.decodedBy.container.toUpperCase()} (${c.decodedBy.codec}) by ${c.decodedBy.decoder}`
+    : 'Read as WAV';
+  const channel = c.channel === 'mix' ? 'the mean of all channels' : `channel ${c.channel}`;
+  const rate =
+    c.resampledFromHz === null
+      ? 'already at 16,000 Hz'
+      : `resampled from ${fmtInt(c.resampledFromHz)} Hz to 16,000 Hz`;
+  return `${decoded}; ${channel} sent as mono; ${rate}; written as 16-bit PCM WAV.`;
 };

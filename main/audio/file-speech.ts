@@ -1,12 +1,15 @@
 /**
- * Speech per channel of a WAV file on disk, read a second at a time: the work a speech worker does
- * (main/audio/speech-worker.ts), also callable in-process.
+ * Speech per channel of a recording on disk, in any format the decoders open (main/audio/decoded-samples.ts),
+ * decoded and measured a chunk at a time: the work a speech worker does (main/audio/speech-worker.ts),
+ * also callable in-process.
  *
  * Which channels are measured follows the researcher's choice: a mono file its one channel; a
  * multichannel file every channel for "auto" (the channel with most speech is sent), the chosen channel
  * for a channel number, the mix for "mix".
  */
-import { open } from 'node:fs/promises';
+import { DecodeFailure } from './decode/decoder';
+import { openAudioDecoder } from './decode/index';
+import { channelStreams, type ChannelPick } from './decoded-samples';
 import { cachedSpeech, readCachedSpeech, speechCacheKey, speechCacheKeyOfFile } from './speech-cache';
 import {
   SILERO_METHOD,
@@ -15,13 +18,12 @@ import {
   type SileroStream,
   type SpeechSegment,
 } from './silero-speech';
-import { readChannelSamples, readMonoSamples, type WavInfo } from './wav';
+import { readChannelSamples, type WavInfo } from './wav';
 
 export type ChannelChoice = 'auto' | 'mix' | number;
 
 export interface SpeechJob {
   readonly path: string;
-  readonly info: WavInfo;
   readonly choice: ChannelChoice;
 }
 
@@ -38,73 +40,62 @@ export interface FileSpeech {
     readonly segments: readonly SpeechSegment[];
   };
   readonly method: string;
+  /** The decoded audio's length and its channel count. */
+  readonly totalSeconds: number;
+  readonly fileChannels: number;
 }
 
 const CHUNK_SECONDS = 1;
 
-const fileKey = (job: SpeechJob) => speechCacheKeyOfFile(job.path, `file-${job.choice}-${SILERO_METHOD}`);
+const fileKey = (job: SpeechJob) => speechCacheKeyOfFile(job.path, `decoded-${job.choice}-${SILERO_METHOD}`);
 
 /** A file's speech: read from the estimates already made (speech-cache.ts) when there is one. */
-export const measureWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech> =>
+export const measureFileSpeech = async (job: SpeechJob): Promise<FileSpeech> =>
   cachedSpeech(await fileKey(job), () => measureFile(job));
 
 /** The file's speech if it was measured before (speech-cache.ts), without measuring it. */
-export const knownWavFileSpeech = async (job: SpeechJob): Promise<FileSpeech | undefined> =>
+export const knownFileSpeech = async (job: SpeechJob): Promise<FileSpeech | undefined> =>
   readCachedSpeech<FileSpeech>(await fileKey(job));
 
+const picksFor = (channels: number, choice: ChannelChoice): ChannelPick[] =>
+  channels === 1
+    ? [1]
+    : choice === 'mix'
+      ? ['mix']
+      : choice === 'auto'
+        ? Array.from({ length: channels }, (_, c) => c + 1)
+        : [Math.min(channels, Math.max(1, choice))];
+
 const measureFile = async (job: SpeechJob): Promise<FileSpeech> => {
-  const { info, choice } = job;
-  const wanted: (number | 'mix')[] =
-    info.channels === 1
-      ? [1]
-      : choice === 'mix'
-        ? ['mix']
-        : choice === 'auto'
-          ? Array.from({ length: info.channels }, (_, c) => c + 1)
-          : [Math.min(info.channels, Math.max(1, choice))];
-  const streams = new Map<number | 'mix', SileroStream>();
-  for (const w of wanted) streams.set(w, await createSileroStream(info.sampleRateHz));
-  const fh = await open(job.path, 'r');
-  try {
-    const framesPerChunk = Math.max(1, Math.round(info.sampleRateHz * CHUNK_SECONDS));
-    const buf = new Uint8Array(framesPerChunk * info.blockAlign);
-    for (let from = 0; from < info.frames; from += framesPerChunk) {
-      const count = Math.min(framesPerChunk, info.frames - from);
-      const { bytesRead } = await fh.read(
-        buf,
-        0,
-        count * info.blockAlign,
-        info.dataOffset + from * info.blockAlign,
-      );
-      const frames = Math.floor(bytesRead / info.blockAlign);
-      if (frames === 0) break;
-      const chunk = buf.subarray(0, frames * info.blockAlign);
-      const view: WavInfo = { ...info, dataOffset: 0, frames, dataBytes: chunk.length };
-      for (const [w, s] of streams)
-        await s.push(w === 'mix' ? readMonoSamples(chunk, view) : readChannelSamples(chunk, view, w - 1));
-    }
-  } finally {
-    await fh.close();
+  const opened = await openAudioDecoder(job.path);
+  if (!opened.ok) throw new DecodeFailure(opened.error);
+  const { info } = opened.value;
+  const picks = picksFor(info.channels, job.choice);
+  const streams: SileroStream[] = [];
+  for (let i = 0; i < picks.length; i++) streams.push(await createSileroStream(info.sampleRateHz));
+  let frames = 0;
+  for await (const parts of channelStreams(opened.value, picks)) {
+    frames += parts[0]!.length;
+    for (let i = 0; i < picks.length; i++) await streams[i]!.push(parts[i]!);
   }
-  const measured: {
-    channel: number | 'mix';
-    speechSeconds: number;
-    segments: readonly SpeechSegment[];
-    method: string;
-  }[] = [];
-  for (const [w, s] of streams) {
-    const e = await s.finish();
-    measured.push({ channel: w, speechSeconds: e.speechSeconds, segments: e.segments, method: e.method });
-  }
+  const measured: { channel: ChannelPick; estimate: SileroEstimate }[] = [];
+  for (let i = 0; i < picks.length; i++)
+    measured.push({ channel: picks[i]!, estimate: await streams[i]!.finish() });
   let sent = measured[0]!;
-  for (const m of measured) if (m.speechSeconds > sent.speechSeconds + 1e-9) sent = m;
+  for (const m of measured) if (m.estimate.speechSeconds > sent.estimate.speechSeconds + 1e-9) sent = m;
   return {
     channels: measured.flatMap((m) =>
-      m.channel === 'mix' ? [] : [{ channel: m.channel, speechSeconds: m.speechSeconds }],
+      m.channel === 'mix' ? [] : [{ channel: m.channel, speechSeconds: m.estimate.speechSeconds }],
     ),
-    mixSeconds: measured.find((m) => m.channel === 'mix')?.speechSeconds ?? null,
-    sent: { channel: sent.channel, speechSeconds: sent.speechSeconds, segments: sent.segments },
-    method: sent.method,
+    mixSeconds: measured.find((m) => m.channel === 'mix')?.estimate.speechSeconds ?? null,
+    sent: {
+      channel: sent.channel,
+      speechSeconds: sent.estimate.speechSeconds,
+      segments: sent.estimate.segments,
+    },
+    method: sent.estimate.method,
+    totalSeconds: frames / info.sampleRateHz,
+    fileChannels: info.channels,
   };
 };
 
