@@ -135,7 +135,7 @@ const runFor = async (ms: number) => {
 describe('the poll schedule runs on the workstation clock', () => {
   it('a service clock six minutes behind does not time out a fresh upload', async () => {
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, -6 * 60_000);
+    await accept(id!, -6 * 60_000);
     await runFor(20_000);
     expect(analysis(id!).state).toBe('processing');
     // The service's own time is kept as data.
@@ -153,7 +153,7 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('5xx on every poll: timed out after the timeout, unanswered after the re-checks, never stranded', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 500 }));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs - 2_000);
     expect(analysis(id!).state).toBe('processing');
     await runFor(10_000);
@@ -166,7 +166,7 @@ describe('failing polls end in timed_out, then unanswered', () => {
 
   it('an answer that keeps saying processing ends the same way', async () => {
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
   });
@@ -174,7 +174,7 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('the researcher can ask for one more check; a late answer is then kept', async () => {
     client.getAnalysis = async () => err(apiError('NetworkError', 'getAnalysis', {}));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     expect(analysis(id!).state).toBe('unanswered');
     expect(await retryRecordings(store, [id!], iso(clock))).toEqual({ retried: 1, skipped: 0 });
@@ -189,7 +189,7 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('one more check without an answer is unanswered again', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 503 }));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     await retryRecordings(store, [id!], iso(clock));
     await runFor(2_000);
