@@ -29,7 +29,9 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
     'batches.list': async ({ studyId }) => ok(await service.batches(studyId)),
     'batches.get': ({ batchId }) => progress(batchId),
     'batches.receiptDifferences': async ({ batchId }) =>
-      (await service.batchProgress(batchId)) ? ok(await service.receiptDifferences(batchId)) : notFound('batch'),
+      (await service.batchProgress(batchId))
+        ? ok(await service.receiptDifferences(batchId))
+        : notFound('batch'),
     async 'batches.credits'({ batchId }) {
       const r = await service.checkBatchCredits(batchId);
       return r.ok ? ok(r.value) : fromProblem(r.error);

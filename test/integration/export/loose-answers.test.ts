@@ -146,7 +146,9 @@ describe('loose answers through storage and export', () => {
       const codebook = (await import('node:fs')).readFileSync(join(dir, 'codebook.md'), 'utf8');
       for (const code of new Set(dq.map((r) => r['code']!))) expect(codebook).toContain(`\`${code}\``);
       // No constraint in datapackage.json that a kept, flagged value would violate.
-      const pkg = JSON.parse((await import('node:fs')).readFileSync(join(dir, 'datapackage.json'), 'utf8')) as {
+      const pkg = JSON.parse(
+        (await import('node:fs')).readFileSync(join(dir, 'datapackage.json'), 'utf8'),
+      ) as {
         resources: {
           name: string;
           schema: { fields: { name: string; constraints?: Record<string, unknown> }[] };
