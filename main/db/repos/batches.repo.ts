@@ -2,11 +2,9 @@
 import type { Usage } from '../../../shared/api/domain';
 import type { AnalysisState, BatchProgress, BatchState, UploadState } from '../../../shared/study';
 import { UPLOAD_STATES_IN_PROGRESS, UPLOAD_STATES_WAITING } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
 import type { Queryable, Store } from '../store/types';
-import { appendEvent, appendEventOnDb } from './event-log.repo';
+import { appendEvent } from './event-log.repo';
 import { batchAnalyses } from './recording-columns';
 
 interface BatchRow {
@@ -182,22 +180,6 @@ export const reopenBatchesOf = async (
   for (const b of reopened) {
     await q.run(REOPEN_BATCH, [b.id]);
     await appendEvent(q, at, 'batch_reopened', { studyId: b.study_id }, { batch_id: b.id });
-  }
-  return reopened.map((b) => b.id);
-};
-
-/**
- * The same, synchronously on the SQLite handle: only for the curation acts, whose transaction (with
- * its audit entry) does not run on the store yet; it goes when they do.
- */
-export const reopenBatchesOfOnDb = (db: Db, recordingIds: readonly number[], at: string): number[] => {
-  const reopened = stmt(db, FINISHED_BATCHES_OF).all(JSON.stringify(recordingIds)) as {
-    id: number;
-    study_id: number;
-  }[];
-  for (const b of reopened) {
-    stmt(db, REOPEN_BATCH).run(b.id);
-    appendEventOnDb(db, at, 'batch_reopened', { studyId: b.study_id }, { batch_id: b.id });
   }
   return reopened.map((b) => b.id);
 };
