@@ -74,7 +74,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     }
   }
   // Batches whose import asked for a start that a crash interrupted are started now.
-  service.startInterruptedBatches();
+  await service.startInterruptedBatches();
   service.startEngine();
   const now = o.engine?.now ?? Date.now;
   const router = createRouter(

@@ -32,8 +32,12 @@ export const reportAccounts = (out: Output, studyId: number, report: AccountCrea
 };
 
 /** Says which batches of the study an interrupted import left unstarted; returns how many. */
-export const reportInterruptedImports = (svc: StudyService, out: Output, studyId: number): number => {
-  const ids = svc.interruptedBatches(studyId);
+export const reportInterruptedImports = async (
+  svc: StudyService,
+  out: Output,
+  studyId: number,
+): Promise<number> => {
+  const ids = await svc.interruptedBatches(studyId);
   for (const batchId of ids)
     out.problem(
       `Batch ${batchId} was imported to be sent, but the import stopped before starting it: nothing of it is sent yet.`,
@@ -52,14 +56,14 @@ export const resumeInterruptedImports = async (
   out: Output,
   studyId: number,
 ): Promise<number[]> => {
-  const started = svc.startInterruptedBatches(studyId);
+  const started = await svc.startInterruptedBatches(studyId);
   for (const batchId of started)
     out.say(
       'resumed',
       `Batch ${batchId} was imported to be sent, but the import stopped before starting it: it is started now.`,
       { batchId },
     );
-  if (started.length && svc.pendingWithoutAccount(studyId) > 0) {
+  if (started.length && (await svc.pendingWithoutAccount(studyId)) > 0) {
     const accounts = await svc.createAccounts(studyId);
     if (accounts.ok) reportAccounts(out, studyId, accounts.value);
     else out.problem(accounts.error.message, accounts.error.action);

@@ -19,24 +19,28 @@ const words = (counts: Record<string, number>): string =>
     .join(', ') || 'none';
 
 /** Writes the recordings per state and every decision owed; returns how many decisions are owed. */
-export const reportStudyOutcome = (svc: StudyService, out: Output, studyId: number): number => {
-  const states = svc.recordingStates(studyId);
+export const reportStudyOutcome = async (
+  svc: StudyService,
+  out: Output,
+  studyId: number,
+): Promise<number> => {
+  const states = await svc.recordingStates(studyId);
   out.say('recordings', `Recordings: ${words(states)}.`, { recordingStates: states });
-  const uncertain = svc.uncertainUploads(studyId);
+  const uncertain = await svc.uncertainUploads(studyId);
   for (const u of uncertain)
     out.problem(
       `Upload of ${u.path} (${u.participantCode}) has an unknown outcome: ${u.reason}`,
       `Decide with: voicescope resolve --recording ${u.recordingId} --decision queue_again|cancel|mark_uploaded_elsewhere`,
       { uncertain: u },
     );
-  const accounts = svc.uncertainAccounts(studyId).filter((a) => a.resolution === null);
+  const accounts = (await svc.uncertainAccounts(studyId)).filter((a) => a.resolution === null);
   for (const a of accounts)
     out.problem(
       `The account request for ${a.participantCode} has an unknown outcome: ${a.reason} Its files are not sent until you decide.`,
       `Decide with: voicescope account --study ${studyId} --participant ${a.participantCode} --decision retry|leave (or --decision link --account-id <id> if you found the account)`,
       { accountUncertain: a },
     );
-  const waiting = svc.pendingWithoutAccount(studyId);
+  const waiting = await svc.pendingWithoutAccount(studyId);
   if (waiting > 0 && accounts.length === 0)
     out.problem(
       `${waiting} file${waiting === 1 ? '' : 's'} wait${waiting === 1 ? 's' : ''} for a participant account and ${waiting === 1 ? 'was' : 'were'} not sent.`,
@@ -53,12 +57,12 @@ export const reportStudyOutcome = (svc: StudyService, out: Output, studyId: numb
 };
 
 /** The exit code for the study as it stands (see the table above); `paused`: sending is paused. */
-export const studyExitCode = (svc: StudyService, studyId: number, paused: boolean): number => {
-  const s = svc.recordingStates(studyId);
+export const studyExitCode = async (svc: StudyService, studyId: number, paused: boolean): Promise<number> => {
+  const s = await svc.recordingStates(studyId);
   const decisions =
-    svc.uncertainUploads(studyId).length +
-    svc.uncertainAccounts(studyId).filter((a) => a.resolution === null).length +
-    svc.pendingWithoutAccount(studyId);
+    (await svc.uncertainUploads(studyId)).length +
+    (await svc.uncertainAccounts(studyId)).filter((a) => a.resolution === null).length +
+    (await svc.pendingWithoutAccount(studyId));
   if (decisions > 0 || paused) return EXIT.decide;
   if ((s.rejected ?? 0) + (s.refused_locally ?? 0) + (s.failed ?? 0) > 0) return EXIT.refused;
   if ((s.timed_out ?? 0) + (s.unanswered ?? 0) + (s.processing ?? 0) > 0) return EXIT.noResult;

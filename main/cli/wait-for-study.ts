@@ -33,11 +33,17 @@ export const waitForStudy = async (
       message: "The API key of this study's profile cannot be read.",
       action: "Run voicescope profile add again, or set the key's environment variable.",
     });
-  const show = () => {
-    for (const b of svc.batches(studyId).filter((x) => x.state === 'running' || x.analysesByState.processing))
+  const show = async () => {
+    for (const b of (await svc.batches(studyId)).filter(
+      (x) => x.state === 'running' || x.analysesByState.processing,
+    ))
       out.progress(countsText(b), { batch: b });
   };
-  const ticker = setInterval(show, 500);
+  // One progress line at a time, and none after the last (awaited below).
+  let showing: Promise<void> = Promise.resolve();
+  const ticker = setInterval(() => {
+    showing = showing.then(show).catch(() => {}); // progress is only a view; a failed read skips a line
+  }, 500);
   let timer: NodeJS.Timeout | undefined;
   const timeout =
     timeoutS === null
@@ -51,10 +57,11 @@ export const waitForStudy = async (
     ...(timeout ? [timeout] : []),
   ]);
   clearInterval(ticker);
+  await showing;
   if (timer) clearTimeout(timer);
   out.done();
-  for (const b of svc.batches(studyId)) out.say('batch', countsText(b), { batch: b });
-  reportStudyOutcome(svc, out, studyId);
+  for (const b of await svc.batches(studyId)) out.say('batch', countsText(b), { batch: b });
+  await reportStudyOutcome(svc, out, studyId);
   const pause = runner.state().pause;
   if (pause)
     out.problem(

@@ -14,6 +14,7 @@ import type { ApiError } from '../../shared/api/api-error';
 import { iso } from '../../shared/iso';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
+import type { Store } from '../db/store/types';
 import {
   beginAccountRequest,
   clearAccountRequest,
@@ -33,12 +34,12 @@ export interface AccountCreationReport {
 }
 
 /** Participants that need an account now: none yet, none uncertain, at least one file to send. */
-export const participantsWithoutAccount = (
-  db: Db,
+export const participantsWithoutAccount = async (
+  store: Store,
   studyId: number,
   codes?: readonly string[],
-): { id: number; code: string }[] => {
-  const rows = participantsNeedingAccountRows(db, studyId);
+): Promise<{ id: number; code: string }[]> => {
+  const rows = await participantsNeedingAccountRows(store, studyId);
   return codes ? rows.filter((r) => codes.includes(r.code)) : rows;
 };
 
@@ -56,14 +57,15 @@ const UNCERTAIN_REASON: Partial<Record<ApiError['kind'], string>> = {
 export const ACCOUNT_REQUEST_STALE_MS = 10 * 60_000;
 
 /** Open account intents left by a process that stopped become "account uncertain". Returns their participant ids. */
-export const recoverAccountRequests = (db: Db, nowMs: number): number[] =>
+export const recoverAccountRequests = (store: Store, nowMs: number): Promise<number[]> =>
   recoverInterruptedAccountRequests(
-    db,
+    store,
     new Date(nowMs).toISOString(),
     new Date(nowMs - ACCOUNT_REQUEST_STALE_MS).toISOString(),
   );
 
 export const createMissingAccounts = async (
+  store: Store,
   db: Db,
   client: ApiClient,
   studyId: number,
@@ -73,16 +75,17 @@ export const createMissingAccounts = async (
   const failed: { code: string; error: ApiError }[] = [];
   const uncertain: { code: string; error: ApiError }[] = [];
   const now = () => iso(opts.now());
-  recoverAccountRequests(db, opts.now());
-  for (const p of participantsWithoutAccount(db, studyId, opts.codes)) {
-    if (!beginAccountRequest(db, p.id, now())) continue; // another request is open for this participant
+  await recoverAccountRequests(store, opts.now());
+  for (const p of await participantsWithoutAccount(store, studyId, opts.codes)) {
+    // The intent is committed before the request is sent.
+    if (!(await beginAccountRequest(store, p.id, now()))) continue; // another request is open for this participant
     const res = await client.createAccount();
     const at = now();
     if (!res.ok) {
       const { outcomeUnknown, ...error } = res.error;
       if (outcomeUnknown) {
-        markAccountUncertain(
-          db,
+        await markAccountUncertain(
+          store,
           p.id,
           at,
           UNCERTAIN_REASON[error.kind] ?? 'The answer was lost; the service may have created the account.',
@@ -91,7 +94,7 @@ export const createMissingAccounts = async (
         uncertain.push({ code: p.code, error });
         continue;
       }
-      clearAccountRequest(db, p.id);
+      await clearAccountRequest(store, p.id);
       failed.push({ code: p.code, error });
       if (error.kind === 'Unauthorized' || error.kind === 'Suspended' || error.kind === 'ApiNotProvisioned')
         break; // the same for every participant

@@ -14,8 +14,8 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     await napThroughPause(r, r.pause);
     return;
   }
-  const due = nextDueAt(r.db, r.profileId);
-  checkIdle(r);
+  const due = await nextDueAt(r.store, r.profileId);
+  await checkIdle(r);
   if (due === null) {
     await r.nap(r.idleRecheckMs);
     return;
@@ -24,7 +24,7 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     await r.nap(Math.min(due - r.now(), r.idleRecheckMs));
     return;
   }
-  const res = await runPollStep(r.db, r.client, {
+  const res = await runPollStep(r.store, r.db, r.client, {
     profileId: r.profileId,
     now: r.now,
     settings: r.poll,
@@ -34,6 +34,6 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     limit: r.poll.globalBurst,
   });
   for (const c of res.changed) r.hub.recordingChanged(c.studyId, c.id, c.batchId);
-  checkIdle(r);
+  await checkIdle(r);
   if (res.writeError !== null) onFailure(r, res.writeError, 'storing polled results');
 };

@@ -13,6 +13,7 @@
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import type { Db } from '../db/open';
+import type { Store } from '../db/store/types';
 import {
   duePolls,
   earliestPollAt,
@@ -41,12 +42,13 @@ export interface PollStepResult {
 }
 
 /** The earliest scheduled poll on this profile (epoch ms), or null when nothing is waiting for results. */
-export const nextDueAt = (db: Db, profileId: number): number | null => {
-  const at = earliestPollAt(db, profileId);
+export const nextDueAt = async (store: Store, profileId: number): Promise<number | null> => {
+  const at = await earliestPollAt(store, profileId);
   return at === null ? null : Date.parse(at);
 };
 
 export const runPollStep = async (
+  store: Store,
   db: Db,
   client: ApiClient,
   opts: {
@@ -60,7 +62,7 @@ export const runPollStep = async (
   },
 ): Promise<PollStepResult> => {
   const nowIso = new Date(opts.now()).toISOString();
-  const due = duePolls(db, opts.profileId, nowIso, opts.limit ?? 1_000_000);
+  const due = await duePolls(store, opts.profileId, nowIso, opts.limit ?? 1_000_000);
   let polled = 0,
     failed = 0,
     timedOut = 0,
@@ -94,12 +96,21 @@ export const runPollStep = async (
       const unreadable =
         !res.ok && 'endpoint' in res.error ? { studyId: row.study_id, error: res.error } : undefined;
       // The answer (or the failed poll) and the schedule's verdict are written together.
-      db.transaction(() => {
-        if (res.ok) storeAnalysis(db, new Date(at).toISOString(), row.id, res.value, nextIso);
-        else recordFailedPoll(db, row.id, nextIso, new Date(at).toISOString(), unreadable);
-        if (next.phase === 'timed_out') timedOut += markTimedOut(db, row.id);
-        if (next.phase === 'unanswered') unanswered += markUnanswered(db, row.id, new Date(at).toISOString());
-      }).immediate();
+      // Nothing but the database inside: safe to run again after a serialisation failure.
+      const marked = await store.transaction(
+        async (tx) => {
+          const atIso = new Date(at).toISOString();
+          if (res.ok) await storeAnalysis(tx, db, atIso, row.id, res.value, nextIso);
+          else await recordFailedPoll(tx, row.id, nextIso, atIso, unreadable);
+          return {
+            timedOut: next.phase === 'timed_out' ? await markTimedOut(tx, row.id) : 0,
+            unanswered: next.phase === 'unanswered' ? await markUnanswered(tx, row.id, atIso) : 0,
+          };
+        },
+        { repeatable: true },
+      );
+      timedOut += marked.timedOut;
+      unanswered += marked.unanswered;
       if (res.ok) polled++;
     } catch (writeError) {
       // Nothing of this answer was stored (one transaction); the poll stays due and is asked again.

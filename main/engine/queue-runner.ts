@@ -24,8 +24,11 @@ import { recover, uploadStep, writeUnrecorded } from './upload-lane';
 export type { RunnerOptions, RunnerState } from './runner-core';
 
 export interface QueueRunner {
-  /** Recovers interrupted uploads, then runs both lanes until stop(). */
-  start(): void;
+  /**
+   * Loads the pause an earlier process left and recovers interrupted uploads, then runs both lanes
+   * until stop(); resolves once the lanes run.
+   */
+  start(): Promise<void>;
   /** Stops taking new work and waits for requests in flight to settle (an upload is never abandoned mid-way). */
   stop(): Promise<void>;
   /** Something changed in the database (a batch started, files queued): look now. */
@@ -54,27 +57,35 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   const r = createRunnerCore(o);
   let stopping: Promise<void> | null = null;
   let lanes: Promise<void>[] = [];
+  let starting: Promise<void> = Promise.resolve();
+
+  const begin = async () => {
+    r.pause = loadPause(r);
+    r.recovered = false;
+    try {
+      await recover(r);
+    } catch (e) {
+      // Interrupted uploads stay `uploading` (never sent again); the upload lane recovers them before it sends anything.
+      onFailure(r, e, 'recovering interrupted uploads');
+    }
+    // stop() may have been asked while recovering: no lane starts then.
+    if (r.running) lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
+  };
 
   return {
     start() {
-      if (r.running) return;
+      if (r.running) return starting;
       r.running = true;
       stopping = null;
-      r.pause = loadPause(r);
-      r.recovered = false;
-      try {
-        recover(r);
-      } catch (e) {
-        // Interrupted uploads stay `uploading` (never sent again); the upload lane recovers them before it sends anything.
-        onFailure(r, e, 'recovering interrupted uploads');
-      }
-      lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
+      starting = begin();
+      return starting;
     },
     stop() {
       // A second stop() waits for the first (and never touches a database the caller closed since).
       stopping ??= (async () => {
         r.running = false;
         r.wake();
+        await starting.catch(() => {});
         await Promise.all(lanes);
         await Promise.all(r.inFlight.values());
         if (r.unrecorded.size > 0 && !(await writeUnrecorded(r).catch(() => false))) {
@@ -84,7 +95,8 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
             );
           }
         }
-        r.hub.close();
+        await r.pauseWrite;
+        await r.hub.close();
         for (const w of r.idleWaiters) w();
         r.idleWaiters.clear();
       })();

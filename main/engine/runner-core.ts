@@ -9,6 +9,7 @@ import { DEFAULT_QUEUE, type EngineEvent, type QueueSettings } from '../../share
 import type { ApiClient } from '../api/client';
 import type { DbProblem } from '../db/db-errors';
 import type { Db } from '../db/open';
+import type { Store } from '../db/store/types';
 import {
   clampPollSettings,
   createTokenBucket,
@@ -19,6 +20,9 @@ import { createProgressHub, type ProgressHub } from './progress';
 import type { OpenAudio, QueuedRecording, UploadOneOutcome } from './upload-step';
 
 export interface RunnerOptions {
+  /** The study store: every repository of the engine goes through it. */
+  readonly store: Store;
+  /** The same SQLite connection: its file name for the researcher's messages, and the repositories not on the store yet. */
   readonly db: Db;
   readonly client: ApiClient;
   readonly profileId: number;
@@ -55,6 +59,7 @@ export interface RunnerPause {
 export type Unrecorded = Extract<UploadOneOutcome, { kind: 'unrecorded' }>;
 
 export interface RunnerCore {
+  readonly store: Store;
   readonly db: Db;
   readonly client: ApiClient;
   readonly profileId: number;
@@ -78,6 +83,8 @@ export interface RunnerCore {
   pause: RunnerPause | null;
   /** Whether rows left `uploading` by an earlier process were made uncertain since start. */
   recovered: boolean;
+  /** The pause being written down: each write waits for the one before, so the last pause set is the one kept. */
+  pauseWrite: Promise<void>;
   /** Waits up to `ms`, or until wake() or stop(). */
   nap(ms: number): Promise<void>;
   /** Waits exactly `ms` unless stopped (a reserved request slot must not be used early). */
@@ -97,6 +104,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
   const wakers = new Set<() => void>();
 
   const core: RunnerCore = {
+    store: o.store,
     db: o.db,
     client: o.client,
     profileId: o.profileId,
@@ -108,7 +116,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     busyRetryMs: o.busyRetryMs ?? 10_000,
     openAudio: o.openAudio,
     emit,
-    hub: createProgressHub(o.db, emit, o.progressIntervalMs ?? 250),
+    hub: createProgressHub(o.store, emit, o.progressIntervalMs ?? 250),
     budget: createTokenBucket(poll.globalRatePerSecond, poll.globalBurst, now),
     uploadRate: createTokenBucket(queue.uploadsPerMinute / 60, 1, now),
     inFlight: new Map(),
@@ -117,6 +125,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     running: false,
     pause: null,
     recovered: false,
+    pauseWrite: Promise.resolve(),
     nap: (ms) =>
       new Promise<void>((resolve) => {
         const done = () => {

@@ -26,34 +26,39 @@ export const loadPause = (r: RunnerCore): RunnerPause | null =>
  * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by
  * itself, and a database pause is found again at the next start if the database still fails.
  */
-const savePause = (r: RunnerCore) => {
-  const { pause } = r;
+const savePause = (r: RunnerCore, pause: RunnerPause | null) => {
   if (pause?.storage) return;
   if (pause === null || pause.untilMs !== null) deleteSetting(r.db, PAUSE_KEY(r.profileId));
   else writeSetting(r.db, PAUSE_KEY(r.profileId), pause);
 };
 
-/** The pause in memory rules; writing it down is best effort (the database may be what failed). */
+const writePause = async (r: RunnerCore, p: RunnerPause | null, at: string) => {
+  savePause(r, p);
+  if (p) {
+    const kind = p.storage ? p.storage.code : (p.error?.kind ?? 'researcher');
+    await appendEvent(
+      r.store,
+      at,
+      'queue_paused',
+      {},
+      { profile_id: r.profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) },
+    );
+  }
+};
+
+/**
+ * The pause in memory rules at once; writing it down is best effort (the database may be what failed)
+ * and happens in the background, each write after the one before (`pauseWrite`, awaited by stop()).
+ */
 export const setPause = (r: RunnerCore, p: RunnerPause | null): void => {
   const { profileId } = r;
   r.pause = p;
   if (p) r.emit({ type: 'queue-paused', profileId, reason: p.reason, untilMs: p.untilMs });
   else r.emit({ type: 'queue-resumed', profileId });
-  try {
-    savePause(r);
-    if (p) {
-      const kind = p.storage ? p.storage.code : (p.error?.kind ?? 'researcher');
-      appendEvent(
-        r.db,
-        iso(r.now()),
-        'queue_paused',
-        {},
-        { profile_id: profileId, kind, until: p.untilMs === null ? null : iso(p.untilMs) },
-      );
-    }
-  } catch (e) {
-    console.error('queue runner: the pause could not be written down', e);
-  }
+  const at = iso(r.now());
+  r.pauseWrite = r.pauseWrite
+    .then(() => writePause(r, p, at))
+    .catch((e: unknown) => console.error('queue runner: the pause could not be written down', e));
 };
 
 /**

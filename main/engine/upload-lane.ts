@@ -20,24 +20,24 @@ const readUsage = async (r: RunnerCore): Promise<Usage | null> => {
   if (wait > 0) await r.hold(wait);
   const res = await r.client.getUsage();
   if (!res.ok) return null;
-  recordUsage(r.db, r.profileId, iso(r.now()), res.value);
+  await recordUsage(r.store, r.profileId, iso(r.now()), res.value);
   r.emit({ type: 'usage', profileId: r.profileId, usage: res.value });
   return res.value;
 };
 
 /** What is known about an uncertain upload: the usage counters before and after it, for the researcher's decision. */
 const annotateUncertain = async (r: RunnerCore, recordingId: number) => {
-  const before = latestUsage(r.db, r.profileId)?.usage ?? null;
+  const before = (await latestUsage(r.store, r.profileId))?.usage ?? null;
   const after = await readUsage(r);
-  annotateUncertainUsage(r.db, recordingId, before, after);
+  await annotateUncertainUsage(r.store, recordingId, before, after);
 };
 
 const settleBatches = async (r: RunnerCore) => {
-  const finished = finishDrainedBatches(r.db, r.profileId, iso(r.now()));
+  const finished = await finishDrainedBatches(r.store, r.profileId, iso(r.now()));
   if (finished.length === 0) return;
   for (const id of finished) r.hub.batchChanged(id);
   const usage = await readUsage(r);
-  if (usage) setBatchUsageAfter(r.db, finished, usage);
+  if (usage) await setBatchUsageAfter(r.store, finished, usage);
 };
 
 /** What the runner does with an upload's outcome once it is written (or keeps it to write later). */
@@ -59,7 +59,7 @@ const afterOutcome = async (r: RunnerCore, row: QueuedRecording, out: UploadOneO
 /** Writes the outcomes kept in memory, oldest first; false if the database still refuses. */
 export const writeUnrecorded = async (r: RunnerCore): Promise<boolean> => {
   for (const [id, { row, out }] of [...r.unrecorded]) {
-    const next = out.retry();
+    const next = await out.retry();
     if (next.kind === 'unrecorded') {
       r.unrecorded.set(id, { row, out: next });
       onFailure(r, next.error, `saving the outcome of recording ${id}`);
@@ -72,9 +72,9 @@ export const writeUnrecorded = async (r: RunnerCore): Promise<boolean> => {
 };
 
 /** Rows left `uploading` by an earlier process become uncertain; until that is written, nothing is sent. */
-export const recover = (r: RunnerCore): void => {
-  for (const id of recoverInterruptedUploads(r.db, iso(r.now()))) {
-    const place = recordingPlace(r.db, id);
+export const recover = async (r: RunnerCore): Promise<void> => {
+  for (const id of await recoverInterruptedUploads(r.store, iso(r.now()))) {
+    const place = await recordingPlace(r.store, id);
     r.hub.recordingChanged(place.studyId, id, place.batchId);
   }
   r.recovered = true;
@@ -84,7 +84,7 @@ export const recover = (r: RunnerCore): void => {
 const send = (r: RunnerCore, row: QueuedRecording) => {
   const task = (async () => {
     // Throws only before anything is sent (the intent could not be written): the row stays queued.
-    const out = await uploadOne(r.db, r.client, row, {
+    const out = await uploadOne(r.store, r.db, r.client, row, {
       now: r.now,
       firstPollAfterMs: r.poll.firstPollAfterMs,
       ...(r.openAudio ? { openAudio: r.openAudio } : {}),
@@ -105,7 +105,7 @@ export const uploadStep = async (r: RunnerCore): Promise<void> => {
     await napThroughPause(r, r.pause);
     return;
   }
-  if (!r.recovered) recover(r);
+  if (!r.recovered) await recover(r);
   if (r.unrecorded.size > 0 && !(await writeUnrecorded(r))) {
     await r.nap(r.idleRecheckMs);
     return;
@@ -114,10 +114,10 @@ export const uploadStep = async (r: RunnerCore): Promise<void> => {
     await r.nap(r.idleRecheckMs);
     return;
   }
-  const [row] = nextQueued(r.db, r.profileId, 1, new Set(r.inFlight.keys()));
+  const [row] = await nextQueued(r.store, r.profileId, 1, new Set(r.inFlight.keys()));
   if (!row) {
     if (r.inFlight.size === 0) await settleBatches(r);
-    checkIdle(r);
+    await checkIdle(r);
     await r.nap(r.idleRecheckMs);
     return;
   }

@@ -17,6 +17,7 @@ import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import { fileAudioSource, type AudioSource } from '../api/upload-body';
 import type { Db } from '../db/open';
+import type { Store } from '../db/store/types';
 import {
   beginUpload,
   queuedRows,
@@ -120,16 +121,16 @@ export type UploadOneOutcome =
       readonly kind: 'unrecorded';
       readonly error: unknown;
       readonly answer: string;
-      retry(): UploadOneOutcome;
+      retry(): Promise<UploadOneOutcome>;
     };
 
 /** A rate limit pauses sending at most this long before one request asks again, whatever Retry-After said. */
 export const MAX_RATE_LIMIT_PAUSE_MS = 15 * 60_000;
 
 /** Writes an outcome; a failed write is returned with a way to try it again instead of being thrown (the answer must not be lost). */
-const settle = (answer: string, write: () => UploadOneOutcome): UploadOneOutcome => {
+const settle = async (answer: string, write: () => Promise<UploadOneOutcome>): Promise<UploadOneOutcome> => {
   try {
-    return write();
+    return await write();
   } catch (error) {
     return { kind: 'unrecorded', error, answer, retry: () => settle(answer, write) };
   }
@@ -142,13 +143,13 @@ const isDuplicateRecordingId = (e: unknown): boolean =>
   /recordings\.recording_id/.test(e.message);
 
 /** Queued recordings of running batches on this profile, oldest first, leaving out those in flight. */
-export const nextQueued = (
-  db: Db,
+export const nextQueued = async (
+  store: Store,
   profileId: number,
   limit: number,
   exclude: ReadonlySet<number> = new Set(),
-): QueuedRecording[] => {
-  const rows = queuedRows(db, profileId, limit + exclude.size);
+): Promise<QueuedRecording[]> => {
+  const rows = await queuedRows(store, profileId, limit + exclude.size);
   return rows
     .filter((r) => !exclude.has(r.id))
     .slice(0, limit)
@@ -176,20 +177,26 @@ export const nextQueued = (
 /** How a queued file is opened for sending: from disk, or (in timing tests) from memory, which takes no real time. */
 export type OpenAudio = (path: string) => Promise<AudioSource>;
 
+/**
+ * `db` is the same SQLite connection as `store`, for the data-quality flags of an accepted upload (their
+ * repository does not take the store yet).
+ */
 export const uploadOne = async (
+  store: Store,
   db: Db,
   client: ApiClient,
   row: QueuedRecording,
   opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
 ): Promise<UploadOneOutcome> => {
+  // The intent is committed (its transaction ended) before the request below is sent.
   if (
-    !beginUpload(db, iso(opts.now()), {
+    !(await beginUpload(store, iso(opts.now()), {
       recordingId: row.id,
       contentSha256: row.contentSha256,
       accountId: row.accountId,
       analyses: row.analyses,
       isolateOldestSpeaker: row.isolateOldestSpeaker,
-    })
+    }))
   )
     return { kind: 'skipped' };
   let source;
@@ -198,8 +205,8 @@ export const uploadOne = async (
   } catch (e) {
     // Nothing was sent: the file vanished or became unreadable between import and upload.
     const reason = `The file can no longer be read (${e instanceof Error ? e.message : String(e)}). Reconnect the drive or restore the file, then queue it again.`;
-    return settle('file unreadable, not sent', () => {
-      rejectUnreadable(db, row.id, reason);
+    return settle('file unreadable, not sent', async () => {
+      await rejectUnreadable(store, row.id, reason);
       return { kind: 'rejected' };
     });
   }
@@ -213,9 +220,10 @@ export const uploadOne = async (
   const at = opts.now();
   switch (out.status) {
     case 'accepted':
-      return settle(`accepted as recording ${out.receipt.recordingId}`, () => {
+      return settle(`accepted as recording ${out.receipt.recordingId}`, async () => {
         try {
-          recordAccepted(
+          await recordAccepted(
+            store,
             db,
             iso(at),
             row.id,
@@ -228,8 +236,8 @@ export const uploadOne = async (
         } catch (e) {
           if (!isDuplicateRecordingId(e)) throw e;
           // Charged, but its results could not be told apart from another recording's: the researcher decides.
-          recordUncertain(
-            db,
+          await recordUncertain(
+            store,
             iso(at),
             row.id,
             null,
@@ -239,8 +247,8 @@ export const uploadOne = async (
         }
       });
     case 'uncertain':
-      return settle('uncertain', () => {
-        recordUncertain(db, iso(at), row.id, out.error, out.reason);
+      return settle('uncertain', async () => {
+        await recordUncertain(store, iso(at), row.id, out.error, out.reason);
         return { kind: 'uncertain' };
       });
     case 'rejected':
@@ -250,13 +258,13 @@ export const uploadOne = async (
             ? Math.min(out.error.retryAfterMs ?? 60_000, MAX_RATE_LIMIT_PAUSE_MS)
             : null;
         const pause: QueuePause = { error: out.error, untilMs: wait === null ? null : at + wait };
-        return settle(`refused (${out.error.kind}), not charged`, () => {
-          requeueUpload(db, row.id);
+        return settle(`refused (${out.error.kind}), not charged`, async () => {
+          await requeueUpload(store, row.id);
           return { kind: 'paused', pause };
         });
       }
-      return settle(`refused (${out.error.kind}), not charged`, () => {
-        recordRejected(db, iso(at), row.id, out.error);
+      return settle(`refused (${out.error.kind}), not charged`, async () => {
+        await recordRejected(store, iso(at), row.id, out.error);
         return { kind: 'rejected' };
       });
   }
@@ -272,12 +280,15 @@ export interface UploadStepResult {
 
 /** Sends up to `concurrency` queued recordings at once and waits for all of them (tests and one-shot runs). */
 export const runUploadStep = async (
+  store: Store,
   db: Db,
   client: ApiClient,
   opts: { profileId: number; concurrency: number; now: () => number; firstPollAfterMs: number },
 ): Promise<UploadStepResult> => {
   const outcomes = await Promise.all(
-    nextQueued(db, opts.profileId, opts.concurrency).map((row) => uploadOne(db, client, row, opts)),
+    (await nextQueued(store, opts.profileId, opts.concurrency)).map((row) =>
+      uploadOne(store, db, client, row, opts),
+    ),
   );
   const unrecorded = outcomes.find((o) => o.kind === 'unrecorded');
   if (unrecorded && unrecorded.kind === 'unrecorded') throw unrecorded.error;

@@ -23,7 +23,6 @@ import { readFileHead } from '../audio/decode/file-blocks';
 import { wavFacts } from '../audio/probe';
 import { parseWavHeader } from '../audio/wav';
 import { measureFileSpeech } from '../audio/file-speech';
-import type { Db } from '../db/open';
 import { appendEvent } from '../db/repos/event-log.repo';
 import type { Queryable } from '../db/store/types';
 import { insertImportBatch } from '../db/repos/imports.repo';
@@ -174,7 +173,7 @@ export const commitImport = async (
   }
 
   const at = new Date(opts.now()).toISOString();
-  const { batchId, byState } = await store.transaction((tx) => writeBatch(tx, db, req, at, opts, prepared), {
+  const { batchId, byState } = await store.transaction((tx) => writeBatch(tx, req, at, opts, prepared), {
     repeatable: true,
   });
   return { batchId, recordings: prepared.length, byState, conversionFailures };
@@ -183,7 +182,6 @@ export const commitImport = async (
 /** The batch, its recordings and its event, in the caller's transaction. */
 const writeBatch = async (
   tx: Queryable,
-  db: Db,
   req: ImportPlan['request'],
   at: string,
   opts: CommitOptions,
@@ -221,8 +219,8 @@ const writeBatch = async (
       duplicateOverride: f.action === 'duplicate' && p.state !== 'duplicate',
     })),
   );
-  appendEvent(
-    db,
+  await appendEvent(
+    tx,
     at,
     'batch_created',
     { studyId: req.studyId },

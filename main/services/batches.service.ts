@@ -23,43 +23,43 @@ export interface BatchesService {
   /** Reads usage and says what starting the batch would cost; nothing is sent. */
   checkBatchCredits(batchId: number): Promise<Result<CreditCheckView, ServiceProblem>>;
   startBatch(batchId: number): Promise<Result<BatchProgress, ServiceProblem>>;
-  pauseBatch(batchId: number): boolean;
-  resumeBatch(batchId: number): boolean;
-  cancelBatch(batchId: number): boolean;
+  pauseBatch(batchId: number): Promise<boolean>;
+  resumeBatch(batchId: number): Promise<boolean>;
+  cancelBatch(batchId: number): Promise<boolean>;
   /**
    * Starts the batches whose import asked for a start that never happened (the process stopped between
    * the import and the start); returns their ids. Every study when `studyId` is omitted (the app's start).
    */
-  startInterruptedBatches(studyId?: number): number[];
+  startInterruptedBatches(studyId?: number): Promise<number[]>;
   /** The batches `startInterruptedBatches` would start, without starting them (`voicescope status`). */
-  interruptedBatches(studyId: number): number[];
-  batches(studyId: number): BatchProgress[];
+  interruptedBatches(studyId: number): Promise<number[]>;
+  batches(studyId: number): Promise<BatchProgress[]>;
   /** One batch's state and progress; null when there is no such batch. */
-  batchProgress(batchId: number): BatchProgress | null;
+  batchProgress(batchId: number): Promise<BatchProgress | null>;
   /** Where the upload receipts of a batch's recordings differ from what was sent or from the specification. */
   receiptDifferences(batchId: number): Promise<ReceiptDifferenceView[]>;
 }
 
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
-  const { db, iso } = ctx;
+  const { db, store, iso } = ctx;
   const wakeAll = () => engine.service.wake();
-  const startMove = (batchId: number, profileId: number | null): boolean => {
-    const before = profileId === null ? undefined : latestUsage(db, profileId)?.usage;
-    return moveBatch(db, batchId, 'start', iso(), before ? { usageBefore: before } : {});
+  const startMove = async (batchId: number, profileId: number | null): Promise<boolean> => {
+    const before = profileId === null ? undefined : (await latestUsage(store, profileId))?.usage;
+    return moveBatch(store, batchId, 'start', iso(), before ? { usageBefore: before } : {});
   };
   return {
     async checkBatchCredits(batchId) {
-      const studyId = batchStudyId(db, batchId);
+      const studyId = await batchStudyId(store, batchId);
       if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
       const read = await usage.readUsage(studyProfileId(db, studyId)!);
       if (!read.ok) return read;
-      return ok(checkCredits(read.value, plannedUploadCount(db, batchId)));
+      return ok(checkCredits(read.value, await plannedUploadCount(store, batchId)));
     },
     async startBatch(batchId) {
-      const studyId = batchStudyId(db, batchId);
+      const studyId = await batchStudyId(store, batchId);
       if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
       const profileId = studyProfileId(db, studyId)!;
-      if (!startMove(batchId, profileId)) {
+      if (!(await startMove(batchId, profileId))) {
         return err(
           problem(
             'This batch cannot be started now (it is already running, finished or cancelled).',
@@ -76,31 +76,31 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
           ),
         );
       r.wake();
-      return ok(batchProgress(db, batchId)!);
+      return ok((await batchProgress(store, batchId))!);
     },
-    pauseBatch: (id) => moveBatch(db, id, 'pause', iso()),
-    resumeBatch(id) {
-      const moved = moveBatch(db, id, 'resume', iso());
+    pauseBatch: (id) => moveBatch(store, id, 'pause', iso()),
+    async resumeBatch(id) {
+      const moved = await moveBatch(store, id, 'resume', iso());
       wakeAll();
       return moved;
     },
-    cancelBatch(id) {
-      const moved = moveBatch(db, id, 'cancel', iso());
+    async cancelBatch(id) {
+      const moved = await moveBatch(store, id, 'cancel', iso());
       wakeAll();
       return moved;
     },
-    startInterruptedBatches(studyId) {
-      const started = interruptedStarts(db, studyId ?? null).filter((b) =>
-        startMove(b.id, studyProfileId(db, b.studyId)),
-      );
+    async startInterruptedBatches(studyId) {
+      const started: number[] = [];
+      for (const b of await interruptedStarts(store, studyId ?? null))
+        if (await startMove(b.id, studyProfileId(db, b.studyId))) started.push(b.id);
       if (started.length) wakeAll();
-      return started.map((b) => b.id);
+      return started;
     },
-    interruptedBatches: (studyId) => interruptedStarts(db, studyId).map((b) => b.id),
-    batches: (studyId) => batchesOfStudy(db, studyId),
-    batchProgress: (batchId) => batchProgress(db, batchId),
+    interruptedBatches: async (studyId) => (await interruptedStarts(store, studyId)).map((b) => b.id),
+    batches: (studyId) => batchesOfStudy(store, studyId),
+    batchProgress: (batchId) => batchProgress(store, batchId),
     receiptDifferences: async (batchId) =>
-      (await receiptFlagsOfBatch(ctx.store, batchId)).map((f) => ({
+      (await receiptFlagsOfBatch(store, batchId)).map((f) => ({
         recordingId: f.recordingId,
         participantCode: f.participantCode,
         fileName: basename(f.sourcePath),

@@ -97,6 +97,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     if (!c.ok) return null;
     const tuned = currentSettings();
     const r = createQueueRunner({
+      store: ctx.store,
       db,
       client: c.value,
       profileId,
@@ -108,7 +109,8 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       ...(o.idleRecheckMs !== undefined ? { idleRecheckMs: o.idleRecheckMs } : {}),
     });
     runners.set(profileId, r);
-    r.start();
+    // Not awaited: the runner recovers and starts its lanes by itself; a failure to start is its own to report.
+    r.start().catch((e: unknown) => console.error(`queue runner ${profileId}: it could not start`, e));
     return r;
   };
 

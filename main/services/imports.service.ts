@@ -97,7 +97,10 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
         return err(problem('This study has no service profile.', 'Choose a profile for the study.'));
       const c = engine.clientFor(profileId);
       if (!c.ok) return c;
-      const report = await createMissingAccounts(db, c.value, studyId, { now, ...(codes ? { codes } : {}) });
+      const report = await createMissingAccounts(ctx.store, db, c.value, studyId, {
+        now,
+        ...(codes ? { codes } : {}),
+      });
       engine.service.wake();
       return ok(report);
     },

@@ -36,13 +36,13 @@ export interface ParticipantsService {
     includeAfterWithdrawal?: boolean,
   ): Promise<Timeline | null>;
   /** The study's participants whose account request has an unknown outcome ("account uncertain"). */
-  uncertainAccounts(studyId: number): UncertainAccount[];
+  uncertainAccounts(studyId: number): Promise<UncertainAccount[]>;
   /**
    * The researcher's decision on an uncertain account: `retry` lets the next account creation ask again
    * (a second account may be created); `leave` keeps the participant without an account. Linking an
    * account id found by other means is linkAccount. False when there is nothing to decide.
    */
-  resolveUncertainAccount(participantId: number, decision: 'retry' | 'leave', at: string): boolean;
+  resolveUncertainAccount(participantId: number, decision: 'retry' | 'leave', at: string): Promise<boolean>;
 }
 
 /** A participant with their data recency against the study's schedule. */
@@ -87,8 +87,8 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
     },
     timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
       participantTimeline(ctx.store, db, participantId, baselineSessions, measures, includeAfterWithdrawal),
-    uncertainAccounts: (studyId) =>
-      uncertainAccountRows(db, studyId).map((r) => {
+    uncertainAccounts: async (studyId) =>
+      (await uncertainAccountRows(ctx.store, studyId)).map((r) => {
         const u = r.uncertainty;
         return {
           participantId: r.id,
@@ -100,6 +100,6 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
         };
       }),
     resolveUncertainAccount: (participantId, decision, at) =>
-      resolveUncertainAccount(db, participantId, decision, at),
+      resolveUncertainAccount(ctx.store, participantId, decision, at),
   };
 };

@@ -35,7 +35,7 @@ export interface SpeechRegions {
 
 export interface RecordingAudioService {
   /** Where a recording's files are; null when there is no such recording. */
-  recordingFiles(recordingId: number): RecordingFiles | null;
+  recordingFiles(recordingId: number): Promise<RecordingFiles | null>;
   /** The file to play for one of a recording's sources; a sentence when there is none. */
   recordingAudio(recordingId: number, which: MediaSource): Promise<Result<RecordingAudioFile, string>>;
   /** Where the speech estimate finds speech in the original file; a sentence when it cannot be made. */
@@ -46,7 +46,7 @@ export interface RecordingAudioService {
 const CACHE_SIZE = 200;
 
 export const recordingAudioService = (ctx: ServiceContext): RecordingAudioService => {
-  const { db } = ctx;
+  const { store } = ctx;
   const cache = new Map<string, Promise<Result<SpeechRegions, string>>>();
 
   const copies = new Map<string, Promise<string>>();
@@ -90,7 +90,7 @@ export const recordingAudioService = (ctx: ServiceContext): RecordingAudioServic
     recordingId: number,
     which: MediaSource,
   ): Promise<Result<RecordingAudioFile, string>> => {
-    const f = recordingFiles(db, recordingId);
+    const f = await recordingFiles(store, recordingId);
     if (!f) return err('There is no such recording.');
     if (which === 'sent' && f.uploadPath === null)
       return err('The original file was sent as it is: there is no converted copy.');
@@ -120,7 +120,7 @@ export const recordingAudioService = (ctx: ServiceContext): RecordingAudioServic
   };
 
   return {
-    recordingFiles: (recordingId) => recordingFiles(db, recordingId),
+    recordingFiles: (recordingId) => recordingFiles(store, recordingId),
     recordingAudio: fileOf,
     async speechRegions(recordingId) {
       const file = await fileOf(recordingId, 'original');

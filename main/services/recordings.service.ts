@@ -40,27 +40,27 @@ export interface RecordingsService {
   /** What retrying would touch in the study (or one of its batches), without changing anything. */
   safeToRetry(studyId: number, batchId?: number): ReturnType<typeof safeToRetry>;
   /** The study's uploads whose outcome is unknown (only those of one batch, with `batchId`). */
-  uncertainUploads(studyId: number, batchId?: number): UncertainUpload[];
+  uncertainUploads(studyId: number, batchId?: number): Promise<UncertainUpload[]>;
   resolveUncertain(
     recordingId: number,
     decision: 'queue_again' | 'cancel' | 'mark_uploaded_elsewhere',
-  ): boolean;
-  insistOnDuplicate(recordingId: number): boolean;
+  ): Promise<boolean>;
+  insistOnDuplicate(recordingId: number): Promise<boolean>;
   /** Recordings of the study (or one batch) per state: completed, failed, timed_out, unanswered, processing, or their upload state. */
-  recordingStates(studyId: number, batchId?: number): Record<string, number>;
+  recordingStates(studyId: number, batchId?: number): Promise<Record<string, number>>;
   /** Recordings waiting for their participant's account: nothing of them was sent. */
-  pendingWithoutAccount(studyId: number): number;
+  pendingWithoutAccount(studyId: number): Promise<number>;
   /** The study's recordings with an unanswered analysis: what "one more check" may ask again. */
-  unansweredRecordings(studyId: number): number[];
+  unansweredRecordings(studyId: number): Promise<number[]>;
   /** Analyses not in an end state that have no next poll: always empty (the end-state invariant). */
   strandedAnalyses(): ReturnType<typeof strandedAnalyses>;
 }
 
 export const recordingsService = (ctx: ServiceContext, engine: Engine): RecordingsService => {
-  const { db, iso } = ctx;
+  const { store, iso } = ctx;
   const wakeAll = () => engine.service.wake();
-  const uncertainOfStudy = (studyId: number): UncertainUpload[] =>
-    uncertainUploadRows(db, studyId).map((r) => {
+  const uncertainOfStudy = async (studyId: number): Promise<UncertainUpload[]> =>
+    (await uncertainUploadRows(store, studyId)).map((r) => {
       const e = r.uploadError;
       const d: Exclude<StoredUploadError, ApiError> = e !== null && !('kind' in e) ? e : {};
       return {
@@ -77,34 +77,39 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
     recordingPage: (q) => recordingPage(ctx.store, q),
     recordingRows: (ids) => recordingRows(ctx.store, ids),
     recordingFacts: (recordingId) => recordingFacts(ctx.store, recordingId),
-    retryRecordings(recordingIds, at) {
-      const r = retryRecordings(db, recordingIds, at);
+    async retryRecordings(recordingIds, at) {
+      const r = await retryRecordings(store, recordingIds, at);
       wakeAll();
       return r;
     },
-    safeToRetry: (studyId, batchId) => safeToRetry(db, studyId, batchId),
-    recordingStates: (studyId, batchId) => recordingStateCounts(db, studyId, batchId),
-    pendingWithoutAccount: (studyId) => pendingWithoutAccountCount(db, studyId),
-    unansweredRecordings: (studyId) => unansweredRecordingIds(db, studyId),
-    strandedAnalyses: () => strandedAnalyses(db),
-    uncertainUploads(studyId, batchId) {
-      const all = uncertainOfStudy(studyId);
+    safeToRetry: (studyId, batchId) => safeToRetry(store, studyId, batchId),
+    recordingStates: (studyId, batchId) => recordingStateCounts(store, studyId, batchId),
+    pendingWithoutAccount: (studyId) => pendingWithoutAccountCount(store, studyId),
+    unansweredRecordings: (studyId) => unansweredRecordingIds(store, studyId),
+    strandedAnalyses: () => strandedAnalyses(store),
+    async uncertainUploads(studyId, batchId) {
+      const all = await uncertainOfStudy(studyId);
       if (batchId === undefined) return all;
-      const inBatch = new Set(uncertainIdsOfBatch(db, batchId));
+      const inBatch = new Set(await uncertainIdsOfBatch(store, batchId));
       return all.filter((u) => inBatch.has(u.recordingId));
     },
-    resolveUncertain(recordingId, decision) {
+    async resolveUncertain(recordingId, decision) {
       const at = iso();
-      const done = resolveUncertainRow(db, recordingId, decision);
-      if (done) {
-        appendEvent(db, at, 'uncertain_resolved', { recordingId }, { decision });
-        reopenBatchesOf(db, [recordingId], at);
-      }
+      // The decision, its event and the batch's reopening are one act.
+      const done = await store.transaction(
+        async (tx) => {
+          if (!(await resolveUncertainRow(tx, recordingId, decision))) return false;
+          await appendEvent(tx, at, 'uncertain_resolved', { recordingId }, { decision });
+          await reopenBatchesOf(tx, [recordingId], at);
+          return true;
+        },
+        { repeatable: true },
+      );
       wakeAll();
       return done;
     },
-    insistOnDuplicate(recordingId) {
-      const changed = insistOnDuplicate(db, recordingId, iso);
+    async insistOnDuplicate(recordingId) {
+      const changed = await insistOnDuplicate(store, recordingId, iso);
       wakeAll();
       return changed;
     },

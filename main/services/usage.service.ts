@@ -15,32 +15,32 @@ export interface UsageService {
   /** Asks the service for the profile's usage; the answer is kept in the usage history. */
   readUsage(profileId: number): Promise<Result<Usage, ServiceProblem>>;
   /** The last usage answer kept for the profile. */
-  latestUsage(profileId: number): { at: string; usage: Usage } | null;
+  latestUsage(profileId: number): Promise<{ at: string; usage: Usage } | null>;
   /** The latest answer, the recent history (oldest first) and what each active study of the profile used. */
-  usageOverview(profileId: number): {
+  usageOverview(profileId: number): Promise<{
     latest: { at: string; usage: Usage } | null;
     history: { at: string; uploadsRemaining: number }[];
     studies: StudyUsage[];
-  };
+  }>;
 }
 
 export const usageService = (ctx: ServiceContext, engine: Engine): UsageService => {
-  const { db } = ctx;
+  const { store } = ctx;
   return {
     async readUsage(profileId) {
       const c = engine.clientFor(profileId);
       if (!c.ok) return c;
       const res = await c.value.getUsage();
       if (!res.ok) return err(fromApi(res.error));
-      recordUsage(db, profileId, ctx.iso(), res.value);
+      await recordUsage(store, profileId, ctx.iso(), res.value);
       ctx.emit({ type: 'usage', profileId, usage: res.value });
       return ok(res.value);
     },
-    latestUsage: (profileId) => latestUsage(db, profileId),
-    usageOverview(profileId) {
-      const history = usageHistory(db, profileId);
-      const studies = usageByStudy(db, profileId);
-      return { latest: latestUsage(db, profileId), history, studies };
+    latestUsage: (profileId) => latestUsage(store, profileId),
+    async usageOverview(profileId) {
+      const history = await usageHistory(store, profileId);
+      const studies = await usageByStudy(store, profileId);
+      return { latest: await latestUsage(store, profileId), history, studies };
     },
   };
 };

@@ -11,6 +11,7 @@ import type { RecordingAnalysis } from '../../shared/api/domain';
 import { ANALYSIS_TYPES } from '../../shared/api/vocabulary';
 import { openStudyDb } from '../../main/db/open';
 import { storeAnalysis } from '../../main/db/repos/results.repo';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const RECORDINGS = 100_000;
 const PARTICIPANTS = 1_000;
@@ -23,6 +24,7 @@ export const benchDb = async (): Promise<string[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-dbbench-'));
   const path = join(dir, 'study.sqlite');
   const { db } = openStudyDb(path);
+  const store = sqliteStore(db);
   try {
     db.prepare(
       `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'now')`,
@@ -85,7 +87,7 @@ export const benchDb = async (): Promise<string[]> => {
     });
     // The real path: one transaction per polled recording, as the poller stores them.
     const tStore = performance.now();
-    for (let r = 1; r <= RECORDINGS; r++) storeAnalysis(db, 'now', r, result(r), null);
+    for (let r = 1; r <= RECORDINGS; r++) await storeAnalysis(store, db, 'now', r, result(r), null);
     const storeMs = performance.now() - tStore;
     const values = (db.prepare(`SELECT count(*) n FROM measure_values`).get() as { n: number }).n;
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { batchProgress } from '../../main/db/repos/batches.repo';
 import { nextDueAt } from '../../main/engine/poll-step';
 import { createQueueRunner } from '../../main/engine/queue-runner';
@@ -18,6 +19,7 @@ const SECONDS = Number(process.env['VS_BENCH_SCHEDULER_S'] ?? 30);
 export const benchScheduler = async (): Promise<string[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-schedbench-'));
   const { db } = openStudyDb(join(dir, 'study.sqlite'));
+  const store = sqliteStore(db);
   try {
     db.prepare(
       `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
@@ -48,10 +50,10 @@ export const benchScheduler = async (): Promise<string[]> => {
       }
     })();
     let t = performance.now();
-    for (let i = 0; i < 1_000; i++) nextDueAt(db, 1);
+    for (let i = 0; i < 1_000; i++) await nextDueAt(store, 1);
     const dueQueryMs = (performance.now() - t) / 1_000;
     t = performance.now();
-    for (let i = 0; i < 20; i++) batchProgress(db, 1);
+    for (let i = 0; i < 20; i++) await batchProgress(store, 1);
     const progressMs = (performance.now() - t) / 20;
 
     const client = createFakeClient(Date.now);
@@ -70,8 +72,8 @@ export const benchScheduler = async (): Promise<string[]> => {
     }, 100);
     const cpu0 = process.cpuUsage();
     t = performance.now();
-    const runner = createQueueRunner({ db, client, profileId: 1 });
-    runner.start();
+    const runner = createQueueRunner({ store, db, client, profileId: 1 });
+    await runner.start();
     await new Promise((r) => setTimeout(r, SECONDS * 1_000));
     await runner.stop();
     const wallS = (performance.now() - t) / 1_000;

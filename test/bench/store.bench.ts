@@ -87,7 +87,7 @@ const measureSqlite = async (db: Db, pid: number): Promise<Row[]> => {
     {
       query: 'due polls (50)',
       engine: 'SQLite',
-      today: await cpuPerCall(() => duePolls(db, 1, NOW, 50), 20),
+      today: await cpuPerCall(() => duePolls(store, 1, NOW, 50), 20),
       plain: await cpuPerCall(() => q.duePollsPlain(store, 1, NOW, 50), 20),
       kysely: await cpuPerCall(() => q.duePollsKysely(k, 'sqlite', 1, NOW, 50), 20),
     },

@@ -44,11 +44,14 @@ const valuesFor = (type: AnalysisType, i: number, week: number): Record<string, 
   );
 
 /** The plan's study in the host's workspace, as it stands after import and analysis; file name -> id. */
-const seed = (host: Host): { studyId: number; ids: Map<string, number>; pids: Map<string, number> } => {
+const seed = async (
+  host: Host,
+): Promise<{ studyId: number; ids: Map<string, number>; pids: Map<string, number> }> => {
   const { db } = openStudyDb(join(host.home, 'voicescope.sqlite'));
   try {
     const ids = new Map<string, number>();
     const pids = new Map<string, number>();
+    const results: [number, AnalysisType, Record<string, number | string>][] = [];
     const studyId = seedStudy(db, 'Twelve weeks');
     db.transaction(() => {
       for (const code of [...PARTICIPANTS, PLAN.duplicate.as].sort())
@@ -94,9 +97,10 @@ const seed = (host: Host): { studyId: number; ids: Map<string, number>; pids: Ma
             : {}),
         });
         ids.set(f.file, id);
-        if (!refused) for (const t of TYPES) storeValues(db, id, t, valuesFor(t, i, f.week));
+        if (!refused) for (const t of TYPES) results.push([id, t, valuesFor(t, i, f.week)]);
       });
     })();
+    for (const [id, t, values] of results) await storeValues(db, id, t, values);
     return { studyId, ids, pids };
   } finally {
     db.close();
@@ -120,7 +124,7 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
   host,
 }) => {
   test.setTimeout(600_000); // 4 to 6.5 minutes measured under the shared machine's load (load average 20)
-  const { studyId, ids, pids } = seed(host);
+  const { studyId, ids, pids } = await seed(host);
   must(
     await host.rpc('visits.setPeriod', {
       studyId,

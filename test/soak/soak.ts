@@ -37,6 +37,7 @@ import {
   type ResultSnapshot,
 } from './soak-checks';
 import { calmScenario, scenarioFor, spellDealer, SPELLS, type Spell } from './weather';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const flag = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,6 +142,7 @@ svc.pauseSending(profileId); // nothing is sent from this process…
 await svc.startBatch(batchId);
 await svc.close();
 const db = new Database(join(home, 'voicescope.sqlite'));
+const store = sqliteStore(db);
 db.pragma('busy_timeout = 5000');
 db.prepare(`DELETE FROM settings WHERE key LIKE 'queue_pause:%'`).run(); // …the engine process sends
 say(
@@ -153,8 +155,8 @@ let raining = true;
 const nextSpell = spellDealer(random);
 /** The end-state invariant (polls.repo.ts strandedAnalyses), checked after every kill and at the end. */
 const stranded: string[] = [];
-const strandedAfter = (when: string) => {
-  const rows = strandedAnalyses(db);
+const strandedAfter = async (when: string) => {
+  const rows = await strandedAnalyses(store);
   if (rows.length)
     stranded.push(
       `after ${when}: ${rows.length} unfinished without a next poll (first: recording ${rows[0]!.recording_id} ${rows[0]!.type} ${rows[0]!.state})`,
@@ -223,7 +225,7 @@ for (;;) {
     snapshot = now;
     const quick = db.pragma('quick_check', { simple: true });
     if (quick !== 'ok') violations.push(`after kill ${kills}: quick_check says ${String(quick)}`);
-    strandedAfter(`kill ${kills}`);
+    await strandedAfter(`kill ${kills}`);
     say(
       `kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)}, ` +
         `uncertain ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'upload_uncertain'`)}, analyses final ${now.finals.size}`,
@@ -244,7 +246,7 @@ const log = sandbox.requestLog();
 const lost = keptResults(snapshot, snapshotResults(db));
 if (lost.length) violations.push(`after the last run: ${lost.slice(0, 5).join('; ')}`);
 
-strandedAfter('the last run');
+await strandedAfter('the last run');
 
 // ── Checks and summary ──────────────────────────────────────────────────────────────────────────────
 const checks: Check[] = [

@@ -12,6 +12,7 @@ import { classifyDbError } from '../../main/db/db-errors';
 import { tryOpenStudyDb, type Db } from '../../main/db/open';
 import { storeAnalysis } from '../../main/db/repos/results.repo';
 import type { RecordingAnalysis } from '../../shared/api/domain';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const [mode, target] = process.argv.slice(2) as [string, string];
 const AT = '2026-03-02T10:00:00.000Z';
@@ -83,10 +84,11 @@ const result = (i: number): RecordingAnalysis => ({
   ],
 });
 
-const full = (dir: string) => {
+const full = async (dir: string) => {
   const opened = tryOpenStudyDb(join(dir, 'voicescope.sqlite'));
   if (!opened.ok) return { opened: opened.error };
   const { db } = opened.value;
+  const store = sqliteStore(db);
   db.prepare(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:1', 'v1.3', ?)`,
   ).run(AT);
@@ -104,7 +106,7 @@ const full = (dir: string) => {
     let id = -1;
     try {
       id = seedRecording(db, i);
-      storeAnalysis(db, AT, id, result(i), null);
+      await store.transaction((tx) => storeAnalysis(tx, db, AT, id, result(i), null));
       stored++;
     } catch (e) {
       failure = e;
@@ -130,7 +132,7 @@ const full = (dir: string) => {
   rmSync(filler);
   let retried = false;
   if (failedId > 0) {
-    storeAnalysis(db, AT, failedId, result(failedId), null);
+    await store.transaction((tx) => storeAnalysis(tx, db, AT, failedId, result(failedId), null));
     retried = true;
   }
   const out = {
@@ -154,4 +156,4 @@ const open = (dbPath: string) => {
   return r.ok ? { opened: true } : { opened: false, problem: r.error };
 };
 
-console.log(JSON.stringify(mode === 'full' ? full(target) : open(target)));
+console.log(JSON.stringify(mode === 'full' ? await full(target) : open(target)));

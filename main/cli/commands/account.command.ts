@@ -15,7 +15,7 @@ export const accountCommand: WorkspaceCommand = {
     const d = need(v.decision, 'decision');
     if (d !== 'retry' && d !== 'leave' && d !== 'link')
       throw new UsageError('--decision must be retry, leave or link.');
-    const p = svc.uncertainAccounts(study.id).find((a) => a.participantCode === code);
+    const p = (await svc.uncertainAccounts(study.id)).find((a) => a.participantCode === code);
     if (!p) {
       out.problem(
         `Participant ${code} has no account request waiting for a decision.`,
@@ -41,7 +41,7 @@ export const accountCommand: WorkspaceCommand = {
       );
       return EXIT.ok;
     }
-    svc.resolveUncertainAccount(p.participantId, d, at);
+    await svc.resolveUncertainAccount(p.participantId, d, at);
     if (d === 'retry') {
       const r = await svc.createAccounts(study.id, [code]);
       if (!r.ok) {

@@ -10,8 +10,11 @@ export const batchCommand: WorkspaceCommand = {
   run: async ({ svc, out, values: v, sub }) => {
     if (sub !== 'pause' && sub !== 'resume' && sub !== 'cancel') throw unknownCommand('batch', sub);
     const id = Number(need(v.batch, 'batch'));
-    const done =
-      sub === 'pause' ? svc.pauseBatch(id) : sub === 'resume' ? svc.resumeBatch(id) : svc.cancelBatch(id);
+    const done = await (sub === 'pause'
+      ? svc.pauseBatch(id)
+      : sub === 'resume'
+        ? svc.resumeBatch(id)
+        : svc.cancelBatch(id));
     if (!done) {
       out.problem(`Batch ${id} cannot be ${DONE[sub]} in its current state.`, 'See voicescope status.');
       return EXIT.usage;

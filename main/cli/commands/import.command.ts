@@ -157,7 +157,7 @@ export const importCommand: WorkspaceCommand = {
     out.say('credits', credits.value.message, { credits: credits.value });
     const started = await svc.startBatch(committed.batchId);
     if (!started.ok) return reportProblem(out, started.error);
-    const waiting = svc.pendingWithoutAccount(study.id);
+    const waiting = await svc.pendingWithoutAccount(study.id);
     out.say(
       'started',
       waiting > 0

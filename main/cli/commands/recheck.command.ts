@@ -9,12 +9,12 @@ export const recheckCommand: WorkspaceCommand = {
                                             study, or one recording); then run wait or run to collect them`,
   run: async ({ svc, out, values: v }) => {
     const study = resolveStudy(svc, v.study);
-    const ids = v.recording ? [Number(v.recording)] : svc.unansweredRecordings(study.id);
+    const ids = v.recording ? [Number(v.recording)] : await svc.unansweredRecordings(study.id);
     if (ids.length === 0) {
       out.say('recheck', 'No recording of this study is waiting for an answer: nothing to check again.');
       return EXIT.ok;
     }
-    const r = svc.retryRecordings(ids, new Date().toISOString());
+    const r = await svc.retryRecordings(ids, new Date().toISOString());
     if (r.retried === 0) {
       out.problem(
         'That recording has no unanswered or late results to check again.',

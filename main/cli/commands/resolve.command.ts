@@ -8,7 +8,7 @@ export const resolveCommand: WorkspaceCommand = {
     const d = need(v.decision, 'decision');
     if (d !== 'queue_again' && d !== 'cancel' && d !== 'mark_uploaded_elsewhere')
       throw new UsageError('--decision must be queue_again, cancel or mark_uploaded_elsewhere.');
-    const done = svc.resolveUncertain(Number(need(v.recording, 'recording')), d);
+    const done = await svc.resolveUncertain(Number(need(v.recording, 'recording')), d);
     if (!done) {
       out.problem('That recording is not waiting for a decision.', 'See voicescope status --study <study>.');
       return EXIT.usage;

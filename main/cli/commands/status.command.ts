@@ -17,8 +17,9 @@ export const statusCommand: WorkspaceCommand = {
                                             dismissed needs-you items with who, when and why`,
   run: async ({ svc, out, values: v }) => {
     const study = resolveStudy(svc, v.study);
-    for (const b of svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
-    const owed = reportStudyOutcome(svc, out, study.id) + reportInterruptedImports(svc, out, study.id);
+    for (const b of await svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
+    const owed =
+      (await reportStudyOutcome(svc, out, study.id)) + (await reportInterruptedImports(svc, out, study.id));
     for (const d of await svc.dismissedNeedsYouItems(study.id))
       out.say(
         'dismissed',

@@ -15,8 +15,7 @@
 import type { ApiError } from '../../../shared/api/api-error';
 import { UncertainAccountSchema } from '../../../shared/contract/participants.contract';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { appendEvent } from './event-log.repo';
 
 /** What is known about an account request whose outcome is unknown (stored as JSON on the participant). */
@@ -42,52 +41,60 @@ const accountUncertain = jsonColumn(
  * uncertain, and at least one file waiting to be sent (no account for a participant with
  * nothing to upload).
  */
-export const participantsNeedingAccountRows = (db: Db, studyId: number): { id: number; code: string }[] =>
-  stmt(
-    db,
+export const participantsNeedingAccountRows = (
+  q: Queryable,
+  studyId: number,
+): Promise<{ id: number; code: string }[]> =>
+  q.all<{ id: number; code: string }>(
     `SELECT p.id, p.code FROM participants p
      WHERE p.study_id = ? AND p.account_id IS NULL AND p.account_requested_at IS NULL AND p.account_uncertain IS NULL
        AND EXISTS (SELECT 1 FROM recordings r WHERE r.participant_id = p.id AND r.upload_state = 'pending')
      ORDER BY p.code`,
-  ).all(studyId) as { id: number; code: string }[];
+    [studyId],
+  );
 
-/** Commits the intent to request an account; false (nothing sent) when another request is open or one exists. */
-export const beginAccountRequest = (db: Db, participantId: number, at: string): boolean =>
-  db
-    .transaction(() => {
-      const p = stmt(
-        db,
+/**
+ * Commits the intent to request an account (committed when this resolves, before anything is sent);
+ * false (nothing sent) when another request is open or one exists.
+ */
+export const beginAccountRequest = (store: Store, participantId: number, at: string): Promise<boolean> =>
+  store.transaction(
+    async (tx) => {
+      const p = await tx.get<{ study_id: number }>(
         `UPDATE participants SET account_requested_at = ?
          WHERE id = ? AND account_id IS NULL AND account_requested_at IS NULL AND account_uncertain IS NULL
          RETURNING study_id`,
-      ).get(at, participantId) as { study_id: number } | undefined;
+        [at, participantId],
+      );
       if (!p) return false;
-      appendEvent(db, at, 'account_intent', { studyId: p.study_id }, { participant_id: participantId });
+      await appendEvent(tx, at, 'account_intent', { studyId: p.study_id }, { participant_id: participantId });
       return true;
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /** The service certainly created no account (refused, or the request never left): the intent is cleared. */
-export const clearAccountRequest = (db: Db, participantId: number): void => {
-  stmt(
-    db,
+export const clearAccountRequest = async (q: Queryable, participantId: number): Promise<void> => {
+  await q.run(
     `UPDATE participants SET account_requested_at = NULL WHERE id = ? AND account_id IS NULL AND account_uncertain IS NULL`,
-  ).run(participantId);
+    [participantId],
+  );
 };
 
 /** The outcome is unknown: the participant is marked "account uncertain", with what is known. */
 export const markAccountUncertain = (
-  db: Db,
+  store: Store,
   participantId: number,
   at: string,
   reason: string,
   error: ApiError | null,
-): void =>
-  db
-    .transaction(() => {
-      const p = stmt(db, `SELECT study_id, account_requested_at FROM participants WHERE id = ?`).get(
-        participantId,
-      ) as { study_id: number; account_requested_at: string | null } | undefined;
+): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      const p = await tx.get<{ study_id: number; account_requested_at: string | null }>(
+        `SELECT study_id, account_requested_at FROM participants WHERE id = ?`,
+        [participantId],
+      );
       if (!p) return;
       const u: AccountUncertainty = {
         requestedAt: p.account_requested_at ?? at,
@@ -95,34 +102,39 @@ export const markAccountUncertain = (
         error,
         resolution: null,
       };
-      stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ? AND account_id IS NULL`).run(
+      await tx.run(`UPDATE participants SET account_uncertain = ? WHERE id = ? AND account_id IS NULL`, [
         JSON.stringify(u),
         participantId,
-      );
-      appendEvent(
-        db,
+      ]);
+      await appendEvent(
+        tx,
         at,
         'account_uncertain',
         { studyId: p.study_id },
         { participant_id: participantId, reason, kind: error?.kind ?? null, status: error?.status ?? null },
       );
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /**
  * Account requests interrupted after their intent was written (crash, kill, power loss) become
  * uncertain. Only intents older than `staleBefore` count: a younger one may still be in flight in
  * another Voicescope process on the same workspace. Returns their participant ids.
  */
-export const recoverInterruptedAccountRequests = (db: Db, at: string, staleBefore: string): number[] => {
-  const rows = stmt(
-    db,
+export const recoverInterruptedAccountRequests = async (
+  store: Store,
+  at: string,
+  staleBefore: string,
+): Promise<number[]> => {
+  const rows = await store.all<{ id: number }>(
     `SELECT id FROM participants
      WHERE account_requested_at IS NOT NULL AND account_requested_at < ? AND account_id IS NULL AND account_uncertain IS NULL`,
-  ).all(staleBefore) as { id: number }[];
+    [staleBefore],
+  );
   for (const r of rows)
-    markAccountUncertain(
-      db,
+    await markAccountUncertain(
+      store,
       r.id,
       at,
       'Voicescope stopped while the account was being requested; the service may have created it.',
@@ -138,16 +150,17 @@ export interface UncertainAccountRow {
 }
 
 /** The study's participants whose account request has an unknown outcome (including those left so), by code. */
-export const uncertainAccountRows = (db: Db, studyId: number): UncertainAccountRow[] =>
-  stmt(
-    db,
-    `SELECT id, code, account_uncertain FROM participants WHERE study_id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL ORDER BY code`,
-  )
-    .all(studyId)
-    .map((r) => {
-      const { id, code, account_uncertain } = r as { id: number; code: string; account_uncertain: string };
-      return { id, code, uncertainty: accountUncertain.decode(account_uncertain) };
-    });
+export const uncertainAccountRows = async (q: Queryable, studyId: number): Promise<UncertainAccountRow[]> =>
+  (
+    await q.all<{ id: number; code: string; account_uncertain: string }>(
+      `SELECT id, code, account_uncertain FROM participants WHERE study_id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL ORDER BY code`,
+      [studyId],
+    )
+  ).map(({ id, code, account_uncertain }) => ({
+    id,
+    code,
+    uncertainty: accountUncertain.decode(account_uncertain),
+  }));
 
 /**
  * The researcher's decision on an uncertain account: `retry` clears the mark so the next account
@@ -156,41 +169,42 @@ export const uncertainAccountRows = (db: Db, studyId: number): UncertainAccountR
  * which clears the mark. False when the participant has no uncertain account request.
  */
 export const resolveUncertainAccount = (
-  db: Db,
+  store: Store,
   participantId: number,
   decision: 'retry' | 'leave',
   at: string,
-): boolean =>
-  db
-    .transaction(() => {
-      const p = stmt(
-        db,
+): Promise<boolean> =>
+  store.transaction(
+    async (tx) => {
+      const p = await tx.get<{ study_id: number; account_uncertain: string }>(
         `SELECT study_id, account_uncertain FROM participants WHERE id = ? AND account_id IS NULL AND account_uncertain IS NOT NULL`,
-      ).get(participantId) as { study_id: number; account_uncertain: string } | undefined;
+        [participantId],
+      );
       if (!p) return false;
       if (decision === 'retry')
-        stmt(
-          db,
+        await tx.run(
           `UPDATE participants SET account_uncertain = NULL, account_requested_at = NULL WHERE id = ?`,
-        ).run(participantId);
+          [participantId],
+        );
       else {
-        stmt(db, `UPDATE participants SET account_uncertain = ? WHERE id = ?`).run(
+        await tx.run(`UPDATE participants SET account_uncertain = ? WHERE id = ?`, [
           JSON.stringify({ ...accountUncertain.decode(p.account_uncertain), resolution: 'leave' }),
           participantId,
-        );
+        ]);
         // Its files waiting for the account are withdrawn: never sent (import them again to send them).
-        stmt(
-          db,
+        await tx.run(
           `UPDATE recordings SET upload_state = 'cancelled' WHERE participant_id = ? AND upload_state = 'pending'`,
-        ).run(participantId);
+          [participantId],
+        );
       }
-      appendEvent(
-        db,
+      await appendEvent(
+        tx,
         at,
         'account_uncertain_resolved',
         { studyId: p.study_id },
         { participant_id: participantId, decision },
       );
       return true;
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );

@@ -2,9 +2,8 @@
 import type { Usage } from '../../../shared/api/domain';
 import type { AnalysisState, BatchProgress, BatchState, UploadState } from '../../../shared/study';
 import { UPLOAD_STATES_IN_PROGRESS, UPLOAD_STATES_WAITING } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { appendEvent } from './event-log.repo';
 import { batchAnalyses } from './recording-columns';
 
@@ -18,39 +17,39 @@ interface BatchRow {
   pause_reason: string | null;
 }
 
-export const batchProgress = (db: Db, batchId: number): BatchProgress | null => {
-  const b = stmt(
-    db,
+export const batchProgress = async (q: Queryable, batchId: number): Promise<BatchProgress | null> => {
+  const b = await q.get<BatchRow>(
     `SELECT id, study_id, label, state, created_at, analyses, pause_reason FROM batches WHERE id = ?`,
-  ).get(batchId) as BatchRow | undefined;
+    [batchId],
+  );
   if (!b) return null;
   const uploads: Partial<Record<UploadState, number>> = {};
   let total = 0;
-  for (const r of stmt(
-    db,
+  for (const r of await q.all<{ s: UploadState; n: number }>(
     `SELECT upload_state s, count(*) n FROM recordings WHERE batch_id = ? GROUP BY 1`,
-  ).all(batchId) as { s: UploadState; n: number }[]) {
+    [batchId],
+  )) {
     uploads[r.s] = r.n;
     total += r.n;
   }
   // Of the refused_locally ones, the borderline files the researcher did not choose to send: held, not refused.
-  const held = stmt(
-    db,
+  const held = (await q.get<{ n: number }>(
     `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state = 'refused_locally'
        AND json_extract(verdict, '$.status') = 'borderline'`,
-  ).get(batchId) as { n: number };
+    [batchId],
+  ))!;
   const analysesByState: Partial<Record<AnalysisState, number>> = {};
-  for (const r of stmt(
-    db,
+  for (const r of await q.all<{ s: AnalysisState; n: number }>(
     `SELECT a.state s, count(*) n FROM analyses a JOIN recordings r ON r.id = a.recording_id WHERE r.batch_id = ? GROUP BY 1`,
-  ).all(batchId) as { s: AnalysisState; n: number }[]) {
+    [batchId],
+  )) {
     analysesByState[r.s] = r.n;
   }
-  const clock = stmt(
-    db,
+  const clock = (await q.get<{ offset: number | null }>(
     `SELECT avg((julianday(uploaded_at) - julianday(accepted_at)) * 86400.0) AS offset FROM recordings
      WHERE batch_id = ? AND upload_state = 'uploaded' AND uploaded_at IS NOT NULL AND accepted_at IS NOT NULL`,
-  ).get(batchId) as { offset: number | null };
+    [batchId],
+  ))!;
   return {
     batchId: b.id,
     studyId: b.study_id,
@@ -67,10 +66,14 @@ export const batchProgress = (db: Db, batchId: number): BatchProgress | null => 
   };
 };
 
-export const batchesOfStudy = (db: Db, studyId: number): BatchProgress[] =>
-  (stmt(db, `SELECT id FROM batches WHERE study_id = ? ORDER BY id`).all(studyId) as { id: number }[]).map(
-    (r) => batchProgress(db, r.id)!,
-  );
+export const batchesOfStudy = async (q: Queryable, studyId: number): Promise<BatchProgress[]> => {
+  const out: BatchProgress[] = [];
+  for (const r of await q.all<{ id: number }>(`SELECT id FROM batches WHERE study_id = ? ORDER BY id`, [
+    studyId,
+  ]))
+    out.push((await batchProgress(q, r.id))!);
+  return out;
+};
 
 const TRANSITIONS: Record<
   'start' | 'pause' | 'resume' | 'cancel',
@@ -93,75 +96,90 @@ const TRANSITIONS: Record<
  * are still collected, because they are charged.
  */
 export const moveBatch = (
-  db: Db,
+  store: Store,
   batchId: number,
   move: keyof typeof TRANSITIONS,
   at: string,
   extra: { usageBefore?: Usage; reason?: string } = {},
-): boolean =>
-  db
-    .transaction(() => {
+): Promise<boolean> =>
+  store.transaction(
+    async (tx) => {
       const t = TRANSITIONS[move];
-      const b = stmt(db, `SELECT study_id, state FROM batches WHERE id = ?`).get(batchId) as
-        { study_id: number; state: BatchState } | undefined;
+      const b = await tx.get<{ study_id: number; state: BatchState }>(
+        `SELECT study_id, state FROM batches WHERE id = ?`,
+        [batchId],
+      );
       if (!b || !t.from.includes(b.state)) return false;
-      stmt(
-        db,
+      await tx.run(
         `UPDATE batches SET state = ?, pause_reason = ?, usage_before = coalesce(?, usage_before) WHERE id = ?`,
-      ).run(
-        t.to,
-        move === 'pause' ? (extra.reason ?? 'Paused by the researcher.') : null,
-        extra.usageBefore ? JSON.stringify(extra.usageBefore) : null,
-        batchId,
+        [
+          t.to,
+          move === 'pause' ? (extra.reason ?? 'Paused by the researcher.') : null,
+          extra.usageBefore ? JSON.stringify(extra.usageBefore) : null,
+          batchId,
+        ],
       );
       if (move === 'cancel') {
-        stmt(
-          db,
+        await tx.run(
           `UPDATE recordings SET upload_state = 'cancelled' WHERE batch_id = ? AND upload_state IN ('queued', 'pending', 'duplicate')`,
-        ).run(batchId);
+          [batchId],
+        );
       }
-      appendEvent(db, at, t.event, { studyId: b.study_id }, { batch_id: batchId });
+      await appendEvent(tx, at, t.event, { studyId: b.study_id }, { batch_id: batchId });
       return true;
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /** Running batches of a profile whose files have all been sent (or settled): they become finished. A file still
  * pending (its participant has no account yet) keeps its batch running: nothing of it was sent. */
-export const finishDrainedBatches = (db: Db, profileId: number, at: string): number[] =>
-  db
-    .transaction(() => {
-      const done = stmt(
-        db,
+export const finishDrainedBatches = (store: Store, profileId: number, at: string): Promise<number[]> =>
+  store.transaction(
+    async (tx) => {
+      const done = await tx.all<{ id: number; study_id: number }>(
         `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
          AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)})`,
-      ).all(profileId) as { id: number; study_id: number }[];
+        [profileId],
+      );
       for (const b of done) {
-        stmt(db, `UPDATE batches SET state = 'finished' WHERE id = ?`).run(b.id);
-        appendEvent(db, at, 'batch_finished', { studyId: b.study_id }, { batch_id: b.id });
+        await tx.run(`UPDATE batches SET state = 'finished' WHERE id = ?`, [b.id]);
+        await appendEvent(tx, at, 'batch_finished', { studyId: b.study_id }, { batch_id: b.id });
       }
       return done.map((b) => b.id);
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
-export const setBatchUsageAfter = (db: Db, batchIds: readonly number[], usage: Usage): void => {
+export const setBatchUsageAfter = async (
+  q: Queryable,
+  batchIds: readonly number[],
+  usage: Usage,
+): Promise<void> => {
   for (const id of batchIds)
-    stmt(db, `UPDATE batches SET usage_after = ? WHERE id = ?`).run(JSON.stringify(usage), id);
+    await q.run(`UPDATE batches SET usage_after = ? WHERE id = ?`, [JSON.stringify(usage), id]);
 };
+
+const FINISHED_BATCHES_OF = `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`;
+const REOPEN_BATCH = `UPDATE batches SET state = 'running' WHERE id = ? AND state = 'finished'`;
 
 /**
  * A finished batch runs again when one of its files is queued again (a retry, a decision on an
- * uncertain upload, a duplicate sent anyway): the queue only sends files of running batches.
+ * uncertain upload, a duplicate sent anyway): the queue only sends files of running batches. Run it in
+ * the transaction that queued the files.
  */
-export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: string): number[] => {
-  const reopened = stmt(
-    db,
-    `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
-     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`,
-  ).all(JSON.stringify(recordingIds)) as { id: number; study_id: number }[];
+export const reopenBatchesOf = async (
+  q: Queryable,
+  recordingIds: readonly number[],
+  at: string,
+): Promise<number[]> => {
+  const reopened = await q.all<{ id: number; study_id: number }>(FINISHED_BATCHES_OF, [
+    JSON.stringify(recordingIds),
+  ]);
   for (const b of reopened) {
-    stmt(db, `UPDATE batches SET state = 'running' WHERE id = ? AND state = 'finished'`).run(b.id);
-    appendEvent(db, at, 'batch_reopened', { studyId: b.study_id }, { batch_id: b.id });
+    await q.run(REOPEN_BATCH, [b.id]);
+    await appendEvent(q, at, 'batch_reopened', { studyId: b.study_id }, { batch_id: b.id });
   }
   return reopened.map((b) => b.id);
 };
@@ -170,23 +188,24 @@ export const reopenBatchesOf = (db: Db, recordingIds: readonly number[], at: str
  * Batches imported to be started whose start never happened (the process stopped between the import and
  * the start): still `open`, with the start intent written at import. All studies when `studyId` is null.
  */
-export const interruptedStarts = (db: Db, studyId: number | null): { id: number; studyId: number }[] =>
-  stmt(
-    db,
+export const interruptedStarts = (
+  q: Queryable,
+  studyId: number | null,
+): Promise<{ id: number; studyId: number }[]> =>
+  q.all<{ id: number; studyId: number }>(
     `SELECT id, study_id AS studyId FROM batches
      WHERE state = 'open' AND start_requested_at IS NOT NULL AND (? IS NULL OR study_id = ?) ORDER BY id`,
-  ).all(studyId, studyId) as { id: number; studyId: number }[];
+    [studyId, studyId],
+  );
 
 /** The study a batch belongs to; null when there is no such batch. */
-export const batchStudyId = (db: Db, batchId: number): number | null =>
-  (stmt(db, `SELECT study_id FROM batches WHERE id = ?`).get(batchId) as { study_id: number } | undefined)
-    ?.study_id ?? null;
+export const batchStudyId = async (q: Queryable, batchId: number): Promise<number | null> =>
+  (await q.get<{ study_id: number }>(`SELECT study_id FROM batches WHERE id = ?`, [batchId]))?.study_id ??
+  null;
 
 /** Recordings of the batch that starting it would send (queued, or waiting for an account). */
-export const plannedUploadCount = (db: Db, batchId: number): number =>
-  (
-    stmt(
-      db,
-      `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`,
-    ).get(batchId) as { n: number }
-  ).n;
+export const plannedUploadCount = async (q: Queryable, batchId: number): Promise<number> =>
+  (await q.get<{ n: number }>(
+    `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`,
+    [batchId],
+  ))!.n;

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../open';
 import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export type EventKind =
   | 'account_created'
@@ -40,20 +41,38 @@ export interface EventRef {
   readonly recordingId?: number | null;
 }
 
-export const appendEvent = (
+const APPEND_EVENT_SQL = `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`;
+
+const eventParams = (at: string, kind: EventKind, ref: EventRef, detail: Record<string, unknown>) => [
+  at,
+  kind,
+  ref.studyId ?? null,
+  ref.recordingId ?? null,
+  JSON.stringify(detail),
+];
+
+export const appendEvent = async (
+  q: Queryable,
+  at: string,
+  kind: EventKind,
+  ref: EventRef,
+  detail: Record<string, unknown> = {},
+): Promise<void> => {
+  await q.run(APPEND_EVENT_SQL, eventParams(at, kind, ref, detail));
+};
+
+/**
+ * The same event, written synchronously on the SQLite handle: only for the repositories that do not
+ * take the store yet (their synchronous transactions call it); it goes when they do.
+ */
+export const appendEventOnDb = (
   db: Db,
   at: string,
   kind: EventKind,
   ref: EventRef,
   detail: Record<string, unknown> = {},
 ): void => {
-  stmt(db, `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (?, ?, ?, ?, ?)`).run(
-    at,
-    kind,
-    ref.studyId ?? null,
-    ref.recordingId ?? null,
-    JSON.stringify(detail),
-  );
+  stmt(db, APPEND_EVENT_SQL).run(...eventParams(at, kind, ref, detail));
 };
 
 /**
@@ -61,8 +80,8 @@ export const appendEvent = (
  * first few KB, with the key blanked (shared/api/api-error.ts `bodyExcerpt`), so that what the service
  * sent can be looked at later. Nothing is written for errors without an excerpt.
  */
-export const appendUnreadableAnswer = (
-  db: Db,
+export const appendUnreadableAnswer = async (
+  q: Queryable,
   at: string,
   ref: EventRef,
   error: {
@@ -72,9 +91,9 @@ export const appendUnreadableAnswer = (
     readonly detail: string | null;
     readonly bodyExcerpt?: string | null | undefined;
   },
-): void => {
+): Promise<void> => {
   if (error.bodyExcerpt == null) return;
-  appendEvent(db, at, 'answer_unreadable', ref, {
+  await appendEvent(q, at, 'answer_unreadable', ref, {
     endpoint: error.endpoint,
     status: error.status,
     path: error.path,

@@ -8,7 +8,7 @@ import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
 import type { Db } from '../open';
 import { stmt } from '../statements';
-import { appendEvent } from './event-log.repo';
+import { appendEventOnDb } from './event-log.repo';
 import { PARTICIPANT_ATTENTION } from './needs-you-dismissals.repo';
 
 export type ParticipantSort = 'code' | 'recordings' | 'last_recording' | 'created';
@@ -231,7 +231,7 @@ export const linkAccount = (
         db,
         `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
       ).run(participantId);
-      appendEvent(
+      appendEventOnDb(
         db,
         at,
         'account_linked',
@@ -267,7 +267,7 @@ export const recordCreatedAccount = (
         db,
         `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
       ).run(a.participantId);
-      appendEvent(
+      appendEventOnDb(
         db,
         a.at,
         'account_created',
@@ -275,7 +275,7 @@ export const recordCreatedAccount = (
         { participant_id: a.participantId, account_id: a.accountId, uncertain_attempts: a.uncertainAttempts },
       );
       if (a.uncertainAttempts > 0)
-        appendEvent(
+        appendEventOnDb(
           db,
           a.at,
           'account_creation_uncertain',

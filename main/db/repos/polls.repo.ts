@@ -3,9 +3,8 @@
  * and what a poll that got no answer (or found the analysis overdue) writes.
  */
 import { ANALYSIS_STATES_POLLED } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
 
 export interface DuePollRow {
@@ -20,64 +19,71 @@ export interface DuePollRow {
 }
 
 /** The earliest scheduled poll on this profile (ISO 8601), or null when nothing is waiting for results. */
-export const earliestPollAt = (db: Db, profileId: number): string | null =>
-  (
-    stmt(
-      db,
-      `SELECT min(a.next_poll_at) AS at FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
+export const earliestPollAt = async (q: Queryable, profileId: number): Promise<string | null> =>
+  (await q.get<{ at: string | null }>(
+    `SELECT min(a.next_poll_at) AS at FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-    ).get(profileId) as { at: string | null }
-  ).at;
+    [profileId],
+  ))!.at;
 
 /** Recordings on this profile with a poll due by `nowIso`, earliest first, up to `limit`. */
-export const duePolls = (db: Db, profileId: number, nowIso: string, limit: number): DuePollRow[] =>
-  stmt(
-    db,
+export const duePolls = (
+  q: Queryable,
+  profileId: number,
+  nowIso: string,
+  limit: number,
+): Promise<DuePollRow[]> =>
+  q.all<DuePollRow>(
     `SELECT r.id, r.study_id, r.batch_id, r.recording_id, coalesce(r.accepted_at, r.uploaded_at) AS accepted_at, group_concat(a.type) AS types
      FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,
-  ).all(profileId, nowIso, limit) as DuePollRow[];
+    [profileId, nowIso, limit],
+  );
 
-/** A poll without a readable answer: counted, the next one scheduled, and an unreadable answer's excerpt kept in the event log. */
-export const recordFailedPoll = (
-  db: Db,
+/**
+ * A poll without a readable answer: counted, the next one scheduled, and an unreadable answer's excerpt
+ * kept in the event log. Run it in a transaction (the poll step writes it with the schedule's verdict).
+ */
+export const recordFailedPoll = async (
+  q: Queryable,
   recordingId: number,
   nextPollAt: string | null,
   polledAt: string,
   unreadable?: { readonly studyId: number; readonly error: Parameters<typeof appendUnreadableAnswer>[3] },
-): void =>
-  db
-    .transaction(() => {
-      stmt(
-        db,
-        `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-      ).run(nextPollAt, polledAt, recordingId);
-      if (unreadable)
-        appendUnreadableAnswer(db, polledAt, { studyId: unreadable.studyId, recordingId }, unreadable.error);
-    })
-    .immediate();
+): Promise<void> => {
+  await q.run(
+    `UPDATE analyses SET next_poll_at = ?, polls = polls + 1, last_polled_at = ? WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
+    [nextPollAt, polledAt, recordingId],
+  );
+  if (unreadable)
+    await appendUnreadableAnswer(q, polledAt, { studyId: unreadable.studyId, recordingId }, unreadable.error);
+};
 
 /** Analyses still processing past the timeout are marked timed out (re-checked slowly); returns how many. */
-export const markTimedOut = (db: Db, recordingId: number): number =>
-  stmt(db, `UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`).run(
-    recordingId,
+export const markTimedOut = async (q: Queryable, recordingId: number): Promise<number> =>
+  (
+    await q.run(`UPDATE analyses SET state = 'timed_out' WHERE recording_id = ? AND state = 'processing'`, [
+      recordingId,
+    ])
   ).changes;
 
 /**
  * The timeout and the slower re-checks passed without an answer: the recording's unfinished analyses
  * become `unanswered`, terminal, with no next poll. Returns how many.
  */
-export const markUnanswered = (db: Db, recordingId: number, at: string): number => {
-  const n = stmt(
-    db,
-    `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-  ).run(recordingId).changes;
+export const markUnanswered = async (q: Queryable, recordingId: number, at: string): Promise<number> => {
+  const n = (
+    await q.run(
+      `UPDATE analyses SET state = 'unanswered', next_poll_at = NULL WHERE recording_id = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
+      [recordingId],
+    )
+  ).changes;
   if (n > 0) {
-    const r = stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as {
-      study_id: number;
-    };
-    appendEvent(db, at, 'analysis_unanswered', { studyId: r.study_id, recordingId }, { analyses: n });
+    const r = (await q.get<{ study_id: number }>(`SELECT study_id FROM recordings WHERE id = ?`, [
+      recordingId,
+    ]))!;
+    await appendEvent(q, at, 'analysis_unanswered', { studyId: r.study_id, recordingId }, { analyses: n });
   }
   return n;
 };
@@ -94,11 +100,10 @@ export interface StrandedAnalysisRow {
  * assert it. `processing` and `timed_out` need a next poll; `awaiting_upload` is fine only while its
  * recording has not been accepted by the service.
  */
-export const strandedAnalyses = (db: Db): StrandedAnalysisRow[] =>
-  stmt(
-    db,
+export const strandedAnalyses = (q: Queryable): Promise<StrandedAnalysisRow[]> =>
+  q.all<StrandedAnalysisRow>(
     `SELECT a.recording_id, a.type, a.state FROM analyses a JOIN recordings r ON r.id = a.recording_id
      WHERE (a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)} AND a.next_poll_at IS NULL)
         OR (a.state = 'awaiting_upload' AND r.upload_state = 'uploaded')
      ORDER BY a.recording_id, a.type`,
-  ).all() as StrandedAnalysisRow[];
+  );

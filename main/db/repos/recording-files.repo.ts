@@ -1,6 +1,5 @@
 /** Where one recording's audio is on disk: the original and the converted copy that was sent, if any. */
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface RecordingFiles {
   readonly sourcePath: string;
@@ -9,13 +8,15 @@ export interface RecordingFiles {
   readonly contentSha256: string;
 }
 
-export const recordingFiles = (db: Db, recordingId: number): RecordingFiles | null => {
-  const r = stmt(
-    db,
-    `SELECT source_path, upload_path, size_bytes, content_sha256 FROM recordings WHERE id = ?`,
-  ).get(recordingId) as
-    | { source_path: string; upload_path: string | null; size_bytes: number; content_sha256: string }
-    | undefined;
+export const recordingFiles = async (q: Queryable, recordingId: number): Promise<RecordingFiles | null> => {
+  const r = await q.get<{
+    source_path: string;
+    upload_path: string | null;
+    size_bytes: number;
+    content_sha256: string;
+  }>(`SELECT source_path, upload_path, size_bytes, content_sha256 FROM recordings WHERE id = ?`, [
+    recordingId,
+  ]);
   return r
     ? {
         sourcePath: r.source_path,

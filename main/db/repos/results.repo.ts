@@ -23,99 +23,93 @@ import { isFinalStatus } from '../../../shared/api/vocabulary';
 import { ANALYSIS_STATES_POLLED } from '../../../shared/states';
 import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import { replaceFlags, storeUnlisted } from './data-quality.repo';
 import { appendEvent } from './event-log.repo';
 
 /** How many settling answers with odd values are asked about again before the latest is kept as it is. */
 export const MAX_CONFIRMATIONS = 3;
 
-export const storeAnalysis = (
+const UPDATE_FINAL = `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?,
+         raw = ?, received_status = ?
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
+const UPDATE_POLL_ONLY = `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
+const SELECT_CURRENT = `SELECT raw, received_status, confirmations FROM analyses
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
+const UPDATE_UNCONFIRMED = `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?,
+         confirmations = confirmations + 1
+       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
+const PUT_VALUE = `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (recording_id, measure_key) DO UPDATE SET value_num = excluded.value_num, value_text = excluded.value_text`;
+
+/**
+ * Stores one poll's answer. Run it in a transaction (`q` its handle): the poll step writes it together
+ * with the schedule's verdict. `db` is the same SQLite connection, for the data-quality flags (their
+ * repository does not take the store yet).
+ */
+export const storeAnalysis = async (
+  q: Queryable,
   db: Db,
   at: string,
   recordingId: number,
   result: RecordingAnalysis,
   nextPollAt: string | null,
-): void =>
-  db
-    .transaction(() => {
-      const rec = stmt(db, `SELECT participant_id, recorded_at, study_id FROM recordings WHERE id = ?`).get(
-        recordingId,
-      ) as { participant_id: number; recorded_at: string; study_id: number };
-      const update = stmt(
-        db,
-        `UPDATE analyses SET state = ?, finished_at = ?, next_poll_at = ?, polls = polls + 1, last_polled_at = ?,
-         raw = ?, received_status = ?
-       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-      );
-      const pollOnly = stmt(
-        db,
-        `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?
-       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-      );
-      const current = stmt(
-        db,
-        `SELECT raw, received_status, confirmations FROM analyses
-       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-      );
-      const unconfirmed = stmt(
-        db,
-        `UPDATE analyses SET polls = polls + 1, last_polled_at = ?, next_poll_at = ?, raw = ?, received_status = ?,
-         confirmations = confirmations + 1
-       WHERE recording_id = ? AND type = ? AND state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`,
-      );
-      const putValue = stmt(
-        db,
-        `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (recording_id, measure_key) DO UPDATE SET value_num = excluded.value_num, value_text = excluded.value_text`,
-      );
-      replaceFlags(db, at, recordingId, 'poll', null, result.flags ?? []);
-      storeUnlisted(db, at, recordingId, result.unlisted ?? []);
-      for (const o of result.outcomes) {
-        const raw = o.raw ?? null;
-        const status = o.receivedStatus ?? null;
-        if (!isFinalStatus(o.status)) {
-          if (pollOnly.run(at, nextPollAt, raw, status, recordingId, o.type).changes === 1)
-            replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
-          continue;
-        }
-        if ((o.flags ?? []).length > 0 && nextPollAt !== null) {
-          const before = current.get(recordingId, o.type) as
-            { raw: string | null; received_status: string | null; confirmations: number } | undefined;
-          const repeated = before !== undefined && before.raw === raw && before.received_status === status;
-          if (before !== undefined && !repeated && before.confirmations < MAX_CONFIRMATIONS) {
-            unconfirmed.run(at, nextPollAt, raw, status, recordingId, o.type);
-            replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
-            continue;
-          }
-        }
-        const changed = update.run(o.status, at, null, at, raw, status, recordingId, o.type).changes;
-        if (changed === 1) replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
-        if (changed === 1 && o.status === 'completed') {
-          for (const [key, v] of Object.entries(o.values)) {
-            putValue.run(
-              recordingId,
-              key,
-              rec.participant_id,
-              rec.recorded_at,
-              typeof v === 'number' ? v : null,
-              typeof v === 'string' ? v : null,
-            );
-          }
-        }
-        if (changed === 1)
-          appendEvent(
-            db,
-            at,
-            'analysis_final',
-            { studyId: rec.study_id, recordingId },
-            {
-              type: o.type,
-              status: o.status,
-              measures: o.status === 'completed' ? Object.keys(o.values).length : 0,
-              flags: (o.flags ?? []).map((f) => f.code),
-            },
-          );
+): Promise<void> => {
+  const rec = (await q.get<{ participant_id: number; recorded_at: string; study_id: number }>(
+    `SELECT participant_id, recorded_at, study_id FROM recordings WHERE id = ?`,
+    [recordingId],
+  ))!;
+  replaceFlags(db, at, recordingId, 'poll', null, result.flags ?? []);
+  storeUnlisted(db, at, recordingId, result.unlisted ?? []);
+  for (const o of result.outcomes) {
+    const raw = o.raw ?? null;
+    const status = o.receivedStatus ?? null;
+    if (!isFinalStatus(o.status)) {
+      if ((await q.run(UPDATE_POLL_ONLY, [at, nextPollAt, raw, status, recordingId, o.type])).changes === 1)
+        replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+      continue;
+    }
+    if ((o.flags ?? []).length > 0 && nextPollAt !== null) {
+      const before = await q.get<{
+        raw: string | null;
+        received_status: string | null;
+        confirmations: number;
+      }>(SELECT_CURRENT, [recordingId, o.type]);
+      const repeated = before !== undefined && before.raw === raw && before.received_status === status;
+      if (before !== undefined && !repeated && before.confirmations < MAX_CONFIRMATIONS) {
+        await q.run(UPDATE_UNCONFIRMED, [at, nextPollAt, raw, status, recordingId, o.type]);
+        replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+        continue;
       }
-    })
-    .immediate();
+    }
+    const changed = (await q.run(UPDATE_FINAL, [o.status, at, null, at, raw, status, recordingId, o.type]))
+      .changes;
+    if (changed === 1) replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+    if (changed === 1 && o.status === 'completed') {
+      for (const [key, v] of Object.entries(o.values)) {
+        await q.run(PUT_VALUE, [
+          recordingId,
+          key,
+          rec.participant_id,
+          rec.recorded_at,
+          typeof v === 'number' ? v : null,
+          typeof v === 'string' ? v : null,
+        ]);
+      }
+    }
+    if (changed === 1)
+      await appendEvent(
+        q,
+        at,
+        'analysis_final',
+        { studyId: rec.study_id, recordingId },
+        {
+          type: o.type,
+          status: o.status,
+          measures: o.status === 'completed' ? Object.keys(o.values).length : 0,
+          flags: (o.flags ?? []).map((f) => f.code),
+        },
+      );
+  }
+};

@@ -9,31 +9,31 @@ import { retryable } from '../../../shared/recording-problems';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { AnalysisState } from '../../../shared/study';
 import { ANALYSIS_STATES_DONE } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { reopenBatchesOf } from './batches.repo';
 import { appendEvent } from './event-log.repo';
 import { recordingAnalysisStates, recordingUploadError } from './recording-columns';
 
 export const retryRecordings = (
-  db: Db,
+  store: Store,
   recordingIds: readonly number[],
   at: string,
-): { retried: number; skipped: number } =>
-  db
-    .transaction(() => {
+): Promise<{ retried: number; skipped: number }> =>
+  store.transaction(
+    async (tx) => {
       let retried = 0;
       const requeued: number[] = [];
       for (const id of recordingIds) {
-        const r = stmt(db, `SELECT study_id, upload_state, upload_error FROM recordings WHERE id = ?`).get(
-          id,
-        ) as { study_id: number; upload_state: string; upload_error: string | null } | undefined;
+        const r = await tx.get<{ study_id: number; upload_state: string; upload_error: string | null }>(
+          `SELECT study_id, upload_state, upload_error FROM recordings WHERE id = ?`,
+          [id],
+        );
         if (!r) continue;
-        const analyses = stmt(db, `SELECT type, state FROM analyses WHERE recording_id = ?`).all(id) as {
-          type: AnalysisType;
-          state: AnalysisState;
-        }[];
+        const analyses = await tx.all<{ type: AnalysisType; state: AnalysisState }>(
+          `SELECT type, state FROM analyses WHERE recording_id = ?`,
+          [id],
+        );
         const facts = {
           uploadState: r.upload_state as 'rejected',
           analyses,
@@ -42,52 +42,53 @@ export const retryRecordings = (
         };
         if (!retryable(facts)) continue;
         if (r.upload_state === 'rejected') {
-          stmt(
-            db,
+          await tx.run(
             `UPDATE recordings SET upload_state = 'queued', upload_error = NULL WHERE id = ? AND upload_state = 'rejected'`,
-          ).run(id);
-          appendEvent(db, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
+            [id],
+          );
+          await appendEvent(tx, at, 'upload_requeued', { studyId: r.study_id, recordingId: id }, {});
           requeued.push(id);
         } else {
           // One more check: unanswered analyses are re-checked once (the schedule then ends them again).
-          stmt(
-            db,
+          await tx.run(
             `UPDATE analyses SET state = 'timed_out', next_poll_at = ? WHERE recording_id = ? AND state IN ('timed_out', 'unanswered')`,
-          ).run(at, id);
-          appendEvent(db, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
+            [at, id],
+          );
+          await appendEvent(tx, at, 'results_recheck', { studyId: r.study_id, recordingId: id }, {});
         }
         retried++;
       }
-      reopenBatchesOf(db, requeued, at);
+      await reopenBatchesOf(tx, requeued, at);
       return { retried, skipped: recordingIds.length - retried };
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /**
  * What retrying would touch in a study (or one of its batches): the same rule as retryRecordings, read
  * without changing anything, so the screen can say what "retry what is safe" will do before it is asked.
  */
-export const safeToRetry = (
-  db: Db,
+export const safeToRetry = async (
+  q: Queryable,
   studyId: number,
   batchId?: number,
   max = 10_000,
-): { recordingIds: number[]; rejected: number; lateAnalyses: number } => {
-  const rows = stmt(
-    db,
-    `SELECT r.id, r.upload_state, r.upload_error,
-            (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
-     FROM recordings r
-     WHERE r.study_id = @studyId AND (@batchId IS NULL OR r.batch_id = @batchId)
-       AND (r.upload_state = 'rejected'
-            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ${sqlWords(ANALYSIS_STATES_DONE)} AND state IN ('timed_out', 'unanswered'))))
-     ORDER BY r.id`,
-  ).all({ studyId, batchId: batchId ?? null }) as {
+): Promise<{ recordingIds: number[]; rejected: number; lateAnalyses: number }> => {
+  const rows = await q.all<{
     id: number;
     upload_state: 'rejected' | 'uploaded';
     upload_error: string | null;
     analyses: string;
-  }[];
+  }>(
+    `SELECT r.id, r.upload_state, r.upload_error,
+            (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
+     FROM recordings r
+     WHERE r.study_id = ? AND (? IS NULL OR r.batch_id = ?)
+       AND (r.upload_state = 'rejected'
+            OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ${sqlWords(ANALYSIS_STATES_DONE)} AND state IN ('timed_out', 'unanswered'))))
+     ORDER BY r.id`,
+    [studyId, batchId ?? null, batchId ?? null],
+  );
   const recordingIds: number[] = [];
   let rejected = 0;
   let lateAnalyses = 0;

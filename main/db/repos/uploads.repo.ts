@@ -6,6 +6,9 @@
  *                                     ──rejected──▶ rejected (nothing charged; may be queued again)
  *                                     ──uncertain─▶ upload_uncertain (the researcher decides)
  *
+ * Each step that must be atomic opens its own transaction on the store (its caller holds none), so the
+ * intent is committed when `beginUpload` resolves, before anything is sent.
+ *
  * A row still `uploading` when the application starts was interrupted (crash, kill, power loss) after
  * its intent was written: the request may have reached the service, so it becomes `upload_uncertain`
  * and is never re-sent on its own.
@@ -16,7 +19,7 @@ import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { reopenBatchesOf } from './batches.repo';
 import { replaceFlags } from './data-quality.repo';
 import { appendEvent, appendUnreadableAnswer } from './event-log.repo';
@@ -30,29 +33,29 @@ export interface UploadIntent {
   readonly isolateOldestSpeaker: boolean;
 }
 
-const studyOf = (db: Db, recordingId: number): number =>
-  (stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as { study_id: number })
+const studyOf = async (q: Queryable, recordingId: number): Promise<number> =>
+  (await q.get<{ study_id: number }>(`SELECT study_id FROM recordings WHERE id = ?`, [recordingId]))!
     .study_id;
 
 /**
  * Commits the intent. Returns false (and changes nothing) unless the recording is `queued` and its
  * batch still running: a file picked just before the researcher paused or cancelled is not sent.
  */
-export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =>
-  db
-    .transaction(() => {
-      const changed = stmt(
-        db,
+export const beginUpload = (store: Store, at: string, intent: UploadIntent): Promise<boolean> =>
+  store.transaction(
+    async (tx) => {
+      const { changes } = await tx.run(
         `UPDATE recordings SET upload_state = 'uploading', upload_intent_at = ?, upload_attempts = upload_attempts + 1
        WHERE id = ? AND upload_state = 'queued'
          AND EXISTS (SELECT 1 FROM batches b WHERE b.id = recordings.batch_id AND b.state = 'running')`,
-      ).run(at, intent.recordingId).changes;
-      if (changed !== 1) return false;
-      appendEvent(
-        db,
+        [at, intent.recordingId],
+      );
+      if (changes !== 1) return false;
+      await appendEvent(
+        tx,
         at,
         'upload_intent',
-        { studyId: studyOf(db, intent.recordingId), recordingId: intent.recordingId },
+        { studyId: await studyOf(tx, intent.recordingId), recordingId: intent.recordingId },
         {
           sha256: intent.contentSha256,
           account_id: intent.accountId,
@@ -61,15 +64,18 @@ export const beginUpload = (db: Db, at: string, intent: UploadIntent): boolean =
         },
       );
       return true;
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /**
  * The upload was accepted: the receipt's facts as received (a fraction or an unsafe integer in an audio
  * fact is kept, flagged), the receipt's own flags and `checks`, its differences from what was sent
- * (shared/api/receipt-check.ts), and the analyses now processing, in one transaction.
+ * (shared/api/receipt-check.ts), and the analyses now processing, in one transaction. `db` is the same
+ * SQLite connection, for the data-quality flags (their repository does not take the store yet).
  */
 export const recordAccepted = (
+  store: Store,
   db: Db,
   at: string,
   recordingId: number,
@@ -77,128 +83,145 @@ export const recordAccepted = (
   analyses: readonly AnalysisType[],
   firstPollAt: string,
   checks: readonly DataQualityFlag[] = [],
-): void =>
-  db
-    .transaction(() => {
-      stmt(
-        db,
+): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      await tx.run(
         `UPDATE recordings SET upload_state = 'uploaded', upload_error = NULL, recording_id = ?, api_version = ?, result_source = ?,
          uploaded_at = ?, accepted_at = ?, svc_format = ?, svc_size_bytes = ?, svc_sample_rate_hz = ?, svc_bit_rate_bps = ?,
          svc_duration_seconds = ?, svc_speech_seconds = ?
        WHERE id = ? AND upload_state IN ('uploading', 'upload_uncertain')`,
-      ).run(
-        receipt.recordingId,
-        receipt.apiVersion,
-        receipt.source,
-        receipt.uploadedAt ?? at,
-        at, // the workstation's clock: the poll schedule counts from here, whatever the service's clock says
-        receipt.audio.format,
-        receipt.audio.sizeBytes,
-        receipt.audio.sampleRateHz,
-        receipt.audio.bitRateBps,
-        receipt.audio.durationSeconds,
-        receipt.audio.speechDurationSeconds,
-        recordingId,
+        [
+          receipt.recordingId,
+          receipt.apiVersion,
+          receipt.source,
+          receipt.uploadedAt ?? at,
+          at, // the workstation's clock: the poll schedule counts from here, whatever the service's clock says
+          receipt.audio.format,
+          receipt.audio.sizeBytes,
+          receipt.audio.sampleRateHz,
+          receipt.audio.bitRateBps,
+          receipt.audio.durationSeconds,
+          receipt.audio.speechDurationSeconds,
+          recordingId,
+        ],
       );
-      const insert = stmt(
-        db,
-        `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', ?, ?)
+      for (const type of analyses)
+        await tx.run(
+          `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', ?, ?)
        ON CONFLICT (recording_id, type) DO UPDATE SET state = 'processing', next_poll_at = excluded.next_poll_at`,
-      );
-      for (const type of analyses) insert.run(recordingId, type, at, firstPollAt);
+          [recordingId, type, at, firstPollAt],
+        );
       replaceFlags(db, at, recordingId, 'receipt', null, receipt.flags ?? []);
       replaceFlags(db, at, recordingId, 'receipt_check', null, checks);
-      appendEvent(
-        db,
+      await appendEvent(
+        tx,
         at,
         'upload_accepted',
-        { studyId: studyOf(db, recordingId), recordingId },
+        { studyId: await studyOf(tx, recordingId), recordingId },
         {
           recording_id: receipt.recordingId,
           source: receipt.source,
           flags: [...(receipt.flags ?? []), ...checks].map((f) => f.code),
         },
       );
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
-export const recordRejected = (db: Db, at: string, recordingId: number, error: ApiError): void =>
-  db
-    .transaction(() => {
-      stmt(
-        db,
+export const recordRejected = (
+  store: Store,
+  at: string,
+  recordingId: number,
+  error: ApiError,
+): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      await tx.run(
         `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
-      ).run(JSON.stringify(error), recordingId);
-      appendEvent(
-        db,
+        [JSON.stringify(error), recordingId],
+      );
+      const studyId = await studyOf(tx, recordingId);
+      await appendEvent(
+        tx,
         at,
         'upload_rejected',
-        { studyId: studyOf(db, recordingId), recordingId },
+        { studyId, recordingId },
         { kind: error.kind, status: error.status, type: error.serviceType },
       );
-      appendUnreadableAnswer(db, at, { studyId: studyOf(db, recordingId), recordingId }, error);
-    })
-    .immediate();
+      await appendUnreadableAnswer(tx, at, { studyId, recordingId }, error);
+    },
+    { repeatable: true },
+  );
 
 export const recordUncertain = (
-  db: Db,
+  store: Store,
   at: string,
   recordingId: number,
   error: ApiError | null,
   reason: string,
-): void =>
-  db
-    .transaction(() => {
-      stmt(
-        db,
+): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      await tx.run(
         `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
-      ).run(JSON.stringify({ reason, error }), recordingId);
-      appendEvent(
-        db,
+        [JSON.stringify({ reason, error }), recordingId],
+      );
+      const studyId = await studyOf(tx, recordingId);
+      await appendEvent(
+        tx,
         at,
         'upload_uncertain',
-        { studyId: studyOf(db, recordingId), recordingId },
+        { studyId, recordingId },
         { reason, kind: error?.kind ?? null },
       );
-      if (error) appendUnreadableAnswer(db, at, { studyId: studyOf(db, recordingId), recordingId }, error);
-    })
-    .immediate();
+      if (error) await appendUnreadableAnswer(tx, at, { studyId, recordingId }, error);
+    },
+    { repeatable: true },
+  );
 
 /** On start: every upload interrupted after its intent was written becomes uncertain. Returns their ids. */
-export const recoverInterruptedUploads = (db: Db, at: string): number[] =>
-  db
-    .transaction(() => {
-      const rows = stmt(db, `SELECT id, study_id FROM recordings WHERE upload_state = 'uploading'`).all() as {
-        id: number;
-        study_id: number;
-      }[];
-      const mark = stmt(
-        db,
-        `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ?`,
+export const recoverInterruptedUploads = (store: Store, at: string): Promise<number[]> =>
+  store.transaction(
+    async (tx) => {
+      const rows = await tx.all<{ id: number; study_id: number }>(
+        `SELECT id, study_id FROM recordings WHERE upload_state = 'uploading'`,
       );
       const reason = 'Voicescope stopped while this upload was being sent; the service may have received it.';
       for (const r of rows) {
-        mark.run(JSON.stringify({ reason, error: null }), r.id);
-        appendEvent(db, at, 'upload_interrupted', { studyId: r.study_id, recordingId: r.id }, { reason });
+        await tx.run(
+          `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ?`,
+          [JSON.stringify({ reason, error: null }), r.id],
+        );
+        await appendEvent(
+          tx,
+          at,
+          'upload_interrupted',
+          { studyId: r.study_id, recordingId: r.id },
+          { reason },
+        );
       }
       return rows.map((r) => r.id);
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /**
  * The researcher's decision on an uncertain upload: send it again (possibly charged twice), give it up,
  * or record that it reached the service anyway (found there by other means): not sent again either way.
  */
-export const resolveUncertain = (
-  db: Db,
+export const resolveUncertain = async (
+  q: Queryable,
   recordingId: number,
   decision: 'queue_again' | 'cancel' | 'mark_uploaded_elsewhere',
-): boolean =>
-  stmt(
-    db,
-    `UPDATE recordings SET upload_state = ?, upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', ?)
+): Promise<boolean> =>
+  (
+    await q.run(
+      `UPDATE recordings SET upload_state = ?, upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', ?)
             WHERE id = ? AND upload_state = 'upload_uncertain'`,
-  ).run(decision === 'queue_again' ? 'queued' : 'cancelled', decision, recordingId).changes === 1;
+      [decision === 'queue_again' ? 'queued' : 'cancelled', decision, recordingId],
+    )
+  ).changes === 1;
 
 export interface UncertainUploadRow {
   readonly id: number;
@@ -208,66 +231,65 @@ export interface UncertainUploadRow {
 }
 
 /** The study's uploads whose outcome is unknown, with their participant, by recording. */
-export const uncertainUploadRows = (db: Db, studyId: number): UncertainUploadRow[] =>
-  stmt(
-    db,
-    `SELECT r.id, r.source_path, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
+export const uncertainUploadRows = async (q: Queryable, studyId: number): Promise<UncertainUploadRow[]> =>
+  (
+    await q.all<Omit<UncertainUploadRow, 'uploadError'> & { upload_error: string | null }>(
+      `SELECT r.id, r.source_path, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
          WHERE r.study_id = ? AND r.upload_state = 'upload_uncertain' ORDER BY r.id`,
-  )
-    .all(studyId)
-    .map((r) => {
-      const { upload_error, ...row } = r as Omit<UncertainUploadRow, 'uploadError'> & {
-        upload_error: string | null;
-      };
-      return { ...row, uploadError: recordingUploadError.decodeOrNull(upload_error) };
-    });
+      [studyId],
+    )
+  ).map(({ upload_error, ...row }) => ({
+    ...row,
+    uploadError: recordingUploadError.decodeOrNull(upload_error),
+  }));
 
 /** Ids of the batch's recordings whose upload outcome is unknown. */
-export const uncertainIdsOfBatch = (db: Db, batchId: number): number[] =>
+export const uncertainIdsOfBatch = async (q: Queryable, batchId: number): Promise<number[]> =>
   (
-    stmt(db, `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`).all(
-      batchId,
-    ) as { id: number }[]
+    await q.all<{ id: number }>(
+      `SELECT id FROM recordings WHERE batch_id = ? AND upload_state = 'upload_uncertain'`,
+      [batchId],
+    )
   ).map((r) => r.id);
 
 /**
  * The researcher insists on uploading a duplicate: it is queued (or waits for its participant's
  * account) and its batch reopens, in one transaction. False when the recording is not a duplicate.
  */
-export const insistOnDuplicate = (db: Db, recordingId: number, at: () => string): boolean =>
-  db
-    .transaction(() => {
-      const r = stmt(
-        db,
+export const insistOnDuplicate = (store: Store, recordingId: number, at: () => string): Promise<boolean> =>
+  store.transaction(
+    async (tx) => {
+      const r = await tx.get<{ study_id: number; account_id: string | null }>(
         `SELECT r.study_id, p.account_id FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.id = ? AND r.upload_state = 'duplicate'`,
-      ).get(recordingId) as { study_id: number; account_id: string | null } | undefined;
+        [recordingId],
+      );
       if (!r) return false;
-      stmt(db, `UPDATE recordings SET upload_state = ?, duplicate_override = 1 WHERE id = ?`).run(
+      await tx.run(`UPDATE recordings SET upload_state = ?, duplicate_override = 1 WHERE id = ?`, [
         r.account_id ? 'queued' : 'pending',
         recordingId,
-      );
-      appendEvent(db, at(), 'duplicate_insisted', { studyId: r.study_id, recordingId });
-      reopenBatchesOf(db, [recordingId], at());
+      ]);
+      await appendEvent(tx, at(), 'duplicate_insisted', { studyId: r.study_id, recordingId });
+      await reopenBatchesOf(tx, [recordingId], at());
       return true;
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 /** The file could not be read before sending: nothing was sent, the recording is refused with the reason. */
-export const rejectUnreadable = (db: Db, recordingId: number, reason: string): void => {
-  stmt(
-    db,
+export const rejectUnreadable = async (q: Queryable, recordingId: number, reason: string): Promise<void> => {
+  await q.run(
     `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
-  ).run(JSON.stringify({ reason }), recordingId);
+    [JSON.stringify({ reason }), recordingId],
+  );
 };
 
 /** A refusal that pauses the queue: the file goes back to the queue, this attempt not counted. */
-export const requeueUpload = (db: Db, recordingId: number): void => {
-  stmt(
-    db,
+export const requeueUpload = async (q: Queryable, recordingId: number): Promise<void> => {
+  await q.run(
     `UPDATE recordings SET upload_state = 'queued', upload_attempts = upload_attempts - 1 WHERE id = ? AND upload_state = 'uploading'`,
-  ).run(recordingId);
+    [recordingId],
+  );
 };
-
 export interface QueuedRow {
   readonly id: number;
   readonly study_id: number;
@@ -288,18 +310,15 @@ export interface QueuedRow {
 }
 
 /** Queued recordings of running batches on this profile whose participant has an account, oldest first. */
-export const queuedRows = (db: Db, profileId: number, limit: number): QueuedRow[] =>
-  stmt(
-    db,
-    `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
+export const queuedRows = async (q: Queryable, profileId: number, limit: number): Promise<QueuedRow[]> =>
+  (
+    await q.all<Omit<QueuedRow, 'analyses'> & { analyses: string }>(
+      `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
             b.analyses, b.isolate_oldest_speaker, r.format, r.size_bytes, r.sample_rate_hz, r.duration_seconds,
             r.speech_estimate_seconds, r.converted
      FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
      WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
      ORDER BY r.id LIMIT ?`,
-  )
-    .all(profileId, limit)
-    .map((r) => {
-      const row = r as Omit<QueuedRow, 'analyses'> & { analyses: string };
-      return { ...row, analyses: batchAnalyses.decode(row.analyses) };
-    });
+      [profileId, limit],
+    )
+  ).map((row) => ({ ...row, analyses: batchAnalyses.decode(row.analyses) }));

@@ -3,45 +3,51 @@ import type { Usage } from '../../../shared/api/domain';
 import { UsageSchema } from '../../../shared/contract/views';
 import { UPLOAD_STATES_WAITING } from '../../../shared/states';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { appendEvent } from './event-log.repo';
 
-export const recordUsage = (db: Db, profileId: number, at: string, usage: Usage): void =>
-  db
-    .transaction(() => {
-      stmt(
-        db,
+export const recordUsage = (store: Store, profileId: number, at: string, usage: Usage): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      await tx.run(
         `INSERT INTO usage_history (profile_id, at, uploads_remaining, detail) VALUES (?, ?, ?, ?)`,
-      ).run(profileId, at, usage.uploadsRemaining, JSON.stringify(usage));
-      appendEvent(
-        db,
+        [profileId, at, usage.uploadsRemaining, JSON.stringify(usage)],
+      );
+      await appendEvent(
+        tx,
         at,
         'usage_read',
         {},
         { profile_id: profileId, uploads_remaining: usage.uploadsRemaining },
       );
-    })
-    .immediate();
+    },
+    { repeatable: true },
+  );
 
 const usageDetail = jsonColumn('usage_history', 'detail', UsageSchema);
 
-export const latestUsage = (db: Db, profileId: number): { at: string; usage: Usage } | null => {
-  const r = stmt(
-    db,
+export const latestUsage = async (
+  q: Queryable,
+  profileId: number,
+): Promise<{ at: string; usage: Usage } | null> => {
+  const r = await q.get<{ at: string; detail: string }>(
     `SELECT at, detail FROM usage_history WHERE profile_id = ? ORDER BY id DESC LIMIT 1`,
-  ).get(profileId) as { at: string; detail: string } | undefined;
+    [profileId],
+  );
   return r ? { at: r.at, usage: usageDetail.decode(r.detail) } : null;
 };
 
 /** The last 200 usage readings of the profile, oldest first. */
-export const usageHistory = (db: Db, profileId: number): { at: string; uploadsRemaining: number }[] =>
+export const usageHistory = async (
+  q: Queryable,
+  profileId: number,
+): Promise<{ at: string; uploadsRemaining: number }[]> =>
   (
-    stmt(
-      db,
+    await q.all<{ at: string; uploads_remaining: number }>(
       `SELECT at, uploads_remaining FROM usage_history WHERE profile_id = ? ORDER BY id DESC LIMIT 200`,
-    ).all(profileId) as { at: string; uploads_remaining: number }[]
+      [profileId],
+    )
   )
     .reverse()
     .map((h) => ({ at: h.at, uploadsRemaining: h.uploads_remaining }));
@@ -59,9 +65,8 @@ export interface StudyUsage {
  * upload whose outcome was uncertain and that the researcher later confirmed reached the service
  * ("mark uploaded elsewhere": charged, not sent again) counts as accepted, like one the service accepted.
  */
-export const usageByStudy = (db: Db, profileId: number): StudyUsage[] =>
-  stmt(
-    db,
+export const usageByStudy = (q: Queryable, profileId: number): Promise<StudyUsage[]> =>
+  q.all<StudyUsage>(
     `SELECT s.id AS studyId, s.name,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND (r.upload_state = 'uploaded'
                    OR (r.upload_state = 'cancelled' AND json_extract(r.upload_error, '$.resolution') = 'mark_uploaded_elsewhere'))
@@ -69,4 +74,5 @@ export const usageByStudy = (db: Db, profileId: number): StudyUsage[] =>
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS uploadsUncertain,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}) AS queued
          FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY s.name COLLATE NOCASE`,
-  ).all(profileId) as StudyUsage[];
+    [profileId],
+  );

@@ -7,12 +7,13 @@ import { fromProblem, notFound, type HostDeps } from './deps';
 /** A batch's progress and credits, and starting, pausing, resuming or cancelling it. */
 export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract> => {
   const { service } = d;
-  const progress = (batchId: number) => {
-    const b = service.batchProgress(batchId);
+  const progress = async (batchId: number) => {
+    const b = await service.batchProgress(batchId);
     return b ? ok(b) : notFound('batch');
   };
-  const move = (batchId: number, moved: boolean, what: string) => {
-    const b = service.batchProgress(batchId);
+  const move = async (batchId: number, moving: Promise<boolean>, what: string) => {
+    const moved = await moving;
+    const b = await service.batchProgress(batchId);
     if (!b) return notFound('batch');
     return moved
       ? ok(b)
@@ -25,10 +26,12 @@ export const batchesHandlers = (d: HostDeps): HandlersOf<typeof batchesContract>
         );
   };
   return {
-    'batches.list': ({ studyId }) => ok(service.batches(studyId)),
+    'batches.list': async ({ studyId }) => ok(await service.batches(studyId)),
     'batches.get': ({ batchId }) => progress(batchId),
     'batches.receiptDifferences': async ({ batchId }) =>
-      service.batchProgress(batchId) ? ok(await service.receiptDifferences(batchId)) : notFound('batch'),
+      (await service.batchProgress(batchId))
+        ? ok(await service.receiptDifferences(batchId))
+        : notFound('batch'),
     async 'batches.credits'({ batchId }) {
       const r = await service.checkBatchCredits(batchId);
       return r.ok ? ok(r.value) : fromProblem(r.error);

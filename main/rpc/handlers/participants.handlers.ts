@@ -93,12 +93,12 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
         possibleOrphans: r.value.possibleOrphans,
       });
     },
-    'participants.uncertainAccounts': ({ studyId }) => ok(service.uncertainAccounts(studyId)),
+    'participants.uncertainAccounts': async ({ studyId }) => ok(await service.uncertainAccounts(studyId)),
     async 'participants.resolveUncertainAccount'({ participantId, decision }) {
       const at = new Date(d.now()).toISOString();
       const p = service.participant(participantId, d.now());
       if (!p) return notFound('participant');
-      const resolved = service.resolveUncertainAccount(participantId, decision, at);
+      const resolved = await service.resolveUncertainAccount(participantId, decision, at);
       if (resolved && decision === 'retry') {
         const r = await service.createAccounts(p.studyId, [p.code]);
         if (!r.ok) return fromProblem(r.error);

@@ -25,7 +25,7 @@ export const keyLocation = (keyRef: string | null): string | null => {
 
 export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContract> => {
   const { service, sandbox } = d;
-  const view = (id: number): ProfileView | null => {
+  const view = async (id: number): Promise<ProfileView | null> => {
     const p = service.listProfiles().find((x) => x.id === id);
     if (!p) return null;
     return {
@@ -37,11 +37,11 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       hasKey: p.keyRef !== null,
       keyLocation: keyLocation(p.keyRef),
       studies: service.profileStudyCount(id),
-      lastUsage: service.latestUsage(p.id),
+      lastUsage: await service.latestUsage(p.id),
     };
   };
-  const viewOf = (id: number): Result<ProfileView, AppError> => {
-    const v = view(id);
+  const viewOf = async (id: number): Promise<Result<ProfileView, AppError>> => {
+    const v = await view(id);
     return v ? ok(v) : notFound('service profile');
   };
   const test = async (profileId: number) => {
@@ -58,12 +58,16 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
   };
 
   return {
-    'profiles.list': () => ok(service.listProfiles().map((p) => view(p.id)!)),
+    'profiles.list': async () => {
+      const views: ProfileView[] = [];
+      for (const p of service.listProfiles()) views.push((await view(p.id))!);
+      return ok(views);
+    },
     async 'profiles.testDraft'({ baseUrl, apiVersion, apiKey }) {
       const r = await service.testDraftProfile({ baseUrl, apiVersion, apiKey });
       return r.ok ? ok(r.value) : fromProblem(r.error);
     },
-    'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
+    async 'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
       const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });
       if (created.ok) return viewOf(created.value.id);
       // A name already taken is a conflict; anything else (an address, a key store that refuses) a refusal.

@@ -14,15 +14,15 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
   return {
     'recordings.page': async (q) => ok(await service.recordingPage(q)),
     'recordings.rows': async ({ ids }) => ok(await service.recordingRows(ids)),
-    'recordings.retry': ({ recordingIds }) => {
-      const r = service.retryRecordings(recordingIds, new Date(d.now()).toISOString());
-      return ok(r);
-    },
-    'recordings.retryable': ({ studyId, batchId }) => ok(service.safeToRetry(studyId, batchId)),
-    'recordings.uncertain': ({ studyId, batchId }) => ok(service.uncertainUploads(studyId, batchId)),
-    'recordings.resolveUncertain': ({ recordingId, decision }) =>
-      ok({ done: service.resolveUncertain(recordingId, decision) }),
-    'recordings.insistDuplicate': ({ recordingId }) => ok({ done: service.insistOnDuplicate(recordingId) }),
+    'recordings.retry': async ({ recordingIds }) =>
+      ok(await service.retryRecordings(recordingIds, new Date(d.now()).toISOString())),
+    'recordings.retryable': async ({ studyId, batchId }) => ok(await service.safeToRetry(studyId, batchId)),
+    'recordings.uncertain': async ({ studyId, batchId }) =>
+      ok(await service.uncertainUploads(studyId, batchId)),
+    'recordings.resolveUncertain': async ({ recordingId, decision }) =>
+      ok({ done: await service.resolveUncertain(recordingId, decision) }),
+    'recordings.insistDuplicate': async ({ recordingId }) =>
+      ok({ done: await service.insistOnDuplicate(recordingId) }),
     'recordings.detail': async ({ recordingId }) => {
       const f = await service.recordingFacts(recordingId);
       if (!f) return notFound('recording');
@@ -30,7 +30,7 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       return ok({ ...rest, row: view, uploadError: apiErrorOf(uploadError) });
     },
     'recordings.audio': async ({ recordingId }) => {
-      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      if (!(await service.recordingFiles(recordingId))) return notFound('recording');
       const sources = await Promise.all(
         MEDIA_SOURCES.map(async (which) => {
           const f = await service.recordingAudio(recordingId, which);
@@ -48,7 +48,7 @@ export const recordingsHandlers = (d: HostDeps): HandlersOf<typeof recordingsCon
       return ok({ sources });
     },
     'recordings.speech': async ({ recordingId }) => {
-      if (!service.recordingFiles(recordingId)) return notFound('recording');
+      if (!(await service.recordingFiles(recordingId))) return notFound('recording');
       const r = await service.speechRegions(recordingId);
       return ok(
         r.ok

@@ -10,6 +10,6 @@ export const usageHandlers = (d: HostDeps): HandlersOf<typeof usageContract> => 
       const r = await service.readUsage(profileId);
       return r.ok ? ok(r.value) : fromProblem(r.error);
     },
-    'usage.overview': ({ profileId }) => ok(service.usageOverview(profileId)),
+    'usage.overview': async ({ profileId }) => ok(await service.usageOverview(profileId)),
   };
 };

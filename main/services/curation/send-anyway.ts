@@ -28,7 +28,7 @@ const hardLimit = (r: CuratedRecording): string | null => {
 export const sendRefusedAnyway =
   (c: ActContext) =>
   async (recordingId: number, reasonIn: string): ActResult => {
-    const { store, db, iso, record } = c;
+    const { store, iso, record } = c;
     const reason = requiredReason(
       c,
       reasonIn,
@@ -59,7 +59,7 @@ export const sendRefusedAnyway =
       },
       async (tx) => {
         await moveUploadState(tx, recordingId, 'refused_locally', to);
-        reopenBatchesOf(db, [recordingId], iso());
+        await reopenBatchesOf(tx, [recordingId], iso());
       },
     );
     c.wake();

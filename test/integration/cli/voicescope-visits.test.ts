@@ -47,12 +47,12 @@ beforeAll(async () => {
     recordedAt: '2026-01-05T10:00:00.000Z',
     analyses: { wellbeing: 'completed' },
   });
-  storeValues(svc.db, day0, 'wellbeing', { wb_stress: 'low' });
+  await storeValues(svc.db, day0, 'wellbeing', { wb_stress: 'low' });
   late = seedRecording(svc.db, s, p1, {
     recordedAt: '2026-01-16T10:00:00.000Z',
     analyses: { wellbeing: 'completed' },
   });
-  storeValues(svc.db, late, 'wellbeing', { wb_stress: 'low' });
+  await storeValues(svc.db, late, 'wellbeing', { wb_stress: 'low' });
   await svc.close();
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

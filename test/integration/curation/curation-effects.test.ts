@@ -31,17 +31,18 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
 };
 
 /** P-001 with HNR 10, 12, 14 (baseline) then 40 (a junk file), P-002 with one session. */
-const seedStudyWithJunk = () => {
+const seedStudyWithJunk = async () => {
   const s = seedStudy(svc.db, 'Voice');
   const a = seedParticipant(svc.db, s, 'P-001', { accountId: 'acct-a' });
   const b = seedParticipant(svc.db, s, 'P-002', { accountId: 'acct-b' });
-  const ids = [10, 12, 14, 40].map((v, i) => {
+  const ids: number[] = [];
+  for (const [i, v] of [10, 12, 14, 40].entries()) {
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(40 - i * 10), session: `W${i + 1}` });
-    storeValues(svc.db, r, 'parkinsons', { pd_hnr: v });
-    return r;
-  });
+    await storeValues(svc.db, r, 'parkinsons', { pd_hnr: v });
+    ids.push(r);
+  }
   const other = seedRecording(svc.db, s, b, { recordedAt: daysAgo(5), session: 'W1' });
-  storeValues(svc.db, other, 'parkinsons', { pd_hnr: 20 });
+  await storeValues(svc.db, other, 'parkinsons', { pd_hnr: 20 });
   return { s, a, b, ids, other };
 };
 
@@ -63,7 +64,7 @@ const exportFiles = async (studyId: number) => {
 
 describe('an excluded recording', () => {
   it('stays in the exports marked with its reason, is left out of the summary, and is shown apart on the timeline', async () => {
-    const { s, a, ids } = seedStudyWithJunk();
+    const { s, a, ids } = await seedStudyWithJunk();
     must(await svc.excludeRecording(ids[3]!, 'test recording, =not the participant'));
     const { recordings, wide, summary } = await exportFiles(s);
     expect(recordings).toHaveLength(5);
@@ -90,7 +91,7 @@ describe('an excluded recording', () => {
   });
 
   it('counts again once restored', async () => {
-    const { s, ids } = seedStudyWithJunk();
+    const { s, ids } = await seedStudyWithJunk();
     must(await svc.excludeRecording(ids[3]!, 'noise'));
     must(await svc.restoreRecording(ids[3]!));
     const { summary, recordings } = await exportFiles(s);
@@ -104,7 +105,7 @@ describe('an excluded recording', () => {
 
 describe('a recording reassigned after upload', () => {
   it('is exported under its new participant and session, with a provenance note naming the first account', async () => {
-    const { s, b, ids } = seedStudyWithJunk();
+    const { s, b, ids } = await seedStudyWithJunk();
     const done = must(await svc.reassignRecording(ids[3]!, { participantId: b, session: 'W2' }));
     expect(done.warning).toMatch(/P-001's account/);
     const { recordings, summary } = await exportFiles(s);

@@ -103,7 +103,7 @@ describe('reassigning a recording', () => {
   it('after upload, warns that the service analysed it under the first account and notes it in provenance; values move too', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3) });
-    storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
+    await storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
     const done = must(await svc.reassignRecording(r, { participantId: b }));
     expect(done.warning).toMatch(/analysed this recording under participant P-001's account/);
     const notes = JSON.parse(row(r)!.provenance!) as { note: string; act: number }[];
@@ -124,7 +124,7 @@ describe('reassigning a recording', () => {
   it('undo puts it back (provenance too) and is an act and audit entry of its own; an undo is not undone twice', async () => {
     const { s, a, b } = study();
     const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), session: 'W1' });
-    storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
+    await storeValues(svc.db, r, 'parkinsons', { pd_hnr: 12 });
     const done = must(await svc.reassignRecording(r, { participantId: b, session: null }));
     const undo = must(await svc.undoCuration(done.act, 'my mistake'));
     expect(row(r)).toMatchObject({ participant_id: a, session_label: 'W1', provenance: null });

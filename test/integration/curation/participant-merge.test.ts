@@ -58,7 +58,7 @@ describe('merging two participants', () => {
     const { s, into, from } = study();
     const kept = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    storeValues(svc.db, sent, 'parkinsons', { pd_hnr: 12 });
+    await storeValues(svc.db, sent, 'parkinsons', { pd_hnr: 12 });
     const pending = seedRecording(svc.db, s, from, {
       recordedAt: daysAgo(6),
       session: 'W3',

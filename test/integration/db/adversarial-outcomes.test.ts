@@ -15,6 +15,7 @@ import { MAX_RATE_LIMIT_PAUSE_MS, uploadOne, type QueuedRecording } from '../../
 import { clampPollSettings } from '../../../main/jobs/poll-schedule';
 import { recordingV13 } from '../../fixtures/wire-examples';
 import { startRawReplyServer, type RawReplyServer } from '../../support/raw-reply-server';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const AT = '2026-03-02T10:00:00.000Z';
 const ACCOUNT = recordingV13.account_id;
@@ -83,12 +84,17 @@ const row = (db: Db, id: number) =>
 
 it("a second upload answered with the first one's recording id is held as uncertain with the reason; the first keeps its id", async () => {
   const db = openStudyDb(':memory:').db;
+  const store = sqliteStore(db);
   const [a, b] = seed(db, 2) as [number, number];
   srv.answer(json(200, recordingV13));
-  expect(await uploadOne(db, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
+  expect(
+    await uploadOne(store, db, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 }),
+  ).toEqual({
     kind: 'accepted',
   });
-  expect(await uploadOne(db, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
+  expect(
+    await uploadOne(store, db, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 }),
+  ).toEqual({
     kind: 'uncertain',
   });
   expect(row(db, a)).toMatchObject({ upload_state: 'uploaded', recording_id: recordingV13.recording_id });
@@ -101,6 +107,7 @@ it("a second upload answered with the first one's recording id is held as uncert
 
 it('a rate limit that asks for a wait of years pauses sending for 15 minutes at most, and the file goes back to the queue uncharged', async () => {
   const db = openStudyDb(':memory:').db;
+  const store = sqliteStore(db);
   const [a] = seed(db, 1) as [number];
   srv.answer(
     json(
@@ -110,7 +117,10 @@ it('a rate limit that asks for a wait of years pauses sending for 15 minutes at 
     ),
   );
   const t = Date.now();
-  const out = await uploadOne(db, client(), queued(a), { now: () => t, firstPollAfterMs: 15_000 });
+  const out = await uploadOne(store, db, client(), queued(a), {
+    now: () => t,
+    firstPollAfterMs: 15_000,
+  });
   expect(out.kind).toBe('paused');
   if (out.kind === 'paused') {
     expect(out.pause.error.retryAfterMs).toBe(MAX_RETRY_AFTER_MS); // the client reads any wait over a day as a day
@@ -122,6 +132,7 @@ it('a rate limit that asks for a wait of years pauses sending for 15 minutes at 
 
 it('the same far-away Retry-After on a poll holds the poller back for 15 minutes at most', async () => {
   const db = openStudyDb(':memory:').db;
+  const store = sqliteStore(db);
   const [a] = seed(db, 1) as [number];
   db.prepare(
     `UPDATE recordings SET upload_state = 'uploaded', recording_id = ?, uploaded_at = ? WHERE id = ?`,
@@ -138,7 +149,7 @@ it('the same far-away Retry-After on a poll holds the poller back for 15 minutes
   );
   const pauses: number[] = [];
   const t = Date.now();
-  const res = await runPollStep(db, client(), {
+  const res = await runPollStep(store, db, client(), {
     profileId: 1,
     now: () => t,
     settings: clampPollSettings({}),

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyDbError, DB_PROBLEM_CODES, type DbProblem } from '../../../main/db/db-errors';
 import { openStudyDb, tryOpenStudyDb } from '../../../main/db/open';
 import { appendEvent } from '../../../main/db/repos/event-log.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const root = mkdtempSync(join(tmpdir(), 'vs-dberr-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -25,6 +26,15 @@ const freshDir = () => {
 const thrown = (f: () => unknown): unknown => {
   try {
     f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a failure');
+};
+
+const rejected = async (p: Promise<unknown>): Promise<unknown> => {
+  try {
+    await p;
   } catch (e) {
     return e;
   }
@@ -67,11 +77,11 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     db.close();
   });
 
-  it('a write through a read-only connection, or one the database refuses (query_only), is DB_READONLY', () => {
+  it('a write through a read-only connection, or one the database refuses (query_only), is DB_READONLY', async () => {
     const path = join(freshDir(), 'voicescope.sqlite');
     openStudyDb(path).db.close();
     const ro = new Database(path, { readonly: true });
-    const e1 = thrown(() => appendEvent(ro, '2026-01-01T00:00:00Z', 'usage_read', {}));
+    const e1 = await rejected(appendEvent(sqliteStore(ro), '2026-01-01T00:00:00Z', 'usage_read', {}));
     expect((e1 as { code: string }).code).toBe('SQLITE_READONLY');
     expectProblem(
       classifyDbError(e1, { dbPath: path }),
@@ -81,9 +91,10 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     );
     ro.close();
     const { db } = openStudyDb(path);
+    const store = sqliteStore(db);
     db.pragma('query_only = 1');
     expectProblem(
-      classifyDbError(thrown(() => appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}))),
+      classifyDbError(await rejected(appendEvent(store, '2026-01-01T00:00:00Z', 'usage_read', {}))),
       'DB_READONLY',
       /cannot be written/,
       /writable/,
@@ -91,13 +102,13 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     db.close();
   });
 
-  it('a database locked by another connection beyond the busy timeout is DB_BUSY, and retryable', () => {
+  it('a database locked by another connection beyond the busy timeout is DB_BUSY, and retryable', async () => {
     const path = join(freshDir(), 'voicescope.sqlite');
     const holder = openStudyDb(path).db;
     const other = new Database(path);
     other.pragma('busy_timeout = 20');
     holder.exec('BEGIN IMMEDIATE');
-    const e = thrown(() => appendEvent(other, '2026-01-01T00:00:00Z', 'usage_read', {}));
+    const e = await rejected(appendEvent(sqliteStore(other), '2026-01-01T00:00:00Z', 'usage_read', {}));
     holder.exec('COMMIT');
     expect((e as { code: string }).code).toMatch(/^SQLITE_BUSY/);
     const p = classifyDbError(e);
@@ -107,11 +118,12 @@ describe('classifyDbError recognises what SQLite really raises', () => {
     other.close();
   });
 
-  it('damaged pages (SQLITE_CORRUPT) are DB_CORRUPT: keep the file, restore a backup', () => {
+  it('damaged pages (SQLITE_CORRUPT) are DB_CORRUPT: keep the file, restore a backup', async () => {
     const path = join(freshDir(), 'voicescope.sqlite');
     const { db } = openStudyDb(path);
+    const store = sqliteStore(db);
     for (let i = 0; i < 2_000; i++)
-      appendEvent(db, '2026-01-01T00:00:00Z', 'usage_read', {}, { n: i, pad: 'p'.repeat(60) });
+      await appendEvent(store, '2026-01-01T00:00:00Z', 'usage_read', {}, { n: i, pad: 'p'.repeat(60) });
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     const bytes = readFileSync(path);

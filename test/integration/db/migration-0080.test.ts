@@ -103,9 +103,11 @@ describe('migration 0080 (data quality)', () => {
 
   it('keeps flags, analysis objects as received and unlisted types; a later poll replaces the flags of what it reads', async () => {
     const db = studyAt70('flags.sqlite');
+    const store = sqliteStore(db);
     migrate(db, MIGRATIONS);
     const raw = '{"status":"Processing","indicators":{"pd_score":250}}';
-    storeAnalysis(
+    await storeAnalysis(
+      store,
       db,
       '2026-01-01T00:01:00.000Z',
       1,
@@ -162,7 +164,8 @@ describe('migration 0080 (data quality)', () => {
       db.prepare(`SELECT measure_key FROM measure_values WHERE recording_id = 1 ORDER BY 1`).all(),
     ).toEqual([{ measure_key: 'wb_stress_score' }]);
 
-    storeAnalysis(
+    await storeAnalysis(
+      store,
       db,
       '2026-01-01T00:03:00.000Z',
       1,

@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/api/client';
 import { openStudyDb, type Db } from '../../../main/db/open';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { createQueueRunner, type QueueRunner } from '../../../main/engine/queue-runner';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import type { Sandbox } from '../../../main/sandbox/server';
@@ -77,6 +78,7 @@ const runnerFor = (
   extra: { busyRetryMs?: number } = {},
 ): QueueRunner => {
   const r = createQueueRunner({
+    store: sqliteStore(db),
     db,
     client,
     profileId: 1,
@@ -150,7 +152,7 @@ it('a disk that fills while an accepted upload is being saved: sending and polli
   };
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, client, events);
-  runner.start();
+  await runner.start();
 
   await until(() => runner.state().pause?.storage !== undefined);
   const st = runner.state();
@@ -209,7 +211,7 @@ it('a disk that fills and a stop before it is freed: at the next start the unsav
     },
   };
   const first = runnerFor(db, client, []);
-  first.start();
+  await first.start();
   await until(() => first.state().pause?.storage?.code === 'DISK_FULL' && first.state().inFlight === 0);
   const unsaved = first.state().unrecorded;
   expect(unsaved).toBeGreaterThanOrEqual(1);
@@ -220,7 +222,7 @@ it('a disk that fills and a stop before it is freed: at the next start the unsav
   open.push(db);
   const events: EngineEvent[] = [];
   const second = runnerFor(db, real, events);
-  second.start();
+  await second.start();
   await second.whenIdle();
   const uncertain = db
     .prepare(`SELECT upload_error FROM recordings WHERE upload_state = 'upload_uncertain'`)
@@ -253,7 +255,7 @@ it('a database that refuses writes while results come in: polling stops with the
   };
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, client, events);
-  runner.start();
+  await runner.start();
   await until(() => runner.state().pause?.storage !== undefined);
   expect(runner.state().pause!.storage!.code).toBe('DB_READONLY');
   expect(pausedWith(events).at(-1)!.reason).toMatch(
@@ -284,7 +286,7 @@ it('a workspace database that can only be read: the engine starts paused with th
   open.push(db);
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, clientFor(sandbox), events);
-  runner.start();
+  await runner.start();
   await until(() => runner.state().pause?.storage !== undefined);
   expect(runner.state().pause!.storage!.code).toBe('DB_READONLY');
   expect(pausedWith(events)[0]!.reason).toMatch(/cannot be written/);
@@ -318,7 +320,7 @@ it('a database locked by another program for a while: work stops, then resumes b
   };
   const events: EngineEvent[] = [];
   const runner = runnerFor(db, client, events, { busyRetryMs: 2_000 });
-  runner.start();
+  await runner.start();
   await until(() => runner.state().pause?.storage !== undefined);
   expect(runner.state().pause!.storage!.code).toBe('DB_BUSY');
   expect(runner.state().pause!.untilMs).not.toBeNull();

@@ -12,9 +12,12 @@ import {
 } from '../../../main/db/repos/uploads.repo';
 import { MAX_CONFIRMATIONS, storeAnalysis } from '../../../main/db/repos/results.repo';
 import { dqFlag } from '../../../shared/api/data-quality';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 
 const AT = '2026-03-02T10:00:00.000Z';
 let db: Db;
+let store: Store;
 let recId: number;
 
 const seed = (d: Db): number => {
@@ -70,31 +73,32 @@ const receipt: RecordingReceipt = {
 
 beforeEach(() => {
   db = openStudyDb(':memory:').db;
+  store = sqliteStore(db);
   recId = seed(db);
 });
 afterEach(() => db.close());
 
 describe('write-ahead upload protocol', () => {
-  it('the intent is committed before sending, and only once', () => {
-    expect(beginUpload(db, AT, intent())).toBe(true);
+  it('the intent is committed before sending, and only once', async () => {
+    expect(await beginUpload(store, AT, intent())).toBe(true);
     expect(state()).toBe('uploading');
-    expect(beginUpload(db, AT, intent())).toBe(false);
+    expect(await beginUpload(store, AT, intent())).toBe(false);
     expect(events()).toEqual(['upload_intent']);
   });
 
-  it('a file whose batch was paused or cancelled after it was picked is not begun', () => {
+  it('a file whose batch was paused or cancelled after it was picked is not begun', async () => {
     for (const st of ['paused', 'cancelled', 'open']) {
       db.prepare(`UPDATE batches SET state = ? WHERE id = 1`).run(st);
-      expect(beginUpload(db, AT, intent()), st).toBe(false);
+      expect(await beginUpload(store, AT, intent()), st).toBe(false);
       expect(state()).toBe('queued');
     }
     db.prepare(`UPDATE batches SET state = 'running' WHERE id = 1`).run();
-    expect(beginUpload(db, AT, intent())).toBe(true);
+    expect(await beginUpload(store, AT, intent())).toBe(true);
   });
 
-  it('an accepted upload stores the receipt and starts polling each requested type', () => {
-    beginUpload(db, AT, intent());
-    recordAccepted(db, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
+  it('an accepted upload stores the receipt and starts polling each requested type', async () => {
+    await beginUpload(store, AT, intent());
+    await recordAccepted(store, db, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
     expect(state()).toBe('uploaded');
     expect(db.prepare(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
       { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
@@ -106,9 +110,9 @@ describe('write-ahead upload protocol', () => {
     });
   });
 
-  it('a rejected upload keeps the typed error', () => {
-    beginUpload(db, AT, intent());
-    recordRejected(db, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
+  it('a rejected upload keeps the typed error', async () => {
+    await beginUpload(store, AT, intent());
+    await recordRejected(store, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
     expect(state()).toBe('rejected');
     expect(
       JSON.parse(
@@ -117,20 +121,20 @@ describe('write-ahead upload protocol', () => {
     ).toBe('UploadLimitExceeded');
   });
 
-  it('an uncertain upload waits for the researcher; only an explicit decision queues it again', () => {
-    beginUpload(db, AT, intent());
-    recordUncertain(db, AT, recId, apiError('Timeout', 'upload'), 'no answer in time');
+  it('an uncertain upload waits for the researcher; only an explicit decision queues it again', async () => {
+    await beginUpload(store, AT, intent());
+    await recordUncertain(store, AT, recId, apiError('Timeout', 'upload'), 'no answer in time');
     expect(state()).toBe('upload_uncertain');
-    expect(beginUpload(db, AT, intent())).toBe(false);
-    expect(resolveUncertain(db, recId, 'queue_again')).toBe(true);
-    expect(beginUpload(db, AT, intent())).toBe(true);
+    expect(await beginUpload(store, AT, intent())).toBe(false);
+    expect(await resolveUncertain(store, recId, 'queue_again')).toBe(true);
+    expect(await beginUpload(store, AT, intent())).toBe(true);
   });
 
-  it('an upload interrupted by a crash after its intent becomes uncertain on the next start, never re-sent', () => {
-    beginUpload(db, AT, intent());
-    expect(recoverInterruptedUploads(db, AT)).toEqual([recId]);
+  it('an upload interrupted by a crash after its intent becomes uncertain on the next start, never re-sent', async () => {
+    await beginUpload(store, AT, intent());
+    expect(await recoverInterruptedUploads(store, AT)).toEqual([recId]);
     expect(state()).toBe('upload_uncertain');
-    expect(recoverInterruptedUploads(db, AT)).toEqual([]);
+    expect(await recoverInterruptedUploads(store, AT)).toEqual([]);
     expect(events()).toEqual(['upload_intent', 'upload_interrupted']);
   });
 });
@@ -153,18 +157,18 @@ describe('storing results', () => {
     ],
   });
 
-  beforeEach(() => {
-    beginUpload(db, AT, intent());
-    recordAccepted(db, AT, recId, receipt, ['wellbeing', 'parkinsons'], AT);
+  beforeEach(async () => {
+    await beginUpload(store, AT, intent());
+    await recordAccepted(store, db, AT, recId, receipt, ['wellbeing', 'parkinsons'], AT);
   });
 
-  it('completed types store their values; processing types only reschedule', () => {
-    storeAnalysis(db, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
+  it('completed types store their values; processing types only reschedule', async () => {
+    await storeAnalysis(store, db, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
     expect(db.prepare(`SELECT type, state, polls, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
       { type: 'parkinsons', state: 'processing', polls: 1, next_poll_at: '2026-03-02T10:00:40Z' },
       { type: 'wellbeing', state: 'completed', polls: 1, next_poll_at: null },
     ]);
-    storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
+    await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
     expect(
       db
         .prepare(
@@ -178,9 +182,9 @@ describe('storing results', () => {
     ]);
   });
 
-  it('a final state is never overwritten by a later poll', () => {
-    storeAnalysis(db, AT, recId, result('error'), null);
-    storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17 }), null);
+  it('a final state is never overwritten by a later poll', async () => {
+    await storeAnalysis(store, db, AT, recId, result('error'), null);
+    await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17 }), null);
     expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({
       state: 'error',
     });
@@ -213,34 +217,34 @@ describe('storing results', () => {
     const hnr = () =>
       db.prepare(`SELECT value_num, value_text FROM measure_values WHERE measure_key = 'pd_hnr'`).get();
 
-    it('a garbled answer followed by a clean one: the clean one is the result', () => {
-      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+    it('a garbled answer followed by a clean one: the clean one is the result', async () => {
+      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
       expect(parkinsons()).toEqual({ state: 'processing', next_poll_at: NEXT, confirmations: 1 });
       expect(hnr()).toBeUndefined();
-      storeAnalysis(db, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
+      await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', next_poll_at: null });
       expect(hnr()).toEqual({ value_num: 17, value_text: null });
     });
 
-    it('the same odd answer twice is the service speaking: kept as received, with its flag', () => {
-      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
-      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+    it('the same odd answer twice is the service speaking: kept as received, with its flag', async () => {
+      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 1 });
       expect(hnr()).toEqual({ value_num: null, value_text: '17x' });
     });
 
-    it(`odd answers that keep changing: after ${MAX_CONFIRMATIONS} the latest is kept, never discarded`, () => {
+    it(`odd answers that keep changing: after ${MAX_CONFIRMATIONS} the latest is kept, never discarded`, async () => {
       for (let i = 0; i < MAX_CONFIRMATIONS; i++) {
-        storeAnalysis(db, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
+        await storeAnalysis(store, db, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
         expect(parkinsons().state).toBe('processing');
       }
-      storeAnalysis(db, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
+      await storeAnalysis(store, db, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: MAX_CONFIRMATIONS });
       expect(hnr()).toEqual({ value_num: null, value_text: 'last' });
     });
 
-    it('with no further poll scheduled, an odd answer is final at once', () => {
-      storeAnalysis(db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
+    it('with no further poll scheduled, an odd answer is final at once', async () => {
+      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 0 });
     });
   });

@@ -7,9 +7,11 @@ import { expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { resolveUncertain } from '../../../main/db/repos/uploads.repo';
 import { usageByStudy } from '../../../main/db/repos/usage.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
-it('counts recovered uploads among the accepted ones', () => {
+it('counts recovered uploads among the accepted ones', async () => {
   const { db } = openStudyDb(':memory:');
+  const store = sqliteStore(db);
   db.prepare(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
   ).run();
@@ -23,8 +25,12 @@ it('counts recovered uploads among the accepted ones', () => {
   add.run('/a/2.wav', 'h2', 'upload_uncertain', uncertain);
   add.run('/a/3.wav', 'h3', 'upload_uncertain', uncertain);
   add.run('/a/4.wav', 'h4', 'upload_uncertain', uncertain);
-  expect(usageByStudy(db, 1)[0]).toMatchObject({ uploadsAccepted: 1, uploadsUncertain: 3 });
-  expect(resolveUncertain(db, 2, 'mark_uploaded_elsewhere')).toBe(true);
-  expect(resolveUncertain(db, 3, 'cancel')).toBe(true);
-  expect(usageByStudy(db, 1)[0]).toMatchObject({ uploadsAccepted: 2, uploadsUncertain: 1, queued: 0 });
+  expect((await usageByStudy(store, 1))[0]).toMatchObject({ uploadsAccepted: 1, uploadsUncertain: 3 });
+  expect(await resolveUncertain(store, 2, 'mark_uploaded_elsewhere')).toBe(true);
+  expect(await resolveUncertain(store, 3, 'cancel')).toBe(true);
+  expect((await usageByStudy(store, 1))[0]).toMatchObject({
+    uploadsAccepted: 2,
+    uploadsUncertain: 1,
+    queued: 0,
+  });
 });

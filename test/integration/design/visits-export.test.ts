@@ -36,13 +36,13 @@ let studyId: number;
 const rec: Record<string, number> = {};
 const pid: Record<string, number> = {};
 
-const usable = (p: string, date: string, session?: string) => {
+const usable = async (p: string, date: string, session?: string) => {
   const id = seedRecording(t.db, studyId, pid[p]!, {
     recordedAt: at(date),
     analyses: { wellbeing: 'completed' },
     ...(session ? { session } : {}),
   });
-  storeValues(t.db, id, 'wellbeing', { wellbeing_energy: 0.5 });
+  await storeValues(t.db, id, 'wellbeing', { wellbeing_energy: 0.5 });
   return id;
 };
 
@@ -68,15 +68,15 @@ beforeAll(async () => {
   });
 
   // P01: baseline 05-04, week 1 by its session label, week 2 refused locally, week 3 never recorded.
-  rec['P01.bl'] = usable('P01', '2026-05-04');
-  rec['P01.w1'] = usable('P01', '2026-05-12', 'week 1');
+  rec['P01.bl'] = await usable('P01', '2026-05-04');
+  rec['P01.w1'] = await usable('P01', '2026-05-12', 'week 1');
   rec['P01.w2'] = seedRecording(t.db, studyId, pid['P01']!, {
     recordedAt: at('2026-05-18'),
     uploadState: 'refused_locally',
     verdict: refusedVerdict,
   });
   // P02: baseline 05-18, week 1 refused by the service, weeks 2 and 3 not yet due.
-  rec['P02.bl'] = usable('P02', '2026-05-18');
+  rec['P02.bl'] = await usable('P02', '2026-05-18');
   rec['P02.w1'] = seedRecording(t.db, studyId, pid['P02']!, {
     recordedAt: at('2026-05-25'),
     uploadState: 'rejected',
@@ -85,7 +85,7 @@ beforeAll(async () => {
     .prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`)
     .run(JSON.stringify({ kind: 'TooLarge', endpoint: 'upload', status: 413 }), rec['P02.w1']);
   // P03: baseline 05-04, week 1 missed, withdrawn on 05-20 (inside week 2's window).
-  rec['P03.bl'] = usable('P03', '2026-05-04');
+  rec['P03.bl'] = await usable('P03', '2026-05-04');
   await t.must('visits.setStatus', {
     participantId: pid['P03']!,
     status: 'withdrawn',
@@ -93,12 +93,12 @@ beforeAll(async () => {
     reason: 'moved away',
   });
   // P03 again: a recording dated the day after the withdrawal (in no visit's window).
-  rec['P03.late'] = usable('P03', '2026-05-21');
+  rec['P03.late'] = await usable('P03', '2026-05-21');
   // P04: enrolled, nothing yet. P05: baseline 05-11; a recording on day 4 (in no window) the researcher
   // moves to week 1; week 2's analysis failed; week 3's still processing.
   await t.must('visits.setStatus', { participantId: pid['P04']!, status: 'enrolled', on: '2026-05-28' });
-  rec['P05.bl'] = usable('P05', '2026-05-11');
-  rec['P05.w1'] = usable('P05', '2026-05-15');
+  rec['P05.bl'] = await usable('P05', '2026-05-11');
+  rec['P05.w1'] = await usable('P05', '2026-05-15');
   rec['P05.w2'] = seedRecording(t.db, studyId, pid['P05']!, {
     recordedAt: at('2026-05-25'),
     analyses: { wellbeing: 'error' },

@@ -19,12 +19,15 @@ import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import type { ScenarioPatch } from '../../../main/sandbox/scenario';
 import { makeWav } from '../../fixtures/audio';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
 let clock = T0;
 let dir: string;
 let sandbox: Sandbox;
 let db: Db;
+let store: Store;
 let client: ApiClient;
 const now = () => clock;
 const settings = clampPollSettings({});
@@ -60,6 +63,7 @@ const setUp = async (scenario: ScenarioPatch) => {
     now,
   });
   db = openStudyDb(':memory:').db;
+  store = sqliteStore(db);
   db.prepare(
     `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', ?, 'v1.3', 1, 'now')`,
   ).run(sandbox.url);
@@ -124,13 +128,13 @@ const importBatch = async () => {
 const drive = async () => {
   const bucket = createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now);
   for (let step = 0; step < 400; step++) {
-    await runUploadStep(db, client, {
+    await runUploadStep(store, db, client, {
       profileId: 1,
       concurrency: 4,
       now,
       firstPollAfterMs: settings.firstPollAfterMs,
     });
-    await runPollStep(db, client, {
+    await runPollStep(store, db, client, {
       profileId: 1,
       now,
       settings,

@@ -25,12 +25,15 @@ import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-sc
 import { apiError } from '../../../shared/api/api-error';
 import { err } from '../../../shared/result';
 import { createFakeClient, type FakeClient } from '../../support/fake-client';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 let clock = T0;
 const now = () => clock;
 let db: Db;
+let store: Store;
 let client: FakeClient;
 const settings = clampPollSettings({
   firstPollAfterMs: 5_000,
@@ -44,6 +47,7 @@ const settings = clampPollSettings({
 beforeEach(() => {
   clock = T0;
   db = openStudyDb(':memory:').db;
+  store = sqliteStore(db);
   client = createFakeClient(now);
   db.prepare(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://fake.invalid', 'v1.3', 'now')`,
@@ -74,9 +78,10 @@ const addParticipant = (id: number, accountId: string | null, files: number, sta
 };
 
 /** An upload accepted now (workstation clock) whose receipt says it was uploaded `serviceSkewMs` away. */
-const accept = (recordingId: number, serviceSkewMs: number) => {
+const accept = async (recordingId: number, serviceSkewMs: number) => {
   db.prepare(`UPDATE recordings SET upload_state = 'uploading' WHERE id = ?`).run(recordingId);
-  recordAccepted(
+  await recordAccepted(
+    store,
     db,
     iso(clock),
     recordingId,
@@ -101,8 +106,8 @@ const accept = (recordingId: number, serviceSkewMs: number) => {
   );
 };
 
-const pollOnce = () =>
-  runPollStep(db, client, {
+const pollOnce = async () =>
+  await runPollStep(store, db, client, {
     profileId: 1,
     now,
     settings,
@@ -123,14 +128,14 @@ const runFor = async (ms: number) => {
   while (clock < end) {
     clock += 1_000;
     await pollOnce();
-    expect(strandedAnalyses(db)).toEqual([]);
+    expect(await strandedAnalyses(store)).toEqual([]);
   }
 };
 
 describe('the poll schedule runs on the workstation clock', () => {
   it('a service clock six minutes behind does not time out a fresh upload', async () => {
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, -6 * 60_000);
+    await accept(id!, -6 * 60_000);
     await runFor(20_000);
     expect(analysis(id!).state).toBe('processing');
     // The service's own time is kept as data.
@@ -140,7 +145,7 @@ describe('the poll schedule runs on the workstation clock', () => {
     };
     expect(Date.parse(r.accepted_at) - Date.parse(r.uploaded_at)).toBe(6 * 60_000);
     // ...and the batch shows the difference (more than a minute is said on the batch page).
-    expect(batchProgress(db, 1)!.serviceClockOffsetSeconds).toBe(-360);
+    expect((await batchProgress(store, 1))!.serviceClockOffsetSeconds).toBe(-360);
   });
 });
 
@@ -148,7 +153,7 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('5xx on every poll: timed out after the timeout, unanswered after the re-checks, never stranded', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 500 }));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs - 2_000);
     expect(analysis(id!).state).toBe('processing');
     await runFor(10_000);
@@ -156,12 +161,12 @@ describe('failing polls end in timed_out, then unanswered', () => {
     expect(analysis(id!).next_poll_at).not.toBeNull();
     await runFor(settings.slowForMs);
     expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
-    expect(recordingStateCounts(db, 1)).toEqual({ unanswered: 1 });
+    expect(await recordingStateCounts(store, 1)).toEqual({ unanswered: 1 });
   });
 
   it('an answer that keeps saying processing ends the same way', async () => {
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
   });
@@ -169,10 +174,10 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('the researcher can ask for one more check; a late answer is then kept', async () => {
     client.getAnalysis = async () => err(apiError('NetworkError', 'getAnalysis', {}));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     expect(analysis(id!).state).toBe('unanswered');
-    expect(retryRecordings(db, [id!], iso(clock))).toEqual({ retried: 1, skipped: 0 });
+    expect(await retryRecordings(store, [id!], iso(clock))).toEqual({ retried: 1, skipped: 0 });
     expect(analysis(id!)).toEqual({ state: 'timed_out', next_poll_at: iso(clock) });
     const answering = createFakeClient(now);
     answering.completeAfterMs = 0;
@@ -184,9 +189,9 @@ describe('failing polls end in timed_out, then unanswered', () => {
   it('one more check without an answer is unanswered again', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 503 }));
     const [id] = addParticipant(1, 'acc-1', 1, 'queued');
-    accept(id!, 0);
+    await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
-    retryRecordings(db, [id!], iso(clock));
+    await retryRecordings(store, [id!], iso(clock));
     await runFor(2_000);
     expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
   });
@@ -201,7 +206,7 @@ describe('no duplicate accounts', () => {
   it('accounts are created only for participants with a file to upload', async () => {
     addParticipant(1, null, 2);
     addParticipant(2, null, 0);
-    const r = await createMissingAccounts(db, client, 1, { now });
+    const r = await createMissingAccounts(store, db, client, 1, { now });
     expect(r.created.map((c) => c.code)).toEqual(['P1']);
     expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
   });
@@ -214,12 +219,12 @@ describe('no duplicate accounts', () => {
         client.calls.push({ at: now(), endpoint: 'createAccount' });
         return err(unknown(kind));
       };
-      const first = await createMissingAccounts(db, client, 1, { now });
+      const first = await createMissingAccounts(store, db, client, 1, { now });
       expect(first).toMatchObject({ created: [], failed: [], uncertain: [{ code: 'P1' }] });
       // Asking again (another import, another click) sends nothing for it.
-      await createMissingAccounts(db, client, 1, { now });
+      await createMissingAccounts(store, db, client, 1, { now });
       expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
-      const [row] = uncertainAccountRows(db, 1);
+      const [row] = await uncertainAccountRows(store, 1);
       expect(row!.uncertainty).toMatchObject({
         requestedAt: iso(T0),
         error: { kind },
@@ -233,33 +238,35 @@ describe('no duplicate accounts', () => {
     const [, , three] = [addParticipant(1, null, 1), addParticipant(2, null, 1), addParticipant(3, null, 1)];
     const real = client.createAccount;
     client.createAccount = async () => err(unknown('Timeout'));
-    await createMissingAccounts(db, client, 1, { now });
-    expect(uncertainAccountRows(db, 1).map((r) => r.code)).toEqual(['P1', 'P2', 'P3']);
+    await createMissingAccounts(store, db, client, 1, { now });
+    expect((await uncertainAccountRows(store, 1)).map((r) => r.code)).toEqual(['P1', 'P2', 'P3']);
     client.createAccount = real;
 
-    expect(resolveUncertainAccount(db, 1, 'retry', iso(clock))).toBe(true);
-    expect((await createMissingAccounts(db, client, 1, { now })).created.map((c) => c.code)).toEqual(['P1']);
+    expect(await resolveUncertainAccount(store, 1, 'retry', iso(clock))).toBe(true);
+    expect((await createMissingAccounts(store, db, client, 1, { now })).created.map((c) => c.code)).toEqual([
+      'P1',
+    ]);
 
     expect(linkAccount(db, 2, 'ACC-FOUND', iso(clock))).toBe(true);
-    expect(resolveUncertainAccount(db, 3, 'leave', iso(clock))).toBe(true);
-    expect(uncertainAccountRows(db, 1).map((r) => [r.code, r.uncertainty.resolution])).toEqual([
+    expect(await resolveUncertainAccount(store, 3, 'leave', iso(clock))).toBe(true);
+    expect((await uncertainAccountRows(store, 1)).map((r) => [r.code, r.uncertainty.resolution])).toEqual([
       ['P3', 'leave'],
     ]);
     expect(db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(three![0])).toEqual({
       upload_state: 'cancelled',
     });
-    expect(recordingStateCounts(db, 1)).toEqual({ cancelled: 1, queued: 2 });
+    expect(await recordingStateCounts(store, 1)).toEqual({ cancelled: 1, queued: 2 });
     // Left alone: never asked again on its own.
-    await createMissingAccounts(db, client, 1, { now });
+    await createMissingAccounts(store, db, client, 1, { now });
     expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
   });
 
   it('a request left open by a process that stopped becomes uncertain, not repeated', async () => {
     addParticipant(1, null, 1);
     db.prepare(`UPDATE participants SET account_requested_at = ? WHERE id = 1`).run(iso(T0 - 3_600_000));
-    const r = await createMissingAccounts(db, client, 1, { now });
+    const r = await createMissingAccounts(store, db, client, 1, { now });
     expect(r.created).toEqual([]);
-    expect(uncertainAccountRows(db, 1)).toHaveLength(1);
+    expect(await uncertainAccountRows(store, 1)).toHaveLength(1);
     expect(client.calls).toHaveLength(0);
   });
 
@@ -268,9 +275,9 @@ describe('no duplicate accounts', () => {
     const real = client.createAccount;
     client.createAccount = async () =>
       err({ ...apiError('RateLimited', 'createAccount', { status: 429 }), outcomeUnknown: false });
-    expect((await createMissingAccounts(db, client, 1, { now })).failed).toHaveLength(1);
+    expect((await createMissingAccounts(store, db, client, 1, { now })).failed).toHaveLength(1);
     client.createAccount = real;
-    expect((await createMissingAccounts(db, client, 1, { now })).created).toHaveLength(1);
+    expect((await createMissingAccounts(store, db, client, 1, { now })).created).toHaveLength(1);
   });
 });
 

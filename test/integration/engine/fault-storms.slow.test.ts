@@ -130,7 +130,7 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
   expect(log.filter((r) => r.endpoint === 'upload' && r.status === 429).length).toBeGreaterThan(0);
   expect(events.some((e) => e.type === 'batch-progress')).toBe(true);
   // Every uncertain upload carries what is known, for the researcher's decision.
-  for (const u of svc.uncertainUploads(studyId)) expect(u.reason.length).toBeGreaterThan(10);
+  for (const u of await svc.uncertainUploads(studyId)) expect(u.reason.length).toBeGreaterThan(10);
   console.log(
     'storm outcome:',
     JSON.stringify(states),

@@ -111,7 +111,7 @@ describe('a study folder of 200+ recordings', () => {
     expect(started.ok).toBe(true);
     await svc.runnerFor(1)!.whenIdle();
 
-    const [progress] = svc.batches(plan.request.studyId);
+    const [progress] = await svc.batches(plan.request.studyId);
     const sent = folder.expected.upload + folder.expected.convert_and_upload;
     expect(progress!.state).toBe('finished');
     expect(progress!.uploads).toEqual({

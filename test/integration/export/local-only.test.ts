@@ -101,7 +101,7 @@ beforeAll(async () => {
       `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'x')`,
     )
     .run(id.sent);
-  storeValues(svc.db, id.sent, 'wellbeing', { wb_stress: 'low' });
+  await storeValues(svc.db, id.sent, 'wellbeing', { wb_stress: 'low' });
   const refused = JSON.stringify({
     status: 'refused',
     findings: [

@@ -23,8 +23,9 @@ const tmp = tempDir('vs-loose-');
 const dbPath = join(tmp.dir, 'study.sqlite');
 const sent = new Map<number, { version: ApiVersion; answer: LooseAnswer }>();
 
-beforeAll(() => {
+beforeAll(async () => {
   const { db } = openStudyDb(dbPath);
+  const store = sqliteStore(db);
   db.exec(`
     INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'Lab', 'https://x', 'v1.3', 'now');
     INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Loose', 1, 'now');
@@ -55,7 +56,7 @@ beforeAll(() => {
         polledRecordingId: POLLED,
       });
       if (!read.ok) throw new Error(`a loose answer was unreadable: ${read.error.detail}`);
-      storeAnalysis(db, at, id, read.value, null);
+      await storeAnalysis(store, db, at, id, read.value, null);
       sent.set(id, { version, answer });
     }
   }

@@ -45,6 +45,7 @@ const request: ImportRequest = {
 describe('a borderline file not chosen for sending', () => {
   it('is held for the researcher after the import is committed, before anything ran', async () => {
     const { db } = openStudyDb(':memory:');
+    const store = sqliteStore(db);
     db.prepare(
       `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
     ).run();
@@ -76,7 +77,7 @@ describe('a borderline file not chosen for sending', () => {
     expect(uploadStateOf(short)).toEqual({ label: 'Refused (local check)', tone: 'bad' });
     expect(short.problem?.summary).not.toMatch(/Held/);
 
-    const progress = batchProgress(db, batchId)!;
+    const progress = (await batchProgress(store, batchId))!;
     expect(progress.state).toBe('open');
     expect(progress.uploads).toEqual({ refused_locally: 2 });
     expect(progress.heldBorderline).toBe(1);

@@ -14,6 +14,7 @@ import { planImport } from '../../../main/import/import-plan';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
 import { dbWithStudy, importDb } from './study-db';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-reimport-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,9 +58,10 @@ describe('importing the same folder again', () => {
 
   it('files waiting in a batch imported without starting are named with it; resume starts that batch', async () => {
     const db = dbWithStudy();
+    const store = sqliteStore(db);
     const first = await commitImport(importDb(db), await planImport(importDb(db), request([folder])), opts);
-    expect(batchProgress(db, first.batchId)!.state).toBe('open');
-    expect(interruptedStarts(db, 1)).toEqual([]); // imported without starting: not a crash, left as it is
+    expect((await batchProgress(store, first.batchId))!.state).toBe('open');
+    expect(await interruptedStarts(store, 1)).toEqual([]); // imported without starting: not a crash, left as it is
     const again = await planImport(importDb(db), request([folder]));
     expect(again.files.find((f) => f.fileName === 'P1_s1.wav')).toMatchObject({
       action: 'duplicate',
@@ -68,21 +70,22 @@ describe('importing the same folder again', () => {
     expect(again.notices.join(' ')).toMatch(
       /1 file is already imported in batch 1, which was never started, and will be sent once it is: start that batch/,
     );
-    expect(moveBatch(db, first.batchId, 'resume', 'now')).toBe(true);
-    expect(batchProgress(db, first.batchId)!.state).toBe('running');
+    expect(await moveBatch(store, first.batchId, 'resume', 'now')).toBe(true);
+    expect((await batchProgress(store, first.batchId))!.state).toBe('running');
     const third = await planImport(importDb(db), request([folder]));
     expect(third.files.find((f) => f.fileName === 'P1_s1.wav')!.unstartedBatchId).toBeUndefined();
   }, 120_000);
 
   it('an import meant to start writes the intent with its batch: left open by a crash, it is found', async () => {
     const db = dbWithStudy();
+    const store = sqliteStore(db);
     const c = await commitImport(importDb(db), await planImport(importDb(db), request([folder])), {
       ...opts,
       start: true,
     });
-    expect(interruptedStarts(db, 1)).toEqual([{ id: c.batchId, studyId: 1 }]);
-    expect(interruptedStarts(db, null)).toEqual([{ id: c.batchId, studyId: 1 }]);
-    expect(moveBatch(db, c.batchId, 'start', 'now')).toBe(true);
-    expect(interruptedStarts(db, 1)).toEqual([]);
+    expect(await interruptedStarts(store, 1)).toEqual([{ id: c.batchId, studyId: 1 }]);
+    expect(await interruptedStarts(store, null)).toEqual([{ id: c.batchId, studyId: 1 }]);
+    expect(await moveBatch(store, c.batchId, 'start', 'now')).toBe(true);
+    expect(await interruptedStarts(store, 1)).toEqual([]);
   }, 120_000);
 });

@@ -16,12 +16,12 @@ afterEach(async () => {
 });
 
 /** One participant's weekly HNR values (and a Parkinson's score alongside). */
-const seedSeries = (s: number, code: string, hnr: number[]) => {
+const seedSeries = async (s: number, code: string, hnr: number[]) => {
   const p = seedParticipant(t.db, s, code);
-  hnr.forEach((v, i) => {
+  for (const [i, v] of hnr.entries()) {
     const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(100 - i * 7) });
-    storeValues(t.db, r, 'parkinsons', { pd_hnr: v, pd_risk_score: 40 + v }, 'v1.3');
-  });
+    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v, pd_risk_score: 40 + v }, 'v1.3');
+  }
   return p;
 };
 
@@ -36,7 +36,7 @@ const hnrOf = async (participantId: number, baselineSessions?: number) =>
 describe('change statistics on the timeline', () => {
   it('says "no baseline yet" with 2 sessions when the baseline needs 3, with no figure', async () => {
     const s = seedStudy(t.db);
-    const p = seedSeries(s, 'P-2', [10, 12]);
+    const p = await seedSeries(s, 'P-2', [10, 12]);
     const hnr = await hnrOf(p);
     expect(hnr.baseline).toBeNull();
     expect(hnr.baselinePresent).toBe(2);
@@ -50,7 +50,7 @@ describe('change statistics on the timeline', () => {
 
   it("uses the study's k, set through reliability.setBaselineSessions", async () => {
     const s = seedStudy(t.db);
-    const p = seedSeries(s, 'P-2', [10, 12, 15]);
+    const p = await seedSeries(s, 'P-2', [10, 12, 15]);
     await t.must('reliability.setBaselineSessions', { studyId: s, baselineSessions: 2 });
     const tl = await t.must('timeline.participant', { participantId: p });
     expect(tl.baselineSessions).toBe(2);
@@ -61,9 +61,9 @@ describe('change statistics on the timeline', () => {
 
   it('floors a tiny SD with the cohort, and gives a reliable-change verdict by the RCI', async () => {
     const s = seedStudy(t.db);
-    const flat = seedSeries(s, 'P-flat', [11, 11.1, 11, 16]);
-    seedSeries(s, 'P-a', [10, 12, 14, 13]);
-    seedSeries(s, 'P-b', [19, 20, 21, 20]);
+    const flat = await seedSeries(s, 'P-flat', [11, 11.1, 11, 16]);
+    await seedSeries(s, 'P-a', [10, 12, 14, 13]);
+    await seedSeries(s, 'P-b', [19, 20, 21, 20]);
     const hnr = await hnrOf(flat);
     const c = hnr.change!;
     // Pooled within-person SD over the three baselines (sums of squares 0.00667, 8, 2; 6 df).
@@ -89,11 +89,11 @@ describe('change statistics on the timeline', () => {
 
   it('follows the cohort as it grows (the cohort reference is recomputed after every change to the data)', async () => {
     const s = seedStudy(t.db);
-    const p = seedSeries(s, 'P-a', [10, 12, 14, 13]);
-    seedSeries(s, 'P-b', [19, 20, 21, 20]);
+    const p = await seedSeries(s, 'P-a', [10, 12, 14, 13]);
+    await seedSeries(s, 'P-b', [19, 20, 21, 20]);
     const before = (await hnrOf(p)).change!;
     expect(before.sdCohortWithin).toBeCloseTo(Math.sqrt((8 + 2) / 4), 12);
-    seedSeries(s, 'P-c', [30, 40, 50]);
+    await seedSeries(s, 'P-c', [30, 40, 50]);
     const after = (await hnrOf(p)).change!;
     expect(after.sdCohortWithin).toBeCloseTo(Math.sqrt((8 + 2 + 200) / 6), 12);
   });

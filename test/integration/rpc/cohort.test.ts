@@ -16,24 +16,24 @@ afterEach(async () => {
   await t.close();
 });
 
-const seedCohort = () => {
+const seedCohort = async () => {
   const s = seedStudy(t.db, 'Cohort');
   const a = seedParticipant(t.db, s, 'P-A');
   const b = seedParticipant(t.db, s, 'P-B');
-  [10, 12, 14].forEach((v, i) => {
+  for (const [i, v] of [10, 12, 14].entries()) {
     const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(30 - i * 7), apiVersion: 'v1.3' });
-    storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, 'v1.3');
-  });
+    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, 'v1.3');
+  }
   const r1 = seedRecording(t.db, s, b, { recordedAt: daysAgo(20), apiVersion: 'v1.2' });
-  storeValues(t.db, r1, 'parkinsons', { pd_hnr: 9 }, 'v1.2');
+  await storeValues(t.db, r1, 'parkinsons', { pd_hnr: 9 }, 'v1.2');
   const r2 = seedRecording(t.db, s, b, { recordedAt: daysAgo(10), apiVersion: 'v1.3' });
-  storeValues(t.db, r2, 'parkinsons', { pd_hnr: 11 }, 'v1.3');
+  await storeValues(t.db, r2, 'parkinsons', { pd_hnr: 11 }, 'v1.3');
   return { s, a, b };
 };
 
 describe('cohort.measure', () => {
   it('gives every participant their values of one measure, a series per API version, on days since their first session', async () => {
-    const { s, a, b } = seedCohort();
+    const { s, a, b } = await seedCohort();
     const c = await t.must('cohort.measure', { studyId: s, measureKey: 'pd_hnr' });
     expect(c.versions).toEqual(['v1.2', 'v1.3']);
     expect(c.participants.map((p) => p.code)).toEqual(['P-A', 'P-B']);
@@ -64,11 +64,12 @@ describe('cohort.measure', () => {
       ],
     });
     // Days 0, 4 (outside every window), 7 and 14 from the first recording; the one on day 14 excluded.
-    const ids = [0, 4, 7, 14].map((d, i) => {
+    const ids: number[] = [];
+    for (const [i, d] of [0, 4, 7, 14].entries()) {
       const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(30 - d), apiVersion: 'v1.3' });
-      storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 + i }, 'v1.3');
-      return r;
-    });
+      await storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 + i }, 'v1.3');
+      ids.push(r);
+    }
     await t.must('curation.excludeRecording', { recordingId: ids[3]!, reason: 'test file' });
     const c = await t.must('cohort.measure', { studyId: s, measureKey: 'pd_hnr' });
     expect(
@@ -81,7 +82,7 @@ describe('cohort.measure', () => {
   });
 
   it('leaves out values dated after a participant’s withdrawal unless they are included, then marks them', async () => {
-    const { s, a, b } = seedCohort();
+    const { s, a, b } = await seedCohort();
     // P-A recorded 30, 23 and 16 days ago; withdrawn 20 days ago, so the last recording is after it.
     await t.must('visits.setStatus', {
       participantId: a,
@@ -121,7 +122,7 @@ describe('cohort.measure', () => {
 
 describe('participant attributes', () => {
   it('sets and removes one participant’s attributes and carries them into the cohort', async () => {
-    const { s, a } = seedCohort();
+    const { s, a } = await seedCohort();
     expect(
       await t.must('cohort.setAttributes', {
         participantId: a,
@@ -145,7 +146,7 @@ describe('participant attributes', () => {
   });
 
   it('imports a CSV of participant_code and attribute columns, naming codes that are not in the study', async () => {
-    const { s } = seedCohort();
+    const { s } = await seedCohort();
     const r = await t.must('cohort.setAttributesFromCsv', {
       studyId: s,
       csv: 'participant_code,arm,site\nP-A,placebo,Berlin\nP-B,active,\nP-Z,active,Paris\n,x,y\n',
@@ -173,7 +174,7 @@ describe('participant attributes', () => {
   });
 
   it('refuses a CSV without the participant_code column, in words', async () => {
-    const { s } = seedCohort();
+    const { s } = await seedCohort();
     expect(
       await t.call('cohort.setAttributesFromCsv', { studyId: s, csv: 'code,arm\nP-A,x\n' }),
     ).toMatchObject({
@@ -185,7 +186,7 @@ describe('participant attributes', () => {
 
 describe('cohort.chartChoice', () => {
   it('remembers the participant page’s measures and axis per study', async () => {
-    const { s } = seedCohort();
+    const { s } = await seedCohort();
     const other = seedStudy(t.db, 'Other');
     expect(await t.must('cohort.chartChoice', { studyId: s })).toEqual({ measures: null, axis: 'date' });
     await t.must('cohort.saveChartChoice', {

@@ -45,7 +45,7 @@ const codes = async (...a: Parameters<typeof page>) => (await page(...a)).rows.m
  * A study with a 7-day interval: A recorded 2 days ago (on track), B 20 days ago (2 missed sessions),
  * C never, d (lower case, no account) 8 days ago with a refused file and a cancelled one.
  */
-const seedSmallStudy = () => {
+const seedSmallStudy = async () => {
   const s = seedStudy(t.db, 'Small', 7);
   const a = seedParticipant(t.db, s, 'A-01', {
     accountId: '11111111-1111-4111-8111-111111111111',
@@ -62,8 +62,8 @@ const seedSmallStudy = () => {
   const d = seedParticipant(t.db, s, 'd-04', { createdAt: daysAgo(20) });
   for (const [i, at] of [16, 9, 2].entries()) {
     const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(at) });
-    storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
-    if (i < 2) storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 });
+    await storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
+    if (i < 2) await storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 });
   }
   seedRecording(t.db, s, b, { recordedAt: daysAgo(20), analyses: { wellbeing: 'error' } });
   seedRecording(t.db, s, d, { recordedAt: daysAgo(8), uploadState: 'refused_locally' });
@@ -73,7 +73,7 @@ const seedSmallStudy = () => {
 
 describe('participants.page', () => {
   it('gives each participant their recordings, fully analysed, needing the researcher, first and last recording and recency', async () => {
-    const { s } = seedSmallStudy();
+    const { s } = await seedSmallStudy();
     const { rows, total } = await page(s);
     expect(total).toBe(4);
     const by = Object.fromEntries(rows.map((r) => [r.code, r]));
@@ -114,7 +114,7 @@ describe('participants.page', () => {
   });
 
   it('sorts by code without regard to case, by recordings, by last recording (never first when ascending) and by creation', async () => {
-    const { s } = seedSmallStudy();
+    const { s } = await seedSmallStudy();
     expect(await codes(s, { sort: 'code' })).toEqual(['A-01', 'B-02', 'C-03', 'd-04']);
     expect(await codes(s, { sort: 'code', dir: 'desc' })).toEqual(['d-04', 'C-03', 'B-02', 'A-01']);
     expect(await codes(s, { sort: 'recordings', dir: 'desc' })).toEqual(['A-01', 'd-04', 'B-02', 'C-03']);
@@ -124,7 +124,7 @@ describe('participants.page', () => {
   });
 
   it('filters overdue, never recorded, without account and needing the researcher', async () => {
-    const { s } = seedSmallStudy();
+    const { s } = await seedSmallStudy();
     // Overdue and never count usable recordings only: B's failed analysis and d's refused file are not.
     expect(await codes(s, { filter: 'overdue' })).toEqual([]);
     expect(await codes(s, { filter: 'never' })).toEqual(['B-02', 'C-03', 'd-04']);
@@ -133,7 +133,7 @@ describe('participants.page', () => {
   });
 
   it('counts only active participants while the study runs as overdue or never recorded', async () => {
-    const { s, a, c } = seedSmallStudy();
+    const { s, a, c } = await seedSmallStudy();
     // A visit 3 days after each baseline: A (baseline 16 days ago), B (20) and d (8) missed it.
     await t.must('visits.setSchedule', {
       studyId: s,
@@ -167,7 +167,7 @@ describe('participants.page', () => {
   });
 
   it('without a visit schedule nobody is overdue, whatever the session interval', async () => {
-    const { s } = seedSmallStudy();
+    const { s } = await seedSmallStudy();
     t.db.prepare(`UPDATE studies SET session_interval_days = 1 WHERE id = ?`).run(s);
     expect(await codes(s, { filter: 'overdue' })).toEqual([]);
     const [view] = await t.must('studies.list', {});
@@ -175,7 +175,7 @@ describe('participants.page', () => {
   });
 
   it('searches codes as typed (case-insensitive, trimmed, % and _ taken literally) and only in this study', async () => {
-    const { s } = seedSmallStudy();
+    const { s } = await seedSmallStudy();
     const other = seedStudy(t.db, 'Other');
     seedParticipant(t.db, other, 'A-99');
     seedParticipant(t.db, s, 'X_1');
@@ -294,9 +294,9 @@ describe('the figures kept on each participant (migration 0040)', () => {
     const p = seedParticipant(t.db, s, 'P-1');
     const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(1) });
     expect((await page(s)).rows[0]).toMatchObject({ recordings: 1, completed: 0 });
-    storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
+    await storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
     expect((await page(s)).rows[0]).toMatchObject({ completed: 0 });
-    storeValues(t.db, r, 'parkinsons', { pd_hnr: 12 });
+    await storeValues(t.db, r, 'parkinsons', { pd_hnr: 12 });
     expect((await page(s)).rows[0]).toMatchObject({ completed: 1 });
   });
 
@@ -413,7 +413,7 @@ describe('participants.create, rename and setNotes', () => {
   });
 
   it('renames, keeps the recordings, and refuses a code taken by someone else', async () => {
-    const { s, a } = seedSmallStudy();
+    const { s, a } = await seedSmallStudy();
     expect(await t.must('participants.rename', { participantId: a, code: 'A-01b' })).toMatchObject({
       code: 'A-01b',
       recordings: 3,
@@ -433,7 +433,7 @@ describe('participants.create, rename and setNotes', () => {
   });
 
   it('keeps notes', async () => {
-    const { a } = seedSmallStudy();
+    const { a } = await seedSmallStudy();
     expect(
       await t.must('participants.setNotes', { participantId: a, notes: 'Moved to site 2 in May.' }),
     ).toMatchObject({ notes: 'Moved to site 2 in May.' });

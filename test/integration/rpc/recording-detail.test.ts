@@ -29,9 +29,9 @@ describe('recordings.detail', () => {
       fileName: 'p7-week1.wav',
       analyses: { wellbeing: 'completed', parkinsons: 'completed', alzheimers: 'timed_out' },
     });
-    storeValues(t.db, r, 'wellbeing', { wb_stress: 'high', wb_anxiety: 'mild' });
+    await storeValues(t.db, r, 'wellbeing', { wb_stress: 'high', wb_anxiety: 'mild' });
     // The service left out the HNR: it is absent, not 0.
-    storeValues(t.db, r, 'parkinsons', { pd_volume: 61, pd_voice_quality: 0 });
+    await storeValues(t.db, r, 'parkinsons', { pd_volume: 61, pd_voice_quality: 0 });
     const d = await detail(r);
     expect(d.studyId).toBe(s);
     expect(d.row).toMatchObject({

@@ -8,6 +8,7 @@ import type { Db } from '../../../main/db/open';
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
 import type { VerdictView } from '../../../shared/study';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 export const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 export const DAY = 86_400_000;
@@ -119,6 +120,7 @@ export const storeValues = (
   apiVersion: ApiVersion = 'v1.3',
 ) =>
   storeAnalysis(
+    sqliteStore(db),
     db,
     daysAgo(0),
     recordingId,

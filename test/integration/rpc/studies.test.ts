@@ -19,7 +19,7 @@ beforeAll(async () => {
   const p2 = seedParticipant(t.db, a, 'A-2');
   seedParticipant(t.db, a, 'A-3'); // never recorded
   const r1 = seedRecording(t.db, a, p1, { recordedAt: daysAgo(3), analyses: { wellbeing: 'completed' } });
-  storeValues(t.db, r1, 'wellbeing', { wb_stress: 'low' });
+  await storeValues(t.db, r1, 'wellbeing', { wb_stress: 'low' });
   seedRecording(t.db, a, p2, { recordedAt: daysAgo(20), uploadState: 'rejected', analyses: {} });
   seedRecording(t.db, a, p2, { recordedAt: daysAgo(10), uploadState: 'cancelled', analyses: {} });
   const q = seedParticipant(t.db, b, 'B-1');
@@ -54,16 +54,16 @@ describe('studies', () => {
     const g = seedStudy(t.db, 'Gamma', 7);
     const g1 = seedParticipant(t.db, g, 'G-1');
     const g2 = seedParticipant(t.db, g, 'G-2');
-    const usable = (p: number, days: number) => {
+    const usable = async (p: number, days: number) => {
       const r = seedRecording(t.db, g, p, {
         recordedAt: daysAgo(days),
         analyses: { wellbeing: 'completed' },
       });
-      storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
+      await storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
     };
-    usable(g1, 20);
+    await usable(g1, 20);
     seedRecording(t.db, g, g1, { recordedAt: daysAgo(2), uploadState: 'rejected', analyses: {} }); // not usable
-    usable(g2, 3);
+    await usable(g2, 3);
     const overdue = async () => (await t.must('studies.get', { studyId: g })).overdueParticipants;
     expect(await overdue()).toBe(0); // no schedule: nobody can miss a visit
     await t.must('visits.setSchedule', {

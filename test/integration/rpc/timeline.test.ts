@@ -29,21 +29,28 @@ const timeline = (participantId: number, baselineSessions?: number) =>
   });
 
 /** Sessions 10 days apart; HNR 10, 12, 14, then 20; stress low, low, high, very high. */
-const seedFourSessions = (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr = [10, 12, 14, 20]) => {
+const seedFourSessions = async (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr = [10, 12, 14, 20]) => {
   const s = seedStudy(t.db, `S-${apiVersion}-${start}`);
   const p = seedParticipant(t.db, s, 'P-1');
-  const ids = hnr.map((v, i) => {
+  const ids: number[] = [];
+  for (const [i, v] of hnr.entries()) {
     const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(start - i * 10), apiVersion });
-    storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, apiVersion);
-    storeValues(t.db, r, 'wellbeing', { wb_stress: ['low', 'low', 'high', 'very high'][i % 4]! }, apiVersion);
-    return r;
-  });
+    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, apiVersion);
+    await storeValues(
+      t.db,
+      r,
+      'wellbeing',
+      { wb_stress: ['low', 'low', 'high', 'very high'][i % 4]! },
+      apiVersion,
+    );
+    ids.push(r);
+  }
   return { s, p, ids };
 };
 
 describe('timeline.participant', () => {
   it('gives each measure its points in time order, a baseline of the first three sessions and the change of the latest', async () => {
-    const { p, ids } = seedFourSessions();
+    const { p, ids } = await seedFourSessions();
     const tl = await timeline(p);
     expect(tl).toMatchObject({ participantId: p, code: 'P-1', baselineSessions: 3, versions: ['v1.3'] });
     const hnr = tl.measures.find((m) => m.key === 'pd_hnr')!;
@@ -66,7 +73,7 @@ describe('timeline.participant', () => {
   });
 
   it('takes the baseline over as many first sessions as asked (1–20), and gives no SD change without a spread', async () => {
-    const { p } = seedFourSessions();
+    const { p } = await seedFourSessions();
     const two = (await timeline(p, 2)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(two.baseline).toMatchObject({ n: 2, mean: 11 });
     expect(two.change?.change).toBe(9);
@@ -89,7 +96,7 @@ describe('timeline.participant', () => {
   });
 
   it('gives categorical insights as levels, with no numeric baseline or change', async () => {
-    const { p } = seedFourSessions();
+    const { p } = await seedFourSessions();
     const stress = (await timeline(p)).measures.find((m) => m.key === 'wb_stress')!.series[0]!;
     expect(stress.points.map((x) => x.value)).toEqual(['low', 'low', 'high', 'very high']);
     expect(stress).toMatchObject({
@@ -107,7 +114,7 @@ describe('timeline.participant', () => {
       [1, 12],
       [2, 14],
     ] as const)
-      storeValues(
+      await storeValues(
         t.db,
         seedRecording(t.db, s, p, { recordedAt: daysAgo(90 - i * 10), apiVersion: 'v1.2' }),
         'parkinsons',
@@ -119,7 +126,7 @@ describe('timeline.participant', () => {
       [1, 30],
       [2, 33],
     ] as const)
-      storeValues(
+      await storeValues(
         t.db,
         seedRecording(t.db, s, p, { recordedAt: daysAgo(30 - i * 10), apiVersion: 'v1.3' }),
         'parkinsons',
@@ -204,7 +211,7 @@ describe('timeline.participant', () => {
   });
 
   it('leaves out values of recordings that are no longer uploaded, and places each point at its recording’s time', async () => {
-    const { p, ids } = seedFourSessions();
+    const { p, ids } = await seedFourSessions();
     t.db.prepare(`UPDATE recordings SET upload_state = 'cancelled' WHERE id = ?`).run(ids[3]);
     t.db.prepare(`UPDATE recordings SET recorded_at = ? WHERE id = ?`).run(daysAgo(45), ids[2]);
     const series = (await timeline(p)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
@@ -219,14 +226,15 @@ describe('timeline.participant', () => {
   it('keeps a value outside the specification as received and gives the point its data-quality flags', async () => {
     const s = seedStudy(t.db);
     const p = seedParticipant(t.db, s, 'P-1');
-    const ids = [70, 101, 64].map((clarity, i) => {
+    const ids: number[] = [];
+    for (const [i, clarity] of [70, 101, 64].entries()) {
       const r = seedRecording(t.db, s, p, {
         recordedAt: daysAgo(30 - i * 10),
         analyses: { communication_coach: 'completed' },
       });
-      storeValues(t.db, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
-      return r;
-    });
+      await storeValues(t.db, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
+      ids.push(r);
+    }
     replaceFlags(t.db, daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
       dqFlag('score_out_of_range', 'insights.clarity.score', 101, 'a whole number from 0 to 100', [
         'cc_clarity',
@@ -275,7 +283,7 @@ describe('timeline.participant', () => {
   });
 
   it('gives each session its visit of the study design (or none) and its days since the participant’s baseline', async () => {
-    const { s, p, ids } = seedFourSessions('v1.3', 40, [10, 12, 14, 20, 22]);
+    const { s, p, ids } = await seedFourSessions('v1.3', 40, [10, 12, 14, 20, 22]);
     await t.must('visits.setSchedule', {
       studyId: s,
       visits: [
@@ -303,7 +311,7 @@ describe('timeline.participant', () => {
   });
 
   it('takes the baseline from the schedule (the visits before its first follow-up) until the study sets its own, for every participant', async () => {
-    const { s, p } = seedFourSessions();
+    const { s, p } = await seedFourSessions();
     const other = seedParticipant(t.db, s, 'P-2');
     await t.must('visits.setSchedule', {
       studyId: s,
@@ -330,7 +338,7 @@ describe('timeline.participant', () => {
   });
 
   it('keeps the default baseline without a schedule', async () => {
-    const { s, p } = seedFourSessions();
+    const { s, p } = await seedFourSessions();
     expect((await timeline(p)).baselineRule).toEqual({ sessions: 3, source: 'default', firstFollowUp: null });
     expect(await t.must('reliability.get', { studyId: s })).toMatchObject({
       baselineSessions: 3,
@@ -339,7 +347,7 @@ describe('timeline.participant', () => {
   });
 
   it('shows an excluded recording with its reason, its values apart and counted in no baseline or change', async () => {
-    const { p, ids } = seedFourSessions();
+    const { p, ids } = await seedFourSessions();
     await t.must('curation.excludeRecording', { recordingId: ids[1]!, reason: 'wrong speaker' });
     const tl = await timeline(p);
     expect(tl.sessions.find((x) => x.recordingId === ids[1])!.excluded).toBe('wrong speaker');
@@ -351,7 +359,7 @@ describe('timeline.participant', () => {
   });
 
   it('leaves a recording dated after the withdrawal out of the baseline and the change, marked, unless included', async () => {
-    const { p, ids } = seedFourSessions();
+    const { p, ids } = await seedFourSessions();
     await t.must('visits.setStatus', {
       participantId: p,
       status: 'withdrawn',
@@ -376,7 +384,7 @@ describe('timeline.participant', () => {
   });
 
   it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
-    const { p, ids } = seedFourSessions();
+    const { p, ids } = await seedFourSessions();
     ids.forEach((id, i) =>
       saveMeasurement(t.db, {
         recordingId: id,
@@ -404,7 +412,7 @@ describe('timeline.participant', () => {
   });
 
   it('sends the values of the measures asked for only, and lists every measure with a value', async () => {
-    const { p } = seedFourSessions();
+    const { p } = await seedFourSessions();
     const tl = await t.must('timeline.participant', {
       participantId: p,
       measures: ['pd_hnr', 'no_such_key'],
@@ -418,7 +426,7 @@ describe('timeline.participant', () => {
   });
 
   it('applies the study’s stored chart choice when asked for it, and the first two of each type when none is stored', async () => {
-    const { s, p } = seedFourSessions();
+    const { s, p } = await seedFourSessions();
     const first = await t.must('timeline.participant', { participantId: p, measures: 'study-choice' });
     expect(first.measures.map((m) => m.key)).toEqual(['wb_stress', 'pd_hnr']);
     await t.must('cohort.saveChartChoice', { studyId: s, choice: { measures: ['pd_hnr'], axis: 'visit' } });

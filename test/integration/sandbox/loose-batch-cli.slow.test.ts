@@ -132,7 +132,7 @@ describe('a batch of 50 recordings against a loose service, through the command 
     const svc = openStudyService({ workspaceDir: home });
     try {
       const study = svc.listStudies().find((x) => x.name === 'Loose')!;
-      const uncertain = svc.uncertainAccounts(study.id).filter((a) => a.resolution === null);
+      const uncertain = (await svc.uncertainAccounts(study.id)).filter((a) => a.resolution === null);
       expect(uncertain.length).toBeGreaterThan(0);
       uncertainCodes.push(...uncertain.map((a) => a.participantCode));
     } finally {

@@ -46,6 +46,7 @@ import {
   type WireCase,
 } from '../../support/wire-arbitraries';
 import type { ShapeEndpoint } from '../../support/wire-shapes';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 const SCALE = Number(process.env['FC_RUNS_SCALE'] ?? 1);
@@ -358,7 +359,7 @@ describe.each(VERSIONS)('API %s', (version) => {
               getAnalysis: async (id, t) => (res = await client.getAnalysis(id, t)),
             };
             const now = Date.now;
-            await runPollStep(db, spy, {
+            await runPollStep(sqliteStore(db), db, spy, {
               profileId: 1,
               now,
               settings: clampPollSettings({}),
@@ -459,6 +460,7 @@ describe.each(VERSIONS)('API %s', (version) => {
             let out: UploadOutcome<ApiError> | null = null;
             const spy: ApiClient = { ...client, upload: async (r) => (out = await client.upload(r)) };
             const step: UploadOneOutcome = await uploadOne(
+              sqliteStore(db),
               db,
               spy,
               {

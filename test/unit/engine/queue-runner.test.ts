@@ -6,12 +6,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStudyDb, type Db } from '../../../main/db/open';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 import { createQueueRunner } from '../../../main/engine/queue-runner';
 import { DEFAULT_POLL } from '../../../main/jobs/poll-schedule';
 import { createFakeClient, rateLimited, unauthorized } from '../../support/fake-client';
 
 const T0 = Date.UTC(2026, 5, 1, 8, 0, 0);
 let db: Db;
+let store: Store;
 
 /** Files come from memory: a real disk read would finish in real time, outside the fake clock (flaky under load). */
 const openAudio = async () => ({
@@ -60,6 +63,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   vi.setSystemTime(T0);
   db = openStudyDb(':memory:').db;
+  store = sqliteStore(db);
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -70,8 +74,8 @@ describe('the polling lane', () => {
   it('keeps 1,000 waiting recordings within the global budget and every recording at least 5 s apart', async () => {
     seed({ processing: 1_000, queued: 0 });
     const client = createFakeClient(Date.now);
-    const runner = createQueueRunner({ db, client, profileId: 1, random: () => 0.5 });
-    runner.start();
+    const runner = createQueueRunner({ store, db, client, profileId: 1, random: () => 0.5 });
+    await runner.start();
     const minutes = 10;
     await vi.advanceTimersByTimeAsync(minutes * 60_000);
     await runner.stop();
@@ -99,13 +103,14 @@ describe('the polling lane', () => {
     const client = createFakeClient(Date.now);
     client.completeAfterMs = 40_000;
     const runner = createQueueRunner({
+      store,
       db,
       client,
       profileId: 1,
       random: () => 0.5,
       poll: { intervalMs: 10_000, jitterMs: 0 },
     });
-    runner.start();
+    await runner.start();
     const idle = runner.whenIdle();
     await vi.advanceTimersByTimeAsync(120_000);
     await idle;
@@ -125,6 +130,7 @@ describe('the upload lane', () => {
     client.uploadScript.push(rateLimited(90_000));
     const events: string[] = [];
     const runner = createQueueRunner({
+      store,
       db,
       client,
       profileId: 1,
@@ -134,7 +140,7 @@ describe('the upload lane', () => {
         if (e.type.startsWith('queue')) events.push(e.type);
       },
     });
-    runner.start();
+    await runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(runner.state().pause?.untilMs).toBe(T0 + 90_000 + (client.calls[0]!.at - T0));
     expect(client.calls.filter((c) => c.endpoint === 'upload')).toHaveLength(1);
@@ -157,13 +163,14 @@ describe('the upload lane', () => {
     seed({ processing: 0, queued: 20 });
     const client = createFakeClient(Date.now);
     const runner = createQueueRunner({
+      store,
       db,
       client,
       profileId: 1,
       openAudio,
       queue: { uploadConcurrency: 4, uploadsPerMinute: 6 },
     });
-    runner.start();
+    await runner.start();
     await vi.advanceTimersByTimeAsync(60_000);
     await runner.stop();
     const uploads = client.calls.filter((c) => c.endpoint === 'upload');
@@ -175,13 +182,13 @@ describe('the upload lane', () => {
     seed({ processing: 0, queued: 3 });
     const client = createFakeClient(Date.now);
     client.uploadScript.push(unauthorized());
-    const first = createQueueRunner({ db, client, profileId: 1, openAudio });
-    first.start();
+    const first = createQueueRunner({ store, db, client, profileId: 1, openAudio });
+    await first.start();
     await vi.advanceTimersByTimeAsync(30_000);
     await first.stop();
     expect(first.state().pause?.error?.kind).toBe('Unauthorized');
-    const second = createQueueRunner({ db, client, profileId: 1, openAudio });
-    second.start();
+    const second = createQueueRunner({ store, db, client, profileId: 1, openAudio });
+    await second.start();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(client.calls.filter((c) => c.endpoint === 'upload')).toHaveLength(1);
     expect(second.state().pause?.reason).toMatch(/key/i);
