@@ -374,9 +374,9 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
     // The window would now create accounts, read the credits and start the batch; the app stops first.
     expect((await t.must('batches.get', { batchId: committed.batchId })).state).toBe('open');
     // What openAppHost does when the app opens (main/app-host.ts):
-    expect(t.host.service.startInterruptedBatches()).toEqual([committed.batchId]);
+    expect(await t.host.service.startInterruptedBatches()).toEqual([committed.batchId]);
     expect((await t.must('batches.get', { batchId: committed.batchId })).state).toBe('running');
-    expect(t.host.service.startInterruptedBatches()).toEqual([]);
+    expect(await t.host.service.startInterruptedBatches()).toEqual([]);
   });
 
   it('discards a preview; paging it afterwards says it is gone', async () => {
