@@ -7,14 +7,14 @@
  * scripts/test-tools.mjs), because the sandbox decodes them and counts their speech; the M4A files
  * hold AAC, which the product does not decode, so their payload may be zeros.
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWav, type WavFormat } from '../fixtures/audio';
 import { makeMp4 } from '../fixtures/compressed-audio';
+import { ffmpeg } from './ffmpeg';
 
-/** Speech-like audio (`seconds` long, `speechSeconds` of it speech) encoded by ffmpeg with `codec`. */
+/** Speech-like audio (`seconds` long, `speechSeconds` of it speech) encoded by ffmpeg as MP3 or Ogg Opus. */
 const encodedSpeech = (
   opts: { seconds: number; speechSeconds: number; seed: number },
   format: 'mp3' | 'ogg',
@@ -26,11 +26,7 @@ const encodedSpeech = (
       format === 'mp3'
         ? ['-c:a', 'libmp3lame', '-b:a', '64k']
         : ['-c:a', 'libopus', '-b:a', '64k', '-vbr', 'off'];
-    const r = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', 'pipe:0', ...codec, out], {
-      input: makeWav({ ...opts, sampleRateHz: 16_000 }),
-    });
-    if (r.status !== 0)
-      throw new Error(`ffmpeg could not encode the study's ${format} files: ${String(r.stderr)}`);
+    ffmpeg(['-i', 'pipe:0', ...codec, out], makeWav({ ...opts, sampleRateHz: 16_000 }));
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,6 @@
  * within 0.5 s of the WAV's. AAC, which no decoder in the product decodes, keeps the estimate; a file
  * whose audio its decoder finds damaged is refused (docs/spec-decisions.md).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { WIRE } from '../../../shared/api/wire';
 import { oggCrc32 } from '../../../main/audio/decode/ogg-pages';
 import { UNDECODED_SPEECH_SHARE } from '../../../main/sandbox/audio-probe';
+import { ffmpeg } from '../../support/ffmpeg';
 import { itWithTool } from '../../support/reference-tools';
 import { speechSource } from '../../support/speech-source';
 import {
@@ -27,11 +27,6 @@ import {
 } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-sandbox-compressed-'));
-
-const ffmpeg = (args: string[]): void => {
-  const r = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', ...args]);
-  if (r.status !== 0) throw new Error(String(r.stderr));
-};
 
 /** 60 s of the speech sample (looped), then 20 s of silence: mono 16 kHz 16-bit WAV. */
 const clipWav = (): string => {
