@@ -26,7 +26,7 @@ export const AudioFacts = z.object({
   bitRateBps: z.number().int().min(0),
   durationSeconds: z.number().min(0),
   speechSeconds: z.number().min(0),
-  /** `vad`: measured by the energy detector on decoded PCM; `estimated`: 85 % of the duration (compressed formats). */
+  /** `vad`: measured by the import's speech estimate on the decoded audio; `estimated`: 85 % of the duration (a codec the sandbox cannot decode). */
   speechSource: z.enum(['vad', 'estimated']),
 });
 export type AudioFacts = z.infer<typeof AudioFacts>;

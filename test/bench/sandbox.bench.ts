@@ -42,7 +42,15 @@ const sustained = async (
 };
 
 export const benchSandbox = async (): Promise<string[]> => {
-  const child = spawnTs('main/sandbox/cli.ts', ['--port', '0', '--scenario', 'fast']);
+  // The command prints a new random key unless given one: the bench's client uses the demo key.
+  const child = spawnTs('main/sandbox/cli.ts', [
+    '--port',
+    '0',
+    '--scenario',
+    'fast',
+    '--api-key',
+    DEMO_API_KEY,
+  ]);
   try {
     const url = await waitForLine(child, 'Base URL: ');
     const lines: string[] = [];

@@ -2,11 +2,36 @@
  * A generated study folder as researchers bring them: WAVs in several encodings, MP3/OGG/MP4, stereo
  * files that need conversion, too-short and non-audio files, copies of the same audio, and a manifest
  * with errors. Returns what a correct import must make of it.
+ *
+ * The MP3 and Ogg files are speech-like recordings encoded by Debian's ffmpeg (a test tool,
+ * scripts/test-tools.mjs), because the sandbox decodes them and counts their speech; the M4A files
+ * hold AAC, which the product does not decode, so their payload may be zeros.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWav, type WavFormat } from '../fixtures/audio';
-import { makeMp3, makeMp4, makeOggOpus } from '../fixtures/compressed-audio';
+import { makeMp4 } from '../fixtures/compressed-audio';
+import { ffmpeg } from './ffmpeg';
+
+/** Speech-like audio (`seconds` long, `speechSeconds` of it speech) encoded by ffmpeg as MP3 or Ogg Opus. */
+const encodedSpeech = (
+  opts: { seconds: number; speechSeconds: number; seed: number },
+  format: 'mp3' | 'ogg',
+): Uint8Array => {
+  const dir = mkdtempSync(join(tmpdir(), 'vs-study-encode-'));
+  try {
+    const out = join(dir, `speech.${format}`);
+    const codec =
+      format === 'mp3'
+        ? ['-c:a', 'libmp3lame', '-b:a', '64k']
+        : ['-c:a', 'libopus', '-b:a', '64k', '-vbr', 'off'];
+    ffmpeg(['-i', 'pipe:0', ...codec, out], makeWav({ ...opts, sampleRateHz: 16_000 }));
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 
 export interface StudyFolder {
   readonly dir: string;
@@ -79,11 +104,11 @@ export const makeStudyFolder = (
     expected.upload++;
   }
   for (let i = 0; i < 10; i++) {
-    add(makeMp3({ seconds: 40 + i }), 'mp3', code(i));
+    add(encodedSpeech({ seconds: 40 + i, speechSeconds: 34, seed: 3000 + i }, 'mp3'), 'mp3', code(i));
     expected.upload++;
   }
   for (let i = 0; i < 5; i++) {
-    add(makeOggOpus({ seconds: 41 + i }), 'ogg', code(i + 3));
+    add(encodedSpeech({ seconds: 41 + i, speechSeconds: 34, seed: 4000 + i }, 'ogg'), 'ogg', code(i + 3));
     expected.upload++;
   }
   for (let i = 0; i < 5; i++) {
