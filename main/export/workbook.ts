@@ -12,11 +12,10 @@
  * continues on `<name> (2)`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { createDeflateRaw } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import type { FileDef, WrittenFile } from '../../shared/export';
@@ -82,11 +81,15 @@ class SharedStrings {
   /** Each string with its cell. */
   private readonly cells = new Map<string, string>();
 
+  get size(): number {
+    return this.cells.size;
+  }
+
   cell(s: string): string {
+    if (s.length > SharedStrings.MAX_CHARS) return textCell(s);
     let cell = this.cells.get(s);
     if (cell === undefined) {
-      if (s.length > SharedStrings.MAX_CHARS || this.cells.size >= SharedStrings.MAX_STRINGS)
-        return textCell(s);
+      if (this.cells.size >= SharedStrings.MAX_STRINGS) return textCell(s);
       this.cells.set(s, (cell = sharedTextCell(this.cells.size)));
     }
     return cell;
@@ -96,6 +99,28 @@ class SharedStrings {
     return sharedStringsXml(this.cells.keys());
   }
 }
+
+/** Values of a text column looked at before it is judged to repeat or not. */
+const SHARING_TRIAL = 1_000;
+
+/**
+ * The cells of one text column: shared while its values repeat. A column whose first values were
+ * mostly new ones (file names, identifiers, checksums) holds its text in each cell from then on, so
+ * it neither fills the shared strings nor costs a lookup per cell.
+ */
+const textColumnCells = (strings: SharedStrings): ((s: string) => string) => {
+  let looked = 0;
+  let added = 0;
+  let sharing = true;
+  return (s) => {
+    if (!sharing) return textCell(s);
+    const before = strings.size;
+    const cell = strings.cell(s);
+    added += strings.size - before;
+    if (++looked === SHARING_TRIAL) sharing = added * 2 <= looked;
+    return cell;
+  };
+};
 
 /** The XML of one cell, from the value the CSV writes. */
 type CellXml = (c: Cell) => string;
@@ -125,11 +150,13 @@ const cellXml = (v: StatVariable, neutralised: boolean, strings: SharedStrings):
     // Wall-clock time: written as that clock reading (Excel dates have no zone).
     case 'local':
       return dateXml((c) => Date.parse(`${c.replace(' ', 'T')}Z`));
-    default:
+    default: {
+      const shared = textColumnCells(strings);
       return (c) =>
         c === null || c === ''
           ? EMPTY_CELL
-          : strings.cell(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
+          : shared(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
+    }
   }
 };
 
@@ -271,44 +298,54 @@ const zipTime = (iso: string): Date => {
   return new Date(ms + new Date(ms).getTimezoneOffset() * 60_000);
 };
 
-/** Streams the zip's bytes into the file, hashing them, waiting when the disk is behind. */
+/** Bytes of a deflated part read at a time when it is copied into the zip; one buffer serves every read. */
+const COPY_BYTES = 1024 * 1024;
+
+/**
+ * Writes the zip's bytes into the file, hashing them. fflate hands each piece of the zip to a callback;
+ * the pieces are written, in order, before the next part is read, so a part file is copied through one
+ * reused buffer and the copy adds nothing to the process's memory whatever the workbook's size.
+ */
 class ZipOut {
   readonly zip: Zip;
-  private readonly out: WriteStream;
+  private readonly pending: Uint8Array[] = [];
   private readonly hash = createHash('sha256');
+  private readonly copyBuffer = Buffer.allocUnsafe(COPY_BYTES);
   private failure: Error | null = null;
   bytes = 0;
 
-  constructor(
-    path: string,
+  private constructor(
+    private readonly file: FileHandle,
     private readonly mtime: Date,
   ) {
-    this.out = createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES });
-    this.out.on('error', (e) => {
-      this.failure ??= e;
-    });
-    this.zip = new Zip((e, chunk, final) => {
+    this.zip = new Zip((e, chunk) => {
       if (e) this.failure ??= e;
-      else {
-        this.hash.update(chunk);
-        this.bytes += chunk.length;
-        this.out.write(chunk);
-      }
-      if (final) this.out.end();
+      else this.pending.push(chunk);
     });
   }
 
-  async drained(): Promise<void> {
+  static async create(path: string, mtime: Date): Promise<ZipOut> {
+    return new ZipOut(await open(path, 'wx'), mtime);
+  }
+
+  /** Writes what fflate has handed over so far. */
+  private async flush(): Promise<void> {
     if (this.failure) throw this.failure;
-    if (this.out.writableNeedDrain) await once(this.out, 'drain');
+    for (const chunk of this.pending.splice(0)) {
+      this.hash.update(chunk);
+      this.bytes += chunk.length;
+      for (let at = 0; at < chunk.length;)
+        at += (await this.file.write(chunk, at, chunk.length - at)).bytesWritten;
+    }
   }
 
   /** A small part, deflated by fflate. */
-  add(name: string, xml: string): void {
+  async add(name: string, xml: string): Promise<void> {
     const entry = new ZipDeflate(name, { level: 6 });
     entry.mtime = this.mtime;
     this.zip.add(entry);
     entry.push(strToU8(xml), true);
+    await this.flush();
   }
 
   /** A sheet already deflated, copied from its part file as it is. */
@@ -321,22 +358,30 @@ class ZipOut {
       mtime: this.mtime,
     };
     this.zip.add(entry);
-    for await (const chunk of createReadStream(part.path)) {
-      entry.ondata!(null, chunk as Uint8Array<ArrayBuffer>, false);
-      await this.drained();
+    const source = await open(part.path, 'r');
+    try {
+      for (;;) {
+        const { bytesRead } = await source.read(this.copyBuffer, 0, COPY_BYTES, null);
+        if (bytesRead === 0) break;
+        entry.ondata!(null, this.copyBuffer.subarray(0, bytesRead) as Uint8Array<ArrayBuffer>, false);
+        await this.flush();
+      }
+    } finally {
+      await source.close();
     }
     entry.ondata!(null, new Uint8Array(0), true);
+    await this.flush();
   }
 
   async close(): Promise<{ bytes: number; sha256: string }> {
     this.zip.end();
-    await finished(this.out);
-    if (this.failure) throw this.failure;
+    await this.flush();
+    await this.file.close();
     return { bytes: this.bytes, sha256: this.hash.digest('hex') };
   }
 
-  abandon(): void {
-    this.out.destroy();
+  async abandon(): Promise<void> {
+    await this.file.close().catch(() => {});
   }
 }
 
@@ -426,19 +471,19 @@ export class Workbook {
       if (sheet) parts.push(...(await sheet.close()));
     }
     const titles = [...parts.map((p) => p.title), 'codebook', 'settings'];
-    const zip = new ZipOut(join(this.dir, this.name), zipTime(d.exportedAt));
+    const zip = await ZipOut.create(join(this.dir, this.name), zipTime(d.exportedAt));
     try {
-      for (const [path, xml] of packageParts(titles, 'Voicescope')) zip.add(path, xml);
+      for (const [path, xml] of packageParts(titles, 'Voicescope')) await zip.add(path, xml);
       for (const [i, part] of parts.entries()) {
         await zip.addDeflated(worksheetPart(i), part);
         await rm(part.path);
       }
-      zip.add(worksheetPart(parts.length), codebookXml(d.tables));
-      zip.add(worksheetPart(parts.length + 1), settingsXml(d));
-      zip.add(SHARED_STRINGS, this.strings.xml());
+      await zip.add(worksheetPart(parts.length), codebookXml(d.tables));
+      await zip.add(worksheetPart(parts.length + 1), settingsXml(d));
+      await zip.add(SHARED_STRINGS, this.strings.xml());
       return { name: this.name, role: 'workbook', rows: null, ...(await zip.close()) };
     } catch (e) {
-      zip.abandon();
+      await zip.abandon();
       throw e;
     }
   }

@@ -1,0 +1,66 @@
+/**
+ * The workbook's shared strings hold what repeats down a sheet (codes, labels, units), not values
+ * that are new on every row (file names, identifiers, checksums): a text column whose first thousand
+ * values were mostly new holds its text in each cell from then on. Every cell keeps its value either way.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterEach, expect, it } from 'vitest';
+import type { FileDef } from '../../../shared/export';
+import { col } from '../../../main/export/column';
+import { Workbook } from '../../../main/export/workbook';
+
+type Row = readonly [code: string, file: string];
+const columns = [
+  col<Row>('code', 'string', 'Code', 'A code that repeats.', (r) => r[0]),
+  col<Row>('file_name', 'string', 'File name', 'A name new on every row.', (r) => r[1]),
+];
+const table: FileDef = {
+  name: 'recordings.csv',
+  role: 'data',
+  title: 'Recordings',
+  rowIs: 'A recording.',
+  description: 'Recordings.',
+  primaryKey: [],
+  foreignKeys: [],
+  columns,
+};
+
+const ROWS = 3_000;
+const CODES = 20;
+const rowOf = (i: number): Row => [`P-${i % CODES}`, `P-${i}_s${i}.wav`];
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const writeWorkbook = async (): Promise<Record<string, string>> => {
+  dir = mkdtempSync(join(tmpdir(), 'vs-workbook-strings-'));
+  const book = new Workbook(dir, 'study.xlsx', [table]);
+  const sheet = book.sheet('recordings.csv', columns);
+  for (let i = 0; i < ROWS; i++) sheet.row(rowOf(i));
+  await book.finish({ tables: [table], settings: [], warning: null, exportedAt: '2025-01-01T00:00:00.000Z' });
+  const zip = unzipSync(readFileSync(join(dir, 'study.xlsx')));
+  return Object.fromEntries(Object.entries(zip).map(([k, v]) => [k, strFromU8(v)]));
+};
+
+/** Each data row's cells as text, the shared ones looked up. */
+const cellsOf = (sheetXml: string, shared: readonly string[]): string[][] =>
+  [...sheetXml.matchAll(/<row>(.*?)<\/row>/g)]
+    .slice(1)
+    .map(([, row]) =>
+      [...row!.matchAll(/<c t="s"><v>(\d+)<\/v><\/c>|<c t="inlineStr"><is><t>([^<]*)<\/t><\/is><\/c>/g)].map(
+        ([, index, inline]) => (index !== undefined ? shared[Number(index)]! : inline!),
+      ),
+    );
+
+it('shares a repeating column, and stops sharing a column of new values after its first thousand', async () => {
+  const parts = await writeWorkbook();
+  const shared = [...parts['xl/sharedStrings.xml']!.matchAll(/<si><t>([^<]*)<\/t><\/si>/g)].map((m) => m[1]!);
+  expect(shared.filter((s) => s.startsWith('P-') && !s.endsWith('.wav'))).toHaveLength(CODES);
+  expect(shared.filter((s) => s.endsWith('.wav'))).toHaveLength(1_000);
+  const sheet = parts['xl/worksheets/sheet1.xml']!;
+  expect(sheet.match(/<c t="inlineStr">/g)).toHaveLength(2 + ROWS - 1_000);
+  expect(cellsOf(sheet, shared)).toEqual(Array.from({ length: ROWS }, (_, i) => [...rowOf(i)]));
+});
