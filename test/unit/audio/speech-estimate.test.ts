@@ -286,18 +286,4 @@ describe('estimateWavSpeech', () => {
     expect(e.speechSeconds).toBeGreaterThan(5);
     expect(e.speechSeconds).toBeLessThan(15);
   });
-
-  it('performance: decode and estimate a 50 MB 16-bit 48 kHz mono WAV (printed, not asserted)', () => {
-    const sr = 48_000;
-    const seconds = Math.floor((50_000_000 - 44) / 2 / sr);
-    const wav = makeWav({ seconds, speechSeconds: Math.round(seconds * 0.7), sampleRateHz: sr, seed: 9 });
-    const t0 = performance.now();
-    const parsed = info(wav);
-    const e = estimateWavSpeech(wav, parsed);
-    const ms = performance.now() - t0;
-    console.log(
-      `[perf] ${(wav.length / 1e6).toFixed(1)} MB, ${seconds} s at 48 kHz: parse + decode + estimate ${ms.toFixed(0)} ms; ${e.speechSeconds.toFixed(1)} s of ${Math.round(seconds * 0.7)} s speech found`,
-    );
-    expect(e.totalSeconds).toBeCloseTo(seconds, 6);
-  });
 });
