@@ -54,10 +54,14 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     ...o.engine,
     onEvent: (e) => bus.publish('engine', e),
   });
+  await service.logFacts.load(service.store);
   o.logger?.attach(
-    logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
+    logSourcesFor(service.db, service.logFacts, {
+      keysDir: service.workspace.keysDir,
+      ...(o.vault ? { vault: o.vault } : {}),
+    }),
   );
-  const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
+  const sandbox = await createBuiltinSandbox(service.store, service.db, service.workspace.dir, {
     keys: createKeyStore({ keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
     ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
@@ -75,7 +79,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
   }
   // Batches whose import asked for a start that a crash interrupted are started now.
   await service.startInterruptedBatches();
-  service.startEngine();
+  await service.startEngine();
   const now = o.engine?.now ?? Date.now;
   const router = createRouter(
     createHandlers({

@@ -10,13 +10,14 @@ import { profileKeyRefs } from '../db/repos/profiles.repo';
 import type { LogSources } from '../log';
 import { DEMO_API_KEY } from '../sandbox/config';
 import { createKeyStore, type KeyVault } from '../workspace/key-store';
-import { readDiagnostic } from './diagnostic';
+import type { LogFacts } from './log-facts';
 
 /** Participant codes are listed again at most this often (when the table changed); a new code is covered within a second. */
 const FRESH_MS = 1_000;
 
 export const logSourcesFor = (
   db: Db,
+  facts: LogFacts,
   o: { keysDir: string; vault?: KeyVault; env?: NodeJS.ProcessEnv; now?: () => number },
 ): LogSources => {
   const keys = createKeyStore({
@@ -51,7 +52,7 @@ export const logSourcesFor = (
       codes = { at: now(), version, list };
       return list;
     },
-    /** Not cached: switching diagnostic mode off must take effect from the next line. */
-    diagnostic: () => readDiagnostic(db).on,
+    /** Kept current by the privacy service: switching diagnostic mode off takes effect from the next line. */
+    diagnostic: () => facts.diagnostic,
   };
 };

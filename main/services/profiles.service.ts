@@ -142,7 +142,7 @@ export const profilesService = (
       await engine.forgetProfile(profileId);
       const stored = apiKey === null ? ok(null) : storeKey(profileId, apiKey);
       if (!stored.ok) {
-        if (hadRunner) engine.ensureRunner(profileId);
+        if (hadRunner) await engine.ensureRunner(profileId);
         return stored;
       }
       const ref = stored.value;
@@ -155,7 +155,7 @@ export const profilesService = (
           ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced',
           ref ?? p.key_ref,
         );
-      if (hadRunner && ref !== null) engine.ensureRunner(profileId);
+      if (hadRunner && ref !== null) await engine.ensureRunner(profileId);
       return ok(toProfile(profileById(db, profileId)!));
     },
     async setProfileAddress(profileId, baseUrl) {
@@ -166,7 +166,7 @@ export const profilesService = (
       const hadRunner = engine.hasRunner(profileId);
       await engine.forgetProfile(profileId);
       setProfileBaseUrl(db, profileId, baseUrl.replace(/\/+$/, ''));
-      if (hadRunner) engine.ensureRunner(profileId);
+      if (hadRunner) await engine.ensureRunner(profileId);
       return ok(toProfile(profileById(db, profileId)!));
     },
     async testDraftProfile({ baseUrl, apiVersion, apiKey }) {

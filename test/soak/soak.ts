@@ -138,7 +138,7 @@ if (plan.value.counts.upload + insisted.length !== UPLOADS)
 const { batchId } = await svc.commitImport(plan.value, { insistOnDuplicates: insisted });
 const accounts = await svc.createAccounts(studyId);
 if (!accounts.ok) throw new Error(accounts.error.message);
-svc.pauseSending(profileId); // nothing is sent from this process…
+await svc.pauseSending(profileId); // nothing is sent from this process…
 await svc.startBatch(batchId);
 await svc.close();
 const db = new Database(join(home, 'voicescope.sqlite'));

@@ -95,7 +95,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
         isSandbox: true,
       });
       if (!created.ok) return fromProblem(created.error);
-      sandbox.adopt(created.value.id);
+      await sandbox.adopt(created.value.id);
       return viewOf(created.value.id);
     },
     'profiles.test': ({ profileId }) => test(profileId),

@@ -58,7 +58,7 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
-  svc.pauseSending(profileId); // the service's own runner sends nothing; the test's runner does
+  await svc.pauseSending(profileId); // the service's own runner sends nothing; the test's runner does
   await svc.startBatch(batchId);
   const dbPath = svc.workspace.dbPath;
   await svc.close();

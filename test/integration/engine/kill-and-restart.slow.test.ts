@@ -56,7 +56,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
-  svc.pauseSending(profileId); // nothing is sent from this process…
+  await svc.pauseSending(profileId); // nothing is sent from this process…
   await svc.startBatch(batchId);
   await svc.close();
   const db = openStudyDb(join(home, 'voicescope.sqlite')).db;
