@@ -16,7 +16,6 @@ import { z } from 'zod';
 import { MisbehaviourName } from './misbehave';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario';
 import { startSandbox, type Sandbox } from './server';
-import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import type { Store } from '../db/store/types';
@@ -48,7 +47,7 @@ export interface BuiltinSandbox {
   profileIds(): number[];
   adopt(profileId: number): Promise<void>;
   /** Whether the profile holds this workspace's sandbox key (profiles of earlier versions hold the old fixed one). */
-  profileHasKey(profileId: number): boolean;
+  profileHasKey(profileId: number): Promise<boolean>;
   readonly apiKey: string;
   close(): Promise<void>;
 }
@@ -77,7 +76,6 @@ const savedMisbehaviours = async (store: Store): Promise<MisbehaviourName[]> =>
 
 export const createBuiltinSandbox = async (
   store: Store,
-  db: Db,
   workspaceDir: string,
   opts: { keys: KeyStore; scenario?: ScenarioName; adminToken?: string },
 ): Promise<BuiltinSandbox> => {
@@ -137,8 +135,8 @@ export const createBuiltinSandbox = async (
       return self.state();
     },
     profileIds: () => [...profileIds],
-    profileHasKey(profileId) {
-      const loaded = opts.keys.load(profileById(db, profileId)?.key_ref ?? null);
+    async profileHasKey(profileId) {
+      const loaded = opts.keys.load((await profileById(store, profileId))?.key_ref ?? null);
       return loaded.ok && loaded.value === apiKey;
     },
     async adopt(profileId) {

@@ -35,7 +35,7 @@ export interface EngineService {
 /** The engine as the other parts of the service use it. */
 export interface Engine {
   readonly service: EngineService;
-  clientFor(profileId: number): Result<ApiClient, ServiceProblem>;
+  clientFor(profileId: number): Promise<Result<ApiClient, ServiceProblem>>;
   /** The profile's runner, started if it was not (null when its key cannot be read). */
   ensureRunner(profileId: number): Promise<QueueRunner | null>;
   hasRunner(profileId: number): boolean;
@@ -51,12 +51,18 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   /** Runners being made (their settings are read first): a second ask waits for the same one. */
   const making = new Map<number, Promise<QueueRunner | null>>();
 
-  const clientFor = (profileId: number): Result<ApiClient, ServiceProblem> => {
+  /** Bumped by forgetProfile: a client built from the profile as it was read before is not kept. */
+  const forgotten = new Map<number, number>();
+
+  const clientFor = async (profileId: number): Promise<Result<ApiClient, ServiceProblem>> => {
     const cached = clients.get(profileId);
     if (cached) return ok(cached);
-    const p = profileById(db, profileId);
+    const generation = forgotten.get(profileId) ?? 0;
+    const p = await profileById(store, profileId);
     if (!p)
       return err(problem('This service profile does not exist.', 'Choose another profile or create one.'));
+    // The log knows the key before anything can use it (a profile another process added, too).
+    if (p.key_ref !== null) ctx.logFacts.noteKeyRef(p.key_ref);
     const key = keys.load(p.key_ref);
     if (!key.ok) return err(problem(key.error, 'Open the profile and enter its API key.'));
     const c = keyedClient({
@@ -64,7 +70,10 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       profile: { baseUrl: p.base_url, version: p.api_version, apiKey: key.value },
       now,
     });
-    clients.set(profileId, c);
+    // Another call may have built one meanwhile: every caller shares the first (its budget, its clock offset).
+    const first = clients.get(profileId);
+    if (first) return ok(first);
+    if ((forgotten.get(profileId) ?? 0) === generation) clients.set(profileId, c);
     return ok(c);
   };
   const wakeAll = () => {
@@ -72,6 +81,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   };
   const forgetProfile = async (profileId: number) => {
     await making.get(profileId)?.catch(() => null);
+    forgotten.set(profileId, (forgotten.get(profileId) ?? 0) + 1);
     clients.delete(profileId);
     const r = runners.get(profileId);
     runners.delete(profileId);
@@ -94,7 +104,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   };
 
   const makeRunner = async (profileId: number): Promise<QueueRunner | null> => {
-    const c = clientFor(profileId);
+    const c = await clientFor(profileId);
     if (!c.ok) return null;
     const tuned = await currentSettings();
     const r = createQueueRunner({
@@ -154,7 +164,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
         for (const id of ids) await ensureRunner(id);
       },
       async startEngine() {
-        for (const p of allProfiles(db)) await ensureRunner(p.id);
+        for (const p of await allProfiles(store)) await ensureRunner(p.id);
       },
       runnerFor: (profileId) => runners.get(profileId) ?? null,
       wake: wakeAll,

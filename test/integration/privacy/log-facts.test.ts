@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAppHost, type AppHost } from '../../../main/app-host';
+import { insertProfile, setProfileKeyRef } from '../../../main/db/repos/profiles.repo';
 import { createLogger } from '../../../main/log';
+import { createLogFacts } from '../../../main/privacy/log-facts';
+import { freshStudyStore } from '../../support/fresh-study-db';
 
 const homes: string[] = [];
 const hosts: AppHost[] = [];
@@ -64,5 +67,42 @@ describe("the log's facts", () => {
       true,
       false,
     ]);
+  });
+
+  it('keep the key of a profile created after the start out of the log, and its replacement too', async () => {
+    const a = await open(newHome());
+    const first = 'vs-made-after-start-5b1e0c7d9a';
+    const p = (await a.call('profiles.create', {
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: first,
+    })) as { id: number };
+    a.logger.error(`upload failed with ${first}`);
+    const second = 'vs-replaced-later-8c2f4a6e1d';
+    await a.call('profiles.replaceKey', { profileId: p.id, apiKey: second });
+    a.logger.error(`upload failed with ${second}`);
+    const text = a.lines.join('\n');
+    expect(text).toContain('upload failed with');
+    expect(text).not.toContain(first);
+    expect(text).not.toContain(second);
+  });
+
+  it('keep a key reference the engine noted, even when a reading of the profiles begun before ends after', async () => {
+    const store = freshStudyStore();
+    const facts = createLogFacts();
+    const id = await insertProfile(store, {
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      isSandbox: false,
+      createdAt: '2026-11-29T00:00:00.000Z',
+    });
+    await setProfileKeyRef(store, id, 'key-file:1');
+    const reading = facts.refreshKeyRefs(store);
+    facts.noteKeyRef('env:OTHER_PROCESS_KEY');
+    await reading;
+    expect(facts.keyRefs).toEqual(['key-file:1', 'env:OTHER_PROCESS_KEY']);
+    await store.close();
   });
 });

@@ -93,7 +93,7 @@ describe('the built-in sandbox', () => {
     return { dir, keysDir, db, keys: createKeyStore({ keysDir }) };
   };
   const open = async (w: ReturnType<typeof workspace>): Promise<BuiltinSandbox> => {
-    const b = await createBuiltinSandbox(sqliteStore(w.db), w.db, w.dir, { keys: w.keys, scenario: 'fast' });
+    const b = await createBuiltinSandbox(sqliteStore(w.db), w.dir, { keys: w.keys, scenario: 'fast' });
     cleanup.push(() => b.close());
     return b;
   };
