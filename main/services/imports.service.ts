@@ -97,7 +97,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
         return err(problem('This study has no service profile.', 'Choose a profile for the study.'));
       const c = await engine.clientFor(profileId);
       if (!c.ok) return c;
-      const report = await createMissingAccounts(ctx.store, db, c.value, studyId, {
+      const report = await createMissingAccounts(ctx.store, c.value, studyId, {
         now,
         ...(codes ? { codes } : {}),
       });
