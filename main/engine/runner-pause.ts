@@ -67,7 +67,7 @@ export const setPause = (r: RunnerCore, p: RunnerPause | null): void => {
  * lanes carry on after a short wait (it is a defect, and the database keeps every state that matters).
  */
 export const onFailure = (r: RunnerCore, e: unknown, where: string): void => {
-  const problem = classifyDbError(e, { dbPath: r.db.name });
+  const problem = classifyDbError(e, r.dbPath === undefined ? {} : { dbPath: r.dbPath });
   console.error(
     `queue runner: ${where} failed:`,
     problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e,

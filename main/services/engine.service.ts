@@ -45,7 +45,7 @@ export interface Engine {
 }
 
 export const createEngine = (ctx: ServiceContext): Engine => {
-  const { db, store, keys, now, emit, options: o } = ctx;
+  const { store, keys, now, emit, options: o } = ctx;
   const clients = new Map<number, ApiClient>();
   const runners = new Map<number, QueueRunner>();
   /** Runners being made (their settings are read first): a second ask waits for the same one. */
@@ -109,7 +109,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     const tuned = await currentSettings();
     const r = createQueueRunner({
       store: ctx.store,
-      db,
+      dbPath: ctx.workspace.dbPath,
       client: c.value,
       profileId,
       now,

@@ -79,7 +79,7 @@ const runnerFor = (
 ): QueueRunner => {
   const r = createQueueRunner({
     store: sqliteStore(db),
-    db,
+    dbPath: db.name,
     client,
     profileId: 1,
     onEvent: (e) => events.push(e),

@@ -82,7 +82,6 @@ const accept = async (recordingId: number, serviceSkewMs: number) => {
   db.prepare(`UPDATE recordings SET upload_state = 'uploading' WHERE id = ?`).run(recordingId);
   await recordAccepted(
     store,
-    db,
     iso(clock),
     recordingId,
     {
@@ -107,7 +106,7 @@ const accept = async (recordingId: number, serviceSkewMs: number) => {
 };
 
 const pollOnce = async () =>
-  await runPollStep(store, db, client, {
+  await runPollStep(store, client, {
     profileId: 1,
     now,
     settings,
