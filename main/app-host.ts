@@ -54,10 +54,14 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     ...o.engine,
     onEvent: (e) => bus.publish('engine', e),
   });
+  await service.logFacts.load(service.store);
   o.logger?.attach(
-    logSourcesFor(service.db, { keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
+    logSourcesFor(service.db, service.logFacts, {
+      keysDir: service.workspace.keysDir,
+      ...(o.vault ? { vault: o.vault } : {}),
+    }),
   );
-  const sandbox = createBuiltinSandbox(service.db, service.workspace.dir, {
+  const sandbox = await createBuiltinSandbox(service.store, service.workspace.dir, {
     keys: createKeyStore({ keysDir: service.workspace.keysDir, ...(o.vault ? { vault: o.vault } : {}) }),
     ...(o.sandboxScenario ? { scenario: o.sandboxScenario } : {}),
     ...(o.sandboxAdminToken ? { adminToken: o.sandboxAdminToken } : {}),
@@ -66,16 +70,16 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
   const builtin = sandbox.profileIds();
   if (builtin.length > 0) {
     const url = await sandbox.ensure();
-    for (const p of service.listProfiles()) {
+    for (const p of await service.listProfiles()) {
       if (!builtin.includes(p.id)) continue;
       if (p.baseUrl !== url) await service.setProfileAddress(p.id, url);
       // Profiles made before the sandbox had a key of its own held the old fixed key: give them this one.
-      if (!sandbox.profileHasKey(p.id)) await service.setProfileKey(p.id, sandbox.apiKey);
+      if (!(await sandbox.profileHasKey(p.id))) await service.setProfileKey(p.id, sandbox.apiKey);
     }
   }
   // Batches whose import asked for a start that a crash interrupted are started now.
   await service.startInterruptedBatches();
-  service.startEngine();
+  await service.startEngine();
   const now = o.engine?.now ?? Date.now;
   const router = createRouter(
     createHandlers({

@@ -9,9 +9,9 @@ export const resolveStudy = (svc: StudyService, v: string | undefined) => {
   return s;
 };
 
-export const resolveProfile = (svc: StudyService, v: string | undefined) => {
+export const resolveProfile = async (svc: StudyService, v: string | undefined) => {
   const key = need(v, 'profile');
-  const p = svc.listProfiles().find((x) => x.name === key || String(x.id) === key);
+  const p = (await svc.listProfiles()).find((x) => x.name === key || String(x.id) === key);
   if (!p) throw new UsageError(`No service profile "${key}". List them with: voicescope profile list`);
   return p;
 };

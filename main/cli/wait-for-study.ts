@@ -26,7 +26,7 @@ export const waitForStudy = async (
   timeoutS: number | null,
 ): Promise<number> => {
   const profileId = svc.findStudy(String(studyId))!.profileId!;
-  svc.startEngine();
+  await svc.startEngine();
   const runner = svc.runnerFor(profileId);
   if (!runner)
     return reportProblem(out, {

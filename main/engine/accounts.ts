@@ -13,16 +13,15 @@
 import type { ApiError } from '../../shared/api/api-error';
 import { iso } from '../../shared/iso';
 import type { ApiClient } from '../api/client';
-import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import {
   beginAccountRequest,
   clearAccountRequest,
   markAccountUncertain,
   participantsNeedingAccountRows,
+  recordCreatedAccount,
   recoverInterruptedAccountRequests,
 } from '../db/repos/account-intents.repo';
-import { recordCreatedAccount } from '../db/repos/participants.repo';
 
 export interface AccountCreationReport {
   readonly created: readonly { code: string; accountId: string }[];
@@ -66,7 +65,6 @@ export const recoverAccountRequests = (store: Store, nowMs: number): Promise<num
 
 export const createMissingAccounts = async (
   store: Store,
-  db: Db,
   client: ApiClient,
   studyId: number,
   opts: { now: () => number; codes?: readonly string[] },
@@ -101,7 +99,7 @@ export const createMissingAccounts = async (
       continue;
     }
     const accountId = res.value.account.accountId;
-    recordCreatedAccount(db, {
+    await recordCreatedAccount(store, {
       studyId,
       participantId: p.id,
       accountId,

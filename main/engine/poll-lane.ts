@@ -24,7 +24,7 @@ export const pollStep = async (r: RunnerCore): Promise<void> => {
     await r.nap(Math.min(due - r.now(), r.idleRecheckMs));
     return;
   }
-  const res = await runPollStep(r.store, r.db, r.client, {
+  const res = await runPollStep(r.store, r.client, {
     profileId: r.profileId,
     now: r.now,
     settings: r.poll,

@@ -12,7 +12,6 @@
  */
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
-import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import {
   duePolls,
@@ -49,7 +48,6 @@ export const nextDueAt = async (store: Store, profileId: number): Promise<number
 
 export const runPollStep = async (
   store: Store,
-  db: Db,
   client: ApiClient,
   opts: {
     profileId: number;
@@ -100,7 +98,7 @@ export const runPollStep = async (
       const marked = await store.transaction(
         async (tx) => {
           const atIso = new Date(at).toISOString();
-          if (res.ok) await storeAnalysis(tx, db, atIso, row.id, res.value, nextIso);
+          if (res.ok) await storeAnalysis(tx, atIso, row.id, res.value, nextIso);
           else await recordFailedPoll(tx, row.id, nextIso, atIso, unreadable);
           return {
             timedOut: next.phase === 'timed_out' ? await markTimedOut(tx, row.id) : 0,

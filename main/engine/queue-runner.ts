@@ -60,7 +60,10 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   let starting: Promise<void> = Promise.resolve();
 
   const begin = async () => {
-    r.pause = loadPause(r);
+    const before = r.pause;
+    const stored = await loadPause(r);
+    // A pause set or lifted while the stored one was read (pause() just after start()) rules.
+    if (r.pause === before) r.pause = stored;
     r.recovered = false;
     try {
       await recover(r);

@@ -8,7 +8,6 @@ import type { ApiError } from '../../shared/api/api-error';
 import { DEFAULT_QUEUE, type EngineEvent, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import type { DbProblem } from '../db/db-errors';
-import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import {
   clampPollSettings,
@@ -22,8 +21,8 @@ import type { OpenAudio, QueuedRecording, UploadOneOutcome } from './upload-step
 export interface RunnerOptions {
   /** The study store: every repository of the engine goes through it. */
   readonly store: Store;
-  /** The same SQLite connection: its file name for the researcher's messages, and the repositories not on the store yet. */
-  readonly db: Db;
+  /** The study database's file, named in the researcher's messages when it fails (none: in memory, or a server). */
+  readonly dbPath?: string;
   readonly client: ApiClient;
   readonly profileId: number;
   readonly poll?: Partial<PollSettings>;
@@ -60,7 +59,7 @@ export type Unrecorded = Extract<UploadOneOutcome, { kind: 'unrecorded' }>;
 
 export interface RunnerCore {
   readonly store: Store;
-  readonly db: Db;
+  readonly dbPath: string | undefined;
   readonly client: ApiClient;
   readonly profileId: number;
   readonly now: () => number;
@@ -105,7 +104,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
 
   const core: RunnerCore = {
     store: o.store,
-    db: o.db,
+    dbPath: o.dbPath,
     client: o.client,
     profileId: o.profileId,
     now,

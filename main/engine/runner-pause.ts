@@ -19,21 +19,21 @@ const StoredPause = z
   .nullable();
 
 /** The pause an earlier process left for this profile (only open-ended pauses are kept). */
-export const loadPause = (r: RunnerCore): RunnerPause | null =>
-  readSetting(r.db, PAUSE_KEY(r.profileId), StoredPause) ?? null;
+export const loadPause = async (r: RunnerCore): Promise<RunnerPause | null> =>
+  (await readSetting(r.store, PAUSE_KEY(r.profileId), StoredPause)) ?? null;
 
 /**
  * Only open-ended pauses (waiting for the researcher) outlive the process; a rate-limit pause ends by
  * itself, and a database pause is found again at the next start if the database still fails.
  */
-const savePause = (r: RunnerCore, pause: RunnerPause | null) => {
+const savePause = async (r: RunnerCore, pause: RunnerPause | null) => {
   if (pause?.storage) return;
-  if (pause === null || pause.untilMs !== null) deleteSetting(r.db, PAUSE_KEY(r.profileId));
-  else writeSetting(r.db, PAUSE_KEY(r.profileId), pause);
+  if (pause === null || pause.untilMs !== null) await deleteSetting(r.store, PAUSE_KEY(r.profileId));
+  else await writeSetting(r.store, PAUSE_KEY(r.profileId), pause);
 };
 
 const writePause = async (r: RunnerCore, p: RunnerPause | null, at: string) => {
-  savePause(r, p);
+  await savePause(r, p);
   if (p) {
     const kind = p.storage ? p.storage.code : (p.error?.kind ?? 'researcher');
     await appendEvent(
@@ -67,7 +67,7 @@ export const setPause = (r: RunnerCore, p: RunnerPause | null): void => {
  * lanes carry on after a short wait (it is a defect, and the database keeps every state that matters).
  */
 export const onFailure = (r: RunnerCore, e: unknown, where: string): void => {
-  const problem = classifyDbError(e, { dbPath: r.db.name });
+  const problem = classifyDbError(e, r.dbPath === undefined ? {} : { dbPath: r.dbPath });
   console.error(
     `queue runner: ${where} failed:`,
     problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e,

@@ -84,7 +84,7 @@ export const recover = async (r: RunnerCore): Promise<void> => {
 const send = (r: RunnerCore, row: QueuedRecording) => {
   const task = (async () => {
     // Throws only before anything is sent (the intent could not be written): the row stays queued.
-    const out = await uploadOne(r.store, r.db, r.client, row, {
+    const out = await uploadOne(r.store, r.client, row, {
       now: r.now,
       firstPollAfterMs: r.poll.firstPollAfterMs,
       ...(r.openAudio ? { openAudio: r.openAudio } : {}),

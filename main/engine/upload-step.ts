@@ -16,7 +16,6 @@ import { iso } from '../../shared/iso';
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import type { ApiClient } from '../api/client';
 import { fileAudioSource, type AudioSource } from '../api/upload-body';
-import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import {
   beginUpload,
@@ -177,13 +176,8 @@ export const nextQueued = async (
 /** How a queued file is opened for sending: from disk, or (in timing tests) from memory, which takes no real time. */
 export type OpenAudio = (path: string) => Promise<AudioSource>;
 
-/**
- * `db` is the same SQLite connection as `store`, for the data-quality flags of an accepted upload (their
- * repository does not take the store yet).
- */
 export const uploadOne = async (
   store: Store,
-  db: Db,
   client: ApiClient,
   row: QueuedRecording,
   opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
@@ -224,7 +218,6 @@ export const uploadOne = async (
         try {
           await recordAccepted(
             store,
-            db,
             iso(at),
             row.id,
             out.receipt,
@@ -281,13 +274,12 @@ export interface UploadStepResult {
 /** Sends up to `concurrency` queued recordings at once and waits for all of them (tests and one-shot runs). */
 export const runUploadStep = async (
   store: Store,
-  db: Db,
   client: ApiClient,
   opts: { profileId: number; concurrency: number; now: () => number; firstPollAfterMs: number },
 ): Promise<UploadStepResult> => {
   const outcomes = await Promise.all(
     (await nextQueued(store, opts.profileId, opts.concurrency)).map((row) =>
-      uploadOne(store, db, client, row, opts),
+      uploadOne(store, client, row, opts),
     ),
   );
   const unrecorded = outcomes.find((o) => o.kind === 'unrecorded');

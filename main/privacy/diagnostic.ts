@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open';
 import { appendAudit } from '../db/repos/audit.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import type { Queryable, Store } from '../db/store/types';
 
 const KEY = 'privacy_diagnostic';
 const StoredDiagnostic = z.object({ on: z.boolean(), since: z.string().nullable() }).partial();
@@ -17,18 +18,24 @@ export interface DiagnosticMode {
   readonly since: string | null;
 }
 
-export const readDiagnostic = (db: Db): DiagnosticMode => {
-  const v = readSetting(db, KEY, StoredDiagnostic);
+export const readDiagnostic = async (q: Queryable): Promise<DiagnosticMode> => {
+  const v = await readSetting(q, KEY, StoredDiagnostic);
   return { on: v?.on === true, since: typeof v?.since === 'string' ? v.since : null };
 };
 
-export const setDiagnostic = (db: Db, on: boolean, at: string): DiagnosticMode => {
-  const was = readDiagnostic(db);
-  if (was.on === on) return was;
-  const next = { on, since: at };
-  db.transaction(() => {
-    writeSetting(db, KEY, next);
-    appendAudit(db, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
-  })();
-  return next;
-};
+/**
+ * Switches it, with its audit entry, in one transaction. `db` is the same SQLite connection, for the
+ * audit log (its repository does not take the store yet).
+ */
+export const setDiagnostic = (store: Store, db: Db, on: boolean, at: string): Promise<DiagnosticMode> =>
+  store.transaction(
+    async (tx) => {
+      const was = await readDiagnostic(tx);
+      if (was.on === on) return was;
+      const next = { on, since: at };
+      await writeSetting(tx, KEY, next);
+      appendAudit(db, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
+      return next;
+    },
+    { repeatable: true },
+  );

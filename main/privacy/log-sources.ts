@@ -1,22 +1,23 @@
 /**
  * What the logger keeps out of its lines, read from the running services: every API key the key store
- * can read (stored keys, keys held in environment variables, the built-in sandbox's demo key), every
- * participant code, and the diagnostic-mode switch. The code list is cached for a second and read
+ * can read (stored keys, keys held in environment variables, the built-in sandbox's demo key) by the
+ * key references the services keep in memory (log-facts.ts), every participant code, and the
+ * diagnostic-mode switch (log-facts.ts too). The code list is cached for a second and read
  * again only when the table changed: a log line must stay cheap in a study of 100,000 participants.
  */
 import type { Db } from '../db/open';
 import { allParticipantCodes, participantCodesVersion } from '../db/repos/participants.repo';
-import { profileKeyRefs } from '../db/repos/profiles.repo';
 import type { LogSources } from '../log';
 import { DEMO_API_KEY } from '../sandbox/config';
 import { createKeyStore, type KeyVault } from '../workspace/key-store';
-import { readDiagnostic } from './diagnostic';
+import type { LogFacts } from './log-facts';
 
 /** Participant codes are listed again at most this often (when the table changed); a new code is covered within a second. */
 const FRESH_MS = 1_000;
 
 export const logSourcesFor = (
   db: Db,
+  facts: LogFacts,
   o: { keysDir: string; vault?: KeyVault; env?: NodeJS.ProcessEnv; now?: () => number },
 ): LogSources => {
   const keys = createKeyStore({
@@ -34,7 +35,7 @@ export const logSourcesFor = (
   return {
     secrets() {
       // Read for every line (a replaced key keeps its reference): a few small files or the vault's memory.
-      const refs = profileKeyRefs(db);
+      const refs = facts.keyRefs;
       const list = [DEMO_API_KEY, ...refs.map((r) => keys.load(r)).flatMap((k) => (k.ok ? [k.value] : []))];
       secrets = {
         list:
@@ -51,7 +52,7 @@ export const logSourcesFor = (
       codes = { at: now(), version, list };
       return list;
     },
-    /** Not cached: switching diagnostic mode off must take effect from the next line. */
-    diagnostic: () => readDiagnostic(db).on,
+    /** Kept current by the privacy service: switching diagnostic mode off takes effect from the next line. */
+    diagnostic: () => facts.diagnostic,
   };
 };

@@ -16,9 +16,9 @@ import { z } from 'zod';
 import { MisbehaviourName } from './misbehave';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario';
 import { startSandbox, type Sandbox } from './server';
-import type { Db } from '../db/open';
 import { profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import type { Store } from '../db/store/types';
 import type { KeyStore } from '../workspace/key-store';
 import { sandboxDirOf } from '../workspace/workspace';
 
@@ -40,14 +40,14 @@ export interface BuiltinSandbox {
   /** Starts it if needed; resolves with its base URL. */
   ensure(): Promise<string>;
   state(): BuiltinSandboxState;
-  setScenario(name: ScenarioName): BuiltinSandboxState;
+  setScenario(name: ScenarioName): Promise<BuiltinSandboxState>;
   /** Switches the misbehaving mode's parts on (an empty list: the sandbox follows the specification). */
-  setMisbehaviours(names: readonly MisbehaviourName[]): BuiltinSandboxState;
-  /** Profile ids that point at the built-in sandbox. */
+  setMisbehaviours(names: readonly MisbehaviourName[]): Promise<BuiltinSandboxState>;
+  /** Profile ids that point at the built-in sandbox (read at creation; this object is their only writer). */
   profileIds(): number[];
-  adopt(profileId: number): void;
+  adopt(profileId: number): Promise<void>;
   /** Whether the profile holds this workspace's sandbox key (profiles of earlier versions hold the old fixed one). */
-  profileHasKey(profileId: number): boolean;
+  profileHasKey(profileId: number): Promise<boolean>;
   readonly apiKey: string;
   close(): Promise<void>;
 }
@@ -56,33 +56,36 @@ export interface BuiltinSandbox {
  * The workspace's sandbox key: made once (32 random bytes), kept in the key store, its reference in the
  * settings. A key that can no longer be read (a deleted key file) is replaced by a new one.
  */
-const workspaceKey = (db: Db, keys: KeyStore): string => {
-  const loaded = keys.load(readSetting(db, KEY_REF_KEY, z.string()) ?? null);
+const workspaceKey = async (store: Store, keys: KeyStore): Promise<string> => {
+  const loaded = keys.load((await readSetting(store, KEY_REF_KEY, z.string())) ?? null);
   if (loaded.ok && loaded.value.length >= 16) return loaded.value;
   const key = `vs-sandbox-${randomBytes(32).toString('base64url')}`;
-  writeSetting(db, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
+  await writeSetting(store, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
   return key;
 };
 
-export const createBuiltinSandbox = (
-  db: Db,
+const savedScenario = async (store: Store): Promise<ScenarioName> => {
+  const s = await readSetting(store, SCENARIO_KEY, z.string());
+  return (SCENARIO_NAMES as readonly string[]).includes(s ?? '') ? (s as ScenarioName) : 'default';
+};
+
+const savedMisbehaviours = async (store: Store): Promise<MisbehaviourName[]> =>
+  ((await readSetting(store, MISBEHAVIOUR_KEY, z.array(z.unknown()))) ?? []).filter(
+    (m): m is MisbehaviourName => MisbehaviourName.safeParse(m).success,
+  );
+
+export const createBuiltinSandbox = async (
+  store: Store,
   workspaceDir: string,
   opts: { keys: KeyStore; scenario?: ScenarioName; adminToken?: string },
-): BuiltinSandbox => {
+): Promise<BuiltinSandbox> => {
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
-  const savedScenario = (): ScenarioName => {
-    const s = readSetting(db, SCENARIO_KEY, z.string());
-    return (SCENARIO_NAMES as readonly string[]).includes(s ?? '') ? (s as ScenarioName) : 'default';
-  };
   // This run starts with the scenario asked for (tests, demonstrations), else the researcher's last choice.
-  let scenario: ScenarioName = opts.scenario ?? savedScenario();
-  const savedMisbehaviours = (): MisbehaviourName[] =>
-    (readSetting(db, MISBEHAVIOUR_KEY, z.array(z.unknown())) ?? []).filter(
-      (m): m is MisbehaviourName => MisbehaviourName.safeParse(m).success,
-    );
-  let misbehaviours = savedMisbehaviours();
-  const apiKey = workspaceKey(db, opts.keys);
+  let scenario: ScenarioName = opts.scenario ?? (await savedScenario(store));
+  let misbehaviours = await savedMisbehaviours(store);
+  let profileIds = (await readSetting(store, BUILTIN_PROFILE_KEY, z.array(z.int()))) ?? [];
+  const apiKey = await workspaceKey(store, opts.keys);
   const self: BuiltinSandbox = {
     apiKey,
     async ensure() {
@@ -115,29 +118,31 @@ export const createBuiltinSandbox = (
       scenario: sandbox ? scenario : null,
       misbehaviours: [...misbehaviours],
     }),
-    setScenario(name) {
+    async setScenario(name) {
       scenario = name;
-      writeSetting(db, SCENARIO_KEY, name);
+      await writeSetting(store, SCENARIO_KEY, name);
       // The preset's misbehaviours (`loose`: all of them) become the researcher's choice.
       sandbox?.setScenario(name);
       misbehaviours = [...(sandbox?.scenario().misbehave.enabled ?? misbehaviours)];
       if (name === 'loose') misbehaviours = [...MisbehaviourName.options];
-      writeSetting(db, MISBEHAVIOUR_KEY, misbehaviours);
+      await writeSetting(store, MISBEHAVIOUR_KEY, misbehaviours);
       return self.state();
     },
-    setMisbehaviours(names) {
+    async setMisbehaviours(names) {
       misbehaviours = [...new Set(names)];
-      writeSetting(db, MISBEHAVIOUR_KEY, misbehaviours);
+      await writeSetting(store, MISBEHAVIOUR_KEY, misbehaviours);
       sandbox?.setScenario({ misbehave: { enabled: misbehaviours } });
       return self.state();
     },
-    profileIds: () => readSetting(db, BUILTIN_PROFILE_KEY, z.array(z.int())) ?? [],
-    profileHasKey(profileId) {
-      const loaded = opts.keys.load(profileById(db, profileId)?.key_ref ?? null);
+    profileIds: () => [...profileIds],
+    async profileHasKey(profileId) {
+      const loaded = opts.keys.load((await profileById(store, profileId))?.key_ref ?? null);
       return loaded.ok && loaded.value === apiKey;
     },
-    adopt(profileId) {
-      writeSetting(db, BUILTIN_PROFILE_KEY, [...new Set([...self.profileIds(), profileId])]);
+    async adopt(profileId) {
+      const next = [...new Set([...profileIds, profileId])];
+      await writeSetting(store, BUILTIN_PROFILE_KEY, next);
+      profileIds = next;
     },
     async close() {
       const s = sandbox;

@@ -67,7 +67,7 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
           ),
         );
       }
-      const r = engine.ensureRunner(profileId);
+      const r = await engine.ensureRunner(profileId);
       if (!r)
         return err(
           problem(

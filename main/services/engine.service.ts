@@ -15,29 +15,29 @@ import { problem, type ServiceContext, type ServiceProblem } from './service-con
 
 export interface EngineService {
   /** The researcher's tuning of the poller and the queue, within the spec's limits; persisted. */
-  settings(): { poll: PollSettings; queue: QueueSettings };
+  settings(): Promise<{ poll: PollSettings; queue: QueueSettings }>;
   /** Saves new tuning (clamped to the spec); running queues pick it up when they next start. */
-  saveSettings(s: { poll?: Partial<PollSettings>; queue?: Partial<QueueSettings> }): {
+  saveSettings(s: { poll?: Partial<PollSettings>; queue?: Partial<QueueSettings> }): Promise<{
     poll: PollSettings;
     queue: QueueSettings;
-  };
+  }>;
   /** Restarts the running queues (after new settings); requests in flight settle first. */
   restartEngine(): Promise<void>;
-  /** Starts a queue runner for every profile whose key can be read. */
-  startEngine(): void;
+  /** Starts a queue runner for every profile whose key can be read (resolves once each is made; each starts by itself). */
+  startEngine(): Promise<void>;
   runnerFor(profileId: number): QueueRunner | null;
   /** Something changed in the database (files queued by hand): every queue looks now. */
   wake(): void;
-  pauseSending(profileId: number, reason?: string): void;
-  resumeSending(profileId: number): void;
+  pauseSending(profileId: number, reason?: string): Promise<void>;
+  resumeSending(profileId: number): Promise<void>;
 }
 
 /** The engine as the other parts of the service use it. */
 export interface Engine {
   readonly service: EngineService;
-  clientFor(profileId: number): Result<ApiClient, ServiceProblem>;
+  clientFor(profileId: number): Promise<Result<ApiClient, ServiceProblem>>;
   /** The profile's runner, started if it was not (null when its key cannot be read). */
-  ensureRunner(profileId: number): QueueRunner | null;
+  ensureRunner(profileId: number): Promise<QueueRunner | null>;
   hasRunner(profileId: number): boolean;
   /** Drops the profile's client and stops its runner (requests in flight settle first), so the next use reads the profile again. */
   forgetProfile(profileId: number): Promise<void>;
@@ -45,16 +45,24 @@ export interface Engine {
 }
 
 export const createEngine = (ctx: ServiceContext): Engine => {
-  const { db, keys, now, emit, options: o } = ctx;
+  const { store, keys, now, emit, options: o } = ctx;
   const clients = new Map<number, ApiClient>();
   const runners = new Map<number, QueueRunner>();
+  /** Runners being made (their settings are read first): a second ask waits for the same one. */
+  const making = new Map<number, Promise<QueueRunner | null>>();
 
-  const clientFor = (profileId: number): Result<ApiClient, ServiceProblem> => {
+  /** Bumped by forgetProfile: a client built from the profile as it was read before is not kept. */
+  const forgotten = new Map<number, number>();
+
+  const clientFor = async (profileId: number): Promise<Result<ApiClient, ServiceProblem>> => {
     const cached = clients.get(profileId);
     if (cached) return ok(cached);
-    const p = profileById(db, profileId);
+    const generation = forgotten.get(profileId) ?? 0;
+    const p = await profileById(store, profileId);
     if (!p)
       return err(problem('This service profile does not exist.', 'Choose another profile or create one.'));
+    // The log knows the key before anything can use it (a profile another process added, too).
+    if (p.key_ref !== null) ctx.logFacts.noteKeyRef(p.key_ref);
     const key = keys.load(p.key_ref);
     if (!key.ok) return err(problem(key.error, 'Open the profile and enter its API key.'));
     const c = keyedClient({
@@ -62,13 +70,18 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       profile: { baseUrl: p.base_url, version: p.api_version, apiKey: key.value },
       now,
     });
-    clients.set(profileId, c);
+    // Another call may have built one meanwhile: every caller shares the first (its budget, its clock offset).
+    const first = clients.get(profileId);
+    if (first) return ok(first);
+    if ((forgotten.get(profileId) ?? 0) === generation) clients.set(profileId, c);
     return ok(c);
   };
   const wakeAll = () => {
     for (const r of runners.values()) r.wake();
   };
   const forgetProfile = async (profileId: number) => {
+    await making.get(profileId)?.catch(() => null);
+    forgotten.set(profileId, (forgotten.get(profileId) ?? 0) + 1);
     clients.delete(profileId);
     const r = runners.get(profileId);
     runners.delete(profileId);
@@ -76,11 +89,11 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   };
 
   // Stored tuning: numbers by name (an unknown name is ignored by the settings it is spread into).
-  const saved = <T>(key: string): Partial<T> =>
-    (readSetting(db, key, z.record(z.string(), z.number())) ?? {}) as Partial<T>;
-  const currentSettings = () => {
-    const poll = clampPollSettings({ ...saved<PollSettings>('poll'), ...o.poll });
-    const q = { ...DEFAULT_QUEUE, ...saved<QueueSettings>('queue'), ...o.queue };
+  const saved = async <T>(key: string): Promise<Partial<T>> =>
+    ((await readSetting(store, key, z.record(z.string(), z.number()))) ?? {}) as Partial<T>;
+  const currentSettings = async () => {
+    const poll = clampPollSettings({ ...(await saved<PollSettings>('poll')), ...o.poll });
+    const q = { ...DEFAULT_QUEUE, ...(await saved<QueueSettings>('queue')), ...o.queue };
     return {
       poll,
       queue: {
@@ -90,15 +103,13 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     };
   };
 
-  const ensureRunner = (profileId: number): QueueRunner | null => {
-    const existing = runners.get(profileId);
-    if (existing) return existing;
-    const c = clientFor(profileId);
+  const makeRunner = async (profileId: number): Promise<QueueRunner | null> => {
+    const c = await clientFor(profileId);
     if (!c.ok) return null;
-    const tuned = currentSettings();
+    const tuned = await currentSettings();
     const r = createQueueRunner({
       store: ctx.store,
-      db,
+      dbPath: ctx.workspace.dbPath,
       client: c.value,
       profileId,
       now,
@@ -113,6 +124,16 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     r.start().catch((e: unknown) => console.error(`queue runner ${profileId}: it could not start`, e));
     return r;
   };
+  const ensureRunner = (profileId: number): Promise<QueueRunner | null> => {
+    const existing = runners.get(profileId);
+    if (existing) return Promise.resolve(existing);
+    let made = making.get(profileId);
+    if (!made) {
+      made = makeRunner(profileId).finally(() => making.delete(profileId));
+      making.set(profileId, made);
+    }
+    return made;
+  };
 
   return {
     clientFor,
@@ -120,32 +141,38 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     hasRunner: (profileId) => runners.has(profileId),
     forgetProfile,
     async stopAll() {
+      await Promise.allSettled(making.values());
       await Promise.all([...runners.values()].map((r) => r.stop()));
       runners.clear();
     },
     service: {
       settings: currentSettings,
-      saveSettings(next) {
+      async saveSettings(next) {
         if (next.poll)
-          writeSetting(db, 'poll', clampPollSettings({ ...saved<PollSettings>('poll'), ...next.poll }));
-        if (next.queue) writeSetting(db, 'queue', { ...saved<QueueSettings>('queue'), ...next.queue });
+          await writeSetting(
+            store,
+            'poll',
+            clampPollSettings({ ...(await saved<PollSettings>('poll')), ...next.poll }),
+          );
+        if (next.queue)
+          await writeSetting(store, 'queue', { ...(await saved<QueueSettings>('queue')), ...next.queue });
         return currentSettings();
       },
       async restartEngine() {
         const ids = [...runners.keys()];
         for (const id of ids) await forgetProfile(id);
-        for (const id of ids) ensureRunner(id);
+        for (const id of ids) await ensureRunner(id);
       },
-      startEngine() {
-        for (const p of allProfiles(db)) ensureRunner(p.id);
+      async startEngine() {
+        for (const p of await allProfiles(store)) await ensureRunner(p.id);
       },
       runnerFor: (profileId) => runners.get(profileId) ?? null,
       wake: wakeAll,
-      pauseSending(profileId, reason) {
-        ensureRunner(profileId)?.pause(reason);
+      async pauseSending(profileId, reason) {
+        (await ensureRunner(profileId))?.pause(reason);
       },
-      resumeSending(profileId) {
-        ensureRunner(profileId)?.resume();
+      async resumeSending(profileId) {
+        (await ensureRunner(profileId))?.resume();
       },
     },
   };

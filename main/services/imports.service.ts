@@ -47,7 +47,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
         return err(
           problem('This study has no service profile.', 'Choose the service profile for the study first.'),
         );
-      const version = profileById(db, profileId)!.api_version;
+      const version = (await profileById(ctx.store, profileId))!.api_version;
       const allowed = analysisTypesFor(version);
       const bad = req.analyses.filter((a) => !allowed.includes(a));
       if (req.analyses.length === 0)
@@ -95,9 +95,9 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       const profileId = studyProfileId(db, studyId);
       if (profileId === null)
         return err(problem('This study has no service profile.', 'Choose a profile for the study.'));
-      const c = engine.clientFor(profileId);
+      const c = await engine.clientFor(profileId);
       if (!c.ok) return c;
-      const report = await createMissingAccounts(ctx.store, db, c.value, studyId, {
+      const report = await createMissingAccounts(ctx.store, c.value, studyId, {
         now,
         ...(codes ? { codes } : {}),
       });

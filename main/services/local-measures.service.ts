@@ -45,8 +45,8 @@ export interface MeasureStudyReport {
 
 export interface LocalMeasuresService {
   /** The pitch range local measures of the study use (75-500 Hz unless set). */
-  localMeasureSettings(studyId: number): PitchSettings;
-  setLocalMeasureSettings(studyId: number, settings: PitchSettings): void;
+  localMeasureSettings(studyId: number): Promise<PitchSettings>;
+  setLocalMeasureSettings(studyId: number, settings: PitchSettings): Promise<void>;
   measureStudy(studyId: number, opts?: MeasureStudyOptions): Promise<MeasureStudyReport>;
   /**
    * Measures the study's unmeasured recordings in the background (after an import), one worker thread,
@@ -71,18 +71,18 @@ export interface LocalMeasuresService {
 const settingKey = (studyId: number): string => `local_measures.settings.study.${studyId}`;
 
 export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService => {
-  const { db, iso } = ctx;
-  const settingsOf = (studyId: number): PitchSettings =>
-    readSetting(db, settingKey(studyId), PitchSettingsSchema) ?? DEFAULT_PITCH_SETTINGS;
+  const { db, store, iso } = ctx;
+  const settingsOf = async (studyId: number): Promise<PitchSettings> =>
+    (await readSetting(store, settingKey(studyId), PitchSettingsSchema)) ?? DEFAULT_PITCH_SETTINGS;
   const running = new Map<number, Promise<void>>();
   const askedAgain = new Set<number>();
   const self: LocalMeasuresService = {
     localMeasureSettings: settingsOf,
-    setLocalMeasureSettings(studyId, settings) {
-      writeSetting(db, settingKey(studyId), settings);
+    async setLocalMeasureSettings(studyId, settings) {
+      await writeSetting(store, settingKey(studyId), settings);
     },
     async measureStudy(studyId, opts = {}) {
-      const settings = opts.settings ?? settingsOf(studyId);
+      const settings = opts.settings ?? (await settingsOf(studyId));
       const todo = recordingsToMeasure(db, studyId, opts.again ?? false);
       const paths = todo.map((r) => r.uploadPath ?? r.sourcePath);
       const failed: { recordingId: number; path: string; detail: string }[] = [];

@@ -17,9 +17,9 @@ import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
 
 export interface PrivacyService {
-  diagnosticMode(): DiagnosticMode;
-  /** Switches diagnostic mode (written to the audit log when it changes). */
-  setDiagnosticMode(on: boolean, at: string): DiagnosticMode;
+  diagnosticMode(): Promise<DiagnosticMode>;
+  /** Switches diagnostic mode (written to the audit log when it changes); the log follows from its next line. */
+  setDiagnosticMode(on: boolean, at: string): Promise<DiagnosticMode>;
   auditPage(offset: number, limit: number): { rows: AuditRow[]; total: number };
   /** Walks the audit log's hash chain; names the first entry that does not fit. */
   verifyAudit(): AuditChainCheck;
@@ -41,21 +41,25 @@ export interface PrivacyService {
 }
 
 export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyService => {
-  const { db } = ctx;
+  const { db, store } = ctx;
   const dir = ctx.workspace.dir;
   return {
-    diagnosticMode: () => readDiagnostic(db),
-    setDiagnosticMode: (on, at) => setDiagnostic(db, on, at),
+    diagnosticMode: () => readDiagnostic(store),
+    async setDiagnosticMode(on, at) {
+      const mode = await setDiagnostic(store, db, on, at);
+      ctx.logFacts.setDiagnostic(mode.on);
+      return mode;
+    },
     auditPage: (offset, limit) => auditPage(db, offset, limit),
     verifyAudit: () => verifyAuditChain(db),
     studyDataSummary: (studyId) => studyDataSummary(db, dir, studyId),
-    archiveStudy: (o) =>
+    archiveStudy: async (o) =>
       archiveStudy(db, {
         studyId: o.studyId,
         workspaceDir: dir,
         ...(o.outDir !== undefined ? { outDir: o.outDir } : {}),
         appVersion: o.appVersion,
-        engineSettings: engine.service.settings(),
+        engineSettings: await engine.service.settings(),
         now: o.now,
       }),
     deleteStudy(o) {

@@ -41,10 +41,10 @@ export interface ProfilesService {
     apiKey?: string;
     keyEnv?: string;
     isSandbox?: boolean;
-  }): Result<ProfileSummary, ServiceProblem>;
-  listProfiles(): ProfileSummary[];
+  }): Promise<Result<ProfileSummary, ServiceProblem>>;
+  listProfiles(): Promise<ProfileSummary[]>;
   /** How many studies use the profile. */
-  profileStudyCount(profileId: number): number;
+  profileStudyCount(profileId: number): Promise<number>;
   /** Stores a new key for the profile (or removes it with null); its queue restarts with the new key. */
   setProfileKey(profileId: number, apiKey: string | null): Promise<Result<ProfileSummary, ServiceProblem>>;
   /** Moves a profile to another address (the built-in sandbox gets a new port each launch); its queue restarts. */
@@ -60,7 +60,7 @@ export interface ProfilesService {
   /** Checks address and key: a ping and a usage read. */
   testProfile(profileId: number): Promise<Result<Usage, ServiceProblem>>;
   /** The service's clock minus this computer's, in whole seconds, as its latest answer said; null if unknown. */
-  serviceClockOffsetSeconds(profileId: number): number | null;
+  serviceClockOffsetSeconds(profileId: number): Promise<number | null>;
 }
 
 const toProfile = (r: ProfileRow): ProfileSummary => ({
@@ -77,7 +77,7 @@ export const profilesService = (
   engine: Engine,
   usage: UsageService,
 ): ProfilesService => {
-  const { db, keys, iso } = ctx;
+  const { db, store, keys, iso } = ctx;
   /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
   const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {
     try {
@@ -94,29 +94,43 @@ export const profilesService = (
       );
     }
   };
-  const auditKey = (
+  /**
+   * Writes the profile's key reference with its audit entry (which profile, what happened, where the
+   * key is kept) in one transaction, then tells the log the references now in use. `db` is the same
+   * SQLite connection, for the audit log (its repository does not take the store yet).
+   */
+  const writeKeyRef = async (
     profileId: number,
-    kind: 'key_added' | 'key_replaced' | 'key_removed',
     ref: string | null,
-  ) =>
-    appendAudit(db, {
-      at: iso(),
-      kind,
-      profileId,
-      subject: profileById(db, profileId)?.name ?? null,
-      detail: { storage: ref === null ? null : ref.split(':')[0]! },
-    });
+    audit: { kind: 'key_added' | 'key_replaced' | 'key_removed'; ref: string } | null,
+  ) => {
+    await store.transaction(
+      async (tx) => {
+        await setProfileKeyRef(tx, profileId, ref);
+        if (audit)
+          appendAudit(db, {
+            at: iso(),
+            kind: audit.kind,
+            profileId,
+            subject: (await profileById(tx, profileId))?.name ?? null,
+            detail: { storage: audit.ref.split(':')[0]! },
+          });
+      },
+      { repeatable: true },
+    );
+    await ctx.logFacts.refreshKeyRefs(store);
+  };
 
   return {
-    createProfile(p) {
+    async createProfile(p) {
       const name = p.name.trim();
       if (!name)
         return err(problem('The profile needs a name.', 'Give it a name such as "Lab account (v1.3)".'));
       const url = serviceAddress(p.baseUrl);
       if (!url.ok) return url;
-      if (profileNameTaken(db, name))
+      if (await profileNameTaken(store, name))
         return err(problem(`A profile named "${name}" already exists.`, 'Choose another name.'));
-      const id = insertProfile(db, {
+      const id = await insertProfile(store, {
         name,
         baseUrl: url.value,
         apiVersion: p.apiVersion,
@@ -125,49 +139,52 @@ export const profilesService = (
       });
       const stored = p.keyEnv ? ok(keyRefOf('env', p.keyEnv)) : p.apiKey ? storeKey(id, p.apiKey) : ok(null);
       if (!stored.ok) {
-        deleteProfile(db, id);
+        await deleteProfile(store, id);
+        await ctx.logFacts.refreshKeyRefs(store);
         return stored;
       }
       const ref = stored.value;
-      setProfileKeyRef(db, id, ref);
-      if (ref !== null) auditKey(id, 'key_added', ref);
-      return ok(toProfile(profileById(db, id)!));
+      await writeKeyRef(id, ref, ref === null ? null : { kind: 'key_added', ref });
+      return ok(toProfile((await profileById(store, id))!));
     },
-    listProfiles: () => allProfiles(db).map(toProfile),
-    profileStudyCount: (profileId) => studyCountOfProfile(db, profileId),
+    listProfiles: async () => (await allProfiles(store)).map(toProfile),
+    profileStudyCount: (profileId) => studyCountOfProfile(store, profileId),
     async setProfileKey(profileId, apiKey) {
-      const p = profileById(db, profileId);
+      const p = await profileById(store, profileId);
       if (!p) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
       const hadRunner = engine.hasRunner(profileId);
       await engine.forgetProfile(profileId);
       const stored = apiKey === null ? ok(null) : storeKey(profileId, apiKey);
       if (!stored.ok) {
-        if (hadRunner) engine.ensureRunner(profileId);
+        if (hadRunner) await engine.ensureRunner(profileId);
         return stored;
       }
       const ref = stored.value;
       // The old key goes after the new one is stored (same place: the new one has overwritten it already).
       if (p.key_ref !== null && p.key_ref !== ref) keys.remove(p.key_ref);
-      setProfileKeyRef(db, profileId, ref);
-      if (ref !== null || p.key_ref !== null)
-        auditKey(
-          profileId,
-          ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced',
-          ref ?? p.key_ref,
-        );
-      if (hadRunner && ref !== null) engine.ensureRunner(profileId);
-      return ok(toProfile(profileById(db, profileId)!));
+      const was = p.key_ref;
+      await writeKeyRef(
+        profileId,
+        ref,
+        ref !== null
+          ? { kind: was === null ? 'key_added' : 'key_replaced', ref }
+          : was !== null
+            ? { kind: 'key_removed', ref: was }
+            : null,
+      );
+      if (hadRunner && ref !== null) await engine.ensureRunner(profileId);
+      return ok(toProfile((await profileById(store, profileId))!));
     },
     async setProfileAddress(profileId, baseUrl) {
-      if (!profileById(db, profileId))
+      if (!(await profileById(store, profileId)))
         return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
       const refused = keyAddressProblem(baseUrl);
       if (refused) return err(refused);
       const hadRunner = engine.hasRunner(profileId);
       await engine.forgetProfile(profileId);
-      setProfileBaseUrl(db, profileId, baseUrl.replace(/\/+$/, ''));
-      if (hadRunner) engine.ensureRunner(profileId);
-      return ok(toProfile(profileById(db, profileId)!));
+      await setProfileBaseUrl(store, profileId, baseUrl.replace(/\/+$/, ''));
+      if (hadRunner) await engine.ensureRunner(profileId);
+      return ok(toProfile((await profileById(store, profileId))!));
     },
     async testDraftProfile({ baseUrl, apiVersion, apiKey }) {
       const url = serviceAddress(baseUrl);
@@ -189,18 +206,18 @@ export const profilesService = (
       });
     },
     async pingProfile(profileId) {
-      const c = engine.clientFor(profileId);
+      const c = await engine.clientFor(profileId);
       if (!c.ok) return c;
       const ping = await c.value.ping();
       return ping.ok ? ok(ping.value) : err(fromApi(ping.error));
     },
-    serviceClockOffsetSeconds(profileId) {
-      const c = engine.clientFor(profileId);
+    async serviceClockOffsetSeconds(profileId) {
+      const c = await engine.clientFor(profileId);
       const ms = c.ok ? (c.value.serviceClockOffsetMs?.() ?? null) : null;
       return ms === null ? null : Math.round(ms / 1000);
     },
     async testProfile(profileId) {
-      const c = engine.clientFor(profileId);
+      const c = await engine.clientFor(profileId);
       if (!c.ok) return c;
       const ping = await c.value.ping();
       if (!ping.ok) return err(fromApi(ping.error));

@@ -7,6 +7,7 @@ import type { ClientOptions } from '../api/client';
 import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import type { PollSettings } from '../jobs/poll-schedule';
+import type { LogFacts } from '../privacy/log-facts';
 import type { KeyStore, KeyVault } from '../workspace/key-store';
 import type { Workspace } from '../workspace/workspace';
 
@@ -42,4 +43,6 @@ export interface ServiceContext {
   /** The clock as ISO 8601. */
   readonly iso: () => string;
   readonly emit: (e: EngineEvent) => void;
+  /** What the log's redaction reads synchronously; the services keep it current (main/privacy/log-facts.ts). */
+  readonly logFacts: LogFacts;
 }

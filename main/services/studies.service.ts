@@ -16,7 +16,7 @@ import { overdueParticipantIds } from '../design/recency';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface StudiesService {
-  createStudy(p: { name: string; profileId: number }): Result<StudySummary, ServiceProblem>;
+  createStudy(p: { name: string; profileId: number }): Promise<Result<StudySummary, ServiceProblem>>;
   listStudies(): StudySummary[];
   findStudy(nameOrId: string): StudySummary | null;
   /**
@@ -34,10 +34,10 @@ export interface StudiesService {
 export const studiesService = (ctx: ServiceContext): StudiesService => {
   const { db } = ctx;
   return {
-    createStudy(p) {
+    async createStudy(p) {
       const name = p.name.trim();
       if (!name) return err(problem('The study needs a name.', 'Enter a name.'));
-      if (!profileById(db, p.profileId))
+      if (!(await profileById(ctx.store, p.profileId)))
         return err(problem('That service profile does not exist.', 'Create a service profile first.'));
       if (studyNameTaken(db, name))
         return err(problem(`A study named "${name}" already exists.`, 'Choose another name.'));

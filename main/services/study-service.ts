@@ -11,6 +11,7 @@ import { iso } from '../../shared/iso';
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { sqliteStore } from '../db/store/sqlite-store';
+import { createLogFacts, type LogFacts } from '../privacy/log-facts';
 import type { Store } from '../db/store/types';
 import { changeSettingsService, type ChangeSettingsService } from './change-settings.service';
 import { curationService, type CurationService } from './curation.service';
@@ -59,6 +60,8 @@ export type StudyService = ProfilesService &
     /** The study store over the same database (see ServiceContext). */
     readonly store: Store;
     readonly workspace: Workspace;
+    /** What the log's redaction needs, in memory: `load` it before the logger is attached. */
+    readonly logFacts: LogFacts;
     close(): Promise<void>;
   };
 
@@ -82,6 +85,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     now,
     iso: () => iso(now()),
     emit,
+    logFacts: createLogFacts(),
   };
   const engine = createEngine(ctx);
   const usage = usageService(ctx, engine);
@@ -89,6 +93,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
     db,
     store,
     workspace,
+    logFacts: ctx.logFacts,
     ...engine.service,
     ...usage,
     ...profilesService(ctx, engine, usage),

@@ -28,7 +28,7 @@ export const usageService = (ctx: ServiceContext, engine: Engine): UsageService 
   const { store } = ctx;
   return {
     async readUsage(profileId) {
-      const c = engine.clientFor(profileId);
+      const c = await engine.clientFor(profileId);
       if (!c.ok) return c;
       const res = await c.value.getUsage();
       if (!res.ok) return err(fromApi(res.error));

@@ -87,7 +87,7 @@ export const benchDb = async (): Promise<string[]> => {
     });
     // The real path: one transaction per polled recording, as the poller stores them.
     const tStore = performance.now();
-    for (let r = 1; r <= RECORDINGS; r++) await storeAnalysis(store, db, 'now', r, result(r), null);
+    for (let r = 1; r <= RECORDINGS; r++) await storeAnalysis(store, 'now', r, result(r), null);
     const storeMs = performance.now() - tStore;
     const values = (db.prepare(`SELECT count(*) n FROM measure_values`).get() as { n: number }).n;
 

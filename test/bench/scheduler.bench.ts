@@ -72,7 +72,7 @@ export const benchScheduler = async (): Promise<string[]> => {
     }, 100);
     const cpu0 = process.cpuUsage();
     t = performance.now();
-    const runner = createQueueRunner({ store, db, client, profileId: 1 });
+    const runner = createQueueRunner({ store, client, profileId: 1 });
     await runner.start();
     await new Promise((r) => setTimeout(r, SECONDS * 1_000));
     await runner.stop();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { dqFlag } from '../../shared/api/data-quality';
 import { checkReceipt } from '../../shared/api/receipt-check';
 import { replaceFlags } from '../../main/db/repos/data-quality.repo';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { checkA11y, expect, openScreen, shoot, test } from './support/fixtures';
 import { seedStudyWithResults } from './support/study-with-results';
 
@@ -45,7 +46,7 @@ test('a flagged value is marked on the recording page and the timeline, a receip
     )
     .run(rec.id).changes;
   expect(stored).toBe(1);
-  replaceFlags(db, now, rec.id, 'poll', 'communication_coach', [
+  await replaceFlags(sqliteStore(db), now, rec.id, 'poll', 'communication_coach', [
     dqFlag(
       'score_out_of_range',
       'analysis.communication_coach.insights.clarity.score',
@@ -86,7 +87,7 @@ test('a flagged value is marked on the recording page and the timeline, a receip
       },
     },
   );
-  replaceFlags(db, now, rec.id, 'receipt_check', null, [
+  await replaceFlags(sqliteStore(db), now, rec.id, 'receipt_check', null, [
     dqFlag(
       'receipt_sample_rate_differs',
       'metadata.sample_rate_hz',

@@ -9,6 +9,7 @@
  */
 import { dqFlag } from '../../shared/api/data-quality';
 import { replaceFlags } from '../../main/db/repos/data-quality.repo';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { saveMeasurement } from '../../main/db/repos/local-measures.repo';
 import { openStudyDb } from '../../main/db/open';
 import { openWorkspace } from '../../main/workspace/workspace';
@@ -41,7 +42,7 @@ const seed = async (host: Host) => {
   const hnr = before.measures[0]!.series[0]!;
   const { db } = openStudyDb(openWorkspace(host.home).dbPath);
   try {
-    replaceFlags(db, new Date().toISOString(), ids[1]!, 'poll', 'parkinsons', [
+    await replaceFlags(sqliteStore(db), new Date().toISOString(), ids[1]!, 'poll', 'parkinsons', [
       dqFlag('negative_value', 'analysis.parkinsons.hnr', -3, 'zero or more', ['pd_hnr']),
     ]);
     // The latest HNR far above the baseline: a reliable increase, whatever the seeded noise.

@@ -17,7 +17,7 @@ const svc = openStudyService({
   ...(t.queue ? { queue: t.queue } : {}),
   ...(t.client ? { client: t.client } : {}),
 });
-svc.startEngine();
+await svc.startEngine();
 console.log('ready');
 await svc.runnerFor(t.profileId)!.whenIdle();
 await svc.close();

@@ -119,7 +119,7 @@ for (let i = 0; i < UPLOADS; i++) {
 writeFileSync(join(files, 'manifest.csv'), rows.join('\n'));
 
 const svc = openStudyService({ workspaceDir: home });
-const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Soak');
+const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Soak');
 const plan = await svc.planImport({
   studyId,
   paths: [],
@@ -138,7 +138,7 @@ if (plan.value.counts.upload + insisted.length !== UPLOADS)
 const { batchId } = await svc.commitImport(plan.value, { insistOnDuplicates: insisted });
 const accounts = await svc.createAccounts(studyId);
 if (!accounts.ok) throw new Error(accounts.error.message);
-svc.pauseSending(profileId); // nothing is sent from this process…
+await svc.pauseSending(profileId); // nothing is sent from this process…
 await svc.startBatch(batchId);
 await svc.close();
 const db = new Database(join(home, 'voicescope.sqlite'));

@@ -10,7 +10,7 @@ const svc = openStudyService({
   queue: { uploadConcurrency: 3, uploadsPerMinute: 6_000 },
   idleRecheckMs: 100,
 });
-svc.startEngine();
+await svc.startEngine();
 console.log('ready');
 await svc.runnerFor(1)!.whenIdle();
 await svc.close();

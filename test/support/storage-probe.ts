@@ -106,7 +106,7 @@ const full = async (dir: string) => {
     let id = -1;
     try {
       id = seedRecording(db, i);
-      await store.transaction((tx) => storeAnalysis(tx, db, AT, id, result(i), null));
+      await store.transaction((tx) => storeAnalysis(tx, AT, id, result(i), null));
       stored++;
     } catch (e) {
       failure = e;
@@ -132,7 +132,7 @@ const full = async (dir: string) => {
   rmSync(filler);
   let retried = false;
   if (failedId > 0) {
-    await store.transaction((tx) => storeAnalysis(tx, db, AT, failedId, result(failedId), null));
+    await store.transaction((tx) => storeAnalysis(tx, AT, failedId, result(failedId), null));
     retried = true;
   }
   const out = {

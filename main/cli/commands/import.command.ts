@@ -87,7 +87,7 @@ export const importCommand: WorkspaceCommand = {
                                             without --yes: a preview only, nothing written or sent`,
   run: async ({ svc, out, values: v, sub, rest }) => {
     const study = resolveStudy(svc, v.study);
-    const profile = svc.listProfiles().find((p) => p.id === study.profileId)!;
+    const profile = (await svc.listProfiles()).find((p) => p.id === study.profileId)!;
     const analyses = v.analyses
       ? v.analyses.split(',').map((s) => s.trim())
       : [...analysisTypesFor(profile.apiVersion)].filter((a) => a !== 'communication_coach');

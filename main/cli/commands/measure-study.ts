@@ -18,8 +18,8 @@ export const measureStudy = async (
   const svc = openStudyService({ workspaceDir: v.home ?? defaultWorkspaceDir() });
   try {
     const study = resolveStudy(svc, v.study);
-    const settings = pitch(svc.localMeasureSettings(study.id));
-    svc.setLocalMeasureSettings(study.id, settings);
+    const settings = pitch(await svc.localMeasureSettings(study.id));
+    await svc.setLocalMeasureSettings(study.id, settings);
     const report = await svc.measureStudy(study.id, {
       settings,
       again: v.again === true,

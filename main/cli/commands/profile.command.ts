@@ -12,7 +12,7 @@ import {
 } from '../command';
 import { reportProblem, resolveProfile } from '../lookup';
 
-const add = ({ svc, out, values: v }: CommandContext): number => {
+const add = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const api = need(v.api, 'api');
   if (api !== 'v1.3' && api !== 'v1.2') throw new UsageError('--api must be v1.3 or v1.2.');
   let apiKey: string | undefined;
@@ -21,7 +21,7 @@ const add = ({ svc, out, values: v }: CommandContext): number => {
     throw new UsageError(
       'Give the API key with --key-env <VARIABLE> or --key-stdin (it is never taken on the command line, where other users could see it).',
     );
-  const r = svc.createProfile({
+  const r = await svc.createProfile({
     name: need(v.name, 'name'),
     baseUrl: need(v.url, 'url'),
     apiVersion: api as ApiVersion,
@@ -38,8 +38,8 @@ const add = ({ svc, out, values: v }: CommandContext): number => {
   return EXIT.ok;
 };
 
-const list = ({ svc, out }: CommandContext): number => {
-  for (const p of svc.listProfiles())
+const list = async ({ svc, out }: CommandContext): Promise<number> => {
+  for (const p of await svc.listProfiles())
     out.say(
       'profile',
       `${p.id}  ${p.name}  ${p.apiVersion}  ${p.baseUrl}${p.isSandbox ? '  (sandbox: simulated results)' : ''}`,
@@ -49,10 +49,10 @@ const list = ({ svc, out }: CommandContext): number => {
 };
 
 const test = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
-  const p = resolveProfile(svc, v.profile);
+  const p = await resolveProfile(svc, v.profile);
   const r = await svc.testProfile(p.id);
   if (!r.ok) return reportProblem(out, r.error);
-  const offset = svc.serviceClockOffsetSeconds(p.id);
+  const offset = await svc.serviceClockOffsetSeconds(p.id);
   out.say('usage', `Connected to ${p.baseUrl}: ${r.value.uploadsRemaining} uploads remaining.`, {
     usage: r.value,
     serviceClockOffsetSeconds: offset,

@@ -5,7 +5,7 @@ export const runCommand: WorkspaceCommand = {
   name: 'run',
   help: `  run                                       keep the engine running (all profiles) until stopped`,
   run: async ({ svc, out }) => {
-    svc.startEngine();
+    await svc.startEngine();
     out.say(
       'running',
       'The engine is running; stop it with Ctrl+C (uploads in flight are allowed to finish).',

@@ -37,8 +37,8 @@ export const settingsCommand: WorkspaceCommand = {
     );
     const s =
       Object.keys(poll).length || Object.keys(queue).length
-        ? svc.saveSettings({ poll, queue })
-        : svc.settings();
+        ? await svc.saveSettings({ poll, queue })
+        : await svc.settings();
     const sec = (ms: number) => `${ms / 1000} s`;
     out.say(
       'settings',

@@ -2,9 +2,9 @@
 import { EXIT, need, unknownCommand, type CommandContext, type WorkspaceCommand } from '../command';
 import { reportProblem, resolveProfile } from '../lookup';
 
-const create = ({ svc, out, values: v }: CommandContext): number => {
-  const p = resolveProfile(svc, v.profile);
-  const r = svc.createStudy({ name: need(v.name, 'name'), profileId: p.id });
+const create = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
+  const p = await resolveProfile(svc, v.profile);
+  const r = await svc.createStudy({ name: need(v.name, 'name'), profileId: p.id });
   if (!r.ok) return reportProblem(out, r.error);
   out.say('study', `Study ${r.value.id} "${r.value.name}" created.`, { study: r.value });
   return EXIT.ok;

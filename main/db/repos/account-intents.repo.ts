@@ -73,6 +73,44 @@ export const beginAccountRequest = (store: Store, participantId: number, at: str
     { repeatable: true },
   );
 
+/**
+ * A service account was created for the participant: it is stored, the participant's recordings that
+ * waited for it are queued, and the creation (and any uncertain attempts) logged, in one transaction.
+ */
+export const recordCreatedAccount = (
+  store: Store,
+  a: { studyId: number; participantId: number; accountId: string; at: string; uncertainAttempts: number },
+): Promise<void> =>
+  store.transaction(
+    async (tx) => {
+      await tx.run(`UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`, [
+        a.accountId,
+        a.at,
+        a.participantId,
+      ]);
+      await tx.run(
+        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
+        [a.participantId],
+      );
+      await appendEvent(
+        tx,
+        a.at,
+        'account_created',
+        { studyId: a.studyId },
+        { participant_id: a.participantId, account_id: a.accountId, uncertain_attempts: a.uncertainAttempts },
+      );
+      if (a.uncertainAttempts > 0)
+        await appendEvent(
+          tx,
+          a.at,
+          'account_creation_uncertain',
+          { studyId: a.studyId },
+          { participant_id: a.participantId, attempts: a.uncertainAttempts },
+        );
+    },
+    { repeatable: true },
+  );
+
 /** The service certainly created no account (refused, or the request never left): the intent is cleared. */
 export const clearAccountRequest = async (q: Queryable, participantId: number): Promise<void> => {
   await q.run(

@@ -2,16 +2,13 @@
  * What is odd in the service's answers, kept per recording (migration 0080): the data-quality flags of
  * the analysis answers (`poll`), of the upload receipt (`receipt`) and of its comparison with what was
  * sent (`receipt_check`); the analysis types the specification does not describe, as received.
- * The reads take the study store. The two writers still take the better-sqlite3 handle: the engine's
- * upload and result transactions (uploads.repo.ts, results.repo.ts) call them inside their own, and
- * move them to the store with those transactions.
+ * The writers run inside the engine's upload and result transactions (uploads.repo.ts, results.repo.ts),
+ * on their handle, so the flags are committed with what they flag.
  */
 import type { DataQualityCode, DataQualityFlag } from '../../../shared/api/data-quality';
 import type { UnlistedAnalysis } from '../../../shared/api/domain';
 import { z } from 'zod';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
-import { stmt } from '../statements';
 import type { Queryable } from '../store/types';
 
 export type FlagOrigin = 'poll' | 'receipt' | 'receipt_check';
@@ -23,51 +20,50 @@ export interface StoredFlag extends DataQualityFlag {
 }
 
 /** Replaces the flags of one origin and analysis type (null: the recording-level ones) with `flags`. */
-export const replaceFlags = (
-  db: Db,
+export const replaceFlags = async (
+  q: Queryable,
   at: string,
   recordingId: number,
   origin: FlagOrigin,
   analysisType: string | null,
   flags: readonly DataQualityFlag[],
-): void => {
-  stmt(db, `DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`).run(
+): Promise<void> => {
+  await q.run(`DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`, [
     recordingId,
     origin,
     analysisType,
-  );
-  const put = stmt(
-    db,
-    `INSERT INTO data_quality_flags (recording_id, origin, analysis_type, code, path, measures, received, expected, flagged_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  ]);
   for (const f of flags)
-    put.run(
-      recordingId,
-      origin,
-      analysisType,
-      f.code,
-      f.path,
-      JSON.stringify(f.measures),
-      f.received,
-      f.expected,
-      at,
+    await q.run(
+      `INSERT INTO data_quality_flags (recording_id, origin, analysis_type, code, path, measures, received, expected, flagged_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        recordingId,
+        origin,
+        analysisType,
+        f.code,
+        f.path,
+        JSON.stringify(f.measures),
+        f.received,
+        f.expected,
+        at,
+      ],
     );
 };
 
 /** Keeps the analysis types the API version does not list, as received (a later poll's copy replaces an earlier one). */
-export const storeUnlisted = (
-  db: Db,
+export const storeUnlisted = async (
+  q: Queryable,
   at: string,
   recordingId: number,
   unlisted: readonly UnlistedAnalysis[],
-): void => {
-  const put = stmt(
-    db,
-    `INSERT INTO unlisted_analyses (recording_id, name, raw, received_at) VALUES (?, ?, ?, ?)
+): Promise<void> => {
+  for (const u of unlisted)
+    await q.run(
+      `INSERT INTO unlisted_analyses (recording_id, name, raw, received_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (recording_id, name) DO UPDATE SET raw = excluded.raw, received_at = excluded.received_at`,
-  );
-  for (const u of unlisted) put.run(recordingId, u.name, u.raw, at);
+      [recordingId, u.name, u.raw, at],
+    );
 };
 
 interface FlagRow {

@@ -248,43 +248,6 @@ export const participantsWithoutAccountRows = (db: Db, studyId: number): { id: n
     studyId,
   ) as { id: number; code: string }[];
 
-/**
- * A service account was created for the participant: it is stored, the participant's recordings that
- * waited for it are queued, and the creation (and any uncertain attempts) logged, in one transaction.
- */
-export const recordCreatedAccount = (
-  db: Db,
-  a: { studyId: number; participantId: number; accountId: string; at: string; uncertainAttempts: number },
-): void =>
-  db
-    .transaction(() => {
-      stmt(db, `UPDATE participants SET account_id = ?, account_created_at = ? WHERE id = ?`).run(
-        a.accountId,
-        a.at,
-        a.participantId,
-      );
-      stmt(
-        db,
-        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
-      ).run(a.participantId);
-      appendEventOnDb(
-        db,
-        a.at,
-        'account_created',
-        { studyId: a.studyId },
-        { participant_id: a.participantId, account_id: a.accountId, uncertain_attempts: a.uncertainAttempts },
-      );
-      if (a.uncertainAttempts > 0)
-        appendEventOnDb(
-          db,
-          a.at,
-          'account_creation_uncertain',
-          { studyId: a.studyId },
-          { participant_id: a.participantId, attempts: a.uncertainAttempts },
-        );
-    })
-    .immediate();
-
 export interface ParticipantAccountRow {
   readonly id: number;
   readonly code: string;

@@ -1,7 +1,6 @@
 /** Service profiles: the address, API version and key reference of each service account the workstation uses. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface ProfileRow {
   readonly id: number;
@@ -12,46 +11,44 @@ export interface ProfileRow {
   readonly is_sandbox: number;
 }
 
-export const profileById = (db: Db, id: number): ProfileRow | undefined =>
-  stmt(db, `SELECT * FROM service_profiles WHERE id = ?`).get(id) as ProfileRow | undefined;
+export const profileById = (q: Queryable, id: number): Promise<ProfileRow | undefined> =>
+  q.get<ProfileRow>(`SELECT * FROM service_profiles WHERE id = ?`, [id]);
 
-export const allProfiles = (db: Db): ProfileRow[] =>
-  stmt(db, `SELECT * FROM service_profiles ORDER BY id`).all() as ProfileRow[];
+export const allProfiles = (q: Queryable): Promise<ProfileRow[]> =>
+  q.all<ProfileRow>(`SELECT * FROM service_profiles ORDER BY id`);
 
-export const profileNameTaken = (db: Db, name: string): boolean =>
-  stmt(db, `SELECT 1 FROM service_profiles WHERE name = ?`).get(name) !== undefined;
+export const profileNameTaken = async (q: Queryable, name: string): Promise<boolean> =>
+  (await q.get(`SELECT 1 FROM service_profiles WHERE name = ?`, [name])) !== undefined;
 
-export const insertProfile = (
-  db: Db,
+export const insertProfile = async (
+  q: Queryable,
   p: { name: string; baseUrl: string; apiVersion: ApiVersion; isSandbox: boolean; createdAt: string },
-): number =>
-  Number(
-    stmt(
-      db,
-      `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES (?, ?, ?, ?, ?)`,
-    ).run(p.name, p.baseUrl, p.apiVersion, p.isSandbox ? 1 : 0, p.createdAt).lastInsertRowid,
-  );
+): Promise<number> =>
+  (await q.get<{ id: number }>(
+    `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+    [p.name, p.baseUrl, p.apiVersion, p.isSandbox ? 1 : 0, p.createdAt],
+  ))!.id;
 
-export const deleteProfile = (db: Db, id: number): void => {
-  stmt(db, `DELETE FROM service_profiles WHERE id = ?`).run(id);
+export const deleteProfile = async (q: Queryable, id: number): Promise<void> => {
+  await q.run(`DELETE FROM service_profiles WHERE id = ?`, [id]);
 };
 
-export const setProfileKeyRef = (db: Db, id: number, keyRef: string | null): void => {
-  stmt(db, `UPDATE service_profiles SET key_ref = ? WHERE id = ?`).run(keyRef, id);
+export const setProfileKeyRef = async (q: Queryable, id: number, keyRef: string | null): Promise<void> => {
+  await q.run(`UPDATE service_profiles SET key_ref = ? WHERE id = ?`, [keyRef, id]);
 };
 
-export const setProfileBaseUrl = (db: Db, id: number, baseUrl: string): void => {
-  stmt(db, `UPDATE service_profiles SET base_url = ? WHERE id = ?`).run(baseUrl, id);
+export const setProfileBaseUrl = async (q: Queryable, id: number, baseUrl: string): Promise<void> => {
+  await q.run(`UPDATE service_profiles SET base_url = ? WHERE id = ?`, [baseUrl, id]);
 };
 
 /** Every key reference in use, by profile: what the logger must keep out of its lines. */
-export const profileKeyRefs = (db: Db): string[] =>
+export const profileKeyRefs = async (q: Queryable): Promise<string[]> =>
   (
-    stmt(db, `SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`).all() as {
-      key_ref: string;
-    }[]
+    await q.all<{ key_ref: string }>(
+      `SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`,
+    )
   ).map((r) => r.key_ref);
 
 /** How many studies use the profile (archived ones included). */
-export const studyCountOfProfile = (db: Db, id: number): number =>
-  (stmt(db, `SELECT count(*) AS n FROM studies WHERE profile_id = ?`).get(id) as { n: number }).n;
+export const studyCountOfProfile = async (q: Queryable, id: number): Promise<number> =>
+  (await q.get<{ n: number }>(`SELECT count(*) AS n FROM studies WHERE profile_id = ?`, [id]))!.n;

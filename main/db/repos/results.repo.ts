@@ -21,7 +21,6 @@
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import { isFinalStatus } from '../../../shared/api/vocabulary';
 import { ANALYSIS_STATES_POLLED } from '../../../shared/states';
-import type { Db } from '../open';
 import { sqlWords } from '../sql-words';
 import type { Queryable } from '../store/types';
 import { replaceFlags, storeUnlisted } from './data-quality.repo';
@@ -45,12 +44,10 @@ const PUT_VALUE = `INSERT INTO measure_values (recording_id, measure_key, partic
 
 /**
  * Stores one poll's answer. Run it in a transaction (`q` its handle): the poll step writes it together
- * with the schedule's verdict. `db` is the same SQLite connection, for the data-quality flags (their
- * repository does not take the store yet).
+ * with the schedule's verdict, and the answer's data-quality flags with it.
  */
 export const storeAnalysis = async (
   q: Queryable,
-  db: Db,
   at: string,
   recordingId: number,
   result: RecordingAnalysis,
@@ -60,14 +57,14 @@ export const storeAnalysis = async (
     `SELECT participant_id, recorded_at, study_id FROM recordings WHERE id = ?`,
     [recordingId],
   ))!;
-  replaceFlags(db, at, recordingId, 'poll', null, result.flags ?? []);
-  storeUnlisted(db, at, recordingId, result.unlisted ?? []);
+  await replaceFlags(q, at, recordingId, 'poll', null, result.flags ?? []);
+  await storeUnlisted(q, at, recordingId, result.unlisted ?? []);
   for (const o of result.outcomes) {
     const raw = o.raw ?? null;
     const status = o.receivedStatus ?? null;
     if (!isFinalStatus(o.status)) {
       if ((await q.run(UPDATE_POLL_ONLY, [at, nextPollAt, raw, status, recordingId, o.type])).changes === 1)
-        replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+        await replaceFlags(q, at, recordingId, 'poll', o.type, o.flags ?? []);
       continue;
     }
     if ((o.flags ?? []).length > 0 && nextPollAt !== null) {
@@ -79,13 +76,13 @@ export const storeAnalysis = async (
       const repeated = before !== undefined && before.raw === raw && before.received_status === status;
       if (before !== undefined && !repeated && before.confirmations < MAX_CONFIRMATIONS) {
         await q.run(UPDATE_UNCONFIRMED, [at, nextPollAt, raw, status, recordingId, o.type]);
-        replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+        await replaceFlags(q, at, recordingId, 'poll', o.type, o.flags ?? []);
         continue;
       }
     }
     const changed = (await q.run(UPDATE_FINAL, [o.status, at, null, at, raw, status, recordingId, o.type]))
       .changes;
-    if (changed === 1) replaceFlags(db, at, recordingId, 'poll', o.type, o.flags ?? []);
+    if (changed === 1) await replaceFlags(q, at, recordingId, 'poll', o.type, o.flags ?? []);
     if (changed === 1 && o.status === 'completed') {
       for (const [key, v] of Object.entries(o.values)) {
         await q.run(PUT_VALUE, [

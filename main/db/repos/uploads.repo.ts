@@ -18,7 +18,6 @@ import type { DataQualityFlag } from '../../../shared/api/data-quality';
 import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { StoredUploadError } from '../../../shared/recording-problems';
-import type { Db } from '../open';
 import type { Queryable, Store } from '../store/types';
 import { reopenBatchesOf } from './batches.repo';
 import { replaceFlags } from './data-quality.repo';
@@ -71,12 +70,10 @@ export const beginUpload = (store: Store, at: string, intent: UploadIntent): Pro
 /**
  * The upload was accepted: the receipt's facts as received (a fraction or an unsafe integer in an audio
  * fact is kept, flagged), the receipt's own flags and `checks`, its differences from what was sent
- * (shared/api/receipt-check.ts), and the analyses now processing, in one transaction. `db` is the same
- * SQLite connection, for the data-quality flags (their repository does not take the store yet).
+ * (shared/api/receipt-check.ts), and the analyses now processing, in one transaction.
  */
 export const recordAccepted = (
   store: Store,
-  db: Db,
   at: string,
   recordingId: number,
   receipt: RecordingReceipt,
@@ -112,8 +109,8 @@ export const recordAccepted = (
        ON CONFLICT (recording_id, type) DO UPDATE SET state = 'processing', next_poll_at = excluded.next_poll_at`,
           [recordingId, type, at, firstPollAt],
         );
-      replaceFlags(db, at, recordingId, 'receipt', null, receipt.flags ?? []);
-      replaceFlags(db, at, recordingId, 'receipt_check', null, checks);
+      await replaceFlags(tx, at, recordingId, 'receipt', null, receipt.flags ?? []);
+      await replaceFlags(tx, at, recordingId, 'receipt_check', null, checks);
       await appendEvent(
         tx,
         at,

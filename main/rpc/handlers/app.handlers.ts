@@ -4,5 +4,5 @@ import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
 export const appHandlers = (d: HostDeps): HandlersOf<typeof appContract> => ({
-  'app.info': () => ok({ ...d.info, firstRun: d.service.listProfiles().length === 0 }),
+  'app.info': async () => ok({ ...d.info, firstRun: (await d.service.listProfiles()).length === 0 }),
 });

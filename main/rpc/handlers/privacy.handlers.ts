@@ -12,16 +12,16 @@ import type { HostDeps } from './deps';
 export const privacyHandlers = (d: HostDeps): HandlersOf<typeof privacyContract> => {
   const { service } = d;
   const dir = service.workspace.dir;
-  const settings = (): PrivacySettings => ({
-    diagnostic: service.diagnosticMode(),
+  const settings = async (): Promise<PrivacySettings> => ({
+    diagnostic: await service.diagnosticMode(),
     logsDir: logsDirOf(dir),
     archivesDir: archivesDirOf(dir),
   });
   return {
-    'privacy.settings': () => ok(settings()),
-    'privacy.setDiagnostic'({ on }) {
-      service.setDiagnosticMode(on, new Date(d.now()).toISOString());
-      return ok(settings());
+    'privacy.settings': async () => ok(await settings()),
+    async 'privacy.setDiagnostic'({ on }) {
+      await service.setDiagnosticMode(on, new Date(d.now()).toISOString());
+      return ok(await settings());
     },
   };
 };

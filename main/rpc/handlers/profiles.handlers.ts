@@ -26,7 +26,7 @@ export const keyLocation = (keyRef: string | null): string | null => {
 export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContract> => {
   const { service, sandbox } = d;
   const view = async (id: number): Promise<ProfileView | null> => {
-    const p = service.listProfiles().find((x) => x.id === id);
+    const p = (await service.listProfiles()).find((x) => x.id === id);
     if (!p) return null;
     return {
       id: p.id,
@@ -36,7 +36,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       isSandbox: p.isSandbox || sandbox.profileIds().includes(p.id),
       hasKey: p.keyRef !== null,
       keyLocation: keyLocation(p.keyRef),
-      studies: service.profileStudyCount(id),
+      studies: await service.profileStudyCount(id),
       lastUsage: await service.latestUsage(p.id),
     };
   };
@@ -52,7 +52,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       ? ok({
           ping: ping.value,
           usage: usage.value,
-          serviceClockOffsetSeconds: service.serviceClockOffsetSeconds(profileId),
+          serviceClockOffsetSeconds: await service.serviceClockOffsetSeconds(profileId),
         })
       : fromProblem(usage.error);
   };
@@ -60,7 +60,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
   return {
     'profiles.list': async () => {
       const views: ProfileView[] = [];
-      for (const p of service.listProfiles()) views.push((await view(p.id))!);
+      for (const p of await service.listProfiles()) views.push((await view(p.id))!);
       return ok(views);
     },
     async 'profiles.testDraft'({ baseUrl, apiVersion, apiKey }) {
@@ -68,26 +68,26 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       return r.ok ? ok(r.value) : fromProblem(r.error);
     },
     async 'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
-      const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });
+      const created = await service.createProfile({ name, baseUrl, apiVersion, apiKey });
       if (created.ok) return viewOf(created.value.id);
       // A name already taken is a conflict; anything else (an address, a key store that refuses) a refusal.
-      const taken = service.listProfiles().some((p) => p.name === name.trim());
+      const taken = (await service.listProfiles()).some((p) => p.name === name.trim());
       return fromProblem(created.error, taken ? 'CONFLICT' : 'REFUSED');
     },
     async 'profiles.useSandbox'({ apiVersion }) {
       const url = await sandbox.ensure();
-      const existing = service
-        .listProfiles()
-        .find((p) => sandbox.profileIds().includes(p.id) && p.apiVersion === apiVersion);
+      const existing = (await service.listProfiles()).find(
+        (p) => sandbox.profileIds().includes(p.id) && p.apiVersion === apiVersion,
+      );
       if (existing) {
         if (existing.baseUrl !== url) await service.setProfileAddress(existing.id, url);
         return viewOf(existing.id);
       }
       const name = sandboxProfileName(
         apiVersion,
-        service.listProfiles().map((p) => p.name),
+        (await service.listProfiles()).map((p) => p.name),
       );
-      const created = service.createProfile({
+      const created = await service.createProfile({
         name,
         baseUrl: url,
         apiVersion,
@@ -95,7 +95,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
         isSandbox: true,
       });
       if (!created.ok) return fromProblem(created.error);
-      sandbox.adopt(created.value.id);
+      await sandbox.adopt(created.value.id);
       return viewOf(created.value.id);
     },
     'profiles.test': ({ profileId }) => test(profileId),

@@ -17,12 +17,12 @@ export const queueHandlers = (d: HostDeps): HandlersOf<typeof queueContract> => 
   };
   return {
     'queue.state': ({ profileId }) => queueState(profileId),
-    'queue.pause': ({ profileId }) => {
-      service.pauseSending(profileId);
+    'queue.pause': async ({ profileId }) => {
+      await service.pauseSending(profileId);
       return queueState(profileId);
     },
-    'queue.resume': ({ profileId }) => {
-      service.resumeSending(profileId);
+    'queue.resume': async ({ profileId }) => {
+      await service.resumeSending(profileId);
       return queueState(profileId);
     },
   };

@@ -6,6 +6,7 @@ import type { HostDeps } from './deps';
 
 export const sandboxHandlers = (d: HostDeps): HandlersOf<typeof sandboxContract> => ({
   'sandbox.state': () => ok(d.sandbox.state()),
-  'sandbox.setScenario': ({ scenario }) => ok(d.sandbox.setScenario(scenario)),
-  'sandbox.setMisbehaviours': ({ misbehaviours }) => ok(d.sandbox.setMisbehaviours(misbehaviours)),
+  'sandbox.setScenario': async ({ scenario }) => ok(await d.sandbox.setScenario(scenario)),
+  'sandbox.setMisbehaviours': async ({ misbehaviours }) =>
+    ok(await d.sandbox.setMisbehaviours(misbehaviours)),
 });

@@ -6,8 +6,8 @@ import type { HostDeps } from './deps';
 /** The engine's tuning (how often to poll, how much to send at once). */
 export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContract> => {
   const { service } = d;
-  const view = (): EngineSettings => {
-    const { poll, queue } = service.settings();
+  const view = async (): Promise<EngineSettings> => {
+    const { poll, queue } = await service.settings();
     return {
       firstPollSeconds: poll.firstPollAfterMs / 1000,
       pollIntervalSeconds: poll.intervalMs / 1000,
@@ -18,7 +18,7 @@ export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContrac
     };
   };
   return {
-    'settings.get': () => ok(view()),
+    'settings.get': async () => ok(await view()),
     async 'settings.save'(s) {
       const ms = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1000));
       const poll = Object.fromEntries(
@@ -35,9 +35,9 @@ export const settingsHandlers = (d: HostDeps): HandlersOf<typeof settingsContrac
           uploadsPerMinute: s.uploadsPerMinute,
         }).filter(([, v]) => v !== undefined),
       );
-      service.saveSettings({ poll, queue });
+      await service.saveSettings({ poll, queue });
       await service.restartEngine();
-      return ok(view());
+      return ok(await view());
     },
   };
 };

@@ -17,8 +17,8 @@ export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract>
   return {
     'studies.list': () => ok(service.studyViews(d.now(), d.sandbox.profileIds())),
     'studies.get': ({ studyId }) => one(studyId),
-    'studies.create'({ name, profileId, sessionIntervalDays }) {
-      const created = service.createStudy({ name, profileId });
+    async 'studies.create'({ name, profileId, sessionIntervalDays }) {
+      const created = await service.createStudy({ name, profileId });
       if (!created.ok) return fromProblem(created.error, 'CONFLICT');
       if (sessionIntervalDays !== undefined)
         service.setStudyFields(created.value.id, { sessionIntervalDays });

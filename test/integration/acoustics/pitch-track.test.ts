@@ -69,7 +69,7 @@ describe('the pitch track of the local measures', () => {
   }, 120_000);
 
   it('is replaced when the recording is measured again with another range', async () => {
-    svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
+    await svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
     await svc.measureStudy(1, { again: true, threads: 1 });
     const t = svc.localPitchTrack(id)!;
     expect(t.step).toBeCloseTo(0.25 / 100, 9);

@@ -115,7 +115,7 @@ describe('local measures of a study', () => {
   });
 
   it('measures again with another pitch range when asked, and records that range', async () => {
-    svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
+    await svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
     const report = await svc.measureStudy(1, { again: true });
     expect(report.measured).toBe(3);
     const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;

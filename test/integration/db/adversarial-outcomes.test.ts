@@ -87,14 +87,10 @@ it("a second upload answered with the first one's recording id is held as uncert
   const store = sqliteStore(db);
   const [a, b] = seed(db, 2) as [number, number];
   srv.answer(json(200, recordingV13));
-  expect(
-    await uploadOne(store, db, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 }),
-  ).toEqual({
+  expect(await uploadOne(store, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
     kind: 'accepted',
   });
-  expect(
-    await uploadOne(store, db, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 }),
-  ).toEqual({
+  expect(await uploadOne(store, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
     kind: 'uncertain',
   });
   expect(row(db, a)).toMatchObject({ upload_state: 'uploaded', recording_id: recordingV13.recording_id });
@@ -117,7 +113,7 @@ it('a rate limit that asks for a wait of years pauses sending for 15 minutes at 
     ),
   );
   const t = Date.now();
-  const out = await uploadOne(store, db, client(), queued(a), {
+  const out = await uploadOne(store, client(), queued(a), {
     now: () => t,
     firstPollAfterMs: 15_000,
   });
@@ -149,7 +145,7 @@ it('the same far-away Retry-After on a poll holds the poller back for 15 minutes
   );
   const pauses: number[] = [];
   const t = Date.now();
-  const res = await runPollStep(store, db, client(), {
+  const res = await runPollStep(store, client(), {
     profileId: 1,
     now: () => t,
     settings: clampPollSettings({}),

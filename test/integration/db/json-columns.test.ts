@@ -95,11 +95,11 @@ describe("the recordings' JSON columns, as the repositories read them", () => {
 
 describe('settings', () => {
   it('are read with the schema their owner gives, and a value of another shape names its key', async () => {
-    const db = studyWith({});
-    writeSetting(db, 'ids', [1, 2]);
-    expect(readSetting(db, 'ids', z.array(z.int()))).toEqual([1, 2]);
-    expect(readSetting(db, 'never written', z.string())).toBeNull();
-    writeSetting(db, 'name', 3);
-    expect(() => readSetting(db, 'name', z.string())).toThrow(/settings\.value of name/);
+    const store = sqliteStore(studyWith({}));
+    await writeSetting(store, 'ids', [1, 2]);
+    expect(await readSetting(store, 'ids', z.array(z.int()))).toEqual([1, 2]);
+    expect(await readSetting(store, 'never written', z.string())).toBeNull();
+    await writeSetting(store, 'name', 3);
+    await expect(readSetting(store, 'name', z.string())).rejects.toThrow(/settings\.value of name/);
   });
 });

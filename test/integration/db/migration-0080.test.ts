@@ -108,7 +108,6 @@ describe('migration 0080 (data quality)', () => {
     const raw = '{"status":"Processing","indicators":{"pd_score":250}}';
     await storeAnalysis(
       store,
-      db,
       '2026-01-01T00:01:00.000Z',
       1,
       analysis({
@@ -166,7 +165,6 @@ describe('migration 0080 (data quality)', () => {
 
     await storeAnalysis(
       store,
-      db,
       '2026-01-01T00:03:00.000Z',
       1,
       analysis({

@@ -45,7 +45,7 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
   }
   writeFileSync(join(dir, 'files', 'manifest.csv'), rows.join('\n'));
   const svc = openStudyService({ workspaceDir: join(dir, 'home') });
-  const { studyId, profileId } = createSandboxStudy(svc, sandbox, name);
+  const { studyId, profileId } = await createSandboxStudy(svc, sandbox, name);
   const plan = await svc.planImport({
     studyId,
     paths: [],
@@ -58,7 +58,7 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
-  svc.pauseSending(profileId); // the service's own runner sends nothing; the test's runner does
+  await svc.pauseSending(profileId); // the service's own runner sends nothing; the test's runner does
   await svc.startBatch(batchId);
   const dbPath = svc.workspace.dbPath;
   await svc.close();
@@ -79,7 +79,7 @@ const runnerFor = (
 ): QueueRunner => {
   const r = createQueueRunner({
     store: sqliteStore(db),
-    db,
+    dbPath: db.name,
     client,
     profileId: 1,
     onEvent: (e) => events.push(e),

@@ -98,7 +98,7 @@ describe('write-ahead upload protocol', () => {
 
   it('an accepted upload stores the receipt and starts polling each requested type', async () => {
     await beginUpload(store, AT, intent());
-    await recordAccepted(store, db, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
+    await recordAccepted(store, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
     expect(state()).toBe('uploaded');
     expect(db.prepare(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
       { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
@@ -159,16 +159,16 @@ describe('storing results', () => {
 
   beforeEach(async () => {
     await beginUpload(store, AT, intent());
-    await recordAccepted(store, db, AT, recId, receipt, ['wellbeing', 'parkinsons'], AT);
+    await recordAccepted(store, AT, recId, receipt, ['wellbeing', 'parkinsons'], AT);
   });
 
   it('completed types store their values; processing types only reschedule', async () => {
-    await storeAnalysis(store, db, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
+    await storeAnalysis(store, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
     expect(db.prepare(`SELECT type, state, polls, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
       { type: 'parkinsons', state: 'processing', polls: 1, next_poll_at: '2026-03-02T10:00:40Z' },
       { type: 'wellbeing', state: 'completed', polls: 1, next_poll_at: null },
     ]);
-    await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
+    await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
     expect(
       db
         .prepare(
@@ -182,9 +182,28 @@ describe('storing results', () => {
     ]);
   });
 
+  it("an answer's data-quality flags are written in its transaction: kept with it, or undone with it", async () => {
+    const flagged = () =>
+      db.prepare(`SELECT origin, analysis_type, code FROM data_quality_flags WHERE origin = 'poll'`).all();
+    const answer = (): RecordingAnalysis => ({
+      ...result('processing'),
+      flags: [dqFlag('number_expected', 'metadata.duration', 'x', 'a number', [])],
+    });
+    await expect(
+      store.transaction(async (tx) => {
+        await storeAnalysis(tx, AT, recId, answer(), '2026-03-02T10:00:40Z');
+        throw new Error('the verdict could not be written');
+      }),
+    ).rejects.toThrow('the verdict could not be written');
+    expect(flagged()).toEqual([]);
+    expect(db.prepare(`SELECT sum(polls) AS n FROM analyses`).get()).toEqual({ n: 0 });
+    await store.transaction((tx) => storeAnalysis(tx, AT, recId, answer(), '2026-03-02T10:00:40Z'));
+    expect(flagged()).toEqual([{ origin: 'poll', analysis_type: null, code: 'number_expected' }]);
+  });
+
   it('a final state is never overwritten by a later poll', async () => {
-    await storeAnalysis(store, db, AT, recId, result('error'), null);
-    await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17 }), null);
+    await storeAnalysis(store, AT, recId, result('error'), null);
+    await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17 }), null);
     expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({
       state: 'error',
     });
@@ -218,33 +237,33 @@ describe('storing results', () => {
       db.prepare(`SELECT value_num, value_text FROM measure_values WHERE measure_key = 'pd_hnr'`).get();
 
     it('a garbled answer followed by a clean one: the clean one is the result', async () => {
-      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
       expect(parkinsons()).toEqual({ state: 'processing', next_poll_at: NEXT, confirmations: 1 });
       expect(hnr()).toBeUndefined();
-      await storeAnalysis(store, db, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
+      await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', next_poll_at: null });
       expect(hnr()).toEqual({ value_num: 17, value_text: null });
     });
 
     it('the same odd answer twice is the service speaking: kept as received, with its flag', async () => {
-      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
-      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
+      await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 1 });
       expect(hnr()).toEqual({ value_num: null, value_text: '17x' });
     });
 
     it(`odd answers that keep changing: after ${MAX_CONFIRMATIONS} the latest is kept, never discarded`, async () => {
       for (let i = 0; i < MAX_CONFIRMATIONS; i++) {
-        await storeAnalysis(store, db, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
+        await storeAnalysis(store, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
         expect(parkinsons().state).toBe('processing');
       }
-      await storeAnalysis(store, db, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
+      await storeAnalysis(store, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: MAX_CONFIRMATIONS });
       expect(hnr()).toEqual({ value_num: null, value_text: 'last' });
     });
 
     it('with no further poll scheduled, an odd answer is final at once', async () => {
-      await storeAnalysis(store, db, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
+      await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
       expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 0 });
     });
   });

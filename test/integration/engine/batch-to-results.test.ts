@@ -128,13 +128,13 @@ const importBatch = async () => {
 const drive = async () => {
   const bucket = createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now);
   for (let step = 0; step < 400; step++) {
-    await runUploadStep(store, db, client, {
+    await runUploadStep(store, client, {
       profileId: 1,
       concurrency: 4,
       now,
       firstPollAfterMs: settings.firstPollAfterMs,
     });
-    await runPollStep(store, db, client, {
+    await runPollStep(store, client, {
       profileId: 1,
       now,
       settings,

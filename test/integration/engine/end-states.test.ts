@@ -82,7 +82,6 @@ const accept = async (recordingId: number, serviceSkewMs: number) => {
   db.prepare(`UPDATE recordings SET upload_state = 'uploading' WHERE id = ?`).run(recordingId);
   await recordAccepted(
     store,
-    db,
     iso(clock),
     recordingId,
     {
@@ -107,7 +106,7 @@ const accept = async (recordingId: number, serviceSkewMs: number) => {
 };
 
 const pollOnce = async () =>
-  await runPollStep(store, db, client, {
+  await runPollStep(store, client, {
     profileId: 1,
     now,
     settings,
@@ -206,7 +205,7 @@ describe('no duplicate accounts', () => {
   it('accounts are created only for participants with a file to upload', async () => {
     addParticipant(1, null, 2);
     addParticipant(2, null, 0);
-    const r = await createMissingAccounts(store, db, client, 1, { now });
+    const r = await createMissingAccounts(store, client, 1, { now });
     expect(r.created.map((c) => c.code)).toEqual(['P1']);
     expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
   });
@@ -219,10 +218,10 @@ describe('no duplicate accounts', () => {
         client.calls.push({ at: now(), endpoint: 'createAccount' });
         return err(unknown(kind));
       };
-      const first = await createMissingAccounts(store, db, client, 1, { now });
+      const first = await createMissingAccounts(store, client, 1, { now });
       expect(first).toMatchObject({ created: [], failed: [], uncertain: [{ code: 'P1' }] });
       // Asking again (another import, another click) sends nothing for it.
-      await createMissingAccounts(store, db, client, 1, { now });
+      await createMissingAccounts(store, client, 1, { now });
       expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
       const [row] = await uncertainAccountRows(store, 1);
       expect(row!.uncertainty).toMatchObject({
@@ -238,12 +237,12 @@ describe('no duplicate accounts', () => {
     const [, , three] = [addParticipant(1, null, 1), addParticipant(2, null, 1), addParticipant(3, null, 1)];
     const real = client.createAccount;
     client.createAccount = async () => err(unknown('Timeout'));
-    await createMissingAccounts(store, db, client, 1, { now });
+    await createMissingAccounts(store, client, 1, { now });
     expect((await uncertainAccountRows(store, 1)).map((r) => r.code)).toEqual(['P1', 'P2', 'P3']);
     client.createAccount = real;
 
     expect(await resolveUncertainAccount(store, 1, 'retry', iso(clock))).toBe(true);
-    expect((await createMissingAccounts(store, db, client, 1, { now })).created.map((c) => c.code)).toEqual([
+    expect((await createMissingAccounts(store, client, 1, { now })).created.map((c) => c.code)).toEqual([
       'P1',
     ]);
 
@@ -257,14 +256,14 @@ describe('no duplicate accounts', () => {
     });
     expect(await recordingStateCounts(store, 1)).toEqual({ cancelled: 1, queued: 2 });
     // Left alone: never asked again on its own.
-    await createMissingAccounts(store, db, client, 1, { now });
+    await createMissingAccounts(store, client, 1, { now });
     expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
   });
 
   it('a request left open by a process that stopped becomes uncertain, not repeated', async () => {
     addParticipant(1, null, 1);
     db.prepare(`UPDATE participants SET account_requested_at = ? WHERE id = 1`).run(iso(T0 - 3_600_000));
-    const r = await createMissingAccounts(store, db, client, 1, { now });
+    const r = await createMissingAccounts(store, client, 1, { now });
     expect(r.created).toEqual([]);
     expect(await uncertainAccountRows(store, 1)).toHaveLength(1);
     expect(client.calls).toHaveLength(0);
@@ -275,9 +274,9 @@ describe('no duplicate accounts', () => {
     const real = client.createAccount;
     client.createAccount = async () =>
       err({ ...apiError('RateLimited', 'createAccount', { status: 429 }), outcomeUnknown: false });
-    expect((await createMissingAccounts(store, db, client, 1, { now })).failed).toHaveLength(1);
+    expect((await createMissingAccounts(store, client, 1, { now })).failed).toHaveLength(1);
     client.createAccount = real;
-    expect((await createMissingAccounts(store, db, client, 1, { now })).created).toHaveLength(1);
+    expect((await createMissingAccounts(store, client, 1, { now })).created).toHaveLength(1);
   });
 });
 

@@ -43,7 +43,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
 
   // The researcher's part, in this process: import, confirm accounts, start; then the engine runs elsewhere.
   const svc = openStudyService({ workspaceDir: home });
-  const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Kill test');
+  const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Kill test');
   const plan = await svc.planImport({
     studyId: studyId,
     paths: [],
@@ -56,7 +56,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
   if (!plan.ok) throw new Error(plan.error.message);
   const { batchId } = await svc.commitImport(plan.value);
   await svc.createAccounts(studyId);
-  svc.pauseSending(profileId); // nothing is sent from this process…
+  await svc.pauseSending(profileId); // nothing is sent from this process…
   await svc.startBatch(batchId);
   await svc.close();
   const db = openStudyDb(join(home, 'voicescope.sqlite')).db;

@@ -42,7 +42,7 @@ beforeAll(async () => {
     idleRecheckMs: 200,
     onEvent: (e) => events.push(e),
   });
-  const profile = svc.createProfile({
+  const profile = await svc.createProfile({
     name: 'sandbox',
     baseUrl: sandbox.url,
     apiVersion: 'v1.3',
@@ -50,7 +50,7 @@ beforeAll(async () => {
     isSandbox: true,
   });
   if (!profile.ok) throw new Error(profile.error.message);
-  const study = svc.createStudy({ name: 'Weekly speech', profileId: profile.value.id });
+  const study = await svc.createStudy({ name: 'Weekly speech', profileId: profile.value.id });
   if (!study.ok) throw new Error(study.error.message);
   const planned = await svc.planImport({
     studyId: study.value.id,

@@ -56,7 +56,7 @@ beforeAll(async () => {
         polledRecordingId: POLLED,
       });
       if (!read.ok) throw new Error(`a loose answer was unreadable: ${read.error.detail}`);
-      await storeAnalysis(store, db, at, id, read.value, null);
+      await storeAnalysis(store, at, id, read.value, null);
       sent.set(id, { version, answer });
     }
   }

@@ -33,7 +33,7 @@ const kinds = (svc: StudyService) =>
 describe('key changes are audited', () => {
   it('added, replaced and removed, with where the key is kept and never the key', async () => {
     const { svc, home } = service();
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -47,7 +47,7 @@ describe('key changes are audited', () => {
     expect(kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
     expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({ profileId: p.value.id, subject: 'Lab' });
     expect(readdirSync(join(home, 'keys'))).toEqual([]);
-    const env = svc.createProfile({
+    const env = await svc.createProfile({
       name: 'Server',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -77,7 +77,7 @@ describe('key changes are audited', () => {
       },
     };
     const { svc } = service(vault);
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -94,15 +94,15 @@ describe('key changes are audited', () => {
       },
     });
     expect(stored.get(`profile-${p.value.id}`)).toBe(KEY);
-    expect(svc.listProfiles()[0]!.keyRef).toBe(`safe-storage:${p.value.id}`);
-    const created = svc.createProfile({
+    expect((await svc.listProfiles())[0]!.keyRef).toBe(`safe-storage:${p.value.id}`);
+    const created = await svc.createProfile({
       name: 'Second',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
       apiKey: KEY,
     });
     expect(created.ok).toBe(false);
-    expect(svc.listProfiles().map((x) => x.name)).toEqual(['Lab']);
+    expect((await svc.listProfiles()).map((x) => x.name)).toEqual(['Lab']);
     expect(kinds(svc)).toEqual(['key_added:safe-storage']);
   });
 });
@@ -110,7 +110,7 @@ describe('key changes are audited', () => {
 describe('the audit log checks its own chain (audit.verify, the Privacy page)', () => {
   it('holds after key changes; names the first altered entry, in words, when one is changed', async () => {
     const { svc } = service();
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',

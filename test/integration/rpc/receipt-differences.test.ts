@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
 import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from './seed';
 
@@ -32,7 +33,7 @@ describe('batches.receiptDifferences', () => {
       session: 'week 1',
     });
     const other = seedRecording(t.db, s, p, { recordedAt: daysAgo(2) });
-    replaceFlags(t.db, daysAgo(0), r, 'receipt_check', null, [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'receipt_check', null, [
       dqFlag('receipt_account_differs', 'account_id', 'acc-other', 'acc-sent, the account it was sent for'),
       dqFlag(
         'receipt_sample_rate_differs',
@@ -41,14 +42,14 @@ describe('batches.receiptDifferences', () => {
         '16000 Hz, as read on the workstation',
       ),
     ]);
-    replaceFlags(t.db, daysAgo(0), r, 'receipt', null, [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'receipt', null, [
       dqFlag('negative_value', 'metadata.audio_size_bytes', -1, 'zero or more bytes'),
     ]);
     // Not receipt differences: an analysis answer's flag, and another batch's receipt.
-    replaceFlags(t.db, daysAgo(0), r, 'poll', 'parkinsons', [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'poll', 'parkinsons', [
       dqFlag('score_out_of_range', 'insights.parkinsons.score', 250, '0 to 100', ['pd_risk_score']),
     ]);
-    replaceFlags(t.db, daysAgo(0), other, 'receipt_check', null, [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), other, 'receipt_check', null, [
       dqFlag('receipt_format_differs', 'metadata.format', 'mp3', 'wav'),
     ]);
 

@@ -121,7 +121,6 @@ export const storeValues = (
 ) =>
   storeAnalysis(
     sqliteStore(db),
-    db,
     daysAgo(0),
     recordingId,
     {

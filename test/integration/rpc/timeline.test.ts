@@ -10,6 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
 import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { saveMeasurement } from '../../../main/db/repos/local-measures.repo';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
@@ -235,13 +236,13 @@ describe('timeline.participant', () => {
       await storeValues(t.db, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
       ids.push(r);
     }
-    replaceFlags(t.db, daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
       dqFlag('score_out_of_range', 'insights.clarity.score', 101, 'a whole number from 0 to 100', [
         'cc_clarity',
       ]),
     ]);
     // A flag of the receipt names no measure: it marks no point.
-    replaceFlags(t.db, daysAgo(0), ids[2]!, 'receipt_check', null, [
+    await replaceFlags(sqliteStore(t.db), daysAgo(0), ids[2]!, 'receipt_check', null, [
       dqFlag(
         'receipt_duration_differs',
         'metadata.audio_duration_seconds',

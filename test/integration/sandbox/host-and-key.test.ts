@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { hostRefusal, startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { createBuiltinSandbox, type BuiltinSandbox } from '../../../main/sandbox/builtin-sandbox';
@@ -91,32 +92,32 @@ describe('the built-in sandbox', () => {
     });
     return { dir, keysDir, db, keys: createKeyStore({ keysDir }) };
   };
-  const open = (w: ReturnType<typeof workspace>): BuiltinSandbox => {
-    const b = createBuiltinSandbox(w.db, w.dir, { keys: w.keys, scenario: 'fast' });
+  const open = async (w: ReturnType<typeof workspace>): Promise<BuiltinSandbox> => {
+    const b = await createBuiltinSandbox(sqliteStore(w.db), w.dir, { keys: w.keys, scenario: 'fast' });
     cleanup.push(() => b.close());
     return b;
   };
 
   it('listens on the loopback address only', async () => {
-    const b = open(workspace());
+    const b = await open(workspace());
     expect(await b.ensure()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('uses a random key, made once per workspace, kept in its key store (0600), never the demo key', async () => {
     const w = workspace();
-    const first = open(w);
+    const first = await open(w);
     expect(first.apiKey).not.toBe(DEMO_API_KEY);
     expect(first.apiKey.length).toBeGreaterThanOrEqual(40);
     await first.close();
-    expect(open(w).apiKey).toBe(first.apiKey);
+    expect((await open(w)).apiKey).toBe(first.apiKey);
     const file = join(w.keysDir, 'profile-builtin-sandbox.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(w.keys.load('key-file:builtin-sandbox')).toEqual({ ok: true, value: first.apiKey });
-    expect(open(workspace()).apiKey).not.toBe(first.apiKey);
+    expect((await open(workspace())).apiKey).not.toBe(first.apiKey);
   });
 
   it('opens with its own key only (an earlier state file with the fixed demo key is taken over)', async () => {
-    const b = open(workspace());
+    const b = await open(workspace());
     const url = await b.ensure();
     const usage = (key: string) =>
       fetch(`${url}/v1.3/usage/recordings`, { headers: { Authorization: `Bearer ${key}` } }).then(
@@ -128,13 +129,16 @@ describe('the built-in sandbox', () => {
 
   it('keeps the researcher\'s misbehaviours across launches, and "loose" switches them all on', async () => {
     const w = workspace();
-    const b = open(w);
+    const b = await open(w);
     await b.ensure();
-    expect(b.setMisbehaviours(['skewed_clock', 'nulls']).misbehaviours).toEqual(['skewed_clock', 'nulls']);
+    expect((await b.setMisbehaviours(['skewed_clock', 'nulls'])).misbehaviours).toEqual([
+      'skewed_clock',
+      'nulls',
+    ]);
     await b.close();
-    const again = open(w);
+    const again = await open(w);
     await again.ensure();
     expect(again.state().misbehaviours).toEqual(['skewed_clock', 'nulls']);
-    expect(again.setScenario('loose').misbehaviours).toHaveLength(11);
+    expect((await again.setScenario('loose')).misbehaviours).toHaveLength(11);
   });
 });

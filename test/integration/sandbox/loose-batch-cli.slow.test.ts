@@ -108,7 +108,7 @@ describe('a batch of 50 recordings against a loose service, through the command 
     expect((await run(['study', 'create', '--name', 'Loose', '--profile', 'loose', '--json'])).code).toBe(0);
     // The command line has no option for the timeout; the window's settings are the same store.
     const svc = openStudyService({ workspaceDir: home });
-    svc.saveSettings({
+    await svc.saveSettings({
       poll: {
         firstPollAfterMs: 5_000,
         intervalMs: 5_000,

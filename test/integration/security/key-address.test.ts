@@ -61,7 +61,7 @@ const profileAtListener = async (name: string) => {
     apiVersion: 'v1.3',
     apiKey: KEY,
   });
-  setProfileBaseUrl(t.db, p.id, recorder.url);
+  await setProfileBaseUrl(t.host.service.store, p.id, recorder.url);
   return p.id;
 };
 
@@ -110,7 +110,9 @@ describe('no key reaches a plain-http address that is not this computer by name'
     });
     const moved = await t.host.service.setProfileAddress(p.id, recorder.url);
     expect(moved).toMatchObject({ ok: false, error: { message: expect.stringMatching(/must use https/) } });
-    expect(t.host.service.listProfiles().find((x) => x.id === p.id)?.baseUrl).toBe('https://api.example.org');
+    expect((await t.host.service.listProfiles()).find((x) => x.id === p.id)?.baseUrl).toBe(
+      'https://api.example.org',
+    );
   });
 
   it('profiles.test on a stored profile at the address sends no key', async () => {

@@ -359,7 +359,7 @@ describe.each(VERSIONS)('API %s', (version) => {
               getAnalysis: async (id, t) => (res = await client.getAnalysis(id, t)),
             };
             const now = Date.now;
-            await runPollStep(sqliteStore(db), db, spy, {
+            await runPollStep(sqliteStore(db), spy, {
               profileId: 1,
               now,
               settings: clampPollSettings({}),
@@ -461,7 +461,6 @@ describe.each(VERSIONS)('API %s', (version) => {
             const spy: ApiClient = { ...client, upload: async (r) => (out = await client.upload(r)) };
             const step: UploadOneOutcome = await uploadOne(
               sqliteStore(db),
-              db,
               spy,
               {
                 id: recId,

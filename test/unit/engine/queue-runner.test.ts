@@ -74,7 +74,7 @@ describe('the polling lane', () => {
   it('keeps 1,000 waiting recordings within the global budget and every recording at least 5 s apart', async () => {
     seed({ processing: 1_000, queued: 0 });
     const client = createFakeClient(Date.now);
-    const runner = createQueueRunner({ store, db, client, profileId: 1, random: () => 0.5 });
+    const runner = createQueueRunner({ store, client, profileId: 1, random: () => 0.5 });
     await runner.start();
     const minutes = 10;
     await vi.advanceTimersByTimeAsync(minutes * 60_000);
@@ -104,7 +104,6 @@ describe('the polling lane', () => {
     client.completeAfterMs = 40_000;
     const runner = createQueueRunner({
       store,
-      db,
       client,
       profileId: 1,
       random: () => 0.5,
@@ -131,7 +130,6 @@ describe('the upload lane', () => {
     const events: string[] = [];
     const runner = createQueueRunner({
       store,
-      db,
       client,
       profileId: 1,
       openAudio,
@@ -164,7 +162,6 @@ describe('the upload lane', () => {
     const client = createFakeClient(Date.now);
     const runner = createQueueRunner({
       store,
-      db,
       client,
       profileId: 1,
       openAudio,
@@ -182,12 +179,12 @@ describe('the upload lane', () => {
     seed({ processing: 0, queued: 3 });
     const client = createFakeClient(Date.now);
     client.uploadScript.push(unauthorized());
-    const first = createQueueRunner({ store, db, client, profileId: 1, openAudio });
+    const first = createQueueRunner({ store, client, profileId: 1, openAudio });
     await first.start();
     await vi.advanceTimersByTimeAsync(30_000);
     await first.stop();
     expect(first.state().pause?.error?.kind).toBe('Unauthorized');
-    const second = createQueueRunner({ store, db, client, profileId: 1, openAudio });
+    const second = createQueueRunner({ store, client, profileId: 1, openAudio });
     await second.start();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(client.calls.filter((c) => c.endpoint === 'upload')).toHaveLength(1);
