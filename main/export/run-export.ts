@@ -25,7 +25,7 @@ import {
 import { err, ok, type Result } from '../../shared/result';
 import { ANALYSIS_STATES } from '../../shared/states';
 import { schemaVersion } from '../db/migrate';
-import { appendAudit } from '../db/repos/audit.repo';
+import { appendAuditAlone } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
 import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
 import { dataPackageJson } from './datapackage';
@@ -655,8 +655,8 @@ const writeDescriptions = async (
  * Every export, from the window, the command line or a script, leaves an entry in the audit log:
  * what was exported in counts and plain words, never codes or paths.
  */
-const auditExport = (db: Db, d: DescribeInputs, files: number) =>
-  appendAudit(db, {
+const auditExport = (store: Store, d: DescribeInputs, files: number) =>
+  appendAuditAlone(store, {
     at: d.exportedAt,
     kind: 'export_written',
     studyId: d.study.id,
@@ -836,7 +836,7 @@ export const runExport = async (
     const target = join(o.outDir, folderName);
     await rename(left.tmp!, target);
     left.tmp = null;
-    auditExport(source.db, described, written.length);
+    await auditExport(source.store, described, written.length);
     progress('done');
     return ok(reportOf(described, target, folderName, written));
   } catch (e) {

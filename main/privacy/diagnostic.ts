@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open';
 import { appendAudit } from '../db/repos/audit.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import type { Store } from '../db/store/types';
 
 const KEY = 'privacy_diagnostic';
 const StoredDiagnostic = z.object({ on: z.boolean(), since: z.string().nullable() }).partial();
@@ -22,13 +23,22 @@ export const readDiagnostic = (db: Db): DiagnosticMode => {
   return { on: v?.on === true, since: typeof v?.since === 'string' ? v.since : null };
 };
 
-export const setDiagnostic = (db: Db, on: boolean, at: string): DiagnosticMode => {
+/** `db` is the store's SQLite connection, for the settings (their repository does not take the store yet). */
+export const setDiagnostic = async (
+  store: Store,
+  db: Db,
+  on: boolean,
+  at: string,
+): Promise<DiagnosticMode> => {
   const was = readDiagnostic(db);
   if (was.on === on) return was;
   const next = { on, since: at };
-  db.transaction(() => {
-    writeSetting(db, KEY, next);
-    appendAudit(db, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
-  })();
+  await store.transaction(
+    async (tx) => {
+      writeSetting(db, KEY, next);
+      await appendAudit(tx, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
+    },
+    { repeatable: true },
+  );
   return next;
 };

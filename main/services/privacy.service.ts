@@ -19,12 +19,12 @@ import type { ServiceContext } from './service-context';
 export interface PrivacyService {
   diagnosticMode(): DiagnosticMode;
   /** Switches diagnostic mode (written to the audit log when it changes). */
-  setDiagnosticMode(on: boolean, at: string): DiagnosticMode;
-  auditPage(offset: number, limit: number): { rows: AuditRow[]; total: number };
+  setDiagnosticMode(on: boolean, at: string): Promise<DiagnosticMode>;
+  auditPage(offset: number, limit: number): Promise<{ rows: AuditRow[]; total: number }>;
   /** Walks the audit log's hash chain; names the first entry that does not fit. */
-  verifyAudit(): AuditChainCheck;
+  verifyAudit(): Promise<AuditChainCheck>;
   /** What the workspace holds for the study; null when there is no such study. */
-  studyDataSummary(studyId: number): StudyDataSummary | null;
+  studyDataSummary(studyId: number): Promise<StudyDataSummary | null>;
   /** Archives the study (into the workspace's archives folder unless `outDir` is given), with the engine's tuning. */
   archiveStudy(o: {
     studyId: number;
@@ -37,7 +37,7 @@ export interface PrivacyService {
     studyId: number;
     confirmName: string;
     now: () => number;
-  }): Result<DeleteReport, StudyDataProblem>;
+  }): Promise<Result<DeleteReport, StudyDataProblem>>;
 }
 
 export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyService => {
@@ -45,12 +45,12 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
   const dir = ctx.workspace.dir;
   return {
     diagnosticMode: () => readDiagnostic(db),
-    setDiagnosticMode: (on, at) => setDiagnostic(db, on, at),
-    auditPage: (offset, limit) => auditPage(db, offset, limit),
-    verifyAudit: () => verifyAuditChain(db),
-    studyDataSummary: (studyId) => studyDataSummary(db, dir, studyId),
+    setDiagnosticMode: (on, at) => setDiagnostic(ctx.store, db, on, at),
+    auditPage: (offset, limit) => auditPage(ctx.store, offset, limit),
+    verifyAudit: () => ctx.store.snapshot((q) => verifyAuditChain(q)),
+    studyDataSummary: (studyId) => studyDataSummary(ctx.store, db, dir, studyId),
     archiveStudy: (o) =>
-      archiveStudy(db, {
+      archiveStudy(ctx.store, db, {
         studyId: o.studyId,
         workspaceDir: dir,
         ...(o.outDir !== undefined ? { outDir: o.outDir } : {}),
@@ -58,8 +58,8 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
         engineSettings: engine.service.settings(),
         now: o.now,
       }),
-    deleteStudy(o) {
-      const r = deleteStudy(db, { ...o, workspaceDir: dir });
+    async deleteStudy(o) {
+      const r = await deleteStudy(ctx.store, db, { ...o, workspaceDir: dir });
       if (r.ok) engine.service.wake();
       return r;
     },

@@ -20,6 +20,7 @@ import {
   studyCountOfProfile,
   type ProfileRow,
 } from '../db/repos/profiles.repo';
+import type { Queryable } from '../db/store/types';
 import type { Engine } from './engine.service';
 import { keyAddressProblem, keyedClient } from './key-address';
 import { fromApi, problem, type ServiceContext, type ServiceProblem } from './service-context';
@@ -41,7 +42,7 @@ export interface ProfilesService {
     apiKey?: string;
     keyEnv?: string;
     isSandbox?: boolean;
-  }): Result<ProfileSummary, ServiceProblem>;
+  }): Promise<Result<ProfileSummary, ServiceProblem>>;
   listProfiles(): ProfileSummary[];
   /** How many studies use the profile. */
   profileStudyCount(profileId: number): number;
@@ -61,6 +62,12 @@ export interface ProfilesService {
   testProfile(profileId: number): Promise<Result<Usage, ServiceProblem>>;
   /** The service's clock minus this computer's, in whole seconds, as its latest answer said; null if unknown. */
   serviceClockOffsetSeconds(profileId: number): number | null;
+}
+
+/** A key change to audit: what happened and where the key is (only its storage kind is written). */
+interface KeyAudit {
+  readonly kind: 'key_added' | 'key_replaced' | 'key_removed';
+  readonly ref: string | null;
 }
 
 const toProfile = (r: ProfileRow): ProfileSummary => ({
@@ -94,12 +101,22 @@ export const profilesService = (
       );
     }
   };
+  /** The profile's key reference set and the change audited, in one transaction. */
+  const setKeyRefAudited = (profileId: number, ref: string | null, audit: KeyAudit | null) =>
+    ctx.store.transaction(
+      async (tx) => {
+        setProfileKeyRef(db, profileId, ref);
+        if (audit) await auditKey(tx, profileId, audit.kind, audit.ref);
+      },
+      { repeatable: true },
+    );
   const auditKey = (
+    tx: Queryable,
     profileId: number,
     kind: 'key_added' | 'key_replaced' | 'key_removed',
     ref: string | null,
   ) =>
-    appendAudit(db, {
+    appendAudit(tx, {
       at: iso(),
       kind,
       profileId,
@@ -108,7 +125,7 @@ export const profilesService = (
     });
 
   return {
-    createProfile(p) {
+    async createProfile(p) {
       const name = p.name.trim();
       if (!name)
         return err(problem('The profile needs a name.', 'Give it a name such as "Lab account (v1.3)".'));
@@ -129,8 +146,7 @@ export const profilesService = (
         return stored;
       }
       const ref = stored.value;
-      setProfileKeyRef(db, id, ref);
-      if (ref !== null) auditKey(id, 'key_added', ref);
+      await setKeyRefAudited(id, ref, ref === null ? null : { kind: 'key_added', ref });
       return ok(toProfile(profileById(db, id)!));
     },
     listProfiles: () => allProfiles(db).map(toProfile),
@@ -148,13 +164,16 @@ export const profilesService = (
       const ref = stored.value;
       // The old key goes after the new one is stored (same place: the new one has overwritten it already).
       if (p.key_ref !== null && p.key_ref !== ref) keys.remove(p.key_ref);
-      setProfileKeyRef(db, profileId, ref);
-      if (ref !== null || p.key_ref !== null)
-        auditKey(
-          profileId,
-          ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced',
-          ref ?? p.key_ref,
-        );
+      await setKeyRefAudited(
+        profileId,
+        ref,
+        ref === null && p.key_ref === null
+          ? null
+          : {
+              kind: ref === null ? 'key_removed' : p.key_ref === null ? 'key_added' : 'key_replaced',
+              ref: ref ?? p.key_ref,
+            },
+      );
       if (hadRunner && ref !== null) engine.ensureRunner(profileId);
       return ok(toProfile(profileById(db, profileId)!));
     },

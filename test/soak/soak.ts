@@ -119,7 +119,7 @@ for (let i = 0; i < UPLOADS; i++) {
 writeFileSync(join(files, 'manifest.csv'), rows.join('\n'));
 
 const svc = openStudyService({ workspaceDir: home });
-const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Soak');
+const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Soak');
 const plan = await svc.planImport({
   studyId,
   paths: [],

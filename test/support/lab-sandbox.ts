@@ -31,12 +31,12 @@ export const startLabSandbox = (
 };
 
 /** A sandbox profile and a study on it, in the given service; returns the study and profile ids. */
-export const createSandboxStudy = (
+export const createSandboxStudy = async (
   svc: StudyService,
   sandbox: Sandbox,
   name: string,
-): { studyId: number; profileId: number } => {
-  const profile = svc.createProfile({
+): Promise<{ studyId: number; profileId: number }> => {
+  const profile = await svc.createProfile({
     name: 'sandbox',
     baseUrl: sandbox.url,
     apiVersion: 'v1.3',

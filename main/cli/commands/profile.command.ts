@@ -12,7 +12,7 @@ import {
 } from '../command';
 import { reportProblem, resolveProfile } from '../lookup';
 
-const add = ({ svc, out, values: v }: CommandContext): number => {
+const add = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const api = need(v.api, 'api');
   if (api !== 'v1.3' && api !== 'v1.2') throw new UsageError('--api must be v1.3 or v1.2.');
   let apiKey: string | undefined;
@@ -21,7 +21,7 @@ const add = ({ svc, out, values: v }: CommandContext): number => {
     throw new UsageError(
       'Give the API key with --key-env <VARIABLE> or --key-stdin (it is never taken on the command line, where other users could see it).',
     );
-  const r = svc.createProfile({
+  const r = await svc.createProfile({
     name: need(v.name, 'name'),
     baseUrl: need(v.url, 'url'),
     apiVersion: api as ApiVersion,

@@ -19,8 +19,8 @@ export const privacyHandlers = (d: HostDeps): HandlersOf<typeof privacyContract>
   });
   return {
     'privacy.settings': () => ok(settings()),
-    'privacy.setDiagnostic'({ on }) {
-      service.setDiagnosticMode(on, new Date(d.now()).toISOString());
+    async 'privacy.setDiagnostic'({ on }) {
+      await service.setDiagnosticMode(on, new Date(d.now()).toISOString());
       return ok(settings());
     },
   };

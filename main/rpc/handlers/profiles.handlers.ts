@@ -68,7 +68,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
       return r.ok ? ok(r.value) : fromProblem(r.error);
     },
     async 'profiles.create'({ name, baseUrl, apiVersion, apiKey }) {
-      const created = service.createProfile({ name, baseUrl, apiVersion, apiKey });
+      const created = await service.createProfile({ name, baseUrl, apiVersion, apiKey });
       if (created.ok) return viewOf(created.value.id);
       // A name already taken is a conflict; anything else (an address, a key store that refuses) a refusal.
       const taken = service.listProfiles().some((p) => p.name === name.trim());
@@ -87,7 +87,7 @@ export const profilesHandlers = (d: HostDeps): HandlersOf<typeof profilesContrac
         apiVersion,
         service.listProfiles().map((p) => p.name),
       );
-      const created = service.createProfile({
+      const created = await service.createProfile({
         name,
         baseUrl: url,
         apiVersion,

@@ -45,7 +45,7 @@ const prepare = async (name: string, sandbox: Sandbox): Promise<string> => {
   }
   writeFileSync(join(dir, 'files', 'manifest.csv'), rows.join('\n'));
   const svc = openStudyService({ workspaceDir: join(dir, 'home') });
-  const { studyId, profileId } = createSandboxStudy(svc, sandbox, name);
+  const { studyId, profileId } = await createSandboxStudy(svc, sandbox, name);
   const plan = await svc.planImport({
     studyId,
     paths: [],

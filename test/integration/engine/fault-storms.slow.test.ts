@@ -52,7 +52,7 @@ it('survives 429 storms, 5xx bursts, timeouts and schema-breaking answers withou
     idleRecheckMs: 100,
     onEvent: (e) => events.push(e),
   });
-  const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Storm');
+  const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Storm');
   const plan = await svc.planImport({
     studyId: studyId,
     paths: [],

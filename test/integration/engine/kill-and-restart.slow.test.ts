@@ -43,7 +43,7 @@ it(`survives ${KILLS} SIGKILLs at random points: no double upload, no lost resul
 
   // The researcher's part, in this process: import, confirm accounts, start; then the engine runs elsewhere.
   const svc = openStudyService({ workspaceDir: home });
-  const { studyId, profileId } = createSandboxStudy(svc, sandbox, 'Kill test');
+  const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Kill test');
   const plan = await svc.planImport({
     studyId: studyId,
     paths: [],

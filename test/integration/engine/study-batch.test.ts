@@ -42,7 +42,7 @@ beforeAll(async () => {
     idleRecheckMs: 200,
     onEvent: (e) => events.push(e),
   });
-  const profile = svc.createProfile({
+  const profile = await svc.createProfile({
     name: 'sandbox',
     baseUrl: sandbox.url,
     apiVersion: 'v1.3',

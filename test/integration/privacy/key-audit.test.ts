@@ -27,13 +27,13 @@ afterEach(async () => {
   }
 });
 
-const kinds = (svc: StudyService) =>
-  auditPage(svc.db, 0, 50).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
+const kinds = async (svc: StudyService) =>
+  (await auditPage(svc.store, 0, 50)).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
 
 describe('key changes are audited', () => {
   it('added, replaced and removed, with where the key is kept and never the key', async () => {
     const { svc, home } = service();
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -44,17 +44,20 @@ describe('key changes are audited', () => {
     expect((await svc.setProfileKey(p.value.id, `${KEY}-new`)).ok).toBe(true);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true); // nothing to remove: nothing audited
-    expect(kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
-    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({ profileId: p.value.id, subject: 'Lab' });
+    expect(await kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
+    expect((await auditPage(svc.store, 0, 1)).rows[0]).toMatchObject({
+      profileId: p.value.id,
+      subject: 'Lab',
+    });
     expect(readdirSync(join(home, 'keys'))).toEqual([]);
-    const env = svc.createProfile({
+    const env = await svc.createProfile({
       name: 'Server',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
       keyEnv: 'LAB_KEY',
     });
     expect(env.ok).toBe(true);
-    expect(kinds(svc)[0]).toBe('key_added:env');
+    expect((await kinds(svc))[0]).toBe('key_added:env');
     expect(readFileSync(svc.workspace.dbPath).includes(Buffer.from(KEY))).toBe(false);
   });
 
@@ -77,7 +80,7 @@ describe('key changes are audited', () => {
       },
     };
     const { svc } = service(vault);
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -95,7 +98,7 @@ describe('key changes are audited', () => {
     });
     expect(stored.get(`profile-${p.value.id}`)).toBe(KEY);
     expect(svc.listProfiles()[0]!.keyRef).toBe(`safe-storage:${p.value.id}`);
-    const created = svc.createProfile({
+    const created = await svc.createProfile({
       name: 'Second',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -103,14 +106,14 @@ describe('key changes are audited', () => {
     });
     expect(created.ok).toBe(false);
     expect(svc.listProfiles().map((x) => x.name)).toEqual(['Lab']);
-    expect(kinds(svc)).toEqual(['key_added:safe-storage']);
+    expect(await kinds(svc)).toEqual(['key_added:safe-storage']);
   });
 });
 
 describe('the audit log checks its own chain (audit.verify, the Privacy page)', () => {
   it('holds after key changes; names the first altered entry, in words, when one is changed', async () => {
     const { svc } = service();
-    const p = svc.createProfile({
+    const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
       apiVersion: 'v1.3',
@@ -118,10 +121,10 @@ describe('the audit log checks its own chain (audit.verify, the Privacy page)', 
     });
     if (!p.ok) throw new Error(p.error.message);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
-    expect(describeAuditCheck(svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
+    expect(describeAuditCheck(await svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
     svc.db.exec('DROP TRIGGER audit_log_no_update');
     svc.db.prepare(`UPDATE audit_log SET subject = 'Other lab' WHERE id = 1`).run();
-    const v = describeAuditCheck(svc.verifyAudit());
+    const v = describeAuditCheck(await svc.verifyAudit());
     expect(v).toMatchObject({ holds: false, firstBroken: { id: 1, kind: 'key_added' }, reason: 'changed' });
     expect(v.holds ? '' : `${v.message} ${v.action}`).toMatch(
       /entry 1 \(key_added, .+\) was changed after it was written\. Entries from 1 on cannot be trusted/,

@@ -503,7 +503,7 @@ describe('participants.createAccounts', () => {
   it('creates one account per participant with a file to send, and marks an unknown outcome for a decision', async () => {
     const sandbox = await startLabSandbox({ scenario: { preset: 'fast' } });
     try {
-      const { studyId } = createSandboxStudy(t.host.service, sandbox, 'Accounts');
+      const { studyId } = await createSandboxStudy(t.host.service, sandbox, 'Accounts');
       for (const c of ['P-1', 'P-2', 'P-3', 'P-4']) {
         const p = await t.must('participants.create', { studyId, code: c });
         // P-4 has nothing to send: no account is created for it.
