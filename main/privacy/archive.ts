@@ -68,7 +68,7 @@ export const archiveStudy = async (
   db: Db,
   o: ArchiveOptions,
 ): Promise<Result<ArchiveReport, ArchiveProblem>> => {
-  const study = archivedStudyRow(db, o.studyId);
+  const study = await archivedStudyRow(store, o.studyId);
   if (!study)
     return err({
       message: 'This study does not exist (any more).',
