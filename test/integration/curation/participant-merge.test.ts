@@ -144,8 +144,8 @@ describe('merging two participants', () => {
     const a = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const b = seedRecording(svc.db, s, from, { recordedAt: daysAgo(20), session: 'W1b' });
     svc.db.prepare(`UPDATE recordings SET content_sha256 = 'same' WHERE id IN (?, ?)`).run(a, b);
-    writeAttributes(
-      svc.db,
+    await writeAttributes(
+      svc.store,
       [
         { participantId: into, key: 'arm', value: 'A' },
         { participantId: from, key: 'arm', value: 'B' },
@@ -171,7 +171,7 @@ describe('merging two participants', () => {
   it('undo restores both participants: recordings, provenance, attributes and the mark', async () => {
     const { s, into, from } = study();
     const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    writeAttributes(svc.db, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
+    await writeAttributes(svc.store, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
     const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
     const undo = must(await svc.undoCuration(done.act, 'not the same person after all'));
     expect(ownerOf(sent)).toBe(from);
