@@ -322,8 +322,8 @@ export const participantTimeline = async (
 ): Promise<Timeline | null> => {
   const p = await participantCodeById(q, participantId);
   if (!p) return null;
-  const studyId = studyOfParticipant(db, participantId)!;
-  const settings = changeSettings(db, studyId);
+  const studyId = (await studyOfParticipant(q, participantId))!;
+  const settings = await changeSettings(q, db, studyId);
   const baselineSessions = k ?? settings.baselineSessions;
   const facts = await sessionFacts(q, db, participantId, includeAfterWithdrawal);
   const choice = await chooseMeasures(q, participantId, studyId, facts, measures);
@@ -332,7 +332,7 @@ export const participantTimeline = async (
   const versions = [...new Set(facts.sessions.map((s) => s.api_version))].sort();
   const ref: SeriesReference = {
     baselineSessions,
-    cohort: choice.sent.length ? CohortReferences.of(db, studyId, baselineSessions) : null,
+    cohort: choice.sent.length ? await CohortReferences.of(q, studyId, baselineSessions) : null,
     settings,
   };
   const sources: readonly SeriesSource[] = [...versions, LOCAL_ANALYSIS];

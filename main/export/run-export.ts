@@ -244,11 +244,11 @@ const unknownStudy = (studyId: number): ExportProblem =>
  * The baseline's size and what the change statistics compare with. k: as asked, else the study's
  * setting; the cohort reference is the study's (every participant), whatever is selected.
  */
-const changeReferenceOf = (reader: Db, req: ExportRequest) => {
-  const change = changeSettings(reader, req.studyId);
+const changeReferenceOf = async (q: Queryable, reader: Db, req: ExportRequest) => {
+  const change = await changeSettings(q, reader, req.studyId);
   const baselineSessions = req.baselineSessions ?? change.baselineSessions;
   const cohort = req.forms.includes('summary')
-    ? CohortReferences.of(reader, req.studyId, baselineSessions)
+    ? await CohortReferences.of(q, req.studyId, baselineSessions)
     : null;
   const reference: SummaryReference = {
     cohort: (key: string, version: string) => cohort!.get(key, version),
@@ -741,7 +741,7 @@ const writeFromSnapshot = async (
   const now = o.now ?? Date.now;
   const study = await findStudy(q, req.studyId);
   if (!study) return err(unknownStudy(req.studyId));
-  const { baselineSessions, reference } = changeReferenceOf(reader, req);
+  const { baselineSessions, reference } = await changeReferenceOf(q, reader, req);
   req = { ...req, baselineSessions };
   const counts = await countSelection(q, utcSelection(req));
   if (counts.recordings === 0)
