@@ -53,14 +53,15 @@ export class CohortReferences {
     if (hit?.version === version) return hit.refs;
     // measure + version → participant → their first values (at most k)
     const firsts = new Map<string, Map<number, number[]>>();
-    for await (const v of studyValuesInTimeOrder(q, studyId)) {
-      const series = `${v.measure_key} ${v.api_version}`;
-      let byP = firsts.get(series);
-      if (!byP) firsts.set(series, (byP = new Map()));
-      const xs = byP.get(v.participant_id);
-      if (!xs) byP.set(v.participant_id, [v.value_num]);
-      else if (xs.length < k) xs.push(v.value_num);
-    }
+    for await (const page of studyValuesInTimeOrder(q, studyId))
+      for (const v of page) {
+        const series = `${v.measure_key} ${v.api_version}`;
+        let byP = firsts.get(series);
+        if (!byP) firsts.set(series, (byP = new Map()));
+        const xs = byP.get(v.participant_id);
+        if (!xs) byP.set(v.participant_id, [v.value_num]);
+        else if (xs.length < k) xs.push(v.value_num);
+      }
     const refs = new CohortReferences(
       new Map(
         [...firsts].map(([series, byP]) => [

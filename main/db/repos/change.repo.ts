@@ -65,19 +65,51 @@ export interface StudyValueRow {
   readonly value_num: number;
 }
 
+/** Rows a page of `studyValuesInTimeOrder` reads at most (a recording's values are never split between pages). */
+export const VALUES_PAGE_ROWS = 10_000;
+
+interface PagedValueRow extends StudyValueRow {
+  readonly recording_id: number;
+  readonly recorded_at: string;
+}
+
 /**
  * Every numeric value of uploaded recordings of the study, in recording time order (ties by recording
- * number): one pass along the index recordings_by_study_time, each recording's values by its primary
- * key, with no sort. The caller keeps what it needs (each series' first k values) as they pass.
+ * number), a page at a time: each page one pass along the index recordings_by_study_time from where the
+ * last one ended, each recording's values by its primary key, with no sort. The caller keeps what it
+ * needs (each series' first k values) as they pass; no more than a page is held at once.
  */
-export const studyValuesInTimeOrder = (q: Queryable, studyId: number): AsyncIterable<StudyValueRow> =>
-  q.iterate<StudyValueRow>(
-    `SELECT r.participant_id, mv.measure_key, r.api_version, mv.value_num
+export async function* studyValuesInTimeOrder(
+  q: Queryable,
+  studyId: number,
+  pageRows = VALUES_PAGE_ROWS,
+): AsyncIterable<readonly StudyValueRow[]> {
+  let after: { at: string; id: number } = { at: '', id: 0 };
+  for (;;) {
+    const rows = await q.all<PagedValueRow>(
+      `SELECT r.id AS recording_id, r.recorded_at, r.participant_id, mv.measure_key, r.api_version, mv.value_num
      FROM recordings r JOIN measure_values mv ON mv.recording_id = r.id
      WHERE r.study_id = ? AND r.upload_state = 'uploaded' AND r.excluded_at IS NULL AND r.api_version IS NOT NULL AND mv.value_num IS NOT NULL
-     ORDER BY r.recorded_at, r.id`,
-    [studyId],
-  );
+       AND (r.recorded_at, r.id) > (?, ?)
+     ORDER BY r.recorded_at, r.id
+     LIMIT ?`,
+      [studyId, after.at, after.id, pageRows],
+    );
+    if (rows.length < pageRows) {
+      if (rows.length) yield rows;
+      return;
+    }
+    // A full page may end inside a recording's values: that recording starts the next page.
+    const last = rows[rows.length - 1]!.recording_id;
+    let end = rows.length;
+    while (end > 0 && rows[end - 1]!.recording_id === last) end--;
+    if (end === 0) throw new Error(`recording ${last} has a page of values or more (${pageRows})`);
+    const kept = rows.slice(0, end);
+    const tail = kept[kept.length - 1]!;
+    after = { at: tail.recorded_at, id: tail.recording_id };
+    yield kept;
+  }
+}
 
 /** Changes whenever this connection or another one has written to the database (a cache key). */
 export const databaseVersion = async (q: Queryable): Promise<string> => {
