@@ -12,6 +12,7 @@ import {
   studyValuesInTimeOrder,
 } from '../db/repos/change.repo';
 import { designOf } from '../db/repos/study-design.repo';
+import type { Queryable } from '../db/store/types';
 
 export interface ChangeSettings {
   /** k: the study's setting, else the schedule's (the visits before the first follow-up), else the default. */
@@ -22,17 +23,18 @@ export interface ChangeSettings {
   readonly reliabilities: ReadonlyMap<string, number>;
 }
 
-export const changeSettings = (db: Db, studyId: number): ChangeSettings => {
-  const rule = baselineRule(studyBaselineSessions(db, studyId), designOf(db, studyId)?.visits ?? []);
+/** `db` is the same connection as `q`, for the study's design (its repository does not take the store yet). */
+export const changeSettings = async (q: Queryable, db: Db, studyId: number): Promise<ChangeSettings> => {
+  const rule = baselineRule(await studyBaselineSessions(q, studyId), designOf(db, studyId)?.visits ?? []);
   return {
     baselineSessions: rule.sessions,
     baselineRule: rule,
-    reliabilities: new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.r])),
+    reliabilities: new Map((await studyReliabilities(q, studyId)).map((r) => [r.measure_key, r.r])),
   };
 };
 
-/** Per connection: the last references computed for each study and k, with the database version they are of. */
-const cache = new WeakMap<Db, Map<string, { version: string; refs: CohortReferences }>>();
+/** Per store (or snapshot): the last references computed for each study and k, with the database version they are of. */
+const cache = new WeakMap<Queryable, Map<string, { version: string; refs: CohortReferences }>>();
 
 /** The cohort reference of every measure and API version of the study, for baselines of k sessions. */
 export class CohortReferences {
@@ -42,23 +44,24 @@ export class CohortReferences {
    * One pass over the study's values in time order, keeping each series' first k values; only complete
    * baselines count. Cached until the database changes (the timeline asks for it on every view).
    */
-  static of(db: Db, studyId: number, k: number): CohortReferences {
-    let perDb = cache.get(db);
-    if (!perDb) cache.set(db, (perDb = new Map()));
+  static async of(q: Queryable, studyId: number, k: number): Promise<CohortReferences> {
+    let perDb = cache.get(q);
+    if (!perDb) cache.set(q, (perDb = new Map()));
     const key = `${studyId}:${k}`;
-    const version = databaseVersion(db);
+    const version = await databaseVersion(q);
     const hit = perDb.get(key);
     if (hit?.version === version) return hit.refs;
     // measure + version → participant → their first values (at most k)
     const firsts = new Map<string, Map<number, number[]>>();
-    for (const [participant, measure, apiVersion, value] of studyValuesInTimeOrder(db, studyId)) {
-      const series = `${measure} ${apiVersion}`;
-      let byP = firsts.get(series);
-      if (!byP) firsts.set(series, (byP = new Map()));
-      const xs = byP.get(participant);
-      if (!xs) byP.set(participant, [value]);
-      else if (xs.length < k) xs.push(value);
-    }
+    for await (const page of studyValuesInTimeOrder(q, studyId))
+      for (const v of page) {
+        const series = `${v.measure_key} ${v.api_version}`;
+        let byP = firsts.get(series);
+        if (!byP) firsts.set(series, (byP = new Map()));
+        const xs = byP.get(v.participant_id);
+        if (!xs) byP.set(v.participant_id, [v.value_num]);
+        else if (xs.length < k) xs.push(v.value_num);
+      }
     const refs = new CohortReferences(
       new Map(
         [...firsts].map(([series, byP]) => [

@@ -58,8 +58,8 @@ import { changeSettings, CohortReferences, type ChangeSettings } from './change-
 export const PARTICIPANT_CHARTS = 'participant-charts';
 
 /** The participant page's chart choice stored for the study; none stored (or unreadable): the defaults. */
-export const participantChartChoice = (db: Db, studyId: number): ChartChoice => {
-  const stored = chartChoice(db, studyId, PARTICIPANT_CHARTS);
+export const participantChartChoice = async (q: Queryable, studyId: number): Promise<ChartChoice> => {
+  const stored = await chartChoice(q, studyId, PARTICIPANT_CHARTS);
   const parsed = stored ? ChartChoiceSchema.safeParse(JSON.parse(stored)) : null;
   return parsed?.success ? parsed.data : { measures: null, axis: DEFAULT_AXIS };
 };
@@ -150,7 +150,6 @@ interface MeasureChoice {
 
 const chooseMeasures = async (
   q: Queryable,
-  db: Db,
   participantId: number,
   studyId: number,
   facts: SessionFacts,
@@ -164,7 +163,7 @@ const chooseMeasures = async (
   const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
   const wanted =
     measures === STUDY_CHOICE
-      ? new Set(participantChartChoice(db, studyId).measures ?? defaultChartMeasures(available))
+      ? new Set((await participantChartChoice(q, studyId)).measures ?? defaultChartMeasures(available))
       : measures
         ? new Set(measures)
         : null;
@@ -323,17 +322,17 @@ export const participantTimeline = async (
 ): Promise<Timeline | null> => {
   const p = await participantCodeById(q, participantId);
   if (!p) return null;
-  const studyId = studyOfParticipant(db, participantId)!;
-  const settings = changeSettings(db, studyId);
+  const studyId = (await studyOfParticipant(q, participantId))!;
+  const settings = await changeSettings(q, db, studyId);
   const baselineSessions = k ?? settings.baselineSessions;
   const facts = await sessionFacts(q, db, participantId, includeAfterWithdrawal);
-  const choice = await chooseMeasures(q, db, participantId, studyId, facts, measures);
+  const choice = await chooseMeasures(q, participantId, studyId, facts, measures);
   const byMeasure = await pointsByMeasure(q, participantId, facts, choice);
 
   const versions = [...new Set(facts.sessions.map((s) => s.api_version))].sort();
   const ref: SeriesReference = {
     baselineSessions,
-    cohort: choice.sent.length ? CohortReferences.of(db, studyId, baselineSessions) : null,
+    cohort: choice.sent.length ? await CohortReferences.of(q, studyId, baselineSessions) : null,
     settings,
   };
   const sources: readonly SeriesSource[] = [...versions, LOCAL_ANALYSIS];

@@ -61,7 +61,7 @@ export const toActView = (a: CurationActRow): CurationActView => ({
 /** What the recorder needs of the service that uses it (a ServiceContext has it). */
 export interface RecorderContext {
   readonly store: Store;
-  /** The same connection, for the audit log and the study's name (their repositories do not take the store yet). */
+  /** The same connection, for the study's name (its repository does not take the store yet). */
   readonly db: Db;
   /** The clock as ISO 8601. */
   readonly iso: () => string;
@@ -101,7 +101,7 @@ export const curationRecorder = (ctx: RecorderContext) => {
       undoes: a.undoes ?? null,
     };
     const id = await insertCurationAct(tx, fields);
-    const auditId = appendAudit(db, {
+    const auditId = await appendAudit(tx, {
       at: fields.at,
       kind: AUDIT_KIND[a.act],
       studyId: a.studyId,

@@ -10,7 +10,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
 import { openAppHost, type AppHost } from '../app-host';
-import { appendAudit } from '../db/repos/audit.repo';
+import { appendAuditAlone } from '../db/repos/audit.repo';
 import { createLogger, logsDirOf, routeConsole } from '../log';
 import { defaultWorkspaceDir, keysDirOf } from '../workspace/workspace';
 import { createDialogs } from './dialogs';
@@ -79,12 +79,13 @@ const start = async () => {
       );
     },
     onAccepted: (at) => {
+      // The key vault asks synchronously; the entry is written on the store's next turn, a failure logged.
       if (host)
-        appendAudit(host.service.db, {
+        void appendAuditAlone(host.service.store, {
           at,
           kind: 'key_storage_accepted',
           detail: { backend: status.kind === 'weak' ? status.backend : null },
-        });
+        }).catch((e: unknown) => logger.error('the accepted key storage could not be audited', e));
     },
   });
 

@@ -25,7 +25,7 @@ import {
 import { err, ok, type Result } from '../../shared/result';
 import { ANALYSIS_STATES } from '../../shared/states';
 import { schemaVersion } from '../db/migrate';
-import { appendAudit } from '../db/repos/audit.repo';
+import { appendAuditAlone } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
 import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
 import { dataPackageJson } from './datapackage';
@@ -244,11 +244,11 @@ const unknownStudy = (studyId: number): ExportProblem =>
  * The baseline's size and what the change statistics compare with. k: as asked, else the study's
  * setting; the cohort reference is the study's (every participant), whatever is selected.
  */
-const changeReferenceOf = (reader: Db, req: ExportRequest) => {
-  const change = changeSettings(reader, req.studyId);
+const changeReferenceOf = async (q: Queryable, reader: Db, req: ExportRequest) => {
+  const change = await changeSettings(q, reader, req.studyId);
   const baselineSessions = req.baselineSessions ?? change.baselineSessions;
   const cohort = req.forms.includes('summary')
-    ? CohortReferences.of(reader, req.studyId, baselineSessions)
+    ? await CohortReferences.of(q, req.studyId, baselineSessions)
     : null;
   const reference: SummaryReference = {
     cohort: (key: string, version: string) => cohort!.get(key, version),
@@ -655,8 +655,8 @@ const writeDescriptions = async (
  * Every export, from the window, the command line or a script, leaves an entry in the audit log:
  * what was exported in counts and plain words, never codes or paths.
  */
-const auditExport = (db: Db, d: DescribeInputs, files: number) =>
-  appendAudit(db, {
+const auditExport = (store: Store, d: DescribeInputs, files: number) =>
+  appendAuditAlone(store, {
     at: d.exportedAt,
     kind: 'export_written',
     studyId: d.study.id,
@@ -741,7 +741,7 @@ const writeFromSnapshot = async (
   const now = o.now ?? Date.now;
   const study = await findStudy(q, req.studyId);
   if (!study) return err(unknownStudy(req.studyId));
-  const { baselineSessions, reference } = changeReferenceOf(reader, req);
+  const { baselineSessions, reference } = await changeReferenceOf(q, reader, req);
   req = { ...req, baselineSessions };
   const counts = await countSelection(q, utcSelection(req));
   if (counts.recordings === 0)
@@ -836,7 +836,7 @@ export const runExport = async (
     const target = join(o.outDir, folderName);
     await rename(left.tmp!, target);
     left.tmp = null;
-    auditExport(source.db, described, written.length);
+    await auditExport(source.store, described, written.length);
     progress('done');
     return ok(reportOf(described, target, folderName, written));
   } catch (e) {

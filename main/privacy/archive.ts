@@ -21,7 +21,8 @@ import { err, ok, type Result } from '../../shared/result';
 import { schemaVersion } from '../db/migrate';
 import type { Db } from '../db/open';
 import { archivedStudyRow, backupDatabase, trimCopyToStudy } from '../db/repos/archive.repo';
-import { appendAudit } from '../db/repos/audit.repo';
+import { appendAuditAlone } from '../db/repos/audit.repo';
+import type { Store } from '../db/store/types';
 import { archivesDirOf } from '../workspace/workspace';
 
 export const ARCHIVE_DB_FILE = 'study.sqlite';
@@ -61,11 +62,13 @@ const slug = (name: string, id: number) =>
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/** `db` is the store's SQLite connection, whose online backup API copies the database. */
 export const archiveStudy = async (
+  store: Store,
   db: Db,
   o: ArchiveOptions,
 ): Promise<Result<ArchiveReport, ArchiveProblem>> => {
-  const study = archivedStudyRow(db, o.studyId);
+  const study = await archivedStudyRow(store, o.studyId);
   if (!study)
     return err({
       message: 'This study does not exist (any more).',
@@ -131,7 +134,7 @@ export const archiveStudy = async (
       mode: 0o600,
     });
     renameSync(tmp, join(parent, name));
-    appendAudit(db, {
+    await appendAuditAlone(store, {
       at: archivedAt,
       kind: 'study_archived',
       studyId: study.id,

@@ -4,7 +4,6 @@
  * on or off is written to the audit log.
  */
 import { z } from 'zod';
-import type { Db } from '../db/open';
 import { appendAudit } from '../db/repos/audit.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import type { Queryable, Store } from '../db/store/types';
@@ -23,18 +22,15 @@ export const readDiagnostic = async (q: Queryable): Promise<DiagnosticMode> => {
   return { on: v?.on === true, since: typeof v?.since === 'string' ? v.since : null };
 };
 
-/**
- * Switches it, with its audit entry, in one transaction. `db` is the same SQLite connection, for the
- * audit log (its repository does not take the store yet).
- */
-export const setDiagnostic = (store: Store, db: Db, on: boolean, at: string): Promise<DiagnosticMode> =>
+/** Switches it, with its audit entry, in one transaction. */
+export const setDiagnostic = (store: Store, on: boolean, at: string): Promise<DiagnosticMode> =>
   store.transaction(
     async (tx) => {
       const was = await readDiagnostic(tx);
       if (was.on === on) return was;
       const next = { on, since: at };
       await writeSetting(tx, KEY, next);
-      appendAudit(db, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
+      await appendAudit(tx, { at, kind: on ? 'diagnostic_on' : 'diagnostic_off' });
       return next;
     },
     { repeatable: true },

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join, relative, resolve, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import type { Db } from '../db/open';
+import type { Queryable, Store } from '../db/store/types';
 import { studyName } from '../db/repos/studies.repo';
 import {
   deleteStudyRows,
@@ -96,27 +97,35 @@ const exportFoldersOf = (workspaceDir: string, studyId: number): string[] => {
 };
 
 /** Converted copies written for this study: its folder, and any upload copy elsewhere inside the workspace. */
-const convertedOf = (db: Db, workspaceDir: string, studyId: number): string[] => {
+const convertedOf = async (q: Queryable, workspaceDir: string, studyId: number): Promise<string[]> => {
   const dir = convertedDirOf(workspaceDir, studyId);
-  const copies = uploadPathsOfStudy(db, studyId).filter((p) => inside(workspaceDir, p) && !inside(dir, p));
+  const copies = (await uploadPathsOfStudy(q, studyId)).filter(
+    (p) => inside(workspaceDir, p) && !inside(dir, p),
+  );
   return [...(existsSync(dir) ? [dir] : []), ...copies];
 };
 
-export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number): StudyDataSummary | null => {
+/** `db` is the store's SQLite connection, for the study's name (its repository does not take the store yet). */
+export const studyDataSummary = async (
+  store: Store,
+  db: Db,
+  workspaceDir: string,
+  studyId: number,
+): Promise<StudyDataSummary | null> => {
   const name = studyName(db, studyId);
   if (name === null) return null;
-  const converted = convertedOf(db, workspaceDir, studyId).map(sizeOf);
+  const converted = (await convertedOf(store, workspaceDir, studyId)).map(sizeOf);
   const exports = exportFoldersOf(workspaceDir, studyId);
   const exportSizes = exports.map(sizeOf);
   return {
     studyId,
     name,
-    ...studyRowCounts(db, studyId),
+    ...(await studyRowCounts(store, studyId)),
     convertedFiles: converted.reduce((a, s) => a + s.files, 0),
     exportFolders: exports.length,
     localBytes: [...converted, ...exportSizes].reduce((a, s) => a + s.bytes, 0),
-    ...studyActivity(db, studyId),
-    lastArchivedAt: lastArchivedAt(db, studyId),
+    ...(await studyActivity(store, studyId)),
+    lastArchivedAt: await lastArchivedAt(store, studyId),
   };
 };
 
@@ -124,10 +133,11 @@ export const studyDataSummary = (db: Db, workspaceDir: string, studyId: number):
  * Deletes the study after the researcher typed its name. Refused while a batch of the study is
  * sending (cancel it first) or an upload's answer is still awaited (it settles within minutes).
  */
-export const deleteStudy = (
+export const deleteStudy = async (
+  store: Store,
   db: Db,
   o: { studyId: number; confirmName: string; workspaceDir: string; now: () => number },
-): Result<DeleteReport, StudyDataProblem> => {
+): Promise<Result<DeleteReport, StudyDataProblem>> => {
   const name = studyName(db, o.studyId);
   if (name === null)
     return err({
@@ -142,7 +152,7 @@ export const deleteStudy = (
       action: `Type the study's name exactly as shown: ${name}`,
     });
   }
-  const b = studyActivity(db, o.studyId);
+  const b = await studyActivity(store, o.studyId);
   if (b.runningBatches > 0) {
     return err({
       code: 'CONFLICT',
@@ -158,9 +168,9 @@ export const deleteStudy = (
       action: 'Wait a minute until the answer has come, then delete.',
     });
   }
-  const files = convertedOf(db, o.workspaceDir, o.studyId);
+  const files = await convertedOf(store, o.workspaceDir, o.studyId);
   const exports = exportFoldersOf(o.workspaceDir, o.studyId);
-  const counts = deleteStudyRows(db, o.studyId, ({ participants, recordings }) => ({
+  const counts = await deleteStudyRows(store, o.studyId, ({ participants, recordings }) => ({
     at: new Date(o.now()).toISOString(),
     kind: 'study_deleted',
     studyId: o.studyId,

@@ -12,12 +12,12 @@ import {
 } from '../../shared/reliability';
 import {
   clearStudyReliability,
-  participantIdByCode,
   setStudyBaselineSessions,
   setStudyReliability,
   studyBaselineSessions,
   studyReliabilities,
 } from '../db/repos/change.repo';
+import { participantIdByCode } from '../db/repos/curation.repo';
 import { studyName } from '../db/repos/studies.repo';
 import { designOf } from '../db/repos/study-design.repo';
 import { changeSettings } from '../change/change-reference';
@@ -27,15 +27,15 @@ import { participantTimeline } from '../change/timeline';
 export type ChangeSettingsRefusal = 'no_study' | 'unknown_measure' | 'out_of_range';
 
 export interface ChangeSettingsService {
-  changeSettings(studyId: number): ChangeSettingsView | null;
+  changeSettings(studyId: number): Promise<ChangeSettingsView | null>;
   setReliability(
     studyId: number,
     measureKey: string,
     r: number,
     note: string,
-  ): ChangeSettingsView | ChangeSettingsRefusal;
-  resetReliability(studyId: number, measureKey: string): ChangeSettingsView | ChangeSettingsRefusal;
-  setBaselineSessions(studyId: number, k: number | null): ChangeSettingsView | ChangeSettingsRefusal;
+  ): Promise<ChangeSettingsView | ChangeSettingsRefusal>;
+  resetReliability(studyId: number, measureKey: string): Promise<ChangeSettingsView | ChangeSettingsRefusal>;
+  setBaselineSessions(studyId: number, k: number | null): Promise<ChangeSettingsView | ChangeSettingsRefusal>;
   /** The participant's timeline by code (the command line's view of their change statistics); null: no such participant. */
   timelineByCode(studyId: number, code: string, k?: number): Promise<Timeline | null>;
 }
@@ -43,15 +43,15 @@ export interface ChangeSettingsService {
 const NUMERIC = new Set(MEASURES.filter((m) => m.valueType !== 'category').map((m) => m.key));
 
 export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsService => {
-  const { db } = ctx;
-  const view = (studyId: number): ChangeSettingsView | null => {
+  const { db, store } = ctx;
+  const view = async (studyId: number): Promise<ChangeSettingsView | null> => {
     if (studyName(db, studyId) === null) return null;
-    const s = changeSettings(db, studyId);
-    const notes = new Map(studyReliabilities(db, studyId).map((r) => [r.measure_key, r.note]));
+    const s = await changeSettings(store, db, studyId);
+    const notes = new Map((await studyReliabilities(store, studyId)).map((r) => [r.measure_key, r.note]));
     return {
       studyId,
       baselineSessions: s.baselineSessions,
-      baselineSessionsIsDefault: studyBaselineSessions(db, studyId) === null,
+      baselineSessionsIsDefault: (await studyBaselineSessions(store, studyId)) === null,
       baselineRule: s.baselineRule,
       fallback: baselineRule(null, designOf(db, studyId)?.visits ?? []),
       measures: MEASURES.filter((m) => NUMERIC.has(m.key)).map((m) => {
@@ -76,25 +76,25 @@ export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsServic
     studyName(db, studyId) === null ? 'no_study' : NUMERIC.has(measureKey) ? null : 'unknown_measure';
   return {
     changeSettings: view,
-    setReliability(studyId, measureKey, r, note) {
+    async setReliability(studyId, measureKey, r, note) {
       const refusal = checked(studyId, measureKey);
       if (refusal) return refusal;
       if (!(r >= MIN_RELIABILITY && r <= MAX_RELIABILITY)) return 'out_of_range';
-      setStudyReliability(db, studyId, { measureKey, r, note, at: ctx.iso() });
-      return view(studyId)!;
+      await setStudyReliability(store, studyId, { measureKey, r, note, at: ctx.iso() });
+      return (await view(studyId))!;
     },
-    resetReliability(studyId, measureKey) {
+    async resetReliability(studyId, measureKey) {
       const refusal = checked(studyId, measureKey);
       if (refusal) return refusal;
-      clearStudyReliability(db, studyId, measureKey);
-      return view(studyId)!;
+      await clearStudyReliability(store, studyId, measureKey);
+      return (await view(studyId))!;
     },
-    setBaselineSessions(studyId, k) {
+    async setBaselineSessions(studyId, k) {
       if (k !== null && !(Number.isInteger(k) && k >= 1 && k <= 20)) return 'out_of_range';
-      return setStudyBaselineSessions(db, studyId, k) ? view(studyId)! : 'no_study';
+      return (await setStudyBaselineSessions(store, studyId, k)) ? (await view(studyId))! : 'no_study';
     },
     async timelineByCode(studyId, code, k) {
-      const id = participantIdByCode(db, studyId, code);
+      const id = await participantIdByCode(store, studyId, code);
       return id === null ? null : participantTimeline(ctx.store, db, id, k);
     },
   };

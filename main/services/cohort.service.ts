@@ -37,17 +37,17 @@ export interface CohortService {
    * One measure across the study's participants; null when there is no such study. Values dated after
    * their participant's withdrawal are left out unless included (then marked).
    */
-  cohort(studyId: number, measureKey: string, includeAfterWithdrawal?: boolean): Cohort | null;
-  attributes(studyId: number): AttributesOfStudy | null;
+  cohort(studyId: number, measureKey: string, includeAfterWithdrawal?: boolean): Promise<Cohort | null>;
+  attributes(studyId: number): Promise<AttributesOfStudy | null>;
   /** Sets (value) or removes (null) attributes of one participant; null when there is no such participant. */
   setAttributes(
     participantId: number,
     changes: readonly { key: string; value: string | null }[],
-  ): Record<string, string> | null;
+  ): Promise<Record<string, string> | null>;
   /** Reads a CSV of participant_code,attr… and sets what it holds (empty cells leave a value as it is). */
-  importAttributes(studyId: number, csv: string): Result<AttributesImport, ServiceProblem>;
-  chartChoice(studyId: number): ChartChoice;
-  saveChartChoice(studyId: number, choice: ChartChoice): ChartChoice;
+  importAttributes(studyId: number, csv: string): Promise<Result<AttributesImport, ServiceProblem>>;
+  chartChoice(studyId: number): Promise<ChartChoice>;
+  saveChartChoice(studyId: number, choice: ChartChoice): Promise<ChartChoice>;
 }
 
 type Place = { readonly days: number; readonly visit: number | null };
@@ -74,20 +74,23 @@ const scheduledPlace = (
 };
 
 export const cohortService = (ctx: ServiceContext): CohortService => {
-  const { db } = ctx;
-  const attributesBy = (studyId: number) => {
+  const { db, store } = ctx;
+  const attributesBy = async (studyId: number) => {
     const by = new Map<number, Record<string, string>>();
-    for (const a of attributesOfStudy(db, studyId)) {
+    for (const a of await attributesOfStudy(store, studyId)) {
       let r = by.get(a.participant_id);
       if (!r) by.set(a.participant_id, (r = {}));
       r[a.key] = a.value;
     }
     return by;
   };
+  /** Attribute changes land together, in one transaction. */
+  const writeTogether = (changes: readonly { participantId: number; key: string; value: string | null }[]) =>
+    store.transaction((tx) => writeAttributes(tx, changes, ctx.iso()), { repeatable: true });
   return {
-    cohort(studyId, measureKey, includeAfterWithdrawal = false) {
-      if (!studyExists(db, studyId)) return null;
-      const attrs = attributesBy(studyId);
+    async cohort(studyId, measureKey, includeAfterWithdrawal = false) {
+      if (!(await studyExists(store, studyId))) return null;
+      const attrs = await attributesBy(studyId);
       const local = localKeyOf(measureKey);
       const numeric = local !== null || MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
       // With a visit schedule, the visit axis and day 0 are the design's (the same rules, one ledger).
@@ -97,7 +100,9 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       const participants = new Map<number, Cohort['participants'][number]>();
       const versions = new Set<SeriesSource>();
       const values =
-        local !== null ? cohortLocalValues(db, studyId, local) : cohortValues(db, studyId, measureKey);
+        local !== null
+          ? await cohortLocalValues(store, studyId, local)
+          : await cohortValues(store, studyId, measureKey);
       const late = (recordingId: number) => {
         const r = ledger?.byRecording.get(recordingId);
         return r !== undefined && recordedAfterWithdrawal(r.date, r.participant);
@@ -141,9 +146,9 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       };
     },
 
-    attributes(studyId) {
-      if (!studyExists(db, studyId)) return null;
-      const by = attributesBy(studyId);
+    async attributes(studyId) {
+      if (!(await studyExists(store, studyId))) return null;
+      const by = await attributesBy(studyId);
       const keys = new Map<string, Set<string>>();
       for (const r of by.values())
         for (const [k, v] of Object.entries(r)) {
@@ -151,7 +156,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
           if (!vs) keys.set(k, (vs = new Set()));
           vs.add(v);
         }
-      const codes = participantIdsByCode(db, studyId);
+      const codes = await participantIdsByCode(store, studyId);
       return {
         keys: [...keys]
           .sort(([a], [b]) => a.localeCompare(b))
@@ -162,19 +167,17 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       };
     },
 
-    setAttributes(participantId, changes) {
-      const studyId = studyOfParticipant(db, participantId);
+    async setAttributes(participantId, changes) {
+      const studyId = await studyOfParticipant(store, participantId);
       if (studyId === undefined) return null;
-      writeAttributes(
-        db,
+      await writeTogether(
         changes.map((c) => ({ participantId, key: c.key, value: c.value === '' ? null : c.value })),
-        ctx.iso(),
       );
-      return attributesBy(studyId).get(participantId) ?? {};
+      return (await attributesBy(studyId)).get(participantId) ?? {};
     },
 
-    importAttributes(studyId, csv) {
-      if (!studyExists(db, studyId))
+    async importAttributes(studyId, csv) {
+      if (!(await studyExists(store, studyId)))
         return err(problem('This study does not exist (any more).', 'Go back to the studies.'));
       const read = readAttributesCsv(csv);
       if (!read.ok)
@@ -184,7 +187,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
             'Fix the file and import it again: participant_code, then one column per attribute.',
           ),
         );
-      const ids = participantIdsByCode(db, studyId);
+      const ids = await participantIdsByCode(store, studyId);
       const unknown: string[] = [];
       const changes: { participantId: number; key: string; value: string }[] = [];
       let applied = 0;
@@ -197,7 +200,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
         applied++;
         for (const [key, value] of r.values) changes.push({ participantId: id, key, value });
       }
-      writeAttributes(db, changes, ctx.iso());
+      await writeTogether(changes);
       return ok({
         applied,
         keys: [...read.value.keys],
@@ -206,10 +209,10 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       });
     },
 
-    chartChoice: (studyId) => participantChartChoice(db, studyId),
+    chartChoice: (studyId) => participantChartChoice(store, studyId),
 
-    saveChartChoice(studyId, choice) {
-      saveChartChoice(db, studyId, PARTICIPANT_CHARTS, JSON.stringify(choice), ctx.iso());
+    async saveChartChoice(studyId, choice) {
+      await saveChartChoice(store, studyId, PARTICIPANT_CHARTS, JSON.stringify(choice), ctx.iso());
       return choice;
     },
   };

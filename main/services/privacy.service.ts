@@ -20,11 +20,11 @@ export interface PrivacyService {
   diagnosticMode(): Promise<DiagnosticMode>;
   /** Switches diagnostic mode (written to the audit log when it changes); the log follows from its next line. */
   setDiagnosticMode(on: boolean, at: string): Promise<DiagnosticMode>;
-  auditPage(offset: number, limit: number): { rows: AuditRow[]; total: number };
+  auditPage(offset: number, limit: number): Promise<{ rows: AuditRow[]; total: number }>;
   /** Walks the audit log's hash chain; names the first entry that does not fit. */
-  verifyAudit(): AuditChainCheck;
+  verifyAudit(): Promise<AuditChainCheck>;
   /** What the workspace holds for the study; null when there is no such study. */
-  studyDataSummary(studyId: number): StudyDataSummary | null;
+  studyDataSummary(studyId: number): Promise<StudyDataSummary | null>;
   /** Archives the study (into the workspace's archives folder unless `outDir` is given), with the engine's tuning. */
   archiveStudy(o: {
     studyId: number;
@@ -37,7 +37,7 @@ export interface PrivacyService {
     studyId: number;
     confirmName: string;
     now: () => number;
-  }): Result<DeleteReport, StudyDataProblem>;
+  }): Promise<Result<DeleteReport, StudyDataProblem>>;
 }
 
 export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyService => {
@@ -46,15 +46,15 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
   return {
     diagnosticMode: () => readDiagnostic(store),
     async setDiagnosticMode(on, at) {
-      const mode = await setDiagnostic(store, db, on, at);
+      const mode = await setDiagnostic(store, on, at);
       ctx.logFacts.setDiagnostic(mode.on);
       return mode;
     },
-    auditPage: (offset, limit) => auditPage(db, offset, limit),
-    verifyAudit: () => verifyAuditChain(db),
-    studyDataSummary: (studyId) => studyDataSummary(db, dir, studyId),
+    auditPage: (offset, limit) => auditPage(store, offset, limit),
+    verifyAudit: () => store.snapshot((q) => verifyAuditChain(q)),
+    studyDataSummary: (studyId) => studyDataSummary(store, db, dir, studyId),
     archiveStudy: async (o) =>
-      archiveStudy(db, {
+      archiveStudy(store, db, {
         studyId: o.studyId,
         workspaceDir: dir,
         ...(o.outDir !== undefined ? { outDir: o.outDir } : {}),
@@ -62,8 +62,8 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
         engineSettings: await engine.service.settings(),
         now: o.now,
       }),
-    deleteStudy(o) {
-      const r = deleteStudy(db, { ...o, workspaceDir: dir });
+    async deleteStudy(o) {
+      const r = await deleteStudy(ctx.store, db, { ...o, workspaceDir: dir });
       if (r.ok) engine.service.wake();
       return r;
     },

@@ -77,7 +77,7 @@ export const profilesService = (
   engine: Engine,
   usage: UsageService,
 ): ProfilesService => {
-  const { db, store, keys, iso } = ctx;
+  const { store, keys, iso } = ctx;
   /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
   const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {
     try {
@@ -96,8 +96,7 @@ export const profilesService = (
   };
   /**
    * Writes the profile's key reference with its audit entry (which profile, what happened, where the
-   * key is kept) in one transaction, then tells the log the references now in use. `db` is the same
-   * SQLite connection, for the audit log (its repository does not take the store yet).
+   * key is kept) in one transaction, then tells the log the references now in use.
    */
   const writeKeyRef = async (
     profileId: number,
@@ -108,7 +107,7 @@ export const profilesService = (
       async (tx) => {
         await setProfileKeyRef(tx, profileId, ref);
         if (audit)
-          appendAudit(db, {
+          await appendAudit(tx, {
             at: iso(),
             kind: audit.kind,
             profileId,

@@ -17,7 +17,8 @@ import type { ParticipantStatus } from '../../shared/states';
 import type { VisitRow } from '../../shared/visit-accounting';
 import { scheduleProblems } from '../../shared/visits';
 import { recordedAfterWithdrawal, type WithdrawalFacts } from '../../shared/withdrawal';
-import { appendAudit } from '../db/repos/audit.repo';
+import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
+import type { Queryable } from '../db/store/types';
 import { studyName } from '../db/repos/studies.repo';
 import { participantStatus, setBaselineDate, statusHistory } from '../db/repos/participant-status.repo';
 import {
@@ -42,8 +43,11 @@ export interface VisitsService {
   setStudyPeriod(
     studyId: number,
     p: { startDate: string | null; endDate: string | null; timeZone: string },
-  ): Result<StudyDesignView, ServiceProblem>;
-  setVisitSchedule(studyId: number, visits: readonly VisitInput[]): Result<StudyDesignView, ServiceProblem>;
+  ): Promise<Result<StudyDesignView, ServiceProblem>>;
+  setVisitSchedule(
+    studyId: number,
+    visits: readonly VisitInput[],
+  ): Promise<Result<StudyDesignView, ServiceProblem>>;
   /** The study's visit ledger as of `nowMs` (the exports and the command line read it whole). */
   visitLedger(studyId: number, nowMs: number): VisitLedger | null;
   participantStatuses(studyId: number, nowMs: number): ParticipantStatusView[] | null;
@@ -63,7 +67,7 @@ export interface VisitsService {
     recordingId: number,
     visitId: number | null | 'clear',
     nowMs: number,
-  ): Result<RecordingVisitView, ServiceProblem>;
+  ): Promise<Result<RecordingVisitView, ServiceProblem>>;
   completeness(studyId: number, nowMs: number): CompletenessView | null;
 }
 
@@ -124,27 +128,50 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     const lp = l?.participants.find((x) => x.id === participantId);
     return l && lp ? { l, lp } : null;
   };
-  const audit = (studyId: number, kind: 'visit_schedule_changed' | 'visit_assignment_changed', detail = {}) =>
-    appendAudit(db, { at: ctx.iso(), kind, studyId, subject: studyName(db, studyId), detail });
+  const audit = (
+    tx: Queryable,
+    studyId: number,
+    kind: 'visit_schedule_changed' | 'visit_assignment_changed',
+    detail = {},
+  ) => appendAudit(tx, { at: ctx.iso(), kind, studyId, subject: studyName(db, studyId), detail });
+  /** A change of the study's period or schedule and its audit entry, in one transaction. */
+  const scheduleChange = (studyId: number, change: () => boolean, detail: AuditDetail): Promise<boolean> =>
+    ctx.store.transaction(
+      async (tx) => {
+        if (!change()) return false;
+        await audit(tx, studyId, 'visit_schedule_changed', detail);
+        return true;
+      },
+      { repeatable: true },
+    );
   return {
     studyDesign: design,
-    setStudyPeriod(studyId, p) {
+    async setStudyPeriod(studyId, p) {
       if (p.startDate !== null && p.endDate !== null && p.endDate < p.startDate)
         return err(problem('The study ends before it starts.', 'Check the start and end dates.'));
-      if (!setStudyPeriod(db, studyId, p)) return err(NO_STUDY);
-      audit(studyId, 'visit_schedule_changed', { start: p.startDate, end: p.endDate });
+      const changed = await scheduleChange(studyId, () => setStudyPeriod(db, studyId, p), {
+        start: p.startDate,
+        end: p.endDate,
+      });
+      if (!changed) return err(NO_STUDY);
       return ok(design(studyId)!);
     },
-    setVisitSchedule(studyId, visits) {
+    async setVisitSchedule(studyId, visits) {
       if (!design(studyId)) return err(NO_STUDY);
       const problems = scheduleProblems(visits);
       if (problems.length) return err(problem(problems.join(' '), 'Correct the schedule and save it again.'));
-      replaceSchedule(
-        db,
+      await scheduleChange(
         studyId,
-        visits.map((v) => ({ ...v, name: v.name.trim().replace(/\s+/g, ' ') })),
+        () => {
+          replaceSchedule(
+            db,
+            studyId,
+            visits.map((v) => ({ ...v, name: v.name.trim().replace(/\s+/g, ' ') })),
+          );
+          return true;
+        },
+        { visits: visits.length },
       );
-      audit(studyId, 'visit_schedule_changed', { visits: visits.length });
       return ok(design(studyId)!);
     },
     visitLedger: ledger,
@@ -181,22 +208,29 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
       if (!setBaselineDate(db, participantId, date)) return err(NO_PARTICIPANT);
       return ok(statusView(participantIn(participantId, nowMs)!.lp));
     },
-    setRecordingVisit(recordingId, visitId, nowMs) {
+    async setRecordingVisit(recordingId, visitId, nowMs) {
       const studyId = studyOfRecording(db, recordingId);
       if (studyId === null) return err(problem('There is no such recording.', 'Check the recording number.'));
       if (typeof visitId === 'number' && !designOf(db, studyId)!.visits.some((v) => v.id === visitId))
         return err(problem("That visit is not in this study's schedule.", 'Pick one of the study’s visits.'));
       const before = ledger(studyId, nowMs)!.byRecording.get(recordingId);
-      setVisitOverride(db, recordingId, visitId, ctx.iso());
-      const l = ledger(studyId, nowMs)!;
+      const l = await ctx.store.transaction(
+        async (tx) => {
+          setVisitOverride(db, recordingId, visitId, ctx.iso());
+          const changed = ledger(studyId, nowMs)!;
+          const now = changed.byRecording.get(recordingId)!;
+          await audit(tx, studyId, 'visit_assignment_changed', {
+            recording: recordingId,
+            before_visit: before?.assignment.visitId ?? null,
+            before_source: before?.assignment.source ?? null,
+            after_visit: now.assignment.visitId,
+            after_source: now.assignment.source,
+          });
+          return changed;
+        },
+        { repeatable: true },
+      );
       const after = l.byRecording.get(recordingId)!;
-      audit(studyId, 'visit_assignment_changed', {
-        recording: recordingId,
-        before_visit: before?.assignment.visitId ?? null,
-        before_source: before?.assignment.source ?? null,
-        after_visit: after.assignment.visitId,
-        after_source: after.assignment.source,
-      });
       return ok(recordingView(l, after.participant, after));
     },
     completeness(studyId, nowMs) {

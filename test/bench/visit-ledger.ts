@@ -22,7 +22,7 @@ const s = Number(
     .prepare(`INSERT INTO studies (name, profile_id, created_at) VALUES ('S', ?, 'now')`)
     .run(prof.lastInsertRowid).lastInsertRowid,
 );
-svc.setVisitSchedule(
+await svc.setVisitSchedule(
   s,
   Array.from({ length: 12 }, (_, i) => ({
     name: `Week ${i}`,

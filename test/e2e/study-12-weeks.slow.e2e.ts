@@ -15,6 +15,7 @@ import Papa from 'papaparse';
 import type { Page } from '@playwright/test';
 import { openStudyDb } from '../../main/db/open';
 import { auditPage } from '../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
 import { MEASURES } from '../../shared/api/measures';
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import { seedParticipant, seedRecording, seedStudy, storeValues } from '../integration/rpc/seed';
@@ -330,7 +331,7 @@ test('a 12-week study of 40 participants: mended in the window, completeness and
   // Every act of the window and of the contract is in the audit log.
   const { db } = openStudyDb(join(host.home, 'voicescope.sqlite'));
   try {
-    const kinds = auditPage(db, 0, 500).rows.map((r) => r.kind);
+    const kinds = (await auditPage(sqliteStore(db), 0, 500)).rows.map((r) => r.kind);
     const count = (k: string) => kinds.filter((x) => x === k).length;
     expect(count('recording_excluded')).toBe(PLAN.excluded.length + 1);
     expect(count('curation_undone')).toBe(1);

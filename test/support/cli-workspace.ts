@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openStudyDb } from '../../main/db/open';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
+import type { Store } from '../../main/db/store/types';
 
 const CLI = join(import.meta.dirname, '../../main/cli/voicescope.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
@@ -35,6 +37,8 @@ export interface CliWorkspace {
   run(args: readonly string[]): Promise<CliRun>;
   /** Opens the study database, hands it to `f`, closes it. */
   read<T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T;
+  /** Opens the study database as a store, hands it to `f`, closes it when `f` has finished. */
+  readStore<T>(f: (store: Store) => Promise<T>): Promise<T>;
   /** Removes the workspace (call it in `afterAll`). */
   remove(): void;
 }
@@ -64,6 +68,15 @@ export const cliWorkspace = (prefix: string, options: CliWorkspaceOptions = {}):
         return f(db);
       } finally {
         db.close();
+      }
+    },
+    readStore: async (f) => {
+      const { db } = openStudyDb(dbPath);
+      const store = sqliteStore(db);
+      try {
+        return await f(store);
+      } finally {
+        await store.close();
       }
     },
     remove: () => rmSync(root, { recursive: true, force: true }),

@@ -14,7 +14,7 @@ export const attributesCommand: WorkspaceCommand = {
   run: async ({ svc, out, values: v, sub, rest }) => {
     const study = resolveStudy(svc, v.study);
     if (v.csv !== undefined) {
-      const r = svc.importAttributes(study.id, readFileSync(v.csv, 'utf8'));
+      const r = await svc.importAttributes(study.id, readFileSync(v.csv, 'utf8'));
       if (!r.ok) {
         out.problem(r.error.message, r.error.action);
         return EXIT.refused;
@@ -33,7 +33,7 @@ export const attributesCommand: WorkspaceCommand = {
       );
       return x.unknownCodes.length || x.problems.length ? EXIT.refused : EXIT.ok;
     }
-    const all = svc.attributes(study.id)!;
+    const all = (await svc.attributes(study.id))!;
     if (v.participant?.length) {
       const code = need(v.participant[0], 'participant');
       const p = all.participants.find((x) => x.code === code);
@@ -51,7 +51,7 @@ export const attributesCommand: WorkspaceCommand = {
           );
         return { key: key.data, value: value.data === '' ? null : value.data };
       });
-      const now = svc.setAttributes(p.participantId, changes)!;
+      const now = (await svc.setAttributes(p.participantId, changes))!;
       out.say(
         'attributes',
         `${code}: ${

@@ -11,7 +11,7 @@ export const auditCommand: WorkspaceCommand = {
   help: `  audit verify                              check that the audit log was not altered (exit 9 names the first broken entry)`,
   run: async ({ svc, out, sub }) => {
     if (sub !== 'verify') throw unknownCommand('audit', sub);
-    const v = describeAuditCheck(svc.verifyAudit());
+    const v = describeAuditCheck(await svc.verifyAudit());
     if (v.holds) {
       out.say('audit', auditHoldsText(v.entries), { holds: true, entries: v.entries });
       return EXIT.ok;

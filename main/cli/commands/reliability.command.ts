@@ -106,24 +106,24 @@ export const reliabilityCommand: WorkspaceCommand = {
     const [a, b] = ctx.rest;
     switch (ctx.sub) {
       case 'list':
-        return show(ctx, ctx.svc.changeSettings(study.id) ?? 'no_study', '');
+        return show(ctx, (await ctx.svc.changeSettings(study.id)) ?? 'no_study', '');
       case 'set': {
         const key = need(a, 'measure');
         return show(
           ctx,
-          ctx.svc.setReliability(study.id, key, reliabilityNumber(b), ctx.values.note ?? ''),
+          await ctx.svc.setReliability(study.id, key, reliabilityNumber(b), ctx.values.note ?? ''),
           `${key}: reliability set. `,
         );
       }
       case 'reset': {
         const key = need(a, 'measure');
-        return show(ctx, ctx.svc.resetReliability(study.id, key), `${key}: back to the default. `);
+        return show(ctx, await ctx.svc.resetReliability(study.id, key), `${key}: back to the default. `);
       }
       case 'baseline': {
         const k = need(a, 'k');
         if (k !== 'default' && !/^\d+$/.test(k))
           throw new UsageError('Give the sessions a baseline needs (1 to 20), or "default".');
-        return show(ctx, ctx.svc.setBaselineSessions(study.id, k === 'default' ? null : Number(k)), '');
+        return show(ctx, await ctx.svc.setBaselineSessions(study.id, k === 'default' ? null : Number(k)), '');
       }
       case 'change':
         return await change(ctx, study.id);

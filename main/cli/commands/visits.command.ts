@@ -57,12 +57,12 @@ const show = ({ svc, out, values: v }: CommandContext): number => {
   return EXIT.ok;
 };
 
-const set = ({ svc, out, values: v }: CommandContext): number => {
+const set = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = resolveStudy(svc, v.study);
   const specs = v.visit ?? [];
   if (specs.length === 0)
     throw new UsageError('Give the schedule with one --visit "Name:day[:before[:after]]" per visit.');
-  const r = svc.setVisitSchedule(study.id, specs.map(parseVisitSpec));
+  const r = await svc.setVisitSchedule(study.id, specs.map(parseVisitSpec));
   if (!r.ok) return reportProblem(out, r.error);
   out.say('design', `The schedule of study ${study.id} has ${r.value.visits.length} visits.`, {
     design: r.value,
@@ -70,10 +70,10 @@ const set = ({ svc, out, values: v }: CommandContext): number => {
   return EXIT.ok;
 };
 
-const period = ({ svc, out, values: v }: CommandContext): number => {
+const period = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = resolveStudy(svc, v.study);
   const d = svc.studyDesign(study.id)!;
-  const r = svc.setStudyPeriod(study.id, {
+  const r = await svc.setStudyPeriod(study.id, {
     startDate: v.from === undefined ? d.startDate : dateOption(v.from, 'from'),
     endDate: v.to === undefined ? d.endDate : dateOption(v.to, 'to'),
     timeZone: v.tz ?? d.timeZone,
@@ -118,7 +118,7 @@ const list = (ctx: CommandContext): number => {
   return EXIT.ok;
 };
 
-const assign = ({ svc, out, values: v }: CommandContext): number => {
+const assign = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = resolveStudy(svc, v.study);
   const id = Number(need(v.recording, 'recording'));
   if (!Number.isInteger(id) || id < 1) throw new UsageError('--recording is a recording number.');
@@ -137,7 +137,7 @@ const assign = ({ svc, out, values: v }: CommandContext): number => {
       );
     target = x.id;
   }
-  const r = svc.setRecordingVisit(id, target, Date.now());
+  const r = await svc.setRecordingVisit(id, target, Date.now());
   if (!r.ok) return reportProblem(out, r.error);
   out.say(
     'recording',

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface ArchivedStudyRow {
   readonly id: number;
@@ -19,14 +19,17 @@ export interface ArchivedStudyRow {
   readonly is_sandbox: number | null;
 }
 
-export const archivedStudyRow = (db: Db, studyId: number): ArchivedStudyRow | undefined =>
-  stmt(
-    db,
+export const archivedStudyRow = (q: Queryable, studyId: number): Promise<ArchivedStudyRow | undefined> =>
+  q.get<ArchivedStudyRow>(
     `SELECT s.id, s.name, s.created_at, s.session_interval_days, s.profile_id, sp.name AS profile_name, sp.base_url, sp.api_version, sp.is_sandbox
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id WHERE s.id = ?`,
-  ).get(studyId) as ArchivedStudyRow | undefined;
+    [studyId],
+  );
 
-/** A consistent copy of the whole database, written to `file` while the connection stays in use. */
+/**
+ * A consistent copy of the whole database, written to `file` while the connection stays in use:
+ * SQLite's online backup of the study file, through its own handle (a file operation, not a query).
+ */
 export const backupDatabase = async (db: Db, file: string): Promise<void> => {
   await db.backup(file);
 };

@@ -6,8 +6,7 @@
 import { AUDIT_KINDS, AuditEntrySchema, type AuditKind } from '../../../shared/contract/audit.contract';
 import { auditEntryHash } from '../audit-hash';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 
 export { AUDIT_KINDS, type AuditKind };
 
@@ -47,29 +46,33 @@ const checkDetail = (detail: AuditDetail): void => {
   }
 };
 
-export const appendAudit = (db: Db, e: AuditEntry): number => {
+/**
+ * The handle of a transaction, never the store itself: the previous entry's hash is read and the new
+ * entry written in the caller's transaction, with the act the entry records, so two writers cannot
+ * both claim the same place in the chain and an act is never committed without its entry.
+ */
+export type AuditTransaction = Queryable & { readonly transaction?: never };
+
+export const appendAudit = async (tx: AuditTransaction, e: AuditEntry): Promise<number> => {
   if (!(AUDIT_KINDS as readonly string[]).includes(e.kind)) throw new Error(`unknown audit kind ${e.kind}`);
   const detail = e.detail ?? {};
   checkDetail(detail);
-  // The next id and the previous hash are read and the entry written in one transaction (a savepoint
-  // when the caller has one open), so two writers cannot both claim the same place in the chain.
-  return db.transaction(() => {
-    const last = stmt(db, `SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1`).get() as
-      { id: number; hash: string | null } | undefined;
-    const fields = {
-      id: (last?.id ?? 0) + 1,
-      at: e.at,
-      kind: e.kind,
-      profile_id: e.profileId ?? null,
-      study_id: e.studyId ?? null,
-      subject: e.subject ?? null,
-      detail: JSON.stringify(detail),
-    };
-    const prev = last?.hash ?? '';
-    stmt(
-      db,
-      `INSERT INTO audit_log (id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+  const last = await tx.get<{ id: number; hash: string | null }>(
+    `SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1`,
+  );
+  const fields = {
+    id: (last?.id ?? 0) + 1,
+    at: e.at,
+    kind: e.kind,
+    profile_id: e.profileId ?? null,
+    study_id: e.studyId ?? null,
+    subject: e.subject ?? null,
+    detail: JSON.stringify(detail),
+  };
+  const prev = last?.hash ?? '';
+  await tx.run(
+    `INSERT INTO audit_log (id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
       fields.id,
       fields.at,
       fields.kind,
@@ -79,10 +82,14 @@ export const appendAudit = (db: Db, e: AuditEntry): number => {
       fields.detail,
       prev,
       auditEntryHash(prev, fields),
-    );
-    return fields.id;
-  })();
+    ],
+  );
+  return fields.id;
 };
+
+/** Appends one entry that records no other change, in a transaction of its own. */
+export const appendAuditAlone = (store: Store, e: AuditEntry): Promise<number> =>
+  store.transaction((tx) => appendAudit(tx, e), { repeatable: true });
 
 export type AuditChainCheck =
   | { readonly ok: true; readonly entries: number }
@@ -95,13 +102,12 @@ export type AuditChainCheck =
     };
 
 /** Walks the whole chain in id order and names the first entry that does not fit. */
-export const verifyAuditChain = (db: Db): AuditChainCheck => {
+export const verifyAuditChain = async (q: Queryable): Promise<AuditChainCheck> => {
   let prev = '';
   let entries = 0;
-  for (const r of stmt(
-    db,
+  for await (const r of q.iterate<RawRow & { prev_hash: string | null; hash: string | null }>(
     `SELECT id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash FROM audit_log ORDER BY id`,
-  ).iterate() as IterableIterator<RawRow & { prev_hash: string | null; hash: string | null }>) {
+  )) {
     entries += 1;
     const broken = (reason: 'changed' | 'predecessor_missing_or_changed'): AuditChainCheck => ({
       ok: false,
@@ -129,10 +135,14 @@ interface RawRow {
 /** Newest first, one page at a time. */
 const auditDetail = jsonColumn('audit_log', 'detail', AuditEntrySchema.shape.detail);
 
-export const auditPage = (db: Db, offset: number, limit: number): { rows: AuditRow[]; total: number } => {
-  const total = (stmt(db, `SELECT count(*) AS n FROM audit_log`).get() as { n: number }).n;
+export const auditPage = async (
+  q: Queryable,
+  offset: number,
+  limit: number,
+): Promise<{ rows: AuditRow[]; total: number }> => {
+  const total = (await q.get<{ n: number }>(`SELECT count(*) AS n FROM audit_log`))!.n;
   const rows = (
-    stmt(db, `SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`).all(limit, offset) as RawRow[]
+    await q.all<RawRow>(`SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`, [limit, offset])
   ).map((r) => ({
     id: r.id,
     at: r.at,

@@ -4,8 +4,7 @@
  * chart choices per study.
  */
 import type { SeriesSource } from '../../../shared/contract/timeline.contract';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface AttributeRow {
   readonly participant_id: number;
@@ -14,52 +13,50 @@ export interface AttributeRow {
 }
 
 /** Every attribute of the study's participants. */
-export const attributesOfStudy = (db: Db, studyId: number): AttributeRow[] =>
-  stmt(
-    db,
+export const attributesOfStudy = (q: Queryable, studyId: number): Promise<AttributeRow[]> =>
+  q.all<AttributeRow>(
     `SELECT a.participant_id, a.key, a.value FROM participant_attributes a
      JOIN participants p ON p.id = a.participant_id
      WHERE p.study_id = ? ORDER BY a.key, p.code`,
-  ).all(studyId) as AttributeRow[];
+    [studyId],
+  );
 
 /** The study a participant belongs to, or undefined. */
-export const studyOfParticipant = (db: Db, participantId: number): number | undefined =>
-  (
-    stmt(db, `SELECT study_id FROM participants WHERE id = ?`).get(participantId) as
-      { study_id: number } | undefined
-  )?.study_id;
+export const studyOfParticipant = async (q: Queryable, participantId: number): Promise<number | undefined> =>
+  (await q.get<{ study_id: number }>(`SELECT study_id FROM participants WHERE id = ?`, [participantId]))
+    ?.study_id;
 
 /** The study's participants by code. */
-export const participantIdsByCode = (db: Db, studyId: number): Map<string, number> =>
+export const participantIdsByCode = async (q: Queryable, studyId: number): Promise<Map<string, number>> =>
   new Map(
     (
-      stmt(db, `SELECT id, code FROM participants WHERE study_id = ?`).all(studyId) as {
-        id: number;
-        code: string;
-      }[]
+      await q.all<{ id: number; code: string }>(`SELECT id, code FROM participants WHERE study_id = ?`, [
+        studyId,
+      ])
     ).map((r) => [r.code, r.id]),
   );
 
 /**
- * Sets attributes of participants in one transaction: a value sets the key, null removes it. Keys not
- * named are left as they are.
+ * Sets attributes of participants: a value sets the key, null removes it. Keys not named are left as
+ * they are. Run it in a transaction (`tx`) for the changes to land together.
  */
-export const writeAttributes = (
-  db: Db,
+export const writeAttributes = async (
+  tx: Queryable,
   changes: readonly { participantId: number; key: string; value: string | null }[],
   at: string,
-): void => {
-  const set = stmt(
-    db,
-    `INSERT INTO participant_attributes (participant_id, key, value, updated_at) VALUES (?, ?, ?, ?)
+): Promise<void> => {
+  for (const c of changes)
+    if (c.value === null)
+      await tx.run(`DELETE FROM participant_attributes WHERE participant_id = ? AND key = ?`, [
+        c.participantId,
+        c.key,
+      ]);
+    else
+      await tx.run(
+        `INSERT INTO participant_attributes (participant_id, key, value, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (participant_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  );
-  const remove = stmt(db, `DELETE FROM participant_attributes WHERE participant_id = ? AND key = ?`);
-  db.transaction(() => {
-    for (const c of changes)
-      if (c.value === null) remove.run(c.participantId, c.key);
-      else set.run(c.participantId, c.key, c.value, at);
-  })();
+        [c.participantId, c.key, c.value, at],
+      );
 };
 
 export interface CohortValueRow {
@@ -77,9 +74,8 @@ export interface CohortValueRow {
 }
 
 /** One measure's values across the study's participants (uploaded recordings with results), by participant and time. */
-export const cohortValues = (db: Db, studyId: number, measureKey: string): CohortValueRow[] =>
-  stmt(
-    db,
+export const cohortValues = (q: Queryable, studyId: number, measureKey: string): Promise<CohortValueRow[]> =>
+  q.all<CohortValueRow>(
     `WITH firsts AS (
        SELECT r.participant_id, MIN(r.recorded_at) AS first_at FROM recordings r
        JOIN participants p ON p.id = r.participant_id
@@ -94,15 +90,19 @@ export const cohortValues = (db: Db, studyId: number, measureKey: string): Cohor
      JOIN recordings r ON r.id = mv.recording_id
      WHERE r.upload_state = 'uploaded' AND r.api_version IS NOT NULL AND r.excluded_at IS NULL
      ORDER BY p.code, r.recorded_at, r.id`,
-  ).all(studyId, measureKey) as CohortValueRow[];
+    [studyId, measureKey],
+  );
 
 /**
  * One local acoustic measure's values across the study's participants (recordings not excluded or
  * cancelled, sent or not: the measure is computed here from the audio), by participant and time.
  */
-export const cohortLocalValues = (db: Db, studyId: number, measure: string): CohortValueRow[] =>
-  stmt(
-    db,
+export const cohortLocalValues = (
+  q: Queryable,
+  studyId: number,
+  measure: string,
+): Promise<CohortValueRow[]> =>
+  q.all<CohortValueRow>(
     `WITH firsts AS (
        SELECT r.participant_id, MIN(r.recorded_at) AS first_at FROM recordings r
        JOIN participants p ON p.id = r.participant_id
@@ -117,22 +117,31 @@ export const cohortLocalValues = (db: Db, studyId: number, measure: string): Coh
      JOIN local_measures lm ON lm.recording_id = r.id AND lm.measure = ?
      WHERE lm.value IS NOT NULL AND r.upload_state <> 'cancelled' AND r.excluded_at IS NULL
      ORDER BY p.code, r.recorded_at, r.id`,
-  ).all(studyId, measure) as CohortValueRow[];
+    [studyId, measure],
+  );
 
 /** The researcher's stored choice for a study's view (JSON), or undefined. */
-export const chartChoice = (db: Db, studyId: number, view: string): string | undefined =>
+export const chartChoice = async (q: Queryable, studyId: number, view: string): Promise<string | undefined> =>
   (
-    stmt(db, `SELECT choice FROM study_chart_choices WHERE study_id = ? AND view = ?`).get(studyId, view) as
-      { choice: string } | undefined
+    await q.get<{ choice: string }>(
+      `SELECT choice FROM study_chart_choices WHERE study_id = ? AND view = ?`,
+      [studyId, view],
+    )
   )?.choice;
 
-export const saveChartChoice = (db: Db, studyId: number, view: string, choice: string, at: string): void => {
-  stmt(
-    db,
+export const saveChartChoice = async (
+  q: Queryable,
+  studyId: number,
+  view: string,
+  choice: string,
+  at: string,
+): Promise<void> => {
+  await q.run(
     `INSERT INTO study_chart_choices (study_id, view, choice, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (study_id, view) DO UPDATE SET choice = excluded.choice, updated_at = excluded.updated_at`,
-  ).run(studyId, view, choice, at);
+    [studyId, view, choice, at],
+  );
 };
 
-export const studyExists = (db: Db, studyId: number): boolean =>
-  stmt(db, `SELECT 1 FROM studies WHERE id = ?`).get(studyId) !== undefined;
+export const studyExists = async (q: Queryable, studyId: number): Promise<boolean> =>
+  (await q.get(`SELECT 1 FROM studies WHERE id = ?`, [studyId])) !== undefined;

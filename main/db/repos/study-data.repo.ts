@@ -3,83 +3,90 @@
  * recordings, analyses and values follow through the schema's cascades) with zeroed free pages and an
  * emptied write-ahead log, so deleted codes do not linger in the file.
  */
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 import { appendAudit, type AuditEntry } from './audit.repo';
 
 /** Upload copies (converted files) recorded for the study's recordings. */
-export const uploadPathsOfStudy = (db: Db, studyId: number): string[] =>
+export const uploadPathsOfStudy = async (q: Queryable, studyId: number): Promise<string[]> =>
   (
-    stmt(db, `SELECT upload_path FROM recordings WHERE study_id = ? AND upload_path IS NOT NULL`).all(
-      studyId,
-    ) as { upload_path: string }[]
+    await q.all<{ upload_path: string }>(
+      `SELECT upload_path FROM recordings WHERE study_id = ? AND upload_path IS NOT NULL`,
+      [studyId],
+    )
   ).map((r) => r.upload_path);
 
+const count = async (q: Queryable, sql: string, studyId: number) =>
+  (await q.get<{ n: number }>(sql, [studyId]))!.n;
+
 /** Batches of the study sending now, and its uploads whose answer has not come yet. */
-export const studyActivity = (
-  db: Db,
+export const studyActivity = async (
+  q: Queryable,
   studyId: number,
-): { runningBatches: number; uploadsInFlight: number } => ({
-  runningBatches: (
-    stmt(db, `SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`).get(studyId) as {
-      n: number;
-    }
-  ).n,
-  uploadsInFlight: (
-    stmt(db, `SELECT count(*) AS n FROM recordings WHERE study_id = ? AND upload_state = 'uploading'`).get(
-      studyId,
-    ) as { n: number }
-  ).n,
+): Promise<{ runningBatches: number; uploadsInFlight: number }> => ({
+  runningBatches: await count(
+    q,
+    `SELECT count(*) AS n FROM batches WHERE study_id = ? AND state = 'running'`,
+    studyId,
+  ),
+  uploadsInFlight: await count(
+    q,
+    `SELECT count(*) AS n FROM recordings WHERE study_id = ? AND upload_state = 'uploading'`,
+    studyId,
+  ),
 });
 
-const count = (db: Db, sql: string, studyId: number) => (stmt(db, sql).get(studyId) as { n: number }).n;
-
 /** How many participants, recordings and stored measure values the study holds. */
-export const studyRowCounts = (
-  db: Db,
+export const studyRowCounts = async (
+  q: Queryable,
   studyId: number,
-): { participants: number; recordings: number; measureValues: number } => ({
-  participants: count(db, `SELECT count(*) AS n FROM participants WHERE study_id = ?`, studyId),
-  recordings: count(db, `SELECT count(*) AS n FROM recordings WHERE study_id = ?`, studyId),
-  measureValues: count(
-    db,
+): Promise<{ participants: number; recordings: number; measureValues: number }> => ({
+  participants: await count(q, `SELECT count(*) AS n FROM participants WHERE study_id = ?`, studyId),
+  recordings: await count(q, `SELECT count(*) AS n FROM recordings WHERE study_id = ?`, studyId),
+  measureValues: await count(
+    q,
     `SELECT count(*) AS n FROM measure_values v JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`,
     studyId,
   ),
 });
 
 /** When the study was last archived, from the audit log. */
-export const lastArchivedAt = (db: Db, studyId: number): string | null =>
+export const lastArchivedAt = async (q: Queryable, studyId: number): Promise<string | null> =>
   (
-    stmt(db, `SELECT max(at) AS at FROM audit_log WHERE study_id = ? AND kind = 'study_archived'`).get(
-      studyId,
-    ) as { at: string | null }
-  ).at;
+    await q.get<{ at: string | null }>(
+      `SELECT max(at) AS at FROM audit_log WHERE study_id = ? AND kind = 'study_archived'`,
+      [studyId],
+    )
+  )?.at ?? null;
 
 /**
  * Deletes the study's rows and writes the audit entry `audit` makes of the counts, in one transaction,
  * with secure_delete on (then back as it was) and the WAL checkpointed. `scrubbed` is false when another
  * connection kept the write-ahead log from being emptied.
  */
-export const deleteStudyRows = (
-  db: Db,
+export const deleteStudyRows = async (
+  store: Store,
   studyId: number,
   audit: (counts: { participants: number; recordings: number }) => AuditEntry,
-): { participants: number; recordings: number; scrubbed: boolean } => {
+): Promise<{ participants: number; recordings: number; scrubbed: boolean }> => {
   // secure_delete zeroes the deleted rows' bytes in the file, and the checkpoint then empties the WAL,
   // so the codes do not linger in free pages or old WAL frames after the researcher deleted them.
-  const secureBefore = db.pragma('secure_delete', { simple: true }) as number;
-  db.pragma('secure_delete = ON');
-  const counts = db
-    .transaction(() => {
-      const participants = count(db, `SELECT count(*) AS n FROM participants WHERE study_id = ?`, studyId);
-      const recordings = count(db, `SELECT count(*) AS n FROM recordings WHERE study_id = ?`, studyId);
-      stmt(db, `DELETE FROM studies WHERE id = ?`).run(studyId);
-      appendAudit(db, audit({ participants, recordings }));
+  const secureBefore = (await store.get<{ secure_delete: number }>(`PRAGMA secure_delete`))!.secure_delete;
+  await store.run(`PRAGMA secure_delete = ON`);
+  const counts = await store.transaction(
+    async (tx) => {
+      const participants = await count(
+        tx,
+        `SELECT count(*) AS n FROM participants WHERE study_id = ?`,
+        studyId,
+      );
+      const recordings = await count(tx, `SELECT count(*) AS n FROM recordings WHERE study_id = ?`, studyId);
+      await tx.run(`DELETE FROM studies WHERE id = ?`, [studyId]);
+      await appendAudit(tx, audit({ participants, recordings }));
       return { participants, recordings };
-    })
-    .immediate();
-  db.pragma(`secure_delete = ${secureBefore ? 'ON' : 'OFF'}`);
-  const checkpoint = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-  return { ...counts, scrubbed: checkpoint[0]?.busy === 0 };
+    },
+    { repeatable: true },
+  );
+  await store.run(`PRAGMA secure_delete = ${secureBefore ? 'ON' : 'OFF'}`);
+  const checkpoint = await store.get<{ busy: number }>(`PRAGMA wal_checkpoint(TRUNCATE)`);
+  return { ...counts, scrubbed: checkpoint?.busy === 0 };
 };

@@ -9,6 +9,6 @@ import type { HandlersOf } from '../router';
 import type { HostDeps } from './deps';
 
 export const auditHandlers = (d: HostDeps): HandlersOf<typeof auditContract> => ({
-  'audit.list': ({ offset, limit }) => ok(d.service.auditPage(offset, limit)),
-  'audit.verify': () => ok(describeAuditCheck(d.service.verifyAudit())),
+  'audit.list': async ({ offset, limit }) => ok(await d.service.auditPage(offset, limit)),
+  'audit.verify': async () => ok(describeAuditCheck(await d.service.verifyAudit())),
 });

@@ -4,22 +4,23 @@ import type { HandlersOf } from '../router';
 import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const cohortHandlers = (d: HostDeps): HandlersOf<typeof cohortContract> => ({
-  'cohort.measure': ({ studyId, measureKey, includeAfterWithdrawal }) => {
-    const c = d.service.cohort(studyId, measureKey, includeAfterWithdrawal ?? false);
+  'cohort.measure': async ({ studyId, measureKey, includeAfterWithdrawal }) => {
+    const c = await d.service.cohort(studyId, measureKey, includeAfterWithdrawal ?? false);
     return c ? ok(c) : notFound('study');
   },
-  'cohort.attributes': ({ studyId }) => {
-    const a = d.service.attributes(studyId);
+  'cohort.attributes': async ({ studyId }) => {
+    const a = await d.service.attributes(studyId);
     return a ? ok(a) : notFound('study');
   },
-  'cohort.setAttributes': ({ participantId, changes }) => {
-    const attributes = d.service.setAttributes(participantId, changes);
+  'cohort.setAttributes': async ({ participantId, changes }) => {
+    const attributes = await d.service.setAttributes(participantId, changes);
     return attributes ? ok({ attributes }) : notFound('participant');
   },
-  'cohort.setAttributesFromCsv': ({ studyId, csv }) => {
-    const r = d.service.importAttributes(studyId, csv);
+  'cohort.setAttributesFromCsv': async ({ studyId, csv }) => {
+    const r = await d.service.importAttributes(studyId, csv);
     return r.ok ? ok(r.value) : fromProblem(r.error, 'VALIDATION');
   },
-  'cohort.chartChoice': ({ studyId }) => ok(d.service.chartChoice(studyId)),
-  'cohort.saveChartChoice': ({ studyId, choice }) => ok(d.service.saveChartChoice(studyId, choice)),
+  'cohort.chartChoice': async ({ studyId }) => ok(await d.service.chartChoice(studyId)),
+  'cohort.saveChartChoice': async ({ studyId, choice }) =>
+    ok(await d.service.saveChartChoice(studyId, choice)),
 });

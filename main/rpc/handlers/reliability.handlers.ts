@@ -21,10 +21,11 @@ const answer = (r: ChangeSettingsView | ChangeSettingsRefusal | null) =>
       : ok(r);
 
 export const reliabilityHandlers = (d: HostDeps): HandlersOf<typeof reliabilityContract> => ({
-  'reliability.get': ({ studyId }) => answer(d.service.changeSettings(studyId)),
-  'reliability.set': ({ studyId, measureKey, r, note }) =>
-    answer(d.service.setReliability(studyId, measureKey, r, note)),
-  'reliability.remove': ({ studyId, measureKey }) => answer(d.service.resetReliability(studyId, measureKey)),
-  'reliability.setBaselineSessions': ({ studyId, baselineSessions }) =>
-    answer(d.service.setBaselineSessions(studyId, baselineSessions)),
+  'reliability.get': async ({ studyId }) => answer(await d.service.changeSettings(studyId)),
+  'reliability.set': async ({ studyId, measureKey, r, note }) =>
+    answer(await d.service.setReliability(studyId, measureKey, r, note)),
+  'reliability.remove': async ({ studyId, measureKey }) =>
+    answer(await d.service.resetReliability(studyId, measureKey)),
+  'reliability.setBaselineSessions': async ({ studyId, baselineSessions }) =>
+    answer(await d.service.setBaselineSessions(studyId, baselineSessions)),
 });

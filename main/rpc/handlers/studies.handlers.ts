@@ -31,8 +31,8 @@ export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract>
         return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));
       return one(studyId);
     },
-    'studies.dataSummary'({ studyId }) {
-      const s = service.studyDataSummary(studyId);
+    async 'studies.dataSummary'({ studyId }) {
+      const s = await service.studyDataSummary(studyId);
       return s ? ok(s) : notFound('study');
     },
     async 'studies.archive'({ studyId, outDir }) {
@@ -44,8 +44,8 @@ export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract>
       });
       return r.ok ? ok(r.value) : err(appError('REFUSED', r.error.message, r.error.action));
     },
-    'studies.delete'({ studyId, confirmName }) {
-      const r = service.deleteStudy({ studyId, confirmName, now: d.now });
+    async 'studies.delete'({ studyId, confirmName }) {
+      const r = await service.deleteStudy({ studyId, confirmName, now: d.now });
       return r.ok ? ok(r.value) : err(appError(r.error.code, r.error.message, r.error.action));
     },
   };

@@ -11,12 +11,12 @@ export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> =
       const v = service.studyDesign(studyId);
       return v ? ok(v) : notFound('study');
     },
-    'visits.setPeriod': ({ studyId, ...p }) => {
-      const r = service.setStudyPeriod(studyId, p);
+    'visits.setPeriod': async ({ studyId, ...p }) => {
+      const r = await service.setStudyPeriod(studyId, p);
       return r.ok ? r : fromProblem(r.error);
     },
-    'visits.setSchedule': ({ studyId, visits }) => {
-      const r = service.setVisitSchedule(studyId, visits);
+    'visits.setSchedule': async ({ studyId, visits }) => {
+      const r = await service.setVisitSchedule(studyId, visits);
       return r.ok ? r : fromProblem(r.error);
     },
     'visits.statuses': ({ studyId }) => {
@@ -35,8 +35,8 @@ export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> =
       const r = service.setBaseline(participantId, date, d.now());
       return r.ok ? r : fromProblem(r.error);
     },
-    'visits.setAssignment': ({ recordingId, visitId, clear }) => {
-      const r = service.setRecordingVisit(recordingId, clear ? 'clear' : (visitId ?? null), d.now());
+    'visits.setAssignment': async ({ recordingId, visitId, clear }) => {
+      const r = await service.setRecordingVisit(recordingId, clear ? 'clear' : (visitId ?? null), d.now());
       return r.ok ? r : fromProblem(r.error);
     },
     'visits.completeness': ({ studyId }) => {

@@ -215,8 +215,8 @@ const applyMerge = async (tx: Queryable, db: Db, plan: MergePlan, after: MergeAf
   const sessions = new Map(plan.recs.map((r) => [r.id, r.session]));
   for (const m of after.recordings)
     await moveRecording(tx, m.id, into.id, sessions.get(m.id) ?? null, m.provenance);
-  writeAttributes(
-    db,
+  await writeAttributes(
+    tx,
     copied.map((key) => ({ participantId: into.id, key, value: fromAttrs[key]! })),
     at,
   );
@@ -314,8 +314,8 @@ export const undoMerge = async (c: ActContext, a: CurationActRow, reason: string
       for (const r of back.recordings)
         await moveRecording(tx, r.id, from.id, sessions.get(r.id) ?? null, r.provenance);
       // Copied attributes go, unless the researcher has changed them since.
-      writeAttributes(
-        db,
+      await writeAttributes(
+        tx,
         was.copied
           .filter((k) => now[k] === was.into.attributes[k])
           .map((key) => ({ participantId: into.id, key, value: null })),

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendAudit } from '../../../main/db/repos/audit.repo';
+import { appendAuditAlone } from '../../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { EXIT } from '../../../main/cli/voicescope';
 import { cliWorkspace } from '../../support/cli-workspace';
 
@@ -28,9 +29,9 @@ describe('voicescope audit verify', () => {
   });
 
   it('a log the app wrote holds (exit 0) and says how many entries it checked', async () => {
-    const db = new Database(join(home, 'voicescope.sqlite'));
-    for (const i of [1, 2, 3]) appendAudit(db, entry(i));
-    db.close();
+    const store = sqliteStore(new Database(join(home, 'voicescope.sqlite')));
+    for (const i of [1, 2, 3]) await appendAuditAlone(store, entry(i));
+    await store.close();
     const r = await run(['audit', 'verify']);
     expect(r.code).toBe(EXIT.ok);
     expect(r.stdout).toMatch(/intact: all 3 entries/);

@@ -11,7 +11,7 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-dismiss-');
-const { run, read } = ws;
+const { run, read, readStore } = ws;
 afterAll(() => ws.remove());
 
 let refused = 0;
@@ -33,7 +33,7 @@ describe('voicescope curate dismiss', { timeout: 240_000 }, () => {
         `The needs-you item of recording ${refused} dismissed \\(act 1; undo: voicescope curate undo --act 1\\)`,
       ),
     );
-    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+    expect((await readStore((q) => auditPage(q, 0, 1))).rows[0]).toMatchObject({
       kind: 'needs_you_dismissed',
       detail: { act: 1, recording: refused },
     });

@@ -11,7 +11,7 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-merge-');
-const { run, read } = ws;
+const { run, read, readStore } = ws;
 afterAll(() => ws.remove());
 
 const owners = () =>
@@ -77,7 +77,7 @@ describe('voicescope curate merge', { timeout: 240_000 }, () => {
     expect(h.stdout).toMatch(
       /act 2 .* merge {2}P-017 into P-007 \(2 recordings\) {2}"entered twice: P-017 is P-007"/,
     );
-    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+    expect((await readStore((q) => auditPage(q, 0, 1))).rows[0]).toMatchObject({
       kind: 'participants_merged',
       detail: { act: 2, participant_before: from, participant_after: into, after_upload: true },
     });
@@ -95,6 +95,6 @@ describe('voicescope curate merge', { timeout: 240_000 }, () => {
     expect(read((db) => db.prepare(`SELECT merged_into FROM participants WHERE id = ?`).get(from))).toEqual({
       merged_into: null,
     });
-    expect(read((db) => verifyAuditChain(db))).toEqual({ ok: true, entries: 3 });
+    expect(await readStore((q) => verifyAuditChain(q))).toEqual({ ok: true, entries: 3 });
   });
 });

@@ -10,7 +10,7 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-curate-');
-const { run, read } = ws;
+const { run, read, readStore } = ws;
 afterAll(() => ws.remove());
 
 const json = (stdout: string) =>
@@ -64,7 +64,7 @@ describe('voicescope curate', { timeout: 240_000 }, () => {
         after: expect.objectContaining({ participant: 'P-002', session: 'W2' }),
       }),
     ]);
-    expect(read((db) => auditPage(db, 0, 1).rows[0])).toMatchObject({
+    expect((await readStore((q) => auditPage(q, 0, 1))).rows[0]).toMatchObject({
       kind: 'recording_reassigned',
       detail: { act: 1, recording: uploaded, after_upload: true },
     });
@@ -115,7 +115,7 @@ describe('voicescope curate', { timeout: 240_000 }, () => {
         .split('\n')
         .map((l) => l.split('  ')[3]),
     ).toEqual(['delete unsent', 'undo of act 2', 'exclude', 'reassign']);
-    expect(read((db) => verifyAuditChain(db))).toEqual({ ok: true, entries: 4 });
+    expect(await readStore((q) => verifyAuditChain(q))).toEqual({ ok: true, entries: 4 });
   });
 
   it('refuses an unknown participant and an unknown subcommand', async () => {

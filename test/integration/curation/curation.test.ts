@@ -45,7 +45,7 @@ const row = (id: number) =>
         upload_state: string;
       }
     | undefined;
-const lastAudit = () => auditPage(svc.db, 0, 1).rows[0]!;
+const lastAudit = async () => (await auditPage(svc.store, 0, 1)).rows[0]!;
 const participantRow = (id: number) =>
   svc.db
     .prepare(`SELECT rec_count, first_recording_at, last_recording_at FROM participants WHERE id = ?`)
@@ -78,7 +78,7 @@ describe('reassigning a recording', () => {
       after: { participantId: b, participant: 'P-002', session: 'W2' },
       undoable: true,
     });
-    const audit = lastAudit();
+    const audit = await lastAudit();
     expect(audit).toMatchObject({
       id: act!.auditId,
       kind: 'recording_reassigned',
@@ -97,7 +97,7 @@ describe('reassigning a recording', () => {
     expect(audit.detail['digest']).toMatch(/^[0-9a-f]{40}$/);
     // The audit log holds no code, label or reason.
     expect(JSON.stringify(audit)).not.toMatch(/P-00|W2|wrong code/);
-    expect(verifyAuditChain(svc.db).ok).toBe(true);
+    expect((await verifyAuditChain(svc.store)).ok).toBe(true);
   });
 
   it('after upload, warns that the service analysed it under the first account and notes it in provenance; values move too', async () => {
@@ -116,7 +116,7 @@ describe('reassigning a recording', () => {
     expect(
       svc.db.prepare(`SELECT DISTINCT participant_id AS p FROM measure_values WHERE recording_id = ?`).all(r),
     ).toEqual([{ p: b }]);
-    expect(lastAudit().detail).toMatchObject({ after_upload: true });
+    expect((await lastAudit()).detail).toMatchObject({ after_upload: true });
     expect(participantRow(a)).toMatchObject({ rec_count: 0, last_recording_at: null });
     expect(participantRow(b)).toMatchObject({ rec_count: 1, last_recording_at: daysAgo(3) });
   });
@@ -140,7 +140,7 @@ describe('reassigning a recording', () => {
       undoable: false,
     });
     expect(original).toMatchObject({ id: done.act, undoneBy: undo.act, undoable: false });
-    expect(lastAudit()).toMatchObject({
+    expect(await lastAudit()).toMatchObject({
       kind: 'curation_undone',
       detail: {
         act: undo.act,
@@ -152,7 +152,7 @@ describe('reassigning a recording', () => {
     });
     expect(refusal(await svc.undoCuration(done.act))).toMatch(/already undone/);
     expect(refusal(await svc.undoCuration(undo.act))).toMatch(/cannot be undone/);
-    expect(verifyAuditChain(svc.db)).toEqual({ ok: true, entries: 2 });
+    expect(await verifyAuditChain(svc.store)).toEqual({ ok: true, entries: 2 });
   });
 
   it('refuses a participant of another study, a recording being uploaded, and a move to where it already is', async () => {
@@ -165,7 +165,7 @@ describe('reassigning a recording', () => {
     const u = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: 'uploading' });
     expect(refusal(await svc.reassignRecording(u, { participantId: b }))).toMatch(/being uploaded right now/);
     expect(refusal(await svc.reassignRecording(9999, { participantId: b }))).toMatch(/no such recording/);
-    expect(auditPage(svc.db, 0, 10).total).toBe(0);
+    expect((await auditPage(svc.store, 0, 10)).total).toBe(0);
   });
 
   it('refuses to undo when the recording changed since (a later act must be undone first)', async () => {
@@ -202,7 +202,7 @@ describe('excluding and restoring a recording', () => {
       before: { excluded: false, at: null, reason: null },
       after: { excluded: true, reason: 'test recording' },
     });
-    expect(lastAudit()).toMatchObject({
+    expect(await lastAudit()).toMatchObject({
       kind: 'recording_excluded',
       detail: { act: done.act, recording: late },
     });
@@ -217,7 +217,7 @@ describe('excluding and restoring a recording', () => {
     const restored = must(await svc.restoreRecording(r, 'it was the right task'));
     expect(row(r)).toMatchObject({ excluded_at: null, excluded_reason: null });
     expect(participantRow(a)).toMatchObject({ last_recording_at: daysAgo(2) });
-    expect(lastAudit()).toMatchObject({ kind: 'recording_restored' });
+    expect(await lastAudit()).toMatchObject({ kind: 'recording_restored' });
     must(await svc.undoCuration(restored.act));
     expect(row(r)).toMatchObject({ excluded_reason: 'wrong task' });
     expect(
@@ -231,7 +231,7 @@ describe('excluding and restoring a recording', () => {
     const done = must(await svc.excludeRecording(r, 'noise'));
     must(await svc.undoCuration(done.act));
     expect(row(r)).toMatchObject({ excluded_at: null });
-    expect(lastAudit().detail).toMatchObject({ undone: 'exclude' });
+    expect((await lastAudit()).detail).toMatchObject({ undone: 'exclude' });
   });
 });
 
@@ -244,7 +244,7 @@ describe('deleting a recording that was never sent', () => {
       const analyses = svc.db.prepare(`SELECT * FROM analyses WHERE recording_id = ?`).all(r);
       const done = must(await svc.deleteNeverSentRecording(r, 'test file'));
       expect(row(r)).toBeUndefined();
-      expect(lastAudit()).toMatchObject({
+      expect(await lastAudit()).toMatchObject({
         kind: 'recording_deleted',
         detail: { act: done.act, recording: r },
       });
@@ -258,7 +258,7 @@ describe('deleting a recording that was never sent', () => {
       expect(svc.db.prepare(`SELECT * FROM analyses WHERE recording_id = ?`).all(r)).toEqual(analyses);
     }
     expect(participantRow(a)).toMatchObject({ rec_count: 3 });
-    expect(verifyAuditChain(svc.db)).toEqual({ ok: true, entries: 6 });
+    expect(await verifyAuditChain(svc.store)).toEqual({ ok: true, entries: 6 });
   });
 
   it('refuses a recording that was sent or queued, writing nothing', async () => {
@@ -268,7 +268,7 @@ describe('deleting a recording that was never sent', () => {
       expect(refusal(await svc.deleteNeverSentRecording(r))).toMatch(/Only a recording that was never sent/);
       expect(row(r)).toBeDefined();
     }
-    expect(auditPage(svc.db, 0, 10).total).toBe(0);
+    expect((await auditPage(svc.store, 0, 10)).total).toBe(0);
     expect(await svc.curationOfStudy(s)).toEqual([]);
   });
 });
@@ -289,7 +289,7 @@ describe('sending a locally refused file anyway', () => {
     expect(refusal(await svc.sendRefusedAnyway(r, ''))).toMatch(/Say why/);
     const done = must(await svc.sendRefusedAnyway(r, 'the estimate misses quiet speech'));
     expect(row(r)!.upload_state).toBe('queued');
-    expect(lastAudit()).toMatchObject({
+    expect(await lastAudit()).toMatchObject({
       kind: 'recording_sent_anyway',
       detail: { act: done.act, recording: r },
     });
@@ -316,7 +316,7 @@ describe('sending a locally refused file anyway', () => {
     expect(refusal(await svc.sendRefusedAnyway(short, 'please'))).toMatch(/service's own limits/);
     const sent = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2) });
     expect(refusal(await svc.sendRefusedAnyway(sent, 'please'))).toMatch(/not refused locally/);
-    expect(auditPage(svc.db, 0, 10).total).toBe(0);
+    expect((await auditPage(svc.store, 0, 10)).total).toBe(0);
   });
 });
 

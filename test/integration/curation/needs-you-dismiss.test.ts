@@ -73,15 +73,15 @@ describe('dismissing a needs-you item', () => {
       after: { dismissed: true, uploadState: 'refused_locally' },
       undoable: true,
     });
-    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
+    expect((await auditPage(svc.store, 0, 1)).rows[0]).toMatchObject({
       kind: 'needs_you_dismissed',
       detail: { act: done.act, recording: refused, who: 'dr._ada' },
     });
-    expect(JSON.stringify(auditPage(svc.db, 0, 1).rows[0])).not.toMatch(/test file|P-001/);
+    expect(JSON.stringify((await auditPage(svc.store, 0, 1)).rows[0])).not.toMatch(/test file|P-001/);
     // A held duplicate, too.
     must(await svc.dismissNeedsYouItem(dup, 'same take imported twice'));
     expect(await listed(s, 'duplicates')).toEqual([]);
-    expect(verifyAuditChain(svc.db).ok).toBe(true);
+    expect((await verifyAuditChain(svc.store)).ok).toBe(true);
   });
 
   it('undo brings the item back; it is not dismissed twice, nor without a reason', async () => {
@@ -97,7 +97,7 @@ describe('dismissing a needs-you item', () => {
       act: 'undo',
       undoes: done.act,
     });
-    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
+    expect((await auditPage(svc.store, 0, 1)).rows[0]).toMatchObject({
       kind: 'curation_undone',
       detail: { undoes: done.act, undone: 'dismiss' },
     });

@@ -102,7 +102,7 @@ describe('merging two participants', () => {
       after: { from: { code: 'P-017', mergedInto: into }, into: { code: 'P-007' } },
     });
     expect((await svc.curationOfParticipant(into)).map((a) => a.id)).toEqual([done.act]);
-    const audit = auditPage(svc.db, 0, 1).rows[0]!;
+    const audit = (await auditPage(svc.store, 0, 1)).rows[0]!;
     expect(audit).toMatchObject({
       id: act!.auditId,
       kind: 'participants_merged',
@@ -120,7 +120,7 @@ describe('merging two participants', () => {
     });
     // The audit log holds no code, label or reason.
     expect(JSON.stringify(audit)).not.toMatch(/P-0|W2|entered twice/);
-    expect(verifyAuditChain(svc.db).ok).toBe(true);
+    expect((await verifyAuditChain(svc.store)).ok).toBe(true);
   });
 
   it('refuses while both have recordings in one session label, and says which; nothing changes', async () => {
@@ -144,8 +144,8 @@ describe('merging two participants', () => {
     const a = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
     const b = seedRecording(svc.db, s, from, { recordedAt: daysAgo(20), session: 'W1b' });
     svc.db.prepare(`UPDATE recordings SET content_sha256 = 'same' WHERE id IN (?, ?)`).run(a, b);
-    writeAttributes(
-      svc.db,
+    await writeAttributes(
+      svc.store,
       [
         { participantId: into, key: 'arm', value: 'A' },
         { participantId: from, key: 'arm', value: 'B' },
@@ -165,13 +165,13 @@ describe('merging two participants', () => {
     );
     expect(done.warning).toMatch(/Kept P-007's arm "A" \(not "B"\)/);
     expect(await attributesOfParticipant(svc.store, into)).toEqual({ arm: 'A', site: 'Leeds' });
-    expect(auditPage(svc.db, 0, 1).rows[0]!.detail).toMatchObject({ duplicates: 1 });
+    expect((await auditPage(svc.store, 0, 1)).rows[0]!.detail).toMatchObject({ duplicates: 1 });
   });
 
   it('undo restores both participants: recordings, provenance, attributes and the mark', async () => {
     const { s, into, from } = study();
     const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    writeAttributes(svc.db, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
+    await writeAttributes(svc.store, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
     const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
     const undo = must(await svc.undoCuration(done.act, 'not the same person after all'));
     expect(ownerOf(sent)).toBe(from);
@@ -183,11 +183,11 @@ describe('merging two participants', () => {
     expect(u).toMatchObject({ id: undo.act, act: 'undo', undoes: done.act, participantId: from });
     expect(m).toMatchObject({ id: done.act, undoneBy: undo.act, undoable: false });
     expect((await svc.curationOfParticipant(into)).map((a) => a.id)).toEqual([undo.act, done.act]);
-    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({
+    expect((await auditPage(svc.store, 0, 1)).rows[0]).toMatchObject({
       kind: 'curation_undone',
       detail: { undoes: done.act, undone: 'merge', participant_id: from },
     });
-    expect(verifyAuditChain(svc.db).ok).toBe(true);
+    expect((await verifyAuditChain(svc.store)).ok).toBe(true);
   });
 
   it('refuses to undo once a moved recording has been moved on, and refuses odd merges', async () => {
@@ -204,9 +204,9 @@ describe('merging two participants', () => {
 
   it('leaves the merged participant out of the expected visits: each visit is counted once', async () => {
     const { s, into, from } = study();
-    must(svc.setStudyPeriod(s, { startDate: '2026-04-01', endDate: '2026-08-31', timeZone: 'UTC' }));
+    must(await svc.setStudyPeriod(s, { startDate: '2026-04-01', endDate: '2026-08-31', timeZone: 'UTC' }));
     must(
-      svc.setVisitSchedule(s, [
+      await svc.setVisitSchedule(s, [
         { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 2 },
         { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
       ]),

@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
-import { appendAudit, auditPage } from '../../../main/db/repos/audit.repo';
+import { appendAuditAlone, auditPage } from '../../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 const migrated = (to?: number) => {
   const db = new Database(':memory:');
@@ -15,7 +16,7 @@ const migrated = (to?: number) => {
 };
 
 describe('migration 0060 (audit log)', () => {
-  it('adds the table to a database at the previous version, leaving its data alone', () => {
+  it('adds the table to a database at the previous version, leaving its data alone', async () => {
     const previous = MIGRATIONS[MIGRATIONS.findIndex((m) => m.version === 60) - 1]!.version;
     const db = migrated(previous);
     db.prepare(
@@ -24,12 +25,13 @@ describe('migration 0060 (audit log)', () => {
     expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'audit_log'`).get()).toBeUndefined();
     migrate(db, MIGRATIONS, 60);
     expect(db.prepare(`SELECT count(*) AS n FROM service_profiles`).get()).toEqual({ n: 1 });
-    expect(auditPage(db, 0, 10)).toEqual({ rows: [], total: 0 });
+    expect(await auditPage(sqliteStore(db), 0, 10)).toEqual({ rows: [], total: 0 });
   });
 
-  it('is append-only: UPDATE and DELETE are refused by triggers', () => {
+  it('is append-only: UPDATE and DELETE are refused by triggers', async () => {
     const db = migrated();
-    const id = appendAudit(db, {
+    const store = sqliteStore(db);
+    const id = await appendAuditAlone(store, {
       at: '2026-11-22T10:00:00.000Z',
       kind: 'key_added',
       profileId: 1,
@@ -40,7 +42,7 @@ describe('migration 0060 (audit log)', () => {
       /append-only/,
     );
     expect(() => db.prepare(`DELETE FROM audit_log WHERE id = ?`).run(id)).toThrow(/append-only/);
-    expect(auditPage(db, 0, 10).rows).toEqual([
+    expect((await auditPage(store, 0, 10)).rows).toEqual([
       {
         id,
         at: '2026-11-22T10:00:00.000Z',
@@ -53,28 +55,31 @@ describe('migration 0060 (audit log)', () => {
     ]);
   });
 
-  it('lists newest first, a page at a time', () => {
-    const db = migrated();
+  it('lists newest first, a page at a time', async () => {
+    const store = sqliteStore(migrated());
     for (let i = 0; i < 5; i++)
-      appendAudit(db, {
+      await appendAuditAlone(store, {
         at: `2026-11-22T10:0${i}:00.000Z`,
         kind: 'export_written',
         studyId: 1,
         detail: { rows: i },
       });
-    const page = auditPage(db, 1, 2);
+    const page = await auditPage(store, 1, 2);
     expect(page.total).toBe(5);
     expect(page.rows.map((r) => r.detail['rows'])).toEqual([3, 2]);
   });
 
-  it('refuses a detail that is not an id, a count or a plain word (a path, a name, a code with capitals)', () => {
-    const db = migrated();
+  it('refuses a detail that is not an id, a count or a plain word (a path, a name, a code with capitals)', async () => {
+    const store = sqliteStore(migrated());
     for (const v of ['/home/ana/study/P001.wav', 'C:\\data', 'Ana Müller', 'P001', 'x'.repeat(41)]) {
-      expect(() => appendAudit(db, { at: 'now', kind: 'export_written', detail: { file: v } }), v).toThrow(
-        /plain word/,
-      );
+      await expect(
+        appendAuditAlone(store, { at: 'now', kind: 'export_written', detail: { file: v } }),
+        v,
+      ).rejects.toThrow(/plain word/);
     }
-    expect(() => appendAudit(db, { at: 'now', kind: 'nope' as never })).toThrow(/unknown audit kind/);
-    expect(auditPage(db, 0, 10).total).toBe(0);
+    await expect(appendAuditAlone(store, { at: 'now', kind: 'nope' as never })).rejects.toThrow(
+      /unknown audit kind/,
+    );
+    expect((await auditPage(store, 0, 10)).total).toBe(0);
   });
 });

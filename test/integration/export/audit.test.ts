@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStudyDb } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
 import { exportStudy, mustExport, tempDir } from './helpers';
 
@@ -21,8 +22,9 @@ it('records each written export, and nothing for a refused one', async () => {
   expect(refused.ok).toBe(false);
 
   const { db: conn } = openStudyDb(db);
-  const { rows } = auditPage(conn, 0, 10);
-  conn.close();
+  const store = sqliteStore(conn);
+  const { rows } = await auditPage(store, 0, 10);
+  await store.close();
   const exports = rows.filter((r) => r.kind === 'export_written');
   expect(exports).toHaveLength(1);
   expect(exports[0]).toMatchObject({

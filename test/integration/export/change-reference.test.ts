@@ -16,6 +16,7 @@ import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabular
 import { reliabilityOf } from '../../../shared/reliability';
 import { openStudyDb } from '../../../main/db/open';
 import { setStudyReliability } from '../../../main/db/repos/change.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { mustExport, tempDir } from './helpers';
 import { itWithTool } from '../../support/reference-tools';
 
@@ -37,7 +38,7 @@ const rng = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   const { db } = openStudyDb(dbPath);
   const rand = rng(15);
   db.prepare(
@@ -108,10 +109,11 @@ beforeAll(() => {
         }
       }
     }
-    for (const [measureKey, r] of STUDY_R)
-      setStudyReliability(db, 1, { measureKey, r, note: 'test', at: '2024-01-01T00:00:00.000Z' });
   })();
-  db.close();
+  const store = sqliteStore(db);
+  for (const [measureKey, r] of STUDY_R)
+    await setStudyReliability(store, 1, { measureKey, r, note: 'test', at: '2024-01-01T00:00:00.000Z' });
+  await store.close();
 });
 afterAll(() => tmp.cleanup());
 

@@ -121,9 +121,13 @@ beforeAll(async () => {
     n: 0,
   });
 
-  const period = svc.setStudyPeriod(1, { startDate: '2026-05-01', endDate: '2026-07-31', timeZone: 'UTC' });
+  const period = await svc.setStudyPeriod(1, {
+    startDate: '2026-05-01',
+    endDate: '2026-07-31',
+    timeZone: 'UTC',
+  });
   if (!period.ok) throw new Error(period.error.message);
-  const schedule = svc.setVisitSchedule(1, [
+  const schedule = await svc.setVisitSchedule(1, [
     { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 2 },
   ]);
   if (!schedule.ok) throw new Error(schedule.error.message);

@@ -27,8 +27,8 @@ afterEach(async () => {
   }
 });
 
-const kinds = (svc: StudyService) =>
-  auditPage(svc.db, 0, 50).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
+const kinds = async (svc: StudyService) =>
+  (await auditPage(svc.store, 0, 50)).rows.map((r) => `${r.kind}:${r.detail['storage']}`);
 
 describe('key changes are audited', () => {
   it('added, replaced and removed, with where the key is kept and never the key', async () => {
@@ -44,8 +44,11 @@ describe('key changes are audited', () => {
     expect((await svc.setProfileKey(p.value.id, `${KEY}-new`)).ok).toBe(true);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true); // nothing to remove: nothing audited
-    expect(kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
-    expect(auditPage(svc.db, 0, 1).rows[0]).toMatchObject({ profileId: p.value.id, subject: 'Lab' });
+    expect(await kinds(svc)).toEqual(['key_removed:key-file', 'key_replaced:key-file', 'key_added:key-file']);
+    expect((await auditPage(svc.store, 0, 1)).rows[0]).toMatchObject({
+      profileId: p.value.id,
+      subject: 'Lab',
+    });
     expect(readdirSync(join(home, 'keys'))).toEqual([]);
     const env = await svc.createProfile({
       name: 'Server',
@@ -54,7 +57,7 @@ describe('key changes are audited', () => {
       keyEnv: 'LAB_KEY',
     });
     expect(env.ok).toBe(true);
-    expect(kinds(svc)[0]).toBe('key_added:env');
+    expect((await kinds(svc))[0]).toBe('key_added:env');
     expect(readFileSync(svc.workspace.dbPath).includes(Buffer.from(KEY))).toBe(false);
   });
 
@@ -103,7 +106,7 @@ describe('key changes are audited', () => {
     });
     expect(created.ok).toBe(false);
     expect((await svc.listProfiles()).map((x) => x.name)).toEqual(['Lab']);
-    expect(kinds(svc)).toEqual(['key_added:safe-storage']);
+    expect(await kinds(svc)).toEqual(['key_added:safe-storage']);
   });
 });
 
@@ -118,10 +121,10 @@ describe('the audit log checks its own chain (audit.verify, the Privacy page)', 
     });
     if (!p.ok) throw new Error(p.error.message);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
-    expect(describeAuditCheck(svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
+    expect(describeAuditCheck(await svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
     svc.db.exec('DROP TRIGGER audit_log_no_update');
     svc.db.prepare(`UPDATE audit_log SET subject = 'Other lab' WHERE id = 1`).run();
-    const v = describeAuditCheck(svc.verifyAudit());
+    const v = describeAuditCheck(await svc.verifyAudit());
     expect(v).toMatchObject({ holds: false, firstBroken: { id: 1, kind: 'key_added' }, reason: 'changed' });
     expect(v.holds ? '' : `${v.message} ${v.action}`).toMatch(
       /entry 1 \(key_added, .+\) was changed after it was written\. Entries from 1 on cannot be trusted/,

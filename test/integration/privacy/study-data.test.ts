@@ -20,6 +20,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStudyDb, type Db } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 import { archiveStudy } from '../../../main/privacy/archive';
 import { deleteStudy, studyDataSummary } from '../../../main/privacy/study-data';
 import { exportsDirOf, playbackDirOf } from '../../../main/workspace/workspace';
@@ -27,10 +29,12 @@ import { seedStudy } from './seed';
 
 let home: string;
 let db: Db;
+let store: Store;
 const now = () => Date.UTC(2026, 10, 22, 10, 30);
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'vs-privacy-'));
   db = openStudyDb(join(home, 'voicescope.sqlite')).db;
+  store = sqliteStore(db);
 });
 afterEach(() => {
   db.close();
@@ -62,7 +66,7 @@ describe('archive', () => {
       db.prepare(`INSERT INTO event_log (at, kind, study_id) VALUES ('x', 'usage_read', NULL)`).run();
       writes++;
     }, 1);
-    const r = await archiveStudy(db, {
+    const r = await archiveStudy(store, db, {
       studyId: a.studyId,
       workspaceDir: home,
       appVersion: '0.1.0',
@@ -131,7 +135,7 @@ describe('archive', () => {
     expect(writes).toBeGreaterThan(0);
     // The live database is untouched, and the archive is in the audit log without codes.
     expect(count(db, `SELECT count(*) AS n FROM studies`)).toBe(2);
-    const audit = auditPage(db, 0, 10).rows;
+    const audit = (await auditPage(store, 0, 10)).rows;
     expect(audit[0]).toMatchObject({
       kind: 'study_archived',
       studyId: a.studyId,
@@ -139,13 +143,15 @@ describe('archive', () => {
       detail: { participants: 3, recordings: 6, place: 'workspace' },
     });
     expect(JSON.stringify(audit)).not.toMatch(/ARC-0/);
-    expect(studyDataSummary(db, home, a.studyId)!.lastArchivedAt).toBe('2026-11-22T10:30:00.000Z');
+    expect((await studyDataSummary(store, db, home, a.studyId))!.lastArchivedAt).toBe(
+      '2026-11-22T10:30:00.000Z',
+    );
   });
 
   it('into a chosen folder; refuses one that does not exist, leaving nothing behind', async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot', codes: ['C1'] });
     const chosen = join(home, 'usb-stick');
-    const missing = await archiveStudy(db, {
+    const missing = await archiveStudy(store, db, {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,
@@ -155,7 +161,7 @@ describe('archive', () => {
     });
     expect(missing.ok).toBe(false);
     mkdirSync(chosen);
-    const r = await archiveStudy(db, {
+    const r = await archiveStudy(store, db, {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,
@@ -164,7 +170,7 @@ describe('archive', () => {
       now,
     });
     expect(r.ok && r.value.folder.startsWith(chosen)).toBe(true);
-    const again = await archiveStudy(db, {
+    const again = await archiveStudy(store, db, {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,
@@ -178,14 +184,19 @@ describe('archive', () => {
 });
 
 describe('delete', () => {
-  it('asks for the exact name, and refuses while a batch is sending or an upload awaits its answer', () => {
+  it('asks for the exact name, and refuses while a batch is sending or an upload awaits its answer', async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot 2026', codes: ['D1'], batchState: 'running' });
-    const wrong = deleteStudy(db, { studyId: a.studyId, confirmName: 'pilot 2026', workspaceDir: home, now });
+    const wrong = await deleteStudy(store, db, {
+      studyId: a.studyId,
+      confirmName: 'pilot 2026',
+      workspaceDir: home,
+      now,
+    });
     expect(wrong).toMatchObject({
       ok: false,
       error: { code: 'REFUSED', action: expect.stringContaining('Pilot 2026') },
     });
-    const running = deleteStudy(db, {
+    const running = await deleteStudy(store, db, {
       studyId: a.studyId,
       confirmName: ' Pilot 2026 ',
       workspaceDir: home,
@@ -200,21 +211,28 @@ describe('delete', () => {
       `UPDATE recordings SET upload_state = 'uploading' WHERE id = (SELECT min(id) FROM recordings)`,
     ).run();
     expect(
-      deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now }),
+      await deleteStudy(store, db, {
+        studyId: a.studyId,
+        confirmName: 'Pilot 2026',
+        workspaceDir: home,
+        now,
+      }),
     ).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/One upload/) } });
     expect(count(db, `SELECT count(*) AS n FROM studies`)).toBe(1);
-    expect(deleteStudy(db, { studyId: 999, confirmName: 'x', workspaceDir: home, now })).toMatchObject({
+    expect(
+      await deleteStudy(store, db, { studyId: 999, confirmName: 'x', workspaceDir: home, now }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
   });
 
-  it("removes the study's rows and files and nothing of another study; the event and audit logs stay, without codes", () => {
+  it("removes the study's rows and files and nothing of another study; the event and audit logs stay, without codes", async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot 2026', codes: ['DEL-01', 'DEL-02'] });
     const b = seedStudy(db, { workspaceDir: home, name: 'Keep me', codes: ['KEEP-01'] });
     const exportA = fakeExport(a.studyId, 'Pilot-2026-export-1');
     const exportB = fakeExport(b.studyId, 'Keep-me-export-1');
-    const before = studyDataSummary(db, home, a.studyId)!;
+    const before = (await studyDataSummary(store, db, home, a.studyId))!;
     expect(before).toMatchObject({
       participants: 2,
       recordings: 4,
@@ -231,7 +249,12 @@ describe('delete', () => {
     const played = join(playbackDirOf(home), 'decoded.wav');
     mkdirSync(playbackDirOf(home), { recursive: true });
     writeFileSync(played, 'RIFF');
-    const r = deleteStudy(db, { studyId: a.studyId, confirmName: 'Pilot 2026', workspaceDir: home, now });
+    const r = await deleteStudy(store, db, {
+      studyId: a.studyId,
+      confirmName: 'Pilot 2026',
+      workspaceDir: home,
+      now,
+    });
     expect(existsSync(played)).toBe(false);
     expect(r).toEqual({
       ok: true,
@@ -263,7 +286,7 @@ describe('delete', () => {
     expect(existsSync(a.converted)).toBe(false);
     expect(existsSync(exportA)).toBe(false);
     // The other study is whole.
-    expect(studyDataSummary(db, home, b.studyId)).toMatchObject({
+    expect(await studyDataSummary(store, db, home, b.studyId)).toMatchObject({
       participants: 1,
       recordings: 2,
       convertedFiles: 2,
@@ -272,7 +295,7 @@ describe('delete', () => {
     expect(existsSync(exportB)).toBe(true);
     // The trail stays: events by id, and the deletion in the audit log with counts but no code.
     expect(count(db, `SELECT count(*) AS n FROM event_log`)).toBe(events);
-    const audit = auditPage(db, 0, 10).rows;
+    const audit = (await auditPage(store, 0, 10)).rows;
     expect(audit[0]).toMatchObject({
       kind: 'study_deleted',
       studyId: a.studyId,

@@ -22,7 +22,8 @@ import WebSocket from 'ws';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { openStudyDb } from '../../../main/db/open';
-import { appendAudit, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { appendAudit, appendAuditAlone, verifyAuditChain } from '../../../main/db/repos/audit.repo';
+import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { listAudioFiles } from '../../../main/import/import-plan';
 import { MAX_MANIFEST_BYTES, readManifestText, walkFiles } from '../../../main/import/safe-read';
 import { createLogger } from '../../../main/log';
@@ -613,9 +614,11 @@ describe('an audit log that cannot be rewritten', () => {
     return db;
   };
 
-  it('INSERT OR REPLACE of an old entry, UPDATE and DELETE are refused; the chain verifies', () => {
+  it('INSERT OR REPLACE of an old entry, UPDATE and DELETE are refused; the chain verifies', async () => {
     const db = fresh();
-    const ids = [1, 2, 3].map((i) => appendAudit(db, entry(i)));
+    const store = sqliteStore(db);
+    const ids: number[] = [];
+    for (const i of [1, 2, 3]) ids.push(await appendAuditAlone(store, entry(i)));
     expect(() =>
       db
         .prepare(`INSERT OR REPLACE INTO audit_log (id, at, kind, detail) VALUES (?, 'x', 'key_added', '{}')`)
@@ -626,27 +629,45 @@ describe('an audit log that cannot be rewritten', () => {
     ).toThrow(/append-only/);
     expect(() => db.prepare(`UPDATE audit_log SET detail = '{}'`).run()).toThrow(/append-only/);
     expect(() => db.prepare(`DELETE FROM audit_log`).run()).toThrow(/append-only/);
-    expect(verifyAuditChain(db)).toEqual({ ok: true, entries: 3 });
+    expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 3 });
   });
 
-  it('an entry changed behind the triggers is named, and so is a removed one', () => {
+  it('an entry changed behind the triggers is named, and so is a removed one', async () => {
     const db = fresh();
-    for (const i of [1, 2, 3, 4]) appendAudit(db, entry(i));
+    const store = sqliteStore(db);
+    for (const i of [1, 2, 3, 4]) await appendAuditAlone(store, entry(i));
     db.exec(`DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete;`);
     db.prepare(`UPDATE audit_log SET detail = '{"rows":99}' WHERE id = 2`).run();
-    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBroken: { id: 2 }, reason: 'changed' });
+    expect(await verifyAuditChain(store)).toMatchObject({
+      ok: false,
+      firstBroken: { id: 2 },
+      reason: 'changed',
+    });
     const db2 = fresh();
-    for (const i of [1, 2, 3, 4]) appendAudit(db2, entry(i));
+    const store2 = sqliteStore(db2);
+    for (const i of [1, 2, 3, 4]) await appendAuditAlone(store2, entry(i));
     db2.exec(`DROP TRIGGER audit_log_no_delete;`);
     db2.prepare(`DELETE FROM audit_log WHERE id = 2`).run();
-    expect(verifyAuditChain(db2)).toMatchObject({
+    expect(await verifyAuditChain(store2)).toMatchObject({
       ok: false,
       firstBroken: { id: 3 },
       reason: 'predecessor_missing_or_changed',
     });
   });
 
-  it('migration 0070 chains the entries written before it', () => {
+  it('entries appended at once keep one chain; an act rolled back takes its entry with it', async () => {
+    const store = sqliteStore(fresh());
+    await Promise.all([1, 2, 3, 4, 5].map((i) => appendAuditAlone(store, entry(i))));
+    await expect(
+      store.transaction(async (tx) => {
+        await appendAudit(tx, entry(6));
+        throw new Error('the act failed after its entry was written');
+      }),
+    ).rejects.toThrow(/act failed/);
+    expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 5 });
+  });
+
+  it('migration 0070 chains the entries written before it', async () => {
     const db = new Database(':memory:');
     migrate(db, MIGRATIONS, 60);
     for (const i of [1, 2, 3])
@@ -655,8 +676,9 @@ describe('an audit log that cannot be rewritten', () => {
         `{"rows":${i}}`,
       );
     migrate(db, MIGRATIONS);
-    expect(verifyAuditChain(db)).toEqual({ ok: true, entries: 3 });
-    appendAudit(db, entry(4));
-    expect(verifyAuditChain(db)).toEqual({ ok: true, entries: 4 });
+    const store = sqliteStore(db);
+    expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 3 });
+    await appendAuditAlone(store, entry(4));
+    expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 4 });
   });
 });

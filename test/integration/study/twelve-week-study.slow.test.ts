@@ -345,9 +345,10 @@ describe('a 12-week study of 40 participants through the command line', { timeou
     );
     for (const a of acts.filter((x) => x.recording !== null))
       expect(listed.find((l) => l.id === a.act)).toMatchObject({ recordingId: a.recording });
-    const entries = ws.read(
-      (db) => auditPage(db, 0, 1000).rows as { kind: string; detail: Record<string, unknown> | null }[],
-    );
+    const entries = (await ws.readStore((q) => auditPage(q, 0, 1000))).rows as {
+      kind: string;
+      detail: Record<string, unknown> | null;
+    }[];
     const KIND: Record<string, string> = {
       reassign: 'recording_reassigned',
       exclude: 'recording_excluded',
