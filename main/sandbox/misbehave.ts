@@ -141,8 +141,15 @@ const looseRating = (value: string, rng: Rng): string => {
   return UNKNOWN_WORDS[Math.floor(rng.uniform() * UNKNOWN_WORDS.length)]!;
 };
 
-/** A whole number made fractional by less than one, downwards, so a value at the top of its range stays in it. */
-const fraction = (v: number, rng: Rng): number => Math.round((v - 0.13 - 0.74 * rng.uniform()) * 100) / 100;
+/**
+ * A whole number made fractional by less than one and kept in its range: downwards, so a value at the
+ * top stays in it, unless that would pass the bottom (a score of 0 goes up).
+ */
+const fraction = (d: MeasureDef, v: number, rng: Rng): number => {
+  const step = 0.13 + 0.74 * rng.uniform();
+  const bottom = (d.range ?? d.assumedRange)?.[0] ?? 0;
+  return Math.round((v - step >= bottom ? v - step : v + step) * 100) / 100;
+};
 
 const outOfRange = (m: MeasureDef, rng: Rng): number => {
   if (m.key === 'pd_risk_score') return 250;
@@ -191,7 +198,7 @@ const loosenCompleted = (
   if (hits(m, 'fractional_integers', m.share, r))
     for (const d of measures)
       if (d.valueType === 'integer' && typeof value(d) === 'number' && Number.isInteger(value(d)))
-        set(d, fraction(value(d) as number, rng), 'fractional_integers');
+        set(d, fraction(d, value(d) as number, rng), 'fractional_integers');
 
   if (hits(m, 'nulls', m.share, r)) {
     // Optional numeric members: up to two indicators sent as null instead of omitted or given.
