@@ -54,7 +54,16 @@ import {
   type ReadContext,
 } from './safe-read';
 
-export const AUDIO_EXTENSIONS = new Set(['.wav', '.wave', '.mp3', '.m4a', '.mp4', '.ogg', '.oga', '.opus']);
+const AUDIO_EXTENSIONS = new Set(['.wav', '.wave', '.mp3', '.m4a', '.mp4', '.ogg', '.oga', '.opus']);
+
+/**
+ * Whether a file's name says it is audio: a format the service takes or one the preview names (and the
+ * product's decoders may open). Folder walks keep these; the file's bytes, not its name, decide the rest.
+ */
+export const isAudioFileName = (name: string): boolean => {
+  const ext = extname(name).toLowerCase();
+  return AUDIO_EXTENSIONS.has(ext) || OTHER_AUDIO_EXTENSIONS.has(ext);
+};
 
 /**
  * Files under the given paths, recursively; hidden files (including macOS `._` companions) are left out.
@@ -68,10 +77,7 @@ export const listAudioFiles = async (
   const walked = await walkFiles(paths, {
     privatePaths: o.privatePaths ?? [],
     // Formats the service does not take are kept too, so that the preview names each of them and says what to do.
-    keep: (name) => {
-      const ext = extname(name).toLowerCase();
-      return AUDIO_EXTENSIONS.has(ext) || OTHER_AUDIO_EXTENSIONS.has(ext);
-    },
+    keep: isAudioFileName,
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.onWalk ? { onProgress: o.onWalk } : {}),
   });

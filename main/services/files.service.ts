@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { Output } from '../../shared/contract';
 import { err, ok, type Result } from '../../shared/result';
-import { AUDIO_EXTENSIONS } from '../import/import-plan';
+import { isAudioFileName } from '../import/import-plan';
 import { problem, type ServiceProblem } from './service-context';
 
 /** A folder listing stops here; the researcher narrows it by opening a subfolder. */
@@ -49,7 +49,7 @@ export const listFolder = async (
         path: full,
         kind: n.isDirectory() ? ('dir' as const) : ('file' as const),
         sizeBytes: size,
-        audio: n.isFile() && AUDIO_EXTENSIONS.has(ext),
+        audio: n.isFile() && isAudioFileName(n.name),
         csv: n.isFile() && ext === '.csv',
       };
     }),

@@ -1,7 +1,7 @@
 /**
- * `voicescope measure <file|folder>...`: the local acoustic measures (docs/acoustics.md) of WAV files,
- * without a study or a workspace, as lab scripts use Praat. Folders are searched for .wav files
- * (recursively). Files are measured on worker threads, two at a time. One line per file, or with
+ * `voicescope measure <file|folder>...`: the local acoustic measures (docs/acoustics.md) of audio files
+ * in any format the product decodes (docs/audio-formats.md), without a study or a workspace, as lab
+ * scripts use Praat. Folders are searched recursively for files whose name says audio, as the import's. Files are measured on worker threads, two at a time. One line per file, or with
  * --json one object per file (`kind: "measures"`, `file`, every measure key, `quality`); --csv writes
  * one row per file with the same columns. Exit 3 when some file could not be measured.
  * With --study, the recordings of a study instead (measure-study.ts).
@@ -13,20 +13,30 @@ import { stringify } from 'csv-stringify/sync';
 
 import { DEFAULT_PITCH_SETTINGS, type PitchSettings } from '../../../shared/acoustics/pitch-settings';
 import { MEASURE_KEYS, MEASURES } from '../../acoustics/measures';
+import type { MeasureFileProblem } from '../../acoustics/measure';
 import { measureFiles } from '../../acoustics/pool';
+import { isAudioFileName } from '../../import/import-plan';
 import { EXIT, UsageError, type StandaloneCommand } from '../command';
 import { measureStudy } from './measure-study';
 
-const wavFilesUnder = (dir: string): string[] =>
+const audioFilesUnder = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((e) =>
       e.isDirectory()
-        ? wavFilesUnder(join(dir, e.name))
-        : e.isFile() && e.name.toLowerCase().endsWith('.wav')
+        ? audioFilesUnder(join(dir, e.name))
+        : e.isFile() && isAudioFileName(e.name)
           ? [join(dir, e.name)]
           : [],
     );
+
+/** What to do about a file the decoders could not measure, by their reason. */
+const adviceFor = (code: MeasureFileProblem['code']): string =>
+  code === 'no_decoder'
+    ? 'Convert it to WAV (docs/audio-formats.md lists the formats measured as they are).'
+    : code === 'unknown_format'
+      ? 'Check that it is an audio file; docs/audio-formats.md lists the formats measured.'
+      : 'Check that the file is whole: open it in an audio player, or export it again from the recorder.';
 
 const hz = (v: string | undefined, flag: string, fallback: number): number => {
   if (v === undefined) return fallback;
@@ -40,7 +50,7 @@ const round = (v: number | null): number | null => (v === null ? null : Number(v
 export const measureCommand: StandaloneCommand = {
   name: 'measure',
   help: `  measure <file|folder>... [--csv <out.csv>] [--pitch-floor <hz>] [--pitch-ceiling <hz>]
-                                            local acoustic measures of WAV files (Praat's standard
+                                            local acoustic measures of audio files (Praat's standard
                                             settings; pitch range 75-500 Hz unless set), no study needed
   measure --study <name|id> [--again] [--pitch-floor <hz>] [--pitch-ceiling <hz>]
                                             the same measures and quality control of a study's
@@ -64,7 +74,7 @@ export const measureCommand: StandaloneCommand = {
         if (args.length > 0) throw new UsageError('Give either files and folders or --study, not both.');
         return await measureStudy(input, pitch);
       }
-      if (args.length === 0) throw new UsageError('Give at least one WAV file or folder to measure.');
+      if (args.length === 0) throw new UsageError('Give at least one audio file or folder to measure.');
       settings = pitch(DEFAULT_PITCH_SETTINGS);
     } catch (e) {
       // A command without a workspace reports its own usage errors (the dispatcher does it for the others).
@@ -87,11 +97,13 @@ export const measureCommand: StandaloneCommand = {
       }
       if (!isDir) files.push(path);
       else {
-        const found = wavFilesUnder(path);
+        const found = audioFilesUnder(path);
         if (found.length === 0)
-          out.problem(`${a}: the folder holds no .wav file.`, 'Convert the recordings to WAV first.', {
-            file: a,
-          });
+          out.problem(
+            `${a}: the folder holds no audio file.`,
+            'Give the folder the recordings are in (docs/audio-formats.md lists the formats measured).',
+            { file: a },
+          );
         files.push(...found);
       }
     }
@@ -105,9 +117,7 @@ export const measureCommand: StandaloneCommand = {
       const file = files[i]!;
       if (!r.ok) {
         problems++;
-        out.problem(`${file}: not measured. ${r.error.detail}`, 'Check that it is a WAV file.', {
-          file,
-        });
+        out.problem(`${file}: not measured. ${r.error.detail}`, adviceFor(r.error.code), { file });
         continue;
       }
       const m = r.value.measures;

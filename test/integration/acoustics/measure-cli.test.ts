@@ -1,7 +1,8 @@
 /**
- * `voicescope measure`: a lab measures a folder of WAV files without a study, as with a Praat script.
+ * `voicescope measure`: a lab measures a folder of recordings without a study, as with a Praat script.
  * One JSON object per file with `file` and every measure key, a CSV with the same columns, the pitch
- * range from the command line, and a file that cannot be measured reported without stopping the rest.
+ * range from the command line, every decodable format (FLAC and MP3 made by Debian's ffmpeg from the
+ * WAV), and a file that cannot be measured reported with what to do, without stopping the rest.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { MEASURE_KEYS } from '../../../main/acoustics/measures';
 import { EXIT } from '../../../main/cli/voicescope';
 import { vowel } from '../../../scripts/validation/synthetic';
 import { encodeWav } from '../../fixtures/audio';
+import { ffmpeg } from '../../support/ffmpeg';
 
 const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
@@ -55,6 +57,15 @@ beforeAll(() => {
   write(join(folder, 'session-2', 'p02.wav'), 220);
   writeFileSync(join(folder, 'notes.txt'), 'not audio');
   writeFileSync(join(root, 'broken.wav'), 'RIFF but not really');
+  const wav = readFileSync(join(folder, 'p01.wav'));
+  mkdirSync(join(root, 'formats'));
+  writeFileSync(join(root, 'formats', 'p01.flac'), ffmpeg(['-i', 'pipe:0', '-f', 'flac', 'pipe:1'], wav));
+  writeFileSync(
+    join(root, 'formats', 'p01.mp3'),
+    ffmpeg(['-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1'], wav),
+  );
+  // An MP4 needs a seekable output: written to the file itself.
+  ffmpeg(['-i', 'pipe:0', '-c:a', 'aac', '-b:a', '96k', join(root, 'formats', 'p01.m4a')], wav);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -95,6 +106,26 @@ describe('voicescope measure', () => {
     expect(row!.f0_mean_hz).toBeCloseTo(120, -0.5);
     const problem = r.lines.find((l) => l.kind === 'problem');
     expect(problem?.file).toBe(join(root, 'broken.wav'));
+  }, 60_000);
+
+  it('measures every format it decodes as the WAV they were made from, and says what to do with AAC', async () => {
+    const [source, formats] = await Promise.all([
+      run(['measure', join(folder, 'p01.wav'), '--json']),
+      run(['measure', join(root, 'formats'), '--json']),
+    ]);
+    expect(formats.code).toBe(EXIT.refused);
+    const rows = formats.lines.filter((l) => l.kind === 'measures');
+    expect(rows.map((l) => String(l.file).slice(root.length + 1))).toEqual([
+      'formats/p01.flac',
+      'formats/p01.mp3',
+    ]);
+    const wav = source.lines.find((l) => l.kind === 'measures')!;
+    // FLAC is lossless: every measure as the WAV's.
+    for (const k of MEASURE_KEYS) expect(rows[0]![k]).toEqual(wav[k]);
+    expect(rows[1]!.f0_mean_hz).toBeCloseTo(wav.f0_mean_hz as number, 0);
+    const aac = formats.lines.find((l) => l.kind === 'problem');
+    expect(aac?.file).toBe(join(root, 'formats', 'p01.m4a'));
+    expect(String(aac?.action)).toContain('Convert it to WAV');
   }, 60_000);
 
   it('refuses a pitch range that is not one', async () => {

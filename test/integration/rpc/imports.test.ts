@@ -37,13 +37,14 @@ afterAll(async () => {
 });
 
 describe('files.list (the built-in file browser)', () => {
-  it('lists folders first, then files in natural order; audio and CSV files are marked, hidden files left out', async () => {
+  it('lists folders first, then files in natural order; audio (every format the import lists) and CSV files are marked, hidden files left out', async () => {
     const dir = join(t.root, 'browse');
     mkdirSync(join(dir, 'week 10'), { recursive: true });
     mkdirSync(join(dir, 'week 9'));
     mkdirSync(join(dir, '.cache'));
     writeFileSync(join(dir, 'rec-10.wav'), 'x');
     writeFileSync(join(dir, 'rec-9.MP3'), 'xy');
+    writeFileSync(join(dir, 'field.flac'), 'fLaC');
     writeFileSync(join(dir, 'manifest.csv'), 'file,participant\n');
     writeFileSync(join(dir, 'notes.txt'), 'n');
     writeFileSync(join(dir, '._rec-9.MP3'), 'apple double');
@@ -54,6 +55,7 @@ describe('files.list (the built-in file browser)', () => {
     expect(l.entries.map((e) => e.name)).toEqual([
       'week 9',
       'week 10',
+      'field.flac',
       'manifest.csv',
       'notes.txt',
       'rec-9.MP3',
@@ -66,6 +68,7 @@ describe('files.list (the built-in file browser)', () => {
       sizeBytes: 2,
       path: join(dir, 'rec-9.MP3'),
     });
+    expect(l.entries.find((e) => e.name === 'field.flac')).toMatchObject({ audio: true, csv: false });
     expect(l.entries.find((e) => e.name === 'manifest.csv')).toMatchObject({ audio: false, csv: true });
     expect(l.entries.find((e) => e.name === 'notes.txt')).toMatchObject({ audio: false, csv: false });
     expect(l.entries.find((e) => e.name === 'week 9')).toMatchObject({
