@@ -48,6 +48,15 @@ export interface ProbeProblem {
   readonly action?: string;
   /** For a format the service does not take: what in Voicescope decodes it, so conversion can send it. */
   readonly decodedBy?: string;
+  /** The same: the facts its decoder gives, for the preview. */
+  readonly decoded?: DecodedFacts;
+}
+
+/** What a decoder says of a file before decoding it: its channels, rate and length (when its headers say). */
+export interface DecodedFacts {
+  readonly channels: number;
+  readonly sampleRateHz: number;
+  readonly durationSeconds: number | null;
 }
 
 /** The problem of a file in a format the service does not take, named from its first bytes; null otherwise. */

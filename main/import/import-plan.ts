@@ -14,6 +14,7 @@ import type {
   PlannedFile,
   RecordedAtSource,
   SeenElsewhere,
+  SpeechFigure,
 } from '../../shared/study';
 import {
   NOT_AUDIO_MESSAGE,
@@ -21,9 +22,11 @@ import {
   probeAudio,
   wavFacts,
   wavProblem,
+  type DecodedFacts,
   type ProbedAudio,
   type ProbeProblem,
 } from '../audio/probe';
+import type { FileSpeech } from '../audio/file-speech';
 import { OTHER_AUDIO_EXTENSIONS } from '../audio/other-formats';
 import { sniffContainer } from '../audio/sniff';
 import { measureSpeechInParallel, type SpeechOutcome } from '../audio/speech-pool';
@@ -40,7 +43,7 @@ import { participantAccounts } from '../db/repos/participants.repo';
 import { studyName as studyNameOf } from '../db/repos/studies.repo';
 import { compileFilenamePattern, matchFilename, type CompiledPattern } from './filename-pattern';
 import { openAudioDecoder } from '../audio/decode';
-import { judgeAudio, verdictFromProblem, type LocalVerdict } from './local-verdict';
+import { judgeAudio, judgeDecodedFormat, verdictFromProblem, type LocalVerdict } from './local-verdict';
 import { parseManifest, type ManifestRow } from './manifest';
 import { zonedWallTimeToUtc } from '../wall-time';
 import {
@@ -155,10 +158,10 @@ const tooLarge = (size: number, copy: number | null): ProbeProblem => ({
 const withDecoder = async (path: string, problem: ProbeProblem): Promise<ProbeProblem> => {
   const opened = await openAudioDecoder(path);
   if (!opened.ok) return { ...problem, message: `${problem.message} ${opened.error.detail}` };
-  const { durationSeconds, decoder } = opened.value.info;
+  const { durationSeconds, decoder, channels, sampleRateHz } = opened.value.info;
   const copy = durationSeconds === null ? null : convertedBytes(durationSeconds);
   if (copy !== null && copy > LIMITS.maxAudioBytes) return tooLarge((await stat(path)).size, copy);
-  return { ...problem, decodedBy: decoder };
+  return { ...problem, decodedBy: decoder, decoded: { channels, sampleRateHz, durationSeconds } };
 };
 
 /** A compressed multichannel file, named with what decodes it when one of the product's decoders opens it. */
@@ -422,9 +425,23 @@ const readFiles = async (
 type ReadFile = Awaited<ReturnType<typeof readFiles>>[number];
 type JudgeOptions = { isolateOldestSpeaker: boolean; conversion: boolean };
 
+/** A format the service does not take that Voicescope decodes (conversion sends it), with its decoder's facts. */
+const decodedFormat = (
+  p: ProbeProblem | null,
+): (ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts }) | null =>
+  p !== null && p.decodedBy !== undefined && p.decoded !== undefined && CONVERTIBLE_PROBLEMS.has(p.code)
+    ? (p as ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts })
+    : null;
+
+/** Whether the file's speech is worth measuring: its audio may decode, and nothing but its speech could refuse it. */
+const speechMatters = (f: ReadFile, judgeOpts: JudgeOptions): boolean =>
+  f.a.code !== null &&
+  (f.probe ? isRefusedWithoutSpeech(f.probe, judgeOpts) === false : decodedFormat(f.problem) !== null);
+
 /**
- * Second pass: speech, measured in worker threads, for WAV files nothing else refuses, by file index.
- * The same audio (equal content hash, e.g. one file linked under several names) is measured once.
+ * Second pass: speech, measured in worker threads from the decoded audio, for every file nothing else
+ * refuses (WAV, the compressed formats the service takes, and the formats conversion sends), by file
+ * index. The same audio (equal content hash, e.g. one file linked under several names) is measured once.
  */
 const measureSpeech = async (
   analysed: readonly ReadFile[],
@@ -434,7 +451,7 @@ const measureSpeech = async (
 ): Promise<Map<number, SpeechOutcome>> => {
   const chosen = new Map((req.channelByFile ?? []).map((c) => [resolve(c.path), c.channel]));
   const measurable = analysed.flatMap((f, i) =>
-    f.probe?.wav && f.a.code !== null && isRefusedWithoutSpeech(f.probe, judgeOpts) === false
+    speechMatters(f, judgeOpts)
       ? [
           {
             i,
@@ -461,28 +478,59 @@ const measureSpeech = async (
   return new Map<number, SpeechOutcome>(measurable.map((m) => [m.i, byKey.get(audioKey(m))!]));
 };
 
+const speechFigure = (m: FileSpeech): SpeechFigure => ({
+  seconds: m.sent.speechSeconds,
+  method: m.method,
+  channelSent: m.sent.channel,
+});
+
+/** Refused: its decoder opened it but could not decode its audio, so neither the service nor conversion could use it. */
+const undecodable = (what: string, m: { error: string }): LocalVerdict =>
+  verdictFromProblem({ code: 'unreadable', message: `The ${what} audio cannot be decoded: ${m.error}` });
+
+/** A file with its verdict; `speechSeconds` for a format conversion sends (a WAV's or MP3's is in its probe). */
+type JudgedFile = ReadFile & { readonly verdict: LocalVerdict; readonly speechSeconds?: number };
+
 /** Each file's local verdict, with its measured speech where it was measured. */
-const judgeFile = (f: ReadFile, m: SpeechOutcome | undefined, judgeOpts: JudgeOptions) => {
-  if (!f.probe) return { ...f, verdict: verdictFromProblem(f.problem!, judgeOpts) };
-  if (m && !m.ok)
+const judgeFile = (f: ReadFile, m: SpeechOutcome | undefined, judgeOpts: JudgeOptions): JudgedFile => {
+  if (!f.probe) {
+    const decoded = decodedFormat(f.problem);
+    if (decoded === null || m === undefined)
+      return { ...f, verdict: verdictFromProblem(f.problem!, judgeOpts) };
+    if (!m.ok) return { ...f, verdict: undecodable("file's", m) };
+    const speech = speechFigure(m.value);
     return {
       ...f,
-      verdict: verdictFromProblem({
-        code: 'unreadable',
-        message: `The WAV audio cannot be decoded: ${m.error}`,
-      }),
+      speechSeconds: speech.seconds,
+      verdict: judgeDecodedFormat(decoded, speech.seconds, { ...judgeOpts, speech }),
     };
-  const probe = m?.ok ? { ...f.probe, speechSeconds: m.value.sent.speechSeconds } : f.probe;
-  const figure = m?.ok
-    ? { seconds: m.value.sent.speechSeconds, method: m.value.method, channelSent: m.value.sent.channel }
-    : undefined;
+  }
+  // A WAV file whose audio does not decode is damaged; a compressed one may hold audio Voicescope
+  // cannot decode (AAC), which the service reads: its speech is left to the service.
+  if (m && !m.ok && f.probe.wav) return { ...f, verdict: undecodable('WAV', m) };
+  const speech = m?.ok ? speechFigure(m.value) : undefined;
+  const probe = speech ? { ...f.probe, speechSeconds: speech.seconds } : f.probe;
   return {
     ...f,
     probe,
-    verdict: judgeAudio(probe, { ...judgeOpts, ...(figure ? { speech: figure } : {}) }),
+    verdict: judgeAudio(probe, {
+      ...judgeOpts,
+      ...(speech ? { speech } : {}),
+      ...(m && !m.ok ? { speechNotDecoded: true } : {}),
+    }),
   };
 };
-type JudgedFile = ReturnType<typeof judgeFile>;
+
+/** What the preview shows of a file's audio: from its probe, or from its decoder for a format conversion sends. */
+const audioFactsOf = (f: JudgedFile) => {
+  const decoded = decodedFormat(f.problem)?.decoded;
+  return {
+    channels: f.probe?.channels ?? decoded?.channels ?? null,
+    sampleRateHz: f.probe?.sampleRateHz ?? decoded?.sampleRateHz ?? null,
+    durationSeconds: f.probe?.durationSeconds ?? decoded?.durationSeconds ?? null,
+    speechSeconds: f.probe?.speechSeconds ?? f.speechSeconds ?? null,
+  };
+};
 type Participants = ReadonlyMap<string, { id: number; accountId: string | null }>;
 
 /** What the plan has met so far, to find the same audio twice within it. */
@@ -603,10 +651,7 @@ const planFile = async (
     recordedAt: f.recordedAt,
     recordedAtSource: f.source,
     format: f.probe?.format ?? null,
-    channels: f.probe?.channels ?? null,
-    sampleRateHz: f.probe?.sampleRateHz ?? null,
-    durationSeconds: f.probe?.durationSeconds ?? null,
-    speechSeconds: f.probe?.speechSeconds ?? null,
+    ...audioFactsOf(f),
     verdict: f.verdict,
     duplicateOf,
     ...(unstartedBatchId !== undefined ? { unstartedBatchId } : {}),

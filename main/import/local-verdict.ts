@@ -5,7 +5,7 @@
  * one of the product's decoders opens) would fix it.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
-import type { ProbedAudio, ProbeProblem } from '../audio/probe';
+import type { DecodedFacts, ProbedAudio, ProbeProblem } from '../audio/probe';
 import { convertedBytes } from '../audio/mono16k-stream';
 import type { SpeechFigure } from '../../shared/study';
 
@@ -52,6 +52,8 @@ export interface VerdictOptions {
   readonly isolateOldestSpeaker: boolean;
   /** The researcher switched on conversion (to mono, resampled to 16 kHz) for the files it can read. */
   readonly conversion: boolean;
+  /** Its speech could not be measured: Voicescope cannot decode its audio (AAC), so the service will check. */
+  readonly speechNotDecoded?: boolean;
   /** The speech figure used, stored with the verdict (its method and channel). */
   readonly speech?: SpeechFigure;
 }
@@ -103,6 +105,104 @@ export const verdictFromProblem = (
   };
 };
 
+/** What a recording's speech says: too little, borderline, not measured, or nothing (enough). */
+const speechFindings = (
+  a: {
+    speechSeconds: number | null;
+    durationSeconds: number;
+    /** Set when the speech was not measured because Voicescope cannot decode this format's audio. */
+    undecodedFormat?: string;
+  },
+  opts: VerdictOptions,
+): Finding[] => {
+  const out: Finding[] = [];
+  const { speechSeconds, durationSeconds } = a;
+  const min = LIMITS.minSpeechSeconds;
+  if (speechSeconds === null) {
+    if (durationSeconds < min) {
+      out.push({
+        code: 'speech_too_short',
+        severity: 'refuse',
+        fixedByConversion: false,
+        message: `The recording lasts ${s1(durationSeconds)}, so it cannot hold the 30 s of speech the service requires.`,
+        action: 'Record at least 30 seconds of free speech (an open question helps).',
+      });
+    } else if (a.undecodedFormat !== undefined) {
+      // Speech is measured in every file Voicescope decodes, unless something else refuses it already.
+      out.push({
+        code: 'speech_not_measured',
+        severity: 'warn',
+        fixedByConversion: false,
+        message: `Speech time was not measured locally: Voicescope cannot decode the audio of this ${a.undecodedFormat.toUpperCase()} file. The service will check for 30 s of speech (the recording lasts ${s1(durationSeconds)}).`,
+        action: 'Nothing to do; a refusal by the service costs no credit.',
+      });
+    }
+  } else {
+    const band = speechBand(speechSeconds);
+    if (band === 'too_short') {
+      out.push({
+        code: 'speech_too_short',
+        severity: 'refuse',
+        fixedByConversion: false,
+        message: `About ${s1(speechSeconds)} of speech was found; the service requires at least 30 s.`,
+        action: 'Record a longer session of free speech, or check that the right file was chosen.',
+      });
+    } else if (band === 'borderline') {
+      out.push({
+        code: 'speech_borderline',
+        severity: 'warn',
+        fixedByConversion: false,
+        message: `Borderline: about ${s1(speechSeconds)} of speech, within ${BORDERLINE_SECONDS} s of the 30 s minimum, where the local estimate cannot tell.`,
+        action:
+          'Send it to let the service decide (a refusal by the service costs no credit), or leave it out.',
+      });
+    }
+    if (opts.isolateOldestSpeaker && speechSeconds >= min && speechSeconds < 2 * min) {
+      out.push({
+        code: 'isolation_may_leave_too_little',
+        severity: 'warn',
+        fixedByConversion: false,
+        message: `With "isolate oldest speaker", only that speaker's speech counts; of the ${s1(speechSeconds)} found, less than 30 s may remain.`,
+        action: 'If another person speaks a lot, record a longer session.',
+      });
+    }
+  }
+
+  return out;
+};
+
+/** The verdict of these findings: refused, refused but fixed by conversion, borderline, or accepted. */
+const verdictOf = (findings: readonly Finding[], opts: VerdictOptions): LocalVerdict => {
+  const refusals = findings.filter((f) => f.severity === 'refuse');
+  const status: VerdictStatus =
+    refusals.length === 0
+      ? findings.some((f) => f.code === 'speech_borderline')
+        ? 'borderline'
+        : findings.length
+          ? 'accepted_with_warnings'
+          : 'accepted'
+      : refusals.every((f) => f.fixedByConversion)
+        ? opts.conversion
+          ? 'will_convert'
+          : 'needs_conversion'
+        : 'refused';
+  return { status, findings, ...(opts.speech ? { speech: opts.speech } : {}) };
+};
+
+/**
+ * A format the service does not take but Voicescope decodes, with its speech measured from the decoded
+ * audio: sent converted when the speech allows, refused for too little speech like any other file.
+ */
+export const judgeDecodedFormat = (
+  p: ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts },
+  speechSeconds: number,
+  opts: VerdictOptions,
+): LocalVerdict => {
+  const format = convertibleFormat(p, p.decodedBy, opts.conversion).findings;
+  const speech = speechFindings({ speechSeconds, durationSeconds: p.decoded.durationSeconds ?? 0 }, opts);
+  return verdictOf([...format, ...speech], opts);
+};
+
 export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict => {
   const findings: Finding[] = [];
   const isWav = a.format === 'wav';
@@ -134,7 +234,7 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
       action: isWav
         ? 'Switch on conversion: the channel with the most speech is sent as mono (or choose a channel, or the mix); the original file is kept.'
         : convertible
-          ? 'Switch on conversion: the first channel is decoded and sent as mono 16 kHz WAV (or choose a channel); the original file is kept.'
+          ? 'Switch on conversion: it is decoded and the channel with the most speech is sent as mono 16 kHz WAV (or choose a channel, or the mix); the original file is kept.'
           : 'Export it again as mono.',
     });
   }
@@ -178,56 +278,8 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
     });
   }
 
-  const min = LIMITS.minSpeechSeconds;
-  if (a.speechSeconds === null) {
-    if (a.durationSeconds < min) {
-      add({
-        code: 'speech_too_short',
-        severity: 'refuse',
-        fixedByConversion: false,
-        message: `The recording lasts ${s1(a.durationSeconds)}, so it cannot hold the 30 s of speech the service requires.`,
-        action: 'Record at least 30 seconds of free speech (an open question helps).',
-      });
-    } else if (!isWav) {
-      // A WAV file's speech is measured unless something else refuses it already: nothing to say then.
-      add({
-        code: 'speech_not_measured',
-        severity: 'warn',
-        fixedByConversion: false,
-        message: `Speech time cannot be measured locally in ${a.format.toUpperCase()} files; the service will check for 30 s of speech (the recording lasts ${s1(a.durationSeconds)}).`,
-        action: 'Nothing to do; a refusal by the service costs no credit.',
-      });
-    }
-  } else {
-    const band = speechBand(a.speechSeconds);
-    if (band === 'too_short') {
-      add({
-        code: 'speech_too_short',
-        severity: 'refuse',
-        fixedByConversion: false,
-        message: `About ${s1(a.speechSeconds)} of speech was found; the service requires at least 30 s.`,
-        action: 'Record a longer session of free speech, or check that the right file was chosen.',
-      });
-    } else if (band === 'borderline') {
-      add({
-        code: 'speech_borderline',
-        severity: 'warn',
-        fixedByConversion: false,
-        message: `Borderline: about ${s1(a.speechSeconds)} of speech, within ${BORDERLINE_SECONDS} s of the 30 s minimum, where the local estimate cannot tell.`,
-        action:
-          'Send it to let the service decide (a refusal by the service costs no credit), or leave it out.',
-      });
-    }
-    if (opts.isolateOldestSpeaker && a.speechSeconds >= min && a.speechSeconds < 2 * min) {
-      add({
-        code: 'isolation_may_leave_too_little',
-        severity: 'warn',
-        fixedByConversion: false,
-        message: `With "isolate oldest speaker", only that speaker's speech counts; of the ${s1(a.speechSeconds)} found, less than 30 s may remain.`,
-        action: 'If another person speaks a lot, record a longer session.',
-      });
-    }
-  }
+  const undecoded = opts.speechNotDecoded === true ? { undecodedFormat: a.format } : {};
+  for (const f of speechFindings({ ...a, ...undecoded }, opts)) add(f);
 
   if (a.truncated) {
     add({
@@ -239,20 +291,7 @@ export const judgeAudio = (a: ProbedAudio, opts: VerdictOptions): LocalVerdict =
     });
   }
 
-  const refusals = findings.filter((f) => f.severity === 'refuse');
-  const status: VerdictStatus =
-    refusals.length === 0
-      ? findings.some((f) => f.code === 'speech_borderline')
-        ? 'borderline'
-        : findings.length
-          ? 'accepted_with_warnings'
-          : 'accepted'
-      : refusals.every((f) => f.fixedByConversion)
-        ? opts.conversion
-          ? 'will_convert'
-          : 'needs_conversion'
-        : 'refused';
-  return { status, findings, ...(opts.speech ? { speech: opts.speech } : {}) };
+  return verdictOf(findings, opts);
 };
 
 /** Where a speech estimate falls against the 30 s minimum, allowing for the estimator's measured error. */

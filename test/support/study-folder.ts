@@ -104,11 +104,11 @@ export const makeStudyFolder = (
     expected.upload++;
   }
   for (let i = 0; i < 10; i++) {
-    add(encodedSpeech({ seconds: 40 + i, speechSeconds: 34, seed: 3000 + i }, 'mp3'), 'mp3', code(i));
+    add(encodedSpeech({ seconds: 40 + i, speechSeconds: 36, seed: 3000 + i }, 'mp3'), 'mp3', code(i));
     expected.upload++;
   }
   for (let i = 0; i < 5; i++) {
-    add(encodedSpeech({ seconds: 41 + i, speechSeconds: 34, seed: 4000 + i }, 'ogg'), 'ogg', code(i + 3));
+    add(encodedSpeech({ seconds: 41 + i, speechSeconds: 36, seed: 4000 + i }, 'ogg'), 'ogg', code(i + 3));
     expected.upload++;
   }
   for (let i = 0; i < 5; i++) {

@@ -3,7 +3,8 @@
  * a study meets (WAV in PCM, float, IMA ADPCM and µ-law, stereo WAV, FLAC, AIFF, CAF, MP3, Ogg Vorbis,
  * Ogg Opus, WebM Opus as browsers record, stereo AAC in M4A as voice-memo apps write). The preview gives
  * each file its verdict: sent as it is, converted (with conversion on; "switch on conversion" with it
- * off), or refused with the reason (AAC: no decoder with a fitting licence). With conversion on, the
+ * off), or refused with the reason (AAC: no decoder with a fitting licence), and its duration and speech
+ * read from its decoded audio (the speech within 0.5 s of the WAV's). With conversion on, the
  * commit converts every file it must, and each converted copy is accepted by the sandbox's upload
  * validation (the lab sandbox, through the product's own client). AMR and 3GP are left out: this ffmpeg
  * has no AMR encoder.
@@ -127,6 +128,18 @@ describe('a folder that mixes every format', () => {
       expect(aac.verdict.findings.find((f) => f.code === 'not_mono')).toMatchObject({
         fixedByConversion: false,
       });
+      // Every file's facts are read from its decoded audio, whatever its format; its speech is the WAV's.
+      const wav = on.files.find((f) => f.fileName === 'P01_pcm.wav')!;
+      for (const f of on.files.filter((x) => x.fileName !== 'P13_memo.m4a')) {
+        expect(f.durationSeconds, f.fileName).toBeGreaterThan(44.9);
+        expect(f.durationSeconds, f.fileName).toBeLessThan(45.1);
+        expect(Math.abs(f.speechSeconds! - wav.speechSeconds!), f.fileName).toBeLessThanOrEqual(0.5);
+      }
+      expect(on.files.find((f) => f.fileName === 'P06_field.flac')).toMatchObject({
+        channels: 2,
+        sampleRateHz: 48_000,
+      });
+      expect(aac.speechSeconds).toBeNull();
       for (const f of off.files.filter(
         (x) => FILES.find((y) => y.name === x.fileName)!.on === 'convert_and_upload',
       ))

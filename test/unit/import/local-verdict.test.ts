@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { probeAudio, type ProbedAudio } from '../../../main/audio/probe';
 import {
   judgeAudio,
+  judgeDecodedFormat,
   verdictFromProblem,
   type LocalVerdict,
   type VerdictOptions,
@@ -86,8 +87,11 @@ describe('local verdicts on real files (spec: Limits)', () => {
     expect(v.findings[0]!.action).toMatch(/PCM WAV/);
   });
 
-  it('MP3: speech cannot be measured locally, so long files pass with a warning and short ones are refused', async () => {
-    expect(codes(await verdictOf(makeMp3({ seconds: 40 })))).toEqual(['warn:speech_not_measured']);
+  it('MP3: speech not measured yet says nothing; one whose audio Voicescope cannot decode passes with a warning; short ones are refused', async () => {
+    expect(codes(await verdictOf(makeMp3({ seconds: 40 })))).toEqual([]);
+    const undecoded = await verdictOf(makeMp3({ seconds: 40 }), { ...plain, speechNotDecoded: true });
+    expect(codes(undecoded)).toEqual(['warn:speech_not_measured']);
+    expect(undecoded.findings[0]!.message).toMatch(/cannot decode the audio of this MP3 file/);
     expect(codes(await verdictOf(makeMp3({ seconds: 20 })))).toEqual(['refuse:speech_too_short']);
     expect(codes(await verdictOf(makeLowBitRateMp3(40)))).toContain('refuse:bit_rate_too_low');
   });
@@ -145,4 +149,26 @@ describe('local verdict rules', () => {
       status: 'refused',
       findings: [{ code: 'sample_rate_too_low', fixedByConversion: false }],
     }));
+
+  it('a format conversion sends (FLAC) is judged on the speech of its decoded audio, like a WAV', () => {
+    const flac = {
+      code: 'unsupported_format' as const,
+      message: 'The file’s format is FLAC; the service does not take FLAC.',
+      decodedBy: 'FLAC decoder',
+      decoded: { channels: 2, sampleRateHz: 48_000, durationSeconds: 60 },
+    };
+    const speech = { seconds: 20, method: 'silero', channelSent: 2 };
+    expect(judgeDecodedFormat(flac, 20, { ...plain, conversion: true, speech })).toMatchObject({
+      status: 'refused',
+      findings: [{ code: 'unsupported_format', fixedByConversion: true }, { code: 'speech_too_short' }],
+      speech,
+    });
+    // As for a stereo WAV: converted and sent, the borderline speech said.
+    expect(judgeDecodedFormat(flac, 31, { ...plain, conversion: true })).toMatchObject({
+      status: 'will_convert',
+      findings: [{ code: 'unsupported_format' }, { code: 'speech_borderline' }],
+    });
+    expect(judgeDecodedFormat(flac, 40, { ...plain, conversion: true }).status).toBe('will_convert');
+    expect(judgeDecodedFormat(flac, 40, plain).status).toBe('needs_conversion');
+  });
 });
