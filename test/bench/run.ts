@@ -7,6 +7,7 @@ import { benchAcoustics } from './acoustics.bench';
 import { benchDb } from './db.bench';
 import { benchExport } from './export.bench';
 import { benchExportExtras } from './export-extras.bench';
+import { benchFormats } from './formats.bench';
 import { benchImport } from './import.bench';
 import { benchParticipants } from './participants.bench';
 import { benchRecordings } from './recordings.bench';
@@ -24,6 +25,7 @@ const runners: Record<BenchKey, () => Promise<string[]>> = {
   db: benchDb,
   import: benchImport,
   speech: benchSpeech,
+  formats: benchFormats,
   acoustics: benchAcoustics,
   scheduler: benchScheduler,
   participants: benchParticipants,

@@ -8,6 +8,7 @@ export const BENCH_SECTIONS = [
   { key: 'db', title: 'Study database' },
   { key: 'import', title: 'Import validation and hashing (1,000 WAV files)' },
   { key: 'speech', title: 'Speech estimate in one thread (Silero)' },
+  { key: 'formats', title: 'Decoding and conversion of FLAC, MP3, Opus, Vorbis and AAC, beside ffmpeg' },
   { key: 'acoustics', title: 'Local acoustic measures against Praat on the same files (acoustics)' },
   { key: 'scheduler', title: 'Scheduler with 10,000 pending recordings' },
   { key: 'participants', title: 'Participants table query (10,000 participants, 100,000 recordings)' },
