@@ -14,6 +14,8 @@
  * this replaced for speed) passes, at about the same attenuation.
  */
 
+import { createSimdWorkspace } from './simd-dot';
+
 export const STOPBAND_DB = 90;
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -79,25 +81,23 @@ const kernelFor = (rateIn: number, rateOut: number, l: number): Kernel => {
   return { taps, table, half };
 };
 
-/** Σ x[at + j]·h[row + j] for j < n (n even), two sums at a time. */
-const dot = (x: Float32Array, at: number, h: Float32Array, row: number, n: number): number => {
-  let a0 = 0;
-  let a1 = 0;
-  for (let j = 0; j < n; j += 2) {
-    a0 += x[at + j]! * h[row + j]!;
-    a1 += x[at + j + 1]! * h[row + j + 1]!;
-  }
-  return a0 + a1;
-};
-
-/** A resampler from `rateIn` (a whole number of Hz) to `rateOut`, fed block by block. */
+/**
+ * A resampler from `rateIn` (a whole number of Hz) to `rateOut`, fed block by block. The kernel and the
+ * input held live in WebAssembly memory, where each output's sum is a SIMD dot product (simd-dot.ts):
+ * the kernel's rows padded with zeros to a multiple of four taps, the input after them.
+ */
 export const createSincResampler = (rateIn: number, rateOut: number): StreamingResampler => {
   const g = gcd(rateIn, rateOut);
   const l = rateOut / g;
   const m = rateIn / g;
   const { taps, table, half } = kernelFor(rateIn, rateOut, l);
-  // Input kept: from absolute index `start`; `buf[0 … filled)`. Samples before 0 are silence.
-  let buf = new Float32Array(taps * 4);
+  const width = Math.ceil(taps / 4) * 4;
+  const held = l * width; // where the input starts in the workspace
+  let capacity = width * 4;
+  const ws = createSimdWorkspace(held + capacity);
+  for (let p = 0; p < l; p++) ws.floats.set(table.subarray(p * taps, (p + 1) * taps), p * width);
+  // Input kept: from absolute index `start`, at `held + 0 … filled` of the workspace. Samples before 0
+  // are silence (the workspace starts zeroed).
   let start = -half;
   let filled = half;
   let inputSamples = 0;
@@ -106,17 +106,19 @@ export const createSincResampler = (rateIn: number, rateOut: number): StreamingR
   let base = 0; // floor(next · M / L)
 
   const append = (x: Float32Array) => {
-    if (filled + x.length > buf.length) {
+    if (filled + x.length > capacity) {
       // Drop what no later output reaches (before the next output's window), growing only if needed.
       const keepFrom = Math.max(0, base - half + 1 - start);
       const kept = filled - keepFrom;
-      const target = kept + x.length > buf.length ? new Float32Array((kept + x.length) * 2) : buf;
-      target.set(buf.subarray(keepFrom, filled), 0);
-      buf = target;
+      if (kept + x.length > capacity) {
+        capacity = (kept + x.length) * 2;
+        ws.reserve(held + capacity);
+      }
+      ws.floats.copyWithin(held, held + keepFrom, held + filled);
       start += keepFrom;
       filled = kept;
     }
-    buf.set(x, filled);
+    ws.floats.set(x, held + filled);
     filled += x.length;
   };
 
@@ -126,12 +128,11 @@ export const createSincResampler = (rateIn: number, rateOut: number): StreamingR
     const most = Math.max(0, Math.floor(((lastIndex - half - base + 1) * l) / m) + 1);
     const out = new Float32Array(Math.min(most, Math.max(0, limit - next)));
     let count = 0;
-    const x = buf;
     let b = base;
     let p = phase;
-    const offset = 1 - half - start;
+    const offset = held + 1 - half - start;
     while (count < out.length && b + half <= lastIndex) {
-      out[count++] = dot(x, b + offset, table, p * taps, taps);
+      out[count++] = ws.dot(b + offset, p * width, width);
       p += m;
       if (p >= l) {
         b += Math.floor(p / l);
