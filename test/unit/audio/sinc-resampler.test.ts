@@ -4,6 +4,7 @@
  * the blocks it is fed in, and the SIMD dot product it sums with, against a double-precision sum.
  */
 import { describe, expect, it } from 'vitest';
+import { concatSamples } from '../../../main/audio/decode/concat-bytes';
 import { createSimdWorkspace } from '../../../main/audio/simd-dot';
 import { createSincResampler } from '../../../main/audio/sinc-resampler';
 
@@ -20,13 +21,7 @@ const resample = (x: Float32Array, rate: number, block: number): Float32Array =>
   const parts: Float32Array[] = [];
   for (let i = 0; i < x.length; i += block) parts.push(r.push(x.subarray(i, i + block)));
   parts.push(r.finish());
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatSamples(parts);
 };
 
 /** The steady part of the output, away from the filter's run-in and run-out at either end. */

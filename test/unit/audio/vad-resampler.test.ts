@@ -4,6 +4,7 @@
  * streaming in uneven pieces gives the same samples as one piece.
  */
 import { describe, expect, it } from 'vitest';
+import { concatSamples } from '../../../main/audio/decode/concat-bytes';
 import { createVadResampler } from '../../../main/audio/vad-resampler';
 
 const sine = (hz: number, rate: number, seconds: number) =>
@@ -16,13 +17,7 @@ const all = (from: number, to: number, x: Float32Array, piece = x.length) => {
   const parts: Float32Array[] = [];
   for (let i = 0; i < x.length; i += piece) parts.push(r.push(x.subarray(i, i + piece)));
   parts.push(r.flush());
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatSamples(parts);
 };
 
 describe('the speech estimate resampler', () => {
