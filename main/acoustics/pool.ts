@@ -20,12 +20,17 @@ export type PooledResult = Result<
   MeasureFileProblem
 >;
 
+export type OnResult<R> = (index: number, result: R) => void | Promise<void>;
+
 export interface PoolOptions {
   readonly threads?: number;
   /** Return each file's F0 track too (the study's measures keep it for the spectrogram). */
   readonly withPitchTrack?: boolean;
-  /** Called as each file finishes (in finishing order). */
-  readonly onResult?: (index: number, result: PooledResult) => void;
+  /**
+   * Called once as each file finishes (in finishing order). When it returns a promise (a result being
+   * stored), the pool waits for it before it resolves, and fails (sending no more files) when it rejects.
+   */
+  readonly onResult?: OnResult<PooledResult>;
 }
 
 /** A worker on measure-worker (its source, or its bundle beside the Electron app's main.cjs). */
@@ -49,7 +54,7 @@ export const assessFiles = (
   paths: readonly string[],
   options: {
     readonly threads?: number;
-    readonly onResult?: (index: number, result: PooledQuality) => void;
+    readonly onResult?: OnResult<PooledQuality>;
   } = {},
 ): Promise<PooledQuality[]> =>
   runPool<PooledQuality>(paths, DEFAULT_PITCH_SETTINGS, { qualityOnly: true }, options);
@@ -58,17 +63,30 @@ const runPool = async <R>(
   paths: readonly string[],
   settings: PitchSettings,
   asked: Pick<WorkerRequest, 'qualityOnly' | 'withPitchTrack'>,
-  options: { readonly threads?: number; readonly onResult?: (index: number, result: R) => void },
+  options: { readonly threads?: number; readonly onResult?: OnResult<R> },
 ): Promise<R[]> => {
   const results = new Array<R>(paths.length);
   const threads = Math.max(1, Math.min(options.threads ?? Math.min(2, availableParallelism()), paths.length));
   let next = 0;
+  let failed = false;
   const runWorker = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const worker = startWorker();
+      // The worker's results handed to `onResult`, one after another; the worker measures the next
+      // file meanwhile.
+      let handled: Promise<void> = Promise.resolve();
+      const fail = (e: unknown): void => {
+        failed = true;
+        void worker.terminate();
+        reject(e);
+      };
       const send = (): void => {
+        if (failed) return;
         if (next >= paths.length) {
-          void worker.terminate().then(() => resolve());
+          void worker
+            .terminate()
+            .then(() => handled)
+            .then(() => resolve(), fail);
           return;
         }
         const id = next++;
@@ -76,10 +94,11 @@ const runPool = async <R>(
       };
       worker.on('message', (m: { id: number; result: R }) => {
         results[m.id] = m.result;
-        options.onResult?.(m.id, m.result);
+        handled = handled.then(() => options.onResult?.(m.id, m.result));
+        handled.catch(fail);
         send();
       });
-      worker.on('error', reject);
+      worker.on('error', fail);
       send();
     });
   await Promise.all(Array.from({ length: threads }, runWorker));

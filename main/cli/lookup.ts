@@ -3,8 +3,8 @@ import type { ServiceProblem, StudyService } from '../services/study-service';
 import { EXIT, need, UsageError } from './command';
 import type { Output } from './output';
 
-export const resolveStudy = (svc: StudyService, v: string | undefined) => {
-  const s = svc.findStudy(need(v, 'study'));
+export const resolveStudy = async (svc: StudyService, v: string | undefined) => {
+  const s = await svc.findStudy(need(v, 'study'));
   if (!s) throw new UsageError(`No study "${v}". List them with: voicescope study list`);
   return s;
 };

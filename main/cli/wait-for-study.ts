@@ -25,7 +25,7 @@ export const waitForStudy = async (
   studyId: number,
   timeoutS: number | null,
 ): Promise<number> => {
-  const profileId = svc.findStudy(String(studyId))!.profileId!;
+  const profileId = (await svc.findStudy(String(studyId)))!.profileId!;
   await svc.startEngine();
   const runner = svc.runnerFor(profileId);
   if (!runner)

@@ -12,7 +12,6 @@ import { asPlainWord, operatingSystemUser } from './operator';
 import { appendAudit, type AuditDetail } from '../db/repos/audit.repo';
 import { insertCurationAct, setCurationAudit, type CurationActRow } from '../db/repos/curation.repo';
 import { studyName } from '../db/repos/studies.repo';
-import type { Db } from '../db/open';
 import type { Queryable, Store } from '../db/store/types';
 import { problem, type ServiceProblem } from '../problem';
 
@@ -61,8 +60,6 @@ export const toActView = (a: CurationActRow): CurationActView => ({
 /** What the recorder needs of the service that uses it (a ServiceContext has it). */
 export interface RecorderContext {
   readonly store: Store;
-  /** The same connection, for the study's name (its repository does not take the store yet). */
-  readonly db: Db;
   /** The clock as ISO 8601. */
   readonly iso: () => string;
   /** Who acts are recorded as done by; by default the operating-system user. */
@@ -70,7 +67,7 @@ export interface RecorderContext {
 }
 
 export const curationRecorder = (ctx: RecorderContext) => {
-  const { store, db, iso } = ctx;
+  const { store, iso } = ctx;
   const who = (): string => ctx.options.operator ?? operatingSystemUser();
 
   const cleanReason = (reason: string | undefined): Result<string | null, ServiceProblem> => {
@@ -105,7 +102,7 @@ export const curationRecorder = (ctx: RecorderContext) => {
       at: fields.at,
       kind: AUDIT_KIND[a.act],
       studyId: a.studyId,
-      subject: studyName(db, a.studyId),
+      subject: await studyName(tx, a.studyId),
       detail: {
         act: id,
         ...(a.recordingId !== null ? { recording: a.recordingId } : {}),

@@ -58,7 +58,11 @@ import {
 import type { Db } from '../db/open';
 import { snapshotHandle } from '../db/store/sqlite-store';
 import type { Queryable, Store } from '../db/store/types';
-import { measurementsOfStudy } from '../db/repos/local-measures.repo';
+import {
+  measurementsOfRecordings,
+  studyHasMeasurements,
+  type StoredMeasurement,
+} from '../db/repos/local-measures.repo';
 import { LOCAL_MEASURE_DEFS, localPair } from './local-columns';
 import { fileNameOf, type ExportColumn } from './column';
 import { createScopedEncoder } from './scoped-rows';
@@ -368,7 +372,8 @@ interface Pass {
   readonly clock: ReturnType<typeof zonedClock>;
   readonly measures: readonly MeasureDef[];
   readonly measuresOf: ReadonlyMap<AnalysisType, readonly MeasureDef[]>;
-  readonly localOf: ReturnType<typeof measurementsOfStudy>;
+  /** Whether the study has local acoustic measures (then each recording's is read beside it). */
+  readonly localMeasures: boolean;
   readonly visitOf: (recordingId: number, participantId: number) => VisitCells;
   readonly reference: SummaryReference;
   readonly tally: Tally;
@@ -404,7 +409,11 @@ const finishParticipant = (pass: Pass, current: Participant | null) => {
 };
 
 /** A recording with its times formatted once, for every file's row of it. */
-const recordingCtxOf = (pass: Pass, rec: SelectedRecording): RecordingCtx => {
+const recordingCtxOf = (
+  pass: Pass,
+  rec: SelectedRecording,
+  local: StoredMeasurement | null,
+): RecordingCtx => {
   const r = rec.r;
   const recordedUtc = utcCell(r.recordedAt);
   const uploadedUtc = utcCell(r.uploadedAt);
@@ -415,7 +424,7 @@ const recordingCtxOf = (pass: Pass, rec: SelectedRecording): RecordingCtx => {
     uploadedUtc,
     uploaded: pass.clock(uploadedUtc),
     flags: rec.flags,
-    local: pass.localOf.get(r.id) ?? null,
+    local,
     visit: pass.visitOf(r.id, r.participantId),
   };
 };
@@ -485,6 +494,39 @@ const writeLocalMeasureRows = (pass: Pass, ctx: RecordingCtx) => {
   }
 };
 
+/** Recordings whose local measurements are read in one go. */
+const LOCAL_BLOCK = 64;
+
+/**
+ * The selected recordings, each with its local measurement (null: none), read a block of recordings at
+ * a time beside them: never a whole study's measurements at once.
+ */
+async function* withLocalMeasurements(
+  pass: Pass,
+  recordings: AsyncIterable<SelectedRecording>,
+): AsyncGenerator<readonly [SelectedRecording, StoredMeasurement | null], void, undefined> {
+  if (!pass.localMeasures) {
+    for await (const rec of recordings) yield [rec, null];
+    return;
+  }
+  let block: SelectedRecording[] = [];
+  const complete = async () => {
+    const local = await measurementsOfRecordings(
+      pass.q,
+      block.map((rec) => rec.r.id),
+    );
+    return block.map((rec) => [rec, local.get(rec.r.id) ?? null] as const);
+  };
+  for await (const rec of recordings) {
+    block.push(rec);
+    if (block.length === LOCAL_BLOCK) {
+      yield* await complete();
+      block = [];
+    }
+  }
+  if (block.length > 0) yield* await complete();
+}
+
 /** What the pass waits for when it is behind: the CSV files and the workbook's sheets. */
 interface Paced {
   readonly blocked: boolean;
@@ -506,13 +548,16 @@ const streamRecordings = async (
   let current: Participant | null = null;
   let lastProgress = performance.now(),
     lastYield = lastProgress;
-  for await (const rec of selectedRecordings(pass.q, utcSelection(pass.req))) {
+  for await (const [rec, local] of withLocalMeasurements(
+    pass,
+    selectedRecordings(pass.q, utcSelection(pass.req)),
+  )) {
     if (signal?.aborted) throw new ExportCancelled();
     if (current?.id !== rec.r.participantId) {
       finishParticipant(pass, current);
       current = await startParticipant(pass, rec.r);
     }
-    const ctx = recordingCtxOf(pass, rec);
+    const ctx = recordingCtxOf(pass, rec, local);
     writeRecordingRows(pass, rec, ctx);
     writeMeasureRows(pass, rec, ctx, current);
     writeLocalMeasureRows(pass, ctx);
@@ -761,8 +806,8 @@ const writeFromSnapshot = async (
   const tmp = (left.tmp = partial.value);
 
   // The study's local acoustic measures and quality control, exported when any recording has them.
-  const localOf = measurementsOfStudy(reader, req.studyId);
-  const files = exportFiles({ ...req, localMeasures: localOf.size > 0 });
+  const localMeasures = await studyHasMeasurements(q, req.studyId);
+  const files = exportFiles({ ...req, localMeasures });
   const tables = tableDefs(files);
   const book = req.extras.includes('xlsx') ? new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows) : null;
   left.book = book;
@@ -780,7 +825,7 @@ const writeFromSnapshot = async (
     clock: zonedClock(req.timeZone),
     measures,
     measuresOf: new Map(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)])),
-    localOf,
+    localMeasures,
     visitOf: visitCellsOf(ledger),
     reference,
     tally,

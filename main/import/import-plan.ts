@@ -706,7 +706,7 @@ export const planImport = async (
   const memory: PlanMemory = {
     seen: new Map(),
     seenUnder: new Map(),
-    studyName: studyNameOf(db, req.studyId) ?? '',
+    studyName: (await studyNameOf(store, req.studyId)) ?? '',
   };
   // One file after another: each file's duplicates are judged against the files planned before it.
   const files: PlannedFile[] = [];

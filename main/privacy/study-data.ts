@@ -9,7 +9,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
-import type { Db } from '../db/open';
 import type { Queryable, Store } from '../db/store/types';
 import { studyName } from '../db/repos/studies.repo';
 import {
@@ -105,14 +104,12 @@ const convertedOf = async (q: Queryable, workspaceDir: string, studyId: number):
   return [...(existsSync(dir) ? [dir] : []), ...copies];
 };
 
-/** `db` is the store's SQLite connection, for the study's name (its repository does not take the store yet). */
 export const studyDataSummary = async (
   store: Store,
-  db: Db,
   workspaceDir: string,
   studyId: number,
 ): Promise<StudyDataSummary | null> => {
-  const name = studyName(db, studyId);
+  const name = await studyName(store, studyId);
   if (name === null) return null;
   const converted = (await convertedOf(store, workspaceDir, studyId)).map(sizeOf);
   const exports = exportFoldersOf(workspaceDir, studyId);
@@ -135,10 +132,9 @@ export const studyDataSummary = async (
  */
 export const deleteStudy = async (
   store: Store,
-  db: Db,
   o: { studyId: number; confirmName: string; workspaceDir: string; now: () => number },
 ): Promise<Result<DeleteReport, StudyDataProblem>> => {
-  const name = studyName(db, o.studyId);
+  const name = await studyName(store, o.studyId);
   if (name === null)
     return err({
       code: 'NOT_FOUND',

@@ -41,7 +41,7 @@ export interface BatchesService {
 }
 
 export const batchesService = (ctx: ServiceContext, engine: Engine, usage: UsageService): BatchesService => {
-  const { db, store, iso } = ctx;
+  const { store, iso } = ctx;
   const wakeAll = () => engine.service.wake();
   const startMove = async (batchId: number, profileId: number | null): Promise<boolean> => {
     const before = profileId === null ? undefined : (await latestUsage(store, profileId))?.usage;
@@ -51,14 +51,14 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
     async checkBatchCredits(batchId) {
       const studyId = await batchStudyId(store, batchId);
       if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
-      const read = await usage.readUsage(studyProfileId(db, studyId)!);
+      const read = await usage.readUsage((await studyProfileId(store, studyId))!);
       if (!read.ok) return read;
       return ok(checkCredits(read.value, await plannedUploadCount(store, batchId)));
     },
     async startBatch(batchId) {
       const studyId = await batchStudyId(store, batchId);
       if (studyId === null) return err(problem('This batch does not exist.', 'Reload the list of batches.'));
-      const profileId = studyProfileId(db, studyId)!;
+      const profileId = (await studyProfileId(store, studyId))!;
       if (!(await startMove(batchId, profileId))) {
         return err(
           problem(
@@ -92,7 +92,7 @@ export const batchesService = (ctx: ServiceContext, engine: Engine, usage: Usage
     async startInterruptedBatches(studyId) {
       const started: number[] = [];
       for (const b of await interruptedStarts(store, studyId ?? null))
-        if (await startMove(b.id, studyProfileId(db, b.studyId))) started.push(b.id);
+        if (await startMove(b.id, await studyProfileId(store, b.studyId))) started.push(b.id);
       if (started.length) wakeAll();
       return started;
     },

@@ -45,7 +45,7 @@ const NUMERIC = new Set(MEASURES.filter((m) => m.valueType !== 'category').map((
 export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsService => {
   const { db, store } = ctx;
   const view = async (studyId: number): Promise<ChangeSettingsView | null> => {
-    if (studyName(db, studyId) === null) return null;
+    if ((await studyName(store, studyId)) === null) return null;
     const s = await changeSettings(store, db, studyId);
     const notes = new Map((await studyReliabilities(store, studyId)).map((r) => [r.measure_key, r.note]));
     return {
@@ -72,19 +72,23 @@ export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsServic
       }),
     };
   };
-  const checked = (studyId: number, measureKey: string): ChangeSettingsRefusal | null =>
-    studyName(db, studyId) === null ? 'no_study' : NUMERIC.has(measureKey) ? null : 'unknown_measure';
+  const checked = async (studyId: number, measureKey: string): Promise<ChangeSettingsRefusal | null> =>
+    (await studyName(store, studyId)) === null
+      ? 'no_study'
+      : NUMERIC.has(measureKey)
+        ? null
+        : 'unknown_measure';
   return {
     changeSettings: view,
     async setReliability(studyId, measureKey, r, note) {
-      const refusal = checked(studyId, measureKey);
+      const refusal = await checked(studyId, measureKey);
       if (refusal) return refusal;
       if (!(r >= MIN_RELIABILITY && r <= MAX_RELIABILITY)) return 'out_of_range';
       await setStudyReliability(store, studyId, { measureKey, r, note, at: ctx.iso() });
       return (await view(studyId))!;
     },
     async resetReliability(studyId, measureKey) {
-      const refusal = checked(studyId, measureKey);
+      const refusal = await checked(studyId, measureKey);
       if (refusal) return refusal;
       await clearStudyReliability(store, studyId, measureKey);
       return (await view(studyId))!;

@@ -39,10 +39,10 @@ export interface ImportsService {
 }
 
 export const importsService = (ctx: ServiceContext, engine: Engine, usage: UsageService): ImportsService => {
-  const { db, workspace, now } = ctx;
+  const { workspace, now } = ctx;
   return {
     async planImport(req, onProgress) {
-      const profileId = studyProfileId(db, req.studyId);
+      const profileId = await studyProfileId(ctx.store, req.studyId);
       if (profileId === null)
         return err(
           problem('This study has no service profile.', 'Choose the service profile for the study first.'),
@@ -92,7 +92,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       return res;
     },
     async createAccounts(studyId, codes) {
-      const profileId = studyProfileId(db, studyId);
+      const profileId = await studyProfileId(ctx.store, studyId);
       if (profileId === null)
         return err(problem('This study has no service profile.', 'Choose a profile for the study.'));
       const c = await engine.clientFor(profileId);
@@ -105,7 +105,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       return ok(report);
     },
     async creditEstimate(plan) {
-      const profileId = studyProfileId(db, plan.request.studyId);
+      const profileId = await studyProfileId(ctx.store, plan.request.studyId);
       if (profileId === null) return null;
       const read = await usage.readUsage(profileId);
       if (!read.ok) return read;

@@ -63,9 +63,9 @@ export interface LocalMeasuresService {
     paths: readonly string[],
   ): Promise<{ path: string; quality: QualityReport | null; problem: string | null }[]>;
   /** One recording's local measures and quality control; null when not measured yet. */
-  localMeasurement(recordingId: number): StoredMeasurement | null;
+  localMeasurement(recordingId: number): Promise<StoredMeasurement | null>;
   /** The F0 track of its local measures; null when not measured, or measured before tracks were kept. */
-  localPitchTrack(recordingId: number): PitchTrack | null;
+  localPitchTrack(recordingId: number): Promise<PitchTrack | null>;
 }
 
 const settingKey = (studyId: number): string => `local_measures.settings.study.${studyId}`;
@@ -83,7 +83,7 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
     },
     async measureStudy(studyId, opts = {}) {
       const settings = opts.settings ?? (await settingsOf(studyId));
-      const todo = recordingsToMeasure(db, studyId, opts.again ?? false);
+      const todo = await recordingsToMeasure(store, studyId, opts.again ?? false);
       const paths = todo.map((r) => r.uploadPath ?? r.sourcePath);
       const failed: { recordingId: number; path: string; detail: string }[] = [];
       let done = 0;
@@ -91,8 +91,8 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
       await measureFiles(paths, settings, {
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         withPitchTrack: true,
-        // Stored as each file finishes: a stop half-way keeps what was measured.
-        onResult: (i, r) => {
+        // Stored as each file finishes, once (the pool waits for it): a stop half-way keeps what was measured.
+        onResult: async (i, r) => {
           // The workspace was closed while the workers ran (the app quitting): nothing more is stored.
           if (!db.open) return;
           const rec = todo[i]!;
@@ -105,10 +105,15 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
           };
           if (!r.ok) {
             failed.push({ recordingId: rec.id, path: paths[i]!, detail: r.error.detail });
-            saveMeasurement(db, { ...base, problem: JSON.stringify(r.error), quality: null, measures: {} });
+            await saveMeasurement(store, {
+              ...base,
+              problem: JSON.stringify(r.error),
+              quality: null,
+              measures: {},
+            });
           } else {
-            saveMeasurement(
-              db,
+            await saveMeasurement(
+              store,
               { ...base, problem: null, quality: r.value.quality, measures: r.value.measures },
               r.value.pitchTrack ?? null,
             );
@@ -145,8 +150,8 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
         problem: r.ok ? null : r.error.detail,
       }));
     },
-    localMeasurement: (recordingId) => measurementOf(db, recordingId),
-    localPitchTrack: (recordingId) => pitchTrackOf(db, recordingId),
+    localMeasurement: (recordingId) => measurementOf(store, recordingId),
+    localPitchTrack: (recordingId) => pitchTrackOf(store, recordingId),
   };
   return self;
 };

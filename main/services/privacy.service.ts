@@ -52,7 +52,7 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
     },
     auditPage: (offset, limit) => auditPage(store, offset, limit),
     verifyAudit: () => store.snapshot((q) => verifyAuditChain(q)),
-    studyDataSummary: (studyId) => studyDataSummary(store, db, dir, studyId),
+    studyDataSummary: (studyId) => studyDataSummary(store, dir, studyId),
     archiveStudy: async (o) =>
       archiveStudy(store, db, {
         studyId: o.studyId,
@@ -63,7 +63,7 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
         now: o.now,
       }),
     async deleteStudy(o) {
-      const r = await deleteStudy(ctx.store, db, { ...o, workspaceDir: dir });
+      const r = await deleteStudy(ctx.store, { ...o, workspaceDir: dir });
       if (r.ok) engine.service.wake();
       return r;
     },

@@ -17,43 +17,48 @@ import { problem, type ServiceContext, type ServiceProblem } from './service-con
 
 export interface StudiesService {
   createStudy(p: { name: string; profileId: number }): Promise<Result<StudySummary, ServiceProblem>>;
-  listStudies(): StudySummary[];
-  findStudy(nameOrId: string): StudySummary | null;
+  listStudies(): Promise<StudySummary[]>;
+  findStudy(nameOrId: string): Promise<StudySummary | null>;
   /**
    * The window's view of the active studies (or of one, with `studyId`) as of `nowMs`; the profiles in
    * `builtinProfiles` are the built-in sandbox's, whose results are simulated.
    */
-  studyViews(nowMs: number, builtinProfiles: readonly number[], studyId?: number): StudyView[];
+  studyViews(nowMs: number, builtinProfiles: readonly number[], studyId?: number): Promise<StudyView[]>;
   /** Renames the study or changes its session interval. */
   setStudyFields(
     studyId: number,
     f: { name?: string | undefined; sessionIntervalDays?: number | undefined },
-  ): 'not_found' | 'name_taken' | true;
+  ): Promise<'not_found' | 'name_taken' | true>;
 }
 
 export const studiesService = (ctx: ServiceContext): StudiesService => {
-  const { db } = ctx;
+  const { db, store } = ctx;
+  const summaryOf = async (id: number) => (await studySummary(store, id))!;
   return {
     async createStudy(p) {
       const name = p.name.trim();
       if (!name) return err(problem('The study needs a name.', 'Enter a name.'));
-      if (!(await profileById(ctx.store, p.profileId)))
+      if (!(await profileById(store, p.profileId)))
         return err(problem('That service profile does not exist.', 'Create a service profile first.'));
-      if (studyNameTaken(db, name))
+      if (await studyNameTaken(store, name))
         return err(problem(`A study named "${name}" already exists.`, 'Choose another name.'));
-      const id = insertStudy(db, { name, profileId: p.profileId, createdAt: ctx.iso() });
-      return ok(studySummary(db, id)!);
+      const id = await insertStudy(store, { name, profileId: p.profileId, createdAt: ctx.iso() });
+      return ok(await summaryOf(id));
     },
-    listStudies: () => activeStudyIds(db).map((id) => studySummary(db, id)!),
-    findStudy(nameOrId) {
-      const id = studyIdByNameOrId(db, nameOrId);
-      return id === null ? null : studySummary(db, id);
+    listStudies: async () => {
+      const out: StudySummary[] = [];
+      for (const id of await activeStudyIds(store)) out.push(await summaryOf(id));
+      return out;
     },
-    studyViews: (nowMs, builtinProfiles, studyId) =>
-      studyViews(db, builtinProfiles, studyId).map((v) => ({
+    async findStudy(nameOrId) {
+      const id = await studyIdByNameOrId(store, nameOrId);
+      return id === null ? null : studySummary(store, id);
+    },
+    studyViews: async (nowMs, builtinProfiles, studyId) =>
+      (await studyViews(store, builtinProfiles, studyId)).map((v) => ({
         ...v,
         overdueParticipants: overdueParticipantIds(db, v.id, nowMs).length,
       })),
-    setStudyFields: (studyId, f) => setStudyFields(db, studyId, f),
+    setStudyFields: (studyId, f) => setStudyFields(store, studyId, f),
   };
 };

@@ -128,12 +128,12 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     const lp = l?.participants.find((x) => x.id === participantId);
     return l && lp ? { l, lp } : null;
   };
-  const audit = (
+  const audit = async (
     tx: Queryable,
     studyId: number,
     kind: 'visit_schedule_changed' | 'visit_assignment_changed',
     detail = {},
-  ) => appendAudit(tx, { at: ctx.iso(), kind, studyId, subject: studyName(db, studyId), detail });
+  ) => appendAudit(tx, { at: ctx.iso(), kind, studyId, subject: await studyName(tx, studyId), detail });
   /** A change of the study's period or schedule and its audit entry, in one transaction. */
   const scheduleChange = (studyId: number, change: () => boolean, detail: AuditDetail): Promise<boolean> =>
     ctx.store.transaction(

@@ -51,8 +51,8 @@ const seed = async (host: Host) => {
     db.prepare(
       `UPDATE measure_values SET value_num = ? WHERE recording_id = ? AND measure_key = 'pd_hnr'`,
     ).run(mean + 12, ids[5]!);
-    ids.forEach((id, i) =>
-      saveMeasurement(db, {
+    for (const [i, id] of ids.entries())
+      await saveMeasurement(sqliteStore(db), {
         recordingId: id,
         measuredAt: new Date().toISOString(),
         engineVersion: '0.2.0',
@@ -61,8 +61,7 @@ const seed = async (host: Host) => {
         problem: null,
         quality: null,
         measures: { f0_mean_hz: 118 + 2 * i, jitter_local_pct: 0.8 + 0.05 * i },
-      }),
-    );
+      });
   } finally {
     db.close();
   }

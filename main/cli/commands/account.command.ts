@@ -10,7 +10,7 @@ export const accountCommand: WorkspaceCommand = {
                                             account (its waiting files are withdrawn), or link the account
                                             id you found`,
   run: async ({ svc, out, values: v }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     const code = need(v.participant?.[0], 'participant');
     const d = need(v.decision, 'decision');
     if (d !== 'retry' && d !== 'leave' && d !== 'link')

@@ -12,7 +12,7 @@ export const attributesCommand: WorkspaceCommand = {
                                             leave a value as it is), or set one participant's
                                             (<key>= with no value removes the key)`,
   run: async ({ svc, out, values: v, sub, rest }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     if (v.csv !== undefined) {
       const r = await svc.importAttributes(study.id, readFileSync(v.csv, 'utf8'));
       if (!r.ok) {

@@ -190,7 +190,7 @@ export const curateCommand: WorkspaceCommand = {
         return report(ctx, 'undo', `Act ${act}`, svc.undoCuration(act, reason));
       }
       case 'merge': {
-        const study = resolveStudy(svc, v.study);
+        const study = await resolveStudy(svc, v.study);
         const fromCode = need(v.from, 'from');
         const intoCode = need(v.into, 'into');
         const ids = await Promise.all([fromCode, intoCode].map((c) => svc.participantIdOfStudy(study.id, c)));
@@ -242,9 +242,9 @@ export const curateCommand: WorkspaceCommand = {
             ? await svc.curationOfRecording(positiveInt(v.recording, 'recording'))
             : code !== undefined
               ? await svc.curationOfParticipant(
-                  await participantOrThrow(svc, resolveStudy(svc, v.study).id, code),
+                  await participantOrThrow(svc, (await resolveStudy(svc, v.study)).id, code),
                 )
-              : await svc.curationOfStudy(resolveStudy(svc, v.study).id);
+              : await svc.curationOfStudy((await resolveStudy(svc, v.study)).id);
         if (out.json) for (const a of acts) out.say('act', line(a), { ...a });
         else if (acts.length === 0) out.say('history', 'No curation acts.');
         else for (const a of acts) out.say('act', line(a));

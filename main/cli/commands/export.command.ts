@@ -20,7 +20,7 @@ export const exportCommand: WorkspaceCommand = {
          [--states <s,t>] [--link-file] [--tz <zone>] [--baseline-sessions <k>]
                                             indicator spreadsheets with a codebook (see docs/export.md)`,
   run: async ({ svc, out, values: v }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     const k = v['baseline-sessions'];
     if (k !== undefined && !/^\d+$/.test(k))
       throw new UsageError('--baseline-sessions takes a whole number of sessions (1 to 20).');

@@ -86,7 +86,7 @@ export const importCommand: WorkspaceCommand = {
          [--send-borderline] [--label <l>] [--yes] [--wait]
                                             without --yes: a preview only, nothing written or sent`,
   run: async ({ svc, out, values: v, sub, rest }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     const profile = (await svc.listProfiles()).find((p) => p.id === study.profileId)!;
     const analyses = v.analyses
       ? v.analyses.split(',').map((s) => s.trim())

@@ -17,7 +17,7 @@ export const measureStudy = async (
   const { values: v, out } = input;
   const svc = openStudyService({ workspaceDir: v.home ?? defaultWorkspaceDir() });
   try {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     const settings = pitch(await svc.localMeasureSettings(study.id));
     await svc.setLocalMeasureSettings(study.id, settings);
     const report = await svc.measureStudy(study.id, {

@@ -13,8 +13,8 @@ import { reportProblem, resolveStudy } from '../lookup';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-const find = ({ svc, values: v }: CommandContext) => {
-  const study = resolveStudy(svc, v.study);
+const find = async ({ svc, values: v }: CommandContext) => {
+  const study = await resolveStudy(svc, v.study);
   const code = need(v.participant?.[0], 'participant');
   const p = svc.participantStatuses(study.id, Date.now())?.find((x) => x.code === code);
   if (!p) throw new UsageError(`No participant "${code}" in study ${study.id}.`);
@@ -23,7 +23,7 @@ const find = ({ svc, values: v }: CommandContext) => {
 
 const status = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const p = find(ctx);
+  const p = await find(ctx);
   if (v.set === undefined) {
     const pv = svc.participantVisits(p.participantId, Date.now())!;
     out.say(
@@ -49,9 +49,9 @@ const status = async (ctx: CommandContext): Promise<number> => {
   return EXIT.ok;
 };
 
-const baseline = (ctx: CommandContext): number => {
+const baseline = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const p = find(ctx);
+  const p = await find(ctx);
   if (v.clear !== true && v.date === undefined) throw new UsageError('Give --date YYYY-MM-DD or --clear.');
   const date = v.clear === true ? null : v.date!;
   if (date !== null && !isDate(date)) throw new UsageError('--date is a date, YYYY-MM-DD.');

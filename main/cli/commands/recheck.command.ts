@@ -8,7 +8,7 @@ export const recheckCommand: WorkspaceCommand = {
                                             ask the service once more for unanswered results (all of the
                                             study, or one recording); then run wait or run to collect them`,
   run: async ({ svc, out, values: v }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     const ids = v.recording ? [Number(v.recording)] : await svc.unansweredRecordings(study.id);
     if (ids.length === 0) {
       out.say('recheck', 'No recording of this study is waiting for an answer: nothing to check again.');

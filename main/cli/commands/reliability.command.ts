@@ -102,7 +102,7 @@ export const reliabilityCommand: WorkspaceCommand = {
   reliability change --study <s> --participant <code> [--baseline-sessions <k>]
                                             a participant's change statistics, as on the timeline`,
   run: async (ctx) => {
-    const study = resolveStudy(ctx.svc, ctx.values.study);
+    const study = await resolveStudy(ctx.svc, ctx.values.study);
     const [a, b] = ctx.rest;
     switch (ctx.sub) {
       case 'list':

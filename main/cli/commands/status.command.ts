@@ -16,7 +16,7 @@ export const statusCommand: WorkspaceCommand = {
                                             batch whose import stopped before its start; else 0);
                                             dismissed needs-you items with who, when and why`,
   run: async ({ svc, out, values: v }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     for (const b of await svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
     const owed =
       (await reportStudyOutcome(svc, out, study.id)) + (await reportInterruptedImports(svc, out, study.id));

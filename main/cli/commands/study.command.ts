@@ -10,8 +10,8 @@ const create = async ({ svc, out, values: v }: CommandContext): Promise<number> 
   return EXIT.ok;
 };
 
-const list = ({ svc, out }: CommandContext): number => {
-  for (const s of svc.listStudies())
+const list = async ({ svc, out }: CommandContext): Promise<number> => {
+  for (const s of await svc.listStudies())
     out.say('study', `${s.id}  ${s.name}  ${s.participants} participants, ${s.recordings} recordings`, {
       study: s,
     });

@@ -35,8 +35,8 @@ export const parseVisitSpec = (spec: string): VisitInput => {
   return { name: name.trim(), targetDay, windowBefore: before, windowAfter: after };
 };
 
-const show = ({ svc, out, values: v }: CommandContext): number => {
-  const study = resolveStudy(svc, v.study);
+const show = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
+  const study = await resolveStudy(svc, v.study);
   const d = svc.studyDesign(study.id)!;
   out.say(
     'design',
@@ -58,7 +58,7 @@ const show = ({ svc, out, values: v }: CommandContext): number => {
 };
 
 const set = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
-  const study = resolveStudy(svc, v.study);
+  const study = await resolveStudy(svc, v.study);
   const specs = v.visit ?? [];
   if (specs.length === 0)
     throw new UsageError('Give the schedule with one --visit "Name:day[:before[:after]]" per visit.');
@@ -71,7 +71,7 @@ const set = async ({ svc, out, values: v }: CommandContext): Promise<number> => 
 };
 
 const period = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
-  const study = resolveStudy(svc, v.study);
+  const study = await resolveStudy(svc, v.study);
   const d = svc.studyDesign(study.id)!;
   const r = await svc.setStudyPeriod(study.id, {
     startDate: v.from === undefined ? d.startDate : dateOption(v.from, 'from'),
@@ -95,9 +95,9 @@ const participantOf = (ctx: CommandContext, studyId: number) => {
   return p;
 };
 
-const list = (ctx: CommandContext): number => {
+const list = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const study = resolveStudy(svc, v.study);
+  const study = await resolveStudy(svc, v.study);
   const only = participantOf(ctx, study.id);
   const statuses = only ? [only] : (svc.participantStatuses(study.id, Date.now()) ?? []);
   for (const p of statuses) {
@@ -119,7 +119,7 @@ const list = (ctx: CommandContext): number => {
 };
 
 const assign = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
-  const study = resolveStudy(svc, v.study);
+  const study = await resolveStudy(svc, v.study);
   const id = Number(need(v.recording, 'recording'));
   if (!Number.isInteger(id) || id < 1) throw new UsageError('--recording is a recording number.');
   const name = v.visit?.[0];
@@ -147,9 +147,9 @@ const assign = async ({ svc, out, values: v }: CommandContext): Promise<number> 
   return EXIT.ok;
 };
 
-const missing = (ctx: CommandContext): number => {
+const missing = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const study = resolveStudy(svc, v.study);
+  const study = await resolveStudy(svc, v.study);
   const only = participantOf(ctx, study.id);
   const l = svc.visitLedger(study.id, Date.now())!;
   for (const r of l.rows) {
@@ -171,8 +171,8 @@ const missing = (ctx: CommandContext): number => {
   return EXIT.ok;
 };
 
-const completeness = ({ svc, out, values: v }: CommandContext): number => {
-  const study = resolveStudy(svc, v.study);
+const completeness = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
+  const study = await resolveStudy(svc, v.study);
   const c = svc.completeness(study.id, Date.now())!;
   const codes = MISSING_REASONS.map((m) => m.code);
   out.say(

@@ -11,7 +11,7 @@ export const waitCommand: WorkspaceCommand = {
   name: 'wait',
   help: `  wait --study <name|id> [--timeout <s>]    send and collect results until nothing is pending`,
   run: async ({ svc, out, values: v }) => {
-    const study = resolveStudy(svc, v.study);
+    const study = await resolveStudy(svc, v.study);
     await resumeInterruptedImports(svc, out, study.id);
     return await waitForStudy(svc, out, study.id, v.timeout ? Number(v.timeout) : null);
   },

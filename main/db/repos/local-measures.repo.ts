@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { PitchSettingsSchema } from '../../../shared/acoustics/pitch-settings';
 import { trackBytes, trackFromBytes, type PitchTrack } from '../../acoustics/pitch-track';
 import { jsonColumn } from '../json-column';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable, Store } from '../store/types';
 
 /** The JSON columns of `local_measurements`; a study's measurements share their settings and most reasons. */
 const MeasuredSettingsSchema = PitchSettingsSchema.partial();
@@ -33,14 +32,18 @@ export interface RecordingAudio {
 }
 
 /** The study's recordings without a local measurement (or, with `again`, all of them), oldest first. */
-export const recordingsToMeasure = (db: Db, studyId: number, again = false): RecordingAudio[] =>
+export const recordingsToMeasure = async (
+  q: Queryable,
+  studyId: number,
+  again = false,
+): Promise<RecordingAudio[]> =>
   (
-    stmt(
-      db,
+    await q.all<{ id: number; source_path: string; upload_path: string | null }>(
       `SELECT r.id, r.source_path, r.upload_path FROM recordings r
         WHERE r.study_id = ? AND (? = 1 OR NOT EXISTS (SELECT 1 FROM local_measurements m WHERE m.recording_id = r.id))
         ORDER BY r.id`,
-    ).all(studyId, again ? 1 : 0) as { id: number; source_path: string; upload_path: string | null }[]
+      [studyId, again ? 1 : 0],
+    )
   ).map((r) => ({ id: r.id, sourcePath: r.source_path, uploadPath: r.upload_path }));
 
 export interface StoredQuality {
@@ -70,59 +73,71 @@ export interface StoredMeasurement {
   readonly measures: Readonly<Record<string, number | null>>;
 }
 
-/**
- * Stores (or replaces) one recording's measurement, its measures and quality, and the F0 track they
- * come from when given, in one transaction (a replaced measurement's old track goes with it).
- */
 /** A measurement as it is written: its settings and problem as the JSON stored. */
 export type MeasurementToSave = Omit<StoredMeasurement, 'settings' | 'problem'> & {
   readonly settings: string;
   readonly problem: string | null;
 };
 
-export const saveMeasurement = (db: Db, m: MeasurementToSave, track: PitchTrack | null = null): void => {
+/**
+ * Stores (or replaces) one recording's measurement, its measures and quality, and the F0 track they
+ * come from when given, in one transaction (a replaced measurement's old track goes with it).
+ */
+export const saveMeasurement = (
+  store: Store,
+  m: MeasurementToSave,
+  track: PitchTrack | null = null,
+): Promise<void> => {
   const q = m.quality;
-  db.transaction(() => {
-    stmt(db, `DELETE FROM local_measurements WHERE recording_id = ?`).run(m.recordingId);
-    stmt(
-      db,
-      `INSERT INTO local_measurements (recording_id, measured_at, engine_version, settings, audio_path, problem,
+  return store.transaction(
+    async (tx) => {
+      await tx.run(`DELETE FROM local_measurements WHERE recording_id = ?`, [m.recordingId]);
+      await tx.run(
+        `INSERT INTO local_measurements (recording_id, measured_at, engine_version, settings, audio_path, problem,
          qc_verdict, qc_reasons, qc_duration_seconds, qc_snr_db, qc_clipping_ratio, qc_peak_dbfs, qc_rms_dbfs,
          qc_dc_offset, qc_long_silences, qc_long_silence_seconds)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      m.recordingId,
-      m.measuredAt,
-      m.engineVersion,
-      m.settings,
-      m.audioPath,
-      m.problem,
-      q?.verdict ?? null,
-      q ? JSON.stringify(q.reasons) : null,
-      q?.durationSeconds ?? null,
-      q?.snrDb ?? null,
-      q?.clippingRatio ?? null,
-      q?.peakDbfs ?? null,
-      q?.rmsDbfs ?? null,
-      q?.dcOffset ?? null,
-      q?.longSilences ?? null,
-      q?.longSilenceSeconds ?? null,
-    );
-    const ins = stmt(db, `INSERT INTO local_measures (recording_id, measure, value) VALUES (?, ?, ?)`);
-    for (const [k, v] of Object.entries(m.measures)) ins.run(m.recordingId, k, v);
-    if (track)
-      stmt(
-        db,
-        `INSERT INTO local_pitch_tracks (recording_id, first_time, step, frames, f0) VALUES (?, ?, ?, ?, ?)`,
-      ).run(m.recordingId, track.firstTime, track.step, track.f0.length, trackBytes(track.f0));
-  })();
+        [
+          m.recordingId,
+          m.measuredAt,
+          m.engineVersion,
+          m.settings,
+          m.audioPath,
+          m.problem,
+          q?.verdict ?? null,
+          q ? JSON.stringify(q.reasons) : null,
+          q?.durationSeconds ?? null,
+          q?.snrDb ?? null,
+          q?.clippingRatio ?? null,
+          q?.peakDbfs ?? null,
+          q?.rmsDbfs ?? null,
+          q?.dcOffset ?? null,
+          q?.longSilences ?? null,
+          q?.longSilenceSeconds ?? null,
+        ],
+      );
+      for (const [k, v] of Object.entries(m.measures))
+        await tx.run(`INSERT INTO local_measures (recording_id, measure, value) VALUES (?, ?, ?)`, [
+          m.recordingId,
+          k,
+          v,
+        ]);
+      if (track)
+        await tx.run(
+          `INSERT INTO local_pitch_tracks (recording_id, first_time, step, frames, f0) VALUES (?, ?, ?, ?, ?)`,
+          [m.recordingId, track.firstTime, track.step, track.f0.length, trackBytes(track.f0)],
+        );
+    },
+    { repeatable: true },
+  );
 };
 
 /** The F0 track of one recording's measurement; null when not measured, or measured before tracks were kept. */
-export const pitchTrackOf = (db: Db, recordingId: number): PitchTrack | null => {
-  const r = stmt(db, `SELECT first_time, step, f0 FROM local_pitch_tracks WHERE recording_id = ?`).get(
-    recordingId,
-  ) as { first_time: number; step: number; f0: Buffer } | undefined;
+export const pitchTrackOf = async (q: Queryable, recordingId: number): Promise<PitchTrack | null> => {
+  const r = await q.get<{ first_time: number; step: number; f0: Buffer }>(
+    `SELECT first_time, step, f0 FROM local_pitch_tracks WHERE recording_id = ?`,
+    [recordingId],
+  );
   return r ? { firstTime: r.first_time, step: r.step, f0: trackFromBytes(r.f0) } : null;
 };
 
@@ -171,27 +186,41 @@ const toStored = (r: Row, measures: Record<string, number | null>): StoredMeasur
 });
 
 /** One recording's measurement; null when it was never measured. */
-export const measurementOf = (db: Db, recordingId: number): StoredMeasurement | null => {
-  const r = stmt(db, `SELECT * FROM local_measurements WHERE recording_id = ?`).get(recordingId) as
-    Row | undefined;
+export const measurementOf = async (q: Queryable, recordingId: number): Promise<StoredMeasurement | null> => {
+  const r = await q.get<Row>(`SELECT * FROM local_measurements WHERE recording_id = ?`, [recordingId]);
   if (!r) return null;
-  const values = stmt(db, `SELECT measure, value FROM local_measures WHERE recording_id = ?`).all(
-    recordingId,
-  ) as { measure: string; value: number | null }[];
+  const values = await q.all<{ measure: string; value: number | null }>(
+    `SELECT measure, value FROM local_measures WHERE recording_id = ?`,
+    [recordingId],
+  );
   return toStored(r, Object.fromEntries(values.map((v) => [v.measure, v.value])));
 };
 
-/** Every measurement of the study's recordings, by recording id. */
-export const measurementsOfStudy = (db: Db, studyId: number): Map<number, StoredMeasurement> => {
-  const rows = stmt(
-    db,
-    `SELECT m.* FROM local_measurements m JOIN recordings r ON r.id = m.recording_id WHERE r.study_id = ?`,
-  ).all(studyId) as Row[];
-  const values = stmt(
-    db,
-    `SELECT v.recording_id, v.measure, v.value FROM local_measures v
-       JOIN recordings r ON r.id = v.recording_id WHERE r.study_id = ?`,
-  ).all(studyId) as { recording_id: number; measure: string; value: number | null }[];
+/** Whether any recording of the study has a local measurement. */
+export const studyHasMeasurements = async (q: Queryable, studyId: number): Promise<boolean> =>
+  (await q.get(
+    `SELECT 1 FROM local_measurements m JOIN recordings r ON r.id = m.recording_id WHERE r.study_id = ? LIMIT 1`,
+    [studyId],
+  )) !== undefined;
+
+/**
+ * The measurements of these recordings (a block of an export's, read as it goes: never a whole
+ * study's at once), by recording id; a recording never measured is absent.
+ */
+export const measurementsOfRecordings = async (
+  q: Queryable,
+  recordingIds: readonly number[],
+): Promise<Map<number, StoredMeasurement>> => {
+  const ids = [JSON.stringify(recordingIds)];
+  const rows = await q.all<Row>(
+    `SELECT * FROM local_measurements WHERE recording_id IN (SELECT value FROM json_each(?))`,
+    ids,
+  );
+  if (rows.length === 0) return new Map();
+  const values = await q.all<{ recording_id: number; measure: string; value: number | null }>(
+    `SELECT recording_id, measure, value FROM local_measures WHERE recording_id IN (SELECT value FROM json_each(?))`,
+    ids,
+  );
   const byRec = new Map<number, Record<string, number | null>>();
   for (const v of values) {
     const m = byRec.get(v.recording_id) ?? {};

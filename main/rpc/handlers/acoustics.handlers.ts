@@ -18,9 +18,9 @@ export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContr
       })),
     );
   },
-  'acoustics.pitchTrack': ({ recordingId }) => {
-    const m = d.service.localMeasurement(recordingId);
-    const t = m ? d.service.localPitchTrack(recordingId) : null;
+  'acoustics.pitchTrack': async ({ recordingId }) => {
+    const m = await d.service.localMeasurement(recordingId);
+    const t = m ? await d.service.localPitchTrack(recordingId) : null;
     if (!m || !t) return ok(null);
     const s = m.settings;
     return ok({
@@ -32,8 +32,8 @@ export const acousticsHandlers = (d: HostDeps): HandlersOf<typeof acousticsContr
       engineVersion: m.engineVersion,
     });
   },
-  'acoustics.recording': ({ recordingId }) => {
-    const m = d.service.localMeasurement(recordingId);
+  'acoustics.recording': async ({ recordingId }) => {
+    const m = await d.service.localMeasurement(recordingId);
     if (!m) return ok(null);
     const s = m.settings;
     const problem = m.problem?.detail ?? null;

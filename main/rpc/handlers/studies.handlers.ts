@@ -10,22 +10,22 @@ import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract> => {
   const { service } = d;
-  const one = (studyId: number): Result<StudyView, AppError> => {
-    const [v] = service.studyViews(d.now(), d.sandbox.profileIds(), studyId);
+  const one = async (studyId: number): Promise<Result<StudyView, AppError>> => {
+    const [v] = await service.studyViews(d.now(), d.sandbox.profileIds(), studyId);
     return v ? ok(v) : notFound('study');
   };
   return {
-    'studies.list': () => ok(service.studyViews(d.now(), d.sandbox.profileIds())),
+    'studies.list': async () => ok(await service.studyViews(d.now(), d.sandbox.profileIds())),
     'studies.get': ({ studyId }) => one(studyId),
     async 'studies.create'({ name, profileId, sessionIntervalDays }) {
       const created = await service.createStudy({ name, profileId });
       if (!created.ok) return fromProblem(created.error, 'CONFLICT');
       if (sessionIntervalDays !== undefined)
-        service.setStudyFields(created.value.id, { sessionIntervalDays });
+        await service.setStudyFields(created.value.id, { sessionIntervalDays });
       return one(created.value.id);
     },
-    'studies.update'({ studyId, name, sessionIntervalDays }) {
-      const r = service.setStudyFields(studyId, { name, sessionIntervalDays });
+    async 'studies.update'({ studyId, name, sessionIntervalDays }) {
+      const r = await service.setStudyFields(studyId, { name, sessionIntervalDays });
       if (r === 'not_found') return notFound('study');
       if (r === 'name_taken')
         return err(appError('CONFLICT', `A study named "${name}" already exists.`, 'Choose another name.'));

@@ -48,14 +48,14 @@ afterAll(async () => {
 });
 
 describe('the pitch track of the local measures', () => {
-  it('is none before the recording is measured', () => {
-    expect(svc.localPitchTrack(id)).toBeNull();
+  it('is none before the recording is measured', async () => {
+    expect(await svc.localPitchTrack(id)).toBeNull();
   });
 
   it('is stored by the measuring run: frames a quarter period of the floor apart over the recording, its voiced frames giving the stored F0 measures', async () => {
     await svc.measureStudy(1, { threads: 1 });
-    const t = svc.localPitchTrack(id)!;
-    const m = svc.localMeasurement(id)!.measures;
+    const t = (await svc.localPitchTrack(id))!;
+    const m = (await svc.localMeasurement(id))!.measures;
     // To Pitch (cc)'s default time step: a quarter of the longest period.
     expect(t.step).toBeCloseTo(0.25 / 75, 9);
     expect(t.firstTime).toBeGreaterThan(0);
@@ -71,15 +71,15 @@ describe('the pitch track of the local measures', () => {
   it('is replaced when the recording is measured again with another range', async () => {
     await svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
     await svc.measureStudy(1, { again: true, threads: 1 });
-    const t = svc.localPitchTrack(id)!;
+    const t = (await svc.localPitchTrack(id))!;
     expect(t.step).toBeCloseTo(0.25 / 100, 9);
     expect([...t.f0].filter((f) => f > 0).every((f) => f >= 100 && f <= 400)).toBe(true);
     expect(svc.db.prepare(`SELECT count(*) AS n FROM local_pitch_tracks`).get()).toEqual({ n: 1 });
   }, 120_000);
 
-  it('is gone with its measurement', () => {
+  it('is gone with its measurement', async () => {
     svc.db.prepare(`DELETE FROM local_measurements WHERE recording_id = ?`).run(id);
-    expect(svc.localPitchTrack(id)).toBeNull();
+    expect(await svc.localPitchTrack(id)).toBeNull();
   });
 });
 

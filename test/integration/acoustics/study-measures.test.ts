@@ -73,17 +73,17 @@ describe('local measures of a study', () => {
     expect(progress.at(-1)).toEqual([3, 3]);
   }, 180_000);
 
-  it('stores every measure key with the engine version and the pitch range as provenance', () => {
+  it('stores every measure key with the engine version and the pitch range as provenance', async () => {
     const ids = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id`).all() as { id: number }[]).map(
       (r) => r.id,
     );
-    const m = svc.localMeasurement(ids[0]!)!;
+    const m = (await svc.localMeasurement(ids[0]!))!;
     expect(Object.keys(m.measures).sort()).toEqual([...MEASURE_KEYS].sort());
     expect(m.measures['f0_mean_hz']).toBeGreaterThan(75);
     expect(m.engineVersion).toMatch(/^voicescope-acoustics \d/);
     expect(m.settings).toEqual({ pitchFloor: 75, pitchCeiling: 500 });
     expect(m.problem).toBeNull();
-    const clipped = svc.localMeasurement(ids[2]!)!;
+    const clipped = (await svc.localMeasurement(ids[2]!))!;
     expect(clipped.quality?.verdict).toBe('poor');
     expect(clipped.quality?.reasons.join(' ')).toMatch(/clipped/);
   });
@@ -119,7 +119,7 @@ describe('local measures of a study', () => {
     const report = await svc.measureStudy(1, { again: true });
     expect(report.measured).toBe(3);
     const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;
-    expect(svc.localMeasurement(id)!.settings).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
+    expect((await svc.localMeasurement(id))!.settings).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
   }, 180_000);
 
   it('exports long rows with analysis = local and measure = the key, wide lm_ and qc_ columns, and the codebook', async () => {

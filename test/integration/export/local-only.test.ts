@@ -167,14 +167,14 @@ describe('a recording measured locally but never sent', () => {
     });
   });
 
-  it('has one long row per local measure, analysis = local, and no service rows', () => {
+  it('has one long row per local measure, analysis = local, and no service rows', async () => {
     const rows = rowsOf(long, id.refused);
     expect(rows).toHaveLength(MEASURE_KEYS.length);
     expect(new Set(rows.map((x) => x['analysis']))).toEqual(new Set(['local']));
     expect(rows.map((x) => x['measure'])).toEqual([...MEASURE_KEYS]);
     expect(rows.every((x) => x['analysis_state'] === 'completed')).toBe(true);
     const f0 = num(rows.find((x) => x['measure'] === 'f0_mean_hz')!['value'])!;
-    expect(f0).toBeCloseTo(svc.localMeasurement(id.refused)!.measures['f0_mean_hz']!, 6);
+    expect(f0).toBeCloseTo((await svc.localMeasurement(id.refused))!.measures['f0_mean_hz']!, 6);
   });
 
   it('keeps the uploaded recording’s service rows beside its local ones', () => {

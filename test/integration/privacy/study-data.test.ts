@@ -143,9 +143,7 @@ describe('archive', () => {
       detail: { participants: 3, recordings: 6, place: 'workspace' },
     });
     expect(JSON.stringify(audit)).not.toMatch(/ARC-0/);
-    expect((await studyDataSummary(store, db, home, a.studyId))!.lastArchivedAt).toBe(
-      '2026-11-22T10:30:00.000Z',
-    );
+    expect((await studyDataSummary(store, home, a.studyId))!.lastArchivedAt).toBe('2026-11-22T10:30:00.000Z');
   });
 
   it('into a chosen folder; refuses one that does not exist, leaving nothing behind', async () => {
@@ -186,7 +184,7 @@ describe('archive', () => {
 describe('delete', () => {
   it('asks for the exact name, and refuses while a batch is sending or an upload awaits its answer', async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot 2026', codes: ['D1'], batchState: 'running' });
-    const wrong = await deleteStudy(store, db, {
+    const wrong = await deleteStudy(store, {
       studyId: a.studyId,
       confirmName: 'pilot 2026',
       workspaceDir: home,
@@ -196,7 +194,7 @@ describe('delete', () => {
       ok: false,
       error: { code: 'REFUSED', action: expect.stringContaining('Pilot 2026') },
     });
-    const running = await deleteStudy(store, db, {
+    const running = await deleteStudy(store, {
       studyId: a.studyId,
       confirmName: ' Pilot 2026 ',
       workspaceDir: home,
@@ -211,7 +209,7 @@ describe('delete', () => {
       `UPDATE recordings SET upload_state = 'uploading' WHERE id = (SELECT min(id) FROM recordings)`,
     ).run();
     expect(
-      await deleteStudy(store, db, {
+      await deleteStudy(store, {
         studyId: a.studyId,
         confirmName: 'Pilot 2026',
         workspaceDir: home,
@@ -220,7 +218,7 @@ describe('delete', () => {
     ).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/One upload/) } });
     expect(count(db, `SELECT count(*) AS n FROM studies`)).toBe(1);
     expect(
-      await deleteStudy(store, db, { studyId: 999, confirmName: 'x', workspaceDir: home, now }),
+      await deleteStudy(store, { studyId: 999, confirmName: 'x', workspaceDir: home, now }),
     ).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
@@ -232,7 +230,7 @@ describe('delete', () => {
     const b = seedStudy(db, { workspaceDir: home, name: 'Keep me', codes: ['KEEP-01'] });
     const exportA = fakeExport(a.studyId, 'Pilot-2026-export-1');
     const exportB = fakeExport(b.studyId, 'Keep-me-export-1');
-    const before = (await studyDataSummary(store, db, home, a.studyId))!;
+    const before = (await studyDataSummary(store, home, a.studyId))!;
     expect(before).toMatchObject({
       participants: 2,
       recordings: 4,
@@ -249,7 +247,7 @@ describe('delete', () => {
     const played = join(playbackDirOf(home), 'decoded.wav');
     mkdirSync(playbackDirOf(home), { recursive: true });
     writeFileSync(played, 'RIFF');
-    const r = await deleteStudy(store, db, {
+    const r = await deleteStudy(store, {
       studyId: a.studyId,
       confirmName: 'Pilot 2026',
       workspaceDir: home,
@@ -286,7 +284,7 @@ describe('delete', () => {
     expect(existsSync(a.converted)).toBe(false);
     expect(existsSync(exportA)).toBe(false);
     // The other study is whole.
-    expect(await studyDataSummary(store, db, home, b.studyId)).toMatchObject({
+    expect(await studyDataSummary(store, home, b.studyId)).toMatchObject({
       participants: 1,
       recordings: 2,
       convertedFiles: 2,

@@ -386,8 +386,9 @@ describe('timeline.participant', () => {
 
   it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
     const { p, ids } = await seedFourSessions();
-    ids.forEach((id, i) =>
-      saveMeasurement(t.db, {
+    const store = sqliteStore(t.db);
+    for (const [i, id] of ids.entries())
+      await saveMeasurement(store, {
         recordingId: id,
         measuredAt: daysAgo(1),
         engineVersion: '0.2.0',
@@ -396,8 +397,7 @@ describe('timeline.participant', () => {
         problem: null,
         quality: null,
         measures: { f0_mean_hz: 120 + i, jitter_local_pct: null },
-      }),
-    );
+      });
     const tl = await timeline(p);
     expect(tl.available.map((a) => [a.key, a.analysis])).toEqual([
       ['wb_stress', 'wellbeing'],

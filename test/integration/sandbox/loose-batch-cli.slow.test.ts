@@ -131,7 +131,7 @@ describe('a batch of 50 recordings against a loose service, through the command 
     expect(r.code, r.stderr).toBe(EXIT.decide);
     const svc = openStudyService({ workspaceDir: home });
     try {
-      const study = svc.listStudies().find((x) => x.name === 'Loose')!;
+      const study = (await svc.listStudies()).find((x) => x.name === 'Loose')!;
       const uncertain = (await svc.uncertainAccounts(study.id)).filter((a) => a.resolution === null);
       expect(uncertain.length).toBeGreaterThan(0);
       uncertainCodes.push(...uncertain.map((a) => a.participantCode));
