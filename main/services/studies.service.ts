@@ -23,7 +23,7 @@ export interface StudiesService {
    * The window's view of the active studies (or of one, with `studyId`) as of `nowMs`; the profiles in
    * `builtinProfiles` are the built-in sandbox's, whose results are simulated.
    */
-  studyViews(nowMs: number, builtinProfiles: readonly number[], studyId?: number): StudyView[];
+  studyViews(nowMs: number, builtinProfiles: readonly number[], studyId?: number): Promise<StudyView[]>;
   /** Renames the study or changes its session interval. */
   setStudyFields(
     studyId: number,
@@ -49,11 +49,15 @@ export const studiesService = (ctx: ServiceContext): StudiesService => {
       const id = studyIdByNameOrId(db, nameOrId);
       return id === null ? null : studySummary(db, id);
     },
-    studyViews: (nowMs, builtinProfiles, studyId) =>
-      studyViews(db, builtinProfiles, studyId).map((v) => ({
-        ...v,
-        overdueParticipants: overdueParticipantIds(db, v.id, nowMs).length,
-      })),
+    async studyViews(nowMs, builtinProfiles, studyId) {
+      const views: StudyView[] = [];
+      for (const v of studyViews(db, builtinProfiles, studyId))
+        views.push({
+          ...v,
+          overdueParticipants: (await overdueParticipantIds(ctx.store, v.id, nowMs)).length,
+        });
+      return views;
+    },
     setStudyFields: (studyId, f) => setStudyFields(db, studyId, f),
   };
 };

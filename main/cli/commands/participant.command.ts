@@ -13,19 +13,19 @@ import { reportProblem, resolveStudy } from '../lookup';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-const find = ({ svc, values: v }: CommandContext) => {
+const find = async ({ svc, values: v }: CommandContext) => {
   const study = resolveStudy(svc, v.study);
   const code = need(v.participant?.[0], 'participant');
-  const p = svc.participantStatuses(study.id, Date.now())?.find((x) => x.code === code);
+  const p = (await svc.participantStatuses(study.id, Date.now()))?.find((x) => x.code === code);
   if (!p) throw new UsageError(`No participant "${code}" in study ${study.id}.`);
   return p;
 };
 
 const status = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const p = find(ctx);
+  const p = await find(ctx);
   if (v.set === undefined) {
-    const pv = svc.participantVisits(p.participantId, Date.now())!;
+    const pv = (await svc.participantVisits(p.participantId, Date.now()))!;
     out.say(
       'participant',
       `${p.code}: ${p.status}${p.statusOn ? ` since ${p.statusOn}` : ''}${p.statusReason ? ` (${p.statusReason})` : ''}`,
@@ -49,13 +49,13 @@ const status = async (ctx: CommandContext): Promise<number> => {
   return EXIT.ok;
 };
 
-const baseline = (ctx: CommandContext): number => {
+const baseline = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
-  const p = find(ctx);
+  const p = await find(ctx);
   if (v.clear !== true && v.date === undefined) throw new UsageError('Give --date YYYY-MM-DD or --clear.');
   const date = v.clear === true ? null : v.date!;
   if (date !== null && !isDate(date)) throw new UsageError('--date is a date, YYYY-MM-DD.');
-  const r = svc.setBaseline(p.participantId, date, Date.now());
+  const r = await svc.setBaseline(p.participantId, date, Date.now());
   if (!r.ok) return reportProblem(out, r.error);
   const b = r.value.baseline;
   out.say(

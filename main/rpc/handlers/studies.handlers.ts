@@ -10,12 +10,12 @@ import { fromProblem, notFound, type HostDeps } from './deps';
 
 export const studiesHandlers = (d: HostDeps): HandlersOf<typeof studiesContract> => {
   const { service } = d;
-  const one = (studyId: number): Result<StudyView, AppError> => {
-    const [v] = service.studyViews(d.now(), d.sandbox.profileIds(), studyId);
+  const one = async (studyId: number): Promise<Result<StudyView, AppError>> => {
+    const [v] = await service.studyViews(d.now(), d.sandbox.profileIds(), studyId);
     return v ? ok(v) : notFound('study');
   };
   return {
-    'studies.list': () => ok(service.studyViews(d.now(), d.sandbox.profileIds())),
+    'studies.list': async () => ok(await service.studyViews(d.now(), d.sandbox.profileIds())),
     'studies.get': ({ studyId }) => one(studyId),
     async 'studies.create'({ name, profileId, sessionIntervalDays }) {
       const created = await service.createStudy({ name, profileId });

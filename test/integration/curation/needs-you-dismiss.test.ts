@@ -121,19 +121,22 @@ describe('dismissing a needs-you item', () => {
   });
   it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', async () => {
     const { s, refused } = study();
-    const figures = () => ({
-      participant: svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
-        .rows[0]!.needsAttention,
-      flagged: svc.participantPage(
-        { studyId: s, filter: 'needs_attention', sort: 'code', dir: 'asc', offset: 0, limit: 10 },
-        NOW,
+    const figures = async () => ({
+      participant: (
+        await svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
+      ).rows[0]!.needsAttention,
+      flagged: (
+        await svc.participantPage(
+          { studyId: s, filter: 'needs_attention', sort: 'code', dir: 'asc', offset: 0, limit: 10 },
+          NOW,
+        )
       ).total,
-      study: svc.studyViews(NOW, [], s)[0]!.needsAttention,
+      study: (await svc.studyViews(NOW, [], s))[0]!.needsAttention,
     });
-    expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
+    expect(await figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
     const done = must(await svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
-    expect(figures()).toEqual({ participant: 2, flagged: 1, study: 2 });
+    expect(await figures()).toEqual({ participant: 2, flagged: 1, study: 2 });
     must(await svc.undoCuration(done.act, 'dismissed by mistake'));
-    expect(figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
+    expect(await figures()).toEqual({ participant: 3, flagged: 1, study: 3 });
   });
 });
