@@ -4,7 +4,6 @@
  */
 import { baselineRule, type BaselineRule } from '../../shared/baseline';
 import { cohortReference, NO_COHORT, type CohortReference } from '../../shared/change';
-import type { Db } from '../db/open';
 import {
   databaseVersion,
   studyBaselineSessions,
@@ -23,9 +22,11 @@ export interface ChangeSettings {
   readonly reliabilities: ReadonlyMap<string, number>;
 }
 
-/** `db` is the same connection as `q`, for the study's design (its repository does not take the store yet). */
-export const changeSettings = async (q: Queryable, db: Db, studyId: number): Promise<ChangeSettings> => {
-  const rule = baselineRule(await studyBaselineSessions(q, studyId), designOf(db, studyId)?.visits ?? []);
+export const changeSettings = async (q: Queryable, studyId: number): Promise<ChangeSettings> => {
+  const rule = baselineRule(
+    await studyBaselineSessions(q, studyId),
+    (await designOf(q, studyId))?.visits ?? [],
+  );
   return {
     baselineSessions: rule.sessions,
     baselineRule: rule,

@@ -35,7 +35,6 @@ import {
   localKeyOf,
   type ChartMeasure,
 } from '../../shared/timeline-measures';
-import type { Db } from '../db/open';
 import type { Queryable } from '../db/store/types';
 import { chartChoice } from '../db/repos/cohort.repo';
 import { flagsOfRecordings } from '../db/repos/data-quality.repo';
@@ -76,7 +75,7 @@ interface Assigned {
   readonly daysSinceBaseline: number | null;
 }
 
-type Assignments = ReturnType<typeof participantAssignments>;
+type Assignments = Awaited<ReturnType<typeof participantAssignments>>;
 type Session = Timeline['sessions'][number];
 type Series = Timeline['measures'][number]['series'][number];
 
@@ -97,13 +96,12 @@ interface SessionFacts {
 
 const sessionFacts = async (
   q: Queryable,
-  db: Db,
   participantId: number,
   includeAfterWithdrawal: boolean,
 ): Promise<SessionFacts> => {
   const sessions = await timelineSessions(q, participantId);
-  const assigned = participantAssignments(db, participantId);
-  const status = participantStatus(db, participantId);
+  const assigned = await participantAssignments(q, participantId);
+  const status = await participantStatus(q, participantId);
   const afterWithdrawal = new Set(
     status
       ? (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id)
@@ -311,8 +309,6 @@ const sessionView = (s: TimelineSessionRow, facts: SessionFacts): Session => {
  */
 export const participantTimeline = async (
   q: Queryable,
-  /** The same connection, for the repositories that still take a better-sqlite3 handle. */
-  db: Db,
   participantId: number,
   /** k for this view; undefined: the study's setting. */
   k?: number,
@@ -323,9 +319,9 @@ export const participantTimeline = async (
   const p = await participantCodeById(q, participantId);
   if (!p) return null;
   const studyId = (await studyOfParticipant(q, participantId))!;
-  const settings = await changeSettings(q, db, studyId);
+  const settings = await changeSettings(q, studyId);
   const baselineSessions = k ?? settings.baselineSessions;
-  const facts = await sessionFacts(q, db, participantId, includeAfterWithdrawal);
+  const facts = await sessionFacts(q, participantId, includeAfterWithdrawal);
   const choice = await chooseMeasures(q, participantId, studyId, facts, measures);
   const byMeasure = await pointsByMeasure(q, participantId, facts, choice);
 

@@ -5,7 +5,7 @@
  */
 import { recencyOf, type Recency, type ScheduleProgress } from '../../shared/recency';
 import { localDate, type Baseline } from '../../shared/visits';
-import type { Db } from '../db/open';
+import type { Queryable } from '../db/store/types';
 import type { StoredDesign } from '../db/repos/study-design.repo';
 import type { ParticipantStatus } from '../../shared/states';
 import { buildVisitLedger, participantAssignments, type LedgerRecording } from './visit-ledger';
@@ -36,8 +36,8 @@ const progressOf = (
         today: localDate(new Date(nowMs).toISOString(), design.timeZone),
       };
 
-export const participantRecency = (db: Db, p: RecencyFacts, nowMs: number): Recency => {
-  const a = participantAssignments(db, p.id);
+export const participantRecency = async (q: Queryable, p: RecencyFacts, nowMs: number): Promise<Recency> => {
+  const a = await participantAssignments(q, p.id);
   const scope = {
     status: p.status,
     startDate: a?.design.startDate ?? null,
@@ -47,8 +47,12 @@ export const participantRecency = (db: Db, p: RecencyFacts, nowMs: number): Rece
 };
 
 /** The study's participants with at least one missed visit, while the study follows them; none without a schedule. */
-export const overdueParticipantIds = (db: Db, studyId: number, nowMs: number): number[] => {
-  const ledger = buildVisitLedger(db, studyId, nowMs);
+export const overdueParticipantIds = async (
+  q: Queryable,
+  studyId: number,
+  nowMs: number,
+): Promise<number[]> => {
+  const ledger = await buildVisitLedger(q, studyId, nowMs);
   if (!ledger || ledger.design.visits.length === 0) return [];
   const scope = { startDate: ledger.design.startDate, endDate: ledger.design.endDate };
   return ledger.participants

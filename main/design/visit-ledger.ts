@@ -13,7 +13,7 @@ import {
   type VisitRow,
 } from '../../shared/visit-accounting';
 import { assignVisit, baselineOf, localDate, type Baseline, type VisitAssignment } from '../../shared/visits';
-import type { Db } from '../db/open';
+import type { Queryable } from '../db/store/types';
 import {
   participantStatus,
   participantStatusesOfStudy,
@@ -76,14 +76,17 @@ export const assignParticipant = (
 };
 
 /** One participant's baseline and recordings' visits, without the study's ledger (the participant page reads this). */
-export const participantAssignments = (
-  db: Db,
+export const participantAssignments = async (
+  q: Queryable,
   participantId: number,
-): { design: StoredDesign; baseline: Baseline | null; recordings: LedgerRecording[] } | null => {
-  const p = participantStatus(db, participantId);
-  const design = p && designOf(db, p.studyId);
+): Promise<{ design: StoredDesign; baseline: Baseline | null; recordings: LedgerRecording[] } | null> => {
+  const p = await participantStatus(q, participantId);
+  const design = p && (await designOf(q, p.studyId));
   if (!p || !design) return null;
-  return { design, ...assignParticipant(design, p, recordingVisitFactsOfParticipant(db, participantId)) };
+  return {
+    design,
+    ...assignParticipant(design, p, await recordingVisitFactsOfParticipant(q, participantId)),
+  };
 };
 
 /** One participant's entry of the ledger: baseline, recordings with their visits, and expected-visit rows. */
@@ -108,26 +111,30 @@ const ledgerEntry = (
  * The study's ledger one participant at a time, each participant's recordings read when asked: for a
  * reader that must not hold every recording of a large study at once (the export).
  */
-export const participantLedgers = (db: Db, studyId: number, nowMs: number) => {
-  const design = designOf(db, studyId);
+export const participantLedgers = async (q: Queryable, studyId: number, nowMs: number) => {
+  const design = await designOf(q, studyId);
   if (!design) return null;
   const today = localDate(new Date(nowMs).toISOString(), design.timeZone);
   return {
     design,
-    participants: participantStatusesOfStudy(db, studyId),
-    entryOf: (p: ParticipantStatusRow) =>
-      ledgerEntry(design, today, p, recordingVisitFactsOfParticipant(db, p.id)),
+    participants: await participantStatusesOfStudy(q, studyId),
+    entryOf: async (p: ParticipantStatusRow) =>
+      ledgerEntry(design, today, p, await recordingVisitFactsOfParticipant(q, p.id)),
   };
 };
-export type ParticipantLedgers = NonNullable<ReturnType<typeof participantLedgers>>;
+export type ParticipantLedgers = NonNullable<Awaited<ReturnType<typeof participantLedgers>>>;
 
-export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitLedger | null => {
-  const design = designOf(db, studyId);
+export const buildVisitLedger = async (
+  q: Queryable,
+  studyId: number,
+  nowMs: number,
+): Promise<VisitLedger | null> => {
+  const design = await designOf(q, studyId);
   if (!design) return null;
   const tz = design.timeZone;
   const today = localDate(new Date(nowMs).toISOString(), tz);
   const facts = new Map<number, RecordingVisitFacts[]>();
-  for (const f of recordingVisitFactsOfStudy(db, studyId)) {
+  for (const f of await recordingVisitFactsOfStudy(q, studyId)) {
     const list = facts.get(f.participantId);
     if (list) list.push(f);
     else facts.set(f.participantId, [f]);
@@ -135,7 +142,7 @@ export const buildVisitLedger = (db: Db, studyId: number, nowMs: number): VisitL
   const participants: LedgerParticipant[] = [];
   const byRecording = new Map<number, LedgerRecording & { participant: LedgerParticipant }>();
   const rows: VisitRow[] = [];
-  for (const p of participantStatusesOfStudy(db, studyId)) {
+  for (const p of await participantStatusesOfStudy(q, studyId)) {
     const entry = ledgerEntry(design, today, p, facts.get(p.id) ?? []);
     const lp = entry.participant;
     participants.push(lp);

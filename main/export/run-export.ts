@@ -145,21 +145,20 @@ const emptySelectionMessage = (r: ExportRequest): string => {
 
 /**
  * Each recording's visit cells, from its participant's entry of the visit ledger. The pass comes
- * participant by participant, so one participant's entry is held at a time.
+ * participant by participant: `enter` reads a participant's entry as the pass reaches them, so one
+ * participant's entry is held at a time, and `cellsOf` answers for their recordings.
  */
 const visitCellsOf = (ledger: ParticipantLedgers | null) => {
   const index = new Map(ledger?.design.visits.map((v) => [v.id, v]) ?? []);
   const statusOf = new Map(ledger?.participants.map((p) => [p.id, p]) ?? []);
-  let participantId: number | null = null;
-  let entry: ReturnType<ParticipantLedgers['entryOf']> | null = null;
+  let entry: Awaited<ReturnType<ParticipantLedgers['entryOf']>> | null = null;
   let byRecording = new Map<number, LedgerRecording>();
-  return (recordingId: number, ofParticipant: number): VisitCells => {
-    if (participantId !== ofParticipant) {
-      participantId = ofParticipant;
-      const p = statusOf.get(ofParticipant);
-      entry = ledger && p ? ledger.entryOf(p) : null;
-      byRecording = new Map(entry?.participant.recordings.map((r) => [r.id, r]) ?? []);
-    }
+  const enter = async (participantId: number): Promise<void> => {
+    const p = statusOf.get(participantId);
+    entry = ledger && p ? await ledger.entryOf(p) : null;
+    byRecording = new Map(entry?.participant.recordings.map((r) => [r.id, r]) ?? []);
+  };
+  const cellsOf = (recordingId: number): VisitCells => {
     const r = byRecording.get(recordingId);
     if (!r || !entry) return NO_VISIT;
     const a = r.assignment;
@@ -172,6 +171,7 @@ const visitCellsOf = (ledger: ParticipantLedgers | null) => {
       afterWithdrawal: recordedAfterWithdrawal(r.date, entry.participant),
     };
   };
+  return { enter, cellsOf };
 };
 
 /**
@@ -179,18 +179,18 @@ const visitCellsOf = (ledger: ParticipantLedgers | null) => {
  * study's, or those the request names), whatever the date, session or state filters. Read participant
  * by participant; only the rows (one per expected visit) are kept, for the completeness table.
  */
-const writeVisitFiles = (
+const writeVisitFiles = async (
   ledger: ParticipantLedgers | null,
   codes: readonly string[] | undefined,
   visitsSink: CsvSink<VisitRowCtx>,
   completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
-): void => {
+): Promise<void> => {
   if (!ledger) return;
   const wanted = codes ? new Set(codes) : null;
   const rows: VisitRow[] = [];
   for (const status of ledger.participants) {
     if (wanted !== null && !wanted.has(status.code)) continue;
-    const { participant: p, rows: mine } = ledger.entryOf(status);
+    const { participant: p, rows: mine } = await ledger.entryOf(status);
     const sourceOf = new Map(p.recordings.map((r) => [r.id, r.sourcePath]));
     for (const row of mine) {
       const source = row.recording === null ? undefined : sourceOf.get(row.recording);
@@ -248,8 +248,8 @@ const unknownStudy = (studyId: number): ExportProblem =>
  * The baseline's size and what the change statistics compare with. k: as asked, else the study's
  * setting; the cohort reference is the study's (every participant), whatever is selected.
  */
-const changeReferenceOf = async (q: Queryable, reader: Db, req: ExportRequest) => {
-  const change = await changeSettings(q, reader, req.studyId);
+const changeReferenceOf = async (q: Queryable, req: ExportRequest) => {
+  const change = await changeSettings(q, req.studyId);
   const baselineSessions = req.baselineSessions ?? change.baselineSessions;
   const cohort = req.forms.includes('summary')
     ? await CohortReferences.of(q, req.studyId, baselineSessions)
@@ -374,7 +374,7 @@ interface Pass {
   readonly measuresOf: ReadonlyMap<AnalysisType, readonly MeasureDef[]>;
   /** Whether the study has local acoustic measures (then each recording's is read beside it). */
   readonly localMeasures: boolean;
-  readonly visitOf: (recordingId: number, participantId: number) => VisitCells;
+  readonly visits: ReturnType<typeof visitCellsOf>;
   readonly reference: SummaryReference;
   readonly tally: Tally;
   /** One mutable context for the long form, refilled for each row: no allocation per long-form row. */
@@ -425,7 +425,7 @@ const recordingCtxOf = (
     uploaded: pass.clock(uploadedUtc),
     flags: rec.flags,
     local,
-    visit: pass.visitOf(r.id, r.participantId),
+    visit: pass.visits.cellsOf(r.id),
   };
 };
 
@@ -556,6 +556,7 @@ const streamRecordings = async (
     if (current?.id !== rec.r.participantId) {
       finishParticipant(pass, current);
       current = await startParticipant(pass, rec.r);
+      await pass.visits.enter(rec.r.participantId);
     }
     const ctx = recordingCtxOf(pass, rec, local);
     writeRecordingRows(pass, rec, ctx);
@@ -786,7 +787,7 @@ const writeFromSnapshot = async (
   const now = o.now ?? Date.now;
   const study = await findStudy(q, req.studyId);
   if (!study) return err(unknownStudy(req.studyId));
-  const { baselineSessions, reference } = await changeReferenceOf(q, reader, req);
+  const { baselineSessions, reference } = await changeReferenceOf(q, req);
   req = { ...req, baselineSessions };
   const counts = await countSelection(q, utcSelection(req));
   if (counts.recordings === 0)
@@ -799,7 +800,7 @@ const writeFromSnapshot = async (
     );
 
   const exportedAtMs = now();
-  const ledger = participantLedgers(reader, study.id, exportedAtMs);
+  const ledger = await participantLedgers(q, study.id, exportedAtMs);
   const folderName = o.folderName ?? `${slug(study.name, study.id)}-export-${stamp(exportedAtMs)}`;
   const partial = await makePartialFolder(o.outDir, folderName);
   if (!partial.ok) return partial;
@@ -826,7 +827,7 @@ const writeFromSnapshot = async (
     measures,
     measuresOf: new Map(ANALYSIS_TYPES.map((t) => [t, measures.filter((m) => m.analysis === t)])),
     localMeasures,
-    visitOf: visitCellsOf(ledger),
+    visits: visitCellsOf(ledger),
     reference,
     tally,
     lc: {} as Pass['lc'],
@@ -839,7 +840,7 @@ const writeFromSnapshot = async (
     progress,
   );
   if (o.signal?.aborted) throw new ExportCancelled();
-  writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
+  await writeVisitFiles(ledger, req.participants, sinks.visits, sinks.completeness);
   progress('describing');
 
   const written = await closeCsvFiles(sinks);

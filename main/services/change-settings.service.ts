@@ -43,17 +43,17 @@ export interface ChangeSettingsService {
 const NUMERIC = new Set(MEASURES.filter((m) => m.valueType !== 'category').map((m) => m.key));
 
 export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsService => {
-  const { db, store } = ctx;
+  const { store } = ctx;
   const view = async (studyId: number): Promise<ChangeSettingsView | null> => {
     if ((await studyName(store, studyId)) === null) return null;
-    const s = await changeSettings(store, db, studyId);
+    const s = await changeSettings(store, studyId);
     const notes = new Map((await studyReliabilities(store, studyId)).map((r) => [r.measure_key, r.note]));
     return {
       studyId,
       baselineSessions: s.baselineSessions,
       baselineSessionsIsDefault: (await studyBaselineSessions(store, studyId)) === null,
       baselineRule: s.baselineRule,
-      fallback: baselineRule(null, designOf(db, studyId)?.visits ?? []),
+      fallback: baselineRule(null, (await designOf(store, studyId))?.visits ?? []),
       measures: MEASURES.filter((m) => NUMERIC.has(m.key)).map((m) => {
         const rel = reliabilityOf(m.key, s.reliabilities);
         const g = MEASURE_RELIABILITY_GROUP[m.key];
@@ -99,7 +99,7 @@ export const changeSettingsService = (ctx: ServiceContext): ChangeSettingsServic
     },
     async timelineByCode(studyId, code, k) {
       const id = await participantIdByCode(store, studyId, code);
-      return id === null ? null : participantTimeline(ctx.store, db, id, k);
+      return id === null ? null : participantTimeline(ctx.store, id, k);
     },
   };
 };

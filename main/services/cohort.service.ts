@@ -74,7 +74,7 @@ const scheduledPlace = (
 };
 
 export const cohortService = (ctx: ServiceContext): CohortService => {
-  const { db, store } = ctx;
+  const { store } = ctx;
   const attributesBy = async (studyId: number) => {
     const by = new Map<number, Record<string, string>>();
     for (const a of await attributesOfStudy(store, studyId)) {
@@ -94,7 +94,7 @@ export const cohortService = (ctx: ServiceContext): CohortService => {
       const local = localKeyOf(measureKey);
       const numeric = local !== null || MEASURES.find((m) => m.key === measureKey)?.valueType !== 'category';
       // With a visit schedule, the visit axis and day 0 are the design's (the same rules, one ledger).
-      const ledger = buildVisitLedger(db, studyId, ctx.now());
+      const ledger = await buildVisitLedger(store, studyId, ctx.now());
       const scheduled = ledger !== null && ledger.design.visits.length > 0 ? ledger : null;
       const place = new Map(scheduled?.design.visits.map((d) => [d.id, d.position]));
       const participants = new Map<number, Cohort['participants'][number]>();

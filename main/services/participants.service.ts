@@ -21,8 +21,8 @@ import { participantTimeline } from '../change/timeline';
 
 export interface ParticipantsService {
   /** One page of the study's participants, with recency as of `nowMs`. */
-  participantPage(q: ParticipantQuery, nowMs: number): { rows: ParticipantView[]; total: number };
-  participant(participantId: number, nowMs: number): ParticipantView | null;
+  participantPage(q: ParticipantQuery, nowMs: number): Promise<{ rows: ParticipantView[]; total: number }>;
+  participant(participantId: number, nowMs: number): Promise<ParticipantView | null>;
   createParticipant(studyId: number, code: string, at: string): { id: number } | EditRefusal;
   renameParticipant(participantId: number, code: string): true | EditRefusal;
   setParticipantNotes(participantId: number, notes: string): true | EditRefusal;
@@ -63,19 +63,22 @@ export interface UncertainAccount {
 
 export const participantsService = (ctx: ServiceContext, engine: Engine): ParticipantsService => {
   const { db } = ctx;
-  const withRecency = (p: ParticipantRecord, nowMs: number): ParticipantView => ({
+  const withRecency = async (p: ParticipantRecord, nowMs: number): Promise<ParticipantView> => ({
     ...p,
-    recency: participantRecency(db, p, nowMs),
+    recency: await participantRecency(ctx.store, p, nowMs),
   });
   return {
-    participantPage(q, nowMs) {
-      const overdueIds = q.filter === 'overdue' ? overdueParticipantIds(db, q.studyId, nowMs) : [];
+    async participantPage(q, nowMs) {
+      const overdueIds =
+        q.filter === 'overdue' ? await overdueParticipantIds(ctx.store, q.studyId, nowMs) : [];
       const page = participantPage(db, { ...q, overdueIds }, nowMs);
-      return { rows: page.rows.map((p) => withRecency(p, nowMs)), total: page.total };
+      const rows: ParticipantView[] = [];
+      for (const p of page.rows) rows.push(await withRecency(p, nowMs));
+      return { rows, total: page.total };
     },
-    participant(participantId, nowMs) {
+    async participant(participantId, nowMs) {
       const p = participantById(db, participantId);
-      return p && withRecency(p, nowMs);
+      return p && (await withRecency(p, nowMs));
     },
     createParticipant: (studyId, code, at) => createParticipant(db, studyId, code, at),
     renameParticipant: (participantId, code) => renameParticipant(db, participantId, code),
@@ -86,7 +89,7 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
       return r;
     },
     timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
-      participantTimeline(ctx.store, db, participantId, baselineSessions, measures, includeAfterWithdrawal),
+      participantTimeline(ctx.store, participantId, baselineSessions, measures, includeAfterWithdrawal),
     uncertainAccounts: async (studyId) =>
       (await uncertainAccountRows(ctx.store, studyId)).map((r) => {
         const u = r.uncertainty;

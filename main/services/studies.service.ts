@@ -32,7 +32,7 @@ export interface StudiesService {
 }
 
 export const studiesService = (ctx: ServiceContext): StudiesService => {
-  const { db, store } = ctx;
+  const { store } = ctx;
   const summaryOf = async (id: number) => (await studySummary(store, id))!;
   return {
     async createStudy(p) {
@@ -54,11 +54,12 @@ export const studiesService = (ctx: ServiceContext): StudiesService => {
       const id = await studyIdByNameOrId(store, nameOrId);
       return id === null ? null : studySummary(store, id);
     },
-    studyViews: async (nowMs, builtinProfiles, studyId) =>
-      (await studyViews(store, builtinProfiles, studyId)).map((v) => ({
-        ...v,
-        overdueParticipants: overdueParticipantIds(db, v.id, nowMs).length,
-      })),
+    async studyViews(nowMs, builtinProfiles, studyId) {
+      const views: StudyView[] = [];
+      for (const v of await studyViews(store, builtinProfiles, studyId))
+        views.push({ ...v, overdueParticipants: (await overdueParticipantIds(store, v.id, nowMs)).length });
+      return views;
+    },
     setStudyFields: (studyId, f) => setStudyFields(store, studyId, f),
   };
 };

@@ -39,7 +39,7 @@ import { changeStatusAsAct } from './curation/participant-status';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface VisitsService {
-  studyDesign(studyId: number): StudyDesignView | null;
+  studyDesign(studyId: number): Promise<StudyDesignView | null>;
   setStudyPeriod(
     studyId: number,
     p: { startDate: string | null; endDate: string | null; timeZone: string },
@@ -49,9 +49,9 @@ export interface VisitsService {
     visits: readonly VisitInput[],
   ): Promise<Result<StudyDesignView, ServiceProblem>>;
   /** The study's visit ledger as of `nowMs` (the exports and the command line read it whole). */
-  visitLedger(studyId: number, nowMs: number): VisitLedger | null;
-  participantStatuses(studyId: number, nowMs: number): ParticipantStatusView[] | null;
-  participantVisits(participantId: number, nowMs: number): ParticipantVisitsView | null;
+  visitLedger(studyId: number, nowMs: number): Promise<VisitLedger | null>;
+  participantStatuses(studyId: number, nowMs: number): Promise<ParticipantStatusView[] | null>;
+  participantVisits(participantId: number, nowMs: number): Promise<ParticipantVisitsView | null>;
   setParticipantStatus(
     participantId: number,
     change: { status: ParticipantStatus; on: string; reason?: string | undefined },
@@ -61,14 +61,14 @@ export interface VisitsService {
     participantId: number,
     date: string | null,
     nowMs: number,
-  ): Result<ParticipantStatusView, ServiceProblem>;
+  ): Promise<Result<ParticipantStatusView, ServiceProblem>>;
   /** `visitId` null: the researcher says "no visit"; 'clear': back to the session label and window rules. */
   setRecordingVisit(
     recordingId: number,
     visitId: number | null | 'clear',
     nowMs: number,
   ): Promise<Result<RecordingVisitView, ServiceProblem>>;
-  completeness(studyId: number, nowMs: number): CompletenessView | null;
+  completeness(studyId: number, nowMs: number): Promise<CompletenessView | null>;
 }
 
 export const visitRowView = (r: VisitRow): VisitRowView => ({
@@ -115,16 +115,16 @@ const NO_STUDY = problem('There is no such study.', 'Check the study name or num
 const NO_PARTICIPANT = problem('There is no such participant.', 'Check the participant code.');
 
 export const visitsService = (ctx: ServiceContext): VisitsService => {
-  const { db } = ctx;
-  const design = (studyId: number): StudyDesignView | null => {
-    const d = designOf(db, studyId);
+  const { store } = ctx;
+  const design = async (studyId: number): Promise<StudyDesignView | null> => {
+    const d = await designOf(store, studyId);
     return d ? { ...d, visits: [...d.visits] } : null;
   };
-  const ledger = (studyId: number, nowMs: number) => buildVisitLedger(db, studyId, nowMs);
-  const participantIn = (participantId: number, nowMs: number) => {
-    const p = participantStatus(db, participantId);
+  const ledger = (studyId: number, nowMs: number) => buildVisitLedger(store, studyId, nowMs);
+  const participantIn = async (participantId: number, nowMs: number) => {
+    const p = await participantStatus(store, participantId);
     if (!p) return null;
-    const l = ledger(p.studyId, nowMs);
+    const l = await ledger(p.studyId, nowMs);
     const lp = l?.participants.find((x) => x.id === participantId);
     return l && lp ? { l, lp } : null;
   };
@@ -135,10 +135,14 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     detail = {},
   ) => appendAudit(tx, { at: ctx.iso(), kind, studyId, subject: await studyName(tx, studyId), detail });
   /** A change of the study's period or schedule and its audit entry, in one transaction. */
-  const scheduleChange = (studyId: number, change: () => boolean, detail: AuditDetail): Promise<boolean> =>
-    ctx.store.transaction(
+  const scheduleChange = (
+    studyId: number,
+    change: (tx: Queryable) => Promise<boolean>,
+    detail: AuditDetail,
+  ): Promise<boolean> =>
+    store.transaction(
       async (tx) => {
-        if (!change()) return false;
+        if (!(await change(tx))) return false;
         await audit(tx, studyId, 'visit_schedule_changed', detail);
         return true;
       },
@@ -149,22 +153,22 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     async setStudyPeriod(studyId, p) {
       if (p.startDate !== null && p.endDate !== null && p.endDate < p.startDate)
         return err(problem('The study ends before it starts.', 'Check the start and end dates.'));
-      const changed = await scheduleChange(studyId, () => setStudyPeriod(db, studyId, p), {
+      const changed = await scheduleChange(studyId, (tx) => setStudyPeriod(tx, studyId, p), {
         start: p.startDate,
         end: p.endDate,
       });
       if (!changed) return err(NO_STUDY);
-      return ok(design(studyId)!);
+      return ok((await design(studyId))!);
     },
     async setVisitSchedule(studyId, visits) {
-      if (!design(studyId)) return err(NO_STUDY);
+      if (!(await designOf(store, studyId))) return err(NO_STUDY);
       const problems = scheduleProblems(visits);
       if (problems.length) return err(problem(problems.join(' '), 'Correct the schedule and save it again.'));
       await scheduleChange(
         studyId,
-        () => {
-          replaceSchedule(
-            db,
+        async (tx) => {
+          await replaceSchedule(
+            tx,
             studyId,
             visits.map((v) => ({ ...v, name: v.name.trim().replace(/\s+/g, ' ') })),
           );
@@ -172,20 +176,20 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
         },
         { visits: visits.length },
       );
-      return ok(design(studyId)!);
+      return ok((await design(studyId))!);
     },
     visitLedger: ledger,
-    participantStatuses(studyId, nowMs) {
-      const l = ledger(studyId, nowMs);
+    async participantStatuses(studyId, nowMs) {
+      const l = await ledger(studyId, nowMs);
       return l ? l.participants.map(statusView) : null;
     },
-    participantVisits(participantId, nowMs) {
-      const found = participantIn(participantId, nowMs);
+    async participantVisits(participantId, nowMs) {
+      const found = await participantIn(participantId, nowMs);
       if (!found) return null;
       const { l, lp } = found;
       return {
         status: statusView(lp),
-        history: statusHistory(db, participantId),
+        history: await statusHistory(store, participantId),
         recordings: lp.recordings.map((r) => recordingView(l, lp, r)),
         visits: l.rows.filter((r) => r.participantId === participantId).map(visitRowView),
       };
@@ -202,22 +206,25 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
       // A curation act: who, when, before and after, an audit entry, and undo (docs/curation.md).
       if (!(await changeStatusAsAct(ctx, participantId, { status: change.status, on: change.on, reason })))
         return err(NO_PARTICIPANT);
-      return ok(statusView(participantIn(participantId, nowMs)!.lp));
+      return ok(statusView((await participantIn(participantId, nowMs))!.lp));
     },
-    setBaseline(participantId, date, nowMs) {
-      if (!setBaselineDate(db, participantId, date)) return err(NO_PARTICIPANT);
-      return ok(statusView(participantIn(participantId, nowMs)!.lp));
+    async setBaseline(participantId, date, nowMs) {
+      if (!(await setBaselineDate(store, participantId, date))) return err(NO_PARTICIPANT);
+      return ok(statusView((await participantIn(participantId, nowMs))!.lp));
     },
     async setRecordingVisit(recordingId, visitId, nowMs) {
-      const studyId = studyOfRecording(db, recordingId);
+      const studyId = await studyOfRecording(store, recordingId);
       if (studyId === null) return err(problem('There is no such recording.', 'Check the recording number.'));
-      if (typeof visitId === 'number' && !designOf(db, studyId)!.visits.some((v) => v.id === visitId))
+      if (
+        typeof visitId === 'number' &&
+        !(await designOf(store, studyId))!.visits.some((v) => v.id === visitId)
+      )
         return err(problem("That visit is not in this study's schedule.", 'Pick one of the study’s visits.'));
-      const before = ledger(studyId, nowMs)!.byRecording.get(recordingId);
-      const l = await ctx.store.transaction(
+      const before = (await ledger(studyId, nowMs))!.byRecording.get(recordingId);
+      const l = await store.transaction(
         async (tx) => {
-          setVisitOverride(db, recordingId, visitId, ctx.iso());
-          const changed = ledger(studyId, nowMs)!;
+          await setVisitOverride(tx, recordingId, visitId, ctx.iso());
+          const changed = (await buildVisitLedger(tx, studyId, nowMs))!;
           const now = changed.byRecording.get(recordingId)!;
           await audit(tx, studyId, 'visit_assignment_changed', {
             recording: recordingId,
@@ -233,8 +240,8 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
       const after = l.byRecording.get(recordingId)!;
       return ok(recordingView(l, after.participant, after));
     },
-    completeness(studyId, nowMs) {
-      const l = ledger(studyId, nowMs);
+    async completeness(studyId, nowMs) {
+      const l = await ledger(studyId, nowMs);
       if (!l) return null;
       return {
         studyId,

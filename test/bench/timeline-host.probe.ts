@@ -20,7 +20,7 @@ try {
   const pid = participants.get('P-LONG')!;
   const { db } = openStudyDb(openWorkspace(home).dbPath);
   const store = sqliteStore(db);
-  const first = (await participantTimeline(store, db, pid))!;
+  const first = (await participantTimeline(store, pid))!;
   const chosen = first.available
     .filter((_, i) => i % 5 === 0)
     .slice(0, 8)
@@ -37,13 +37,11 @@ try {
     console.log(`${what}: median ${xs[3]!.toFixed(1)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`);
     return out;
   };
-  const t8 = await time(`timeline of 8 measures`, () =>
-    participantTimeline(store, db, pid, undefined, chosen),
-  );
+  const t8 = await time(`timeline of 8 measures`, () => participantTimeline(store, pid, undefined, chosen));
   console.log(`  JSON ${JSON.stringify(t8).length} bytes`);
   await time(`  JSON.stringify`, async () => JSON.stringify(t8));
   await time(`  zod parse of the answer`, async () => TimelineSchema.parse(t8));
-  const all = await time(`timeline of every measure`, () => participantTimeline(store, db, pid));
+  const all = await time(`timeline of every measure`, () => participantTimeline(store, pid));
   console.log(`  JSON ${JSON.stringify(all).length} bytes`);
   db.close();
 } finally {

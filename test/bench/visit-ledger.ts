@@ -66,7 +66,7 @@ const times: number[] = [];
 let rows = 0;
 for (let i = 0; i < 5; i++) {
   const t0 = performance.now();
-  const l = buildVisitLedger(db, s, Date.UTC(2026, 5, 1))!;
+  const l = (await buildVisitLedger(svc.store, s, Date.UTC(2026, 5, 1)))!;
   times.push(performance.now() - t0);
   rows = l.rows.length;
 }

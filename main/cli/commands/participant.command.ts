@@ -16,7 +16,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const find = async ({ svc, values: v }: CommandContext) => {
   const study = await resolveStudy(svc, v.study);
   const code = need(v.participant?.[0], 'participant');
-  const p = svc.participantStatuses(study.id, Date.now())?.find((x) => x.code === code);
+  const p = (await svc.participantStatuses(study.id, Date.now()))?.find((x) => x.code === code);
   if (!p) throw new UsageError(`No participant "${code}" in study ${study.id}.`);
   return p;
 };
@@ -25,7 +25,7 @@ const status = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
   const p = await find(ctx);
   if (v.set === undefined) {
-    const pv = svc.participantVisits(p.participantId, Date.now())!;
+    const pv = (await svc.participantVisits(p.participantId, Date.now()))!;
     out.say(
       'participant',
       `${p.code}: ${p.status}${p.statusOn ? ` since ${p.statusOn}` : ''}${p.statusReason ? ` (${p.statusReason})` : ''}`,
@@ -55,7 +55,7 @@ const baseline = async (ctx: CommandContext): Promise<number> => {
   if (v.clear !== true && v.date === undefined) throw new UsageError('Give --date YYYY-MM-DD or --clear.');
   const date = v.clear === true ? null : v.date!;
   if (date !== null && !isDate(date)) throw new UsageError('--date is a date, YYYY-MM-DD.');
-  const r = svc.setBaseline(p.participantId, date, Date.now());
+  const r = await svc.setBaseline(p.participantId, date, Date.now());
   if (!r.ok) return reportProblem(out, r.error);
   const b = r.value.baseline;
   out.say(

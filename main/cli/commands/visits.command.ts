@@ -37,7 +37,7 @@ export const parseVisitSpec = (spec: string): VisitInput => {
 
 const show = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = await resolveStudy(svc, v.study);
-  const d = svc.studyDesign(study.id)!;
+  const d = (await svc.studyDesign(study.id))!;
   out.say(
     'design',
     `Study ${study.id} "${study.name}": ${d.startDate ?? 'open start'} to ${d.endDate ?? 'open end'}, days counted in ${d.timeZone}.`,
@@ -72,7 +72,7 @@ const set = async ({ svc, out, values: v }: CommandContext): Promise<number> => 
 
 const period = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = await resolveStudy(svc, v.study);
-  const d = svc.studyDesign(study.id)!;
+  const d = (await svc.studyDesign(study.id))!;
   const r = await svc.setStudyPeriod(study.id, {
     startDate: v.from === undefined ? d.startDate : dateOption(v.from, 'from'),
     endDate: v.to === undefined ? d.endDate : dateOption(v.to, 'to'),
@@ -87,10 +87,10 @@ const period = async ({ svc, out, values: v }: CommandContext): Promise<number> 
   return EXIT.ok;
 };
 
-const participantOf = (ctx: CommandContext, studyId: number) => {
+const participantOf = async (ctx: CommandContext, studyId: number) => {
   const code = ctx.values.participant?.[0];
   if (code === undefined) return null;
-  const p = ctx.svc.participantStatuses(studyId, Date.now())?.find((x) => x.code === code);
+  const p = (await ctx.svc.participantStatuses(studyId, Date.now()))?.find((x) => x.code === code);
   if (!p) throw new UsageError(`No participant "${code}" in this study.`);
   return p;
 };
@@ -98,10 +98,10 @@ const participantOf = (ctx: CommandContext, studyId: number) => {
 const list = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
   const study = await resolveStudy(svc, v.study);
-  const only = participantOf(ctx, study.id);
-  const statuses = only ? [only] : (svc.participantStatuses(study.id, Date.now()) ?? []);
+  const only = await participantOf(ctx, study.id);
+  const statuses = only ? [only] : ((await svc.participantStatuses(study.id, Date.now())) ?? []);
   for (const p of statuses) {
-    const pv = svc.participantVisits(p.participantId, Date.now())!;
+    const pv = (await svc.participantVisits(p.participantId, Date.now()))!;
     const base = pv.status.baseline;
     out.say(
       'participant',
@@ -128,9 +128,9 @@ const assign = async ({ svc, out, values: v }: CommandContext): Promise<number> 
   let target: number | null | 'clear' = null;
   if (v.clear) target = 'clear';
   else if (name !== undefined) {
-    const x = svc
-      .studyDesign(study.id)!
-      .visits.find((z) => z.name.toLowerCase() === name.trim().toLowerCase());
+    const x = (await svc.studyDesign(study.id))!.visits.find(
+      (z) => z.name.toLowerCase() === name.trim().toLowerCase(),
+    );
     if (!x)
       throw new UsageError(
         `No visit "${name}" in the schedule. See: voicescope visits show --study ${study.id}`,
@@ -150,8 +150,8 @@ const assign = async ({ svc, out, values: v }: CommandContext): Promise<number> 
 const missing = async (ctx: CommandContext): Promise<number> => {
   const { svc, out, values: v } = ctx;
   const study = await resolveStudy(svc, v.study);
-  const only = participantOf(ctx, study.id);
-  const l = svc.visitLedger(study.id, Date.now())!;
+  const only = await participantOf(ctx, study.id);
+  const l = (await svc.visitLedger(study.id, Date.now()))!;
   for (const r of l.rows) {
     if (only && r.participantId !== only.participantId) continue;
     const code = r.reason === null ? null : missingReason(r.reason).code;
@@ -173,7 +173,7 @@ const missing = async (ctx: CommandContext): Promise<number> => {
 
 const completeness = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
   const study = await resolveStudy(svc, v.study);
-  const c = svc.completeness(study.id, Date.now())!;
+  const c = (await svc.completeness(study.id, Date.now()))!;
   const codes = MISSING_REASONS.map((m) => m.code);
   out.say(
     'completeness',

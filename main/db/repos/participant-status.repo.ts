@@ -3,8 +3,7 @@
  * change kept with its date, and the baseline date the researcher may set (migration 0110).
  */
 import type { ParticipantStatus } from '../../../shared/states';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface StatusChange {
   readonly status: ParticipantStatus;
@@ -47,89 +46,98 @@ const toStatus = (r: Row): ParticipantStatusRow => ({
 
 const COLUMNS = `id, study_id, code, status, status_on, status_reason, baseline_date`;
 
-export const participantStatus = (db: Db, participantId: number): ParticipantStatusRow | null => {
-  const r = stmt(db, `SELECT ${COLUMNS} FROM participants WHERE id = ?`).get(participantId) as
-    Row | undefined;
+export const participantStatus = async (
+  q: Queryable,
+  participantId: number,
+): Promise<ParticipantStatusRow | null> => {
+  const r = await q.get<Row>(`SELECT ${COLUMNS} FROM participants WHERE id = ?`, [participantId]);
   return r ? toStatus(r) : null;
 };
 
-export const participantStatusByCode = (
-  db: Db,
+export const participantStatusByCode = async (
+  q: Queryable,
   studyId: number,
   code: string,
-): ParticipantStatusRow | null => {
-  const r = stmt(db, `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND code = ?`).get(
+): Promise<ParticipantStatusRow | null> => {
+  const r = await q.get<Row>(`SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND code = ?`, [
     studyId,
     code,
-  ) as Row | undefined;
+  ]);
   return r ? toStatus(r) : null;
 };
 
 /** The study's participants, less those merged into another (migration 0180). */
-export const participantStatusesOfStudy = (db: Db, studyId: number): ParticipantStatusRow[] =>
+export const participantStatusesOfStudy = async (
+  q: Queryable,
+  studyId: number,
+): Promise<ParticipantStatusRow[]> =>
   (
-    stmt(
-      db,
+    await q.all<Row>(
       `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND merged_into IS NULL ORDER BY code COLLATE NOCASE, id`,
-    ).all(studyId) as Row[]
+      [studyId],
+    )
   ).map(toStatus);
 
-export const statusHistory = (db: Db, participantId: number): StatusChange[] =>
+export const statusHistory = async (q: Queryable, participantId: number): Promise<StatusChange[]> =>
   (
-    stmt(
-      db,
-      `SELECT status, status_on, reason, recorded_at FROM participant_status_history WHERE participant_id = ? ORDER BY id`,
-    ).all(participantId) as {
+    await q.all<{
       status: ParticipantStatus;
       status_on: string;
       reason: string | null;
       recorded_at: string;
-    }[]
+    }>(
+      `SELECT status, status_on, reason, recorded_at FROM participant_status_history WHERE participant_id = ? ORDER BY id`,
+      [participantId],
+    )
   ).map((h) => ({ status: h.status, on: h.status_on, reason: h.reason, recordedAt: h.recorded_at }));
 
 /**
  * Sets the participant's status from a date and keeps the change in the history; returns the history
- * row's id. The caller writes it as a curation act (who, when, before, after, audit entry) in its own
- * transaction (main/services/participant-curation.service.ts).
+ * row's id. Two writes: the caller runs it in its transaction (`tx`), where it writes the curation act
+ * (who, when, before, after, audit entry): main/services/curation/participant-status.ts.
  */
-export const writeParticipantStatus = (
-  db: Db,
+export const writeParticipantStatus = async (
+  tx: Queryable,
   participantId: number,
   change: { status: ParticipantStatus; on: string; reason: string | null },
   at: string,
-): number => {
-  stmt(db, `UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`).run(
+): Promise<number> => {
+  await tx.run(`UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`, [
     change.status,
     change.on,
     change.reason,
     participantId,
+  ]);
+  const row = await tx.get<{ id: number }>(
+    `INSERT INTO participant_status_history (participant_id, status, status_on, reason, recorded_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+    [participantId, change.status, change.on, change.reason, at],
   );
-  return Number(
-    stmt(
-      db,
-      `INSERT INTO participant_status_history (participant_id, status, status_on, reason, recorded_at) VALUES (?, ?, ?, ?, ?)`,
-    ).run(participantId, change.status, change.on, change.reason, at).lastInsertRowid,
-  );
+  return Number(row!.id);
 };
 
 /** Undoes a status change: the status before it, and its history row removed (the curation act keeps it). */
-export const restoreParticipantStatus = (
-  db: Db,
+export const restoreParticipantStatus = async (
+  tx: Queryable,
   participantId: number,
   before: { status: ParticipantStatus; on: string | null; reason: string | null },
   historyId: number,
-): void => {
-  stmt(db, `UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`).run(
+): Promise<void> => {
+  await tx.run(`UPDATE participants SET status = ?, status_on = ?, status_reason = ? WHERE id = ?`, [
     before.status,
     before.on,
     before.reason,
     participantId,
-  );
-  stmt(db, `DELETE FROM participant_status_history WHERE id = ? AND participant_id = ?`).run(
+  ]);
+  await tx.run(`DELETE FROM participant_status_history WHERE id = ? AND participant_id = ?`, [
     historyId,
     participantId,
-  );
+  ]);
 };
 
-export const setBaselineDate = (db: Db, participantId: number, date: string | null): boolean =>
-  stmt(db, `UPDATE participants SET baseline_date = ? WHERE id = ?`).run(date, participantId).changes === 1;
+export const setBaselineDate = async (
+  q: Queryable,
+  participantId: number,
+  date: string | null,
+): Promise<boolean> =>
+  (await q.run(`UPDATE participants SET baseline_date = ? WHERE id = ?`, [date, participantId])).changes ===
+  1;

@@ -3,8 +3,7 @@
  * in, its visit schedule, and the researcher's visit overrides on recordings.
  */
 import type { VisitDef } from '../../../shared/visits';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 
 export interface StoredDesign {
   readonly studyId: number;
@@ -30,95 +29,101 @@ interface VisitRow {
   window_after: number;
 }
 
-export const visitsOfStudy = (db: Db, studyId: number): VisitDef[] =>
-  (
-    stmt(
-      db,
-      `SELECT id, position, name, target_day, window_before, window_after FROM study_visits WHERE study_id = ? ORDER BY position`,
-    ).all(studyId) as VisitRow[]
-  ).map((v) => ({
-    id: v.id,
-    position: v.position,
-    name: v.name,
-    targetDay: v.target_day,
-    windowBefore: v.window_before,
-    windowAfter: v.window_after,
-  }));
+const toVisit = (v: VisitRow): VisitDef => ({
+  id: v.id,
+  position: v.position,
+  name: v.name,
+  targetDay: v.target_day,
+  windowBefore: v.window_before,
+  windowAfter: v.window_after,
+});
 
-export const designOf = (db: Db, studyId: number): StoredDesign | null => {
-  const s = stmt(db, `SELECT start_date, end_date, time_zone FROM studies WHERE id = ?`).get(studyId) as
-    { start_date: string | null; end_date: string | null; time_zone: string } | undefined;
+export const visitsOfStudy = async (q: Queryable, studyId: number): Promise<VisitDef[]> =>
+  (
+    await q.all<VisitRow>(
+      `SELECT id, position, name, target_day, window_before, window_after FROM study_visits WHERE study_id = ? ORDER BY position`,
+      [studyId],
+    )
+  ).map(toVisit);
+
+export const designOf = async (q: Queryable, studyId: number): Promise<StoredDesign | null> => {
+  const s = await q.get<{ start_date: string | null; end_date: string | null; time_zone: string }>(
+    `SELECT start_date, end_date, time_zone FROM studies WHERE id = ?`,
+    [studyId],
+  );
   if (!s) return null;
   return {
     studyId,
     startDate: s.start_date,
     endDate: s.end_date,
     timeZone: s.time_zone,
-    visits: visitsOfStudy(db, studyId),
+    visits: await visitsOfStudy(q, studyId),
   };
 };
 
-export const setStudyPeriod = (
-  db: Db,
+export const setStudyPeriod = async (
+  q: Queryable,
   studyId: number,
   p: { startDate: string | null; endDate: string | null; timeZone: string },
-): boolean =>
-  stmt(db, `UPDATE studies SET start_date = ?, end_date = ?, time_zone = ? WHERE id = ?`).run(
-    p.startDate,
-    p.endDate,
-    p.timeZone,
-    studyId,
+): Promise<boolean> =>
+  (
+    await q.run(`UPDATE studies SET start_date = ?, end_date = ?, time_zone = ? WHERE id = ?`, [
+      p.startDate,
+      p.endDate,
+      p.timeZone,
+      studyId,
+    ])
   ).changes === 1;
 
 /**
  * Replaces the schedule, in target-day order. A visit keeps its id (and the overrides pointing at it)
- * when its name is kept; a visit left out is deleted with its overrides.
+ * when its name is kept; a visit left out is deleted with its overrides. Several writes: the caller
+ * runs it inside its transaction (`tx`).
  */
-export const replaceSchedule = (db: Db, studyId: number, visits: readonly VisitInput[]): void =>
-  db
-    .transaction(() => {
-      const existing = new Map(visitsOfStudy(db, studyId).map((v) => [v.name, v.id]));
-      const sorted = [...visits].sort((a, b) => a.targetDay - b.targetDay);
-      const keep = new Set(sorted.map((v) => existing.get(v.name)).filter((id) => id !== undefined));
-      for (const [, id] of existing)
-        if (!keep.has(id)) stmt(db, `DELETE FROM study_visits WHERE id = ?`).run(id);
-      // Positions move out of the way first (UNIQUE (study_id, position)).
-      stmt(db, `UPDATE study_visits SET position = position + 1000000 WHERE study_id = ?`).run(studyId);
-      sorted.forEach((v, i) => {
-        const id = existing.get(v.name);
-        if (id !== undefined)
-          stmt(
-            db,
-            `UPDATE study_visits SET position = ?, target_day = ?, window_before = ?, window_after = ? WHERE id = ?`,
-          ).run(i + 1, v.targetDay, v.windowBefore, v.windowAfter, id);
-        else
-          stmt(
-            db,
-            `INSERT INTO study_visits (study_id, position, name, target_day, window_before, window_after) VALUES (?, ?, ?, ?, ?, ?)`,
-          ).run(studyId, i + 1, v.name, v.targetDay, v.windowBefore, v.windowAfter);
-      });
-    })
-    .immediate();
+export const replaceSchedule = async (
+  tx: Queryable,
+  studyId: number,
+  visits: readonly VisitInput[],
+): Promise<void> => {
+  const existing = new Map((await visitsOfStudy(tx, studyId)).map((v) => [v.name, v.id]));
+  const sorted = [...visits].sort((a, b) => a.targetDay - b.targetDay);
+  const keep = new Set(sorted.map((v) => existing.get(v.name)).filter((id) => id !== undefined));
+  for (const [, id] of existing)
+    if (!keep.has(id)) await tx.run(`DELETE FROM study_visits WHERE id = ?`, [id]);
+  // Positions move out of the way first (UNIQUE (study_id, position)).
+  await tx.run(`UPDATE study_visits SET position = position + 1000000 WHERE study_id = ?`, [studyId]);
+  for (const [i, v] of sorted.entries()) {
+    const id = existing.get(v.name);
+    if (id !== undefined)
+      await tx.run(
+        `UPDATE study_visits SET position = ?, target_day = ?, window_before = ?, window_after = ? WHERE id = ?`,
+        [i + 1, v.targetDay, v.windowBefore, v.windowAfter, id],
+      );
+    else
+      await tx.run(
+        `INSERT INTO study_visits (study_id, position, name, target_day, window_before, window_after) VALUES (?, ?, ?, ?, ?, ?)`,
+        [studyId, i + 1, v.name, v.targetDay, v.windowBefore, v.windowAfter],
+      );
+  }
+};
 
 /** The researcher's visit for a recording: a visit id, null for "no visit"; `clear` removes the override. */
-export const setVisitOverride = (
-  db: Db,
+export const setVisitOverride = async (
+  q: Queryable,
   recordingId: number,
   visitId: number | null | 'clear',
   at: string,
-): void => {
-  if (visitId === 'clear') stmt(db, `DELETE FROM recording_visits WHERE recording_id = ?`).run(recordingId);
+): Promise<void> => {
+  if (visitId === 'clear') await q.run(`DELETE FROM recording_visits WHERE recording_id = ?`, [recordingId]);
   else
-    stmt(
-      db,
+    await q.run(
       `INSERT INTO recording_visits (recording_id, visit_id, set_at) VALUES (?, ?, ?)
        ON CONFLICT (recording_id) DO UPDATE SET visit_id = excluded.visit_id, set_at = excluded.set_at`,
-    ).run(recordingId, visitId, at);
+      [recordingId, visitId, at],
+    );
 };
 
 /** The study a recording belongs to, or null. */
-export const studyOfRecording = (db: Db, recordingId: number): number | null =>
-  (
-    stmt(db, `SELECT study_id FROM recordings WHERE id = ?`).get(recordingId) as
-      { study_id: number } | undefined
-  )?.study_id ?? null;
+export const studyOfRecording = async (q: Queryable, recordingId: number): Promise<number | null> =>
+  (await q.get<{ study_id: number }>(`SELECT study_id FROM recordings WHERE id = ?`, [recordingId]))
+    ?.study_id ?? null;

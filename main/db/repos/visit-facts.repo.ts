@@ -5,8 +5,7 @@
  */
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, UploadState } from '../../../shared/states';
-import type { Db } from '../open';
-import { stmt } from '../statements';
+import type { Queryable } from '../store/types';
 import { recordingUploadError, recordingVerdict } from './recording-columns';
 
 export interface RecordingVisitFacts {
@@ -74,14 +73,20 @@ const SELECT = `SELECT r.id, r.participant_id, r.source_path, r.session_label, r
     rv.recording_id IS NOT NULL AS has_override, rv.visit_id AS override_visit
   FROM recordings r LEFT JOIN recording_visits rv ON rv.recording_id = r.id`;
 
-export const recordingVisitFactsOfStudy = (db: Db, studyId: number): RecordingVisitFacts[] =>
+export const recordingVisitFactsOfStudy = async (
+  q: Queryable,
+  studyId: number,
+): Promise<RecordingVisitFacts[]> =>
   (
-    stmt(db, `${SELECT} WHERE r.study_id = ? ORDER BY r.participant_id, r.recorded_at, r.id`).all(
+    await q.all<Row>(`${SELECT} WHERE r.study_id = ? ORDER BY r.participant_id, r.recorded_at, r.id`, [
       studyId,
-    ) as Row[]
+    ])
   ).map(toFacts);
 
-export const recordingVisitFactsOfParticipant = (db: Db, participantId: number): RecordingVisitFacts[] =>
+export const recordingVisitFactsOfParticipant = async (
+  q: Queryable,
+  participantId: number,
+): Promise<RecordingVisitFacts[]> =>
   (
-    stmt(db, `${SELECT} WHERE r.participant_id = ? ORDER BY r.recorded_at, r.id`).all(participantId) as Row[]
+    await q.all<Row>(`${SELECT} WHERE r.participant_id = ? ORDER BY r.recorded_at, r.id`, [participantId])
   ).map(toFacts);

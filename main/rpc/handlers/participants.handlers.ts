@@ -42,17 +42,17 @@ const row = ({ studyId: _s, status: _t, lastUsableAt: _u, ...r }: ParticipantVie
 
 export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participantsContract> => {
   const { service } = d;
-  const get = (id: number) => {
-    const p = service.participant(id, d.now());
+  const get = async (id: number) => {
+    const p = await service.participant(id, d.now());
     return p ? ok(row(p)) : notFound('participant');
   };
   return {
-    'participants.page': (q) => {
-      const page = service.participantPage(q, d.now());
+    'participants.page': async (q) => {
+      const page = await service.participantPage(q, d.now());
       return ok({ rows: page.rows.map(row), total: page.total });
     },
-    'participants.get': ({ participantId }) => {
-      const p = service.participant(participantId, d.now());
+    'participants.get': async ({ participantId }) => {
+      const p = await service.participant(participantId, d.now());
       return p ? ok({ ...row(p), studyId: p.studyId }) : notFound('participant');
     },
     'participants.create': ({ studyId, code }) => {
@@ -96,7 +96,7 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
     'participants.uncertainAccounts': async ({ studyId }) => ok(await service.uncertainAccounts(studyId)),
     async 'participants.resolveUncertainAccount'({ participantId, decision }) {
       const at = new Date(d.now()).toISOString();
-      const p = service.participant(participantId, d.now());
+      const p = await service.participant(participantId, d.now());
       if (!p) return notFound('participant');
       const resolved = await service.resolveUncertainAccount(participantId, decision, at);
       if (resolved && decision === 'retry') {

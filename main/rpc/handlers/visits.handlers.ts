@@ -7,8 +7,8 @@ import { fromProblem, notFound, type HostDeps } from './deps';
 export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> => {
   const { service } = d;
   return {
-    'visits.design': ({ studyId }) => {
-      const v = service.studyDesign(studyId);
+    'visits.design': async ({ studyId }) => {
+      const v = await service.studyDesign(studyId);
       return v ? ok(v) : notFound('study');
     },
     'visits.setPeriod': async ({ studyId, ...p }) => {
@@ -19,28 +19,28 @@ export const visitsHandlers = (d: HostDeps): HandlersOf<typeof visitsContract> =
       const r = await service.setVisitSchedule(studyId, visits);
       return r.ok ? r : fromProblem(r.error);
     },
-    'visits.statuses': ({ studyId }) => {
-      const v = service.participantStatuses(studyId, d.now());
+    'visits.statuses': async ({ studyId }) => {
+      const v = await service.participantStatuses(studyId, d.now());
       return v ? ok(v) : notFound('study');
     },
-    'visits.participant': ({ participantId }) => {
-      const v = service.participantVisits(participantId, d.now());
+    'visits.participant': async ({ participantId }) => {
+      const v = await service.participantVisits(participantId, d.now());
       return v ? ok(v) : notFound('participant');
     },
     'visits.setStatus': async ({ participantId, ...change }) => {
       const r = await service.setParticipantStatus(participantId, change, d.now());
       return r.ok ? r : fromProblem(r.error);
     },
-    'visits.setBaseline': ({ participantId, date }) => {
-      const r = service.setBaseline(participantId, date, d.now());
+    'visits.setBaseline': async ({ participantId, date }) => {
+      const r = await service.setBaseline(participantId, date, d.now());
       return r.ok ? r : fromProblem(r.error);
     },
     'visits.setAssignment': async ({ recordingId, visitId, clear }) => {
       const r = await service.setRecordingVisit(recordingId, clear ? 'clear' : (visitId ?? null), d.now());
       return r.ok ? r : fromProblem(r.error);
     },
-    'visits.completeness': ({ studyId }) => {
-      const v = service.completeness(studyId, d.now());
+    'visits.completeness': async ({ studyId }) => {
+      const v = await service.completeness(studyId, d.now());
       return v ? ok(v) : notFound('study');
     },
   };

@@ -7,15 +7,12 @@ import type { CurationActKind, CurationDone } from '../../../shared/curation';
 import { err, ok, type Result } from '../../../shared/result';
 import { UPLOAD_STATES_SENT } from '../../../shared/states';
 import { curationRecorder } from '../../curation/recorder';
-import type { Db } from '../../db/open';
 import type { Store } from '../../db/store/types';
 import type { Engine } from '../engine.service';
 import { problem, type ServiceContext, type ServiceProblem } from '../service-context';
 
 export interface ActContext {
   readonly store: Store;
-  /** The same connection, for the repositories that do not take the store yet. */
-  readonly db: Db;
   /** The clock as ISO 8601. */
   readonly iso: () => string;
   readonly cleanReason: ReturnType<typeof curationRecorder>['cleanReason'];
@@ -29,7 +26,6 @@ export const actContext = (ctx: ServiceContext, engine: Engine): ActContext => {
   const { cleanReason, record, recordIn } = curationRecorder(ctx);
   return {
     store: ctx.store,
-    db: ctx.db,
     iso: ctx.iso,
     cleanReason,
     record,

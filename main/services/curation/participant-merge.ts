@@ -20,7 +20,6 @@ import {
   type MergeParticipant,
 } from '../../db/repos/participant-merge.repo';
 import { setBaselineDate } from '../../db/repos/participant-status.repo';
-import type { Db } from '../../db/open';
 import type { Queryable } from '../../db/store/types';
 import { problem, type ServiceProblem } from '../service-context';
 import { SENT_STATES, requiredReason, type ActContext, type ActResult } from './acts';
@@ -210,7 +209,7 @@ const mergeAfter = (plan: MergePlan, act: number, duplicates: MergePreview['dupl
 };
 
 /** Moves the recordings, copies the attributes and the baseline date, and marks `from` merged. */
-const applyMerge = async (tx: Queryable, db: Db, plan: MergePlan, after: MergeAfter): Promise<void> => {
+const applyMerge = async (tx: Queryable, plan: MergePlan, after: MergeAfter): Promise<void> => {
   const { from, into, fromAttrs, copied, at, baseline } = plan;
   const sessions = new Map(plan.recs.map((r) => [r.id, r.session]));
   for (const m of after.recordings)
@@ -220,14 +219,14 @@ const applyMerge = async (tx: Queryable, db: Db, plan: MergePlan, after: MergeAf
     copied.map((key) => ({ participantId: into.id, key, value: fromAttrs[key]! })),
     at,
   );
-  if (baseline !== into.baselineDate) setBaselineDate(db, into.id, baseline);
+  if (baseline !== into.baselineDate) await setBaselineDate(tx, into.id, baseline);
   await setMergedInto(tx, from.id, into.id, at);
 };
 
 export const mergeParticipants = (c: ActContext) => {
   const preview = previewMerge(c);
   return async (fromId: number, intoId: number, reasonIn: string): ActResult => {
-    const { store, db, recordIn } = c;
+    const { store, recordIn } = c;
     const reason = requiredReason(
       c,
       reasonIn,
@@ -266,7 +265,7 @@ export const mergeParticipants = (c: ActContext) => {
               duplicates: p.value.duplicates.length,
             },
           },
-          (t) => applyMerge(t, db, plan, after),
+          (t) => applyMerge(t, plan, after),
         );
       },
       { repeatable: true },
@@ -278,7 +277,7 @@ export const mergeParticipants = (c: ActContext) => {
 
 /** Parts the participants again, if they are still as the merge left them. */
 export const undoMerge = async (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
-  const { store, db, iso, record } = c;
+  const { store, iso, record } = c;
   const was = a.after as MergeAfter;
   const back = a.before as MergeState;
   const from = await mergeParticipant(store, was.from.id);
@@ -322,7 +321,7 @@ export const undoMerge = async (c: ActContext, a: CurationActRow, reason: string
         iso(),
       );
       if (into.baselineDate === was.into.baselineDate && back.into.baselineDate !== was.into.baselineDate)
-        setBaselineDate(db, into.id, back.into.baselineDate);
+        await setBaselineDate(tx, into.id, back.into.baselineDate);
       await setMergedInto(tx, from.id, null, null);
     },
   );

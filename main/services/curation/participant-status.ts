@@ -28,7 +28,7 @@ export const changeStatusAsAct = async (
   participantId: number,
   change: { status: ParticipantStatus; on: string; reason: string | null },
 ): Promise<boolean> => {
-  const p = participantStatus(ctx.db, participantId);
+  const p = await participantStatus(ctx.store, participantId);
   if (!p) return false;
   const { recordIn } = curationRecorder(ctx);
   const at = ctx.iso();
@@ -36,7 +36,7 @@ export const changeStatusAsAct = async (
   await ctx.store.transaction(
     async (tx) => {
       // The change first, so that its history row's id goes into the act (undo removes that row).
-      const history = writeParticipantStatus(ctx.db, participantId, change, at);
+      const history = await writeParticipantStatus(tx, participantId, change, at);
       await recordIn(
         tx,
         {
@@ -59,10 +59,10 @@ export const changeStatusAsAct = async (
 
 /** Puts the status back as the act found it, if it is still as the act left it. */
 export const undoStatus = async (c: ActContext, a: CurationActRow, reason: string | null): ActResult => {
-  const { db, record } = c;
+  const { store, record } = c;
   const was = a.after as StatusState & { history: number };
   const back = a.before as StatusState;
-  const now = participantStatus(db, a.participantId!);
+  const now = await participantStatus(store, a.participantId!);
   if (!now || now.status !== was.status || now.statusOn !== was.on || now.statusReason !== was.reason)
     return err(
       problem(
@@ -83,7 +83,7 @@ export const undoStatus = async (c: ActContext, a: CurationActRow, reason: strin
       after: back,
       detail: { before: was.status, after: back.status },
     },
-    async () => restoreParticipantStatus(db, now.id, back, was.history),
+    (tx) => restoreParticipantStatus(tx, now.id, back, was.history),
   );
   return ok({ act, warning: null });
 };

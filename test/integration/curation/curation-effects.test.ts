@@ -79,7 +79,7 @@ describe('an excluded recording', () => {
     const hnr = summary.find((r) => r['participant'] === 'P-001' && r['measure'] === 'pd_hnr')!;
     // Three sessions left, all of them the baseline (k = 3): no later session, so no change yet.
     expect(hnr).toMatchObject({ n: '3', baseline_n: '3', baseline: '12', latest_value: '14', change: '' });
-    const tl = (await participantTimeline(svc.store, svc.db, a, 3))!;
+    const tl = (await participantTimeline(svc.store, a, 3))!;
     const series = tl.measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((p) => p.value)).toEqual([10, 12, 14]);
     expect(series.latest?.value).toBe(14);

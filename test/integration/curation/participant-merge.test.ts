@@ -86,8 +86,8 @@ describe('merging two participants', () => {
     expect(provenanceOf(pending)).toBeNull();
     expect(figures(from)).toEqual({ rec_count: 0, merged_into: into });
     expect(figures(into)).toMatchObject({ rec_count: 3, merged_into: null });
-    expect(svc.participant(from, NOW)!.mergedInto).toEqual({ id: into, code: 'P-007' });
-    expect(svc.participant(into, NOW)!.mergedInto).toBeNull();
+    expect((await svc.participant(from, NOW))!.mergedInto).toEqual({ id: into, code: 'P-007' });
+    expect((await svc.participant(into, NOW))!.mergedInto).toBeNull();
 
     const [act] = await svc.curationOfParticipant(from);
     expect(act).toMatchObject({
@@ -213,10 +213,10 @@ describe('merging two participants', () => {
     );
     seedRecording(svc.db, s, into, { recordedAt: daysAgo(14), session: 'Baseline' });
     seedRecording(svc.db, s, from, { recordedAt: daysAgo(7), session: 'Week 1' });
-    const before = svc.visitLedger(s, NOW)!;
+    const before = (await svc.visitLedger(s, NOW))!;
     expect(before.rows.filter((r) => r.participantId === from)).toHaveLength(2);
     must(await svc.mergeParticipants(from, into, 'entered twice'));
-    const after = svc.visitLedger(s, NOW)!;
+    const after = (await svc.visitLedger(s, NOW))!;
     expect(after.participants.map((p) => p.id)).not.toContain(from);
     const mine = after.rows.filter((r) => r.participantId === into);
     expect(mine.map((r) => [r.visit.name, r.recording !== null])).toEqual([

@@ -58,12 +58,12 @@ describe("a participant's status change", () => {
     const refused = await svc.undoCuration(c!.id);
     expect(refused.ok).toBe(false);
     const undo = must(await svc.undoCuration(w!.id, 'withdrawn by mistake'));
-    expect(participantStatus(svc.db, p)).toMatchObject({
+    expect(await participantStatus(svc.store, p)).toMatchObject({
       status: 'completed',
       statusOn: '2026-05-01',
       statusReason: null,
     });
-    expect(statusHistory(svc.db, p).map((h) => h.status)).toEqual(['completed']);
+    expect((await statusHistory(svc.store, p)).map((h) => h.status)).toEqual(['completed']);
     expect((await svc.curationOfParticipant(p))[0]).toMatchObject({
       id: undo.act,
       act: 'undo',
@@ -74,8 +74,8 @@ describe("a participant's status change", () => {
       detail: { undoes: w!.id, undone: 'status', participant_id: p },
     });
     must(await svc.undoCuration(c!.id));
-    expect(participantStatus(svc.db, p)).toMatchObject({ status: 'active', statusOn: null });
-    expect(statusHistory(svc.db, p)).toEqual([]);
+    expect(await participantStatus(svc.store, p)).toMatchObject({ status: 'active', statusOn: null });
+    expect(await statusHistory(svc.store, p)).toEqual([]);
     expect((await verifyAuditChain(svc.store)).ok).toBe(true);
   });
 });

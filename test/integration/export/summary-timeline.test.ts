@@ -141,7 +141,7 @@ describe('the export summary and the participant timeline', () => {
           noBaseline = 0,
           zeroSpread = 0;
         for (const p of participants) {
-          const tl = (await participantTimeline(sqliteStore(db), db, p.id, k))!;
+          const tl = (await participantTimeline(sqliteStore(db), p.id, k))!;
           const mine = summary.filter((x) => unneutralise(x['participant']!) === p.code && x['n'] !== '0');
           expect(mine.length, p.code).toBe(tl.measures.reduce((a, m) => a + m.series.length, 0)); // one row per timeline series, no more
           for (const m of tl.measures) {
