@@ -21,13 +21,13 @@ import { participantTimeline } from '../change/timeline';
 
 export interface ParticipantsService {
   /** One page of the study's participants, with recency as of `nowMs`. */
-  participantPage(q: ParticipantQuery, nowMs: number): { rows: ParticipantView[]; total: number };
-  participant(participantId: number, nowMs: number): ParticipantView | null;
-  createParticipant(studyId: number, code: string, at: string): { id: number } | EditRefusal;
-  renameParticipant(participantId: number, code: string): true | EditRefusal;
-  setParticipantNotes(participantId: number, notes: string): true | EditRefusal;
+  participantPage(q: ParticipantQuery, nowMs: number): Promise<{ rows: ParticipantView[]; total: number }>;
+  participant(participantId: number, nowMs: number): Promise<ParticipantView | null>;
+  createParticipant(studyId: number, code: string, at: string): Promise<{ id: number } | EditRefusal>;
+  renameParticipant(participantId: number, code: string): Promise<true | EditRefusal>;
+  setParticipantNotes(participantId: number, notes: string): Promise<true | EditRefusal>;
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
-  linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
+  linkAccount(participantId: number, accountId: string, at: string): Promise<true | EditRefusal>;
   /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
   timeline(
     participantId: number,
@@ -62,26 +62,35 @@ export interface UncertainAccount {
 }
 
 export const participantsService = (ctx: ServiceContext, engine: Engine): ParticipantsService => {
-  const { db } = ctx;
+  const { db, store } = ctx;
   const withRecency = (p: ParticipantRecord, nowMs: number): ParticipantView => ({
     ...p,
     recency: participantRecency(db, p, nowMs),
   });
   return {
-    participantPage(q, nowMs) {
+    async participantPage(q, nowMs) {
       const overdueIds = q.filter === 'overdue' ? overdueParticipantIds(db, q.studyId, nowMs) : [];
-      const page = participantPage(db, { ...q, overdueIds }, nowMs);
+      const page = await participantPage(store, { ...q, overdueIds }, nowMs);
       return { rows: page.rows.map((p) => withRecency(p, nowMs)), total: page.total };
     },
-    participant(participantId, nowMs) {
-      const p = participantById(db, participantId);
+    async participant(participantId, nowMs) {
+      const p = await participantById(store, participantId);
       return p && withRecency(p, nowMs);
     },
-    createParticipant: (studyId, code, at) => createParticipant(db, studyId, code, at),
-    renameParticipant: (participantId, code) => renameParticipant(db, participantId, code),
-    setParticipantNotes: (participantId, notes) => setParticipantNotes(db, participantId, notes),
-    linkAccount(participantId, accountId, at) {
-      const r = linkAccount(db, participantId, accountId, at);
+    createParticipant(studyId, code, at) {
+      // Known to the log before it is written (main/privacy/log-facts.ts).
+      ctx.logFacts.noteParticipantCodes([code]);
+      return store.transaction((tx) => createParticipant(tx, studyId, code, at), { repeatable: true });
+    },
+    renameParticipant(participantId, code) {
+      ctx.logFacts.noteParticipantCodes([code]);
+      return store.transaction((tx) => renameParticipant(tx, participantId, code), { repeatable: true });
+    },
+    setParticipantNotes: (participantId, notes) => setParticipantNotes(store, participantId, notes),
+    async linkAccount(participantId, accountId, at) {
+      const r = await store.transaction((tx) => linkAccount(tx, participantId, accountId, at), {
+        repeatable: true,
+      });
       if (r === true) engine.service.wake();
       return r;
     },

@@ -42,38 +42,38 @@ const row = ({ studyId: _s, status: _t, lastUsableAt: _u, ...r }: ParticipantVie
 
 export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participantsContract> => {
   const { service } = d;
-  const get = (id: number) => {
-    const p = service.participant(id, d.now());
+  const get = async (id: number) => {
+    const p = await service.participant(id, d.now());
     return p ? ok(row(p)) : notFound('participant');
   };
   return {
-    'participants.page': (q) => {
-      const page = service.participantPage(q, d.now());
+    'participants.page': async (q) => {
+      const page = await service.participantPage(q, d.now());
       return ok({ rows: page.rows.map(row), total: page.total });
     },
-    'participants.get': ({ participantId }) => {
-      const p = service.participant(participantId, d.now());
+    'participants.get': async ({ participantId }) => {
+      const p = await service.participant(participantId, d.now());
       return p ? ok({ ...row(p), studyId: p.studyId }) : notFound('participant');
     },
-    'participants.create': ({ studyId, code }) => {
-      const r = service.createParticipant(studyId, code, new Date(d.now()).toISOString());
+    'participants.create': async ({ studyId, code }) => {
+      const r = await service.createParticipant(studyId, code, new Date(d.now()).toISOString());
       return typeof r === 'string'
         ? r === 'not_found'
           ? notFound('study')
           : refusal(r, { code })
         : get(r.id);
     },
-    'participants.rename': ({ participantId, code }) => {
-      const r = service.renameParticipant(participantId, code);
+    'participants.rename': async ({ participantId, code }) => {
+      const r = await service.renameParticipant(participantId, code);
       return r === true ? get(participantId) : refusal(r, { code });
     },
-    'participants.setNotes': ({ participantId, notes }) => {
-      const r = service.setParticipantNotes(participantId, notes);
+    'participants.setNotes': async ({ participantId, notes }) => {
+      const r = await service.setParticipantNotes(participantId, notes);
       return r === true ? get(participantId) : refusal(r, {});
     },
-    'participants.linkAccount': ({ participantId, accountId }) => {
+    'participants.linkAccount': async ({ participantId, accountId }) => {
       // The participant's files waiting for an account are queued now (and the queues woken).
-      const r = service.linkAccount(participantId, accountId, new Date(d.now()).toISOString());
+      const r = await service.linkAccount(participantId, accountId, new Date(d.now()).toISOString());
       return r === true ? get(participantId) : refusal(r, { accountId });
     },
     async 'participants.createAccounts'({ studyId, codes }) {
@@ -96,7 +96,7 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
     'participants.uncertainAccounts': async ({ studyId }) => ok(await service.uncertainAccounts(studyId)),
     async 'participants.resolveUncertainAccount'({ participantId, decision }) {
       const at = new Date(d.now()).toISOString();
-      const p = service.participant(participantId, d.now());
+      const p = await service.participant(participantId, d.now());
       if (!p) return notFound('participant');
       const resolved = await service.resolveUncertainAccount(participantId, decision, at);
       if (resolved && decision === 'retry') {

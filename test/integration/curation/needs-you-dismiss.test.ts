@@ -122,11 +122,14 @@ describe('dismissing a needs-you item', () => {
   it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', async () => {
     const { s, refused } = study();
     const figures = async () => ({
-      participant: svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
-        .rows[0]!.needsAttention,
-      flagged: svc.participantPage(
-        { studyId: s, filter: 'needs_attention', sort: 'code', dir: 'asc', offset: 0, limit: 10 },
-        NOW,
+      participant: (
+        await svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)
+      ).rows[0]!.needsAttention,
+      flagged: (
+        await svc.participantPage(
+          { studyId: s, filter: 'needs_attention', sort: 'code', dir: 'asc', offset: 0, limit: 10 },
+          NOW,
+        )
       ).total,
       study: (await svc.studyViews(NOW, [], s))[0]!.needsAttention,
     });

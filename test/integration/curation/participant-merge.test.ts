@@ -86,8 +86,8 @@ describe('merging two participants', () => {
     expect(provenanceOf(pending)).toBeNull();
     expect(figures(from)).toEqual({ rec_count: 0, merged_into: into });
     expect(figures(into)).toMatchObject({ rec_count: 3, merged_into: null });
-    expect(svc.participant(from, NOW)!.mergedInto).toEqual({ id: into, code: 'P-007' });
-    expect(svc.participant(into, NOW)!.mergedInto).toBeNull();
+    expect((await svc.participant(from, NOW))!.mergedInto).toEqual({ id: into, code: 'P-007' });
+    expect((await svc.participant(into, NOW))!.mergedInto).toBeNull();
 
     const [act] = await svc.curationOfParticipant(from);
     expect(act).toMatchObject({
