@@ -56,7 +56,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
   });
   await service.logFacts.load(service.store);
   o.logger?.attach(
-    logSourcesFor(service.db, service.logFacts, {
+    logSourcesFor(service.store, service.logFacts, {
       keysDir: service.workspace.keysDir,
       ...(o.vault ? { vault: o.vault } : {}),
     }),

@@ -125,13 +125,15 @@ const convertFile = async (
 };
 
 export const commitImport = async (
-  { store, db }: ImportDb,
+  { store }: ImportDb,
   plan: ImportPlan,
   opts: CommitOptions,
 ): Promise<CommitResult> => {
   const req = plan.request;
   const insist = new Set(opts.insistOnDuplicates ?? []);
-  const accounts = new Map(participantAccounts(db, req.studyId).map((p) => [p.code, p.account_id]));
+  const accounts = new Map(
+    (await participantAccounts(store, req.studyId)).map((p) => [p.code, p.account_id]),
+  );
   const conversionFailures: { path: string; reason: string }[] = [];
   const prepared: Prepared[] = [];
 

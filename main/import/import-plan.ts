@@ -697,7 +697,10 @@ export const planImport = async (
   const pattern = compilePattern(req, notes);
   const allFiles = await gatherFiles(req, opts, ctx, byManifest, notes);
   const participants: Participants = new Map(
-    participantAccounts(db, req.studyId).map((p) => [p.code, { id: p.id, accountId: p.account_id }]),
+    (await participantAccounts(store, req.studyId)).map((p) => [
+      p.code,
+      { id: p.id, accountId: p.account_id },
+    ]),
   );
   const analysed = await readFiles(allFiles, req, opts, ctx, assignerOf(req, byManifest, pattern));
   const judgeOpts = { isolateOldestSpeaker: req.isolateOldestSpeaker, conversion: req.convert };

@@ -2,21 +2,23 @@
  * What the logger keeps out of its lines, read from the running services: every API key the key store
  * can read (stored keys, keys held in environment variables, the built-in sandbox's demo key) by the
  * key references the services keep in memory (log-facts.ts), every participant code, and the
- * diagnostic-mode switch (log-facts.ts too). The code list is cached for a second and read
- * again only when the table changed: a log line must stay cheap in a study of 100,000 participants.
+ * diagnostic-mode switch (log-facts.ts too). A line reads memory only. While lines are written, the
+ * participant codes are checked against the table at most once a second, in the background (for codes
+ * another process wrote; this process's own are noted before they are written): a log line must stay
+ * cheap in a study of 100,000 participants.
  */
-import type { Db } from '../db/open';
-import { allParticipantCodes, participantCodesVersion } from '../db/repos/participants.repo';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Queryable } from '../db/store/types';
 import type { LogSources } from '../log';
 import { DEMO_API_KEY } from '../sandbox/config';
 import { createKeyStore, type KeyVault } from '../workspace/key-store';
 import type { LogFacts } from './log-facts';
 
-/** Participant codes are listed again at most this often (when the table changed); a new code is covered within a second. */
+/** The participant codes are checked against the table at most this often (for another process's new codes). */
 const FRESH_MS = 1_000;
 
 export const logSourcesFor = (
-  db: Db,
+  store: Queryable,
   facts: LogFacts,
   o: { keysDir: string; vault?: KeyVault; env?: NodeJS.ProcessEnv; now?: () => number },
 ): LogSources => {
@@ -27,10 +29,16 @@ export const logSourcesFor = (
   });
   const now = o.now ?? Date.now;
   let secrets: { list: readonly string[] } = { list: [DEMO_API_KEY] };
-  let codes: { at: number; version: string; list: readonly string[] } = {
-    at: -Infinity,
-    version: '',
-    list: [],
+  let checkedAt = now();
+  // The check runs outside whatever the line was written from: a line written inside a store
+  // transaction must not send the store a call it would refuse (or wait for) there.
+  const outside = AsyncLocalStorage.snapshot();
+  const check = () => {
+    checkedAt = now();
+    outside(() => {
+      // Not awaited: the line is written now, from memory. A failure (the store closing) changes nothing.
+      facts.refreshParticipantCodes(store).catch(() => {});
+    });
   };
   return {
     secrets() {
@@ -46,11 +54,8 @@ export const logSourcesFor = (
       return secrets.list;
     },
     participantCodes() {
-      if (now() - codes.at < FRESH_MS) return codes.list;
-      const version = participantCodesVersion(db);
-      const list = version === codes.version ? codes.list : allParticipantCodes(db);
-      codes = { at: now(), version, list };
-      return list;
+      if (now() - checkedAt >= FRESH_MS) check();
+      return facts.participantCodes;
     },
     /** Kept current by the privacy service: switching diagnostic mode off takes effect from the next line. */
     diagnostic: () => facts.diagnostic,

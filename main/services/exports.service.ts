@@ -26,14 +26,13 @@ export interface ExportsService {
   /** What the study holds for export; null when there is no such study. */
   exportOffer(studyId: number, builtinProfiles: readonly number[]): Promise<ExportOffer | null>;
   /** The codes among `codes` that are not participants of the study. */
-  unknownCodes(studyId: number, codes: readonly string[]): string[];
+  unknownCodes(studyId: number, codes: readonly string[]): Promise<string[]>;
   runExport(request: unknown, o: RunExportOptions): Promise<Result<ExportReport, ExportProblem>>;
   /** The workspace's exports folder (where browser mode writes), made when missing. */
   workspaceExportsFolder(): string;
 }
 
 export const exportsService = (ctx: ServiceContext): ExportsService => {
-  const { db } = ctx;
   return {
     async exportOffer(studyId, builtinProfiles) {
       const study = await exportStudyRow(ctx.store, studyId);
@@ -53,8 +52,8 @@ export const exportsService = (ctx: ServiceContext): ExportsService => {
           (study.profile_id !== null && builtinProfiles.includes(study.profile_id)),
       };
     },
-    unknownCodes(studyId, codes) {
-      const known = new Set(participantCodesOfStudy(db, studyId));
+    async unknownCodes(studyId, codes) {
+      const known = new Set(await participantCodesOfStudy(ctx.store, studyId));
       return [...new Set(codes)].filter((c) => !known.has(c));
     },
     runExport: (request, o) => runExport(ctx, request, o),

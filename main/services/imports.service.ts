@@ -83,6 +83,10 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       }
     },
     async commitImport(plan, opts = {}) {
+      // The codes it may add are known to the log before they are written (main/privacy/log-facts.ts).
+      ctx.logFacts.noteParticipantCodes(
+        plan.files.flatMap((f) => (f.participantCode ? [f.participantCode] : [])),
+      );
       const res = await commitImport(ctx, plan, {
         ...opts,
         convertedDir: workspace.convertedDir(plan.request.studyId),

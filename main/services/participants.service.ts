@@ -23,11 +23,11 @@ export interface ParticipantsService {
   /** One page of the study's participants, with recency as of `nowMs`. */
   participantPage(q: ParticipantQuery, nowMs: number): Promise<{ rows: ParticipantView[]; total: number }>;
   participant(participantId: number, nowMs: number): Promise<ParticipantView | null>;
-  createParticipant(studyId: number, code: string, at: string): { id: number } | EditRefusal;
-  renameParticipant(participantId: number, code: string): true | EditRefusal;
-  setParticipantNotes(participantId: number, notes: string): true | EditRefusal;
+  createParticipant(studyId: number, code: string, at: string): Promise<{ id: number } | EditRefusal>;
+  renameParticipant(participantId: number, code: string): Promise<true | EditRefusal>;
+  setParticipantNotes(participantId: number, notes: string): Promise<true | EditRefusal>;
   /** Links an existing service account; the participant's files waiting for an account are queued, and every queue looks now. */
-  linkAccount(participantId: number, accountId: string, at: string): true | EditRefusal;
+  linkAccount(participantId: number, accountId: string, at: string): Promise<true | EditRefusal>;
   /** The participant's measures by session with their baselines (k: the study's unless given); null when there is no such participant. */
   timeline(
     participantId: number,
@@ -62,36 +62,44 @@ export interface UncertainAccount {
 }
 
 export const participantsService = (ctx: ServiceContext, engine: Engine): ParticipantsService => {
-  const { db } = ctx;
+  const { store } = ctx;
   const withRecency = async (p: ParticipantRecord, nowMs: number): Promise<ParticipantView> => ({
     ...p,
-    recency: await participantRecency(ctx.store, p, nowMs),
+    recency: await participantRecency(store, p, nowMs),
   });
   return {
     async participantPage(q, nowMs) {
-      const overdueIds =
-        q.filter === 'overdue' ? await overdueParticipantIds(ctx.store, q.studyId, nowMs) : [];
-      const page = participantPage(db, { ...q, overdueIds }, nowMs);
+      const overdueIds = q.filter === 'overdue' ? await overdueParticipantIds(store, q.studyId, nowMs) : [];
+      const page = await participantPage(store, { ...q, overdueIds }, nowMs);
       const rows: ParticipantView[] = [];
       for (const p of page.rows) rows.push(await withRecency(p, nowMs));
       return { rows, total: page.total };
     },
     async participant(participantId, nowMs) {
-      const p = participantById(db, participantId);
+      const p = await participantById(store, participantId);
       return p && (await withRecency(p, nowMs));
     },
-    createParticipant: (studyId, code, at) => createParticipant(db, studyId, code, at),
-    renameParticipant: (participantId, code) => renameParticipant(db, participantId, code),
-    setParticipantNotes: (participantId, notes) => setParticipantNotes(db, participantId, notes),
-    linkAccount(participantId, accountId, at) {
-      const r = linkAccount(db, participantId, accountId, at);
+    createParticipant(studyId, code, at) {
+      // Known to the log before it is written (main/privacy/log-facts.ts).
+      ctx.logFacts.noteParticipantCodes([code]);
+      return store.transaction((tx) => createParticipant(tx, studyId, code, at), { repeatable: true });
+    },
+    renameParticipant(participantId, code) {
+      ctx.logFacts.noteParticipantCodes([code]);
+      return store.transaction((tx) => renameParticipant(tx, participantId, code), { repeatable: true });
+    },
+    setParticipantNotes: (participantId, notes) => setParticipantNotes(store, participantId, notes),
+    async linkAccount(participantId, accountId, at) {
+      const r = await store.transaction((tx) => linkAccount(tx, participantId, accountId, at), {
+        repeatable: true,
+      });
       if (r === true) engine.service.wake();
       return r;
     },
     timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
-      participantTimeline(ctx.store, participantId, baselineSessions, measures, includeAfterWithdrawal),
+      participantTimeline(store, participantId, baselineSessions, measures, includeAfterWithdrawal),
     uncertainAccounts: async (studyId) =>
-      (await uncertainAccountRows(ctx.store, studyId)).map((r) => {
+      (await uncertainAccountRows(store, studyId)).map((r) => {
         const u = r.uncertainty;
         return {
           participantId: r.id,
@@ -103,6 +111,6 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
         };
       }),
     resolveUncertainAccount: (participantId, decision, at) =>
-      resolveUncertainAccount(ctx.store, participantId, decision, at),
+      resolveUncertainAccount(store, participantId, decision, at),
   };
 };

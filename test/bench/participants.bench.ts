@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
-import { timeRuns } from './timing';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
+import { timeRunsAsync } from './timing';
 import { LARGE_STUDY, seedLargeStudyDb } from '../support/large-study';
 import {
   participantPage,
@@ -20,11 +21,12 @@ const { participants: PARTICIPANTS, recordings: RECORDINGS, now: NOW } = LARGE_S
 const SORTS: readonly ParticipantSort[] = ['code', 'recordings', 'last_recording', 'created'];
 const FILTERS: readonly ParticipantFilter[] = ['all', 'overdue', 'never', 'no_account', 'needs_attention'];
 
-const time = (fn: () => unknown) => timeRuns(fn, 20);
+const time = (fn: () => Promise<unknown>) => timeRunsAsync(fn, 20);
 
 export const benchParticipants = async (): Promise<string[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-pbench-'));
   const { db } = openStudyDb(join(dir, 'study.sqlite'));
+  const store = sqliteStore(db);
   try {
     const t0 = performance.now();
     seedLargeStudyDb(db);
@@ -33,24 +35,24 @@ export const benchParticipants = async (): Promise<string[]> => {
     ];
     const page = (sort: ParticipantSort, filter: ParticipantFilter, offset = 0, search?: string) =>
       participantPage(
-        db,
+        store,
         { studyId: 1, sort, dir: 'desc', filter, offset, limit: 100, ...(search ? { search } : {}) },
         NOW,
       );
     for (const sort of SORTS) {
-      const first = time(() => page(sort, 'all'));
-      const deep = time(() => page(sort, 'all', 9_000));
+      const first = await time(() => page(sort, 'all'));
+      const deep = await time(() => page(sort, 'all', 9_000));
       lines.push(
         `  sort ${sort.padEnd(14)} first page ${first.p50.toFixed(1)} / ${first.max.toFixed(1)} ms, page at row 9,000 ${deep.p50.toFixed(1)} / ${deep.max.toFixed(1)} ms`,
       );
     }
     for (const filter of FILTERS) {
-      const r = time(() => page('last_recording', filter));
+      const r = await time(() => page('last_recording', filter));
       lines.push(
-        `  filter ${filter.padEnd(16)} ${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms (${page('last_recording', filter).total.toLocaleString('en')} rows)`,
+        `  filter ${filter.padEnd(16)} ${r.p50.toFixed(1)} / ${r.max.toFixed(1)} ms (${(await page('last_recording', filter)).total.toLocaleString('en')} rows)`,
       );
     }
-    const s = time(() => page('code', 'all', 0, 'P-012'));
+    const s = await time(() => page('code', 'all', 0, 'P-012'));
     lines.push(`  search "P-012"          ${s.p50.toFixed(1)} / ${s.max.toFixed(1)} ms`);
     return lines;
   } finally {

@@ -25,7 +25,7 @@ export const accountCommand: WorkspaceCommand = {
     }
     const at = new Date().toISOString();
     if (d === 'link') {
-      const r = svc.linkAccount(p.participantId, need(v['account-id'], 'account-id'), at);
+      const r = await svc.linkAccount(p.participantId, need(v['account-id'], 'account-id'), at);
       if (r !== true) {
         out.problem(
           r === 'account_taken'

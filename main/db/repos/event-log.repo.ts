@@ -2,8 +2,6 @@
  * The append-only event log: what was sent to and received from the service, without audio, keys or
  * participant codes (only database ids and the service's own ids).
  */
-import type { Db } from '../open';
-import { stmt } from '../statements';
 import type { Queryable } from '../store/types';
 
 export type EventKind =
@@ -59,20 +57,6 @@ export const appendEvent = async (
   detail: Record<string, unknown> = {},
 ): Promise<void> => {
   await q.run(APPEND_EVENT_SQL, eventParams(at, kind, ref, detail));
-};
-
-/**
- * The same event, written synchronously on the SQLite handle: only for the repositories that do not
- * take the store yet (their synchronous transactions call it); it goes when they do.
- */
-export const appendEventOnDb = (
-  db: Db,
-  at: string,
-  kind: EventKind,
-  ref: EventRef,
-  detail: Record<string, unknown> = {},
-): void => {
-  stmt(db, APPEND_EVENT_SQL).run(...eventParams(at, kind, ref, detail));
 };
 
 /**

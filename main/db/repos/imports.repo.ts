@@ -4,7 +4,7 @@
  * transaction).
  */
 import type { UploadState } from '../../../shared/study';
-import type { Queryable } from '../store/types';
+import type { Queryable, SqlValue } from '../store/types';
 
 export interface NewBatch {
   readonly studyId: number;
@@ -44,9 +44,84 @@ export interface NewRecording {
   readonly duplicateOverride: boolean;
 }
 
+/** Rows one statement writes at most; a write is cut into pieces of 64, 32, ... 1 rows, so a handful of statement texts serve every import. */
+const PIECE = 64;
+
+const pieces = <T>(rows: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  let i = 0;
+  for (let size = PIECE; size >= 1; size /= 2)
+    while (rows.length - i >= size) {
+      out.push(rows.slice(i, i + size));
+      i += size;
+    }
+  return out;
+};
+
+/** The statement text for `n` rows, built once per size. */
+const perSize = (build: (n: number) => string) => {
+  const texts = new Map<number, string>();
+  return (n: number) => {
+    let sql = texts.get(n);
+    if (sql === undefined) texts.set(n, (sql = build(n)));
+    return sql;
+  };
+};
+
+const placeholders = (n: number, perRow: number) =>
+  Array.from({ length: n }, () => `(${Array.from({ length: perRow }, () => '?').join(', ')})`).join(', ');
+
+const ADD_PARTICIPANTS = perSize(
+  (n) =>
+    `INSERT INTO participants (study_id, code, created_at) VALUES ${placeholders(n, 3)} ON CONFLICT (study_id, code) DO NOTHING`,
+);
+
+// A code merged into another participant (a participant entered twice, docs/curation.md) files its
+// new recordings under the participant it was merged into.
+const PARTICIPANT_IDS = perSize(
+  (n) =>
+    `SELECT code, COALESCE(merged_into, id) AS id FROM participants WHERE study_id = ? AND code IN (${Array.from({ length: n }, () => '?').join(', ')})`,
+);
+
+const RECORDING_COLUMNS = 22;
+const ADD_RECORDINGS = perSize(
+  (n) =>
+    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,
+       sample_rate_hz, duration_seconds, speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label,
+       upload_state, upload_error, verdict, duplicate_of, duplicate_override, created_at)
+     VALUES ${placeholders(n, RECORDING_COLUMNS)} RETURNING id, source_path`,
+);
+
+/** The participants the recordings name, added when they do not exist yet: each code's participant id. */
+const ensureParticipants = async (
+  q: Queryable,
+  studyId: number,
+  at: string,
+  recordings: readonly NewRecording[],
+): Promise<Map<string, number>> => {
+  const codes = [
+    ...new Set(recordings.flatMap((r) => (r.participantCode === null ? [] : [r.participantCode]))),
+  ];
+  const ids = new Map<string, number>();
+  for (const piece of pieces(codes)) {
+    await q.run(
+      ADD_PARTICIPANTS(piece.length),
+      piece.flatMap((code) => [studyId, code, at]),
+    );
+    const rows = await q.all<{ code: string; id: number }>(PARTICIPANT_IDS(piece.length), [
+      studyId,
+      ...piece,
+    ]);
+    for (const r of rows) ids.set(r.code, r.id);
+  }
+  return ids;
+};
+
 /**
  * Writes the batch, the participants it names that do not exist yet and its recordings; run it inside
- * the caller's transaction (with the batch's event, main/import/import-commit.ts).
+ * the caller's transaction (with the batch's event, main/import/import-commit.ts). Recordings are
+ * written many to a statement, in the plan's order; a file that duplicates another file of this import
+ * is written after that file, so it can name it.
  */
 export const insertImportBatch = async (
   q: Queryable,
@@ -67,54 +142,68 @@ export const insertImportBatch = async (
       batch.startRequested ? at : null,
     ],
   ))!;
+  const participantIds = await ensureParticipants(q, batch.studyId, at, recordings);
   const byState: Partial<Record<UploadState, number>> = {};
+  /** Each written file's recording id, by path (a path written twice: the later one). */
   const planIds = new Map<string, number>();
+  let waiting: { path: string; values: SqlValue[] }[] = [];
+  const waitingPaths = new Set<string>();
+  const write = async () => {
+    for (const piece of pieces(waiting)) {
+      const rows = await q.all<{ id: number; source_path: string }>(
+        ADD_RECORDINGS(piece.length),
+        piece.flatMap((w) => w.values),
+      );
+      for (const r of rows) if ((planIds.get(r.source_path) ?? 0) < r.id) planIds.set(r.source_path, r.id);
+    }
+    waiting = [];
+    waitingPaths.clear();
+  };
   for (const r of recordings) {
-    await q.run(
-      `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT (study_id, code) DO NOTHING`,
-      [batch.studyId, r.participantCode, at],
-    );
-    // A code merged into another participant (a participant entered twice, docs/curation.md) files its
-    // new recordings under the participant it was merged into.
-    const { id: pid } = (await q.get<{ id: number }>(
-      `SELECT COALESCE(merged_into, id) AS id FROM participants WHERE study_id = ? AND code = ?`,
-      [batch.studyId, r.participantCode],
-    ))!;
+    const earlier = r.duplicateOf && r.duplicateOf.recordingId == null ? r.duplicateOf.path : null;
+    if (earlier !== null && waitingPaths.has(earlier)) await write();
+    const pid = r.participantCode === null ? undefined : participantIds.get(r.participantCode);
+    if (pid === undefined) throw new Error(`The file ${r.sourcePath} names no participant.`);
     const dupOf = r.duplicateOf
       ? (r.duplicateOf.recordingId ?? planIds.get(r.duplicateOf.path) ?? null)
       : null;
-    const { id } = (await q.get<{ id: number }>(
-      `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, upload_path, content_sha256, size_bytes, format, channels,
-         sample_rate_hz, duration_seconds, speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label,
-         upload_state, upload_error, verdict, duplicate_of, duplicate_override, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        batch.studyId,
-        pid,
-        batchId,
-        r.sourcePath,
-        r.uploadPath,
-        r.sha256,
-        r.sizeBytes,
-        r.format,
-        r.channels,
-        r.sampleRateHz,
-        r.durationSeconds,
-        r.speechSeconds,
-        r.uploadPath ? 1 : 0,
-        r.recordedAt,
-        r.recordedAtSource,
-        r.session,
-        r.state,
-        r.error,
-        r.verdict,
-        dupOf,
-        r.duplicateOverride ? 1 : 0,
-        at,
-      ],
-    ))!;
-    planIds.set(r.sourcePath, id);
+    waiting.push({ path: r.sourcePath, values: recordingValues(batch.studyId, pid, batchId, at, r, dupOf) });
+    waitingPaths.add(r.sourcePath);
     byState[r.state] = (byState[r.state] ?? 0) + 1;
   }
+  await write();
   return { batchId, byState };
 };
+
+/** One recording's values, in ADD_RECORDINGS's column order. */
+const recordingValues = (
+  studyId: number,
+  participantId: number,
+  batchId: number,
+  at: string,
+  r: NewRecording,
+  duplicateOf: number | null,
+): SqlValue[] => [
+  studyId,
+  participantId,
+  batchId,
+  r.sourcePath,
+  r.uploadPath,
+  r.sha256,
+  r.sizeBytes,
+  r.format,
+  r.channels,
+  r.sampleRateHz,
+  r.durationSeconds,
+  r.speechSeconds,
+  r.uploadPath ? 1 : 0,
+  r.recordedAt,
+  r.recordedAtSource,
+  r.session,
+  r.state,
+  r.error,
+  r.verdict,
+  duplicateOf,
+  r.duplicateOverride ? 1 : 0,
+  at,
+];

@@ -6,9 +6,9 @@
  */
 import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
-import type { Db } from '../open';
-import { stmt } from '../statements';
-import { appendEventOnDb } from './event-log.repo';
+import { positional } from '../store/named-params';
+import type { Queryable } from '../store/types';
+import { appendEvent } from './event-log.repo';
 import { PARTICIPANT_ATTENTION } from './needs-you-dismissals.repo';
 
 export type ParticipantSort = 'code' | 'recordings' | 'last_recording' | 'created';
@@ -93,9 +93,14 @@ interface Row {
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const studyPeriodOf = (db: Db, studyId: number): { startDate: string | null; endDate: string | null } => {
-  const s = stmt(db, `SELECT start_date AS s, end_date AS e FROM studies WHERE id = ?`).get(studyId) as
-    { s: string | null; e: string | null } | undefined;
+const studyPeriodOf = async (
+  q: Queryable,
+  studyId: number,
+): Promise<{ startDate: string | null; endDate: string | null }> => {
+  const s = await q.get<{ s: string | null; e: string | null }>(
+    `SELECT start_date AS s, end_date AS e FROM studies WHERE id = ?`,
+    [studyId],
+  );
   return { startDate: s?.s ?? null, endDate: s?.e ?? null };
 };
 
@@ -116,83 +121,95 @@ const toRecord = (r: Row): ParticipantRecord => ({
   mergedInto: r.merged_into !== null ? { id: r.merged_into, code: r.merged_code ?? '' } : null,
 });
 
-export const participantPage = (
-  db: Db,
-  q: ParticipantQuery,
+export const participantPage = async (
+  q: Queryable,
+  query: ParticipantQuery,
   nowMs: number,
-): { rows: ParticipantRecord[]; total: number } => {
-  const study = studyPeriodOf(db, q.studyId);
-  const search = q.search?.trim();
-  const where = `p.study_id = @studyId AND ${FILTER[q.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
+): Promise<{ rows: ParticipantRecord[]; total: number }> => {
+  const study = await studyPeriodOf(q, query.studyId);
+  const search = query.search?.trim();
+  const where = `p.study_id = @studyId AND ${FILTER[query.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
   const params = {
-    studyId: q.studyId,
-    overdueIds: JSON.stringify(q.overdueIds ?? []),
+    studyId: query.studyId,
+    overdueIds: JSON.stringify(query.overdueIds ?? []),
     inPeriod: inStudyPeriod(study, new Date(nowMs).toISOString().slice(0, 10)) ? 1 : 0,
     search: search ? likePattern(search) : null,
-    limit: q.limit,
-    offset: q.offset,
+    limit: query.limit,
+    offset: query.offset,
   };
-  const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
+  const dir = query.dir === 'desc' ? 'DESC' : 'ASC';
   // The total is its own count (an index scan) rather than a window over the page query, which would
   // make SQLite materialise and sort every matching row before it can stop at the page.
-  const total = (
-    stmt(db, `SELECT count(*) AS n FROM participants p WHERE ${where}`).get(params) as { n: number }
-  ).n;
-  const rows =
-    total <= q.offset
-      ? []
-      : (stmt(
-          db,
-          `SELECT ${COLUMNS} FROM participants p WHERE ${where}
-     ORDER BY ${ORDER[q.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
+  const count = positional(`SELECT count(*) AS n FROM participants p WHERE ${where}`, params);
+  const total = (await q.get<{ n: number }>(count.sql, count.params))!.n;
+  if (total <= query.offset) return { rows: [], total };
+  const page = positional(
+    `SELECT ${COLUMNS} FROM participants p WHERE ${where}
+     ORDER BY ${ORDER[query.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
-        ).all(params) as Row[]);
+    params,
+  );
+  const rows = await q.all<Row>(page.sql, page.params);
   return { rows: rows.map(toRecord), total };
 };
 
-export const participantById = (db: Db, participantId: number): ParticipantRecord | null => {
-  const r = stmt(db, `SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`).get(participantId) as
-    Row | undefined;
+export const participantById = async (
+  q: Queryable,
+  participantId: number,
+): Promise<ParticipantRecord | null> => {
+  const r = await q.get<Row>(`SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`, [participantId]);
   return r ? toRecord(r) : null;
 };
 
 export type EditRefusal = 'not_found' | 'code_taken' | 'account_taken' | 'has_account';
 
-export const createParticipant = (
-  db: Db,
+/** Adds a participant without an account; run it in a transaction (the check and the insert are one act). */
+export const createParticipant = async (
+  tx: Queryable,
   studyId: number,
   code: string,
   at: string,
-): { id: number } | EditRefusal => {
-  if (!stmt(db, `SELECT 1 FROM studies WHERE id = ?`).get(studyId)) return 'not_found';
-  if (stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ?`).get(studyId, code))
+): Promise<{ id: number } | EditRefusal> => {
+  if (!(await tx.get(`SELECT 1 FROM studies WHERE id = ?`, [studyId]))) return 'not_found';
+  if (await tx.get(`SELECT 1 FROM participants WHERE study_id = ? AND code = ?`, [studyId, code]))
     return 'code_taken';
-  const id = Number(
-    stmt(db, `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?)`).run(studyId, code, at)
-      .lastInsertRowid,
-  );
+  const { id } = (await tx.get<{ id: number }>(
+    `INSERT INTO participants (study_id, code, created_at) VALUES (?, ?, ?) RETURNING id`,
+    [studyId, code, at],
+  ))!;
   return { id };
 };
 
-export const renameParticipant = (db: Db, participantId: number, code: string): true | EditRefusal => {
-  const p = stmt(db, `SELECT study_id, code FROM participants WHERE id = ?`).get(participantId) as
-    { study_id: number; code: string } | undefined;
+/** Gives a participant a new code; run it in a transaction (the check and the update are one act). */
+export const renameParticipant = async (
+  tx: Queryable,
+  participantId: number,
+  code: string,
+): Promise<true | EditRefusal> => {
+  const p = await tx.get<{ study_id: number; code: string }>(
+    `SELECT study_id, code FROM participants WHERE id = ?`,
+    [participantId],
+  );
   if (!p) return 'not_found';
   if (p.code === code) return true;
   if (
-    stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND code = ? AND id <> ?`).get(
+    await tx.get(`SELECT 1 FROM participants WHERE study_id = ? AND code = ? AND id <> ?`, [
       p.study_id,
       code,
       participantId,
-    )
+    ])
   )
     return 'code_taken';
-  stmt(db, `UPDATE participants SET code = ? WHERE id = ?`).run(code, participantId);
+  await tx.run(`UPDATE participants SET code = ? WHERE id = ?`, [code, participantId]);
   return true;
 };
 
-export const setParticipantNotes = (db: Db, participantId: number, notes: string): true | EditRefusal =>
-  stmt(db, `UPDATE participants SET notes = ? WHERE id = ?`).run(notes, participantId).changes === 1
+export const setParticipantNotes = async (
+  q: Queryable,
+  participantId: number,
+  notes: string,
+): Promise<true | EditRefusal> =>
+  (await q.run(`UPDATE participants SET notes = ? WHERE id = ?`, [notes, participantId])).changes === 1
     ? true
     : 'not_found';
 
@@ -200,53 +217,56 @@ export const setParticipantNotes = (db: Db, participantId: number, notes: string
  * Links a service account that already exists (created in another tool or an earlier workstation) to
  * a participant without one; its files waiting for an account are queued. Refused when the participant
  * already has an account (its results would be split across two) or the account belongs to another
- * participant of the study.
+ * participant of the study. Run it in a transaction: the checks, the link, the queued files and the
+ * event are one act.
  */
-export const linkAccount = (
-  db: Db,
+export const linkAccount = async (
+  tx: Queryable,
   participantId: number,
   accountId: string,
   at: string,
-): true | EditRefusal =>
-  db
-    .transaction((): true | EditRefusal => {
-      const p = stmt(db, `SELECT study_id, account_id FROM participants WHERE id = ?`).get(participantId) as
-        { study_id: number; account_id: string | null } | undefined;
-      if (!p) return 'not_found';
-      if (p.account_id !== null)
-        return p.account_id.toLowerCase() === accountId.toLowerCase() ? true : 'has_account';
-      if (
-        stmt(db, `SELECT 1 FROM participants WHERE study_id = ? AND lower(account_id) = lower(?)`).get(
-          p.study_id,
-          accountId,
-        )
-      )
-        return 'account_taken';
-      // Linking decides an uncertain account request too (account-intents.repo.ts).
-      stmt(
-        db,
-        `UPDATE participants SET account_id = ?, account_created_at = ?, account_uncertain = NULL WHERE id = ?`,
-      ).run(accountId.toLowerCase(), at, participantId);
-      stmt(
-        db,
-        `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
-      ).run(participantId);
-      appendEventOnDb(
-        db,
-        at,
-        'account_linked',
-        { studyId: p.study_id },
-        { participant_id: participantId, account_id: accountId.toLowerCase() },
-      );
-      return true;
-    })
-    .immediate();
+): Promise<true | EditRefusal> => {
+  const p = await tx.get<{ study_id: number; account_id: string | null }>(
+    `SELECT study_id, account_id FROM participants WHERE id = ?`,
+    [participantId],
+  );
+  if (!p) return 'not_found';
+  if (p.account_id !== null)
+    return p.account_id.toLowerCase() === accountId.toLowerCase() ? true : 'has_account';
+  if (
+    await tx.get(`SELECT 1 FROM participants WHERE study_id = ? AND lower(account_id) = lower(?)`, [
+      p.study_id,
+      accountId,
+    ])
+  )
+    return 'account_taken';
+  // Linking decides an uncertain account request too (account-intents.repo.ts).
+  await tx.run(
+    `UPDATE participants SET account_id = ?, account_created_at = ?, account_uncertain = NULL WHERE id = ?`,
+    [accountId.toLowerCase(), at, participantId],
+  );
+  await tx.run(
+    `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
+    [participantId],
+  );
+  await appendEvent(
+    tx,
+    at,
+    'account_linked',
+    { studyId: p.study_id },
+    { participant_id: participantId, account_id: accountId.toLowerCase() },
+  );
+  return true;
+};
 
 /** The study's participants without a service account, by code. */
-export const participantsWithoutAccountRows = (db: Db, studyId: number): { id: number; code: string }[] =>
-  stmt(db, `SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`).all(
+export const participantsWithoutAccountRows = (
+  q: Queryable,
+  studyId: number,
+): Promise<{ id: number; code: string }[]> =>
+  q.all(`SELECT id, code FROM participants WHERE study_id = ? AND account_id IS NULL ORDER BY code`, [
     studyId,
-  ) as { id: number; code: string }[];
+  ]);
 
 export interface ParticipantAccountRow {
   readonly id: number;
@@ -255,29 +275,26 @@ export interface ParticipantAccountRow {
 }
 
 /** Every participant of the study with its service account (null while it has none). */
-export const participantAccounts = (db: Db, studyId: number): ParticipantAccountRow[] =>
-  stmt(db, `SELECT id, code, account_id FROM participants WHERE study_id = ?`).all(
-    studyId,
-  ) as ParticipantAccountRow[];
+export const participantAccounts = (q: Queryable, studyId: number): Promise<ParticipantAccountRow[]> =>
+  q.all(`SELECT id, code, account_id FROM participants WHERE study_id = ?`, [studyId]);
 
 /** The study's participant codes. */
-export const participantCodesOfStudy = (db: Db, studyId: number): string[] =>
-  (stmt(db, `SELECT code FROM participants WHERE study_id = ?`).all(studyId) as { code: string }[]).map(
+export const participantCodesOfStudy = async (q: Queryable, studyId: number): Promise<string[]> =>
+  (await q.all<{ code: string }>(`SELECT code FROM participants WHERE study_id = ?`, [studyId])).map(
     (r) => r.code,
   );
 
-export const participantCountOfStudy = (db: Db, studyId: number): number =>
-  (stmt(db, `SELECT count(*) AS n FROM participants WHERE study_id = ?`).get(studyId) as { n: number }).n;
+export const participantCountOfStudy = async (q: Queryable, studyId: number): Promise<number> =>
+  (await q.get<{ n: number }>(`SELECT count(*) AS n FROM participants WHERE study_id = ?`, [studyId]))!.n;
 
 /** A cheap fingerprint of the whole participants table (count, last id, total code length): it changes when codes do. */
-export const participantCodesVersion = (db: Db): string => {
-  const v = stmt(
-    db,
+export const participantCodesVersion = async (q: Queryable): Promise<string> => {
+  const v = (await q.get<{ n: number; m: number; l: number }>(
     `SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(sum(length(code)), 0) AS l FROM participants`,
-  ).get() as { n: number; m: number; l: number };
+  ))!;
   return `${v.n}:${v.m}:${v.l}`;
 };
 
 /** Every participant code in the workspace. */
-export const allParticipantCodes = (db: Db): string[] =>
-  (stmt(db, `SELECT code FROM participants`).all() as { code: string }[]).map((r) => r.code);
+export const allParticipantCodes = async (q: Queryable): Promise<string[]> =>
+  (await q.all<{ code: string }>(`SELECT code FROM participants`)).map((r) => r.code);

@@ -45,7 +45,8 @@ export const exportsHandlers = (d: HostDeps): HandlersOf<typeof exportsContract>
         workspaceExportsDir: exportsDirOf(service.workspace.dir),
       });
     },
-    'exports.unknownCodes': ({ studyId, codes }) => ok({ unknown: service.unknownCodes(studyId, codes) }),
+    'exports.unknownCodes': async ({ studyId, codes }) =>
+      ok({ unknown: await service.unknownCodes(studyId, codes) }),
     async 'exports.run'({ exportId, request, destination }) {
       if (running.has(exportId))
         return err(appError('CONFLICT', 'This export is already running.', 'Wait for it to finish.'));

@@ -55,25 +55,25 @@ export const participantsHandlers = (d: HostDeps): HandlersOf<typeof participant
       const p = await service.participant(participantId, d.now());
       return p ? ok({ ...row(p), studyId: p.studyId }) : notFound('participant');
     },
-    'participants.create': ({ studyId, code }) => {
-      const r = service.createParticipant(studyId, code, new Date(d.now()).toISOString());
+    'participants.create': async ({ studyId, code }) => {
+      const r = await service.createParticipant(studyId, code, new Date(d.now()).toISOString());
       return typeof r === 'string'
         ? r === 'not_found'
           ? notFound('study')
           : refusal(r, { code })
         : get(r.id);
     },
-    'participants.rename': ({ participantId, code }) => {
-      const r = service.renameParticipant(participantId, code);
+    'participants.rename': async ({ participantId, code }) => {
+      const r = await service.renameParticipant(participantId, code);
       return r === true ? get(participantId) : refusal(r, { code });
     },
-    'participants.setNotes': ({ participantId, notes }) => {
-      const r = service.setParticipantNotes(participantId, notes);
+    'participants.setNotes': async ({ participantId, notes }) => {
+      const r = await service.setParticipantNotes(participantId, notes);
       return r === true ? get(participantId) : refusal(r, {});
     },
-    'participants.linkAccount': ({ participantId, accountId }) => {
+    'participants.linkAccount': async ({ participantId, accountId }) => {
       // The participant's files waiting for an account are queued now (and the queues woken).
-      const r = service.linkAccount(participantId, accountId, new Date(d.now()).toISOString());
+      const r = await service.linkAccount(participantId, accountId, new Date(d.now()).toISOString());
       return r === true ? get(participantId) : refusal(r, { accountId });
     },
     async 'participants.createAccounts'({ studyId, codes }) {

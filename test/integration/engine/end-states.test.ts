@@ -246,7 +246,7 @@ describe('no duplicate accounts', () => {
       'P1',
     ]);
 
-    expect(linkAccount(db, 2, 'ACC-FOUND', iso(clock))).toBe(true);
+    expect(await store.transaction((tx) => linkAccount(tx, 2, 'ACC-FOUND', iso(clock)))).toBe(true);
     expect(await resolveUncertainAccount(store, 3, 'leave', iso(clock))).toBe(true);
     expect((await uncertainAccountRows(store, 1)).map((r) => [r.code, r.uncertainty.resolution])).toEqual([
       ['P3', 'leave'],

@@ -1,16 +1,19 @@
 /**
  * What the log keeps out is read by each line synchronously, from facts the services hold in memory
  * (main/privacy/log-facts.ts): they are loaded when the workspace opens and follow every change the
- * window makes, from the next line on.
+ * window makes, from the next line on; a participant code is known to them before it is written.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openAppHost, type AppHost } from '../../../main/app-host';
 import { insertProfile, setProfileKeyRef } from '../../../main/db/repos/profiles.repo';
+import { openSqliteStore } from '../../../main/db/store/sqlite-store';
 import { createLogger } from '../../../main/log';
 import { createLogFacts } from '../../../main/privacy/log-facts';
+import type { Queryable, SqlValue, Store } from '../../../main/db/store/types';
+import { makeWav } from '../../fixtures/audio';
 import { freshStudyStore } from '../../support/fresh-study-db';
 
 const homes: string[] = [];
@@ -37,6 +40,71 @@ const open = async (home: string) => {
     return r.value;
   };
   return { host, logger, lines, call };
+};
+
+/** A study on the built-in sandbox, through the window's calls. */
+const sandboxStudy = async (call: (method: string, input: unknown) => Promise<unknown>) => {
+  const profile = (await call('profiles.useSandbox', { apiVersion: 'v1.3' })) as { id: number };
+  return ((await call('studies.create', { name: 'Codes', profileId: profile.id })) as { id: number }).id;
+};
+
+/** Previews and commits a folder (outside the workspace) of one recording of `code`. */
+const importOne = async (
+  call: (method: string, input: unknown) => Promise<unknown>,
+  studyId: number,
+  code: string,
+) => {
+  const folder = newHome();
+  writeFileSync(join(folder, `${code}_s1.wav`), makeWav({ seconds: 40, speechSeconds: 34, seed: 7 }));
+  const preview = (await call('imports.preview', {
+    studyId,
+    paths: [folder],
+    filenamePattern: '{participant}_{session}.wav',
+    timeZone: 'UTC',
+    analyses: ['wellbeing'],
+    isolateOldestSpeaker: false,
+    convert: false,
+  })) as { planId: string };
+  await call('imports.commit', { planId: preview.planId, insistOnDuplicates: [], label: 'codes' });
+};
+
+/** A participant code being written to the store: the code and whether the log knew it at that moment. */
+interface CodeWrite {
+  readonly code: string;
+  readonly known: boolean;
+}
+
+/**
+ * Watches every statement that writes a participant code (a new participant, a new code) and notes
+ * whether the log's facts already held that code when the statement was sent.
+ */
+const watchCodeWrites = (store: Store, known: () => readonly string[]): CodeWrite[] => {
+  const writes: CodeWrite[] = [];
+  const codeOf = (sql: string, params: readonly SqlValue[] | undefined) =>
+    /INSERT INTO participants/i.test(sql)
+      ? params?.[1]
+      : /UPDATE participants SET code/i.test(sql)
+        ? params?.[0]
+        : undefined;
+  const watched = <Q extends Queryable>(q: Q): Q => {
+    const note = (sql: string, params: readonly SqlValue[] | undefined) => {
+      const code = codeOf(sql, params);
+      if (typeof code === 'string') writes.push({ code, known: known().includes(code) });
+    };
+    const { run, get, all } = q;
+    return Object.assign(q, {
+      run: (sql: string, params?: readonly SqlValue[]) => (note(sql, params), run.call(q, sql, params)),
+      get: (sql: string, params?: readonly SqlValue[]) => (note(sql, params), get.call(q, sql, params)),
+      all: (sql: string, params?: readonly SqlValue[]) => (note(sql, params), all.call(q, sql, params)),
+    });
+  };
+  watched(store);
+  const transaction = store.transaction.bind(store);
+  Object.assign(store, {
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>, o?: Parameters<Store['transaction']>[1]) =>
+      transaction((tx) => fn(watched({ ...tx })), o),
+  });
+  return writes;
 };
 
 const newHome = () => {
@@ -104,5 +172,52 @@ describe("the log's facts", () => {
     await reading;
     expect(facts.keyRefs).toEqual(['key-file:1', 'env:OTHER_PROCESS_KEY']);
     await store.close();
+  });
+
+  it('know a participant code before the statement that writes it: created, renamed or imported', async () => {
+    const home = newHome();
+    const a = await open(home);
+    const writes = watchCodeWrites(a.host.service.store, () => a.host.service.logFacts.participantCodes);
+    const studyId = await sandboxStudy(a.call);
+    const p = (await a.call('participants.create', { studyId, code: 'NEW-4417' })) as { id: number };
+    await a.call('participants.rename', { participantId: p.id, code: 'RENAMED-9023' });
+    await importOne(a.call, studyId, 'IMPORTED-5561');
+    expect(writes.map((w) => w.code)).toEqual(['NEW-4417', 'RENAMED-9023', 'IMPORTED-5561']);
+    expect(writes.filter((w) => !w.known)).toEqual([]);
+  });
+
+  it('keep a participant code out of the first line after it was created, renamed or imported', async () => {
+    const home = newHome();
+    const a = await open(home);
+    const studyId = await sandboxStudy(a.call);
+    const p = (await a.call('participants.create', { studyId, code: 'NEW-4417' })) as { id: number };
+    a.logger.error('could not read /data/NEW-4417_s1.wav');
+    await a.call('participants.rename', { participantId: p.id, code: 'RENAMED-9023' });
+    a.logger.error('could not read /data/RENAMED-9023_s1.wav');
+    await importOne(a.call, studyId, 'IMPORTED-5561');
+    a.logger.error('could not read /data/IMPORTED-5561_s1.wav');
+    const text = a.lines.join('\n');
+    expect(text.match(/could not read \/data\/\[participant\]_s1\.wav/g)).toHaveLength(3);
+    for (const code of ['NEW-4417', 'RENAMED-9023', 'IMPORTED-5561']) expect(text).not.toContain(code);
+  });
+
+  it('pick up a participant code another process wrote, from memory, within a second', async () => {
+    const home = newHome();
+    const a = await open(home);
+    const studyId = await sandboxStudy(a.call);
+    // Another process (the command line) adds a participant to the same file.
+    const other = openSqliteStore(a.host.service.workspace.dbPath).store;
+    await other.run(
+      `INSERT INTO participants (study_id, code, created_at) VALUES (?, 'ELSEWHERE-3178', 'x')`,
+      [studyId],
+    );
+    await other.close();
+    expect(a.host.service.logFacts.participantCodes).not.toContain('ELSEWHERE-3178');
+    // A line starts the check in the background; the list follows once it has read the table.
+    await new Promise((r) => setTimeout(r, 1_100));
+    a.logger.info('a line');
+    await vi.waitFor(() => expect(a.host.service.logFacts.participantCodes).toContain('ELSEWHERE-3178'));
+    a.logger.error('could not read /data/ELSEWHERE-3178_s1.wav');
+    expect(a.lines.join('\n')).not.toContain('ELSEWHERE-3178');
   });
 });
