@@ -6,7 +6,7 @@
 import { recencyOf, type Recency, type ScheduleProgress } from '../../shared/recency';
 import { localDate, type Baseline } from '../../shared/visits';
 import type { Queryable } from '../db/store/types';
-import type { StoredDesign } from '../db/repos/study-design.repo';
+import { designOf, type StoredDesign } from '../db/repos/study-design.repo';
 import type { ParticipantStatus } from '../../shared/states';
 import { buildVisitLedger, participantAssignments, type LedgerRecording } from './visit-ledger';
 
@@ -52,8 +52,11 @@ export const overdueParticipantIds = async (
   studyId: number,
   nowMs: number,
 ): Promise<number[]> => {
+  // Without a schedule nothing is overdue: the design says so without building the study's ledger.
+  const design = await designOf(q, studyId);
+  if (!design || design.visits.length === 0) return [];
   const ledger = await buildVisitLedger(q, studyId, nowMs);
-  if (!ledger || ledger.design.visits.length === 0) return [];
+  if (!ledger) return [];
   const scope = { startDate: ledger.design.startDate, endDate: ledger.design.endDate };
   return ledger.participants
     .filter(
