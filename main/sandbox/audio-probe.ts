@@ -29,7 +29,14 @@ export interface ProbeProblem {
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export const probeAudio = async (bytes: Uint8Array): Promise<Result<AudioFacts, ProbeProblem>> => {
+/**
+ * The file's facts, with its speech measured unless `speechMatters` says the upload is refused
+ * whatever its speech (a recording too long to isolate a speaker in): then it is estimated, unmeasured.
+ */
+export const probeAudio = async (
+  bytes: Uint8Array,
+  speechMatters: (facts: ProbedAudio) => boolean = () => true,
+): Promise<Result<AudioFacts, ProbeProblem>> => {
   const r = await probe(bytes);
   if (!r.ok) {
     switch (r.error.code) {
@@ -52,7 +59,7 @@ export const probeAudio = async (bytes: Uint8Array): Promise<Result<AudioFacts, 
     }
   }
   const a = r.value;
-  const speech = await speechOf(bytes, a);
+  const speech = speechMatters(a) ? await speechOf(bytes, a) : ok(null);
   if (!speech.ok) return speech;
   return ok({
     format: a.format,

@@ -153,7 +153,8 @@ export const validateUpload = async (input: UploadInput): Promise<Result<Accepte
   if (overLimit !== null) return refuse(403, 'UploadLimitExceeded', overLimit);
 
   const bytes = Buffer.from(req.audio, 'base64');
-  const probed = await probeAudio(bytes);
+  // Too long to isolate a speaker in is refused whatever its speech: not measured then.
+  const probed = await probeAudio(bytes, (f) => !(isolate && f.durationSeconds > LIMITS.maxIsolationSeconds));
   if (!probed.ok) return refuse(400, probed.error.type, probed.error.message);
   const submitted = probed.value;
   if (submitted.channels !== LIMITS.channels) {
