@@ -24,7 +24,7 @@ import {
 } from '../../shared/export';
 import { err, ok, type Result } from '../../shared/result';
 import { ANALYSIS_STATES } from '../../shared/states';
-import { schemaVersion } from '../db/migrate';
+import { storeSchemaVersion } from '../db/store/migrate-store';
 import { appendAuditAlone } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
 import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
@@ -55,8 +55,6 @@ import {
   selectedRecordings,
   type SelectedRecording,
 } from '../db/repos/export-selection.repo';
-import type { Db } from '../db/open';
-import { snapshotHandle } from '../db/store/sqlite-store';
 import type { Queryable, Store } from '../db/store/types';
 import {
   measurementsOfRecordings,
@@ -750,11 +748,9 @@ const reportOf = (
 const cancelled = (): ExportProblem =>
   problem('cancelled', 'The export was cancelled; nothing was written.', 'Export again when you are ready.');
 
-/** The study an export reads: its store, and (until every repository takes the store) its SQLite handle. */
+/** The study an export reads. */
 export interface ExportSource {
   readonly store: Store;
-  /** The same connection as `store`, for the repositories that still take a better-sqlite3 handle. */
-  readonly db: Db;
 }
 
 /** What the export leaves to clean up whatever happens: open files, the workbook, the hidden folder. */
@@ -773,12 +769,10 @@ interface Finished {
 }
 
 /**
- * Everything the export reads, from one snapshot of the study (`q`; `reader` is its better-sqlite3
- * handle, for the repositories that still take one), written into a hidden folder.
+ * Everything the export reads, from one snapshot of the study (`q`), written into a hidden folder.
  */
 const writeFromSnapshot = async (
   q: Queryable,
-  reader: Db,
   checked: ExportRequest,
   o: RunExportOptions,
   left: Leftovers,
@@ -848,7 +842,7 @@ const writeFromSnapshot = async (
     study,
     req,
     appVersion: o.appVersion,
-    dbSchemaVersion: schemaVersion(reader),
+    dbSchemaVersion: await storeSchemaVersion(q),
     exportedAt: new Date(exportedAtMs).toISOString(),
     tables,
     recordings: counts.recordings,
@@ -873,9 +867,7 @@ export const runExport = async (
   if (!checked.ok) return checked;
   const left: Leftovers = { text: [], book: null, tmp: null };
   try {
-    const done = await source.store.snapshot((q) =>
-      writeFromSnapshot(q, snapshotHandle(q) ?? source.db, checked.value, o, left),
-    );
+    const done = await source.store.snapshot((q) => writeFromSnapshot(q, checked.value, o, left));
     if (!done.ok) return done;
     const { described, folderName, written, progress } = done.value;
     if (o.signal?.aborted) throw new ExportCancelled();

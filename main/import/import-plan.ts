@@ -36,7 +36,6 @@ import { readFileHead } from '../audio/decode/file-blocks';
 import { LIMITS } from '../../shared/api/vocabulary';
 import { err, ok, type Result } from '../../shared/result';
 import { readEmbeddedDate } from '../audio/embedded-date';
-import type { Db } from '../db/open';
 import type { Queryable, Store } from '../db/store/types';
 import { findRefusedCopy, findSameContent, findSameContentElsewhere } from '../db/repos/duplicates.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
@@ -677,22 +676,21 @@ const countActions = (files: readonly PlannedFile[]): Record<PlannedAction, numb
   return counts;
 };
 
-/**
- * The study database an import reads and writes: the store, and (while the repositories move to the
- * store) the same SQLite connection for the ones that still take it.
- */
+/** The study database an import reads and writes, and its file, which no import may read (none on a server). */
 export interface ImportDb {
   readonly store: Store;
-  readonly db: Db;
+  readonly dbFile?: string;
 }
 
 export const planImport = async (
-  { store, db }: ImportDb,
+  { store, dbFile }: ImportDb,
   req: ImportRequest,
   opts: PlanOptions = {},
 ): Promise<ImportPlan> => {
   const notes: PlanNotes = { notices: [], manifestErrors: [] };
-  const ctx: ReadContext = { privatePaths: opts.privatePaths ?? privatePathsOfDbFile(db.name) };
+  const ctx: ReadContext = {
+    privatePaths: opts.privatePaths ?? (dbFile === undefined ? [] : privatePathsOfDbFile(dbFile)),
+  };
   const byManifest = await readManifestRows(req, ctx, notes);
   const pattern = compilePattern(req, notes);
   const allFiles = await gatherFiles(req, opts, ctx, byManifest, notes);

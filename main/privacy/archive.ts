@@ -18,10 +18,9 @@ import {
 } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
-import { schemaVersion } from '../db/migrate';
-import type { Db } from '../db/open';
-import { archivedStudyRow, backupDatabase, trimCopyToStudy } from '../db/repos/archive.repo';
+import { archivedStudyRow, trimCopyToStudy } from '../db/repos/archive.repo';
 import { appendAuditAlone } from '../db/repos/audit.repo';
+import { storeSchemaVersion } from '../db/store/migrate-store';
 import type { Store } from '../db/store/types';
 import { archivesDirOf } from '../workspace/workspace';
 
@@ -62,12 +61,17 @@ const slug = (name: string, id: number) =>
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** `db` is the store's SQLite connection, whose online backup API copies the database. */
+/** `backup` copies the whole study database into a SQLite file (SQLite's online backup of the study file). */
 export const archiveStudy = async (
   store: Store,
-  db: Db,
+  backup: ((file: string) => Promise<void>) | null,
   o: ArchiveOptions,
 ): Promise<Result<ArchiveReport, ArchiveProblem>> => {
+  if (backup === null)
+    return err({
+      message: 'A study kept on a database server is not archived by Voicescope.',
+      action: "Ask the server's administrator for a backup of the study database.",
+    });
   const study = await archivedStudyRow(store, o.studyId);
   if (!study)
     return err({
@@ -93,14 +97,14 @@ export const archiveStudy = async (
   mkdirSync(tmp, { mode: 0o700 });
   try {
     const dbFile = join(tmp, ARCHIVE_DB_FILE);
-    await backupDatabase(db, dbFile);
+    await backup(dbFile);
     chmodSync(dbFile, 0o600);
     const counts = trimCopyToStudy(dbFile, study.id);
     const settings = {
       format: 'voicescope-study-archive',
       formatVersion: 1,
       appVersion: o.appVersion,
-      dbSchemaVersion: schemaVersion(db),
+      dbSchemaVersion: await storeSchemaVersion(store),
       archivedAt,
       study: {
         id: study.id,

@@ -71,7 +71,11 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
       if (req.paths.length === 0 && !req.manifestPath)
         return err(problem('Nothing to import.', 'Choose files, a folder or a manifest.'));
       try {
-        return ok(await planImport(ctx, req, { ...(onProgress ? { onProgress } : {}) }));
+        return ok(
+          await planImport({ store: ctx.store, dbFile: ctx.workspace.dbPath }, req, {
+            ...(onProgress ? { onProgress } : {}),
+          }),
+        );
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
         return err(

@@ -71,7 +71,7 @@ export interface LocalMeasuresService {
 const settingKey = (studyId: number): string => `local_measures.settings.study.${studyId}`;
 
 export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService => {
-  const { db, store, iso } = ctx;
+  const { store, iso } = ctx;
   const settingsOf = async (studyId: number): Promise<PitchSettings> =>
     (await readSetting(store, settingKey(studyId), PitchSettingsSchema)) ?? DEFAULT_PITCH_SETTINGS;
   const running = new Map<number, Promise<void>>();
@@ -94,7 +94,7 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
         // Stored as each file finishes, once (the pool waits for it): a stop half-way keeps what was measured.
         onResult: async (i, r) => {
           // The workspace was closed while the workers ran (the app quitting): nothing more is stored.
-          if (!db.open) return;
+          if (!store.open) return;
           const rec = todo[i]!;
           const base = {
             recordingId: rec.id,
@@ -132,7 +132,7 @@ export const localMeasuresService = (ctx: ServiceContext): LocalMeasuresService 
       const run = async (): Promise<void> => {
         do {
           askedAgain.delete(studyId);
-          if (!db.open) return;
+          if (!store.open) return;
           await self.measureStudy(studyId, { threads: 1, ...(onProgress ? { onProgress } : {}) });
         } while (askedAgain.has(studyId));
       };

@@ -41,7 +41,7 @@ export interface PrivacyService {
 }
 
 export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyService => {
-  const { db, store } = ctx;
+  const { store } = ctx;
   const dir = ctx.workspace.dir;
   return {
     diagnosticMode: () => readDiagnostic(store),
@@ -54,7 +54,7 @@ export const privacyService = (ctx: ServiceContext, engine: Engine): PrivacyServ
     verifyAudit: () => store.snapshot((q) => verifyAuditChain(q)),
     studyDataSummary: (studyId) => studyDataSummary(store, dir, studyId),
     archiveStudy: async (o) =>
-      archiveStudy(store, db, {
+      archiveStudy(store, ctx.backupStudyFile, {
         studyId: o.studyId,
         workspaceDir: dir,
         ...(o.outDir !== undefined ? { outDir: o.outDir } : {}),

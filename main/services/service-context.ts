@@ -4,7 +4,6 @@
  */
 import type { EngineEvent, QueueSettings } from '../../shared/study';
 import type { ClientOptions } from '../api/client';
-import type { Db } from '../db/open';
 import type { Store } from '../db/store/types';
 import type { PollSettings } from '../jobs/poll-schedule';
 import type { LogFacts } from '../privacy/log-facts';
@@ -29,13 +28,10 @@ export interface StudyServiceOptions {
 }
 
 export interface ServiceContext {
-  /**
-   * The study store: every repository call goes through it (or through the handle of one of its
-   * transactions). On SQLite it is a store over the same connection as `db`.
-   */
+  /** The study store: every repository call goes through it (or through the handle of one of its transactions). */
   readonly store: Store;
-  /** The same SQLite connection, synchronously; only for the repositories not yet taking the store. */
-  readonly db: Db;
+  /** A consistent copy of the whole study database into a SQLite file (the archive), where the study is one. */
+  readonly backupStudyFile: ((file: string) => Promise<void>) | null;
   readonly workspace: Workspace;
   readonly keys: KeyStore;
   readonly options: StudyServiceOptions;

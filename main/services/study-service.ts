@@ -10,6 +10,7 @@
 import { iso } from '../../shared/iso';
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
+import { backupDatabase } from '../db/repos/archive.repo';
 import { sqliteStore } from '../db/store/sqlite-store';
 import { createLogFacts, type LogFacts } from '../privacy/log-facts';
 import type { Store } from '../db/store/types';
@@ -78,7 +79,7 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const emit = o.onEvent ?? ((_: EngineEvent) => {});
   const ctx: ServiceContext = {
     store,
-    db,
+    backupStudyFile: (file) => backupDatabase(db, file),
     workspace,
     keys,
     options: o,

@@ -36,7 +36,7 @@ const exportOnce = async (
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await runExport(
-    { store: sqliteStore(db), db },
+    { store: sqliteStore(db) },
     { studyId: 1, timeZone: 'Europe/Berlin', extras },
     { outDir, folderName: extras.join('-') || 'none', appVersion: 'bench' },
   );

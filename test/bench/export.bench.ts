@@ -104,7 +104,7 @@ const child = async (dbPath: string, outDir: string, forms: ExportForm[]): Promi
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await runExport(
-    { store: sqliteStore(db), db },
+    { store: sqliteStore(db) },
     { studyId: 1, forms, timeZone: 'Europe/Berlin' },
     { outDir, folderName: forms.join('-'), appVersion: 'bench' },
   );

@@ -53,7 +53,7 @@ export const benchImport = async (): Promise<string[]> => {
     const store = sqliteStore(db);
     t = performance.now();
     const plan = await planImport(
-      { db, store },
+      { store },
       {
         studyId: 1,
         paths: [folder],
@@ -72,7 +72,7 @@ export const benchImport = async (): Promise<string[]> => {
     // Its commit: the batch, its participants and every recording, in one transaction.
     const cpu0 = process.cpuUsage();
     t = performance.now();
-    const committed = await commitImport({ db, store }, plan, { convertedDir: dir, now: Date.now });
+    const committed = await commitImport({ store }, plan, { convertedDir: dir, now: Date.now });
     const commitMs = performance.now() - t;
     const commitCpu = process.cpuUsage(cpu0);
     // The second pass, the speech estimate in worker threads, on a sample of the files.

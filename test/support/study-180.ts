@@ -82,7 +82,7 @@ export const exportStudy180 = async (db: Db, outDir: string): Promise<ExportRepo
   const studyId = (db.prepare(`SELECT id FROM studies WHERE name = ?`).get(STUDY_180_NAME) as { id: number })
     .id;
   const r = await runExport(
-    { store: sqliteStore(db), db },
+    { store: sqliteStore(db) },
     {
       studyId,
       timeZone: 'UTC',

@@ -19,7 +19,8 @@ export interface StoreMigration {
 /** The migrations after the baseline (180), for both engines, in order. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = [];
 
-const readVersion = async (tx: Queryable): Promise<number> =>
+/** The study database's schema version, on either engine. */
+export const storeSchemaVersion = async (tx: Queryable): Promise<number> =>
   (await tx.get<{ user_version: number }>(tx.dialect.readVersion))?.user_version ?? 0;
 
 const createBaseline = async (tx: Queryable): Promise<void> => {
@@ -34,7 +35,7 @@ export const migratePostgres = (
 ): Promise<MigrationReport> =>
   store.transaction(async (tx) => {
     await tx.run(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version bigint NOT NULL)`);
-    const from = await readVersion(tx);
+    const from = await storeSchemaVersion(tx);
     const latest = later.at(-1)?.version ?? POSTGRES_BASELINE_VERSION;
     if (from > latest) throw new DatabaseFromFutureError(from, latest);
     const applied: string[] = [];
@@ -47,5 +48,5 @@ export const migratePostgres = (
       await tx.run(tx.dialect.writeVersion(m.version));
       applied.push(m.name);
     }
-    return { from, to: await readVersion(tx), applied };
+    return { from, to: await storeSchemaVersion(tx), applied };
   });

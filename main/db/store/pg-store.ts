@@ -70,6 +70,7 @@ const attemptTransaction = async <T>(
 const BEGIN_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
 export const pgStore = (pool: pg.Pool): Store => {
+  let ended = false;
   const outside = pgSession(
     async (text, params) => {
       const r = await pool.query(text, params as unknown[]);
@@ -84,7 +85,13 @@ export const pgStore = (pool: pg.Pool): Store => {
     transaction: (fn, options) =>
       withConflictRetry(() => attemptTransaction(pool, fn), options?.repeatable === true),
     snapshot: (fn) => attemptTransaction(pool, fn, BEGIN_SNAPSHOT),
-    close: () => pool.end(),
+    get open() {
+      return !ended;
+    },
+    close: () => {
+      ended = true;
+      return pool.end();
+    },
   };
 };
 

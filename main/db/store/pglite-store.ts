@@ -29,6 +29,9 @@ export const pgliteStore = (db: PGlite): Store => {
       inTransaction = false;
       await query('ROLLBACK', []);
     },
+    get open() {
+      return !db.closed;
+    },
     close: () => db.close(),
   });
 };

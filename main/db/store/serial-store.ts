@@ -13,6 +13,8 @@ export interface Connection extends Queryable {
   begin(): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /** False once the connection was closed, by the store or by its owner. */
+  readonly open: boolean;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,9 @@ export const serialStore = (
     },
     transaction,
     snapshot: ownSnapshot ?? ((fn) => transaction(fn)),
+    get open() {
+      return conn.open;
+    },
     close: () => serial.run(() => conn.close()),
   };
 };

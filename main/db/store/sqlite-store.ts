@@ -8,7 +8,7 @@ import { openStudyDb, type OpenedDb } from '../open';
 import { stmt } from '../statements';
 import { SQLITE } from './dialect';
 import { serialStore, type Connection, type SnapshotOpener } from './serial-store';
-import type { Queryable, SqlValue, Store } from './types';
+import type { SqlValue, Store } from './types';
 
 /**
  * Rows a large result reads at a time. Few enough that a batch is used up before the garbage collector
@@ -51,15 +51,11 @@ export const sqliteConnection = (db: Database.Database): Connection => ({
   rollback: async () => {
     if (db.inTransaction) db.exec('ROLLBACK');
   },
+  get open() {
+    return db.open;
+  },
   close: async () => void db.close(),
 });
-
-/**
- * The connection a snapshot reads through, for the repositories that still take a better-sqlite3
- * handle (the store sweep's transition: gone once every repository takes the store).
- */
-const snapshotHandles = new WeakMap<Queryable, Database.Database>();
-export const snapshotHandle = (q: Queryable): Database.Database | undefined => snapshotHandles.get(q);
 
 /**
  * A snapshot of a study file: a read-only connection of its own in one read transaction, so a long
@@ -75,9 +71,7 @@ const fileSnapshot =
       // A long read passes each page once: a small page cache does (the engine's connection keeps its own).
       reader.pragma('cache_size = -4000');
       reader.exec('BEGIN');
-      const q = sqliteConnection(reader);
-      snapshotHandles.set(q, reader);
-      return await fn(q);
+      return await fn(sqliteConnection(reader));
     } finally {
       if (reader.inTransaction) reader.exec('COMMIT');
       reader.close();

@@ -49,5 +49,7 @@ export interface Store extends Queryable {
    * in a transaction of the store's, which holds that connection until it ends.
    */
   snapshot<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** False once the store was closed (the workspace closing): work that finds it closed stops. */
+  readonly open: boolean;
   close(): Promise<void>;
 }

@@ -280,7 +280,7 @@ describe('a consistent snapshot', () => {
       ).n;
       let wrote = false;
       const r = await runExport(
-        { store: sqliteStore(db), db },
+        { store: sqliteStore(db) },
         { studyId: 1, timeZone: 'UTC', forms: ['long'] },
         {
           outDir: tmp.dir,

@@ -24,7 +24,7 @@ export const exportStudy = async (
   const { db } = openStudyDb(dbPath);
   try {
     return await runExport(
-      { store: sqliteStore(db), db },
+      { store: sqliteStore(db) },
       { studyId: 1, timeZone: 'Europe/Berlin', ...request },
       { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts },
     );

@@ -12,8 +12,8 @@ export const dbWithStudy = () => {
   return db;
 };
 
-/** What the import reads and writes: the study store over the connection, and the connection itself. */
-export const importDb = (db: Db): ImportDb => ({ db, store: sqliteStore(db) });
+/** What the import reads and writes: the study store over the connection, and the study's file. */
+export const importDb = (db: Db): ImportDb => ({ store: sqliteStore(db), dbFile: db.name });
 
 /** A fresh study database (./study-db.ts's dbWithStudy) as the import's store and connection. */
 export const importDbWithStudy = (): ImportDb => importDb(dbWithStudy());

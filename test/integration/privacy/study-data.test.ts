@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStudyDb, type Db } from '../../../main/db/open';
+import { backupDatabase } from '../../../main/db/repos/archive.repo';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import type { Store } from '../../../main/db/store/types';
@@ -66,7 +67,7 @@ describe('archive', () => {
       db.prepare(`INSERT INTO event_log (at, kind, study_id) VALUES ('x', 'usage_read', NULL)`).run();
       writes++;
     }, 1);
-    const r = await archiveStudy(store, db, {
+    const r = await archiveStudy(store, (file) => backupDatabase(db, file), {
       studyId: a.studyId,
       workspaceDir: home,
       appVersion: '0.1.0',
@@ -146,10 +147,23 @@ describe('archive', () => {
     expect((await studyDataSummary(store, home, a.studyId))!.lastArchivedAt).toBe('2026-11-22T10:30:00.000Z');
   });
 
+  it('is refused, saying where the backup comes from, for a study kept on a database server', async () => {
+    const a = seedStudy(db, { workspaceDir: home, name: 'Pilot', codes: ['C1'] });
+    const r = await archiveStudy(store, null, {
+      studyId: a.studyId,
+      workspaceDir: home,
+      appVersion: '0',
+      engineSettings: {},
+      now,
+    });
+    expect(r).toMatchObject({ ok: false, error: { action: expect.stringContaining('backup') } });
+    expect(readdirSync(home).filter((n) => n.includes('archive'))).toEqual([]);
+  });
+
   it('into a chosen folder; refuses one that does not exist, leaving nothing behind', async () => {
     const a = seedStudy(db, { workspaceDir: home, name: 'Pilot', codes: ['C1'] });
     const chosen = join(home, 'usb-stick');
-    const missing = await archiveStudy(store, db, {
+    const missing = await archiveStudy(store, (file) => backupDatabase(db, file), {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,
@@ -159,7 +173,7 @@ describe('archive', () => {
     });
     expect(missing.ok).toBe(false);
     mkdirSync(chosen);
-    const r = await archiveStudy(store, db, {
+    const r = await archiveStudy(store, (file) => backupDatabase(db, file), {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,
@@ -168,7 +182,7 @@ describe('archive', () => {
       now,
     });
     expect(r.ok && r.value.folder.startsWith(chosen)).toBe(true);
-    const again = await archiveStudy(store, db, {
+    const again = await archiveStudy(store, (file) => backupDatabase(db, file), {
       studyId: a.studyId,
       workspaceDir: home,
       outDir: chosen,

@@ -137,3 +137,12 @@ describe.each(engines)('the store on %s', (_, open) => {
     await s.close();
   });
 });
+
+describe('a store that was closed', () => {
+  it('says so, so that work still in flight stops storing', async () => {
+    const { store } = openSqliteStore(join(dir, 'closed.db'));
+    expect(store.open).toBe(true);
+    await store.close();
+    expect(store.open).toBe(false);
+  });
+});
