@@ -322,7 +322,7 @@ const WholeImportChoices = ({
       hint="The original file is never changed. Switching this previews the files again."
     />
     <SelectField
-      label="Channel sent from stereo and multichannel WAV files"
+      label="Channel sent from stereo and multichannel files"
       value={channelValue(channel)}
       disabled={pending}
       onChange={(e) => onChannel(parseChannel(e.target.value))}
@@ -336,8 +336,8 @@ const WholeImportChoices = ({
 const NothingFound = ({ manifestErrors }: { manifestErrors: number }) => (
   <Empty title="No recording was found">
     <p>
-      Neither the folders and files you chose nor the manifest lead to an audio file (WAV, MP3, MP4/M4A or
-      OGG).{manifestErrors ? " The manifest's problems are listed below." : ''}
+      Neither the folders and files you chose nor the manifest lead to an audio file (WAV, MP3, MP4/M4A, OGG,
+      FLAC, AIFF, CAF or WebM).{manifestErrors ? " The manifest's problems are listed below." : ''}
     </p>
     <p>Go back and choose another folder or manifest.</p>
   </Empty>
