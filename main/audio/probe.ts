@@ -52,6 +52,9 @@ export interface ProbeProblem {
   readonly decoded?: DecodedFacts;
 }
 
+/** A format the service does not take that one of the product's decoders opens, with what it said of the file. */
+export type DecodableProblem = ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts };
+
 /** What a decoder says of a file before decoding it: its channels, rate and length (when its headers say). */
 export interface DecodedFacts {
   readonly channels: number;

@@ -22,7 +22,7 @@ import {
   probeAudio,
   wavFacts,
   wavProblem,
-  type DecodedFacts,
+  type DecodableProblem,
   type ProbedAudio,
   type ProbeProblem,
 } from '../audio/probe';
@@ -425,11 +425,9 @@ type ReadFile = Awaited<ReturnType<typeof readFiles>>[number];
 type JudgeOptions = { isolateOldestSpeaker: boolean; conversion: boolean };
 
 /** A format the service does not take that Voicescope decodes (conversion sends it), with its decoder's facts. */
-const decodedFormat = (
-  p: ProbeProblem | null,
-): (ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts }) | null =>
+const decodedFormat = (p: ProbeProblem | null): DecodableProblem | null =>
   p !== null && p.decodedBy !== undefined && p.decoded !== undefined && CONVERTIBLE_PROBLEMS.has(p.code)
-    ? (p as ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts })
+    ? (p as DecodableProblem)
     : null;
 
 /** Whether the file's speech is worth measuring: its audio may decode, and nothing but its speech could refuse it. */

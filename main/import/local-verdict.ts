@@ -5,7 +5,7 @@
  * one of the product's decoders opens) would fix it.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
-import type { DecodedFacts, ProbedAudio, ProbeProblem } from '../audio/probe';
+import type { DecodableProblem, ProbedAudio, ProbeProblem } from '../audio/probe';
 import { convertedBytes } from '../audio/mono16k-stream';
 import type { SpeechFigure } from '../../shared/study';
 
@@ -194,7 +194,7 @@ const verdictOf = (findings: readonly Finding[], opts: VerdictOptions): LocalVer
  * audio: sent converted when the speech allows, refused for too little speech like any other file.
  */
 export const judgeDecodedFormat = (
-  p: ProbeProblem & { readonly decodedBy: string; readonly decoded: DecodedFacts },
+  p: DecodableProblem,
   speechSeconds: number,
   opts: VerdictOptions,
 ): LocalVerdict => {
