@@ -8,6 +8,11 @@
  * node:http for a 50 MB upload (npm run bench). Here the body is pulled only once the socket has
  * connected and only as fast as the socket drains, so memory stays at a few chunks, and a failure
  * before connecting is known not to have sent anything. Redirects are never followed.
+ *
+ * Each upload opens a connection of its own (no agent), never an idle kept-alive one: a server that
+ * closes an idle connection just as a request is written on it resets that request, and a reset upload
+ * cannot be known to have been charged or not. One handshake per recording of 30 s or more costs
+ * nothing that matters.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -47,7 +52,7 @@ export const streamingUploadFetch = (
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
-      const req = transport.request(url, { method: request.method, headers }, (res) => {
+      const req = transport.request(url, { method: request.method, headers, agent: false }, (res) => {
         settled = true;
         const status = res.statusCode ?? 0;
         try {

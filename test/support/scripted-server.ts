@@ -20,6 +20,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   bodyBytes: number;
   body: string;
+  /** The client's port: requests on one kept-alive connection share it. */
+  clientPort: number;
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
@@ -60,6 +62,7 @@ export const startScriptedServer = async (keepBodies = true): Promise<ScriptedSe
         headers: req.headers,
         bodyBytes: n,
         body: keepBodies ? Buffer.concat(chunks).toString('utf8') : '',
+        clientPort: req.socket.remotePort ?? 0,
       });
       const reply =
         queue.shift() ?? json(599, { error: { type: 'Unscripted', message: 'no reply scripted' } });

@@ -76,6 +76,18 @@ describe('requests as the specification describes them', () => {
     expect(Number(r.headers['content-length'])).toBe(r.bodyBytes);
   });
 
+  it('each upload opens a connection of its own, never an idle one a server may be closing', async () => {
+    srv.script(json(200, usageV13), json(200, recordingV13), json(200, recordingV13), json(200, usageV13));
+    const c = client('v1.3');
+    await c.getUsage();
+    await c.upload(uploadReq);
+    await c.upload(uploadReq);
+    await c.getUsage();
+    const [read, up1, up2] = srv.received.map((r) => r.clientPort);
+    expect(new Set([read, up1, up2]).size).toBe(3);
+    expect(srv.received[1]!.headers.connection).toBe('close');
+  });
+
   it('v1.2 uploads never carry isolate_oldest_speaker and refuse communication_coach locally', async () => {
     srv.script(json(200, {}), json(200, { recording_id: IDS.recording }));
     const noId = await client('v1.2').upload({ ...uploadReq, isolateOldestSpeaker: true });
