@@ -16,13 +16,24 @@ import { createBuiltinSandbox, type BuiltinSandbox } from './sandbox/builtin-san
 import { createKeyStore } from './workspace/key-store';
 import type { KeyVault } from './workspace/key-store';
 import { createPlanStore } from './import/plan-store';
-import { openStudyService, type StudyService, type StudyServiceOptions } from './services/study-service';
+import type { StudyService, StudyServiceOptions } from './services/study-service';
+import {
+  openChosenStudyService,
+  type OpenedStudyService,
+  type StudyOpener,
+} from './services/open-study-service';
+import type { Db } from './db/open';
+import { ok, type Result } from '../shared/result';
 import { APP_VERSION } from './app-version';
 import type { Logger, RouterLog } from './log';
 import { logSourcesFor } from './privacy/log-sources';
 
 export interface AppHostOptions {
   readonly workspaceDir: string;
+  /** A PostgreSQL study database's address (`--database`, `VOICESCOPE_DATABASE_URL`); by default the workspace's own file. */
+  readonly database?: string | null;
+  /** Opens the study service another way (tests: on an in-process PostgreSQL); by default on `database`. */
+  readonly openStudy?: StudyOpener;
   readonly mode: 'electron' | 'browser';
   readonly keyStorage: z.infer<typeof KeyStorageSchema>;
   readonly vault?: KeyVault;
@@ -42,18 +53,32 @@ export interface AppHost {
   readonly router: Router;
   readonly bus: EventBus;
   readonly service: StudyService;
+  /** The SQLite handle of a study kept in the workspace's file, for tests that inspect it; null on a server. */
+  readonly sqliteDb: Db | null;
   readonly sandbox: BuiltinSandbox;
   close(): Promise<void>;
 }
 
-export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
+/** The host, or why its study database cannot be opened (in the researcher's words). */
+export const openAppHost = async (o: AppHostOptions): Promise<Result<AppHost, string>> => {
   const bus = createEventBus(o.logger ? (m, d) => o.logger!.error(m, d) : undefined);
-  const service = openStudyService({
+  const open = o.openStudy ?? ((so: StudyServiceOptions) => openChosenStudyService(so, o.database ?? null));
+  const opened = await open({
     workspaceDir: o.workspaceDir,
     ...(o.vault ? { vault: o.vault } : {}),
     ...o.engine,
     onEvent: (e) => bus.publish('engine', e),
   });
+  if (!opened.ok) return opened;
+  if (opened.value.notice !== null) o.logger?.announce(opened.value.notice);
+  return ok(await hostOn(opened.value, bus, o));
+};
+
+const hostOn = async (
+  { service, db }: OpenedStudyService,
+  bus: EventBus,
+  o: AppHostOptions,
+): Promise<AppHost> => {
   await service.logFacts.load(service.store);
   o.logger?.attach(
     logSourcesFor(service.store, service.logFacts, {
@@ -105,6 +130,7 @@ export const openAppHost = async (o: AppHostOptions): Promise<AppHost> => {
     router,
     bus,
     service,
+    sqliteDb: db,
     sandbox,
     async close() {
       await service.close();

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { askedDatabase } from './services/open-study-service';
 import { openAppHost } from './app-host';
 import { classifyDbError } from './db/db-errors';
 import { createLogger, logsDirOf, routeConsole } from './log';
@@ -45,6 +46,9 @@ const HELP = `Voicescope in browser mode: the workstation in your web browser, s
 
 Options:
   --home <dir>               workspace folder (default $VOICESCOPE_HOME or ~/.voicescope)
+  --database <address>       a study database on a PostgreSQL server (default $VOICESCOPE_DATABASE_URL),
+                             postgres://user@server:5432/study?sslmode=verify-full&sslrootcert=<ca.crt>;
+                             give the password once in the address, it is then kept in the key store
   --port <n>                 port on 127.0.0.1 (default: a free one)
   --no-open                  do not open the browser; just print the address
   --sandbox-scenario <name>  the built-in sandbox's behaviour for this run: ${SCENARIO_NAMES.join(', ')}
@@ -66,6 +70,7 @@ const main = async () => {
   const { values: v } = parseArgs({
     options: {
       home: { type: 'string' },
+      database: { type: 'string' },
       port: { type: 'string' },
       'no-open': { type: 'boolean' },
       'sandbox-scenario': { type: 'string' },
@@ -97,8 +102,9 @@ const main = async () => {
   routeConsole(logger);
   // Whatever a defect lets slip past the bridge's own handlers is logged, and the window keeps working.
   guardProcess(logger);
-  const host = await openAppHost({
+  const hosted = await openAppHost({
     workspaceDir,
+    database: askedDatabase(v.database, process.env),
     mode: 'browser',
     logger,
     keyStorage: {
@@ -112,6 +118,11 @@ const main = async () => {
       ? { sandboxAdminToken: process.env['VOICESCOPE_TEST_SANDBOX_ADMIN_TOKEN'] }
       : {}),
   });
+  if (!hosted.ok) {
+    console.error(`voicescope: the study database cannot be opened. ${hosted.error}`);
+    process.exit(10);
+  }
+  const host = hosted.value;
   const downloads = createExportDownloads(host.service.workspace.dir);
   const media = createMediaRoute(host.service);
   const bridge = await startBridge({

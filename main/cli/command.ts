@@ -19,11 +19,14 @@ export const EXIT = {
   noResult: 8,
   /** `audit verify`: the audit log's hash chain is broken (the first broken entry is named). */
   auditBroken: 9,
+  /** The study database cannot be opened: its address, its password, or its server. */
+  database: 10,
 } as const;
 
 /** Every option of every command: any command accepts them all, and reads those it needs. */
 const OPTIONS = {
   home: { type: 'string' },
+  database: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },

@@ -10,20 +10,22 @@
  * (uncertain uploads, paused queue, missing or uncertain accounts); 5 the service or the profile cannot
  * be used (address, key, access); 6 `--timeout` ran out while waiting; 7 the export was not written
  * (nothing selected, folder taken or unwritable, disk full, cancelled); 8 some analyses got no result
- * in time (timed out, still re-checked; or unanswered).
+ * in time (timed out, still re-checked; or unanswered); 10 the study database cannot be opened.
  */
-import { defaultWorkspaceDir } from '../workspace/workspace';
-import { openStudyService } from '../services/study-service';
 import { EXIT, parseCommandLine, UsageError, type CliCommand } from './command';
 import { COMMANDS } from './commands';
 import { createOutput } from './output';
+import { openCliStudyService } from './open-study';
 
 export { EXIT } from './command';
 
 const USAGE = `Usage: voicescope <command> [options]        (also: npm run cli -- <command> [options])`;
 const COMMON = `Options: --home <dir> (workspace; default $VOICESCOPE_HOME or ~/.voicescope), --json (JSON lines), -h, --help
+  --database postgres://user@server:5432/study?sslmode=verify-full&sslrootcert=<ca.crt> (default $VOICESCOPE_DATABASE_URL):
+  the study on a PostgreSQL server instead of the workspace's own file; give the password once in the address
 Exit codes: 0 done, 1 failure, 2 usage, 3 refusals or failed analyses, 4 decisions needed, 5 service/profile unusable,
-6 --timeout ran out, 7 not exported, 8 analyses without a result in time (timed out or unanswered).`;
+6 --timeout ran out, 7 not exported, 8 analyses without a result in time (timed out or unanswered),
+10 the study database cannot be opened.`;
 
 /** `voicescope --help`: every command's own help, in order. */
 const HELP = `voicescope: the Voicescope study engine on the command line
@@ -59,7 +61,9 @@ export const main = async (argv: readonly string[]): Promise<number> => {
   }
   const input = { values, sub, rest, out: createOutput(values.json === true) };
   if (command?.workspace === false) return await command.run(input);
-  const svc = openStudyService({ workspaceDir: values.home ?? defaultWorkspaceDir() });
+  const opened = await openCliStudyService(values, input.out);
+  if (typeof opened === 'number') return opened;
+  const svc = opened;
   try {
     if (!command) throw new UsageError(`Unknown command "${[cmd, sub].filter(Boolean).join(' ')}".`);
     return await command.run({ ...input, svc });

@@ -9,6 +9,7 @@
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
+import { askedDatabase } from '../services/open-study-service';
 import { openAppHost, type AppHost } from '../app-host';
 import { appendAuditAlone } from '../db/repos/audit.repo';
 import { createLogger, logsDirOf, routeConsole } from '../log';
@@ -89,8 +90,9 @@ const start = async () => {
     },
   });
 
-  const opened = await openAppHost({
+  const hosted = await openAppHost({
     workspaceDir,
+    database: askedDatabase(undefined, process.env),
     mode: 'electron',
     keyStorage: keyStorageInfo(status),
     vault,
@@ -103,6 +105,13 @@ const start = async () => {
       () => BrowserWindow.getFocusedWindow(),
     ),
   });
+  if (!hosted.ok) {
+    logger.error(`the study database cannot be opened: ${hosted.error}`);
+    dialog.showErrorBox('Voicescope cannot open the study database', hosted.error);
+    app.quit();
+    return;
+  }
+  const opened = hosted.value;
   host = opened;
   const unwire = wireIpc({
     ipcMain,

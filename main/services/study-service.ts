@@ -24,7 +24,7 @@ import { cohortService, type CohortService } from './cohort.service';
 import { exportsService, type ExportsService } from './exports.service';
 import { importsService, type ImportsService } from './imports.service';
 import { localMeasuresService, type LocalMeasuresService } from './local-measures.service';
-import { createKeyStore } from '../workspace/key-store';
+import { createKeyStore, type KeyStore } from '../workspace/key-store';
 import { participantsService, type ParticipantsService } from './participants.service';
 import { privacyService, type PrivacyService } from './privacy.service';
 import { profilesService, type ProfilesService } from './profiles.service';
@@ -56,9 +56,7 @@ export type StudyService = ProfilesService &
   NeedsYouCurationService &
   CohortService &
   EngineService & {
-    /** The study database, for the command line's own readers; handlers go through the methods. */
-    readonly db: Db;
-    /** The study store over the same database (see ServiceContext). */
+    /** The study store (see ServiceContext). */
     readonly store: Store;
     readonly workspace: Workspace;
     /** What the log's redaction needs, in memory: `load` it before the logger is attached. */
@@ -66,20 +64,43 @@ export type StudyService = ProfilesService &
     close(): Promise<void>;
   };
 
-export const openStudyService = (o: StudyServiceOptions): StudyService => {
-  const workspace = openWorkspace(o.workspaceDir);
-  const { db } = openStudyDb(workspace.dbPath);
-  const store = sqliteStore(db);
-  const keys = createKeyStore({
+/** The study service on the workspace's own SQLite file, with its handle for tests that inspect the file. */
+export type SqliteStudyService = StudyService & { readonly db: Db };
+
+/** The keys of a workspace's profiles (and of its database's password): its key files, or the keychain. */
+export const workspaceKeys = (workspace: Workspace, o: StudyServiceOptions): KeyStore =>
+  createKeyStore({
     keysDir: workspace.keysDir,
     ...(o.env ? { env: o.env } : {}),
     ...(o.vault ? { vault: o.vault } : {}),
   });
+
+/** The study service on the workspace's SQLite file (the embedded default). */
+export const openStudyService = (o: StudyServiceOptions): SqliteStudyService => {
+  const workspace = openWorkspace(o.workspaceDir);
+  const { db } = openStudyDb(workspace.dbPath);
+  const service = studyServiceOn(sqliteStore(db), workspace, workspaceKeys(workspace, o), o, (file) =>
+    backupDatabase(db, file),
+  );
+  return { ...service, db };
+};
+
+/**
+ * The study service on a store of either engine. `backupStudyFile` copies a SQLite study whole for the
+ * archive; a study on a server has none. Closing the service closes the store.
+ */
+export const studyServiceOn = (
+  store: Store,
+  workspace: Workspace,
+  keys: KeyStore,
+  o: StudyServiceOptions,
+  backupStudyFile: ((file: string) => Promise<void>) | null,
+): StudyService => {
   const now = o.now ?? Date.now;
   const emit = o.onEvent ?? ((_: EngineEvent) => {});
   const ctx: ServiceContext = {
     store,
-    backupStudyFile: (file) => backupDatabase(db, file),
+    backupStudyFile,
     workspace,
     keys,
     options: o,
@@ -91,7 +112,6 @@ export const openStudyService = (o: StudyServiceOptions): StudyService => {
   const engine = createEngine(ctx);
   const usage = usageService(ctx, engine);
   return {
-    db,
     store,
     workspace,
     logFacts: ctx.logFacts,

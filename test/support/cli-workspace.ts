@@ -33,8 +33,8 @@ export interface CliWorkspace {
   readonly root: string;
   readonly home: string;
   readonly dbPath: string;
-  /** One `voicescope` command, as a process, to its exit. */
-  run(args: readonly string[]): Promise<CliRun>;
+  /** One `voicescope` command, as a process, to its exit (`env`: added to its environment). */
+  run(args: readonly string[], env?: Readonly<Record<string, string>>): Promise<CliRun>;
   /** Opens the study database, hands it to `f`, closes it. */
   read<T>(f: (db: ReturnType<typeof openStudyDb>['db']) => T): T;
   /** Opens the study database as a store, hands it to `f`, closes it when `f` has finished. */
@@ -51,10 +51,10 @@ export const cliWorkspace = (prefix: string, options: CliWorkspaceOptions = {}):
     root,
     home,
     dbPath,
-    run: (args) =>
+    run: (args, env = {}) =>
       new Promise((resolve) => {
         const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
-          env: { ...process.env, ...options.env },
+          env: { ...process.env, ...options.env, ...env },
         });
         let stdout = '';
         let stderr = '';

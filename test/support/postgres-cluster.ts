@@ -26,6 +26,8 @@ export interface PostgresCluster {
   readonly strangerCaFile: string;
   /** Runs SQL as the cluster's superuser over its private socket. */
   superuser(sql: string, database?: string): string;
+  /** Every row of the study database, as `pg_dump --data-only` writes it. */
+  dumpRows(): string;
   stop(): void;
 }
 
@@ -175,6 +177,8 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
     caFile,
     strangerCaFile,
     superuser,
+    dumpRows: () =>
+      asOwner('pg_dump', ['-h', socket, '-p', String(port), '-U', 'postgres', '--data-only', 'study']),
     stop: () => {
       try {
         asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

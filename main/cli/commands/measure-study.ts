@@ -4,18 +4,18 @@
  * --again), stored in the study for the recording page and the exports. A pitch range given here is kept
  * as the study's range. Exit 3 when some recording could not be measured.
  */
-import { defaultWorkspaceDir } from '../../workspace/workspace';
-import { openStudyService } from '../../services/study-service';
 import type { PitchSettings } from '../../../shared/acoustics/pitch-settings';
 import { EXIT, UsageError, type CommandInput } from '../command';
 import { resolveStudy } from '../lookup';
+import { openCliStudyService } from '../open-study';
 
 export const measureStudy = async (
   input: CommandInput,
   pitch: (fallback: PitchSettings) => PitchSettings,
 ): Promise<number> => {
   const { values: v, out } = input;
-  const svc = openStudyService({ workspaceDir: v.home ?? defaultWorkspaceDir() });
+  const svc = await openCliStudyService(v, out);
+  if (typeof svc === 'number') return svc;
   try {
     const study = await resolveStudy(svc, v.study);
     const settings = pitch(await svc.localMeasureSettings(study.id));

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackBytes, trackFromBytes } from '../../../main/acoustics/pitch-track';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-track-'));
-let svc: StudyService;
+let svc: SqliteStudyService;
 let id: number;
 
 beforeAll(async () => {

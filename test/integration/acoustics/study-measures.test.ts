@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_KEYS } from '../../../main/acoustics/measures';
 import { runExport } from '../../../main/export/run-export';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 import { num, readCsv } from '../export/helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-local-'));
-let svc: StudyService;
+let svc: SqliteStudyService;
 
 const speech = (seed: number): Float32Array =>
   makeSpeechLikeSignal({ seconds: 8, speechSeconds: 6, sampleRateHz: 16_000, seed });

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../../main/export/run-export';
 import { participantTimeline } from '../../../main/change/timeline';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { readCsv, unneutralise } from '../export/helpers';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from '../rpc/seed';
 
 let root: string;
-let svc: StudyService;
+let svc: SqliteStudyService;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'vs-curation-fx-'));
   svc = openStudyService({ workspaceDir: join(root, 'home'), now: () => NOW, operator: 'ada' });

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planImport } from '../../../main/import/import-plan';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { seenElsewhereText } from '../../../shared/seen-elsewhere';
 import { makeWav } from '../../fixtures/audio';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: StudyService;
+let svc: SqliteStudyService;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'vs-dup-elsewhere-'));
   svc = openStudyService({ workspaceDir: join(root, 'home'), now: () => NOW });

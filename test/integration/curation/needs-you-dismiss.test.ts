@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: StudyService;
+let svc: SqliteStudyService;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'vs-dismiss-'));
   svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });

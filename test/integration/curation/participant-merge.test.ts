@@ -14,11 +14,11 @@ import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
 import { insertImportBatch } from '../../../main/db/repos/imports.repo';
 import { writeAttributes } from '../../../main/db/repos/cohort.repo';
 import { attributesOfParticipant } from '../../../main/db/repos/participant-merge.repo';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from '../rpc/seed';
 
 let root: string;
-let svc: StudyService;
+let svc: SqliteStudyService;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'vs-merge-'));
   svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });

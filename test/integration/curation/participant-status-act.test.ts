@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
 import { participantStatus, statusHistory } from '../../../main/db/repos/participant-status.repo';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { NOW, seedParticipant, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: StudyService;
+let svc: SqliteStudyService;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'vs-status-act-'));
   svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import type { Sandbox } from '../../../main/sandbox/server';
 import { startLabSandbox } from '../../support/lab-sandbox';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import type { EngineEvent, ImportPlan } from '../../../shared/study';
 import { makeStudyFolder, type StudyFolder } from '../../support/study-folder';
 
@@ -25,7 +25,7 @@ const POLL = {
 };
 let root: string;
 let sandbox: Sandbox;
-let svc: StudyService;
+let svc: SqliteStudyService;
 let folder: StudyFolder;
 let plan: ImportPlan;
 let batchId: number;

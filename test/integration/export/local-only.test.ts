@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_KEYS } from '../../../main/acoustics/measures';
 import { runExport } from '../../../main/export/run-export';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
 import { missingReason } from '../../../shared/missing-data';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
@@ -24,7 +24,7 @@ import { describeWithTool } from '../../support/reference-tools';
 const PYTHON = '/usr/bin/python3';
 
 const tmp = tempDir('vs-local-only-');
-let svc: StudyService;
+let svc: SqliteStudyService;
 let out: string;
 const id: Record<'sent' | 'refused' | 'unmeasured', number> = { sent: 0, refused: 0, unmeasured: 0 };
 let long: ParsedCsv, wide: ParsedCsv, recordings: ParsedCsv, visits: ParsedCsv;

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppHost, type AppHost } from '../../../main/app-host';
+import type { AppHost } from '../../../main/app-host';
+import { openHost } from '../../support/open-host';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { events, procedures, type Method } from '../../../shared/contract';
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
     port: 0,
     config: { organisations: [{ id: 'lab', name: 'Lab', apiKeys: [KEY] }], scenario: 'fast' },
   });
-  host = await openAppHost({
+  host = await openHost({
     workspaceDir: home,
     mode: 'browser',
     keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openAppHost, type AppHost } from '../../../main/app-host';
+import type { AppHost } from '../../../main/app-host';
+import { openHost } from '../../support/open-host';
 import { insertProfile, setProfileKeyRef } from '../../../main/db/repos/profiles.repo';
 import { openSqliteStore } from '../../../main/db/store/sqlite-store';
 import { createLogger } from '../../../main/log';
@@ -26,7 +27,7 @@ afterEach(async () => {
 const open = async (home: string) => {
   const lines: string[] = [];
   const logger = createLogger({ out: (l) => lines.push(l), err: (l) => lines.push(l) });
-  const host = await openAppHost({
+  const host = await openHost({
     workspaceDir: home,
     mode: 'browser',
     keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },

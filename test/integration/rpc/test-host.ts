@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAppHost, type AppHost } from '../../../main/app-host';
+import type { AppHost } from '../../../main/app-host';
+import { openHost } from '../../support/open-host';
+import { testStudyOpener } from '../../support/test-engine';
 import type { Db } from '../../../main/db/open';
 import type { Dialogs } from '../../../main/rpc/handlers/deps';
 import type { CallResult, EventName, EventPayload, Input, Method, Output } from '../../../shared/contract';
@@ -32,12 +34,13 @@ const ADMIN = 'rpc-test-admin-token-0001';
 
 export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {}): Promise<TestHost> => {
   const root = mkdtempSync(join(tmpdir(), 'vs-rpc-'));
-  const host = await openAppHost({
+  const host = await openHost({
     workspaceDir: join(root, 'home'),
     mode: 'browser',
     keyStorage: { kind: 'key-file', protectedByOs: false, notice: 'test' },
     sandboxScenario: 'fast',
     sandboxAdminToken: ADMIN,
+    ...(testStudyOpener() ? { openStudy: testStudyOpener()! } : {}),
     engine: {
       poll: {
         firstPollAfterMs: 5_000,
@@ -67,7 +70,7 @@ export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {
     (await host.router.handle(method, input, { via: 'direct' })) as CallResult<M>;
   const self: TestHost = {
     host,
-    db: host.service.db,
+    db: host.sqliteDb!,
     root,
     call,
     async must(method, input) {

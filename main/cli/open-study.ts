@@ -1,0 +1,28 @@
+/**
+ * The study service a workspace command works on: the workspace's own file, or the PostgreSQL study
+ * database named by `--database` or `$VOICESCOPE_DATABASE_URL`. A database that cannot be opened is
+ * told in words and ends the command with exit code 10.
+ */
+import { askedDatabase, openChosenStudyService } from '../services/open-study-service';
+import type { StudyService } from '../services/study-service';
+import { defaultWorkspaceDir } from '../workspace/workspace';
+import { EXIT, type CliValues } from './command';
+import type { Output } from './output';
+
+/** The study service, or the exit code when the study database cannot be opened (the reason already said). */
+export const openCliStudyService = async (values: CliValues, out: Output): Promise<StudyService | number> => {
+  const opened = await openChosenStudyService(
+    { workspaceDir: values.home ?? defaultWorkspaceDir() },
+    askedDatabase(values.database, process.env),
+  );
+  if (!opened.ok) {
+    out.problem(
+      opened.error,
+      'Check the study database address given with --database or $VOICESCOPE_DATABASE_URL.',
+      { code: 'DATABASE' },
+    );
+    return EXIT.database;
+  }
+  if (opened.value.notice !== null) out.say('database', opened.value.notice, { where: opened.value.where });
+  return opened.value.service;
+};

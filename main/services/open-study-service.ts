@@ -1,0 +1,81 @@
+/**
+ * Opening the study service on the engine the researcher chose: the workspace's own SQLite file (the
+ * default), or a PostgreSQL study database named by its address (`--database` or
+ * `VOICESCOPE_DATABASE_URL`). The address's password, when it carries one, is moved to the workspace's
+ * key store; the address is printed and kept without it. Every reason the database cannot be opened is
+ * a value in the researcher's words.
+ */
+import { err, ok, type Result } from '../../shared/result';
+import { DatabaseFromFutureError } from '../db/migrate';
+import type { Db } from '../db/open';
+import { parseDatabaseAddress, printableAddress, settlePassword } from '../db/store/address';
+import { connectPostgres } from '../db/store/connect';
+import { migratePostgres } from '../db/store/migrate-store';
+import type { Store } from '../db/store/types';
+import { openWorkspace } from '../workspace/workspace';
+import type { StudyServiceOptions } from './service-context';
+import { openStudyService, studyServiceOn, workspaceKeys, type StudyService } from './study-service';
+
+/** The environment variable that names a PostgreSQL study database. */
+export const DATABASE_URL_VARIABLE = 'VOICESCOPE_DATABASE_URL';
+
+export interface OpenedStudyService {
+  readonly service: StudyService;
+  /** The SQLite handle of a study kept in the workspace's file (tests inspect it); null on a server. */
+  readonly db: Db | null;
+  /** Where the study is kept, without any password: the SQLite file's path or the server's address. */
+  readonly where: string;
+  /** Something to tell the researcher once (the password was moved to the key store), or null. */
+  readonly notice: string | null;
+}
+
+/** How a host opens its study service (the options carry its event sink and engine tuning). */
+export type StudyOpener = (o: StudyServiceOptions) => Promise<Result<OpenedStudyService, string>>;
+
+/** The address asked for: the option first, then the environment; an empty one is none. */
+export const askedDatabase = (option: string | undefined, env: NodeJS.ProcessEnv): string | null =>
+  option?.trim() || env[DATABASE_URL_VARIABLE]?.trim() || null;
+
+const migrated = async (store: Store): Promise<Result<Store, string>> => {
+  try {
+    await migratePostgres(store);
+    return ok(store);
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    if (e instanceof DatabaseFromFutureError)
+      return err(
+        `This study database was written by a newer Voicescope (schema ${e.found}; this version knows up to ${e.known}). Update Voicescope to open it; nothing in the database was changed.`,
+      );
+    throw e;
+  }
+};
+
+/** The study service on the chosen engine (`database`: a PostgreSQL address, or null for the workspace's file). */
+export const openChosenStudyService = async (
+  o: StudyServiceOptions,
+  database: string | null,
+): Promise<Result<OpenedStudyService, string>> => {
+  if (database === null) {
+    const { db, ...service } = openStudyService(o);
+    return ok({ service, db, where: service.workspace.dbPath, notice: null });
+  }
+  const parsed = parseDatabaseAddress(database);
+  if (!parsed.ok) return parsed;
+  const workspace = openWorkspace(o.workspaceDir);
+  const keys = workspaceKeys(workspace, o);
+  const password = settlePassword(parsed.value, keys);
+  if (!password.ok) return password;
+  const connected = await connectPostgres(parsed.value.address, password.value.password);
+  if (!connected.ok) return err(connected.error.message);
+  const store = await migrated(connected.value);
+  if (!store.ok) return store;
+  const where = printableAddress(parsed.value.address);
+  return ok({
+    service: studyServiceOn(store.value, workspace, keys, o, null),
+    db: null,
+    where,
+    notice: password.value.moved
+      ? `The database password was moved to the key store. From now on give the address without it: ${where}`
+      : null,
+  });
+};
