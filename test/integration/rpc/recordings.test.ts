@@ -21,7 +21,7 @@ type PageQuery = Omit<Input<'recordings.page'>, 'studyId' | 'offset' | 'limit' |
   Partial<Pick<Input<'recordings.page'>, 'sort' | 'dir' | 'offset' | 'limit'>>;
 /**
  * For a hang, not for speed: the journeys that import, upload and settle a batch take 5-25 s on a quiet
- * machine and over 90 s where vitest gets the cycles the window journeys and the typecheck leave.
+ * machine and over 90 s where vitest gets the cycles the window journeys leave.
  */
 const JOURNEY_TIME_LIMIT_MS = 300_000;
 
