@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import {
+  ENGINE_SUITES,
   OWN_MODULE_UNIT_TESTS,
   QUICK_PROPERTY_SCALE,
   SHARED_MODULE_TESTS,
@@ -42,6 +43,16 @@ export default defineConfig({
           name: 'isolated',
           include: ['test/integration/**/*.test.ts', ...OWN_MODULE_UNIT_TESTS],
           exclude,
+        },
+      },
+      {
+        // The same suites again on PostgreSQL, in-process (test/tiers.ts, test/support/test-engine.ts).
+        extends: true,
+        test: {
+          name: 'pglite',
+          include: [...ENGINE_SUITES],
+          exclude,
+          env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
         },
       },
     ],

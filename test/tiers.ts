@@ -45,6 +45,15 @@ export const OWN_MODULE_UNIT_TESTS = [
 ] as const;
 
 /**
+ * The suites that run a second time in `npm test` on an in-process PostgreSQL (PGlite, the `pglite`
+ * project of vitest.config.ts, `VOICESCOPE_TEST_ENGINE=pglite`), so the same assertions hold on both
+ * engines: the handlers through the router, the services, the engine's steps and the exports. What
+ * needs several connections or a real server (locks, TLS, kills, the command line) runs on PostgreSQL 15
+ * in the slow tier.
+ */
+export const ENGINE_SUITES = [] as const satisfies readonly string[];
+
+/**
  * The property files of the API client run in both tiers: in `npm test` at a fifth of their counts
  * (FC_RUNS_SCALE=0.2: 2,000 answers read per version instead of 10,000, 100 through the socket instead
  * of 500; every kind of answer and every flag still met), in `npm run test:slow` at their full counts.

@@ -7,9 +7,15 @@ const require = createRequire(import.meta.url);
 /** `node --import tsx` (not the tsx CLI, which re-spawns and drops node flags such as --expose-gc). */
 const TSX_LOADER = pathToFileURL(require.resolve('tsx/esm')).href;
 
-export const spawnTs = (script: string, args: string[] = [], nodeFlags: string[] = []): ChildProcess =>
+export const spawnTs = (
+  script: string,
+  args: string[] = [],
+  nodeFlags: string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): ChildProcess =>
   spawn(process.execPath, [...nodeFlags, '--import', TSX_LOADER, script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
 
 /** Resolves with the first stdout line that starts with `prefix` (its remainder), or rejects on exit. */
