@@ -5,6 +5,7 @@
  * that owns its database and is no superuser; `superuser` is there for what a test must break on
  * purpose (a missing database, a refused login).
  */
+import type { DatabaseAddress } from '../../main/db/store/address';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,6 +25,10 @@ export interface PostgresCluster {
   readonly caFile: string;
   /** A certificate authority the server's certificate does not come from. */
   readonly strangerCaFile: string;
+  /** The study database's address as Voicescope connects to it: localhost, TLS with verify-full. */
+  readonly address: DatabaseAddress;
+  /** That address written as `--database` takes it, with the password or without (the key store has it). */
+  url(withPassword: boolean): string;
   /** Runs SQL as the cluster's superuser over its private socket. */
   superuser(sql: string, database?: string): string;
   /** Every row of the study database, as `pg_dump --data-only` writes it. */
@@ -168,7 +173,18 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
   superuser(
     `CREATE ROLE voicescope LOGIN PASSWORD '${TEST_PASSWORD}'; CREATE DATABASE study OWNER voicescope;`,
   );
+  const address: DatabaseAddress = {
+    host: 'localhost',
+    port,
+    database: 'study',
+    user: 'voicescope',
+    sslMode: 'verify-full',
+    caFile,
+  };
   return {
+    address,
+    url: (withPassword) =>
+      `postgres://voicescope${withPassword ? `:${encodeURIComponent(TEST_PASSWORD)}` : ''}@localhost:${port}/study?sslmode=verify-full&sslrootcert=${encodeURIComponent(caFile)}`,
     host: '127.0.0.1',
     port,
     user: 'voicescope',

@@ -38,7 +38,7 @@ describeWithTool('postgresql-15', 'voicescope on a study database on a PostgreSQ
         scenario: { preset: 'fast' },
       },
     });
-    address = `postgres://${cluster.user}@localhost:${cluster.port}/${cluster.database}?sslmode=verify-full&sslrootcert=${encodeURIComponent(cluster.caFile)}`;
+    address = cluster.url(false);
     const week = join(ws.root, 'week-1');
     mkdirSync(week, { recursive: true });
     for (let i = 0; i < 3; i++)
@@ -51,7 +51,7 @@ describeWithTool('postgresql-15', 'voicescope on a study database on a PostgreSQ
   });
 
   it('takes the password once, in the address, and keeps it in the key store', async () => {
-    const withPassword = address.replace('@', `:${encodeURIComponent(cluster.password)}@`);
+    const withPassword = cluster.url(true);
     const r = await run(
       [
         'profile',
@@ -116,17 +116,7 @@ describeWithTool('postgresql-15', 'voicescope on a study database on a PostgreSQ
 
   it('keeps the rows on the server and nothing in the workspace file; the password is in no row and no output', async () => {
     expect(existsSync(ws.dbPath)).toBe(false);
-    const store = await connectPostgres(
-      {
-        host: 'localhost',
-        port: cluster.port,
-        database: cluster.database,
-        user: cluster.user,
-        sslMode: 'verify-full',
-        caFile: cluster.caFile,
-      },
-      cluster.password,
-    );
+    const store = await connectPostgres(cluster.address, cluster.password);
     if (!store.ok) throw new Error(store.error.message);
     try {
       const counts = await store.value.get<{ recordings: number; analyses: number; participants: number }>(

@@ -166,20 +166,11 @@ describeWithTool('postgresql-15', 'on a study database on a PostgreSQL 15 server
     async () => {
       const cluster = await startPostgresCluster();
       try {
-        const server = `localhost:${cluster.port}/${cluster.database}?sslmode=verify-full&sslrootcert=${encodeURIComponent(cluster.caFile)}`;
-        const address = {
-          host: 'localhost',
-          port: cluster.port,
-          database: cluster.database,
-          user: cluster.user,
-          sslMode: 'verify-full' as const,
-          caFile: cluster.caFile,
-        };
         await killTest('postgres', {
-          firstAddress: `postgres://${cluster.user}:${encodeURIComponent(cluster.password)}@${server}`,
-          env: { VOICESCOPE_DATABASE_URL: `postgres://${cluster.user}@${server}` },
+          firstAddress: cluster.url(true),
+          env: { VOICESCOPE_DATABASE_URL: cluster.url(false) },
           reader: async () => {
-            const connected = await connectPostgres(address, cluster.password);
+            const connected = await connectPostgres(cluster.address, cluster.password);
             if (!connected.ok) throw new Error(connected.error.message);
             return connected.value;
           },

@@ -15,14 +15,7 @@ describeWithTool('postgresql-15', 'connecting to a PostgreSQL study database', (
   let address: DatabaseAddress;
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    address = {
-      host: 'localhost',
-      port: cluster.port,
-      database: cluster.database,
-      user: cluster.user,
-      sslMode: 'verify-full',
-      caFile: cluster.caFile,
-    };
+    address = cluster.address;
   });
   afterAll(() => cluster?.stop());
 
