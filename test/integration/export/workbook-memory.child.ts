@@ -7,6 +7,7 @@
 import type { FileDef } from '../../../shared/export';
 import { col } from '../../../main/export/column';
 import { Workbook } from '../../../main/export/workbook';
+import { writeRowsThroughCsv } from '../../support/workbook-rows';
 
 const [dir, rowsArg] = process.argv.slice(2);
 const rows = Number(rowsArg);
@@ -37,12 +38,12 @@ const sampler = setInterval(() => {
   peakUsed = Math.max(peakUsed, used());
 }, 20);
 const book = new Workbook(dir!, 'big.xlsx', [table]);
-const sheet = book.sheet('big.csv', columns);
-for (let r = 0; r < rows; r++) {
+function* tableRows() {
   // Every text distinct, as free text is: none of it is shared.
-  sheet.row(Array.from({ length: COLUMNS }, (_, i) => `row ${r} column ${i} of the table`));
-  if (book.blocked) await book.ready();
+  for (let r = 0; r < rows; r++)
+    yield Array.from({ length: COLUMNS }, (_, i) => `row ${r} column ${i} of the table`);
 }
+await writeRowsThroughCsv(book, dir!, 'big.csv', columns, tableRows());
 const file = await book.finish({
   tables: [table],
   settings: [],
