@@ -3,6 +3,7 @@ import type { Usage } from '../../../shared/api/domain';
 import type { AnalysisState, BatchProgress, BatchState, UploadState } from '../../../shared/study';
 import { UPLOAD_STATES_IN_PROGRESS, UPLOAD_STATES_WAITING } from '../../../shared/states';
 import { sqlWords } from '../sql-words';
+import type { Dialect } from '../store/dialect';
 import type { Queryable, Store } from '../store/types';
 import { appendEvent } from './event-log.repo';
 import { batchAnalyses } from './recording-columns';
@@ -35,7 +36,7 @@ export const batchProgress = async (q: Queryable, batchId: number): Promise<Batc
   // Of the refused_locally ones, the borderline files the researcher did not choose to send: held, not refused.
   const held = (await q.get<{ n: number }>(
     `SELECT count(*) n FROM recordings WHERE batch_id = ? AND upload_state = 'refused_locally'
-       AND json_extract(verdict, '$.status') = 'borderline'`,
+       AND ${q.dialect.jsonText('verdict', 'status')} = 'borderline'`,
     [batchId],
   ))!;
   const analysesByState: Partial<Record<AnalysisState, number>> = {};
@@ -46,7 +47,7 @@ export const batchProgress = async (q: Queryable, batchId: number): Promise<Batc
     analysesByState[r.s] = r.n;
   }
   const clock = (await q.get<{ offset: number | null }>(
-    `SELECT avg((julianday(uploaded_at) - julianday(accepted_at)) * 86400.0) AS offset FROM recordings
+    `SELECT avg(${q.dialect.secondsBetween('accepted_at', 'uploaded_at')}) AS offset FROM recordings
      WHERE batch_id = ? AND upload_state = 'uploaded' AND uploaded_at IS NOT NULL AND accepted_at IS NOT NULL`,
     [batchId],
   ))!;
@@ -160,8 +161,10 @@ export const setBatchUsageAfter = async (
     await q.run(`UPDATE batches SET usage_after = ? WHERE id = ?`, [JSON.stringify(usage), id]);
 };
 
-const FINISHED_BATCHES_OF = `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
-     WHERE r.id IN (SELECT value FROM json_each(?)) AND b.state = 'finished' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`;
+const finishedBatchesOf = (
+  d: Dialect,
+): string => `SELECT DISTINCT b.id, b.study_id FROM batches b JOIN recordings r ON r.batch_id = b.id
+     WHERE r.id IN (${d.jsonValues('?', 'integer')}) AND b.state = 'finished' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}`;
 const REOPEN_BATCH = `UPDATE batches SET state = 'running' WHERE id = ? AND state = 'finished'`;
 
 /**
@@ -174,7 +177,7 @@ export const reopenBatchesOf = async (
   recordingIds: readonly number[],
   at: string,
 ): Promise<number[]> => {
-  const reopened = await q.all<{ id: number; study_id: number }>(FINISHED_BATCHES_OF, [
+  const reopened = await q.all<{ id: number; study_id: number }>(finishedBatchesOf(q.dialect), [
     JSON.stringify(recordingIds),
   ]);
   for (const b of reopened) {
@@ -193,8 +196,8 @@ export const interruptedStarts = (
   studyId: number | null,
 ): Promise<{ id: number; studyId: number }[]> =>
   q.all<{ id: number; studyId: number }>(
-    `SELECT id, study_id AS studyId FROM batches
-     WHERE state = 'open' AND start_requested_at IS NOT NULL AND (? IS NULL OR study_id = ?) ORDER BY id`,
+    `SELECT id, study_id AS "studyId" FROM batches
+     WHERE state = 'open' AND start_requested_at IS NOT NULL AND (${q.dialect.param('integer')} IS NULL OR study_id = ?) ORDER BY id`,
     [studyId, studyId],
   );
 

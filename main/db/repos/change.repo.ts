@@ -113,7 +113,5 @@ export async function* studyValuesInTimeOrder(
 
 /** Changes whenever this connection or another one has written to the database (a cache key). */
 export const databaseVersion = async (q: Queryable): Promise<string> => {
-  const { data_version } = (await q.get<{ data_version: number }>(`PRAGMA data_version`))!;
-  const { n } = (await q.get<{ n: number }>(`SELECT total_changes() AS n`))!;
-  return `${String(data_version)}:${String(n)}`;
+  return (await q.get<{ v: string }>(`SELECT ${q.dialect.writeStamp} AS v`))!.v;
 };

@@ -332,8 +332,8 @@ export const curationActsOfParticipant = async (
   (
     await q.all<ActRow>(
       `${ACT_SELECT} WHERE c.participant_id = ?
-         OR (c.act = 'merge' AND json_extract(c.after, '$.into.id') = ?)
-         OR c.undoes IN (SELECT m.id FROM curation_acts m WHERE m.act = 'merge' AND json_extract(m.after, '$.into.id') = ?)
+         OR (c.act = 'merge' AND ${q.dialect.jsonText('c.after', 'into.id')} = ?)
+         OR c.undoes IN (SELECT m.id FROM curation_acts m WHERE m.act = 'merge' AND ${q.dialect.jsonText('m.after', 'into.id')} = ?)
        ORDER BY c.id DESC`,
       [participantId, participantId, participantId],
     )

@@ -28,11 +28,10 @@ export const replaceFlags = async (
   analysisType: string | null,
   flags: readonly DataQualityFlag[],
 ): Promise<void> => {
-  await q.run(`DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND analysis_type IS ?`, [
-    recordingId,
-    origin,
-    analysisType,
-  ]);
+  await q.run(
+    `DELETE FROM data_quality_flags WHERE recording_id = ? AND origin = ? AND ${q.dialect.notDistinct('analysis_type', '?')}`,
+    [recordingId, origin, analysisType],
+  );
   for (const f of flags)
     await q.run(
       `INSERT INTO data_quality_flags (recording_id, origin, analysis_type, code, path, measures, received, expected, flagged_at)
@@ -110,7 +109,7 @@ export const flagsOfRecordings = async (
 ): Promise<Map<number, StoredFlag[]>> => {
   const out = new Map<number, StoredFlag[]>();
   const rows = await q.all<FlagRow>(
-    `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id IN (SELECT value FROM json_each(?))
+    `SELECT ${FLAG_COLUMNS} FROM data_quality_flags WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})
      ORDER BY recording_id, CASE origin WHEN 'receipt' THEN 0 WHEN 'receipt_check' THEN 1 ELSE 2 END, coalesce(analysis_type, ''), id`,
     [JSON.stringify(recordingIds)],
   );
@@ -175,12 +174,12 @@ export const answersAsReceived = async (
 ): Promise<AnswerAsReceived[]> => {
   const ids = JSON.stringify(recordingIds);
   const rows = await q.all<Omit<AnswerAsReceived, 'listed'> & { listed: number }>(
-    `SELECT recording_id AS recordingId, name, listed, receivedStatus, raw FROM (
-         SELECT recording_id, type AS name, 1 AS listed, received_status AS receivedStatus, raw FROM analyses
-          WHERE raw IS NOT NULL AND recording_id IN (SELECT value FROM json_each(?))
+    `SELECT recording_id AS "recordingId", name, listed, "receivedStatus", raw FROM (
+         SELECT recording_id, type AS name, 1 AS listed, received_status AS "receivedStatus", raw FROM analyses
+          WHERE raw IS NOT NULL AND recording_id IN (${q.dialect.jsonValues('?', 'integer')})
          UNION ALL
-         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (SELECT value FROM json_each(?)))
-       ORDER BY recording_id, listed DESC, name`,
+         SELECT recording_id, name, 0, NULL, raw FROM unlisted_analyses WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})) AS answers
+       ORDER BY recording_id, listed DESC, ${q.dialect.binary('name')}`,
     [ids, ids],
   );
   return rows.map((r) => ({ ...r, listed: r.listed === 1 }));

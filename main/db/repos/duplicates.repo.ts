@@ -96,7 +96,7 @@ export const findSameContentElsewhere = async (
     }>(
       `SELECT r.id, r.study_id, s.name, p.code, r.session_label, r.upload_state, r.source_path
        FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id
-       WHERE r.content_sha256 = ? AND r.participant_id IS NOT ? AND r.upload_state NOT IN ('cancelled', 'refused_locally')
+       WHERE r.content_sha256 = ? AND ${q.dialect.distinct('r.participant_id', '?')} AND r.upload_state NOT IN ('cancelled', 'refused_locally')
        ORDER BY r.study_id <> ?, r.id LIMIT ?`,
       [contentSha256, participantId, studyId, limit],
     )

@@ -25,7 +25,7 @@ export const recordingStateCounts = async (
               WHEN EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state = 'error') THEN 'failed'
               ELSE 'completed'
             END AS state, count(*) AS n
-     FROM recordings r WHERE r.study_id = ? AND (? IS NULL OR r.batch_id = ?)
+     FROM recordings r WHERE r.study_id = ? AND (${q.dialect.param('integer')} IS NULL OR r.batch_id = ?)
      GROUP BY 1 ORDER BY 1`,
     [studyId, batchId ?? null, batchId ?? null],
   );

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
 import { jsonColumn } from '../json-column';
 import { positional } from '../store/named-params';
+import type { Dialect } from '../store/dialect';
 import type { Queryable, SqlValue } from '../store/types';
 import {
   answersAsReceived,
@@ -88,11 +89,11 @@ interface Filter {
   readonly params: Record<string, SqlValue>;
 }
 
-const filterOf = (req: Selection): Filter => {
+const filterOf = (req: Selection, d: Dialect): Filter => {
   const params: Record<string, SqlValue> = { study: req.studyId };
   const where = ['p.study_id = @study', 'r.study_id = @study'];
   if (req.participants) {
-    where.push('p.code IN (SELECT value FROM json_each(@participants))');
+    where.push(`p.code IN (${d.jsonValues('@participants', 'text')})`);
     params['participants'] = JSON.stringify(req.participants);
   }
   // recorded_at is stored as Date#toISOString (fixed width, Z), so text order is time order.
@@ -105,16 +106,16 @@ const filterOf = (req: Selection): Filter => {
     params['to'] = req.toUtc;
   }
   if (req.sessions) {
-    where.push(`coalesce(r.session_label, '') IN (SELECT value FROM json_each(@sessions))`);
+    where.push(`coalesce(r.session_label, '') IN (${d.jsonValues('@sessions', 'text')})`);
     params['sessions'] = JSON.stringify(req.sessions);
   }
   const pair = ['a.recording_id = r.id'];
   if (req.analyses) {
-    pair.push('a.type IN (SELECT value FROM json_each(@types))');
+    pair.push(`a.type IN (${d.jsonValues('@types', 'text')})`);
     params['types'] = JSON.stringify(req.analyses);
   }
   if (req.states) {
-    pair.push('a.state IN (SELECT value FROM json_each(@states))');
+    pair.push(`a.state IN (${d.jsonValues('@states', 'text')})`);
     params['states'] = JSON.stringify(req.states);
   }
   const pairWhere = pair.join(' AND ');
@@ -159,7 +160,7 @@ export interface SelectionCounts {
 }
 
 export const countSelection = async (q: Queryable, req: Selection): Promise<SelectionCounts> => {
-  const f = filterOf(req);
+  const f = filterOf(req, q.dialect);
   const headSql = positional(
     `SELECT count(*) AS recordings, count(DISTINCT p.id) AS participants FROM participants p JOIN recordings r ON r.participant_id = p.id WHERE ${f.where}`,
     f.params,
@@ -183,46 +184,49 @@ export const countSelection = async (q: Queryable, req: Selection): Promise<Sele
  * view itself (one object per recording, no second one built from it); then the exported
  * `type:state` pairs. test/unit/export/selection.test.ts keeps the list and the view in step.
  */
-export const RECORDING_COLUMNS = [
-  ['id', 'r.id'],
-  ['participantId', 'p.id'],
-  ['participant', 'p.code'],
-  ['session', 'r.session_label'],
-  ['recordedAt', 'r.recorded_at'],
-  ['recordedAtSource', 'r.recorded_at_source'],
-  ['sourcePath', 'r.source_path'],
-  ['sha256', 'r.content_sha256'],
-  ['sizeBytes', 'r.size_bytes'],
-  ['format', 'r.format'],
-  ['sampleRateHz', 'r.sample_rate_hz'],
-  ['durationSeconds', 'r.duration_seconds'],
-  ['speechEstimateSeconds', 'r.speech_estimate_seconds'],
-  ['converted', 'r.converted'],
-  ['uploadState', 'r.upload_state'],
-  ['recordingId', 'r.recording_id'],
-  ['apiVersion', 'r.api_version'],
-  ['resultSource', 'r.result_source'],
-  ['uploadedAt', 'r.uploaded_at'],
-  ['svcFormat', 'r.svc_format'],
-  ['svcSizeBytes', 'r.svc_size_bytes'],
-  ['svcSampleRateHz', 'r.svc_sample_rate_hz'],
-  ['svcBitRateBps', 'r.svc_bit_rate_bps'],
-  ['svcDurationSeconds', 'r.svc_duration_seconds'],
-  ['svcSpeechSeconds', 'r.svc_speech_seconds'],
-  ['batchId', 'r.batch_id'],
-  ['isolate', 'b.isolate_oldest_speaker'],
-  ['excludedAt', 'r.excluded_at'],
-  ['excludedReason', 'r.excluded_reason'],
-  ['provenance', 'r.provenance'],
-  ['conversion', "json_extract(r.verdict, '$.conversion')"],
-] as const satisfies readonly (readonly [keyof RecordingView, string])[];
+export const recordingColumns = (d: Dialect) =>
+  [
+    ['id', 'r.id'],
+    ['participantId', 'p.id'],
+    ['participant', 'p.code'],
+    ['session', 'r.session_label'],
+    ['recordedAt', 'r.recorded_at'],
+    ['recordedAtSource', 'r.recorded_at_source'],
+    ['sourcePath', 'r.source_path'],
+    ['sha256', 'r.content_sha256'],
+    ['sizeBytes', 'r.size_bytes'],
+    ['format', 'r.format'],
+    ['sampleRateHz', 'r.sample_rate_hz'],
+    ['durationSeconds', 'r.duration_seconds'],
+    ['speechEstimateSeconds', 'r.speech_estimate_seconds'],
+    ['converted', 'r.converted'],
+    ['uploadState', 'r.upload_state'],
+    ['recordingId', 'r.recording_id'],
+    ['apiVersion', 'r.api_version'],
+    ['resultSource', 'r.result_source'],
+    ['uploadedAt', 'r.uploaded_at'],
+    ['svcFormat', 'r.svc_format'],
+    ['svcSizeBytes', 'r.svc_size_bytes'],
+    ['svcSampleRateHz', 'r.svc_sample_rate_hz'],
+    ['svcBitRateBps', 'r.svc_bit_rate_bps'],
+    ['svcDurationSeconds', 'r.svc_duration_seconds'],
+    ['svcSpeechSeconds', 'r.svc_speech_seconds'],
+    ['batchId', 'r.batch_id'],
+    ['isolate', 'b.isolate_oldest_speaker'],
+    ['excludedAt', 'r.excluded_at'],
+    ['excludedReason', 'r.excluded_reason'],
+    ['provenance', 'r.provenance'],
+    ['conversion', d.jsonText('r.verdict', 'conversion')],
+  ] as const satisfies readonly (readonly [keyof RecordingView, string])[];
 
 /** A recording as read: its view, and its exported analyses as `type:state,...` (null: none). */
 type RecordingRow = RecordingView & { readonly pairs: string | null };
 
 /** The select list: every view column under its name (quoted: the names are mixed case). */
-export const recordingSelectList = (): string =>
-  RECORDING_COLUMNS.map(([name, expr]) => `${expr} AS "${name}"`).join(', ');
+export const recordingSelectList = (d: Dialect): string =>
+  recordingColumns(d)
+    .map(([name, expr]) => `${expr} AS "${name}"`)
+    .join(', ');
 
 export interface SelectedRecording {
   readonly r: RecordingView;
@@ -257,14 +261,18 @@ const NO_ANSWERS: readonly AnswerAsReceived[] = Object.freeze([]);
  * SQLite (real values in round-trip precision): one statement and one JSON.parse per recording instead
  * of a row object per value, about half the reading time at 3.7 million values.
  */
-const VALUES_OF_BLOCK = `SELECT recording_id AS id, json_group_object(measure_key, coalesce(value_num, value_text)) AS v
-     FROM measure_values WHERE recording_id IN (SELECT value FROM json_each(?)) GROUP BY recording_id`;
+const valuesOfBlock = (
+  d: Dialect,
+): string => `SELECT recording_id AS id, ${d.jsonGroupObject('measure_key', 'value_num', 'value_text')} AS v
+     FROM measure_values WHERE recording_id IN (${d.jsonValues('?', 'integer')}) GROUP BY recording_id`;
 
 /** A block of recordings with their values, flags and answers as received. */
 const completeBlock = async (q: Queryable, block: readonly RecordingRow[]): Promise<SelectedRecording[]> => {
   const ids = block.map((r) => r.id);
   const byRecording = new Map<number, Record<string, MeasureValue>>();
-  for (const { id, v } of await q.all<{ id: number; v: string }>(VALUES_OF_BLOCK, [JSON.stringify(ids)]))
+  for (const { id, v } of await q.all<{ id: number; v: string }>(valuesOfBlock(q.dialect), [
+    JSON.stringify(ids),
+  ]))
     byRecording.set(id, measureValues.decode(v));
   const flags = await flagsOfRecordings(q, ids);
   const answers = new Map<number, AnswerAsReceived[]>();
@@ -293,13 +301,13 @@ export async function* selectedRecordings(
   q: Queryable,
   req: Selection,
 ): AsyncGenerator<SelectedRecording, void, undefined> {
-  const f = filterOf(req);
+  const f = filterOf(req, q.dialect);
   const recordings = positional(
-    `SELECT ${recordingSelectList()},
-            (SELECT group_concat(a.type || ':' || a.state) FROM analyses a WHERE ${f.pairWhere}) AS pairs
+    `SELECT ${recordingSelectList(q.dialect)},
+            (SELECT ${q.dialect.groupConcat("a.type || ':' || a.state")} FROM analyses a WHERE ${f.pairWhere}) AS pairs
      FROM participants p JOIN recordings r ON r.participant_id = p.id LEFT JOIN batches b ON b.id = r.batch_id
      WHERE ${f.where}
-     ORDER BY p.code, r.recorded_at, r.id`,
+     ORDER BY ${q.dialect.binary('p.code')}, ${q.dialect.binary('r.recorded_at')}, r.id`,
     f.params,
   );
   let block: RecordingRow[] = [];
@@ -322,6 +330,6 @@ export const accountOf = async (
   participantId: number,
 ): Promise<{ accountId: string | null; createdAt: string | null }> =>
   (await q.get<{ accountId: string | null; createdAt: string | null }>(
-    `SELECT account_id AS accountId, account_created_at AS createdAt FROM participants WHERE id = ?`,
+    `SELECT account_id AS "accountId", account_created_at AS "createdAt" FROM participants WHERE id = ?`,
     [participantId],
   )) ?? { accountId: null, createdAt: null };

@@ -213,12 +213,12 @@ export const measurementsOfRecordings = async (
 ): Promise<Map<number, StoredMeasurement>> => {
   const ids = [JSON.stringify(recordingIds)];
   const rows = await q.all<Row>(
-    `SELECT * FROM local_measurements WHERE recording_id IN (SELECT value FROM json_each(?))`,
+    `SELECT * FROM local_measurements WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})`,
     ids,
   );
   if (rows.length === 0) return new Map();
   const values = await q.all<{ recording_id: number; measure: string; value: number | null }>(
-    `SELECT recording_id, measure, value FROM local_measures WHERE recording_id IN (SELECT value FROM json_each(?))`,
+    `SELECT recording_id, measure, value FROM local_measures WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})`,
     ids,
   );
   const byRec = new Map<number, Record<string, number | null>>();

@@ -42,7 +42,7 @@ export const needsYouFacts = async (q: Queryable, recordingId: number): Promise<
     act: number | null;
   }>(
     `SELECT r.id, r.study_id, r.upload_state,
-            EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ${sqlWords(ANALYSIS_STATES_FAILED)}) AS failed,
+            ${q.dialect.flag(`EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND a.state IN ${sqlWords(ANALYSIS_STATES_FAILED)})`)} AS failed,
             (SELECT d.act_id FROM needs_you_dismissals d WHERE d.recording_id = r.id AND d.upload_state = r.upload_state) AS act
      FROM recordings r WHERE r.id = ?`,
     [recordingId],
@@ -113,7 +113,7 @@ export const dismissedItems = async (
       `SELECT r.id, r.source_path, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
        FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id AND r.upload_state = d.upload_state
        JOIN participants p ON p.id = r.participant_id JOIN curation_acts c ON c.id = d.act_id
-       WHERE r.study_id = ? AND (? IS NULL OR r.batch_id = ?) ORDER BY c.id DESC`,
+       WHERE r.study_id = ? AND (${q.dialect.param('integer')} IS NULL OR r.batch_id = ?) ORDER BY c.id DESC`,
       [studyId, batchId, batchId],
     )
   ).map((r) => ({

@@ -73,7 +73,7 @@ export const participantStatusesOfStudy = async (
 ): Promise<ParticipantStatusRow[]> =>
   (
     await q.all<Row>(
-      `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND merged_into IS NULL ORDER BY code COLLATE NOCASE, id`,
+      `SELECT ${COLUMNS} FROM participants WHERE study_id = ? AND merged_into IS NULL ORDER BY ${q.dialect.nocase('code')}, id`,
       [studyId],
     )
   ).map(toStatus);

@@ -6,6 +6,7 @@
  */
 import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
+import type { Dialect } from '../store/dialect';
 import { positional } from '../store/named-params';
 import type { Queryable } from '../store/types';
 import { appendEvent } from './event-log.repo';
@@ -56,21 +57,21 @@ const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
   p.merged_into, (SELECT i.code FROM participants i WHERE i.id = p.merged_into) AS merged_code`;
 
 /** Sort keys; NULL last recordings ("never") sort first ascending and last descending. */
-const ORDER: Record<ParticipantSort, string> = {
-  code: 'p.code COLLATE NOCASE',
-  recordings: 'p.rec_count',
-  last_recording: 'p.last_recording_at',
-  created: 'p.created_at',
+const ORDER: Record<ParticipantSort, (d: Dialect) => string> = {
+  code: (d) => d.nocase('p.code'),
+  recordings: () => 'p.rec_count',
+  last_recording: (d) => d.binary('p.last_recording_at'),
+  created: (d) => d.binary('p.created_at'),
 };
 
-const FILTER: Record<ParticipantFilter, string> = {
-  all: '1',
+const FILTER: Record<ParticipantFilter, (d: Dialect) => string> = {
+  all: () => '1 = 1',
   // Who missed a visit of the schedule is decided outside SQL (main/design/recency.ts).
-  overdue: `p.id IN (SELECT value FROM json_each(@overdueIds))`,
+  overdue: (d) => `p.id IN (${d.jsonValues('@overdueIds', 'integer')})`,
   // A participant merged into another (migration 0180) has no recordings but is not "never recorded".
-  never: `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL AND p.merged_into IS NULL`,
-  no_account: 'p.account_id IS NULL',
-  needs_attention: `${PARTICIPANT_ATTENTION} > 0`,
+  never: () => `@inPeriod = 1 AND p.status = 'active' AND p.last_usable_at IS NULL AND p.merged_into IS NULL`,
+  no_account: () => 'p.account_id IS NULL',
+  needs_attention: () => `${PARTICIPANT_ATTENTION} > 0`,
 };
 
 interface Row {
@@ -128,7 +129,8 @@ export const participantPage = async (
 ): Promise<{ rows: ParticipantRecord[]; total: number }> => {
   const study = await studyPeriodOf(q, query.studyId);
   const search = query.search?.trim();
-  const where = `p.study_id = @studyId AND ${FILTER[query.filter ?? 'all']}${search ? ` AND p.code LIKE @search ESCAPE '\\'` : ''}`;
+  const d = q.dialect;
+  const where = `p.study_id = @studyId AND ${FILTER[query.filter ?? 'all'](d)}${search ? ` AND ${d.like('p.code', '@search')}` : ''}`;
   const params = {
     studyId: query.studyId,
     overdueIds: JSON.stringify(query.overdueIds ?? []),
@@ -145,7 +147,7 @@ export const participantPage = async (
   if (total <= query.offset) return { rows: [], total };
   const page = positional(
     `SELECT ${COLUMNS} FROM participants p WHERE ${where}
-     ORDER BY ${ORDER[query.sort]} ${dir}, p.code COLLATE NOCASE ${dir}, p.id ${dir}
+     ORDER BY ${d.order(ORDER[query.sort](d), dir)}, ${d.nocase('p.code')} ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
     params,
   );

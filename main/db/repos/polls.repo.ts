@@ -34,7 +34,7 @@ export const duePolls = (
   limit: number,
 ): Promise<DuePollRow[]> =>
   q.all<DuePollRow>(
-    `SELECT r.id, r.study_id, r.batch_id, r.recording_id, coalesce(r.accepted_at, r.uploaded_at) AS accepted_at, group_concat(a.type) AS types
+    `SELECT r.id, r.study_id, r.batch_id, r.recording_id, coalesce(r.accepted_at, r.uploaded_at) AS accepted_at, ${q.dialect.groupConcat('a.type')} AS types
      FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
      WHERE s.profile_id = ? AND a.next_poll_at IS NOT NULL AND a.next_poll_at <= ? AND a.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}
      GROUP BY r.id ORDER BY min(a.next_poll_at) LIMIT ?`,

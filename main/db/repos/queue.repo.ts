@@ -51,10 +51,12 @@ export const pendingWork = async (
   profileId: number,
 ): Promise<{ uploads: boolean; polls: boolean }> => {
   const r = (await q.get<{ uploads: number; polls: number }>(
-    `SELECT EXISTS (SELECT 1 FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id
-                    WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_FLIGHT)}) AS uploads,
-            EXISTS (SELECT 1 FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
-                    WHERE s.profile_id = ? AND a.state = 'processing') AS polls`,
+    `SELECT ${q.dialect
+      .flag(`EXISTS (SELECT 1 FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id
+                    WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_FLIGHT)})`)} AS uploads,
+            ${q.dialect
+              .flag(`EXISTS (SELECT 1 FROM analyses a JOIN recordings r ON r.id = a.recording_id JOIN studies s ON s.id = r.study_id
+                    WHERE s.profile_id = ? AND a.state = 'processing')`)} AS polls`,
     [profileId, profileId],
   ))!;
   return { uploads: r.uploads !== 0, polls: r.polls !== 0 };

@@ -10,7 +10,13 @@ import {
   type AnswerAsReceived,
   type StoredFlag,
 } from './data-quality.repo';
-import { ANALYSIS_ORDER, SELECT, toView, type RecordingView, type Row } from './recordings-view.repo';
+import {
+  ANALYSIS_ORDER,
+  recordingSelect,
+  toView,
+  type RecordingView,
+  type Row,
+} from './recordings-view.repo';
 import { recordingUploadError, recordingVerdict } from './recording-columns';
 
 export interface RecordingFacts {
@@ -61,7 +67,7 @@ export interface RecordingFacts {
 }
 
 export const recordingFacts = async (q: Queryable, recordingId: number): Promise<RecordingFacts | null> => {
-  const row = await q.get<Row>(`${SELECT} WHERE r.id = ?`, [recordingId]);
+  const row = await q.get<Row>(`${recordingSelect(q.dialect)} WHERE r.id = ?`, [recordingId]);
   if (!row) return null;
   const r = (await q.get<Record<string, unknown>>(
     `SELECT r.*, b.isolate_oldest_speaker AS isolate, d.source_path AS dup_path FROM recordings r

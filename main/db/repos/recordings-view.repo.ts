@@ -16,6 +16,7 @@ import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '
 import { problemOf, retryable, type Problem } from '../../../shared/recording-problems';
 import { sqlWords } from '../sql-words';
 import { positional } from '../store/named-params';
+import type { Dialect } from '../store/dialect';
 import type { Queryable } from '../store/types';
 import { DISMISSED } from './needs-you-dismissals.repo';
 import {
@@ -70,7 +71,7 @@ const withAnalysis = (states: readonly AnalysisState[]) =>
   `(SELECT recording_id FROM analyses WHERE ${UNFINISHED} AND state IN ${sqlWords(states)})`;
 
 const FILTER: Record<RecordingFilter, string> = {
-  all: '1',
+  all: '1 = 1',
   // A needs-you item the researcher dismissed (curation, migration 0180) no longer needs them.
   needs_attention: `(r.upload_state IN ${sqlWords(UPLOAD_STATES_NEEDING_ATTENTION)} OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(ANALYSIS_STATES_FAILED)})) AND NOT ${DISMISSED}`,
   in_progress: `(r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)} OR (r.upload_state = 'uploaded' AND r.id IN ${withAnalysis(['processing'])}))`,
@@ -81,17 +82,17 @@ const FILTER: Record<RecordingFilter, string> = {
 };
 
 /** Sort keys on the recordings table itself (participant codes are sorted through a join, below). */
-const ORDER: Record<Exclude<RecordingSort, 'participant'>, string> = {
-  recorded_at: 'r.recorded_at',
-  file: 'r.source_path',
-  state: 'r.upload_state',
-  id: 'r.id',
+const ORDER: Record<Exclude<RecordingSort, 'participant'>, (d: Dialect) => string> = {
+  recorded_at: (d) => d.binary('r.recorded_at'),
+  file: (d) => d.binary('r.source_path'),
+  state: (d) => d.binary('r.upload_state'),
+  id: () => 'r.id',
 };
 
-export const SELECT = `
+export const recordingSelect = (d: Dialect): string => `
   SELECT r.id, r.participant_id, p.code, r.batch_id, r.source_path, r.session_label, r.recorded_at, r.recorded_at_source, r.upload_state,
          r.converted, r.verdict, r.api_version, r.result_source, r.upload_error, b.analyses AS batch_analyses,
-         (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
+         (SELECT ${d.jsonGroupArrayOfPairs('a.type', 'a.state')} FROM analyses a WHERE a.recording_id = r.id) AS analyses
   FROM recordings r JOIN participants p ON p.id = r.participant_id LEFT JOIN batches b ON b.id = r.batch_id`;
 
 export interface Row {
@@ -173,15 +174,15 @@ const SORT_INDEX: Record<Exclude<RecordingSort, 'participant'>, string> = {
  * in the participants table, so the count never joins it. The queries are exported for their
  * EXPLAIN QUERY PLAN test (test/integration/db/migration-0050.test.ts).
  */
-export const recordingPageQueries = (q: RecordingQuery) => {
+export const recordingPageQueries = (q: RecordingQuery, d: Dialect) => {
   const where = [
     'r.study_id = @studyId',
     FILTER[q.filter ?? 'all'],
     q.participantId !== undefined ? 'r.participant_id = @participantId' : null,
     q.batchId !== undefined ? 'r.batch_id = @batchId' : null,
     q.search
-      ? `(r.source_path LIKE @search ESCAPE '\\' OR r.session_label LIKE @search ESCAPE '\\'
-          OR r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND code LIKE @search ESCAPE '\\'))`
+      ? `(${d.like('r.source_path', '@search')} OR ${d.like('r.session_label', '@search')}
+          OR r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND ${d.like('code', '@search')}))`
       : null,
   ]
     .filter((w) => w !== null)
@@ -194,32 +195,34 @@ export const recordingPageQueries = (q: RecordingQuery) => {
     limit: q.limit,
     offset: q.offset,
   };
-  const narrow =
+  const narrow = d.planHint(
     q.participantId !== undefined
       ? 'INDEXED BY recordings_by_participant_id'
       : q.batchId !== undefined
         ? 'INDEXED BY recordings_by_batch'
         : q.search
           ? 'INDEXED BY recordings_by_study_path' // it holds what a search reads
-          : 'INDEXED BY recordings_by_state';
+          : 'INDEXED BY recordings_by_state',
+  );
   const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
   const window = `LIMIT @limit OFFSET @offset`;
   const ids = (total: number): string => {
     if (total <= SORT_MATCHES_UP_TO) {
-      // A unary + keeps SQLite from walking the sort's index; CROSS JOIN keeps the recordings outermost.
+      // A unary + keeps SQLite from walking the sort's index; CROSS JOIN keeps the recordings outermost
+      // (both SQLite's planner hints, as INDEXED BY).
       return q.sort === 'participant'
-        ? `SELECT r.id FROM recordings r ${narrow} CROSS JOIN participants p ON p.id = r.participant_id WHERE ${where}
-           ORDER BY +p.code COLLATE NOCASE ${dir}, p.id ${dir}, r.id ${dir} ${window}`
-        : `SELECT r.id FROM recordings r ${narrow} WHERE ${where} ORDER BY +${ORDER[q.sort]} ${dir}, r.id ${dir} ${window}`;
+        ? `SELECT r.id FROM recordings r ${narrow} ${d.planHint('CROSS')} JOIN participants p ON p.id = r.participant_id WHERE ${where}
+           ORDER BY ${d.nocase(d.unindexed('p.code'))} ${dir}, p.id ${dir}, r.id ${dir} ${window}`
+        : `SELECT r.id FROM recordings r ${narrow} WHERE ${where} ORDER BY ${d.order(d.unindexed(ORDER[q.sort](d)), dir)}, r.id ${dir} ${window}`;
     }
     if (q.sort === 'participant') {
       // Participants in code order (their index), each one's recordings in id order.
-      return `SELECT r.id FROM participants p INDEXED BY participants_by_study_code CROSS JOIN recordings r INDEXED BY recordings_by_participant_id
+      return `SELECT r.id FROM participants p ${d.planHint('INDEXED BY participants_by_study_code')} CROSS JOIN recordings r ${d.planHint('INDEXED BY recordings_by_participant_id')}
               WHERE p.study_id = @studyId AND r.participant_id = p.id AND ${where}
-              ORDER BY p.code COLLATE NOCASE ${dir}, p.id ${dir}, r.id ${dir} ${window}`;
+              ORDER BY ${d.nocase('p.code')} ${dir}, p.id ${dir}, r.id ${dir} ${window}`;
     }
-    return `SELECT r.id FROM recordings r ${SORT_INDEX[q.sort]} WHERE ${where}
-            ORDER BY ${ORDER[q.sort]} ${dir}${q.sort === 'id' ? '' : `, r.id ${dir}`} ${window}`;
+    return `SELECT r.id FROM recordings r ${d.planHint(SORT_INDEX[q.sort])} WHERE ${where}
+            ORDER BY ${d.order(ORDER[q.sort](d), dir)}${q.sort === 'id' ? '' : `, r.id ${dir}`} ${window}`;
   };
   return { params, count: `SELECT count(*) AS n FROM recordings r ${narrow} WHERE ${where}`, ids };
 };
@@ -228,7 +231,7 @@ export const recordingPage = async (
   db: Queryable,
   q: RecordingQuery,
 ): Promise<{ rows: RecordingView[]; total: number }> => {
-  const sql = recordingPageQueries(q);
+  const sql = recordingPageQueries(q, db.dialect);
   const count = positional(sql.count, sql.params);
   const total = (await db.get<{ n: number }>(count.sql, count.params))!.n;
   if (total === 0 || q.offset >= total) return { rows: [], total };
@@ -240,8 +243,9 @@ export const recordingPage = async (
 
 export const recordingRows = async (q: Queryable, ids: readonly number[]): Promise<RecordingView[]> => {
   if (ids.length === 0) return [];
-  const rows = await q.all<Row>(`${SELECT} WHERE r.id IN (SELECT value FROM json_each(?))`, [
-    JSON.stringify(ids),
-  ]);
+  const rows = await q.all<Row>(
+    `${recordingSelect(q.dialect)} WHERE r.id IN (${q.dialect.jsonValues('?', 'integer')})`,
+    [JSON.stringify(ids)],
+  );
   return rows.map(toView);
 };

@@ -81,9 +81,9 @@ export const safeToRetry = async (
     analyses: string;
   }>(
     `SELECT r.id, r.upload_state, r.upload_error,
-            (SELECT json_group_array(json_array(a.type, a.state)) FROM analyses a WHERE a.recording_id = r.id) AS analyses
+            (SELECT ${q.dialect.jsonGroupArrayOfPairs('a.type', 'a.state')} FROM analyses a WHERE a.recording_id = r.id) AS analyses
      FROM recordings r
-     WHERE r.study_id = ? AND (? IS NULL OR r.batch_id = ?)
+     WHERE r.study_id = ? AND (${q.dialect.param('integer')} IS NULL OR r.batch_id = ?)
        AND (r.upload_state = 'rejected'
             OR (r.upload_state = 'uploaded' AND r.id IN (SELECT recording_id FROM analyses WHERE state NOT IN ${sqlWords(ANALYSIS_STATES_DONE)} AND state IN ('timed_out', 'unanswered'))))
      ORDER BY r.id`,

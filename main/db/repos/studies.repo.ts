@@ -35,9 +35,9 @@ export const studyViews = async (
             count(p.id) AS participants, coalesce(sum(p.rec_count), 0) AS recordings, coalesce(sum(p.rec_done), 0) AS completed,
             coalesce(sum(p.rec_attention), 0) - ${STUDY_DISMISSED_ATTENTION} AS attention, max(p.last_recording_at) AS last
      FROM studies s LEFT JOIN service_profiles sp ON sp.id = s.profile_id LEFT JOIN participants p ON p.study_id = s.id
-     WHERE s.archived_at IS NULL AND (? IS NULL OR s.id = ?)
-     GROUP BY s.id
-     ORDER BY s.name COLLATE NOCASE`,
+     WHERE s.archived_at IS NULL AND (${q.dialect.param('integer')} IS NULL OR s.id = ?)
+     GROUP BY s.id, sp.id
+     ORDER BY ${q.dialect.nocase('s.name')}`,
     [id, id],
   );
   return rows.map((r) => ({

@@ -69,9 +69,11 @@ export const deleteStudyRows = async (
   audit: (counts: { participants: number; recordings: number }) => AuditEntry,
 ): Promise<{ participants: number; recordings: number; scrubbed: boolean }> => {
   // secure_delete zeroes the deleted rows' bytes in the file, and the checkpoint then empties the WAL,
-  // so the codes do not linger in free pages or old WAL frames after the researcher deleted them.
-  const secureBefore = (await store.get<{ secure_delete: number }>(`PRAGMA secure_delete`))!.secure_delete;
-  await store.run(`PRAGMA secure_delete = ON`);
+  // so the codes do not linger in free pages or old WAL frames after the researcher deleted them. A
+  // server keeps them until its own VACUUM: not scrubbed.
+  const secure = store.dialect.secureDelete;
+  const secureBefore = secure && (await store.get<{ secure_delete: number }>(secure.read))!.secure_delete;
+  if (secure) await store.run(secure.set(true));
   const counts = await store.transaction(
     async (tx) => {
       const participants = await count(
@@ -86,7 +88,8 @@ export const deleteStudyRows = async (
     },
     { repeatable: true },
   );
-  await store.run(`PRAGMA secure_delete = ${secureBefore ? 'ON' : 'OFF'}`);
-  const checkpoint = await store.get<{ busy: number }>(`PRAGMA wal_checkpoint(TRUNCATE)`);
+  if (!secure) return { ...counts, scrubbed: false };
+  await store.run(secure.set(Boolean(secureBefore)));
+  const checkpoint = await store.get<{ busy: number }>(secure.checkpoint);
   return { ...counts, scrubbed: checkpoint?.busy === 0 };
 };

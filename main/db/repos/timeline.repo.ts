@@ -63,8 +63,8 @@ export const timelineValuesOf = (
 ): Promise<TimelineValueRow[]> =>
   q.all<TimelineValueRow>(
     `SELECT recording_id, measure_key, value_num, value_text FROM measure_values
-     WHERE participant_id = ? AND measure_key IN (SELECT value FROM json_each(?))
-     ORDER BY measure_key, recorded_at, recording_id`,
+     WHERE participant_id = ? AND measure_key IN (${q.dialect.jsonValues('?', 'text')})
+     ORDER BY ${q.dialect.binary('measure_key')}, ${q.dialect.binary('recorded_at')}, recording_id`,
     [participantId, JSON.stringify(keys)],
   );
 

@@ -214,7 +214,7 @@ export const resolveUncertain = async (
 ): Promise<boolean> =>
   (
     await q.run(
-      `UPDATE recordings SET upload_state = ?, upload_error = json_set(coalesce(upload_error, '{}'), '$.resolution', ?)
+      `UPDATE recordings SET upload_state = ?, upload_error = ${q.dialect.jsonSetText('upload_error', 'resolution')}
             WHERE id = ? AND upload_state = 'upload_uncertain'`,
       [decision === 'queue_again' ? 'queued' : 'cancelled', decision, recordingId],
     )

@@ -67,12 +67,12 @@ export interface StudyUsage {
  */
 export const usageByStudy = (q: Queryable, profileId: number): Promise<StudyUsage[]> =>
   q.all<StudyUsage>(
-    `SELECT s.id AS studyId, s.name,
+    `SELECT s.id AS "studyId", s.name,
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND (r.upload_state = 'uploaded'
-                   OR (r.upload_state = 'cancelled' AND json_extract(r.upload_error, '$.resolution') = 'mark_uploaded_elsewhere'))
-                ) AS uploadsAccepted,
-                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS uploadsUncertain,
+                   OR (r.upload_state = 'cancelled' AND ${q.dialect.jsonText('r.upload_error', 'resolution')} = 'mark_uploaded_elsewhere'))
+                ) AS "uploadsAccepted",
+                (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state = 'upload_uncertain') AS "uploadsUncertain",
                 (SELECT count(*) FROM recordings r WHERE r.study_id = s.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_WAITING)}) AS queued
-         FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY s.name COLLATE NOCASE`,
+         FROM studies s WHERE s.profile_id = ? AND s.archived_at IS NULL ORDER BY ${q.dialect.nocase('s.name')}`,
     [profileId],
   );

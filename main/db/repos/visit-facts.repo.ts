@@ -5,6 +5,7 @@
  */
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, UploadState } from '../../../shared/states';
+import type { Dialect } from '../store/dialect';
 import type { Queryable } from '../store/types';
 import { recordingUploadError, recordingVerdict } from './recording-columns';
 
@@ -67,10 +68,12 @@ const toFacts = (r: Row): RecordingVisitFacts => {
   };
 };
 
-const SELECT = `SELECT r.id, r.participant_id, r.source_path, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
+const selectFacts = (
+  d: Dialect,
+): string => `SELECT r.id, r.participant_id, r.source_path, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
     r.excluded_at, r.excluded_reason,
-    (SELECT group_concat(a.state) FROM analyses a WHERE a.recording_id = r.id) AS analyses,
-    rv.recording_id IS NOT NULL AS has_override, rv.visit_id AS override_visit
+    (SELECT ${d.groupConcat('a.state')} FROM analyses a WHERE a.recording_id = r.id) AS analyses,
+    ${d.flag('rv.recording_id IS NOT NULL')} AS has_override, rv.visit_id AS override_visit
   FROM recordings r LEFT JOIN recording_visits rv ON rv.recording_id = r.id`;
 
 export const recordingVisitFactsOfStudy = async (
@@ -78,9 +81,10 @@ export const recordingVisitFactsOfStudy = async (
   studyId: number,
 ): Promise<RecordingVisitFacts[]> =>
   (
-    await q.all<Row>(`${SELECT} WHERE r.study_id = ? ORDER BY r.participant_id, r.recorded_at, r.id`, [
-      studyId,
-    ])
+    await q.all<Row>(
+      `${selectFacts(q.dialect)} WHERE r.study_id = ? ORDER BY r.participant_id, ${q.dialect.binary('r.recorded_at')}, r.id`,
+      [studyId],
+    )
   ).map(toFacts);
 
 export const recordingVisitFactsOfParticipant = async (
@@ -88,5 +92,8 @@ export const recordingVisitFactsOfParticipant = async (
   participantId: number,
 ): Promise<RecordingVisitFacts[]> =>
   (
-    await q.all<Row>(`${SELECT} WHERE r.participant_id = ? ORDER BY r.recorded_at, r.id`, [participantId])
+    await q.all<Row>(
+      `${selectFacts(q.dialect)} WHERE r.participant_id = ? ORDER BY ${q.dialect.binary('r.recorded_at')}, r.id`,
+      [participantId],
+    )
   ).map(toFacts);

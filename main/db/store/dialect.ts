@@ -12,20 +12,68 @@
  */
 export type DialectName = 'sqlite' | 'postgres';
 
+/** The types a placeholder or a JSON array's values are read as. */
+export type SqlType = 'integer' | 'real' | 'text';
+
 export interface Dialect {
   readonly name: DialectName;
   /** The SQL the engine runs for a query written with `?` placeholders. */
   placeholders(sql: string): string;
-  /** The text at `$.key` of a JSON text column (null when absent). */
-  jsonText(column: string, key: string): string;
+  /** The text at `$.key` (or `$.a.b` for the path `a.b`) of a JSON text column (null when absent). */
+  jsonText(column: string, path: string): string;
   /** The values of `expr` in a group joined with commas (SQLite's `group_concat`). */
   groupConcat(expr: string): string;
+  /**
+   * The values of a JSON array bound to `param` (`?` or `@name`), as a subquery's one column `value`
+   * of the given type, for `x IN (SELECT value FROM …)`.
+   */
+  jsonValues(param: string, type: SqlType): string;
+  /** A group's `[a, b]` arrays as JSON array text, `[]` for an empty group. */
+  jsonGroupArrayOfPairs(a: string, b: string): string;
+  /** A group's `{key: value}` object as JSON text (value a number, or text where the number is null). */
+  jsonGroupObject(key: string, num: string, text: string): string;
+  /** The JSON text `column` (null read as `{}`) with its member `key` set to the text bound to `?`. */
+  jsonSetText(column: string, key: string): string;
+  /**
+   * A placeholder whose type the engine cannot infer from where it stands (`? IS NULL`, a CASE, a
+   * comparison with another placeholder): PostgreSQL needs it cast; SQLite takes it as it is.
+   */
+  param(type: SqlType): string;
+  /** `a IS NOT b` (true when they differ, NULL counted as a value). */
+  distinct(a: string, b: string): string;
+  /** `a IS b` (true when they are equal, or both NULL). */
+  notDistinct(a: string, b: string): string;
+  /** A boolean expression read as a 0/1 integer (PostgreSQL returns booleans as booleans). */
+  flag(expr: string): string;
+  /**
+   * Text compared and ordered with ASCII letters folded to lower case and otherwise byte by byte
+   * (SQLite's `COLLATE NOCASE`), whatever the server's collation.
+   */
+  nocase(expr: string): string;
+  /** Text ordered byte by byte (SQLite's own order), whatever the server's collation. */
+  binary(expr: string): string;
+  /** An ORDER BY term with NULL first ascending and last descending (SQLite's order; PostgreSQL's is the reverse). */
+  order(expr: string, dir: 'ASC' | 'DESC'): string;
+  /** An expression SQLite's planner must not answer from an index (`+expr`); as it is elsewhere. */
+  unindexed(expr: string): string;
+  /** SQLite's choice of index for a table (`INDEXED BY x`, `NOT INDEXED`); nothing elsewhere. */
+  planHint(hint: string): string;
+  /** Seconds from the ISO-8601 text `from` to the ISO-8601 text `to`, as a real number. */
+  secondsBetween(from: string, to: string): string;
+  /**
+   * A cache key that changes whenever any connection has written to the database; read with
+   * `SELECT <it> AS v`.
+   */
+  readonly writeStamp: string;
   /** The current time as ISO-8601 UTC text with milliseconds. */
   readonly nowText: string;
   /** An integer primary key that the engine numbers by itself. */
   readonly identityColumn: string;
-  /** `LIKE` with `\` as its escape character (a pattern made by `likePattern`). */
-  like(column: string): string;
+  /**
+   * `column LIKE param` with `\` as its escape character (a pattern made by `likePattern`), ASCII
+   * letters matched whatever their case (SQLite's `LIKE`).
+   */
+  like(column: string, param?: string): string;
   /** Inserts a row, or on a conflict on `key`, sets the given columns from the proposed row. */
   upsert(
     table: string,
@@ -33,6 +81,16 @@ export interface Dialect {
     key: readonly string[],
     update: readonly string[],
   ): string;
+  /**
+   * How deleted rows' bytes are erased from the database's own files: SQLite's `secure_delete` (read
+   * as `secure_delete`, set around the deletion) and the WAL checkpoint after it (`busy` 0: emptied).
+   * Null where the engine offers no such thing (PostgreSQL keeps dead rows until its own VACUUM).
+   */
+  readonly secureDelete: {
+    readonly read: string;
+    set(on: boolean): string;
+    readonly checkpoint: string;
+  } | null;
   /** The statement that reads the schema version, and the one that writes it. */
   readonly readVersion: string;
   writeVersion(version: number): string;
@@ -92,6 +150,20 @@ const jsonKey = (key: string): string => {
   return key;
 };
 
+/** The member names of a dotted JSON path (`into.id`), each checked. */
+const jsonPath = (path: string): string[] => path.split('.').map(jsonKey);
+
+const PG_TYPES: Readonly<Record<SqlType, string>> = {
+  integer: 'bigint',
+  real: 'double precision',
+  text: 'text',
+};
+
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** PostgreSQL text with ASCII letters (only) in lower case, as SQLite's NOCASE and LIKE fold them. */
+const foldAscii = (expr: string): string =>
+  `translate(${expr}, '${ASCII_UPPER}', '${ASCII_UPPER.toLowerCase()}')`;
+
 const upsertWith =
   (excluded: string) =>
   (table: string, columns: readonly string[], key: readonly string[], update: readonly string[]): string =>
@@ -102,12 +174,32 @@ const upsertWith =
 export const SQLITE: Dialect = {
   name: 'sqlite',
   placeholders: (sql) => sql,
-  jsonText: (column, key) => `json_extract(${column}, '$.${jsonKey(key)}')`,
+  jsonText: (column, path) => `json_extract(${column}, '$.${jsonPath(path).join('.')}')`,
   groupConcat: (expr) => `group_concat(${expr})`,
+  jsonValues: (param) => `SELECT value FROM json_each(${param})`,
+  jsonGroupArrayOfPairs: (a, b) => `json_group_array(json_array(${a}, ${b}))`,
+  jsonGroupObject: (key, num, text) => `json_group_object(${key}, coalesce(${num}, ${text}))`,
+  jsonSetText: (column, key) => `json_set(coalesce(${column}, '{}'), '$.${jsonKey(key)}', ?)`,
+  param: () => '?',
+  distinct: (a, b) => `${a} IS NOT ${b}`,
+  notDistinct: (a, b) => `${a} IS ${b}`,
+  flag: (expr) => expr,
+  nocase: (expr) => `${expr} COLLATE NOCASE`,
+  binary: (expr) => expr,
+  order: (expr, dir) => `${expr} ${dir}`,
+  unindexed: (expr) => `+${expr}`,
+  planHint: (hint) => hint,
+  secondsBetween: (from, to) => `(julianday(${to}) - julianday(${from})) * 86400.0`,
+  writeStamp: `(SELECT data_version FROM pragma_data_version) || ':' || total_changes()`,
   nowText: `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
   identityColumn: 'INTEGER PRIMARY KEY',
-  like: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  like: (column, param = '?') => `${column} LIKE ${param} ESCAPE '\\'`,
   upsert: upsertWith('excluded'),
+  secureDelete: {
+    read: 'PRAGMA secure_delete',
+    set: (on) => `PRAGMA secure_delete = ${on ? 'ON' : 'OFF'}`,
+    checkpoint: 'PRAGMA wal_checkpoint(TRUNCATE)',
+  },
   readVersion: 'PRAGMA user_version',
   writeVersion: (version) => `PRAGMA user_version = ${Math.trunc(version)}`,
 };
@@ -118,12 +210,32 @@ export const VERSION_TABLE = 'schema_version';
 export const POSTGRES: Dialect = {
   name: 'postgres',
   placeholders: numberPlaceholders,
-  jsonText: (column, key) => `((${column})::jsonb ->> '${jsonKey(key)}')`,
+  jsonText: (column, path) => `((${column})::jsonb #>> '{${jsonPath(path).join(',')}}')`,
   groupConcat: (expr) => `string_agg((${expr})::text, ',')`,
+  jsonValues: (param, type) =>
+    `SELECT CAST(value AS ${PG_TYPES[type]}) AS value FROM jsonb_array_elements_text(CAST(${param} AS jsonb)) AS j(value)`,
+  jsonGroupArrayOfPairs: (a, b) => `coalesce(json_agg(json_build_array(${a}, ${b}))::text, '[]')`,
+  jsonGroupObject: (key, num, text) =>
+    `json_object_agg(${key}, CASE WHEN ${num} IS NOT NULL THEN to_jsonb(${num}) ELSE to_jsonb(${text}) END)::text`,
+  jsonSetText: (column, key) =>
+    `jsonb_set(CAST(coalesce(${column}, '{}') AS jsonb), '{${jsonKey(key)}}', to_jsonb(CAST(? AS text)))::text`,
+  param: (type) => `CAST(? AS ${PG_TYPES[type]})`,
+  distinct: (a, b) => `${a} IS DISTINCT FROM ${b}`,
+  notDistinct: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
+  flag: (expr) => `CAST((${expr}) AS integer)`,
+  nocase: (expr) => `${foldAscii(expr)} COLLATE "C"`,
+  binary: (expr) => `${expr} COLLATE "C"`,
+  order: (expr, dir) => `${expr} ${dir} NULLS ${dir === 'ASC' ? 'FIRST' : 'LAST'}`,
+  unindexed: (expr) => expr,
+  planHint: () => '',
+  secondsBetween: (from, to) =>
+    `EXTRACT(EPOCH FROM (CAST(${to} AS timestamptz) - CAST(${from} AS timestamptz)))::double precision`,
+  writeStamp: `pg_current_wal_insert_lsn()::text`,
   nowText: `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   identityColumn: 'bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY',
-  like: (column) => `${column} LIKE ? ESCAPE '\\'`,
+  like: (column, param = '?') => `${foldAscii(column)} LIKE ${foldAscii(param)} ESCAPE '\\'`,
   upsert: upsertWith('EXCLUDED'),
+  secureDelete: null,
   readVersion: `SELECT version AS user_version FROM ${VERSION_TABLE}`,
   writeVersion: (version) => `UPDATE ${VERSION_TABLE} SET version = ${Math.trunc(version)}`,
 };

@@ -105,9 +105,12 @@ describeWithTool('postgresql-15', 'voicescope on a study database on a PostgreSQ
     expect(final.batch.uploads).toEqual({ uploaded: 3 });
     expect(final.batch.analysesByState).toEqual({ completed: 9 });
     expect(sandbox.listRecordings()).toHaveLength(3);
-    expect((await run(['status', '--study', 'Pilot'])).code).toBe(EXIT.ok);
+    const status = await run(['status', '--study', 'Pilot']);
+    expect(status.code, status.stdout + status.stderr).toBe(EXIT.ok);
     const out = join(ws.root, 'export');
-    expect((await run(['export', '--study', 'Pilot', '--out', out])).code).toBe(EXIT.ok);
+    mkdirSync(out);
+    const exported = await run(['export', '--study', 'Pilot', '--out', out]);
+    expect(exported.code, exported.stdout + exported.stderr).toBe(EXIT.ok);
     const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)

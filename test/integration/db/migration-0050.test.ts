@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../main/db/migrate';
 import { MIGRATIONS } from '../../../main/db/migrations';
 import { openStudyDb, type Db } from '../../../main/db/open';
+import { SQLITE } from '../../../main/db/store/dialect';
 import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import {
   recordingPage,
@@ -187,23 +188,23 @@ describe('recordings.page queries', () => {
   it("walk the sort's index when many rows match: no sort of the whole study", () => {
     for (const sort of SORTS) {
       for (const dir of ['asc', 'desc'] as const) {
-        const s = recordingPageQueries(q({ sort, dir }));
+        const s = recordingPageQueries(q({ sort, dir }), SQLITE);
         const p = plan(s.ids(N), s.params);
         // Sorting by file, only rows with the same path are put in id order among themselves ("last term").
         expect(p, `${sort} ${dir}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
       }
     }
-    const byParticipant = recordingPageQueries(q({ sort: 'participant' }));
+    const byParticipant = recordingPageQueries(q({ sort: 'participant' }), SQLITE);
     expect(plan(byParticipant.ids(N), byParticipant.params)).toMatch(
       /participants_by_study_code.*COVERING INDEX recordings_by_participant_id/,
     );
-    const byFile = recordingPageQueries(q({ sort: 'file' }));
+    const byFile = recordingPageQueries(q({ sort: 'file' }), SQLITE);
     expect(plan(byFile.ids(N), byFile.params)).toMatch(/COVERING INDEX recordings_by_study_path/);
   });
 
   it('count through the narrowest index, and find unfinished analyses through their partial index', () => {
     const count = (over: Partial<RecordingQuery>) => {
-      const s = recordingPageQueries(q(over));
+      const s = recordingPageQueries(q(over), SQLITE);
       return plan(s.count, s.params);
     };
     expect(count({})).toMatch(/COVERING INDEX recordings_by_state/);

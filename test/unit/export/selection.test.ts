@@ -4,12 +4,15 @@
  * heading.
  */
 import { describe, expect, it } from 'vitest';
-import { RECORDING_COLUMNS, recordingSelectList } from '../../../main/db/repos/export-selection.repo';
+import { recordingColumns, recordingSelectList } from '../../../main/db/repos/export-selection.repo';
+import { SQLITE } from '../../../main/db/store/dialect';
+
+const RECORDING_COLUMNS = recordingColumns(SQLITE);
 
 describe('a recording read as its view', () => {
   it('selects each column under the name the column list gives it, in the same order', () => {
     // An expression may hold ", " itself (a JSON path's arguments): each column ends at its quoted name.
-    const selected = [...recordingSelectList().matchAll(/(.+?) AS "(\w+)"(?:, |$)/g)].map((m) => [
+    const selected = [...recordingSelectList(SQLITE).matchAll(/(.+?) AS "(\w+)"(?:, |$)/g)].map((m) => [
       m[2],
       m[1],
     ]);
