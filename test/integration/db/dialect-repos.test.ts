@@ -52,6 +52,7 @@ const file = (i: number, code: string, sha = String(i).padStart(64, '0')): NewRe
 
 interface Seeded {
   readonly study: number;
+  readonly batch: number;
   readonly ids: readonly number[];
   readonly participant: Readonly<Record<string, number>>;
 }
@@ -115,7 +116,7 @@ const seed = async (store: Store): Promise<Seeded> => {
      VALUES (?, 'wellbeing.score', ?, ?, 0.1, NULL), (?, 'wellbeing.label', ?, ?, NULL, 'calm')`,
     [b, participant['b']!, '2026-01-01T10:00:00.000Z', b, participant['b']!, '2026-01-01T10:00:00.000Z'],
   );
-  return { study: 2, ids, participant };
+  return { study: 2, batch: batchId, ids, participant };
 };
 
 const engines: [string, () => Promise<Store>][] = [
@@ -211,7 +212,7 @@ describe.each(engines)('the statements that differ between the dialects, on %s',
   });
 
   it("reads a batch's clock offset in seconds, its states, and the due polls with their types", async () => {
-    const progress = (await batchProgress(store, 1))!;
+    const progress = (await batchProgress(store, s.batch))!;
     expect(progress.uploads).toEqual({ uploaded: 2, pending: 1 });
     // 90 s and 30 s between the service's acceptance and the upload's end: 60 s on average.
     expect(progress.serviceClockOffsetSeconds).toBe(60);
