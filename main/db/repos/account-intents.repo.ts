@@ -49,7 +49,7 @@ export const participantsNeedingAccountRows = (
     `SELECT p.id, p.code FROM participants p
      WHERE p.study_id = ? AND p.account_id IS NULL AND p.account_requested_at IS NULL AND p.account_uncertain IS NULL
        AND EXISTS (SELECT 1 FROM recordings r WHERE r.participant_id = p.id AND r.upload_state = 'pending')
-     ORDER BY p.code`,
+     ORDER BY ${q.dialect.binary('p.code')}`,
     [studyId],
   );
 

@@ -30,7 +30,7 @@ export const setStudyBaselineSessions = async (
 
 export const studyReliabilities = (q: Queryable, studyId: number): Promise<StudyReliabilityRow[]> =>
   q.all<StudyReliabilityRow>(
-    `SELECT measure_key, r, note, set_at FROM study_reliability WHERE study_id = ? ORDER BY measure_key`,
+    `SELECT measure_key, r, note, set_at FROM study_reliability WHERE study_id = ? ORDER BY ${q.dialect.binary('measure_key')}`,
     [studyId],
   );
 

@@ -17,7 +17,7 @@ export const attributesOfStudy = (q: Queryable, studyId: number): Promise<Attrib
   q.all<AttributeRow>(
     `SELECT a.participant_id, a.key, a.value FROM participant_attributes a
      JOIN participants p ON p.id = a.participant_id
-     WHERE p.study_id = ? ORDER BY a.key, p.code`,
+     WHERE p.study_id = ? ORDER BY ${q.dialect.binary('a.key')}, ${q.dialect.binary('p.code')}`,
     [studyId],
   );
 

@@ -31,7 +31,7 @@ export const exportStudyRow = (q: Queryable, studyId: number): Promise<ExportStu
 export const exportFacts = async (q: Queryable, studyId: number): Promise<ExportFacts> => {
   const sessions = (
     await q.all<{ s: string }>(
-      `SELECT DISTINCT session_label AS s FROM recordings WHERE study_id = ? AND session_label IS NOT NULL ORDER BY 1 LIMIT 501`,
+      `SELECT DISTINCT ${q.dialect.binary('session_label')} AS s FROM recordings WHERE study_id = ? AND session_label IS NOT NULL ORDER BY 1 LIMIT 501`,
       [studyId],
     )
   ).map((r) => r.s);
@@ -41,7 +41,7 @@ export const exportFacts = async (q: Queryable, studyId: number): Promise<Export
   ))!;
   const versions = (
     await q.all<{ v: ApiVersion }>(
-      `SELECT DISTINCT api_version AS v FROM recordings WHERE study_id = ? AND api_version IS NOT NULL ORDER BY 1`,
+      `SELECT DISTINCT ${q.dialect.binary('api_version')} AS v FROM recordings WHERE study_id = ? AND api_version IS NOT NULL ORDER BY 1`,
       [studyId],
     )
   ).map((r) => r.v);

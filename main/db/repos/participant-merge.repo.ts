@@ -86,7 +86,7 @@ export const attributesOfParticipant = async (
   Object.fromEntries(
     (
       await q.all<{ key: string; value: string }>(
-        `SELECT key, value FROM participant_attributes WHERE participant_id = ? ORDER BY key`,
+        `SELECT key, value FROM participant_attributes WHERE participant_id = ? ORDER BY ${q.dialect.binary('key')}`,
         [participantId],
       )
     ).map((r) => [r.key, r.value]),

@@ -106,9 +106,11 @@ export const studySummary = async (q: Queryable, id: number): Promise<StudySumma
 
 /** Studies not archived, by name. */
 export const activeStudyIds = async (q: Queryable): Promise<number[]> =>
-  (await q.all<{ id: number }>(`SELECT id FROM studies WHERE archived_at IS NULL ORDER BY name`)).map(
-    (r) => r.id,
-  );
+  (
+    await q.all<{ id: number }>(
+      `SELECT id FROM studies WHERE archived_at IS NULL ORDER BY ${q.dialect.binary('name')}`,
+    )
+  ).map((r) => r.id);
 
 /** The study with this name, or this number. */
 export const studyIdByNameOrId = async (q: Queryable, nameOrId: string): Promise<number | null> =>

@@ -51,7 +51,7 @@ export const timelineSessions = async (q: Queryable, participantId: number): Pro
 /** The participant's stored values, by measure (the index measure_timeline reads them in one range). */
 export const timelineValues = (q: Queryable, participantId: number): Promise<TimelineValueRow[]> =>
   q.all<TimelineValueRow>(
-    `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY measure_key, recorded_at, recording_id`,
+    `SELECT recording_id, measure_key, value_num, value_text FROM measure_values WHERE participant_id = ? ORDER BY ${q.dialect.binary('measure_key')}, ${q.dialect.binary('recorded_at')}, recording_id`,
     [participantId],
   );
 

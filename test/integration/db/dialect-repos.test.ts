@@ -12,13 +12,14 @@ import { curationActsOfParticipant } from '../../../main/db/repos/curation.repo'
 import { answersAsReceived, flagsOfRecordings, replaceFlags } from '../../../main/db/repos/data-quality.repo';
 import { findSameContentElsewhere } from '../../../main/db/repos/duplicates.repo';
 import { recordingStateCounts } from '../../../main/db/repos/end-states.repo';
+import { exportFacts } from '../../../main/db/repos/export-options.repo';
 import { selectedRecordings } from '../../../main/db/repos/export-selection.repo';
 import { insertImportBatch, type NewRecording } from '../../../main/db/repos/imports.repo';
 import { participantPage } from '../../../main/db/repos/participants.repo';
 import { duePolls } from '../../../main/db/repos/polls.repo';
 import { pendingWork } from '../../../main/db/repos/queue.repo';
 import { recordingPage, recordingRows } from '../../../main/db/repos/recordings-view.repo';
-import { studyViews } from '../../../main/db/repos/studies.repo';
+import { activeStudyIds, studyViews } from '../../../main/db/repos/studies.repo';
 import { timelineValuesOf } from '../../../main/db/repos/timeline.repo';
 import { resolveUncertain } from '../../../main/db/repos/uploads.repo';
 import { usageByStudy } from '../../../main/db/repos/usage.repo';
@@ -137,6 +138,14 @@ describe.each(engines)('the statements that differ between the dialects, on %s',
     expect((await studyViews(store, [])).map((v) => v.name)).toEqual(['_x', 'alpha', 'Beta']);
     const one = await studyViews(store, [], s.study);
     expect(one.map((v) => [v.name, v.participants, v.recordings])).toEqual([['alpha', 4, 3]]);
+  });
+
+  it("orders study names and session labels byte by byte, as SQLite does, whatever the server's collation", async () => {
+    expect(await activeStudyIds(store)).toEqual([1, 3, 2]); // Beta, _x, alpha
+    const labels = ['b', 'B', '_a'];
+    for (const [i, id] of s.ids.entries())
+      await store.run(`UPDATE recordings SET session_label = ? WHERE id = ?`, [labels[i]!, id]);
+    expect((await exportFacts(store, s.study)).sessions).toEqual(['B', '_a', 'b']);
   });
 
   it('pages participants by code case-folded, finds them whatever the case, and puts "never" first ascending', async () => {
