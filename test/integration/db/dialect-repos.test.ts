@@ -27,29 +27,17 @@ import { recordingVisitFactsOfParticipant } from '../../../main/db/repos/visit-f
 import type { Store } from '../../../main/db/store/types';
 import { freshStudyStore } from '../../support/fresh-study-db';
 import { migratedPglite, PGLITE_START_TIMEOUT } from '../../support/pglite';
+import { plannedFile } from '../../support/planned-file';
 
 const AT = '2026-01-06T00:00:00.000Z';
 
-const file = (i: number, code: string, sha = String(i).padStart(64, '0')): NewRecording => ({
-  participantCode: code,
-  sourcePath: `/in/${code}/Take${i}.wav`,
-  uploadPath: null,
-  sha256: sha,
-  sizeBytes: 1000 + i,
-  format: 'wav',
-  channels: 1,
-  sampleRateHz: 16000,
-  durationSeconds: 40,
-  speechSeconds: 35,
-  recordedAt: `2026-01-0${i}T10:00:00.000Z`,
-  recordedAtSource: 'manifest',
-  session: `s${i}`,
-  state: 'pending',
-  error: null,
-  verdict: JSON.stringify({ status: 'accepted', findings: [] }),
-  duplicateOf: null,
-  duplicateOverride: false,
-});
+const file = (i: number, code: string, sha = String(i).padStart(64, '0')): NewRecording =>
+  plannedFile(i, code, {
+    sourcePath: `/in/${code}/Take${i}.wav`,
+    sha256: sha,
+    recordedAt: `2026-01-0${i}T10:00:00.000Z`,
+    verdict: JSON.stringify({ status: 'accepted', findings: [] }),
+  });
 
 interface Seeded {
   readonly study: number;

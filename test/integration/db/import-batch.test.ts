@@ -9,27 +9,14 @@ import type { Store } from '../../../main/db/store/types';
 import { insertImportBatch, type NewRecording } from '../../../main/db/repos/imports.repo';
 import { freshStudyStore } from '../../support/fresh-study-db';
 import { migratedPglite, PGLITE_START_TIMEOUT } from '../../support/pglite';
+import { plannedFile } from '../../support/planned-file';
 
-const rec = (i: number, code: string, duplicateOfPath?: string): NewRecording => ({
-  participantCode: code,
-  sourcePath: `/in/f${i}.wav`,
-  uploadPath: null,
-  sha256: String(i).padStart(64, '0'),
-  sizeBytes: 1000 + i,
-  format: 'wav',
-  channels: 1,
-  sampleRateHz: 16000,
-  durationSeconds: 40,
-  speechSeconds: 35,
-  recordedAt: '2026-01-05T10:00:00.000Z',
-  recordedAtSource: 'manifest',
-  session: `s${i}`,
-  state: duplicateOfPath ? 'duplicate' : 'pending',
-  error: null,
-  verdict: '{}',
-  duplicateOf: duplicateOfPath ? { recordingId: null, path: duplicateOfPath } : null,
-  duplicateOverride: false,
-});
+const rec = (i: number, code: string, duplicateOfPath?: string): NewRecording =>
+  plannedFile(
+    i,
+    code,
+    duplicateOfPath ? { state: 'duplicate', duplicateOf: { recordingId: null, path: duplicateOfPath } } : {},
+  );
 
 const engines: [string, () => Promise<Store>][] = [
   ['SQLite', async () => freshStudyStore()],
