@@ -4,6 +4,7 @@
  * serialisation failure.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { databaseVersion } from '../../../../main/db/repos/change.repo';
 import { openPgStore } from '../../../../main/db/store/pg-store';
 import type { Queryable, Store } from '../../../../main/db/store/types';
 import { startPostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster';
@@ -89,5 +90,12 @@ describeWithTool('postgresql-15', 'the store on a PostgreSQL server', () => {
     let n = 0;
     for await (const _ of store.iterate('SELECT doctor FROM shifts WHERE doctor LIKE ?', ['d%'])) n++;
     expect(n).toBe(1234);
+  });
+
+  it('reads the write stamp (a cache key) as a login that is no superuser, and a committed write changes it', async () => {
+    const before = await databaseVersion(store);
+    expect(await databaseVersion(store)).toBe(before);
+    await store.transaction((tx) => tx.run('INSERT INTO shifts (doctor) VALUES (?)', ['stamp']));
+    expect(await databaseVersion(store)).not.toBe(before);
   });
 });
