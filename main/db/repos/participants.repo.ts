@@ -6,7 +6,7 @@
  */
 import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
-import type { Dialect } from '../store/dialect';
+import { likePattern, type Dialect } from '../store/dialect';
 import { positional } from '../store/named-params';
 import type { Queryable } from '../store/types';
 import { appendEvent } from './event-log.repo';
@@ -91,8 +91,6 @@ interface Row {
   merged_into: number | null;
   merged_code: string | null;
 }
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const studyPeriodOf = async (
   q: Queryable,

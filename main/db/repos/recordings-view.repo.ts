@@ -16,7 +16,7 @@ import type { AnalysisState, RecordedAtSource, UploadState, VerdictView } from '
 import { problemOf, retryable, type Problem } from '../../../shared/recording-problems';
 import { sqlWords } from '../sql-words';
 import { positional } from '../store/named-params';
-import type { Dialect } from '../store/dialect';
+import { likePattern, type Dialect } from '../store/dialect';
 import type { Queryable } from '../store/types';
 import { DISMISSED } from './needs-you-dismissals.repo';
 import {
@@ -145,8 +145,6 @@ export const toView = (r: Row): RecordingView => {
     canRetry: retryable(facts),
   };
 };
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Up to this many matching rows, a page is found by filtering first and sorting the matches; above
