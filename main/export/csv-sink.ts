@@ -223,7 +223,7 @@ export class CsvSink<C> {
 
   /** A row encoded by the long form's scoped encoder, from these columns. */
   scopedRow(encoder: ScopedEncoder<C>, ctx: C, measureKey: string): void {
-    encoder.rowBytesInto(ctx, measureKey, this.text);
+    encoder.rowInto(ctx, measureKey, this.text);
     this.text.endLine();
     this.rows++;
   }

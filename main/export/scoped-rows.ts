@@ -4,8 +4,8 @@
  * measure, or the row itself. Consecutive columns of one scope form a segment, encoded once per
  * recording, pair or measure and reused; only the row's own cells are encoded per row. The line is the
  * segments joined by the delimiter, byte-identical to encoding the whole row at once (checked by
- * test/unit/export/cells.test.ts). The repeated segments are encoded to UTF-8 once and copied into the
- * file's chunk as bytes.
+ * test/unit/export/cells.test.ts). The same plan writes the workbook's long sheet, with its own format
+ * of a run of cells (SpreadsheetML cells instead of CSV fields).
  */
 import { createRowEncoder, FIELD_DELIMITER, toCell, type Cell } from './cells';
 import type { ExportColumn, Scope } from './column';
@@ -50,6 +50,18 @@ export interface PieceBytesOut {
   putBytes(b: Buffer): void;
 }
 
+/** How a run of cells (from column `first` on) becomes text, and what goes between two runs. */
+export interface RowFormat {
+  encode(cells: readonly Cell[], first: number): string;
+  readonly separator: string;
+}
+
+/** CSV fields, separated by the field delimiter. */
+export const csvFormat = (): RowFormat => {
+  const encoder = createRowEncoder();
+  return { encode: (cells) => encoder.row(cells), separator: FIELD_DELIMITER };
+};
+
 type Item =
   | { readonly kind: 'static'; text: string; bytes?: Buffer }
   | { readonly kind: 'measure' | 'row'; readonly index: number };
@@ -58,8 +70,8 @@ export const createScopedEncoder = <C>(
   columns: readonly (ExportColumn<C> & { readonly scope: Scope })[],
   /** Notes each text cell's width, when load.sps is written. */
   widths: TextWidths | null = null,
+  format: RowFormat = csvFormat(),
 ): ScopedEncoder<C> => {
-  const encoder = createRowEncoder();
   const segments = segmentsOf(columns);
   const encoded: string[] = new Array<string>(segments.length).fill('');
   /** Per measure segment: measure key → the segment with its leading delimiter. */
@@ -71,9 +83,9 @@ export const createScopedEncoder = <C>(
     cells.length = seg.columns.length;
     for (let i = 0; i < seg.columns.length; i++) cells[i] = toCell(seg.columns[i]!, seg.columns[i]!.get(ctx));
     if (widths) for (let i = 0; i < cells.length; i++) widths.note(seg.first + i, cells[i]!);
-    return encoder.row(cells);
+    return format.encode(cells, seg.first);
   };
-  const lead = (i: number, text: string): string => (i === 0 ? text : FIELD_DELIMITER + text);
+  const lead = (i: number, text: string): string => (i === 0 ? text : format.separator + text);
   // What a row is made of, rebuilt for each analysis type: neighbouring recording and type segments
   // joined into one piece, so a row is handed over in a handful of pieces.
   let plan: Item[] = [];
