@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 
 const BOOTSTRAP = `
   const { workerData } = require('node:worker_threads');
@@ -34,20 +34,12 @@ const tsxEsmApi = (callerUrl: string): string =>
       .replace(/\.cjs$/, '.mjs'),
   ).href;
 
-export const startWorkerBeside = (
-  callerUrl: string,
-  name: string,
-  resourceLimits?: ResourceLimits,
-): Worker | null => {
+export const startWorkerBeside = (callerUrl: string, name: string): Worker | null => {
   try {
     const url = workerModuleUrl(callerUrl, name);
     if (url === null) return null;
     const tsxApi = url.endsWith('.ts') ? tsxEsmApi(callerUrl) : null;
-    return new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { url, tsxApi },
-      ...(resourceLimits ? { resourceLimits } : {}),
-    });
+    return new Worker(BOOTSTRAP, { eval: true, workerData: { url, tsxApi } });
   } catch {
     return null;
   }

@@ -10,7 +10,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKERS = {
   'speech-worker': join(root, 'main/audio/speech-worker.ts'),
   'measure-worker': join(root, 'main/acoustics/measure-worker.ts'),
-  'sheet-worker': join(root, 'main/export/sheet-worker.ts'),
 };
 
 /**

@@ -9,7 +9,7 @@ import { ANALYSIS_PREFIX, EXTRA_FILE, type ExportExtra } from '../../shared/expo
 import { localCodebookSection } from './local-columns';
 import { MISSING_REASONS } from '../../shared/missing-data';
 import { OTHER_CATEGORY_CODE, SPSS_MISSING_RANGE } from './stat-variables';
-import { EXCEL_MAX_CHARS, EXCEL_MAX_ROWS } from './sheet-writer';
+import { EXCEL_MAX_CHARS, EXCEL_MAX_ROWS } from './workbook';
 import {
   CONVENTIONS,
   describeMeasures,

@@ -75,8 +75,6 @@ export class TextSink {
     readonly name: string,
     private readonly stream: Writable,
     private readonly hash: Digest = sha256Digest(),
-    /** Where each chunk also goes as it is written (the workbook's sheet of this CSV); it must copy what it keeps. */
-    private readonly tee: ((chunk: Buffer) => void) | null = null,
   ) {
     this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw;
     stream.on('error', (e) => {
@@ -155,7 +153,6 @@ export class TextSink {
 
   private send(chunk: Buffer, release: (() => void) | undefined): void {
     this.hash.update(chunk);
-    this.tee?.(chunk);
     this.bytes += chunk.length;
     if (this.failure) return;
     if (
@@ -204,6 +201,14 @@ export class TextSink {
   }
 }
 
+/** Where a table's rows also go, from the same cells: the workbook's sheet of it, when one is written. */
+export interface SheetRows<C> {
+  row(cells: readonly Cell[]): void;
+  /** A new recording or analysis type of the long form (its shared cells encoded once). */
+  scope(scope: 'recording' | 'pair', ctx: C): void;
+  scopedRow(ctx: C, measureKey: string): void;
+}
+
 /** A CSV table: the header from the column schema, then rows whose cells the same columns read. */
 export class CsvSink<C> {
   private readonly encoder = createRowEncoder();
@@ -216,6 +221,7 @@ export class CsvSink<C> {
     bom: boolean,
     /** Notes each text cell's width, when load.sps is written. */
     readonly widths: TextWidths | null = null,
+    private readonly sheet: SheetRows<C> | null = null,
   ) {
     this.cells = new Array<Cell>(columns.length).fill(null);
     text.write((bom ? UTF8_BOM : '') + this.encoder.row(columns.map((c) => c.name)) + RECORD_DELIMITER);
@@ -225,12 +231,14 @@ export class CsvSink<C> {
   scopedRow(encoder: ScopedEncoder<C>, ctx: C, measureKey: string): void {
     encoder.rowInto(ctx, measureKey, this.text);
     this.text.endLine();
+    this.sheet?.scopedRow(ctx, measureKey);
     this.rows++;
   }
 
-  /** A new recording or analysis type of the long form, for the scoped encoder. */
+  /** A new recording or analysis type of the long form, for the scoped encoder and the sheet. */
   scope(encoder: ScopedEncoder<C>, scope: 'recording' | 'pair', ctx: C): void {
     encoder[scope](ctx);
+    this.sheet?.scope(scope, ctx);
   }
 
   row(ctx: C): void {
@@ -238,6 +246,7 @@ export class CsvSink<C> {
     for (let i = 0; i < cols.length; i++) this.cells[i] = toCell(cols[i]!, cols[i]!.get(ctx));
     if (this.widths) for (let i = 0; i < cols.length; i++) this.widths.note(i, this.cells[i]!);
     this.text.write(this.encoder.row(this.cells) + RECORD_DELIMITER);
+    this.sheet?.row(this.cells);
     this.rows++;
   }
 }

@@ -27,7 +27,7 @@ import { ANALYSIS_STATES } from '../../shared/states';
 import { storeSchemaVersion } from '../db/store/migrate-store';
 import { appendAuditAlone } from '../db/repos/audit.repo';
 import { codebookMarkdown } from './codebook';
-import { CsvSink, openWriteFile, sha256Digest, TextSink, type OpenWrite } from './csv-sink';
+import { CsvSink, openWriteFile, TextSink, type OpenWrite } from './csv-sink';
 import { dataPackageJson } from './datapackage';
 import { settingsRows, simulatedWarning, type ExportDescription } from './describe';
 import { loadDo } from './load-do';
@@ -306,9 +306,9 @@ const openCsvSinks = (
     return w;
   };
   const sink = <C>(f: { name: string; columns: readonly ExportColumn<C>[] }): CsvSink<C> => {
-    const text = new TextSink(f.name, open(join(dir, f.name)), sha256Digest(), book?.feed(f.name) ?? null);
+    const text = new TextSink(f.name, open(join(dir, f.name)));
     opened.push(text);
-    return new CsvSink(text, f.columns, bom, widthsOf(f));
+    return new CsvSink(text, f.columns, bom, widthsOf(f), book?.sheet(f.name, f.columns) ?? null);
   };
   const recordings = sink(files.recordings);
   const long = files.long ? sink(files.long) : null;

@@ -1,30 +1,60 @@
 /**
  * study.xlsx: the export as one Excel workbook, for those who live in Excel: a sheet per CSV with typed
- * cells (sheet-writer.ts), then a `codebook` sheet (one row per column of every sheet) and a `settings`
- * sheet.
+ * cells (numbers, true/false, dates and times Excel understands, text exactly as it was before the
+ * formula neutralisation, which a text cell of a workbook does not need), then a `codebook` sheet (one
+ * row per column of every sheet) and a `settings` sheet.
  *
- * Written in the same pass as the CSVs, from the CSVs themselves: each CSV's bytes, as they are written,
- * also go to its sheet (sheets.ts), whose XML is built and deflated into a hidden part file beside the
- * CSVs in a worker thread, on the processor's other core; the export waits when the sheets are too far
- * behind, so memory stays bounded whatever the export's size. At the end the parts are copied, still
- * deflated, into the zip (fflate's streaming Zip) after the package's small parts, and deleted.
+ * Written in the same pass as the CSVs, from the same cells: each table's sheet is SpreadsheetML
+ * (sheet-xml.ts) deflated by zlib as its rows come into a hidden part file beside the CSVs, through a
+ * sink that makes the pass wait when zlib or the disk is behind, so memory stays bounded whatever the
+ * export's size. At the end the parts are copied, still deflated, into the zip (fflate's streaming Zip)
+ * after the package's small parts, and deleted. A sheet that would pass Excel's 1,048,576 rows
+ * continues on `<name> (2)`.
  */
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createDeflateRaw } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import type { FileDef, WrittenFile } from '../../shared/export';
-import { Sheets } from './sheets';
+import { undoNeutralisation, type Cell } from './cells';
+import type { ExportColumn, Scope } from './column';
+import { crc32Digest, TextSink, type SheetRows } from './csv-sink';
+import { createScopedEncoder, type RowFormat, type ScopedEncoder } from './scoped-rows';
 import {
-  EXCEL_MAX_ROWS,
-  headerRow,
-  plainCell,
-  type DeflatedPart,
-  type SheetCellKind,
-  type SheetColumnSpec,
-} from './sheet-writer';
-import { packageParts, SHARED_STRINGS, SHEET_END, sheetStart, worksheetPart, xmlRow } from './sheet-xml';
+  booleanCell,
+  dateCell,
+  EMPTY_CELL,
+  numberCell,
+  packageParts,
+  sharedStringsXml,
+  sharedTextCell,
+  SHARED_STRINGS,
+  SHEET_END,
+  sheetStart,
+  textCell,
+  worksheetPart,
+  xmlRow,
+  type SheetColumn,
+} from './sheet-xml';
 import { statTable, type StatVariable } from './stat-variables';
+
+/** Excel's rows per sheet, the header included. */
+export const EXCEL_MAX_ROWS = 1_048_576;
+/** Excel's characters per cell. */
+export const EXCEL_MAX_CHARS = 32_767;
+const CUT_NOTE = ' [cut at Excel’s 32,767 characters; the full text is in the CSV]';
+/**
+ * zlib's level for the sheets, by measurement on the long sheet's XML (43 MB, 3,000 recordings): level 3
+ * is both faster than 1 and 2 (577 against 460 MB/s: its longer matches over the rows' repeated cells
+ * mean fewer of them) and smaller (1.24 against 1.60 MB); level 4 is three times slower for 5 % less.
+ */
+const SHEET_LEVEL = 3;
+/** Bytes of XML zlib may hold before the pass waits for it. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+const ROW_START = Buffer.from('<row>');
 
 export interface WorkbookDescription {
   /** The tables' descriptions, for the codebook sheet. */
@@ -37,13 +67,104 @@ export interface WorkbookDescription {
   readonly exportedAt: string;
 }
 
-/** How a variable's cells are written in its sheet: categories and reasons are text, as in the CSV. */
-const cellKind = (v: StatVariable, neutralised: boolean): SheetCellKind =>
-  v.kind === 'integer' || v.kind === 'number'
-    ? { kind: 'number' }
-    : v.kind === 'boolean' || v.kind === 'utc' || v.kind === 'local'
-      ? { kind: v.kind }
-      : { kind: 'text', neutralised };
+const text = (s: string): string =>
+  s.length <= EXCEL_MAX_CHARS ? s : s.slice(0, EXCEL_MAX_CHARS - CUT_NOTE.length) + CUT_NOTE;
+
+/**
+ * The workbook's shared strings, bounded: short strings (codes, labels, units, keys), which repeat
+ * down the sheets, are written once in the shared-strings part and referred to by number, until the
+ * table is full; any other text is held in its cell.
+ */
+class SharedStrings {
+  private static readonly MAX_STRINGS = 16_384;
+  private static readonly MAX_CHARS = 48;
+  /** Each string with its cell. */
+  private readonly cells = new Map<string, string>();
+
+  get size(): number {
+    return this.cells.size;
+  }
+
+  cell(s: string): string {
+    if (s.length > SharedStrings.MAX_CHARS) return textCell(s);
+    let cell = this.cells.get(s);
+    if (cell === undefined) {
+      if (this.cells.size >= SharedStrings.MAX_STRINGS) return textCell(s);
+      this.cells.set(s, (cell = sharedTextCell(this.cells.size)));
+    }
+    return cell;
+  }
+
+  xml(): string {
+    return sharedStringsXml(this.cells.keys());
+  }
+}
+
+/** Values of a text column looked at before it is judged to repeat or not. */
+const SHARING_TRIAL = 1_000;
+
+/**
+ * The cells of one text column: shared while its values repeat. A column whose first values were
+ * mostly new ones (file names, identifiers, checksums) holds its text in each cell from then on, so
+ * it neither fills the shared strings nor costs a lookup per cell.
+ */
+const textColumnCells = (strings: SharedStrings): ((s: string) => string) => {
+  let looked = 0;
+  let added = 0;
+  let sharing = true;
+  return (s) => {
+    if (!sharing) return textCell(s);
+    const before = strings.size;
+    const cell = strings.cell(s);
+    added += strings.size - before;
+    if (++looked === SHARING_TRIAL) sharing = added * 2 <= looked;
+    return cell;
+  };
+};
+
+/** The XML of one cell, from the value the CSV writes. */
+type CellXml = (c: Cell) => string;
+
+/** A time as the instant `parse` reads from it, or the text itself when it is not one. */
+const dateXml =
+  (parse: (c: string) => number): CellXml =>
+  (c) => {
+    if (c === null || c === '') return EMPTY_CELL;
+    const ms = parse(String(c));
+    return Number.isNaN(ms) ? textCell(String(c)) : dateCell(ms);
+  };
+
+const cellXml = (v: StatVariable, neutralised: boolean, strings: SharedStrings): CellXml => {
+  switch (v.kind) {
+    case 'integer':
+    case 'number':
+      return (c) => {
+        if (c === null || c === '') return EMPTY_CELL;
+        const n = typeof c === 'number' ? c : Number(c);
+        return Number.isFinite(n) ? numberCell(n) : textCell(String(c));
+      };
+    case 'boolean':
+      return (c) => (c === 'true' ? booleanCell(true) : c === 'false' ? booleanCell(false) : EMPTY_CELL);
+    case 'utc':
+      return dateXml(Date.parse);
+    // Wall-clock time: written as that clock reading (Excel dates have no zone).
+    case 'local':
+      return dateXml((c) => Date.parse(`${c.replace(' ', 'T')}Z`));
+    default: {
+      const shared = textColumnCells(strings);
+      return (c) =>
+        c === null || c === ''
+          ? EMPTY_CELL
+          : shared(text(neutralised ? undoNeutralisation(String(c)) : String(c)));
+    }
+  }
+};
+
+/** A value of the codebook or settings sheet. */
+const plainCell = (v: string | boolean | null): string =>
+  v === null ? EMPTY_CELL : typeof v === 'boolean' ? booleanCell(v) : textCell(text(v));
+
+const headerRow = (names: readonly string[]): string => xmlRow(names.map((n) => textCell(n)).join(''));
 
 const widthOf = (v: StatVariable): number =>
   v.kind === 'utc' || v.kind === 'local'
@@ -52,13 +173,119 @@ const widthOf = (v: StatVariable): number =>
       ? Math.min(40, Math.max(12, v.name.length + 2))
       : Math.max(10, v.name.length + 2);
 
-/** The sheet's columns of a table: what its cells are, described for the sheets' thread. */
-const sheetColumns = (def: FileDef): SheetColumnSpec[] =>
-  statTable(def, 0).variables.map((v, i) => ({
-    ...cellKind(v, def.columns[i]?.neutralised ?? false),
-    name: v.name,
-    width: widthOf(v),
-  }));
+/** A sheet's XML, deflated, in a part file: what the zip needs to take it as it is. */
+interface DeflatedPart {
+  readonly title: string;
+  readonly path: string;
+  readonly size: number;
+  readonly crc: number;
+}
+
+/** One worksheet being written: its XML through zlib into a part file. */
+class SheetPart {
+  readonly sink: TextSink;
+  private readonly written: Promise<void>;
+  rows = 0;
+
+  constructor(
+    readonly title: string,
+    readonly path: string,
+    start: string,
+  ) {
+    const deflate = createDeflateRaw({ level: SHEET_LEVEL });
+    this.written = pipeline(
+      deflate,
+      createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }),
+    );
+    this.written.catch(() => {});
+    this.sink = new TextSink(title, deflate, crc32Digest());
+    this.sink.write(start);
+  }
+
+  async close(): Promise<DeflatedPart> {
+    this.sink.write(SHEET_END);
+    const f = await this.sink.close('workbook', this.rows);
+    await this.written;
+    return { title: this.title, path: this.path, size: f.bytes, crc: parseInt(f.sha256, 16) };
+  }
+}
+
+const hasScopes = <C>(
+  columns: readonly ExportColumn<C>[],
+): columns is readonly (ExportColumn<C> & { readonly scope: Scope })[] => columns.every((c) => 'scope' in c);
+
+/** One table's sheet, continued on `<key> (2)`, `<key> (3)`… past `maxRows` rows. */
+class TableSheet<C> implements SheetRows<C> {
+  private part: SheetPart;
+  private parts = 1;
+  private readonly closed: Promise<DeflatedPart>[] = [];
+  private readonly cells: readonly CellXml[];
+  private readonly start: string;
+  private readonly scoped: ScopedEncoder<C> | null;
+
+  constructor(
+    private readonly book: Workbook,
+    private readonly key: string,
+    def: FileDef,
+    columns: readonly ExportColumn<C>[],
+  ) {
+    const variables = statTable(def, 0).variables;
+    this.cells = variables.map((v, i) => cellXml(v, def.columns[i]?.neutralised ?? false, book.strings));
+    const layout: SheetColumn[] = variables.map((v) => ({
+      width: widthOf(v),
+      date: v.kind === 'utc' || v.kind === 'local',
+    }));
+    this.start = sheetStart(layout) + headerRow(variables.map((v) => v.name));
+    this.part = book.openPart(key, this.start);
+    const format: RowFormat = {
+      encode: (cells, first) => {
+        let xml = '';
+        for (let i = 0; i < cells.length; i++) xml += this.cells[first + i]!(cells[i]!);
+        return xml;
+      },
+      separator: '',
+    };
+    this.scoped = hasScopes(columns) ? createScopedEncoder(columns, null, format) : null;
+  }
+
+  /** The part the next row goes into, a new one when the current is full. */
+  private next(): TextSink {
+    if (this.part.rows === this.book.maxRows) {
+      this.closed.push(this.part.close());
+      this.part = this.book.openPart(`${this.key} (${++this.parts})`, this.start);
+    }
+    this.part.rows++;
+    return this.part.sink;
+  }
+
+  row(cells: readonly Cell[]): void {
+    const sink = this.next();
+    let xml = '<row>';
+    for (let i = 0; i < cells.length; i++) xml += this.cells[i]!(cells[i]!);
+    sink.write(xml + '</row>');
+  }
+
+  scope(scope: 'recording' | 'pair', ctx: C): void {
+    this.scoped?.[scope](ctx);
+  }
+
+  scopedRow(ctx: C, measureKey: string): void {
+    const sink = this.next();
+    sink.putBytes(ROW_START);
+    this.scoped?.rowBytesInto(ctx, measureKey, sink);
+    sink.write('</row>');
+  }
+
+  get sink(): TextSink {
+    return this.part.sink;
+  }
+
+  /** Every part of the table, in order, once written. */
+  async close(): Promise<DeflatedPart[]> {
+    this.closed.push(this.part.close());
+    return Promise.all(this.closed);
+  }
+}
 
 /**
  * A zip stores a part's time as a calendar date and clock time without a zone, from 1980 to 2099, which
@@ -192,14 +419,14 @@ const settingsXml = (d: WorkbookDescription): string =>
   SHEET_END;
 
 /**
- * The workbook being written beside the CSVs: `feed()` gives each CSV's text sink where its bytes also
- * go, the pass waits on `blocked`/`ready()` like on the CSVs, and `finish()` writes study.xlsx once the
- * settings are known.
+ * The workbook being written beside the CSVs: `sheet()` gives each CSV sink its table's sheet, the pass
+ * waits on `blocked`/`ready()` like on the CSVs, and `finish()` writes study.xlsx once the settings are
+ * known.
  */
 export class Workbook {
-  private readonly sheets = new Sheets();
-  /** The table of each sheet opened, in the order opened. */
-  private readonly opened: string[] = [];
+  private readonly sheets = new Map<string, TableSheet<never>>();
+  private seq = 0;
+  readonly strings = new SharedStrings();
   /** Data rows per sheet. */
   readonly maxRows: number;
 
@@ -213,45 +440,35 @@ export class Workbook {
     this.maxRows = sheetRows - 1;
   }
 
-  /** Where the bytes of the CSV `file` go too, to become its sheet. */
-  feed(file: string): (chunk: Uint8Array) => void {
+  /** @internal A new part file for a sheet titled `title`, its XML begun with `start`. */
+  openPart(title: string, start: string): SheetPart {
+    return new SheetPart(title, join(this.dir, `.${this.name}.sheet-${++this.seq}`), start);
+  }
+
+  /** The sheet of the table written to `file`, whose rows have these columns. */
+  sheet<C>(file: string, columns: readonly ExportColumn<C>[]): SheetRows<C> {
     const def = this.tables.find((t) => t.name === file);
     if (!def) throw new Error(`No table ${file} in this export.`);
-    this.opened.push(file);
-    return this.sheets.open({
-      columns: sheetColumns(def),
-      title: file.replace(/\.csv$/, ''),
-      partPrefix: join(this.dir, `.${this.name}.sheet-${this.opened.length}`),
-      maxRows: this.maxRows,
-    });
+    const sheet = new TableSheet(this, file.replace(/\.csv$/, ''), def, columns);
+    this.sheets.set(file, sheet as unknown as TableSheet<never>);
+    return sheet;
   }
 
   get blocked(): boolean {
-    return this.sheets.blocked;
+    for (const s of this.sheets.values()) if (s.sink.blocked) return true;
+    return false;
   }
 
-  ready(): Promise<void> {
-    return this.sheets.ready();
-  }
-
-  /** Every table's sheet parts, in the tables' order (call once every CSV is closed). */
-  private async sheetParts(): Promise<DeflatedPart[]> {
-    const byOpening = await this.sheets.close();
-    return this.tables.flatMap((t) => {
-      const i = this.opened.indexOf(t.name);
-      return i < 0 ? [] : byOpening[i]!;
-    });
+  async ready(): Promise<void> {
+    for (const s of this.sheets.values()) await s.sink.ready();
   }
 
   /** Ends every sheet and writes the workbook: the package's parts, the tables' sheets, the codebook and settings. */
   async finish(d: WorkbookDescription): Promise<WrittenFile> {
-    let parts: DeflatedPart[];
-    let sharedStrings: string;
-    try {
-      parts = await this.sheetParts();
-      sharedStrings = await this.sheets.sharedStrings();
-    } finally {
-      await this.sheets.end();
+    const parts: DeflatedPart[] = [];
+    for (const t of this.tables) {
+      const sheet = this.sheets.get(t.name);
+      if (sheet) parts.push(...(await sheet.close()));
     }
     const titles = [...parts.map((p) => p.title), 'codebook', 'settings'];
     const zip = await ZipOut.create(join(this.dir, this.name), zipTime(d.exportedAt));
@@ -263,7 +480,7 @@ export class Workbook {
       }
       await zip.add(worksheetPart(parts.length), codebookXml(d.tables));
       await zip.add(worksheetPart(parts.length + 1), settingsXml(d));
-      await zip.add(SHARED_STRINGS, sharedStrings);
+      await zip.add(SHARED_STRINGS, this.strings.xml());
       return { name: this.name, role: 'workbook', rows: null, ...(await zip.close()) };
     } catch (e) {
       await zip.abandon();
@@ -272,7 +489,7 @@ export class Workbook {
   }
 
   /** Stops every sheet's writing (the export is being abandoned; its folder is removed). */
-  abandon(): Promise<void> {
-    return this.sheets.abandon();
+  async abandon(): Promise<void> {
+    await Promise.all([...this.sheets.values()].map((s) => s.sink.abandon()));
   }
 }

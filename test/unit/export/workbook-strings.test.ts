@@ -11,7 +11,6 @@ import { afterEach, expect, it } from 'vitest';
 import type { FileDef } from '../../../shared/export';
 import { col } from '../../../main/export/column';
 import { Workbook } from '../../../main/export/workbook';
-import { writeRowsThroughCsv } from '../../support/workbook-rows';
 
 type Row = readonly [code: string, file: string];
 const columns = [
@@ -39,13 +38,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const writeWorkbook = async (): Promise<Record<string, string>> => {
   dir = mkdtempSync(join(tmpdir(), 'vs-workbook-strings-'));
   const book = new Workbook(dir, 'study.xlsx', [table]);
-  await writeRowsThroughCsv(
-    book,
-    dir,
-    'recordings.csv',
-    columns,
-    Array.from({ length: ROWS }, (_, i) => rowOf(i)),
-  );
+  const sheet = book.sheet('recordings.csv', columns);
+  for (let i = 0; i < ROWS; i++) sheet.row(rowOf(i));
   await book.finish({ tables: [table], settings: [], warning: null, exportedAt: '2025-01-01T00:00:00.000Z' });
   const zip = unzipSync(readFileSync(join(dir, 'study.xlsx')));
   return Object.fromEntries(Object.entries(zip).map(([k, v]) => [k, strFromU8(v)]));
