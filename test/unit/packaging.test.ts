@@ -104,7 +104,6 @@ describe('electron-builder.yml', () => {
       'main/main.cjs',
       'main/speech-worker.cjs',
       'main/measure-worker.cjs',
-      'main/sheet-worker.cjs',
       'preload/preload.cjs',
       'renderer/index.html',
       'renderer/app.js',
