@@ -1,12 +1,11 @@
 /**
- * What the soak test holds the engine to, as named checks over the study database and the sandbox's
- * own records: each returns its violations (empty when it holds), so the summary can say which passed.
+ * What the soak test holds the engine to, as named checks over the study database (read through a
+ * store, on either engine) and the sandbox's own records: each returns its violations (empty when it
+ * holds), so the summary can say which passed. The database's own integrity: database-checks.ts.
  */
-import type Database from 'better-sqlite3';
 import type { ApiClient } from '../../main/api/client';
+import type { Queryable } from '../../main/db/store/types';
 import type { Sandbox } from '../../main/sandbox/server';
-
-type Db = Database.Database;
 
 export interface Check {
   readonly name: string;
@@ -21,21 +20,23 @@ export interface ResultSnapshot {
   readonly values: ReadonlyMap<string, number | string>;
 }
 
-export const snapshotResults = (db: Db): ResultSnapshot => ({
+interface MeasureRow {
+  r: number;
+  k: string;
+  n: number | null;
+  t: string | null;
+}
+const MEASURES = `SELECT recording_id AS r, measure_key AS k, value_num AS n, value_text AS t FROM measure_values`;
+
+export const snapshotResults = async (q: Queryable): Promise<ResultSnapshot> => ({
   finals: new Map(
     (
-      db
-        .prepare(`SELECT recording_id r, type t, state s FROM analyses WHERE state IN ('completed', 'error')`)
-        .all() as { r: number; t: string; s: string }[]
+      await q.all<{ r: number; t: string; s: string }>(
+        `SELECT recording_id AS r, type AS t, state AS s FROM analyses WHERE state IN ('completed', 'error')`,
+      )
     ).map((x) => [`${x.r}/${x.t}`, x.s]),
   ),
-  values: new Map(
-    (
-      db
-        .prepare(`SELECT recording_id r, measure_key k, value_num n, value_text t FROM measure_values`)
-        .all() as { r: number; k: string; n: number | null; t: string | null }[]
-    ).map((x) => [`${x.r}/${x.k}`, x.n ?? x.t!]),
-  ),
+  values: new Map((await q.all<MeasureRow>(MEASURES)).map((x) => [`${x.r}/${x.k}`, x.n ?? x.t!])),
 });
 
 /** Everything final in `before` is still there, unchanged, in `after`. */
@@ -72,23 +73,20 @@ const reasonOf = (json: string | null): string => {
 };
 
 /** The checks on the final state, after the last engine run went idle. */
-export const finalChecks = (
-  db: Db,
+export const finalChecks = async (
+  q: Queryable,
   sandbox: Sandbox,
   expectedRecordings: number,
   analysesPerRecording: number,
-): Check[] => {
-  const recs = db
-    .prepare(
-      `SELECT r.id, r.upload_state, r.upload_attempts, r.upload_error, r.recording_id, r.content_sha256, p.account_id
-     FROM recordings r JOIN participants p ON p.id = r.participant_id`,
-    )
-    .all() as RecRow[];
+): Promise<Check[]> => {
+  const recs = await q.all<RecRow>(
+    `SELECT r.id, r.upload_state, r.upload_attempts, r.upload_error, r.recording_id, r.content_sha256, p.account_id
+       FROM recordings r JOIN participants p ON p.id = r.participant_id`,
+  );
   const analyses = new Map<number, string[]>();
-  for (const a of db.prepare(`SELECT recording_id r, state s FROM analyses`).all() as {
-    r: number;
-    s: string;
-  }[]) {
+  for (const a of await q.all<{ r: number; s: string }>(
+    `SELECT recording_id AS r, state AS s FROM analyses`,
+  )) {
     analyses.set(a.r, [...(analyses.get(a.r) ?? []), a.s]);
   }
   const held = sandbox.listRecordings();
@@ -157,13 +155,6 @@ export const finalChecks = (
       ];
     }),
   );
-  const integrity = db.pragma('integrity_check', { simple: true });
-  check('PRAGMA integrity_check = ok', integrity === 'ok' ? [] : [String(integrity)]);
-  const fk = db.pragma('foreign_key_check') as unknown[];
-  check(
-    'PRAGMA foreign_key_check finds nothing',
-    fk.map((x) => JSON.stringify(x)),
-  );
   return checks;
 };
 
@@ -172,20 +163,19 @@ export const finalChecks = (
  * from a broken answer, none lost, none changed. Returns the check and how many recordings it compared.
  */
 export const resultsMatchService = async (
-  db: Db,
+  q: Queryable,
   client: ApiClient,
 ): Promise<{ check: Check; compared: number }> => {
-  const rows = db
-    .prepare(`SELECT id, recording_id FROM recordings WHERE upload_state = 'uploaded'`)
-    .all() as { id: number; recording_id: string }[];
+  const rows = await q.all<{ id: number; recording_id: string }>(
+    `SELECT id, recording_id FROM recordings WHERE upload_state = 'uploaded'`,
+  );
   const byRec = new Map<number, Map<string, number | string>>();
-  for (const v of db
-    .prepare(`SELECT recording_id r, measure_key k, value_num n, value_text t FROM measure_values`)
-    .all() as { r: number; k: string; n: number | null; t: string | null }[]) {
+  for (const v of await q.all<MeasureRow>(MEASURES)) {
     if (!byRec.has(v.r)) byRec.set(v.r, new Map());
     byRec.get(v.r)!.set(v.k, v.n ?? v.t!);
   }
-  const statesOf = db.prepare(`SELECT type, state FROM analyses WHERE recording_id = ?`);
+  const statesOf = (id: number) =>
+    q.all<{ type: string; state: string }>(`SELECT type, state FROM analyses WHERE recording_id = ?`, [id]);
   const violations: string[] = [];
   let next = 0;
   const worker = async () => {
@@ -198,9 +188,7 @@ export const resultsMatchService = async (
       }
       const stored = byRec.get(row.id) ?? new Map<string, number | string>();
       const want = new Map<string, number | string>();
-      const states = new Map(
-        (statesOf.all(row.id) as { type: string; state: string }[]).map((s) => [s.type, s.state]),
-      );
+      const states = new Map((await statesOf(row.id)).map((s) => [s.type, s.state]));
       for (const o of res.value.outcomes) {
         if (!states.has(o.type)) continue; // not requested
         if (states.get(o.type) !== o.status)

@@ -3,12 +3,14 @@
  * sandbox, under random spells of faults (weather.ts), while the engine process is SIGKILLed at random
  * moments and started again. At the end every recording must be in a final, explainable state, nothing
  * may have been sent twice, no completed result lost or changed, every stored value exactly what the
- * service gives, and the database must pass `PRAGMA integrity_check` (soak-checks.ts). Prints one summary
- * with the counts and exits 1 on any violation.
+ * service gives, and the database must pass its engine's integrity checks and hold no row whose parent
+ * is missing (soak-checks.ts, database-checks.ts). Prints one summary with the counts and exits 1 on
+ * any violation.
  *
  *   npm run soak -- --uploads 2000 --kills 15 --seed 20261123
  *   (or SOAK_UPLOADS, SOAK_KILLS, SOAK_SEED; --distinct / SOAK_DISTINCT audio files, default 20;
- *    --max-minutes / SOAK_MAX_MINUTES, default 12; --keep keeps the work folder)
+ *    --max-minutes / SOAK_MAX_MINUTES, default 12; --keep keeps the work folder;
+ *    --engine / SOAK_ENGINE: sqlite, the default, or postgres, a throwaway PostgreSQL 15 server)
  *
  * The same few distinct WAVs (8 kHz mono, 33 s of speech) serve many participants through hard links:
  * duplicates are judged per participant, so each (participant, audio) pair is one recording.
@@ -20,11 +22,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
 import { createApiClient } from '../../main/api/client';
 import { strandedAnalyses } from '../../main/db/repos/polls.repo';
 import { DEMO_API_KEY } from '../../main/sandbox/config';
-import { openStudyService } from '../../main/services/study-service';
+import { openChosenStudyService } from '../../main/services/open-study-service';
 import { makeWav, seededRandom } from '../fixtures/audio';
 import { createSandboxStudy, startLabSandbox } from '../support/lab-sandbox';
 import { waitForLine } from '../support/spawn';
@@ -36,8 +37,9 @@ import {
   type Check,
   type ResultSnapshot,
 } from './soak-checks';
+import { integrityChecks, quickCheck } from './database-checks';
+import { soakDatabase, SOAK_ENGINES, type SoakEngine } from './soak-engine';
 import { calmScenario, scenarioFor, spellDealer, SPELLS, type Spell } from './weather';
-import { sqliteStore } from '../../main/db/store/sqlite-store';
 
 const flag = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -58,6 +60,11 @@ const SEED = option('seed', 'SOAK_SEED', 20_261_123);
 const DISTINCT = Math.max(1, Math.min(UPLOADS, option('distinct', 'SOAK_DISTINCT', 20)));
 const MAX_MINUTES = option('max-minutes', 'SOAK_MAX_MINUTES', 12);
 const KEEP = process.argv.includes('--keep');
+const ENGINE_NAME = flag('engine') ?? process.env['SOAK_ENGINE'] ?? 'sqlite';
+if (!(SOAK_ENGINES as readonly string[]).includes(ENGINE_NAME)) {
+  console.error(`soak: --engine must be one of ${SOAK_ENGINES.join(', ')} (got ${ENGINE_NAME})`);
+  process.exit(2);
+}
 const ANALYSES = ['wellbeing', 'parkinsons', 'alzheimers'] as const;
 
 const random = seededRandom(SEED);
@@ -85,9 +92,12 @@ const require = createRequire(import.meta.url);
 const TSX = pathToFileURL(require.resolve('tsx/esm')).href;
 const ENGINE = join(import.meta.dirname, 'engine-process.ts');
 const engineLog = openSync(join(work, 'engine.log'), 'a');
+const database = await soakDatabase(ENGINE_NAME as SoakEngine, home, process.env);
+process.once('exit', () => database.stop()); // every way out, the watchdog's and a throw's too
 const spawnEngine = (): ChildProcess =>
   spawn(process.execPath, ['--import', TSX, ENGINE, home, JSON.stringify(TUNING)], {
     stdio: ['ignore', 'pipe', engineLog],
+    env: database.engineEnv,
   });
 
 const sandbox = await startLabSandbox({ credits: 2 * UPLOADS + 100, scenario: calmScenario() });
@@ -118,7 +128,9 @@ for (let i = 0; i < UPLOADS; i++) {
 }
 writeFileSync(join(files, 'manifest.csv'), rows.join('\n'));
 
-const svc = openStudyService({ workspaceDir: home });
+const opened = await openChosenStudyService({ workspaceDir: home }, database.firstAddress);
+if (!opened.ok) throw new Error(opened.error);
+const svc = opened.value.service;
 const { studyId, profileId } = await createSandboxStudy(svc, sandbox, 'Soak');
 const plan = await svc.planImport({
   studyId,
@@ -141,12 +153,10 @@ if (!accounts.ok) throw new Error(accounts.error.message);
 await svc.pauseSending(profileId); // nothing is sent from this process…
 await svc.startBatch(batchId);
 await svc.close();
-const db = new Database(join(home, 'voicescope.sqlite'));
-const store = sqliteStore(db);
-db.pragma('busy_timeout = 5000');
-db.prepare(`DELETE FROM settings WHERE key LIKE 'queue_pause:%'`).run(); // …the engine process sends
+const store = await database.reader();
+await store.run(`DELETE FROM settings WHERE key LIKE 'queue_pause:%'`); // …the engine process sends
 say(
-  `${UPLOADS} recordings imported (${DISTINCT} distinct audio files × ${participants} participants, ${participants} accounts); seed ${SEED}`,
+  `${UPLOADS} recordings imported (${DISTINCT} distinct audio files × ${participants} participants, ${participants} accounts) on ${database.label}; seed ${SEED}`,
 );
 
 // ── Weather: a new random spell every 1–4 s ─────────────────────────────────────────────────────────
@@ -179,11 +189,11 @@ const killAt = Array.from({ length: KILLS }, () => (0.01 + 0.8 * random()) * exp
   (a, b) => a - b,
 );
 const requests = () => sandbox.requestLog().length;
-const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+const count = async (sql: string) => Number((await store.get<{ n: number }>(sql))!.n);
 let kills = 0;
 let earlyKills = 0;
 let runs = 0;
-let snapshot: ResultSnapshot = snapshotResults(db);
+let snapshot: ResultSnapshot = await snapshotResults(store);
 for (;;) {
   const child = spawnEngine();
   runs++;
@@ -219,16 +229,20 @@ for (;;) {
   const code = await exited;
   if (kill) {
     kills++;
-    const now = snapshotResults(db);
+    const now = await snapshotResults(store);
     const lost = keptResults(snapshot, now);
     if (lost.length) violations.push(`after kill ${kills}: ${lost.slice(0, 5).join('; ')}`);
     snapshot = now;
-    const quick = db.pragma('quick_check', { simple: true });
-    if (quick !== 'ok') violations.push(`after kill ${kills}: quick_check says ${String(quick)}`);
+    const quick = await quickCheck(store);
+    if (quick.length)
+      violations.push(`after kill ${kills}: the quick check says ${quick.slice(0, 5).join('; ')}`);
     await strandedAfter(`kill ${kills}`);
+    const uploaded = await count(`SELECT count(*) AS n FROM recordings WHERE upload_state = 'uploaded'`);
+    const uncertain = await count(
+      `SELECT count(*) AS n FROM recordings WHERE upload_state = 'upload_uncertain'`,
+    );
     say(
-      `kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded'`)}, ` +
-        `uncertain ${count(`SELECT count(*) n FROM recordings WHERE upload_state = 'upload_uncertain'`)}, analyses final ${now.finals.size}`,
+      `kill ${kills}/${KILLS} after ${requests()} requests: uploaded ${uploaded}, uncertain ${uncertain}, analyses final ${now.finals.size}`,
     );
     continue;
   }
@@ -243,7 +257,7 @@ raining = false;
 await weather;
 sandbox.setScenario(calmScenario());
 const log = sandbox.requestLog();
-const lost = keptResults(snapshot, snapshotResults(db));
+const lost = keptResults(snapshot, await snapshotResults(store));
 if (lost.length) violations.push(`after the last run: ${lost.slice(0, 5).join('; ')}`);
 
 await strandedAfter('the last run');
@@ -258,10 +272,11 @@ const checks: Check[] = [
       ...(kills < KILLS ? [`only ${kills} of ${KILLS} kills happened before the work was done`] : []),
     ],
   },
-  ...finalChecks(db, sandbox, UPLOADS, ANALYSES.length),
+  ...(await finalChecks(store, sandbox, UPLOADS, ANALYSES.length)),
+  ...(await integrityChecks(store)),
 ];
 const verify = await resultsMatchService(
-  db,
+  store,
   createApiClient({ profile: { baseUrl: sandbox.url, version: 'v1.3', apiKey: DEMO_API_KEY } }),
 );
 checks.push(verify.check);
@@ -281,16 +296,16 @@ const outcomeOf = (r: (typeof log)[number]) =>
   r.fault ?? (r.status === null ? 'no answer (client gone)' : `HTTP ${r.status}`);
 const uploadsLog = log.filter((r) => r.endpoint === 'upload');
 const pollsLog = log.filter((r) => r.endpoint === 'getAnalysis');
-const states = db
-  .prepare(`SELECT upload_state s, count(*) n FROM recordings GROUP BY 1 ORDER BY 2 DESC`)
-  .all() as { s: string; n: number }[];
-const analysisStates = db
-  .prepare(`SELECT state s, count(*) n FROM analyses GROUP BY 1 ORDER BY 2 DESC`)
-  .all() as { s: string; n: number }[];
+const states = await store.all<{ s: string; n: number }>(
+  `SELECT upload_state AS s, count(*) AS n FROM recordings GROUP BY upload_state ORDER BY n DESC`,
+);
+const analysisStates = await store.all<{ s: string; n: number }>(
+  `SELECT state AS s, count(*) AS n FROM analyses GROUP BY state ORDER BY n DESC`,
+);
 const uncertainWhy = tally(
-  db.prepare(`SELECT upload_error e FROM recordings WHERE upload_state = 'upload_uncertain'`).all() as {
-    e: string;
-  }[],
+  await store.all<{ e: string }>(
+    `SELECT upload_error AS e FROM recordings WHERE upload_state = 'upload_uncertain'`,
+  ),
   (r) => {
     const reason = String((JSON.parse(r.e) as { reason?: string }).reason ?? '');
     if (/stopped while/.test(reason)) return 'interrupted by a kill';
@@ -302,21 +317,24 @@ const uncertainWhy = tally(
   },
 );
 const held = sandbox.listRecordings();
-const uncertainCharged = held.filter(
-  (h) => !db.prepare(`SELECT 1 FROM recordings WHERE recording_id = ?`).get(h.id),
-).length;
+const knownIds = new Set(
+  (
+    await store.all<{ id: string }>(
+      `SELECT recording_id AS id FROM recordings WHERE recording_id IS NOT NULL`,
+    )
+  ).map((r) => r.id),
+);
+const uncertainCharged = held.filter((h) => !knownIds.has(h.id)).length;
 const failed = checks.filter((c) => c.violations.length > 0);
 
 console.log('');
-console.log(`soak summary (seed ${SEED}, ${elapsed()} in all)`);
+console.log(`soak summary (seed ${SEED}, ${database.label}, ${elapsed()} in all)`);
 console.log(
   `  recordings: ${UPLOADS} (${DISTINCT} distinct audio files × ${participants} participants), ${ANALYSES.length} analyses each`,
 );
 console.log(`  uploads sent: ${uploadsLog.length} (${tally(uploadsLog, outcomeOf)})`);
 console.log(`  polls: ${pollsLog.length} (${tally(pollsLog, outcomeOf)})`);
-const processingErrors = (
-  db.prepare(`SELECT count(*) n FROM analyses WHERE state = 'error'`).get() as { n: number }
-).n;
+const processingErrors = await count(`SELECT count(*) AS n FROM analyses WHERE state = 'error'`);
 console.log(
   `  faults by kind: ${tally(log, (r) => r.fault ?? (r.status === 429 ? 'rate_limited_429' : null)) || 'none'}; processing errors (analyses ended in error) ${processingErrors}`,
 );
@@ -340,7 +358,7 @@ for (const c of checks) {
 }
 console.log(`soak: ${checks.length - failed.length} passed, ${failed.length} failed`);
 
-db.close();
+await store.close();
 await sandbox.close();
 clearTimeout(watchdog);
 if (failed.length === 0 && !KEEP) rmSync(work, { recursive: true, force: true });
