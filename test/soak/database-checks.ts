@@ -24,7 +24,7 @@ const sqlitePragma = async (q: Queryable, pragma: 'quick_check' | 'integrity_che
  * every row of its table (heapallindexed). The same ground as SQLite's quick_check (`everyRow` false)
  * and integrity_check (true).
  */
-const amcheck = async (q: Queryable, everyRow: boolean): Promise<string[]> => {
+const amcheck = async (q: Queryable, everyRow: boolean): Promise<{ checked: string; broken: string[] }> => {
   try {
     const heap = await q.all<{ rel: string; blkno: number; offnum: number; msg: string }>(
       `SELECT c.relname AS rel, v.blkno, v.offnum, v.msg
@@ -36,7 +36,8 @@ const amcheck = async (q: Queryable, everyRow: boolean): Promise<string[]> => {
          JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
         WHERE c.relnamespace = 'public'::regnamespace AND a.amname = 'btree' AND i.indisvalid AND i.indisready`,
     );
-    if (indexes.length === 0) return ['amcheck found no index to verify in the study database'];
+    if (indexes.length === 0)
+      return { checked: 'nothing', broken: ['amcheck found no index to verify in the study database'] };
     const broken: string[] = [];
     for (const { idx } of indexes) {
       try {
@@ -45,15 +46,23 @@ const amcheck = async (q: Queryable, everyRow: boolean): Promise<string[]> => {
         broken.push(`index ${idx}: ${message(e)}`);
       }
     }
-    return [...heap.map((h) => `table ${h.rel} page ${h.blkno} row ${h.offnum}: ${h.msg}`), ...broken];
+    const tables = await q.get<{ n: number }>(
+      `SELECT count(*) AS n FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'`,
+    );
+    return {
+      checked: `${Number(tables?.n)} tables, ${indexes.length} B-tree indexes`,
+      broken: [...heap.map((h) => `table ${h.rel} page ${h.blkno} row ${h.offnum}: ${h.msg}`), ...broken],
+    };
   } catch (e) {
-    return [`amcheck could not run: ${message(e)}`];
+    return { checked: 'nothing', broken: [`amcheck could not run: ${message(e)}`] };
   }
 };
 
 /** The cheap check after each kill: SQLite's quick_check, or amcheck without matching indexes to rows. */
 export const quickCheck = (store: Store): Promise<string[]> =>
-  store.engine === 'sqlite' ? sqlitePragma(store, 'quick_check') : amcheck(store, false);
+  store.engine === 'sqlite'
+    ? sqlitePragma(store, 'quick_check')
+    : amcheck(store, false).then((a) => a.broken);
 
 interface ForeignKey {
   readonly name: string;
@@ -146,9 +155,10 @@ export const integrityChecks = async (store: Store): Promise<Check[]> => {
       violations: fk.map((x) => JSON.stringify(x)),
     });
   } else {
+    const a = await amcheck(store, true);
     checks.push({
-      name: 'amcheck: every table and B-tree index well formed, every row in each of its indexes',
-      violations: await amcheck(store, true),
+      name: `amcheck: every table and B-tree index well formed, every row in each of its indexes (${a.checked})`,
+      violations: a.broken,
     });
   }
   const keys = await foreignKeys(store);
