@@ -6,7 +6,6 @@
  */
 import { join } from 'node:path';
 import { openStudyDb } from '../../main/db/open';
-import { parseDatabaseAddress } from '../../main/db/store/address';
 import { connectPostgres } from '../../main/db/store/connect';
 import { sqliteStore } from '../../main/db/store/sqlite-store';
 import type { Store } from '../../main/db/store/types';
@@ -51,16 +50,12 @@ const onServer = async (env: NodeJS.ProcessEnv): Promise<SoakDatabase> => {
      GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${AMCHECK_SCHEMA} TO ${cluster.user};`,
     cluster.database,
   );
-  const server = `localhost:${cluster.port}/${cluster.database}?sslmode=verify-full&sslrootcert=${encodeURIComponent(cluster.caFile)}`;
-  const firstAddress = `postgres://${cluster.user}:${encodeURIComponent(cluster.password)}@${server}`;
   return {
     label: `PostgreSQL ${cluster.superuser('SHOW server_version').trim()} (a throwaway cluster, over TLS)`,
-    firstAddress,
-    engineEnv: { ...env, [DATABASE_URL_VARIABLE]: `postgres://${cluster.user}@${server}` },
+    firstAddress: cluster.url(true),
+    engineEnv: { ...env, [DATABASE_URL_VARIABLE]: cluster.url(false) },
     reader: async () => {
-      const parsed = parseDatabaseAddress(firstAddress);
-      if (!parsed.ok) throw new Error(parsed.error);
-      const connected = await connectPostgres(parsed.value.address, cluster.password);
+      const connected = await connectPostgres(cluster.address, cluster.password);
       if (!connected.ok) throw new Error(connected.error.message);
       return connected.value;
     },
