@@ -5,8 +5,17 @@
  */
 import { ok } from '../../shared/result';
 import type { StudyOpener } from '../../main/services/open-study-service';
-import { studyServiceOn, workspaceKeys } from '../../main/services/study-service';
+import type { StudyServiceOptions } from '../../main/services/service-context';
+import {
+  openStudyService,
+  studyServiceOn,
+  workspaceKeys,
+  type StudyService,
+} from '../../main/services/study-service';
 import { openWorkspace } from '../../main/workspace/workspace';
+import { sqliteStore } from '../../main/db/store/sqlite-store';
+import type { Store } from '../../main/db/store/types';
+import { freshStudyDb } from './fresh-study-db';
 import { migratedPglite } from './pglite';
 
 export type TestEngine = 'sqlite' | 'pglite';
@@ -25,3 +34,18 @@ export const openOnPglite: StudyOpener = async (o) => {
 /** The opener for the engine this run tests (undefined: the host's default, the workspace's file). */
 export const testStudyOpener = (): StudyOpener | undefined =>
   testEngine() === 'pglite' ? openOnPglite : undefined;
+
+/**
+ * The study service on the engine this run tests, for the service-level suites: the workspace's
+ * SQLite file, or a fresh PGlite (the workspace folder still holds the keys and the files).
+ */
+export const openTestStudyService = async (o: StudyServiceOptions): Promise<StudyService> => {
+  if (testEngine() === 'sqlite') return openStudyService(o);
+  const opened = await openOnPglite(o);
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.value.service;
+};
+
+/** A fresh, migrated study store on the engine this run tests (SQLite in memory, or PGlite). */
+export const openTestStore = async (): Promise<Store> =>
+  testEngine() === 'pglite' ? (await migratedPglite()).store : sqliteStore(freshStudyDb());
