@@ -14,7 +14,7 @@ import {
 } from '../../main/services/study-service';
 import { openWorkspace } from '../../main/workspace/workspace';
 import { sqliteStore } from '../../main/db/store/sqlite-store';
-import type { Store } from '../../main/db/store/types';
+import type { Queryable, SqlValue, Store, TransactionOptions } from '../../main/db/store/types';
 import { freshStudyDb } from './fresh-study-db';
 import { migratedPglite } from './pglite';
 
@@ -23,9 +23,30 @@ export type TestEngine = 'sqlite' | 'pglite';
 export const testEngine = (): TestEngine =>
   process.env['VOICESCOPE_TEST_ENGINE'] === 'pglite' ? 'pglite' : 'sqlite';
 
+/** A statement the engine refused, printed with its values (`VS_DEBUG_SQL=1`): what failed on PGlite. */
+const printingRefused = <Q extends Queryable>(q: Q): Q => {
+  const said = (method: 'all' | 'get' | 'run') => async (sql: string, params?: readonly SqlValue[]) => {
+    try {
+      return await q[method](sql, params);
+    } catch (e) {
+      console.error(`refused by ${q.dialect.name}: ${sql} ${JSON.stringify(params ?? [])}: ${String(e)}`);
+      throw e;
+    }
+  };
+  return Object.assign(Object.create(q) as Q, { all: said('all'), get: said('get'), run: said('run') });
+};
+
+const printingStore = (store: Store): Store =>
+  Object.assign(printingRefused(store), {
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>, o?: TransactionOptions) =>
+      store.transaction((tx) => fn(printingRefused(tx)), o),
+    snapshot: <T>(fn: (q: Queryable) => Promise<T>) => store.snapshot((q) => fn(printingRefused(q))),
+  });
+
 /** Opens the study service on a fresh, migrated PGlite (one connection, in this process). */
 export const openOnPglite: StudyOpener = async (o) => {
-  const { store } = await migratedPglite();
+  const migrated = (await migratedPglite()).store;
+  const store = process.env['VS_DEBUG_SQL'] ? printingStore(migrated) : migrated;
   const workspace = openWorkspace(o.workspaceDir);
   const service = studyServiceOn(store, workspace, workspaceKeys(workspace, o), o, null);
   return ok({ service, db: null, where: 'PGlite (in this process)', notice: null });
