@@ -43,10 +43,11 @@ const printingStore = (store: Store): Store =>
     snapshot: <T>(fn: (q: Queryable) => Promise<T>) => store.snapshot((q) => fn(printingRefused(q))),
   });
 
+const debugged = (store: Store): Store => (process.env['VS_DEBUG_SQL'] ? printingStore(store) : store);
+
 /** Opens the study service on a fresh, migrated PGlite (one connection, in this process). */
 export const openOnPglite: StudyOpener = async (o) => {
-  const migrated = (await migratedPglite()).store;
-  const store = process.env['VS_DEBUG_SQL'] ? printingStore(migrated) : migrated;
+  const store = debugged((await migratedPglite()).store);
   const workspace = openWorkspace(o.workspaceDir);
   const service = studyServiceOn(store, workspace, workspaceKeys(workspace, o), o, null);
   return ok({ service, db: null, where: 'PGlite (in this process)', notice: null });
@@ -69,4 +70,4 @@ export const openTestStudyService = async (o: StudyServiceOptions): Promise<Stud
 
 /** A fresh, migrated study store on the engine this run tests (SQLite in memory, or PGlite). */
 export const openTestStore = async (): Promise<Store> =>
-  testEngine() === 'pglite' ? (await migratedPglite()).store : sqliteStore(freshStudyDb());
+  testEngine() === 'pglite' ? debugged((await migratedPglite()).store) : sqliteStore(freshStudyDb());

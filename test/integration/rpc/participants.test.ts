@@ -211,8 +211,8 @@ describe('the figures kept on each participant (migration 0040)', () => {
        (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state <> 'cancelled') AS recordings,
        (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state = 'uploaded'
           AND (SELECT count(*) FROM analyses a WHERE a.recording_id = r.id AND a.state NOT IN ('completed', 'not_requested')) = 0) AS completed,
-       (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate')) AS needsAttention,
-       (SELECT max(recorded_at) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state <> 'cancelled') AS lastRecordingAt
+       (SELECT count(*) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state IN ('refused_locally', 'rejected', 'upload_uncertain', 'duplicate')) AS "needsAttention",
+       (SELECT max(recorded_at) FROM recordings r WHERE r.participant_id = p.id AND r.upload_state <> 'cancelled') AS "lastRecordingAt"
      FROM participants p WHERE p.study_id = ? ORDER BY p.code`,
       [studyId],
     );
