@@ -3,6 +3,7 @@
  * in-process PostgreSQL (PGlite, migrated) when `VOICESCOPE_TEST_ENGINE=pglite`, the same suites
  * proving the same behaviour on both engines (docs/testing.md).
  */
+import { afterEach } from 'vitest';
 import { ok } from '../../shared/result';
 import type { StudyOpener } from '../../main/services/open-study-service';
 import type { StudyServiceOptions } from '../../main/services/service-context';
@@ -71,3 +72,13 @@ export const openTestStudyService = async (o: StudyServiceOptions): Promise<Stud
 /** A fresh, migrated study store on the engine this run tests (SQLite in memory, or PGlite). */
 export const openTestStore = async (): Promise<Store> =>
   testEngine() === 'pglite' ? debugged((await migratedPglite()).store) : sqliteStore(freshStudyDb());
+
+/** A test's own store (`open()`), closed after that test: call once at a file's top level. */
+export const storePerTest = (): { open: () => Promise<Store> } => {
+  let opened: Store | undefined;
+  afterEach(async () => {
+    await opened?.close();
+    opened = undefined;
+  });
+  return { open: async () => (opened = await openTestStore()) };
+};

@@ -4,11 +4,11 @@
  * visit ledger (at 100,000 recordings that took seconds for every study list); with a schedule, the
  * participants whose visit window closed without a recording.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replaceSchedule } from '../../../main/db/repos/study-design.repo';
-import type { Queryable, Store } from '../../../main/db/store/types';
+import type { Queryable } from '../../../main/db/store/types';
 import { overdueParticipantIds } from '../../../main/design/recency';
-import { openTestStore } from '../../support/test-engine';
+import { storePerTest } from '../../support/test-engine';
 import { seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 const NOW = Date.UTC(2026, 5, 1);
@@ -26,14 +26,10 @@ const counted = (q: Queryable) => {
   return { handle, reads: () => reads };
 };
 
-let opened: Store | undefined;
-afterEach(async () => {
-  await opened?.close();
-  opened = undefined;
-});
+const stores = storePerTest();
 
 const setUp = async () => {
-  const store = (opened = await openTestStore());
+  const store = await stores.open();
   const s = await seedStudy(store, 'Voice');
   const p = await seedParticipant(store, s, 'P-001');
   // A baseline in March and nothing since: overdue for Week 1 by June, if there is a schedule.

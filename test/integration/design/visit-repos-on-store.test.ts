@@ -4,7 +4,7 @@
  * history row named by the id its insert returns, and the visit ledger read inside a transaction
  * seeing that transaction's own writes (a visit override and its audit entry are one transaction).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   participantStatus,
   restoreParticipantStatus,
@@ -12,9 +12,8 @@ import {
   writeParticipantStatus,
 } from '../../../main/db/repos/participant-status.repo';
 import { designOf, replaceSchedule, setVisitOverride } from '../../../main/db/repos/study-design.repo';
-import type { Store } from '../../../main/db/store/types';
 import { buildVisitLedger } from '../../../main/design/visit-ledger';
-import { openTestStore } from '../../support/test-engine';
+import { storePerTest } from '../../support/test-engine';
 import { seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 const NOW = Date.UTC(2026, 5, 1);
@@ -23,14 +22,10 @@ const WEEKS = [
   { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
 ];
 
-let opened: Store | undefined;
-afterEach(async () => {
-  await opened?.close();
-  opened = undefined;
-});
+const stores = storePerTest();
 
 const setUp = async () => {
-  const store = (opened = await openTestStore());
+  const store = await stores.open();
   const s = await seedStudy(store, 'Voice');
   const p = await seedParticipant(store, s, 'P-001');
   return { store, s, p };
