@@ -49,17 +49,18 @@ const seed = async (
   host: Host,
 ): Promise<{ studyId: number; ids: Map<string, number>; pids: Map<string, number> }> => {
   const { db } = openStudyDb(join(host.home, 'voicescope.sqlite'));
+  const store = sqliteStore(db);
   try {
     const ids = new Map<string, number>();
     const pids = new Map<string, number>();
     const results: [number, AnalysisType, Record<string, number | string>][] = [];
-    const studyId = seedStudy(db, 'Twelve weeks');
-    db.transaction(() => {
+    const studyId = await seedStudy(store, 'Twelve weeks');
+    await store.transaction(async (tx) => {
       for (const code of [...PARTICIPANTS, PLAN.duplicate.as].sort())
-        pids.set(code, seedParticipant(db, studyId, code, { accountId: `acct-${code}` }));
-      studyFiles().forEach((f, i) => {
+        pids.set(code, await seedParticipant(tx, studyId, code, { accountId: `acct-${code}` }));
+      for (const [i, f] of studyFiles().entries()) {
         const refused = f.kind !== 'good';
-        const id = seedRecording(db, studyId, pids.get(f.filedCode)!, {
+        const id = await seedRecording(tx, studyId, pids.get(f.filedCode)!, {
           recordedAt: f.recordedAt,
           session: f.filedSession,
           fileName: f.file,
@@ -99,12 +100,12 @@ const seed = async (
         });
         ids.set(f.file, id);
         if (!refused) for (const t of TYPES) results.push([id, t, valuesFor(t, i, f.week)]);
-      });
-    })();
-    for (const [id, t, values] of results) await storeValues(db, id, t, values);
+      }
+    });
+    for (const [id, t, values] of results) await storeValues(store, id, t, values);
     return { studyId, ids, pids };
   } finally {
-    db.close();
+    await store.close();
   }
 };
 

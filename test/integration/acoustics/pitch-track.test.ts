@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackBytes, trackFromBytes } from '../../../main/acoustics/pitch-track';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-track-'));
-let svc: SqliteStudyService;
+let svc: StudyService;
 let id: number;
 
 beforeAll(async () => {
@@ -21,13 +22,11 @@ beforeAll(async () => {
   mkdirSync(audio);
   const signal = makeSpeechLikeSignal({ seconds: 6, speechSeconds: 4, sampleRateHz: 16_000, seed: 7 });
   writeFileSync(join(audio, 'P001_s1.wav'), encodeWav([signal], { sampleRateHz: 16_000, format: 'pcm16' }));
-  svc = openStudyService({ workspaceDir: join(dir, 'ws') });
-  svc.db
-    .prepare(
-      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
-    )
-    .run();
-  svc.db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`).run();
+  svc = await openTestStudyService({ workspaceDir: join(dir, 'ws') });
+  await svc.store.run(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
+  );
+  await svc.store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`);
   const plan = await svc.planImport({
     studyId: 1,
     paths: [audio],
@@ -39,7 +38,7 @@ beforeAll(async () => {
   });
   if (!plan.ok) throw new Error(plan.error.message);
   await svc.commitImport(plan.value);
-  id = (svc.db.prepare(`SELECT id FROM recordings`).get() as { id: number }).id;
+  id = ((await svc.store.get(`SELECT id FROM recordings`)) as { id: number }).id;
 }, 120_000);
 
 afterAll(async () => {
@@ -74,11 +73,11 @@ describe('the pitch track of the local measures', () => {
     const t = (await svc.localPitchTrack(id))!;
     expect(t.step).toBeCloseTo(0.25 / 100, 9);
     expect([...t.f0].filter((f) => f > 0).every((f) => f >= 100 && f <= 400)).toBe(true);
-    expect(svc.db.prepare(`SELECT count(*) AS n FROM local_pitch_tracks`).get()).toEqual({ n: 1 });
+    expect(await svc.store.get(`SELECT count(*) AS n FROM local_pitch_tracks`)).toEqual({ n: 1 });
   }, 120_000);
 
   it('is gone with its measurement', async () => {
-    svc.db.prepare(`DELETE FROM local_measurements WHERE recording_id = ?`).run(id);
+    await svc.store.run(`DELETE FROM local_measurements WHERE recording_id = ?`, [id]);
     expect(await svc.localPitchTrack(id)).toBeNull();
   });
 });

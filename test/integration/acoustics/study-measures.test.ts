@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_KEYS } from '../../../main/acoustics/measures';
 import { runExport } from '../../../main/export/run-export';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
 import { num, readCsv } from '../export/helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-local-'));
-let svc: SqliteStudyService;
+let svc: StudyService;
 
 const speech = (seed: number): Float32Array =>
   makeSpeechLikeSignal({ seconds: 8, speechSeconds: 6, sampleRateHz: 16_000, seed });
@@ -34,13 +35,11 @@ beforeAll(async () => {
   // Driven far into clipping: the quality control must call it poor.
   const loud = speech(3).map((v) => Math.max(-1, Math.min(1, v * 40)));
   writeFileSync(join(audio, 'P003_s1.wav'), encodeWav([loud], { sampleRateHz: 16_000, format: 'pcm16' }));
-  svc = openStudyService({ workspaceDir: join(dir, 'ws') });
-  svc.db
-    .prepare(
-      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
-    )
-    .run();
-  svc.db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`).run();
+  svc = await openTestStudyService({ workspaceDir: join(dir, 'ws') });
+  await svc.store.run(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
+  );
+  await svc.store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`);
   const req: ImportRequest = {
     studyId: 1,
     paths: [audio],
@@ -74,7 +73,7 @@ describe('local measures of a study', () => {
   }, 180_000);
 
   it('stores every measure key with the engine version and the pitch range as provenance', async () => {
-    const ids = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id`).all() as { id: number }[]).map(
+    const ids = ((await svc.store.all(`SELECT id FROM recordings ORDER BY id`)) as { id: number }[]).map(
       (r) => r.id,
     );
     const m = (await svc.localMeasurement(ids[0]!))!;
@@ -118,17 +117,15 @@ describe('local measures of a study', () => {
     await svc.setLocalMeasureSettings(1, { pitchFloor: 100, pitchCeiling: 400 });
     const report = await svc.measureStudy(1, { again: true });
     expect(report.measured).toBe(3);
-    const id = (svc.db.prepare(`SELECT id FROM recordings ORDER BY id LIMIT 1`).get() as { id: number }).id;
+    const id = ((await svc.store.get(`SELECT id FROM recordings ORDER BY id LIMIT 1`)) as { id: number }).id;
     expect((await svc.localMeasurement(id))!.settings).toEqual({ pitchFloor: 100, pitchCeiling: 400 });
   }, 180_000);
 
   it('exports long rows with analysis = local and measure = the key, wide lm_ and qc_ columns, and the codebook', async () => {
     // The recordings sent (an analysis row), as the engine would after the upload; never-sent ones: export/local-only.test.ts.
-    svc.db
-      .prepare(
-        `INSERT INTO analyses (recording_id, type, state, requested_at) SELECT id, 'wellbeing', 'processing', 'x' FROM recordings`,
-      )
-      .run();
+    await svc.store.run(
+      `INSERT INTO analyses (recording_id, type, state, requested_at) SELECT id, 'wellbeing', 'processing', 'x' FROM recordings`,
+    );
     const out = join(dir, 'out');
     mkdirSync(out, { recursive: true });
     const r = await runExport(

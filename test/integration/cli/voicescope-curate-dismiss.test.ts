@@ -17,10 +17,10 @@ afterAll(() => ws.remove());
 let refused = 0;
 beforeAll(async () => {
   expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
-  read((db) => {
-    const s = seedStudy(db, 'Voice');
-    const a = seedParticipant(db, s, 'P-001', { accountId: 'acct-a' });
-    refused = seedRecording(db, s, a, { recordedAt: daysAgo(3), uploadState: 'refused_locally' });
+  await readStore(async (q) => {
+    const s = await seedStudy(q, 'Voice');
+    const a = await seedParticipant(q, s, 'P-001', { accountId: 'acct-a' });
+    refused = await seedRecording(q, s, a, { recordedAt: daysAgo(3), uploadState: 'refused_locally' });
   });
 }, 120_000);
 

@@ -22,13 +22,17 @@ let from = 0;
 let clash = 0;
 beforeAll(async () => {
   expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
-  read((db) => {
-    const s = seedStudy(db, 'Voice');
-    into = seedParticipant(db, s, 'P-007', { accountId: 'acct-7' });
-    from = seedParticipant(db, s, 'P-017', { accountId: 'acct-17' });
-    seedRecording(db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
-    seedRecording(db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    clash = seedRecording(db, s, from, { recordedAt: daysAgo(19), session: 'W1', uploadState: 'pending' });
+  await readStore(async (q) => {
+    const s = await seedStudy(q, 'Voice');
+    into = await seedParticipant(q, s, 'P-007', { accountId: 'acct-7' });
+    from = await seedParticipant(q, s, 'P-017', { accountId: 'acct-17' });
+    await seedRecording(q, s, into, { recordedAt: daysAgo(20), session: 'W1' });
+    await seedRecording(q, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    clash = await seedRecording(q, s, from, {
+      recordedAt: daysAgo(19),
+      session: 'W1',
+      uploadState: 'pending',
+    });
   });
 }, 120_000);
 

@@ -24,13 +24,13 @@ let refused = 0;
 let sent = 0;
 beforeAll(async () => {
   expect((await run(['study', 'list'])).code).toBe(EXIT.ok); // creates the workspace
-  read((db) => {
-    const s = seedStudy(db, 'Voice');
-    const a = seedParticipant(db, s, 'P-001', { accountId: 'acct-a' });
-    seedParticipant(db, s, 'P-002', { accountId: 'acct-b' });
-    uploaded = seedRecording(db, s, a, { recordedAt: daysAgo(3), session: 'W1' });
-    refused = seedRecording(db, s, a, { recordedAt: daysAgo(2), uploadState: 'refused_locally' });
-    sent = seedRecording(db, s, a, { recordedAt: daysAgo(1), uploadState: 'queued' });
+  await readStore(async (q) => {
+    const s = await seedStudy(q, 'Voice');
+    const a = await seedParticipant(q, s, 'P-001', { accountId: 'acct-a' });
+    await seedParticipant(q, s, 'P-002', { accountId: 'acct-b' });
+    uploaded = await seedRecording(q, s, a, { recordedAt: daysAgo(3), session: 'W1' });
+    refused = await seedRecording(q, s, a, { recordedAt: daysAgo(2), uploadState: 'refused_locally' });
+    sent = await seedRecording(q, s, a, { recordedAt: daysAgo(1), uploadState: 'queued' });
   });
 }, 120_000);
 

@@ -40,19 +40,19 @@ const run = (args: string[]): Promise<{ code: number; lines: Record<string, any>
 
 beforeAll(async () => {
   const svc = openStudyService({ workspaceDir: home });
-  const s = seedStudy(svc.db, 'Weekly');
-  const p1 = seedParticipant(svc.db, s, 'P01');
-  seedParticipant(svc.db, s, 'P02');
-  const day0 = seedRecording(svc.db, s, p1, {
+  const s = await seedStudy(svc.store, 'Weekly');
+  const p1 = await seedParticipant(svc.store, s, 'P01');
+  await seedParticipant(svc.store, s, 'P02');
+  const day0 = await seedRecording(svc.store, s, p1, {
     recordedAt: '2026-01-05T10:00:00.000Z',
     analyses: { wellbeing: 'completed' },
   });
-  await storeValues(svc.db, day0, 'wellbeing', { wb_stress: 'low' });
-  late = seedRecording(svc.db, s, p1, {
+  await storeValues(svc.store, day0, 'wellbeing', { wb_stress: 'low' });
+  late = await seedRecording(svc.store, s, p1, {
     recordedAt: '2026-01-16T10:00:00.000Z',
     analyses: { wellbeing: 'completed' },
   });
-  await storeValues(svc.db, late, 'wellbeing', { wb_stress: 'low' });
+  await storeValues(svc.store, late, 'wellbeing', { wb_stress: 'low' });
   await svc.close();
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -10,15 +10,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../../main/export/run-export';
 import { participantTimeline } from '../../../main/change/timeline';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { readCsv, unneutralise } from '../export/helpers';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from '../rpc/seed';
 
 let root: string;
-let svc: SqliteStudyService;
-beforeEach(() => {
+let svc: StudyService;
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-curation-fx-'));
-  svc = openStudyService({ workspaceDir: join(root, 'home'), now: () => NOW, operator: 'ada' });
+  svc = await openTestStudyService({ workspaceDir: join(root, 'home'), now: () => NOW, operator: 'ada' });
 });
 afterEach(async () => {
   await svc.close();
@@ -32,17 +33,20 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
 
 /** P-001 with HNR 10, 12, 14 (baseline) then 40 (a junk file), P-002 with one session. */
 const seedStudyWithJunk = async () => {
-  const s = seedStudy(svc.db, 'Voice');
-  const a = seedParticipant(svc.db, s, 'P-001', { accountId: 'acct-a' });
-  const b = seedParticipant(svc.db, s, 'P-002', { accountId: 'acct-b' });
+  const s = await seedStudy(svc.store, 'Voice');
+  const a = await seedParticipant(svc.store, s, 'P-001', { accountId: 'acct-a' });
+  const b = await seedParticipant(svc.store, s, 'P-002', { accountId: 'acct-b' });
   const ids: number[] = [];
   for (const [i, v] of [10, 12, 14, 40].entries()) {
-    const r = seedRecording(svc.db, s, a, { recordedAt: daysAgo(40 - i * 10), session: `W${i + 1}` });
-    await storeValues(svc.db, r, 'parkinsons', { pd_hnr: v });
+    const r = await seedRecording(svc.store, s, a, {
+      recordedAt: daysAgo(40 - i * 10),
+      session: `W${i + 1}`,
+    });
+    await storeValues(svc.store, r, 'parkinsons', { pd_hnr: v });
     ids.push(r);
   }
-  const other = seedRecording(svc.db, s, b, { recordedAt: daysAgo(5), session: 'W1' });
-  await storeValues(svc.db, other, 'parkinsons', { pd_hnr: 20 });
+  const other = await seedRecording(svc.store, s, b, { recordedAt: daysAgo(5), session: 'W1' });
+  await storeValues(svc.store, other, 'parkinsons', { pd_hnr: 20 });
   return { s, a, b, ids, other };
 };
 

@@ -9,16 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planImport } from '../../../main/import/import-plan';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { seenElsewhereText } from '../../../shared/seen-elsewhere';
 import { makeWav } from '../../fixtures/audio';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: SqliteStudyService;
-beforeEach(() => {
+let svc: StudyService;
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-dup-elsewhere-'));
-  svc = openStudyService({ workspaceDir: join(root, 'home'), now: () => NOW });
+  svc = await openTestStudyService({ workspaceDir: join(root, 'home'), now: () => NOW });
 });
 afterEach(async () => {
   await svc.close();
@@ -33,14 +34,14 @@ describe('the same audio elsewhere in the workspace', () => {
     mkdirSync(dir);
     const audio = (seed: number) => makeWav({ seconds: 42, speechSeconds: 36, seed: 500 + seed });
     const [a, b, c, d] = [1, 2, 3, 4].map(audio) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-    const voice = seedStudy(svc.db, 'Voice');
-    const pilot = seedStudy(svc.db, 'Pilot');
-    const p1 = seedParticipant(svc.db, voice, 'P-001');
-    const q1 = seedParticipant(svc.db, pilot, 'Q-1');
-    const inVoice = seedRecording(svc.db, voice, p1, { recordedAt: daysAgo(9), session: 'W1' });
-    const inPilot = seedRecording(svc.db, pilot, q1, { recordedAt: daysAgo(9) });
-    svc.db.prepare(`UPDATE recordings SET content_sha256 = ? WHERE id = ?`).run(sha(a), inVoice);
-    svc.db.prepare(`UPDATE recordings SET content_sha256 = ? WHERE id = ?`).run(sha(b), inPilot);
+    const voice = await seedStudy(svc.store, 'Voice');
+    const pilot = await seedStudy(svc.store, 'Pilot');
+    const p1 = await seedParticipant(svc.store, voice, 'P-001');
+    const q1 = await seedParticipant(svc.store, pilot, 'Q-1');
+    const inVoice = await seedRecording(svc.store, voice, p1, { recordedAt: daysAgo(9), session: 'W1' });
+    const inPilot = await seedRecording(svc.store, pilot, q1, { recordedAt: daysAgo(9) });
+    await svc.store.run(`UPDATE recordings SET content_sha256 = ? WHERE id = ?`, [sha(a), inVoice]);
+    await svc.store.run(`UPDATE recordings SET content_sha256 = ? WHERE id = ?`, [sha(b), inPilot]);
     const files: [string, Uint8Array, string][] = [
       ['a.wav', a, 'P-002'], // P-001's audio in this study
       ['b.wav', b, 'P-003'], // Q-1's audio in the Pilot study
@@ -101,22 +102,21 @@ describe('the same audio elsewhere in the workspace', () => {
     // The researcher decides: insisting sends it; the others are held with the copy they repeat.
     const committed = await svc.commitImport(plan, { insistOnDuplicates: [join(dir, 'b.wav')] });
     expect(committed.recordings).toBe(6);
-    const state = (name: string) =>
-      svc.db
-        .prepare(
-          `SELECT upload_state, duplicate_of, duplicate_override FROM recordings WHERE source_path = ?`,
-        )
-        .get(join(dir, name)) as {
+    const state = async (name: string) =>
+      (await svc.store.get(
+        `SELECT upload_state, duplicate_of, duplicate_override FROM recordings WHERE source_path = ?`,
+        [join(dir, name)],
+      )) as {
         upload_state: string;
         duplicate_of: number | null;
         duplicate_override: number;
       };
-    expect(state('a.wav')).toMatchObject({ upload_state: 'duplicate', duplicate_of: inVoice });
-    expect(state('b.wav')).toMatchObject({ duplicate_override: 1 });
-    expect(state('b.wav').upload_state).not.toBe('duplicate');
-    expect(state('c2.wav').duplicate_of).toBe(
+    expect(await state('a.wav')).toMatchObject({ upload_state: 'duplicate', duplicate_of: inVoice });
+    expect(await state('b.wav')).toMatchObject({ duplicate_override: 1 });
+    expect((await state('b.wav')).upload_state).not.toBe('duplicate');
+    expect((await state('c2.wav')).duplicate_of).toBe(
       (
-        svc.db.prepare(`SELECT id FROM recordings WHERE source_path = ?`).get(join(dir, 'c1.wav')) as {
+        (await svc.store.get(`SELECT id FROM recordings WHERE source_path = ?`, [join(dir, 'c1.wav')])) as {
           id: number;
         }
       ).id,

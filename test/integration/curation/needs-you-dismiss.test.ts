@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: SqliteStudyService;
-beforeEach(() => {
+let svc: StudyService;
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-dismiss-'));
-  svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
+  svc = await openTestStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
 });
 afterEach(async () => {
   await svc.close();
@@ -36,19 +37,25 @@ const listed = async (studyId: number, filter: 'needs_attention' | 'refused' | '
     (r) => r.id,
   );
 
-const study = () => {
-  const s = seedStudy(svc.db, 'Voice');
-  const a = seedParticipant(svc.db, s, 'P-001', { accountId: 'acct-a' });
-  const refused = seedRecording(svc.db, s, a, { recordedAt: daysAgo(3), uploadState: 'refused_locally' });
-  const dup = seedRecording(svc.db, s, a, { recordedAt: daysAgo(2), uploadState: 'duplicate' });
-  const uncertain = seedRecording(svc.db, s, a, { recordedAt: daysAgo(1), uploadState: 'upload_uncertain' });
-  const fine = seedRecording(svc.db, s, a, { recordedAt: daysAgo(1) });
+const study = async () => {
+  const s = await seedStudy(svc.store, 'Voice');
+  const a = await seedParticipant(svc.store, s, 'P-001', { accountId: 'acct-a' });
+  const refused = await seedRecording(svc.store, s, a, {
+    recordedAt: daysAgo(3),
+    uploadState: 'refused_locally',
+  });
+  const dup = await seedRecording(svc.store, s, a, { recordedAt: daysAgo(2), uploadState: 'duplicate' });
+  const uncertain = await seedRecording(svc.store, s, a, {
+    recordedAt: daysAgo(1),
+    uploadState: 'upload_uncertain',
+  });
+  const fine = await seedRecording(svc.store, s, a, { recordedAt: daysAgo(1) });
   return { s, refused, dup, uncertain, fine };
 };
 
 describe('dismissing a needs-you item', () => {
   it('leaves the needs-you lists and is listed as dismissed with who, when and why; an act and an audit entry', async () => {
-    const { s, refused, dup, uncertain } = study();
+    const { s, refused, dup, uncertain } = await study();
     expect(await listed(s, 'needs_attention')).toEqual([refused, dup, uncertain]);
     const done = must(await svc.dismissNeedsYouItem(refused, 'test file, not a participant'));
     expect(await listed(s, 'needs_attention')).toEqual([dup, uncertain]);
@@ -85,7 +92,7 @@ describe('dismissing a needs-you item', () => {
   });
 
   it('undo brings the item back; it is not dismissed twice, nor without a reason', async () => {
-    const { s, refused } = study();
+    const { s, refused } = await study();
     expect(refusal(await svc.dismissNeedsYouItem(refused, ' '))).toMatch(/Say why/);
     const done = must(await svc.dismissNeedsYouItem(refused, 'test file'));
     expect(refusal(await svc.dismissNeedsYouItem(refused, 'again'))).toMatch(/already dismissed/);
@@ -104,7 +111,7 @@ describe('dismissing a needs-you item', () => {
   });
 
   it('refuses an unknown upload outcome (it needs a decision) and a recording that does not need you', async () => {
-    const { uncertain, fine } = study();
+    const { uncertain, fine } = await study();
     expect(refusal(await svc.dismissNeedsYouItem(uncertain, 'x'))).toMatch(
       /outcome is unknown cannot be dismissed/,
     );
@@ -112,15 +119,15 @@ describe('dismissing a needs-you item', () => {
   });
 
   it('lapses when the recording moves on (sent anyway): undo then has nothing to bring back', async () => {
-    const { s, refused } = study();
+    const { s, refused } = await study();
     const done = must(await svc.dismissNeedsYouItem(refused, 'looked at it'));
-    svc.db.prepare(`UPDATE recordings SET upload_state = 'rejected' WHERE id = ?`).run(refused);
+    await svc.store.run(`UPDATE recordings SET upload_state = 'rejected' WHERE id = ?`, [refused]);
     expect(await listed(s, 'refused')).toEqual([refused]);
     expect(await svc.dismissedNeedsYouItems(s)).toEqual([]);
     expect(refusal(await svc.undoCuration(done.act))).toMatch(/moved on since it was dismissed/);
   });
   it('leaves the participant’s and the study’s "need you" figures, and comes back to them on undo', async () => {
-    const { s, refused } = study();
+    const { s, refused } = await study();
     const figures = async () => ({
       participant: (
         await svc.participantPage({ studyId: s, sort: 'code', dir: 'asc', offset: 0, limit: 10 }, NOW)

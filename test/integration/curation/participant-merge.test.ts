@@ -14,14 +14,15 @@ import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
 import { insertImportBatch } from '../../../main/db/repos/imports.repo';
 import { writeAttributes } from '../../../main/db/repos/cohort.repo';
 import { attributesOfParticipant } from '../../../main/db/repos/participant-merge.repo';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from '../rpc/seed';
 
 let root: string;
-let svc: SqliteStudyService;
-beforeEach(() => {
+let svc: StudyService;
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-merge-'));
-  svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
+  svc = await openTestStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
 });
 afterEach(async () => {
   await svc.close();
@@ -36,56 +37,60 @@ const refusal = (r: { ok: boolean; error?: { message: string } }): string => {
   if (r.ok) throw new Error('expected a refusal');
   return r.error!.message;
 };
-const ownerOf = (id: number) =>
-  (svc.db.prepare(`SELECT participant_id AS p FROM recordings WHERE id = ?`).get(id) as { p: number }).p;
-const provenanceOf = (id: number) =>
-  (svc.db.prepare(`SELECT provenance FROM recordings WHERE id = ?`).get(id) as { provenance: string | null })
-    .provenance;
-const figures = (id: number) =>
-  svc.db.prepare(`SELECT rec_count, merged_into FROM participants WHERE id = ?`).get(id);
+const ownerOf = async (id: number) =>
+  ((await svc.store.get(`SELECT participant_id AS p FROM recordings WHERE id = ?`, [id])) as { p: number }).p;
+const provenanceOf = async (id: number) =>
+  (
+    (await svc.store.get(`SELECT provenance FROM recordings WHERE id = ?`, [id])) as {
+      provenance: string | null;
+    }
+  ).provenance;
+const figures = async (id: number) =>
+  await svc.store.get(`SELECT rec_count, merged_into FROM participants WHERE id = ?`, [id]);
 
 /** P-007 is the real participant; P-017 is the same person entered a second time. */
-const study = () => {
-  const s = seedStudy(svc.db, 'Voice');
-  const into = seedParticipant(svc.db, s, 'P-007', { accountId: 'acct-7' });
-  const from = seedParticipant(svc.db, s, 'P-017', { accountId: 'acct-17' });
-  const other = seedParticipant(svc.db, s, 'P-008', { accountId: 'acct-8' });
+const study = async () => {
+  const s = await seedStudy(svc.store, 'Voice');
+  const into = await seedParticipant(svc.store, s, 'P-007', { accountId: 'acct-7' });
+  const from = await seedParticipant(svc.store, s, 'P-017', { accountId: 'acct-17' });
+  const other = await seedParticipant(svc.store, s, 'P-008', { accountId: 'acct-8' });
   return { s, into, from, other };
 };
 
 describe('merging two participants', () => {
   it("moves every recording with its session, warns about the first account's analyses and notes them; the first is kept, marked", async () => {
-    const { s, into, from } = study();
-    const kept = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
-    const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
-    await storeValues(svc.db, sent, 'parkinsons', { pd_hnr: 12 });
-    const pending = seedRecording(svc.db, s, from, {
+    const { s, into, from } = await study();
+    const kept = await seedRecording(svc.store, s, into, { recordedAt: daysAgo(20), session: 'W1' });
+    const sent = await seedRecording(svc.store, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    await storeValues(svc.store, sent, 'parkinsons', { pd_hnr: 12 });
+    const pending = await seedRecording(svc.store, s, from, {
       recordedAt: daysAgo(6),
       session: 'W3',
       uploadState: 'pending',
     });
     const done = must(await svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
     expect(done.warning).toMatch(/analysed 1 of these recordings under participant P-017's account/);
-    expect([ownerOf(kept), ownerOf(sent), ownerOf(pending)]).toEqual([into, into, into]);
+    expect([await ownerOf(kept), await ownerOf(sent), await ownerOf(pending)]).toEqual([into, into, into]);
     expect(
-      svc.db
-        .prepare(`SELECT session_label AS l FROM recordings WHERE id IN (?, ?) ORDER BY id`)
-        .all(sent, pending),
+      await svc.store.all(`SELECT session_label AS l FROM recordings WHERE id IN (?, ?) ORDER BY id`, [
+        sent,
+        pending,
+      ]),
     ).toEqual([{ l: 'W2' }, { l: 'W3' }]);
     expect(
-      svc.db
-        .prepare(`SELECT DISTINCT participant_id AS p FROM measure_values WHERE recording_id = ?`)
-        .all(sent),
+      await svc.store.all(`SELECT DISTINCT participant_id AS p FROM measure_values WHERE recording_id = ?`, [
+        sent,
+      ]),
     ).toEqual([{ p: into }]);
-    expect(JSON.parse(provenanceOf(sent)!)).toEqual([
+    expect(JSON.parse((await provenanceOf(sent))!)).toEqual([
       expect.objectContaining({
         act: done.act,
         note: expect.stringMatching(/Merged from participant P-017 into P-007 after upload/),
       }),
     ]);
-    expect(provenanceOf(pending)).toBeNull();
-    expect(figures(from)).toEqual({ rec_count: 0, merged_into: into });
-    expect(figures(into)).toMatchObject({ rec_count: 3, merged_into: null });
+    expect(await provenanceOf(pending)).toBeNull();
+    expect(await figures(from)).toEqual({ rec_count: 0, merged_into: into });
+    expect(await figures(into)).toMatchObject({ rec_count: 3, merged_into: null });
     expect((await svc.participant(from, NOW))!.mergedInto).toEqual({ id: into, code: 'P-007' });
     expect((await svc.participant(into, NOW))!.mergedInto).toBeNull();
 
@@ -124,26 +129,26 @@ describe('merging two participants', () => {
   });
 
   it('refuses while both have recordings in one session label, and says which; nothing changes', async () => {
-    const { s, into, from } = study();
-    seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
-    const clash = seedRecording(svc.db, s, from, { recordedAt: daysAgo(19), session: 'W1' });
+    const { s, into, from } = await study();
+    await seedRecording(svc.store, s, into, { recordedAt: daysAgo(20), session: 'W1' });
+    const clash = await seedRecording(svc.store, s, from, { recordedAt: daysAgo(19), session: 'W1' });
     const preview = must(await svc.previewMerge(from, into));
     expect(preview).toMatchObject({ recordings: 1, sessionClashes: ['W1'] });
     expect(preview.refusal).toMatch(/Both participants have recordings in session W1/);
     expect(refusal(await svc.mergeParticipants(from, into, 'entered twice'))).toMatch(/session W1/);
-    expect(ownerOf(clash)).toBe(from);
+    expect(await ownerOf(clash)).toBe(from);
     expect(await svc.curationOfStudy(s)).toEqual([]);
     // Relabelled (an act of its own), the merge goes through.
     must(await svc.reassignRecording(clash, { session: 'W1 (second entry)' }));
     must(await svc.mergeParticipants(from, into, 'entered twice'));
-    expect(ownerOf(clash)).toBe(into);
+    expect(await ownerOf(clash)).toBe(into);
   });
 
   it('surfaces the same audio under both, and keeps the survivor’s attributes where they disagree', async () => {
-    const { s, into, from } = study();
-    const a = seedRecording(svc.db, s, into, { recordedAt: daysAgo(20), session: 'W1' });
-    const b = seedRecording(svc.db, s, from, { recordedAt: daysAgo(20), session: 'W1b' });
-    svc.db.prepare(`UPDATE recordings SET content_sha256 = 'same' WHERE id IN (?, ?)`).run(a, b);
+    const { s, into, from } = await study();
+    const a = await seedRecording(svc.store, s, into, { recordedAt: daysAgo(20), session: 'W1' });
+    const b = await seedRecording(svc.store, s, from, { recordedAt: daysAgo(20), session: 'W1b' });
+    await svc.store.run(`UPDATE recordings SET content_sha256 = 'same' WHERE id IN (?, ?)`, [a, b]);
     await writeAttributes(
       svc.store,
       [
@@ -169,16 +174,16 @@ describe('merging two participants', () => {
   });
 
   it('undo restores both participants: recordings, provenance, attributes and the mark', async () => {
-    const { s, into, from } = study();
-    const sent = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    const { s, into, from } = await study();
+    const sent = await seedRecording(svc.store, s, from, { recordedAt: daysAgo(13), session: 'W2' });
     await writeAttributes(svc.store, [{ participantId: from, key: 'site', value: 'Leeds' }], daysAgo(30));
     const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
     const undo = must(await svc.undoCuration(done.act, 'not the same person after all'));
-    expect(ownerOf(sent)).toBe(from);
-    expect(provenanceOf(sent)).toBeNull();
+    expect(await ownerOf(sent)).toBe(from);
+    expect(await provenanceOf(sent)).toBeNull();
     expect(await attributesOfParticipant(svc.store, into)).toEqual({});
     expect(await attributesOfParticipant(svc.store, from)).toEqual({ site: 'Leeds' });
-    expect(figures(from)).toEqual({ rec_count: 1, merged_into: null });
+    expect(await figures(from)).toEqual({ rec_count: 1, merged_into: null });
     const [u, m] = await svc.curationOfParticipant(from);
     expect(u).toMatchObject({ id: undo.act, act: 'undo', undoes: done.act, participantId: from });
     expect(m).toMatchObject({ id: done.act, undoneBy: undo.act, undoable: false });
@@ -191,8 +196,8 @@ describe('merging two participants', () => {
   });
 
   it('refuses to undo once a moved recording has been moved on, and refuses odd merges', async () => {
-    const { s, into, from, other } = study();
-    const r = seedRecording(svc.db, s, from, { recordedAt: daysAgo(13) });
+    const { s, into, from, other } = await study();
+    const r = await seedRecording(svc.store, s, from, { recordedAt: daysAgo(13) });
     const done = must(await svc.mergeParticipants(from, into, 'entered twice'));
     must(await svc.reassignRecording(r, { participantId: other }));
     expect(refusal(await svc.undoCuration(done.act))).toMatch(/changed since this merge/);
@@ -203,7 +208,7 @@ describe('merging two participants', () => {
   });
 
   it('leaves the merged participant out of the expected visits: each visit is counted once', async () => {
-    const { s, into, from } = study();
+    const { s, into, from } = await study();
     must(await svc.setStudyPeriod(s, { startDate: '2026-04-01', endDate: '2026-08-31', timeZone: 'UTC' }));
     must(
       await svc.setVisitSchedule(s, [
@@ -211,8 +216,8 @@ describe('merging two participants', () => {
         { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
       ]),
     );
-    seedRecording(svc.db, s, into, { recordedAt: daysAgo(14), session: 'Baseline' });
-    seedRecording(svc.db, s, from, { recordedAt: daysAgo(7), session: 'Week 1' });
+    await seedRecording(svc.store, s, into, { recordedAt: daysAgo(14), session: 'Baseline' });
+    await seedRecording(svc.store, s, from, { recordedAt: daysAgo(7), session: 'Week 1' });
     const before = (await svc.visitLedger(s, NOW))!;
     expect(before.rows.filter((r) => r.participantId === from)).toHaveLength(2);
     must(await svc.mergeParticipants(from, into, 'entered twice'));
@@ -228,8 +233,8 @@ describe('merging two participants', () => {
     expect(after.rows).toHaveLength(4);
   });
   it('files a later import under the retired code with the participant it was merged into', async () => {
-    const { s, into, from } = study();
-    seedRecording(svc.db, s, from, { recordedAt: daysAgo(13), session: 'W2' });
+    const { s, into, from } = await study();
+    await seedRecording(svc.store, s, from, { recordedAt: daysAgo(13), session: 'W2' });
     must(await svc.mergeParticipants(from, into, 'entered twice: P-017 is P-007'));
     const rec = (path: string, code: string) => ({
       participantCode: code,
@@ -263,11 +268,10 @@ describe('merging two participants', () => {
       },
       [rec('/study/P-017_W4.wav', 'P-017'), rec('/study/P-008_W4.wav', 'P-008')],
     );
-    const owners = svc.db
-      .prepare(
-        `SELECT p.code AS code FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.batch_id = ? ORDER BY r.id`,
-      )
-      .all(batchId);
+    const owners = await svc.store.all(
+      `SELECT p.code AS code FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.batch_id = ? ORDER BY r.id`,
+      [batchId],
+    );
     expect(owners).toEqual([{ code: 'P-007' }, { code: 'P-008' }]);
   });
 });

@@ -9,14 +9,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, verifyAuditChain } from '../../../main/db/repos/audit.repo';
 import { participantStatus, statusHistory } from '../../../main/db/repos/participant-status.repo';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { NOW, seedParticipant, seedStudy } from '../rpc/seed';
 
 let root: string;
-let svc: SqliteStudyService;
-beforeEach(() => {
+let svc: StudyService;
+beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-status-act-'));
-  svc = openStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
+  svc = await openTestStudyService({ workspaceDir: root, now: () => NOW, operator: 'Dr. Ada' });
 });
 afterEach(async () => {
   await svc.close();
@@ -30,8 +31,8 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
 
 describe("a participant's status change", () => {
   it('is an act with who, when, before and after, and an audit entry; undo restores the status and its history', async () => {
-    const s = seedStudy(svc.db, 'Voice');
-    const p = seedParticipant(svc.db, s, 'P-001');
+    const s = await seedStudy(svc.store, 'Voice');
+    const p = await seedParticipant(svc.store, s, 'P-001');
     must(await svc.setParticipantStatus(p, { status: 'completed', on: '2026-05-01' }, NOW));
     must(
       await svc.setParticipantStatus(p, { status: 'withdrawn', on: '2026-05-20', reason: 'moved away' }, NOW),

@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { replaceSchedule } from '../../../main/db/repos/study-design.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import type { Queryable } from '../../../main/db/store/types';
 import { overdueParticipantIds } from '../../../main/design/recency';
-import { freshStudyDb } from '../../support/fresh-study-db';
+import { storePerTest } from '../../support/test-engine';
 import { seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 const NOW = Date.UTC(2026, 5, 1);
@@ -27,25 +26,27 @@ const counted = (q: Queryable) => {
   return { handle, reads: () => reads };
 };
 
-const setUp = () => {
-  const db = freshStudyDb();
-  const s = seedStudy(db, 'Voice');
-  const p = seedParticipant(db, s, 'P-001');
+const stores = storePerTest();
+
+const setUp = async () => {
+  const store = await stores.open();
+  const s = await seedStudy(store, 'Voice');
+  const p = await seedParticipant(store, s, 'P-001');
   // A baseline in March and nothing since: overdue for Week 1 by June, if there is a schedule.
-  seedRecording(db, s, p, { recordedAt: '2026-03-02T10:00:00Z', session: 'Baseline' });
-  return { store: sqliteStore(db), s, p };
+  await seedRecording(store, s, p, { recordedAt: '2026-03-02T10:00:00Z', session: 'Baseline' });
+  return { store, s, p };
 };
 
 describe('overdue participants', () => {
   it('none in a study without a schedule, read from its design alone', async () => {
-    const { store, s } = setUp();
+    const { store, s } = await setUp();
     const q = counted(store);
     expect(await overdueParticipantIds(q.handle, s, NOW)).toEqual([]);
     expect(q.reads()).toBeLessThanOrEqual(2);
   });
 
   it('with a schedule, the participant whose visit window closed without a recording', async () => {
-    const { store, s, p } = setUp();
+    const { store, s, p } = await setUp();
     await store.transaction((tx) =>
       replaceSchedule(tx, s, [
         { name: 'Baseline', targetDay: 0, windowBefore: 0, windowAfter: 2 },

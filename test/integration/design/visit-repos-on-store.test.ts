@@ -12,9 +12,8 @@ import {
   writeParticipantStatus,
 } from '../../../main/db/repos/participant-status.repo';
 import { designOf, replaceSchedule, setVisitOverride } from '../../../main/db/repos/study-design.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { buildVisitLedger } from '../../../main/design/visit-ledger';
-import { freshStudyDb } from '../../support/fresh-study-db';
+import { storePerTest } from '../../support/test-engine';
 import { seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
 
 const NOW = Date.UTC(2026, 5, 1);
@@ -23,17 +22,18 @@ const WEEKS = [
   { name: 'Week 1', targetDay: 7, windowBefore: 2, windowAfter: 2 },
 ];
 
-const setUp = () => {
-  const db = freshStudyDb();
-  const store = sqliteStore(db);
-  const s = seedStudy(db, 'Voice');
-  const p = seedParticipant(db, s, 'P-001');
-  return { db, store, s, p };
+const stores = storePerTest();
+
+const setUp = async () => {
+  const store = await stores.open();
+  const s = await seedStudy(store, 'Voice');
+  const p = await seedParticipant(store, s, 'P-001');
+  return { store, s, p };
 };
 
 describe('the visit repositories on the store', () => {
   it('replace the schedule in the caller’s transaction: a kept name keeps its id, a rolled-back change leaves the schedule as it was', async () => {
-    const { store, s } = setUp();
+    const { store, s } = await setUp();
     await store.transaction((tx) => replaceSchedule(tx, s, WEEKS));
     const first = (await designOf(store, s))!.visits;
     expect(first.map((v) => [v.position, v.name])).toEqual([
@@ -57,7 +57,7 @@ describe('the visit repositories on the store', () => {
   });
 
   it('name a status change’s history row by the id its insert returns, and the undo removes that row', async () => {
-    const { store, p } = setUp();
+    const { store, p } = await setUp();
     const first = await store.transaction((tx) =>
       writeParticipantStatus(tx, p, { status: 'active', on: '2026-03-01', reason: null }, 'a'),
     );
@@ -78,11 +78,11 @@ describe('the visit repositories on the store', () => {
   });
 
   it('read the ledger inside a transaction with that transaction’s own override, and without it once rolled back', async () => {
-    const { db, store, s, p } = setUp();
+    const { store, s, p } = await setUp();
     await store.transaction((tx) => replaceSchedule(tx, s, WEEKS));
     const [, week1] = (await designOf(store, s))!.visits;
-    seedRecording(db, s, p, { recordedAt: '2026-03-02T10:00:00Z', session: 'Baseline' });
-    const r = seedRecording(db, s, p, { recordedAt: '2026-03-03T10:00:00Z' });
+    await seedRecording(store, s, p, { recordedAt: '2026-03-02T10:00:00Z', session: 'Baseline' });
+    const r = await seedRecording(store, s, p, { recordedAt: '2026-03-03T10:00:00Z' });
     const before = (await buildVisitLedger(store, s, NOW))!.byRecording.get(r)!;
     expect(before.assignment.source).not.toBe('researcher');
 

@@ -37,20 +37,20 @@ const rec: Record<string, number> = {};
 const pid: Record<string, number> = {};
 
 const usable = async (p: string, date: string, session?: string) => {
-  const id = seedRecording(t.db, studyId, pid[p]!, {
+  const id = await seedRecording(t.store, studyId, pid[p]!, {
     recordedAt: at(date),
     analyses: { wellbeing: 'completed' },
     ...(session ? { session } : {}),
   });
-  await storeValues(t.db, id, 'wellbeing', { wellbeing_energy: 0.5 });
+  await storeValues(t.store, id, 'wellbeing', { wellbeing_energy: 0.5 });
   return id;
 };
 
 beforeAll(async () => {
   t = await openTestHost({ now: NOW });
   tmp = tempDir('vs-visits-');
-  studyId = seedStudy(t.db, 'Weekly');
-  for (const p of ['P01', 'P02', 'P03', 'P04', 'P05']) pid[p] = seedParticipant(t.db, studyId, p);
+  studyId = await seedStudy(t.store, 'Weekly');
+  for (const p of ['P01', 'P02', 'P03', 'P04', 'P05']) pid[p] = await seedParticipant(t.store, studyId, p);
   await t.must('visits.setSchedule', {
     studyId,
     visits: [
@@ -70,20 +70,21 @@ beforeAll(async () => {
   // P01: baseline 05-04, week 1 by its session label, week 2 refused locally, week 3 never recorded.
   rec['P01.bl'] = await usable('P01', '2026-05-04');
   rec['P01.w1'] = await usable('P01', '2026-05-12', 'week 1');
-  rec['P01.w2'] = seedRecording(t.db, studyId, pid['P01']!, {
+  rec['P01.w2'] = await seedRecording(t.store, studyId, pid['P01']!, {
     recordedAt: at('2026-05-18'),
     uploadState: 'refused_locally',
     verdict: refusedVerdict,
   });
   // P02: baseline 05-18, week 1 refused by the service, weeks 2 and 3 not yet due.
   rec['P02.bl'] = await usable('P02', '2026-05-18');
-  rec['P02.w1'] = seedRecording(t.db, studyId, pid['P02']!, {
+  rec['P02.w1'] = await seedRecording(t.store, studyId, pid['P02']!, {
     recordedAt: at('2026-05-25'),
     uploadState: 'rejected',
   });
-  t.db
-    .prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`)
-    .run(JSON.stringify({ kind: 'TooLarge', endpoint: 'upload', status: 413 }), rec['P02.w1']);
+  await t.store.run(`UPDATE recordings SET upload_error = ? WHERE id = ?`, [
+    JSON.stringify({ kind: 'TooLarge', endpoint: 'upload', status: 413 }),
+    rec['P02.w1'],
+  ]);
   // P03: baseline 05-04, week 1 missed, withdrawn on 05-20 (inside week 2's window).
   rec['P03.bl'] = await usable('P03', '2026-05-04');
   await t.must('visits.setStatus', {
@@ -99,11 +100,11 @@ beforeAll(async () => {
   await t.must('visits.setStatus', { participantId: pid['P04']!, status: 'enrolled', on: '2026-05-28' });
   rec['P05.bl'] = await usable('P05', '2026-05-11');
   rec['P05.w1'] = await usable('P05', '2026-05-15');
-  rec['P05.w2'] = seedRecording(t.db, studyId, pid['P05']!, {
+  rec['P05.w2'] = await seedRecording(t.store, studyId, pid['P05']!, {
     recordedAt: at('2026-05-25'),
     analyses: { wellbeing: 'error' },
   });
-  rec['P05.w3'] = seedRecording(t.db, studyId, pid['P05']!, {
+  rec['P05.w3'] = await seedRecording(t.store, studyId, pid['P05']!, {
     recordedAt: at('2026-06-01'),
     analyses: { wellbeing: 'processing' },
   });
@@ -213,13 +214,13 @@ describe('visits.csv', () => {
     }
   });
 
-  it('names the file of each visit’s recording, refused ones too, without its folder', () => {
-    const sourceOf = (id: number) =>
-      (t.db.prepare(`SELECT source_path AS p FROM recordings WHERE id = ?`).get(id) as { p: string }).p;
+  it('names the file of each visit’s recording, refused ones too, without its folder', async () => {
+    const sourceOf = async (id: number) =>
+      ((await t.store.get(`SELECT source_path AS p FROM recordings WHERE id = ?`, [id])) as { p: string }).p;
     for (const r of file('visits.csv').records) {
       const key = `${r['participant']}/${r['visit']}`;
       const id = recordingFor[key] === undefined ? undefined : rec[recordingFor[key]!];
-      expect(r['file_name'], key).toBe(id === undefined ? '' : sourceOf(id).split('/').pop());
+      expect(r['file_name'], key).toBe(id === undefined ? '' : (await sourceOf(id)).split('/').pop());
       expect(r['file_name'], key).not.toContain('/');
     }
     const refused = file('visits.csv').records.find(

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import type { Sandbox } from '../../../main/sandbox/server';
 import { startLabSandbox } from '../../support/lab-sandbox';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import type { EngineEvent, ImportPlan } from '../../../shared/study';
 import { makeStudyFolder, type StudyFolder } from '../../support/study-folder';
 
@@ -25,7 +26,7 @@ const POLL = {
 };
 let root: string;
 let sandbox: Sandbox;
-let svc: SqliteStudyService;
+let svc: StudyService;
 let folder: StudyFolder;
 let plan: ImportPlan;
 let batchId: number;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'vs-study-'));
   folder = makeStudyFolder(root);
   sandbox = await startLabSandbox({ credits: 300, scenario: { preset: 'fast' } });
-  svc = openStudyService({
+  svc = await openTestStudyService({
     workspaceDir: join(root, 'home'),
     poll: POLL,
     queue: { uploadConcurrency: 4, uploadsPerMinute: 6_000 },
@@ -72,14 +73,14 @@ afterAll(async () => {
 });
 
 describe('a study folder of 200+ recordings', () => {
-  it('is previewed without writing or sending anything: every file gets a verdict, a participant or the reason it has none', () => {
+  it('is previewed without writing or sending anything: every file gets a verdict, a participant or the reason it has none', async () => {
     expect(plan.files.length).toBeGreaterThanOrEqual(200);
     expect(plan.counts).toEqual(folder.expected);
     expect(plan.manifestErrors).toHaveLength(folder.manifestErrorRows);
     expect(plan.manifestErrors.filter((e) => /does not exist/.test(e.message))).toHaveLength(3);
     expect(plan.newParticipants).toHaveLength(folder.participants);
     expect(sandbox.requestLog()).toHaveLength(0);
-    expect((svc.db.prepare(`SELECT count(*) n FROM recordings`).get() as { n: number }).n).toBe(0);
+    expect(((await svc.store.get(`SELECT count(*) n FROM recordings`)) as { n: number }).n).toBe(0);
     for (const f of plan.files.filter((x) => x.action === 'refused'))
       expect(f.verdict.findings.some((x) => x.severity === 'refuse' && x.message && x.action)).toBe(true);
     const manifestTimes = plan.files.filter((f) => f.recordedAtSource === 'manifest');
@@ -126,9 +127,9 @@ describe('a study folder of 200+ recordings', () => {
     expect(new Set(held.map((r) => `${r.accountId}:${r.audioSha256}`)).size).toBe(sent);
     expect(sandbox.requestLog().filter((r) => r.endpoint === 'upload')).toHaveLength(sent);
     // Converted copies were sent: mono, 16 kHz; the originals are untouched.
-    const converted = svc.db
-      .prepare(`SELECT source_path, upload_path, content_sha256 FROM recordings WHERE converted = 1`)
-      .all() as { source_path: string; upload_path: string; content_sha256: string }[];
+    const converted = (await svc.store.all(
+      `SELECT source_path, upload_path, content_sha256 FROM recordings WHERE converted = 1`,
+    )) as { source_path: string; upload_path: string; content_sha256: string }[];
     expect(converted).toHaveLength(folder.expected.convert_and_upload);
     for (const c of converted) {
       expect(existsSync(c.upload_path)).toBe(true);
@@ -139,19 +140,19 @@ describe('a study folder of 200+ recordings', () => {
     ).toBeGreaterThanOrEqual(folder.expected.convert_and_upload);
     // Results are stored, marked simulated.
     expect(
-      (svc.db.prepare(`SELECT count(DISTINCT recording_id) n FROM measure_values`).get() as { n: number }).n,
+      ((await svc.store.get(`SELECT count(DISTINCT recording_id) n FROM measure_values`)) as { n: number }).n,
     ).toBe(sent);
     expect(
       (
-        svc.db
-          .prepare(
-            `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded' AND result_source = 'simulated'`,
-          )
-          .get() as { n: number }
+        (await svc.store.get(
+          `SELECT count(*) n FROM recordings WHERE upload_state = 'uploaded' AND result_source = 'simulated'`,
+        )) as { n: number }
       ).n,
     ).toBe(sent);
     // Usage was read before and after the batch.
-    const b = svc.db.prepare(`SELECT usage_before, usage_after FROM batches WHERE id = ?`).get(batchId) as {
+    const b = (await svc.store.get(`SELECT usage_before, usage_after FROM batches WHERE id = ?`, [
+      batchId,
+    ])) as {
       usage_before: string;
       usage_after: string;
     };

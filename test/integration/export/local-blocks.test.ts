@@ -21,12 +21,12 @@ beforeAll(async () => {
   const { db } = openStudyDb(dbPath);
   const store = sqliteStore(db);
   try {
-    const studyId = seedStudy(db);
+    const studyId = await seedStudy(store);
     for (const code of ['P01', 'P02', 'P03']) {
-      const p = seedParticipant(db, studyId, code);
+      const p = await seedParticipant(store, studyId, code);
       for (let i = 0; i < 50; i++)
         all.push(
-          seedRecording(db, studyId, p, {
+          await seedRecording(store, studyId, p, {
             recordedAt: new Date(Date.UTC(2024, 0, 1 + i, 9)).toISOString(),
             analyses: {},
           }),

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_KEYS } from '../../../main/acoustics/measures';
 import { runExport } from '../../../main/export/run-export';
-import { openStudyService, type SqliteStudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService } from '../../support/test-engine';
 import { missingReason } from '../../../shared/missing-data';
 import type { ImportRequest } from '../../../shared/study';
 import { encodeWav, makeSpeechLikeSignal } from '../../fixtures/audio';
@@ -24,7 +25,7 @@ import { describeWithTool } from '../../support/reference-tools';
 const PYTHON = '/usr/bin/python3';
 
 const tmp = tempDir('vs-local-only-');
-let svc: SqliteStudyService;
+let svc: StudyService;
 let out: string;
 const id: Record<'sent' | 'refused' | 'unmeasured', number> = { sent: 0, refused: 0, unmeasured: 0 };
 let long: ParsedCsv, wide: ParsedCsv, recordings: ParsedCsv, visits: ParsedCsv;
@@ -54,13 +55,12 @@ const importFolder = async (folder: string) => {
   await svc.commitImport(plan.value);
 };
 
-const recordingOf = (participant: string): number =>
+const recordingOf = async (participant: string): Promise<number> =>
   (
-    svc.db
-      .prepare(
-        `SELECT r.id FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE p.code = ?`,
-      )
-      .get(participant) as { id: number }
+    (await svc.store.get(
+      `SELECT r.id FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE p.code = ?`,
+      [participant],
+    )) as { id: number }
   ).id;
 
 beforeAll(async () => {
@@ -71,37 +71,33 @@ beforeAll(async () => {
   wav(join(first, 'P001_s1.wav'), 1);
   wav(join(first, 'P002_s1.wav'), 2);
   wav(join(later, 'P003_s1.wav'), 3);
-  svc = openStudyService({ workspaceDir: join(tmp.dir, 'ws') });
-  svc.db
-    .prepare(
-      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
-    )
-    .run();
-  svc.db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`).run();
+  svc = await openTestStudyService({ workspaceDir: join(tmp.dir, 'ws') });
+  await svc.store.run(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://127.0.0.1:9', 'v1.3', 'x')`,
+  );
+  await svc.store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'voice', 1, 'x')`);
   await importFolder(first);
-  id.sent = recordingOf('P001');
-  id.refused = recordingOf('P002');
+  id.sent = await recordingOf('P001');
+  id.refused = await recordingOf('P002');
   const report = await svc.measureStudy(1, { threads: 1 });
   if (report.measured !== 2) throw new Error(`measured ${report.measured} of 2`);
   // Imported after the measuring: refused locally and never measured, so nothing to export for it.
   await importFolder(later);
-  id.unmeasured = recordingOf('P003');
+  id.unmeasured = await recordingOf('P003');
 
   // What the engine and the local check would have stored: P001 sent and analysed, P002 and P003 refused
   // before upload (no analysis row).
   const day = `2026-05-04T10:00:00.000Z`;
-  svc.db.prepare(`UPDATE recordings SET recorded_at = ?`).run(day);
-  svc.db
-    .prepare(
-      `UPDATE recordings SET upload_state = 'uploaded', recording_id = 'svc-1', api_version = 'v1.3', result_source = 'simulated', uploaded_at = ? WHERE id = ?`,
-    )
-    .run(day, id.sent);
-  svc.db
-    .prepare(
-      `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'x')`,
-    )
-    .run(id.sent);
-  await storeValues(svc.db, id.sent, 'wellbeing', { wb_stress: 'low' });
+  await svc.store.run(`UPDATE recordings SET recorded_at = ?`, [day]);
+  await svc.store.run(
+    `UPDATE recordings SET upload_state = 'uploaded', recording_id = 'svc-1', api_version = 'v1.3', result_source = 'simulated', uploaded_at = ? WHERE id = ?`,
+    [day, id.sent],
+  );
+  await svc.store.run(
+    `INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, 'wellbeing', 'processing', 'x')`,
+    [id.sent],
+  );
+  await storeValues(svc.store, id.sent, 'wellbeing', { wb_stress: 'low' });
   const refused = JSON.stringify({
     status: 'refused',
     findings: [
@@ -114,10 +110,13 @@ beforeAll(async () => {
       },
     ],
   });
-  svc.db
-    .prepare(`UPDATE recordings SET upload_state = 'refused_locally', verdict = ? WHERE id IN (?, ?)`)
-    .run(refused, id.refused, id.unmeasured);
-  expect(svc.db.prepare(`SELECT count(*) AS n FROM analyses WHERE recording_id != ?`).get(id.sent)).toEqual({
+  await svc.store.run(
+    `UPDATE recordings SET upload_state = 'refused_locally', verdict = ? WHERE id IN (?, ?)`,
+    [refused, id.refused, id.unmeasured],
+  );
+  expect(
+    await svc.store.get(`SELECT count(*) AS n FROM analyses WHERE recording_id != ?`, [id.sent]),
+  ).toEqual({
     n: 0,
   });
 

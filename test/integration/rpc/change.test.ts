@@ -17,10 +17,10 @@ afterEach(async () => {
 
 /** One participant's weekly HNR values (and a Parkinson's score alongside). */
 const seedSeries = async (s: number, code: string, hnr: number[]) => {
-  const p = seedParticipant(t.db, s, code);
+  const p = await seedParticipant(t.store, s, code);
   for (const [i, v] of hnr.entries()) {
-    const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(100 - i * 7) });
-    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v, pd_risk_score: 40 + v }, 'v1.3');
+    const r = await seedRecording(t.store, s, p, { recordedAt: daysAgo(100 - i * 7) });
+    await storeValues(t.store, r, 'parkinsons', { pd_hnr: v, pd_risk_score: 40 + v }, 'v1.3');
   }
   return p;
 };
@@ -35,7 +35,7 @@ const hnrOf = async (participantId: number, baselineSessions?: number) =>
 
 describe('change statistics on the timeline', () => {
   it('says "no baseline yet" with 2 sessions when the baseline needs 3, with no figure', async () => {
-    const s = seedStudy(t.db);
+    const s = await seedStudy(t.store);
     const p = await seedSeries(s, 'P-2', [10, 12]);
     const hnr = await hnrOf(p);
     expect(hnr.baseline).toBeNull();
@@ -49,7 +49,7 @@ describe('change statistics on the timeline', () => {
   });
 
   it("uses the study's k, set through reliability.setBaselineSessions", async () => {
-    const s = seedStudy(t.db);
+    const s = await seedStudy(t.store);
     const p = await seedSeries(s, 'P-2', [10, 12, 15]);
     await t.must('reliability.setBaselineSessions', { studyId: s, baselineSessions: 2 });
     const tl = await t.must('timeline.participant', { participantId: p });
@@ -60,7 +60,7 @@ describe('change statistics on the timeline', () => {
   });
 
   it('floors a tiny SD with the cohort, and gives a reliable-change verdict by the RCI', async () => {
-    const s = seedStudy(t.db);
+    const s = await seedStudy(t.store);
     const flat = await seedSeries(s, 'P-flat', [11, 11.1, 11, 16]);
     await seedSeries(s, 'P-a', [10, 12, 14, 13]);
     await seedSeries(s, 'P-b', [19, 20, 21, 20]);
@@ -88,7 +88,7 @@ describe('change statistics on the timeline', () => {
   });
 
   it('follows the cohort as it grows (the cohort reference is recomputed after every change to the data)', async () => {
-    const s = seedStudy(t.db);
+    const s = await seedStudy(t.store);
     const p = await seedSeries(s, 'P-a', [10, 12, 14, 13]);
     await seedSeries(s, 'P-b', [19, 20, 21, 20]);
     const before = (await hnrOf(p)).change!;
@@ -99,7 +99,7 @@ describe('change statistics on the timeline', () => {
   });
 
   it("lets the study set, and reset, a measure's reliability", async () => {
-    const s = seedStudy(t.db);
+    const s = await seedStudy(t.store);
     const before = await t.must('reliability.get', { studyId: s });
     expect(before.baselineSessions).toBe(3);
     expect(before.measures.find((m) => m.key === 'pd_hnr')).toMatchObject({ r: 0.4, source: 'default' });

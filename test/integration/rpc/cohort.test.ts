@@ -17,17 +17,17 @@ afterEach(async () => {
 });
 
 const seedCohort = async () => {
-  const s = seedStudy(t.db, 'Cohort');
-  const a = seedParticipant(t.db, s, 'P-A');
-  const b = seedParticipant(t.db, s, 'P-B');
+  const s = await seedStudy(t.store, 'Cohort');
+  const a = await seedParticipant(t.store, s, 'P-A');
+  const b = await seedParticipant(t.store, s, 'P-B');
   for (const [i, v] of [10, 12, 14].entries()) {
-    const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(30 - i * 7), apiVersion: 'v1.3' });
-    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, 'v1.3');
+    const r = await seedRecording(t.store, s, a, { recordedAt: daysAgo(30 - i * 7), apiVersion: 'v1.3' });
+    await storeValues(t.store, r, 'parkinsons', { pd_hnr: v }, 'v1.3');
   }
-  const r1 = seedRecording(t.db, s, b, { recordedAt: daysAgo(20), apiVersion: 'v1.2' });
-  await storeValues(t.db, r1, 'parkinsons', { pd_hnr: 9 }, 'v1.2');
-  const r2 = seedRecording(t.db, s, b, { recordedAt: daysAgo(10), apiVersion: 'v1.3' });
-  await storeValues(t.db, r2, 'parkinsons', { pd_hnr: 11 }, 'v1.3');
+  const r1 = await seedRecording(t.store, s, b, { recordedAt: daysAgo(20), apiVersion: 'v1.2' });
+  await storeValues(t.store, r1, 'parkinsons', { pd_hnr: 9 }, 'v1.2');
+  const r2 = await seedRecording(t.store, s, b, { recordedAt: daysAgo(10), apiVersion: 'v1.3' });
+  await storeValues(t.store, r2, 'parkinsons', { pd_hnr: 11 }, 'v1.3');
   return { s, a, b };
 };
 
@@ -53,8 +53,8 @@ describe('cohort.measure', () => {
   });
 
   it('with a visit schedule, places each value at its visit and on days since the baseline; excluded recordings are left out', async () => {
-    const s = seedStudy(t.db, 'Scheduled');
-    const a = seedParticipant(t.db, s, 'P-A');
+    const s = await seedStudy(t.store, 'Scheduled');
+    const a = await seedParticipant(t.store, s, 'P-A');
     await t.must('visits.setSchedule', {
       studyId: s,
       visits: [
@@ -66,8 +66,8 @@ describe('cohort.measure', () => {
     // Days 0, 4 (outside every window), 7 and 14 from the first recording; the one on day 14 excluded.
     const ids: number[] = [];
     for (const [i, d] of [0, 4, 7, 14].entries()) {
-      const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(30 - d), apiVersion: 'v1.3' });
-      await storeValues(t.db, r, 'parkinsons', { pd_hnr: 10 + i }, 'v1.3');
+      const r = await seedRecording(t.store, s, a, { recordedAt: daysAgo(30 - d), apiVersion: 'v1.3' });
+      await storeValues(t.store, r, 'parkinsons', { pd_hnr: 10 + i }, 'v1.3');
       ids.push(r);
     }
     await t.must('curation.excludeRecording', { recordingId: ids[3]!, reason: 'test file' });
@@ -187,7 +187,7 @@ describe('participant attributes', () => {
 describe('cohort.chartChoice', () => {
   it('remembers the participant page’s measures and axis per study', async () => {
     const { s } = await seedCohort();
-    const other = seedStudy(t.db, 'Other');
+    const other = await seedStudy(t.store, 'Other');
     expect(await t.must('cohort.chartChoice', { studyId: s })).toEqual({ measures: null, axis: 'date' });
     await t.must('cohort.saveChartChoice', {
       studyId: s,

@@ -17,9 +17,9 @@ afterEach(async () => {
 
 describe('curation.*', () => {
   it('excludes, shows it on the recording, restores, and lists the acts with undo', async () => {
-    const s = seedStudy(t.db, 'Voice');
-    const a = seedParticipant(t.db, s, 'P-001', { accountId: 'acct-a' });
-    const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(2) });
+    const s = await seedStudy(t.store, 'Voice');
+    const a = await seedParticipant(t.store, s, 'P-001', { accountId: 'acct-a' });
+    const r = await seedRecording(t.store, s, a, { recordedAt: daysAgo(2) });
     const ex = await t.must('curation.excludeRecording', { recordingId: r, reason: 'test recording' });
     expect(ex).toEqual({ act: expect.any(Number), warning: null });
     const state = await t.must('curation.recording', { recordingId: r });
@@ -37,10 +37,10 @@ describe('curation.*', () => {
   });
 
   it('reassigns after upload with the warning, and undoes it', async () => {
-    const s = seedStudy(t.db, 'Voice');
-    const a = seedParticipant(t.db, s, 'P-001', { accountId: 'acct-a' });
-    const b = seedParticipant(t.db, s, 'P-002', { accountId: 'acct-b' });
-    const r = seedRecording(t.db, s, a, { recordedAt: daysAgo(2) });
+    const s = await seedStudy(t.store, 'Voice');
+    const a = await seedParticipant(t.store, s, 'P-001', { accountId: 'acct-a' });
+    const b = await seedParticipant(t.store, s, 'P-002', { accountId: 'acct-b' });
+    const r = await seedRecording(t.store, s, a, { recordedAt: daysAgo(2) });
     const done = await t.must('curation.reassignRecording', {
       recordingId: r,
       participantId: b,
@@ -62,10 +62,13 @@ describe('curation.*', () => {
   });
 
   it('refuses to delete a sent recording (REFUSED, in words), deletes a never-sent one, and a reason is required to exclude', async () => {
-    const s = seedStudy(t.db, 'Voice');
-    const a = seedParticipant(t.db, s, 'P-001', { accountId: 'acct-a' });
-    const sent = seedRecording(t.db, s, a, { recordedAt: daysAgo(2) });
-    const never = seedRecording(t.db, s, a, { recordedAt: daysAgo(1), uploadState: 'refused_locally' });
+    const s = await seedStudy(t.store, 'Voice');
+    const a = await seedParticipant(t.store, s, 'P-001', { accountId: 'acct-a' });
+    const sent = await seedRecording(t.store, s, a, { recordedAt: daysAgo(2) });
+    const never = await seedRecording(t.store, s, a, {
+      recordedAt: daysAgo(1),
+      uploadState: 'refused_locally',
+    });
     expect(await t.call('curation.deleteRecording', { recordingId: sent })).toMatchObject({
       ok: false,
       error: { code: 'REFUSED', message: expect.stringMatching(/never sent/) },

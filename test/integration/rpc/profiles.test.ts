@@ -72,7 +72,7 @@ describe('profiles', () => {
       studies: 0,
     });
     expect(p.keyLocation).toContain('key file');
-    expect(JSON.stringify(t.db.prepare(`SELECT * FROM service_profiles`).all())).not.toContain(DEMO_API_KEY);
+    expect(JSON.stringify(await t.store.all(`SELECT * FROM service_profiles`))).not.toContain(DEMO_API_KEY);
     expect((await t.must('profiles.test', { profileId: p.id })).usage.apiVersion).toBe('v1.2');
   });
 

@@ -7,7 +7,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
 import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy } from './seed';
 
@@ -19,21 +18,21 @@ afterEach(async () => {
   await t.close();
 });
 
-const batchOf = (recordingId: number) =>
-  (t.db.prepare(`SELECT batch_id FROM recordings WHERE id = ?`).get(recordingId) as { batch_id: number })
+const batchOf = async (recordingId: number) =>
+  ((await t.store.get(`SELECT batch_id FROM recordings WHERE id = ?`, [recordingId])) as { batch_id: number })
     .batch_id;
 
 describe('batches.receiptDifferences', () => {
   it('lists each receipt difference of the batch with its recording, what was received and what was expected', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-7');
-    const r = seedRecording(t.db, s, p, {
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-7');
+    const r = await seedRecording(t.store, s, p, {
       recordedAt: daysAgo(3),
       fileName: 'p7-week1.wav',
       session: 'week 1',
     });
-    const other = seedRecording(t.db, s, p, { recordedAt: daysAgo(2) });
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'receipt_check', null, [
+    const other = await seedRecording(t.store, s, p, { recordedAt: daysAgo(2) });
+    await replaceFlags(t.store, daysAgo(0), r, 'receipt_check', null, [
       dqFlag('receipt_account_differs', 'account_id', 'acc-other', 'acc-sent, the account it was sent for'),
       dqFlag(
         'receipt_sample_rate_differs',
@@ -42,18 +41,18 @@ describe('batches.receiptDifferences', () => {
         '16000 Hz, as read on the workstation',
       ),
     ]);
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'receipt', null, [
+    await replaceFlags(t.store, daysAgo(0), r, 'receipt', null, [
       dqFlag('negative_value', 'metadata.audio_size_bytes', -1, 'zero or more bytes'),
     ]);
     // Not receipt differences: an analysis answer's flag, and another batch's receipt.
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), r, 'poll', 'parkinsons', [
+    await replaceFlags(t.store, daysAgo(0), r, 'poll', 'parkinsons', [
       dqFlag('score_out_of_range', 'insights.parkinsons.score', 250, '0 to 100', ['pd_risk_score']),
     ]);
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), other, 'receipt_check', null, [
+    await replaceFlags(t.store, daysAgo(0), other, 'receipt_check', null, [
       dqFlag('receipt_format_differs', 'metadata.format', 'mp3', 'wav'),
     ]);
 
-    const list = await t.must('batches.receiptDifferences', { batchId: batchOf(r) });
+    const list = await t.must('batches.receiptDifferences', { batchId: await batchOf(r) });
     expect(list).toEqual([
       {
         recordingId: r,
@@ -72,10 +71,10 @@ describe('batches.receiptDifferences', () => {
   });
 
   it('is empty for a batch whose receipts match, and NOT_FOUND for a batch that does not exist', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
-    const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(3) });
-    expect(await t.must('batches.receiptDifferences', { batchId: batchOf(r) })).toEqual([]);
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
+    const r = await seedRecording(t.store, s, p, { recordedAt: daysAgo(3) });
+    expect(await t.must('batches.receiptDifferences', { batchId: await batchOf(r) })).toEqual([]);
     expect(await t.call('batches.receiptDifferences', { batchId: 9999 })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },

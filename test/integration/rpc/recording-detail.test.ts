@@ -21,17 +21,17 @@ const detail = (recordingId: number) => t.must('recordings.detail', { recordingI
 
 describe('recordings.detail', () => {
   it('gives the file, local and service facts, the converted copy, each analysis state and every stored value', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-7');
-    const r = seedRecording(t.db, s, p, {
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-7');
+    const r = await seedRecording(t.store, s, p, {
       recordedAt: daysAgo(3),
       converted: true,
       fileName: 'p7-week1.wav',
       analyses: { wellbeing: 'completed', parkinsons: 'completed', alzheimers: 'timed_out' },
     });
-    await storeValues(t.db, r, 'wellbeing', { wb_stress: 'high', wb_anxiety: 'mild' });
+    await storeValues(t.store, r, 'wellbeing', { wb_stress: 'high', wb_anxiety: 'mild' });
     // The service left out the HNR: it is absent, not 0.
-    await storeValues(t.db, r, 'parkinsons', { pd_volume: 61, pd_voice_quality: 0 });
+    await storeValues(t.store, r, 'parkinsons', { pd_volume: 61, pd_voice_quality: 0 });
     const d = await detail(r);
     expect(d.studyId).toBe(s);
     expect(d.row).toMatchObject({
@@ -69,15 +69,15 @@ describe('recordings.detail', () => {
   });
 
   it('names the earlier recording a held duplicate repeats', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
-    const first = seedRecording(t.db, s, p, { recordedAt: daysAgo(9), fileName: 'first.wav' });
-    const copy = seedRecording(t.db, s, p, {
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
+    const first = await seedRecording(t.store, s, p, { recordedAt: daysAgo(9), fileName: 'first.wav' });
+    const copy = await seedRecording(t.store, s, p, {
       recordedAt: daysAgo(9),
       uploadState: 'duplicate',
       fileName: 'copy.wav',
     });
-    t.db.prepare(`UPDATE recordings SET duplicate_of = ? WHERE id = ?`).run(first, copy);
+    await t.store.run(`UPDATE recordings SET duplicate_of = ? WHERE id = ?`, [first, copy]);
     const d = await detail(copy);
     expect(d.duplicateOf).toEqual({ recordingId: first, fileName: 'first.wav' });
     expect(d.service).toBeNull();
@@ -85,29 +85,34 @@ describe('recordings.detail', () => {
   });
 
   it('gives the service’s refusal when there is one, whether stored as is or inside an uncertain upload’s record', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
     const refusal = apiError('SpeakerSpeechTooShort', 'upload', {
       status: 400,
       serviceType: 'SpeakerSpeechTooShort',
       serviceMessage: 'Not enough speech',
     });
-    const rejected = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
-    t.db
-      .prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 1 WHERE id = ?`)
-      .run(JSON.stringify(refusal), rejected);
-    const uncertain = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'upload_uncertain' });
-    t.db.prepare(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`).run(
+    const rejected = await seedRecording(t.store, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
+    await t.store.run(`UPDATE recordings SET upload_error = ?, upload_attempts = 1 WHERE id = ?`, [
+      JSON.stringify(refusal),
+      rejected,
+    ]);
+    const uncertain = await seedRecording(t.store, s, p, {
+      recordedAt: daysAgo(2),
+      uploadState: 'upload_uncertain',
+    });
+    await t.store.run(`UPDATE recordings SET upload_error = ?, upload_attempts = 2 WHERE id = ?`, [
       JSON.stringify({
         reason: 'The connection dropped after sending.',
         error: apiError('NetworkError', 'upload'),
       }),
       uncertain,
-    );
-    const gone = seedRecording(t.db, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
-    t.db
-      .prepare(`UPDATE recordings SET upload_error = ? WHERE id = ?`)
-      .run(JSON.stringify({ reason: 'The file is no longer there.' }), gone);
+    ]);
+    const gone = await seedRecording(t.store, s, p, { recordedAt: daysAgo(2), uploadState: 'rejected' });
+    await t.store.run(`UPDATE recordings SET upload_error = ? WHERE id = ?`, [
+      JSON.stringify({ reason: 'The file is no longer there.' }),
+      gone,
+    ]);
     expect(await detail(rejected)).toMatchObject({
       uploadAttempts: 1,
       uploadError: { kind: 'SpeakerSpeechTooShort', serviceMessage: 'Not enough speech' },

@@ -213,11 +213,10 @@ describe('late results', () => {
     async () => {
       const row = (await all({ filter: 'completed', limit: 1 }))[0]!;
       // As the poller leaves a type after five minutes without a result (set directly: the test cannot wait five minutes).
-      t.db
-        .prepare(
-          `UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`,
-        )
-        .run(row.id);
+      await t.store.run(
+        `UPDATE analyses SET state = 'timed_out', next_poll_at = '2099-01-01T00:00:00Z' WHERE recording_id = ? AND type = 'parkinsons'`,
+        [row.id],
+      );
       const late = (await t.must('recordings.rows', { ids: [row.id] }))[0]!;
       expect(late).toMatchObject({
         canRetry: true,

@@ -4,43 +4,46 @@
  * (storeAnalysis), as the poller stores them.
  */
 import { storeAnalysis } from '../../../main/db/repos/results.repo';
-import type { Db } from '../../../main/db/open';
+import type { Queryable } from '../../../main/db/store/types';
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
 import type { VerdictView } from '../../../shared/study';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 
 export const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 export const DAY = 86_400_000;
 export const daysAgo = (d: number) => new Date(NOW - d * DAY).toISOString();
+/** When seeded rows say they were created: the seeded clock's now. */
+const CREATED = new Date(NOW).toISOString();
+
+const insertedId = async (q: Queryable, sql: string, params: readonly (string | number | null)[]) =>
+  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
 
 /** A study (interval in days) on a plain profile; returns its id. */
-export const seedStudy = (db: Db, name = 'Study', intervalDays = 7): number => {
-  const profile = db
-    .prepare(
-      `INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES (?, 'http://127.0.0.1:9', 'v1.3', 'now')`,
-    )
-    .run(`p-${name}`);
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO studies (name, profile_id, created_at, session_interval_days) VALUES (?, ?, 'now', ?)`,
-      )
-      .run(name, profile.lastInsertRowid, intervalDays).lastInsertRowid,
+export const seedStudy = async (q: Queryable, name = 'Study', intervalDays = 7): Promise<number> => {
+  const profile = await insertedId(
+    q,
+    `INSERT INTO service_profiles (name, base_url, api_version, created_at) VALUES (?, 'http://127.0.0.1:9', 'v1.3', ?)`,
+    [`p-${name}`, CREATED],
+  );
+  return insertedId(
+    q,
+    `INSERT INTO studies (name, profile_id, created_at, session_interval_days) VALUES (?, ?, ?, ?)`,
+    [name, profile, CREATED, intervalDays],
   );
 };
 
 export const seedParticipant = (
-  db: Db,
+  q: Queryable,
   studyId: number,
   code: string,
   opts: { accountId?: string; createdAt?: string } = {},
-): number =>
-  Number(
-    db
-      .prepare(`INSERT INTO participants (study_id, code, account_id, created_at) VALUES (?, ?, ?, ?)`)
-      .run(studyId, code, opts.accountId ?? null, opts.createdAt ?? daysAgo(100)).lastInsertRowid,
-  );
+): Promise<number> =>
+  insertedId(q, `INSERT INTO participants (study_id, code, account_id, created_at) VALUES (?, ?, ?, ?)`, [
+    studyId,
+    code,
+    opts.accountId ?? null,
+    opts.createdAt ?? daysAgo(100),
+  ]);
 
 export interface SeedRecording {
   readonly recordedAt: string;
@@ -58,43 +61,45 @@ export interface SeedRecording {
 
 let seq = 0;
 /** A recording with its analysis rows (default: uploaded, wellbeing and Parkinson's completed). */
-export const seedRecording = (db: Db, studyId: number, participantId: number, r: SeedRecording): number => {
+export const seedRecording = async (
+  q: Queryable,
+  studyId: number,
+  participantId: number,
+  r: SeedRecording,
+): Promise<number> => {
   seq++;
-  const batch = Number(
-    db
-      .prepare(
-        `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker) VALUES (?, 'now', '[]', ?)`,
-      )
-      .run(studyId, r.isolate ? 1 : 0).lastInsertRowid,
+  const batch = await insertedId(
+    q,
+    `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker) VALUES (?, ?, '[]', ?)`,
+    [studyId, CREATED, r.isolate ? 1 : 0],
   );
   const uploaded = (r.uploadState ?? 'uploaded') === 'uploaded';
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, format, channels, sample_rate_hz, duration_seconds,
+  const id = await insertedId(
+    q,
+    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, format, channels, sample_rate_hz, duration_seconds,
        speech_estimate_seconds, converted, recorded_at, recorded_at_source, session_label, upload_state, recording_id, api_version, result_source, uploaded_at,
        svc_speech_seconds, verdict, upload_path, created_at)
-     VALUES (?, ?, ?, ?, ?, 48000, 'wav', 1, 16000, 60, ?, ?, ?, 'manifest', ?, ?, ?, ?, ?, ?, ?, ?, ?, 'now')`,
-      )
-      .run(
-        studyId,
-        participantId,
-        batch,
-        `/study/${r.fileName ?? `rec-${seq}.wav`}`,
-        `sha-${seq}`,
-        r.speechSeconds ?? 45,
-        r.converted ? 1 : 0,
-        r.recordedAt,
-        r.session ?? null,
-        r.uploadState ?? 'uploaded',
-        uploaded ? `svc-${seq}` : null,
-        uploaded ? (r.apiVersion ?? 'v1.3') : null,
-        uploaded ? (r.simulated === false ? 'service' : 'simulated') : null,
-        uploaded ? r.recordedAt : null,
-        uploaded ? (r.speechSeconds ?? 45) : null,
-        r.verdict ? JSON.stringify(r.verdict) : null,
-        r.converted ? `/workspace/converted/rec-${seq}.wav` : null,
-      ).lastInsertRowid,
+     VALUES (?, ?, ?, ?, ?, 48000, 'wav', 1, 16000, 60, ?, ?, ?, 'manifest', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      studyId,
+      participantId,
+      batch,
+      `/study/${r.fileName ?? `rec-${seq}.wav`}`,
+      `sha-${seq}`,
+      r.speechSeconds ?? 45,
+      r.converted ? 1 : 0,
+      r.recordedAt,
+      r.session ?? null,
+      r.uploadState ?? 'uploaded',
+      uploaded ? `svc-${seq}` : null,
+      uploaded ? (r.apiVersion ?? 'v1.3') : null,
+      uploaded ? (r.simulated === false ? 'service' : 'simulated') : null,
+      uploaded ? r.recordedAt : null,
+      uploaded ? (r.speechSeconds ?? 45) : null,
+      r.verdict ? JSON.stringify(r.verdict) : null,
+      r.converted ? `/workspace/converted/rec-${seq}.wav` : null,
+      CREATED,
+    ],
   );
   const analyses = r.analyses ?? {
     wellbeing: uploaded ? 'completed' : 'awaiting_upload',
@@ -102,25 +107,26 @@ export const seedRecording = (db: Db, studyId: number, participantId: number, r:
   };
   for (const [type, state] of Object.entries(analyses)) {
     // Completed analyses are stored through the real results path below, so they start as processing.
-    db.prepare(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, 'now')`).run(
+    await q.run(`INSERT INTO analyses (recording_id, type, state, requested_at) VALUES (?, ?, ?, ?)`, [
       id,
       type,
       state === 'completed' ? 'processing' : state,
-    );
+      CREATED,
+    ]);
   }
   return id;
 };
 
 /** Stores a completed result for `type` with the given values (keys from shared/api/measures.ts), as the poller does. */
 export const storeValues = (
-  db: Db,
+  q: Queryable,
   recordingId: number,
   type: AnalysisType,
   values: Record<string, number | string>,
   apiVersion: ApiVersion = 'v1.3',
 ) =>
   storeAnalysis(
-    sqliteStore(db),
+    q,
     daysAgo(0),
     recordingId,
     {

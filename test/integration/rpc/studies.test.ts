@@ -13,17 +13,20 @@ let b: number;
 
 beforeAll(async () => {
   t = await openTestHost({ now: NOW });
-  a = seedStudy(t.db, 'Alpha', 7);
-  b = seedStudy(t.db, 'Beta', 30);
-  const p1 = seedParticipant(t.db, a, 'A-1');
-  const p2 = seedParticipant(t.db, a, 'A-2');
-  seedParticipant(t.db, a, 'A-3'); // never recorded
-  const r1 = seedRecording(t.db, a, p1, { recordedAt: daysAgo(3), analyses: { wellbeing: 'completed' } });
-  await storeValues(t.db, r1, 'wellbeing', { wb_stress: 'low' });
-  seedRecording(t.db, a, p2, { recordedAt: daysAgo(20), uploadState: 'rejected', analyses: {} });
-  seedRecording(t.db, a, p2, { recordedAt: daysAgo(10), uploadState: 'cancelled', analyses: {} });
-  const q = seedParticipant(t.db, b, 'B-1');
-  seedRecording(t.db, b, q, { recordedAt: daysAgo(20), analyses: { parkinsons: 'processing' } });
+  a = await seedStudy(t.store, 'Alpha', 7);
+  b = await seedStudy(t.store, 'Beta', 30);
+  const p1 = await seedParticipant(t.store, a, 'A-1');
+  const p2 = await seedParticipant(t.store, a, 'A-2');
+  await seedParticipant(t.store, a, 'A-3'); // never recorded
+  const r1 = await seedRecording(t.store, a, p1, {
+    recordedAt: daysAgo(3),
+    analyses: { wellbeing: 'completed' },
+  });
+  await storeValues(t.store, r1, 'wellbeing', { wb_stress: 'low' });
+  await seedRecording(t.store, a, p2, { recordedAt: daysAgo(20), uploadState: 'rejected', analyses: {} });
+  await seedRecording(t.store, a, p2, { recordedAt: daysAgo(10), uploadState: 'cancelled', analyses: {} });
+  const q = await seedParticipant(t.store, b, 'B-1');
+  await seedRecording(t.store, b, q, { recordedAt: daysAgo(20), analyses: { parkinsons: 'processing' } });
 });
 afterAll(() => t.close());
 
@@ -51,18 +54,18 @@ describe('studies', () => {
     // Alpha's A-2 has only a file the service refused: no usable recording yet, so not overdue; Beta's B-1 is still processing.
     expect((await t.must('studies.get', { studyId: a })).overdueParticipants).toBe(0);
     expect((await t.must('studies.get', { studyId: b })).overdueParticipants).toBe(0);
-    const g = seedStudy(t.db, 'Gamma', 7);
-    const g1 = seedParticipant(t.db, g, 'G-1');
-    const g2 = seedParticipant(t.db, g, 'G-2');
+    const g = await seedStudy(t.store, 'Gamma', 7);
+    const g1 = await seedParticipant(t.store, g, 'G-1');
+    const g2 = await seedParticipant(t.store, g, 'G-2');
     const usable = async (p: number, days: number) => {
-      const r = seedRecording(t.db, g, p, {
+      const r = await seedRecording(t.store, g, p, {
         recordedAt: daysAgo(days),
         analyses: { wellbeing: 'completed' },
       });
-      await storeValues(t.db, r, 'wellbeing', { wb_stress: 'low' });
+      await storeValues(t.store, r, 'wellbeing', { wb_stress: 'low' });
     };
     await usable(g1, 20);
-    seedRecording(t.db, g, g1, { recordedAt: daysAgo(2), uploadState: 'rejected', analyses: {} }); // not usable
+    await seedRecording(t.store, g, g1, { recordedAt: daysAgo(2), uploadState: 'rejected', analyses: {} }); // not usable
     await usable(g2, 3);
     const overdue = async () => (await t.must('studies.get', { studyId: g })).overdueParticipants;
     expect(await overdue()).toBe(0); // no schedule: nobody can miss a visit

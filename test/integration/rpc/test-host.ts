@@ -12,12 +12,16 @@ import type { AppHost } from '../../../main/app-host';
 import { openHost } from '../../support/open-host';
 import { testStudyOpener } from '../../support/test-engine';
 import type { Db } from '../../../main/db/open';
+import type { Store } from '../../../main/db/store/types';
 import type { Dialogs } from '../../../main/rpc/handlers/deps';
 import type { CallResult, EventName, EventPayload, Input, Method, Output } from '../../../shared/contract';
 
 export interface TestHost {
   readonly host: AppHost;
-  readonly db: Db;
+  /** The host's study store (SQLite or PGlite, as the run's engine): what a test seeds and reads through. */
+  readonly store: Store;
+  /** The SQLite handle, for the few tests that inspect the SQLite file itself; null on PGlite. */
+  readonly db: Db | null;
   readonly root: string;
   call<M extends Method>(method: M, input: Input<M>): Promise<CallResult<M>>;
   /** The value of a call that must succeed (the test fails with the researcher-facing message otherwise). */
@@ -70,7 +74,8 @@ export const openTestHost = async (opts: { dialogs?: Dialogs; now?: number } = {
     (await host.router.handle(method, input, { via: 'direct' })) as CallResult<M>;
   const self: TestHost = {
     host,
-    db: host.sqliteDb!,
+    store: host.service.store,
+    db: host.sqliteDb,
     root,
     call,
     async must(method, input) {

@@ -10,7 +10,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dqFlag } from '../../../shared/api/data-quality';
 import { replaceFlags } from '../../../main/db/repos/data-quality.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { saveMeasurement } from '../../../main/db/repos/local-measures.repo';
 import { openTestHost, type TestHost } from './test-host';
 import { NOW, daysAgo, seedParticipant, seedRecording, seedStudy, storeValues } from './seed';
@@ -31,14 +30,14 @@ const timeline = (participantId: number, baselineSessions?: number) =>
 
 /** Sessions 10 days apart; HNR 10, 12, 14, then 20; stress low, low, high, very high. */
 const seedFourSessions = async (apiVersion: 'v1.2' | 'v1.3' = 'v1.3', start = 40, hnr = [10, 12, 14, 20]) => {
-  const s = seedStudy(t.db, `S-${apiVersion}-${start}`);
-  const p = seedParticipant(t.db, s, 'P-1');
+  const s = await seedStudy(t.store, `S-${apiVersion}-${start}`);
+  const p = await seedParticipant(t.store, s, 'P-1');
   const ids: number[] = [];
   for (const [i, v] of hnr.entries()) {
-    const r = seedRecording(t.db, s, p, { recordedAt: daysAgo(start - i * 10), apiVersion });
-    await storeValues(t.db, r, 'parkinsons', { pd_hnr: v }, apiVersion);
+    const r = await seedRecording(t.store, s, p, { recordedAt: daysAgo(start - i * 10), apiVersion });
+    await storeValues(t.store, r, 'parkinsons', { pd_hnr: v }, apiVersion);
     await storeValues(
-      t.db,
+      t.store,
       r,
       'wellbeing',
       { wb_stress: ['low', 'low', 'high', 'very high'][i % 4]! },
@@ -108,16 +107,16 @@ describe('timeline.participant', () => {
   });
 
   it('never joins v1.2 and v1.3 results: one series and one baseline per version', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
     for (const [i, v] of [
       [0, 10],
       [1, 12],
       [2, 14],
     ] as const)
       await storeValues(
-        t.db,
-        seedRecording(t.db, s, p, { recordedAt: daysAgo(90 - i * 10), apiVersion: 'v1.2' }),
+        t.store,
+        await seedRecording(t.store, s, p, { recordedAt: daysAgo(90 - i * 10), apiVersion: 'v1.2' }),
         'parkinsons',
         { pd_hnr: v },
         'v1.2',
@@ -128,8 +127,8 @@ describe('timeline.participant', () => {
       [2, 33],
     ] as const)
       await storeValues(
-        t.db,
-        seedRecording(t.db, s, p, { recordedAt: daysAgo(30 - i * 10), apiVersion: 'v1.3' }),
+        t.store,
+        await seedRecording(t.store, s, p, { recordedAt: daysAgo(30 - i * 10), apiVersion: 'v1.3' }),
         'parkinsons',
         { pd_hnr: v },
       );
@@ -144,8 +143,8 @@ describe('timeline.participant', () => {
   });
 
   it('marks sessions that were converted, marginal (under 36 s of speech), isolated or warned, and says which are simulated', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
     const warn = {
       status: 'accepted_with_warnings' as const,
       findings: [
@@ -158,16 +157,20 @@ describe('timeline.participant', () => {
         },
       ],
     };
-    const plain = seedRecording(t.db, s, p, { recordedAt: daysAgo(40), simulated: false, speechSeconds: 36 });
-    const converted = seedRecording(t.db, s, p, { recordedAt: daysAgo(30), converted: true });
-    const marginal = seedRecording(t.db, s, p, {
+    const plain = await seedRecording(t.store, s, p, {
+      recordedAt: daysAgo(40),
+      simulated: false,
+      speechSeconds: 36,
+    });
+    const converted = await seedRecording(t.store, s, p, { recordedAt: daysAgo(30), converted: true });
+    const marginal = await seedRecording(t.store, s, p, {
       recordedAt: daysAgo(20),
       speechSeconds: 33.5,
       isolate: true,
       session: 'week 3',
     });
-    const warned = seedRecording(t.db, s, p, { recordedAt: daysAgo(10), verdict: warn });
-    seedRecording(t.db, s, p, { recordedAt: daysAgo(5), uploadState: 'refused_locally' });
+    const warned = await seedRecording(t.store, s, p, { recordedAt: daysAgo(10), verdict: warn });
+    await seedRecording(t.store, s, p, { recordedAt: daysAgo(5), uploadState: 'refused_locally' });
     const tl = await timeline(p);
     expect(
       tl.sessions.map((x) => ({ id: x.recordingId, simulated: x.simulated, session: x.session, ...x.flags })),
@@ -213,8 +216,8 @@ describe('timeline.participant', () => {
 
   it('leaves out values of recordings that are no longer uploaded, and places each point at its recording’s time', async () => {
     const { p, ids } = await seedFourSessions();
-    t.db.prepare(`UPDATE recordings SET upload_state = 'cancelled' WHERE id = ?`).run(ids[3]);
-    t.db.prepare(`UPDATE recordings SET recorded_at = ? WHERE id = ?`).run(daysAgo(45), ids[2]);
+    await t.store.run(`UPDATE recordings SET upload_state = 'cancelled' WHERE id = ?`, [ids[3]!]);
+    await t.store.run(`UPDATE recordings SET recorded_at = ? WHERE id = ?`, [daysAgo(45), ids[2]!]);
     const series = (await timeline(p)).measures.find((m) => m.key === 'pd_hnr')!.series[0]!;
     expect(series.points.map((x) => [x.value, x.recordedAt])).toEqual([
       [14, daysAgo(45)],
@@ -225,24 +228,24 @@ describe('timeline.participant', () => {
   });
 
   it('keeps a value outside the specification as received and gives the point its data-quality flags', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
     const ids: number[] = [];
     for (const [i, clarity] of [70, 101, 64].entries()) {
-      const r = seedRecording(t.db, s, p, {
+      const r = await seedRecording(t.store, s, p, {
         recordedAt: daysAgo(30 - i * 10),
         analyses: { communication_coach: 'completed' },
       });
-      await storeValues(t.db, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
+      await storeValues(t.store, r, 'communication_coach', { cc_clarity: clarity, cc_rhythm: 50 });
       ids.push(r);
     }
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
+    await replaceFlags(t.store, daysAgo(0), ids[1]!, 'poll', 'communication_coach', [
       dqFlag('score_out_of_range', 'insights.clarity.score', 101, 'a whole number from 0 to 100', [
         'cc_clarity',
       ]),
     ]);
     // A flag of the receipt names no measure: it marks no point.
-    await replaceFlags(sqliteStore(t.db), daysAgo(0), ids[2]!, 'receipt_check', null, [
+    await replaceFlags(t.store, daysAgo(0), ids[2]!, 'receipt_check', null, [
       dqFlag(
         'receipt_duration_differs',
         'metadata.audio_duration_seconds',
@@ -264,8 +267,8 @@ describe('timeline.participant', () => {
   });
 
   it('gives an empty timeline for a participant without results, and NOT_FOUND for one that does not exist', async () => {
-    const s = seedStudy(t.db);
-    const p = seedParticipant(t.db, s, 'P-1');
+    const s = await seedStudy(t.store);
+    const p = await seedParticipant(t.store, s, 'P-1');
     expect(await timeline(p)).toEqual({
       participantId: p,
       code: 'P-1',
@@ -313,7 +316,7 @@ describe('timeline.participant', () => {
 
   it('takes the baseline from the schedule (the visits before its first follow-up) until the study sets its own, for every participant', async () => {
     const { s, p } = await seedFourSessions();
-    const other = seedParticipant(t.db, s, 'P-2');
+    const other = await seedParticipant(t.store, s, 'P-2');
     await t.must('visits.setSchedule', {
       studyId: s,
       visits: [
@@ -386,7 +389,7 @@ describe('timeline.participant', () => {
 
   it('charts local acoustic measures (lm_ keys, one series whatever the API version) like any other', async () => {
     const { p, ids } = await seedFourSessions();
-    const store = sqliteStore(t.db);
+    const store = t.store;
     for (const [i, id] of ids.entries())
       await saveMeasurement(store, {
         recordingId: id,
