@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import {
   ENGINE_SUITES,
+  LONG_ENGINE_SUITES,
   OWN_MODULE_UNIT_TESTS,
   QUICK_PROPERTY_SCALE,
   SHARED_MODULE_TESTS,
@@ -51,6 +52,16 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: [...ENGINE_SUITES],
+          exclude,
+          env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
+        },
+      },
+      {
+        // The longer ones, in `npm run test:slow` only (package.json names the projects each script runs).
+        extends: true,
+        test: {
+          name: 'pglite-long',
+          include: [...LONG_ENGINE_SUITES],
           exclude,
           env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
         },

@@ -45,13 +45,38 @@ export const OWN_MODULE_UNIT_TESTS = [
 ] as const;
 
 /**
- * The suites that run a second time in `npm test` on an in-process PostgreSQL (PGlite, the `pglite`
- * project of vitest.config.ts, `VOICESCOPE_TEST_ENGINE=pglite`), so the same assertions hold on both
- * engines: the handlers through the router, the services, the engine's steps and the exports. What
- * needs several connections or a real server (locks, TLS, kills, the command line) runs on PostgreSQL 15
- * in the slow tier.
+ * The suites that run a second time on an in-process PostgreSQL (PGlite, `VOICESCOPE_TEST_ENGINE=pglite`,
+ * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
+ * router, the services, curation, the study design and the exports. PGlite runs them several times slower
+ * than SQLite (participants: 45 s against 4 s), so `npm test` runs the quicker ones (the `pglite` project
+ * of vitest.config.ts, about 45 s of test time) and `npm run test:slow` the rest (`pglite-long`). What
+ * needs several connections or a real server (locks, TLS, kills, the command line, the soak) runs on
+ * PostgreSQL 15 in the slow tier and in CI.
  */
-export const ENGINE_SUITES = [] as const satisfies readonly string[];
+export const ENGINE_SUITES = [
+  'test/integration/rpc/studies.test.ts',
+  'test/integration/rpc/profiles.test.ts',
+  'test/integration/rpc/receipt-differences.test.ts',
+  'test/integration/rpc/curation.test.ts',
+  'test/integration/design/visits-export.test.ts',
+  'test/integration/design/overdue.test.ts',
+  'test/integration/curation/duplicates-elsewhere.test.ts',
+  'test/integration/curation/participant-status-act.test.ts',
+  'test/integration/export/local-only.test.ts',
+] as const;
+export const LONG_ENGINE_SUITES = [
+  'test/integration/rpc/participants.test.ts',
+  'test/integration/rpc/timeline.test.ts',
+  'test/integration/rpc/recording-detail.test.ts',
+  'test/integration/rpc/cohort.test.ts',
+  'test/integration/rpc/change.test.ts',
+  'test/integration/rpc/imports.test.ts',
+  'test/integration/design/visit-repos-on-store.test.ts',
+  'test/integration/curation/curation.test.ts',
+  'test/integration/curation/curation-effects.test.ts',
+  'test/integration/curation/participant-merge.test.ts',
+  'test/integration/curation/needs-you-dismiss.test.ts',
+] as const;
 
 /**
  * The property files of the API client run in both tiers: in `npm test` at a fifth of their counts
