@@ -49,7 +49,7 @@ export const OWN_MODULE_UNIT_TESTS = [
  * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
  * router, the services, curation, the study design and the exports. PGlite runs them several times slower
  * than SQLite (participants: 45 s against 4 s), so `npm test` runs the quicker ones (the `pglite` project
- * of vitest.config.ts, about 45 s of test time) and `npm run test:slow` the rest (`pglite-long`). What
+ * of vitest.config.ts, about 20 s of test time on a quiet machine) and `npm run test:slow` the rest (`pglite-long`). What
  * needs several connections or a real server (locks, TLS, kills, the command line, the soak) runs on
  * PostgreSQL 15 in the slow tier and in CI.
  */
@@ -57,12 +57,9 @@ export const ENGINE_SUITES = [
   'test/integration/rpc/studies.test.ts',
   'test/integration/rpc/profiles.test.ts',
   'test/integration/rpc/receipt-differences.test.ts',
-  'test/integration/rpc/curation.test.ts',
   'test/integration/design/visits-export.test.ts',
   'test/integration/design/overdue.test.ts',
-  'test/integration/curation/duplicates-elsewhere.test.ts',
   'test/integration/curation/participant-status-act.test.ts',
-  'test/integration/export/local-only.test.ts',
 ] as const;
 export const LONG_ENGINE_SUITES = [
   'test/integration/rpc/participants.test.ts',
@@ -76,6 +73,9 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/curation/curation-effects.test.ts',
   'test/integration/curation/participant-merge.test.ts',
   'test/integration/curation/needs-you-dismiss.test.ts',
+  'test/integration/curation/duplicates-elsewhere.test.ts',
+  'test/integration/rpc/curation.test.ts',
+  'test/integration/export/local-only.test.ts',
 ] as const;
 
 /**
