@@ -31,8 +31,8 @@ describe('recordings.retry (only what is safe)', () => {
   it(
     'sends again uploads the service refused without charging; leaves everything else alone',
     async () => {
-      const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
       const study = await t.sandboxStudy('Refused study');
+      const org = (await t.sandboxAdmin('GET', 'organisations/demo')) as Record<string, unknown>;
       const own = makeSmallStudyFolder(join(t.root, 'refused'), { seed: 1_000 });
       await t.sandboxAdmin('PUT', 'organisations/demo', { ...org, enabledAnalyses: ['wellbeing'] });
       let refusedBatch: number;
