@@ -11,9 +11,13 @@ import { createMissingAccounts, type AccountCreationReport } from '../engine/acc
 import { checkCredits, type CreditCheck } from '../engine/credit-check';
 import { commitImport, type CommitResult } from '../import/import-commit';
 import { planImport } from '../import/import-plan';
+import { ReadRefusedError } from '../import/safe-read';
 import type { Engine } from './engine.service';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 import type { UsageService } from './usage.service';
+
+/** What a file or folder that cannot be read fails with; anything else (the study database) is told otherwise. */
+const FILE_ERRORS: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'EIO']);
 
 export interface ImportsService {
   planImport(
@@ -78,10 +82,17 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
         );
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
+        if (e instanceof ReadRefusedError || FILE_ERRORS.has(String((e as { code?: unknown }).code)))
+          return err(
+            problem(
+              `The files could not be read: ${msg}`,
+              'Check that the folder exists and that you may read it.',
+            ),
+          );
         return err(
           problem(
-            `The files could not be read: ${msg}`,
-            'Check that the folder exists and that you may read it.',
+            `The import could not be prepared: ${msg}`,
+            'Nothing was written. Try again; if it happens again, check that the study database can be reached.',
           ),
         );
       }

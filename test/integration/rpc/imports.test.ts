@@ -270,6 +270,20 @@ describe('imports.preview and imports.planFiles', () => {
     });
   });
 
+  it('tells a study database that fails apart from files that cannot be read', async () => {
+    await t.store.run('ALTER TABLE participants RENAME TO participants_away');
+    try {
+      const r = await t.call('imports.preview', request());
+      expect(r).toMatchObject({
+        ok: false,
+        error: { code: 'REFUSED', message: expect.stringContaining('The import could not be prepared') },
+      });
+      expect(r.ok ? '' : r.error.action).toMatch(/Nothing was written/);
+    } finally {
+      await t.store.run('ALTER TABLE participants_away RENAME TO participants');
+    }
+  });
+
   it('keeps the four most recent previews; an older one is gone with a clear way out', async () => {
     const oldest = await t.must('imports.preview', request());
     for (let i = 0; i < 4; i++)
