@@ -5,12 +5,34 @@
  * rather than misread.
  */
 import type Database from 'better-sqlite3';
+import { SQLITE, type Dialect } from './store/dialect';
 
 export interface Migration {
   readonly version: number;
   readonly name: string;
   up(db: Database.Database): void;
 }
+
+/**
+ * A migration after 180, written once for both engines: its statements, in order, for the engine's
+ * dialect (what differs between the engines taken from it). SQL only, no step that reads rows into the
+ * program, so each engine applies it inside its own one migration transaction (SQLite's synchronous
+ * runner below, PostgreSQL's in ./store/migrate-store.ts).
+ */
+export interface StoreMigration {
+  readonly version: number;
+  readonly name: string;
+  statements(dialect: Dialect): readonly string[];
+}
+
+/** A store migration as a step of SQLite's runner. */
+export const onSqlite = (m: StoreMigration): Migration => ({
+  version: m.version,
+  name: m.name,
+  up: (db) => {
+    for (const statement of m.statements(SQLITE)) db.exec(statement);
+  },
+});
 
 export interface MigrationReport {
   readonly from: number;

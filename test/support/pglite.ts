@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { POSTGRES_BASELINE } from '../../main/db/migrations/postgres';
-import { migratePostgres, STORE_MIGRATIONS } from '../../main/db/store/migrate-store';
+import { STORE_MIGRATIONS } from '../../main/db/migrations/store';
+import { POSTGRES } from '../../main/db/store/dialect';
+import { migratePostgres } from '../../main/db/store/migrate-store';
 import { openPgliteStore } from '../../main/db/store/pglite-store';
 import type { Store } from '../../main/db/store/types';
 
@@ -29,7 +31,7 @@ const savedPath = (): string => {
   const hash = createHash('sha256')
     .update(pgliteVersion())
     .update(JSON.stringify(POSTGRES_BASELINE))
-    .update(JSON.stringify(STORE_MIGRATIONS.map((m) => [m.version, m.name, m.up.toString()])))
+    .update(JSON.stringify(STORE_MIGRATIONS.map((m) => [m.version, m.name, m.statements(POSTGRES)])))
     .digest('hex')
     .slice(0, 16);
   return join(tmpdir(), `voicescope-pglite-study-${hash}.tar`);

@@ -1,5 +1,8 @@
-/** Every migration, in order. Released migrations are never edited: add a new one. */
-import type { Migration } from '../migrate';
+/**
+ * SQLite's migrations, in order: its own up to 180, then every migration written once for both engines
+ * (./store/). Released migrations are never edited: add a new one, after 180 in ./store/.
+ */
+import { onSqlite, type Migration } from '../migrate';
 import { m0010 } from './0010-study-schema';
 import { m0020 } from './0020-import-and-queue';
 import { m0030 } from './0030-workstation-views';
@@ -18,6 +21,7 @@ import { m0140 } from './0140-participant-attributes';
 import { m0150 } from './0150-local-measures';
 import { m0160 } from './0160-local-pitch-tracks';
 import { m0180 } from './0180-participant-curation';
+import { STORE_MIGRATIONS } from './store';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0010,
@@ -38,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0150,
   m0160,
   m0180,
+  ...STORE_MIGRATIONS.map(onSqlite),
 ];

@@ -1,23 +1,15 @@
 /**
- * One migration history for both engines. SQLite's schema up to 180 is today's migrations
- * (main/db/migrations/, applied by `migrate`); PostgreSQL starts from a baseline equal to it
- * (main/db/migrations/postgres/), recorded as version 180 in its version table. Every migration after
- * 180 is a `StoreMigration`, written once for both engines (what differs taken from `tx.dialect`), and
- * the pending ones are applied in one transaction.
+ * PostgreSQL's migration runner. One migration history serves both engines: SQLite's schema up to 180
+ * is its own migrations (main/db/migrations/); PostgreSQL starts from a baseline equal to it
+ * (main/db/migrations/postgres/), recorded as version 180 in its version table; every migration after
+ * 180 is a `StoreMigration` (main/db/migrations/store/), written once and applied by both engines'
+ * runners, the pending ones in one transaction.
  */
-import { DatabaseFromFutureError, type MigrationReport } from '../migrate';
+import { DatabaseFromFutureError, type MigrationReport, type StoreMigration } from '../migrate';
 import { POSTGRES_BASELINE, POSTGRES_BASELINE_VERSION } from '../migrations/postgres';
+import { STORE_MIGRATIONS } from '../migrations/store';
 import { VERSION_TABLE } from './dialect';
 import type { Queryable, Store } from './types';
-
-export interface StoreMigration {
-  readonly version: number;
-  readonly name: string;
-  up(tx: Queryable): Promise<void>;
-}
-
-/** The migrations after the baseline (180), for both engines, in order. */
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [];
 
 /** The study database's schema version, on either engine. */
 export const storeSchemaVersion = async (tx: Queryable): Promise<number> =>
@@ -44,7 +36,7 @@ export const migratePostgres = (
       applied.push(`baseline ${POSTGRES_BASELINE_VERSION}`);
     }
     for (const m of later.filter((m) => m.version > Math.max(from, POSTGRES_BASELINE_VERSION))) {
-      await m.up(tx);
+      for (const statement of m.statements(tx.dialect)) await tx.run(statement);
       await tx.run(tx.dialect.writeVersion(m.version));
       applied.push(m.name);
     }

@@ -1,0 +1,8 @@
+/**
+ * The migrations after 180, written once for both engines (main/db/migrate.ts `StoreMigration`), in
+ * order. SQLite applies them after its own (../index.ts); PostgreSQL after its baseline
+ * (../../store/migrate-store.ts). Released migrations are never edited: add a new one.
+ */
+import type { StoreMigration } from '../../migrate';
+
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [];
