@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import {
   ENGINE_SUITES,
   LONG_ENGINE_SUITES,
-  OWN_MODULE_UNIT_TESTS,
+  OWN_MODULE_TESTS,
   QUICK_PROPERTY_SCALE,
   SHARED_MODULE_TESTS,
   SLOW_TESTS,
@@ -29,12 +29,12 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
-        // Unit files that hold no global state share their worker's modules (test/tiers.ts says why).
+        // Files that hold no global state share their worker's modules (test/tiers.ts says why).
         extends: true,
         test: {
           name: 'shared-modules',
           include: [...SHARED_MODULE_TESTS],
-          exclude: [...exclude, ...OWN_MODULE_UNIT_TESTS],
+          exclude: [...exclude, ...OWN_MODULE_TESTS],
           isolate: false,
         },
       },
@@ -42,7 +42,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
-          include: ['test/integration/**/*.test.ts', ...OWN_MODULE_UNIT_TESTS],
+          include: [...OWN_MODULE_TESTS],
           exclude,
         },
       },
@@ -53,6 +53,7 @@ export default defineConfig({
           name: 'pglite',
           include: [...ENGINE_SUITES],
           exclude,
+          isolate: false,
           env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
         },
       },
@@ -63,6 +64,7 @@ export default defineConfig({
           name: 'pglite-long',
           include: [...LONG_ENGINE_SUITES],
           exclude,
+          isolate: false,
           env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
         },
       },

@@ -3,10 +3,12 @@
  * storms, real storage failures, the interrupted-import kill test, 50 odd answers and the 12-week study
  * through the command line, every `voicescope` command journey, the 200-recording study batch, and the
  * API client's properties at their full counts. They run
- * after `npm test` in CI (.ci/run), one file at a time so their timing is not squeezed.
+ * after `npm test` in CI (.ci/run), two files at a time like the quick tier (`TEST_WORKERS=1` for one):
+ * most of their time is spent waiting on the service's poll floor and on restarted processes, and
+ * their assertions are about what was sent and kept, not about how long it took.
  */
 import { defineConfig } from 'vitest/config';
-import { PROPERTY_TESTS, SLOW_TESTS } from './test/tiers';
+import { PROPERTY_TESTS, SLOW_TESTS, VITEST_WORKERS } from './test/tiers';
 
 export default defineConfig({
   test: {
@@ -19,7 +21,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    fileParallelism: false,
+    maxWorkers: VITEST_WORKERS,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -14,21 +14,25 @@ export const SLOW_TESTS = [
 ] as const;
 
 /**
- * The quick tier's unit files share one module registry per worker (vitest's `isolate: false`, the
- * `shared-modules` project of vitest.config.ts): for small files, loading and transforming the modules
- * they import took longer than their tests (42 small unit files: 115 s wall and 55 s of CPU isolated,
- * 60 s and 20 s shared; docs/testing.md). Every other file gets fresh modules (`isolated`): the
- * integration tests (servers, hosts, workspaces, engines) and the unit files below.
+ * The quick tier's files share one module registry per worker (vitest's `isolate: false`, the
+ * `shared-modules` project of vitest.config.ts): loading and transforming the modules a file imports
+ * took longer than many files' tests (a handler file imports about 400 modules, 3-7 s; 14 integration
+ * files: 46 s of CPU isolated, 22 s shared; docs/testing.md). The files below get fresh modules
+ * (`isolated`).
  */
-export const SHARED_MODULE_TESTS = ['test/unit/**/*.test.ts'] as const;
-export const OWN_MODULE_UNIT_TESTS = [
-  // They replace a module (`vi.mock`), the clock (`vi.useFakeTimers`), `console` or an environment variable.
+export const SHARED_MODULE_TESTS = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'] as const;
+export const OWN_MODULE_TESTS = [
+  // They replace a module (`vi.mock`), the clock (`vi.useFakeTimers`), `console`, an environment
+  // variable, the time zone or the process's umask.
   'test/unit/electron/main-shell.test.ts',
   'test/unit/electron/preload.test.ts',
   'test/unit/engine/queue-runner.test.ts',
   'test/unit/renderer/rpc-client.test.ts',
   'test/unit/audio/speech-cache.test.ts',
   'test/unit/tests/run-caches.test.ts',
+  'test/unit/install-offline.test.ts',
+  'test/integration/security/attacks.test.ts',
+  'test/integration/db/upgrade-from-180.test.ts',
   // Long or memory-heavy (thousands of property runs, 50 MB recordings, builds, a timing threshold):
   // module loading is a small part of their time, and sharing a worker with them slowed the files after
   // them (tolerant-reading's tests: 60 s isolated, 200 s after the others in one worker).

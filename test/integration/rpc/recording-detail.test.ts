@@ -55,7 +55,11 @@ describe('recordings.detail', () => {
       durationSeconds: 60,
       speechEstimateSeconds: 45,
     });
-    expect(d.service).toMatchObject({ recordingId: `svc-${r}`, speechSeconds: 45 });
+    const stored = await t.store.get<{ recording_id: string }>(
+      'SELECT recording_id FROM recordings WHERE id = ?',
+      [r],
+    );
+    expect(d.service).toMatchObject({ recordingId: stored!.recording_id, speechSeconds: 45 });
     expect(d.values).toEqual({ wb_stress: 'high', wb_anxiety: 'mild', pd_volume: 61, pd_voice_quality: 0 });
     expect(d.values).not.toHaveProperty('pd_hnr');
     expect(d.analyses.map((a) => [a.type, a.state, a.polls, a.finishedAt !== null])).toEqual([
