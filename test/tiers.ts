@@ -76,6 +76,18 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/curation/duplicates-elsewhere.test.ts',
   'test/integration/rpc/curation.test.ts',
   'test/integration/export/local-only.test.ts',
+  'test/integration/export/behaviour.test.ts',
+  'test/integration/export/round-trip.test.ts',
+  'test/integration/export/codebook.test.ts',
+  'test/integration/export/summary-timeline.test.ts',
+  'test/integration/export/change-reference.test.ts',
+  'test/integration/export/audit.test.ts',
+  'test/integration/export/loose-answers.test.ts',
+  'test/integration/export/interpreters.test.ts',
+  'test/integration/export/spss-stata.test.ts',
+  'test/integration/export/workbook.test.ts',
+  'test/integration/export/local-blocks.test.ts',
+  'test/integration/engine/end-states.test.ts',
 ] as const;
 
 /**
