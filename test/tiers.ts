@@ -88,6 +88,13 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/export/workbook.test.ts',
   'test/integration/export/local-blocks.test.ts',
   'test/integration/engine/end-states.test.ts',
+  'test/integration/engine/batch-to-results.test.ts',
+  'test/integration/import/reimport.test.ts',
+  'test/integration/import/borderline-held.test.ts',
+  'test/integration/db/duplicates.test.ts',
+  'test/integration/db/usage-by-study.test.ts',
+  'test/integration/db/adversarial-outcomes.test.ts',
+  'test/integration/db/upload-protocol.test.ts',
 ] as const;
 
 /**
