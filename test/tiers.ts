@@ -95,6 +95,7 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/db/usage-by-study.test.ts',
   'test/integration/db/adversarial-outcomes.test.ts',
   'test/integration/db/upload-protocol.test.ts',
+  'test/integration/db/json-columns.test.ts',
 ] as const;
 
 /**
