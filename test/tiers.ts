@@ -96,6 +96,7 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/db/adversarial-outcomes.test.ts',
   'test/integration/db/upload-protocol.test.ts',
   'test/integration/db/json-columns.test.ts',
+  'test/integration/privacy/key-audit.test.ts',
 ] as const;
 
 /**
