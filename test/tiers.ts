@@ -97,6 +97,7 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/db/upload-protocol.test.ts',
   'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
+  'test/integration/privacy/study-data.test.ts',
 ] as const;
 
 /**
