@@ -98,6 +98,7 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
   'test/integration/privacy/study-data.test.ts',
+  'test/integration/security/audit-log.test.ts',
 ] as const;
 
 /**
