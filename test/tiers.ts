@@ -47,7 +47,8 @@ export const OWN_MODULE_UNIT_TESTS = [
 /**
  * The suites that run a second time on an in-process PostgreSQL (PGlite, `VOICESCOPE_TEST_ENGINE=pglite`,
  * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
- * router, the services, curation, the study design and the exports. PGlite runs them several times slower
+ * router, the services, curation, the study design, the exports, the engine's batches and end states, the
+ * import, the repositories, the privacy acts and the audit log. PGlite runs them several times slower
  * than SQLite (participants: 45 s against 4 s), so `npm test` runs the quicker ones (the `pglite` project
  * of vitest.config.ts, about 20 s of test time on a quiet machine) and `npm run test:slow` the rest (`pglite-long`). What
  * needs several connections or a real server (locks, TLS, kills, the command line, the soak) runs on
