@@ -51,7 +51,8 @@ export const OWN_MODULE_TESTS = [
 /**
  * The suites that run a second time on an in-process PostgreSQL (PGlite, `VOICESCOPE_TEST_ENGINE=pglite`,
  * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
- * router, the services, curation, the study design and the exports. PGlite runs them several times slower
+ * router, the services, curation, the study design, the exports, the engine's batches and end states, the
+ * import, the repositories, the privacy acts and the audit log. PGlite runs them several times slower
  * than SQLite (participants: 45 s against 4 s), so `npm test` runs the quicker ones (the `pglite` project
  * of vitest.config.ts, about 20 s of test time on a quiet machine) and `npm run test:slow` the rest (`pglite-long`). What
  * needs several connections or a real server (locks, TLS, kills, the command line, the soak) runs on
@@ -80,6 +81,29 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/curation/duplicates-elsewhere.test.ts',
   'test/integration/rpc/curation.test.ts',
   'test/integration/export/local-only.test.ts',
+  'test/integration/export/behaviour.test.ts',
+  'test/integration/export/round-trip.test.ts',
+  'test/integration/export/codebook.test.ts',
+  'test/integration/export/summary-timeline.test.ts',
+  'test/integration/export/change-reference.test.ts',
+  'test/integration/export/audit.test.ts',
+  'test/integration/export/loose-answers.test.ts',
+  'test/integration/export/interpreters.test.ts',
+  'test/integration/export/spss-stata.test.ts',
+  'test/integration/export/workbook.test.ts',
+  'test/integration/export/local-blocks.test.ts',
+  'test/integration/engine/end-states.test.ts',
+  'test/integration/engine/batch-to-results.test.ts',
+  'test/integration/import/reimport.test.ts',
+  'test/integration/import/borderline-held.test.ts',
+  'test/integration/db/duplicates.test.ts',
+  'test/integration/db/usage-by-study.test.ts',
+  'test/integration/db/adversarial-outcomes.test.ts',
+  'test/integration/db/upload-protocol.test.ts',
+  'test/integration/db/json-columns.test.ts',
+  'test/integration/privacy/key-audit.test.ts',
+  'test/integration/privacy/study-data.test.ts',
+  'test/integration/security/audit-log.test.ts',
 ] as const;
 
 /**

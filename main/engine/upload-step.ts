@@ -136,10 +136,8 @@ const settle = async (answer: string, write: () => Promise<UploadOneOutcome>): P
 };
 
 /** The service answered with a recording id another recording already holds (a UNIQUE column). */
-const isDuplicateRecordingId = (e: unknown): boolean =>
-  e instanceof Error &&
-  (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-  /recordings\.recording_id/.test(e.message);
+const isDuplicateRecordingId = (store: Store, e: unknown): boolean =>
+  store.dialect.isUniqueViolation(e, 'recordings', 'recording_id');
 
 /** Queued recordings of running batches on this profile, oldest first, leaving out those in flight. */
 export const nextQueued = async (
@@ -227,7 +225,7 @@ export const uploadOne = async (
           );
           return { kind: 'accepted' };
         } catch (e) {
-          if (!isDuplicateRecordingId(e)) throw e;
+          if (!isDuplicateRecordingId(store, e)) throw e;
           // Charged, but its results could not be told apart from another recording's: the researcher decides.
           await recordUncertain(
             store,

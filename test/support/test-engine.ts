@@ -7,17 +7,15 @@ import { afterEach } from 'vitest';
 import { ok } from '../../shared/result';
 import type { StudyOpener } from '../../main/services/open-study-service';
 import type { StudyServiceOptions } from '../../main/services/service-context';
-import {
-  openStudyService,
-  studyServiceOn,
-  workspaceKeys,
-  type StudyService,
-} from '../../main/services/study-service';
-import { openWorkspace } from '../../main/workspace/workspace';
+import type { StudyService } from '../../main/services/study-service';
 import { sqliteStore } from '../../main/db/store/sqlite-store';
 import type { Queryable, SqlValue, Store, TransactionOptions } from '../../main/db/store/types';
 import { freshStudyDb } from './fresh-study-db';
-import { migratedPglite } from './pglite';
+
+// Loaded when first used: the study service and PGlite take seconds to load, and a suite that needs
+// neither (a repository or export suite on SQLite) does not wait for them.
+const services = () => import('../../main/services/study-service');
+const migratedPglite = async () => (await import('./pglite')).migratedPglite();
 
 export type TestEngine = 'sqlite' | 'pglite';
 
@@ -49,6 +47,8 @@ const debugged = (store: Store): Store => (process.env['VS_DEBUG_SQL'] ? printin
 /** Opens the study service on a fresh, migrated PGlite (one connection, in this process). */
 export const openOnPglite: StudyOpener = async (o) => {
   const store = debugged((await migratedPglite()).store);
+  const { studyServiceOn, workspaceKeys } = await services();
+  const { openWorkspace } = await import('../../main/workspace/workspace');
   const workspace = openWorkspace(o.workspaceDir);
   const service = studyServiceOn(store, workspace, workspaceKeys(workspace, o), o, null);
   return ok({ service, db: null, where: 'PGlite (in this process)', notice: null });
@@ -63,7 +63,7 @@ export const testStudyOpener = (): StudyOpener | undefined =>
  * SQLite file, or a fresh PGlite (the workspace folder still holds the keys and the files).
  */
 export const openTestStudyService = async (o: StudyServiceOptions): Promise<StudyService> => {
-  if (testEngine() === 'sqlite') return openStudyService(o);
+  if (testEngine() === 'sqlite') return (await services()).openStudyService(o);
   const opened = await openOnPglite(o);
   if (!opened.ok) throw new Error(opened.error);
   return opened.value.service;

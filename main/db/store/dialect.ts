@@ -94,7 +94,12 @@ export interface Dialect {
   /** The statement that reads the schema version, and the one that writes it. */
   readonly readVersion: string;
   writeVersion(version: number): string;
+  /** Whether `e`, thrown by a statement, is the engine refusing a second row with the same `table.column`. */
+  isUniqueViolation(e: unknown, table: string, column: string): boolean;
 }
+
+const fieldOf = (e: unknown, name: string): unknown =>
+  e !== null && typeof e === 'object' ? (e as Record<string, unknown>)[name] : undefined;
 
 /** A `LIKE` pattern that matches `text` literally somewhere inside, for `dialect.like`. */
 export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -202,6 +207,10 @@ export const SQLITE: Dialect = {
   },
   readVersion: 'PRAGMA user_version',
   writeVersion: (version) => `PRAGMA user_version = ${Math.trunc(version)}`,
+  // better-sqlite3: code SQLITE_CONSTRAINT_UNIQUE, message "UNIQUE constraint failed: table.column".
+  isUniqueViolation: (e, table, column) =>
+    fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    String(fieldOf(e, 'message')).includes(`${table}.${column}`),
 };
 
 /** The table that holds PostgreSQL's schema version (SQLite keeps it in `user_version`). */
@@ -238,4 +247,9 @@ export const POSTGRES: Dialect = {
   secureDelete: null,
   readVersion: `SELECT version AS user_version FROM ${VERSION_TABLE}`,
   writeVersion: (version) => `UPDATE ${VERSION_TABLE} SET version = ${Math.trunc(version)}`,
+  // SQLSTATE 23505 (unique_violation), with the table and "Key (column)=(value) already exists.".
+  isUniqueViolation: (e, table, column) =>
+    fieldOf(e, 'code') === '23505' &&
+    fieldOf(e, 'table') === table &&
+    String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
 };

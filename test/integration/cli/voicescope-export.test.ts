@@ -46,9 +46,8 @@ const run = (args: string[]): Promise<{ code: number; lines: Record<string, unkn
 
 beforeAll(async () => {
   const svc = openStudyService({ workspaceDir: home });
-  const dbPath = svc.workspace.dbPath;
+  await seedAwkwardStudy(svc.store);
   await svc.close();
-  seedAwkwardStudy(dbPath);
   mkdirSync(outDir);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

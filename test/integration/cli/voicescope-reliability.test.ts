@@ -39,9 +39,8 @@ const run = (args: string[]): Promise<{ code: number; lines: Record<string, unkn
 
 beforeAll(async () => {
   const svc = openStudyService({ workspaceDir: home });
-  const dbPath = svc.workspace.dbPath;
+  await seedAwkwardStudy(svc.store);
   await svc.close();
-  seedAwkwardStudy(dbPath);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

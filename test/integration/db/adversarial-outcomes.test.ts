@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiClient } from '../../../main/api/client';
 import { MAX_RETRY_AFTER_MS } from '../../../main/api/retry-policy';
-import { openStudyDb, type Db } from '../../../main/db/open';
 import { runPollStep } from '../../../main/engine/poll-step';
 import { MAX_RATE_LIMIT_PAUSE_MS, uploadOne, type QueuedRecording } from '../../../main/engine/upload-step';
 import { clampPollSettings } from '../../../main/jobs/poll-schedule';
 import { recordingV13 } from '../../fixtures/wire-examples';
 import { startRawReplyServer, type RawReplyServer } from '../../support/raw-reply-server';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
+import { storePerTest } from '../../support/test-engine';
 
 const AT = '2026-03-02T10:00:00.000Z';
 const ACCOUNT = recordingV13.account_id;
@@ -43,23 +43,34 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body: JSON.stringify(body),
 });
 
-const seed = (db: Db, queued: number): number[] => {
-  db.prepare(
+const stores = storePerTest();
+
+/** A test's own store with study 1, participant 1 and `queued` recordings waiting to be sent (their ids). */
+const seeded = async (queued: number): Promise<{ store: Store; ids: number[] }> => {
+  const store = await stores.open();
+  await store.run(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', ?, 'v1.3', ?)`,
-  ).run(srv.url, AT);
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, ?)`).run(AT);
-  db.prepare(
-    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', ?, ?)`,
-  ).run(ACCOUNT, AT);
-  db.prepare(
-    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`,
-  ).run(AT);
-  const ins =
-    db.prepare(`INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
-                          VALUES (1, 1, 1, ?, ?, 2000, ?, 'manifest', 'queued', ?)`);
-  return Array.from({ length: queued }, (_, i) =>
-    Number(ins.run(audio, `${'a'.repeat(63)}${i}`, AT, AT).lastInsertRowid),
+    [srv.url, AT],
   );
+  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, ?)`, [AT]);
+  await store.run(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P1', ?, ?)`,
+    [ACCOUNT, AT],
+  );
+  await store.run(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`,
+    [AT],
+  );
+  const ids: number[] = [];
+  for (let i = 0; i < queued; i++)
+    ids.push(
+      (await store.get<{ id: number }>(
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+         VALUES (1, 1, 1, ?, ?, 2000, ?, 'manifest', 'queued', ?) RETURNING id`,
+        [audio, `${'a'.repeat(63)}${i}`, AT, AT],
+      ))!.id,
+    );
+  return { store, ids };
 };
 const queued = (id: number): QueuedRecording => ({
   id,
@@ -72,20 +83,17 @@ const queued = (id: number): QueuedRecording => ({
   analyses: ['wellbeing'],
   isolateOldestSpeaker: false,
 });
-const row = (db: Db, id: number) =>
-  db
-    .prepare(`SELECT upload_state, upload_attempts, recording_id, upload_error FROM recordings WHERE id = ?`)
-    .get(id) as {
+const row = async (store: Store, id: number) =>
+  (await store.get<{
     upload_state: string;
     upload_attempts: number;
     recording_id: string | null;
     upload_error: string | null;
-  };
+  }>(`SELECT upload_state, upload_attempts, recording_id, upload_error FROM recordings WHERE id = ?`, [id]))!;
 
 it("a second upload answered with the first one's recording id is held as uncertain with the reason; the first keeps its id", async () => {
-  const db = openStudyDb(':memory:').db;
-  const store = sqliteStore(db);
-  const [a, b] = seed(db, 2) as [number, number];
+  const { store, ids } = await seeded(2);
+  const [a, b] = ids as [number, number];
   srv.answer(json(200, recordingV13));
   expect(await uploadOne(store, client(), queued(a), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
     kind: 'accepted',
@@ -93,18 +101,19 @@ it("a second upload answered with the first one's recording id is held as uncert
   expect(await uploadOne(store, client(), queued(b), { now: Date.now, firstPollAfterMs: 15_000 })).toEqual({
     kind: 'uncertain',
   });
-  expect(row(db, a)).toMatchObject({ upload_state: 'uploaded', recording_id: recordingV13.recording_id });
-  const second = row(db, b);
+  expect(await row(store, a)).toMatchObject({
+    upload_state: 'uploaded',
+    recording_id: recordingV13.recording_id,
+  });
+  const second = await row(store, b);
   expect(second).toMatchObject({ upload_state: 'upload_uncertain', upload_attempts: 1, recording_id: null });
   expect(JSON.parse(second.upload_error!).reason).toMatch(/id of another recording .*cannot be told apart/);
-  expect(db.prepare(`SELECT count(*) n FROM analyses WHERE recording_id = ?`).get(b)).toEqual({ n: 0 });
-  db.close();
+  expect(await store.get(`SELECT count(*) n FROM analyses WHERE recording_id = ?`, [b])).toEqual({ n: 0 });
 });
 
 it('a rate limit that asks for a wait of years pauses sending for 15 minutes at most, and the file goes back to the queue uncharged', async () => {
-  const db = openStudyDb(':memory:').db;
-  const store = sqliteStore(db);
-  const [a] = seed(db, 1) as [number];
+  const { store, ids } = await seeded(1);
+  const [a] = ids as [number];
   srv.answer(
     json(
       429,
@@ -122,20 +131,20 @@ it('a rate limit that asks for a wait of years pauses sending for 15 minutes at 
     expect(out.pause.error.retryAfterMs).toBe(MAX_RETRY_AFTER_MS); // the client reads any wait over a day as a day
     expect(out.pause.untilMs).toBe(t + MAX_RATE_LIMIT_PAUSE_MS);
   }
-  expect(row(db, a)).toMatchObject({ upload_state: 'queued', upload_attempts: 0 });
-  db.close();
+  expect(await row(store, a)).toMatchObject({ upload_state: 'queued', upload_attempts: 0 });
 });
 
 it('the same far-away Retry-After on a poll holds the poller back for 15 minutes at most', async () => {
-  const db = openStudyDb(':memory:').db;
-  const store = sqliteStore(db);
-  const [a] = seed(db, 1) as [number];
-  db.prepare(
+  const { store, ids } = await seeded(1);
+  const [a] = ids as [number];
+  await store.run(
     `UPDATE recordings SET upload_state = 'uploaded', recording_id = ?, uploaded_at = ? WHERE id = ?`,
-  ).run(recordingV13.recording_id, new Date().toISOString(), a);
-  db.prepare(
+    [recordingV13.recording_id, new Date().toISOString(), a],
+  );
+  await store.run(
     `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, 'wellbeing', 'processing', ?, '2000-01-01T00:00:00Z')`,
-  ).run(a, AT);
+    [a, AT],
+  );
   srv.answer(
     json(
       429,
@@ -160,5 +169,4 @@ it('the same far-away Retry-After on a poll holds the poller back for 15 minutes
   });
   expect(res).toMatchObject({ polled: 0, failed: 1, writeError: null });
   expect(pauses).toEqual([t + MAX_RATE_LIMIT_PAUSE_MS]);
-  db.close();
 });

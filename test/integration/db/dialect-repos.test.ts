@@ -278,4 +278,27 @@ describe.each(engines)('the statements that differ between the dialects, on %s',
     expect(JSON.parse(error.e)).toEqual({ resolution: 'mark_uploaded_elsewhere' });
     expect((await usageByStudy(store, 1)).find((u) => u.studyId === s.study)!.uploadsAccepted).toBe(3);
   });
+
+  it("tells a second row with a unique column's value apart from any other refusal", async () => {
+    const [b, a] = s.ids as [number, number];
+    const refusal = (sql: string, params: (string | number)[]) =>
+      store.run(sql, params).then(
+        () => null,
+        (e: unknown) => e,
+      );
+    await store.run(`UPDATE recordings SET recording_id = 'svc-dialect-1' WHERE id = ?`, [b]);
+    const twice = await refusal(`UPDATE recordings SET recording_id = 'svc-dialect-1' WHERE id = ?`, [a]);
+    expect(store.dialect.isUniqueViolation(twice, 'recordings', 'recording_id')).toBe(true);
+    expect(store.dialect.isUniqueViolation(twice, 'recordings', 'content_sha256')).toBe(false);
+    expect(store.dialect.isUniqueViolation(twice, 'participants', 'recording_id')).toBe(false);
+    const unknownStudy = await refusal(
+      `INSERT INTO participants (study_id, code, created_at) VALUES (?, 'q', 'x')`,
+      [999],
+    );
+    expect(unknownStudy).not.toBeNull();
+    expect(store.dialect.isUniqueViolation(unknownStudy, 'participants', 'code')).toBe(false);
+    expect(
+      store.dialect.isUniqueViolation(new Error('recordings.recording_id'), 'recordings', 'recording_id'),
+    ).toBe(false);
+  });
 });

@@ -2,17 +2,15 @@
  * JSON held in the study database is decoded once, by its repository, against a schema: a value of the
  * wrong shape is an error naming its table and column, never an object of the wrong shape passed on.
  */
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jsonColumn, StoredValueError } from '../../../main/db/json-column';
-import { migrate } from '../../../main/db/migrate';
-import { MIGRATIONS } from '../../../main/db/migrations';
 import { curatedRecording } from '../../../main/db/repos/curation.repo';
 import { recordingFacts } from '../../../main/db/repos/recording-detail.repo';
 import { recordingRows } from '../../../main/db/repos/recordings-view.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 import { readSetting, writeSetting } from '../../../main/db/repos/settings.repo';
+import { storePerTest } from '../../support/test-engine';
 
 const VERDICT = {
   status: 'refused',
@@ -27,20 +25,27 @@ const VERDICT = {
   ],
 };
 
-const studyWith = (recording: { verdict?: string; uploadError?: string; provenance?: string }) => {
-  const db = new Database(':memory:');
-  migrate(db, MIGRATIONS);
-  db.exec(`
-    INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'Lab', 'https://x', 'v1.3', 'now');
-    INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'S', 1, 'now');
-    INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P-1', 'now');
-  `);
-  db.prepare(
+const stores = storePerTest();
+
+/** A test's own store (the run's engine) with one recording holding the given JSON texts. */
+const studyWith = async (recording: {
+  verdict?: string;
+  uploadError?: string;
+  provenance?: string;
+}): Promise<Store> => {
+  const store = await stores.open();
+  await store.run(
+    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'Lab', 'https://x', 'v1.3', 'now')`,
+  );
+  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'S', 1, 'now')`);
+  await store.run(`INSERT INTO participants (id, study_id, code, created_at) VALUES (1, 1, 'P-1', 'now')`);
+  await store.run(
     `INSERT INTO recordings (id, study_id, participant_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, created_at,
        upload_state, verdict, upload_error, provenance)
      VALUES (1, 1, 1, '/a.wav', 'a', 1, '2026-01-01T00:00:00.000Z', 'manifest', 'now', 'refused_locally', ?, ?, ?)`,
-  ).run(recording.verdict ?? null, recording.uploadError ?? null, recording.provenance ?? null);
-  return db;
+    [recording.verdict ?? null, recording.uploadError ?? null, recording.provenance ?? null],
+  );
+  return store;
 };
 
 describe('a JSON column', () => {
@@ -66,14 +71,14 @@ describe('a JSON column', () => {
 
 describe("the recordings' JSON columns, as the repositories read them", () => {
   it('a stored verdict, upload error and provenance come back as values', async () => {
-    const db = studyWith({
+    const db = await studyWith({
       verdict: JSON.stringify(VERDICT),
       uploadError: JSON.stringify({ reason: 'The file is gone.' }),
       provenance: JSON.stringify([{ at: 'now', note: 'Reassigned from P-2.', act: 3 }]),
     });
-    expect((await recordingFacts(sqliteStore(db), 1))?.verdict).toEqual(VERDICT);
-    expect((await recordingRows(sqliteStore(db), [1]))[0]?.problem?.summary).toBe('Too short.');
-    expect(await curatedRecording(sqliteStore(db), 1)).toMatchObject({
+    expect((await recordingFacts(db, 1))?.verdict).toEqual(VERDICT);
+    expect((await recordingRows(db, [1]))[0]?.problem?.summary).toBe('Too short.');
+    expect(await curatedRecording(db, 1)).toMatchObject({
       verdict: VERDICT,
       uploadError: { reason: 'The file is gone.' },
       provenance: [{ at: 'now', note: 'Reassigned from P-2.', act: 3 }],
@@ -81,21 +86,21 @@ describe("the recordings' JSON columns, as the repositories read them", () => {
   });
 
   it('a verdict of another shape is an error naming recordings.verdict, in every repository that reads it', async () => {
-    const db = studyWith({ verdict: JSON.stringify({ status: 'fine', findings: [] }) });
-    await expect(recordingFacts(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
-    await expect(recordingRows(sqliteStore(db), [1])).rejects.toThrow(/recordings\.verdict/);
-    await expect(curatedRecording(sqliteStore(db), 1)).rejects.toThrow(/recordings\.verdict/);
+    const db = await studyWith({ verdict: JSON.stringify({ status: 'fine', findings: [] }) });
+    await expect(recordingFacts(db, 1)).rejects.toThrow(/recordings\.verdict/);
+    await expect(recordingRows(db, [1])).rejects.toThrow(/recordings\.verdict/);
+    await expect(curatedRecording(db, 1)).rejects.toThrow(/recordings\.verdict/);
   });
 
   it('provenance notes of another shape are an error naming recordings.provenance', async () => {
-    const db = studyWith({ provenance: JSON.stringify([{ note: 'no date, no act' }]) });
-    await expect(curatedRecording(sqliteStore(db), 1)).rejects.toThrow(/recordings\.provenance/);
+    const db = await studyWith({ provenance: JSON.stringify([{ note: 'no date, no act' }]) });
+    await expect(curatedRecording(db, 1)).rejects.toThrow(/recordings\.provenance/);
   });
 });
 
 describe('settings', () => {
   it('are read with the schema their owner gives, and a value of another shape names its key', async () => {
-    const store = sqliteStore(studyWith({}));
+    const store = await studyWith({});
     await writeSetting(store, 'ids', [1, 2]);
     expect(await readSetting(store, 'ids', z.array(z.int()))).toEqual([1, 2]);
     expect(await readSetting(store, 'never written', z.string())).toBeNull();

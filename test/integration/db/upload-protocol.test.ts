@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../../../shared/api/api-error';
 import type { RecordingAnalysis, RecordingReceipt } from '../../../shared/api/domain';
-import { openStudyDb, type Db } from '../../../main/db/open';
 import {
   beginUpload,
   recordAccepted,
@@ -12,33 +11,33 @@ import {
 } from '../../../main/db/repos/uploads.repo';
 import { MAX_CONFIRMATIONS, storeAnalysis } from '../../../main/db/repos/results.repo';
 import { dqFlag } from '../../../shared/api/data-quality';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import type { Store } from '../../../main/db/store/types';
+import { storePerTest } from '../../support/test-engine';
 
 const AT = '2026-03-02T10:00:00.000Z';
-let db: Db;
+const stores = storePerTest();
 let store: Store;
 let recId: number;
 
-const seed = (d: Db): number => {
-  d.prepare(
+const seed = async (q: Store): Promise<number> => {
+  await q.run(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`,
-  ).run(AT);
-  d.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`).run(AT);
-  d.prepare(
-    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`,
-  ).run(AT);
-  d.prepare(
-    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing","parkinsons"]', 'running')`,
-  ).run(AT);
-  return Number(
-    d
-      .prepare(
-        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
-     VALUES (1, 1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?)`,
-      )
-      .run(AT).lastInsertRowid,
+    [AT],
   );
+  await q.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`, [AT]);
+  await q.run(
+    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', '7d9e6f5a-1b2c-4d3e-9f8a-7b6c5d4e3f2a', ?)`,
+    [AT],
+  );
+  await q.run(
+    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing","parkinsons"]', 'running')`,
+    [AT],
+  );
+  return (await q.get<{ id: number }>(
+    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+     VALUES (1, 1, 1, '/data/p001-w1.wav', 'abc123', 1000, '2026-03-01T09:00:00Z', 'manifest', 'queued', ?) RETURNING id`,
+    [AT],
+  ))!.id;
 };
 
 const intent = () => ({
@@ -48,11 +47,11 @@ const intent = () => ({
   analyses: ['wellbeing', 'parkinsons'] as const,
   isolateOldestSpeaker: false,
 });
-const state = () =>
-  (db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(recId) as { upload_state: string })
+const state = async () =>
+  (await store.get<{ upload_state: string }>(`SELECT upload_state FROM recordings WHERE id = ?`, [recId]))!
     .upload_state;
-const events = () =>
-  (db.prepare(`SELECT kind FROM event_log ORDER BY id`).all() as { kind: string }[]).map((e) => e.kind);
+const events = async () =>
+  (await store.all<{ kind: string }>(`SELECT kind FROM event_log ORDER BY id`)).map((e) => e.kind);
 
 const receipt: RecordingReceipt = {
   apiVersion: 'v1.3',
@@ -71,40 +70,38 @@ const receipt: RecordingReceipt = {
   source: 'simulated',
 };
 
-beforeEach(() => {
-  db = openStudyDb(':memory:').db;
-  store = sqliteStore(db);
-  recId = seed(db);
+beforeEach(async () => {
+  store = await stores.open();
+  recId = await seed(store);
 });
-afterEach(() => db.close());
 
 describe('write-ahead upload protocol', () => {
   it('the intent is committed before sending, and only once', async () => {
     expect(await beginUpload(store, AT, intent())).toBe(true);
-    expect(state()).toBe('uploading');
+    expect(await state()).toBe('uploading');
     expect(await beginUpload(store, AT, intent())).toBe(false);
-    expect(events()).toEqual(['upload_intent']);
+    expect(await events()).toEqual(['upload_intent']);
   });
 
   it('a file whose batch was paused or cancelled after it was picked is not begun', async () => {
     for (const st of ['paused', 'cancelled', 'open']) {
-      db.prepare(`UPDATE batches SET state = ? WHERE id = 1`).run(st);
+      await store.run(`UPDATE batches SET state = ? WHERE id = 1`, [st]);
       expect(await beginUpload(store, AT, intent()), st).toBe(false);
-      expect(state()).toBe('queued');
+      expect(await state()).toBe('queued');
     }
-    db.prepare(`UPDATE batches SET state = 'running' WHERE id = 1`).run();
+    await store.run(`UPDATE batches SET state = 'running' WHERE id = 1`);
     expect(await beginUpload(store, AT, intent())).toBe(true);
   });
 
   it('an accepted upload stores the receipt and starts polling each requested type', async () => {
     await beginUpload(store, AT, intent());
     await recordAccepted(store, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
-    expect(state()).toBe('uploaded');
-    expect(db.prepare(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
+    expect(await state()).toBe('uploaded');
+    expect(await store.all(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`)).toEqual([
       { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
       { type: 'wellbeing', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
     ]);
-    expect(db.prepare(`SELECT recording_id, result_source FROM recordings`).get()).toEqual({
+    expect(await store.get(`SELECT recording_id, result_source FROM recordings`)).toEqual({
       recording_id: receipt.recordingId,
       result_source: 'simulated',
     });
@@ -113,10 +110,10 @@ describe('write-ahead upload protocol', () => {
   it('a rejected upload keeps the typed error', async () => {
     await beginUpload(store, AT, intent());
     await recordRejected(store, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
-    expect(state()).toBe('rejected');
+    expect(await state()).toBe('rejected');
     expect(
       JSON.parse(
-        (db.prepare(`SELECT upload_error FROM recordings`).get() as { upload_error: string }).upload_error,
+        (await store.get<{ upload_error: string }>(`SELECT upload_error FROM recordings`))!.upload_error,
       ).kind,
     ).toBe('UploadLimitExceeded');
   });
@@ -124,7 +121,7 @@ describe('write-ahead upload protocol', () => {
   it('an uncertain upload waits for the researcher; only an explicit decision queues it again', async () => {
     await beginUpload(store, AT, intent());
     await recordUncertain(store, AT, recId, apiError('Timeout', 'upload'), 'no answer in time');
-    expect(state()).toBe('upload_uncertain');
+    expect(await state()).toBe('upload_uncertain');
     expect(await beginUpload(store, AT, intent())).toBe(false);
     expect(await resolveUncertain(store, recId, 'queue_again')).toBe(true);
     expect(await beginUpload(store, AT, intent())).toBe(true);
@@ -133,9 +130,9 @@ describe('write-ahead upload protocol', () => {
   it('an upload interrupted by a crash after its intent becomes uncertain on the next start, never re-sent', async () => {
     await beginUpload(store, AT, intent());
     expect(await recoverInterruptedUploads(store, AT)).toEqual([recId]);
-    expect(state()).toBe('upload_uncertain');
+    expect(await state()).toBe('upload_uncertain');
     expect(await recoverInterruptedUploads(store, AT)).toEqual([]);
-    expect(events()).toEqual(['upload_intent', 'upload_interrupted']);
+    expect(await events()).toEqual(['upload_intent', 'upload_interrupted']);
   });
 });
 
@@ -164,17 +161,15 @@ describe('storing results', () => {
 
   it('completed types store their values; processing types only reschedule', async () => {
     await storeAnalysis(store, AT, recId, result('processing'), '2026-03-02T10:00:40Z');
-    expect(db.prepare(`SELECT type, state, polls, next_poll_at FROM analyses ORDER BY type`).all()).toEqual([
+    expect(await store.all(`SELECT type, state, polls, next_poll_at FROM analyses ORDER BY type`)).toEqual([
       { type: 'parkinsons', state: 'processing', polls: 1, next_poll_at: '2026-03-02T10:00:40Z' },
       { type: 'wellbeing', state: 'completed', polls: 1, next_poll_at: null },
     ]);
     await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17, pd_risk_band: 'low' }), null);
     expect(
-      db
-        .prepare(
-          `SELECT measure_key, value_num, value_text, participant_id FROM measure_values ORDER BY measure_key`,
-        )
-        .all(),
+      await store.all(
+        `SELECT measure_key, value_num, value_text, participant_id FROM measure_values ORDER BY measure_key`,
+      ),
     ).toEqual([
       { measure_key: 'pd_hnr', value_num: 17, value_text: null, participant_id: 1 },
       { measure_key: 'pd_risk_band', value_num: null, value_text: 'low', participant_id: 1 },
@@ -184,7 +179,7 @@ describe('storing results', () => {
 
   it("an answer's data-quality flags are written in its transaction: kept with it, or undone with it", async () => {
     const flagged = () =>
-      db.prepare(`SELECT origin, analysis_type, code FROM data_quality_flags WHERE origin = 'poll'`).all();
+      store.all(`SELECT origin, analysis_type, code FROM data_quality_flags WHERE origin = 'poll'`);
     const answer = (): RecordingAnalysis => ({
       ...result('processing'),
       flags: [dqFlag('number_expected', 'metadata.duration', 'x', 'a number', [])],
@@ -195,19 +190,19 @@ describe('storing results', () => {
         throw new Error('the verdict could not be written');
       }),
     ).rejects.toThrow('the verdict could not be written');
-    expect(flagged()).toEqual([]);
-    expect(db.prepare(`SELECT sum(polls) AS n FROM analyses`).get()).toEqual({ n: 0 });
+    expect(await flagged()).toEqual([]);
+    expect(await store.get(`SELECT sum(polls) AS n FROM analyses`)).toEqual({ n: 0 });
     await store.transaction((tx) => storeAnalysis(tx, AT, recId, answer(), '2026-03-02T10:00:40Z'));
-    expect(flagged()).toEqual([{ origin: 'poll', analysis_type: null, code: 'number_expected' }]);
+    expect(await flagged()).toEqual([{ origin: 'poll', analysis_type: null, code: 'number_expected' }]);
   });
 
   it('a final state is never overwritten by a later poll', async () => {
     await storeAnalysis(store, AT, recId, result('error'), null);
     await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17 }), null);
-    expect(db.prepare(`SELECT state FROM analyses WHERE type = 'parkinsons'`).get()).toEqual({
+    expect(await store.get(`SELECT state FROM analyses WHERE type = 'parkinsons'`)).toEqual({
       state: 'error',
     });
-    expect(db.prepare(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`).get()).toEqual({
+    expect(await store.get(`SELECT count(*) n FROM measure_values WHERE measure_key = 'pd_hnr'`)).toEqual({
       n: 0,
     });
   });
@@ -229,42 +224,42 @@ describe('storing results', () => {
         ],
       };
     };
-    const parkinsons = () =>
-      db
-        .prepare(`SELECT state, next_poll_at, confirmations FROM analyses WHERE type = 'parkinsons'`)
-        .get() as { state: string; next_poll_at: string | null; confirmations: number };
+    const parkinsons = async () =>
+      (await store.get<{ state: string; next_poll_at: string | null; confirmations: number }>(
+        `SELECT state, next_poll_at, confirmations FROM analyses WHERE type = 'parkinsons'`,
+      ))!;
     const hnr = () =>
-      db.prepare(`SELECT value_num, value_text FROM measure_values WHERE measure_key = 'pd_hnr'`).get();
+      store.get(`SELECT value_num, value_text FROM measure_values WHERE measure_key = 'pd_hnr'`);
 
     it('a garbled answer followed by a clean one: the clean one is the result', async () => {
       await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
-      expect(parkinsons()).toEqual({ state: 'processing', next_poll_at: NEXT, confirmations: 1 });
-      expect(hnr()).toBeUndefined();
+      expect(await parkinsons()).toEqual({ state: 'processing', next_poll_at: NEXT, confirmations: 1 });
+      expect(await hnr()).toBeUndefined();
       await storeAnalysis(store, AT, recId, result('completed', { pd_hnr: 17 }), NEXT);
-      expect(parkinsons()).toMatchObject({ state: 'completed', next_poll_at: null });
-      expect(hnr()).toEqual({ value_num: 17, value_text: null });
+      expect(await parkinsons()).toMatchObject({ state: 'completed', next_poll_at: null });
+      expect(await hnr()).toEqual({ value_num: 17, value_text: null });
     });
 
     it('the same odd answer twice is the service speaking: kept as received, with its flag', async () => {
       await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
       await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), NEXT);
-      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 1 });
-      expect(hnr()).toEqual({ value_num: null, value_text: '17x' });
+      expect(await parkinsons()).toMatchObject({ state: 'completed', confirmations: 1 });
+      expect(await hnr()).toEqual({ value_num: null, value_text: '17x' });
     });
 
     it(`odd answers that keep changing: after ${MAX_CONFIRMATIONS} the latest is kept, never discarded`, async () => {
       for (let i = 0; i < MAX_CONFIRMATIONS; i++) {
         await storeAnalysis(store, AT, recId, odd(`${i}x`, `{"pd_hnr":"${i}x"}`), NEXT);
-        expect(parkinsons().state).toBe('processing');
+        expect((await parkinsons()).state).toBe('processing');
       }
       await storeAnalysis(store, AT, recId, odd('last', '{"pd_hnr":"last"}'), NEXT);
-      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: MAX_CONFIRMATIONS });
-      expect(hnr()).toEqual({ value_num: null, value_text: 'last' });
+      expect(await parkinsons()).toMatchObject({ state: 'completed', confirmations: MAX_CONFIRMATIONS });
+      expect(await hnr()).toEqual({ value_num: null, value_text: 'last' });
     });
 
     it('with no further poll scheduled, an odd answer is final at once', async () => {
       await storeAnalysis(store, AT, recId, odd('17x', '{"pd_hnr":"17x"}'), null);
-      expect(parkinsons()).toMatchObject({ state: 'completed', confirmations: 0 });
+      expect(await parkinsons()).toMatchObject({ state: 'completed', confirmations: 0 });
     });
   });
 });

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../main/api/client';
 import { probeAudio } from '../../../main/audio/probe';
-import { openStudyDb, type Db } from '../../../main/db/open';
 import { runPollStep } from '../../../main/engine/poll-step';
 import { runUploadStep } from '../../../main/engine/upload-step';
 import { judgeAudio, verdictFromProblem } from '../../../main/import/local-verdict';
@@ -19,14 +18,14 @@ import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import type { ScenarioPatch } from '../../../main/sandbox/scenario';
 import { makeWav } from '../../fixtures/audio';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import type { Store } from '../../../main/db/store/types';
+import { storePerTest } from '../../support/test-engine';
 
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
 let clock = T0;
 let dir: string;
 let sandbox: Sandbox;
-let db: Db;
+const stores = storePerTest();
 let store: Store;
 let client: ApiClient;
 const now = () => clock;
@@ -62,19 +61,18 @@ const setUp = async (scenario: ScenarioPatch) => {
     random: () => 0.5,
     now,
   });
-  db = openStudyDb(':memory:').db;
-  store = sqliteStore(db);
-  db.prepare(
+  store = await stores.open();
+  await store.run(
     `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', ?, 'v1.3', 1, 'now')`,
-  ).run(sandbox.url);
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, 'now')`).run();
-  db.prepare(
+    [sandbox.url],
+  );
+  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, 'now')`);
+  await store.run(
     `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'now', '["wellbeing","parkinsons","alzheimers"]', 'running')`,
-  ).run();
+  );
 };
 
 afterEach(async () => {
-  db.close();
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -84,9 +82,10 @@ const importBatch = async () => {
   for (let p = 1; p <= 4; p++) {
     const acc = await client.createAccount();
     if (!acc.ok) throw new Error(acc.error.kind);
-    db.prepare(
+    await store.run(
       `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, 'now')`,
-    ).run(p, `P-00${p}`, acc.value.account.accountId);
+      [p, `P-00${p}`, acc.value.account.accountId],
+    );
   }
   const files = [
     ...Array.from({ length: 12 }, (_, i) => ({
@@ -110,17 +109,18 @@ const importBatch = async () => {
       ? judgeAudio(probe.value, { isolateOldestSpeaker: false, conversion: false })
       : verdictFromProblem(probe.error);
     const ok = verdict.status === 'accepted' || verdict.status === 'accepted_with_warnings';
-    db.prepare(
+    await store.run(
       `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, upload_error, created_at)
        VALUES (1, ?, 1, ?, ?, ?, ?, 'manifest', ?, ?, 'now')`,
-    ).run(
-      (i % 4) + 1,
-      path,
-      createHash('sha256').update(f.bytes).digest('hex'),
-      f.bytes.byteLength,
-      new Date(T0 - (i + 1) * 7 * 86_400_000).toISOString(),
-      ok ? 'queued' : 'refused_locally',
-      ok ? null : JSON.stringify(verdict),
+      [
+        (i % 4) + 1,
+        path,
+        createHash('sha256').update(f.bytes).digest('hex'),
+        f.bytes.byteLength,
+        new Date(T0 - (i + 1) * 7 * 86_400_000).toISOString(),
+        ok ? 'queued' : 'refused_locally',
+        ok ? null : JSON.stringify(verdict),
+      ],
     );
   }
 };
@@ -144,19 +144,17 @@ const drive = async () => {
         clock += ms;
       },
     });
-    const pending = db
-      .prepare(
-        `SELECT (SELECT count(*) FROM recordings WHERE upload_state = 'queued') + (SELECT count(*) FROM analyses WHERE state = 'processing') AS n`,
-      )
-      .get() as { n: number };
-    if (pending.n === 0) return step;
+    const pending = await store.get<{ n: number }>(
+      `SELECT (SELECT count(*) FROM recordings WHERE upload_state = 'queued') + (SELECT count(*) FROM analyses WHERE state = 'processing') AS n`,
+    );
+    if (Number(pending!.n) === 0) return step;
     clock += 1_000;
   }
   throw new Error('batch did not finish');
 };
 
-const countBy = (sql: string) =>
-  Object.fromEntries((db.prepare(sql).all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+const countBy = async (sql: string) =>
+  Object.fromEntries((await store.all<{ k: string; n: number }>(sql)).map((r) => [r.k, r.n]));
 
 describe('a batch from disk to results', () => {
   beforeEach(async () => {
@@ -166,22 +164,20 @@ describe('a batch from disk to results', () => {
   it('every good file is uploaded once and every analysis completes; refused files are never sent', async () => {
     await importBatch();
     await drive();
-    expect(countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`)).toEqual({
+    expect(await countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`)).toEqual({
       uploaded: 12,
       refused_locally: 4,
     });
-    expect(countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({ completed: 36 });
+    expect(await countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({ completed: 36 });
     const uploads = sandbox.requestLog().filter((r) => r.endpoint === 'upload');
     expect(uploads).toHaveLength(12);
     expect(sandbox.listRecordings()).toHaveLength(12);
-    const perRecording = db
-      .prepare(
-        `SELECT r.id, count(m.measure_key) n FROM recordings r JOIN measure_values m ON m.recording_id = r.id GROUP BY r.id`,
-      )
-      .all() as { n: number }[];
+    const perRecording = await store.all<{ n: number }>(
+      `SELECT r.id, count(m.measure_key) n FROM recordings r JOIN measure_values m ON m.recording_id = r.id GROUP BY r.id`,
+    );
     expect(perRecording).toHaveLength(12);
     for (const r of perRecording) expect(r.n).toBeGreaterThan(20);
-    expect(db.prepare(`SELECT count(*) n FROM recordings WHERE result_source = 'simulated'`).get()).toEqual({
+    expect(await store.get(`SELECT count(*) n FROM recordings WHERE result_source = 'simulated'`)).toEqual({
       n: 12,
     });
   });
@@ -210,7 +206,7 @@ describe('a batch under faults', () => {
   it('lost answers become uncertain, nothing is sent twice, and every charged upload is accounted for', async () => {
     await importBatch();
     await drive();
-    const states = countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`);
+    const states = await countBy(`SELECT upload_state k, count(*) n FROM recordings GROUP BY 1`);
     expect(states['refused_locally']).toBe(4);
     expect((states['uploaded'] ?? 0) + (states['upload_uncertain'] ?? 0)).toBe(12);
     expect(states['upload_uncertain']).toBeGreaterThan(0);
@@ -219,7 +215,7 @@ describe('a batch under faults', () => {
     // What the service holds is exactly what we know we uploaded plus the uncertain ones it did accept.
     const dropped = sandbox.requestLog().filter((r) => r.fault === 'dropped_after_processing').length;
     expect(sandbox.listRecordings()).toHaveLength((states['uploaded'] ?? 0) + dropped);
-    expect(countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({
+    expect(await countBy(`SELECT state k, count(*) n FROM analyses GROUP BY 1`)).toEqual({
       completed: 3 * (states['uploaded'] ?? 0),
     });
   });

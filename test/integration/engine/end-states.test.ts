@@ -11,7 +11,6 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRequestError } from '../../../main/api/client';
-import { openStudyDb, type Db } from '../../../main/db/open';
 import { resolveUncertainAccount, uncertainAccountRows } from '../../../main/db/repos/account-intents.repo';
 import { batchProgress } from '../../../main/db/repos/batches.repo';
 import { recordingStateCounts } from '../../../main/db/repos/end-states.repo';
@@ -25,14 +24,14 @@ import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-sc
 import { apiError } from '../../../shared/api/api-error';
 import { err } from '../../../shared/result';
 import { createFakeClient, type FakeClient } from '../../support/fake-client';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import type { Store } from '../../../main/db/store/types';
+import { storePerTest } from '../../support/test-engine';
 
 const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 let clock = T0;
 const now = () => clock;
-let db: Db;
+const stores = storePerTest();
 let store: Store;
 let client: FakeClient;
 const settings = clampPollSettings({
@@ -44,42 +43,39 @@ const settings = clampPollSettings({
   slowForMs: 120_000,
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = T0;
-  db = openStudyDb(':memory:').db;
-  store = sqliteStore(db);
+  store = await stores.open();
   client = createFakeClient(now);
-  db.prepare(
+  await store.run(
     `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://fake.invalid', 'v1.3', 'now')`,
-  ).run();
-  db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'now')`).run();
-  db.prepare(
+  );
+  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'now')`);
+  await store.run(
     `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, 'now', '["wellbeing"]', 'running')`,
-  ).run();
+  );
 });
 
-const addParticipant = (id: number, accountId: string | null, files: number, state = 'pending') => {
-  db.prepare(
+const addParticipant = async (id: number, accountId: string | null, files: number, state = 'pending') => {
+  await store.run(
     `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (?, 1, ?, ?, 'now')`,
-  ).run(id, `P${id}`, accountId);
+    [id, `P${id}`, accountId],
+  );
   const ids: number[] = [];
   for (let i = 0; i < files; i++)
     ids.push(
-      Number(
-        db
-          .prepare(
-            `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
-             VALUES (1, ?, 1, ?, ?, 100, '2026-03-01T10:00:00.000Z', 'manifest', ?, 'now')`,
-          )
-          .run(id, `/f/${id}-${i}.wav`, `${id}-${i}`.padStart(64, '0'), state).lastInsertRowid,
-      ),
+      (await store.get<{ id: number }>(
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state, created_at)
+         VALUES (1, ?, 1, ?, ?, 100, '2026-03-01T10:00:00.000Z', 'manifest', ?, 'now') RETURNING id`,
+        [id, `/f/${id}-${i}.wav`, `${id}-${i}`.padStart(64, '0'), state],
+      ))!.id,
     );
   return ids;
 };
 
 /** An upload accepted now (workstation clock) whose receipt says it was uploaded `serviceSkewMs` away. */
 const accept = async (recordingId: number, serviceSkewMs: number) => {
-  db.prepare(`UPDATE recordings SET upload_state = 'uploading' WHERE id = ?`).run(recordingId);
+  await store.run(`UPDATE recordings SET upload_state = 'uploading' WHERE id = ?`, [recordingId]);
   await recordAccepted(
     store,
     iso(clock),
@@ -115,11 +111,11 @@ const pollOnce = async () =>
     sleep: async () => {},
   });
 
-const analysis = (recordingId: number) =>
-  db.prepare(`SELECT state, next_poll_at FROM analyses WHERE recording_id = ?`).get(recordingId) as {
-    state: string;
-    next_poll_at: string | null;
-  };
+const analysis = async (recordingId: number) =>
+  (await store.get<{ state: string; next_poll_at: string | null }>(
+    `SELECT state, next_poll_at FROM analyses WHERE recording_id = ?`,
+    [recordingId],
+  ))!;
 
 /** Advances the clock second by second, polling whatever is due, checking the invariant at every step. */
 const runFor = async (ms: number) => {
@@ -133,15 +129,15 @@ const runFor = async (ms: number) => {
 
 describe('the poll schedule runs on the workstation clock', () => {
   it('a service clock six minutes behind does not time out a fresh upload', async () => {
-    const [id] = addParticipant(1, 'acc-1', 1, 'queued');
+    const [id] = await addParticipant(1, 'acc-1', 1, 'queued');
     await accept(id!, -6 * 60_000);
     await runFor(20_000);
-    expect(analysis(id!).state).toBe('processing');
+    expect((await analysis(id!)).state).toBe('processing');
     // The service's own time is kept as data.
-    const r = db.prepare(`SELECT uploaded_at, accepted_at FROM recordings WHERE id = ?`).get(id) as {
-      uploaded_at: string;
-      accepted_at: string;
-    };
+    const r = (await store.get<{ uploaded_at: string; accepted_at: string }>(
+      `SELECT uploaded_at, accepted_at FROM recordings WHERE id = ?`,
+      [id!],
+    ))!;
     expect(Date.parse(r.accepted_at) - Date.parse(r.uploaded_at)).toBe(6 * 60_000);
     // ...and the batch shows the difference (more than a minute is said on the batch page).
     expect((await batchProgress(store, 1))!.serviceClockOffsetSeconds).toBe(-360);
@@ -151,48 +147,48 @@ describe('the poll schedule runs on the workstation clock', () => {
 describe('failing polls end in timed_out, then unanswered', () => {
   it('5xx on every poll: timed out after the timeout, unanswered after the re-checks, never stranded', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 500 }));
-    const [id] = addParticipant(1, 'acc-1', 1, 'queued');
+    const [id] = await addParticipant(1, 'acc-1', 1, 'queued');
     await accept(id!, 0);
     await runFor(settings.timeoutMs - 2_000);
-    expect(analysis(id!).state).toBe('processing');
+    expect((await analysis(id!)).state).toBe('processing');
     await runFor(10_000);
-    expect(analysis(id!)).toMatchObject({ state: 'timed_out' });
-    expect(analysis(id!).next_poll_at).not.toBeNull();
+    expect(await analysis(id!)).toMatchObject({ state: 'timed_out' });
+    expect((await analysis(id!)).next_poll_at).not.toBeNull();
     await runFor(settings.slowForMs);
-    expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
+    expect(await analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
     expect(await recordingStateCounts(store, 1)).toEqual({ unanswered: 1 });
   });
 
   it('an answer that keeps saying processing ends the same way', async () => {
-    const [id] = addParticipant(1, 'acc-1', 1, 'queued');
+    const [id] = await addParticipant(1, 'acc-1', 1, 'queued');
     await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
-    expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
+    expect(await analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
   });
 
   it('the researcher can ask for one more check; a late answer is then kept', async () => {
     client.getAnalysis = async () => err(apiError('NetworkError', 'getAnalysis', {}));
-    const [id] = addParticipant(1, 'acc-1', 1, 'queued');
+    const [id] = await addParticipant(1, 'acc-1', 1, 'queued');
     await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
-    expect(analysis(id!).state).toBe('unanswered');
+    expect((await analysis(id!)).state).toBe('unanswered');
     expect(await retryRecordings(store, [id!], iso(clock))).toEqual({ retried: 1, skipped: 0 });
-    expect(analysis(id!)).toEqual({ state: 'timed_out', next_poll_at: iso(clock) });
+    expect(await analysis(id!)).toEqual({ state: 'timed_out', next_poll_at: iso(clock) });
     const answering = createFakeClient(now);
     answering.completeAfterMs = 0;
     client.getAnalysis = answering.getAnalysis;
     await runFor(2_000);
-    expect(analysis(id!).state).toBe('completed');
+    expect((await analysis(id!)).state).toBe('completed');
   });
 
   it('one more check without an answer is unanswered again', async () => {
     client.getAnalysis = async () => err(apiError('ServerError', 'getAnalysis', { status: 503 }));
-    const [id] = addParticipant(1, 'acc-1', 1, 'queued');
+    const [id] = await addParticipant(1, 'acc-1', 1, 'queued');
     await accept(id!, 0);
     await runFor(settings.timeoutMs + settings.slowForMs + 5_000);
     await retryRecordings(store, [id!], iso(clock));
     await runFor(2_000);
-    expect(analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
+    expect(await analysis(id!)).toEqual({ state: 'unanswered', next_poll_at: null });
   });
 });
 
@@ -203,8 +199,8 @@ describe('no duplicate accounts', () => {
   });
 
   it('accounts are created only for participants with a file to upload', async () => {
-    addParticipant(1, null, 2);
-    addParticipant(2, null, 0);
+    await addParticipant(1, null, 2);
+    await addParticipant(2, null, 0);
     const r = await createMissingAccounts(store, client, 1, { now });
     expect(r.created.map((c) => c.code)).toEqual(['P1']);
     expect(client.calls.filter((c) => c.endpoint === 'createAccount')).toHaveLength(1);
@@ -213,7 +209,7 @@ describe('no duplicate accounts', () => {
   it.each(['Timeout', 'ServerError', 'InvalidResponse'] as const)(
     'an unknown outcome (%s) is not retried: the participant is "account uncertain" and stays so',
     async (kind) => {
-      addParticipant(1, null, 1);
+      await addParticipant(1, null, 1);
       client.createAccount = async () => {
         client.calls.push({ at: now(), endpoint: 'createAccount' });
         return err(unknown(kind));
@@ -229,12 +225,16 @@ describe('no duplicate accounts', () => {
         error: { kind },
         resolution: null,
       });
-      expect(db.prepare(`SELECT upload_state FROM recordings`).all()).toEqual([{ upload_state: 'pending' }]);
+      expect(await store.all(`SELECT upload_state FROM recordings`)).toEqual([{ upload_state: 'pending' }]);
     },
   );
 
   it('the researcher decides: retry asks once more, link stores the id found, leave withdraws the files', async () => {
-    const [, , three] = [addParticipant(1, null, 1), addParticipant(2, null, 1), addParticipant(3, null, 1)];
+    const [, , three] = [
+      await addParticipant(1, null, 1),
+      await addParticipant(2, null, 1),
+      await addParticipant(3, null, 1),
+    ];
     const real = client.createAccount;
     client.createAccount = async () => err(unknown('Timeout'));
     await createMissingAccounts(store, client, 1, { now });
@@ -251,7 +251,7 @@ describe('no duplicate accounts', () => {
     expect((await uncertainAccountRows(store, 1)).map((r) => [r.code, r.uncertainty.resolution])).toEqual([
       ['P3', 'leave'],
     ]);
-    expect(db.prepare(`SELECT upload_state FROM recordings WHERE id = ?`).get(three![0])).toEqual({
+    expect(await store.get(`SELECT upload_state FROM recordings WHERE id = ?`, [three[0]!])).toEqual({
       upload_state: 'cancelled',
     });
     expect(await recordingStateCounts(store, 1)).toEqual({ cancelled: 1, queued: 2 });
@@ -261,8 +261,8 @@ describe('no duplicate accounts', () => {
   });
 
   it('a request left open by a process that stopped becomes uncertain, not repeated', async () => {
-    addParticipant(1, null, 1);
-    db.prepare(`UPDATE participants SET account_requested_at = ? WHERE id = 1`).run(iso(T0 - 3_600_000));
+    await addParticipant(1, null, 1);
+    await store.run(`UPDATE participants SET account_requested_at = ? WHERE id = 1`, [iso(T0 - 3_600_000)]);
     const r = await createMissingAccounts(store, client, 1, { now });
     expect(r.created).toEqual([]);
     expect(await uncertainAccountRows(store, 1)).toHaveLength(1);
@@ -270,7 +270,7 @@ describe('no duplicate accounts', () => {
   });
 
   it('a certain refusal clears the intent, so the next creation asks again', async () => {
-    addParticipant(1, null, 1);
+    await addParticipant(1, null, 1);
     const real = client.createAccount;
     client.createAccount = async () =>
       err({ ...apiError('RateLimited', 'createAccount', { status: 429 }), outcomeUnknown: false });

@@ -1,18 +1,15 @@
 /** Every export leaves an entry in the audit log: counts and plain words, never a participant code or a path. */
-import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { auditPage } from '../../../main/db/repos/audit.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
-import { exportStudy, mustExport, tempDir } from './helpers';
+import { exportStudy, mustExport, openExportStore, tempDir } from './helpers';
 
 const t = tempDir();
 afterAll(t.cleanup);
 
 it('records each written export, and nothing for a refused one', async () => {
-  const db = join(t.dir, 'study.sqlite');
-  seedAwkwardStudy(db);
+  const db = await openExportStore(t.dir);
+  await seedAwkwardStudy(db);
   const report = await mustExport(
     db,
     { forms: ['wide', 'long'], preset: 'excel', includeLinkFile: true, extras: ['stata'] },
@@ -21,10 +18,8 @@ it('records each written export, and nothing for a refused one', async () => {
   const refused = await exportStudy(db, { from: '2099-01-01' }, { outDir: t.dir });
   expect(refused.ok).toBe(false);
 
-  const { db: conn } = openStudyDb(db);
-  const store = sqliteStore(conn);
-  const { rows } = await auditPage(store, 0, 10);
-  await store.close();
+  const { rows } = await auditPage(db, 0, 10);
+  await db.close();
   const exports = rows.filter((r) => r.kind === 'export_written');
   expect(exports).toHaveLength(1);
   expect(exports[0]).toMatchObject({

@@ -14,16 +14,14 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { reliabilityOf } from '../../../shared/reliability';
-import { openStudyDb } from '../../../main/db/open';
 import { setStudyReliability } from '../../../main/db/repos/change.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
-import { mustExport, tempDir } from './helpers';
+import type { Queryable, SqlValue, Store } from '../../../main/db/store/types';
+import { mustExport, openExportStore, tempDir } from './helpers';
 import { itWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
 
 const tmp = tempDir('vs-change-ref-');
-const dbPath = join(tmp.dir, 'study.sqlite');
 const STUDY_R = new Map([
   ['pd_hnr', 0.7],
   ['pd_risk_score', 0.8],
@@ -38,84 +36,100 @@ const rng = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-beforeAll(async () => {
-  const { db } = openStudyDb(dbPath);
+let store: Store;
+
+const insertedId = async (q: Queryable, sql: string, params: readonly SqlValue[]): Promise<number> =>
+  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
+
+const seedStudy = async (q: Queryable) => {
   const rand = rng(15);
-  db.prepare(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, is_sandbox, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
-  ).run();
-  db.prepare(
-    `INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Change', 1, '2024-01-01T00:00:00.000Z')`,
-  ).run();
-  db.prepare(
-    `INSERT INTO batches (id, study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, 1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
-  ).run();
-  const insP = db.prepare(
-    `INSERT INTO participants (study_id, code, created_at) VALUES (1, ?, '2024-01-01T00:00:00.000Z')`,
+  const profile = await insertedId(
+    q,
+    `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES ('sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
+    [],
   );
-  const insR = db.prepare(
-    `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state,
-       recording_id, api_version, result_source, uploaded_at, created_at)
-     VALUES (1, @pid, 1, @path, @sha, 1000, @at, 'manifest', @state, @rid, @version, 'simulated', @uploaded, '2024-01-01T00:00:00.000Z')`,
+  const study = await insertedId(
+    q,
+    `INSERT INTO studies (name, profile_id, created_at) VALUES ('Change', ?, '2024-01-01T00:00:00.000Z')`,
+    [profile],
   );
-  const insA = db.prepare(
-    `INSERT INTO analyses (recording_id, type, state, requested_at, finished_at) VALUES (?, ?, 'completed', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
-  );
-  const insV = db.prepare(
-    `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)`,
+  if (study !== 1) throw new Error(`the study was seeded into a used store (${study})`);
+  const batch = await insertedId(
+    q,
+    `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
+    [],
   );
   let n = 0;
-  db.transaction(() => {
-    for (let p = 1; p <= 14; p++) {
-      const code = `P-${String(p).padStart(2, '0')}`;
-      const pid = Number(insP.run(code).lastInsertRowid);
-      const sessions = 1 + ((p * 5) % 9); // 1 to 9 sessions
-      const level = 10 + 20 * rand();
-      for (let i = 0; i < sessions; i++) {
-        n++;
-        // Weekly, with a whole number of seconds of jitter; every 7th file refused locally (not uploaded).
-        const at = new Date(
-          Date.UTC(2024, 0, 1) + i * 7 * 86_400_000 + Math.floor(rand() * 36_000) * 1000,
-        ).toISOString();
-        const refused = n % 7 === 0;
-        const version: ApiVersion = p % 5 === 0 && i >= 4 ? 'v1.2' : 'v1.3';
-        const id = Number(
-          insR.run({
-            pid,
-            path: `/x/${code}-${i}.wav`,
-            sha: n.toString(16).padStart(64, '0'),
-            at,
-            state: refused ? 'refused_locally' : 'uploaded',
-            rid: refused ? null : `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-            version: refused ? null : version,
-            uploaded: refused ? null : at,
-          }).lastInsertRowid,
+  for (let p = 1; p <= 14; p++) {
+    const code = `P-${String(p).padStart(2, '0')}`;
+    const pid = await insertedId(
+      q,
+      `INSERT INTO participants (study_id, code, created_at) VALUES (1, ?, '2024-01-01T00:00:00.000Z')`,
+      [code],
+    );
+    const sessions = 1 + ((p * 5) % 9); // 1 to 9 sessions
+    const level = 10 + 20 * rand();
+    for (let i = 0; i < sessions; i++) {
+      n++;
+      // Weekly, with a whole number of seconds of jitter; every 7th file refused locally (not uploaded).
+      const at = new Date(
+        Date.UTC(2024, 0, 1) + i * 7 * 86_400_000 + Math.floor(rand() * 36_000) * 1000,
+      ).toISOString();
+      const refused = n % 7 === 0;
+      const version: ApiVersion = p % 5 === 0 && i >= 4 ? 'v1.2' : 'v1.3';
+      const id = await insertedId(
+        q,
+        `INSERT INTO recordings (study_id, participant_id, batch_id, source_path, content_sha256, size_bytes, recorded_at, recorded_at_source, upload_state,
+           recording_id, api_version, result_source, uploaded_at, created_at)
+         VALUES (1, ?, ?, ?, ?, 1000, ?, 'manifest', ?, ?, ?, 'simulated', ?, '2024-01-01T00:00:00.000Z')`,
+        [
+          pid,
+          batch,
+          `/x/${code}-${i}.wav`,
+          n.toString(16).padStart(64, '0'),
+          at,
+          refused ? 'refused_locally' : 'uploaded',
+          refused ? null : `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          refused ? null : version,
+          refused ? null : at,
+        ],
+      );
+      if (refused) continue;
+      for (const type of analysisTypesFor(version)) {
+        await q.run(
+          `INSERT INTO analyses (recording_id, type, state, requested_at, finished_at) VALUES (?, ?, 'completed', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
+          [id, type],
         );
-        if (refused) continue;
-        for (const type of analysisTypesFor(version)) {
-          insA.run(id, type);
-          for (const m of MEASURES) {
-            if (m.analysis !== type || m.path[version] === undefined) continue;
-            let v: number | string;
-            if (m.valueType === 'category') v = m.allowed ? m.allowed[(i + p) % m.allowed.length]! : 'low';
-            else if (p === 3 && m.key === 'pd_hnr')
-              v = i < 3 ? 17.5 + i * 1e-3 : 12; // almost no spread in the baseline
-            else {
-              const x = level + (m.key.length % 7) * 3 + rand() * 4 + (i >= 3 ? [0, 30, -25][p % 3]! : 0);
-              v = m.valueType === 'integer' ? Math.round(x) : x;
-            }
-            insV.run(id, m.key, pid, at, typeof v === 'number' ? v : null, typeof v === 'string' ? v : null);
+        for (const m of MEASURES) {
+          if (m.analysis !== type || m.path[version] === undefined) continue;
+          let v: number | string;
+          if (m.valueType === 'category') v = m.allowed ? m.allowed[(i + p) % m.allowed.length]! : 'low';
+          else if (p === 3 && m.key === 'pd_hnr')
+            v = i < 3 ? 17.5 + i * 1e-3 : 12; // almost no spread in the baseline
+          else {
+            const x = level + (m.key.length % 7) * 3 + rand() * 4 + (i >= 3 ? [0, 30, -25][p % 3]! : 0);
+            v = m.valueType === 'integer' ? Math.round(x) : x;
           }
+          await q.run(
+            `INSERT INTO measure_values (recording_id, measure_key, participant_id, recorded_at, value_num, value_text) VALUES (?, ?, ?, ?, ?, ?)`,
+            [id, m.key, pid, at, typeof v === 'number' ? v : null, typeof v === 'string' ? v : null],
+          );
         }
       }
     }
-  })();
-  const store = sqliteStore(db);
+  }
+};
+
+beforeAll(async () => {
+  store = await openExportStore(tmp.dir);
+  await store.transaction(seedStudy);
   for (const [measureKey, r] of STUDY_R)
     await setStudyReliability(store, 1, { measureKey, r, note: 'test', at: '2024-01-01T00:00:00.000Z' });
-  await store.close();
 });
-afterAll(() => tmp.cleanup());
+afterAll(async () => {
+  await store.close();
+  tmp.cleanup();
+});
 
 /** The reference computation, in Python beside the other reference scripts. */
 const REFERENCE = join(import.meta.dirname, '../../reference/change_reference.py');
@@ -126,7 +140,7 @@ describe('change statistics against a pandas reference computation', () => {
     'agree with pandas on every figure of participant_summary.csv, recomputed from the exported values',
     async () => {
       const folder = join(tmp.dir, 'export');
-      await mustExport(dbPath, {}, { outDir: tmp.dir, folderName: 'export' });
+      await mustExport(store, {}, { outDir: tmp.dir, folderName: 'export' });
       const rel = Object.fromEntries(
         MEASURES.filter((m) => m.valueType !== 'category').flatMap((m) => {
           const r = reliabilityOf(m.key, STUDY_R);

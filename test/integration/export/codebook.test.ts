@@ -11,10 +11,9 @@ import { MEASURES } from '../../../shared/api/measures';
 import { FileDefSchema } from '../../../shared/export';
 import { REFERENCE_VALUES } from '../../../main/export/reference-values';
 import { seedAwkwardStudy } from './awkward-study';
-import { mustExport, readCsv, tempDir } from './helpers';
+import { mustExport, openExportStore, readCsv, tempDir } from './helpers';
 
 const tmp = tempDir();
-const dbPath = join(tmp.dir, 'study.sqlite');
 const dir = join(tmp.dir, 'all');
 let codebook: string;
 interface Field {
@@ -33,8 +32,10 @@ interface Resource {
 let pkg: { resources: Resource[]; voicescope: Record<string, unknown>; created: string };
 
 beforeAll(async () => {
-  seedAwkwardStudy(dbPath);
-  await mustExport(dbPath, { includeLinkFile: true }, { outDir: tmp.dir, folderName: 'all' });
+  const store = await openExportStore(tmp.dir);
+  await seedAwkwardStudy(store);
+  await mustExport(store, { includeLinkFile: true }, { outDir: tmp.dir, folderName: 'all' });
+  await store.close();
   codebook = readFileSync(join(dir, 'codebook.md'), 'utf8');
   pkg = JSON.parse(readFileSync(join(dir, 'datapackage.json'), 'utf8')) as typeof pkg;
 });

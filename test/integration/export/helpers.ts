@@ -8,6 +8,8 @@ import type { Result } from '../../../shared/result';
 import { openStudyDb } from '../../../main/db/open';
 import { runExport, type RunExportOptions } from '../../../main/export/run-export';
 import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
+import { openTestStore, testEngine } from '../../support/test-engine';
 
 export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => void } => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -16,22 +18,23 @@ export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => vo
 
 export const FIXED_NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 
-export const exportStudy = async (
-  dbPath: string,
+/**
+ * A fresh study store on the engine this run tests: on SQLite a study file in `dir` (so an export reads
+ * it through its own read-only connection, as in the app), on PGlite a migrated PGlite.
+ */
+export const openExportStore = async (dir: string, file = 'study.sqlite'): Promise<Store> =>
+  testEngine() === 'sqlite' ? sqliteStore(openStudyDb(join(dir, file)).db) : openTestStore();
+
+export const exportStudy = (
+  store: Store,
   request: Partial<ExportRequestInput>,
   opts: Partial<RunExportOptions> & { outDir: string },
-): Promise<Result<ExportReport, ExportProblem>> => {
-  const { db } = openStudyDb(dbPath);
-  try {
-    return await runExport(
-      { store: sqliteStore(db) },
-      { studyId: 1, timeZone: 'Europe/Berlin', ...request },
-      { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts },
-    );
-  } finally {
-    db.close();
-  }
-};
+): Promise<Result<ExportReport, ExportProblem>> =>
+  runExport(
+    { store },
+    { studyId: 1, timeZone: 'Europe/Berlin', ...request },
+    { appVersion: '9.9.9-test', now: () => FIXED_NOW, ...opts },
+  );
 
 export const mustExport = async (...args: Parameters<typeof exportStudy>): Promise<ExportReport> => {
   const r = await exportStudy(...args);

@@ -10,19 +10,20 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
-import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { mustExport, openExportStore, readCsv, tempDir, unneutralise } from './helpers';
 import { describeWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
 
 const tmp = tempDir();
-const dbPath = join(tmp.dir, 'study.sqlite');
 const std = join(tmp.dir, 'standard');
 const xl = join(tmp.dir, 'excel');
 beforeAll(async () => {
-  seedAwkwardStudy(dbPath);
-  await mustExport(dbPath, { includeLinkFile: true }, { outDir: tmp.dir, folderName: 'standard' });
-  await mustExport(dbPath, { preset: 'excel' }, { outDir: tmp.dir, folderName: 'excel' });
+  const store = await openExportStore(tmp.dir);
+  await seedAwkwardStudy(store);
+  await mustExport(store, { includeLinkFile: true }, { outDir: tmp.dir, folderName: 'standard' });
+  await mustExport(store, { preset: 'excel' }, { outDir: tmp.dir, folderName: 'excel' });
+  await store.close();
 });
 afterAll(() => tmp.cleanup());
 

@@ -5,21 +5,17 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { saveMeasurement } from '../../../main/db/repos/local-measures.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { seedParticipant, seedRecording, seedStudy } from '../rpc/seed';
-import { mustExport, num, readCsv, tempDir, type ParsedCsv } from './helpers';
+import { mustExport, num, openExportStore, readCsv, tempDir, type ParsedCsv } from './helpers';
 
 const tmp = tempDir('vs-local-blocks-');
-const dbPath = join(tmp.dir, 'study.sqlite');
 const measured = new Map<number, number>();
 const all: number[] = [];
 let wide: ParsedCsv, long: ParsedCsv;
 
 beforeAll(async () => {
-  const { db } = openStudyDb(dbPath);
-  const store = sqliteStore(db);
+  const store = await openExportStore(tmp.dir);
   try {
     const studyId = await seedStudy(store);
     for (const code of ['P01', 'P02', 'P03']) {
@@ -46,16 +42,16 @@ beforeAll(async () => {
         measures: { f0_mean_hz: 100 + i },
       });
     }
+    const report = await mustExport(
+      store,
+      { forms: ['long', 'wide'] },
+      { outDir: tmp.dir, folderName: 'export' },
+    );
+    wide = readCsv(join(report.directory, 'measures_wide.csv'));
+    long = readCsv(join(report.directory, 'measures_long.csv'));
   } finally {
     await store.close();
   }
-  const report = await mustExport(
-    dbPath,
-    { forms: ['long', 'wide'] },
-    { outDir: tmp.dir, folderName: 'export' },
-  );
-  wide = readCsv(join(report.directory, 'measures_wide.csv'));
-  long = readCsv(join(report.directory, 'measures_long.csv'));
 });
 
 afterAll(() => tmp.cleanup());

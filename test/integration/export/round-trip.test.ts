@@ -2,7 +2,6 @@
  * Round trip: a study seeded with awkward values is exported in every form, read back with papaparse
  * (an independent parser), and every cell is compared with the database, read here with its own SQL.
  */
-import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +15,31 @@ import {
   seedAwkwardStudy,
   type SeededRecording,
 } from './awkward-study';
-import { mustExport, num, readCsv, tempDir, unneutralise, type ParsedCsv } from './helpers';
+import type { Store } from '../../../main/db/store/types';
+import { mustExport, num, openExportStore, readCsv, tempDir, unneutralise, type ParsedCsv } from './helpers';
 
 const tmp = tempDir();
-const dbPath = join(tmp.dir, 'study.sqlite');
+let store: Store;
 let seeded: SeededRecording[];
 let report: ExportReport;
 let long: ParsedCsv, wide: ParsedCsv, summary: ParsedCsv, recordings: ParsedCsv;
-let db: Database.Database;
+/** The study's values and recordings as the database holds them (the export does not change them). */
+let values: Map<string, DbValue>;
+let recordingRows: Record<string, string | number | null>[];
+/** Every stored value of an uploaded recording of the study, by recording time (ties by id). */
+let summaryPoints: SummaryPoint[];
+
+interface SummaryPoint {
+  code: string;
+  key: string;
+  version: string;
+  recording: number;
+  at: string;
+  num: number | null;
+  text: string | null;
+  /** 1 when the recording's results were simulated. */
+  simulated: number;
+}
 
 interface DbValue {
   recording: number;
@@ -33,30 +49,33 @@ interface DbValue {
 }
 
 beforeAll(async () => {
-  seeded = seedAwkwardStudy(dbPath).recordings;
-  report = await mustExport(dbPath, {}, { outDir: tmp.dir, folderName: 'all' });
+  store = await openExportStore(tmp.dir);
+  seeded = (await seedAwkwardStudy(store)).recordings;
+  report = await mustExport(store, {}, { outDir: tmp.dir, folderName: 'all' });
   const dir = join(tmp.dir, 'all');
   long = readCsv(join(dir, 'measures_long.csv'));
   wide = readCsv(join(dir, 'measures_wide.csv'));
   summary = readCsv(join(dir, 'participant_summary.csv'));
   recordings = readCsv(join(dir, 'recordings.csv'));
-  db = new Database(dbPath, { readonly: true });
-});
-afterAll(() => {
-  db.close();
-  tmp.cleanup();
-});
-
-const dbValues = (): Map<string, DbValue> =>
-  new Map(
+  values = new Map(
     (
-      db
-        .prepare(
-          `SELECT mv.recording_id AS recording, mv.measure_key AS key, mv.value_num AS num, mv.value_text AS text FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id WHERE r.study_id = 1`,
-        )
-        .all() as DbValue[]
+      await store.all<DbValue>(
+        `SELECT mv.recording_id AS recording, mv.measure_key AS key, mv.value_num AS num, mv.value_text AS text FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id WHERE r.study_id = 1`,
+      )
     ).map((v) => [`${v.recording}/${v.key}`, v]),
   );
+  recordingRows = await store.all(`SELECT * FROM recordings WHERE study_id = 1`);
+  summaryPoints = await store.all<SummaryPoint>(
+    `SELECT p.code AS code, mv.measure_key AS key, r.api_version AS version, r.id AS recording, r.recorded_at AS at, mv.value_num AS num, mv.value_text AS text,
+       CASE WHEN r.result_source = 'simulated' THEN 1 ELSE 0 END AS simulated
+     FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id JOIN participants p ON p.id = r.participant_id
+     WHERE r.study_id = 1 AND r.upload_state = 'uploaded' ORDER BY r.recorded_at, r.id`,
+  );
+});
+afterAll(async () => {
+  await store.close();
+  tmp.cleanup();
+});
 
 const exported = () => seeded.filter((r) => Object.keys(r.states).length > 0);
 
@@ -84,7 +103,6 @@ describe('export round trip (papaparse against the database)', () => {
   });
 
   it('long form: one row per exported (recording, type) and measure, every value equal to the database, missing ones empty', () => {
-    const values = dbValues();
     const expected = exported().flatMap((r) =>
       ANALYSIS_TYPES.filter((t) => r.states[t]).flatMap((t) =>
         MEASURES.filter((m) => m.analysis === t).map((m) => ({ r, t, m })),
@@ -129,7 +147,7 @@ describe('export round trip (papaparse against the database)', () => {
     expect(empties.length).toBe(report.counts.missing);
     expect(
       empties.every(
-        (x) => x['analysis_state'] !== 'completed' || !dbValues().has(`${x['recording']}/${x['measure']}`),
+        (x) => x['analysis_state'] !== 'completed' || !values.has(`${x['recording']}/${x['measure']}`),
       ),
     ).toBe(true);
     const volumes = long.records.filter((x) => x['measure'] === 'pd_volume' && x['value'] !== '');
@@ -139,7 +157,6 @@ describe('export round trip (papaparse against the database)', () => {
   });
 
   it('wide form: one row per recording, a column per measure, equal to the database', () => {
-    const values = dbValues();
     expect(wide.rows).toHaveLength(exported().length);
     const measureCols = wide.header.filter((h) => MEASURES.some((m) => m.key === h));
     expect(measureCols).toEqual(MEASURES.map((m) => m.key));
@@ -163,10 +180,7 @@ describe('export round trip (papaparse against the database)', () => {
   });
 
   it('recordings.csv: provenance of every exported recording, only the file name, and no account ids', () => {
-    const rows = db.prepare(`SELECT * FROM recordings WHERE study_id = 1`).all() as Record<
-      string,
-      string | number | null
-    >[];
+    const rows = recordingRows;
     expect(recordings.rows).toHaveLength(exported().length);
     for (const x of recordings.records) {
       const r = rows.find((y) => String(y['id']) === x['recording'])!;
@@ -203,23 +217,7 @@ describe('export round trip (papaparse against the database)', () => {
    * baseline is the first k of them.
    */
   const checkSummary = (rowsOut: ParsedCsv, k: number) => {
-    const points = db
-      .prepare(
-        `SELECT p.code AS code, mv.measure_key AS key, r.api_version AS version, r.id AS recording, r.recorded_at AS at, mv.value_num AS num, mv.value_text AS text,
-              r.result_source = 'simulated' AS simulated
-       FROM measure_values mv JOIN recordings r ON r.id = mv.recording_id JOIN participants p ON p.id = r.participant_id
-       WHERE r.study_id = 1 AND r.upload_state = 'uploaded' ORDER BY r.recorded_at, r.id`,
-      )
-      .all() as {
-      code: string;
-      key: string;
-      version: string;
-      recording: number;
-      at: string;
-      num: number | null;
-      text: string | null;
-      simulated: number;
-    }[];
+    const points = summaryPoints;
     // Equal up to rounding relative to the size of the values (SDs of values near 1e8 differ by 1e-9 between one-pass and two-pass sums).
     let scale = 1;
     const close = (cell: string | undefined, expected: number, what: string) => {
@@ -361,7 +359,7 @@ describe('export round trip (papaparse against the database)', () => {
   it('summary with another k (1 and 2): the baseline is the first k values of each version', async () => {
     for (const k of [1, 2]) {
       const r = await mustExport(
-        dbPath,
+        store,
         { forms: ['summary'], baselineSessions: k },
         { outDir: tmp.dir, folderName: `k${k}` },
       );

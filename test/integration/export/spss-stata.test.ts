@@ -10,7 +10,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileDef } from '../../../shared/export';
@@ -20,24 +19,23 @@ import { loadSps } from '../../../main/export/load-sps';
 import { levelLabel, statTable } from '../../../main/export/stat-variables';
 import { TextWidths } from '../../../main/export/text-widths';
 import { seedAwkwardStudy } from './awkward-study';
-import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { mustExport, openExportStore, readCsv, tempDir, unneutralise } from './helpers';
 import { describeWithTool, itWithTool } from '../../support/reference-tools';
 
 const tmp = tempDir();
 const dir = join(tmp.dir, 'spss');
 beforeAll(async () => {
-  const db = join(tmp.dir, 'study.sqlite');
-  seedAwkwardStudy(db);
+  const store = await openExportStore(tmp.dir);
+  await seedAwkwardStudy(store);
   // SPSS reads one line per case: a code with a line break cannot be read by any SPSS syntax (load.sps
   // says so in a warning, tested below); here the code gets a space instead.
-  const d = new Database(db);
-  d.prepare('UPDATE participants SET code = ? WHERE code = ?').run('two lines', 'two\nlines');
-  d.close();
+  await store.run('UPDATE participants SET code = ? WHERE code = ?', ['two lines', 'two\nlines']);
   await mustExport(
-    db,
+    store,
     { includeLinkFile: true, extras: ['spss', 'stata'] },
     { outDir: tmp.dir, folderName: 'spss' },
   );
+  await store.close();
 });
 afterAll(() => tmp.cleanup());
 
@@ -152,9 +150,10 @@ describeWithTool('pspp', 'load.sps in GNU PSPP', () => {
   });
 
   it('warns in the syntax where a text holds a line break, which SPSS cannot read', async () => {
-    const db = join(tmp.dir, 'lb.sqlite');
-    seedAwkwardStudy(db);
-    await mustExport(db, { extras: ['spss'] }, { outDir: tmp.dir, folderName: 'lb' });
+    const store = await openExportStore(tmp.dir, 'lb.sqlite');
+    await seedAwkwardStudy(store);
+    await mustExport(store, { extras: ['spss'] }, { outDir: tmp.dir, folderName: 'lb' });
+    await store.close();
     const sps = readFileSync(join(tmp.dir, 'lb', 'load.sps'), 'utf8');
     expect(sps).toMatch(/\* Warning: recordings\.csv has text with line breaks/);
   });

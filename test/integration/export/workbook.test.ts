@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Store } from '../../../main/db/store/types';
 import { AWKWARD_CODES, seedAwkwardStudy } from './awkward-study';
-import { mustExport, readCsv, tempDir, unneutralise } from './helpers';
+import { mustExport, openExportStore, readCsv, tempDir, unneutralise } from './helpers';
 import { describeWithTool, hasTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
@@ -43,17 +44,22 @@ const readWorkbook = (file: string): Record<string, Cell[][]> => {
   return JSON.parse(r.stdout) as Record<string, Cell[][]>;
 };
 
+let store: Store;
 beforeAll(async () => {
-  seedAwkwardStudy(join(tmp.dir, 'study.sqlite'));
+  store = await openExportStore(tmp.dir);
+  await seedAwkwardStudy(store);
   await mustExport(
-    join(tmp.dir, 'study.sqlite'),
+    store,
     { includeLinkFile: true, extras: ['xlsx'] },
     { outDir: tmp.dir, folderName: 'xlsx' },
   );
   writeFileSync(join(tmp.dir, 'read.py'), READ);
   if (hasTool('pandas') && hasTool('openpyxl')) sheets = readWorkbook(join(dir, 'study.xlsx'));
 });
-afterAll(() => tmp.cleanup());
+afterAll(async () => {
+  await store.close();
+  tmp.cleanup();
+});
 
 interface Field {
   name: string;
@@ -159,7 +165,7 @@ describeWithTool(WITH_OPENPYXL, 'study.xlsx read back with pandas', () => {
 
   it('continues a table longer than a sheet on the next sheet', async () => {
     await mustExport(
-      join(tmp.dir, 'study.sqlite'),
+      store,
       { forms: ['long'], extras: ['xlsx'] },
       { outDir: tmp.dir, folderName: 'split', sheetRows: 1001 },
     );

@@ -8,13 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStudyDb } from '../../../main/db/open';
 import { batchProgress } from '../../../main/db/repos/batches.repo';
 import { recordingPage } from '../../../main/db/repos/recordings-view.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
 import { commitImport } from '../../../main/import/import-commit';
 import { planImport } from '../../../main/import/import-plan';
-import { importDb } from './study-db';
+import { importDbPerTest } from './study-db';
 import { uploadStateOf } from '../../../renderer/src/lib/labels';
 import type { ImportRequest } from '../../../shared/study';
 import { makeWav } from '../../fixtures/audio';
@@ -42,23 +40,21 @@ const request: ImportRequest = {
   convert: false,
 };
 
+const studies = importDbPerTest();
+
 describe('a borderline file not chosen for sending', () => {
   it('is held for the researcher after the import is committed, before anything ran', async () => {
-    const { db } = openStudyDb(':memory:');
-    const store = sqliteStore(db);
-    db.prepare(
-      `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'p', 'http://x', 'v1.3', 'x')`,
-    ).run();
-    db.prepare(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 's', 1, 'x')`).run();
-    const plan = await planImport(importDb(db), request);
+    const db = await studies.open();
+    const { store } = db;
+    const plan = await planImport(db, request);
     expect(plan.files.map((f) => [f.fileName, f.action])).toEqual([
       ['near.wav', 'borderline'],
       ['short.wav', 'refused'],
     ]);
-    const { batchId } = await commitImport(importDb(db), plan, { convertedDir: dir, now: () => Date.now() });
+    const { batchId } = await commitImport(db, plan, { convertedDir: dir, now: () => Date.now() });
 
     const rows = (
-      await recordingPage(sqliteStore(db), {
+      await recordingPage(store, {
         studyId: 1,
         batchId,
         filter: 'all',

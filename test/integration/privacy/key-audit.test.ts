@@ -10,13 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditPage } from '../../../main/db/repos/audit.repo';
 import { describeAuditCheck } from '../../../main/privacy/audit-check';
 import type { KeyVault } from '../../../main/workspace/key-store';
-import { openStudyService, type StudyService } from '../../../main/services/study-service';
+import type { StudyService } from '../../../main/services/study-service';
+import { openTestStudyService, testEngine } from '../../support/test-engine';
 
 const KEY = 'vs-audit-key-5b1e93c0';
 const open: { svc: StudyService; home: string }[] = [];
-const service = (vault?: KeyVault) => {
+const service = async (vault?: KeyVault) => {
   const home = mkdtempSync(join(tmpdir(), 'vs-keyaudit-'));
-  const svc = openStudyService({ workspaceDir: home, ...(vault ? { vault } : {}) });
+  const svc = await openTestStudyService({ workspaceDir: home, ...(vault ? { vault } : {}) });
   open.push({ svc, home });
   return { svc, home };
 };
@@ -32,7 +33,7 @@ const kinds = async (svc: StudyService) =>
 
 describe('key changes are audited', () => {
   it('added, replaced and removed, with where the key is kept and never the key', async () => {
-    const { svc, home } = service();
+    const { svc, home } = await service();
     const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
@@ -58,6 +59,19 @@ describe('key changes are audited', () => {
     });
     expect(env.ok).toBe(true);
     expect((await kinds(svc))[0]).toBe('key_added:env');
+  });
+
+  // The bytes of the study's SQLite file; on PGlite the study is in memory.
+  it.skipIf(testEngine() !== 'sqlite')('leaves no byte of the key in the study file', async () => {
+    const { svc } = await service();
+    const p = await svc.createProfile({
+      name: 'Lab',
+      baseUrl: 'https://api.example.org',
+      apiVersion: 'v1.3',
+      apiKey: KEY,
+    });
+    expect(p.ok).toBe(true);
+    if (p.ok) expect((await svc.setProfileKey(p.value.id, `${KEY}-new`)).ok).toBe(true);
     expect(readFileSync(svc.workspace.dbPath).includes(Buffer.from(KEY))).toBe(false);
   });
 
@@ -79,7 +93,7 @@ describe('key changes are audited', () => {
         stored.delete(name);
       },
     };
-    const { svc } = service(vault);
+    const { svc } = await service(vault);
     const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
@@ -112,7 +126,7 @@ describe('key changes are audited', () => {
 
 describe('the audit log checks its own chain (audit.verify, the Privacy page)', () => {
   it('holds after key changes; names the first altered entry, in words, when one is changed', async () => {
-    const { svc } = service();
+    const { svc } = await service();
     const p = await svc.createProfile({
       name: 'Lab',
       baseUrl: 'https://api.example.org',
@@ -122,8 +136,13 @@ describe('the audit log checks its own chain (audit.verify, the Privacy page)', 
     if (!p.ok) throw new Error(p.error.message);
     expect((await svc.setProfileKey(p.value.id, null)).ok).toBe(true);
     expect(describeAuditCheck(await svc.verifyAudit())).toEqual({ holds: true, entries: 2 });
-    svc.db.exec('DROP TRIGGER audit_log_no_update');
-    svc.db.prepare(`UPDATE audit_log SET subject = 'Other lab' WHERE id = 1`).run();
+    // Someone with the database in hand removes the guard against changes, and changes an entry.
+    await svc.store.run(
+      testEngine() === 'sqlite'
+        ? 'DROP TRIGGER audit_log_no_update'
+        : 'DROP TRIGGER audit_log_no_change ON audit_log',
+    );
+    await svc.store.run(`UPDATE audit_log SET subject = 'Other lab' WHERE id = 1`);
     const v = describeAuditCheck(await svc.verifyAudit());
     expect(v).toMatchObject({ holds: false, firstBroken: { id: 1, kind: 'key_added' }, reason: 'changed' });
     expect(v.holds ? '' : `${v.message} ${v.action}`).toMatch(
