@@ -11,7 +11,8 @@
 export const TEAM_ROLES = ['owner', 'coordinator', 'analyst', 'monitor'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-export const isTeamRole = (word: string): word is TeamRole => (TEAM_ROLES as readonly string[]).includes(word);
+export const isTeamRole = (word: string): word is TeamRole =>
+  (TEAM_ROLES as readonly string[]).includes(word);
 
 /** The site every study has from its creation (and every participant is at until moved). */
 export const DEFAULT_SITE = { code: 'main', name: 'Main site' } as const;

@@ -81,7 +81,11 @@ describe('a migration written once for both engines', () => {
   it('brings SQLite and PostgreSQL to the same schema and the same rows', async () => {
     const applied = [...STORE_MIGRATIONS.map((m) => m.name), '0900-regions'];
     expect(migrate(db, [...MIGRATIONS, onSqlite(sites)]).applied).toEqual(applied);
-    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({ from: 180, to: 900, applied });
+    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({
+      from: 180,
+      to: 900,
+      applied,
+    });
 
     expect(await postgresSchema(postgres)).toEqual(await sqliteSchema(sqlite));
     expect(await regionOfEveryParticipant(sqlite)).toEqual([{ region_code: 'north', name: 'North' }]);
@@ -92,7 +96,11 @@ describe('a migration written once for both engines', () => {
 
   it('is applied once', async () => {
     expect(migrate(db, [...MIGRATIONS, onSqlite(sites)]).applied).toEqual([]);
-    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({ from: 900, to: 900, applied: [] });
+    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({
+      from: 900,
+      to: 900,
+      applied: [],
+    });
   });
 });
 
