@@ -24,8 +24,8 @@ const EXIT_OF: Record<TeamProblem['code'], number> = {
   NOT_ADMIN: EXIT.refused,
   NOT_TEAM: EXIT.refused,
   INPUT: EXIT.usage,
-  NOT_FOUND: EXIT.failure,
-  TAKEN: EXIT.failure,
+  NOT_FOUND: EXIT.refused,
+  TAKEN: EXIT.refused,
 };
 
 const ACTION: Record<TeamProblem['code'], string> = {

@@ -546,15 +546,15 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
     const add = (...args: string[]) =>
       cli('team', 'member', 'add', ...args, '--key-env', 'VS_MEMBER_PASSWORD');
     expect(await add('--login', 'coord_a', '--role', 'monitor', '--study', 'S', '--site', 'a')).toBe(
-      EXIT.failure,
+      EXIT.refused,
     );
     expect(await add('--login', 'newbie', '--role', 'boss')).toBe(EXIT.usage);
     expect(await add('--login', 'newbie', '--role', 'coordinator')).toBe(EXIT.usage);
     expect(await add('--login', 'newbie', '--role', 'coordinator', '--study', 'S', '--site', 'c')).toBe(
-      EXIT.failure,
+      EXIT.refused,
     );
     expect(await cli('team', 'site', 'add', '--study', 'S', '--site', 'a', '--name', 'Again')).toBe(
-      EXIT.failure,
+      EXIT.refused,
     );
     delete process.env['VS_MEMBER_PASSWORD'];
     expect(await cli('team', 'member', 'add', '--login', 'newbie', '--role', 'monitor')).toBe(EXIT.usage);
