@@ -595,6 +595,14 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
       'refused',
     );
 
+    const lists = await admin.all<{ login: string; role: string }>(
+      'SELECT login, role FROM team_members ORDER BY login',
+    );
+    expect(lists).toContainEqual({ login: 'coord_b', role: 'monitor' });
+    expect(await cli('team', 'member', 'list')).toBe(EXIT.ok);
+    expect(await cli('team', 'site', 'list', '--study', 'S')).toBe(EXIT.ok);
+    expect(await cli('team', 'site', 'list', '--study', 'Nope')).toBe(EXIT.refused);
+
     expect(await cli('team', 'member', 'remove', '--login', 'monitor_b')).toBe(EXIT.ok);
     const gone = await connectPostgres({ ...cluster.address, user: 'monitor_b' }, PASSWORD('monitor_b'));
     expect(gone.ok ? 'connected' : gone.error.code).toBe('DB_LOGIN_REFUSED');
