@@ -90,6 +90,9 @@ const OPTIONS = {
   act: { type: 'string' },
   into: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  login: { type: 'string' },
+  role: { type: 'string' },
+  site: { type: 'string', multiple: true },
 } as const;
 
 /** Parses the command line; throws (with node's message) on an unknown option or a missing value. */

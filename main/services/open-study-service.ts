@@ -10,10 +10,12 @@ import { DatabaseFromFutureError } from '../db/migrate';
 import type { Db } from '../db/open';
 import { parseDatabaseAddress, printableAddress, settlePassword } from '../db/store/address';
 import { connectPostgres } from '../db/store/connect';
-import { migratePostgres } from '../db/store/migrate-store';
+import { latestStoreVersion, migratePostgres, storeSchemaVersion } from '../db/store/migrate-store';
+import { loginFacts } from '../db/team/login-check';
 import type { Store } from '../db/store/types';
 import { openWorkspace } from '../workspace/workspace';
 import type { StudyServiceOptions } from './service-context';
+import { everydayLoginProblem } from './team-login';
 import { openStudyService, studyServiceOn, workspaceKeys, type StudyService } from './study-service';
 
 /** The environment variable that names a PostgreSQL study database. */
@@ -36,8 +38,19 @@ export type StudyOpener = (o: StudyServiceOptions) => Promise<Result<OpenedStudy
 export const askedDatabase = (option: string | undefined, env: NodeJS.ProcessEnv): string | null =>
   option?.trim() || env[DATABASE_URL_VARIABLE]?.trim() || null;
 
+/**
+ * The schema brought up to date, on a login the workstation may work as. A team database's members
+ * cannot change its schema: its administrator brings it up with `voicescope team init`.
+ */
 const migrated = async (store: Store): Promise<Result<Store, string>> => {
   try {
+    const facts = await loginFacts(store);
+    const refused = everydayLoginProblem(facts);
+    if (refused !== null) {
+      await store.close();
+      return err(refused);
+    }
+    if (facts.team) return await teamSchemaCurrent(store);
     await migratePostgres(store);
     return ok(store);
   } catch (e) {
@@ -48,6 +61,18 @@ const migrated = async (store: Store): Promise<Result<Store, string>> => {
       );
     throw e;
   }
+};
+
+const teamSchemaCurrent = async (store: Store): Promise<Result<Store, string>> => {
+  const found = await storeSchemaVersion(store);
+  const known = latestStoreVersion();
+  if (found === known) return ok(store);
+  await store.close();
+  return err(
+    found > known
+      ? `This study database was written by a newer Voicescope (schema ${found}; this version knows up to ${known}). Update Voicescope to open it; nothing in the database was changed.`
+      : `This team study's database is at schema ${found} and this Voicescope needs ${known}. Ask your team administrator to run voicescope team init with this version; nothing was changed.`,
+  );
 };
 
 /** The study service on the chosen engine (`database`: a PostgreSQL address, or null for the workspace's file). */

@@ -20,6 +20,7 @@ import { studyCommand } from './study.command';
 import { usageCommand } from './usage.command';
 import { visitsCommand } from './visits.command';
 import { participantCommand } from './participant.command';
+import { teamCommand } from './team.command';
 import { waitCommand } from './wait.command';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -44,4 +45,5 @@ export const COMMANDS: readonly CliCommand[] = [
   attributesCommand,
   auditCommand,
   curateCommand,
+  teamCommand,
 ];

@@ -2,6 +2,7 @@
 import type { ApiVersion } from '../../../shared/api/vocabulary';
 import type { StudyView } from '../../../shared/contract/studies.contract';
 import type { StudySummary } from '../../../shared/study';
+import { DEFAULT_SITE } from '../../../shared/team';
 import type { Queryable } from '../store/types';
 import { STUDY_DISMISSED_ATTENTION } from './needs-you-dismissals.repo';
 
@@ -132,7 +133,14 @@ export const insertStudy = async (
     `INSERT INTO studies (name, profile_id, created_at) VALUES (?, ?, ?) RETURNING id`,
     [s.name, s.profileId, s.createdAt],
   );
-  return Number(r!.id);
+  const studyId = Number(r!.id);
+  await q.run(`INSERT INTO study_sites (study_id, code, name, created_at) VALUES (?, ?, ?, ?)`, [
+    studyId,
+    DEFAULT_SITE.code,
+    DEFAULT_SITE.name,
+    s.createdAt,
+  ]);
+  return studyId;
 };
 
 /** The study's service profile; null when the study does not exist or has none. */

@@ -15,6 +15,10 @@ import type { Queryable, Store } from './types';
 export const storeSchemaVersion = async (tx: Queryable): Promise<number> =>
   (await tx.get<{ user_version: number }>(tx.dialect.readVersion))?.user_version ?? 0;
 
+/** The schema version the latest migration brings a database to. */
+export const latestStoreVersion = (later: readonly StoreMigration[] = STORE_MIGRATIONS): number =>
+  later.at(-1)?.version ?? POSTGRES_BASELINE_VERSION;
+
 const createBaseline = async (tx: Queryable): Promise<void> => {
   for (const statement of POSTGRES_BASELINE) await tx.run(statement);
   await tx.run(`INSERT INTO ${VERSION_TABLE} (version) VALUES (?)`, [POSTGRES_BASELINE_VERSION]);
@@ -28,7 +32,7 @@ export const migratePostgres = (
   store.transaction(async (tx) => {
     await tx.run(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version bigint NOT NULL)`);
     const from = await storeSchemaVersion(tx);
-    const latest = later.at(-1)?.version ?? POSTGRES_BASELINE_VERSION;
+    const latest = latestStoreVersion(later);
     if (from > latest) throw new DatabaseFromFutureError(from, latest);
     const applied: string[] = [];
     if (from === 0) {

@@ -4,5 +4,6 @@
  * (../../store/migrate-store.ts). Released migrations are never edited: add a new one.
  */
 import type { StoreMigration } from '../../migrate';
+import { m0190 } from './0190-study-sites';
 
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [m0190];

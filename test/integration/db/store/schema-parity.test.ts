@@ -10,12 +10,14 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSchema, sqliteSchema, type SchemaShape } from '../../../../main/db/store/catalog';
+import { STORE_MIGRATIONS } from '../../../../main/db/migrations/store';
 import { migratePostgres } from '../../../../main/db/store/migrate-store';
 import { openPgliteStore } from '../../../../main/db/store/pglite-store';
 import { openSqliteStore } from '../../../../main/db/store/sqlite-store';
 import type { Store } from '../../../../main/db/store/types';
 import { PGLITE_START_TIMEOUT } from '../../../support/pglite';
 
+const LATEST = STORE_MIGRATIONS.at(-1)!.version;
 const dir = mkdtempSync(join(tmpdir(), 'vs-parity-'));
 let sqlite: Store;
 let postgres: Store;
@@ -35,17 +37,23 @@ describe('the PostgreSQL baseline', () => {
   let postgresShape: SchemaShape;
   beforeAll(async () => {
     const report = await migratePostgres(postgres);
-    expect(report).toEqual({ from: 0, to: 180, applied: ['baseline 180'] });
+    expect(report).toEqual({
+      from: 0,
+      to: LATEST,
+      applied: ['baseline 180', ...STORE_MIGRATIONS.map((m) => m.name)],
+    });
     sqliteShape = await sqliteSchema(sqlite);
     postgresShape = await postgresSchema(postgres);
   });
 
-  it('is recorded as schema 180 and applied once', async () => {
-    expect(await migratePostgres(postgres)).toEqual({ from: 180, to: 180, applied: [] });
+  it('is recorded as the latest schema and applied once', async () => {
+    expect(await migratePostgres(postgres)).toEqual({ from: LATEST, to: LATEST, applied: [] });
   });
 
-  it("has SQLite's tables, columns, types, nullability, keys and indexes at schema 180", () => {
-    expect(Object.keys(sqliteShape)).toHaveLength(24);
+  it("has SQLite's tables, columns, types, nullability, keys and indexes at the latest schema", () => {
+    expect(Object.keys(sqliteShape)).toHaveLength(25);
+    expect(sqliteShape['study_sites']?.primaryKey).toEqual(['study_id', 'code']);
+    expect(sqliteShape['participants']?.columns).toContain('site_code text not null');
     expect(postgresShape).toEqual(sqliteShape);
   });
 

@@ -15,23 +15,23 @@ import { sqliteStore } from '../../../../main/db/store/sqlite-store';
 import type { Store } from '../../../../main/db/store/types';
 import { PGLITE_START_TIMEOUT } from '../../../support/pglite';
 
-/** Sites, and each participant's site, with a data step: every participant starts at the main site. */
+/** Regions, and each participant's region, with a data step: every participant starts in the north. */
 const sites: StoreMigration = {
   version: 900,
-  name: '0900-sites',
+  name: '0900-regions',
   statements: () => [
-    'CREATE TABLE sites (code TEXT PRIMARY KEY, name TEXT NOT NULL)',
-    "INSERT INTO sites (code, name) VALUES ('main', 'Main site')",
-    'ALTER TABLE participants ADD COLUMN site_code TEXT REFERENCES sites(code)',
-    'CREATE INDEX participants_by_site ON participants(site_code)',
-    "UPDATE participants SET site_code = 'main'",
+    'CREATE TABLE regions (code TEXT PRIMARY KEY, name TEXT NOT NULL)',
+    "INSERT INTO regions (code, name) VALUES ('north', 'North')",
+    'ALTER TABLE participants ADD COLUMN region_code TEXT REFERENCES regions(code)',
+    'CREATE INDEX participants_by_region ON participants(region_code)',
+    "UPDATE participants SET region_code = 'north'",
   ],
 };
 /** A step whose second statement names a table that does not exist. */
 const broken: StoreMigration = {
   version: 910,
   name: '0910-broken',
-  statements: () => ['ALTER TABLE sites ADD COLUMN city TEXT', 'UPDATE no_such_table SET x = 1'],
+  statements: () => ['ALTER TABLE regions ADD COLUMN city TEXT', 'UPDATE no_such_table SET x = 1'],
 };
 
 const PARTICIPANT =
@@ -61,9 +61,9 @@ afterAll(async () => {
   await postgres?.close();
 });
 
-const siteOfEveryParticipant = (store: Store) =>
-  store.all<{ site_code: string; name: string }>(
-    'SELECT p.site_code, s.name FROM participants p JOIN sites s ON s.code = p.site_code',
+const regionOfEveryParticipant = (store: Store) =>
+  store.all<{ region_code: string; name: string }>(
+    'SELECT p.region_code, r.name FROM participants p JOIN regions r ON r.code = p.region_code',
   );
 
 // The tests run in order on the same two databases: a failed attempt, then the migration, then again.
@@ -75,23 +75,32 @@ describe('a migration written once for both engines', () => {
     expect(schemaVersion(db)).toBe(180);
     expect(await storeSchemaVersion(postgres)).toBe(180);
     for (const store of [sqlite, postgres])
-      await expect(store.all('SELECT code FROM sites')).rejects.toThrow(/sites/);
+      await expect(store.all('SELECT code FROM regions')).rejects.toThrow(/regions/);
   });
 
   it('brings SQLite and PostgreSQL to the same schema and the same rows', async () => {
-    expect(migrate(db, [...MIGRATIONS, onSqlite(sites)]).applied).toEqual(['0900-sites']);
-    expect(await migratePostgres(postgres, [sites])).toEqual({ from: 180, to: 900, applied: ['0900-sites'] });
+    const applied = [...STORE_MIGRATIONS.map((m) => m.name), '0900-regions'];
+    expect(migrate(db, [...MIGRATIONS, onSqlite(sites)]).applied).toEqual(applied);
+    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({
+      from: 180,
+      to: 900,
+      applied,
+    });
 
     expect(await postgresSchema(postgres)).toEqual(await sqliteSchema(sqlite));
-    expect(await siteOfEveryParticipant(sqlite)).toEqual([{ site_code: 'main', name: 'Main site' }]);
-    expect(await siteOfEveryParticipant(postgres)).toEqual([{ site_code: 'main', name: 'Main site' }]);
+    expect(await regionOfEveryParticipant(sqlite)).toEqual([{ region_code: 'north', name: 'North' }]);
+    expect(await regionOfEveryParticipant(postgres)).toEqual([{ region_code: 'north', name: 'North' }]);
     expect(await storeSchemaVersion(sqlite)).toBe(900);
     expect(await storeSchemaVersion(postgres)).toBe(900);
   });
 
   it('is applied once', async () => {
     expect(migrate(db, [...MIGRATIONS, onSqlite(sites)]).applied).toEqual([]);
-    expect(await migratePostgres(postgres, [sites])).toEqual({ from: 900, to: 900, applied: [] });
+    expect(await migratePostgres(postgres, [...STORE_MIGRATIONS, sites])).toEqual({
+      from: 900,
+      to: 900,
+      applied: [],
+    });
   });
 });
 

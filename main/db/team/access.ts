@@ -1,0 +1,124 @@
+/**
+ * Who may read and write what in a team study, table by table: the one place the access rule is
+ * written (policies.ts turns it into GRANTs and row-level security policies).
+ *
+ * The rule: a row that belongs to a participant belongs to that participant's site, and a member sees
+ * and changes only the rows of the sites granted to them (`team_member_sites`); the owner sees every
+ * site. A recording's rows follow the recording, the recording follows its participant, and the
+ * participant carries the site, so each policy asks the table its row hangs from (which is itself
+ * guarded) whether the row is visible. Study-wide rows (the design, batches, settings) are read by
+ * every member of the study and written by the owner (batches by coordinators too).
+ */
+import type { TeamRole } from '../../../shared/team';
+
+/** Which rows of a table a member (other than the owner) may reach. */
+export type Reach =
+  /** Rows of the sites granted: the SQL condition on the table's row (`t` is the table's name). */
+  | { readonly kind: 'site'; readonly rule: string }
+  /** Study-wide rows: every member of a study reads them; `rule` limits them to the member's studies. */
+  | { readonly kind: 'study'; readonly rule: string };
+
+export interface TableAccess {
+  readonly table: string;
+  readonly reach: Reach;
+  /** Roles, besides the owner, that insert, update and delete the rows they reach. */
+  readonly writers: readonly TeamRole[];
+  /** Columns only the owner reads: the participant-to-account link, key references. */
+  readonly ownerOnly?: readonly string[];
+  /** Columns analysts do not read (they could name a person): notes, file paths. */
+  readonly identifying?: readonly string[];
+}
+
+/** The participant's site, granted to the member (the owner is granted every site by its own policy). */
+const SITE = (t: string) => `team_sees_site(${t}.study_id, ${t}.site_code)`;
+/** The row's participant is one the member sees. */
+const OF_PARTICIPANT = (t: string) =>
+  `EXISTS (SELECT 1 FROM participants p WHERE p.id = ${t}.participant_id)`;
+/** The row's recording is one the member sees. */
+const OF_RECORDING = (t: string) => `EXISTS (SELECT 1 FROM recordings r WHERE r.id = ${t}.recording_id)`;
+const OF_STUDY = (t: string) => `team_sees_study(${t}.study_id)`;
+
+const site = (rule: (t: string) => string) => (t: string) => ({ kind: 'site' as const, rule: rule(t) });
+const study = (rule: (t: string) => string) => (t: string) => ({ kind: 'study' as const, rule: rule(t) });
+const EVERY = () => 'true';
+
+const table = (
+  name: string,
+  reach: (t: string) => Reach,
+  writers: readonly TeamRole[],
+  columns: Pick<TableAccess, 'ownerOnly' | 'identifying'> = {},
+): TableAccess => ({ table: name, reach: reach(name), writers, ...columns });
+
+const COORDINATOR: readonly TeamRole[] = ['coordinator'];
+const OWNER_ONLY: readonly TeamRole[] = [];
+
+/** Every table of a study database (schema 190) but its version, with its access. */
+export const STUDY_TABLES: readonly TableAccess[] = [
+  table('participants', site(SITE), COORDINATOR, {
+    ownerOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
+    identifying: ['notes'],
+  }),
+  table('participant_status_history', site(OF_PARTICIPANT), COORDINATOR),
+  table('participant_attributes', site(OF_PARTICIPANT), COORDINATOR),
+  table('recordings', site(OF_PARTICIPANT), COORDINATOR, { identifying: ['source_path', 'upload_path'] }),
+  ...[
+    'measure_values',
+    'analyses',
+    'unlisted_analyses',
+    'data_quality_flags',
+    'recording_visits',
+    'local_measurements',
+    'local_measures',
+    'local_pitch_tracks',
+    'needs_you_dismissals',
+  ].map((t) =>
+    table(
+      t,
+      site(OF_RECORDING),
+      COORDINATOR,
+      t === 'local_measurements' ? { identifying: ['audio_path'] } : {},
+    ),
+  ),
+  table(
+    'curation_acts',
+    site(
+      (t) =>
+        `CASE WHEN ${t}.participant_id IS NOT NULL THEN ${OF_PARTICIPANT(t)} ` +
+        `WHEN ${t}.recording_id IS NOT NULL THEN ${OF_RECORDING(t)} ELSE false END`,
+    ),
+    COORDINATOR,
+  ),
+  table(
+    'audit_log',
+    site((t) => `${t}.site_code IS NOT NULL AND ${SITE(t)}`),
+    COORDINATOR,
+  ),
+  table(
+    'event_log',
+    site((t) => `${t}.recording_id IS NOT NULL AND ${OF_RECORDING(t)}`),
+    COORDINATOR,
+  ),
+  table(
+    'studies',
+    study((t) => `team_sees_study(${t}.id)`),
+    OWNER_ONLY,
+  ),
+  table('study_sites', study(OF_STUDY), OWNER_ONLY),
+  table('study_visits', study(OF_STUDY), OWNER_ONLY),
+  table('study_reliability', study(OF_STUDY), OWNER_ONLY),
+  table('study_chart_choices', study(OF_STUDY), OWNER_ONLY),
+  table('batches', study(OF_STUDY), COORDINATOR),
+  table('service_profiles', study(EVERY), OWNER_ONLY, { ownerOnly: ['key_ref'] }),
+  table('usage_history', study(EVERY), OWNER_ONLY),
+  table('settings', study(EVERY), OWNER_ONLY),
+];
+
+/**
+ * The tables only the administrator writes and every member reads: the schema's version and who is on
+ * the team.
+ */
+export const TEAM_TABLES: readonly TableAccess[] = [
+  table('schema_version', study(EVERY), OWNER_ONLY),
+  table('team_members', study(EVERY), OWNER_ONLY),
+  table('team_member_sites', study(EVERY), OWNER_ONLY),
+];

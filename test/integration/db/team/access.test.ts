@@ -1,0 +1,36 @@
+/**
+ * The team's access rule (main/db/team/access.ts) names every table of the study schema, so a new
+ * table cannot reach a team database without a decision on who may read and write it.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { postgresSchema } from '../../../../main/db/store/catalog';
+import { migratePostgres } from '../../../../main/db/store/migrate-store';
+import { openPgliteStore } from '../../../../main/db/store/pglite-store';
+import type { Store } from '../../../../main/db/store/types';
+import { STUDY_TABLES, TEAM_TABLES } from '../../../../main/db/team/access';
+import { PGLITE_START_TIMEOUT } from '../../../support/pglite';
+
+let store: Store;
+beforeAll(async () => {
+  store = (await openPgliteStore()).store;
+  await migratePostgres(store);
+}, PGLITE_START_TIMEOUT);
+afterAll(() => store?.close());
+
+it('has a rule for every table of the study schema, and one only', async () => {
+  const tables = Object.keys(await postgresSchema(store)).sort();
+  const ruled = STUDY_TABLES.map((t) => t.table);
+  expect([...ruled].sort()).toEqual(tables);
+  expect(new Set(ruled).size).toBe(ruled.length);
+  expect(TEAM_TABLES.map((t) => t.table)).toEqual(['schema_version', 'team_members', 'team_member_sites']);
+});
+
+it('lets only coordinators write besides the owner, and only rows of their sites', () => {
+  for (const t of STUDY_TABLES) {
+    expect(
+      t.writers.every((w) => w === 'coordinator'),
+      t.table,
+    ).toBe(true);
+    if (t.writers.length && t.table !== 'batches') expect(t.reach.kind, t.table).toBe('site');
+  }
+});
