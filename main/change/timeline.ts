@@ -99,9 +99,12 @@ const sessionFacts = async (
   participantId: number,
   includeAfterWithdrawal: boolean,
 ): Promise<SessionFacts> => {
-  const sessions = await timelineSessions(q, participantId);
-  const assigned = await participantAssignments(q, participantId);
-  const status = await participantStatus(q, participantId);
+  // Independent reads, asked together: on a server each is a round trip (one after another, they add up).
+  const [sessions, assigned, status] = await Promise.all([
+    timelineSessions(q, participantId),
+    participantAssignments(q, participantId),
+    participantStatus(q, participantId),
+  ]);
   const afterWithdrawal = new Set(
     status
       ? (assigned?.recordings ?? []).filter((r) => recordedAfterWithdrawal(r.date, status)).map((r) => r.id)
@@ -153,10 +156,12 @@ const chooseMeasures = async (
   facts: SessionFacts,
   measures: TimelineMeasures | undefined,
 ): Promise<MeasureChoice> => {
-  const serviceKeys = new Set(await timelineMeasureKeys(q, participantId));
-  const local = (await timelineLocalValues(q, participantId)).filter((v) =>
-    facts.sessionOf.has(v.recording_id),
-  );
+  const [keys, localValues] = await Promise.all([
+    timelineMeasureKeys(q, participantId),
+    timelineLocalValues(q, participantId),
+  ]);
+  const serviceKeys = new Set(keys);
+  const local = localValues.filter((v) => facts.sessionOf.has(v.recording_id));
   const localKeys = new Set(local.map((v) => `${LOCAL_PREFIX}${v.measure}`));
   const available = CHART_MEASURES.filter((m) => serviceKeys.has(m.key) || localKeys.has(m.key));
   const wanted =
@@ -316,12 +321,16 @@ export const participantTimeline = async (
   /** Count recordings dated after the participant's withdrawal; false: shown apart, like excluded ones. */
   includeAfterWithdrawal = false,
 ): Promise<Timeline | null> => {
-  const p = await participantCodeById(q, participantId);
-  if (!p) return null;
-  const studyId = (await studyOfParticipant(q, participantId))!;
-  const settings = await changeSettings(q, studyId);
+  const [p, studyId] = await Promise.all([
+    participantCodeById(q, participantId),
+    studyOfParticipant(q, participantId),
+  ]);
+  if (!p || studyId === null) return null;
+  const [settings, facts] = await Promise.all([
+    changeSettings(q, studyId),
+    sessionFacts(q, participantId, includeAfterWithdrawal),
+  ]);
   const baselineSessions = k ?? settings.baselineSessions;
-  const facts = await sessionFacts(q, participantId, includeAfterWithdrawal);
   const choice = await chooseMeasures(q, participantId, studyId, facts, measures);
   const byMeasure = await pointsByMeasure(q, participantId, facts, choice);
 
