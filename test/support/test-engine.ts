@@ -15,7 +15,7 @@ import { freshStudyDb } from './fresh-study-db';
 // Loaded when first used: the study service and PGlite take seconds to load, and a suite that needs
 // neither (a repository or export suite on SQLite) does not wait for them.
 const services = () => import('../../main/services/study-service');
-const migratedPglite = async () => (await import('./pglite')).migratedPglite();
+const lentPglite = async () => (await import('./pglite')).lentPglite();
 
 export type TestEngine = 'sqlite' | 'pglite';
 
@@ -46,7 +46,7 @@ const debugged = (store: Store): Store => (process.env['VS_DEBUG_SQL'] ? printin
 
 /** Opens the study service on a fresh, migrated PGlite (one connection, in this process). */
 export const openOnPglite: StudyOpener = async (o) => {
-  const store = debugged((await migratedPglite()).store);
+  const store = debugged(await lentPglite());
   const { studyServiceOn, workspaceKeys } = await services();
   const { openWorkspace } = await import('../../main/workspace/workspace');
   const workspace = openWorkspace(o.workspaceDir);
@@ -71,7 +71,7 @@ export const openTestStudyService = async (o: StudyServiceOptions): Promise<Stud
 
 /** A fresh, migrated study store on the engine this run tests (SQLite in memory, or PGlite). */
 export const openTestStore = async (): Promise<Store> =>
-  testEngine() === 'pglite' ? debugged((await migratedPglite()).store) : sqliteStore(freshStudyDb());
+  testEngine() === 'pglite' ? debugged(await lentPglite()) : sqliteStore(freshStudyDb());
 
 /** A test's own store (`open()`), closed after that test: call once at a file's top level. */
 export const storePerTest = (): { open: () => Promise<Store> } => {

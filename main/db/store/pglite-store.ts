@@ -8,7 +8,10 @@ import { BEGIN_TRANSACTION, NUMBER_TYPES, pgSession, type RawQuery } from './pg-
 import { serialStore } from './serial-store';
 import type { Store } from './types';
 
-export const pgliteStore = (db: PGlite): Store => {
+/** What the store needs of a PGlite (tests lend one out and take it back instead of closing it). */
+export type PgliteConnection = Pick<PGlite, 'query' | 'closed' | 'close'>;
+
+export const pgliteStore = (db: PgliteConnection): Store => {
   let inTransaction = false;
   const query: RawQuery = async (text, params) => {
     const r = await db.query(text, params as unknown[]);
