@@ -52,11 +52,13 @@ export const OWN_MODULE_TESTS = [
  * The suites that run a second time on an in-process PostgreSQL (PGlite, `VOICESCOPE_TEST_ENGINE=pglite`,
  * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
  * router, the services, curation, the study design, the exports, the engine's batches and end states, the
- * import, the repositories, the privacy acts and the audit log. PGlite runs them several times slower
- * than SQLite (participants: 45 s against 4 s), so `npm test` runs the quicker ones (the `pglite` project
- * of vitest.config.ts, about 20 s of test time on a quiet machine) and `npm run test:slow` the rest (`pglite-long`). What
- * needs several connections or a real server (locks, TLS, kills, the command line, the soak) runs on
- * PostgreSQL 15 in the slow tier and in CI.
+ * import, the repositories, the privacy acts and the audit log. A test's store is a PGlite its worker
+ * already holds, emptied (test/support/pglite.ts): all of them took 87 s of wall time on 2 workers alone,
+ * and 430 s of worker time beside the window journeys in `npm test`. So `npm test` runs every suite but
+ * the eleven longest (the `pglite` project of vitest.config.ts: each kind of suite is in it), and
+ * `npm run test:slow` those eleven (`pglite-long`: loose-answers alone took 100 s). What needs several
+ * connections or a real server (locks, TLS, kills, the command line, the soak) runs on PostgreSQL 15 in
+ * the slow tier and in CI.
  */
 export const ENGINE_SUITES = [
   'test/integration/rpc/studies.test.ts',
@@ -65,14 +67,9 @@ export const ENGINE_SUITES = [
   'test/integration/design/visits-export.test.ts',
   'test/integration/design/overdue.test.ts',
   'test/integration/curation/participant-status-act.test.ts',
-] as const;
-export const LONG_ENGINE_SUITES = [
-  'test/integration/rpc/participants.test.ts',
-  'test/integration/rpc/timeline.test.ts',
   'test/integration/rpc/recording-detail.test.ts',
   'test/integration/rpc/cohort.test.ts',
   'test/integration/rpc/change.test.ts',
-  'test/integration/rpc/imports.test.ts',
   'test/integration/design/visit-repos-on-store.test.ts',
   'test/integration/curation/curation.test.ts',
   'test/integration/curation/curation-effects.test.ts',
@@ -80,20 +77,13 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/curation/needs-you-dismiss.test.ts',
   'test/integration/curation/duplicates-elsewhere.test.ts',
   'test/integration/rpc/curation.test.ts',
-  'test/integration/export/local-only.test.ts',
   'test/integration/export/behaviour.test.ts',
   'test/integration/export/round-trip.test.ts',
   'test/integration/export/codebook.test.ts',
   'test/integration/export/summary-timeline.test.ts',
-  'test/integration/export/change-reference.test.ts',
   'test/integration/export/audit.test.ts',
-  'test/integration/export/loose-answers.test.ts',
-  'test/integration/export/interpreters.test.ts',
   'test/integration/export/spss-stata.test.ts',
-  'test/integration/export/workbook.test.ts',
   'test/integration/export/local-blocks.test.ts',
-  'test/integration/engine/end-states.test.ts',
-  'test/integration/engine/batch-to-results.test.ts',
   'test/integration/import/reimport.test.ts',
   'test/integration/import/borderline-held.test.ts',
   'test/integration/db/duplicates.test.ts',
@@ -103,7 +93,19 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
   'test/integration/privacy/study-data.test.ts',
+] as const;
+export const LONG_ENGINE_SUITES = [
+  'test/integration/export/loose-answers.test.ts',
+  'test/integration/rpc/participants.test.ts',
+  'test/integration/engine/batch-to-results.test.ts',
+  'test/integration/export/interpreters.test.ts',
+  'test/integration/rpc/imports.test.ts',
+  'test/integration/export/workbook.test.ts',
+  'test/integration/rpc/timeline.test.ts',
   'test/integration/security/audit-log.test.ts',
+  'test/integration/export/local-only.test.ts',
+  'test/integration/engine/end-states.test.ts',
+  'test/integration/export/change-reference.test.ts',
 ] as const;
 
 /**

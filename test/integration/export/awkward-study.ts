@@ -13,7 +13,8 @@ import {
   type AnalysisType,
   type ApiVersion,
 } from '../../../shared/api/vocabulary';
-import type { Queryable, SqlValue, Store } from '../../../main/db/store/types';
+import type { Queryable, Store } from '../../../main/db/store/types';
+import { insertedId } from '../../support/inserted-id';
 
 export const AWKWARD_CODES = [
   'P,01',
@@ -59,9 +60,6 @@ export const valueFor = (key: string, r: number): number | string | null => {
   if (m.valueType === 'integer') return (r * 7) % 101;
   return ((r * 13) % 997) / 7;
 };
-
-const insertedId = async (q: Queryable, sql: string, params: readonly SqlValue[]): Promise<number> =>
-  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
 
 const CREATED = '2024-01-01T00:00:00.000Z';
 

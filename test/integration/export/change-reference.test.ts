@@ -15,9 +15,10 @@ import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { reliabilityOf } from '../../../shared/reliability';
 import { setStudyReliability } from '../../../main/db/repos/change.repo';
-import type { Queryable, SqlValue, Store } from '../../../main/db/store/types';
+import type { Queryable, Store } from '../../../main/db/store/types';
 import { mustExport, openExportStore, tempDir } from './helpers';
 import { itWithTool } from '../../support/reference-tools';
+import { insertedId } from '../../support/inserted-id';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -37,9 +38,6 @@ const rng = (seed: number) => () => {
 };
 
 let store: Store;
-
-const insertedId = async (q: Queryable, sql: string, params: readonly SqlValue[]): Promise<number> =>
-  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
 
 const seedStudy = async (q: Queryable) => {
   const rand = rng(15);

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { participantTimeline } from '../../../main/change/timeline';
-import type { Queryable, SqlValue, Store } from '../../../main/db/store/types';
+import type { Queryable, Store } from '../../../main/db/store/types';
 import { mustExport, openExportStore, readCsv, tempDir, unneutralise } from './helpers';
+import { insertedId } from '../../support/inserted-id';
 
 const tmp = tempDir('vs-export-timeline-');
 const participants: { id: number; code: string }[] = [];
@@ -29,9 +30,6 @@ const valueOf = (key: string, code: string, i: number): number | string | null =
 };
 
 let store: Store;
-
-const insertedId = async (q: Queryable, sql: string, params: readonly SqlValue[]): Promise<number> =>
-  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
 
 const seedStudy = async (q: Queryable) => {
   const profile = await insertedId(

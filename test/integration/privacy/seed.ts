@@ -1,12 +1,10 @@
 /** A study written straight into the database (fast), with a converted copy per recording in the workspace, for the privacy tests. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Queryable, SqlValue } from '../../../main/db/store/types';
+import type { Queryable } from '../../../main/db/store/types';
+import { insertedId } from '../../support/inserted-id';
 
 let seq = 0;
-
-const insertedId = async (q: Queryable, sql: string, params: readonly SqlValue[]): Promise<number> =>
-  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
 
 /** Writes the study through the store (either engine); its profile 'Lab' is made by the first study. */
 export const seedStudy = async (

@@ -8,6 +8,7 @@ import type { Queryable } from '../../../main/db/store/types';
 import type { RecordingAnalysis } from '../../../shared/api/domain';
 import type { AnalysisType, ApiVersion } from '../../../shared/api/vocabulary';
 import type { VerdictView } from '../../../shared/study';
+import { insertedId } from '../../support/inserted-id';
 
 export const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 export const DAY = 86_400_000;
