@@ -16,9 +16,6 @@ export const daysAgo = (d: number) => new Date(NOW - d * DAY).toISOString();
 /** When seeded rows say they were created: the seeded clock's now. */
 const CREATED = new Date(NOW).toISOString();
 
-const insertedId = async (q: Queryable, sql: string, params: readonly (string | number | null)[]) =>
-  Number((await q.get<{ id: number }>(`${sql} RETURNING id`, params))!.id);
-
 /** A study (interval in days) on a plain profile; returns its id. */
 export const seedStudy = async (q: Queryable, name = 'Study', intervalDays = 7): Promise<number> => {
   const profile = await insertedId(
