@@ -63,15 +63,15 @@ const migrated = async (store: Store): Promise<Result<Store, string>> => {
   }
 };
 
+/** A team database's schema as this version needs it; a newer one is refused like any database from the future. */
 const teamSchemaCurrent = async (store: Store): Promise<Result<Store, string>> => {
   const found = await storeSchemaVersion(store);
   const known = latestStoreVersion();
+  if (found > known) throw new DatabaseFromFutureError(found, known);
   if (found === known) return ok(store);
   await store.close();
   return err(
-    found > known
-      ? `This study database was written by a newer Voicescope (schema ${found}; this version knows up to ${known}). Update Voicescope to open it; nothing in the database was changed.`
-      : `This team study's database is at schema ${found} and this Voicescope needs ${known}. Ask your team administrator to run voicescope team init with this version; nothing was changed.`,
+    `This team study's database is at schema ${found} and this Voicescope needs ${known}. Ask your team administrator to run voicescope team init with this version; nothing was changed.`,
   );
 };
 

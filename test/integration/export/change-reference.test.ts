@@ -16,9 +16,9 @@ import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabular
 import { reliabilityOf } from '../../../shared/reliability';
 import { setStudyReliability } from '../../../main/db/repos/change.repo';
 import type { Queryable, Store } from '../../../main/db/store/types';
-import { mustExport, openExportStore, tempDir } from './helpers';
-import { itWithTool } from '../../support/reference-tools';
 import { insertedId } from '../../support/inserted-id';
+import { mustExport, openExportStore, seedFinishedBatch, tempDir } from './helpers';
+import { itWithTool } from '../../support/reference-tools';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -41,22 +41,7 @@ let store: Store;
 
 const seedStudy = async (q: Queryable) => {
   const rand = rng(15);
-  const profile = await insertedId(
-    q,
-    `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES ('sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
-    [],
-  );
-  const study = await insertedId(
-    q,
-    `INSERT INTO studies (name, profile_id, created_at) VALUES ('Change', ?, '2024-01-01T00:00:00.000Z')`,
-    [profile],
-  );
-  if (study !== 1) throw new Error(`the study was seeded into a used store (${study})`);
-  const batch = await insertedId(
-    q,
-    `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
-    [],
-  );
+  const batch = await seedFinishedBatch(q, 'Change');
   let n = 0;
   for (let p = 1; p <= 14; p++) {
     const code = `P-${String(p).padStart(2, '0')}`;

@@ -8,7 +8,8 @@ import type { Result } from '../../../shared/result';
 import { openStudyDb } from '../../../main/db/open';
 import { runExport, type RunExportOptions } from '../../../main/export/run-export';
 import { sqliteStore } from '../../../main/db/store/sqlite-store';
-import type { Store } from '../../../main/db/store/types';
+import type { Queryable, Store } from '../../../main/db/store/types';
+import { insertedId } from '../../support/inserted-id';
 import { openTestStore, testEngine } from '../../support/test-engine';
 
 export const tempDir = (prefix = 'vs-export-'): { dir: string; cleanup: () => void } => {
@@ -74,3 +75,26 @@ export const unneutralise = (s: string): string => (s.startsWith("'") ? s.slice(
 
 /** The number a cell holds, parsed the way R and pandas would. */
 export const num = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s));
+
+/**
+ * An empty store's first study (id 1, on a sandbox profile) with one finished batch, whose id is
+ * returned: what the export suites that write their own recordings start from.
+ */
+export const seedFinishedBatch = async (q: Queryable, studyName: string): Promise<number> => {
+  const profile = await insertedId(
+    q,
+    `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES ('sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
+    [],
+  );
+  const study = await insertedId(
+    q,
+    `INSERT INTO studies (name, profile_id, created_at) VALUES (?, ?, '2024-01-01T00:00:00.000Z')`,
+    [studyName, profile],
+  );
+  if (study !== 1) throw new Error(`the study was seeded into a used store (${study})`);
+  return insertedId(
+    q,
+    `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
+    [],
+  );
+};

@@ -12,8 +12,8 @@ import { MEASURES } from '../../../shared/api/measures';
 import { analysisTypesFor, type ApiVersion } from '../../../shared/api/vocabulary';
 import { participantTimeline } from '../../../main/change/timeline';
 import type { Queryable, Store } from '../../../main/db/store/types';
-import { mustExport, openExportStore, readCsv, tempDir, unneutralise } from './helpers';
 import { insertedId } from '../../support/inserted-id';
+import { mustExport, openExportStore, seedFinishedBatch, readCsv, tempDir, unneutralise } from './helpers';
 
 const tmp = tempDir('vs-export-timeline-');
 const participants: { id: number; code: string }[] = [];
@@ -32,22 +32,7 @@ const valueOf = (key: string, code: string, i: number): number | string | null =
 let store: Store;
 
 const seedStudy = async (q: Queryable) => {
-  const profile = await insertedId(
-    q,
-    `INSERT INTO service_profiles (name, base_url, api_version, is_sandbox, created_at) VALUES ('sandbox', 'http://127.0.0.1:1', 'v1.3', 1, '2024-01-01T00:00:00.000Z')`,
-    [],
-  );
-  const study = await insertedId(
-    q,
-    `INSERT INTO studies (name, profile_id, created_at) VALUES ('Baselines', ?, '2024-01-01T00:00:00.000Z')`,
-    [profile],
-  );
-  if (study !== 1) throw new Error(`the study was seeded into a used store (${study})`);
-  const batch = await insertedId(
-    q,
-    `INSERT INTO batches (study_id, created_at, analyses, isolate_oldest_speaker, state) VALUES (1, '2024-01-01T00:00:00.000Z', '[]', 0, 'finished')`,
-    [],
-  );
+  const batch = await seedFinishedBatch(q, 'Baselines');
   let n = 0;
   // code → sessions (API version of each, in time order); P-tie's 3rd and 4th sessions share one instant.
   const plan: [string, ApiVersion[]][] = [
