@@ -2,7 +2,7 @@
  * The long journeys (`npm run test:slow`, the list in test/tiers.ts): whole-engine kill and restart, fault
  * storms, real storage failures, the interrupted-import kill test, 50 odd answers and the 12-week study
  * through the command line, every `voicescope` command journey, the 200-recording study batch, and the
- * API client's properties at their full counts. They run
+ * API client's properties at their full counts, and the security scan of the built app. They run
  * after `npm test` in CI (.ci/run), two files at a time like the quick tier (`TEST_WORKERS=1` for one):
  * most of their time is spent waiting on the service's poll floor and on restarted processes, and
  * their assertions are about what was sent and kept, not about how long it took.

@@ -11,6 +11,9 @@ export const SLOW_TESTS = [
   'test/**/*.slow.test.ts',
   'test/integration/cli/voicescope-*.test.ts',
   'test/integration/engine/study-batch.test.ts',
+  // The security scan of the built app (a build, then Electronegativity parsing 7 MB of bundles: 22 s
+  // alone, 61 s beside the window journeys) guards a release, not the edit-test loop.
+  'test/unit/electron/electronegativity.test.ts',
 ] as const;
 
 /**
@@ -45,7 +48,6 @@ export const OWN_MODULE_TESTS = [
   'test/unit/sandbox/sandbox-parts.test.ts',
   'test/unit/export/time.test.ts',
   'test/unit/packaging.test.ts',
-  'test/unit/electron/electronegativity.test.ts',
 ] as const;
 
 /**
@@ -55,8 +57,8 @@ export const OWN_MODULE_TESTS = [
  * import, the repositories, the privacy acts and the audit log. A test's store is a PGlite its worker
  * already holds, emptied (test/support/pglite.ts): all of them took 87 s of wall time on 2 workers alone,
  * and 430 s of worker time beside the window journeys in `npm test`. So `npm test` runs every suite but
- * the eleven longest (the `pglite` project of vitest.config.ts: each kind of suite is in it), and
- * `npm run test:slow` those eleven (`pglite-long`: loose-answers alone took 100 s). What needs several
+ * the thirteen longest (the `pglite` project of vitest.config.ts: each kind of suite is in it), and
+ * `npm run test:slow` those thirteen (`pglite-long`: loose-answers alone took 100 s). What needs several
  * connections or a real server (locks, TLS, kills, the command line, the soak) runs on PostgreSQL 15 in
  * the slow tier and in CI.
  */
@@ -78,11 +80,9 @@ export const ENGINE_SUITES = [
   'test/integration/curation/duplicates-elsewhere.test.ts',
   'test/integration/rpc/curation.test.ts',
   'test/integration/export/behaviour.test.ts',
-  'test/integration/export/round-trip.test.ts',
   'test/integration/export/codebook.test.ts',
   'test/integration/export/summary-timeline.test.ts',
   'test/integration/export/audit.test.ts',
-  'test/integration/export/spss-stata.test.ts',
   'test/integration/export/local-blocks.test.ts',
   'test/integration/import/reimport.test.ts',
   'test/integration/import/borderline-held.test.ts',
@@ -106,6 +106,9 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/export/local-only.test.ts',
   'test/integration/engine/end-states.test.ts',
   'test/integration/export/change-reference.test.ts',
+  // They read the exports back with R, pandas, PSPP and Stata's format: 28-30 s each on PGlite in npm test.
+  'test/integration/export/round-trip.test.ts',
+  'test/integration/export/spss-stata.test.ts',
 ] as const;
 
 /**
