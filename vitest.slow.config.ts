@@ -8,12 +8,10 @@
  * their assertions are about what was sent and kept, not about how long it took.
  */
 import { defineConfig } from 'vitest/config';
-import { PROPERTY_TESTS, SLOW_TESTS, VITEST_WORKERS } from './test/tiers';
+import { CLI_ENGINE_SUITES, PROPERTY_TESTS, SLOW_TESTS, VITEST_WORKERS } from './test/tiers';
 
 export default defineConfig({
   test: {
-    // The API client's properties again, at their full counts (test/tiers.ts).
-    include: [...SLOW_TESTS, ...PROPERTY_TESTS],
     environment: 'node',
     env: { FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' },
     // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
@@ -23,5 +21,21 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: VITEST_WORKERS,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        // The API client's properties again, at their full counts (test/tiers.ts).
+        test: { name: 'slow', include: [...SLOW_TESTS, ...PROPERTY_TESTS] },
+      },
+      {
+        // Command-line journeys again, on a study database on PostgreSQL 15 (test/support/cli-workspace.ts).
+        extends: true,
+        test: {
+          name: 'cli-postgres',
+          include: [...CLI_ENGINE_SUITES],
+          env: { VOICESCOPE_CLI_ENGINE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -112,6 +112,26 @@ export const LONG_ENGINE_SUITES = [
 ] as const;
 
 /**
+ * The command-line journeys that run a second time on a study database on a real PostgreSQL 15 server
+ * (the `cli-postgres` project of vitest.slow.config.ts; test/support/cli-workspace.ts). Not here: the
+ * database choice and the server journey (PostgreSQL's own tests already), the interrupted import (a kill
+ * test that starts its commands itself, not through the shared workspace), and the attributes (the journey
+ * seeds its study by writing the study file).
+ */
+export const CLI_ENGINE_SUITES = [
+  'test/integration/cli/voicescope-audit.test.ts',
+  'test/integration/cli/voicescope-cli.test.ts',
+  'test/integration/cli/voicescope-export.test.ts',
+  'test/integration/cli/voicescope-curate.test.ts',
+  'test/integration/cli/voicescope-curate-merge.test.ts',
+  'test/integration/cli/voicescope-curate-dismiss.test.ts',
+  'test/integration/cli/voicescope-visits.test.ts',
+  'test/integration/cli/voicescope-signals.test.ts',
+  'test/integration/cli/voicescope-reliability.test.ts',
+  'test/integration/cli/voicescope-end-states.test.ts',
+] as const;
+
+/**
  * The property files of the API client run in both tiers: in `npm test` at a fifth of their counts
  * (FC_RUNS_SCALE=0.2: 2,000 answers read per version instead of 10,000, 100 through the socket instead
  * of 500; every kind of answer and every flag still met), in `npm run test:slow` at their full counts.

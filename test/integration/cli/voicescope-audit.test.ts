@@ -2,17 +2,23 @@
  * `voicescope audit verify`: exit 0 when the audit log's hash chain holds, exit 9 naming the first
  * broken entry when someone altered the log behind the app's back (docs/cli.md, docs/security.md).
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendAuditAlone } from '../../../main/db/repos/audit.repo';
-import { sqliteStore } from '../../../main/db/store/sqlite-store';
+import type { Store } from '../../../main/db/store/types';
 import { EXIT } from '../../../main/cli/voicescope';
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-audit-');
-const { home, run } = ws;
+const { run } = ws;
 afterAll(() => ws.remove());
+
+/** Removes the engine's guard against changing an entry, as someone with the database in hand could. */
+const dropUpdateGuard = (store: Store) =>
+  store.run(
+    store.dialect.name === 'sqlite'
+      ? 'DROP TRIGGER audit_log_no_update'
+      : 'DROP TRIGGER audit_log_no_change ON audit_log',
+  );
 
 const entry = (i: number) => ({
   at: `2026-01-0${i}T09:00:00.000Z`,
@@ -29,19 +35,19 @@ describe('voicescope audit verify', () => {
   });
 
   it('a log the app wrote holds (exit 0) and says how many entries it checked', async () => {
-    const store = sqliteStore(new Database(join(home, 'voicescope.sqlite')));
-    for (const i of [1, 2, 3]) await appendAuditAlone(store, entry(i));
-    await store.close();
+    await ws.readStore(async (store) => {
+      for (const i of [1, 2, 3]) await appendAuditAlone(store, entry(i));
+    });
     const r = await run(['audit', 'verify']);
     expect(r.code).toBe(EXIT.ok);
     expect(r.stdout).toMatch(/intact: all 3 entries/);
   });
 
   it('an entry altered behind the triggers: exit 9, naming the first broken entry', async () => {
-    const db = new Database(join(home, 'voicescope.sqlite'));
-    db.exec('DROP TRIGGER audit_log_no_update');
-    db.prepare(`UPDATE audit_log SET detail = '{"rows":99}' WHERE id = 2`).run();
-    db.close();
+    await ws.readStore(async (store) => {
+      await dropUpdateGuard(store);
+      await store.run(`UPDATE audit_log SET detail = '{"rows":99}' WHERE id = 2`);
+    });
     const human = await run(['audit', 'verify']);
     expect(human.code).toBe(EXIT.auditBroken);
     expect(human.code).toBe(EXIT.auditBroken);

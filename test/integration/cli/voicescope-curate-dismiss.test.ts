@@ -11,7 +11,7 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-dismiss-');
-const { run, read, readStore } = ws;
+const { run, readStore } = ws;
 afterAll(() => ws.remove());
 
 let refused = 0;
@@ -44,7 +44,9 @@ describe('voicescope curate dismiss', { timeout: 240_000 }, () => {
       ),
     );
     expect((await run(['curate', 'undo', '--act', '1'])).code).toBe(EXIT.ok);
-    expect(read((db) => db.prepare(`SELECT count(*) AS n FROM needs_you_dismissals`).get())).toEqual({
+    expect(
+      await readStore((q) => q.get<{ n: number }>(`SELECT count(*) AS n FROM needs_you_dismissals`)),
+    ).toEqual({
       n: 0,
     });
   });

@@ -11,11 +11,10 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-merge-');
-const { run, read, readStore } = ws;
+const { run, readStore } = ws;
 afterAll(() => ws.remove());
 
-const owners = () =>
-  read((db) => db.prepare(`SELECT id, participant_id AS p FROM recordings ORDER BY id`).all());
+const owners = () => readStore((q) => q.all(`SELECT id, participant_id AS p FROM recordings ORDER BY id`));
 
 let into = 0;
 let from = 0;
@@ -40,7 +39,7 @@ const merge = ['curate', 'merge', '--study', 'Voice', '--from', 'P-017', '--into
 
 describe('voicescope curate merge', { timeout: 240_000 }, () => {
   it('refuses a session label both use (exit 3), with --dry-run too, and changes nothing', async () => {
-    const before = owners();
+    const before = await owners();
     const dry = await run([...merge, '--dry-run']);
     expect(dry.code).toBe(EXIT.refused);
     expect(dry.stdout).toMatch(/would move 2 recordings \(1 analysed under P-017's account\)/);
@@ -48,7 +47,7 @@ describe('voicescope curate merge', { timeout: 240_000 }, () => {
     const r = await run([...merge, '--reason', 'entered twice']);
     expect(r.code).toBe(EXIT.refused);
     expect(r.stderr).toMatch(/session W1/);
-    expect(owners()).toEqual(before);
+    expect(await owners()).toEqual(before);
     expect((await run([...merge])).code).toBe(EXIT.usage); // --reason is required
     const unknown = await run(['curate', 'merge', '--study', 'Voice', '--from', 'P-404', '--into', 'P-007']);
     expect(unknown.code).toBe(EXIT.refused);
@@ -71,7 +70,7 @@ describe('voicescope curate merge', { timeout: 240_000 }, () => {
     expect(r.stdout).toMatch(
       /Note: The service analysed 1 of these recordings under participant P-017's account/,
     );
-    expect(owners()).toEqual([
+    expect(await owners()).toEqual([
       { id: 1, p: into },
       { id: 2, p: into },
       { id: 3, p: into },
@@ -91,12 +90,14 @@ describe('voicescope curate merge', { timeout: 240_000 }, () => {
     expect((await run(['curate', 'undo', '--act', '2', '--reason', 'not the same person'])).code).toBe(
       EXIT.ok,
     );
-    expect(owners()).toEqual([
+    expect(await owners()).toEqual([
       { id: 1, p: into },
       { id: 2, p: from },
       { id: 3, p: from },
     ]);
-    expect(read((db) => db.prepare(`SELECT merged_into FROM participants WHERE id = ?`).get(from))).toEqual({
+    expect(
+      await readStore((q) => q.get(`SELECT merged_into FROM participants WHERE id = ?`, [from])),
+    ).toEqual({
       merged_into: null,
     });
     expect(await readStore((q) => verifyAuditChain(q))).toEqual({ ok: true, entries: 3 });

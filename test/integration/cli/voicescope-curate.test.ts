@@ -10,7 +10,7 @@ import { daysAgo, seedParticipant, seedRecording, seedStudy } from '../rpc/seed'
 import { cliWorkspace } from '../../support/cli-workspace';
 
 const ws = cliWorkspace('vs-cli-curate-');
-const { run, read, readStore } = ws;
+const { run, readStore } = ws;
 afterAll(() => ws.remove());
 
 const json = (stdout: string) =>
@@ -84,16 +84,16 @@ describe('voicescope curate', { timeout: 240_000 }, () => {
     expect(ex.code).toBe(EXIT.ok);
     const act = json(ex.stdout)[0]!['act'] as number;
     expect(
-      read((db) => db.prepare(`SELECT excluded_reason FROM recordings WHERE id = ?`).get(uploaded)),
+      await readStore((q) => q.get(`SELECT excluded_reason FROM recordings WHERE id = ?`, [uploaded])),
     ).toEqual({
       excluded_reason: 'test file',
     });
     expect((await run(['curate', 'undo', '--act', String(act)])).code).toBe(EXIT.ok);
-    expect(read((db) => db.prepare(`SELECT excluded_at FROM recordings WHERE id = ?`).get(uploaded))).toEqual(
-      {
-        excluded_at: null,
-      },
-    );
+    expect(
+      await readStore((q) => q.get(`SELECT excluded_at FROM recordings WHERE id = ?`, [uploaded])),
+    ).toEqual({
+      excluded_at: null,
+    });
     const again = await run(['curate', 'restore', '--recording', String(uploaded)]);
     expect(again.code).toBe(EXIT.refused);
     expect(again.stderr).toMatch(/not excluded/);
@@ -103,7 +103,7 @@ describe('voicescope curate', { timeout: 240_000 }, () => {
     expect(
       (await run(['curate', 'delete', '--recording', String(refused), '--reason', 'duplicate take'])).code,
     ).toBe(EXIT.ok);
-    expect(read((db) => db.prepare(`SELECT 1 FROM recordings WHERE id = ?`).get(refused))).toBeUndefined();
+    expect(await readStore((q) => q.get(`SELECT 1 FROM recordings WHERE id = ?`, [refused]))).toBeUndefined();
     const no = await run(['curate', 'delete', '--recording', String(sent)]);
     expect(no.code).toBe(EXIT.refused);
     expect(no.stderr).toMatch(/Only a recording that was never sent can be deleted/);
