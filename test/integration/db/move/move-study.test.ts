@@ -1,0 +1,158 @@
+/**
+ * Moving a single-user study into a team database and back, with PGlite standing in for the team
+ * database (no roles; the copy is the same SQL): the study of the schema-180 fixture is imported with
+ * every row, exported again to a new SQLite study file, and that file's export is the original's, byte
+ * for byte. A second study whose numbers are taken in the target gets new ones, every reference with
+ * them; a study whose name is taken is refused with nothing written.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../../../main/db/repos/audit.repo';
+import { openSqliteStore } from '../../../../main/db/store/sqlite-store';
+import type { Store } from '../../../../main/db/store/types';
+import { exportStudy, importStudy, type StudyMove } from '../../../../main/services/team-move';
+import { lentPglite, PGLITE_START_TIMEOUT } from '../../../support/pglite';
+import { exportStudy180From, STUDY_180_DB, STUDY_180_NAME } from '../../../support/study-180';
+
+const dir = mkdtempSync(join(tmpdir(), 'vs-move-study-'));
+const home = join(dir, 'home');
+let team: Store;
+
+beforeAll(async () => {
+  mkdirSync(home);
+  copyFileSync(STUDY_180_DB, join(home, 'voicescope.sqlite'));
+  team = await lentPglite();
+}, PGLITE_START_TIMEOUT);
+afterAll(async () => {
+  await team.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const moved = (r: Awaited<ReturnType<typeof importStudy>>): StudyMove => {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+};
+
+/** The fixture study's export from the store, in a folder of its own; its files by name. */
+const exportOf = async (store: Store, name: string): Promise<Map<string, Buffer>> => {
+  const out = join(dir, name);
+  mkdirSync(out);
+  await exportStudy180From(store, out);
+  const files = readdirSync(join(out, 'export')).sort();
+  return new Map(files.map((f) => [f, readFileSync(join(out, 'export', f))]));
+};
+
+const withFile = async <T>(file: string, fn: (s: Store) => Promise<T>): Promise<T> => {
+  const { store } = openSqliteStore(file);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+};
+
+describe('a single-user study moved into a team database and back', () => {
+  let before: Map<string, Buffer>;
+  let imported: StudyMove;
+
+  beforeAll(async () => {
+    const copy = join(dir, 'before.sqlite');
+    copyFileSync(STUDY_180_DB, copy);
+    before = await withFile(copy, (s) => exportOf(s, 'before'));
+    imported = moved(await importStudy(team, home, STUDY_180_NAME));
+  }, 120_000);
+
+  it('copies every table of the study, counted the same on both sides, with its numbers', () => {
+    expect(imported.complete).toBe(true);
+    expect(imported.renumbered).toEqual({});
+    const counts = Object.fromEntries(imported.counts.map((c) => [c.table, c]));
+    expect(counts['recordings']).toEqual({ table: 'recordings', before: 22, after: 22 });
+    for (const t of [
+      'analyses',
+      'measure_values',
+      'curation_acts',
+      'audit_log',
+      'event_log',
+      'local_measures',
+    ])
+      expect(counts[t]?.after, t).toBeGreaterThan(0);
+    for (const c of imported.counts) expect(c.after, c.table).toBe(c.before);
+    expect(imported.leftOut).toEqual(expect.arrayContaining(['settings', 'usage_history']));
+  });
+
+  it("leaves the researcher's own file as it was (read through a copy, not upgraded)", () => {
+    expect(readFileSync(join(home, 'voicescope.sqlite')).equals(readFileSync(STUDY_180_DB))).toBe(true);
+  });
+
+  it("appends the study's audit entries to the team database's chain, which verifies", async () => {
+    expect(await verifyAuditChain(team)).toEqual({ ok: true, entries: imported.auditEntries });
+  });
+
+  it('exports the same files from the team database and from the study file written back', async () => {
+    const fromTeam = await exportOf(team, 'team');
+    const back = join(dir, 'back.sqlite');
+    const exported = moved(await exportStudy(team, STUDY_180_NAME, back));
+    expect(exported.complete).toBe(true);
+    const after = await withFile(back, (s) => exportOf(s, 'after'));
+    expect([...fromTeam.keys()]).toEqual([...before.keys()]);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [name, bytes] of before) {
+      expect(fromTeam.get(name)!.equals(bytes), `team ${name}`).toBe(true);
+      expect(after.get(name)!.equals(bytes), `after ${name}`).toBe(true);
+    }
+  });
+
+  it('refuses a study whose name the team database already has, writing nothing', async () => {
+    const studies = await team.get<{ n: number }>('SELECT count(*) AS n FROM studies');
+    const r = await importStudy(team, home, STUDY_180_NAME);
+    expect(r.ok ? null : r.error).toEqual({
+      code: 'TAKEN',
+      message: `There is already a study named "${STUDY_180_NAME}" there: nothing was copied. Rename one of the two studies first.`,
+    });
+    expect(await team.get('SELECT count(*) AS n FROM studies')).toEqual(studies);
+  });
+
+  it('refuses to overwrite a file on export, and names a study that is not there', async () => {
+    const taken = join(dir, 'taken.sqlite');
+    copyFileSync(STUDY_180_DB, taken);
+    expect(await exportStudy(team, STUDY_180_NAME, taken)).toMatchObject({
+      ok: false,
+      error: { code: 'TAKEN' },
+    });
+    expect(await exportStudy(team, 'No such study', join(dir, 'none.sqlite'))).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+
+  it('numbers a second study anew where its numbers are taken, every reference with them', async () => {
+    // The same study again under another name, its service ids made its own (they are unique).
+    const second = join(dir, 'second.sqlite');
+    copyFileSync(STUDY_180_DB, second);
+    await withFile(second, async (s) => {
+      await s.run(`UPDATE studies SET name = 'Second study'`);
+      await s.run(`UPDATE recordings SET recording_id = recording_id || '-2' WHERE recording_id IS NOT NULL`);
+    });
+    const r = moved(await importStudy(team, second, 'Second study'));
+    expect(r.complete).toBe(true);
+    // The audit log's last entry is the team export's own (10): the second study's first (2) becomes 11.
+    expect(r.renumbered).toMatchObject({ studies: 1, participants: 7, recordings: 22, audit_log: 9 });
+    expect(r.profilesMatched).toEqual(['sandbox']);
+    expect(await verifyAuditChain(team)).toEqual({ ok: true, entries: 2 * imported.auditEntries + 1 });
+    const refs = await team.get<{ p: number; r: number; c: number; a: number }>(
+      `SELECT
+        (SELECT count(*) FROM participants p WHERE p.study_id = ? AND p.merged_into IS NOT NULL
+          AND p.merged_into IN (SELECT id FROM participants WHERE study_id = ?)) AS p,
+        (SELECT count(*) FROM recordings r JOIN participants p ON p.id = r.participant_id
+          WHERE r.study_id = ? AND p.study_id = ?) AS r,
+        (SELECT count(*) FROM curation_acts c JOIN audit_log a ON a.id = c.audit_id
+          WHERE c.study_id = ? AND a.study_id = ?) AS c,
+        (SELECT count(*) FROM curation_acts c JOIN curation_acts u ON u.id = c.undoes
+          WHERE c.study_id = ? AND u.study_id = ?) AS a`,
+      [r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId],
+    );
+    expect(refs).toEqual({ p: 1, r: 22, c: 6, a: 1 });
+  });
+});
