@@ -12,12 +12,15 @@
  * number and the hash before it, both of which change when entries move from one chain to another).
  * What an entry says (when, what, about which study, its detail) is copied unchanged.
  *
- * Numbers written inside JSON text (an audit entry's detail, an event's detail, a curation act's
- * before and after) are copied as written.
+ * Numbers written inside JSON text that the product acts on (a curation act's before and after, a
+ * recording's provenance notes: references.ts) are renumbered alike; an audit entry's and an event's
+ * detail keep the numbers the study had where they were written (the digest of a curation act in its
+ * audit entry was computed over those).
  */
 import { auditEntryHash, type ChainedFields } from '../audit-hash';
 import type { Queryable, SqlValue } from '../store/types';
 import { PROFILES, type CopyPlan, type TablePlan } from './plan';
+import { JSON_REFERENCES, renumberAt } from './references';
 
 const AUDIT = 'audit_log';
 
@@ -71,6 +74,8 @@ const shiftOf = async (from: Queryable, to: Queryable, plan: TablePlan, studyId:
 interface Numbering {
   readonly shift: Map<string, number>;
   readonly profiles: Map<number, number>;
+  /** Some row gets a new number. */
+  readonly any: boolean;
 }
 
 /** The target's number for `v`, a value of `table.column`. */
@@ -103,6 +108,17 @@ const matchProfiles = async (
     map.set(Number(p.id), there ? Number(there.id) : Number(p.id) + shift);
   }
   return { map, matched };
+};
+
+/** The numbers inside the row's JSON columns (JSON_REFERENCES), renumbered in place. */
+const renumberJson = (ctx: { plan: CopyPlan; numbering: Numbering }, table: string, row: Row): void => {
+  for (const j of JSON_REFERENCES.filter((x) => x.table === table)) {
+    const text = row[j.column];
+    if (typeof text !== 'string') continue;
+    const parsed = JSON.parse(text) as unknown;
+    const moved = renumberAt(parsed, j.path, (v) => renumber(ctx.plan, ctx.numbering, j.toTable, 'id', v));
+    row[j.column] = JSON.stringify(moved);
+  }
 };
 
 interface Later {
@@ -139,6 +155,7 @@ const copyTable = async (
       if (typeof v === 'number' || typeof v === 'bigint')
         row[c] = renumber(ctx.plan, ctx.numbering, t.table, c, Number(v));
     }
+    if (ctx.numbering.any) renumberJson(ctx, t.table, row);
     for (const r of selfRefs) {
       const target = source[r.column];
       if (target === null || target === undefined || copiedIds.has(Number(target))) continue;
@@ -177,7 +194,11 @@ export const copyStudy = async (
   const profiles = profilesPlan
     ? await matchProfiles(from, to, profilesPlan, studyId, shift.get(PROFILES) ?? 0)
     : { map: new Map<number, number>(), matched: [] };
-  const numbering: Numbering = { shift, profiles: profiles.map };
+  const numbering: Numbering = {
+    shift,
+    profiles: profiles.map,
+    any: [...shift.values()].some((s) => s !== 0),
+  };
   const last = await to.get<{ hash: string | null }>(`SELECT hash FROM ${AUDIT} ORDER BY id DESC LIMIT 1`);
   const ctx = { plan, numbering, studyId, later: [] as Later[], chain: { prev: last?.hash ?? '' } };
 

@@ -56,3 +56,68 @@ export const unexplainedIdColumns = (schema: SchemaShape): string[] => {
       .filter((c) => !refs.has(c) && !NOT_REFERENCES.includes(c)),
   );
 };
+
+/** A number inside a JSON column that names a row: `path` is dot-separated keys, `*` for each element. */
+export interface JsonReference {
+  readonly table: string;
+  readonly column: string;
+  readonly path: readonly string[];
+  readonly toTable: string;
+}
+
+const jsonReferences = (
+  table: string,
+  columns: readonly string[],
+  paths: Record<string, readonly string[]>,
+): JsonReference[] =>
+  columns.flatMap((column) =>
+    Object.entries(paths).flatMap(([toTable, list]) =>
+      list.map((p) => ({ table, column, path: p.split('.'), toTable })),
+    ),
+  );
+
+/**
+ * The numbers inside JSON that the product acts on: a curation act's before and after (its undo files a
+ * recording back, unmerges, restores a deleted recording with its analyses, removes a status history row)
+ * and the provenance notes naming their act. An audit entry's or an event's detail is a record of what
+ * happened and is copied as written.
+ */
+export const JSON_REFERENCES: readonly JsonReference[] = [
+  ...jsonReferences('curation_acts', ['before', 'after'], {
+    studies: ['recording.study_id'],
+    participants: [
+      'participantId',
+      'from.id',
+      'from.mergedInto',
+      'into.id',
+      'into.mergedInto',
+      'recording.participant_id',
+    ],
+    recordings: [
+      'recordings.*.id',
+      'duplicates.*.from',
+      'duplicates.*.into',
+      'recording.id',
+      'recording.duplicate_of',
+      'analyses.*.recording_id',
+    ],
+    batches: ['recording.batch_id'],
+    curation_acts: ['provenance.*.act', 'recordings.*.provenance.*.act'],
+    participant_status_history: ['history'],
+  }),
+  ...jsonReferences('recordings', ['provenance'], { curation_acts: ['*.act'] }),
+];
+
+/** `value` with the number at `path` (every one, through `*`) replaced by `renumber` of it. */
+export const renumberAt = (
+  value: unknown,
+  path: readonly string[],
+  renumber: (n: number) => number,
+): unknown => {
+  if (path.length === 0) return typeof value === 'number' ? renumber(value) : value;
+  const [key, ...rest] = path as [string, ...string[]];
+  if (key === '*') return Array.isArray(value) ? value.map((v) => renumberAt(v, rest, renumber)) : value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !(key in value)) return value;
+  const o = value as Record<string, unknown>;
+  return { ...o, [key]: renumberAt(o[key], rest, renumber) };
+};

@@ -135,12 +135,17 @@ describe('a single-user study moved into a team database and back', () => {
       await s.run(`UPDATE studies SET name = 'Second study'`);
       await s.run(`UPDATE recordings SET recording_id = recording_id || '-2' WHERE recording_id IS NOT NULL`);
     });
+    const last = Number((await team.get<{ n: number }>('SELECT max(id) AS n FROM audit_log'))!.n);
+    const chain = await verifyAuditChain(team);
     const r = moved(await importStudy(team, second, 'Second study'));
     expect(r.complete).toBe(true);
-    // The audit log's last entry is the team export's own (10): the second study's first (2) becomes 11.
-    expect(r.renumbered).toMatchObject({ studies: 1, participants: 7, recordings: 22, audit_log: 9 });
+    // The study's first audit entry is 2 (the first is the profile's key): it becomes the one after the last.
+    expect(r.renumbered).toEqual(
+      expect.objectContaining({ studies: 1, participants: 7, recordings: 22, audit_log: last - 1 }),
+    );
     expect(r.profilesMatched).toEqual(['sandbox']);
-    expect(await verifyAuditChain(team)).toEqual({ ok: true, entries: 2 * imported.auditEntries + 1 });
+    const copied = r.counts.find((c) => c.table === 'audit_log')!.after;
+    expect(await verifyAuditChain(team)).toEqual({ ok: true, entries: chain.entries + copied });
     const refs = await team.get<{ p: number; r: number; c: number; a: number }>(
       `SELECT
         (SELECT count(*) FROM participants p WHERE p.study_id = ? AND p.merged_into IS NOT NULL
@@ -154,5 +159,44 @@ describe('a single-user study moved into a team database and back', () => {
       [r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId, r.studyId],
     );
     expect(refs).toEqual({ p: 1, r: 22, c: 6, a: 1 });
+
+    // The numbers an undo acts on, inside the acts' JSON and the provenance notes, moved with the rows.
+    const ids = async (table: string) =>
+      new Set(
+        (await team.all<{ id: number }>(`SELECT id FROM ${table} WHERE study_id = ?`, [r.studyId])).map((x) =>
+          Number(x.id),
+        ),
+      );
+    const [participants, recordings, acts] = [
+      await ids('participants'),
+      await ids('recordings'),
+      await ids('curation_acts'),
+    ];
+    const jsonOf = async (act: string) =>
+      (
+        await team.all<{ before: string; after: string }>(
+          'SELECT before, after FROM curation_acts WHERE study_id = ? AND act = ?',
+          [r.studyId, act],
+        )
+      ).map((a) => ({ before: JSON.parse(a.before) as Json, after: JSON.parse(a.after) as Json }));
+    type Json = Record<string, any>;
+    const [reassign] = await jsonOf('reassign');
+    expect(participants.has(reassign!.before['participantId'])).toBe(true);
+    expect(participants.has(reassign!.after['participantId'])).toBe(true);
+    expect(acts.has(reassign!.after['provenance'][0].act)).toBe(true);
+    const [merge] = await jsonOf('merge');
+    for (const side of ['from', 'into']) expect(participants.has(merge!.after[side].id), side).toBe(true);
+    expect(participants.has(merge!.after['from'].mergedInto)).toBe(true);
+    for (const m of merge!.after['recordings']) {
+      expect(recordings.has(m.id)).toBe(true);
+      expect(acts.has(m.provenance[0].act)).toBe(true);
+    }
+    const notes = await team.all<{ provenance: string }>(
+      `SELECT provenance FROM recordings WHERE study_id = ? AND provenance IS NOT NULL AND provenance <> '[]'`,
+      [r.studyId],
+    );
+    expect(notes.length).toBeGreaterThan(0);
+    for (const n of notes)
+      for (const note of JSON.parse(n.provenance) as { act: number }[]) expect(acts.has(note.act)).toBe(true);
   });
 });
