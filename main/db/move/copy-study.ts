@@ -128,11 +128,37 @@ interface Later {
   readonly value: number;
 }
 
-const insertRow = (to: Queryable, plan: TablePlan, row: Row) =>
-  to.run(
-    `INSERT INTO ${q(plan.table)} (${plan.columns.map(q).join(', ')}) VALUES (${plan.columns.map(() => '?').join(', ')})`,
-    plan.columns.map((c) => value(row[c])),
-  );
+/** Placeholders per statement: below SQLite's limit (32,766) and PostgreSQL's (65,535). */
+const MAX_PARAMS = 30_000;
+const MAX_ROWS = 500;
+
+/**
+ * Rows inserted several to a statement (one round trip to a server per batch, not per row), in their
+ * order. The audit log's rows go one at a time: each must see the one before it in the chain.
+ */
+const batchedInsert = (to: Queryable, plan: TablePlan) => {
+  const size =
+    plan.table === AUDIT ? 1 : Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / plan.columns.length)));
+  const head = `INSERT INTO ${q(plan.table)} (${plan.columns.map(q).join(', ')}) VALUES `;
+  const tuple = `(${plan.columns.map(() => '?').join(', ')})`;
+  let rows: Row[] = [];
+  const flush = async () => {
+    if (!rows.length) return;
+    const batch = rows;
+    rows = [];
+    await to.run(
+      head + batch.map(() => tuple).join(', '),
+      batch.flatMap((row) => plan.columns.map((c) => value(row[c]))),
+    );
+  };
+  return {
+    add: async (row: Row) => {
+      rows.push(row);
+      if (rows.length >= size) await flush();
+    },
+    flush,
+  };
+};
 
 /** Copies one table's rows of the study; self-references to rows not copied yet are set afterwards. */
 const copyTable = async (
@@ -143,6 +169,7 @@ const copyTable = async (
   alreadyThere: (source: Row) => boolean,
 ): Promise<void> => {
   const copiedIds = new Set<number>();
+  const insert = batchedInsert(to, t);
   const selfRefs = t.references.filter((r) => r.toTable === t.table);
   for await (const source of from.iterate<Row>(
     `SELECT ${t.columns.map(q).join(', ')} FROM ${q(t.table)} WHERE ${t.member} ORDER BY ${t.primaryKey.map(q).join(', ')}`,
@@ -172,9 +199,10 @@ const copyTable = async (
       row['hash'] = auditEntryHash(ctx.chain.prev, row as unknown as ChainedFields);
       ctx.chain.prev = row['hash'] as string;
     }
-    await insertRow(to, t, row);
+    await insert.add(row);
     if (t.numbered) copiedIds.add(Number(source['id']));
   }
+  await insert.flush();
 };
 
 /**
