@@ -159,17 +159,11 @@ const moved =
     if (!r.ok) return told(out, r.error);
     const m = r.value;
     for (const c of m.counts)
-      out.say(
-        'count',
-        `${c.table.padEnd(28)} ${String(c.before).padStart(8)} ${String(c.after).padStart(8)}`,
-        {
-          ...c,
-        },
-      );
+      out.say('count', `${c.table}: ${c.before} rows before, ${c.after} after`, { ...c });
     const data = { study: m.study, studyId: m.studyId, complete: m.complete, renumbered: m.renumbered };
     if (!m.complete) {
       out.problem(
-        `The copy of ${m.study} did not hold every row (the counts above differ) or its audit chain did not verify: nothing was written.`,
+        `The copy of ${m.study} was not kept: ${m.counts.some((c) => c.before !== c.after) ? 'the counts above differ' : 'its audit chain did not verify after the copy'}. Nothing was written.`,
         'Report this with the counts above.',
         data,
       );

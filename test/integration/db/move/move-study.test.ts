@@ -199,4 +199,25 @@ describe('a single-user study moved into a team database and back', () => {
     for (const n of notes)
       for (const note of JSON.parse(n.provenance) as { act: number }[]) expect(acts.has(note.act)).toBe(true);
   });
+
+  it('writes nothing and says which table lost rows when a count differs', async () => {
+    const other = await lentPglite();
+    try {
+      // A target that silently drops the pitch tracks (as a broken trigger or a policy might).
+      await other.run(
+        `CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+      );
+      await other.run(
+        'CREATE TRIGGER drop_tracks BEFORE INSERT ON local_pitch_tracks FOR EACH ROW EXECUTE FUNCTION drop_row()',
+      );
+      const r = moved(await importStudy(other, home, STUDY_180_NAME));
+      expect(r.complete).toBe(false);
+      const differ = r.counts.filter((c) => c.before !== c.after);
+      expect(differ.map((c) => [c.table, c.after])).toEqual([['local_pitch_tracks', 0]]);
+      expect(differ[0]!.before).toBeGreaterThan(0);
+      expect(await other.get('SELECT count(*) AS n FROM studies')).toEqual({ n: 0 });
+    } finally {
+      await other.close();
+    }
+  });
 });
