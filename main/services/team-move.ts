@@ -7,14 +7,15 @@
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 import { verifyAuditChain } from '../db/repos/audit.repo';
 import { studyIdByNameOrId, studyName, studyNameTaken } from '../db/repos/studies.repo';
 import { copyStudy, type StudyCopy } from '../db/move/copy-study';
 import { copyPlan } from '../db/move/plan';
 import { copyStudyFile, schemaOf, schemaVersionOf } from '../db/move/study-file';
-import { openSqliteStore } from '../db/store/sqlite-store';
+import { tryOpenStudyDb } from '../db/open';
+import { sqliteStore } from '../db/store/sqlite-store';
 import type { Queryable, Store } from '../db/store/types';
 import { studyDbPathOf } from '../workspace/workspace';
 import type { TeamProblem } from './team-problem';
@@ -86,6 +87,22 @@ const moveStudy = async (
   }
 };
 
+/** A SQLite study file opened (and brought to this Voicescope's schema) as a store, or why it cannot be. */
+const openStudyFile = (file: string, shown: string): Result<Store, TeamProblem> => {
+  const opened = tryOpenStudyDb(file);
+  return opened.ok
+    ? ok(sqliteStore(opened.value.db))
+    : problem(
+        'NOT_FOUND',
+        `${shown} cannot be opened as a Voicescope study database: ${opened.error.message}`,
+      );
+};
+
+/** A study file this move wrote and does not keep, with its companions. */
+const removeStudyFile = (file: string) => {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+};
+
 /** The study database of a workspace folder, or the file itself. */
 const studyFileOf = (from: string): string | null => {
   if (!existsSync(from)) return null;
@@ -113,7 +130,9 @@ export const importStudy = async (
     } catch (e) {
       return problem('NOT_FOUND', `${file} cannot be read as a Voicescope study database (${String(e)}).`);
     }
-    const { store: source } = openSqliteStore(copy);
+    const opened = openStudyFile(copy, file);
+    if (!opened.ok) return opened;
+    const source = opened.value;
     try {
       const older = await sameSchema(source, target, 'The team database');
       if (older) return problem('NOT_TEAM', older);
@@ -140,11 +159,18 @@ export const exportStudy = async (
   to: string,
 ): Promise<Result<StudyMove, TeamProblem>> => {
   if (existsSync(to)) return problem('TAKEN', `${to} already exists: name a new file.`);
+  if (!existsSync(dirname(to)))
+    return problem('NOT_FOUND', `There is no folder ${dirname(to)} to write ${to} in.`);
   const studyId = await studyIdByNameOrId(source, study);
   if (studyId === null)
     return problem('NOT_FOUND', `There is no study named "${study}" in this team database.`);
   let written = false;
-  const { store: target } = openSqliteStore(to);
+  const opened = openStudyFile(to, to);
+  if (!opened.ok) {
+    removeStudyFile(to);
+    return opened;
+  }
+  const target = opened.value;
   try {
     const r = await source.snapshot(async (snap) => {
       const newer = await sameSchema(target, snap, 'The team database');
@@ -157,6 +183,6 @@ export const exportStudy = async (
     return r;
   } finally {
     await target.close();
-    if (!written) for (const f of [to, `${to}-wal`, `${to}-shm`]) rmSync(f, { force: true });
+    if (!written) removeStudyFile(to);
   }
 };

@@ -5,7 +5,15 @@
  * for byte. A second study whose numbers are taken in the target gets new ones, every reference with
  * them; a study whose name is taken is refused with nothing written.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +120,29 @@ describe('a single-user study moved into a team database and back', () => {
       message: `There is already a study named "${STUDY_180_NAME}" there: nothing was copied. Rename one of the two studies first.`,
     });
     expect(await team.get('SELECT count(*) AS n FROM studies')).toEqual(studies);
+  });
+
+  it('names a source that is not there or not a study database', async () => {
+    expect(await importStudy(team, join(dir, 'nowhere'), STUDY_180_NAME)).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `There is no Voicescope study database at ${join(dir, 'nowhere')}.`,
+      },
+    });
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'not a database\n'.repeat(100));
+    expect(await importStudy(team, text, STUDY_180_NAME)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await importStudy(team, home, 'No such study')).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `${join(home, 'voicescope.sqlite')} has no study named "No such study".`,
+      },
+    });
   });
 
   it('refuses to overwrite a file on export, and names a study that is not there', async () => {
