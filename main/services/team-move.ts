@@ -32,6 +32,12 @@ export interface StudyMove extends StudyCopy {
 
 const problem = (code: TeamProblem['code'], message: string) => err<TeamProblem>({ code, message });
 
+/**
+ * The copy reads its source (a private copy of a file, or a read-only snapshot) and writes the target
+ * only: a server aborting it for a conflict with a member's work may run it again.
+ */
+const REPEATABLE = { repeatable: true } as const;
+
 /** Thrown inside the transaction to roll the copy back with its counts. */
 class Incomplete extends Error {
   constructor(readonly move: StudyMove) {
@@ -80,7 +86,7 @@ const moveStudy = async (
       };
       if (!move.complete) throw new Incomplete(move);
       return ok(move);
-    });
+    }, REPEATABLE);
   } catch (e) {
     if (e instanceof Incomplete) return ok(e.move);
     throw e;

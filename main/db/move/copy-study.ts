@@ -250,7 +250,11 @@ export const copyStudy = async (
   return {
     studyId: newStudyId,
     counts,
-    renumbered: Object.fromEntries([...shift].filter(([, s]) => s !== 0)),
+    renumbered: Object.fromEntries(
+      [...shift].filter(
+        ([t, s]) => s !== 0 && (t !== PROFILES || profiles.map.size > profiles.matched.length),
+      ),
+    ),
     profilesMatched: profiles.matched,
   };
 };

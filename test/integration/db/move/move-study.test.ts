@@ -174,6 +174,7 @@ describe('a single-user study moved into a team database and back', () => {
     expect(r.renumbered).toEqual(
       expect.objectContaining({ studies: 1, participants: 7, recordings: 22, audit_log: last - 1 }),
     );
+    expect(r.renumbered).not.toHaveProperty('service_profiles');
     expect(r.profilesMatched).toEqual(['sandbox']);
     const copied = r.counts.find((c) => c.table === 'audit_log')!.after;
     expect(await verifyAuditChain(team)).toEqual({ ok: true, entries: chain.entries + copied });
