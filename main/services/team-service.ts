@@ -23,12 +23,10 @@ import { groupRoles, LOGIN_NAME } from '../db/team/names';
 import { scramVerifier } from '../db/team/password-verifier';
 import { teamStatements } from '../db/team/policies';
 import type { KeyStore } from '../workspace/key-store';
+import type { TeamProblem } from './team-problem';
+import { exportStudy, importStudy, type StudyMove } from './team-move';
 
-export const TEAM_PROBLEMS = ['DATABASE', 'NOT_ADMIN', 'NOT_TEAM', 'INPUT', 'NOT_FOUND', 'TAKEN'] as const;
-export interface TeamProblem {
-  readonly code: (typeof TEAM_PROBLEMS)[number];
-  readonly message: string;
-}
+export { TEAM_PROBLEMS, type TeamProblem } from './team-problem';
 const problem = (code: TeamProblem['code'], message: string) => err<TeamProblem>({ code, message });
 
 export interface TeamAdmin {
@@ -46,6 +44,10 @@ export interface TeamAdmin {
   }): Promise<Result<void, TeamProblem>>;
   removeMember(login: string): Promise<Result<void, TeamProblem>>;
   listMembers(): Promise<Result<members.TeamMember[], TeamProblem>>;
+  /** Copies a single-user study (a home folder or its study file) into the team database. */
+  importStudy(from: string, study: string): Promise<Result<StudyMove, TeamProblem>>;
+  /** Writes a team study to a new single-user study file. */
+  exportStudy(study: string, to: string): Promise<Result<StudyMove, TeamProblem>>;
   close(): Promise<void>;
 }
 
@@ -191,6 +193,14 @@ const adminOf = (
         return ok(undefined);
       }),
     listMembers: () => asTeam(async (tx) => ok(await members.listMembers(tx))),
+    importStudy: async (from, study) => {
+      const notTeam = await isTeam();
+      return notTeam ? err(notTeam) : importStudy(store, from, study);
+    },
+    exportStudy: async (study, to) => {
+      const notTeam = await isTeam();
+      return notTeam ? err(notTeam) : exportStudy(store, study, to);
+    },
     close: () => store.close(),
   };
 };

@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { runExport } from '../../main/export/run-export';
 import { sqliteStore } from '../../main/db/store/sqlite-store';
 import type { Db } from '../../main/db/open';
+import type { Store } from '../../main/db/store/types';
 import type { ExportReport } from '../../shared/export';
 import { makeWav } from '../fixtures/audio';
 
@@ -78,11 +79,16 @@ export const writeStudy180Folder = (dir: string): Study180File[] => {
 };
 
 /** The compared export of the fixture's study: every form and extra, UTC, at a fixed time and version. */
-export const exportStudy180 = async (db: Db, outDir: string): Promise<ExportReport> => {
-  const studyId = (db.prepare(`SELECT id FROM studies WHERE name = ?`).get(STUDY_180_NAME) as { id: number })
-    .id;
+export const exportStudy180 = (db: Db, outDir: string): Promise<ExportReport> =>
+  exportStudy180From(sqliteStore(db), outDir);
+
+/** The same export of the fixture's study from any store that holds it (a team database, a copy). */
+export const exportStudy180From = async (store: Store, outDir: string): Promise<ExportReport> => {
+  const studyId = (await store.get<{ id: number }>(`SELECT id FROM studies WHERE name = ?`, [
+    STUDY_180_NAME,
+  ]))!.id;
   const r = await runExport(
-    { store: sqliteStore(db) },
+    { store },
     {
       studyId,
       timeZone: 'UTC',

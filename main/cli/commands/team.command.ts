@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Result } from '../../../shared/result';
 import { DATABASE_URL_VARIABLE, askedDatabase } from '../../services/open-study-service';
 import { workspaceKeys } from '../../services/study-service';
+import type { StudyMove } from '../../services/team-move';
 import { openTeamAdmin, type TeamAdmin, type TeamProblem } from '../../services/team-service';
 import { defaultWorkspaceDir, openWorkspace } from '../../workspace/workspace';
 import {
@@ -26,6 +27,7 @@ const EXIT_OF: Record<TeamProblem['code'], number> = {
   INPUT: EXIT.usage,
   NOT_FOUND: EXIT.refused,
   TAKEN: EXIT.refused,
+  AUDIT: EXIT.auditBroken,
 };
 
 const ACTION: Record<TeamProblem['code'], string> = {
@@ -35,6 +37,7 @@ const ACTION: Record<TeamProblem['code'], string> = {
   INPUT: 'See voicescope team --help.',
   NOT_FOUND: 'See voicescope team member list and voicescope team site list --study <study>.',
   TAKEN: 'Choose another name.',
+  AUDIT: 'See voicescope audit verify on the database the study comes from.',
 };
 
 const told = (out: Output, e: TeamProblem): number => {
@@ -149,6 +152,43 @@ const memberList: Act = async (admin, { out }) => {
   return EXIT.ok;
 };
 
+/** The counts of the study's rows on both sides, table by table; non-zero exit when one differs. */
+const moved =
+  (out: Output, verb: string) =>
+  (r: Result<StudyMove, TeamProblem>): number => {
+    if (!r.ok) return told(out, r.error);
+    const m = r.value;
+    for (const c of m.counts)
+      out.say('count', `${c.table}: ${c.before} rows before, ${c.after} after`, { ...c });
+    const data = { study: m.study, studyId: m.studyId, complete: m.complete, renumbered: m.renumbered };
+    if (!m.complete) {
+      out.problem(
+        `The copy of ${m.study} was not kept: ${m.counts.some((c) => c.before !== c.after) ? 'the counts above differ' : 'its audit chain did not verify after the copy'}. Nothing was written.`,
+        'Report this with the counts above.',
+        data,
+      );
+      return EXIT.failure;
+    }
+    const shifted = Object.entries(m.renumbered).map(([t, s]) => `${t} +${s}`);
+    out.say(
+      'study',
+      `${m.study} ${verb}: every table's rows counted the same on both sides; audit chain verified (${m.auditEntries} entries)${shifted.length ? `; numbered anew: ${shifted.join(', ')}` : ''}${m.profilesMatched.length ? `; profile ${m.profilesMatched.join(', ')} already there, used as it is` : ''}. Not copied (the workstation's or the team's own): ${m.leftOut.join(', ')}.`,
+      { ...data, auditEntries: m.auditEntries, profilesMatched: m.profilesMatched, leftOut: m.leftOut },
+    );
+    return EXIT.ok;
+  };
+
+const importStudyAct: Act = async (admin, { out, values: v }) =>
+  moved(
+    out,
+    'copied into the team database',
+  )(await admin.importStudy(need(v.from, 'from'), need(v.study, 'study')));
+
+const exportStudyAct: Act = async (admin, { out, values: v }) => {
+  const to = need(v.to, 'to');
+  return moved(out, `written to ${to}`)(await admin.exportStudy(need(v.study, 'study'), to));
+};
+
 const ACTS: Record<string, Act> = {
   init,
   'site add': siteAdd,
@@ -157,11 +197,14 @@ const ACTS: Record<string, Act> = {
   'member set-role': memberSetRole,
   'member remove': memberRemove,
   'member list': memberList,
+  'import-study': importStudyAct,
+  'export-study': exportStudyAct,
 };
 
 const run = async (input: CommandInput): Promise<number> => {
   const { sub, rest, out, values: v } = input;
-  const act = ACTS[sub === 'init' ? 'init' : `${sub ?? ''} ${rest[0] ?? ''}`];
+  const single = sub === 'init' || sub === 'import-study' || sub === 'export-study';
+  const act = ACTS[single ? sub : `${sub ?? ''} ${rest[0] ?? ''}`];
   try {
     if (!act) throw new UsageError(`Unknown command "${['team', sub, rest[0]].filter(Boolean).join(' ')}".`);
     const database = askedDatabase(v.database, process.env);
@@ -196,7 +239,10 @@ export const teamCommand: StandaloneCommand = {
                   (--key-env <VAR> | --key-stdin)   a member's own login (password never printed)
   team member set-role --login <l> --role <r> [--study <s> --site <code>…]
   team member remove --login <l>            remove a member and their login
-  team member list                          members, roles and sites`,
+  team member list                          members, roles and sites
+  team import-study --from <home|study file> --study <s>   copy a single-user study into the team
+                                            database (every row; counts per table, before and after)
+  team export-study --study <s> --to <file.sqlite>   write a team study to a new single-user study file`,
   workspace: false,
   run,
 };

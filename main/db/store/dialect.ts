@@ -98,6 +98,12 @@ export interface Dialect {
   writeVersion(version: number): string;
   /** Whether `e`, thrown by a statement, is the engine refusing a second row with the same `table.column`. */
   isUniqueViolation(e: unknown, table: string, column: string): boolean;
+  /**
+   * After rows were inserted with their own numbers in an identity column: the statement that makes the
+   * engine number the next row after the largest (PostgreSQL's identity sequence does not follow numbers
+   * given to it); null where the engine numbers from the largest by itself (SQLite).
+   */
+  identityCatchUp(table: string, column: string): string | null;
 }
 
 const fieldOf = (e: unknown, name: string): unknown =>
@@ -208,6 +214,7 @@ export const SQLITE: Dialect = {
     set: (on) => `PRAGMA secure_delete = ${on ? 'ON' : 'OFF'}`,
     checkpoint: 'PRAGMA wal_checkpoint(TRUNCATE)',
   },
+  identityCatchUp: () => null,
   readVersion: 'PRAGMA user_version',
   writeVersion: (version) => `PRAGMA user_version = ${Math.trunc(version)}`,
   // better-sqlite3: code SQLITE_CONSTRAINT_UNIQUE, message "UNIQUE constraint failed: table.column".
@@ -249,6 +256,8 @@ export const POSTGRES: Dialect = {
   like: (column, param = '?') => `${foldAscii(column)} LIKE ${foldAscii(param)} ESCAPE '\\'`,
   upsert: upsertWith('EXCLUDED'),
   secureDelete: null,
+  identityCatchUp: (table, column) =>
+    `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), (SELECT max(${column}) FROM ${table}))`,
   readVersion: `SELECT version AS user_version FROM ${VERSION_TABLE}`,
   writeVersion: (version) => `UPDATE ${VERSION_TABLE} SET version = ${Math.trunc(version)}`,
   // SQLSTATE 23505 (unique_violation), with the table and "Key (column)=(value) already exists.".
