@@ -20,6 +20,7 @@ import { whenIdle } from './runner-idle';
 import { loadPause, onFailure, setPause } from './runner-pause';
 import { pollStep } from './poll-lane';
 import { recover, uploadStep, writeUnrecorded } from './upload-lane';
+import { startHeartbeat } from './workstation-claims';
 
 export type { RunnerOptions, RunnerState } from './runner-core';
 
@@ -58,6 +59,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   let stopping: Promise<void> | null = null;
   let lanes: Promise<void>[] = [];
   let starting: Promise<void> = Promise.resolve();
+  let stopHeartbeat: () => Promise<void> = () => Promise.resolve();
 
   const begin = async () => {
     const before = r.pause;
@@ -72,7 +74,9 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
       onFailure(r, e, 'recovering interrupted uploads');
     }
     // stop() may have been asked while recovering: no lane starts then.
-    if (r.running) lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
+    if (!r.running) return;
+    stopHeartbeat = startHeartbeat(r, (e) => onFailure(r, e, 'the workstation heartbeat'));
+    lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
   };
 
   return {
@@ -91,6 +95,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
         await starting.catch(() => {});
         await Promise.all(lanes);
         await Promise.all(r.inFlight.values());
+        await stopHeartbeat();
         if (r.unrecorded.size > 0 && !(await writeUnrecorded(r).catch(() => false))) {
           for (const { row, out } of r.unrecorded.values()) {
             console.error(

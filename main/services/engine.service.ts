@@ -112,6 +112,8 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       dbPath: ctx.workspace.dbPath,
       client: c.value,
       profileId,
+      workstation: ctx.workstation,
+      ...(o.leaseSeconds !== undefined ? { leaseSeconds: o.leaseSeconds } : {}),
       now,
       onEvent: emit,
       poll: tuned.poll,
