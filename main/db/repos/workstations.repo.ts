@@ -27,7 +27,11 @@ export const recordHolding = async (
 };
 
 /** The importing workstation holds every file of the batch it just wrote (inside the import's transaction). */
-export const recordBatchHoldings = async (q: Queryable, batchId: number, workstation: string): Promise<void> => {
+export const recordBatchHoldings = async (
+  q: Queryable,
+  batchId: number,
+  workstation: string,
+): Promise<void> => {
   await touchWorkstation(q, workstation);
   await q.run(
     `INSERT INTO recording_files (recording_id, workstation, path, sha256, checked_at)

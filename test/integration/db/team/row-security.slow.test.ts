@@ -137,7 +137,8 @@ const SITE_TABLES: Record<string, Spec> = {
     ),
     byRecording(
       'recording_files',
-      (i) => `(recording_id, workstation, path, sha256, checked_at) VALUES (${i.r2}, 'ws-admin', '/p', 'h', ${NOW})`,
+      (i) =>
+        `(recording_id, workstation, path, sha256, checked_at) VALUES (${i.r2}, 'ws-admin', '/p', 'h', ${NOW})`,
       'checked_at = checked_at',
     ),
     byRecording(
