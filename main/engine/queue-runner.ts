@@ -12,8 +12,12 @@
  * first when work resumes, and their rows stay `uploading`, which a restart turns into
  * `upload_uncertain`, never into a second upload.
  *
- * The parts: runner-core.ts (settings, waits, shared state), upload-lane.ts, poll-lane.ts, runner-pause.ts
- * and runner-idle.ts.
+ * Several workstations may work one study's queue: each claims the uploads it sends, with a lease it
+ * renews while they are in flight, and turns another's upload whose lease ran out into an uncertain one
+ * (workstation-claims.ts).
+ *
+ * The parts: runner-core.ts (settings, waits, shared state), upload-lane.ts, poll-lane.ts, runner-pause.ts,
+ * runner-idle.ts and workstation-claims.ts.
  */
 import { createRunnerCore, type RunnerCore, type RunnerOptions, type RunnerState } from './runner-core';
 import { whenIdle } from './runner-idle';

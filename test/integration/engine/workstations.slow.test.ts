@@ -21,10 +21,10 @@ import { describeWithTool } from '../../support/reference-tools';
 import { spawnTs, waitForLine } from '../../support/spawn';
 
 const CHILD = join(import.meta.dirname, '../../support/workstation-child.ts');
-const FILES = 45;
+const FILES = 36;
 const PARTICIPANTS = 9;
 const WORKSTATIONS = 3;
-const KILLS = 9;
+const KILLS = 6;
 const LEASE_SECONDS = 3;
 const root = mkdtempSync(join(tmpdir(), 'vs-workstations-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ const writeFiles = (dir: string): string => {
   const rows = ['file,participant,recorded_at'];
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < FILES; i++) {
-    writeFileSync(join(dir, `r${i}.wav`), makeWav({ seconds: 30, speechSeconds: 24, seed: 500 + i }));
+    writeFileSync(join(dir, `r${i}.wav`), makeWav({ seconds: 44, speechSeconds: 36, seed: 500 + i }));
     rows.push(`r${i}.wav,P-${i % PARTICIPANTS},2026-01-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`);
   }
   writeFileSync(join(dir, 'manifest.csv'), rows.join('\n'));
@@ -109,6 +109,7 @@ describeWithTool('postgresql-15', 'three workstations on one study', () => {
       }
       // The three create the accounts at the same moment; then the kills.
       await Promise.all(stations.map((s) => waitForLine(s.child, 'ready')));
+      const began = Date.now();
       const random = seededRandom(20261129);
       for (let k = 0; k < KILLS; k++) {
         const s = stations[k % WORKSTATIONS]!;
@@ -119,7 +120,9 @@ describeWithTool('postgresql-15', 'three workstations on one study', () => {
         stations[k % WORKSTATIONS] = again;
         await waitForLine(again.child, 'ready').catch(() => undefined); // it may finish at once
       }
+      const killed = Date.now();
       await Promise.all(stations.map((s) => s.exited));
+      const settled = Date.now();
 
       const count = async (sql: string) => Number((await store.get<{ n: number }>(sql))!.n);
       const states = Object.fromEntries(
@@ -132,6 +135,10 @@ describeWithTool('postgresql-15', 'three workstations on one study', () => {
       const log = sandbox.requestLog();
       const uploads = log.filter((r) => r.endpoint === 'upload').length;
       const accountRequests = log.filter((r) => r.endpoint === 'createAccount').length;
+      const reasons = await store.all<{ another: number; n: number }>(
+        `SELECT ${store.dialect.flag(`upload_error LIKE '%The workstation %'`)} AS another, count(*) AS n
+         FROM recordings WHERE upload_state = 'upload_uncertain' GROUP BY 1 ORDER BY 1`,
+      );
       const senders = await store.all<{ claimed_by: string; n: number }>(
         `SELECT claimed_by, count(*) AS n FROM recordings GROUP BY claimed_by ORDER BY claimed_by`,
       );
@@ -140,6 +147,8 @@ describeWithTool('postgresql-15', 'three workstations on one study', () => {
         JSON.stringify(states),
         `uploads sent ${uploads}, account requests ${accountRequests}, claims by workstation`,
         JSON.stringify(senders.map((s) => [s.claimed_by, Number(s.n)])),
+        `uncertain found by another workstation ${Number(reasons.find((r) => Number(r.another) === 1)?.n ?? 0)}`,
+        `kills over ${Math.round((killed - began) / 1000)} s, settled ${Math.round((settled - killed) / 1000)} s later`,
       );
       // No recording lost: each uploaded, or uncertain with its reason.
       expect(await count(`SELECT count(*) AS n FROM recordings`)).toBe(FILES);
