@@ -91,6 +91,7 @@ export const ENGINE_SUITES = [
   'test/integration/db/adversarial-outcomes.test.ts',
   'test/integration/db/upload-protocol.test.ts',
   'test/integration/db/upload-claims.test.ts',
+  'test/integration/engine/workstation-claims.test.ts',
   'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
   'test/integration/privacy/study-data.test.ts',

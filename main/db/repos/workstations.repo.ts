@@ -14,11 +14,12 @@ export const touchWorkstation = async (q: Queryable, name: string): Promise<void
   );
 };
 
-/** The workstation holds the recording's file: the path and SHA-256 it found (kept up to date). */
+/** The workstation (registered if it was not) holds the recording's file: the path and SHA-256 it found. */
 export const recordHolding = async (
   q: Queryable,
   h: { recordingId: number; workstation: string; path: string; sha256: string },
 ): Promise<void> => {
+  await touchWorkstation(q, h.workstation);
   await q.run(
     `INSERT INTO recording_files (recording_id, workstation, path, sha256, checked_at) VALUES (?, ?, ?, ?, ${q.dialect.nowText})
      ON CONFLICT (recording_id, workstation) DO UPDATE SET path = excluded.path, sha256 = excluded.sha256, checked_at = excluded.checked_at`,
