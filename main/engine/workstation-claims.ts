@@ -61,9 +61,9 @@ const sameFile = async (path: string, sizeBytes: number, sha256: string): Promis
  */
 export const findHeldElsewhere = async (r: RunnerCore): Promise<boolean> => {
   const nowMs = r.now();
-  const candidates = await filesHeldElsewhere(r.store, r.profileId, r.workstation, 20);
-  for (const f of candidates) {
-    if ((r.lookedFor.get(f.recordingId) ?? 0) > nowMs) continue;
+  for (const [id, again] of r.lookedFor) if (again <= nowMs) r.lookedFor.delete(id);
+  const lately = [...r.lookedFor.keys()];
+  for (const f of await filesHeldElsewhere(r.store, r.profileId, r.workstation, 20, lately)) {
     r.lookedFor.set(f.recordingId, nowMs + LOOK_AGAIN_MS);
     if (!(await sameFile(f.path, f.sizeBytes, f.sha256))) continue;
     await recordHolding(r.store, { ...f, workstation: r.workstation });

@@ -51,13 +51,15 @@ export interface UncheckedFile {
 /**
  * Queued recordings of running batches on this profile that only other workstations hold, sent as
  * they were imported (a converted copy lives in its importer's workspace): this workstation may hold
- * the same file at the same path (a shared drive), which it checks before it would send one.
+ * the same file at the same path (a shared drive), which it checks before it would send one. `exclude`:
+ * those it looked for lately.
  */
 export const filesHeldElsewhere = async (
   q: Queryable,
   profileId: number,
   workstation: string,
   limit: number,
+  exclude: readonly number[] = [],
 ): Promise<UncheckedFile[]> =>
   q.all<UncheckedFile>(
     `SELECT r.id AS "recordingId", r.source_path AS path, r.size_bytes AS "sizeBytes", r.content_sha256 AS sha256
@@ -65,8 +67,9 @@ export const filesHeldElsewhere = async (
      WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND r.upload_path IS NULL
        AND EXISTS (SELECT 1 FROM recording_files f WHERE f.recording_id = r.id)
        AND NOT EXISTS (SELECT 1 FROM recording_files f WHERE f.recording_id = r.id AND f.workstation = ?)
+       AND r.id NOT IN (${q.dialect.jsonValues('?', 'integer')})
      ORDER BY r.id LIMIT ?`,
-    [profileId, workstation, limit],
+    [profileId, workstation, JSON.stringify(exclude), limit],
   );
 
 export interface AbsentHolder {

@@ -99,6 +99,16 @@ it('does not hold a file of the same size with other content, and looks again on
   expect(await holders(id!)).toEqual(['ws-a', 'ws-b']);
 });
 
+it('looks further than the files it looked for lately', async () => {
+  const ids = await seed(22);
+  writeFileSync(join(dir, 'r22.wav'), CONTENT); // the 21 before it are not on this workstation
+  for (let i = 1; i <= 21; i++) rmSync(join(dir, `r${i}.wav`), { force: true });
+  const r = runner('ws-b');
+  expect(await findHeldElsewhere(r)).toBe(false);
+  expect(await findHeldElsewhere(r)).toBe(true);
+  expect(await holders(ids[21]!)).toEqual(['ws-a', 'ws-b']);
+});
+
 it('renews the claims of the uploads in flight and makes another workstation’s lapsed upload uncertain', async () => {
   const [mine, theirs] = await seed(2);
   await claimNextUpload(store, AT, 1, { workstation: 'ws-a', leaseSeconds: 60 });
