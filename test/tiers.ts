@@ -90,6 +90,8 @@ export const ENGINE_SUITES = [
   'test/integration/db/usage-by-study.test.ts',
   'test/integration/db/adversarial-outcomes.test.ts',
   'test/integration/db/upload-protocol.test.ts',
+  'test/integration/db/upload-claims.test.ts',
+  'test/integration/engine/workstation-claims.test.ts',
   'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
   'test/integration/privacy/study-data.test.ts',

@@ -12,14 +12,19 @@
  * first when work resumes, and their rows stay `uploading`, which a restart turns into
  * `upload_uncertain`, never into a second upload.
  *
- * The parts: runner-core.ts (settings, waits, shared state), upload-lane.ts, poll-lane.ts, runner-pause.ts
- * and runner-idle.ts.
+ * Several workstations may work one study's queue: each claims the uploads it sends, with a lease it
+ * renews while they are in flight, and turns another's upload whose lease ran out into an uncertain one
+ * (workstation-claims.ts).
+ *
+ * The parts: runner-core.ts (settings, waits, shared state), upload-lane.ts, poll-lane.ts, runner-pause.ts,
+ * runner-idle.ts and workstation-claims.ts.
  */
 import { createRunnerCore, type RunnerCore, type RunnerOptions, type RunnerState } from './runner-core';
 import { whenIdle } from './runner-idle';
 import { loadPause, onFailure, setPause } from './runner-pause';
 import { pollStep } from './poll-lane';
 import { recover, uploadStep, writeUnrecorded } from './upload-lane';
+import { startHeartbeat } from './workstation-claims';
 
 export type { RunnerOptions, RunnerState } from './runner-core';
 
@@ -58,6 +63,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   let stopping: Promise<void> | null = null;
   let lanes: Promise<void>[] = [];
   let starting: Promise<void> = Promise.resolve();
+  let stopHeartbeat: () => Promise<void> = () => Promise.resolve();
 
   const begin = async () => {
     const before = r.pause;
@@ -72,7 +78,9 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
       onFailure(r, e, 'recovering interrupted uploads');
     }
     // stop() may have been asked while recovering: no lane starts then.
-    if (r.running) lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
+    if (!r.running) return;
+    stopHeartbeat = startHeartbeat(r, (e) => onFailure(r, e, 'the workstation heartbeat'));
+    lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
   };
 
   return {
@@ -91,6 +99,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
         await starting.catch(() => {});
         await Promise.all(lanes);
         await Promise.all(r.inFlight.values());
+        await stopHeartbeat();
         if (r.unrecorded.size > 0 && !(await writeUnrecorded(r).catch(() => false))) {
           for (const { row, out } of r.unrecorded.values()) {
             console.error(

@@ -37,7 +37,15 @@ export interface RunnerOptions {
   readonly busyRetryMs?: number;
   /** How files are opened for sending (default: from disk). */
   readonly openAudio?: OpenAudio;
+  /** This workstation's name on the study database (main/workspace/workstation-name.ts). */
+  readonly workstation?: string;
+  /** How long a claim on an upload holds unless renewed; it is renewed every quarter of it. */
+  readonly leaseSeconds?: number;
 }
+
+/** The workstation's name when the caller gives none (a study one process works on). */
+export const LONE_WORKSTATION = 'this-workstation';
+export const DEFAULT_LEASE_SECONDS = 60;
 
 export interface RunnerState {
   readonly running: boolean;
@@ -69,6 +77,10 @@ export interface RunnerCore {
   readonly idleRecheckMs: number;
   readonly busyRetryMs: number;
   readonly openAudio: OpenAudio | undefined;
+  readonly workstation: string;
+  readonly leaseSeconds: number;
+  /** Files other workstations hold that this one looked for: when it may look again (epoch ms), by recording. */
+  readonly lookedFor: Map<number, number>;
   readonly emit: (e: EngineEvent) => void;
   readonly hub: ProgressHub;
   /** The request budget both lanes share. */
@@ -114,6 +126,9 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     idleRecheckMs: o.idleRecheckMs ?? 5_000,
     busyRetryMs: o.busyRetryMs ?? 10_000,
     openAudio: o.openAudio,
+    workstation: o.workstation ?? LONE_WORKSTATION,
+    leaseSeconds: Math.max(1, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS),
+    lookedFor: new Map(),
     emit,
     hub: createProgressHub(o.store, emit, o.progressIntervalMs ?? 250),
     budget: createTokenBucket(poll.globalRatePerSecond, poll.globalBurst, now),

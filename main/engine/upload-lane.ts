@@ -6,13 +6,15 @@
 import type { Usage } from '../../shared/api/domain';
 import { finishDrainedBatches, setBatchUsageAfter } from '../db/repos/batches.repo';
 import { annotateUncertainUsage, recordingPlace } from '../db/repos/queue.repo';
-import { recoverInterruptedUploads } from '../db/repos/uploads.repo';
+import { claimNextUpload, heldQueuedRows, recoverInterruptedUploads } from '../db/repos/uploads.repo';
+import { touchWorkstation } from '../db/repos/workstations.repo';
 import { latestUsage, recordUsage } from '../db/repos/usage.repo';
 import { iso } from '../../shared/iso';
 import type { RunnerCore } from './runner-core';
 import { checkIdle } from './runner-idle';
 import { expirePause, napThroughPause, onFailure, onServicePause } from './runner-pause';
-import { nextQueued, uploadOne, type QueuedRecording, type UploadOneOutcome } from './upload-step';
+import { sendClaimed, toQueuedRecording, type QueuedRecording, type UploadOneOutcome } from './upload-step';
+import { findHeldElsewhere } from './workstation-claims';
 
 /** Reads the usage counters (within the shared budget), records them and tells the UI; null if the service would not say. */
 const readUsage = async (r: RunnerCore): Promise<Usage | null> => {
@@ -71,20 +73,23 @@ export const writeUnrecorded = async (r: RunnerCore): Promise<boolean> => {
   return true;
 };
 
-/** Rows left `uploading` by an earlier process become uncertain; until that is written, nothing is sent. */
+/**
+ * The workstation says it is here; rows its earlier process left `uploading` (and any whose claim ran
+ * out) become uncertain; until that is written, nothing is sent.
+ */
 export const recover = async (r: RunnerCore): Promise<void> => {
-  for (const id of await recoverInterruptedUploads(r.store, iso(r.now()))) {
+  await touchWorkstation(r.store, r.workstation);
+  for (const id of await recoverInterruptedUploads(r.store, iso(r.now()), r.workstation)) {
     const place = await recordingPlace(r.store, id);
     r.hub.recordingChanged(place.studyId, id, place.batchId);
   }
   r.recovered = true;
 };
 
-/** Starts sending one recording and returns without waiting for it (it is kept in `inFlight`). */
+/** Starts sending one claimed recording and returns without waiting for it (it is kept in `inFlight`). */
 const send = (r: RunnerCore, row: QueuedRecording) => {
   const task = (async () => {
-    // Throws only before anything is sent (the intent could not be written): the row stays queued.
-    const out = await uploadOne(r.store, r.client, row, {
+    const out = await sendClaimed(r.store, r.client, row, {
       now: r.now,
       firstPollAfterMs: r.poll.firstPollAfterMs,
       ...(r.openAudio ? { openAudio: r.openAudio } : {}),
@@ -114,8 +119,10 @@ export const uploadStep = async (r: RunnerCore): Promise<void> => {
     await r.nap(r.idleRecheckMs);
     return;
   }
-  const [row] = await nextQueued(r.store, r.profileId, 1, new Set(r.inFlight.keys()));
-  if (!row) {
+  const sending = [...r.inFlight.keys()];
+  const [next] = await heldQueuedRows(r.store, r.profileId, r.workstation, sending, 1);
+  if (!next) {
+    if (await findHeldElsewhere(r)) return;
     if (r.inFlight.size === 0) await settleBatches(r);
     await checkIdle(r);
     await r.nap(r.idleRecheckMs);
@@ -124,5 +131,14 @@ export const uploadStep = async (r: RunnerCore): Promise<void> => {
   const wait = Math.max(r.uploadRate.reserve(), r.budget.reserve());
   if (wait > 0) await r.hold(wait);
   if (!r.running || r.pause) return;
-  send(r, row);
+  // The claim commits the intent (its transaction ended) before the request is sent; another
+  // workstation may have taken `next` meanwhile: then the next one this workstation may send.
+  const claimed = await claimNextUpload(
+    r.store,
+    iso(r.now()),
+    r.profileId,
+    { workstation: r.workstation, leaseSeconds: r.leaseSeconds },
+    [...r.inFlight.keys()],
+  );
+  if (claimed) send(r, toQueuedRecording(claimed));
 };

@@ -21,6 +21,7 @@ import {
   beginUpload,
   queuedRows,
   recordAccepted,
+  type QueuedRow,
   recordRejected,
   recordUncertain,
   rejectUnreadable,
@@ -139,6 +140,27 @@ const settle = async (answer: string, write: () => Promise<UploadOneOutcome>): P
 const isDuplicateRecordingId = (store: Store, e: unknown): boolean =>
   store.dialect.isUniqueViolation(e, 'recordings', 'recording_id');
 
+/** A queued row as the engine sends it. */
+export const toQueuedRecording = (r: QueuedRow): QueuedRecording => ({
+  id: r.id,
+  studyId: r.study_id,
+  batchId: r.batch_id,
+  path: r.path,
+  contentSha256: r.content_sha256,
+  accountId: r.account_id,
+  recordedAt: r.recorded_at,
+  analyses: r.analyses,
+  isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
+  probe: {
+    format: r.format,
+    sizeBytes: r.size_bytes,
+    sampleRateHz: r.sample_rate_hz,
+    durationSeconds: r.duration_seconds,
+    speechSeconds: r.speech_estimate_seconds,
+    converted: r.converted === 1,
+  },
+});
+
 /** Queued recordings of running batches on this profile, oldest first, leaving out those in flight. */
 export const nextQueued = async (
   store: Store,
@@ -150,37 +172,26 @@ export const nextQueued = async (
   return rows
     .filter((r) => !exclude.has(r.id))
     .slice(0, limit)
-    .map((r) => ({
-      id: r.id,
-      studyId: r.study_id,
-      batchId: r.batch_id,
-      path: r.path,
-      contentSha256: r.content_sha256,
-      accountId: r.account_id,
-      recordedAt: r.recorded_at,
-      analyses: r.analyses,
-      isolateOldestSpeaker: r.isolate_oldest_speaker === 1,
-      probe: {
-        format: r.format,
-        sizeBytes: r.size_bytes,
-        sampleRateHz: r.sample_rate_hz,
-        durationSeconds: r.duration_seconds,
-        speechSeconds: r.speech_estimate_seconds,
-        converted: r.converted === 1,
-      },
-    }));
+    .map(toQueuedRecording);
 };
 
 /** How a queued file is opened for sending: from disk, or (in timing tests) from memory, which takes no real time. */
 export type OpenAudio = (path: string) => Promise<AudioSource>;
 
+export interface SendOptions {
+  readonly now: () => number;
+  readonly firstPollAfterMs: number;
+  readonly openAudio?: OpenAudio;
+}
+
+/** Commits the intent (no claim: a study one process sends from), then sends the recording. */
 export const uploadOne = async (
   store: Store,
   client: ApiClient,
   row: QueuedRecording,
-  opts: { now: () => number; firstPollAfterMs: number; openAudio?: OpenAudio },
+  opts: SendOptions,
 ): Promise<UploadOneOutcome> => {
-  // The intent is committed (its transaction ended) before the request below is sent.
+  // The intent is committed (its transaction ended) before the request is sent.
   if (
     !(await beginUpload(store, iso(opts.now()), {
       recordingId: row.id,
@@ -191,6 +202,16 @@ export const uploadOne = async (
     }))
   )
     return { kind: 'skipped' };
+  return sendClaimed(store, client, row, opts);
+};
+
+/** Sends a recording whose intent is committed (it is `uploading`) and commits the outcome. */
+export const sendClaimed = async (
+  store: Store,
+  client: ApiClient,
+  row: QueuedRecording,
+  opts: SendOptions,
+): Promise<UploadOneOutcome> => {
   let source;
   try {
     source = await (opts.openAudio ?? fileAudioSource)(row.path);

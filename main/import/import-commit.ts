@@ -27,6 +27,7 @@ import { appendEvent } from '../db/repos/event-log.repo';
 import type { Queryable } from '../db/store/types';
 import { insertImportBatch } from '../db/repos/imports.repo';
 import { participantAccounts } from '../db/repos/participants.repo';
+import { recordBatchHoldings } from '../db/repos/workstations.repo';
 import type { ChannelChoice } from '../audio/file-speech';
 import { willConvert, type ImportDb } from './import-plan';
 import { judgeAudio } from './local-verdict';
@@ -41,6 +42,8 @@ export interface CommitOptions {
   readonly start?: boolean;
   readonly convertedDir: string;
   readonly now: () => number;
+  /** The importing workstation, recorded as holding every file of the batch (only it, or one with the same file, sends them). */
+  readonly workstation?: string;
 }
 
 export interface CommitResult {
@@ -221,6 +224,7 @@ const writeBatch = async (
       duplicateOverride: f.action === 'duplicate' && p.state !== 'duplicate',
     })),
   );
+  if (opts.workstation !== undefined) await recordBatchHoldings(tx, written.batchId, opts.workstation);
   await appendEvent(
     tx,
     at,

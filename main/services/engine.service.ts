@@ -7,6 +7,8 @@ import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
+import { absentHolders, type AbsentHolder } from '../db/repos/workstations.repo';
+import { DEFAULT_LEASE_SECONDS } from '../engine/runner-core';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
@@ -30,6 +32,11 @@ export interface EngineService {
   wake(): void;
   pauseSending(profileId: number, reason?: string): Promise<void>;
   resumeSending(profileId: number): Promise<void>;
+  /**
+   * Workstations away (not seen for a lease) that alone hold files of the study's recordings still to
+   * be sent: those wait until it comes back (or the files are found on another workstation).
+   */
+  waitingForWorkstations(studyId: number): Promise<AbsentHolder[]>;
 }
 
 /** The engine as the other parts of the service use it. */
@@ -112,6 +119,8 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       dbPath: ctx.workspace.dbPath,
       client: c.value,
       profileId,
+      workstation: ctx.workstation,
+      ...(o.leaseSeconds !== undefined ? { leaseSeconds: o.leaseSeconds } : {}),
       now,
       onEvent: emit,
       poll: tuned.poll,
@@ -174,6 +183,11 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       async resumeSending(profileId) {
         (await ensureRunner(profileId))?.resume();
       },
+      waitingForWorkstations: async (studyId) =>
+        (await absentHolders(store, studyId, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS)).map((a) => ({
+          ...a,
+          waiting: Number(a.waiting),
+        })),
     },
   };
 };

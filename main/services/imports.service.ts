@@ -106,6 +106,7 @@ export const importsService = (ctx: ServiceContext, engine: Engine, usage: Usage
         ...opts,
         convertedDir: workspace.convertedDir(plan.request.studyId),
         now,
+        workstation: ctx.workstation,
       });
       engine.service.wake();
       return res;

@@ -25,6 +25,10 @@ export interface StudyServiceOptions {
   readonly idleRecheckMs?: number;
   /** Who curation acts are recorded as done by; by default the operating-system user. */
   readonly operator?: string;
+  /** This workstation's name on the study database; by default the one kept in the workspace. */
+  readonly workstation?: string;
+  /** How long a workstation's claim on an upload holds unless renewed (seconds). */
+  readonly leaseSeconds?: number;
 }
 
 export interface ServiceContext {
@@ -33,6 +37,8 @@ export interface ServiceContext {
   /** A consistent copy of the whole study database into a SQLite file (the archive), where the study is one. */
   readonly backupStudyFile: ((file: string) => Promise<void>) | null;
   readonly workspace: Workspace;
+  /** This workstation's name on the study database (main/workspace/workstation-name.ts). */
+  readonly workstation: string;
   readonly keys: KeyStore;
   readonly options: StudyServiceOptions;
   readonly now: () => number;

@@ -35,6 +35,7 @@ import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from '../workspace/workspace';
+import { workstationName } from '../workspace/workstation-name';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
 
@@ -102,6 +103,7 @@ export const studyServiceOn = (
     store,
     backupStudyFile,
     workspace,
+    workstation: o.workstation ?? workstationName(workspace.dir),
     keys,
     options: o,
     now,

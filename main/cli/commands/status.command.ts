@@ -11,13 +11,20 @@ import { countsText } from '../wait-for-study';
 
 export const statusCommand: WorkspaceCommand = {
   name: 'status',
-  help: `  status --study <name|id>                  batches, recordings per state, and what needs a decision
+  help: `  status --study <name|id>                  batches, recordings per state, files waiting for a
+                                            workstation that is away, and what needs a decision
                                             (exit code 4 when a decision is needed, including a
                                             batch whose import stopped before its start; else 0);
                                             dismissed needs-you items with who, when and why`,
   run: async ({ svc, out, values: v }) => {
     const study = await resolveStudy(svc, v.study);
     for (const b of await svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
+    for (const w of await svc.waitingForWorkstations(study.id))
+      out.say(
+        'waiting-for-workstation',
+        `${w.waiting} recording${w.waiting === 1 ? '' : 's'} waiting for ${w.workstation}${w.login ? ` (${w.login})` : ''}, away since ${w.lastSeenAt}: only that workstation holds ${w.waiting === 1 ? 'its file' : 'their files'}.`,
+        { waitingForWorkstation: w },
+      );
     const owed =
       (await reportStudyOutcome(svc, out, study.id)) + (await reportInterruptedImports(svc, out, study.id));
     for (const d of await svc.dismissedNeedsYouItems(study.id))

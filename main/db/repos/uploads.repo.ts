@@ -11,7 +11,10 @@
  *
  * A row still `uploading` when the application starts was interrupted (crash, kill, power loss) after
  * its intent was written: the request may have reached the service, so it becomes `upload_uncertain`
- * and is never re-sent on its own.
+ * and is never re-sent on its own. Several workstations share a study's queue: each claims the upload
+ * it sends (`claimNextUpload`, one workstation at a time, with a lease it renews while sending); an
+ * `uploading` row whose lease ran out was left by a workstation that stopped, and becomes uncertain
+ * naming it, whichever workstation finds it.
  */
 import type { ApiError } from '../../../shared/api/api-error';
 import type { DataQualityFlag } from '../../../shared/api/data-quality';
@@ -36,36 +39,53 @@ const studyOf = async (q: Queryable, recordingId: number): Promise<number> =>
   (await q.get<{ study_id: number }>(`SELECT study_id FROM recordings WHERE id = ?`, [recordingId]))!
     .study_id;
 
+/** A workstation's claim on the upload it sends: its name, and how long the claim holds unless renewed. */
+export interface UploadClaim {
+  readonly workstation: string;
+  readonly leaseSeconds: number;
+}
+
+/** The intent, inside the caller's transaction: the row becomes `uploading` (claimed, when a claim is given). */
+const markUploading = async (
+  tx: Queryable,
+  at: string,
+  intent: UploadIntent,
+  claim: UploadClaim | null,
+): Promise<boolean> => {
+  const { changes } = await tx.run(
+    `UPDATE recordings SET upload_state = 'uploading', upload_intent_at = ?, upload_attempts = upload_attempts + 1,
+       claimed_by = ?, lease_until = ${claim ? tx.dialect.nowPlusSeconds('?') : 'NULL'}
+     WHERE id = ? AND upload_state = 'queued'
+       AND EXISTS (SELECT 1 FROM batches b WHERE b.id = recordings.batch_id AND b.state = 'running')`,
+    [at, claim?.workstation ?? null, ...(claim ? [claim.leaseSeconds] : []), intent.recordingId],
+  );
+  if (changes !== 1) return false;
+  await appendEvent(
+    tx,
+    at,
+    'upload_intent',
+    { studyId: await studyOf(tx, intent.recordingId), recordingId: intent.recordingId },
+    {
+      sha256: intent.contentSha256,
+      account_id: intent.accountId,
+      analyses: intent.analyses,
+      isolate_oldest_speaker: intent.isolateOldestSpeaker,
+      ...(claim ? { workstation: claim.workstation } : {}),
+    },
+  );
+  return true;
+};
+
 /**
  * Commits the intent. Returns false (and changes nothing) unless the recording is `queued` and its
  * batch still running: a file picked just before the researcher paused or cancelled is not sent.
  */
-export const beginUpload = (store: Store, at: string, intent: UploadIntent): Promise<boolean> =>
-  store.transaction(
-    async (tx) => {
-      const { changes } = await tx.run(
-        `UPDATE recordings SET upload_state = 'uploading', upload_intent_at = ?, upload_attempts = upload_attempts + 1
-       WHERE id = ? AND upload_state = 'queued'
-         AND EXISTS (SELECT 1 FROM batches b WHERE b.id = recordings.batch_id AND b.state = 'running')`,
-        [at, intent.recordingId],
-      );
-      if (changes !== 1) return false;
-      await appendEvent(
-        tx,
-        at,
-        'upload_intent',
-        { studyId: await studyOf(tx, intent.recordingId), recordingId: intent.recordingId },
-        {
-          sha256: intent.contentSha256,
-          account_id: intent.accountId,
-          analyses: intent.analyses,
-          isolate_oldest_speaker: intent.isolateOldestSpeaker,
-        },
-      );
-      return true;
-    },
-    { repeatable: true },
-  );
+export const beginUpload = (
+  store: Store,
+  at: string,
+  intent: UploadIntent,
+  claim: UploadClaim | null = null,
+): Promise<boolean> => store.transaction((tx) => markUploading(tx, at, intent, claim), { repeatable: true });
 
 /**
  * The upload was accepted: the receipt's facts as received (a fraction or an unsafe integer in an audio
@@ -177,31 +197,100 @@ export const recordUncertain = (
     { repeatable: true },
   );
 
-/** On start: every upload interrupted after its intent was written becomes uncertain. Returns their ids. */
-export const recoverInterruptedUploads = (store: Store, at: string): Promise<number[]> =>
+/** Rows left `uploading` become uncertain with the reason, each with its event, in the caller's transaction. */
+const markInterrupted = async (
+  tx: Queryable,
+  at: string,
+  rows: readonly { id: number; study_id: number; claimed_by: string | null }[],
+  reasonFor: (claimedBy: string | null) => string,
+): Promise<number[]> => {
+  for (const r of rows) {
+    const reason = reasonFor(r.claimed_by);
+    await tx.run(
+      `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ?, lease_until = NULL WHERE id = ?`,
+      [JSON.stringify({ reason, error: null }), r.id],
+    );
+    await appendEvent(
+      tx,
+      at,
+      'upload_interrupted',
+      { studyId: r.study_id, recordingId: r.id },
+      { reason, ...(r.claimed_by === null ? {} : { workstation: r.claimed_by }) },
+    );
+  }
+  return rows.map((r) => r.id);
+};
+
+const STOPPED_HERE = 'Voicescope stopped while this upload was being sent; the service may have received it.';
+
+/**
+ * A claim whose lease ran out: the workstation that sent the upload stopped (killed, switched off,
+ * cut off from the database) without saying how it ended.
+ */
+const lapsedReason = (workstation: string | null) =>
+  workstation === null
+    ? STOPPED_HERE
+    : `The workstation ${workstation} stopped while it was sending this upload (its claim ran out); the service may have received it.`;
+
+/**
+ * On start: uploads this workstation left `uploading` (its earlier process stopped), those claimed by
+ * no workstation (sent before workstations claimed uploads), and those whose claim ran out become
+ * uncertain. Another workstation's upload whose claim still holds is left alone: it may be in flight.
+ * Returns their ids. Without a workstation (a study used by one process), every `uploading` row.
+ */
+export const recoverInterruptedUploads = (
+  store: Store,
+  at: string,
+  workstation: string | null = null,
+): Promise<number[]> =>
   store.transaction(
     async (tx) => {
-      const rows = await tx.all<{ id: number; study_id: number }>(
-        `SELECT id, study_id FROM recordings WHERE upload_state = 'uploading'`,
+      const rows = await tx.all<{ id: number; study_id: number; claimed_by: string | null }>(
+        workstation === null
+          ? `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading'`
+          : `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading'
+               AND (claimed_by IS NULL OR claimed_by = ? OR lease_until < ${tx.dialect.nowText}) ${tx.dialect.skipLocked('recordings')}`,
+        workstation === null ? [] : [workstation],
       );
-      const reason = 'Voicescope stopped while this upload was being sent; the service may have received it.';
-      for (const r of rows) {
-        await tx.run(
-          `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ?`,
-          [JSON.stringify({ reason, error: null }), r.id],
-        );
-        await appendEvent(
-          tx,
-          at,
-          'upload_interrupted',
-          { studyId: r.study_id, recordingId: r.id },
-          { reason },
-        );
-      }
-      return rows.map((r) => r.id);
+      return markInterrupted(tx, at, rows, (by) =>
+        by === null || by === workstation ? STOPPED_HERE : lapsedReason(by),
+      );
     },
     { repeatable: true },
   );
+
+/**
+ * Uploads another workstation claimed whose lease ran out become uncertain, naming that workstation:
+ * never sent again without the researcher. Returns their ids.
+ */
+export const expireLapsedClaims = (store: Store, at: string, workstation: string): Promise<number[]> =>
+  store.transaction(
+    async (tx) => {
+      const rows = await tx.all<{ id: number; study_id: number; claimed_by: string | null }>(
+        `SELECT id, study_id, claimed_by FROM recordings
+         WHERE upload_state = 'uploading' AND claimed_by IS NOT NULL AND claimed_by <> ? AND lease_until < ${tx.dialect.nowText}
+         ${tx.dialect.skipLocked('recordings')}`,
+        [workstation],
+      );
+      return markInterrupted(tx, at, rows, lapsedReason);
+    },
+    { repeatable: true },
+  );
+
+/** The workstation is still sending these uploads: their claims hold another `leaseSeconds`. */
+export const renewClaims = async (
+  q: Queryable,
+  workstation: string,
+  recordingIds: readonly number[],
+  leaseSeconds: number,
+): Promise<void> => {
+  if (recordingIds.length === 0) return;
+  await q.run(
+    `UPDATE recordings SET lease_until = ${q.dialect.nowPlusSeconds('?')}
+     WHERE claimed_by = ? AND upload_state = 'uploading' AND id IN (${q.dialect.jsonValues('?', 'integer')})`,
+    [leaseSeconds, workstation, JSON.stringify(recordingIds)],
+  );
+};
 
 /**
  * The researcher's decision on an uncertain upload: send it again (possibly charged twice), give it up,
@@ -306,16 +395,77 @@ export interface QueuedRow {
   readonly converted: number;
 }
 
+const QUEUED_COLUMNS = `r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
+            b.analyses, b.isolate_oldest_speaker, r.format, r.size_bytes, r.sample_rate_hz, r.duration_seconds,
+            r.speech_estimate_seconds, r.converted`;
+const QUEUED_FROM = `recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
+     WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL`;
+
+const decodeQueued = (row: Omit<QueuedRow, 'analyses'> & { analyses: string }): QueuedRow => ({
+  ...row,
+  analyses: batchAnalyses.decode(row.analyses),
+});
+
 /** Queued recordings of running batches on this profile whose participant has an account, oldest first. */
 export const queuedRows = async (q: Queryable, profileId: number, limit: number): Promise<QueuedRow[]> =>
   (
     await q.all<Omit<QueuedRow, 'analyses'> & { analyses: string }>(
-      `SELECT r.id, r.study_id, r.batch_id, coalesce(r.upload_path, r.source_path) AS path, r.content_sha256, p.account_id, r.recorded_at,
-            b.analyses, b.isolate_oldest_speaker, r.format, r.size_bytes, r.sample_rate_hz, r.duration_seconds,
-            r.speech_estimate_seconds, r.converted
-     FROM recordings r JOIN batches b ON b.id = r.batch_id JOIN studies s ON s.id = r.study_id JOIN participants p ON p.id = r.participant_id
-     WHERE s.profile_id = ? AND b.state = 'running' AND r.upload_state = 'queued' AND p.account_id IS NOT NULL
-     ORDER BY r.id LIMIT ?`,
+      `SELECT ${QUEUED_COLUMNS} FROM ${QUEUED_FROM} ORDER BY r.id LIMIT ?`,
       [profileId, limit],
     )
-  ).map((row) => ({ ...row, analyses: batchAnalyses.decode(row.analyses) }));
+  ).map(decodeQueued);
+
+/**
+ * The workstation takes the oldest queued recording it may send, and commits its intent, in one
+ * transaction: the row becomes `uploading`, claimed by the workstation until its lease runs out.
+ * It may send a recording whose file it holds (recording_files), or one no workstation was recorded
+ * as holding (imported before workstations were). A row another workstation is taking at the same
+ * moment is skipped, not waited for (`dialect.skipLocked`). Null when there is none to take.
+ */
+export const claimNextUpload = (
+  store: Store,
+  at: string,
+  profileId: number,
+  claim: UploadClaim,
+  exclude: readonly number[] = [],
+): Promise<QueuedRow | null> =>
+  store.transaction(
+    async (tx) => {
+      const [row] = await heldQueuedRows(tx, profileId, claim.workstation, exclude, 1, true);
+      if (!row) return null;
+      const intent: UploadIntent = {
+        recordingId: row.id,
+        contentSha256: row.content_sha256,
+        accountId: row.account_id,
+        analyses: row.analyses,
+        isolateOldestSpeaker: row.isolate_oldest_speaker === 1,
+      };
+      return (await markUploading(tx, at, intent, claim)) ? row : null;
+    },
+    { repeatable: true },
+  );
+
+/**
+ * Queued recordings the workstation may send, oldest first, leaving out `exclude`: those whose file
+ * it holds (recording_files), and those no workstation was recorded as holding (imported before
+ * workstations were). `lock`: the rows are locked for the caller's transaction, those another
+ * transaction holds skipped.
+ */
+export const heldQueuedRows = async (
+  q: Queryable,
+  profileId: number,
+  workstation: string,
+  exclude: readonly number[],
+  limit: number,
+  lock = false,
+): Promise<QueuedRow[]> =>
+  (
+    await q.all<Omit<QueuedRow, 'analyses'> & { analyses: string }>(
+      `SELECT ${QUEUED_COLUMNS} FROM ${QUEUED_FROM}
+         AND r.id NOT IN (${q.dialect.jsonValues('?', 'integer')})
+         AND (EXISTS (SELECT 1 FROM recording_files f WHERE f.recording_id = r.id AND f.workstation = ?)
+              OR NOT EXISTS (SELECT 1 FROM recording_files f WHERE f.recording_id = r.id))
+       ORDER BY r.id LIMIT ? ${lock ? q.dialect.skipLocked('r') : ''}`,
+      [profileId, JSON.stringify(exclude), workstation, limit],
+    )
+  ).map(decodeQueued);

@@ -27,6 +27,8 @@ export interface TableAccess {
   readonly ownerOnly?: readonly string[];
   /** Columns analysts do not read (they could name a person): notes, file paths. */
   readonly identifying?: readonly string[];
+  /** The rows writers may insert, change and delete, when fewer than those they reach (`t` is the table's name). */
+  readonly writeRule?: string;
 }
 
 /** The participant's site, granted to the member (the owner is granted every site by its own policy). */
@@ -46,13 +48,14 @@ const table = (
   name: string,
   reach: (t: string) => Reach,
   writers: readonly TeamRole[],
-  columns: Pick<TableAccess, 'ownerOnly' | 'identifying'> = {},
+  columns: Pick<TableAccess, 'ownerOnly' | 'identifying' | 'writeRule'> = {},
 ): TableAccess => ({ table: name, reach: reach(name), writers, ...columns });
 
 const COORDINATOR: readonly TeamRole[] = ['coordinator'];
 const OWNER_ONLY: readonly TeamRole[] = [];
+const EVERY_MEMBER: readonly TeamRole[] = ['coordinator', 'analyst', 'monitor'];
 
-/** Every table of a study database (schema 190) but its version, with its access. */
+/** Every table of a study database (schema 200) but its version, with its access. */
 export const STUDY_TABLES: readonly TableAccess[] = [
   table('participants', site(SITE), COORDINATOR, {
     ownerOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
@@ -79,6 +82,7 @@ export const STUDY_TABLES: readonly TableAccess[] = [
       t === 'local_measurements' ? { identifying: ['audio_path'] } : {},
     ),
   ),
+  table('recording_files', site(OF_RECORDING), COORDINATOR, { identifying: ['path'] }),
   table(
     'curation_acts',
     site(
@@ -111,6 +115,10 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   table('service_profiles', study(EVERY), OWNER_ONLY, { ownerOnly: ['key_ref'] }),
   table('usage_history', study(EVERY), OWNER_ONLY),
   table('settings', study(EVERY), OWNER_ONLY),
+  // Every member's workstation says it is here (and which login runs it); each writes only its own row.
+  table('workstations', study(EVERY), EVERY_MEMBER, {
+    writeRule: 'workstations.login = CAST(current_user AS text)',
+  }),
 ];
 
 /**

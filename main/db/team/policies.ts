@@ -85,10 +85,11 @@ const policiesOf = (a: TableAccess, g: GroupRoles): string[] => {
   ];
   if (a.writers.length) {
     const writers = list(a.writers.map((r) => g[r]));
+    const own = a.writeRule ? `(${rule}) AND (${a.writeRule})` : rule;
     out.push(
-      `CREATE POLICY team_insert ON ${t} FOR INSERT TO ${writers} WITH CHECK (${rule})`,
-      `CREATE POLICY team_update ON ${t} FOR UPDATE TO ${writers} USING (${rule}) WITH CHECK (${rule})`,
-      `CREATE POLICY team_delete ON ${t} FOR DELETE TO ${writers} USING (${rule})`,
+      `CREATE POLICY team_insert ON ${t} FOR INSERT TO ${writers} WITH CHECK (${own})`,
+      `CREATE POLICY team_update ON ${t} FOR UPDATE TO ${writers} USING (${own}) WITH CHECK (${own})`,
+      `CREATE POLICY team_delete ON ${t} FOR DELETE TO ${writers} USING (${own})`,
     );
   }
   return out;

@@ -26,11 +26,25 @@ it('has a rule for every table of the study schema, and one only', async () => {
 });
 
 it('lets only coordinators write besides the owner, and only rows of their sites', () => {
-  for (const t of STUDY_TABLES) {
+  for (const t of STUDY_TABLES.filter((a) => a.table !== 'workstations')) {
     expect(
       t.writers.every((w) => w === 'coordinator'),
       t.table,
     ).toBe(true);
     if (t.writers.length && t.table !== 'batches') expect(t.reach.kind, t.table).toBe('site');
   }
+});
+
+it('lets every member write the row of their own workstation only, and read every workstation', () => {
+  const w = STUDY_TABLES.find((a) => a.table === 'workstations')!;
+  expect(w.reach.kind).toBe('study');
+  expect([...w.writers].sort()).toEqual(['analyst', 'coordinator', 'monitor']);
+  expect(w.writeRule).toContain('current_user');
+});
+
+it("keeps the paths of the files a workstation holds from analysts, and lets coordinators record their site's", () => {
+  const f = STUDY_TABLES.find((a) => a.table === 'recording_files')!;
+  expect(f.reach.kind).toBe('site');
+  expect(f.writers).toEqual(['coordinator']);
+  expect(f.identifying).toEqual(['path']);
 });

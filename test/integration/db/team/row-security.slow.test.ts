@@ -136,6 +136,12 @@ const SITE_TABLES: Record<string, Spec> = {
       'frames = frames',
     ),
     byRecording(
+      'recording_files',
+      (i) =>
+        `(recording_id, workstation, path, sha256, checked_at) VALUES (${i.r2}, 'ws-admin', '/p', 'h', ${NOW})`,
+      'checked_at = checked_at',
+    ),
+    byRecording(
       'needs_you_dismissals',
       (i) => `(recording_id, upload_state, act_id) VALUES (${i.r3}, 'rejected', 1)`,
       'upload_state = upload_state',
@@ -227,6 +233,14 @@ const STUDY_WIDE: Record<
     'value = value',
     () => `key = 'k1'`,
   ),
+  // Each login's own workstation: every member reads them all and writes only its own.
+  workstations: studyRow(
+    'workstations',
+    () =>
+      `(name, login, first_seen_at, last_seen_at) VALUES ('new-' || current_user, CAST(current_user AS text), ${NOW}, ${NOW})`,
+    'last_seen_at = last_seen_at',
+    () => 'login = CAST(current_user AS text)',
+  ),
   schema_version: studyRow(
     'schema_version',
     () => `(version) VALUES (1)`,
@@ -257,6 +271,7 @@ const expected = (who: Who, table: string, op: Op, site: Site | 'study'): string
     !ADMINISTERED.has(table) &&
     (owner || (m.role === 'coordinator' && access!.writers.includes('coordinator')));
   const reaches = site === 'study' || owner || (m.sites as readonly string[]).includes(site);
+  if (table === 'workstations') return op === 'select' ? 'seen' : 'done';
   if (op === 'select') return reaches ? 'seen' : 'unseen';
   if (!writes) return 'refused';
   if (op === 'insert') return reaches ? 'done' : 'refused';
@@ -335,6 +350,7 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
       `INSERT INTO local_measures (recording_id, measure, value) VALUES (${r}, 'm1', 1)`,
       `INSERT INTO local_pitch_tracks (recording_id, first_time, step, frames, f0) VALUES (${r}, 0, 0.01, 0, decode('', 'hex'))`,
       `INSERT INTO needs_you_dismissals (recording_id, upload_state, act_id) VALUES (${r}, 'rejected', 1)`,
+      `INSERT INTO recording_files (recording_id, workstation, path, sha256, checked_at) VALUES (${r}, 'ws-admin', '/data/${site}1.wav', 'h', ${NOW})`,
       `INSERT INTO curation_acts (study_id, at, who, act, participant_id, before, after) VALUES (${study}, ${NOW}, 'x', 'status', ${p}, '{}', '{}')`,
       `INSERT INTO event_log (at, kind, study_id, recording_id, detail) VALUES (${NOW}, 'k', ${study}, ${r}, '{}')`,
     ])
@@ -400,6 +416,10 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
     expect(await cli('team', 'site', 'add', '--study', 'S', '--site', 'b', '--name', 'Clinic B')).toBe(
       EXIT.ok,
     );
+    for (const login of ['admin', ...WHO])
+      await admin.run(
+        `INSERT INTO workstations (name, login, first_seen_at, last_seen_at) VALUES ('ws-${login}', '${login}', ${NOW}, ${NOW})`,
+      );
     const visit = Number((await admin.get<{ id: number }>('SELECT id FROM study_visits'))!.id);
     for (const site of SITES) ids[site] = await seedSite(study, profile, site, visit);
     const audit = await seedAudit(study);
@@ -476,6 +496,26 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
       const { actual, wanted } = await outcomes(table);
       expect(actual).toEqual(wanted);
     }, 120_000);
+
+  it("lets no member change or remove another member's workstation", async () => {
+    for (const who of WHO.filter((w) => MEMBERS[w].role !== 'owner')) {
+      const other = `login <> CAST(current_user AS text)`;
+      expect(await attempt(as[who], 'update', 'workstations', other, '', 'last_seen_at = last_seen_at')).toBe(
+        'none',
+      );
+      expect(await attempt(as[who], 'delete', 'workstations', other, '', '')).toBe('none');
+      expect(
+        await attempt(
+          as[who],
+          'insert',
+          'workstations',
+          '',
+          `INSERT INTO workstations (name, login, first_seen_at, last_seen_at) VALUES ('fake', 'owner_1', ${NOW}, ${NOW})`,
+          '',
+        ),
+      ).toBe('refused');
+    }
+  });
 
   it('keeps the participant-to-account link and key references to the owner, and names from analysts', async () => {
     const column = (who: Who, sql: string) => attempt(as[who], 'select', sql, 'true', '', '');
