@@ -5,7 +5,8 @@
  * Numbers: a numbered table's rows keep their numbers when the target has no row at or above the
  * study's smallest; otherwise they are all shifted past the target's largest (the same shift for the
  * whole table, so their order is kept), and every column referencing them is shifted alike. A service
- * profile the study uses is the target's profile of the same name where there is one.
+ * profile the study uses is the target's profile of the same name where there is one; a workstation
+ * holding the study's files is copied unless the target knows it by its name already.
  *
  * The audit log: the study's entries are appended to the target's chain in their order, each with its
  * previous entry's hash and its own hash computed again (audit-hash.ts; the hash covers the entry's
@@ -19,7 +20,7 @@
  */
 import { auditEntryHash, type ChainedFields } from '../audit-hash';
 import type { Queryable, SqlValue } from '../store/types';
-import { PROFILES, type CopyPlan, type TablePlan } from './plan';
+import { PROFILES, WORKSTATIONS, type CopyPlan, type TablePlan } from './plan';
 import { JSON_REFERENCES, renumberAt } from './references';
 
 const AUDIT = 'audit_log';
@@ -205,6 +206,12 @@ const copyTable = async (
   await insert.flush();
 };
 
+/** The workstations the target already has, when the study's rows name any. */
+const knownWorkstations = async (to: Queryable, plan: CopyPlan): Promise<Set<string>> =>
+  plan.tables.some((t) => t.table === WORKSTATIONS)
+    ? new Set((await to.all<{ name: string }>(`SELECT name FROM ${q(WORKSTATIONS)}`)).map((r) => r.name))
+    : new Set();
+
 /**
  * Copies study `studyId` of `from` into `to` (a transaction's handle on the target, which must not
  * have a study of the same name: the caller checks), and counts its rows on both sides.
@@ -231,8 +238,11 @@ export const copyStudy = async (
   const ctx = { plan, numbering, studyId, later: [] as Later[], chain: { prev: last?.hash ?? '' } };
 
   const matched = new Set(profiles.matched);
-  for (const t of plan.tables)
-    await copyTable(from, to, ctx, t, (row) => t.table === PROFILES && matched.has(row['name'] as string));
+  const known = await knownWorkstations(to, plan);
+  const alreadyThere = (t: TablePlan) => (row: Row) =>
+    (t.table === PROFILES && matched.has(row['name'] as string)) ||
+    (t.table === WORKSTATIONS && known.has(row['name'] as string));
+  for (const t of plan.tables) await copyTable(from, to, ctx, t, alreadyThere(t));
   for (const l of ctx.later)
     await to.run(`UPDATE ${q(l.table)} SET ${q(l.column)} = ? WHERE id = ?`, [l.value, l.id]);
   for (const t of plan.tables.filter((x) => x.numbered)) {

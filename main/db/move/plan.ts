@@ -11,6 +11,10 @@ import { referencesOf, type Reference } from './references';
 
 /** The service profiles a study uses are matched by name in the target, not copied twice. */
 export const PROFILES = 'service_profiles';
+/** The workstations that hold a study's files: taken along, unless the target knows them already. */
+export const WORKSTATIONS = 'workstations';
+/** Tables of the whole database that a study's rows name: only the rows they name come along. */
+const NAMED_BY_A_STUDY = [PROFILES, WORKSTATIONS];
 
 /**
  * Tables of the workstation or of the whole database, not of a study: not copied. Settings and usage
@@ -50,7 +54,9 @@ const columnNames = (schema: SchemaShape, table: string) =>
 
 const memberConditions = (schema: SchemaShape, refs: readonly Reference[]): Map<string, string> => {
   const member = new Map<string, string>([['studies', `${q('studies')}.id = ?`]]);
-  const consider = Object.keys(schema).filter((t) => !NOT_OF_A_STUDY.includes(t) && t !== PROFILES);
+  const consider = Object.keys(schema).filter(
+    (t) => !NOT_OF_A_STUDY.includes(t) && !NAMED_BY_A_STUDY.includes(t),
+  );
   for (const t of consider)
     if (t !== 'studies' && columnNames(schema, t).includes('study_id')) member.set(t, `${q(t)}.study_id = ?`);
   // Then tables reached through a reference, until no more are reached.
@@ -67,18 +73,20 @@ const memberConditions = (schema: SchemaShape, refs: readonly Reference[]): Map<
       grew = true;
     }
   }
-  // The profiles the study's rows name.
-  const naming = refs.filter((r) => r.toTable === PROFILES && member.has(r.table));
-  if (schema[PROFILES] && naming.length)
-    member.set(
-      PROFILES,
-      naming
-        .map(
-          (r) =>
-            `${q(PROFILES)}.id IN (SELECT ${q(r.table)}.${q(r.column)} FROM ${q(r.table)} WHERE ${member.get(r.table)!})`,
-        )
-        .join(' OR '),
-    );
+  // The profiles and workstations the study's rows name.
+  for (const named of NAMED_BY_A_STUDY) {
+    const naming = refs.filter((r) => r.toTable === named && member.has(r.table));
+    if (schema[named] && naming.length)
+      member.set(
+        named,
+        naming
+          .map(
+            (r) =>
+              `${q(named)}.${q(r.toColumn)} IN (SELECT ${q(r.table)}.${q(r.column)} FROM ${q(r.table)} WHERE ${member.get(r.table)!})`,
+          )
+          .join(' OR '),
+      );
+  }
   return member;
 };
 

@@ -43,14 +43,24 @@ describe("a study's copy plan", () => {
   });
 
   it('takes along a table a later migration adds, through its reference to the study’s rows', async () => {
-    db.exec(`CREATE TABLE recording_files (
-      recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE, workstation TEXT NOT NULL,
-      path TEXT NOT NULL, PRIMARY KEY (recording_id, workstation))`);
+    db.exec(`CREATE TABLE recording_notes (
+      recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE, author TEXT NOT NULL,
+      note TEXT NOT NULL, PRIMARY KEY (recording_id, author))`);
     const plan = copyPlan(await schema());
-    const files = plan.tables.find((t) => t.table === 'recording_files');
-    expect(files).toMatchObject({ columns: ['recording_id', 'workstation', 'path'], numbered: false });
-    expect(files!.member).toBe(
-      '"recording_files"."recording_id" IN (SELECT "recordings"."id" FROM "recordings" WHERE "recordings".study_id = ?)',
+    const notes = plan.tables.find((t) => t.table === 'recording_notes');
+    expect(notes).toMatchObject({ columns: ['recording_id', 'author', 'note'], numbered: false });
+    expect(notes!.member).toBe(
+      '"recording_notes"."recording_id" IN (SELECT "recordings"."id" FROM "recordings" WHERE "recordings".study_id = ?)',
+    );
+  });
+
+  it('takes along the workstations that hold the study’s files, before the files', async () => {
+    const plan = copyPlan(await schema());
+    const at = (t: string) => plan.tables.findIndex((x) => x.table === t);
+    expect(at('workstations')).toBeGreaterThan(-1);
+    expect(at('workstations')).toBeLessThan(at('recording_files'));
+    expect(plan.tables[at('workstations')]!.member).toBe(
+      '"workstations"."name" IN (SELECT "recording_files"."workstation" FROM "recording_files" WHERE "recording_files"."recording_id" IN (SELECT "recordings"."id" FROM "recordings" WHERE "recordings".study_id = ?))',
     );
   });
 });

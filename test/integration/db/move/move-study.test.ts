@@ -232,6 +232,38 @@ describe('a single-user study moved into a team database and back', () => {
       for (const note of JSON.parse(n.provenance) as { act: number }[]) expect(acts.has(note.act)).toBe(true);
   });
 
+  it('takes along the workstation that holds the study’s files, once however many studies name it', async () => {
+    const holdFiles = async (file: string, name: string) =>
+      withFile(file, async (s) => {
+        await s.run(`UPDATE studies SET name = ?`, [name]);
+        await s.run(`UPDATE recordings SET recording_id = recording_id || ? WHERE recording_id IS NOT NULL`, [
+          `-${name}`,
+        ]);
+        await s.run(
+          `INSERT INTO workstations (name, login, first_seen_at, last_seen_at) VALUES ('lab-pc-1', NULL, 'x', 'x')`,
+        );
+        await s.run(
+          `INSERT INTO recording_files (recording_id, workstation, path, sha256, checked_at)
+           SELECT id, 'lab-pc-1', source_path, content_sha256, 'x' FROM recordings ORDER BY id LIMIT 2`,
+        );
+      });
+    const files = async (studyId: number) =>
+      team.all<{ workstation: string; path: string }>(
+        `SELECT f.workstation, f.path FROM recording_files f JOIN recordings r ON r.id = f.recording_id
+         WHERE r.study_id = ? ORDER BY f.path`,
+        [studyId],
+      );
+    for (const name of ['Third study', 'Fourth study']) {
+      const file = join(dir, `${name}.sqlite`);
+      copyFileSync(STUDY_180_DB, file);
+      await holdFiles(file, name);
+      const r = moved(await importStudy(team, file, name));
+      expect(r.complete).toBe(true);
+      expect((await files(r.studyId)).map((f) => f.workstation)).toEqual(['lab-pc-1', 'lab-pc-1']);
+    }
+    expect(await team.all(`SELECT name FROM workstations WHERE name = 'lab-pc-1'`)).toHaveLength(1);
+  });
+
   it('writes nothing and says which table lost rows when a count differs', async () => {
     const other = await lentPglite();
     try {
