@@ -15,6 +15,7 @@ import { benchSandbox } from './sandbox.bench';
 import { benchSpeech } from './speech.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchStore } from './store.bench';
+import { benchTeam } from './team.bench';
 import { benchUi } from './ui.bench';
 import { benchUploadOverhead } from './upload-overhead.bench';
 import { selectedSections, type BenchKey } from './sections';
@@ -34,6 +35,7 @@ const runners: Record<BenchKey, () => Promise<string[]>> = {
   export: benchExport,
   'export-extras': benchExportExtras,
   store: benchStore,
+  team: benchTeam,
 };
 
 const only = process.argv.slice(2);

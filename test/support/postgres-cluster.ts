@@ -7,7 +7,7 @@
  */
 import type { DatabaseAddress } from '../../main/db/store/address';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +33,36 @@ export interface PostgresCluster {
   superuser(sql: string, database?: string): string;
   /** Every row of the study database, as `pg_dump --data-only` writes it. */
   dumpRows(): string;
+  /**
+   * Processor seconds (user and system) the server has used since it started: the postmaster, its
+   * running processes and those that ended (the kernel adds a reaped child's time to its parent's).
+   */
+  cpuSeconds(): number;
   stop(): void;
 }
+
+const TICKS_PER_SECOND = 100;
+/** utime, stime, cutime and cstime of /proc/<pid>/stat (fields 14-17), in clock ticks. */
+const processTicks = (pid: number, withChildren: boolean): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [u, s, cu, cs] = fields.slice(11, 15).map(Number) as [number, number, number, number];
+    return u + s + (withChildren ? cu + cs : 0);
+  } catch {
+    return 0; // ended meanwhile: its time is in its parent's by now
+  }
+};
+const serverCpuSeconds = (data: string): number => {
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)])
+    .toString()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  const ticks = processTicks(postmaster, true) + children.reduce((n, c) => n + processTicks(c, false), 0);
+  return ticks / TICKS_PER_SECOND;
+};
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -193,6 +221,7 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
     caFile,
     strangerCaFile,
     superuser,
+    cpuSeconds: () => serverCpuSeconds(data),
     dumpRows: () =>
       asOwner('pg_dump', ['-h', socket, '-p', String(port), '-U', 'postgres', '--data-only', 'study']),
     stop: () => {
