@@ -38,6 +38,9 @@ interface Outcome {
   readonly uploads: number;
   readonly uploadedRows: number;
   readonly completedAnalyses: number;
+  /** The study's tables with their indexes and TOAST once done (all of them, and the three largest), in bytes. */
+  readonly dbBytes: number;
+  readonly largest: readonly { table: string; bytes: number }[];
   readonly claimMs: readonly number[];
 }
 
@@ -169,6 +172,18 @@ const scenario = async (stations: number, audio: string, work: string): Promise<
     const completedAnalyses = Number(
       (await store.get<{ n: number }>(`SELECT count(*) AS n FROM analyses WHERE state = 'completed'`))!.n,
     );
+    await store.run('VACUUM ANALYZE');
+    const dbBytes = Number(
+      (await store.get<{ n: number }>(
+        'SELECT sum(pg_total_relation_size(relid)) AS n FROM pg_stat_user_tables',
+      ))!.n,
+    );
+    const largest = (
+      await store.all<{ table: string; bytes: number }>(
+        `SELECT relname AS "table", pg_total_relation_size(relid) AS bytes FROM pg_stat_user_tables
+         ORDER BY bytes DESC LIMIT 3`,
+      )
+    ).map((t) => ({ table: t.table, bytes: Number(t.bytes) }));
     const names = (await store.all<{ name: string }>(`SELECT name FROM workstations ORDER BY name`)).map(
       (w) => w.name,
     );
@@ -187,6 +202,8 @@ const scenario = async (stations: number, audio: string, work: string): Promise<
       uploads: log.filter((r) => r.endpoint === 'upload').length,
       uploadedRows,
       completedAnalyses,
+      dbBytes,
+      largest,
       claimMs,
     };
   } finally {
@@ -231,6 +248,9 @@ export const benchTeam = async (): Promise<string[]> => {
       `${''.padEnd(15)}  ${'wall'.padStart(9)}  ${'ratio'.padStart(6)}  ${'server CPU'.padStart(9)}  ${'requests'.padStart(8)}  uploads sent / uploaded / analyses completed  claim p50 / p99`,
       line(one, one),
       line(three, one),
+      `tables and indexes once done (three workstations): ${(three.dbBytes / 1e6).toFixed(1)} MB, ${(three.dbBytes / RECORDINGS / 1e3).toFixed(1)} kB a recording; largest: ${three.largest
+        .map((t) => `${t.table} ${(t.bytes / 1e6).toFixed(1)} MB`)
+        .join(', ')}`,
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });
