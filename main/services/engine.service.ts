@@ -8,6 +8,7 @@ import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import { engineClock } from '../engine/database-clock';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
 import { keyedClient } from './key-address';
@@ -112,7 +113,8 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       dbPath: ctx.workspace.dbPath,
       client: c.value,
       profileId,
-      now,
+      // A clock given by the caller (a test's) is kept; otherwise the database's on a shared database.
+      now: o.now ?? (await engineClock(store, now)),
       onEvent: emit,
       poll: tuned.poll,
       queue: tuned.queue,

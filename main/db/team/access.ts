@@ -52,7 +52,7 @@ const table = (
 const COORDINATOR: readonly TeamRole[] = ['coordinator'];
 const OWNER_ONLY: readonly TeamRole[] = [];
 
-/** Every table of a study database (schema 190) but its version, with its access. */
+/** Every table of a study database (schema 220) but its version, with its access. */
 export const STUDY_TABLES: readonly TableAccess[] = [
   table('participants', site(SITE), COORDINATOR, {
     ownerOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
@@ -111,6 +111,8 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   table('service_profiles', study(EVERY), OWNER_ONLY, { ownerOnly: ['key_ref'] }),
   table('usage_history', study(EVERY), OWNER_ONLY),
   table('settings', study(EVERY), OWNER_ONLY),
+  // Taken by every request of every workstation that runs the engine: the owner's and coordinators'.
+  table('request_budgets', study(EVERY), COORDINATOR),
 ];
 
 /**

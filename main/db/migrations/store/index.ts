@@ -5,5 +5,6 @@
  */
 import type { StoreMigration } from '../../migrate';
 import { m0190 } from './0190-study-sites';
+import { m0220 } from './0220-request-budgets';
 
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [m0190];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [m0190, m0220];

@@ -221,6 +221,12 @@ const STUDY_WIDE: Record<
     'detail = detail',
     (i) => `profile_id = ${i.profile}`,
   ),
+  request_budgets: studyRow(
+    'request_budgets',
+    (i) => `(profile_id, kind, tokens, refilled_at) VALUES (${i.profile}, 'uploads', 1, ${NOW})`,
+    'tokens = tokens',
+    (i) => `profile_id = ${i.profile}`,
+  ),
   settings: studyRow(
     'settings',
     () => `(key, value) VALUES ('k2', 'v')`,
@@ -392,6 +398,7 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
       `INSERT INTO batches (study_id, created_at, analyses) VALUES (${study}, ${NOW}, '[]')`,
       `INSERT INTO usage_history (profile_id, at, uploads_remaining, detail) VALUES (${profile}, ${NOW}, 5, '{}')`,
       `INSERT INTO settings (key, value) VALUES ('k1', 'v')`,
+      `INSERT INTO request_budgets (profile_id, kind, tokens, refilled_at) VALUES (${profile}, 'requests', 4, ${NOW})`,
     ])
       await admin.run(sql);
     expect(await cli('team', 'site', 'add', '--study', 'S', '--site', 'a', '--name', 'Clinic A')).toBe(
