@@ -86,9 +86,9 @@ describe('two workstations on one study database', () => {
     };
     const a = workstation('a');
     const b = workstation('b');
-    for (let round = 0; round < 40; round++) {
+    for (let round = 0; round < 24; round++) {
       await Promise.all([a(), b()]);
-      clock += 500;
+      clock += 1_000;
     }
     const byRecording = new Map<string, number[]>();
     for (const p of polls) byRecording.set(p.id, [...(byRecording.get(p.id) ?? []), p.at]);
