@@ -4,14 +4,15 @@
  * is stored and the next poll scheduled by poll-schedule.ts. Each poll first takes its token (waiting
  * its turn), then claims the recording due longest (polls.repo.ts claimDuePoll: its next poll moved
  * the spec's 5 s on before the request goes), so workstations sharing the database never poll one
- * recording twice within 5 s; a token taken when nothing was left to claim is given back. A rate limit holds everybody back; other
- * failures leave the schedule to try again later. A failed poll moves along the schedule like an
- * answer saying `processing`: past the timeout the recording is `timed_out` (re-checked slowly), and
- * after the re-check period `unanswered`, so every recording reaches an end state even when the service
- * never answers (invariant: polls.repo.ts strandedAnalyses). Ages are counted on the engine's clock
- * (the database's, on a shared database: database-clock.ts) from the moment the upload was accepted. The schedule lives in the database, so a restart
- * resumes exactly where it stopped. A write that fails (disk full, read-only drive) ends the step with
- * that error: the answer is simply asked again later, since the service keeps it.
+ * recording twice within 5 s; a token taken when nothing was left to claim is given back. A rate
+ * limit holds everybody back; other failures leave the schedule to try again later. A failed poll
+ * moves along the schedule like an answer saying `processing`: past the timeout the recording is
+ * `timed_out` (re-checked slowly), and after the re-check period `unanswered`, so every recording
+ * reaches an end state even when the service never answers (invariant: polls.repo.ts
+ * strandedAnalyses). Ages are counted on the engine's clock (the database's on a shared database:
+ * database-clock.ts) from the moment the upload was accepted. The schedule lives in the database, so
+ * a restart resumes exactly where it stopped. A write that fails (disk full, read-only drive) ends the
+ * step with that error: the answer is simply asked again later, since the service keeps it.
  */
 import type { AnalysisType } from '../../shared/api/vocabulary';
 import { iso } from '../../shared/iso';
