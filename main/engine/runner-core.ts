@@ -1,6 +1,6 @@
 /**
  * What the queue runner's parts share (queue-runner.ts): its settings with their defaults applied, the
- * progress hub, the request budget and upload rate, the waits every lane uses, and the runner's mutable
+ * progress hub, the request budget and upload rate (request-budget.ts), the waits every lane uses, and the runner's mutable
  * state. One is made per runner; the lanes (upload-lane.ts, poll-lane.ts), the pause (runner-pause.ts)
  * and idleness (runner-idle.ts) are functions of it.
  */
@@ -9,13 +9,9 @@ import { DEFAULT_QUEUE, type EngineEvent, type QueueSettings } from '../../share
 import type { ApiClient } from '../api/client';
 import type { DbProblem } from '../db/db-errors';
 import type { Store } from '../db/store/types';
-import {
-  clampPollSettings,
-  createTokenBucket,
-  type PollSettings,
-  type TokenBucket,
-} from '../jobs/poll-schedule';
+import { clampPollSettings, type PollSettings, type RequestBudget } from '../jobs/poll-schedule';
 import { createProgressHub, type ProgressHub } from './progress';
+import { requestBudget } from './request-budget';
 import type { OpenAudio, QueuedRecording, UploadOneOutcome } from './upload-step';
 
 export interface RunnerOptions {
@@ -83,9 +79,10 @@ export interface RunnerCore {
   readonly lookedFor: Map<number, number>;
   readonly emit: (e: EngineEvent) => void;
   readonly hub: ProgressHub;
-  /** The request budget both lanes share. */
-  readonly budget: TokenBucket;
-  readonly uploadRate: TokenBucket;
+  /** The request budget both lanes share (with every workstation, on a shared database). */
+  readonly budget: RequestBudget;
+  /** The upload rate, a budget of its own taken by uploads alone (shared likewise). */
+  readonly uploadRate: RequestBudget;
   readonly inFlight: Map<number, Promise<void>>;
   /** Answered uploads whose outcome could not be written yet, by recording. */
   readonly unrecorded: Map<number, { row: QueuedRecording; out: Unrecorded }>;
@@ -131,8 +128,21 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     lookedFor: new Map(),
     emit,
     hub: createProgressHub(o.store, emit, o.progressIntervalMs ?? 250),
-    budget: createTokenBucket(poll.globalRatePerSecond, poll.globalBurst, now),
-    uploadRate: createTokenBucket(queue.uploadsPerMinute / 60, 1, now),
+    budget: requestBudget(
+      o.store,
+      {
+        profileId: o.profileId,
+        kind: 'requests',
+        ratePerSecond: poll.globalRatePerSecond,
+        burst: poll.globalBurst,
+      },
+      now,
+    ),
+    uploadRate: requestBudget(
+      o.store,
+      { profileId: o.profileId, kind: 'uploads', ratePerSecond: queue.uploadsPerMinute / 60, burst: 1 },
+      now,
+    ),
     inFlight: new Map(),
     unrecorded: new Map(),
     idleWaiters: new Set(),

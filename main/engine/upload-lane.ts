@@ -18,7 +18,7 @@ import { findHeldElsewhere } from './workstation-claims';
 
 /** Reads the usage counters (within the shared budget), records them and tells the UI; null if the service would not say. */
 const readUsage = async (r: RunnerCore): Promise<Usage | null> => {
-  const wait = r.budget.reserve();
+  const wait = await r.budget.reserve();
   if (wait > 0) await r.hold(wait);
   const res = await r.client.getUsage();
   if (!res.ok) return null;
@@ -128,7 +128,7 @@ export const uploadStep = async (r: RunnerCore): Promise<void> => {
     await r.nap(r.idleRecheckMs);
     return;
   }
-  const wait = Math.max(r.uploadRate.reserve(), r.budget.reserve());
+  const wait = Math.max(await r.uploadRate.reserve(), await r.budget.reserve());
   if (wait > 0) await r.hold(wait);
   if (!r.running || r.pause) return;
   // The claim commits the intent (its transaction ended) before the request is sent; another

@@ -8,9 +8,11 @@
  * timed out but is re-checked every `slowIntervalMs` for `slowForMs`, because results can still
  * arrive; then it is `unanswered` (terminal, no next poll) until the researcher asks for one more check.
  *
- * Every age is counted on the workstation's clock, from the moment the upload was accepted as seen
- * here (`recordings.accepted_at`), never from the service's `uploaded_at`: a service clock minutes
- * behind must not time out a fresh upload. A poll that fails (5xx, network, unreadable answer) moves
+ * Every age is counted on the engine's clock, from the moment the upload was accepted as the engine
+ * saw it (`recordings.accepted_at`), never from the service's `uploaded_at`: a service clock minutes
+ * behind must not time out a fresh upload. The engine's clock is the workstation's on a SQLite study
+ * and the database's on a shared one (main/engine/database-clock.ts), so that every workstation reads
+ * the schedule kept in the database against the same clock. A poll that fails (5xx, network, unreadable answer) moves
  * through the same schedule as one that answers `processing`, so failing polls also reach the end.
  */
 import { LIMITS } from '../../shared/api/vocabulary';
@@ -94,6 +96,8 @@ export const nextPoll = (
 /** A token bucket shared by all polls: `reserve()` says how long to wait before the next request may go. */
 export interface TokenBucket {
   reserve(): number;
+  /** Gives back a token reserved for a request that was not sent after all. */
+  refund(): void;
   /** After a 429: nobody sends until `untilMs`. */
   pauseUntil(untilMs: number): void;
 }
@@ -112,8 +116,30 @@ export const createTokenBucket = (ratePerSecond: number, burst: number, now: () 
       const wait = tokens >= 0 ? 0 : -tokens * intervalMs;
       return Math.max(wait, pausedUntil - t);
     },
+    refund() {
+      tokens = Math.min(burst, tokens + 1);
+    },
     pauseUntil(untilMs) {
       pausedUntil = Math.max(pausedUntil, untilMs);
     },
   };
 };
+
+/**
+ * The request budget as the engine takes it: a token bucket kept in this process (`inProcessBudget`)
+ * or in the study database, shared by every workstation (main/engine/request-budget.ts).
+ */
+export interface RequestBudget {
+  /** Takes a token now; resolves to how long (ms) to wait before the request may go. */
+  reserve(): Promise<number>;
+  /** Gives back a token reserved for a request that was not sent after all. */
+  refund(): Promise<void>;
+  /** After a 429: nobody sends until `untilMs`. */
+  pauseUntil(untilMs: number): void;
+}
+
+export const inProcessBudget = (bucket: TokenBucket): RequestBudget => ({
+  reserve: () => Promise.resolve(bucket.reserve()),
+  refund: () => Promise.resolve(bucket.refund()),
+  pauseUntil: (untilMs) => bucket.pauseUntil(untilMs),
+});

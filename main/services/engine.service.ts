@@ -10,6 +10,7 @@ import { allProfiles, profileById } from '../db/repos/profiles.repo';
 import { absentHolders, type AbsentHolder } from '../db/repos/workstations.repo';
 import { DEFAULT_LEASE_SECONDS } from '../engine/runner-core';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
+import { engineClock } from '../engine/database-clock';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
 import { keyedClient } from './key-address';
@@ -121,7 +122,8 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       profileId,
       workstation: ctx.workstation,
       ...(o.leaseSeconds !== undefined ? { leaseSeconds: o.leaseSeconds } : {}),
-      now,
+      // A clock given by the caller (a test's) is kept; otherwise the database's on a shared database.
+      now: o.now ?? (await engineClock(store, now)),
       onEvent: emit,
       poll: tuned.poll,
       queue: tuned.queue,

@@ -41,6 +41,42 @@ export const duePolls = (
     [profileId, nowIso, limit],
   );
 
+/** The analyses of a recording that are due by the time bound to `?`. */
+const DUE = (a: string) =>
+  `${a}.next_poll_at IS NOT NULL AND ${a}.next_poll_at <= ? AND ${a}.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
+
+/**
+ * Claims the recording on this profile whose poll has been due longest: its due analyses' next poll
+ * is moved to `holdUntilIso` in the same statement, before anyone asks the service, so no other
+ * workstation polls it before then. On PostgreSQL the recording's row is locked while the statement
+ * runs and a recording another workstation is claiming is passed by (`dialect.skipLocked`); a claim
+ * that lost the race changes nothing (the analyses are no longer due when it reaches them) and returns
+ * null, as when nothing is due. SQLite runs one statement at a time.
+ */
+export const claimDuePoll = async (
+  q: Queryable,
+  profileId: number,
+  nowIso: string,
+  holdUntilIso: string,
+): Promise<DuePollRow | null> => {
+  const taken = await q.all<{ type: string; recording_id: number }>(
+    `UPDATE analyses SET next_poll_at = ? WHERE recording_id = (
+       SELECT r.id FROM recordings r JOIN studies s ON s.id = r.study_id
+       WHERE s.profile_id = ? AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND ${DUE('a')})
+       ORDER BY (SELECT min(a.next_poll_at) FROM analyses a WHERE a.recording_id = r.id AND ${DUE('a')}), r.id
+       LIMIT 1 ${q.dialect.skipLocked('r')})
+     AND ${DUE('analyses')} RETURNING recording_id, type`,
+    [holdUntilIso, profileId, nowIso, nowIso, nowIso],
+  );
+  if (taken.length === 0) return null;
+  const r = (await q.get<Omit<DuePollRow, 'types'>>(
+    `SELECT id, study_id, batch_id, recording_id, coalesce(accepted_at, uploaded_at) AS accepted_at
+     FROM recordings WHERE id = ?`,
+    [taken[0]!.recording_id],
+  ))!;
+  return { ...r, types: taken.map((t) => t.type).join(',') };
+};
+
 /**
  * A poll without a readable answer: counted, the next one scheduled, and an unreadable answer's excerpt
  * kept in the event log. Run it in a transaction (the poll step writes it with the schedule's verdict).

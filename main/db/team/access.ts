@@ -55,7 +55,7 @@ const COORDINATOR: readonly TeamRole[] = ['coordinator'];
 const OWNER_ONLY: readonly TeamRole[] = [];
 const EVERY_MEMBER: readonly TeamRole[] = ['coordinator', 'analyst', 'monitor'];
 
-/** Every table of a study database (schema 200) but its version, with its access. */
+/** Every table of a study database (schema 220) but its version, with its access. */
 export const STUDY_TABLES: readonly TableAccess[] = [
   table('participants', site(SITE), COORDINATOR, {
     ownerOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
@@ -119,6 +119,8 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   table('workstations', study(EVERY), EVERY_MEMBER, {
     writeRule: 'workstations.login = CAST(current_user AS text)',
   }),
+  // Taken by every request of every workstation that runs the engine: the owner's and coordinators'.
+  table('request_budgets', study(EVERY), COORDINATOR),
 ];
 
 /**

@@ -161,7 +161,8 @@ it('the same far-away Retry-After on a poll holds the poller back for 15 minutes
     random: () => 0.5,
     sleep: async () => {},
     bucket: {
-      reserve: () => 0,
+      reserve: () => Promise.resolve(0),
+      refund: () => Promise.resolve(),
       pauseUntil: (ms) => {
         pauses.push(ms);
       },

@@ -16,8 +16,9 @@ import { exportFacts } from '../../../main/db/repos/export-options.repo';
 import { selectedRecordings } from '../../../main/db/repos/export-selection.repo';
 import { insertImportBatch, type NewRecording } from '../../../main/db/repos/imports.repo';
 import { participantPage } from '../../../main/db/repos/participants.repo';
-import { duePolls } from '../../../main/db/repos/polls.repo';
+import { claimDuePoll, duePolls } from '../../../main/db/repos/polls.repo';
 import { pendingWork } from '../../../main/db/repos/queue.repo';
+import { pauseBudget, refundBudgetToken, takeBudgetToken } from '../../../main/db/repos/request-budget.repo';
 import { recordingPage, recordingRows } from '../../../main/db/repos/recordings-view.repo';
 import { activeStudyIds, studyViews } from '../../../main/db/repos/studies.repo';
 import { timelineValuesOf } from '../../../main/db/repos/timeline.repo';
@@ -300,5 +301,34 @@ describe.each(engines)('the statements that differ between the dialects, on %s',
     expect(
       store.dialect.isUniqueViolation(new Error('recordings.recording_id'), 'recordings', 'recording_id'),
     ).toBe(false);
+  });
+
+  it('claims each due poll once, moving its next poll on (the last test: it changes the schedule)', async () => {
+    const hold = '2026-01-06T00:00:05.000Z';
+    const first = await claimDuePoll(store, 1, AT, hold);
+    const second = await claimDuePoll(store, 1, AT, hold);
+    expect([first?.id, second?.id].sort()).toEqual([s.ids[0], s.ids[1]].sort());
+    expect(first!.accepted_at).toMatch(/^2026-01-0[12]T10:00:00.000Z$/);
+    expect(await claimDuePoll(store, 1, AT, hold)).toBeNull();
+    expect(await duePolls(store, 1, AT, 10)).toEqual([]);
+    expect((await duePolls(store, 1, hold, 10)).map((d) => d.id).sort()).toEqual([s.ids[0], s.ids[1]].sort());
+  });
+
+  it('takes request tokens one at a time, refilled by the time passed, never above the burst', async () => {
+    const bucket = { profileId: 1, kind: 'requests' as const, ratePerSecond: 2, burst: 2 };
+    const take = (at: string) => takeBudgetToken(store, bucket, at);
+    expect(await take(AT)).toEqual({ tokens: 1, pausedUntil: null });
+    expect((await take(AT)).tokens).toBe(0);
+    expect((await take(AT)).tokens).toBe(-1);
+    expect((await take('2026-01-06T00:00:01.500Z')).tokens).toBe(1); // -1 + 3 refilled, - 1
+    expect((await take('2026-01-06T00:01:00.000Z')).tokens).toBe(1); // full (2), - 1
+    await refundBudgetToken(store, bucket);
+    await refundBudgetToken(store, bucket);
+    await pauseBudget(store, 1, '2026-01-06T00:02:00.000Z');
+    await pauseBudget(store, 1, '2026-01-06T00:01:30.000Z'); // an earlier end does not shorten it
+    expect(await take('2026-01-06T00:01:00.000Z')).toEqual({
+      tokens: 1,
+      pausedUntil: '2026-01-06T00:02:00.000Z',
+    });
   });
 });

@@ -13,7 +13,7 @@ import { probeAudio } from '../../../main/audio/probe';
 import { runPollStep } from '../../../main/engine/poll-step';
 import { runUploadStep } from '../../../main/engine/upload-step';
 import { judgeAudio, verdictFromProblem } from '../../../main/import/local-verdict';
-import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-schedule';
+import { clampPollSettings, createTokenBucket, inProcessBudget } from '../../../main/jobs/poll-schedule';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import type { ScenarioPatch } from '../../../main/sandbox/scenario';
@@ -126,7 +126,7 @@ const importBatch = async () => {
 };
 
 const drive = async () => {
-  const bucket = createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now);
+  const bucket = inProcessBudget(createTokenBucket(settings.globalRatePerSecond, settings.globalBurst, now));
   for (let step = 0; step < 400; step++) {
     await runUploadStep(store, client, {
       profileId: 1,

@@ -20,7 +20,7 @@ import { retryRecordings } from '../../../main/db/repos/retry.repo';
 import { recordAccepted } from '../../../main/db/repos/uploads.repo';
 import { createMissingAccounts } from '../../../main/engine/accounts';
 import { runPollStep } from '../../../main/engine/poll-step';
-import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-schedule';
+import { clampPollSettings, createTokenBucket, inProcessBudget } from '../../../main/jobs/poll-schedule';
 import { apiError } from '../../../shared/api/api-error';
 import { err } from '../../../shared/result';
 import { createFakeClient, type FakeClient } from '../../support/fake-client';
@@ -106,7 +106,7 @@ const pollOnce = async () =>
     profileId: 1,
     now,
     settings,
-    bucket: createTokenBucket(1000, 1000, now),
+    bucket: inProcessBudget(createTokenBucket(1000, 1000, now)),
     random: () => 0.5,
     sleep: async () => {},
   });

@@ -25,7 +25,7 @@ import { createApiClient, type ApiClient } from '../../../main/api/client';
 import type { Db } from '../../../main/db/open';
 import { runPollStep } from '../../../main/engine/poll-step';
 import { PAUSES_QUEUE, uploadOne, type UploadOneOutcome } from '../../../main/engine/upload-step';
-import { clampPollSettings, createTokenBucket } from '../../../main/jobs/poll-schedule';
+import { clampPollSettings, createTokenBucket, inProcessBudget } from '../../../main/jobs/poll-schedule';
 import { ApiError, type ApiErrorKind } from '../../../shared/api/api-error';
 import type { RecordingAnalysis, UploadOutcome } from '../../../shared/api/domain';
 import { MEASURES, type MeasureDef } from '../../../shared/api/measures';
@@ -363,7 +363,7 @@ describe.each(VERSIONS)('API %s', (version) => {
               profileId: 1,
               now,
               settings: clampPollSettings({}),
-              bucket: createTokenBucket(1e6, 1e6, now),
+              bucket: inProcessBudget(createTokenBucket(1e6, 1e6, now)),
               random: () => 0.5,
               sleep: async () => {},
             });

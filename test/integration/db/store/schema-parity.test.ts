@@ -51,8 +51,9 @@ describe('the PostgreSQL baseline', () => {
   });
 
   it("has SQLite's tables, columns, types, nullability, keys and indexes at the latest schema", () => {
-    expect(Object.keys(sqliteShape)).toHaveLength(27);
+    expect(Object.keys(sqliteShape)).toHaveLength(28);
     expect(sqliteShape['study_sites']?.primaryKey).toEqual(['study_id', 'code']);
+    expect(sqliteShape['request_budgets']?.primaryKey).toEqual(['profile_id', 'kind']);
     expect(sqliteShape['participants']?.columns).toContain('site_code text not null');
     expect(postgresShape).toEqual(sqliteShape);
   });

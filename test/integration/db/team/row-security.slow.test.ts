@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT, main } from '../../../../main/cli/voicescope';
+import { claimDuePoll } from '../../../../main/db/repos/polls.repo';
+import { takeBudgetToken } from '../../../../main/db/repos/request-budget.repo';
 import { connectPostgres } from '../../../../main/db/store/connect';
 import { openChosenStudyService } from '../../../../main/services/open-study-service';
 import type { Store } from '../../../../main/db/store/types';
@@ -227,6 +229,12 @@ const STUDY_WIDE: Record<
     'detail = detail',
     (i) => `profile_id = ${i.profile}`,
   ),
+  request_budgets: studyRow(
+    'request_budgets',
+    (i) => `(profile_id, kind, tokens, refilled_at) VALUES (${i.profile}, 'uploads', 1, ${NOW})`,
+    'tokens = tokens',
+    (i) => `profile_id = ${i.profile}`,
+  ),
   settings: studyRow(
     'settings',
     () => `(key, value) VALUES ('k2', 'v')`,
@@ -408,6 +416,7 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
       `INSERT INTO batches (study_id, created_at, analyses) VALUES (${study}, ${NOW}, '[]')`,
       `INSERT INTO usage_history (profile_id, at, uploads_remaining, detail) VALUES (${profile}, ${NOW}, 5, '{}')`,
       `INSERT INTO settings (key, value) VALUES ('k1', 'v')`,
+      `INSERT INTO request_budgets (profile_id, kind, tokens, refilled_at) VALUES (${profile}, 'requests', 4, ${NOW})`,
     ])
       await admin.run(sql);
     expect(await cli('team', 'site', 'add', '--study', 'S', '--site', 'a', '--name', 'Clinic A')).toBe(
@@ -539,6 +548,48 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
     expect(await read('analyst_a', 'SELECT notes FROM participants')).toBe('refused');
     expect(await read('analyst_a', 'SELECT source_path FROM recordings')).toBe('refused');
     expect(await read('analyst_a', 'SELECT id, duration_seconds FROM recordings')).toBe('read');
+  });
+
+  it("lets a coordinator's engine claim only its sites' due polls and take tokens from the study's budget", async () => {
+    const [a, b] = [ids.a, ids.b];
+    const due = `recording_id IN (${a.r}, ${b.r})`;
+    await admin.run(`UPDATE analyses SET state = 'processing', next_poll_at = ${NOW} WHERE ${due}`);
+    const claims = async (who: Who) => {
+      const got: (number | string)[] = [];
+      try {
+        await as[who].transaction(async (tx) => {
+          for (let n = 0; n < 3; n++) {
+            const row = await claimDuePoll(
+              tx,
+              a.profile,
+              '2026-01-01T00:00:01.000Z',
+              '2026-01-01T00:00:06.000Z',
+            );
+            if (row) got.push(row.id);
+          }
+          await takeBudgetToken(
+            tx,
+            { profileId: a.profile, kind: 'requests', ratePerSecond: 1, burst: 4 },
+            '2026-01-01T00:00:01.000Z',
+          );
+          got.push('token taken');
+          throw ROLLBACK;
+        });
+      } catch (e) {
+        if (e !== ROLLBACK) got.push(String((e as { code?: unknown }).code));
+      }
+      return got.map(String);
+    };
+    try {
+      expect(await claims('coord_a')).toEqual([String(a.r), 'token taken']);
+      expect(await claims('coord_b')).toEqual([String(b.r), 'token taken']);
+      expect((await claims('owner_1')).toSorted()).toEqual(
+        [String(a.r), String(b.r), 'token taken'].toSorted(),
+      );
+      expect(await claims('analyst_a')).toEqual(['42501']);
+    } finally {
+      await admin.run(`UPDATE analyses SET state = 'completed', next_poll_at = NULL WHERE ${due}`);
+    }
   });
 
   it('fails a table whose policy is dropped or whose row security is turned off, until team init runs again', async () => {
