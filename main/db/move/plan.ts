@@ -18,13 +18,14 @@ const NAMED_BY_A_STUDY = [PROFILES, WORKSTATIONS];
 
 /**
  * Tables of the workstation or of the whole database, not of a study: not copied. Settings and usage
- * readings belong to the workstation (or the service account) that wrote them; the members belong to
- * the team database.
+ * readings belong to the workstation (or the service account) that wrote them, the request budget to
+ * the workstations sending to a service profile now; the members belong to the team database.
  */
 export const NOT_OF_A_STUDY: readonly string[] = [
   VERSION_TABLE,
   'settings',
   'usage_history',
+  'request_budgets',
   'team_members',
   'team_member_sites',
 ];
