@@ -11,6 +11,7 @@ import type { VerdictView } from '../../../shared/study';
 import { jsonColumn } from '../json-column';
 import { sqlWords } from '../sql-words';
 import type { Queryable, SqlValue } from '../store/types';
+import { workstationName } from '../../workstation-name';
 import { recordingProvenance, recordingUploadError, recordingVerdict } from './recording-columns';
 
 /** What curation reads of a recording. */
@@ -252,10 +253,27 @@ export interface NewCurationAct {
   readonly undoes: number | null;
 }
 
+/**
+ * Writes an act, naming the member who did it (the database login that writes, read as the audit
+ * chain's writer reads it; null on SQLite) and this workstation.
+ */
 export const insertCurationAct = async (q: Queryable, a: NewCurationAct): Promise<number> =>
   (await q.get<{ id: number }>(
-    `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [a.studyId, a.at, a.who, a.act, a.recordingId, a.participantId, a.reason, a.before, a.after, a.undoes],
+    `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes, member, workstation)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT t.member FROM (${q.dialect.auditChainTail.read}) t), ?) RETURNING id`,
+    [
+      a.studyId,
+      a.at,
+      a.who,
+      a.act,
+      a.recordingId,
+      a.participantId,
+      a.reason,
+      a.before,
+      a.after,
+      a.undoes,
+      workstationName(),
+    ],
   ))!.id;
 
 /** The id the next act will get (read inside the transaction that writes it). */

@@ -98,6 +98,15 @@ export interface Dialect {
   writeVersion(version: number): string;
   /** Whether `e`, thrown by a statement, is the engine refusing a second row with the same `table.column`. */
   isUniqueViolation(e: unknown, table: string, column: string): boolean;
+  /**
+   * The end of the audit log's hash chain, read by the writer of the next entry: one row with the last
+   * entry's `id` and `hash` (both null for an empty log) and the `member` writing (the database login;
+   * null on SQLite, which has none). On PostgreSQL the read goes through a function that runs with its
+   * owner's rights, so a member who sees only their own sites' entries still extends the one chain, and
+   * that locks the log until the transaction ends, so concurrent writers take their turns; `setup`
+   * creates it (migration 0210).
+   */
+  readonly auditChainTail: { readonly setup: readonly string[]; readonly read: string };
 }
 
 const fieldOf = (e: unknown, name: string): unknown =>
@@ -214,6 +223,11 @@ export const SQLITE: Dialect = {
   isUniqueViolation: (e, table, column) =>
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
+  auditChainTail: {
+    setup: [],
+    read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
+      (SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1) AS hash, NULL AS member`,
+  },
 };
 
 /** The table that holds PostgreSQL's schema version (SQLite keeps it in `user_version`). */
@@ -256,4 +270,16 @@ export const POSTGRES: Dialect = {
     fieldOf(e, 'code') === '23505' &&
     fieldOf(e, 'table') === table &&
     String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
+  auditChainTail: {
+    setup: [
+      `CREATE OR REPLACE FUNCTION audit_chain_tail() RETURNS TABLE (last_id bigint, last_hash text, login text)
+         LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+       BEGIN
+         LOCK TABLE audit_log IN SHARE ROW EXCLUSIVE MODE;
+         RETURN QUERY SELECT a.id::bigint, a.hash, session_user::text FROM audit_log a ORDER BY a.id DESC LIMIT 1;
+         IF NOT FOUND THEN RETURN QUERY SELECT NULL::bigint, NULL::text, session_user::text; END IF;
+       END $$`,
+    ],
+    read: 'SELECT last_id AS id, last_hash AS hash, login AS member FROM audit_chain_tail()',
+  },
 };

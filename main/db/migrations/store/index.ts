@@ -5,5 +5,6 @@
  */
 import type { StoreMigration } from '../../migrate';
 import { m0190 } from './0190-study-sites';
+import { m0210 } from './0210-audit-identities';
 
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [m0190];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [m0190, m0210];
