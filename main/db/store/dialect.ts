@@ -107,6 +107,11 @@ export interface Dialect {
    * creates it (migration 0210).
    */
   readonly auditChainTail: { readonly setup: readonly string[]; readonly read: string };
+  /**
+   * The columns of `table` the connected login may read, as rows of one column `name` (every column
+   * on SQLite; on a team database, column GRANTs keep some to the owner).
+   */
+  readableColumns(table: string): string;
 }
 
 const fieldOf = (e: unknown, name: string): unknown =>
@@ -166,6 +171,11 @@ const jsonKey = (key: string): string => {
   return key;
 };
 
+const tableName = (table: string): string => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`not a table name: ${table}`);
+  return table;
+};
+
 /** The member names of a dotted JSON path (`into.id`), each checked. */
 const jsonPath = (path: string): string[] => path.split('.').map(jsonKey);
 
@@ -223,6 +233,7 @@ export const SQLITE: Dialect = {
   isUniqueViolation: (e, table, column) =>
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
+  readableColumns: (table) => `SELECT name FROM pragma_table_info('${tableName(table)}')`,
   auditChainTail: {
     setup: [],
     read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
@@ -270,6 +281,9 @@ export const POSTGRES: Dialect = {
     fieldOf(e, 'code') === '23505' &&
     fieldOf(e, 'table') === table &&
     String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
+  readableColumns: (table) =>
+    `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
+       AND table_name = '${tableName(table)}' AND has_column_privilege(table_name::text, column_name::text, 'SELECT')`,
   auditChainTail: {
     setup: [
       `CREATE OR REPLACE FUNCTION audit_chain_tail() RETURNS TABLE (last_id bigint, last_hash text, login text)
