@@ -17,13 +17,15 @@ export interface TeamSession {
   readonly role: TeamRole;
 }
 
-export type TeamWork = 'import' | 'curate' | 'export' | 'verifyAudit';
+export type TeamWork = 'import' | 'curate' | 'export' | 'verifyAudit' | 'createAccounts';
 
 const RIGHTS: Record<TeamWork, { readonly roles: readonly TeamRole[]; readonly what: string }> = {
   import: { roles: ['owner', 'coordinator'], what: 'import recordings' },
   curate: { roles: ['owner', 'coordinator'], what: 'curate recordings or participants' },
   export: { roles: ['owner', 'analyst'], what: 'export data' },
   verifyAudit: { roles: ['owner'], what: 'check the whole audit log' },
+  // The participant-to-account link is the owner's alone (access.ts).
+  createAccounts: { roles: ['owner'], what: "create participants' service accounts" },
 };
 
 const roleList = (roles: readonly TeamRole[]): string =>

@@ -157,9 +157,16 @@ export const importCommand: WorkspaceCommand = {
         'Check the file; the original is untouched.',
       );
     await holdForKillTest();
-    const accounts = await svc.createAccounts(study.id);
-    if (!accounts.ok) return reportProblem(out, accounts.error);
-    reportAccounts(out, study.id, accounts.value);
+    const noAccounts = svc.refusalForRole('createAccounts');
+    if (noAccounts === null) {
+      const accounts = await svc.createAccounts(study.id);
+      if (!accounts.ok) return reportProblem(out, accounts.error);
+      reportAccounts(out, study.id, accounts.value);
+    } else
+      out.say(
+        'accounts',
+        "New participants' service accounts are created by the study's owner (only the owner's login links participants to accounts); their files wait until then.",
+      );
     const credits = await svc.checkBatchCredits(committed.batchId);
     if (!credits.ok) return reportProblem(out, credits.error);
     out.say('credits', credits.value.message, { credits: credits.value });
