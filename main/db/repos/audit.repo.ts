@@ -128,7 +128,7 @@ export const appendAudit = async (tx: AuditTransaction, e: AuditEntry): Promise<
 
 /** Appends one entry that records no other change, in a transaction of its own. */
 export const appendAuditAlone = (store: Store, e: AuditEntry): Promise<number> =>
-  store.transaction((tx) => appendAudit(tx, e), { repeatable: true });
+  store.transaction((tx) => appendAudit(tx, e), { repeatable: true, appendsUnderLock: true });
 
 export type AuditChainCheck =
   | { readonly ok: true; readonly entries: number }

@@ -110,7 +110,12 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   ),
   table(
     'event_log',
-    site((t) => `${t}.recording_id IS NOT NULL AND ${OF_RECORDING(t)}`),
+    // A recording's event follows the recording; a study-wide one (a batch imported) the study.
+    site(
+      (t) =>
+        `CASE WHEN ${t}.recording_id IS NOT NULL THEN ${OF_RECORDING(t)} ` +
+        `ELSE ${t}.study_id IS NOT NULL AND ${OF_STUDY(t)} END`,
+    ),
     COORDINATOR,
   ),
   table(
