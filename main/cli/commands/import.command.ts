@@ -157,16 +157,19 @@ export const importCommand: WorkspaceCommand = {
         'Check the file; the original is untouched.',
       );
     await holdForKillTest();
-    const noAccounts = svc.refusalForRole('createAccounts');
-    if (noAccounts === null) {
-      const accounts = await svc.createAccounts(study.id);
-      if (!accounts.ok) return reportProblem(out, accounts.error);
-      reportAccounts(out, study.id, accounts.value);
-    } else
+    if (svc.refusalForRole('createAccounts') !== null) {
+      // A member other than the owner has neither the account link nor the service's key: the batch
+      // is queued with its start intent, and the owner's workstation creates the accounts and sends it.
       out.say(
-        'accounts',
-        "New participants' service accounts are created by the study's owner (only the owner's login links participants to accounts); their files wait until then.",
+        'queued',
+        `Batch ${committed.batchId} is queued. The study's owner creates the new participants' service accounts (only the owner's login links participants to accounts) and their workstation sends the files.`,
+        { batchId: committed.batchId },
       );
+      return EXIT.ok;
+    }
+    const accounts = await svc.createAccounts(study.id);
+    if (!accounts.ok) return reportProblem(out, accounts.error);
+    reportAccounts(out, study.id, accounts.value);
     const credits = await svc.checkBatchCredits(committed.batchId);
     if (!credits.ok) return reportProblem(out, credits.error);
     out.say('credits', credits.value.message, { credits: credits.value });

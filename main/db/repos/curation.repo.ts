@@ -10,6 +10,7 @@ import { UPLOAD_STATES_NEVER_SENT } from '../../../shared/states';
 import type { VerdictView } from '../../../shared/study';
 import { jsonColumn } from '../json-column';
 import { sqlWords } from '../sql-words';
+import { readableSelect } from '../readable-columns';
 import type { Queryable, SqlValue } from '../store/types';
 import { workstationName } from '../../workstation-name';
 import { recordingProvenance, recordingUploadError, recordingVerdict } from './recording-columns';
@@ -69,7 +70,7 @@ export const curatedRecording = async (
   const r = await q.get<RecordingRow>(
     `SELECT r.id, r.study_id, s.profile_id, r.participant_id, p.code, r.session_label, r.upload_state, r.recording_id,
             r.upload_intent_at, r.excluded_at, r.excluded_reason, r.provenance,
-            r.duration_seconds, r.verdict, r.upload_error, p.account_id
+            r.duration_seconds, r.verdict, r.upload_error, ${await readableSelect(q, 'participants', ['account_id'], 'p')}
      FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id WHERE r.id = ?`,
     [recordingId],
   );

@@ -171,10 +171,10 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
     );
 
   it('a coordinator imports into their own site; one granted two sites chooses with --site', async () => {
-    // The batch is written and started; the files wait for the owner to create the accounts.
+    // The batch is written with its start intent; the owner's workstation creates the accounts and sends it.
     const imported = (r: CliRun) => {
-      expect([EXIT.ok, EXIT.decide], r.stdout + r.stderr).toContain(r.code);
-      expect(jsonLines(r.stdout).map((l) => l['kind'])).toEqual(expect.arrayContaining(['batch', 'started']));
+      expect(r.code, r.stdout + r.stderr).toBe(EXIT.ok);
+      expect(jsonLines(r.stdout).map((l) => l['kind'])).toEqual(expect.arrayContaining(['batch', 'queued']));
     };
     imported(await as('coord_a', ...importing(folder('week-a', ['PA-1', 'PA-2']))));
     imported(await as('coord_b', ...importing(folder('week-b', ['PB-1']))));
@@ -206,12 +206,14 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
   }, 300_000);
 
   it('each member sees the status of their own sites only', async () => {
-    const sees = async (who: Who, code: string) =>
-      (await as(who, 'participant', 'status', '--study', 'S', '--participant', code)).code === EXIT.ok;
-    expect(await sees('coord_a', 'PA-1')).toBe(true);
-    expect(await sees('coord_a', 'PB-1')).toBe(false);
-    expect(await sees('monitor_b', 'PB-1')).toBe(true);
-    expect(await sees('monitor_b', 'PA-1')).toBe(false);
+    const sees = async (who: Who, code: string) => {
+      const r = await as(who, 'participant', 'status', '--study', 'S', '--participant', code);
+      return `${who} ${code}: ${r.code === EXIT.ok ? 'seen' : `${r.code} ${r.stdout.slice(-300)}${r.stderr}`}`;
+    };
+    expect(await sees('coord_a', 'PA-1')).toBe('coord_a PA-1: seen');
+    expect(await sees('coord_a', 'PB-1')).not.toBe('coord_a PB-1: seen');
+    expect(await sees('monitor_b', 'PB-1')).toBe('monitor_b PB-1: seen');
+    expect(await sees('monitor_b', 'PA-1')).not.toBe('monitor_b PA-1: seen');
     for (const who of ['coord_a', 'monitor_b', 'analyst_a', 'owner_1'] as const) {
       const s = await as(who, 'status', '--study', 'S');
       expect([EXIT.ok, EXIT.decide], `${who}: ${s.stdout}${s.stderr}`).toContain(s.code);
