@@ -119,6 +119,8 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
     ]);
     expect(first.code, first.stdout + first.stderr).toBe(EXIT.ok);
     expect((await as('owner_1', 'study', 'create', '--name', 'S', '--profile', 'lab')).code).toBe(EXIT.ok);
+    const quick = ['settings', '--first-poll', '5', '--poll-interval', '6', '--poll-jitter', '0'];
+    expect((await as('owner_1', ...quick)).code).toBe(EXIT.ok);
     for (const site of ['a', 'b'])
       expect(
         (await as('admin', 'team', 'site', 'add', '--study', 'S', '--site', site, '--name', `Clinic ${site}`))
@@ -180,7 +182,7 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
     imported(await as('coord_b', ...importing(folder('week-b', ['PB-1']))));
     const unsure = await as('coord_ab', ...importing(folder('week-ab', ['PAB-1'])));
     expect(unsure.code).toBe(EXIT.refused);
-    expect(unsure.stderr).toMatch(/sites a and b.*--site/);
+    expect(unsure.stdout + unsure.stderr).toMatch(/sites a and b.*--site/);
     imported(await as('coord_ab', ...importing(join(ws.admin.root, 'week-ab'), '--site', 'b')));
     expect(await sitesOfParticipants()).toEqual([
       { code: 'PA-1', site_code: 'a' },
@@ -221,6 +223,9 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
   }, 300_000);
 
   it('an analyst exports the granted site only; a monitor may not export', async () => {
+    // The owner's workstation creates the accounts and sends the coordinators' batches.
+    const sent = await as('owner_1', 'wait', '--study', 'S', '--timeout', '200');
+    expect(sent.code, sent.stdout + sent.stderr).toBe(EXIT.ok);
     const out = join(ws.analyst_a.root, 'export');
     mkdirSync(out);
     const r = await as('analyst_a', 'export', '--study', 'S', '--out', out);
