@@ -66,7 +66,7 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
       const d: Exclude<StoredUploadError, ApiError> = e !== null && !('kind' in e) ? e : {};
       return {
         recordingId: r.id,
-        path: r.source_path,
+        path: r.source_path ?? `recording ${r.id}`,
         participantCode: r.code,
         reason: d.reason ?? 'The outcome of this upload is unknown.',
         error: d.error ?? null,
