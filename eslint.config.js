@@ -45,6 +45,7 @@ export const MAIN_LAYERS = [
     'problem.ts',
     'wall-time.ts',
     'worker-thread.ts',
+    'workstation-name.ts',
   ],
 ];
 

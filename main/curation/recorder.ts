@@ -112,6 +112,7 @@ export const curationRecorder = (ctx: RecorderContext) => {
         ...(a.undoes != null ? { undoes: a.undoes, undone: a.undone ?? null } : {}),
         ...a.detail,
       },
+      about: { participantId: fields.participantId, recordingId: a.recordingId },
     });
     await setCurationAudit(tx, id, auditId);
     return id;

@@ -40,6 +40,8 @@ export interface CommitOptions {
   readonly label?: string;
   /** The researcher asked to import and start: the start intent is written with the import (one transaction). */
   readonly start?: boolean;
+  /** The site new participants are put at (the study's default site when not given). */
+  readonly site?: string;
   readonly convertedDir: string;
   readonly now: () => number;
   /** The importing workstation, recorded as holding every file of the batch (only it, or one with the same file, sends them). */
@@ -201,6 +203,7 @@ const writeBatch = async (
       isolateOldestSpeaker: req.isolateOldestSpeaker,
       label: opts.label ?? '',
       convertWav: req.convert,
+      siteCode: opts.site,
       startRequested: opts.start === true,
     },
     prepared.map(({ file: f, ...p }) => ({

@@ -32,6 +32,8 @@ export interface ImportsService {
       label?: string;
       /** Import and start: the start intent is written with the import (a crash before the start is recovered). */
       start?: boolean;
+      /** The site new participants are put at (StudyService.importSite); the study's default site if none. */
+      site?: string;
     },
   ): Promise<CommitResult>;
   createAccounts(

@@ -16,6 +16,8 @@ import type { Store } from '../db/store/types';
 import { openWorkspace } from '../workspace/workspace';
 import type { StudyServiceOptions } from './service-context';
 import { everydayLoginProblem } from './team-login';
+import type { TeamSession } from './team-rights';
+import { isTeamRole, type TeamRole } from '../../shared/team';
 import { openStudyService, studyServiceOn, workspaceKeys, type StudyService } from './study-service';
 
 /** The environment variable that names a PostgreSQL study database. */
@@ -42,7 +44,9 @@ export const askedDatabase = (option: string | undefined, env: NodeJS.ProcessEnv
  * The schema brought up to date, on a login the workstation may work as. A team database's members
  * cannot change its schema: its administrator brings it up with `voicescope team init`.
  */
-const migrated = async (store: Store): Promise<Result<Store, string>> => {
+const migrated = async (
+  store: Store,
+): Promise<Result<{ store: Store; member: TeamSession | null }, string>> => {
   try {
     const facts = await loginFacts(store);
     const refused = everydayLoginProblem(facts);
@@ -50,9 +54,16 @@ const migrated = async (store: Store): Promise<Result<Store, string>> => {
       await store.close();
       return err(refused);
     }
-    if (facts.team) return await teamSchemaCurrent(store);
+    if (facts.team) {
+      const current = await teamSchemaCurrent(store);
+      if (!current.ok) return current;
+      const member = isTeamRole(facts.role ?? '')
+        ? { login: facts.login, role: facts.role as TeamRole }
+        : null;
+      return ok({ store, member });
+    }
     await migratePostgres(store);
-    return ok(store);
+    return ok({ store, member: null });
   } catch (e) {
     await store.close().catch(() => undefined);
     if (e instanceof DatabaseFromFutureError)
@@ -96,7 +107,7 @@ export const openChosenStudyService = async (
   if (!store.ok) return store;
   const where = printableAddress(parsed.value.address);
   return ok({
-    service: studyServiceOn(store.value, workspace, keys, o, null),
+    service: studyServiceOn(store.value.store, workspace, keys, o, null, store.value.member),
     db: null,
     where,
     notice: password.value.moved

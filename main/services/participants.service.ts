@@ -17,6 +17,7 @@ import {
 import { overdueParticipantIds, participantRecency } from '../design/recency';
 import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
+import { refusalForRole } from './team-rights';
 import { participantTimeline } from '../change/timeline';
 
 export interface ParticipantsService {
@@ -98,8 +99,12 @@ export const participantsService = (ctx: ServiceContext, engine: Engine): Partic
     },
     timeline: (participantId, baselineSessions, measures, includeAfterWithdrawal) =>
       participantTimeline(store, participantId, baselineSessions, measures, includeAfterWithdrawal),
+    // The account link is the owner's alone on a team database: another member has none to decide on.
     uncertainAccounts: async (studyId) =>
-      (await uncertainAccountRows(store, studyId)).map((r) => {
+      (refusalForRole(ctx.member, 'createAccounts') !== null
+        ? []
+        : await uncertainAccountRows(store, studyId)
+      ).map((r) => {
         const u = r.uncertainty;
         return {
           participantId: r.id,

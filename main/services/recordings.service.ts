@@ -29,6 +29,7 @@ import {
 } from '../db/repos/uploads.repo';
 import type { Engine } from './engine.service';
 import type { ServiceContext } from './service-context';
+import { refusalForRole } from './team-rights';
 
 export interface RecordingsService {
   recordingPage(q: RecordingQuery): Promise<{ rows: RecordingView[]; total: number }>;
@@ -65,7 +66,7 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
       const d: Exclude<StoredUploadError, ApiError> = e !== null && !('kind' in e) ? e : {};
       return {
         recordingId: r.id,
-        path: r.source_path,
+        path: r.source_path ?? `recording ${r.id}`,
         participantCode: r.code,
         reason: d.reason ?? 'The outcome of this upload is unknown.',
         error: d.error ?? null,
@@ -84,7 +85,9 @@ export const recordingsService = (ctx: ServiceContext, engine: Engine): Recordin
     },
     safeToRetry: (studyId, batchId) => safeToRetry(store, studyId, batchId),
     recordingStates: (studyId, batchId) => recordingStateCounts(store, studyId, batchId),
-    pendingWithoutAccount: (studyId) => pendingWithoutAccountCount(store, studyId),
+    // Which participants have an account is the owner's to know on a team database (access.ts).
+    pendingWithoutAccount: async (studyId) =>
+      refusalForRole(ctx.member, 'createAccounts') !== null ? 0 : pendingWithoutAccountCount(store, studyId),
     unansweredRecordings: (studyId) => unansweredRecordingIds(store, studyId),
     strandedAnalyses: () => strandedAnalyses(store),
     async uncertainUploads(studyId, batchId) {

@@ -9,6 +9,7 @@ import type { PollSettings } from '../jobs/poll-schedule';
 import type { LogFacts } from '../privacy/log-facts';
 import type { KeyStore, KeyVault } from '../workspace/key-store';
 import type { Workspace } from '../workspace/workspace';
+import type { TeamSession } from './team-rights';
 
 export { fromApi, problem, type ServiceProblem } from '../problem';
 
@@ -47,4 +48,6 @@ export interface ServiceContext {
   readonly emit: (e: EngineEvent) => void;
   /** What the log's redaction reads synchronously; the services keep it current (main/privacy/log-facts.ts). */
   readonly logFacts: LogFacts;
+  /** The team member the workstation works as on a team database; null elsewhere (no roles there). */
+  readonly member: TeamSession | null;
 }

@@ -8,6 +8,7 @@
  * never SQL of its own.
  */
 import { iso } from '../../shared/iso';
+import type { Result } from '../../shared/result';
 import type { EngineEvent } from '../../shared/study';
 import { openStudyDb, type Db } from '../db/open';
 import { backupDatabase } from '../db/repos/archive.repo';
@@ -30,7 +31,8 @@ import { privacyService, type PrivacyService } from './privacy.service';
 import { profilesService, type ProfilesService } from './profiles.service';
 import { recordingAudioService, type RecordingAudioService } from './recording-audio.service';
 import { recordingsService, type RecordingsService } from './recordings.service';
-import type { ServiceContext, StudyServiceOptions } from './service-context';
+import type { ServiceContext, ServiceProblem, StudyServiceOptions } from './service-context';
+import { importSite, refusalForRole, type TeamSession, type TeamWork } from './team-rights';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
@@ -62,6 +64,12 @@ export type StudyService = ProfilesService &
     readonly workspace: Workspace;
     /** What the log's redaction needs, in memory: `load` it before the logger is attached. */
     readonly logFacts: LogFacts;
+    /** The team member the workstation works as (null: not a team database). */
+    readonly member: TeamSession | null;
+    /** Null when the member's role may do `work`, else the refusal that names the role and who can. */
+    refusalForRole(work: TeamWork): ServiceProblem | null;
+    /** The site an import's new participants go to (`asked`: the site the researcher named). */
+    importSite(studyId: number, asked: string | undefined): Promise<Result<string, ServiceProblem>>;
     close(): Promise<void>;
   };
 
@@ -96,6 +104,7 @@ export const studyServiceOn = (
   keys: KeyStore,
   o: StudyServiceOptions,
   backupStudyFile: ((file: string) => Promise<void>) | null,
+  member: TeamSession | null = null,
 ): StudyService => {
   const now = o.now ?? Date.now;
   const emit = o.onEvent ?? ((_: EngineEvent) => {});
@@ -110,6 +119,7 @@ export const studyServiceOn = (
     iso: () => iso(now()),
     emit,
     logFacts: createLogFacts(),
+    member,
   };
   const engine = createEngine(ctx);
   const usage = usageService(ctx, engine);
@@ -135,6 +145,9 @@ export const studyServiceOn = (
     ...participantCurationPublic(ctx, engine),
     ...needsYouPublic(ctx),
     ...cohortService(ctx),
+    member,
+    refusalForRole: (work) => refusalForRole(member, work),
+    importSite: (studyId, asked) => importSite(store, member, studyId, asked),
     async close() {
       await engine.stopAll();
       await store.close();

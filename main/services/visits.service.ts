@@ -111,6 +111,25 @@ const recordingView = (l: VisitLedger, p: WithdrawalFacts, r: LedgerRecording): 
   afterWithdrawal: recordedAfterWithdrawal(r.date, p),
 });
 
+type VisitAuditKind = 'visit_schedule_changed' | 'visit_assignment_changed';
+
+/** A visit change's audit entry; one about a recording names its participant's site. */
+const auditVisitChange = async (
+  tx: Queryable,
+  at: string,
+  studyId: number,
+  kind: VisitAuditKind,
+  detail: { readonly recording?: number } & AuditDetail,
+) =>
+  appendAudit(tx, {
+    at,
+    kind,
+    studyId,
+    subject: await studyName(tx, studyId),
+    detail,
+    about: { recordingId: detail.recording ?? null },
+  });
+
 const NO_STUDY = problem('There is no such study.', 'Check the study name or number.');
 const NO_PARTICIPANT = problem('There is no such participant.', 'Check the participant code.');
 
@@ -128,12 +147,12 @@ export const visitsService = (ctx: ServiceContext): VisitsService => {
     const lp = l?.participants.find((x) => x.id === participantId);
     return l && lp ? { l, lp } : null;
   };
-  const audit = async (
+  const audit = (
     tx: Queryable,
     studyId: number,
-    kind: 'visit_schedule_changed' | 'visit_assignment_changed',
-    detail = {},
-  ) => appendAudit(tx, { at: ctx.iso(), kind, studyId, subject: await studyName(tx, studyId), detail });
+    kind: VisitAuditKind,
+    detail: { readonly recording?: number } & AuditDetail = {},
+  ) => auditVisitChange(tx, ctx.iso(), studyId, kind, detail);
   /** A change of the study's period or schedule and its audit entry, in one transaction. */
   const scheduleChange = (
     studyId: number,

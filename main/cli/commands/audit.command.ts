@@ -5,12 +5,16 @@
  */
 import { auditHoldsText, describeAuditCheck } from '../../privacy/audit-check';
 import { EXIT, unknownCommand, type WorkspaceCommand } from '../command';
+import { reportProblem } from '../lookup';
 
 export const auditCommand: WorkspaceCommand = {
   name: 'audit',
   help: `  audit verify                              check that the audit log was not altered (exit 9 names the first broken entry)`,
   run: async ({ svc, out, sub }) => {
     if (sub !== 'verify') throw unknownCommand('audit', sub);
+    // On a team database only the owner sees every entry, so only the owner can check the chain.
+    const refused = svc.refusalForRole('verifyAudit');
+    if (refused) return reportProblem(out, refused);
     const v = describeAuditCheck(await svc.verifyAudit());
     if (v.holds) {
       out.say('audit', auditHoldsText(v.entries), { holds: true, entries: v.entries });

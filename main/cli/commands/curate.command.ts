@@ -13,7 +13,7 @@ import {
   type CommandContext,
   type WorkspaceCommand,
 } from '../command';
-import { resolveStudy } from '../lookup';
+import { reportProblem, resolveStudy } from '../lookup';
 
 const positiveInt = (v: string | undefined, flag: string): number => {
   const n = Number(need(v, flag));
@@ -113,6 +113,8 @@ export const curateCommand: WorkspaceCommand = {
   run: async (ctx) => {
     const { svc, out, sub, values: v } = ctx;
     const reason = v.reason;
+    const refused = v['dry-run'] ? null : svc.refusalForRole('curate');
+    if (refused) return reportProblem(out, refused);
     switch (sub) {
       case 'reassign': {
         const recording = positiveInt(v.recording, 'recording');

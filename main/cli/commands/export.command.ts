@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { APP_VERSION } from '../../app-version';
 import { EXIT, need, UsageError, type WorkspaceCommand } from '../command';
-import { resolveStudy } from '../lookup';
+import { reportProblem, resolveStudy } from '../lookup';
 
 const list = (v: string | undefined): string[] | undefined =>
   v === undefined
@@ -20,6 +20,8 @@ export const exportCommand: WorkspaceCommand = {
          [--states <s,t>] [--link-file] [--tz <zone>] [--baseline-sessions <k>]
                                             indicator spreadsheets with a codebook (see docs/export.md)`,
   run: async ({ svc, out, values: v }) => {
+    const refused = svc.refusalForRole('export');
+    if (refused) return reportProblem(out, refused);
     const study = await resolveStudy(svc, v.study);
     const k = v['baseline-sessions'];
     if (k !== undefined && !/^\d+$/.test(k))

@@ -83,10 +83,17 @@ export const importCommand: WorkspaceCommand = {
   name: 'import',
   help: `  import --study <name|id> [<file|folder>...] [--manifest <csv>] [--pattern <p>] [--tz <zone>]
          [--analyses <a,b>] [--isolate] [--convert] [--channel <auto|mix|n>] [--insist-duplicates]
-         [--send-borderline] [--label <l>] [--yes] [--wait]
-                                            without --yes: a preview only, nothing written or sent`,
+         [--send-borderline] [--label <l>] [--site <code>] [--yes] [--wait]
+                                            without --yes: a preview only, nothing written or sent;
+                                            --site: the site of new participants (team studies)`,
   run: async ({ svc, out, values: v, sub, rest }) => {
+    const refused = svc.refusalForRole('import');
+    if (refused) return reportProblem(out, refused);
     const study = await resolveStudy(svc, v.study);
+    if ((v.site?.length ?? 0) > 1)
+      throw new UsageError('Give --site once: the site of the new participants.');
+    const site = await svc.importSite(study.id, v.site?.[0]);
+    if (!site.ok) return reportProblem(out, site.error);
     const profile = (await svc.listProfiles()).find((p) => p.id === study.profileId)!;
     const analyses = v.analyses
       ? v.analyses.split(',').map((s) => s.trim())
@@ -132,6 +139,7 @@ export const importCommand: WorkspaceCommand = {
       insistOnDuplicates: insist,
       ...(v['send-borderline'] ? { sendBorderline: true as const } : {}),
       label: v.label ?? '',
+      site: site.value,
       // The start intent is written with the import: if this process stops before the start below, the
       // next `voicescope wait` or `status` (or the app) finds the batch and starts it.
       start: true,
@@ -149,6 +157,16 @@ export const importCommand: WorkspaceCommand = {
         'Check the file; the original is untouched.',
       );
     await holdForKillTest();
+    if (svc.refusalForRole('createAccounts') !== null) {
+      // A member other than the owner has neither the account link nor the service's key: the batch
+      // is queued with its start intent, and the owner's workstation creates the accounts and sends it.
+      out.say(
+        'queued',
+        `Batch ${committed.batchId} is queued. The study's owner creates the new participants' service accounts (only the owner's login links participants to accounts) and their workstation sends the files.`,
+        { batchId: committed.batchId },
+      );
+      return EXIT.ok;
+    }
     const accounts = await svc.createAccounts(study.id);
     if (!accounts.ok) return reportProblem(out, accounts.error);
     reportAccounts(out, study.id, accounts.value);

@@ -4,6 +4,7 @@
  * or a file path into it by accident: anything else is refused with an exception (a defect).
  */
 import { AUDIT_KINDS, AuditEntrySchema, type AuditKind } from '../../../shared/contract/audit.contract';
+import { workstationName } from '../../workstation-name';
 import { auditEntryHash } from '../audit-hash';
 import { jsonColumn } from '../json-column';
 import type { Queryable, Store } from '../store/types';
@@ -21,6 +22,11 @@ export interface AuditEntry {
   /** The study's or profile's name at the time (kept after a deletion). */
   readonly subject?: string | null;
   readonly detail?: AuditDetail;
+  /**
+   * The participant or recording the act is about: the entry names that participant's site (and so
+   * belongs to the site, on a team database). Neither: a study-wide entry, naming no site.
+   */
+  readonly about?: { readonly participantId?: number | null; readonly recordingId?: number | null };
 }
 
 export interface AuditRow {
@@ -31,6 +37,10 @@ export interface AuditRow {
   readonly studyId: number | null;
   readonly subject: string | null;
   readonly detail: AuditDetail;
+  /** The member's database login (null on SQLite and before migration 0210). */
+  readonly member: string | null;
+  readonly workstation: string | null;
+  readonly siteCode: string | null;
 }
 
 /** Plain words: lower-case letters, digits, dash, underscore and dot (a storage kind, a format, a preset). */
@@ -53,25 +63,51 @@ const checkDetail = (detail: AuditDetail): void => {
  */
 export type AuditTransaction = Queryable & { readonly transaction?: never };
 
+/** The site of the participant (or of the recording's participant) an entry is about. */
+const siteOf = async (tx: Queryable, about: AuditEntry['about']): Promise<string | null> => {
+  if (about?.participantId != null)
+    return (
+      (
+        await tx.get<{ s: string }>('SELECT site_code AS s FROM participants WHERE id = ?', [
+          about.participantId,
+        ])
+      )?.s ?? null
+    );
+  if (about?.recordingId != null)
+    return (
+      (
+        await tx.get<{ s: string }>(
+          'SELECT p.site_code AS s FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE r.id = ?',
+          [about.recordingId],
+        )
+      )?.s ?? null
+    );
+  return null;
+};
+
 export const appendAudit = async (tx: AuditTransaction, e: AuditEntry): Promise<number> => {
   if (!(AUDIT_KINDS as readonly string[]).includes(e.kind)) throw new Error(`unknown audit kind ${e.kind}`);
   const detail = e.detail ?? {};
   checkDetail(detail);
-  const last = await tx.get<{ id: number; hash: string | null }>(
-    `SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1`,
-  );
+  const last = (await tx.get<{ id: number | null; hash: string | null; member: string | null }>(
+    tx.dialect.auditChainTail.read,
+  ))!;
   const fields = {
-    id: (last?.id ?? 0) + 1,
+    id: (last.id ?? 0) + 1,
     at: e.at,
     kind: e.kind,
     profile_id: e.profileId ?? null,
     study_id: e.studyId ?? null,
     subject: e.subject ?? null,
     detail: JSON.stringify(detail),
+    member: last.member,
+    workstation: workstationName(),
+    site_code: await siteOf(tx, e.about),
   };
-  const prev = last?.hash ?? '';
+  const prev = last.hash ?? '';
   await tx.run(
-    `INSERT INTO audit_log (id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (id, at, kind, profile_id, study_id, subject, detail, member, workstation, site_code, prev_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       fields.id,
       fields.at,
@@ -80,6 +116,9 @@ export const appendAudit = async (tx: AuditTransaction, e: AuditEntry): Promise<
       fields.study_id,
       fields.subject,
       fields.detail,
+      fields.member,
+      fields.workstation,
+      fields.site_code,
       prev,
       auditEntryHash(prev, fields),
     ],
@@ -89,7 +128,7 @@ export const appendAudit = async (tx: AuditTransaction, e: AuditEntry): Promise<
 
 /** Appends one entry that records no other change, in a transaction of its own. */
 export const appendAuditAlone = (store: Store, e: AuditEntry): Promise<number> =>
-  store.transaction((tx) => appendAudit(tx, e), { repeatable: true });
+  store.transaction((tx) => appendAudit(tx, e), { repeatable: true, appendsUnderLock: true });
 
 export type AuditChainCheck =
   | { readonly ok: true; readonly entries: number }
@@ -106,7 +145,8 @@ export const verifyAuditChain = async (q: Queryable): Promise<AuditChainCheck> =
   let prev = '';
   let entries = 0;
   for await (const r of q.iterate<RawRow & { prev_hash: string | null; hash: string | null }>(
-    `SELECT id, at, kind, profile_id, study_id, subject, detail, prev_hash, hash FROM audit_log ORDER BY id`,
+    `SELECT id, at, kind, profile_id, study_id, subject, detail, member, workstation, site_code, prev_hash, hash
+     FROM audit_log ORDER BY id`,
   )) {
     entries += 1;
     const broken = (reason: 'changed' | 'predecessor_missing_or_changed'): AuditChainCheck => ({
@@ -130,6 +170,9 @@ interface RawRow {
   study_id: number | null;
   subject: string | null;
   detail: string;
+  member: string | null;
+  workstation: string | null;
+  site_code: string | null;
 }
 
 /** Newest first, one page at a time. */
@@ -151,6 +194,9 @@ export const auditPage = async (
     studyId: r.study_id,
     subject: r.subject,
     detail: auditDetail.decode(r.detail),
+    member: r.member,
+    workstation: r.workstation,
+    siteCode: r.site_code,
   }));
   return { rows, total };
 };

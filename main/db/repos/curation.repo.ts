@@ -10,7 +10,9 @@ import { UPLOAD_STATES_NEVER_SENT } from '../../../shared/states';
 import type { VerdictView } from '../../../shared/study';
 import { jsonColumn } from '../json-column';
 import { sqlWords } from '../sql-words';
+import { readableSelect } from '../readable-columns';
 import type { Queryable, SqlValue } from '../store/types';
+import { workstationName } from '../../workstation-name';
 import { recordingProvenance, recordingUploadError, recordingVerdict } from './recording-columns';
 
 /** What curation reads of a recording. */
@@ -68,7 +70,7 @@ export const curatedRecording = async (
   const r = await q.get<RecordingRow>(
     `SELECT r.id, r.study_id, s.profile_id, r.participant_id, p.code, r.session_label, r.upload_state, r.recording_id,
             r.upload_intent_at, r.excluded_at, r.excluded_reason, r.provenance,
-            r.duration_seconds, r.verdict, r.upload_error, p.account_id
+            r.duration_seconds, r.verdict, r.upload_error, ${await readableSelect(q, 'participants', ['account_id'], 'p')}
      FROM recordings r JOIN participants p ON p.id = r.participant_id JOIN studies s ON s.id = r.study_id WHERE r.id = ?`,
     [recordingId],
   );
@@ -252,10 +254,27 @@ export interface NewCurationAct {
   readonly undoes: number | null;
 }
 
+/**
+ * Writes an act, naming the member who did it (the database login that writes, read as the audit
+ * chain's writer reads it; null on SQLite) and this workstation.
+ */
 export const insertCurationAct = async (q: Queryable, a: NewCurationAct): Promise<number> =>
   (await q.get<{ id: number }>(
-    `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [a.studyId, a.at, a.who, a.act, a.recordingId, a.participantId, a.reason, a.before, a.after, a.undoes],
+    `INSERT INTO curation_acts (study_id, at, who, act, recording_id, participant_id, reason, before, after, undoes, member, workstation)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT t.member FROM (${q.dialect.auditChainTail.read}) t), ?) RETURNING id`,
+    [
+      a.studyId,
+      a.at,
+      a.who,
+      a.act,
+      a.recordingId,
+      a.participantId,
+      a.reason,
+      a.before,
+      a.after,
+      a.undoes,
+      workstationName(),
+    ],
   ))!.id;
 
 /** The id the next act will get (read inside the transaction that writes it). */

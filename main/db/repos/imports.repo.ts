@@ -4,6 +4,7 @@
  * transaction).
  */
 import type { UploadState } from '../../../shared/study';
+import { DEFAULT_SITE } from '../../../shared/team';
 import type { Queryable, SqlValue } from '../store/types';
 
 export interface NewBatch {
@@ -14,6 +15,8 @@ export interface NewBatch {
   readonly isolateOldestSpeaker: boolean;
   readonly label: string;
   readonly convertWav: boolean;
+  /** The site the batch's new participants are put at (study_sites.code); the default site if none. */
+  readonly siteCode?: string | undefined;
   /**
    * The researcher asked to import and start: the intent is written with the import, so a batch left
    * `open` by a crash before its start is found and started later (batches.repo.ts, interruptedStarts).
@@ -73,7 +76,7 @@ const placeholders = (n: number, perRow: number) =>
 
 const ADD_PARTICIPANTS = perSize(
   (n) =>
-    `INSERT INTO participants (study_id, code, created_at) VALUES ${placeholders(n, 3)} ON CONFLICT (study_id, code) DO NOTHING`,
+    `INSERT INTO participants (study_id, code, created_at, site_code) VALUES ${placeholders(n, 4)} ON CONFLICT (study_id, code) DO NOTHING`,
 );
 
 // A code merged into another participant (a participant entered twice, docs/curation.md) files its
@@ -96,6 +99,7 @@ const ADD_RECORDINGS = perSize(
 const ensureParticipants = async (
   q: Queryable,
   studyId: number,
+  siteCode: string,
   at: string,
   recordings: readonly NewRecording[],
 ): Promise<Map<string, number>> => {
@@ -106,7 +110,7 @@ const ensureParticipants = async (
   for (const piece of pieces(codes)) {
     await q.run(
       ADD_PARTICIPANTS(piece.length),
-      piece.flatMap((code) => [studyId, code, at]),
+      piece.flatMap((code) => [studyId, code, at, siteCode]),
     );
     const rows = await q.all<{ code: string; id: number }>(PARTICIPANT_IDS(piece.length), [
       studyId,
@@ -142,7 +146,13 @@ export const insertImportBatch = async (
       batch.startRequested ? at : null,
     ],
   ))!;
-  const participantIds = await ensureParticipants(q, batch.studyId, at, recordings);
+  const participantIds = await ensureParticipants(
+    q,
+    batch.studyId,
+    batch.siteCode ?? DEFAULT_SITE.code,
+    at,
+    recordings,
+  );
   const byState: Partial<Record<UploadState, number>> = {};
   /** Each written file's recording id, by path (a path written twice: the later one). */
   const planIds = new Map<string, number>();

@@ -6,6 +6,7 @@
  */
 import { ANALYSIS_STATES_FAILED, UPLOAD_STATES_NEEDING_ATTENTION } from '../../../shared/states';
 import { sqlWords } from '../sql-words';
+import { readableSelect } from '../readable-columns';
 import type { Queryable } from '../store/types';
 
 /** A recording is a dismissed item while it is still in the state it was dismissed in (SQL, on `r`). */
@@ -101,7 +102,7 @@ export const dismissedItems = async (
   (
     await q.all<{
       id: number;
-      source_path: string;
+      source_path: string | null;
       code: string;
       upload_state: string;
       batch_id: number | null;
@@ -110,7 +111,7 @@ export const dismissedItems = async (
       who: string;
       reason: string | null;
     }>(
-      `SELECT r.id, r.source_path, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
+      `SELECT r.id, ${await readableSelect(q, 'recordings', ['source_path'], 'r')}, p.code, r.upload_state, r.batch_id, c.id AS act, c.at, c.who, c.reason
        FROM needs_you_dismissals d JOIN recordings r ON r.id = d.recording_id AND r.upload_state = d.upload_state
        JOIN participants p ON p.id = r.participant_id JOIN curation_acts c ON c.id = d.act_id
        WHERE r.study_id = ? AND (${q.dialect.param('integer')} IS NULL OR r.batch_id = ?) ORDER BY c.id DESC`,
@@ -118,7 +119,7 @@ export const dismissedItems = async (
     )
   ).map((r) => ({
     recordingId: r.id,
-    path: r.source_path,
+    path: r.source_path ?? `recording ${r.id}`,
     participantCode: r.code,
     uploadState: r.upload_state,
     batchId: r.batch_id,

@@ -8,6 +8,7 @@ import { inStudyPeriod } from '../../../shared/recency';
 import type { ParticipantStatus } from '../../../shared/states';
 import { likePattern, type Dialect } from '../store/dialect';
 import { positional } from '../store/named-params';
+import { readableSelect } from '../readable-columns';
 import type { Queryable } from '../store/types';
 import { appendEvent } from './event-log.repo';
 import { PARTICIPANT_ATTENTION } from './needs-you-dismissals.repo';
@@ -275,8 +276,12 @@ export interface ParticipantAccountRow {
 }
 
 /** Every participant of the study with its service account (null while it has none). */
-export const participantAccounts = (q: Queryable, studyId: number): Promise<ParticipantAccountRow[]> =>
-  q.all(`SELECT id, code, account_id FROM participants WHERE study_id = ?`, [studyId]);
+/** Each participant's service account id; null for every one where the login may not read the link (team members but the owner). */
+export const participantAccounts = async (q: Queryable, studyId: number): Promise<ParticipantAccountRow[]> =>
+  q.all(
+    `SELECT ${await readableSelect(q, 'participants', ['id', 'code', 'account_id'])} FROM participants WHERE study_id = ?`,
+    [studyId],
+  );
 
 /** The study's participant codes. */
 export const participantCodesOfStudy = async (q: Queryable, studyId: number): Promise<string[]> =>

@@ -1,5 +1,6 @@
 /** Service profiles: the address, API version and key reference of each service account the workstation uses. */
 import type { ApiVersion } from '../../../shared/api/vocabulary';
+import { readableSelect } from '../readable-columns';
 import type { Queryable } from '../store/types';
 
 export interface ProfileRow {
@@ -11,11 +12,15 @@ export interface ProfileRow {
   readonly is_sandbox: number;
 }
 
-export const profileById = (q: Queryable, id: number): Promise<ProfileRow | undefined> =>
-  q.get<ProfileRow>(`SELECT * FROM service_profiles WHERE id = ?`, [id]);
+/** A profile's columns; the key reference is the owner's alone on a team database (read as null by others). */
+const PROFILE_COLUMNS = ['id', 'name', 'base_url', 'api_version', 'key_ref', 'is_sandbox', 'created_at'];
+const profileSelect = (q: Queryable) => readableSelect(q, 'service_profiles', PROFILE_COLUMNS);
 
-export const allProfiles = (q: Queryable): Promise<ProfileRow[]> =>
-  q.all<ProfileRow>(`SELECT * FROM service_profiles ORDER BY id`);
+export const profileById = async (q: Queryable, id: number): Promise<ProfileRow | undefined> =>
+  q.get<ProfileRow>(`SELECT ${await profileSelect(q)} FROM service_profiles WHERE id = ?`, [id]);
+
+export const allProfiles = async (q: Queryable): Promise<ProfileRow[]> =>
+  q.all<ProfileRow>(`SELECT ${await profileSelect(q)} FROM service_profiles ORDER BY id`);
 
 export const profileNameTaken = async (q: Queryable, name: string): Promise<boolean> =>
   (await q.get(`SELECT 1 FROM service_profiles WHERE name = ?`, [name])) !== undefined;

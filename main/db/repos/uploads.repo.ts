@@ -21,6 +21,7 @@ import type { DataQualityFlag } from '../../../shared/api/data-quality';
 import type { RecordingReceipt } from '../../../shared/api/domain';
 import type { AnalysisType } from '../../../shared/api/vocabulary';
 import type { StoredUploadError } from '../../../shared/recording-problems';
+import { readableSelect } from '../readable-columns';
 import type { Queryable, Store } from '../store/types';
 import { reopenBatchesOf } from './batches.repo';
 import { replaceFlags } from './data-quality.repo';
@@ -311,7 +312,8 @@ export const resolveUncertain = async (
 
 export interface UncertainUploadRow {
   readonly id: number;
-  readonly source_path: string;
+  /** Null where the login may not read file paths (an analyst of a team study). */
+  readonly source_path: string | null;
   readonly code: string;
   readonly uploadError: StoredUploadError | null;
 }
@@ -320,7 +322,7 @@ export interface UncertainUploadRow {
 export const uncertainUploadRows = async (q: Queryable, studyId: number): Promise<UncertainUploadRow[]> =>
   (
     await q.all<Omit<UncertainUploadRow, 'uploadError'> & { upload_error: string | null }>(
-      `SELECT r.id, r.source_path, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
+      `SELECT r.id, ${await readableSelect(q, 'recordings', ['source_path'], 'r')}, p.code, r.upload_error FROM recordings r JOIN participants p ON p.id = r.participant_id
          WHERE r.study_id = ? AND r.upload_state = 'upload_uncertain' ORDER BY r.id`,
       [studyId],
     )

@@ -127,6 +127,20 @@ export interface Dialect {
    * given to it); null where the engine numbers from the largest by itself (SQLite).
    */
   identityCatchUp(table: string, column: string): string | null;
+  /**
+   * The end of the audit log's hash chain, read by the writer of the next entry: one row with the last
+   * entry's `id` and `hash` (both null for an empty log) and the `member` writing (the database login;
+   * null on SQLite, which has none). On PostgreSQL the read goes through a function that runs with its
+   * owner's rights, so a member who sees only their own sites' entries still extends the one chain, and
+   * that locks the log until the transaction ends, so concurrent writers take their turns; `setup`
+   * creates it (migration 0210).
+   */
+  readonly auditChainTail: { readonly setup: readonly string[]; readonly read: string };
+  /**
+   * The columns of `table` the connected login may read, as rows of one column `name` (every column
+   * on SQLite; on a team database, column GRANTs keep some to the owner).
+   */
+  readableColumns(table: string): string;
 }
 
 const fieldOf = (e: unknown, name: string): unknown =>
@@ -184,6 +198,11 @@ export const skipQuoted = (sql: string, i: number): number => {
 const jsonKey = (key: string): string => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`not a JSON member name: ${key}`);
   return key;
+};
+
+const tableName = (table: string): string => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`not a table name: ${table}`);
+  return table;
 };
 
 /** The member names of a dotted JSON path (`into.id`), each checked. */
@@ -251,6 +270,12 @@ export const SQLITE: Dialect = {
   isUniqueViolation: (e, table, column) =>
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
+  readableColumns: (table) => `SELECT name FROM pragma_table_info('${tableName(table)}')`,
+  auditChainTail: {
+    setup: [],
+    read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
+      (SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1) AS hash, NULL AS member`,
+  },
 };
 
 /** The table that holds PostgreSQL's schema version (SQLite keeps it in `user_version`). */
@@ -303,4 +328,19 @@ export const POSTGRES: Dialect = {
     fieldOf(e, 'code') === '23505' &&
     fieldOf(e, 'table') === table &&
     String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
+  readableColumns: (table) =>
+    `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
+       AND table_name = '${tableName(table)}' AND has_column_privilege(table_name::text, column_name::text, 'SELECT')`,
+  auditChainTail: {
+    setup: [
+      `CREATE OR REPLACE FUNCTION audit_chain_tail() RETURNS TABLE (last_id bigint, last_hash text, login text)
+         LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+       BEGIN
+         LOCK TABLE audit_log IN SHARE ROW EXCLUSIVE MODE;
+         RETURN QUERY SELECT a.id::bigint, a.hash, session_user::text FROM audit_log a ORDER BY a.id DESC LIMIT 1;
+         IF NOT FOUND THEN RETURN QUERY SELECT NULL::bigint, NULL::text, session_user::text; END IF;
+       END $$`,
+    ],
+    read: 'SELECT last_id AS id, last_hash AS hash, login AS member FROM audit_chain_tail()',
+  },
 };

@@ -66,6 +66,9 @@ const attemptTransaction = async <T>(
   }
 };
 
+/** A transaction that only appends under a lock (TransactionOptions.appendsUnderLock). */
+const BEGIN_READ_COMMITTED = 'BEGIN ISOLATION LEVEL READ COMMITTED';
+
 /** A snapshot (Store.snapshot): one view of the database, on a client of its own, holding no one up. */
 const BEGIN_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
@@ -83,7 +86,11 @@ export const pgStore = (pool: pg.Pool): Store => {
     ...outside,
     iterate: <Row>(sql: string, params?: readonly SqlValue[]) => iterateOnOwnClient<Row>(pool, sql, params),
     transaction: (fn, options) =>
-      withConflictRetry(() => attemptTransaction(pool, fn), options?.repeatable === true),
+      withConflictRetry(
+        () =>
+          attemptTransaction(pool, fn, options?.appendsUnderLock ? BEGIN_READ_COMMITTED : BEGIN_TRANSACTION),
+        options?.repeatable === true,
+      ),
     snapshot: (fn) => attemptTransaction(pool, fn, BEGIN_SNAPSHOT),
     get open() {
       return !ended;

@@ -30,6 +30,13 @@ export interface TransactionOptions {
    * retried when PostgreSQL aborts it for a serialisation failure or a deadlock; any other is failed.
    */
   readonly repeatable?: boolean;
+  /**
+   * The transaction only extends the audit log, whose writers take turns through a lock (the
+   * dialect's `auditChainTail`). PostgreSQL runs it READ COMMITTED, so what it reads after the wait
+   * includes the entry of the writer before it; a SERIALIZABLE one keeps the view from before its wait
+   * and is aborted, again and again when many write at once. Other engines ignore it.
+   */
+  readonly appendsUnderLock?: boolean;
 }
 
 export interface Store extends Queryable {

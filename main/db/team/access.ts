@@ -23,6 +23,11 @@ export interface TableAccess {
   readonly reach: Reach;
   /** Roles, besides the owner, that insert, update and delete the rows they reach. */
   readonly writers: readonly TeamRole[];
+  /**
+   * Roles, besides the owner and the writers, that only add rows, each row meeting `rule` (`t` is the
+   * table's name): the audit log, which every member's acts extend.
+   */
+  readonly appenders?: { readonly roles: readonly TeamRole[]; readonly rule: string };
   /** Columns only the owner reads: the participant-to-account link, key references. */
   readonly ownerOnly?: readonly string[];
   /** Columns analysts do not read (they could name a person): notes, file paths. */
@@ -48,7 +53,7 @@ const table = (
   name: string,
   reach: (t: string) => Reach,
   writers: readonly TeamRole[],
-  columns: Pick<TableAccess, 'ownerOnly' | 'identifying' | 'writeRule'> = {},
+  columns: Pick<TableAccess, 'ownerOnly' | 'identifying' | 'writeRule' | 'appenders'> = {},
 ): TableAccess => ({ table: name, reach: reach(name), writers, ...columns });
 
 const COORDINATOR: readonly TeamRole[] = ['coordinator'];
@@ -95,11 +100,26 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   table(
     'audit_log',
     site((t) => `${t}.site_code IS NOT NULL AND ${SITE(t)}`),
-    COORDINATOR,
+    OWNER_ONLY,
+    {
+      // Every member's acts are recorded, under their own login: an entry about a participant of a
+      // site they are granted, or a study-wide one of a study they belong to. Nobody changes one.
+      appenders: {
+        roles: ['coordinator', 'analyst', 'monitor'],
+        rule:
+          `audit_log.member = current_user AND CASE WHEN audit_log.site_code IS NOT NULL ` +
+          `THEN ${SITE('audit_log')} ELSE audit_log.study_id IS NOT NULL AND ${OF_STUDY('audit_log')} END`,
+      },
+    },
   ),
   table(
     'event_log',
-    site((t) => `${t}.recording_id IS NOT NULL AND ${OF_RECORDING(t)}`),
+    // A recording's event follows the recording; a study-wide one (a batch imported) the study.
+    site(
+      (t) =>
+        `CASE WHEN ${t}.recording_id IS NOT NULL THEN ${OF_RECORDING(t)} ` +
+        `ELSE ${t}.study_id IS NOT NULL AND ${OF_STUDY(t)} END`,
+    ),
     COORDINATOR,
   ),
   table(

@@ -131,3 +131,12 @@ export const tableColumns = async (q: Queryable): Promise<Map<string, string[]>>
   for (const r of rows) out.set(r.tbl, [...(out.get(r.tbl) ?? []), r.name]);
   return out;
 };
+
+/** The sites of a study granted to the login the workstation is connected as (none for the owner). */
+export const sitesGrantedToMe = async (q: Queryable, studyId: number): Promise<string[]> =>
+  (
+    await q.all<{ site_code: string }>(
+      'SELECT site_code FROM team_member_sites WHERE login = current_user AND study_id = ? ORDER BY site_code',
+      [studyId],
+    )
+  ).map((r) => r.site_code);

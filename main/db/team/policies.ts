@@ -64,6 +64,7 @@ const grantsOf = (a: TableAccess, g: GroupRoles, columns: readonly string[]): st
         : `GRANT SELECT ON ${t} TO ${ident(g[r])}`,
     );
   }
+  for (const r of a.appenders?.roles ?? []) out.push(`GRANT INSERT ON ${t} TO ${ident(g[r])}`);
   for (const r of a.writers) {
     out.push(`GRANT INSERT, DELETE ON ${t} TO ${ident(g[r])}`);
     out.push(`GRANT UPDATE (${columnsBut(columns, a.ownerOnly ?? [])}) ON ${t} TO ${ident(g[r])}`);
@@ -71,7 +72,7 @@ const grantsOf = (a: TableAccess, g: GroupRoles, columns: readonly string[]): st
   return out;
 };
 
-const POLICY_NAMES = ['team_owner', 'team_read', 'team_insert', 'team_update', 'team_delete'];
+const POLICY_NAMES = ['team_owner', 'team_read', 'team_insert', 'team_update', 'team_delete', 'team_append'];
 
 const policiesOf = (a: TableAccess, g: GroupRoles): string[] => {
   const t = a.table;
@@ -91,6 +92,10 @@ const policiesOf = (a: TableAccess, g: GroupRoles): string[] => {
       `CREATE POLICY team_update ON ${t} FOR UPDATE TO ${writers} USING (${own}) WITH CHECK (${own})`,
       `CREATE POLICY team_delete ON ${t} FOR DELETE TO ${writers} USING (${own})`,
     );
+  }
+  if (a.appenders) {
+    const appenders = list(a.appenders.roles.map((r) => g[r]));
+    out.push(`CREATE POLICY team_append ON ${t} FOR INSERT TO ${appenders} WITH CHECK (${a.appenders.rule})`);
   }
   return out;
 };

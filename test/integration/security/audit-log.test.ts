@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { appendAudit, appendAuditAlone, verifyAuditChain } from '../../../main/db/repos/audit.repo';
 import type { Store } from '../../../main/db/store/types';
+import { workstationName } from '../../../main/workstation-name';
 import { storePerTest, testEngine } from '../../support/test-engine';
 
 const stores = storePerTest();
@@ -96,5 +97,35 @@ describe('an audit log that cannot be rewritten', () => {
       }),
     ).rejects.toThrow(/act failed/);
     expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 5 });
+  });
+
+  it('names the workstation (and on PostgreSQL the login) of each entry, and the site of the participant it is about; changing either breaks the chain', async () => {
+    const store = await stores.open();
+    const study = await store.get<{ id: number }>(
+      `INSERT INTO studies (name, created_at) VALUES ('S', '2026-01-01') RETURNING id`,
+    );
+    const p = await store.get<{ id: number }>(
+      `INSERT INTO participants (study_id, code, created_at, site_code) VALUES (?, 'P1', '2026-01-01', 'main') RETURNING id`,
+      [study!.id],
+    );
+    await appendAuditAlone(store, entry(1));
+    await store.transaction((tx) => appendAudit(tx, { ...entry(2), about: { participantId: p!.id } }));
+    const rows = await store.all<{ member: string | null; workstation: string; site_code: string | null }>(
+      'SELECT member, workstation, site_code FROM audit_log ORDER BY id',
+    );
+    const login =
+      testEngine() === 'sqlite' ? null : (await store.get<{ u: string }>('SELECT session_user AS u'))!.u;
+    expect(rows).toEqual([
+      { member: login, workstation: workstationName(), site_code: null },
+      { member: login, workstation: workstationName(), site_code: 'main' },
+    ]);
+    expect(await verifyAuditChain(store)).toEqual({ ok: true, entries: 2 });
+    await dropGuards(store);
+    await store.run(`UPDATE audit_log SET workstation = 'elsewhere' WHERE id = 1`);
+    expect(await verifyAuditChain(store)).toMatchObject({
+      ok: false,
+      firstBroken: { id: 1 },
+      reason: 'changed',
+    });
   });
 });

@@ -1,0 +1,20 @@
+/**
+ * Reading a table whose columns a team member may not all read (column GRANTs keep the account link
+ * and the key reference to the owner, notes and file paths from analysts; main/db/team/access.ts):
+ * the columns the login may read are named, and each other column read as NULL, so one query serves
+ * every role and never meets "permission denied for table".
+ */
+import type { Queryable } from './store/types';
+
+/** `columns` as a SELECT list, each column the login may not read given as `NULL AS column`. */
+export const readableSelect = async (
+  q: Queryable,
+  table: string,
+  columns: readonly string[],
+  alias = table,
+): Promise<string> => {
+  const readable = new Set(
+    (await q.all<{ name: string }>(q.dialect.readableColumns(table))).map((r) => r.name),
+  );
+  return columns.map((c) => (readable.has(c) ? `${alias}.${c}` : `NULL AS ${c}`)).join(', ');
+};

@@ -1,0 +1,78 @@
+/**
+ * What each role of a team study may do from a workstation, written once (REDCap's user rights as the
+ * model; docs/team.md has the table): the database's own rules (main/db/team/access.ts) are the
+ * guard, and this module refuses early, in a sentence that names the member's role and who can do
+ * it, work the database would refuse with a bare "permission denied". A workstation that is not
+ * connected to a team database (SQLite, or a PostgreSQL study of one login) may do everything.
+ */
+import { DEFAULT_SITE, type TeamRole } from '../../shared/team';
+import { err, ok, type Result } from '../../shared/result';
+import { sitesGrantedToMe } from '../db/team/members.repo';
+import type { Queryable } from '../db/store/types';
+import { problem, type ServiceProblem } from '../problem';
+
+/** The member a workstation works as on a team database. */
+export interface TeamSession {
+  readonly login: string;
+  readonly role: TeamRole;
+}
+
+export type TeamWork = 'import' | 'curate' | 'export' | 'verifyAudit' | 'createAccounts';
+
+const RIGHTS: Record<TeamWork, { readonly roles: readonly TeamRole[]; readonly what: string }> = {
+  import: { roles: ['owner', 'coordinator'], what: 'import recordings' },
+  curate: { roles: ['owner', 'coordinator'], what: 'curate recordings or participants' },
+  export: { roles: ['owner', 'analyst'], what: 'export data' },
+  verifyAudit: { roles: ['owner'], what: 'check the whole audit log' },
+  // The participant-to-account link is the owner's alone (access.ts).
+  createAccounts: { roles: ['owner'], what: "create participants' service accounts" },
+};
+
+const roleList = (roles: readonly TeamRole[]): string =>
+  roles.length === 1 ? `the ${roles[0]}` : `an ${roles.slice(0, -1).join(', ')} or ${roles.at(-1)}`;
+
+/** Null when the member may do `work`; otherwise the refusal in the researcher's words. */
+export const refusalForRole = (member: TeamSession | null, work: TeamWork): ServiceProblem | null => {
+  const right = RIGHTS[work];
+  if (member === null || right.roles.includes(member.role)) return null;
+  return problem(
+    `Your role in this study (${member.role}) cannot ${right.what}.`,
+    `Ask the study's owner to do it, or to give your login a role that can (${roleList(right.roles)}).`,
+  );
+};
+
+/**
+ * The site an import's new participants are put at: the one asked for (`--site`), which must be
+ * granted to a coordinator; else the coordinator's one site; else the study's default site for the
+ * owner and outside a team database. A coordinator granted several sites must choose.
+ */
+export const importSite = async (
+  q: Queryable,
+  member: TeamSession | null,
+  studyId: number,
+  asked: string | undefined,
+): Promise<Result<string, ServiceProblem>> => {
+  if (member === null || member.role === 'owner') return ok(asked ?? DEFAULT_SITE.code);
+  const granted = await sitesGrantedToMe(q, studyId);
+  if (asked !== undefined)
+    return granted.includes(asked)
+      ? ok(asked)
+      : err(
+          problem(
+            `Site ${asked} is not one of your sites in this study (${granted.join(', ') || 'none'}).`,
+            `Choose one of them with --site, or ask the study's owner to grant you site ${asked}.`,
+          ),
+        );
+  if (granted.length === 1) return ok(granted[0]!);
+  return err(
+    granted.length === 0
+      ? problem(
+          'No site of this study is granted to you, so there is nowhere to put new participants.',
+          "Ask the study's owner to grant you a site.",
+        )
+      : problem(
+          `You work at sites ${granted.slice(0, -1).join(', ')} and ${granted.at(-1)} of this study: say which site the new participants belong to.`,
+          `Add --site ${granted[0]} (or another of your sites).`,
+        ),
+  );
+};

@@ -1,0 +1,38 @@
+/**
+ * What each role of a team study may do from a workstation (docs/team.md, "Everyday work by role"),
+ * and the sentence that refuses the rest: it names the member's role and who can, never a database
+ * error. A workstation that is not on a team database may do everything.
+ */
+import { describe, expect, it } from 'vitest';
+import { TEAM_ROLES, type TeamRole } from '../../../shared/team';
+import { refusalForRole, type TeamWork } from '../../../main/services/team-rights';
+
+const MAY: Record<TeamWork, readonly TeamRole[]> = {
+  import: ['owner', 'coordinator'],
+  curate: ['owner', 'coordinator'],
+  export: ['owner', 'analyst'],
+  verifyAudit: ['owner'],
+  createAccounts: ['owner'],
+};
+const as = (role: TeamRole) => ({ login: `x_${role}`, role });
+
+describe('the rights of each role', () => {
+  for (const [work, roles] of Object.entries(MAY) as [TeamWork, readonly TeamRole[]][])
+    it(`${work}: ${roles.join(', ')} only`, () => {
+      const allowed = TEAM_ROLES.filter((r) => refusalForRole(as(r), work) === null);
+      expect(allowed).toEqual(roles);
+    });
+
+  it('refuses a monitor an import in a researcher’s words, naming the role and who can', () => {
+    expect(refusalForRole(as('monitor'), 'import')).toEqual({
+      message: 'Your role in this study (monitor) cannot import recordings.',
+      action:
+        "Ask the study's owner to do it, or to give your login a role that can (an owner or coordinator).",
+    });
+    expect(refusalForRole(as('coordinator'), 'verifyAudit')?.action).toContain('(the owner)');
+  });
+
+  it('lets a workstation outside a team database do everything', () => {
+    for (const work of Object.keys(MAY) as TeamWork[]) expect(refusalForRole(null, work)).toBeNull();
+  });
+});
