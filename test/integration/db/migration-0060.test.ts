@@ -51,6 +51,10 @@ describe('migration 0060 (audit log)', () => {
         studyId: null,
         subject: 'Lab',
         detail: { storage: 'safe-storage' },
+        // Who and where (migration 210): no login on SQLite, this computer's name.
+        member: null,
+        siteCode: null,
+        workstation: expect.any(String),
       },
     ]);
   });
