@@ -37,6 +37,7 @@ import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from '../workspace/workspace';
+import { useWorkstationName } from '../workstation-name';
 import { workstationName } from '../workspace/workstation-name';
 
 export type { ServiceProblem, StudyServiceOptions } from './service-context';
@@ -108,11 +109,13 @@ export const studyServiceOn = (
 ): StudyService => {
   const now = o.now ?? Date.now;
   const emit = o.onEvent ?? ((_: EngineEvent) => {});
+  const workstation = o.workstation ?? workstationName(workspace.dir);
+  useWorkstationName(workstation);
   const ctx: ServiceContext = {
     store,
     backupStudyFile,
     workspace,
-    workstation: o.workstation ?? workstationName(workspace.dir),
+    workstation,
     keys,
     options: o,
     now,

@@ -16,7 +16,7 @@ import { connectPostgres } from '../../../main/db/store/connect';
 import type { Store } from '../../../main/db/store/types';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
-import { workstationName } from '../../../main/workstation-name';
+import { workstationName } from '../../../main/workspace/workstation-name';
 import { makeWav } from '../../fixtures/audio';
 import { cliWorkspace, jsonLines, type CliRun, type CliWorkspace } from '../../support/cli-workspace';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster';
@@ -306,7 +306,10 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
       'SELECT member, workstation FROM curation_acts ORDER BY id',
     );
     expect(acts.map((a) => a.member)).toEqual(['coord_a', 'owner_1', 'coord_a', 'coord_ab']);
-    expect(new Set(acts.map((a) => a.workstation))).toEqual(new Set([workstationName()]));
+    // Each act names the workstation of the member's workspace, the name its claims and files carry.
+    expect(acts.map((a) => a.workstation)).toEqual(
+      (['coord_a', 'owner_1', 'coord_a', 'coord_ab'] as const).map((who) => workstationName(ws[who].home)),
+    );
     const audit = await superStore.all<{ member: string; site_code: string | null; kind: string }>(
       `SELECT member, site_code, kind FROM audit_log WHERE kind LIKE 'recording_%' OR kind = 'curation_undone' ORDER BY id`,
     );
