@@ -15,6 +15,7 @@ import {
 import { absentHolders, recordHolding, touchWorkstation } from '../../../main/db/repos/workstations.repo';
 import type { Store } from '../../../main/db/store/types';
 import { storePerTest } from '../../support/test-engine';
+import { seedRunningBatch } from '../../support/running-batch';
 
 const AT = '2026-03-02T10:00:00.000Z';
 const LONG_AGO = '2000-01-01T00:00:00.000Z';
@@ -24,19 +25,7 @@ let store: Store;
 
 /** A study with one participant (with an account) and a running batch of `n` queued recordings. */
 const seed = async (n: number): Promise<number[]> => {
-  await store.run(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`,
-    [AT],
-  );
-  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`, [AT]);
-  await store.run(
-    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', 'acc-1', ?)`,
-    [AT],
-  );
-  await store.run(
-    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`,
-    [AT],
-  );
+  await seedRunningBatch(store, AT);
   const ids: number[] = [];
   for (let i = 1; i <= n; i++)
     ids.push(

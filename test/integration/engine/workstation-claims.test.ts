@@ -16,6 +16,7 @@ import type { Store } from '../../../main/db/store/types';
 import { createRunnerCore, type RunnerCore } from '../../../main/engine/runner-core';
 import { findHeldElsewhere, heartbeat, LOOK_AGAIN_MS } from '../../../main/engine/workstation-claims';
 import { storePerTest } from '../../support/test-engine';
+import { seedRunningBatch } from '../../support/running-batch';
 
 const AT = '2026-03-02T10:00:00.000Z';
 const LONG_AGO = '2000-01-01T00:00:00.000Z';
@@ -30,19 +31,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A running batch of queued recordings, each file at its path with the imported content, held by ws-a. */
 const seed = async (n: number): Promise<number[]> => {
-  await store.run(
-    `INSERT INTO service_profiles (id, name, base_url, api_version, created_at) VALUES (1, 'sandbox', 'http://127.0.0.1:1', 'v1.3', ?)`,
-    [AT],
-  );
-  await store.run(`INSERT INTO studies (id, name, profile_id, created_at) VALUES (1, 'Study', 1, ?)`, [AT]);
-  await store.run(
-    `INSERT INTO participants (id, study_id, code, account_id, created_at) VALUES (1, 1, 'P-001', 'acc-1', ?)`,
-    [AT],
-  );
-  await store.run(
-    `INSERT INTO batches (id, study_id, created_at, analyses, state) VALUES (1, 1, ?, '["wellbeing"]', 'running')`,
-    [AT],
-  );
+  await seedRunningBatch(store, AT);
   await touchWorkstation(store, 'ws-a');
   const ids: number[] = [];
   for (let i = 1; i <= n; i++) {
