@@ -9,6 +9,7 @@ import { benchExport } from './export.bench';
 import { benchExportExtras } from './export-extras.bench';
 import { benchFormats } from './formats.bench';
 import { benchImport } from './import.bench';
+import { benchMoveStudy } from './move-study.bench';
 import { benchParticipants } from './participants.bench';
 import { benchRecordings } from './recordings.bench';
 import { benchSandbox } from './sandbox.bench';
@@ -35,6 +36,7 @@ const runners: Record<BenchKey, () => Promise<string[]>> = {
   export: benchExport,
   'export-extras': benchExportExtras,
   store: benchStore,
+  'move-study': benchMoveStudy,
   team: benchTeam,
 };
 

@@ -25,6 +25,7 @@ export const BENCH_SECTIONS = [
       'The study store: timeline, due polls and import commit, today beside the store and Kysely, on SQLite and PostgreSQL',
   },
   { key: 'export-extras', title: 'Export of 100,000 recordings with the files for SPSS, Stata and Excel' },
+  { key: 'move-study', title: 'Moving a study of 5,000 recordings into PostgreSQL 15 and back' },
   {
     key: 'team',
     title: 'A team study on PostgreSQL 15: three workstations of 700 recordings beside one of 2,100',
