@@ -256,32 +256,14 @@ describeWithTool('postgresql-15', 'each role at work on a team study, through th
     const rec = (await superStore.get<{ id: number }>(
       `SELECT r.id FROM recordings r JOIN participants p ON p.id = r.participant_id WHERE p.code = 'PA-1'`,
     ))!.id;
-    const ex = await as(
-      'coord_a',
-      'curate',
-      'exclude',
-      '--study',
-      'S',
-      '--recording',
-      String(rec),
-      '--reason',
-      'noisy',
-    );
+    const exclude = () =>
+      as('coord_a', 'curate', 'exclude', '--study', 'S', '--recording', String(rec), '--reason', 'noisy');
+    const ex = await exclude();
     expect(ex.code, ex.stdout + ex.stderr).toBe(EXIT.ok);
     const act = (jsonLines(ex.stdout).find((l) => l['kind'] === 'curated') as { act: number }).act;
     const undone = await as('owner_1', 'curate', 'undo', '--study', 'S', '--act', String(act));
     expect(undone.code, undone.stdout + undone.stderr).toBe(EXIT.ok);
-    const again = await as(
-      'coord_a',
-      'curate',
-      'exclude',
-      '--study',
-      'S',
-      '--recording',
-      String(rec),
-      '--reason',
-      'noisy',
-    );
+    const again = await exclude();
     const act2 = (jsonLines(again.stdout).find((l) => l['kind'] === 'curated') as { act: number }).act;
     expect(
       (
