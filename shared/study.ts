@@ -224,4 +224,19 @@ export type EngineEvent =
     }
   | { readonly type: 'queue-resumed'; readonly profileId: number }
   | { readonly type: 'usage'; readonly profileId: number; readonly usage: Usage }
-  | { readonly type: 'import-progress'; readonly done: number; readonly total: number };
+  | { readonly type: 'import-progress'; readonly done: number; readonly total: number }
+  | DatabaseConnectionEvent;
+
+/**
+ * A team study's database connection as the workstation sees it: lost (said plainly, with what the
+ * workstation does about it), then restored when it has reconnected by itself. SQLite studies never
+ * send it.
+ */
+export interface DatabaseConnectionEvent {
+  readonly type: 'database-connection';
+  readonly state: 'lost' | 'restored';
+  /** When the workstation noticed (ISO 8601). */
+  readonly at: string;
+  /** In a researcher's words: what happened and what the workstation is doing (no address, no password). */
+  readonly message: string;
+}

@@ -32,4 +32,5 @@ export const ENGINE_EVENT_AFFECTS = {
   'queue-paused': ['queue.state'],
   'queue-resumed': ['queue.state'],
   'import-progress': [],
+  'database-connection': [],
 } as const satisfies Record<EngineEvent['type'], readonly string[]>;

@@ -194,6 +194,12 @@ export const EngineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue-resumed'), profileId: Id }),
   z.object({ type: z.literal('usage'), profileId: Id, usage: UsageSchema }),
   z.object({ type: z.literal('import-progress'), done: z.number(), total: z.number() }),
+  z.object({
+    type: z.literal('database-connection'),
+    state: z.enum(['lost', 'restored']),
+    at: z.string(),
+    message: z.string(),
+  }),
 ]);
 
 export { ApiVersion };
