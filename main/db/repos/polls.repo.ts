@@ -46,7 +46,10 @@ const DUE = (a: string) =>
   `${a}.next_poll_at IS NOT NULL AND ${a}.next_poll_at <= ? AND ${a}.state IN ${sqlWords(ANALYSIS_STATES_POLLED)}`;
 
 /**
- * Claims the recording on this profile whose poll has been due longest: its due analyses' next poll
+ * Claims the recording on this profile whose poll has been due longest (the first due analysis in the
+ * order of `analyses_due`, the index on next_poll_at, so the claim reads a few rows however many are
+ * waiting: SQLite keeps the left table of a CROSS JOIN outermost, where its planner would otherwise
+ * start from the profile's recordings and sort every due analysis; PostgreSQL plans it as any join): its due analyses' next poll
  * is moved to `holdUntilIso` in the same statement, before anyone asks the service, so no other
  * workstation polls it before then. On PostgreSQL the recording's row is locked while the statement
  * runs and a recording another workstation is claiming is passed by (`dialect.skipLocked`); a claim
@@ -61,12 +64,13 @@ export const claimDuePoll = async (
 ): Promise<DuePollRow | null> => {
   const taken = await q.all<{ type: string; recording_id: number }>(
     `UPDATE analyses SET next_poll_at = ? WHERE recording_id = (
-       SELECT r.id FROM recordings r JOIN studies s ON s.id = r.study_id
-       WHERE s.profile_id = ? AND EXISTS (SELECT 1 FROM analyses a WHERE a.recording_id = r.id AND ${DUE('a')})
-       ORDER BY (SELECT min(a.next_poll_at) FROM analyses a WHERE a.recording_id = r.id AND ${DUE('a')}), r.id
+       SELECT r.id FROM analyses a CROSS JOIN recordings r
+       WHERE r.id = a.recording_id AND EXISTS (SELECT 1 FROM studies s WHERE s.id = r.study_id AND s.profile_id = ?)
+         AND ${DUE('a')}
+       ORDER BY a.next_poll_at, r.id
        LIMIT 1 ${q.dialect.skipLocked('r')})
      AND ${DUE('analyses')} RETURNING recording_id, type`,
-    [holdUntilIso, profileId, nowIso, nowIso, nowIso],
+    [holdUntilIso, profileId, nowIso, nowIso],
   );
   if (taken.length === 0) return null;
   const r = (await q.get<Omit<DuePollRow, 'types'>>(
