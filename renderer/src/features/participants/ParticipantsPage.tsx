@@ -20,6 +20,7 @@ import { RecencyBadge } from '../../components/RecencyBadge';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts, UncertainAccounts } from './CreateAccounts';
+import { SiteFilter } from '../team/SiteFilter';
 import { useTableControls } from '../../lib/use-table-controls';
 import { paths } from '../../app/paths';
 
@@ -198,6 +199,7 @@ export const ParticipantsPage = () => {
   );
   const study = useCall('studies.get', { studyId });
   const at = paths.study(studyId);
+  const [site, setSite] = useState<string | undefined>(undefined);
 
   return (
     <div className="page">
@@ -232,6 +234,7 @@ export const ParticipantsPage = () => {
           placeholder="e.g. P-01"
           maxLength={200}
         />
+        <SiteFilter studyId={studyId} site={site} onChange={setSite} />
         <SelectField
           label="Sort by"
           value={sort.by}
@@ -266,7 +269,14 @@ export const ParticipantsPage = () => {
       {/* The page says why the list is empty (empty={null}); the table stays mounted to learn the total of a new search or filter. */}
       <PagedTable
         method="participants.page"
-        input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        input={{
+          studyId,
+          filter,
+          sort: sort.by,
+          dir: sort.dir,
+          ...(query ? { search: query } : {}),
+          ...(site ? { site } : {}),
+        }}
         columns={columns}
         minWidth={PARTICIPANT_TABLE_MIN}
         label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}
