@@ -58,6 +58,8 @@ type Study = Output<'studies.get'>;
 /** The study's name, service and schedule, what can be done with it, and its figures. */
 const StudyHeading = ({ s, studyId }: { s: Study; studyId: number }) => {
   const [, navigate] = useLocation();
+  const mayImport = useMay('import');
+  const mayExport = useMay('export');
   return (
     <>
       <PageHeader
@@ -71,12 +73,16 @@ const StudyHeading = ({ s, studyId }: { s: Study; studyId: number }) => {
         }
         actions={
           <>
-            <button type="button" className="primary" onClick={() => navigate(paths.study(studyId).import)}>
-              Import recordings
-            </button>
-            <button type="button" onClick={() => navigate(paths.study(studyId).export)}>
-              Export
-            </button>
+            {mayImport && (
+              <button type="button" className="primary" onClick={() => navigate(paths.study(studyId).import)}>
+                Import recordings
+              </button>
+            )}
+            {mayExport && (
+              <button type="button" onClick={() => navigate(paths.study(studyId).export)}>
+                Export
+              </button>
+            )}
           </>
         }
       />

@@ -13,16 +13,26 @@ import { TEAM_ROLE_LABEL, TEAM_WORK_LABEL } from '../../lib/labels';
 import { TeamConnectForm } from './TeamConnectForm';
 import { useTeamSession } from './team-session';
 
+/** The address as the researcher typed it (its certificate file's path unescaped); it never holds a password. */
+const readable = (address: string | null): string => {
+  if (address === null) return '';
+  try {
+    return decodeURIComponent(address);
+  } catch {
+    return address;
+  }
+};
+
 const OnTeamStudy = ({ s }: { s: TeamSession }) => {
   const back = useAction('team.useLocalStudy');
   const qc = useQueryClient();
   const [, navigate] = useLocation();
   return (
     <>
-      <dl className="facts">
+      <dl className="facts-list">
         <dt>Database</dt>
         <dd>
-          <code>{s.address}</code>
+          <code className="wrap-anywhere">{readable(s.address)}</code>
         </dd>
         <dt>Your login</dt>
         <dd>{s.login}</dd>

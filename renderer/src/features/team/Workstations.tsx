@@ -30,10 +30,10 @@ export const Workstations = ({ studyId }: { studyId: number }) => {
                     <th scope="col">Workstation</th>
                     <th scope="col">Member</th>
                     <th scope="col">Last seen</th>
-                    <th scope="col" className="num">
+                    <th scope="col" className="right">
                       Waiting to be sent
                     </th>
-                    <th scope="col" className="num">
+                    <th scope="col" className="right">
                       Sending now
                     </th>
                   </tr>
@@ -47,8 +47,8 @@ export const Workstations = ({ studyId }: { studyId: number }) => {
                         {w.here ? <Badge tone="ok">connected</Badge> : <Badge tone="warn">away</Badge>}{' '}
                         {fmtDateTime(w.lastSeenAt)}
                       </td>
-                      <td className="num">{fmtInt(w.waiting)}</td>
-                      <td className="num">{fmtInt(w.sending)}</td>
+                      <td className="right">{fmtInt(w.waiting)}</td>
+                      <td className="right">{fmtInt(w.sending)}</td>
                     </tr>
                   ))}
                 </tbody>
