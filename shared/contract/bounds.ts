@@ -112,4 +112,4 @@ export const strict = z.strictObject;
 export const boundedInt = (min: number, max: number) => z.int().min(min).max(max);
 
 /** A site's code (shared/team.ts SITE_CODE). */
-export const SiteCode = z.string().regex(SITE_CODE, 'must be a site code');
+export const SiteCode = z.string().max(32).regex(SITE_CODE, 'must be a site code');

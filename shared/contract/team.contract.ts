@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { TEAM_ROLES, TEAM_WORK } from '../team';
 import { action, NoInput, procedure } from '../rpc';
-import { LIMITS, plainText, strict } from './bounds';
+import { LIMITS, PLAIN, plainText, strict } from './bounds';
 import { Id } from './views';
 
 export const TeamSessionSchema = z.object({
@@ -67,7 +67,11 @@ export const teamContract = {
     strict({
       address: plainText(LIMITS.url).min(1, 'Enter the database address.'),
       login: plainText(63).min(1, 'Enter your login.'),
-      password: z.string().min(1, 'Enter your password.').max(LIMITS.apiKey),
+      password: z
+        .string()
+        .min(1, 'Enter your password.')
+        .max(LIMITS.apiKey)
+        .regex(PLAIN, 'A password holds no control characters.'),
     }),
     TeamSessionSchema,
     EVERYTHING,

@@ -81,6 +81,8 @@ test('two coordinators see only their clinic; the owner sees both and filters by
   await expect(nav.getByRole('link', { name: 'Import' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Export' })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Archive and delete' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Export' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import recordings' })).toBeVisible();
   const workstations = page.getByRole('region', { name: 'Workstations' });
   await expect(workstations.getByRole('row', { name: /clinic-a-pc coord_a connected/ })).toBeVisible();
   await shoot(page, 'team-02-coordinator-overview');
