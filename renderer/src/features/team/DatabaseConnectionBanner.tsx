@@ -6,13 +6,14 @@ import { useCallback, useState } from 'react';
 import type { EventPayload } from '../../../../shared/contract';
 import { useEvent } from '../../lib/api';
 import { fmtDateTime } from '../../lib/format';
+import { afterEngineEvent, type LostConnection } from './database-connection';
 
 export const DatabaseConnectionBanner = () => {
-  const [lost, setLost] = useState<{ at: string; message: string } | null>(null);
-  const onEvent = useCallback((e: EventPayload<'engine'>) => {
-    if (e.type !== 'database-connection') return;
-    setLost(e.state === 'lost' ? { at: e.at, message: e.message } : null);
-  }, []);
+  const [lost, setLost] = useState<LostConnection | null>(null);
+  const onEvent = useCallback(
+    (e: EventPayload<'engine'>) => setLost((shown) => afterEngineEvent(shown, e)),
+    [],
+  );
   useEvent('engine', onEvent);
   if (lost === null) return null;
   return (
