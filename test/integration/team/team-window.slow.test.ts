@@ -6,7 +6,7 @@
  * choice is remembered by the workspace (the next start opens the team study, the password from the key
  * store, never in the address); the owner sees both sites and filters by one; and back to the own study.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -136,6 +136,20 @@ describeWithTool('postgresql-15', 'the window on a team study', () => {
       problem: null,
     });
     expect(await codes(again, studyId)).toEqual(SITE_PARTICIPANTS.a);
+  });
+
+  it('opens the own study, saying why, when the team study chosen earlier cannot be opened at start', async () => {
+    mkdirSync(join(root, 'gone'), { recursive: true });
+    writeFileSync(
+      join(root, 'gone', 'database'),
+      `${team.address.replace('postgres://', 'postgres://nobody@')}\n`,
+    );
+    const host = await open('gone');
+    const session = await caller(host).must('team.session', {});
+    expect(session).toMatchObject({ database: 'local', address: null, role: null });
+    expect(session.problem).toMatch(
+      /^The team study chosen earlier \(postgres:\/\/nobody@.*could not be opened.*No password is stored for nobody/,
+    );
   });
 
   it('shows the owner both sites, filtered by one on request, and goes back to the own study', async () => {
