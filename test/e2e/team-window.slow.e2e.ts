@@ -89,6 +89,7 @@ test('two coordinators see only their clinic; the owner sees both and filters by
   await participantsSay(page, '2 participants');
   await seesOnly(page, SITE_PARTICIPANTS.a, SITE_PARTICIPANTS.b);
   await expect(page.getByLabel('Site')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'No account' })).toHaveCount(0);
   await checkA11y(page, 'participants, coordinator');
   await shoot(page, 'team-03-coordinator-a-participants');
   await nav.getByRole('link', { name: 'Recordings' }).click();

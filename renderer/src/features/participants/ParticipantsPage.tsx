@@ -21,6 +21,7 @@ import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts, UncertainAccounts } from './CreateAccounts';
 import { SiteFilter } from '../team/SiteFilter';
+import { useMay } from '../team/team-session';
 import { useTableControls } from '../../lib/use-table-controls';
 import { paths } from '../../app/paths';
 
@@ -200,6 +201,9 @@ export const ParticipantsPage = () => {
   const study = useCall('studies.get', { studyId });
   const at = paths.study(studyId);
   const [site, setSite] = useState<string | undefined>(undefined);
+  // The account link is the owner's alone on a team study: others have no "No account" list to read.
+  const mayAccounts = useMay('createAccounts');
+  const tabs = PARTICIPANT_FILTERS.filter((f) => f !== 'no_account' || mayAccounts);
 
   return (
     <div className="page">
@@ -218,7 +222,7 @@ export const ParticipantsPage = () => {
       <UncertainAccounts studyId={studyId} />
 
       <nav className="tabs" aria-label="Show participants">
-        {PARTICIPANT_FILTERS.map((f) => (
+        {tabs.map((f) => (
           <TabLink key={f} href={f === 'all' ? at.participants : at.participantsFiltered(f)}>
             {FILTER_LABEL[f]}
           </TabLink>
