@@ -19,3 +19,19 @@ export const DEFAULT_SITE = { code: 'main', name: 'Main site' } as const;
 
 /** A site's code: short, lower-case letters, digits and dashes (it is typed on the command line). */
 export const SITE_CODE = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+/**
+ * The kinds of work a role may or may not do from a workstation (main/services/team-rights.ts says
+ * which roles may do each); the window hides what the member's role may not do.
+ */
+export const TEAM_WORK = [
+  'import',
+  'curate',
+  'export',
+  'verifyAudit',
+  'createAccounts',
+  'design',
+  'profiles',
+  'deleteData',
+] as const;
+export type TeamWork = (typeof TEAM_WORK)[number];

@@ -56,11 +56,11 @@ export interface BuiltinSandbox {
  * The workspace's sandbox key: made once (32 random bytes), kept in the key store, its reference in the
  * settings. A key that can no longer be read (a deleted key file) is replaced by a new one.
  */
-const workspaceKey = async (store: Store, keys: KeyStore): Promise<string> => {
+const workspaceKey = async (store: Store, keys: KeyStore, keep: boolean): Promise<string> => {
   const loaded = keys.load((await readSetting(store, KEY_REF_KEY, z.string())) ?? null);
   if (loaded.ok && loaded.value.length >= 16) return loaded.value;
   const key = `vs-sandbox-${randomBytes(32).toString('base64url')}`;
-  await writeSetting(store, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
+  if (keep) await writeSetting(store, KEY_REF_KEY, keys.saveNamed(BUILTIN_KEY_NAME, key));
   return key;
 };
 
@@ -77,7 +77,16 @@ const savedMisbehaviours = async (store: Store): Promise<MisbehaviourName[]> =>
 export const createBuiltinSandbox = async (
   store: Store,
   workspaceDir: string,
-  opts: { keys: KeyStore; scenario?: ScenarioName; adminToken?: string },
+  opts: {
+    keys: KeyStore;
+    scenario?: ScenarioName;
+    adminToken?: string;
+    /**
+     * False on a team study for a member who may not write its settings (only its owner does): the
+     * sandbox's key is then this run's own, kept nowhere.
+     */
+    keepKey?: boolean;
+  },
 ): Promise<BuiltinSandbox> => {
   let sandbox: Sandbox | null = null;
   let starting: Promise<Sandbox> | null = null;
@@ -85,7 +94,7 @@ export const createBuiltinSandbox = async (
   let scenario: ScenarioName = opts.scenario ?? (await savedScenario(store));
   let misbehaviours = await savedMisbehaviours(store);
   let profileIds = (await readSetting(store, BUILTIN_PROFILE_KEY, z.array(z.int()))) ?? [];
-  const apiKey = await workspaceKey(store, opts.keys);
+  const apiKey = await workspaceKey(store, opts.keys, opts.keepKey ?? true);
   const self: BuiltinSandbox = {
     apiKey,
     async ensure() {

@@ -8,7 +8,13 @@
 import { err, ok, type Result } from '../../shared/result';
 import { DatabaseFromFutureError } from '../db/migrate';
 import type { Db } from '../db/open';
-import { parseDatabaseAddress, printableAddress, settlePassword } from '../db/store/address';
+import {
+  parseDatabaseAddress,
+  passwordKeyName,
+  printableAddress,
+  settlePassword,
+  type DatabaseAddress,
+} from '../db/store/address';
 import { connectPostgres } from '../db/store/connect';
 import { latestStoreVersion, migratePostgres, storeSchemaVersion } from '../db/store/migrate-store';
 import { loginFacts } from '../db/team/login-check';
@@ -113,5 +119,66 @@ export const openChosenStudyService = async (
     notice: password.value.moved
       ? `The database password was moved to the key store. From now on give the address without it: ${where}`
       : null,
+  });
+};
+
+/** A member's way into a team study, as typed in the window: the password apart from the address. */
+export interface TeamLogin {
+  readonly address: string;
+  readonly login: string;
+  readonly password: string;
+}
+
+/** The typed address with the member's login in it; an address carrying a password is refused. */
+const memberAddress = (typed: string, login: string): Result<DatabaseAddress, string> => {
+  let url: URL;
+  try {
+    url = new URL(typed.trim());
+  } catch {
+    const parsed = parseDatabaseAddress(typed);
+    return parsed.ok ? ok(parsed.value.address) : parsed;
+  }
+  if (url.password)
+    return err(
+      'Leave the password out of the address: type it in the password field, from where it goes to the key store.',
+    );
+  url.username = encodeURIComponent(login.trim());
+  const parsed = parseDatabaseAddress(url.toString());
+  return parsed.ok ? ok(parsed.value.address) : parsed;
+};
+
+/**
+ * The study service on a team study, as the member whose login and password the window was given: the
+ * server reached, the password accepted, the database a team's, the login one the workstation may work
+ * as, the schema this version's. Only then is the password kept in the key store.
+ */
+export const openTeamStudyService = async (
+  o: StudyServiceOptions,
+  asked: TeamLogin,
+): Promise<Result<OpenedStudyService, string>> => {
+  const address = memberAddress(asked.address, asked.login);
+  if (!address.ok) return address;
+  const connected = await connectPostgres(address.value, asked.password);
+  if (!connected.ok) return err(connected.error.message);
+  const facts = await loginFacts(connected.value).catch(async (e: unknown) => {
+    await connected.value.close();
+    throw e;
+  });
+  if (!facts.team && !facts.superuser) {
+    await connected.value.close();
+    return err(
+      `The database ${address.value.database} on ${address.value.host} is not a team study (its administrator makes it one with voicescope team init). Check the address, or work on this computer's own study.`,
+    );
+  }
+  const store = await migrated(connected.value);
+  if (!store.ok) return store;
+  const workspace = openWorkspace(o.workspaceDir);
+  const keys = workspaceKeys(workspace, o);
+  keys.saveNamed(passwordKeyName(address.value), asked.password);
+  return ok({
+    service: studyServiceOn(store.value.store, workspace, keys, o, null, store.value.member),
+    db: null,
+    where: printableAddress(address.value),
+    notice: null,
   });
 };

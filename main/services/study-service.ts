@@ -35,6 +35,7 @@ import type { ServiceContext, ServiceProblem, StudyServiceOptions } from './serv
 import { importSite, refusalForRole, type TeamSession, type TeamWork } from './team-rights';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
+import { teamViewService, type TeamViewService } from './team-view.service';
 import { visitsService, type VisitsService } from './visits.service';
 import { openWorkspace, type Workspace } from '../workspace/workspace';
 import { useWorkstationName } from '../workstation-name';
@@ -59,6 +60,7 @@ export type StudyService = ProfilesService &
   ParticipantCurationService &
   NeedsYouCurationService &
   CohortService &
+  TeamViewService &
   EngineService & {
     /** The study store (see ServiceContext). */
     readonly store: Store;
@@ -148,6 +150,7 @@ export const studyServiceOn = (
     ...participantCurationPublic(ctx, engine),
     ...needsYouPublic(ctx),
     ...cohortService(ctx),
+    ...teamViewService(ctx),
     member,
     refusalForRole: (work) => refusalForRole(member, work),
     importSite: (studyId, asked) => importSite(store, member, studyId, asked),

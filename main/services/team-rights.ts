@@ -5,7 +5,7 @@
  * it, work the database would refuse with a bare "permission denied". A workstation that is not
  * connected to a team database (SQLite, or a PostgreSQL study of one login) may do everything.
  */
-import { DEFAULT_SITE, type TeamRole } from '../../shared/team';
+import { DEFAULT_SITE, TEAM_WORK, type TeamRole, type TeamWork } from '../../shared/team';
 import { err, ok, type Result } from '../../shared/result';
 import { sitesGrantedToMe } from '../db/team/members.repo';
 import type { Queryable } from '../db/store/types';
@@ -17,7 +17,7 @@ export interface TeamSession {
   readonly role: TeamRole;
 }
 
-export type TeamWork = 'import' | 'curate' | 'export' | 'verifyAudit' | 'createAccounts';
+export type { TeamWork };
 
 const RIGHTS: Record<TeamWork, { readonly roles: readonly TeamRole[]; readonly what: string }> = {
   import: { roles: ['owner', 'coordinator'], what: 'import recordings' },
@@ -26,6 +26,10 @@ const RIGHTS: Record<TeamWork, { readonly roles: readonly TeamRole[]; readonly w
   verifyAudit: { roles: ['owner'], what: 'check the whole audit log' },
   // The participant-to-account link is the owner's alone (access.ts).
   createAccounts: { roles: ['owner'], what: "create participants' service accounts" },
+  // The study's design and service profiles are written by the owner only (access.ts).
+  design: { roles: ['owner'], what: "change the study's design" },
+  profiles: { roles: ['owner'], what: 'change service profiles or their keys' },
+  deleteData: { roles: ['owner'], what: "archive or delete the study's data" },
 };
 
 const roleList = (roles: readonly TeamRole[]): string =>
@@ -40,6 +44,10 @@ export const refusalForRole = (member: TeamSession | null, work: TeamWork): Serv
     `Ask the study's owner to do it, or to give your login a role that can (${roleList(right.roles)}).`,
   );
 };
+
+/** The work the member may do (everything outside a team database): the window shows only these. */
+export const allowedWork = (member: TeamSession | null): TeamWork[] =>
+  TEAM_WORK.filter((work) => refusalForRole(member, work) === null);
 
 /**
  * The site an import's new participants are put at: the one asked for (`--site`), which must be

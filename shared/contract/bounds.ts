@@ -12,6 +12,7 @@
  * when a string, array, number or object lacks them.
  */
 import { z } from 'zod';
+import { SITE_CODE } from '../team';
 
 /** The longest value of each kind of field. */
 export const LIMITS = {
@@ -109,3 +110,6 @@ export const strict = z.strictObject;
 
 /** A whole number within the safe range (what every id and count is). */
 export const boundedInt = (min: number, max: number) => z.int().min(min).max(max);
+
+/** A site's code (shared/team.ts SITE_CODE). */
+export const SiteCode = z.string().max(32).regex(SITE_CODE, 'must be a site code');

@@ -24,6 +24,7 @@ import { reliabilityContract } from './reliability.contract';
 import { sandboxContract } from './sandbox.contract';
 import { settingsContract } from './settings.contract';
 import { studiesContract } from './studies.contract';
+import { teamContract } from './team.contract';
 import { timelineContract } from './timeline.contract';
 import { usageContract } from './usage.contract';
 import { visitsContract } from './visits.contract';
@@ -50,6 +51,7 @@ export const procedures = {
   ...visitsContract,
   ...curationContract,
   ...cohortContract,
+  ...teamContract,
 } as const satisfies Record<string, Procedure>;
 
 export const events = { ...eventsContract, ...exportEvents, ...acousticsEvents } as const satisfies Record<

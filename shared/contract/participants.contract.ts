@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/api-error';
-import { codeRef, codeText, labelText, LIMITS, listOf, multilineText, strict } from './bounds';
+import { codeRef, codeText, labelText, LIMITS, listOf, multilineText, SiteCode, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { Id } from './views';
 
@@ -79,6 +79,8 @@ export const participantsContract = {
       studyId: Id,
       search: labelText().optional(),
       filter: z.enum(PARTICIPANT_FILTERS).optional(),
+      /** A team study's site: only its participants. */
+      site: SiteCode.optional(),
       sort: z.enum(PARTICIPANT_SORTS),
       dir: SortDir,
       ...PageWindow,

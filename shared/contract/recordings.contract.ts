@@ -9,7 +9,7 @@ import { ApiError } from '../api/api-error';
 import { DATA_QUALITY_CODES, type DataQualityCode } from '../api/data-quality';
 import { AnalysisType, ApiVersion } from '../api/vocabulary';
 import { MEDIA_SOURCES } from '../media';
-import { labelText, LIMITS, listOf, strict } from './bounds';
+import { labelText, LIMITS, listOf, SiteCode, strict } from './bounds';
 import { action, procedure } from '../rpc';
 import { PageWindow, SortDir } from './participants.contract';
 import {
@@ -178,6 +178,8 @@ export const recordingsContract = {
       batchId: Id.optional(),
       filter: z.enum(RECORDING_FILTERS).optional(),
       search: labelText().optional(),
+      /** A team study's site: only its participants' recordings. */
+      site: SiteCode.optional(),
       sort: z.enum(RECORDING_SORTS),
       dir: SortDir,
       ...PageWindow,

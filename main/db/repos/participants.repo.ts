@@ -20,6 +20,8 @@ export interface ParticipantQuery {
   readonly studyId: number;
   readonly search?: string | undefined;
   readonly filter?: ParticipantFilter | undefined;
+  /** A team study's site: only its participants. */
+  readonly site?: string | undefined;
   /** With the 'overdue' filter: the participants who missed a visit (main/design/recency.ts). */
   readonly overdueIds?: readonly number[] | undefined;
   readonly sort: ParticipantSort;
@@ -52,7 +54,8 @@ export interface ParticipantRecord {
  * analysed, needing the researcher, first and last recording; cancelled files do not count), so a page
  * is an index range over participants, never an aggregate over the study's recordings.
  */
-const COLUMNS = `p.id, p.study_id, p.code, p.account_id, p.notes, p.created_at,
+const columns = async (q: Queryable) => `p.id, p.study_id, p.code,
+  ${await readableSelect(q, 'participants', ['account_id', 'notes'], 'p')}, p.created_at,
   p.rec_count AS n, p.rec_done AS done, ${PARTICIPANT_ATTENTION} AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
   p.status, p.last_usable_at AS usable,
   p.merged_into, (SELECT i.code FROM participants i WHERE i.id = p.merged_into) AS merged_code`;
@@ -80,7 +83,8 @@ interface Row {
   study_id: number;
   code: string;
   account_id: string | null;
-  notes: string;
+  /** Null for a login that may not read notes (an analyst). */
+  notes: string | null;
   created_at: string;
   n: number;
   done: number;
@@ -109,7 +113,7 @@ const toRecord = (r: Row): ParticipantRecord => ({
   studyId: r.study_id,
   code: r.code,
   accountId: r.account_id,
-  notes: r.notes,
+  notes: r.notes ?? '',
   createdAt: r.created_at,
   recordings: r.n,
   completed: r.done,
@@ -129,12 +133,13 @@ export const participantPage = async (
   const study = await studyPeriodOf(q, query.studyId);
   const search = query.search?.trim();
   const d = q.dialect;
-  const where = `p.study_id = @studyId AND ${FILTER[query.filter ?? 'all'](d)}${search ? ` AND ${d.like('p.code', '@search')}` : ''}`;
+  const where = `p.study_id = @studyId AND ${FILTER[query.filter ?? 'all'](d)}${search ? ` AND ${d.like('p.code', '@search')}` : ''}${query.site !== undefined ? ' AND p.site_code = @site' : ''}`;
   const params = {
     studyId: query.studyId,
     overdueIds: JSON.stringify(query.overdueIds ?? []),
     inPeriod: inStudyPeriod(study, new Date(nowMs).toISOString().slice(0, 10)) ? 1 : 0,
     search: search ? likePattern(search) : null,
+    site: query.site ?? null,
     limit: query.limit,
     offset: query.offset,
   };
@@ -145,7 +150,7 @@ export const participantPage = async (
   const total = (await q.get<{ n: number }>(count.sql, count.params))!.n;
   if (total <= query.offset) return { rows: [], total };
   const page = positional(
-    `SELECT ${COLUMNS} FROM participants p WHERE ${where}
+    `SELECT ${await columns(q)} FROM participants p WHERE ${where}
      ORDER BY ${d.order(ORDER[query.sort](d), dir)}, ${d.nocase('p.code')} ${dir}, p.id ${dir}
      LIMIT @limit OFFSET @offset`,
     params,
@@ -158,7 +163,9 @@ export const participantById = async (
   q: Queryable,
   participantId: number,
 ): Promise<ParticipantRecord | null> => {
-  const r = await q.get<Row>(`SELECT ${COLUMNS} FROM participants p WHERE p.id = ?`, [participantId]);
+  const r = await q.get<Row>(`SELECT ${await columns(q)} FROM participants p WHERE p.id = ?`, [
+    participantId,
+  ]);
   return r ? toRecord(r) : null;
 };
 

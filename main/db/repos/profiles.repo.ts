@@ -46,13 +46,18 @@ export const setProfileBaseUrl = async (q: Queryable, id: number, baseUrl: strin
   await q.run(`UPDATE service_profiles SET base_url = ? WHERE id = ?`, [baseUrl, id]);
 };
 
-/** Every key reference in use, by profile: what the logger must keep out of its lines. */
+/**
+ * Every key reference in use, by profile: what the logger must keep out of its lines (none for a team
+ * member who may not read them).
+ */
 export const profileKeyRefs = async (q: Queryable): Promise<string[]> =>
   (
-    await q.all<{ key_ref: string }>(
-      `SELECT key_ref FROM service_profiles WHERE key_ref IS NOT NULL ORDER BY id`,
+    await q.all<{ key_ref: string | null }>(
+      `SELECT ${await readableSelect(q, 'service_profiles', ['key_ref'])} FROM service_profiles ORDER BY id`,
     )
-  ).map((r) => r.key_ref);
+  )
+    .map((r) => r.key_ref)
+    .filter((ref) => ref !== null);
 
 /** How many studies use the profile (archived ones included). */
 export const studyCountOfProfile = async (q: Queryable, id: number): Promise<number> =>

@@ -35,6 +35,8 @@ export interface RecordingQuery {
   readonly batchId?: number | undefined;
   readonly filter?: RecordingFilter | undefined;
   readonly search?: string | undefined;
+  /** A team study's site: only its participants' recordings. */
+  readonly site?: string | undefined;
   readonly sort: RecordingSort;
   readonly dir: 'asc' | 'desc';
   readonly offset: number;
@@ -178,6 +180,9 @@ export const recordingPageQueries = (q: RecordingQuery, d: Dialect) => {
     FILTER[q.filter ?? 'all'],
     q.participantId !== undefined ? 'r.participant_id = @participantId' : null,
     q.batchId !== undefined ? 'r.batch_id = @batchId' : null,
+    q.site !== undefined
+      ? 'r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND site_code = @site)'
+      : null,
     q.search
       ? `(${d.like('r.source_path', '@search')} OR ${d.like('r.session_label', '@search')}
           OR r.participant_id IN (SELECT id FROM participants WHERE study_id = @studyId AND ${d.like('code', '@search')}))`
@@ -190,6 +195,7 @@ export const recordingPageQueries = (q: RecordingQuery, d: Dialect) => {
     participantId: q.participantId ?? null,
     batchId: q.batchId ?? null,
     search: q.search ? likePattern(q.search) : null,
+    site: q.site ?? null,
     limit: q.limit,
     offset: q.offset,
   };

@@ -101,3 +101,34 @@ export const absentHolders = async (
     [studyId, awaySeconds, awaySeconds],
   );
 };
+
+export interface WorkstationActivity {
+  readonly name: string;
+  readonly login: string | null;
+  readonly lastSeenAt: string;
+  /** 1 when seen within `hereSeconds` (by the database's clock), else 0. */
+  readonly here: number;
+  /** The study's recordings whose file it holds that are still waiting to be sent (queued, or pending an account). */
+  readonly waiting: number;
+  /** The study's recordings it has claimed and is sending now. */
+  readonly sending: number;
+}
+
+/** Every workstation on the study database, with what it holds of the study and what it sends now. */
+export const workstationActivity = async (
+  q: Queryable,
+  studyId: number,
+  hereSeconds: number,
+): Promise<WorkstationActivity[]> => {
+  const d = q.dialect;
+  return q.all<WorkstationActivity>(
+    `SELECT w.name, w.login, w.last_seen_at AS "lastSeenAt",
+       CASE WHEN ${d.secondsBetween('w.last_seen_at', d.nowText)} <= ? THEN 1 ELSE 0 END AS here,
+       (SELECT count(*) FROM recording_files f JOIN recordings r ON r.id = f.recording_id
+         WHERE f.workstation = w.name AND r.study_id = ? AND r.upload_state IN ('queued', 'pending')) AS waiting,
+       (SELECT count(*) FROM recordings r
+         WHERE r.claimed_by = w.name AND r.study_id = ? AND r.upload_state = 'uploading') AS sending
+     FROM workstations w ORDER BY w.name`,
+    [hereSeconds, studyId, studyId],
+  );
+};

@@ -10,6 +10,18 @@ import type { StudyService, ServiceProblem } from '../../services/study-service'
 import type { BuiltinSandbox } from '../../sandbox/builtin-sandbox';
 import type { PlanStore } from '../../import/plan-store';
 import type { EventBus } from '../event-bus';
+import type { TeamLogin } from '../../services/open-study-service';
+import type { TeamSession } from '../../../shared/contract/team.contract';
+import type { Result } from '../../../shared/result';
+
+/** The study database the window works on, and the moves to another (the host makes them). */
+export interface StudyDatabase {
+  session(): TeamSession;
+  /** Works on the team study as this member from now on, or says why it cannot. */
+  useTeam(login: TeamLogin): Promise<Result<TeamSession, string>>;
+  /** Back to the workspace's own study file. */
+  useLocal(): Promise<Result<TeamSession, string>>;
+}
 
 /** The operating system's dialogs: only the Electron shell has them. */
 export interface Dialogs {
@@ -24,6 +36,7 @@ export interface HostDeps {
   readonly dialogs: Dialogs | null;
   readonly info: Omit<AppInfo, 'firstRun'>;
   readonly now: () => number;
+  readonly database: StudyDatabase;
 }
 
 /** Service failures that go away by themselves (the network, a busy service) are worth a retry button. */

@@ -18,6 +18,7 @@ import { recordingsHandlers } from './recordings.handlers';
 import { sandboxHandlers } from './sandbox.handlers';
 import { settingsHandlers } from './settings.handlers';
 import { studiesHandlers } from './studies.handlers';
+import { teamHandlers } from './team.handlers';
 import { timelineHandlers } from './timeline.handlers';
 import { reliabilityHandlers } from './reliability.handlers';
 import { usageHandlers } from './usage.handlers';
@@ -45,4 +46,5 @@ export const createHandlers = (d: HostDeps): Handlers => ({
   ...visitsHandlers(d),
   ...curationHandlers(d),
   ...cohortHandlers(d),
+  ...teamHandlers(d),
 });

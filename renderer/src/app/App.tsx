@@ -11,31 +11,38 @@ import { ErrorNotice, Loading } from '../components/Feedback';
 import { useCall, useRpc } from '../lib/api';
 import type { WsTransport } from '../lib/rpc/ws-transport';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme';
+import { DatabaseConnectionBanner } from '../features/team/DatabaseConnectionBanner';
+import { useTeamSession } from '../features/team/team-session';
+import { TEAM_ROLE_LABEL } from '../lib/labels';
+import type { TeamWork } from '../../../shared/team';
 import { preloadScreen } from './lazy-screen';
 import { featureRoutes } from './routes';
 import { paths, patterns } from './paths';
 
 const StudyNav = ({ studyId }: { studyId: number }) => {
   const study = useCall('studies.get', { studyId });
+  const session = useTeamSession();
   const at = paths.study(studyId);
-  const items: [string, string][] = [
+  // The screens of work the member's role may not do are not offered (the server refuses them anyway).
+  const items: [string, string, TeamWork?][] = [
     ['Overview', at.overview],
     ['Participants', at.participants],
     ['Design and visits', at.design],
     ['Cohort', at.cohort],
     ['Recordings', at.recordings],
     ['Batches', at.batches],
-    ['Import', at.import],
-    ['Export', at.export],
-    ['Archive and delete', at.data],
+    ['Import', at.import, 'import'],
+    ['Export', at.export, 'export'],
+    ['Archive and delete', at.data, 'deleteData'],
   ];
+  const shown = items.filter(([, , work]) => !work || !session.data || session.data.allowed.includes(work));
   return (
     <div className="nav-study">
       <p className="nav-study-name">
         {study.data?.name ?? '…'} {study.data?.simulated && <SimulatedBadge />}
       </p>
       <ul>
-        {items.map(([label, href]) => (
+        {shown.map(([label, href]) => (
           <li key={href}>
             <NavLink href={href} exact={label === 'Overview'}>
               {label}
@@ -92,6 +99,18 @@ const ConnectionBanner = ({ connection }: { connection: WsTransport | null }) =>
   );
 };
 
+/** On a team study: the member's login and role, under the window's name. */
+const TeamLine = () => {
+  const session = useTeamSession();
+  const s = session.data;
+  if (!s || s.database !== 'team') return null;
+  return (
+    <p className="muted small team-line">
+      Team study · {s.login} ({s.role ? TEAM_ROLE_LABEL[s.role] : 'no role'})
+    </p>
+  );
+};
+
 const Sidebar = () => {
   const [inStudy, params] = useRoute(patterns.inStudy);
   const studyId = inStudy && /^\d+$/.test(params.id) ? Number(params.id) : null;
@@ -104,6 +123,7 @@ const Sidebar = () => {
   return (
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Voicescope</p>
+      <TeamLine />
       <button
         type="button"
         className="button menu-toggle"
@@ -221,6 +241,7 @@ export const App = ({
       <Sidebar />
       <main id="main" tabIndex={-1}>
         <ConnectionBanner connection={connection} />
+        <DatabaseConnectionBanner />
         {/* Each screen's code is loaded when first shown (lazy-screen.ts); a loading line stands in meanwhile. */}
         <Suspense fallback={<Loading />}>
           <Switch>

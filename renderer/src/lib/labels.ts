@@ -1,6 +1,7 @@
 /** Researcher-facing names of the engine's states and the service's analysis types. */
 import type { ParticipantStatus, VisitSource } from '../../../shared/states';
 import type { CurationActKind } from '../../../shared/curation';
+import type { TeamRole, TeamWork } from '../../../shared/team';
 import type { AnalysisState, UploadState } from '../../../shared/study';
 
 import { fmtDateTime } from './format';
@@ -100,4 +101,23 @@ export const curationActText = (
   return undone
     ? `${CURATION_ACT[a.act]} “${CURATION_ACT[undone.act]}” of ${fmtDateTime(undone.at)}`
     : `${CURATION_ACT[a.act]} an earlier step`;
+};
+
+export const TEAM_ROLE_LABEL: Record<TeamRole, string> = {
+  owner: 'owner',
+  coordinator: 'coordinator',
+  analyst: 'analyst',
+  monitor: 'monitor',
+};
+
+/** What each kind of work is, as Settings lists what the member's role may do. */
+export const TEAM_WORK_LABEL: Record<TeamWork, string> = {
+  import: 'import recordings',
+  curate: 'curate recordings and participants',
+  export: 'export data',
+  verifyAudit: 'check the whole audit log',
+  createAccounts: "create participants' service accounts",
+  design: "change the study's design",
+  profiles: 'change service profiles and keys',
+  deleteData: "archive or delete the study's data",
 };

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TEAM_ROLES, type TeamRole } from '../../../shared/team';
-import { refusalForRole, type TeamWork } from '../../../main/services/team-rights';
+import { allowedWork, refusalForRole, type TeamWork } from '../../../main/services/team-rights';
 
 const MAY: Record<TeamWork, readonly TeamRole[]> = {
   import: ['owner', 'coordinator'],
@@ -13,6 +13,9 @@ const MAY: Record<TeamWork, readonly TeamRole[]> = {
   export: ['owner', 'analyst'],
   verifyAudit: ['owner'],
   createAccounts: ['owner'],
+  design: ['owner'],
+  profiles: ['owner'],
+  deleteData: ['owner'],
 };
 const as = (role: TeamRole) => ({ login: `x_${role}`, role });
 
@@ -34,5 +37,12 @@ describe('the rights of each role', () => {
 
   it('lets a workstation outside a team database do everything', () => {
     for (const work of Object.keys(MAY) as TeamWork[]) expect(refusalForRole(null, work)).toBeNull();
+    expect(allowedWork(null)).toEqual(Object.keys(MAY));
+  });
+
+  it('tells the window the work a role allows, the same rule as the refusals', () => {
+    expect(allowedWork(as('coordinator'))).toEqual(['import', 'curate']);
+    expect(allowedWork(as('analyst'))).toEqual(['export']);
+    expect(allowedWork(as('monitor'))).toEqual([]);
   });
 });

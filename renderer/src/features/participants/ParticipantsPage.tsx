@@ -20,6 +20,8 @@ import { RecencyBadge } from '../../components/RecencyBadge';
 import { useAction, useCall } from '../../lib/api';
 import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts, UncertainAccounts } from './CreateAccounts';
+import { SiteFilter } from '../team/SiteFilter';
+import { useMay } from '../team/team-session';
 import { useTableControls } from '../../lib/use-table-controls';
 import { paths } from '../../app/paths';
 
@@ -198,6 +200,10 @@ export const ParticipantsPage = () => {
   );
   const study = useCall('studies.get', { studyId });
   const at = paths.study(studyId);
+  const [site, setSite] = useState<string | undefined>(undefined);
+  // The account link is the owner's alone on a team study: others have no "No account" list to read.
+  const mayAccounts = useMay('createAccounts');
+  const tabs = PARTICIPANT_FILTERS.filter((f) => f !== 'no_account' || mayAccounts);
 
   return (
     <div className="page">
@@ -216,7 +222,7 @@ export const ParticipantsPage = () => {
       <UncertainAccounts studyId={studyId} />
 
       <nav className="tabs" aria-label="Show participants">
-        {PARTICIPANT_FILTERS.map((f) => (
+        {tabs.map((f) => (
           <TabLink key={f} href={f === 'all' ? at.participants : at.participantsFiltered(f)}>
             {FILTER_LABEL[f]}
           </TabLink>
@@ -232,6 +238,7 @@ export const ParticipantsPage = () => {
           placeholder="e.g. P-01"
           maxLength={200}
         />
+        <SiteFilter studyId={studyId} site={site} onChange={setSite} />
         <SelectField
           label="Sort by"
           value={sort.by}
@@ -266,7 +273,14 @@ export const ParticipantsPage = () => {
       {/* The page says why the list is empty (empty={null}); the table stays mounted to learn the total of a new search or filter. */}
       <PagedTable
         method="participants.page"
-        input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        input={{
+          studyId,
+          filter,
+          sort: sort.by,
+          dir: sort.dir,
+          ...(query ? { search: query } : {}),
+          ...(site ? { site } : {}),
+        }}
         columns={columns}
         minWidth={PARTICIPANT_TABLE_MIN}
         label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}

@@ -3,6 +3,7 @@
  * fast), filtered by what needs doing, searched by participant, file or session, each file that needs
  * the researcher saying what happened and what to do. A row opens the recording.
  */
+import { useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { RECORDING_FILTERS, RECORDING_SORTS } from '../../../../shared/contract/recordings.contract';
 import { SimulatedBadge } from '../../components/Badges';
@@ -14,6 +15,7 @@ import { useCall } from '../../lib/api';
 import { plural } from '../../lib/format';
 import { useTableControls } from '../../lib/use-table-controls';
 import { QueueBanner } from '../batches/QueueBanner';
+import { SiteFilter } from '../team/SiteFilter';
 import { recordingColumns } from './recording-columns';
 import { paths } from '../../app/paths';
 
@@ -58,7 +60,10 @@ export const RecordingToolbar = ({
   onSort,
   total,
   label,
+  children,
 }: {
+  /** More filters, after the search (a team study's site). */
+  children?: ReactNode;
   search: string;
   onSearch: (s: string) => void;
   sort: { by: RecordingSort; dir: 'asc' | 'desc' };
@@ -75,6 +80,7 @@ export const RecordingToolbar = ({
       placeholder="e.g. P-014 or week 3"
       maxLength={200}
     />
+    {children}
     <SelectField
       label="Sort by"
       value={sort.by}
@@ -112,6 +118,7 @@ export const RecordingsPage = () => {
   );
   const study = useCall('studies.get', { studyId });
   const at = paths.study(studyId);
+  const [site, setSite] = useState<string | undefined>(undefined);
 
   return (
     <div className="page">
@@ -143,11 +150,20 @@ export const RecordingsPage = () => {
         onSort={setSort}
         total={total}
         label="recordings"
-      />
+      >
+        <SiteFilter studyId={studyId} site={site} onChange={setSite} />
+      </RecordingToolbar>
       <PagedTable
         minWidth="67.75rem"
         method="recordings.page"
-        input={{ studyId, filter, sort: sort.by, dir: sort.dir, ...(query ? { search: query } : {}) }}
+        input={{
+          studyId,
+          filter,
+          sort: sort.by,
+          dir: sort.dir,
+          ...(query ? { search: query } : {}),
+          ...(site ? { site } : {}),
+        }}
         columns={recordingColumns({ batch: true })}
         label={`Recordings${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens the recording.`}
         rowKey={(r) => r.id}

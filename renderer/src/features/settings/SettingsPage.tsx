@@ -18,8 +18,10 @@ import { useAction, useCall } from '../../lib/api';
 import { ClockLine, ConnectForm, UsageLine } from '../setup/ConnectForm';
 import { serviceName } from '../../lib/labels';
 import { plural } from '../../lib/format';
+import { TeamStudySection } from '../team/TeamStudySection';
+import { useMay } from '../team/team-session';
 
-const ProfileCard = ({ p }: { p: ProfileView }) => {
+const ProfileCard = ({ p, mayChange }: { p: ProfileView; mayChange: boolean }) => {
   const test = useAction('profiles.test');
   const replace = useAction('profiles.replaceKey');
   const remove = useAction('profiles.removeKey');
@@ -42,12 +44,12 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
         >
           {test.pending ? 'Testing…' : 'Test connection'}
         </button>
-        {!p.isSandbox && (
+        {!p.isSandbox && mayChange && (
           <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
             {p.hasKey ? 'Replace key' : 'Add key'}
           </button>
         )}
-        {!p.isSandbox && p.hasKey && (
+        {!p.isSandbox && p.hasKey && mayChange && (
           <button
             type="button"
             className="danger"
@@ -104,7 +106,7 @@ const ProfileCard = ({ p }: { p: ProfileView }) => {
   );
 };
 
-const EngineForm = ({ s }: { s: EngineSettings }) => {
+const EngineForm = ({ s, mayChange }: { s: EngineSettings; mayChange: boolean }) => {
   const [v, setV] = useState(s);
   const save = useAction('settings.save');
   const num = (k: keyof EngineSettings) => ({
@@ -165,11 +167,15 @@ const EngineForm = ({ s }: { s: EngineSettings }) => {
         step="any"
         {...num('uploadsPerMinute')}
       />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.pending}>
-          Save and apply
-        </button>
-      </div>
+      {mayChange ? (
+        <div className="row">
+          <button type="submit" className="primary" disabled={save.pending}>
+            Save and apply
+          </button>
+        </div>
+      ) : (
+        <p className="muted">The study's owner sets these for the team.</p>
+      )}
       {save.value && (
         <Notice tone="ok">
           Saved. Values are kept within the specification (never more often than every 5 seconds).
@@ -252,20 +258,25 @@ export const SettingsPage = () => {
   const info = useCall('app.info', {});
   const [adding, setAdding] = useState(false);
   const sandbox = useAction('profiles.useSandbox');
+  // On a team study only the owner changes profiles, keys and the engine's settings (docs/team.md).
+  const mayChange = useMay('profiles');
   return (
     <div className="page">
       <PageHeader title="Settings" />
+      <TeamStudySection />
       <Section
         title="Service profiles"
         actions={
-          <>
-            <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
-              Connect a service
-            </button>
-            <button type="button" onClick={() => void sandbox.run({ apiVersion: 'v1.3' })}>
-              Add the sandbox
-            </button>
-          </>
+          mayChange && (
+            <>
+              <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+                Connect a service
+              </button>
+              <button type="button" onClick={() => void sandbox.run({ apiVersion: 'v1.3' })}>
+                Add the sandbox
+              </button>
+            </>
+          )
         }
       >
         {info.data && <p className="muted">{info.data.keyStorage.notice}</p>}
@@ -279,14 +290,14 @@ export const SettingsPage = () => {
           {(list) => (
             <ul className="cards-list">
               {list.map((p) => (
-                <ProfileCard key={p.id} p={p} />
+                <ProfileCard key={p.id} p={p} mayChange={mayChange} />
               ))}
             </ul>
           )}
         </QueryView>
       </Section>
       <Section title="Sending and checking for results">
-        <QueryView q={settings}>{(s) => <EngineForm s={s} />}</QueryView>
+        <QueryView q={settings}>{(s) => <EngineForm s={s} mayChange={mayChange} />}</QueryView>
       </Section>
       <Section title="Built-in sandbox">
         <SandboxForm />

@@ -1,6 +1,6 @@
 /**
  * First run: try everything with the built-in sandbox (simulated, labelled as such everywhere), or
- * connect the real service. Either way the next step is a study.
+ * connect the real service. Either way the next step is a study. Or join a team's study on a server.
  */
 import { useState } from 'react';
 import { useLocation } from 'wouter';
@@ -11,6 +11,7 @@ import { SelectField } from '../../components/Form';
 import { PageHeader } from '../../components/Page';
 import { useAction } from '../../lib/api';
 import { ConnectForm } from './ConnectForm';
+import { TeamConnectForm } from '../team/TeamConnectForm';
 import { paths } from '../../app/paths';
 
 export const FirstRun = () => {
@@ -62,6 +63,14 @@ export const FirstRun = () => {
             start a batch.
           </p>
           <ConnectForm onCreated={(p) => next(p.id)} />
+        </section>
+        <section className="card" aria-labelledby="join-team">
+          <h2 id="join-team">Join your team's study</h2>
+          <p>
+            Your team keeps its study on a PostgreSQL server, and your administrator gave you a login. The
+            server decides what you see and do: your sites, your role.
+          </p>
+          <TeamConnectForm />
         </section>
       </div>
     </div>

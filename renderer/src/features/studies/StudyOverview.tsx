@@ -13,6 +13,8 @@ import { agree, fmtDate, fmtDateTime, fmtInt, plural, theCount } from '../../lib
 import { paths } from '../../app/paths';
 import { serviceName } from '../../lib/labels';
 import { type Output } from '../../../../shared/contract';
+import { Workstations } from '../team/Workstations';
+import { useInTeam, useMay } from '../team/team-session';
 
 const StudySettings = ({ studyId, name, interval }: { studyId: number; name: string; interval: number }) => {
   const [n, setN] = useState(name);
@@ -56,6 +58,8 @@ type Study = Output<'studies.get'>;
 /** The study's name, service and schedule, what can be done with it, and its figures. */
 const StudyHeading = ({ s, studyId }: { s: Study; studyId: number }) => {
   const [, navigate] = useLocation();
+  const mayImport = useMay('import');
+  const mayExport = useMay('export');
   return (
     <>
       <PageHeader
@@ -69,12 +73,16 @@ const StudyHeading = ({ s, studyId }: { s: Study; studyId: number }) => {
         }
         actions={
           <>
-            <button type="button" className="primary" onClick={() => navigate(paths.study(studyId).import)}>
-              Import recordings
-            </button>
-            <button type="button" onClick={() => navigate(paths.study(studyId).export)}>
-              Export
-            </button>
+            {mayImport && (
+              <button type="button" className="primary" onClick={() => navigate(paths.study(studyId).import)}>
+                Import recordings
+              </button>
+            )}
+            {mayExport && (
+              <button type="button" onClick={() => navigate(paths.study(studyId).export)}>
+                Export
+              </button>
+            )}
           </>
         }
       />
@@ -195,12 +203,15 @@ const OverdueParticipants = ({ studyId }: { studyId: number }) => {
 export const StudyOverview = () => {
   const studyId = Number(useParams<{ id: string }>().id);
   const study = useCall('studies.get', { studyId });
+  const inTeam = useInTeam();
+  const mayDesign = useMay('design');
   return (
     <div className="page">
       <QueryView q={study}>{(s) => <StudyHeading s={s} studyId={studyId} />}</QueryView>
       <RecentBatches studyId={studyId} />
       <OverdueParticipants studyId={studyId} />
-      {study.data && (
+      {inTeam && <Workstations studyId={studyId} />}
+      {study.data && mayDesign && (
         <Section title="Study settings">
           <StudySettings
             key={`${study.data.name}-${study.data.sessionIntervalDays}`}
