@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import {
   ENGINE_SUITES,
-  LONG_ENGINE_SUITES,
   OWN_MODULE_TESTS,
   QUICK_PROPERTY_SCALE,
   SHARED_MODULE_TESTS,
@@ -52,17 +51,6 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: [...ENGINE_SUITES],
-          exclude,
-          isolate: false,
-          env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
-        },
-      },
-      {
-        // The longer ones, in `npm run test:slow` only (package.json names the projects each script runs).
-        extends: true,
-        test: {
-          name: 'pglite-long',
-          include: [...LONG_ENGINE_SUITES],
           exclude,
           isolate: false,
           env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
