@@ -21,8 +21,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     env: { FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? '1' },
-    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
-    globalSetup: ['./test/support/run-caches.ts'],
+    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts);
+    // the `voicescope` command bundled once for every command the tests start (test/support/cli-bundle.ts).
+    globalSetup: ['./test/support/run-caches.ts', './test/support/cli-bundle.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
