@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import {
   ENGINE_SUITES,
-  LONG_ENGINE_SUITES,
   OWN_MODULE_TESTS,
   QUICK_PROPERTY_SCALE,
   SHARED_MODULE_TESTS,
@@ -17,8 +16,9 @@ export default defineConfig({
     environment: 'node',
     // The API client's properties at a fifth of their counts; the slow tier runs them whole (test/tiers.ts).
     env: { FC_RUNS_SCALE: process.env['FC_RUNS_SCALE'] ?? QUICK_PROPERTY_SCALE },
-    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts).
-    globalSetup: ['./test/support/run-caches.ts'],
+    // The run's shared folders: speech estimates and generated recordings (test/support/run-caches.ts);
+    // the `voicescope` command bundled once for every command the tests start (test/support/cli-bundle.ts).
+    globalSetup: ['./test/support/run-caches.ts', './test/support/cli-bundle.ts'],
     // Limits for a hang, not for speed: in `npm test` these files run at a lower priority beside the
     // window journeys (scripts/run-together.mjs), so a file can take twice its time on a quiet machine.
     testTimeout: 60_000,
@@ -52,17 +52,6 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: [...ENGINE_SUITES],
-          exclude,
-          isolate: false,
-          env: { VOICESCOPE_TEST_ENGINE: 'pglite' },
-        },
-      },
-      {
-        // The longer ones, in `npm run test:slow` only (package.json names the projects each script runs).
-        extends: true,
-        test: {
-          name: 'pglite-long',
-          include: [...LONG_ENGINE_SUITES],
           exclude,
           isolate: false,
           env: { VOICESCOPE_TEST_ENGINE: 'pglite' },

@@ -55,14 +55,27 @@ export const OWN_MODULE_TESTS = [
  * test/support/test-engine.ts), so the same assertions hold on both engines: the handlers through the
  * router, the services, curation, the study design, the exports, the engine's batches and end states, the
  * import, the repositories, the privacy acts and the audit log. A test's store is a PGlite its worker
- * already holds, emptied (test/support/pglite.ts): all of them took 87 s of wall time on 2 workers alone,
- * and 430 s of worker time beside the window journeys in `npm test`. So `npm test` runs every suite but
- * the thirteen longest (the `pglite` project of vitest.config.ts: each kind of suite is in it), and
- * `npm run test:slow` those thirteen (`pglite-long`: loose-answers alone took 100 s). What needs several
- * connections or a real server (locks, TLS, kills, the command line, the soak) runs on PostgreSQL 15 in
- * the slow tier and in CI.
+ * already holds, emptied (test/support/pglite.ts). `npm test` runs the repository suites, which write
+ * the SQL each dialect differs in (`main/db/store/dialect.ts`) most directly, so a dialect mistake shows
+ * in the edit-test loop (`ENGINE_SUITES`, the `pglite` project of vitest.config.ts); every suite above
+ * them, which runs that SQL again through its services and handlers and already runs on SQLite in
+ * `npm test`, runs on PGlite in `npm run test:slow` (`LONG_ENGINE_SUITES`, the `pglite-long` project of
+ * vitest.slow.config.ts): 103 s of the quick tier's 1,051 s of worker time on CI (2026-11-29), where
+ * each file ran a second time on the engine one run already covered. What needs several connections
+ * or a real server (locks, TLS, kills, the command line, the soak) runs on PostgreSQL 15 in the slow
+ * tier and in CI.
  */
 export const ENGINE_SUITES = [
+  'test/integration/design/visit-repos-on-store.test.ts',
+  'test/integration/db/duplicates.test.ts',
+  'test/integration/db/usage-by-study.test.ts',
+  'test/integration/db/adversarial-outcomes.test.ts',
+  'test/integration/db/upload-protocol.test.ts',
+  'test/integration/db/upload-claims.test.ts',
+  'test/integration/engine/workstation-claims.test.ts',
+  'test/integration/db/json-columns.test.ts',
+] as const;
+export const LONG_ENGINE_SUITES = [
   'test/integration/rpc/studies.test.ts',
   'test/integration/rpc/profiles.test.ts',
   'test/integration/rpc/receipt-differences.test.ts',
@@ -72,7 +85,6 @@ export const ENGINE_SUITES = [
   'test/integration/rpc/recording-detail.test.ts',
   'test/integration/rpc/cohort.test.ts',
   'test/integration/rpc/change.test.ts',
-  'test/integration/design/visit-repos-on-store.test.ts',
   'test/integration/curation/curation.test.ts',
   'test/integration/curation/curation-effects.test.ts',
   'test/integration/curation/participant-merge.test.ts',
@@ -86,17 +98,8 @@ export const ENGINE_SUITES = [
   'test/integration/export/local-blocks.test.ts',
   'test/integration/import/reimport.test.ts',
   'test/integration/import/borderline-held.test.ts',
-  'test/integration/db/duplicates.test.ts',
-  'test/integration/db/usage-by-study.test.ts',
-  'test/integration/db/adversarial-outcomes.test.ts',
-  'test/integration/db/upload-protocol.test.ts',
-  'test/integration/db/upload-claims.test.ts',
-  'test/integration/engine/workstation-claims.test.ts',
-  'test/integration/db/json-columns.test.ts',
   'test/integration/privacy/key-audit.test.ts',
   'test/integration/privacy/study-data.test.ts',
-] as const;
-export const LONG_ENGINE_SUITES = [
   'test/integration/export/loose-answers.test.ts',
   'test/integration/rpc/participants.test.ts',
   'test/integration/engine/batch-to-results.test.ts',
@@ -108,7 +111,6 @@ export const LONG_ENGINE_SUITES = [
   'test/integration/export/local-only.test.ts',
   'test/integration/engine/end-states.test.ts',
   'test/integration/export/change-reference.test.ts',
-  // They read the exports back with R, pandas, PSPP and Stata's format: 28-30 s each on PGlite in npm test.
   'test/integration/export/round-trip.test.ts',
   'test/integration/export/spss-stata.test.ts',
 ] as const;

@@ -78,7 +78,7 @@ export const main = async (argv: readonly string[]): Promise<number> => {
   }
 };
 
-const isEntry = process.argv[1] !== undefined && /voicescope(\.ts|\.js|\.mjs)?$/.test(process.argv[1]);
+const isEntry = process.argv[1] !== undefined && /voicescope(\.ts|\.js|\.mjs|\.cjs)?$/.test(process.argv[1]);
 if (isEntry) {
   main(process.argv.slice(2)).then(
     (code) => {

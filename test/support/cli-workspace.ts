@@ -1,6 +1,7 @@
 /**
  * A throwaway workspace for the `voicescope` command-line journeys (test/integration/cli): every command
- * runs as a process of its own over it (`node --import tsx main/cli/voicescope.ts --home <home> …`), and
+ * runs as a process of its own over it (`node <the run's bundle of the command> --home <home> …`,
+ * test/support/cli-bundle.ts), and
  * a test reads the study database between commands. Used by the command journeys in test/integration/cli,
  * the loose-service batch (test/integration/sandbox/loose-batch-cli.slow.test.ts) and the 12-week study
  * (test/integration/study/twelve-week-study.slow.test.ts).
@@ -13,19 +14,15 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { openStudyDb } from '../../main/db/open';
 import { connectPostgres } from '../../main/db/store/connect';
 import { sqliteStore } from '../../main/db/store/sqlite-store';
 import type { Store } from '../../main/db/store/types';
 import { DATABASE_URL_VARIABLE, openChosenStudyService } from '../../main/services/open-study-service';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
-
-const CLI = join(import.meta.dirname, '../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+import { voicescopeNodeArgs } from './cli-bundle';
 
 export interface CliRun {
   readonly code: number;
@@ -100,7 +97,7 @@ export const cliWorkspace = (prefix: string, options: CliWorkspaceOptions = {}):
     run: async (args, env = {}) => {
       const where = (await study()).env;
       return new Promise((resolve) => {
-        const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
+        const child = spawn(process.execPath, [...voicescopeNodeArgs(), '--home', home, ...args], {
           env: { ...process.env, ...where, ...options.env, ...env },
         });
         let stdout = '';

@@ -6,10 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,15 +16,14 @@ import { EXIT } from '../../../main/cli/voicescope';
 import { vowel } from '../../../scripts/validation/synthetic';
 import { encodeWav } from '../../fixtures/audio';
 import { ffmpeg } from '../../support/ffmpeg';
+import { voicescopeNodeArgs } from '../../support/cli-bundle';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const root = mkdtempSync(join(tmpdir(), 'vs-measure-'));
 const folder = join(root, 'recordings');
 
 const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args]);
+    const child = spawn(process.execPath, [...voicescopeNodeArgs(), ...args]);
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

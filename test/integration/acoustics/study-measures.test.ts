@@ -18,8 +18,10 @@ import { num, readCsv } from '../export/helpers';
 const dir = mkdtempSync(join(tmpdir(), 'vs-local-'));
 let svc: StudyService;
 
+// 4 s recordings: three times the shortest the quality control accepts, with pauses and voiced stretches
+// for every measure; each is measured twice, so their length is most of this file's time.
 const speech = (seed: number): Float32Array =>
-  makeSpeechLikeSignal({ seconds: 8, speechSeconds: 6, sampleRateHz: 16_000, seed });
+  makeSpeechLikeSignal({ seconds: 4, speechSeconds: 3, sampleRateHz: 16_000, seed });
 
 beforeAll(async () => {
   const audio = join(dir, 'audio');

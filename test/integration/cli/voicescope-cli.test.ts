@@ -5,25 +5,22 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../main/cli/voicescope';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { makeWav } from '../../fixtures/audio';
+import { voicescopeNodeArgs } from '../../support/cli-bundle';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const root = mkdtempSync(join(tmpdir(), 'vs-cli-'));
 const home = join(root, 'home');
 let sandbox: Sandbox;
 
 const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args], {
+    const child = spawn(process.execPath, [...voicescopeNodeArgs(), '--home', home, ...args], {
       env: { ...process.env, VS_TEST_KEY: DEMO_API_KEY },
     });
     let out = '',

@@ -4,26 +4,23 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportReport } from '../../../shared/export';
 import { EXIT } from '../../../main/cli/voicescope';
 import { openStudyService } from '../../../main/services/study-service';
 import { seedAwkwardStudy } from '../export/awkward-study';
 import { readCsv, unneutralise } from '../export/helpers';
+import { voicescopeNodeArgs } from '../../support/cli-bundle';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const root = mkdtempSync(join(tmpdir(), 'vs-cli-export-'));
 const home = join(root, 'home');
 const outDir = join(root, 'exports');
 
 const run = (args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args]);
+    const child = spawn(process.execPath, [...voicescopeNodeArgs(), '--home', home, ...args]);
     let out = '',
       err = '';
     child.stdout.on('data', (d: Buffer) => {

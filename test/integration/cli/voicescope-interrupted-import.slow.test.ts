@@ -7,18 +7,15 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../main/cli/voicescope';
 import { DEMO_API_KEY } from '../../../main/sandbox/config';
 import { startSandbox, type Sandbox } from '../../../main/sandbox/server';
 import { makeWav } from '../../fixtures/audio';
+import { voicescopeNodeArgs } from '../../support/cli-bundle';
 
-const CLI = join(import.meta.dirname, '../../../main/cli/voicescope.ts');
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const root = mkdtempSync(join(tmpdir(), 'vs-interrupted-'));
 const home = join(root, 'home');
 const folder = join(root, 'week-1');
@@ -32,7 +29,7 @@ const parse = (out: string): Lines =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const start = (args: string[], env: Record<string, string> = {}) => {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, '--home', home, ...args, '--json'], {
+  const child = spawn(process.execPath, [...voicescopeNodeArgs(), '--home', home, ...args, '--json'], {
     env: { ...process.env, VS_TEST_KEY: DEMO_API_KEY, ...env },
   });
   let out = '';

@@ -69,8 +69,9 @@ files <- sort(list.files('.', pattern = '\\\\.csv$'))
 parts <- character(0)
 for (f in files) {
   d <- read.csv(f, colClasses = 'character', na.strings = character(0), check.names = FALSE, encoding = 'UTF-8', fileEncoding = args[1])
-  rows <- c(paste0('[', paste(esc(names(d)), collapse = ','), ']'))
-  for (i in seq_len(nrow(d))) rows <- c(rows, paste0('[', paste(esc(as.character(unlist(d[i, ]))), collapse = ','), ']'))
+  # One JSON array a row, built a column at a time (a loop over rows copies the data frame row by row).
+  cells <- do.call(paste, c(unname(lapply(d, esc)), sep = ','))
+  rows <- c(paste0('[', paste(esc(names(d)), collapse = ','), ']'), if (nrow(d) > 0) paste0('[', cells, ']'))
   parts <- c(parts, paste0(esc(f), ':[', paste(rows, collapse = ','), ']'))
 }
 cat(enc2utf8(paste0('{', paste(parts, collapse = ','), '}')))
