@@ -167,7 +167,13 @@ describe('recovering after the database connection came back', () => {
     const [sending, answered, orphan] = await seed(3);
     for (const id of [sending!, answered!, orphan!]) await holds('ws-a', id);
     for (let i = 0; i < 3; i++) await claim('ws-a');
-    const recovered = await recoverInterruptedUploads(store, AT, 'ws-a', [sending!, answered!], 'reconnected');
+    const recovered = await recoverInterruptedUploads(
+      store,
+      AT,
+      'ws-a',
+      [sending!, answered!],
+      'reconnected',
+    );
     expect(recovered.map(Number)).toEqual([orphan]);
     expect((await row(sending!)).upload_state).toBe('uploading');
     expect((await row(answered!)).upload_state).toBe('uploading');
