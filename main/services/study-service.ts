@@ -36,6 +36,7 @@ import { importSite, refusalForRole, type TeamSession, type TeamWork } from './t
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { visitsService, type VisitsService } from './visits.service';
+import { reportDatabaseConnection } from './database-connection';
 import { openWorkspace, type Workspace } from '../workspace/workspace';
 import { useWorkstationName } from '../workstation-name';
 import { workstationName } from '../workspace/workstation-name';
@@ -126,6 +127,7 @@ export const studyServiceOn = (
   };
   const engine = createEngine(ctx);
   const usage = usageService(ctx, engine);
+  const stopReporting = reportDatabaseConnection(store, emit);
   return {
     store,
     workspace,
@@ -152,6 +154,7 @@ export const studyServiceOn = (
     refusalForRole: (work) => refusalForRole(member, work),
     importSite: (studyId, asked) => importSite(store, member, studyId, asked),
     async close() {
+      stopReporting();
       await engine.stopAll();
       await store.close();
     },
