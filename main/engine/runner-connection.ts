@@ -2,9 +2,9 @@
  * The queue runner on a study database whose connection is lost (main/db/store/connection-watch.ts):
  * its lanes wait for the store to reconnect instead of failing step after step, and once it is back
  * the upload lane recovers before it sends anything. An upload whose claim was committed just as the
- * connection broke (the claim's answer lost with it) was never sent, but this workstation cannot tell
- * it from one another process of its own sent: it becomes uncertain, for the researcher, never sent
- * again by itself. Uploads in flight or answered meanwhile keep their claim and their answer.
+ * connection broke (the claim's answer lost with it) was not sent by this process, but nothing in the
+ * database tells it apart from one sent under the same workstation name: it becomes uncertain, for the
+ * researcher, never sent by itself. Uploads in flight or answered meanwhile keep their claim and answer.
  */
 import type { RunnerCore } from './runner-core';
 
