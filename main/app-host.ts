@@ -139,7 +139,11 @@ export const openAppHost = async (o: AppHostOptions): Promise<Result<AppHost, st
     workspaceDir: o.workspaceDir,
     ...(o.vault ? { vault: o.vault } : {}),
     ...o.engine,
-    onEvent: (e) => bus.publish('engine', e),
+    onEvent: (e) => {
+      // A lost or restored study database connection goes to the log too, in the words the window shows.
+      if (e.type === 'database-connection') o.logger?.warn(`database connection ${e.state}: ${e.message}`);
+      bus.publish('engine', e);
+    },
   };
   const first = await openFirst(o, so);
   if (!first.ok) return first;

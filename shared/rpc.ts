@@ -51,7 +51,7 @@ export const NoInput = z.object({}).strict();
 /**
  * Closed list of failure codes (STYLE: errors). REFUSED is a researcher-facing refusal of the service
  * layer (a name taken, nothing to import); UPSTREAM a failure of the Speech Analysis service; the DB_*
- * and DISK_FULL codes come from SQLite; FORBIDDEN is a sender the bridge does not trust.
+ * and DISK_FULL codes come from SQLite (DB_CONNECTION_LOST from a study database on a server); FORBIDDEN is a sender the bridge does not trust.
  */
 export const APP_ERROR_CODES = [
   'VALIDATION',
@@ -67,6 +67,7 @@ export const APP_ERROR_CODES = [
   'DB_IO',
   'DB_CANTOPEN',
   'DB_TOO_NEW',
+  'DB_CONNECTION_LOST',
   'CANCELLED',
   'FORBIDDEN',
   'INTERNAL',

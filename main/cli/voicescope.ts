@@ -12,6 +12,7 @@
  * (nothing selected, folder taken or unwritable, disk full, cancelled); 8 some analyses got no result
  * in time (timed out, still re-checked; or unanswered); 10 the study database cannot be opened.
  */
+import { classifyDbError } from '../db/db-errors';
 import { EXIT, parseCommandLine, UsageError, type CliCommand } from './command';
 import { COMMANDS } from './commands';
 import { createOutput } from './output';
@@ -85,8 +86,12 @@ if (isEntry) {
       process.exitCode = code;
     },
     (e: unknown) => {
+      // A study database that failed mid-way (a lost connection, a full disk) is told in the researcher's words.
+      const db = classifyDbError(e);
       process.stderr.write(
-        `voicescope: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+        db
+          ? `voicescope: ${db.message}\n  → ${db.action}\n`
+          : `voicescope: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
       );
       process.exitCode = EXIT.failure;
     },

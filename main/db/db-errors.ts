@@ -8,6 +8,7 @@
  */
 import { dirname } from 'node:path';
 import { DatabaseFromFutureError } from './migrate';
+import { isConnectionLost } from './store/connection-watch';
 
 export const DB_PROBLEM_CODES = [
   'DISK_FULL',
@@ -17,6 +18,7 @@ export const DB_PROBLEM_CODES = [
   'DB_IO',
   'DB_CANTOPEN',
   'DB_TOO_NEW',
+  'DB_CONNECTION_LOST',
 ] as const;
 export type DbProblemCode = (typeof DB_PROBLEM_CODES)[number];
 
@@ -59,6 +61,15 @@ const problem = (
   retryable = false,
 ): DbProblem => ({ code, message, action, retryable, sqliteCode });
 
+/** A study database on a server went away mid-way (./store/connection-watch.ts); the store reconnects by itself. */
+const CONNECTION_LOST = problem(
+  'DB_CONNECTION_LOST',
+  'The connection to the study database was lost, so this was not saved; nothing of it was kept half-way.',
+  'Voicescope reconnects by itself: try again once it says the connection is back.',
+  null,
+  true,
+);
+
 /** Recognises a database failure the researcher can act on; null for anything else. */
 export const classifyDbError = (e: unknown, ctx: DbErrorContext = {}): DbProblem | null => {
   const folder = ctx.dbPath ? `the folder ${dirname(ctx.dbPath)}` : 'the Voicescope workspace folder';
@@ -80,7 +91,7 @@ export const classifyDbError = (e: unknown, ctx: DbErrorContext = {}): DbProblem
     );
   }
   const code = sqliteCodeOf(e);
-  if (code === null) return null;
+  if (code === null) return isConnectionLost(e) ? CONNECTION_LOST : null;
   const base = code.replace(/^(SQLITE_[A-Z]+)(_.*)?$/, '$1');
   switch (base) {
     case 'SQLITE_FULL':

@@ -12,6 +12,11 @@
  * first when work resumes, and their rows stay `uploading`, which a restart turns into
  * `upload_uncertain`, never into a second upload.
  *
+ * A study database on a server whose connection is lost (store.connection) neither crashes the engine
+ * nor makes it spin: both lanes wait until the store has reconnected, then carry on; outcomes answered
+ * meanwhile are written first, and an upload this workstation claimed but is no longer sending becomes
+ * uncertain (runner-connection.ts).
+ *
  * Several workstations may work one study's queue: each claims the uploads it sends, with a lease it
  * renews while they are in flight, and turns another's upload whose lease ran out into an uncertain one
  * (workstation-claims.ts).
@@ -24,6 +29,7 @@ import { whenIdle } from './runner-idle';
 import { loadPause, onFailure, setPause } from './runner-pause';
 import { pollStep } from './poll-lane';
 import { recover, uploadStep, writeUnrecorded } from './upload-lane';
+import { afterReconnecting, untilConnected } from './runner-connection';
 import { startHeartbeat } from './workstation-claims';
 
 export type { RunnerOptions, RunnerState } from './runner-core';
@@ -49,6 +55,10 @@ export interface QueueRunner {
 /** A lane runs its step until stop(); a step that throws never ends the lane (nor, unhandled, the process). */
 const lane = async (r: RunnerCore, name: string, step: (r: RunnerCore) => Promise<void>) => {
   while (r.running) {
+    if (r.store.connection?.lost) {
+      await untilConnected(r);
+      continue;
+    }
     try {
       await step(r);
     } catch (e) {
@@ -64,6 +74,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
   let lanes: Promise<void>[] = [];
   let starting: Promise<void> = Promise.resolve();
   let stopHeartbeat: () => Promise<void> = () => Promise.resolve();
+  let stopWatching: () => void = () => undefined;
 
   const begin = async () => {
     const before = r.pause;
@@ -80,6 +91,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
     // stop() may have been asked while recovering: no lane starts then.
     if (!r.running) return;
     stopHeartbeat = startHeartbeat(r, (e) => onFailure(r, e, 'the workstation heartbeat'));
+    stopWatching = afterReconnecting(r);
     lanes = [lane(r, 'the upload lane', uploadStep), lane(r, 'the polling lane', pollStep)];
   };
 
@@ -97,6 +109,7 @@ export const createQueueRunner = (o: RunnerOptions): QueueRunner => {
         r.running = false;
         r.wake();
         await starting.catch(() => {});
+        stopWatching();
         await Promise.all(lanes);
         await Promise.all(r.inFlight.values());
         await stopHeartbeat();

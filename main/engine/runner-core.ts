@@ -91,6 +91,8 @@ export interface RunnerCore {
   pause: RunnerPause | null;
   /** Whether rows left `uploading` by an earlier process were made uncertain since start. */
   recovered: boolean;
+  /** The database connection came back since the last recovery: the next one keeps what this process is sending. */
+  reconnected: boolean;
   /** The pause being written down: each write waits for the one before, so the last pause set is the one kept. */
   pauseWrite: Promise<void>;
   /** Waits up to `ms`, or until wake() or stop(). */
@@ -149,6 +151,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     running: false,
     pause: null,
     recovered: false,
+    reconnected: false,
     pauseWrite: Promise.resolve(),
     nap: (ms) =>
       new Promise<void>((resolve) => {

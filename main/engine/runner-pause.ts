@@ -62,12 +62,18 @@ export const setPause = (r: RunnerCore, p: RunnerPause | null): void => {
 };
 
 /**
- * Something the engine did failed with an exception. A database problem stops both lanes with its
+ * Something the engine did failed with an exception. A lost connection to a study database on a server
+ * is waited out (runner-connection.ts). A database problem stops both lanes with its
  * reason until the researcher resumes (a lock: for a few seconds); anything else is logged and the
  * lanes carry on after a short wait (it is a defect, and the database keeps every state that matters).
  */
 export const onFailure = (r: RunnerCore, e: unknown, where: string): void => {
   const problem = classifyDbError(e, r.dbPath === undefined ? {} : { dbPath: r.dbPath });
+  if (r.store.connection?.lost || problem?.code === 'DB_CONNECTION_LOST') {
+    // Told once as the database-connection event; the lanes wait for the store to reconnect.
+    console.error(`queue runner: ${where} waits for the study database's connection to come back`);
+    return;
+  }
   console.error(
     `queue runner: ${where} failed:`,
     problem ? `${problem.sqliteCode ?? problem.code}: ${problem.message}` : e,

@@ -75,15 +75,19 @@ export const writeUnrecorded = async (r: RunnerCore): Promise<boolean> => {
 
 /**
  * The workstation says it is here; rows its earlier process left `uploading` (and any whose claim ran
- * out) become uncertain; until that is written, nothing is sent.
+ * out) become uncertain; until that is written, nothing is sent. Run again after the database
+ * connection came back: then the uploads this process is sending, or has an answer for, are kept.
  */
 export const recover = async (r: RunnerCore): Promise<void> => {
   await touchWorkstation(r.store, r.workstation);
-  for (const id of await recoverInterruptedUploads(r.store, iso(r.now()), r.workstation)) {
+  const keep = [...r.inFlight.keys(), ...r.unrecorded.keys()];
+  const here = r.reconnected ? 'reconnected' : 'stopped';
+  for (const id of await recoverInterruptedUploads(r.store, iso(r.now()), r.workstation, keep, here)) {
     const place = await recordingPlace(r.store, id);
     r.hub.recordingChanged(place.studyId, id, place.batchId);
   }
   r.recovered = true;
+  r.reconnected = false;
 };
 
 /** Starts sending one claimed recording and returns without waiting for it (it is kept in `inFlight`). */

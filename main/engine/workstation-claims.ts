@@ -29,17 +29,22 @@ export const heartbeat = async (r: RunnerCore): Promise<void> => {
   await tellChanged(r, await expireLapsedClaims(r.store, iso(r.now()), r.workstation));
 };
 
-/** Runs the heartbeat every quarter of a lease until stopped; returns the way to stop it. */
+/**
+ * Runs the heartbeat every quarter of a lease, and at once when the database connection comes back
+ * (the claims held through it must not run out), until stopped; returns the way to stop it.
+ */
 export const startHeartbeat = (r: RunnerCore, onError: (e: unknown) => void): (() => Promise<void>) => {
   let beating: Promise<void> = Promise.resolve();
-  const t = setInterval(
-    () => {
-      beating = beating.then(() => heartbeat(r)).catch(onError);
-    },
-    (r.leaseSeconds * 1000) / 4,
-  );
+  const beat = () => {
+    // While the database connection is lost there is no one to tell: it beats again as soon as it is back.
+    if (r.store.connection?.lost) return;
+    beating = beating.then(() => heartbeat(r)).catch(onError);
+  };
+  const t = setInterval(beat, (r.leaseSeconds * 1000) / 4);
+  const unwatch = r.store.connection?.onChange((c) => c.state === 'restored' && beat());
   return async () => {
     clearInterval(t);
+    unwatch?.();
     await beating;
   };
 };

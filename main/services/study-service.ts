@@ -37,6 +37,7 @@ import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { teamViewService, type TeamViewService } from './team-view.service';
 import { visitsService, type VisitsService } from './visits.service';
+import { reportDatabaseConnection } from './database-connection';
 import { openWorkspace, type Workspace } from '../workspace/workspace';
 import { useWorkstationName } from '../workstation-name';
 import { workstationName } from '../workspace/workstation-name';
@@ -128,6 +129,7 @@ export const studyServiceOn = (
   };
   const engine = createEngine(ctx);
   const usage = usageService(ctx, engine);
+  const stopReporting = reportDatabaseConnection(store, emit);
   return {
     store,
     workspace,
@@ -155,6 +157,7 @@ export const studyServiceOn = (
     refusalForRole: (work) => refusalForRole(member, work),
     importSite: (studyId, asked) => importSite(store, member, studyId, asked),
     async close() {
+      stopReporting();
       await engine.stopAll();
       await store.close();
     },

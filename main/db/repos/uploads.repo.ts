@@ -104,7 +104,7 @@ export const recordAccepted = (
 ): Promise<void> =>
   store.transaction(
     async (tx) => {
-      await tx.run(
+      const { changes } = await tx.run(
         `UPDATE recordings SET upload_state = 'uploaded', upload_error = NULL, recording_id = ?, api_version = ?, result_source = ?,
          uploaded_at = ?, accepted_at = ?, svc_format = ?, svc_size_bytes = ?, svc_sample_rate_hz = ?, svc_bit_rate_bps = ?,
          svc_duration_seconds = ?, svc_speech_seconds = ?
@@ -124,6 +124,7 @@ export const recordAccepted = (
           recordingId,
         ],
       );
+      if (changes === 0) return; // written before (its commit's answer lost), or resolved meanwhile: once only
       for (const type of analyses)
         await tx.run(
           `INSERT INTO analyses (recording_id, type, state, requested_at, next_poll_at) VALUES (?, ?, 'processing', ?, ?)
@@ -155,10 +156,11 @@ export const recordRejected = (
 ): Promise<void> =>
   store.transaction(
     async (tx) => {
-      await tx.run(
+      const { changes } = await tx.run(
         `UPDATE recordings SET upload_state = 'rejected', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
         [JSON.stringify(error), recordingId],
       );
+      if (changes === 0) return; // written before, or no longer this upload's to settle
       const studyId = await studyOf(tx, recordingId);
       await appendEvent(
         tx,
@@ -181,10 +183,11 @@ export const recordUncertain = (
 ): Promise<void> =>
   store.transaction(
     async (tx) => {
-      await tx.run(
+      const { changes } = await tx.run(
         `UPDATE recordings SET upload_state = 'upload_uncertain', upload_error = ? WHERE id = ? AND upload_state = 'uploading'`,
         [JSON.stringify({ reason, error }), recordingId],
       );
+      if (changes === 0) return; // written before, or no longer this upload's to settle
       const studyId = await studyOf(tx, recordingId);
       await appendEvent(
         tx,
@@ -233,28 +236,41 @@ const lapsedReason = (workstation: string | null) =>
     ? STOPPED_HERE
     : `The workstation ${workstation} stopped while it was sending this upload (its claim ran out); the service may have received it.`;
 
+/** Why an upload this workstation claimed, and is no longer sending, is uncertain. */
+export type InterruptedHere = 'stopped' | 'reconnected';
+const HERE_REASON: Record<InterruptedHere, string> = {
+  stopped: STOPPED_HERE,
+  reconnected:
+    'The connection to the study database broke while this workstation was taking this upload, so whether it was sent is not recorded; the service may have received it.',
+};
+
 /**
  * On start: uploads this workstation left `uploading` (its earlier process stopped), those claimed by
  * no workstation (sent before workstations claimed uploads), and those whose claim ran out become
  * uncertain. Another workstation's upload whose claim still holds is left alone: it may be in flight.
  * Returns their ids. Without a workstation (a study used by one process), every `uploading` row.
+ * `keep`: uploads this process is still sending or has an answer for (after reconnecting, `here`
+ * 'reconnected'), left as they are.
  */
 export const recoverInterruptedUploads = (
   store: Store,
   at: string,
   workstation: string | null = null,
+  keep: readonly number[] = [],
+  here: InterruptedHere = 'stopped',
 ): Promise<number[]> =>
   store.transaction(
     async (tx) => {
+      const kept = `id NOT IN (${tx.dialect.jsonValues('?', 'integer')})`;
       const rows = await tx.all<{ id: number; study_id: number; claimed_by: string | null }>(
         workstation === null
-          ? `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading'`
-          : `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading'
+          ? `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading' AND ${kept}`
+          : `SELECT id, study_id, claimed_by FROM recordings WHERE upload_state = 'uploading' AND ${kept}
                AND (claimed_by IS NULL OR claimed_by = ? OR lease_until < ${tx.dialect.nowText}) ${tx.dialect.skipLocked('recordings')}`,
-        workstation === null ? [] : [workstation],
+        workstation === null ? [JSON.stringify(keep)] : [JSON.stringify(keep), workstation],
       );
       return markInterrupted(tx, at, rows, (by) =>
-        by === null || by === workstation ? STOPPED_HERE : lapsedReason(by),
+        by === null || by === workstation ? HERE_REASON[here] : lapsedReason(by),
       );
     },
     { repeatable: true },

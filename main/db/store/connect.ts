@@ -43,6 +43,8 @@ export const poolConfig = (a: DatabaseAddress, password: string): pg.PoolConfig 
   password,
   ssl: tlsOptions(a),
   connectionTimeoutMillis: 10_000,
+  // A connection whose server went silent (a cut network) is found broken by TCP, not waited on for ever.
+  keepAlive: true,
   application_name: 'voicescope',
 });
 

@@ -3,6 +3,7 @@
  * server or PGlite in tests). Repositories write their SQL once, with `?` placeholders, and take what
  * differs between the engines from the store's `dialect` (./dialect.ts).
  */
+import type { ConnectionWatch } from './connection-watch';
 import type { Dialect } from './dialect';
 
 /** A value bound to a placeholder. Booleans are stored as 0/1 on both engines (dialect.ts). */
@@ -56,6 +57,11 @@ export interface Store extends Queryable {
    * in a transaction of the store's, which holds that connection until it ends.
    */
   snapshot<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A server's store only: whether its connection is lost, told when it is lost and when it is back
+   * (./connection-watch.ts). An embedded store has no connection to lose.
+   */
+  readonly connection?: ConnectionWatch;
   /** False once the store was closed (the workspace closing): work that finds it closed stops. */
   readonly open: boolean;
   close(): Promise<void>;

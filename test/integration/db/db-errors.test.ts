@@ -176,6 +176,23 @@ describe('classifyDbError recognises what SQLite really raises', () => {
   });
 });
 
+describe('a study database on a server that went away mid-way', () => {
+  it('is DB_CONNECTION_LOST: nothing kept half-way, retryable once Voicescope has reconnected by itself', () => {
+    for (const e of [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ]) {
+      const p = classifyDbError(e);
+      expect(p).toMatchObject({ code: 'DB_CONNECTION_LOST', retryable: true, sqliteCode: null });
+      expect(p!.message).toContain('nothing of it was kept half-way');
+      expect(p!.action).toContain('reconnects by itself');
+    }
+    // A query's own failure on the server is not a lost connection.
+    expect(classifyDbError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeNull();
+  });
+});
+
 describe('opening a workspace database says why it cannot be used', () => {
   it('a file that is not a database: DB_CORRUPT, and the file is left exactly as it was', () => {
     const path = join(freshDir(), 'voicescope.sqlite');

@@ -162,6 +162,28 @@ describe('recovery at start', () => {
   });
 });
 
+describe('recovering after the database connection came back', () => {
+  it('keeps the uploads this process is still sending or has an answer for; makes its other claims uncertain, saying why', async () => {
+    const [sending, answered, orphan] = await seed(3);
+    for (const id of [sending!, answered!, orphan!]) await holds('ws-a', id);
+    for (let i = 0; i < 3; i++) await claim('ws-a');
+    const recovered = await recoverInterruptedUploads(
+      store,
+      AT,
+      'ws-a',
+      [sending!, answered!],
+      'reconnected',
+    );
+    expect(recovered.map(Number)).toEqual([orphan]);
+    expect((await row(sending!)).upload_state).toBe('uploading');
+    expect((await row(answered!)).upload_state).toBe('uploading');
+    expect((await row(orphan!)).upload_state).toBe('upload_uncertain');
+    expect(JSON.parse((await row(orphan!)).upload_error!).reason).toContain(
+      'The connection to the study database broke while this workstation was taking this upload',
+    );
+  });
+});
+
 describe('files only an away workstation holds', () => {
   it('are counted under that workstation, with when it was last seen', async () => {
     const [r1, r2, r3] = await seed(3);

@@ -127,6 +127,21 @@ describe('write-ahead upload protocol', () => {
     expect(await beginUpload(store, AT, intent())).toBe(true);
   });
 
+  it("an outcome written a second time (the first commit's answer lost with the connection) changes nothing", async () => {
+    await beginUpload(store, AT, intent());
+    await recordAccepted(store, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:00:16Z');
+    await store.run(`UPDATE analyses SET state = 'completed' WHERE type = 'wellbeing'`);
+    await recordAccepted(store, AT, recId, receipt, ['wellbeing', 'parkinsons'], '2026-03-02T10:05:00Z');
+    await recordRejected(store, AT, recId, apiError('UploadLimitExceeded', 'upload', { status: 403 }));
+    await recordUncertain(store, AT, recId, null, 'no answer in time');
+    expect(await state()).toBe('uploaded');
+    expect(await store.all(`SELECT type, state, next_poll_at FROM analyses ORDER BY type`)).toEqual([
+      { type: 'parkinsons', state: 'processing', next_poll_at: '2026-03-02T10:00:16Z' },
+      { type: 'wellbeing', state: 'completed', next_poll_at: '2026-03-02T10:00:16Z' },
+    ]);
+    expect(await events()).toEqual(['upload_intent', 'upload_accepted']);
+  });
+
   it('an upload interrupted by a crash after its intent becomes uncertain on the next start, never re-sent', async () => {
     await beginUpload(store, AT, intent());
     expect(await recoverInterruptedUploads(store, AT)).toEqual([recId]);
