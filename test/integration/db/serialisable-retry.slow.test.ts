@@ -85,21 +85,25 @@ describeWithTool(
     it('commits every step of every recording, within the retries, and keeps the counters right', async () => {
       let attempts = 0;
       let steps = 0;
+      let most = 0;
       const exhausted: string[] = [];
       let next = 1;
       const writer = async (store: Store) => {
         while (next <= RECORDINGS) {
           const id = next++;
           for (const step of LIFE) {
+            let tries = 0;
             try {
               await store.transaction(
                 (tx) => {
                   attempts++;
+                  tries++;
                   return step(tx, id);
                 },
                 { repeatable: true },
               );
               steps++;
+              most = Math.max(most, tries);
             } catch (e) {
               if (!isConflictAbort(e)) throw e;
               exhausted.push(`recording ${id}: ${(e as Error).message}`);
