@@ -8,7 +8,13 @@
 import { err, ok, type Result } from '../../shared/result';
 import { DatabaseFromFutureError } from '../db/migrate';
 import type { Db } from '../db/open';
-import { parseDatabaseAddress, printableAddress, settlePassword } from '../db/store/address';
+import {
+  databaseIdentity,
+  parseDatabaseAddress,
+  printableAddress,
+  settlePassword,
+  type DatabaseAddress,
+} from '../db/store/address';
 import { connectPostgres } from '../db/store/connect';
 import { latestStoreVersion, migratePostgres, storeSchemaVersion } from '../db/store/migrate-store';
 import { loginFacts } from '../db/team/login-check';
@@ -46,6 +52,7 @@ export const askedDatabase = (option: string | undefined, env: NodeJS.ProcessEnv
  */
 const migrated = async (
   store: Store,
+  address: DatabaseAddress,
 ): Promise<Result<{ store: Store; member: TeamSession | null }, string>> => {
   try {
     const facts = await loginFacts(store);
@@ -58,7 +65,7 @@ const migrated = async (
       const current = await teamSchemaCurrent(store);
       if (!current.ok) return current;
       const member = isTeamRole(facts.role ?? '')
-        ? { login: facts.login, role: facts.role as TeamRole }
+        ? { login: facts.login, role: facts.role as TeamRole, database: databaseIdentity(address) }
         : null;
       return ok({ store, member });
     }
@@ -103,7 +110,7 @@ export const openChosenStudyService = async (
   if (!password.ok) return password;
   const connected = await connectPostgres(parsed.value.address, password.value.password);
   if (!connected.ok) return err(connected.error.message);
-  const store = await migrated(connected.value);
+  const store = await migrated(connected.value, parsed.value.address);
   if (!store.ok) return store;
   const where = printableAddress(parsed.value.address);
   return ok({
