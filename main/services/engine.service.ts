@@ -128,6 +128,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       profileId,
       workstation: ctx.workstation,
       ...(o.leaseSeconds !== undefined ? { leaseSeconds: o.leaseSeconds } : {}),
+      seesPartOfStudy: ctx.member !== null && ctx.member.role !== 'owner',
       // A clock given by the caller (a test's) is kept; otherwise the database's on a shared database.
       now: o.now ?? (await engineClock(store, now)),
       onEvent: emit,
