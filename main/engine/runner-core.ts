@@ -37,6 +37,11 @@ export interface RunnerOptions {
   readonly workstation?: string;
   /** How long a claim on an upload holds unless renewed; it is renewed every quarter of it. */
   readonly leaseSeconds?: number;
+  /**
+   * The login sees only some sites' rows (a coordinator on a team database): it finishes only batches it
+   * sees whole, never one whose other sites' recordings are hidden from it.
+   */
+  readonly seesPartOfStudy?: boolean;
 }
 
 /** The workstation's name when the caller gives none (a study one process works on). */
@@ -75,6 +80,7 @@ export interface RunnerCore {
   readonly openAudio: OpenAudio | undefined;
   readonly workstation: string;
   readonly leaseSeconds: number;
+  readonly seesPartOfStudy: boolean;
   /** Files other workstations hold that this one looked for: when it may look again (epoch ms), by recording. */
   readonly lookedFor: Map<number, number>;
   readonly emit: (e: EngineEvent) => void;
@@ -127,6 +133,7 @@ export const createRunnerCore = (o: RunnerOptions): RunnerCore => {
     openAudio: o.openAudio,
     workstation: o.workstation ?? LONE_WORKSTATION,
     leaseSeconds: Math.max(1, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS),
+    seesPartOfStudy: o.seesPartOfStudy === true,
     lookedFor: new Map(),
     emit,
     hub: createProgressHub(o.store, emit, o.progressIntervalMs ?? 250),

@@ -35,7 +35,7 @@ const annotateUncertain = async (r: RunnerCore, recordingId: number) => {
 };
 
 const settleBatches = async (r: RunnerCore) => {
-  const finished = await finishDrainedBatches(r.store, r.profileId, iso(r.now()));
+  const finished = await finishDrainedBatches(r.store, r.profileId, iso(r.now()), r.seesPartOfStudy);
   if (finished.length === 0) return;
   for (const id of finished) r.hub.batchChanged(id);
   const usage = await readUsage(r);

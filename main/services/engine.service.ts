@@ -8,12 +8,14 @@ import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
 import { absentHolders, type AbsentHolder } from '../db/repos/workstations.repo';
+import { studyProfileId } from '../db/repos/studies.repo';
 import { DEFAULT_LEASE_SECONDS } from '../engine/runner-core';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { engineClock } from '../engine/database-clock';
 import { createQueueRunner, type QueueRunner } from '../engine/queue-runner';
 import { clampPollSettings, type PollSettings } from '../jobs/poll-schedule';
 import { keyedClient } from './key-address';
+import { sendingKeyRef } from './service-key';
 import { problem, type ServiceContext, type ServiceProblem } from './service-context';
 
 export interface EngineService {
@@ -38,6 +40,8 @@ export interface EngineService {
    * be sent: those wait until it comes back (or the files are found on another workstation).
    */
   waitingForWorkstations(studyId: number): Promise<AbsentHolder[]>;
+  /** Why this workstation cannot send the study's files (no service profile, or no key it can read); null when it can. */
+  sendingProblem(studyId: number): Promise<ServiceProblem | null>;
 }
 
 /** The engine as the other parts of the service use it. */
@@ -69,9 +73,11 @@ export const createEngine = (ctx: ServiceContext): Engine => {
     const p = await profileById(store, profileId);
     if (!p)
       return err(problem('This service profile does not exist.', 'Choose another profile or create one.'));
+    const ref = sendingKeyRef(keys, ctx.member, p);
+    if (!ref.ok) return ref;
     // The log knows the key before anything can use it (a profile another process added, too).
-    if (p.key_ref !== null) ctx.logFacts.noteKeyRef(p.key_ref);
-    const key = keys.load(p.key_ref);
+    if (ref.value !== null) ctx.logFacts.noteKeyRef(ref.value);
+    const key = keys.load(ref.value);
     if (!key.ok) return err(problem(key.error, 'Open the profile and enter its API key.'));
     const c = keyedClient({
       ...o.client,
@@ -122,6 +128,7 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       profileId,
       workstation: ctx.workstation,
       ...(o.leaseSeconds !== undefined ? { leaseSeconds: o.leaseSeconds } : {}),
+      seesPartOfStudy: ctx.member !== null && ctx.member.role !== 'owner',
       // A clock given by the caller (a test's) is kept; otherwise the database's on a shared database.
       now: o.now ?? (await engineClock(store, now)),
       onEvent: emit,
@@ -184,6 +191,13 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       },
       async resumeSending(profileId) {
         (await ensureRunner(profileId))?.resume();
+      },
+      async sendingProblem(studyId) {
+        const profileId = await studyProfileId(store, studyId);
+        if (profileId === null)
+          return problem('This study has no service profile.', 'Choose a profile for the study.');
+        const c = await clientFor(profileId);
+        return c.ok ? null : c.error;
       },
       waitingForWorkstations: async (studyId) =>
         (await absentHolders(store, studyId, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS)).map((a) => ({

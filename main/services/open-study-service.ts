@@ -9,6 +9,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { DatabaseFromFutureError } from '../db/migrate';
 import type { Db } from '../db/open';
 import {
+  databaseIdentity,
   parseDatabaseAddress,
   passwordKeyName,
   printableAddress,
@@ -52,6 +53,7 @@ export const askedDatabase = (option: string | undefined, env: NodeJS.ProcessEnv
  */
 const migrated = async (
   store: Store,
+  address: DatabaseAddress,
 ): Promise<Result<{ store: Store; member: TeamSession | null }, string>> => {
   try {
     const facts = await loginFacts(store);
@@ -64,7 +66,7 @@ const migrated = async (
       const current = await teamSchemaCurrent(store);
       if (!current.ok) return current;
       const member = isTeamRole(facts.role ?? '')
-        ? { login: facts.login, role: facts.role as TeamRole }
+        ? { login: facts.login, role: facts.role as TeamRole, database: databaseIdentity(address) }
         : null;
       return ok({ store, member });
     }
@@ -109,7 +111,7 @@ export const openChosenStudyService = async (
   if (!password.ok) return password;
   const connected = await connectPostgres(parsed.value.address, password.value.password);
   if (!connected.ok) return err(connected.error.message);
-  const store = await migrated(connected.value);
+  const store = await migrated(connected.value, parsed.value.address);
   if (!store.ok) return store;
   const where = printableAddress(parsed.value.address);
   return ok({

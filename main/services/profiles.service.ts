@@ -22,6 +22,7 @@ import {
 } from '../db/repos/profiles.repo';
 import type { Engine } from './engine.service';
 import { keyAddressProblem, keyedClient } from './key-address';
+import { ownKeyName, sendingKeyRef } from './service-key';
 import { fromApi, problem, type ServiceContext, type ServiceProblem } from './service-context';
 import type { UsageService } from './usage.service';
 
@@ -72,28 +73,60 @@ const toProfile = (r: ProfileRow): ProfileSummary => ({
   keyRef: r.key_ref,
 });
 
+/** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
+const storedKey = (save: () => string): Result<string, ServiceProblem> => {
+  try {
+    return ok(save());
+  } catch (e) {
+    const action = (e as { action?: unknown }).action;
+    return err(
+      problem(
+        e instanceof Error ? e.message : 'The API key could not be stored.',
+        typeof action === 'string'
+          ? action
+          : 'Check where Voicescope keeps API keys (Settings), then try again.',
+      ),
+    );
+  }
+};
+
+/** The profile as this workstation sends under it: its key is the workstation's own where it has one. */
+const workstationSummary = (ctx: ServiceContext, r: ProfileRow): ProfileSummary => {
+  const ref = sendingKeyRef(ctx.keys, ctx.member, r);
+  return { ...toProfile(r), keyRef: ref.ok ? ref.value : null };
+};
+
+/**
+ * A team member other than the owner keeps the profile's key on this workstation only (service-key.ts):
+ * the database's reference is the owner's, and unchanged.
+ */
+const setOwnKey = async (
+  ctx: ServiceContext,
+  engine: Engine,
+  p: ProfileRow,
+  apiKey: string | null,
+): Promise<Result<ProfileSummary, ServiceProblem>> => {
+  const name = ownKeyName(ctx.member, p.name)!;
+  const hadRunner = engine.hasRunner(p.id);
+  await engine.forgetProfile(p.id);
+  if (apiKey === null) ctx.keys.remove(ctx.keys.findOwn(name));
+  else {
+    const ref = storedKey(() => ctx.keys.saveOwn(name, apiKey));
+    if (!ref.ok) return ref;
+    ctx.logFacts.noteKeyRef(ref.value);
+  }
+  if (hadRunner && apiKey !== null) await engine.ensureRunner(p.id);
+  return ok(workstationSummary(ctx, p));
+};
+
 export const profilesService = (
   ctx: ServiceContext,
   engine: Engine,
   usage: UsageService,
 ): ProfilesService => {
   const { store, keys, iso } = ctx;
-  /** Stores a key; a key store that refuses (the desktop app on Linux without a keyring) says why in the researcher's words. */
-  const storeKey = (profileId: number, key: string): Result<string, ServiceProblem> => {
-    try {
-      return ok(keys.save(profileId, key));
-    } catch (e) {
-      const action = (e as { action?: unknown }).action;
-      return err(
-        problem(
-          e instanceof Error ? e.message : 'The API key could not be stored.',
-          typeof action === 'string'
-            ? action
-            : 'Check where Voicescope keeps API keys (Settings), then try again.',
-        ),
-      );
-    }
-  };
+  const summaryOf = (r: ProfileRow) => workstationSummary(ctx, r);
+  const storeKey = (profileId: number, key: string) => storedKey(() => keys.save(profileId, key));
   /**
    * Writes the profile's key reference with its audit entry (which profile, what happened, where the
    * key is kept) in one transaction, then tells the log the references now in use.
@@ -146,11 +179,12 @@ export const profilesService = (
       await writeKeyRef(id, ref, ref === null ? null : { kind: 'key_added', ref });
       return ok(toProfile((await profileById(store, id))!));
     },
-    listProfiles: async () => (await allProfiles(store)).map(toProfile),
+    listProfiles: async () => (await allProfiles(store)).map(summaryOf),
     profileStudyCount: (profileId) => studyCountOfProfile(store, profileId),
     async setProfileKey(profileId, apiKey) {
       const p = await profileById(store, profileId);
       if (!p) return err(problem('This service profile does not exist.', 'Reload the list of profiles.'));
+      if (ctx.member !== null && ctx.member.role !== 'owner') return setOwnKey(ctx, engine, p, apiKey);
       const hadRunner = engine.hasRunner(profileId);
       await engine.forgetProfile(profileId);
       const stored = apiKey === null ? ok(null) : storeKey(profileId, apiKey);

@@ -15,6 +15,8 @@ import { problem, type ServiceProblem } from '../problem';
 export interface TeamSession {
   readonly login: string;
   readonly role: TeamRole;
+  /** The team database, as server, port and name: what the workstation's own service keys are kept under. */
+  readonly database: string;
 }
 
 export type { TeamWork };
@@ -24,8 +26,8 @@ const RIGHTS: Record<TeamWork, { readonly roles: readonly TeamRole[]; readonly w
   curate: { roles: ['owner', 'coordinator'], what: 'curate recordings or participants' },
   export: { roles: ['owner', 'analyst'], what: 'export data' },
   verifyAudit: { roles: ['owner'], what: 'check the whole audit log' },
-  // The participant-to-account link is the owner's alone (access.ts).
-  createAccounts: { roles: ['owner'], what: "create participants' service accounts" },
+  // The workstations that send: the owner's and coordinators' (access.ts, SENDING_ROLES).
+  createAccounts: { roles: ['owner', 'coordinator'], what: "create participants' service accounts" },
   // The study's design and service profiles are written by the owner only (access.ts).
   design: { roles: ['owner'], what: "change the study's design" },
   profiles: { roles: ['owner'], what: 'change service profiles or their keys' },

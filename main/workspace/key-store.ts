@@ -3,6 +3,10 @@
  * schemes in shared/key-ref.ts), never the key: `env:NAME` for lab servers and scheduled jobs,
  * `key-file:<profile id>` in the workspace's keys folder, `safe-storage:<profile id>` that only the
  * Electron shell can read, through the `KeyVault` it passes in (main/electron).
+ *
+ * On a team database only the owner reads `key_ref`: every other member's workstation keeps its own
+ * copy of a profile's key, under a name made from the database and the profile's name
+ * (`teamServiceKeyName`), which the database never holds.
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +28,15 @@ export interface KeyStore {
   saveNamed(name: string, key: string): string;
   load(keyRef: string | null): Result<string, string>;
   remove(keyRef: string | null): void;
+  /** Stores this workstation's own copy of a key under `name` (the keychain if any, else a file); returns its reference. */
+  saveOwn(name: string, key: string): string;
+  /** The reference of this workstation's own key named `name`, wherever it was stored; null when there is none. */
+  findOwn(name: string): string | null;
 }
+
+/** The name a workstation keeps its own key for a team database's service profile under. */
+export const teamServiceKeyName = (database: string, profileName: string): string =>
+  `service-${database}-${profileName}`.replace(/[^0-9A-Za-z_-]/g, '_');
 
 export const createKeyStore = (opts: {
   keysDir: string;
@@ -82,6 +94,12 @@ export const createKeyStore = (opts: {
           : err('The encrypted API key for this profile could not be read. Enter the key again.');
       }
       return err(`Unknown key reference "${written}". Enter the API key again.`);
+    },
+    saveOwn: (name, key) => saveAs(name.replace(/[^0-9A-Za-z_-]/g, ''), key),
+    findOwn(name) {
+      const safe = name.replace(/[^0-9A-Za-z_-]/g, '');
+      if (opts.vault?.load(`profile-${safe}`)) return keyRefOf('safe-storage', safe);
+      return existsSync(fileOf(safe)) ? keyRefOf('key-file', safe) : null;
     },
     remove(keyRef) {
       if (keyRef === null) return;

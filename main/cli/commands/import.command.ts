@@ -157,12 +157,14 @@ export const importCommand: WorkspaceCommand = {
         'Check the file; the original is untouched.',
       );
     await holdForKillTest();
-    if (svc.refusalForRole('createAccounts') !== null) {
-      // A member other than the owner has neither the account link nor the service's key: the batch
-      // is queued with its start intent, and the owner's workstation creates the accounts and sends it.
+    // On a team database, several workstations send: one that cannot yet leaves the batch to the others.
+    const cannotSend = svc.member === null ? null : await svc.sendingProblem(study.id);
+    if (cannotSend !== null) {
+      // This workstation cannot send yet (a coordinator's without the service's key): the batch is
+      // queued with its start intent, for this workstation once it has the key, or another that can.
       out.say(
         'queued',
-        `Batch ${committed.batchId} is queued. The study's owner creates the new participants' service accounts (only the owner's login links participants to accounts) and their workstation sends the files.`,
+        `Batch ${committed.batchId} is queued, not sent from here: ${cannotSend.message} ${cannotSend.action} Until then only a workstation that has the key and sees the same files can send them.`,
         { batchId: committed.batchId },
       );
       return EXIT.ok;

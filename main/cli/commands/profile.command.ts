@@ -16,7 +16,7 @@ const add = async ({ svc, out, values: v }: CommandContext): Promise<number> => 
   const api = need(v.api, 'api');
   if (api !== 'v1.3' && api !== 'v1.2') throw new UsageError('--api must be v1.3 or v1.2.');
   let apiKey: string | undefined;
-  if (v['key-stdin']) apiKey = readFileSync(0, 'utf8').trim();
+  if (v['key-stdin']) apiKey = keyFromStdin();
   if (!apiKey && !v['key-env'])
     throw new UsageError(
       'Give the API key with --key-env <VARIABLE> or --key-stdin (it is never taken on the command line, where other users could see it).',
@@ -35,6 +35,31 @@ const add = async ({ svc, out, values: v }: CommandContext): Promise<number> => 
     `Profile ${r.value.id} "${r.value.name}" (${r.value.apiVersion}, ${r.value.baseUrl}); key kept in ${r.value.keyRef}.`,
     { profile: r.value },
   );
+  return EXIT.ok;
+};
+
+const keyFromStdin = (): string => readFileSync(0, 'utf8').trim();
+
+/**
+ * Stores the profile's key: on a team database, a member's workstation keeps its own copy (the owner
+ * hands it over out of band), read once from standard input or from a variable set for this command.
+ */
+const key = async ({ svc, out, values: v }: CommandContext): Promise<number> => {
+  const p = await resolveProfile(svc, v.profile);
+  const apiKey = v['key-stdin']
+    ? keyFromStdin()
+    : v['key-env']
+      ? process.env[v['key-env']]?.trim()
+      : undefined;
+  if (!apiKey)
+    throw new UsageError(
+      'Give the API key with --key-stdin, or --key-env <VARIABLE> naming a variable that holds it (it is never taken on the command line, where other users could see it).',
+    );
+  const r = await svc.setProfileKey(p.id, apiKey);
+  if (!r.ok) return reportProblem(out, r.error);
+  out.say('profile', `The key of profile "${p.name}" is kept on this workstation in ${r.value.keyRef}.`, {
+    profile: r.value,
+  });
   return EXIT.ok;
 };
 
@@ -69,12 +94,16 @@ const test = async ({ svc, out, values: v }: CommandContext): Promise<number> =>
 export const profileCommand: WorkspaceCommand = {
   name: 'profile',
   help: `  profile add --name <n> --url <base-url> --api <v1.3|v1.2> (--key-env <VAR> | --key-stdin)
+  profile key --profile <name|id> (--key-stdin | --key-env <VAR>)
+                                            store the key on this workstation (a team member's own copy)
   profile list
   profile test --profile <name|id>          ping and read usage`,
   run: async (ctx) => {
     switch (ctx.sub) {
       case 'add':
         return add(ctx);
+      case 'key':
+        return key(ctx);
       case 'list':
         return list(ctx);
       case 'test':

@@ -134,13 +134,32 @@ export const moveBatch = (
 
 /** Running batches of a profile whose files have all been sent (or settled): they become finished. A file still
  * pending (its participant has no account yet) keeps its batch running: nothing of it was sent. */
-export const finishDrainedBatches = (store: Store, profileId: number, at: string): Promise<number[]> =>
+/**
+ * A batch is whole to a login that sees as many of its recordings as its import made (the
+ * `batch_created` event, which every member of the study reads): a coordinator sees only their sites'.
+ */
+const SEEN_WHOLE = (d: Dialect) => `(SELECT count(*) FROM recordings r WHERE r.batch_id = b.id) =
+  (SELECT CAST(${d.jsonText('e.detail', 'recordings')} AS ${d.integerType}) FROM event_log e
+    WHERE e.kind = 'batch_created' AND e.study_id = b.study_id
+      AND CAST(${d.jsonText('e.detail', 'batch_id')} AS ${d.integerType}) = b.id)`;
+
+/**
+ * Running batches with nothing left in progress become finished. `seesPartOfStudy`: the login sees only
+ * some sites (row-level security), so only batches it sees whole are finished here.
+ */
+export const finishDrainedBatches = (
+  store: Store,
+  profileId: number,
+  at: string,
+  seesPartOfStudy = false,
+): Promise<number[]> =>
   store.transaction(
     async (tx) => {
       const done = await tx.all<{ id: number; study_id: number }>(
         `SELECT b.id, b.study_id FROM batches b JOIN studies s ON s.id = b.study_id
        WHERE s.profile_id = ? AND b.state = 'running'
-         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)})`,
+         AND NOT EXISTS (SELECT 1 FROM recordings r WHERE r.batch_id = b.id AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_PROGRESS)})
+         ${seesPartOfStudy ? `AND ${SEEN_WHOLE(tx.dialect)}` : ''}`,
         [profileId],
       );
       for (const b of done) {

@@ -89,6 +89,9 @@ export const printableAddress = (a: DatabaseAddress): string => {
 export const passwordKeyName = (a: DatabaseAddress): string =>
   `database-${a.user}-${a.host}-${a.port}-${a.database}`.replace(/[^0-9A-Za-z_-]/g, '_');
 
+/** The database itself, whoever logs in: its server, port and name. */
+export const databaseIdentity = (a: DatabaseAddress): string => `${a.host}-${a.port}-${a.database}`;
+
 export interface SettledPassword {
   readonly password: string;
   /** The address carried the password, now moved to the key store: say so, once. */

@@ -8,6 +8,13 @@
  * participant carries the site, so each policy asks the table its row hangs from (which is itself
  * guarded) whether the row is visible. Study-wide rows (the design, batches, settings) are read by
  * every member of the study and written by the owner (batches by coordinators too).
+ *
+ * Who sends: the owner's and coordinators' workstations run the engine (create participants' service
+ * accounts, upload, poll), each for the rows it reaches, so coordinators read and write a participant's
+ * service account (`senderOnly`) at their sites only; analysts and monitors never send and never see
+ * it. What stays the owner's alone: the profiles' key references (each workstation keeps its own key,
+ * docs/team.md) and everything the owner designs. The participant-to-account link FILE of an export
+ * is the owner's too: coordinators do not export, and analysts cannot read the account columns.
  */
 import type { TeamRole } from '../../../shared/team';
 
@@ -24,12 +31,17 @@ export interface TableAccess {
   /** Roles, besides the owner, that insert, update and delete the rows they reach. */
   readonly writers: readonly TeamRole[];
   /**
-   * Roles, besides the owner and the writers, that only add rows, each row meeting `rule` (`t` is the
-   * table's name): the audit log, which every member's acts extend.
+   * Roles, besides the owner, that add rows meeting `rule`, beyond what they may write: the audit log,
+   * which every member's acts extend; the engine's events of no study.
    */
   readonly appenders?: { readonly roles: readonly TeamRole[]; readonly rule: string };
-  /** Columns only the owner reads: the participant-to-account link, key references. */
+  /** Columns only the owner reads and writes: key references. */
   readonly ownerOnly?: readonly string[];
+  /**
+   * Columns only the roles that send (the owner and `SENDING_ROLES`) read and write: a participant's
+   * service account, which the engine creates, sends under and resolves.
+   */
+  readonly senderOnly?: readonly string[];
   /** Columns analysts do not read (they could name a person): notes, file paths. */
   readonly identifying?: readonly string[];
   /** The rows writers may insert, change and delete, when fewer than those they reach (`t` is the table's name). */
@@ -53,17 +65,19 @@ const table = (
   name: string,
   reach: (t: string) => Reach,
   writers: readonly TeamRole[],
-  columns: Pick<TableAccess, 'ownerOnly' | 'identifying' | 'writeRule' | 'appenders'> = {},
+  columns: Pick<TableAccess, 'ownerOnly' | 'senderOnly' | 'identifying' | 'writeRule' | 'appenders'> = {},
 ): TableAccess => ({ table: name, reach: reach(name), writers, ...columns });
 
 const COORDINATOR: readonly TeamRole[] = ['coordinator'];
+/** The roles, besides the owner, whose workstations run the engine: create accounts, upload, poll. */
+export const SENDING_ROLES: readonly TeamRole[] = COORDINATOR;
 const OWNER_ONLY: readonly TeamRole[] = [];
 const EVERY_MEMBER: readonly TeamRole[] = ['coordinator', 'analyst', 'monitor'];
 
 /** Every table of a study database (schema 220) but its version, with its access. */
 export const STUDY_TABLES: readonly TableAccess[] = [
   table('participants', site(SITE), COORDINATOR, {
-    ownerOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
+    senderOnly: ['account_id', 'account_created_at', 'account_requested_at', 'account_uncertain'],
     identifying: ['notes'],
   }),
   table('participant_status_history', site(OF_PARTICIPANT), COORDINATOR),
@@ -121,6 +135,14 @@ export const STUDY_TABLES: readonly TableAccess[] = [
         `ELSE ${t}.study_id IS NOT NULL AND ${OF_STUDY(t)} END`,
     ),
     COORDINATOR,
+    {
+      // A sending workstation's engine also records what the service said of the whole profile (its
+      // usage read): an event of no study, which only the owner reads back.
+      appenders: {
+        roles: SENDING_ROLES,
+        rule: 'event_log.study_id IS NULL AND event_log.recording_id IS NULL',
+      },
+    },
   ),
   table(
     'studies',
@@ -133,7 +155,8 @@ export const STUDY_TABLES: readonly TableAccess[] = [
   table('study_chart_choices', study(OF_STUDY), OWNER_ONLY),
   table('batches', study(OF_STUDY), COORDINATOR),
   table('service_profiles', study(EVERY), OWNER_ONLY, { ownerOnly: ['key_ref'] }),
-  table('usage_history', study(EVERY), OWNER_ONLY),
+  // The service's usage readings, which every sending workstation's engine records (before and after a batch).
+  table('usage_history', study(EVERY), SENDING_ROLES),
   table('settings', study(EVERY), OWNER_ONLY),
   // Every member's workstation says it is here (and which login runs it); each writes only its own row.
   table('workstations', study(EVERY), EVERY_MEMBER, {

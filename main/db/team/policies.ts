@@ -9,7 +9,7 @@
  * trigger functions that keep the audit chain must see every row whoever writes.
  */
 import { TEAM_ROLES, type TeamRole } from '../../../shared/team';
-import { STUDY_TABLES, TEAM_TABLES, type TableAccess } from './access';
+import { SENDING_ROLES, STUDY_TABLES, TEAM_TABLES, type TableAccess } from './access';
 import { ident, literal, type GroupRoles } from './names';
 
 const TEAM_TABLES_SQL = [
@@ -49,6 +49,12 @@ const list = (roles: readonly string[]) => roles.map(ident).join(', ');
 const columnsBut = (columns: readonly string[], leftOut: readonly string[]) =>
   columns.filter((c) => !leftOut.includes(c)).join(', ');
 
+/** The columns a role other than the owner may not read nor write: the owner's, and the senders' to a non-sender. */
+const closedTo = (a: TableAccess, r: TeamRole): readonly string[] => [
+  ...(a.ownerOnly ?? []),
+  ...(SENDING_ROLES.includes(r) ? [] : (a.senderOnly ?? [])),
+];
+
 const grantsOf = (a: TableAccess, g: GroupRoles, columns: readonly string[]): string[] => {
   const t = a.table;
   const readers: TeamRole[] = ['coordinator', 'analyst', 'monitor'];
@@ -57,7 +63,7 @@ const grantsOf = (a: TableAccess, g: GroupRoles, columns: readonly string[]): st
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ${t} TO ${ident(g.owner)}`,
   ];
   for (const r of readers) {
-    const hidden = [...(a.ownerOnly ?? []), ...(r === 'analyst' ? (a.identifying ?? []) : [])];
+    const hidden = [...closedTo(a, r), ...(r === 'analyst' ? (a.identifying ?? []) : [])];
     out.push(
       hidden.length
         ? `GRANT SELECT (${columnsBut(columns, hidden)}) ON ${t} TO ${ident(g[r])}`
@@ -67,7 +73,7 @@ const grantsOf = (a: TableAccess, g: GroupRoles, columns: readonly string[]): st
   for (const r of a.appenders?.roles ?? []) out.push(`GRANT INSERT ON ${t} TO ${ident(g[r])}`);
   for (const r of a.writers) {
     out.push(`GRANT INSERT, DELETE ON ${t} TO ${ident(g[r])}`);
-    out.push(`GRANT UPDATE (${columnsBut(columns, a.ownerOnly ?? [])}) ON ${t} TO ${ident(g[r])}`);
+    out.push(`GRANT UPDATE (${columnsBut(columns, closedTo(a, r))}) ON ${t} TO ${ident(g[r])}`);
   }
   return out;
 };

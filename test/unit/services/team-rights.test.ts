@@ -12,12 +12,13 @@ const MAY: Record<TeamWork, readonly TeamRole[]> = {
   curate: ['owner', 'coordinator'],
   export: ['owner', 'analyst'],
   verifyAudit: ['owner'],
-  createAccounts: ['owner'],
+  // The workstations that send: the owner's and coordinators'; analysts and monitors never send.
+  createAccounts: ['owner', 'coordinator'],
   design: ['owner'],
   profiles: ['owner'],
   deleteData: ['owner'],
 };
-const as = (role: TeamRole) => ({ login: `x_${role}`, role });
+const as = (role: TeamRole) => ({ login: `x_${role}`, role, database: 'db-5432-study' });
 
 describe('the rights of each role', () => {
   for (const [work, roles] of Object.entries(MAY) as [TeamWork, readonly TeamRole[]][])

@@ -31,8 +31,9 @@ it('lets only coordinators write besides the owner, and only rows of their sites
       t.writers.every((w) => w === 'coordinator'),
       t.table,
     ).toBe(true);
-    // Study-wide rows coordinators write: batches, and the request budget their engines take tokens from.
-    if (t.writers.length && !['batches', 'request_budgets'].includes(t.table))
+    // Study-wide rows coordinators write: batches, and what their engines write as they send (the request
+    // budget they take tokens from, the service's usage readings).
+    if (t.writers.length && !['batches', 'request_budgets', 'usage_history'].includes(t.table))
       expect(t.reach.kind, t.table).toBe('site');
   }
 });

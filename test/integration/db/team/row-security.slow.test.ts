@@ -526,7 +526,7 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
     }
   });
 
-  it('keeps the participant-to-account link and key references to the owner, and names from analysts', async () => {
+  it('keeps key references to the owner, the account link to the roles that send, and names from analysts', async () => {
     const column = (who: Who, sql: string) => attempt(as[who], 'select', sql, 'true', '', '');
     expect(await column('owner_1', 'participants')).toBe('seen');
     const read = async (who: Who, sql: string) => {
@@ -540,10 +540,25 @@ describeWithTool('postgresql-15', 'a team study on PostgreSQL: roles, sites and 
     expect(await read('owner_1', 'SELECT account_id FROM participants')).toBe('read');
     expect(await read('owner_1', 'SELECT key_ref FROM service_profiles')).toBe('read');
     for (const who of ['coord_a', 'analyst_a', 'monitor_b'] as const) {
-      expect(await read(who, 'SELECT account_id FROM participants')).toBe('refused');
       expect(await read(who, 'SELECT key_ref FROM service_profiles')).toBe('refused');
       expect(await read(who, 'SELECT code, site_code, rec_count FROM participants')).toBe('read');
     }
+    // A coordinator's workstation sends: it reads and writes its own sites' accounts, and no other site's.
+    expect(
+      await read('coord_a', 'SELECT account_id, account_requested_at, account_uncertain FROM participants'),
+    ).toBe('read');
+    const accountSites = await as.coord_a.all<{ site_code: string }>(
+      'SELECT DISTINCT site_code FROM participants WHERE account_id IS NOT NULL OR account_id IS NULL',
+    );
+    expect(accountSites.map((r) => r.site_code)).toEqual(['a']);
+    expect(
+      await as.coord_a.run(`UPDATE participants SET account_requested_at = ${NOW} WHERE site_code = 'b'`),
+    ).toEqual(expect.objectContaining({ changes: 0 }));
+    for (const who of ['analyst_a', 'monitor_b'] as const)
+      expect(await read(who, 'SELECT account_id FROM participants')).toBe('refused');
+    await expect(as.analyst_a.run(`UPDATE participants SET account_id = 'x'`)).rejects.toMatchObject({
+      code: '42501',
+    });
     expect(await read('coord_a', 'SELECT notes FROM participants')).toBe('read');
     expect(await read('analyst_a', 'SELECT notes FROM participants')).toBe('refused');
     expect(await read('analyst_a', 'SELECT source_path FROM recordings')).toBe('refused');
