@@ -172,7 +172,7 @@ export const openTeamStudyService = async (
       `The database ${address.value.database} on ${address.value.host} is not a team study (its administrator makes it one with voicescope team init). Check the address, or work on this computer's own study.`,
     );
   }
-  const store = await migrated(connected.value);
+  const store = await migrated(connected.value, address.value);
   if (!store.ok) return store;
   const workspace = openWorkspace(o.workspaceDir);
   const keys = workspaceKeys(workspace, o);

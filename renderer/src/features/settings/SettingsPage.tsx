@@ -22,6 +22,8 @@ import { TeamStudySection } from '../team/TeamStudySection';
 import { useMay } from '../team/team-session';
 
 const ProfileCard = ({ p, mayChange }: { p: ProfileView; mayChange: boolean }) => {
+  // A coordinator's workstation sends too: it keeps its own copy of the key (docs/team.md, set-up).
+  const mayKeepKey = useMay('createAccounts');
   const test = useAction('profiles.test');
   const replace = useAction('profiles.replaceKey');
   const remove = useAction('profiles.removeKey');
@@ -44,12 +46,12 @@ const ProfileCard = ({ p, mayChange }: { p: ProfileView; mayChange: boolean }) =
         >
           {test.pending ? 'Testing…' : 'Test connection'}
         </button>
-        {!p.isSandbox && mayChange && (
+        {!p.isSandbox && (mayChange || mayKeepKey) && (
           <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
             {p.hasKey ? 'Replace key' : 'Add key'}
           </button>
         )}
-        {!p.isSandbox && p.hasKey && mayChange && (
+        {!p.isSandbox && p.hasKey && (mayChange || mayKeepKey) && (
           <button
             type="button"
             className="danger"
