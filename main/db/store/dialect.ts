@@ -137,6 +137,12 @@ export interface Dialect {
    */
   readonly auditChainTail: { readonly setup: readonly string[]; readonly read: string };
   /**
+   * Statements that keep every column of a curation act as written, but its audit entry's number, set
+   * once (migration 0240): SQLite's trigger names each column, so it is written again with the member
+   * and workstation of migration 0210; PostgreSQL's compares whole rows and needs nothing.
+   */
+  readonly curationActsUnchanged: readonly string[];
+  /**
    * The columns of `table` the connected login may read, as rows of one column `name` (every column
    * on SQLite; on a team database, column GRANTs keep some to the owner).
    */
@@ -276,6 +282,16 @@ export const SQLITE: Dialect = {
     read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
       (SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1) AS hash, NULL AS member`,
   },
+  curationActsUnchanged: [
+    'DROP TRIGGER curation_acts_no_update',
+    `CREATE TRIGGER curation_acts_no_update BEFORE UPDATE ON curation_acts
+       WHEN NOT (OLD.audit_id IS NULL AND NEW.audit_id IS NOT NULL AND NEW.before IS OLD.before AND NEW.after IS OLD.after
+                 AND NEW.reason IS OLD.reason AND NEW.act IS OLD.act AND NEW.at IS OLD.at AND NEW.who IS OLD.who
+                 AND NEW.recording_id IS OLD.recording_id AND NEW.undoes IS OLD.undoes AND NEW.study_id IS OLD.study_id
+                 AND NEW.participant_id IS OLD.participant_id AND NEW.id IS OLD.id
+                 AND NEW.member IS OLD.member AND NEW.workstation IS OLD.workstation)
+     BEGIN SELECT RAISE(ABORT, 'curation_acts are never changed'); END`,
+  ],
 };
 
 /** The table that holds PostgreSQL's schema version (SQLite keeps it in `user_version`). */
@@ -343,4 +359,5 @@ export const POSTGRES: Dialect = {
     ],
     read: 'SELECT last_id AS id, last_hash AS hash, login AS member FROM audit_chain_tail()',
   },
+  curationActsUnchanged: [],
 };
