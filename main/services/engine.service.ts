@@ -7,7 +7,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
-import { absentHolders, type AbsentHolder } from '../db/repos/workstations.repo';
+import { absentHolders, workForPresentWorkstations, type AbsentHolder } from '../db/repos/workstations.repo';
 import { DEFAULT_LEASE_SECONDS } from '../engine/runner-core';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
 import { engineClock } from '../engine/database-clock';
@@ -38,6 +38,11 @@ export interface EngineService {
    * be sent: those wait until it comes back (or the files are found on another workstation).
    */
   waitingForWorkstations(studyId: number): Promise<AbsentHolder[]>;
+  /**
+   * The away workstations the study waits for when nothing else is left that a present workstation
+   * could do (no upload another workstation can send, no analysis processing); none otherwise.
+   */
+  waitingOnlyForWorkstations(studyId: number): Promise<AbsentHolder[]>;
 }
 
 /** The engine as the other parts of the service use it. */
@@ -56,6 +61,9 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   const { store, keys, now, emit, options: o } = ctx;
   const clients = new Map<number, ApiClient>();
   const runners = new Map<number, QueueRunner>();
+  const leaseSeconds = o.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  const waitingFor = async (studyId: number): Promise<AbsentHolder[]> =>
+    (await absentHolders(store, studyId, leaseSeconds)).map((a) => ({ ...a, waiting: Number(a.waiting) }));
   /** Runners being made (their settings are read first): a second ask waits for the same one. */
   const making = new Map<number, Promise<QueueRunner | null>>();
 
@@ -185,11 +193,9 @@ export const createEngine = (ctx: ServiceContext): Engine => {
       async resumeSending(profileId) {
         (await ensureRunner(profileId))?.resume();
       },
-      waitingForWorkstations: async (studyId) =>
-        (await absentHolders(store, studyId, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS)).map((a) => ({
-          ...a,
-          waiting: Number(a.waiting),
-        })),
+      waitingForWorkstations: (studyId) => waitingFor(studyId),
+      waitingOnlyForWorkstations: async (studyId) =>
+        (await workForPresentWorkstations(store, studyId, leaseSeconds)) ? [] : await waitingFor(studyId),
     },
   };
 };
