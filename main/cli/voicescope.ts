@@ -14,6 +14,7 @@
  */
 import { EXIT, parseCommandLine, UsageError, type CliCommand } from './command';
 import { COMMANDS } from './commands';
+import { reportProblem } from './lookup';
 import { createOutput } from './output';
 import { openCliStudyService } from './open-study';
 
@@ -72,6 +73,8 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       process.stderr.write(`voicescope: ${e.message}\n`);
       return EXIT.usage;
     }
+    const refused = svc.refusalByDatabase(e);
+    if (refused) return reportProblem(input.out, refused);
     throw e;
   } finally {
     await svc.close();

@@ -122,6 +122,11 @@ export interface Dialect {
   /** Whether `e`, thrown by a statement, is the engine refusing a second row with the same `table.column`. */
   isUniqueViolation(e: unknown, table: string, column: string): boolean;
   /**
+   * Whether `e`, thrown by a statement, is the database refusing the login the table, the column or the
+   * row (a team study's GRANTs and row-level security); never on SQLite, which has no logins.
+   */
+  isPermissionDenied(e: unknown): boolean;
+  /**
    * After rows were inserted with their own numbers in an identity column: the statement that makes the
    * engine number the next row after the largest (PostgreSQL's identity sequence does not follow numbers
    * given to it); null where the engine numbers from the largest by itself (SQLite).
@@ -276,6 +281,7 @@ export const SQLITE: Dialect = {
   isUniqueViolation: (e, table, column) =>
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
+  isPermissionDenied: () => false,
   readableColumns: (table) => `SELECT name FROM pragma_table_info('${tableName(table)}')`,
   auditChainTail: {
     setup: [],
@@ -344,6 +350,8 @@ export const POSTGRES: Dialect = {
     fieldOf(e, 'code') === '23505' &&
     fieldOf(e, 'table') === table &&
     String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
+  // SQLSTATE 42501 (insufficient_privilege): a GRANT missing, or a row outside the login's policies.
+  isPermissionDenied: (e) => fieldOf(e, 'code') === '42501',
   readableColumns: (table) =>
     `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
        AND table_name = '${tableName(table)}' AND has_column_privilege(table_name::text, column_name::text, 'SELECT')`,
