@@ -21,6 +21,8 @@ export const EXIT = {
   auditBroken: 9,
   /** The study database cannot be opened: its address, its password, or its server. */
   database: 10,
+  /** `wait`: all that is left to send waits for workstations that are away (only they hold the files). */
+  awayWorkstation: 11,
 } as const;
 
 /** Every option of every command: any command accepts them all, and reads those it needs. */

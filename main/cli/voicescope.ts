@@ -15,6 +15,7 @@
 import { classifyDbError } from '../db/db-errors';
 import { EXIT, parseCommandLine, UsageError, type CliCommand } from './command';
 import { COMMANDS } from './commands';
+import { reportProblem } from './lookup';
 import { createOutput } from './output';
 import { openCliStudyService } from './open-study';
 
@@ -73,6 +74,8 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       process.stderr.write(`voicescope: ${e.message}\n`);
       return EXIT.usage;
     }
+    const refused = svc.refusalByDatabase(e);
+    if (refused) return reportProblem(input.out, refused);
     throw e;
   } finally {
     await svc.close();

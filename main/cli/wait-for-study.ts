@@ -1,6 +1,8 @@
 /** Running the engine until a study has nothing pending (`wait`, `import --wait`), and how a batch reads on one line. */
 import type { BatchProgress } from '../../shared/study';
 import type { StudyService } from '../services/study-service';
+import type { AbsentHolder } from '../db/repos/workstations.repo';
+import { sayWaitingForWorkstations } from './away-workstations';
 import { EXIT } from './command';
 import { reportProblem } from './lookup';
 import type { Output } from './output';
@@ -12,12 +14,42 @@ export const countsText = (b: BatchProgress): string => {
   return `batch ${b.batchId}${b.label ? ` (${b.label})` : ''} [${b.state}]: ${b.total} files: ${parts.join(', ')}${an.length ? `; analyses: ${an.join(', ')}` : ''}`;
 };
 
+/** How often `wait` asks whether only away workstations' files are left. */
+const AWAY_CHECK_MS = 2000;
+
+/**
+ * Resolves with the away workstations once all that is left for the study is theirs to send (nothing
+ * else queued that a present workstation holds, no analysis processing); asks every AWAY_CHECK_MS
+ * until stopped.
+ */
+const awayOnly = (svc: StudyService, studyId: number) => {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const found = new Promise<AbsentHolder[]>((resolve) => {
+    const check = async () => {
+      const holders = await svc.waitingOnlyForWorkstations(studyId).catch(() => []);
+      if (stopped) return;
+      if (holders.length > 0) resolve(holders);
+      else timer = setTimeout(() => void check(), AWAY_CHECK_MS);
+    };
+    timer = setTimeout(() => void check(), AWAY_CHECK_MS);
+  });
+  return {
+    found,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+};
+
 /**
  * Runs the engine until every recording of the study is completed, failed, refused or timed out (or
  * waits for a decision); the slow re-checks of timed-out analyses go on under `voicescope run` and in
  * the app. With the specification's five-minute timeout this returns within a few minutes of the last
- * upload even when the service never answers a poll. The exit code says how it ended (study-outcome.ts;
- * EXIT.timeout only when `--timeout` ran out first).
+ * upload even when the service never answers a poll. On a team study it also returns when all that is
+ * left waits for workstations that are away (EXIT.awayWorkstation, naming them). The exit code says how
+ * it ended (study-outcome.ts; EXIT.timeout only when `--timeout` ran out first).
  */
 export const waitForStudy = async (
   svc: StudyService,
@@ -52,10 +84,13 @@ export const waitForStudy = async (
           timer = setTimeout(() => r('timeout'), timeoutS * 1000);
           timer.unref();
         });
+  const away = awayOnly(svc, studyId);
   const outcome = await Promise.race([
     runner.whenIdle().then(() => 'idle' as const),
+    away.found,
     ...(timeout ? [timeout] : []),
   ]);
+  away.stop();
   clearInterval(ticker);
   await showing;
   if (timer) clearTimeout(timer);
@@ -70,5 +105,13 @@ export const waitForStudy = async (
       { pause },
     );
   if (outcome === 'timeout') return EXIT.timeout;
+  if (outcome !== 'idle') {
+    sayWaitingForWorkstations(out, outcome);
+    out.problem(
+      'Nothing else is left to send: the rest waits for workstations that are away, which alone hold the files.',
+      'Start Voicescope on each workstation named (voicescope run, or the window) so it sends them, or copy the files to a shared folder this workstation reads under the same path.',
+    );
+    return EXIT.awayWorkstation;
+  }
   return studyExitCode(svc, studyId, pause !== null);
 };

@@ -6,6 +6,18 @@
  */
 import type { Queryable } from './store/types';
 
+/** Those of `columns` the login may not read (none on SQLite, nor for a team study's owner). */
+export const unreadableColumns = async (
+  q: Queryable,
+  table: string,
+  columns: readonly string[],
+): Promise<string[]> => {
+  const readable = new Set(
+    (await q.all<{ name: string }>(q.dialect.readableColumns(table))).map((r) => r.name),
+  );
+  return columns.filter((c) => !readable.has(c));
+};
+
 /** `columns` as a SELECT list, each column the login may not read given as `NULL AS column`. */
 export const readableSelect = async (
   q: Queryable,
@@ -13,8 +25,6 @@ export const readableSelect = async (
   columns: readonly string[],
   alias = table,
 ): Promise<string> => {
-  const readable = new Set(
-    (await q.all<{ name: string }>(q.dialect.readableColumns(table))).map((r) => r.name),
-  );
-  return columns.map((c) => (readable.has(c) ? `${alias}.${c}` : `NULL AS ${c}`)).join(', ');
+  const unreadable = new Set(await unreadableColumns(q, table, columns));
+  return columns.map((c) => (unreadable.has(c) ? `NULL AS ${c}` : `${alias}.${c}`)).join(', ');
 };

@@ -53,6 +53,18 @@ const statisticsFiles = (extras: readonly ExportExtra[]): string[] => [
   'The missing-data codes the scripts declare are listed under "Missing-data codes" below, with their SPSS and Stata forms.',
 ];
 
+/** The columns this export leaves out because its login may not read what they are read from. */
+const withheldSection = (withheld: ExportDescription['withheld']): string[] => [
+  '## Columns left out',
+  '',
+  'This export was written by a member of a team study whose role may not read every column of the study database (docs/team.md). These columns are left out of their files, and out of every description of them below; the rows are otherwise those the member may read (the sites granted to them):',
+  '',
+  ...table(
+    ['File', 'Column', 'Read from', 'Why'],
+    withheld.map((w) => [code(w.file), code(w.column), code(w.source), w.why]),
+  ),
+];
+
 export const codebookMarkdown = (d: ExportDescription): string => {
   const out: string[] = [];
   const push = (...lines: string[]) => out.push(...lines);
@@ -90,6 +102,7 @@ export const codebookMarkdown = (d: ExportDescription): string => {
     '',
   );
   if (d.request.extras.length > 0) push(...statisticsFiles(d.request.extras), '');
+  if (d.withheld.length > 0) push(...withheldSection(d.withheld), '');
 
   for (const t of d.tables) {
     push(`## ${t.title} (\`${t.name}\`)`, '', `One row is ${t.rowIs}. ${t.description}`, '');

@@ -10,7 +10,16 @@ export type RawValue = string | number | boolean | null | undefined;
 
 export interface ExportColumn<C> extends ColumnDef {
   readonly get: (c: C) => RawValue;
+  /**
+   * The study database's `table.column` the value is read from, when a team study keeps that column
+   * from some roles (main/db/team/access.ts): a member who may not read it exports without this column
+   * (main/export/withheld.ts).
+   */
+  readonly readsFrom?: WithholdableSource;
 }
+
+/** The database columns an export reads that a team study keeps from some roles. */
+export type WithholdableSource = 'recordings.source_path';
 
 /** What a long-form column's value depends on: the recording, the analysis type (pair), the measure, or the row itself. */
 export type Scope = 'recording' | 'pair' | 'measure' | 'row';
@@ -19,6 +28,7 @@ export type Scope = 'recording' | 'pair' | 'measure' | 'row';
 export type ColumnExtra = Partial<Pick<ColumnDef, 'unit' | 'enum' | 'range' | 'timeFormat' | 'measure'>> & {
   required?: boolean;
   neutralised?: boolean;
+  readsFrom?: WithholdableSource;
 };
 
 /** One column of an export file: optional by default, never formula-neutralised unless it says so. */
@@ -34,5 +44,6 @@ export const col = <C>(
   return { name, type, title, description, required, neutralised, ...rest, get };
 };
 
-/** A file's name without its folder: exports name files, never where they are kept. */
-export const fileNameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+/** A file's name without its folder: exports name files, never where they are kept (null: not read). */
+export const fileNameOf = (path: string | null): string | null =>
+  path === null ? null : (path.split(/[\\/]/).filter(Boolean).pop() ?? path);

@@ -7,6 +7,7 @@ import { MEASURES, type MeasureDef } from '../../shared/api/measures';
 import { EXTRA_FILE, type ExportRequest, type FileDef, type WrittenFile } from '../../shared/export';
 import { REFERENCE_VALUES, type ReferenceValue } from './reference-values';
 import { selectedMeasures } from './schema';
+import type { WithheldColumn } from './withheld';
 
 export interface ExportDescription {
   readonly studyName: string;
@@ -16,6 +17,8 @@ export interface ExportDescription {
   readonly dbSchemaVersion: number;
   readonly exportedAt: string;
   readonly tables: readonly FileDef[];
+  /** Columns left out because the login may not read what they are read from (a team study's analyst). */
+  readonly withheld: readonly WithheldColumn[];
   /** Data files written so far (tables and loaders), with their hashes. */
   readonly written: readonly WrittenFile[];
   readonly recordings: number;

@@ -74,6 +74,7 @@ import { completenessOf, type VisitRow } from '../../shared/visit-accounting';
 import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { participantLedgers, type LedgerRecording, type ParticipantLedgers } from '../design/visit-ledger';
 import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
+import { refusedLinkFile, withheldColumns, withoutWithheld, type WithheldColumn } from './withheld';
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -636,6 +637,7 @@ interface DescribeInputs {
   readonly dbSchemaVersion: number;
   readonly exportedAt: string;
   readonly tables: ReturnType<typeof tableDefs>;
+  readonly withheld: readonly WithheldColumn[];
   readonly recordings: number;
   readonly tally: Tally;
 }
@@ -648,6 +650,7 @@ const describeExport = (d: DescribeInputs, written: readonly WrittenFile[]): Exp
   dbSchemaVersion: d.dbSchemaVersion,
   exportedAt: d.exportedAt,
   tables: d.tables,
+  withheld: d.withheld,
   written: [...written],
   recordings: d.recordings,
   participants: d.tally.participants,
@@ -781,6 +784,8 @@ const writeFromSnapshot = async (
   const now = o.now ?? Date.now;
   const study = await findStudy(q, req.studyId);
   if (!study) return err(unknownStudy(req.studyId));
+  const linkRefused = await refusedLinkFile(q, req);
+  if (!linkRefused.ok) return linkRefused;
   const { baselineSessions, reference } = await changeReferenceOf(q, req);
   req = { ...req, baselineSessions };
   const counts = await countSelection(q, utcSelection(req));
@@ -802,7 +807,9 @@ const writeFromSnapshot = async (
 
   // The study's local acoustic measures and quality control, exported when any recording has them.
   const localMeasures = await studyHasMeasurements(q, req.studyId);
-  const files = exportFiles({ ...req, localMeasures });
+  const every = exportFiles({ ...req, localMeasures });
+  const withheld = await withheldColumns(q, every);
+  const files = withoutWithheld(every, withheld);
   const tables = tableDefs(files);
   const book = req.extras.includes('xlsx') ? new Workbook(tmp, EXTRA_FILE.xlsx, tables, o.sheetRows) : null;
   left.book = book;
@@ -845,6 +852,7 @@ const writeFromSnapshot = async (
     dbSchemaVersion: await storeSchemaVersion(q),
     exportedAt: new Date(exportedAtMs).toISOString(),
     tables,
+    withheld,
     recordings: counts.recordings,
     tally,
   };

@@ -204,7 +204,7 @@ export const visitsFile = (): ExportFileOf<VisitRowCtx> =>
         'File name',
         'Name of the original audio file of `recording` (the name only, never its folder), so that a refused, held or excluded file can be found even when recordings.csv does not list it; empty when the visit has no recording.',
         (c) => c.fileName,
-        { neutralised: true },
+        { neutralised: true, readsFrom: 'recordings.source_path' },
       ),
       col<VisitRowCtx>(
         'recordings_in_visit',

@@ -7,7 +7,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { DEFAULT_QUEUE, type QueueSettings } from '../../shared/study';
 import type { ApiClient } from '../api/client';
 import { allProfiles, profileById } from '../db/repos/profiles.repo';
-import { absentHolders, type AbsentHolder } from '../db/repos/workstations.repo';
+import { absentHolders, workForPresentWorkstations, type AbsentHolder } from '../db/repos/workstations.repo';
 import { studyProfileId } from '../db/repos/studies.repo';
 import { DEFAULT_LEASE_SECONDS } from '../engine/runner-core';
 import { readSetting, writeSetting } from '../db/repos/settings.repo';
@@ -42,6 +42,11 @@ export interface EngineService {
   waitingForWorkstations(studyId: number): Promise<AbsentHolder[]>;
   /** Why this workstation cannot send the study's files (no service profile, or no key it can read); null when it can. */
   sendingProblem(studyId: number): Promise<ServiceProblem | null>;
+  /**
+   * The away workstations the study waits for when nothing else is left that a present workstation
+   * could do (no upload another workstation can send, no analysis processing); none otherwise.
+   */
+  waitingOnlyForWorkstations(studyId: number): Promise<AbsentHolder[]>;
 }
 
 /** The engine as the other parts of the service use it. */
@@ -60,6 +65,9 @@ export const createEngine = (ctx: ServiceContext): Engine => {
   const { store, keys, now, emit, options: o } = ctx;
   const clients = new Map<number, ApiClient>();
   const runners = new Map<number, QueueRunner>();
+  const leaseSeconds = o.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  const waitingFor = async (studyId: number): Promise<AbsentHolder[]> =>
+    (await absentHolders(store, studyId, leaseSeconds)).map((a) => ({ ...a, waiting: Number(a.waiting) }));
   /** Runners being made (their settings are read first): a second ask waits for the same one. */
   const making = new Map<number, Promise<QueueRunner | null>>();
 
@@ -199,11 +207,9 @@ export const createEngine = (ctx: ServiceContext): Engine => {
         const c = await clientFor(profileId);
         return c.ok ? null : c.error;
       },
-      waitingForWorkstations: async (studyId) =>
-        (await absentHolders(store, studyId, o.leaseSeconds ?? DEFAULT_LEASE_SECONDS)).map((a) => ({
-          ...a,
-          waiting: Number(a.waiting),
-        })),
+      waitingForWorkstations: (studyId) => waitingFor(studyId),
+      waitingOnlyForWorkstations: async (studyId) =>
+        (await workForPresentWorkstations(store, studyId, leaseSeconds)) ? [] : await waitingFor(studyId),
     },
   };
 };

@@ -32,7 +32,13 @@ import { profilesService, type ProfilesService } from './profiles.service';
 import { recordingAudioService, type RecordingAudioService } from './recording-audio.service';
 import { recordingsService, type RecordingsService } from './recordings.service';
 import type { ServiceContext, ServiceProblem, StudyServiceOptions } from './service-context';
-import { importSite, refusalForRole, type TeamSession, type TeamWork } from './team-rights';
+import {
+  importSite,
+  refusalByDatabase,
+  refusalForRole,
+  type TeamSession,
+  type TeamWork,
+} from './team-rights';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { teamViewService, type TeamViewService } from './team-view.service';
@@ -72,6 +78,8 @@ export type StudyService = ProfilesService &
     readonly member: TeamSession | null;
     /** Null when the member's role may do `work`, else the refusal that names the role and who can. */
     refusalForRole(work: TeamWork): ServiceProblem | null;
+    /** Null unless `e` is the team database refusing the member's role something: then, that refusal in words. */
+    refusalByDatabase(e: unknown): ServiceProblem | null;
     /** The site an import's new participants go to (`asked`: the site the researcher named). */
     importSite(studyId: number, asked: string | undefined): Promise<Result<string, ServiceProblem>>;
     close(): Promise<void>;
@@ -155,6 +163,7 @@ export const studyServiceOn = (
     ...teamViewService(ctx),
     member,
     refusalForRole: (work) => refusalForRole(member, work),
+    refusalByDatabase: (e) => refusalByDatabase(member, store.dialect.isPermissionDenied(e)),
     importSite: (studyId, asked) => importSite(store, member, studyId, asked),
     async close() {
       stopReporting();

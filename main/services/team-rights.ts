@@ -52,6 +52,20 @@ export const allowedWork = (member: TeamSession | null): TeamWork[] =>
   TEAM_WORK.filter((work) => refusalForRole(member, work) === null);
 
 /**
+ * The database's refusal of a write (or read) the member's role may not make, in the researcher's
+ * words: every command not refused early (refusalForRole) is still guarded by the database, and this
+ * is what the member is told when it refuses. Null when `denied` is false (anything else: not a
+ * refusal) or outside a team database.
+ */
+export const refusalByDatabase = (member: TeamSession | null, denied: boolean): ServiceProblem | null =>
+  member === null || !denied
+    ? null
+    : problem(
+        `Your role in this study (${member.role}) cannot make this change: the study database refused it, and nothing was written.`,
+        "Ask the study's owner to do it, or to give your login a role that can.",
+      );
+
+/**
  * The site an import's new participants are put at: the one asked for (`--site`), which must be
  * granted to a coordinator; else the coordinator's one site; else the study's default site for the
  * owner and outside a team database. A coordinator granted several sites must choose.

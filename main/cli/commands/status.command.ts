@@ -3,6 +3,7 @@
  * whose import stopped before its start is a decision owed: `voicescope wait` starts it (interrupted-import.ts).
  */
 import { basename } from 'node:path';
+import { sayWaitingForWorkstations } from '../away-workstations';
 import { EXIT, type WorkspaceCommand } from '../command';
 import { reportInterruptedImports } from '../interrupted-import';
 import { resolveStudy } from '../lookup';
@@ -19,12 +20,7 @@ export const statusCommand: WorkspaceCommand = {
   run: async ({ svc, out, values: v }) => {
     const study = await resolveStudy(svc, v.study);
     for (const b of await svc.batches(study.id)) out.say('batch', countsText(b), { batch: b });
-    for (const w of await svc.waitingForWorkstations(study.id))
-      out.say(
-        'waiting-for-workstation',
-        `${w.waiting} recording${w.waiting === 1 ? '' : 's'} waiting for ${w.workstation}${w.login ? ` (${w.login})` : ''}, away since ${w.lastSeenAt}: only that workstation holds ${w.waiting === 1 ? 'its file' : 'their files'}.`,
-        { waitingForWorkstation: w },
-      );
+    sayWaitingForWorkstations(out, await svc.waitingForWorkstations(study.id));
     const owed =
       (await reportStudyOutcome(svc, out, study.id)) + (await reportInterruptedImports(svc, out, study.id));
     for (const d of await svc.dismissedNeedsYouItems(study.id))

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { ANALYSIS_TYPES, type AnalysisType } from '../../../shared/api/vocabulary';
 import { jsonColumn } from '../json-column';
+import { unreadableColumns } from '../readable-columns';
 import { positional } from '../store/named-params';
 import type { Dialect } from '../store/dialect';
 import type { Queryable, SqlValue } from '../store/types';
@@ -46,7 +47,8 @@ export interface RecordingView {
   readonly session: string | null;
   readonly recordedAt: string;
   readonly recordedAtSource: string;
-  readonly sourcePath: string;
+  /** Null when the login may not read it (a team study's analyst: file paths can name a person). */
+  readonly sourcePath: string | null;
   readonly sha256: string;
   readonly sizeBytes: number;
   readonly format: string | null;
@@ -222,11 +224,17 @@ export const recordingColumns = (d: Dialect) =>
 /** A recording as read: its view, and its exported analyses as `type:state,...` (null: none). */
 type RecordingRow = RecordingView & { readonly pairs: string | null };
 
-/** The select list: every view column under its name (quoted: the names are mixed case). */
-export const recordingSelectList = (d: Dialect): string =>
+/**
+ * The select list: every view column under its name (quoted: the names are mixed case), each column of
+ * `recordings` the login may not read (`unreadable`, by column name) selected as NULL.
+ */
+export const recordingSelectList = (d: Dialect, unreadable: readonly string[] = []): string =>
   recordingColumns(d)
-    .map(([name, expr]) => `${expr} AS "${name}"`)
+    .map(([name, expr]) => `${unreadable.some((c) => expr === `r.${c}`) ? 'NULL' : expr} AS "${name}"`)
     .join(', ');
+
+/** The columns of `recordings` the export reads that a team member's login may not read. */
+const WITHHOLDABLE = ['source_path'] as const;
 
 export interface SelectedRecording {
   readonly r: RecordingView;
@@ -302,8 +310,9 @@ export async function* selectedRecordings(
   req: Selection,
 ): AsyncGenerator<SelectedRecording, void, undefined> {
   const f = filterOf(req, q.dialect);
+  const unreadable = await unreadableColumns(q, 'recordings', WITHHOLDABLE);
   const recordings = positional(
-    `SELECT ${recordingSelectList(q.dialect)},
+    `SELECT ${recordingSelectList(q.dialect, unreadable)},
             (SELECT ${q.dialect.groupConcat("a.type || ':' || a.state")} FROM analyses a WHERE ${f.pairWhere}) AS pairs
      FROM participants p JOIN recordings r ON r.participant_id = p.id LEFT JOIN batches b ON b.id = r.batch_id
      WHERE ${f.where}

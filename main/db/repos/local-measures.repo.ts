@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PitchSettingsSchema } from '../../../shared/acoustics/pitch-settings';
 import { trackBytes, trackFromBytes, type PitchTrack } from '../../acoustics/pitch-track';
 import { jsonColumn } from '../json-column';
+import { readableSelect } from '../readable-columns';
 import type { Queryable, Store } from '../store/types';
 
 /** The JSON columns of `local_measurements`; a study's measurements share their settings and most reasons. */
@@ -65,7 +66,8 @@ export interface StoredMeasurement {
   readonly engineVersion: string;
   /** The settings the measures were computed with (pitch range). */
   readonly settings: MeasuredSettings;
-  readonly audioPath: string;
+  /** Null when the login may not read it (a team study's analyst: file paths can name a person). */
+  readonly audioPath: string | null;
   /** The problem, when the recording could not be measured (then no quality and no measures). */
   readonly problem: { readonly code: string; readonly detail: string } | null;
   readonly quality: StoredQuality | null;
@@ -146,7 +148,7 @@ interface Row {
   measured_at: string;
   engine_version: string;
   settings: string;
-  audio_path: string;
+  audio_path: string | null;
   problem: string | null;
   qc_verdict: 'good' | 'usable' | 'poor' | null;
   qc_reasons: string | null;
@@ -159,6 +161,29 @@ interface Row {
   qc_long_silences: number | null;
   qc_long_silence_seconds: number | null;
 }
+
+/** Row's columns, in the table's order. */
+const MEASUREMENT_COLUMNS = [
+  'recording_id',
+  'measured_at',
+  'engine_version',
+  'settings',
+  'audio_path',
+  'problem',
+  'qc_verdict',
+  'qc_reasons',
+  'qc_duration_seconds',
+  'qc_snr_db',
+  'qc_clipping_ratio',
+  'qc_peak_dbfs',
+  'qc_rms_dbfs',
+  'qc_dc_offset',
+  'qc_long_silences',
+  'qc_long_silence_seconds',
+] as const satisfies readonly (keyof Row)[];
+
+/** The measurement's columns, the audio path as NULL when the login may not read it (a team study's analyst). */
+const measurementSelect = (q: Queryable) => readableSelect(q, 'local_measurements', MEASUREMENT_COLUMNS);
 
 const toStored = (r: Row, measures: Record<string, number | null>): StoredMeasurement => ({
   recordingId: r.recording_id,
@@ -187,7 +212,10 @@ const toStored = (r: Row, measures: Record<string, number | null>): StoredMeasur
 
 /** One recording's measurement; null when it was never measured. */
 export const measurementOf = async (q: Queryable, recordingId: number): Promise<StoredMeasurement | null> => {
-  const r = await q.get<Row>(`SELECT * FROM local_measurements WHERE recording_id = ?`, [recordingId]);
+  const r = await q.get<Row>(
+    `SELECT ${await measurementSelect(q)} FROM local_measurements WHERE recording_id = ?`,
+    [recordingId],
+  );
   if (!r) return null;
   const values = await q.all<{ measure: string; value: number | null }>(
     `SELECT measure, value FROM local_measures WHERE recording_id = ?`,
@@ -213,7 +241,7 @@ export const measurementsOfRecordings = async (
 ): Promise<Map<number, StoredMeasurement>> => {
   const ids = [JSON.stringify(recordingIds)];
   const rows = await q.all<Row>(
-    `SELECT * FROM local_measurements WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})`,
+    `SELECT ${await measurementSelect(q)} FROM local_measurements WHERE recording_id IN (${q.dialect.jsonValues('?', 'integer')})`,
     ids,
   );
   if (rows.length === 0) return new Map();

@@ -5,15 +5,15 @@
  */
 import type { StoredUploadError } from '../../../shared/recording-problems';
 import type { AnalysisState, UploadState } from '../../../shared/states';
-import type { Dialect } from '../store/dialect';
+import { readableSelect } from '../readable-columns';
 import type { Queryable } from '../store/types';
 import { recordingUploadError, recordingVerdict } from './recording-columns';
 
 export interface RecordingVisitFacts {
   readonly id: number;
   readonly participantId: number;
-  /** Where the original file was imported from (the export writes its name only). */
-  readonly sourcePath: string;
+  /** Where the original file was imported from (the export writes its name only); null when the login may not read it. */
+  readonly sourcePath: string | null;
   readonly session: string | null;
   readonly recordedAt: string;
   readonly uploadState: UploadState;
@@ -30,7 +30,7 @@ export interface RecordingVisitFacts {
 interface Row {
   id: number;
   participant_id: number;
-  source_path: string;
+  source_path: string | null;
   session_label: string | null;
   recorded_at: string;
   upload_state: UploadState;
@@ -68,12 +68,13 @@ const toFacts = (r: Row): RecordingVisitFacts => {
   };
 };
 
-const selectFacts = (
-  d: Dialect,
-): string => `SELECT r.id, r.participant_id, r.source_path, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
+/** The facts' SELECT; the source path as NULL when the login may not read it (a team study's analyst). */
+const selectFacts = async (
+  q: Queryable,
+): Promise<string> => `SELECT r.id, r.participant_id, ${await readableSelect(q, 'recordings', ['source_path'], 'r')}, r.session_label, r.recorded_at, r.upload_state, r.verdict, r.upload_error,
     r.excluded_at, r.excluded_reason,
-    (SELECT ${d.groupConcat('a.state')} FROM analyses a WHERE a.recording_id = r.id) AS analyses,
-    ${d.flag('rv.recording_id IS NOT NULL')} AS has_override, rv.visit_id AS override_visit
+    (SELECT ${q.dialect.groupConcat('a.state')} FROM analyses a WHERE a.recording_id = r.id) AS analyses,
+    ${q.dialect.flag('rv.recording_id IS NOT NULL')} AS has_override, rv.visit_id AS override_visit
   FROM recordings r LEFT JOIN recording_visits rv ON rv.recording_id = r.id`;
 
 export const recordingVisitFactsOfStudy = async (
@@ -82,7 +83,7 @@ export const recordingVisitFactsOfStudy = async (
 ): Promise<RecordingVisitFacts[]> =>
   (
     await q.all<Row>(
-      `${selectFacts(q.dialect)} WHERE r.study_id = ? ORDER BY r.participant_id, ${q.dialect.binary('r.recorded_at')}, r.id`,
+      `${await selectFacts(q)} WHERE r.study_id = ? ORDER BY r.participant_id, ${q.dialect.binary('r.recorded_at')}, r.id`,
       [studyId],
     )
   ).map(toFacts);
@@ -93,7 +94,7 @@ export const recordingVisitFactsOfParticipant = async (
 ): Promise<RecordingVisitFacts[]> =>
   (
     await q.all<Row>(
-      `${selectFacts(q.dialect)} WHERE r.participant_id = ? ORDER BY ${q.dialect.binary('r.recorded_at')}, r.id`,
+      `${await selectFacts(q)} WHERE r.participant_id = ? ORDER BY ${q.dialect.binary('r.recorded_at')}, r.id`,
       [participantId],
     )
   ).map(toFacts);

@@ -2,6 +2,8 @@
  * The workstations working on a study database and the files each holds (migration 200). Times are the
  * database's clock (`dialect.nowText`), so machines whose clocks differ still agree on who is away.
  */
+import { UPLOAD_STATES_IN_FLIGHT } from '../../../shared/states';
+import { sqlWords } from '../sql-words';
 import type { Queryable } from '../store/types';
 
 /** Registers the workstation (or says it is here again): its login and last-seen time are refreshed. */
@@ -95,8 +97,7 @@ export const absentHolders = async (
     `SELECT w.name AS workstation, w.login, w.last_seen_at AS "lastSeenAt", count(*) AS waiting
      FROM recordings r JOIN recording_files f ON f.recording_id = r.id JOIN workstations w ON w.name = f.workstation
      WHERE r.study_id = ? AND r.upload_state IN ('queued', 'pending') AND NOT (${here})
-       AND NOT EXISTS (SELECT 1 FROM recording_files g JOIN workstations w ON w.name = g.workstation
-                       WHERE g.recording_id = r.id AND ${here})
+       AND ${heldByNoneHere(d)}
      GROUP BY w.name, w.login, w.last_seen_at ORDER BY w.name`,
     [studyId, awaySeconds, awaySeconds],
   );
@@ -131,4 +132,33 @@ export const workstationActivity = async (
      FROM workstations w ORDER BY w.name`,
     [hereSeconds, studyId, studyId],
   );
+};
+
+/** No workstation seen within the `?` seconds holds recording `r`'s file. */
+const heldByNoneHere = (d: Queryable['dialect']) =>
+  `NOT EXISTS (SELECT 1 FROM recording_files g JOIN workstations h ON h.name = g.workstation
+               WHERE g.recording_id = r.id AND ${d.secondsBetween('h.last_seen_at', d.nowText)} <= ?)`;
+
+/**
+ * Whether the study has work some present workstation can do (what the engine's idle check waits for,
+ * main/db/repos/queue.repo.ts `pendingWork`, less the uploads only away workstations can send): an
+ * upload queued or in flight on a running batch whose file a workstation seen within `awaySeconds` holds (or that no workstation
+ * is recorded as holding: a single-user study), or an analysis the service is still processing.
+ */
+export const workForPresentWorkstations = async (
+  q: Queryable,
+  studyId: number,
+  awaySeconds: number,
+): Promise<boolean> => {
+  const d = q.dialect;
+  const r = await q.get<{ left: number }>(
+    `SELECT ${d.flag(`EXISTS (SELECT 1 FROM recordings r JOIN batches b ON b.id = r.batch_id
+                        WHERE r.study_id = ? AND b.state = 'running'
+                          AND r.upload_state IN ${sqlWords(UPLOAD_STATES_IN_FLIGHT)}
+                          AND NOT (EXISTS (SELECT 1 FROM recording_files f WHERE f.recording_id = r.id) AND ${heldByNoneHere(d)}))
+                      OR EXISTS (SELECT 1 FROM analyses a JOIN recordings r ON r.id = a.recording_id
+                                 WHERE r.study_id = ? AND a.state = 'processing')`)} AS left`,
+    [studyId, awaySeconds, studyId],
+  );
+  return r!.left !== 0;
 };

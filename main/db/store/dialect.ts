@@ -122,6 +122,11 @@ export interface Dialect {
   /** Whether `e`, thrown by a statement, is the engine refusing a second row with the same `table.column`. */
   isUniqueViolation(e: unknown, table: string, column: string): boolean;
   /**
+   * Whether `e`, thrown by a statement, is the database refusing the login the table, the column or the
+   * row (a team study's GRANTs and row-level security); never on SQLite, which has no logins.
+   */
+  isPermissionDenied(e: unknown): boolean;
+  /**
    * After rows were inserted with their own numbers in an identity column: the statement that makes the
    * engine number the next row after the largest (PostgreSQL's identity sequence does not follow numbers
    * given to it); null where the engine numbers from the largest by itself (SQLite).
@@ -136,6 +141,12 @@ export interface Dialect {
    * creates it (migration 0210).
    */
   readonly auditChainTail: { readonly setup: readonly string[]; readonly read: string };
+  /**
+   * Statements that keep every column of a curation act as written, but its audit entry's number, set
+   * once (migration 0240): SQLite's trigger names each column, so it is written again with the member
+   * and workstation of migration 0210; PostgreSQL's compares whole rows and needs nothing.
+   */
+  readonly curationActsUnchanged: readonly string[];
   /**
    * The columns of `table` the connected login may read, as rows of one column `name` (every column
    * on SQLite; on a team database, column GRANTs keep some to the owner).
@@ -270,12 +281,23 @@ export const SQLITE: Dialect = {
   isUniqueViolation: (e, table, column) =>
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
+  isPermissionDenied: () => false,
   readableColumns: (table) => `SELECT name FROM pragma_table_info('${tableName(table)}')`,
   auditChainTail: {
     setup: [],
     read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
       (SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1) AS hash, NULL AS member`,
   },
+  curationActsUnchanged: [
+    'DROP TRIGGER curation_acts_no_update',
+    `CREATE TRIGGER curation_acts_no_update BEFORE UPDATE ON curation_acts
+       WHEN NOT (OLD.audit_id IS NULL AND NEW.audit_id IS NOT NULL AND NEW.before IS OLD.before AND NEW.after IS OLD.after
+                 AND NEW.reason IS OLD.reason AND NEW.act IS OLD.act AND NEW.at IS OLD.at AND NEW.who IS OLD.who
+                 AND NEW.recording_id IS OLD.recording_id AND NEW.undoes IS OLD.undoes AND NEW.study_id IS OLD.study_id
+                 AND NEW.participant_id IS OLD.participant_id AND NEW.id IS OLD.id
+                 AND NEW.member IS OLD.member AND NEW.workstation IS OLD.workstation)
+     BEGIN SELECT RAISE(ABORT, 'curation_acts are never changed'); END`,
+  ],
 };
 
 /** The table that holds PostgreSQL's schema version (SQLite keeps it in `user_version`). */
@@ -328,6 +350,8 @@ export const POSTGRES: Dialect = {
     fieldOf(e, 'code') === '23505' &&
     fieldOf(e, 'table') === table &&
     String(fieldOf(e, 'detail')).startsWith(`Key (${column})=`),
+  // SQLSTATE 42501 (insufficient_privilege): a GRANT missing, or a row outside the login's policies.
+  isPermissionDenied: (e) => fieldOf(e, 'code') === '42501',
   readableColumns: (table) =>
     `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
        AND table_name = '${tableName(table)}' AND has_column_privilege(table_name::text, column_name::text, 'SELECT')`,
@@ -343,4 +367,5 @@ export const POSTGRES: Dialect = {
     ],
     read: 'SELECT last_id AS id, last_hash AS hash, login AS member FROM audit_chain_tail()',
   },
+  curationActsUnchanged: [],
 };

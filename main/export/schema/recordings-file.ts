@@ -80,7 +80,7 @@ const sourceFileColumns = <C extends RecordingCtx>(): ExportColumn<C>[] => [
     'File name',
     'Name of the original audio file (the name only, never its folder).',
     (c) => fileNameOf(c.r.sourcePath),
-    { required: true, neutralised: true },
+    { required: true, neutralised: true, readsFrom: 'recordings.source_path' },
   ),
   col<C>('file_size_bytes', 'integer', 'File size', 'Size of the original file.', (c) => c.r.sizeBytes, {
     unit: 'bytes',
