@@ -19,6 +19,7 @@ import type { StudyView } from '../../../shared/contract/studies.contract';
 import { FIRST_SCREEN_DATA_ID } from '../../../shared/first-screen-data';
 import { err, ok } from '../../../shared/result';
 import { appError } from '../../../shared/rpc';
+import { TEAM_WORK } from '../../../shared/team';
 
 const PAGE = `<!doctype html><html><head><title>v</title>
     <link rel="stylesheet" href="app.css" />
@@ -39,6 +40,17 @@ const INFO: AppInfo = {
   firstRun: true,
 };
 
+/** The window asks whose study it is (the sidebar's team line, what a role may do): a study of one's own. */
+const LOCAL_SESSION = {
+  database: 'local',
+  address: null,
+  login: null,
+  role: null,
+  allowed: [...TEAM_WORK],
+  problem: null,
+};
+const SESSION_ANSWER = { method: 'team.session', input: {}, value: LOCAL_SESSION };
+
 let answer: () => unknown = () => ok(INFO);
 let studies: () => unknown = () => ok([]);
 const dir = mkdtempSync(join(tmpdir(), 'vs-first-screen-'));
@@ -48,7 +60,11 @@ let rendering: Bridge;
 beforeAll(async () => {
   mkdirSync(join(dir, 'static'));
   writeFileSync(join(dir, 'static', 'index.html'), PAGE);
-  const handlers = { 'app.info': () => answer(), 'studies.list': () => studies() } as unknown as Handlers;
+  const handlers = {
+    'app.info': () => answer(),
+    'studies.list': () => studies(),
+    'team.session': () => ok(LOCAL_SESSION),
+  } as unknown as Handlers;
   bridge = await startBridge({
     router: createRouter(handlers, { error: () => {} }),
     bus: createEventBus(),
@@ -163,7 +179,7 @@ describe('the first screen rendered into the page', () => {
     expect(r.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
     expect(r.body).toContain('Use the sandbox');
     expect(r.body).toContain('value="Lab service"');
-    expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [] });
+    expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [SESSION_ANSWER] });
   });
 
   it('needs only its stylesheet to be painted: the scripts are not announced before it (the entry asks for them)', async () => {
@@ -207,7 +223,10 @@ describe('the first screen rendered into the page', () => {
     expect(r.body).toMatch(/<h1[^>]*>Studies/);
     const data = JSON.parse(blockText(r.body)!) as { rendered: string; answers: unknown[] };
     expect(data.rendered).toBe('/studies');
-    expect(data.answers).toEqual([{ method: 'studies.list', input: {}, value: [STUDY] }]);
+    expect(data.answers).toEqual(
+      expect.arrayContaining([{ method: 'studies.list', input: {}, value: [STUDY] }, SESSION_ANSWER]),
+    );
+    expect(data.answers).toHaveLength(2);
   });
 
   it('keeps every text a text: a study named like markup opens no element and runs nothing', async () => {

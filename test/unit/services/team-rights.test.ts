@@ -42,7 +42,7 @@ describe('the rights of each role', () => {
   });
 
   it('tells the window the work a role allows, the same rule as the refusals', () => {
-    expect(allowedWork(as('coordinator'))).toEqual(['import', 'curate']);
+    expect(allowedWork(as('coordinator'))).toEqual(['import', 'curate', 'createAccounts']);
     expect(allowedWork(as('analyst'))).toEqual(['export']);
     expect(allowedWork(as('monitor'))).toEqual([]);
   });
