@@ -92,12 +92,14 @@ export const recordCreatedAccount = (
         `UPDATE recordings SET upload_state = 'queued' WHERE participant_id = ? AND upload_state = 'pending'`,
         [a.participantId],
       );
+      // The account's id stays on the participant (the link, which analysts and monitors may not read);
+      // the event log, which every role reads for its sites, says only that it was created.
       await appendEvent(
         tx,
         a.at,
         'account_created',
         { studyId: a.studyId },
-        { participant_id: a.participantId, account_id: a.accountId, uncertain_attempts: a.uncertainAttempts },
+        { participant_id: a.participantId, uncertain_attempts: a.uncertainAttempts },
       );
       if (a.uncertainAttempts > 0)
         await appendEvent(

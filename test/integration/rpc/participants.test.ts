@@ -529,6 +529,14 @@ describe('participants.createAccounts', () => {
       expect(first.created.map((c) => c.code).sort()).toEqual(['P-1', 'P-2']);
       expect(first.failed).toEqual([]);
       expect((await page(studyId, { filter: 'no_account' })).rows.map((r) => r.code)).toEqual(['P-3', 'P-4']);
+      // The account's id is kept on the participant only: the event log, which a team's analysts and
+      // monitors read, does not repeat it.
+      const created = await t.store.all<{ detail: string }>(
+        `SELECT detail FROM event_log WHERE study_id = ? AND kind = 'account_created'`,
+        [studyId],
+      );
+      expect(created).toHaveLength(2);
+      for (const e of created) expect(JSON.parse(e.detail)).not.toHaveProperty('account_id');
 
       sandbox.setScenario({ preset: 'fast', faults: { createAccount: { http500: 1 } } });
       const second = await t.must('participants.createAccounts', { studyId });
