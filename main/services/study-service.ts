@@ -32,7 +32,7 @@ import { profilesService, type ProfilesService } from './profiles.service';
 import { recordingAudioService, type RecordingAudioService } from './recording-audio.service';
 import { recordingsService, type RecordingsService } from './recordings.service';
 import type { ServiceContext, ServiceProblem, StudyServiceOptions } from './service-context';
-import { importSite, refusalForRole, type TeamSession, type TeamWork } from './team-rights';
+import { importSite, refusalForRole, type SiteAsker, type TeamSession, type TeamWork } from './team-rights';
 import { studiesService, type StudiesService } from './studies.service';
 import { usageService, type UsageService } from './usage.service';
 import { teamViewService, type TeamViewService } from './team-view.service';
@@ -72,8 +72,12 @@ export type StudyService = ProfilesService &
     readonly member: TeamSession | null;
     /** Null when the member's role may do `work`, else the refusal that names the role and who can. */
     refusalForRole(work: TeamWork): ServiceProblem | null;
-    /** The site an import's new participants go to (`asked`: the site the researcher named). */
-    importSite(studyId: number, asked: string | undefined): Promise<Result<string, ServiceProblem>>;
+    /** The site an import's new participants go to (`asked`: the site the researcher named, where `asker` says). */
+    importSite(
+      studyId: number,
+      asked: string | undefined,
+      asker: SiteAsker,
+    ): Promise<Result<string, ServiceProblem>>;
     close(): Promise<void>;
   };
 
@@ -155,7 +159,7 @@ export const studyServiceOn = (
     ...teamViewService(ctx),
     member,
     refusalForRole: (work) => refusalForRole(member, work),
-    importSite: (studyId, asked) => importSite(store, member, studyId, asked),
+    importSite: (studyId, asked, asker) => importSite(store, member, studyId, asked, asker),
     async close() {
       stopReporting();
       await engine.stopAll();
