@@ -9,11 +9,12 @@ import { emptiedInWords } from '../../../../shared/credits';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
-import { Checkbox, TextField } from '../../components/Form';
+import { Checkbox, SelectField, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { agree, fmtInt, plural } from '../../lib/format';
-import { accountsToCreate, filesToSend, keptNotSent, runSteps, someCodes } from './confirm-plan';
+import { accountsToCreate, filesToSend, keptNotSent, presetSite, runSteps, someCodes } from './confirm-plan';
+import { useInTeam } from '../team/team-session';
 import { ImportOutcome, RunningSteps, useImportRun } from './ImportRun';
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
@@ -92,6 +93,40 @@ const Accounts = ({
       onChange={onCreate}
       hint={`Voicescope sends one request to the service per participant (${plural(codes.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`}
     />
+  </section>
+);
+
+/**
+ * A team study's site for the import's new participants: the member's sites, the one preselected when
+ * there is one; with several, the import waits for a choice. Not shown on a study of one's own.
+ */
+const SiteChoice = ({
+  sites,
+  newCount,
+  site,
+  onChange,
+}: {
+  sites: readonly { code: string; name: string }[];
+  newCount: number;
+  site: string | undefined;
+  onChange: (code: string | undefined) => void;
+}) => (
+  <section aria-labelledby="site-h" className="subsection">
+    <h3 id="site-h">Site</h3>
+    <SelectField
+      label="Site of new participants"
+      value={site ?? ''}
+      required
+      onChange={(e) => onChange(e.target.value || undefined)}
+      hint={`The ${plural(newCount, 'new participant')} of this import ${agree(newCount, 'is', 'are')} put at this site; participants already in the study keep theirs.`}
+    >
+      {sites.length > 1 && <option value="">Choose a site…</option>}
+      {sites.map((s) => (
+        <option key={s.code} value={s.code}>
+          {s.name} ({s.code})
+        </option>
+      ))}
+    </SelectField>
   </section>
 );
 
@@ -184,6 +219,15 @@ export const ConfirmStep = ({
   const [label, setLabel] = useState(defaultLabel);
   const [createAccounts, setCreateAccounts] = useState(true);
   const [sendBorderline, setSendBorderline] = useState(false);
+  // A team study's new participants go to a site the member chooses (the study file has one site).
+  const inTeam = useInTeam();
+  const asksSite = inTeam && summary.newParticipants.length > 0;
+  const sites = useCall('team.sites', { studyId }, { enabled: asksSite });
+  const siteList = sites.data?.sites ?? [];
+  const [chosenSite, setSite] = useState<string | undefined>(undefined);
+  const site = asksSite ? (chosenSite ?? presetSite(siteList)) : undefined;
+  // Waiting for the member's sites, or for a choice among several; with none granted the import's own refusal says why.
+  const siteMissing = asksSite && site === undefined && (!sites.data || siteList.length > 1);
   const sending = filesToSend(
     summary.counts,
     insist.size,
@@ -193,7 +237,14 @@ export const ConfirmStep = ({
   const withAccounts = createAccounts && needAccounts.length > 0;
   const run = useImportRun({
     studyId,
-    commit: { planId: summary.planId, insist, sendAllBorderline: sendBorderline, chosenBorderline, label },
+    commit: {
+      planId: summary.planId,
+      insist,
+      sendAllBorderline: sendBorderline,
+      chosenBorderline,
+      label,
+      site,
+    },
     accounts: withAccounts ? needAccounts : [],
     onDone,
   });
@@ -209,6 +260,22 @@ export const ConfirmStep = ({
         onChange={(e) => setLabel(e.target.value)}
         hint="For your own overview, e.g. “Week 12, site B”."
       />
+
+      {asksSite && sites.error && (
+        <ErrorNotice
+          error={sites.error.appError}
+          title="Your sites could not be read"
+          onRetry={() => void sites.refetch()}
+        />
+      )}
+      {asksSite && siteList.length > 0 && (
+        <SiteChoice
+          sites={siteList}
+          newCount={summary.newParticipants.length}
+          site={site}
+          onChange={setSite}
+        />
+      )}
 
       {sending > 0 && (
         <section aria-labelledby="cost-h" className="subsection">
@@ -236,17 +303,22 @@ export const ConfirmStep = ({
           used. You can still import it, to keep the refused files and their reasons in the study.
         </Notice>
       )}
+      {siteMissing && siteList.length > 1 && (
+        <p className="hint" role="status">
+          Choose the site of the new participants to import.
+        </p>
+      )}
       <div className="row wizard-nav">
         <button type="button" onClick={onBack}>
           Back to the preview
         </button>
         {sending > 0 && (
-          <button type="button" className="primary" onClick={() => void run.go(true)}>
+          <button type="button" className="primary" disabled={siteMissing} onClick={() => void run.go(true)}>
             Import and start sending
             {withAccounts ? ` (creates ${plural(needAccounts.length, 'account')})` : ''}
           </button>
         )}
-        <button type="button" onClick={() => void run.go(false)}>
+        <button type="button" disabled={siteMissing} onClick={() => void run.go(false)}>
           {sending > 0 ? 'Import without starting' : 'Import the refused files, without sending'}
         </button>
       </div>
