@@ -81,7 +81,7 @@ export const importSite = async (
       : err(
           problem(
             `Site ${asked} is not a site of this study.`,
-            `Choose one of the study's sites ${choose.where}, or add the site first (voicescope team site add).`,
+            `Choose one of the study's sites ${choose.where}; a new site is added by the team database's administrator (voicescope team site add).`,
           ),
         );
   }

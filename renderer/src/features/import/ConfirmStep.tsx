@@ -1,20 +1,21 @@
 /**
- * Step 3 of the import: a label, what it will cost against the service's usage (uploads planned and
- * remaining, buckets it empties, files that would wait), the service accounts new participants need
- * (one request each: the researcher decides here), then commit, accounts, credit check and start,
- * each step said as it happens; the batch monitor follows.
+ * Step 3 of the import: a label, on a team study the site of new participants (SiteChoice.tsx), what it
+ * will cost against the service's usage (uploads planned and remaining, buckets it empties, files that
+ * would wait), the service accounts new participants need (one request each: the researcher decides
+ * here), then commit, accounts, credit check and start, each step said as it happens; the batch monitor
+ * follows.
  */
 import { useState } from 'react';
 import { emptiedInWords } from '../../../../shared/credits';
 import type { PlanSummary } from '../../../../shared/contract/imports.contract';
 import { Badge, SimulatedBadge } from '../../components/Badges';
 import { ErrorNotice, Loading, Notice } from '../../components/Feedback';
-import { Checkbox, SelectField, TextField } from '../../components/Form';
+import { Checkbox, TextField } from '../../components/Form';
 import { Stat } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { agree, fmtInt, plural } from '../../lib/format';
-import { accountsToCreate, filesToSend, keptNotSent, presetSite, runSteps, someCodes } from './confirm-plan';
-import { useInTeam } from '../team/team-session';
+import { accountsToCreate, filesToSend, keptNotSent, runSteps, someCodes } from './confirm-plan';
+import { SiteChoice, useImportSite } from './SiteChoice';
 import { ImportOutcome, RunningSteps, useImportRun } from './ImportRun';
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
@@ -93,40 +94,6 @@ const Accounts = ({
       onChange={onCreate}
       hint={`Voicescope sends one request to the service per participant (${plural(codes.length, 'request')}). Without an account, a participant's files wait (“Waiting for account”) until you create it on the Participants page.`}
     />
-  </section>
-);
-
-/**
- * A team study's site for the import's new participants: the member's sites, the one preselected when
- * there is one; with several, the import waits for a choice. Not shown on a study of one's own.
- */
-const SiteChoice = ({
-  sites,
-  newCount,
-  site,
-  onChange,
-}: {
-  sites: readonly { code: string; name: string }[];
-  newCount: number;
-  site: string | undefined;
-  onChange: (code: string | undefined) => void;
-}) => (
-  <section aria-labelledby="site-h" className="subsection">
-    <h3 id="site-h">Site</h3>
-    <SelectField
-      label="Site of new participants"
-      value={site ?? ''}
-      required
-      onChange={(e) => onChange(e.target.value || undefined)}
-      hint={`The ${plural(newCount, 'new participant')} of this import ${agree(newCount, 'is', 'are')} put at this site; participants already in the study keep theirs.`}
-    >
-      {sites.length > 1 && <option value="">Choose a site…</option>}
-      {sites.map((s) => (
-        <option key={s.code} value={s.code}>
-          {s.name} ({s.code})
-        </option>
-      ))}
-    </SelectField>
   </section>
 );
 
@@ -219,15 +186,8 @@ export const ConfirmStep = ({
   const [label, setLabel] = useState(defaultLabel);
   const [createAccounts, setCreateAccounts] = useState(true);
   const [sendBorderline, setSendBorderline] = useState(false);
-  // A team study's new participants go to a site the member chooses (the study file has one site).
-  const inTeam = useInTeam();
-  const asksSite = inTeam && summary.newParticipants.length > 0;
-  const sites = useCall('team.sites', { studyId }, { enabled: asksSite });
-  const siteList = sites.data?.sites ?? [];
-  const [chosenSite, setSite] = useState<string | undefined>(undefined);
-  const site = asksSite ? (chosenSite ?? presetSite(siteList)) : undefined;
-  // Waiting for the member's sites, or for a choice among several; with none granted the import's own refusal says why.
-  const siteMissing = asksSite && site === undefined && (!sites.data || siteList.length > 1);
+  const importSite = useImportSite(studyId, summary.newParticipants.length);
+  const { site, missing: siteMissing } = importSite;
   const sending = filesToSend(
     summary.counts,
     insist.size,
@@ -261,21 +221,7 @@ export const ConfirmStep = ({
         hint="For your own overview, e.g. “Week 12, site B”."
       />
 
-      {asksSite && sites.error && (
-        <ErrorNotice
-          error={sites.error.appError}
-          title="Your sites could not be read"
-          onRetry={() => void sites.refetch()}
-        />
-      )}
-      {asksSite && siteList.length > 0 && (
-        <SiteChoice
-          sites={siteList}
-          newCount={summary.newParticipants.length}
-          site={site}
-          onChange={setSite}
-        />
-      )}
+      <SiteChoice choice={importSite} newCount={summary.newParticipants.length} />
 
       {sending > 0 && (
         <section aria-labelledby="cost-h" className="subsection">
@@ -303,7 +249,7 @@ export const ConfirmStep = ({
           used. You can still import it, to keep the refused files and their reasons in the study.
         </Notice>
       )}
-      {siteMissing && siteList.length > 1 && (
+      {siteMissing && importSite.sites.length > 1 && (
         <p className="hint" role="status">
           Choose the site of the new participants to import.
         </p>
