@@ -36,6 +36,7 @@ import {
   importSite,
   refusalByDatabase,
   refusalForRole,
+  type SiteAsker,
   type TeamSession,
   type TeamWork,
 } from './team-rights';
@@ -80,8 +81,12 @@ export type StudyService = ProfilesService &
     refusalForRole(work: TeamWork): ServiceProblem | null;
     /** Null unless `e` is the team database refusing the member's role something: then, that refusal in words. */
     refusalByDatabase(e: unknown): ServiceProblem | null;
-    /** The site an import's new participants go to (`asked`: the site the researcher named). */
-    importSite(studyId: number, asked: string | undefined): Promise<Result<string, ServiceProblem>>;
+    /** The site an import's new participants go to (`asked`: the site the researcher named, where `asker` says). */
+    importSite(
+      studyId: number,
+      asked: string | undefined,
+      asker: SiteAsker,
+    ): Promise<Result<string, ServiceProblem>>;
     close(): Promise<void>;
   };
 
@@ -164,7 +169,7 @@ export const studyServiceOn = (
     member,
     refusalForRole: (work) => refusalForRole(member, work),
     refusalByDatabase: (e) => refusalByDatabase(member, store.dialect.isPermissionDenied(e)),
-    importSite: (studyId, asked) => importSite(store, member, studyId, asked),
+    importSite: (studyId, asked, asker) => importSite(store, member, studyId, asked, asker),
     async close() {
       stopReporting();
       await engine.stopAll();

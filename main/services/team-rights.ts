@@ -7,7 +7,7 @@
  */
 import { DEFAULT_SITE, TEAM_WORK, type TeamRole, type TeamWork } from '../../shared/team';
 import { err, ok, type Result } from '../../shared/result';
-import { sitesGrantedToMe } from '../db/team/members.repo';
+import { siteExists, sitesGrantedToMe } from '../db/team/members.repo';
 import type { Queryable } from '../db/store/types';
 import { problem, type ServiceProblem } from '../problem';
 
@@ -51,6 +51,17 @@ export const refusalForRole = (member: TeamSession | null, work: TeamWork): Serv
 export const allowedWork = (member: TeamSession | null): TeamWork[] =>
   TEAM_WORK.filter((work) => refusalForRole(member, work) === null);
 
+/** Where the researcher names the site of new participants: the command line's option or the window's choice. */
+export type SiteAsker = 'command' | 'window';
+
+const CHOOSE_SITE: Record<SiteAsker, { readonly where: string; readonly one: (code: string) => string }> = {
+  command: { where: 'with --site', one: (code) => `Add --site ${code} (or another of your sites).` },
+  window: {
+    where: 'under “Site of new participants”',
+    one: () => 'Choose one of them under “Site of new participants”.',
+  },
+};
+
 /**
  * The database's refusal of a write (or read) the member's role may not make, in the researcher's
  * words: every command not refused early (refusalForRole) is still guarded by the database, and this
@@ -66,17 +77,30 @@ export const refusalByDatabase = (member: TeamSession | null, denied: boolean): 
       );
 
 /**
- * The site an import's new participants are put at: the one asked for (`--site`), which must be
- * granted to a coordinator; else the coordinator's one site; else the study's default site for the
- * owner and outside a team database. A coordinator granted several sites must choose.
+ * The site an import's new participants are put at: the one asked for, which must be a site of the
+ * study and, for a coordinator, granted to them; else the coordinator's one site; else the study's
+ * default site for the owner and outside a team database. A coordinator granted several sites must
+ * choose. `asker` words the refusals for where the researcher chooses.
  */
 export const importSite = async (
   q: Queryable,
   member: TeamSession | null,
   studyId: number,
   asked: string | undefined,
+  asker: SiteAsker,
 ): Promise<Result<string, ServiceProblem>> => {
-  if (member === null || member.role === 'owner') return ok(asked ?? DEFAULT_SITE.code);
+  const choose = CHOOSE_SITE[asker];
+  if (member === null || member.role === 'owner') {
+    if (asked === undefined) return ok(DEFAULT_SITE.code);
+    return (await siteExists(q, studyId, asked))
+      ? ok(asked)
+      : err(
+          problem(
+            `Site ${asked} is not a site of this study.`,
+            `Choose one of the study's sites ${choose.where}; a new site is added by the team database's administrator (voicescope team site add).`,
+          ),
+        );
+  }
   const granted = await sitesGrantedToMe(q, studyId);
   if (asked !== undefined)
     return granted.includes(asked)
@@ -84,7 +108,7 @@ export const importSite = async (
       : err(
           problem(
             `Site ${asked} is not one of your sites in this study (${granted.join(', ') || 'none'}).`,
-            `Choose one of them with --site, or ask the study's owner to grant you site ${asked}.`,
+            `Choose one of them ${choose.where}, or ask the study's owner to grant you site ${asked}.`,
           ),
         );
   if (granted.length === 1) return ok(granted[0]!);
@@ -96,7 +120,7 @@ export const importSite = async (
         )
       : problem(
           `You work at sites ${granted.slice(0, -1).join(', ')} and ${granted.at(-1)} of this study: say which site the new participants belong to.`,
-          `Add --site ${granted[0]} (or another of your sites).`,
+          choose.one(granted[0]!),
         ),
   );
 };

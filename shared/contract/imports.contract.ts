@@ -4,7 +4,7 @@
  * Browsing for the files is files.contract.ts.
  */
 import { z } from 'zod';
-import { labelText, LIMITS, listOf, pathText, strict, tokenText } from './bounds';
+import { labelText, LIMITS, listOf, pathText, SiteCode, strict, tokenText } from './bounds';
 import { action, procedure } from '../rpc';
 import { PageWindow } from './participants.contract';
 import {
@@ -45,6 +45,8 @@ export const importsContract = {
       label: labelText(),
       /** Import to start at once: the intent is written with the import, so a crash before the start is recovered. */
       start: z.boolean().optional(),
+      /** A team study's site the new participants are put at (team.sites); omitted: the member's one site, or the study's default. */
+      site: SiteCode.optional(),
     }),
     z.object({
       batchId: Id,

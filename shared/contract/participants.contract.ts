@@ -37,6 +37,8 @@ export const ParticipantRowSchema = z.object({
   createdAt: z.string(),
   /** The participant this one was merged into (curation, "entered twice"); null while it stands on its own. */
   mergedInto: z.object({ id: Id, code: z.string() }).nullable(),
+  /** The participant's site (team.sites names it); the study's default site outside a team study. */
+  site: z.string(),
 });
 export type ParticipantRow = z.infer<typeof ParticipantRowSchema>;
 

@@ -4,10 +4,15 @@
  * then Settings to move from one member to the next, as researchers sharing this workstation would):
  * a wrong password is refused in plain words; each coordinator sees only their clinic's participants
  * and recordings, and is not offered the export or the archive; the owner sees both clinics and filters
- * by one. The workstations on the study database are listed with what each holds and sends. Screens
+ * by one. The workstations on the study database are listed with what each holds and sends. A
+ * coordinator's import puts its new participant at their clinic, which the participant screens show. Screens
  * at 100 % and 200 %, light and dark: test-results/screenshots/team-*.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import type { Page } from '@playwright/test';
+import { makeWav } from '../fixtures/audio';
 import { checkA11y, expect, shoot, test } from './support/fixtures';
 import {
   SITE_PARTICIPANTS,
@@ -142,4 +147,80 @@ test('two coordinators see only their clinic; the owner sees both and filters by
     }
   }
   await checkA11y(page, 'settings, owner, 200 %');
+});
+
+/** The import wizard up to its confirm step: a folder of recordings named `<participant>_<session>.wav`. */
+const importUpToConfirm = async (page: Page, dir: string) => {
+  await page.getByRole('button', { name: 'Import recordings' }).click();
+  await expect(page.getByRole('heading', { name: 'Import recordings' })).toBeVisible();
+  await page.getByLabel('Type a path').fill(dir);
+  await page.getByRole('button', { name: 'Open in the browser below' }).click();
+  await page
+    .getByRole('region', { name: 'Browse this computer' })
+    .getByRole('button', { name: /^Add this folder/ })
+    .click();
+  await page.getByRole('radio', { name: 'A pattern in the file names' }).check();
+  await page.getByLabel('File-name pattern').fill('{participant}_{session}.wav');
+  await page.getByLabel('Time zone of local times').fill('UTC');
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByText(/New participants \(1\):/)).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Continue to confirm' }).click();
+};
+
+test("a coordinator's import from the window puts new participants at their clinic, shown on the participant screens; the owner chooses", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const dir = mkdtempSync(joinPath(tmpdir(), 'vs-e2e-team-import-'));
+  try {
+    writeFileSync(joinPath(dir, 'B-10_w1.wav'), makeWav({ seconds: 42, speechSeconds: 36, seed: 92 }));
+    await join(page, 'coord_b');
+    await openStudy(page);
+    await importUpToConfirm(page, dir);
+
+    // The confirm step: Clinic B, the coordinator's one site, chosen already.
+    const site = page.getByLabel('Site of new participants');
+    await expect(site).toHaveValue('b');
+    await expect(site.locator('option')).toHaveText(['Clinic B (b)']);
+    await checkA11y(page, 'import confirm, coordinator');
+    await shoot(page, 'team-05-coordinator-import-confirm');
+    await page.getByRole('button', { name: /^Import (without starting|the refused files)/ }).click();
+    await expect(page.getByText(/Batch created: 1 file/)).toBeVisible({ timeout: 60_000 });
+
+    await participantsSay(page, '4 participants');
+    await expect(page.getByRole('columnheader', { name: 'Site' })).toBeVisible();
+    await expect(page.getByRole('row', { name: /^B-10 Clinic B \(b\)/ })).toBeVisible();
+    await checkA11y(page, 'participants with their site, coordinator');
+    await shoot(page, 'team-06-coordinator-participants-with-site');
+    await page.getByRole('gridcell', { name: 'B-10', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Participant B-10', level: 1 })).toBeVisible();
+    await expect(page.locator('.stat').filter({ hasText: 'Site' })).toContainText('Clinic B (b)');
+
+    // The owner works at every site: the import waits until one is chosen.
+    writeFileSync(joinPath(dir, 'C-01_w1.wav'), makeWav({ seconds: 42, speechSeconds: 36, seed: 93 }));
+    await backToOwnStudy(page);
+    await join(page, 'owner_1');
+    await openStudy(page);
+    await importUpToConfirm(page, dir);
+    const ownerSite = page.getByLabel('Site of new participants');
+    await expect(ownerSite).toHaveValue('');
+    await expect(ownerSite.locator('option')).toHaveText([
+      'Choose a site…',
+      'Clinic A (a)',
+      'Clinic B (b)',
+      'Main site (main)',
+    ]);
+    await expect(page.getByRole('button', { name: 'Import without starting' })).toBeDisabled();
+    await expect(page.getByText('Choose the site of the new participants to import.')).toBeVisible();
+    await checkA11y(page, 'import confirm, owner, no site chosen');
+    await shoot(page, 'team-07-owner-import-confirm-choose-site');
+    await ownerSite.selectOption('a');
+    // B-10's file again, held as a duplicate, and C-01's.
+    await page.getByRole('button', { name: 'Import without starting' }).click();
+    await expect(page.getByText(/Batch created: 2 files/)).toBeVisible({ timeout: 60_000 });
+    await participantsSay(page, '7 participants');
+    await expect(page.getByRole('row', { name: /^C-01 Clinic A \(a\)/ })).toBeVisible();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

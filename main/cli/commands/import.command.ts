@@ -92,7 +92,7 @@ export const importCommand: WorkspaceCommand = {
     const study = await resolveStudy(svc, v.study);
     if ((v.site?.length ?? 0) > 1)
       throw new UsageError('Give --site once: the site of the new participants.');
-    const site = await svc.importSite(study.id, v.site?.[0]);
+    const site = await svc.importSite(study.id, v.site?.[0], 'command');
     if (!site.ok) return reportProblem(out, site.error);
     const profile = (await svc.listProfiles()).find((p) => p.id === study.profileId)!;
     const analyses = v.analyses

@@ -47,6 +47,8 @@ export interface ParticipantRecord {
   readonly createdAt: string;
   /** The participant this one was merged into (migration 0180); null while it stands on its own. */
   readonly mergedInto: { readonly id: number; readonly code: string } | null;
+  /** The participant's site (migration 0190; the study's default site outside a team study). */
+  readonly site: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface ParticipantRecord {
  * analysed, needing the researcher, first and last recording; cancelled files do not count), so a page
  * is an index range over participants, never an aggregate over the study's recordings.
  */
-const columns = async (q: Queryable) => `p.id, p.study_id, p.code,
+const columns = async (q: Queryable) => `p.id, p.study_id, p.code, p.site_code,
   ${await readableSelect(q, 'participants', ['account_id', 'notes'], 'p')}, p.created_at,
   p.rec_count AS n, p.rec_done AS done, ${PARTICIPANT_ATTENTION} AS attention, p.first_recording_at AS first, p.last_recording_at AS last,
   p.status, p.last_usable_at AS usable,
@@ -82,6 +84,7 @@ interface Row {
   id: number;
   study_id: number;
   code: string;
+  site_code: string;
   account_id: string | null;
   /** Null for a login that may not read notes (an analyst). */
   notes: string | null;
@@ -123,6 +126,7 @@ const toRecord = (r: Row): ParticipantRecord => ({
   status: r.status,
   lastUsableAt: r.usable,
   mergedInto: r.merged_into !== null ? { id: r.merged_into, code: r.merged_code ?? '' } : null,
+  site: r.site_code,
 });
 
 export const participantPage = async (

@@ -63,9 +63,15 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
         );
       return estimate.ok ? ok(estimate.value) : fromProblem(estimate.error);
     },
-    async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label, start }) {
+    async 'imports.commit'({ planId, insistOnDuplicates, sendBorderline, label, start, site: asked }) {
       const plan = plans.get(planId);
       if (!plan) return planGone();
+      // A site matters only to new participants: without any, none is needed unless one is named.
+      const site =
+        plan.newParticipants.length > 0 || asked !== undefined
+          ? await service.importSite(plan.request.studyId, asked, 'window')
+          : null;
+      if (site && !site.ok) return fromProblem(site.error);
       // Committed once: a second click while the first runs must not import the files twice; a commit that
       // fails (a full disk while converting) keeps the preview, so the researcher can try again.
       if (committing.has(planId))
@@ -77,6 +83,7 @@ export const importsHandlers = (d: HostDeps): HandlersOf<typeof importsContract>
           ...(sendBorderline ? { sendBorderline } : {}),
           label,
           ...(start ? { start } : {}),
+          ...(site ? { site: site.value } : {}),
         });
         plans.drop(planId);
         // The local acoustic measures and quality control of the new recordings, off the main thread.

@@ -9,6 +9,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Input } from '../../../shared/contract';
+import { DEFAULT_SITE } from '../../../shared/team';
+import { addSite } from '../../../main/db/team/members.repo';
 import { makeSmallStudyFolder, type SmallStudyFolder } from '../../support/small-study-folder';
 import { openTestHost, type TestHost } from './test-host';
 
@@ -394,6 +396,47 @@ describe('imports.creditEstimate, imports.commit and imports.discard', () => {
     expect(await t.host.service.startInterruptedBatches()).toEqual([committed.batchId]);
     expect((await t.must('batches.get', { batchId: committed.batchId })).state).toBe('running');
     expect(await t.host.service.startInterruptedBatches()).toEqual([]);
+  });
+
+  it('puts the new participants at the site chosen; a site the study does not have is refused in words and the preview kept', async () => {
+    const study = await t.sandboxStudy('Two sites study');
+    await addSite(t.store, { studyId: study.studyId, code: 'north', name: 'North clinic', at: '2026-03-02' });
+    const p = await t.must('imports.preview', { ...request(), studyId: study.studyId });
+    const commit = (site: string) =>
+      t.call('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: '', site });
+    expect(await commit('south')).toMatchObject({
+      ok: false,
+      error: {
+        code: 'REFUSED',
+        message: 'Site south is not a site of this study.',
+        action: expect.stringContaining('under “Site of new participants”'),
+      },
+    });
+    expect((await commit('north')).ok).toBe(true);
+    const page = await t.must('participants.page', {
+      studyId: study.studyId,
+      sort: 'code',
+      dir: 'asc',
+      offset: 0,
+      limit: 50,
+    });
+    expect(page.rows.map((r) => [r.code, r.site])).toEqual(p.newParticipants.map((c) => [c, 'north']));
+    const one = await t.must('participants.get', { participantId: page.rows[0]!.id });
+    expect(one.site).toBe('north');
+  });
+
+  it("without a site chosen, a study's new participants are at its default site", async () => {
+    const study = await t.sandboxStudy('One site study');
+    const p = await t.must('imports.preview', { ...request(), studyId: study.studyId });
+    await t.must('imports.commit', { planId: p.planId, insistOnDuplicates: [], label: '' });
+    const page = await t.must('participants.page', {
+      studyId: study.studyId,
+      sort: 'code',
+      dir: 'asc',
+      offset: 0,
+      limit: 50,
+    });
+    expect(new Set(page.rows.map((r) => r.site))).toEqual(new Set([DEFAULT_SITE.code]));
   });
 
   it('discards a preview; paging it afterwards says it is gone', async () => {

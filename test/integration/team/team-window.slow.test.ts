@@ -4,7 +4,8 @@
  * password in the address) leave the window on its own study; a coordinator connected sees only their
  * site's participants and recordings, the work their role allows and the study's workstations; the
  * choice is remembered by the workspace (the next start opens the team study, the password from the key
- * store, never in the address); the owner sees both sites and filters by one; and back to the own study.
+ * store, never in the address); the owner sees both sites and filters by one; and back to the own study;
+ * a coordinator's import from the window puts new participants at their site, never at one not theirs.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppHost } from '../../../main/app-host';
 import type { CallResult, Input, Method, Output } from '../../../shared/contract';
+import { makeWav } from '../../fixtures/audio';
 import { openHost } from '../../support/open-host';
 import { describeWithTool } from '../../support/reference-tools';
 import {
@@ -170,4 +172,47 @@ describeWithTool('postgresql-15', 'the window on a team study', () => {
     expect(await must('team.useLocalStudy', {})).toMatchObject({ database: 'local', address: null });
     expect(await must('studies.list', {})).toEqual([]);
   });
+  it("puts a coordinator's window import at their site, and refuses a site not granted to them", async () => {
+    const host = await open('coord-b-import');
+    const { call, must } = caller(host);
+    await must('team.useDatabase', {
+      address: team.address,
+      login: 'coord_b',
+      password: teamPassword('coord_b'),
+    });
+    const studyId = team.studyId;
+    const dir = join(root, 'week-b');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'B-09_w1.wav'), makeWav({ seconds: 42, speechSeconds: 36, seed: 91 }));
+    const preview = await must('imports.preview', {
+      studyId,
+      paths: [dir],
+      filenamePattern: '{participant}_{session}.wav',
+      timeZone: 'UTC',
+      analyses: ['wellbeing'],
+      isolateOldestSpeaker: false,
+      convert: false,
+    });
+    expect(preview.newParticipants).toEqual(['B-09']);
+    // The confirm step offers the member's sites: Clinic B alone, preselected.
+    expect((await must('team.sites', { studyId })).sites).toEqual([{ code: 'b', name: 'Clinic B' }]);
+    const commit = (site: string) =>
+      call('imports.commit', { planId: preview.planId, insistOnDuplicates: [], label: 'Week 9', site });
+    const refused = await commit('a');
+    expect(!refused.ok && refused.error).toMatchObject({
+      code: 'REFUSED',
+      message: 'Site a is not one of your sites in this study (b).',
+      action:
+        "Choose one of them under “Site of new participants”, or ask the study's owner to grant you site a.",
+    });
+    expect((await commit('b')).ok).toBe(true);
+    const rows = (
+      await must('participants.page', { studyId, sort: 'code', dir: 'asc', offset: 0, limit: 50 })
+    ).rows;
+    expect(rows.map((r) => [r.code, r.site])).toEqual([
+      ...SITE_PARTICIPANTS.b.map((c) => [c, 'b']),
+      ['B-09', 'b'],
+    ]);
+    expect((await must('participants.get', { participantId: rows.at(-1)!.id })).site).toBe('b');
+  }, 300_000);
 });

@@ -12,6 +12,7 @@ import {
   commitRequest,
   filesToSend,
   keptNotSent,
+  presetSite,
   runSteps,
   someCodes,
 } from '../../../renderer/src/features/import/confirm-plan';
@@ -160,6 +161,19 @@ describe('the commit request', () => {
 
   it('asks the import to start when the batch is to be sent at once', () => {
     expect(commitRequest({ ...base, start: true })).toMatchObject({ start: true });
+  });
+
+  it("names the team study's site of new participants when one is chosen, and none otherwise", () => {
+    expect(commitRequest({ ...base, site: 'north' })).toMatchObject({ site: 'north' });
+    expect(commitRequest({ ...base, site: undefined })).not.toHaveProperty('site');
+  });
+});
+
+describe('the site of new participants before a choice', () => {
+  it("is the member's one site; with several, or none known yet, nothing is chosen", () => {
+    expect(presetSite([{ code: 'b' }])).toBe('b');
+    expect(presetSite([{ code: 'a' }, { code: 'b' }])).toBeUndefined();
+    expect(presetSite([])).toBeUndefined();
   });
 });
 

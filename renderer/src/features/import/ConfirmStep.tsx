@@ -1,8 +1,9 @@
 /**
- * Step 3 of the import: a label, what it will cost against the service's usage (uploads planned and
- * remaining, buckets it empties, files that would wait), the service accounts new participants need
- * (one request each: the researcher decides here), then commit, accounts, credit check and start,
- * each step said as it happens; the batch monitor follows.
+ * Step 3 of the import: a label, on a team study the site of new participants (SiteChoice.tsx), what it
+ * will cost against the service's usage (uploads planned and remaining, buckets it empties, files that
+ * would wait), the service accounts new participants need (one request each: the researcher decides
+ * here), then commit, accounts, credit check and start, each step said as it happens; the batch monitor
+ * follows.
  */
 import { useState } from 'react';
 import { emptiedInWords } from '../../../../shared/credits';
@@ -14,6 +15,7 @@ import { Stat } from '../../components/Page';
 import { useCall } from '../../lib/api';
 import { agree, fmtInt, plural } from '../../lib/format';
 import { accountsToCreate, filesToSend, keptNotSent, runSteps, someCodes } from './confirm-plan';
+import { SiteChoice, useImportSite } from './SiteChoice';
 import { ImportOutcome, RunningSteps, useImportRun } from './ImportRun';
 
 const Estimate = ({ planId, extra, simulated }: { planId: string; extra: number; simulated: boolean }) => {
@@ -184,6 +186,8 @@ export const ConfirmStep = ({
   const [label, setLabel] = useState(defaultLabel);
   const [createAccounts, setCreateAccounts] = useState(true);
   const [sendBorderline, setSendBorderline] = useState(false);
+  const importSite = useImportSite(studyId, summary.newParticipants.length);
+  const { site, missing: siteMissing } = importSite;
   const sending = filesToSend(
     summary.counts,
     insist.size,
@@ -193,7 +197,14 @@ export const ConfirmStep = ({
   const withAccounts = createAccounts && needAccounts.length > 0;
   const run = useImportRun({
     studyId,
-    commit: { planId: summary.planId, insist, sendAllBorderline: sendBorderline, chosenBorderline, label },
+    commit: {
+      planId: summary.planId,
+      insist,
+      sendAllBorderline: sendBorderline,
+      chosenBorderline,
+      label,
+      site,
+    },
     accounts: withAccounts ? needAccounts : [],
     onDone,
   });
@@ -209,6 +220,8 @@ export const ConfirmStep = ({
         onChange={(e) => setLabel(e.target.value)}
         hint="For your own overview, e.g. “Week 12, site B”."
       />
+
+      <SiteChoice choice={importSite} newCount={summary.newParticipants.length} />
 
       {sending > 0 && (
         <section aria-labelledby="cost-h" className="subsection">
@@ -236,17 +249,22 @@ export const ConfirmStep = ({
           used. You can still import it, to keep the refused files and their reasons in the study.
         </Notice>
       )}
+      {siteMissing && importSite.sites.length > 1 && (
+        <p className="hint" role="status">
+          Choose the site of the new participants to import.
+        </p>
+      )}
       <div className="row wizard-nav">
         <button type="button" onClick={onBack}>
           Back to the preview
         </button>
         {sending > 0 && (
-          <button type="button" className="primary" onClick={() => void run.go(true)}>
+          <button type="button" className="primary" disabled={siteMissing} onClick={() => void run.go(true)}>
             Import and start sending
             {withAccounts ? ` (creates ${plural(needAccounts.length, 'account')})` : ''}
           </button>
         )}
-        <button type="button" onClick={() => void run.go(false)}>
+        <button type="button" disabled={siteMissing} onClick={() => void run.go(false)}>
           {sending > 0 ? 'Import without starting' : 'Import the refused files, without sending'}
         </button>
       </div>

@@ -44,13 +44,24 @@ export const runSteps = (withAccounts: boolean): RunStep[] => [
   'start',
 ];
 
-/** The commit request: duplicates sent anyway, and either every borderline file or those ticked one by one. */
+/**
+ * The site new participants are put at, as chosen before any choice is made: the one site the member
+ * works at; none while several are offered (the researcher must choose) or none is known yet.
+ */
+export const presetSite = (sites: readonly { code: string }[]): string | undefined =>
+  sites.length === 1 ? sites[0]!.code : undefined;
+
+/**
+ * The commit request: duplicates sent anyway, either every borderline file or those ticked one by one,
+ * and on a team study the site of new participants.
+ */
 export const commitRequest = (c: {
   planId: string;
   insist: ReadonlySet<string>;
   sendAllBorderline: boolean;
   chosenBorderline: ReadonlySet<string>;
   label: string;
+  site?: string | undefined;
   start: boolean;
 }): Input<'imports.commit'> => ({
   planId: c.planId,
@@ -61,5 +72,6 @@ export const commitRequest = (c: {
       ? { sendBorderline: [...c.chosenBorderline] }
       : {}),
   label: c.label.trim(),
+  ...(c.site ? { site: c.site } : {}),
   ...(c.start ? { start: true } : {}),
 });

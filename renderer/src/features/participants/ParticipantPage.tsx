@@ -20,6 +20,7 @@ import { MergeParticipant } from './MergeParticipant';
 import { ParticipantDetails } from './ParticipantDetails';
 import { Timeline } from './Timeline';
 import { paths } from '../../app/paths';
+import { useSiteLabel } from '../team/site-names';
 
 /** "All 4 completed", "2 completed, 1 processing": the analyses of one file in words (not requested ones left out). */
 const analysesInWords = (r: RecordingRow) => {
@@ -103,6 +104,7 @@ export const ParticipantPage = () => {
   const participantId = Number(params.pid);
   const [, navigate] = useLocation();
   const p = useCall('participants.get', { participantId });
+  const siteLabel = useSiteLabel(studyId);
   // Said by the timeline once it has loaded (one call for both: the timeline is the page's largest).
   const [simulated, setSimulated] = useState(false);
   // The sections under the charts (recordings, attributes, details, merging) are made once the charts
@@ -161,6 +163,7 @@ export const ParticipantPage = () => {
               }
             />
             <div className="stats">
+              {siteLabel && <Stat label="Site" value={siteLabel(x.site)} />}
               <Stat label="Recordings" value={fmtInt(x.recordings)} />
               <Stat label="Fully analysed" value={fmtInt(x.completed)} tone="ok" />
               <Stat

@@ -3,7 +3,7 @@
  * account, counts and data recency; adding a participant and creating the missing service accounts.
  * Only a page of rows crosses IPC; the table asks for the pages in view.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import {
   PARTICIPANT_FILTERS,
@@ -22,6 +22,7 @@ import { fmtDate, fmtInt, plural } from '../../lib/format';
 import { CreateAccounts, UncertainAccounts } from './CreateAccounts';
 import { SiteFilter } from '../team/SiteFilter';
 import { useMay } from '../team/team-session';
+import { useSiteLabel, type SiteLabel } from '../team/site-names';
 import { useTableControls } from '../../lib/use-table-controls';
 import { paths } from '../../app/paths';
 
@@ -45,8 +46,17 @@ const SORT_LABEL: Record<Sort, string> = {
 // Columns share the width in proportion down to a smallest width each (cells end in an ellipsis, with the full
 // text as a title); below the sum (PARTICIPANT_TABLE_MIN) the table scrolls sideways inside itself, never the
 // page (200 % zoom). "Added" is a sort only (its dates matter less than recency).
-/** The sum of the columns' smallest widths. */
+/** The sum of the columns' smallest widths, without and with a team study's site column. */
 const PARTICIPANT_TABLE_MIN = '48.5rem';
+const PARTICIPANT_TABLE_MIN_WITH_SITE = '54.5rem';
+
+/** A team study's column: the participant's site, by its name. */
+const siteColumn = (label: SiteLabel): Column<ParticipantRow> => ({
+  key: 'site',
+  header: 'Site',
+  width: 'minmax(6rem, 5fr)',
+  render: (p) => <span title={label(p.site)}>{label(p.site)}</span>,
+});
 
 const columns: readonly Column<ParticipantRow>[] = [
   {
@@ -204,6 +214,11 @@ export const ParticipantsPage = () => {
   // The account link is the owner's alone on a team study: others have no "No account" list to read.
   const mayAccounts = useMay('createAccounts');
   const tabs = PARTICIPANT_FILTERS.filter((f) => f !== 'no_account' || mayAccounts);
+  const siteLabel = useSiteLabel(studyId);
+  const shown = useMemo(
+    () => (siteLabel ? [columns[0]!, siteColumn(siteLabel), ...columns.slice(1)] : columns),
+    [siteLabel],
+  );
 
   return (
     <div className="page">
@@ -281,8 +296,8 @@ export const ParticipantsPage = () => {
           ...(query ? { search: query } : {}),
           ...(site ? { site } : {}),
         }}
-        columns={columns}
-        minWidth={PARTICIPANT_TABLE_MIN}
+        columns={shown}
+        minWidth={siteLabel ? PARTICIPANT_TABLE_MIN_WITH_SITE : PARTICIPANT_TABLE_MIN}
         label={`Participants${filter !== 'all' ? `: ${FILTER_LABEL[filter]}` : ''}. Arrow keys move, Enter opens.`}
         rowKey={(p) => p.id}
         onOpen={(p) => navigate(at.participant(p.id))}
