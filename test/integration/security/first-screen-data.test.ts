@@ -179,7 +179,11 @@ describe('the first screen rendered into the page', () => {
     expect(r.body).toMatch(/<h1[^>]*>Welcome to Voicescope/);
     expect(r.body).toContain('Use the sandbox');
     expect(r.body).toContain('value="Lab service"');
-    expect(JSON.parse(blockText(r.body)!)).toEqual({ 'app.info': INFO, rendered: '/setup', answers: [SESSION_ANSWER] });
+    expect(JSON.parse(blockText(r.body)!)).toEqual({
+      'app.info': INFO,
+      rendered: '/setup',
+      answers: [SESSION_ANSWER],
+    });
   });
 
   it('needs only its stylesheet to be painted: the scripts are not announced before it (the entry asks for them)', async () => {
