@@ -211,7 +211,7 @@ export const ParticipantsPage = () => {
   const study = useCall('studies.get', { studyId });
   const at = paths.study(studyId);
   const [site, setSite] = useState<string | undefined>(undefined);
-  // The account link is the owner's alone on a team study: others have no "No account" list to read.
+  // On a team study the account link is read by the workstations that send (owner and coordinators) only.
   const mayAccounts = useMay('createAccounts');
   const tabs = PARTICIPANT_FILTERS.filter((f) => f !== 'no_account' || mayAccounts);
   const siteLabel = useSiteLabel(studyId);
