@@ -102,7 +102,7 @@ describeWithTool('postgresql-15', 'the window on a team study', () => {
       password: teamPassword('coord_a'),
     });
     expect(session).toMatchObject({ database: 'team', login: 'coord_a', role: 'coordinator' });
-    expect(session.allowed).toEqual(['import', 'curate']);
+    expect(session.allowed).toEqual(['import', 'curate', 'createAccounts']);
     expect(session.address).not.toContain(teamPassword('coord_a'));
     const [study] = await must('studies.list', {});
     expect(study?.name).toBe('Two clinics');
