@@ -12,9 +12,9 @@ export const unreadableColumns = async (
   table: string,
   columns: readonly string[],
 ): Promise<string[]> => {
-  const readable = new Set(
-    (await q.all<{ name: string }>(q.dialect.readableColumns(table))).map((r) => r.name),
-  );
+  const asked = q.dialect.readableColumns(table);
+  if (asked === null) return [];
+  const readable = new Set((await q.all<{ name: string }>(asked)).map((r) => r.name));
   return columns.filter((c) => !readable.has(c));
 };
 

@@ -148,10 +148,11 @@ export interface Dialect {
    */
   readonly curationActsUnchanged: readonly string[];
   /**
-   * The columns of `table` the connected login may read, as rows of one column `name` (every column
-   * on SQLite; on a team database, column GRANTs keep some to the owner).
+   * The query for the columns of `table` the connected login may read, as rows of one column `name`
+   * (on a team database, column GRANTs keep some to the owner); null where every column is readable
+   * (SQLite), so nothing is asked.
    */
-  readableColumns(table: string): string;
+  readableColumns(table: string): string | null;
 }
 
 const fieldOf = (e: unknown, name: string): unknown =>
@@ -282,7 +283,7 @@ export const SQLITE: Dialect = {
     fieldOf(e, 'code') === 'SQLITE_CONSTRAINT_UNIQUE' &&
     String(fieldOf(e, 'message')).includes(`${table}.${column}`),
   isPermissionDenied: () => false,
-  readableColumns: (table) => `SELECT name FROM pragma_table_info('${tableName(table)}')`,
+  readableColumns: () => null,
   auditChainTail: {
     setup: [],
     read: `SELECT (SELECT id FROM audit_log ORDER BY id DESC LIMIT 1) AS id,
