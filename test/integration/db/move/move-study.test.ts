@@ -265,23 +265,38 @@ describe('a single-user study moved into a team database and back', () => {
   });
 
   it('writes nothing and says which table lost rows when a count differs', async () => {
-    const other = await lentPglite();
+    // A target that silently drops the pitch tracks (as a broken trigger or a policy might): the team
+    // database above, with the trigger for this test only, given the study again under a name of its own.
+    const file = join(dir, 'dropped.sqlite');
+    copyFileSync(STUDY_180_DB, file);
+    await withFile(file, async (s) => {
+      await s.run(`UPDATE studies SET name = 'Dropped study'`);
+      await s.run(`UPDATE recordings SET recording_id = recording_id || '-d' WHERE recording_id IS NOT NULL`);
+    });
+    const rows = () =>
+      team.get(
+        'SELECT (SELECT count(*) FROM studies) AS s, (SELECT count(*) FROM recordings) AS r, (SELECT count(*) FROM audit_log) AS a',
+      );
+    const before = await rows();
+    await team.run(
+      `CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
+    await team.run(
+      'CREATE TRIGGER drop_tracks BEFORE INSERT ON local_pitch_tracks FOR EACH ROW EXECUTE FUNCTION drop_row()',
+    );
     try {
-      // A target that silently drops the pitch tracks (as a broken trigger or a policy might).
-      await other.run(
-        `CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
-      );
-      await other.run(
-        'CREATE TRIGGER drop_tracks BEFORE INSERT ON local_pitch_tracks FOR EACH ROW EXECUTE FUNCTION drop_row()',
-      );
-      const r = moved(await importStudy(other, home, STUDY_180_NAME));
+      const r = moved(await importStudy(team, file, 'Dropped study'));
       expect(r.complete).toBe(false);
       const differ = r.counts.filter((c) => c.before !== c.after);
       expect(differ.map((c) => [c.table, c.after])).toEqual([['local_pitch_tracks', 0]]);
       expect(differ[0]!.before).toBeGreaterThan(0);
-      expect(await other.get('SELECT count(*) AS n FROM studies')).toEqual({ n: 0 });
+      expect(await rows()).toEqual(before);
+      expect(await team.get(`SELECT count(*) AS n FROM studies WHERE name = 'Dropped study'`)).toEqual({
+        n: 0,
+      });
     } finally {
-      await other.close();
+      await team.run('DROP TRIGGER drop_tracks ON local_pitch_tracks');
+      await team.run('DROP FUNCTION drop_row()');
     }
   });
 });
