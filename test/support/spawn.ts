@@ -12,8 +12,14 @@ export const spawnTs = (
   args: string[] = [],
   nodeFlags: string[] = [],
   env: Readonly<Record<string, string>> = {},
+): ChildProcess => spawnNode([...nodeFlags, '--import', TSX_LOADER, script, ...args], env);
+
+/** `node` with these arguments (a bundle and its arguments, or a loader, a script and its arguments). */
+export const spawnNode = (
+  nodeArgs: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): ChildProcess =>
-  spawn(process.execPath, [...nodeFlags, '--import', TSX_LOADER, script, ...args], {
+  spawn(process.execPath, [...nodeArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -30,14 +36,18 @@ export const waitForLine = (child: ChildProcess, prefix: string): Promise<string
     child.on('exit', (code) => reject(new Error(`process exited (${code}) before printing ${prefix}`)));
   });
 
-export const runTs = async (script: string, args: string[], nodeFlags: string[] = []): Promise<string> => {
-  const child = spawnTs(script, args, nodeFlags);
+export const runTs = (script: string, args: string[], nodeFlags: string[] = []): Promise<string> =>
+  runNode([...nodeFlags, '--import', TSX_LOADER, script, ...args], script);
+
+/** Runs `node` with these arguments to its end; its stdout, or a rejection naming `name` and a non-zero exit. */
+export const runNode = async (nodeArgs: readonly string[], name: string): Promise<string> => {
+  const child = spawnNode(nodeArgs);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
   });
   const code = await new Promise<number | null>((r) => child.on('exit', r));
-  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  if (code !== 0) throw new Error(`${name} exited with ${code}`);
   return out.trim();
 };
 

@@ -2,9 +2,9 @@
  * The sandbox's command line: prints its address, keys and admin token, serves until SIGTERM and then
  * exits cleanly; --help; refuses unknown scenarios.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectLines, runTs, spawnTs, waitForLine } from '../../support/spawn';
+import { sandboxCliNodeArgs } from '../../support/cli-bundle';
+import { collectLines, runNode, spawnNode, waitForLine } from '../../support/spawn';
 
 /** Waits until the sandbox has printed everything it prints on start; returns the line after `prefix`. */
 const printed = async (lines: readonly string[], prefix: string): Promise<string> => {
@@ -13,11 +13,13 @@ const printed = async (lines: readonly string[], prefix: string): Promise<string
   return (lines.find((l) => l.startsWith(prefix)) ?? '').slice(prefix.length).trim();
 };
 
-const CLI = join(import.meta.dirname, '..', '..', '..', 'main', 'sandbox', 'cli.ts');
+/** The sandbox's command line: its bundle, built once per run (test/support/cli-bundle.ts), or its source through tsx. */
+const sandbox = (args: string[]) => spawnNode([...sandboxCliNodeArgs(), ...args]);
+const runSandbox = (args: string[]) => runNode([...sandboxCliNodeArgs(), ...args], 'the sandbox');
 
 describe('sandbox CLI', () => {
   it('starts, prints the base URL, its random key and the admin token, serves, and stops on SIGTERM', async () => {
-    const child = spawnTs(CLI, ['--port', '0', '--scenario', 'fast', '--admin-token', 'cli-test-token']);
+    const child = sandbox(['--port', '0', '--scenario', 'fast', '--admin-token', 'cli-test-token']);
     const lines = collectLines(child);
     try {
       const url = await waitForLine(child, 'Base URL: ');
@@ -45,7 +47,7 @@ describe('sandbox CLI', () => {
   });
 
   it('takes a key with --api-key and misbehaves with --misbehave, saying so', async () => {
-    const child = spawnTs(CLI, [
+    const child = sandbox([
       '--port',
       '0',
       '--api-key',
@@ -72,11 +74,11 @@ describe('sandbox CLI', () => {
   });
 
   it('an unknown misbehaviour is refused with exit code 2', async () => {
-    await expect(runTs(CLI, ['--misbehave', 'loose,grumpy'])).rejects.toThrow(/exited with 2/);
+    await expect(runSandbox(['--misbehave', 'loose,grumpy'])).rejects.toThrow(/exited with 2/);
   });
 
   it('--help describes the options', async () => {
-    const out = await runTs(CLI, ['--help']);
+    const out = await runSandbox(['--help']);
     for (const opt of [
       '--port',
       '--config',
@@ -90,6 +92,6 @@ describe('sandbox CLI', () => {
   });
 
   it('an unknown scenario is refused with exit code 2', async () => {
-    await expect(runTs(CLI, ['--scenario', 'chaotic'])).rejects.toThrow(/exited with 2/);
+    await expect(runSandbox(['--scenario', 'chaotic'])).rejects.toThrow(/exited with 2/);
   });
 });
