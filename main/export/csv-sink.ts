@@ -75,6 +75,8 @@ export class TextSink {
     readonly name: string,
     private readonly stream: Writable,
     private readonly hash: Digest = sha256Digest(),
+    /** Bytes of a chunk (a stream that hands each chunk to another thread pays per chunk, not per byte). */
+    private readonly chunkBytes = CHUNK_BYTES,
   ) {
     this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw;
     stream.on('error', (e) => {
@@ -88,9 +90,9 @@ export class TextSink {
       this.line = '';
     }
     // At most 3 bytes per UTF-16 unit: if the text may not fit, the chunk goes first.
-    if (this.buf !== null && this.at + text.length * 3 > CHUNK_BYTES) this.flush();
-    if (text.length * 3 > CHUNK_BYTES) return this.send(Buffer.from(text, 'utf8'), undefined);
-    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    if (this.buf !== null && this.at + text.length * 3 > this.chunkBytes) this.flush();
+    if (text.length * 3 > this.chunkBytes) return this.send(Buffer.from(text, 'utf8'), undefined);
+    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(this.chunkBytes);
     this.at += this.buf.write(text, this.at, 'utf8');
   }
 
@@ -113,10 +115,12 @@ export class TextSink {
       this.line = '';
       this.write(pending);
     }
-    if (this.buf !== null && this.at + b.length > CHUNK_BYTES) this.flush();
-    if (b.length > CHUNK_BYTES) return this.send(Buffer.from(b), undefined);
-    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
-    this.at += b.copy(this.buf, this.at);
+    if (this.buf !== null && this.at + b.length > this.chunkBytes) this.flush();
+    if (b.length > this.chunkBytes) return this.send(Buffer.from(b), undefined);
+    this.buf ??= this.spare.pop() ?? Buffer.allocUnsafe(this.chunkBytes);
+    // A typed array's own copy: for runs of a few hundred bytes, a third cheaper than Buffer's `copy`.
+    this.buf.set(b, this.at);
+    this.at += b.length;
   }
 
   endLine(): void {

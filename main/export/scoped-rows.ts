@@ -33,7 +33,7 @@ export interface ScopedEncoder<C> {
   recording(ctx: C): void;
   /** Call when a new analysis type of the recording starts. */
   pair(ctx: C): void;
-  /** The line of one row (without line end); `measureKey` identifies the measure segment's cache entry. */
+  /** The line of one row (without CSV's line end); `measureKey` identifies the measure segment's cache entry. */
   row(ctx: C, measureKey: string): string;
   /** The same line, handed over piece by piece (segments and delimiters), without building it. */
   rowInto(ctx: C, measureKey: string, out: { piece(text: string): void }): void;
@@ -50,10 +50,13 @@ export interface PieceBytesOut {
   putBytes(b: Buffer): void;
 }
 
-/** How a run of cells (from column `first` on) becomes text, and what goes between two runs. */
+/** How a run of cells (from column `first` on) becomes text, what goes between two runs, and around a row. */
 export interface RowFormat {
   encode(cells: readonly Cell[], first: number): string;
   readonly separator: string;
+  /** Before and after each row's cells (a SpreadsheetML row element; nothing in CSV, whose line end the sink writes). */
+  readonly start?: string;
+  readonly end?: string;
 }
 
 /** CSV fields, separated by the field delimiter. */
@@ -89,16 +92,19 @@ export const createScopedEncoder = <C>(
   // What a row is made of, rebuilt for each analysis type: neighbouring recording and type segments
   // joined into one piece, so a row is handed over in a handful of pieces.
   let plan: Item[] = [];
+  const addStatic = (text: string) => {
+    const last = plan.at(-1);
+    if (last?.kind === 'static') last.text += text;
+    else plan.push({ kind: 'static', text });
+  };
   const replan = () => {
     plan = [];
+    if (format.start) addStatic(format.start);
     segments.forEach((seg, i) => {
-      const last = plan.at(-1);
-      if (seg.scope === 'recording' || seg.scope === 'pair') {
-        const text = lead(i, encoded[i]!);
-        if (last?.kind === 'static') last.text += text;
-        else plan.push({ kind: 'static', text });
-      } else plan.push({ kind: seg.scope, index: i });
+      if (seg.scope === 'recording' || seg.scope === 'pair') addStatic(lead(i, encoded[i]!));
+      else plan.push({ kind: seg.scope, index: i });
     });
+    if (format.end) addStatic(format.end);
   };
   const refresh = (scope: Scope, ctx: C) => {
     for (let i = 0; i < segments.length; i++)

@@ -54,9 +54,16 @@ export const sheetStart = (columns: readonly SheetColumn[]): string =>
 export const SHEET_END = '</sheetData></worksheet>';
 
 export const EMPTY_CELL = '<c/>';
+/** A printable ASCII character other than a space: the usual first and last of a cell's text, and never white space. */
+const plainAscii = (code: number): boolean => code > 32 && code < 127;
+/** White space at either end, as a regular expression's `\s` counts it; most texts are answered without the regular expression. */
+const hasEdgeSpace = (s: string): boolean =>
+  s.length > 0 && !(plainAscii(s.charCodeAt(0)) && plainAscii(s.charCodeAt(s.length - 1)))
+    ? /^\s|\s$/.test(s)
+    : false;
 /** A text element; told to keep its white space only when it has some at either end (a reader would trim it). */
 const t = (s: string): string =>
-  /^\s|\s$/.test(s) ? `<t xml:space="preserve">${xmlText(s)}</t>` : `<t>${xmlText(s)}</t>`;
+  hasEdgeSpace(s) ? `<t xml:space="preserve">${xmlText(s)}</t>` : `<t>${xmlText(s)}</t>`;
 /** Text held in the cell itself. */
 export const textCell = (s: string): string => `<c t="inlineStr"><is>${t(s)}</is></c>`;
 /** Text held in the shared-strings part, by its index there. */

@@ -15,7 +15,7 @@ import {
   type Cell,
 } from '../../../main/export/cells';
 import type { ExportColumn, Scope } from '../../../main/export/column';
-import { createScopedEncoder } from '../../../main/export/scoped-rows';
+import { createScopedEncoder, csvFormat } from '../../../main/export/scoped-rows';
 
 const text = fc.oneof(
   fc.string(),
@@ -129,13 +129,17 @@ describe('row encoding', () => {
         ),
         (recs) => {
           const scoped = createScopedEncoder(cols);
+          // A format with text around each row, as the workbook's <row> element.
+          const framed = createScopedEncoder(cols, null, { ...csvFormat(), start: '<row>', end: '</row>' });
           const plain = createRowEncoder();
           for (const r of recs) {
             const ctx = { rec: r.rec } as Ctx;
             scoped.recording(ctx);
+            framed.recording(ctx);
             for (const p of r.pairs) {
               ctx.pair = p.pair;
               scoped.pair(ctx);
+              framed.pair(ctx);
               for (const row of p.rows) {
                 ctx.measure = row.measure;
                 ctx.value = row.value;
@@ -151,6 +155,12 @@ describe('row encoding', () => {
                   putBytes: (b) => bytes.push(Buffer.from(b)),
                 });
                 expect(Buffer.concat(bytes).toString('utf8')).toBe(whole);
+                const framedBytes: Buffer[] = [];
+                framed.rowBytesInto(ctx, row.measure, {
+                  piece: (t) => framedBytes.push(Buffer.from(t)),
+                  putBytes: (b) => framedBytes.push(Buffer.from(b)),
+                });
+                expect(Buffer.concat(framedBytes).toString('utf8')).toBe(`<row>${whole}</row>`);
               }
             }
           }

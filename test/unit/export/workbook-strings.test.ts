@@ -35,11 +35,11 @@ const rowOf = (i: number): Row => [`P-${i % CODES}`, `P-${i}_s${i}.wav`];
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const writeWorkbook = async (): Promise<Record<string, string>> => {
+const writeWorkbook = async (rowAt: (i: number) => Row = rowOf): Promise<Record<string, string>> => {
   dir = mkdtempSync(join(tmpdir(), 'vs-workbook-strings-'));
   const book = new Workbook(dir, 'study.xlsx', [table]);
   const sheet = book.sheet('recordings.csv', columns);
-  for (let i = 0; i < ROWS; i++) sheet.row(rowOf(i));
+  for (let i = 0; i < ROWS; i++) sheet.row(rowAt(i));
   await book.finish({ tables: [table], settings: [], warning: null, exportedAt: '2025-01-01T00:00:00.000Z' });
   const zip = unzipSync(readFileSync(join(dir, 'study.xlsx')));
   return Object.fromEntries(Object.entries(zip).map(([k, v]) => [k, strFromU8(v)]));
@@ -63,4 +63,14 @@ it('shares a repeating column, and stops sharing a column of new values after it
   const sheet = parts['xl/worksheets/sheet1.xml']!;
   expect(sheet.match(/<c t="inlineStr">/g)).toHaveLength(2 + ROWS - 1_000);
   expect(cellsOf(sheet, shared)).toEqual(Array.from({ length: ROWS }, (_, i) => [...rowOf(i)]));
+});
+
+it("judges a column whose values come in runs (a participant's recordings) by every row, so it stays shared", async () => {
+  const inRuns = (i: number): Row => [`P-${Math.floor(i / 2)}`, `P-${i}_s${i}.wav`];
+  const parts = await writeWorkbook(inRuns);
+  const shared = [...parts['xl/sharedStrings.xml']!.matchAll(/<si><t>([^<]*)<\/t><\/si>/g)].map((m) => m[1]!);
+  expect(shared.filter((s) => s.startsWith('P-') && !s.endsWith('.wav'))).toHaveLength(ROWS / 2);
+  expect(cellsOf(parts['xl/worksheets/sheet1.xml']!, shared)).toEqual(
+    Array.from({ length: ROWS }, (_, i) => [...inRuns(i)]),
+  );
 });
