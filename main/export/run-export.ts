@@ -184,7 +184,9 @@ const writeVisitFiles = async (
   visitsSink: CsvSink<VisitRowCtx>,
   completenessSink: CsvSink<ReturnType<typeof completenessOf>[number]>,
 ): Promise<void> => {
-  if (!ledger) return;
+  // Without a visit schedule nothing is expected: both files are their header alone, and reading every
+  // participant's recordings again for them would only cost time and memory.
+  if (!ledger || ledger.design.visits.length === 0) return;
   const wanted = codes ? new Set(codes) : null;
   const rows: VisitRow[] = [];
   for (const status of ledger.participants) {
