@@ -119,34 +119,36 @@ const SHARING_TRIAL = 1_000;
 /**
  * The cells of one text column: shared while its values repeat. A column whose first values were
  * mostly new ones (file names, identifiers, checksums) holds its text in each cell from then on, so
- * it neither fills the shared strings nor costs a lookup per cell.
+ * it neither fills the shared strings nor costs a lookup per cell. New to the column, not to the
+ * shared strings: another sheet's column may have shared the same file names first.
  */
 const textColumnCells = (strings: SharedStrings): ((s: string) => string) => {
   let looked = 0;
-  let added = 0;
+  /** The column's own values during its trial; dropped once it is judged. */
+  let seen: Set<string> | null = new Set();
   let sharing = true;
   // The column's last value and its cell: consecutive rows often repeat a value (a participant's
   // recordings, a recording's analyses), which then costs no lookup. A value's cell is always the same
   // while the column shares, and again once it no longer does.
   let last: string | null = null;
   let lastCell = '';
-  const judge = (): void => {
+  const judge = (s: string): void => {
+    seen!.add(s);
     if (++looked < SHARING_TRIAL) return;
-    sharing = added * 2 <= looked;
+    sharing = seen!.size * 2 <= looked;
+    seen = null;
     last = null;
   };
   return (s) => {
     if (s === last) {
-      if (looked < SHARING_TRIAL) judge();
+      if (seen) judge(s);
       return lastCell;
     }
     if (!sharing) return (lastCell = textCell((last = s)));
-    const before = strings.size;
     const cell = strings.cell(s);
-    added += strings.size - before;
     last = s;
     lastCell = cell;
-    if (looked < SHARING_TRIAL) judge();
+    if (seen) judge(s);
     return cell;
   };
 };

@@ -74,3 +74,26 @@ it("judges a column whose values come in runs (a participant's recordings) by ev
     Array.from({ length: ROWS }, (_, i) => [...inRuns(i)]),
   );
 });
+
+it('judges a column by its own values: a second sheet of the same file names stops sharing too', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'vs-workbook-strings-'));
+  const wide: FileDef = { ...table, name: 'measures_wide.csv', title: 'Wide' };
+  const book = new Workbook(dir, 'study.xlsx', [table, wide]);
+  const sheets = [book.sheet('recordings.csv', columns), book.sheet('measures_wide.csv', columns)];
+  // Row by row, both sheets, as the export's pass writes them.
+  for (let i = 0; i < ROWS; i++) for (const sheet of sheets) sheet.row(rowOf(i));
+  await book.finish({
+    tables: [table, wide],
+    settings: [],
+    warning: null,
+    exportedAt: '2025-01-01T00:00:00.000Z',
+  });
+  const zip = unzipSync(readFileSync(join(dir, 'study.xlsx')));
+  const part = (name: string) => strFromU8(zip[name]!);
+  const shared = [...part('xl/sharedStrings.xml').matchAll(/<si><t>([^<]*)<\/t><\/si>/g)].map((m) => m[1]!);
+  expect(shared.filter((s) => s.endsWith('.wav'))).toHaveLength(1_000);
+  for (const sheet of ['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml']) {
+    expect(part(sheet).match(/<c t="inlineStr">/g), sheet).toHaveLength(2 + ROWS - 1_000);
+    expect(cellsOf(part(sheet), shared)).toEqual(Array.from({ length: ROWS }, (_, i) => [...rowOf(i)]));
+  }
+});
