@@ -69,8 +69,12 @@ export const findHeldElsewhere = async (r: RunnerCore): Promise<boolean> => {
   for (const [id, again] of r.lookedFor) if (again <= nowMs) r.lookedFor.delete(id);
   const lately = [...r.lookedFor.keys()];
   for (const f of await filesHeldElsewhere(r.store, r.profileId, r.workstation, 20, lately)) {
-    r.lookedFor.set(f.recordingId, nowMs + LOOK_AGAIN_MS);
-    if (!(await sameFile(f.path, f.sizeBytes, f.sha256))) continue;
+    if (!(await sameFile(f.path, f.sizeBytes, f.sha256))) {
+      r.lookedFor.set(f.recordingId, nowMs + LOOK_AGAIN_MS);
+      continue;
+    }
+    // Found: if writing that down fails (a locked database), it is looked for again at the next step,
+    // not ten minutes later.
     await recordHolding(r.store, { ...f, workstation: r.workstation });
     return true;
   }

@@ -12,7 +12,7 @@ import { afterAll, beforeEach, expect, it } from 'vitest';
 import type { ApiClient } from '../../../main/api/client';
 import { claimNextUpload } from '../../../main/db/repos/uploads.repo';
 import { recordHolding, touchWorkstation } from '../../../main/db/repos/workstations.repo';
-import type { Store } from '../../../main/db/store/types';
+import type { SqlValue, Store } from '../../../main/db/store/types';
 import { createRunnerCore, type RunnerCore } from '../../../main/engine/runner-core';
 import { findHeldElsewhere, heartbeat, LOOK_AGAIN_MS } from '../../../main/engine/workstation-claims';
 import { storePerTest } from '../../support/test-engine';
@@ -120,4 +120,29 @@ it('renews the claims of the uploads in flight and makes another workstation’s
     `SELECT last_seen_at FROM workstations WHERE name = 'ws-a'`,
   );
   expect(seen!.last_seen_at > LONG_AGO).toBe(true);
+});
+
+it('looks again at the next step for a file it found but could not write down (a locked database)', async () => {
+  const [id] = await seed(1);
+  writeFileSync(join(dir, 'r1.wav'), CONTENT);
+  let refuse = true;
+  const locked: Store = Object.assign(Object.create(store) as Store, {
+    run: (sql: string, params?: readonly SqlValue[]) => {
+      if (refuse && sql.includes('INSERT INTO recording_files')) {
+        refuse = false;
+        return Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+      }
+      return store.run(sql, params);
+    },
+  });
+  const r = createRunnerCore({
+    store: locked,
+    client: {} as ApiClient,
+    profileId: 1,
+    workstation: 'ws-b',
+    now: () => clock,
+  });
+  await expect(findHeldElsewhere(r)).rejects.toThrow(/locked/);
+  expect(await findHeldElsewhere(r)).toBe(true); // the same moment: not ten minutes later
+  expect(await holders(id!)).toEqual(['ws-a', 'ws-b']);
 });
