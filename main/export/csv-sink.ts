@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { crc32, DeflateRaw } from 'node:zlib';
+import { DeflateRaw, Gzip } from 'node:zlib';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
@@ -40,17 +40,6 @@ export const sha256Digest = (): Digest => {
   return { update: (chunk) => h.update(chunk), hex: () => h.digest('hex') };
 };
 
-/** CRC-32, the checksum a zip entry carries. */
-export const crc32Digest = (): Digest => {
-  let crc = 0;
-  return {
-    update: (chunk) => {
-      crc = crc32(chunk, crc);
-    },
-    hex: () => (crc >>> 0).toString(16).padStart(8, '0'),
-  };
-};
-
 export class TextSink {
   // Each line is encoded into the current chunk's buffer as soon as it is complete, and a full chunk
   // goes to the stream; emptied buffers take the next chunks. So a line's text dies young (V8 never
@@ -74,11 +63,12 @@ export class TextSink {
   constructor(
     readonly name: string,
     private readonly stream: Writable,
-    private readonly hash: Digest = sha256Digest(),
+    /** Null when the stream computes its own (gzip's CRC-32, on zlib's thread): the file's `sha256` is then empty. */
+    private readonly hash: Digest | null = sha256Digest(),
     /** Bytes of a chunk (a stream that hands each chunk to another thread pays per chunk, not per byte). */
     private readonly chunkBytes = CHUNK_BYTES,
   ) {
-    this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw;
+    this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw || stream instanceof Gzip;
     stream.on('error', (e) => {
       this.failure ??= e;
     });
@@ -156,7 +146,7 @@ export class TextSink {
   }
 
   private send(chunk: Buffer, release: (() => void) | undefined): void {
-    this.hash.update(chunk);
+    this.hash?.update(chunk);
     this.bytes += chunk.length;
     if (this.failure) return;
     if (
@@ -192,7 +182,7 @@ export class TextSink {
       this.stream.end(() => resolve());
     });
     if (this.failure) throw this.failure;
-    return { name: this.name, role, rows, bytes: this.bytes, sha256: this.hash.hex() };
+    return { name: this.name, role, rows, bytes: this.bytes, sha256: this.hash?.hex() ?? '' };
   }
 
   /** Ends the stream without caring for its data (the export is being abandoned). */

@@ -17,12 +17,12 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TransformOptions } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createDeflateRaw, type ZlibOptions } from 'node:zlib';
+import { createGzip, type ZlibOptions } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import type { FileDef, WrittenFile } from '../../shared/export';
 import { undoNeutralisation, type Cell } from './cells';
 import type { ExportColumn, Scope } from './column';
-import { crc32Digest, TextSink, type SheetRows } from './csv-sink';
+import { TextSink, type SheetRows } from './csv-sink';
 import { createScopedEncoder, type RowFormat, type ScopedEncoder } from './scoped-rows';
 import {
   booleanCell,
@@ -204,13 +204,52 @@ const widthOf = (v: StatVariable): number =>
       ? Math.min(40, Math.max(12, v.name.length + 2))
       : Math.max(10, v.name.length + 2);
 
-/** A sheet's XML, deflated, in a part file: what the zip needs to take it as it is. */
+/**
+ * A sheet's XML, deflated, in a part file: what the zip needs to take it as it is. The part is a gzip
+ * file (RFC 1952): zlib computes the CRC-32 a zip entry carries on its own thread, where it deflates,
+ * and writes it in the file's trailer; the zip takes the deflated data between the header and the trailer.
+ */
 interface DeflatedPart {
   readonly title: string;
   readonly path: string;
+  /** Bytes of the sheet's XML. */
   readonly size: number;
   readonly crc: number;
+  /** Where the deflated data lies in the part file: from `start` up to `end`. */
+  readonly start: number;
+  readonly end: number;
 }
+
+/** A gzip file's header as zlib writes it (no name, comment or extra field) and its trailer. */
+const GZIP_HEADER_BYTES = 10;
+const GZIP_TRAILER_BYTES = 8;
+const GZIP_ID = [0x1f, 0x8b] as const;
+
+/** The CRC-32 and the place of the deflated data of a gzip part file zlib wrote from `size` bytes. */
+const gzipFacts = async (
+  path: string,
+  size: number,
+): Promise<{ crc: number; start: number; end: number }> => {
+  const f = await open(path, 'r');
+  try {
+    const length = (await f.stat()).size;
+    const head = Buffer.alloc(GZIP_HEADER_BYTES);
+    const tail = Buffer.alloc(GZIP_TRAILER_BYTES);
+    await f.read(head, 0, GZIP_HEADER_BYTES, 0);
+    await f.read(tail, 0, GZIP_TRAILER_BYTES, length - GZIP_TRAILER_BYTES);
+    // FLG 0: no optional fields, so the data starts right after the fixed header; ISIZE is the XML's size modulo 2^32.
+    if (
+      head[0] !== GZIP_ID[0] ||
+      head[1] !== GZIP_ID[1] ||
+      head[3] !== 0 ||
+      tail.readUInt32LE(4) !== size % 2 ** 32
+    )
+      throw new Error(`The workbook's part ${path} is not the gzip file zlib was given to write.`);
+    return { crc: tail.readUInt32LE(0), start: GZIP_HEADER_BYTES, end: length - GZIP_TRAILER_BYTES };
+  } finally {
+    await f.close();
+  }
+};
 
 /** One worksheet being written: its XML through zlib into a part file. */
 class SheetPart {
@@ -228,13 +267,10 @@ class SheetPart {
       level: SHEET_LEVEL,
       writableHighWaterMark: ZLIB_QUEUE_BYTES,
     };
-    const deflate = createDeflateRaw(options);
-    this.written = pipeline(
-      deflate,
-      createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }),
-    );
+    const gzip = createGzip(options);
+    this.written = pipeline(gzip, createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }));
     this.written.catch(() => {});
-    this.sink = new TextSink(title, deflate, crc32Digest(), SHEET_CHUNK_BYTES);
+    this.sink = new TextSink(title, gzip, null, SHEET_CHUNK_BYTES);
     this.sink.write(start);
   }
 
@@ -242,7 +278,7 @@ class SheetPart {
     this.sink.write(SHEET_END);
     const f = await this.sink.close('workbook', this.rows);
     await this.written;
-    return { title: this.title, path: this.path, size: f.bytes, crc: parseInt(f.sha256, 16) };
+    return { title: this.title, path: this.path, size: f.bytes, ...(await gzipFacts(this.path, f.bytes)) };
   }
 }
 
@@ -395,9 +431,10 @@ class ZipOut {
     this.zip.add(entry);
     const source = await open(part.path, 'r');
     try {
-      for (;;) {
-        const { bytesRead } = await source.read(this.copyBuffer, 0, COPY_BYTES, null);
-        if (bytesRead === 0) break;
+      for (let at = part.start; at < part.end;) {
+        const { bytesRead } = await source.read(this.copyBuffer, 0, Math.min(COPY_BYTES, part.end - at), at);
+        if (bytesRead === 0) throw new Error(`The workbook's part ${part.path} ended early.`);
+        at += bytesRead;
         entry.ondata!(null, this.copyBuffer.subarray(0, bytesRead) as Uint8Array<ArrayBuffer>, false);
         await this.flush();
       }
