@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TransformOptions } from 'node:stream';
+import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, type ZlibOptions } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
@@ -251,6 +251,36 @@ const gzipFacts = async (
   }
 };
 
+/** Bytes of deflated XML gathered before they are written to a part file. */
+const PART_WRITE_BYTES = 256 * 1024;
+
+/**
+ * Gathers zlib's output into writes of `PART_WRITE_BYTES`: zlib hands over a few kilobytes for each
+ * chunk of XML it deflates, and each write to a file costs the export's thread a hand-over to the
+ * file system's thread, as each chunk to zlib does.
+ */
+const gathered = (): Transform => {
+  let held: Buffer[] = [];
+  let bytes = 0;
+  const release = (t: Transform): void => {
+    if (bytes > 0) t.push(Buffer.concat(held, bytes));
+    held = [];
+    bytes = 0;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      held.push(chunk);
+      bytes += chunk.length;
+      if (bytes >= PART_WRITE_BYTES) release(this);
+      done();
+    },
+    flush(done: TransformCallback) {
+      release(this);
+      done();
+    },
+  });
+};
+
 /** One worksheet being written: its XML through zlib into a part file. */
 class SheetPart {
   readonly sink: TextSink;
@@ -268,7 +298,11 @@ class SheetPart {
       writableHighWaterMark: ZLIB_QUEUE_BYTES,
     };
     const gzip = createGzip(options);
-    this.written = pipeline(gzip, createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }));
+    this.written = pipeline(
+      gzip,
+      gathered(),
+      createWriteStream(path, { flags: 'wx', highWaterMark: IN_FLIGHT_BYTES }),
+    );
     this.written.catch(() => {});
     this.sink = new TextSink(title, gzip, null, SHEET_CHUNK_BYTES);
     this.sink.write(start);
