@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { DeflateRaw, Gzip } from 'node:zlib';
+import { Gzip } from 'node:zlib';
 import type { WrittenFile } from '../../shared/export';
 import { createRowEncoder, RECORD_DELIMITER, toCell, type Cell } from './cells';
 import type { ScopedEncoder } from './scoped-rows';
@@ -68,7 +68,7 @@ export class TextSink {
     /** Bytes of a chunk (a stream that hands each chunk to another thread pays per chunk, not per byte). */
     private readonly chunkBytes = CHUNK_BYTES,
   ) {
-    this.reuse = stream instanceof WriteStream || stream instanceof DeflateRaw || stream instanceof Gzip;
+    this.reuse = stream instanceof WriteStream || stream instanceof Gzip;
     stream.on('error', (e) => {
       this.failure ??= e;
     });
