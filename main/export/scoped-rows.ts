@@ -81,9 +81,10 @@ export const createScopedEncoder = <C>(
   const byMeasure = segments.map(() => new Map<string, string>());
   /** The same pieces as UTF-8, for `rowBytesInto`. */
   const byMeasureBytes = segments.map(() => new Map<string, Buffer>());
-  const cells: Cell[] = [];
-  const encode = (seg: Segment<C>, ctx: C): string => {
-    cells.length = seg.columns.length;
+  /** Each segment's cells, made once: the encoder fills them for every row. */
+  const cellsOf = segments.map((seg) => new Array<Cell>(seg.columns.length).fill(null));
+  const encode = (seg: Segment<C>, ctx: C, index: number): string => {
+    const cells = cellsOf[index]!;
     for (let i = 0; i < seg.columns.length; i++) cells[i] = toCell(seg.columns[i]!, seg.columns[i]!.get(ctx));
     if (widths) for (let i = 0; i < cells.length; i++) widths.note(seg.first + i, cells[i]!);
     return format.encode(cells, seg.first);
@@ -108,15 +109,16 @@ export const createScopedEncoder = <C>(
   };
   const refresh = (scope: Scope, ctx: C) => {
     for (let i = 0; i < segments.length; i++)
-      if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx);
+      if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx, i);
     replan();
   };
   const piece = (item: Item, ctx: C, measureKey: string): string => {
     if (item.kind === 'static') return item.text;
-    if (item.kind === 'row') return lead(item.index, encode(segments[item.index]!, ctx));
+    if (item.kind === 'row') return lead(item.index, encode(segments[item.index]!, ctx, item.index));
     const cache = byMeasure[item.index]!;
     let p = cache.get(measureKey);
-    if (p === undefined) cache.set(measureKey, (p = lead(item.index, encode(segments[item.index]!, ctx))));
+    if (p === undefined)
+      cache.set(measureKey, (p = lead(item.index, encode(segments[item.index]!, ctx, item.index))));
     return p;
   };
   const measureBytes = (index: number, ctx: C, measureKey: string): Buffer => {

@@ -57,19 +57,17 @@ const SHEET_LEVEL = 3;
 const IN_FLIGHT_BYTES = 1024 * 1024;
 /**
  * Bytes of XML handed to zlib at a time. zlib deflates on a thread of Node's pool, but each hand-over
- * costs the export's own thread too: in CPU profiles of a 20,000-recording export (383 MB of sheets),
- * 0.8-0.9 s in 64 KB chunks (the CSVs' size), 0.2-0.3 s in 256 KB ones.
+ * costs the export's own thread too: 100 MB of the long sheet's XML (level 3) took that thread 90-100 ms
+ * in 128 KB chunks and 40-60 ms in 512 KB ones (three runs each), about 0.8 s less over the 1.9 GB of
+ * sheets of a 100,000-recording export.
  */
-const SHEET_CHUNK_BYTES = 128 * 1024;
+const SHEET_CHUNK_BYTES = 512 * 1024;
 /**
- * Bytes of XML zlib may hold before the pass waits for it: four chunks, so the pass goes on writing
- * while zlib deflates (its own default, 16 KB, made the pass wait on every chunk). zlib is handed its
- * next chunk only on a turn of the event loop, so the pass waits less the more it may hand over: at
- * 20,000 recordings, with a turn every 2 ms, it waited about 0.4 s with two chunks and 0.08 s with
- * four. The peak memory at 100,000 recordings was the same (177-180 MB); 256 KB chunks with 1 MB held
- * peaked at 232 MB.
+ * Bytes of XML zlib may hold before the pass waits for it: two chunks, so the pass goes on writing
+ * while zlib deflates the chunk before (zlib's own default, 16 KB, made the pass wait on every chunk).
+ * zlib is handed its next chunk only on a turn of the event loop, which the pass gives every 2 ms.
  */
-const ZLIB_QUEUE_BYTES = 4 * SHEET_CHUNK_BYTES;
+const ZLIB_QUEUE_BYTES = 2 * SHEET_CHUNK_BYTES;
 /** zlib's output buffer: large enough for what a chunk deflates to, so each chunk is one hand-over. */
 const ZLIB_OUTPUT_BYTES = 64 * 1024;
 
@@ -160,26 +158,41 @@ const textColumnCells = (strings: SharedStrings): ((s: string) => string) => {
 /** The XML of one cell, from the value the CSV writes. */
 type CellXml = (c: Cell) => string;
 
+/**
+ * The same cell's XML again when a column's row repeats the value of the row before (a participant's
+ * baseline on each of their summary rows, a recording's time on each of its rows), made once.
+ */
+const sameAsBefore = (xml: CellXml): CellXml => {
+  let last: Cell = null;
+  let lastXml = EMPTY_CELL;
+  return (c) => {
+    if (c !== last || c === null) lastXml = xml((last = c));
+    return lastXml;
+  };
+};
+
 /** A time as the instant `parse` reads from it, or the text itself when it is not one. */
-const dateXml =
-  (parse: (c: string) => number): CellXml =>
-  (c) => {
+const dateXml = (parse: (c: string) => number): CellXml =>
+  sameAsBefore((c) => {
     if (c === null || c === '') return EMPTY_CELL;
     const ms = parse(String(c));
     return Number.isNaN(ms) ? textCell(String(c)) : dateCell(ms);
-  };
+  });
+
+const TRUE_CELL = booleanCell(true);
+const FALSE_CELL = booleanCell(false);
 
 const cellXml = (v: StatVariable, neutralised: boolean, strings: SharedStrings): CellXml => {
   switch (v.kind) {
     case 'integer':
     case 'number':
-      return (c) => {
+      return sameAsBefore((c) => {
         if (c === null || c === '') return EMPTY_CELL;
         const n = typeof c === 'number' ? c : Number(c);
         return Number.isFinite(n) ? numberCell(n) : textCell(String(c));
-      };
+      });
     case 'boolean':
-      return (c) => (c === 'true' ? booleanCell(true) : c === 'false' ? booleanCell(false) : EMPTY_CELL);
+      return (c) => (c === 'true' ? TRUE_CELL : c === 'false' ? FALSE_CELL : EMPTY_CELL);
     case 'utc':
       return dateXml(Date.parse);
     // Wall-clock time: written as that clock reading (Excel dates have no zone).
