@@ -198,9 +198,12 @@ export class TextSink {
 /** Where a table's rows also go, from the same cells: the workbook's sheet of it, when one is written. */
 export interface SheetRows<C> {
   row(cells: readonly Cell[]): void;
-  /** A new recording or analysis type of the long form (its shared cells encoded once). */
-  scope(scope: 'recording' | 'pair', ctx: C): void;
-  scopedRow(ctx: C, measureKey: string): void;
+  /**
+   * A new recording or analysis type of the long form (its shared cells encoded once); `from` is the
+   * CSV's encoder, which has just read the same cells.
+   */
+  scope(scope: 'recording' | 'pair', ctx: C, from: ScopedEncoder<C>): void;
+  scopedRow(ctx: C, measureKey: string, from: ScopedEncoder<C>): void;
 }
 
 /** A CSV table: the header from the column schema, then rows whose cells the same columns read. */
@@ -225,14 +228,14 @@ export class CsvSink<C> {
   scopedRow(encoder: ScopedEncoder<C>, ctx: C, measureKey: string): void {
     encoder.rowInto(ctx, measureKey, this.text);
     this.text.endLine();
-    this.sheet?.scopedRow(ctx, measureKey);
+    this.sheet?.scopedRow(ctx, measureKey, encoder);
     this.rows++;
   }
 
   /** A new recording or analysis type of the long form, for the scoped encoder and the sheet. */
   scope(encoder: ScopedEncoder<C>, scope: 'recording' | 'pair', ctx: C): void {
     encoder[scope](ctx);
-    this.sheet?.scope(scope, ctx);
+    this.sheet?.scope(scope, ctx, encoder);
   }
 
   row(ctx: C): void {

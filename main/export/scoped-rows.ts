@@ -29,10 +29,14 @@ const segmentsOf = <C>(columns: readonly (ExportColumn<C> & { readonly scope: Sc
 };
 
 export interface ScopedEncoder<C> {
-  /** Call when a new recording starts (after filling the context). */
-  recording(ctx: C): void;
+  /**
+   * Call when a new recording starts (after filling the context). `from`, when given, is an encoder of
+   * the same columns that has just encoded the same recording (the CSV's, for the workbook's sheet):
+   * its cells are taken instead of being read again. The same holds for `pair` and `rowBytesInto`.
+   */
+  recording(ctx: C, from?: ScopedEncoder<C>): void;
   /** Call when a new analysis type of the recording starts. */
-  pair(ctx: C): void;
+  pair(ctx: C, from?: ScopedEncoder<C>): void;
   /** The line of one row (without CSV's line end); `measureKey` identifies the measure segment's cache entry. */
   row(ctx: C, measureKey: string): string;
   /** The same line, handed over piece by piece (segments and delimiters), without building it. */
@@ -41,7 +45,9 @@ export interface ScopedEncoder<C> {
    * The same line with its repeated pieces (the recording's, the type's and each measure's cells) as
    * bytes encoded once and copied, and only the row's own cells as text.
    */
-  rowBytesInto(ctx: C, measureKey: string, out: PieceBytesOut): void;
+  rowBytesInto(ctx: C, measureKey: string, out: PieceBytesOut, from?: ScopedEncoder<C>): void;
+  /** The cells of segment `index` as this encoder last read them. */
+  lastCells(index: number): readonly Cell[];
 }
 
 /** Where `rowBytesInto` hands a line: text pieces, and ready-made bytes it keeps and reuses. */
@@ -83,12 +89,14 @@ export const createScopedEncoder = <C>(
   const byMeasureBytes = segments.map(() => new Map<string, Buffer>());
   /** Each segment's cells, made once: the encoder fills them for every row. */
   const cellsOf = segments.map((seg) => new Array<Cell>(seg.columns.length).fill(null));
-  const encode = (seg: Segment<C>, ctx: C, index: number): string => {
+  const read = (seg: Segment<C>, ctx: C, index: number): readonly Cell[] => {
     const cells = cellsOf[index]!;
     for (let i = 0; i < seg.columns.length; i++) cells[i] = toCell(seg.columns[i]!, seg.columns[i]!.get(ctx));
     if (widths) for (let i = 0; i < cells.length; i++) widths.note(seg.first + i, cells[i]!);
-    return format.encode(cells, seg.first);
+    return cells;
   };
+  const encode = (seg: Segment<C>, ctx: C, index: number, from?: ScopedEncoder<C>): string =>
+    format.encode(from ? from.lastCells(index) : read(seg, ctx, index), seg.first);
   const lead = (i: number, text: string): string => (i === 0 ? text : format.separator + text);
   // What a row is made of, rebuilt for each analysis type: neighbouring recording and type segments
   // joined into one piece, so a row is handed over in a handful of pieces.
@@ -107,14 +115,16 @@ export const createScopedEncoder = <C>(
     });
     if (format.end) addStatic(format.end);
   };
-  const refresh = (scope: Scope, ctx: C) => {
+  const refresh = (scope: Scope, ctx: C, from?: ScopedEncoder<C>) => {
     for (let i = 0; i < segments.length; i++)
-      if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx, i);
+      if (segments[i]!.scope === scope) encoded[i] = encode(segments[i]!, ctx, i, from);
     replan();
   };
-  const piece = (item: Item, ctx: C, measureKey: string): string => {
+  // A measure's segment is read only when it is not cached yet, so its cells are never taken `from`
+  // another encoder, whose cache may have spared it the reading.
+  const piece = (item: Item, ctx: C, measureKey: string, from?: ScopedEncoder<C>): string => {
     if (item.kind === 'static') return item.text;
-    if (item.kind === 'row') return lead(item.index, encode(segments[item.index]!, ctx, item.index));
+    if (item.kind === 'row') return lead(item.index, encode(segments[item.index]!, ctx, item.index, from));
     const cache = byMeasure[item.index]!;
     let p = cache.get(measureKey);
     if (p === undefined)
@@ -129,8 +139,9 @@ export const createScopedEncoder = <C>(
     return b;
   };
   return {
-    recording: (ctx) => refresh('recording', ctx),
-    pair: (ctx) => refresh('pair', ctx),
+    recording: (ctx, from) => refresh('recording', ctx, from),
+    pair: (ctx, from) => refresh('pair', ctx, from),
+    lastCells: (index) => cellsOf[index]!,
     row(ctx, measureKey) {
       let line = '';
       for (const item of plan) line += piece(item, ctx, measureKey);
@@ -139,11 +150,11 @@ export const createScopedEncoder = <C>(
     rowInto(ctx, measureKey, out) {
       for (const item of plan) out.piece(piece(item, ctx, measureKey));
     },
-    rowBytesInto(ctx, measureKey, out) {
+    rowBytesInto(ctx, measureKey, out, from) {
       for (const item of plan)
         if (item.kind === 'static') out.putBytes((item.bytes ??= Buffer.from(item.text)));
         else if (item.kind === 'measure') out.putBytes(measureBytes(item.index, ctx, measureKey));
-        else out.piece(piece(item, ctx, measureKey));
+        else out.piece(piece(item, ctx, measureKey, from));
     },
   };
 };

@@ -391,12 +391,12 @@ class TableSheet<C> implements SheetRows<C> {
     sink.write(xml + '</row>');
   }
 
-  scope(scope: 'recording' | 'pair', ctx: C): void {
-    this.scoped?.[scope](ctx);
+  scope(scope: 'recording' | 'pair', ctx: C, from: ScopedEncoder<C>): void {
+    this.scoped?.[scope](ctx, from);
   }
 
-  scopedRow(ctx: C, measureKey: string): void {
-    this.scoped?.rowBytesInto(ctx, measureKey, this.next());
+  scopedRow(ctx: C, measureKey: string, from: ScopedEncoder<C>): void {
+    this.scoped?.rowBytesInto(ctx, measureKey, this.next(), from);
   }
 
   get sink(): TextSink {

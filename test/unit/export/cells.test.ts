@@ -85,7 +85,7 @@ describe('row encoding', () => {
     expect(enc.row(['a\nb', 'c\rd', ' e', 'f ', 'g'])).toBe('"a\nb","c\rd"," e","f ",g');
   });
 
-  it("the long form's scoped encoder gives the same lines as encoding each row whole, as text or as bytes", () => {
+  it("the long form's scoped encoder gives the same lines as encoding each row whole, as text or as bytes, also with cells taken from another encoder", () => {
     type Ctx = { rec: string; pair: string; measure: string; value: Cell };
     const scopes: Scope[] = ['recording', 'recording', 'pair', 'measure', 'row', 'measure', 'recording'];
     const get: ((c: Ctx) => Cell)[] = [
@@ -131,15 +131,33 @@ describe('row encoding', () => {
           const scoped = createScopedEncoder(cols);
           // A format with text around each row, as the workbook's <row> element.
           const framed = createScopedEncoder(cols, null, { ...csvFormat(), start: '<row>', end: '</row>' });
+          // The workbook's sheet takes the cells the CSV's encoder has just read: only a measure's are its own to read.
+          const unread = cols.map((c) =>
+            c.scope === 'measure'
+              ? c
+              : {
+                  ...c,
+                  get: () => {
+                    throw new Error(`${c.name} was read again`);
+                  },
+                },
+          );
+          const borrowing = createScopedEncoder(unread, null, {
+            ...csvFormat(),
+            start: '<row>',
+            end: '</row>',
+          });
           const plain = createRowEncoder();
           for (const r of recs) {
             const ctx = { rec: r.rec } as Ctx;
             scoped.recording(ctx);
             framed.recording(ctx);
+            borrowing.recording(ctx, scoped);
             for (const p of r.pairs) {
               ctx.pair = p.pair;
               scoped.pair(ctx);
               framed.pair(ctx);
+              borrowing.pair(ctx, scoped);
               for (const row of p.rows) {
                 ctx.measure = row.measure;
                 ctx.value = row.value;
@@ -161,6 +179,17 @@ describe('row encoding', () => {
                   putBytes: (b) => framedBytes.push(Buffer.from(b)),
                 });
                 expect(Buffer.concat(framedBytes).toString('utf8')).toBe(`<row>${whole}</row>`);
+                const borrowed: Buffer[] = [];
+                borrowing.rowBytesInto(
+                  ctx,
+                  row.measure,
+                  {
+                    piece: (t) => borrowed.push(Buffer.from(t)),
+                    putBytes: (b) => borrowed.push(Buffer.from(b)),
+                  },
+                  scoped,
+                );
+                expect(Buffer.concat(borrowed).toString('utf8')).toBe(`<row>${whole}</row>`);
               }
             }
           }
