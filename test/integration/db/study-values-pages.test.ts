@@ -54,6 +54,27 @@ describe('the study values in time order, a page at a time', () => {
       expect(recordingOf(paged[i - 1]!.at(-1))).not.toBe(recordingOf(paged[i]![0]));
   });
 
+  it('lets the event loop turn between pages, so a long pass never holds the process', async () => {
+    const store = seeded();
+    // Counts the loop's turns: one immediate each turn, queued again by itself.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const turnsBefore: number[] = [];
+    try {
+      for await (const _page of studyValuesInTimeOrder(store, 1, 12)) turnsBefore.push(turns);
+    } finally {
+      spinning = false;
+    }
+    expect(turnsBefore.length).toBeGreaterThan(10);
+    // Each page after the first comes after at least one turn of the loop.
+    for (let i = 1; i < turnsBefore.length; i++) expect(turnsBefore[i]).toBeGreaterThan(turnsBefore[i - 1]!);
+  });
+
   it('refuses a page no larger than one recording’s values rather than lose some', async () => {
     await expect(pages(seeded(), 3)).rejects.toThrow(/has a page of values or more \(3\)/);
     await expect(pages(seeded(), 5)).rejects.toThrow(/has a page of values or more \(5\)/);
