@@ -160,7 +160,7 @@ type CellXml = (c: Cell) => string;
 
 /**
  * The same cell's XML again when a column's row repeats the value of the row before (a participant's
- * baseline on each of their summary rows, a recording's time on each of its rows), made once.
+ * baseline dates and values on each of their summary rows): made once, not parsed and formatted again.
  */
 const sameAsBefore = (xml: CellXml): CellXml => {
   let last: Cell = null;
