@@ -75,6 +75,7 @@ import { recordedAfterWithdrawal } from '../../shared/withdrawal';
 import { participantLedgers, type LedgerRecording, type ParticipantLedgers } from '../design/visit-ledger';
 import { NO_VISIT, type VisitCells, type VisitRowCtx } from './visit-files';
 import { refusedLinkFile, withheldColumns, withoutWithheld, type WithheldColumn } from './withheld';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface RunExportOptions {
   /** The folder the export folder is created in. */
@@ -580,7 +581,7 @@ const streamRecordings = async (
       progress('writing');
     }
     if (t - lastYield >= TURN_MS) {
-      await new Promise((res) => setImmediate(res));
+      await nextTurn();
       lastYield = performance.now();
     }
   }

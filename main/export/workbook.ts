@@ -166,7 +166,7 @@ const sameAsBefore = (xml: CellXml): CellXml => {
   let last: Cell = null;
   let lastXml = EMPTY_CELL;
   return (c) => {
-    if (c !== last || c === null) lastXml = xml((last = c));
+    if (c !== last) lastXml = xml((last = c));
     return lastXml;
   };
 };

@@ -4,6 +4,7 @@
  * version, from which the cohort reference (pooled within-person SD, baseline SD) is computed.
  */
 import type { Queryable } from '../store/types';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface StudyReliabilityRow {
   readonly measure_key: string;
@@ -111,7 +112,7 @@ export async function* studyValuesInTimeOrder(
     yield kept;
     // A study file's pages are read synchronously: without a turn of the event loop between them the
     // pass held the main process for its whole length (about 11 s at 100,000 recordings, an export's start).
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

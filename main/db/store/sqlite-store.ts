@@ -9,6 +9,7 @@ import { stmt } from '../statements';
 import { SQLITE } from './dialect';
 import { serialStore, type Connection, type SnapshotOpener } from './serial-store';
 import type { SqlValue, Store } from './types';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Rows a large result reads at a time. Few enough that a batch is used up before the garbage collector
@@ -32,7 +33,7 @@ async function* batches<Row>(rows: IterableIterator<unknown>): AsyncIterable<Row
       }
       batch = [];
       // Let other work (timers, the window) run between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   yield* batch;
